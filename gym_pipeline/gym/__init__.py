@@ -1,0 +1,1 @@
+"""NeMo Gym domain core: file formats, materialization, profiling, diagnosis. No Dagster here."""

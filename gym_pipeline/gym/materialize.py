@@ -1,0 +1,107 @@
+"""Materialization exactly as `gym eval run` does it (NeMo Gym 0.7.0).
+
+Each raw input line becomes `num_repeats` rows. Identical raw lines share one
+`_ng_task_index` (first-seen order) and their rollout indices keep counting, an
+`_ng_task_index` already in the row is kept, and `agent_ref` defaults to the
+given agent. Repeats come out `aabbcc`, or `abcabc` when interleaved.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from gym_pipeline.gym.formats import (
+    AGENT_REF,
+    RESPONSES_CREATE_PARAMS,
+    ROLLOUT_INDEX,
+    TASK_INDEX,
+    InputRow,
+    JsonlFormatError,
+    validate_row,
+    write_jsonl_atomic,
+)
+
+
+class MaterializationError(ValueError):
+    pass
+
+
+def read_raw_rows(input_path: Path) -> list[tuple[str, dict[str, Any]]]:
+    """(raw line text, parsed row) per line; the raw text is what Gym de-duplicates tasks on."""
+    input_path = Path(input_path)
+    if not input_path.exists():
+        raise FileNotFoundError(f"{input_path}: input file not found")
+    rows = []
+    with input_path.open(encoding="utf-8") as handle:
+        for line_number, line in enumerate(handle, start=1):
+            if not line.strip():
+                raise JsonlFormatError(input_path, line_number, None, "blank line")
+            try:
+                row = orjson.loads(line)
+            except orjson.JSONDecodeError as error:
+                raise JsonlFormatError(input_path, line_number, None, f"not valid JSON ({error})") from None
+            if not isinstance(row, dict):
+                raise JsonlFormatError(input_path, line_number, None, "expected a JSON object")
+            validate_row(input_path, line_number, row, InputRow)
+            if TASK_INDEX in row and (not isinstance(row[TASK_INDEX], int) or row[TASK_INDEX] < 0):
+                raise JsonlFormatError(input_path, line_number, TASK_INDEX, "must be a non-negative integer")
+            if AGENT_REF in row and not isinstance((row[AGENT_REF] or {}).get("name"), str):
+                raise JsonlFormatError(input_path, line_number, f"{AGENT_REF}.name", "must be a string")
+            rows.append((line, row))
+    return rows
+
+
+def materialize_rows(
+    raw_rows: list[tuple[str, dict[str, Any]]],
+    num_repeats: int,
+    agent_name: str | None,
+    interleave: bool = False,
+    responses_create_params_overrides: dict[str, Any] | None = None,
+) -> list[dict[str, Any]]:
+    if num_repeats < 1:
+        raise MaterializationError(f"num_repeats must be >= 1, got {num_repeats}")
+    overrides = responses_create_params_overrides or {}
+    task_index_of_line: dict[str, int] = {}
+    prepared = []
+    for line_text, row in raw_rows:
+        row = copy.deepcopy(row)
+        if agent_name:
+            row.setdefault(AGENT_REF, {"name": agent_name})
+        if AGENT_REF not in row:
+            raise MaterializationError("a row has no agent_ref and no agent was given (--agent)")
+        row[RESPONSES_CREATE_PARAMS] = row[RESPONSES_CREATE_PARAMS] | overrides
+        if TASK_INDEX not in row:
+            row[TASK_INDEX] = task_index_of_line.setdefault(line_text, len(task_index_of_line))
+        prepared.append(row)
+
+    next_rollout_index: Counter[int] = Counter()
+
+    def repeat(row: dict[str, Any]) -> dict[str, Any]:
+        copy_ = copy.deepcopy(row)
+        copy_[ROLLOUT_INDEX] = next_rollout_index[row[TASK_INDEX]]
+        next_rollout_index[row[TASK_INDEX]] += 1
+        return copy_
+
+    if interleave:
+        return [repeat(row) for _ in range(num_repeats) for row in prepared]
+    return [repeat(row) for row in prepared for _ in range(num_repeats)]
+
+
+def materialize_file(
+    input_path: Path,
+    output_path: Path,
+    num_repeats: int,
+    agent_name: str | None,
+    interleave: bool = False,
+    responses_create_params_overrides: dict[str, Any] | None = None,
+) -> int:
+    """Write Gym-compatible materialized inputs atomically; returns the row count."""
+    rows = materialize_rows(
+        read_raw_rows(input_path), num_repeats, agent_name, interleave, responses_create_params_overrides
+    )
+    return write_jsonl_atomic(output_path, rows)
