@@ -212,7 +212,7 @@ class JsonlAppender:
     def __init__(self, path: Path | str):
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        _drop_torn_last_line(self.path)
+        drop_torn_last_line(self.path)
         self._handle = self.path.open("ab")
 
     def append(self, row: dict[str, Any]) -> None:
@@ -229,7 +229,7 @@ class JsonlAppender:
         self.close()
 
 
-def _drop_torn_last_line(path: Path) -> None:
+def drop_torn_last_line(path: Path) -> None:
     """A run killed mid-write can leave a last line without its newline: cut it off before appending."""
     if not path.exists() or path.stat().st_size == 0:
         return

@@ -1,0 +1,277 @@
+"""The built-in rollout engine: an async collector against any OpenAI-compatible endpoint.
+
+It plays the part of Gym's simple agent plus `gym eval run`: each materialized
+row is sent as a chat completion with bounded concurrency, the answer is
+verified by the environment's verifier, and the result is appended to
+`rollouts.jsonl` (successes) or `rollouts_failures.jsonl` (one row per failed
+attempt) as soon as it is done, in Gym 0.7.0's formats.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+
+from gym_pipeline.engines.responses import chat_request, expanded_request, output_text, response_object
+from gym_pipeline.environments import Environment
+from gym_pipeline.gym import failure_kinds
+from gym_pipeline.gym.formats import (
+    AGENT_REF,
+    RESPONSES_CREATE_PARAMS,
+    ROLLOUT_INDEX,
+    TASK_INDEX,
+    FailureRow,
+    JsonlAppender,
+    drop_torn_last_line,
+    MaterializedInputRow,
+    RolloutRow,
+    iter_jsonl_dicts,
+    sibling_path,
+    validate_row,
+)
+
+Key = tuple[int, int]
+
+
+@dataclass
+class CollectorSettings:
+    model_url: str  # base URL ending in /v1
+    model_name: str | None = None  # None: the first model the endpoint lists
+    concurrency: int = 32
+    max_attempts: int = failure_kinds.DEFAULT_MAX_ROLLOUT_ATTEMPTS
+    request_timeout_s: float = 120.0
+    backoff_base_s: float = 0.2
+    api_key: str | None = field(default=None, repr=False)
+
+
+@dataclass
+class CollectionProgress:
+    total: int
+    done: int
+    failed: int
+
+
+@dataclass
+class CollectionSummary:
+    total: int
+    resumed: int  # keys already done before this run
+    collected: int  # successes written by this run
+    failed_keys: list[Key]
+    elapsed_s: float
+    model_name: str
+
+    @property
+    def failed(self) -> int:
+        return len(self.failed_keys)
+
+
+class CollectionError(RuntimeError):
+    pass
+
+
+class _AttemptFailed(Exception):
+    def __init__(self, failure: dict[str, Any], retryable: bool):
+        super().__init__(failure["_ng_failure_message"])
+        self.failure = failure
+        self.retryable = retryable
+
+
+def failures_path_for(rollouts_path: Path) -> Path:
+    """`out/rollouts.jsonl` -> `out/rollouts_failures.jsonl`, as Gym names its sidecar."""
+    return sibling_path(rollouts_path, "_failures.jsonl")
+
+
+def _key(row: dict[str, Any]) -> Key:
+    return row[TASK_INDEX], row[ROLLOUT_INDEX]
+
+
+def _read_materialized(path: Path) -> list[dict[str, Any]]:
+    rows = []
+    for line_number, value in iter_jsonl_dicts(path):
+        validate_row(path, line_number, value, MaterializedInputRow)
+        rows.append(value)
+    return rows
+
+
+def _already_settled(rollouts_path: Path, failures_path: Path, max_attempts: int) -> tuple[set[Key], set[Key]]:
+    """Keys that resume must not run again: done (in rollouts) and given up (terminal or out of attempts)."""
+    done: set[Key] = set()
+    if rollouts_path.exists():
+        for line_number, value in iter_jsonl_dicts(rollouts_path):
+            done.add(_key(validate_row(rollouts_path, line_number, value, RolloutRow).model_dump(by_alias=True)))
+    attempts: Counter[Key] = Counter()
+    given_up: set[Key] = set()
+    if failures_path.exists():
+        for line_number, value in iter_jsonl_dicts(failures_path):
+            failure = validate_row(failures_path, line_number, value, FailureRow)
+            key = (failure.task_index, failure.rollout_index)
+            attempts[key] += 1
+            if failure.failure_terminal:
+                given_up.add(key)
+    given_up |= {key for key, count in attempts.items() if count >= max_attempts}
+    return done, given_up - done
+
+
+def _failure_row(row: dict[str, Any], failure_class: str, error: BaseException, status: int | None,
+                 body: str | None, environment: Environment) -> dict[str, Any]:
+    return {
+        "_ng_failure_class": failure_class,
+        "_ng_failure_type": type(error).__name__,
+        "_ng_failure_message": str(error) or repr(error),
+        "_ng_failure_http_status": status,
+        "_ng_failure_response_body": body,
+        TASK_INDEX: row[TASK_INDEX],
+        ROLLOUT_INDEX: row[ROLLOUT_INDEX],
+        AGENT_REF: row[AGENT_REF],
+        "_ng_environment_server": environment.environment_server_name,
+        "_ng_result_type": "legacy_agent",
+    }
+
+
+class _Collector:
+    def __init__(self, environment: Environment, settings: CollectorSettings, session: aiohttp.ClientSession,
+                 model_name: str):
+        self.environment = environment
+        self.settings = settings
+        self.session = session
+        self.model_name = model_name
+
+    async def _complete(self, row: dict[str, Any]) -> dict[str, Any]:
+        params = row[RESPONSES_CREATE_PARAMS]
+        body = chat_request(params, self.model_name, seed=row[ROLLOUT_INDEX])
+        url = self.settings.model_url.rstrip("/") + "/chat/completions"
+        try:
+            async with self.session.post(url, json=body) as answer:
+                text = await answer.text()
+                if answer.status >= 400:
+                    error = aiohttp.ClientResponseError(
+                        answer.request_info, (), status=answer.status, message=answer.reason or "", headers=answer.headers
+                    )
+                    retryable = answer.status == 429 or answer.status >= 500
+                    failure = _failure_row(row, failure_kinds.AGENT_RUN_ERROR, error, answer.status, text,
+                                           self.environment)
+                    raise _AttemptFailed(failure, retryable)
+                return await answer.json(content_type=None)
+        except (aiohttp.ClientConnectionError, asyncio.TimeoutError) as error:
+            failure = _failure_row(row, failure_kinds.AGENT_REQUEST_FAILED, error, None, None, self.environment)
+            raise _AttemptFailed(failure, retryable=True) from None
+
+    def _verify(self, row: dict[str, Any], completion: dict[str, Any]) -> dict[str, Any]:
+        params = row[RESPONSES_CREATE_PARAMS]
+        response = response_object(completion, params)
+        try:
+            verdict = self.environment.verify(row, output_text(response))
+        except Exception as error:  # a verifier bug must become a sidecar row, never a crash
+            failure = _failure_row(row, failure_kinds.ENVIRONMENT_SERVER_FAILED, error, None, None, self.environment)
+            raise _AttemptFailed(failure, retryable=False) from None
+        return {
+            RESPONSES_CREATE_PARAMS: expanded_request(params),
+            "response": response,
+            **verdict,
+            TASK_INDEX: row[TASK_INDEX],
+            ROLLOUT_INDEX: row[ROLLOUT_INDEX],
+            AGENT_REF: row[AGENT_REF],
+            "_ng_environment_server": self.environment.environment_server_name,
+            "_ng_result_type": "legacy_agent",
+        }
+
+    async def run_row(self, row: dict[str, Any], prior_attempts: int, failures: JsonlAppender) -> dict[str, Any] | None:
+        """One (task, rollout): retried with backoff and jitter; every failed attempt goes to the sidecar."""
+        for attempt in range(prior_attempts, self.settings.max_attempts):
+            try:
+                return self._verify(row, await self._complete(row))
+            except _AttemptFailed as failed:
+                last = attempt + 1 >= self.settings.max_attempts or not failed.retryable
+                failures.append(failed.failure | {"_ng_attempt_index": attempt, "_ng_failure_terminal": last})
+                if last:
+                    return None
+                delay = self.settings.backoff_base_s * 2**attempt
+                await asyncio.sleep(delay * (0.5 + random.random()))
+        return None
+
+
+async def discover_model_name(session: aiohttp.ClientSession, model_url: str) -> str:
+    url = model_url.rstrip("/") + "/models"
+    try:
+        async with session.get(url) as answer:
+            answer.raise_for_status()
+            listing = await answer.json(content_type=None)
+    except (aiohttp.ClientError, asyncio.TimeoutError) as error:
+        raise CollectionError(f"model endpoint {url} did not answer: {error}") from None
+    models = listing.get("data") or []
+    if not models:
+        raise CollectionError(f"model endpoint {url} lists no model")
+    return models[0]["id"]
+
+
+async def collect(
+    materialized_path: Path,
+    rollouts_path: Path,
+    environment: Environment,
+    settings: CollectorSettings,
+    resume: bool = False,
+    on_progress: Callable[[CollectionProgress], None] | None = None,
+) -> CollectionSummary:
+    """Collect a rollout for every materialized row not yet settled; returns what happened."""
+    started = time.monotonic()
+    materialized_path, rollouts_path = Path(materialized_path), Path(rollouts_path)
+    failures_path = failures_path_for(rollouts_path)
+    rows = _read_materialized(materialized_path)
+    if resume:
+        for path in (rollouts_path, failures_path):
+            drop_torn_last_line(path)  # a killed run's half-written row is not a row
+        done, given_up = _already_settled(rollouts_path, failures_path, settings.max_attempts)
+    else:
+        # A fresh run starts clean: stale rows from an earlier run would be counted as this run's.
+        rollouts_path.unlink(missing_ok=True)
+        failures_path.unlink(missing_ok=True)
+        done, given_up = set(), set()
+    prior_attempts: Counter[Key] = Counter()
+    if resume and failures_path.exists():
+        prior_attempts.update(_key(value) for _, value in iter_jsonl_dicts(failures_path))
+    pending = [row for row in rows if _key(row) not in done and _key(row) not in given_up]
+
+    headers = {"Authorization": f"Bearer {settings.api_key}"} if settings.api_key else None
+    timeout = aiohttp.ClientTimeout(total=settings.request_timeout_s)
+    connector = aiohttp.TCPConnector(limit=settings.concurrency)
+    semaphore = asyncio.Semaphore(settings.concurrency)
+    failed_keys: list[Key] = sorted(given_up)
+    collected = 0
+    async with aiohttp.ClientSession(timeout=timeout, connector=connector, headers=headers) as session:
+        model_name = settings.model_name or await discover_model_name(session, settings.model_url)
+        collector = _Collector(environment, settings, session, model_name)
+
+        async def run_one(row: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any] | None]:
+            async with semaphore:
+                return row, await collector.run_row(row, prior_attempts[_key(row)], failures)
+
+        with JsonlAppender(rollouts_path) as successes, JsonlAppender(failures_path) as failures:
+            def report() -> None:
+                if on_progress:
+                    on_progress(CollectionProgress(len(rows), len(done) + collected + len(failed_keys), len(failed_keys)))
+
+            report()
+            for finished in asyncio.as_completed([run_one(row) for row in pending]):
+                row, result = await finished
+                if result is None:
+                    failed_keys.append(_key(row))
+                else:
+                    successes.append(result)
+                    collected += 1
+                report()
+    return CollectionSummary(
+        total=len(rows),
+        resumed=len(done),
+        collected=collected,
+        failed_keys=sorted(failed_keys),
+        elapsed_s=time.monotonic() - started,
+        model_name=model_name,
+    )

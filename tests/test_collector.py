@@ -1,0 +1,110 @@
+"""The built-in engine against the real simulated policy, over HTTP on loopback."""
+
+import asyncio
+import socket
+
+import orjson
+import pytest
+
+from gym_pipeline.config import ModelServerConfig
+from gym_pipeline.engines.builtin import CollectorSettings, collect, failures_path_for
+from gym_pipeline.engines.responses import output_text
+from gym_pipeline.environments import get_environment
+from gym_pipeline.gym.formats import FailureRow, RolloutRow, read_rows
+from gym_pipeline.gym.materialize import materialize_file
+from gym_pipeline.models.checkpoints import demo_checkpoints
+from gym_pipeline.models.servers import serve_checkpoint
+
+ENV = "string_match"
+REPEATS = 2
+
+
+@pytest.fixture(scope="module")
+def policy(tmp_path_factory):
+    root = tmp_path_factory.mktemp("checkpoints")
+    checkpoint = demo_checkpoints(root, 1, [get_environment(ENV)])[0]
+    with serve_checkpoint(ModelServerConfig(), checkpoint.name, checkpoint, root / "server.log") as endpoint:
+        yield endpoint
+
+
+@pytest.fixture
+def inputs(tmp_path):
+    path = tmp_path / "rollouts_materialized_inputs.jsonl"
+    materialize_file(get_environment(ENV).dataset_path, path, REPEATS, get_environment(ENV).agent_name)
+    return path
+
+
+def _keys(path, model):
+    return [(row.task_index, row.rollout_index) for row in read_rows(path, model)]
+
+
+def _collect(inputs, output, settings, resume=False):
+    return asyncio.run(collect(inputs, output, get_environment(ENV), settings, resume=resume))
+
+
+def test_collects_every_row_in_gym_format(policy, inputs, tmp_path):
+    output = tmp_path / "rollouts.jsonl"
+    summary = _collect(inputs, output, CollectorSettings(model_url=policy.url, concurrency=8))
+    materialized = [
+        (row["_ng_task_index"], row["_ng_rollout_index"]) for row in map(orjson.loads, inputs.read_bytes().splitlines())]
+    collected = list(read_rows(output, RolloutRow))
+    assert summary.collected == len(materialized) == len(collected)
+    assert sorted((r.task_index, r.rollout_index) for r in collected) == sorted(materialized)
+    assert summary.failed == 0 and failures_path_for(output).read_bytes() == b""
+    environment = get_environment(ENV)
+    by_key = {(row["_ng_task_index"], row["_ng_rollout_index"]): row
+              for row in map(orjson.loads, inputs.read_bytes().splitlines())}
+    rewards = set()
+    for row in map(orjson.loads, output.read_bytes().splitlines()):
+        key = (row["_ng_task_index"], row["_ng_rollout_index"])
+        assert list(row)[:3] == ["responses_create_params", "response", "reward"]
+        assert row["agent_ref"] == {"name": environment.agent_name}
+        assert row["_ng_environment_server"] == environment.environment_server_name
+        assert row["response"]["usage"]["total_tokens"] > 0
+        # The stored reward is the verifier's verdict on the stored answer.
+        assert row["reward"] == environment.verify(by_key[key], output_text(row["response"]))["reward"]
+        rewards.add(row["reward"])
+    assert rewards == {0.0, 1.0}
+
+
+def test_resume_continues_where_it_stopped(policy, inputs, tmp_path):
+    output = tmp_path / "rollouts.jsonl"
+    settings = CollectorSettings(model_url=policy.url, concurrency=8)
+    _collect(inputs, output, settings)
+    lines = output.read_bytes().splitlines(keepends=True)
+    kept = 37
+    output.write_bytes(b"".join(lines[:kept]) + lines[kept][:25])  # killed mid-write
+    summary = _collect(inputs, output, settings, resume=True)
+    assert summary.resumed == kept
+    assert summary.collected == len(lines) - kept
+    keys = _keys(output, RolloutRow)
+    assert len(keys) == len(set(keys)) == len(lines)
+
+
+def _closed_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def test_unreachable_model_goes_to_the_sidecar_after_three_attempts(inputs, tmp_path):
+    output = tmp_path / "rollouts.jsonl"
+    settings = CollectorSettings(model_url=f"http://127.0.0.1:{_closed_port()}/v1", model_name="m",
+                                 concurrency=4, backoff_base_s=0.001)
+    summary = _collect(inputs, output, settings)
+    failures = list(read_rows(failures_path_for(output), FailureRow))
+    total = len(inputs.read_bytes().splitlines())
+    assert summary.failed == total and summary.collected == 0
+    assert len(failures) == 3 * total
+    assert {f.failure_class for f in failures} == {"agent_request_failed"}
+    assert sum(1 for f in failures if f.failure_terminal) == total
+    # Resume does not retry keys that used up their attempts.
+    assert _collect(inputs, output, settings, resume=True).collected == 0
+
+
+def test_unknown_model_endpoint_is_a_clear_error(inputs, tmp_path):
+    from gym_pipeline.engines.builtin import CollectionError
+
+    settings = CollectorSettings(model_url=f"http://127.0.0.1:{_closed_port()}/v1")
+    with pytest.raises(CollectionError, match="did not answer"):
+        _collect(inputs, tmp_path / "rollouts.jsonl", settings)
