@@ -1,0 +1,22 @@
+"""Dagster assets of a sweep, one module per stage; `build_assets` wires them for a config."""
+
+import dagster as dg
+
+from gym_pipeline.assets.diagnoses import build_diagnostic_report
+from gym_pipeline.assets.inputs import build_materialized_inputs
+from gym_pipeline.assets.profiles import build_reward_profile
+from gym_pipeline.assets.rollouts import build_rollouts
+from gym_pipeline.assets.sources import build_source_dataset
+from gym_pipeline.config import SweepConfig
+
+SWEEP_ASSET_NAMES = ("materialized_inputs", "rollouts", "reward_profile", "diagnostic_report")
+
+
+def build_assets(config: SweepConfig) -> list[dg.AssetsDefinition]:
+    return [
+        build_source_dataset(config),
+        build_materialized_inputs(config),
+        build_rollouts(config),
+        build_reward_profile(config),
+        build_diagnostic_report(config),
+    ]

@@ -1,0 +1,38 @@
+"""Diagnostic report: the run directory classified the way the debugging guide says."""
+
+import dagster as dg
+
+from gym_pipeline.assets.partitions import checkpoint_and_env, sweep_partitions
+from gym_pipeline.config import SweepConfig
+from gym_pipeline.gym import diagnose as diagnosis
+from gym_pipeline.gym.diagnose import evidence, report, rules
+from gym_pipeline.gym.manifest import code_version
+from gym_pipeline.gym.run_summary import DIAGNOSIS_FILE
+
+
+def build_diagnostic_report(config: SweepConfig) -> dg.AssetsDefinition:
+    @dg.asset(
+        name="diagnostic_report",
+        partitions_def=sweep_partitions(config),
+        deps=["rollouts", "reward_profile"],
+        code_version=code_version(evidence, rules, report),
+        group_name="eval",
+        kinds={"python", "json"},
+        description="`diagnosis.json`: category (`healthy` or the first finding's) and findings with evidence and fix.",
+    )
+    def diagnostic_report(context: dg.AssetExecutionContext) -> dg.MaterializeResult:
+        checkpoint, env_name = checkpoint_and_env(context)
+        run_dir = config.run_dir(checkpoint, env_name)
+        result = diagnosis.diagnose(run_dir)
+        diagnosis.write_diagnosis(result, run_dir / DIAGNOSIS_FILE)
+        context.log.info(diagnosis.render_text(result))
+        return dg.MaterializeResult(
+            metadata={
+                "path": dg.MetadataValue.path(str(run_dir / DIAGNOSIS_FILE)),
+                "category": result.category,
+                "findings": len(result.findings),
+                "titles": dg.MetadataValue.md("\n".join(f"- {finding.title}" for finding in result.findings) or "none"),
+            }
+        )
+
+    return diagnostic_report

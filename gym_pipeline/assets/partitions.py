@@ -1,0 +1,36 @@
+"""Partitions of a sweep: checkpoints (dynamic, added as they appear) x environments (from the config)."""
+
+import warnings
+
+import dagster as dg
+
+from gym_pipeline.config import SweepConfig
+
+# Partitioned observable sources (DataVersionsByPartition) and the multi-to-single
+# dimension mapping are beta in Dagster 1.13; we rely on them on purpose.
+warnings.filterwarnings("ignore", category=dg.BetaWarning)
+
+CHECKPOINT_DIMENSION = "checkpoint"
+ENV_DIMENSION = "env"
+CHECKPOINTS = dg.DynamicPartitionsDefinition(name="checkpoints")
+
+
+def env_partitions(config: SweepConfig) -> dg.StaticPartitionsDefinition:
+    return dg.StaticPartitionsDefinition([environment.name for environment in config.environments])
+
+
+def sweep_partitions(config: SweepConfig) -> dg.MultiPartitionsDefinition:
+    return dg.MultiPartitionsDefinition({CHECKPOINT_DIMENSION: CHECKPOINTS, ENV_DIMENSION: env_partitions(config)})
+
+
+def sweep_partition_key(checkpoint: str, env: str) -> dg.MultiPartitionKey:
+    return dg.MultiPartitionKey({CHECKPOINT_DIMENSION: checkpoint, ENV_DIMENSION: env})
+
+
+def checkpoint_and_env(context: dg.AssetExecutionContext) -> tuple[str, str]:
+    keys = context.partition_key.keys_by_dimension
+    return keys[CHECKPOINT_DIMENSION], keys[ENV_DIMENSION]
+
+
+# Each run-directory asset reads the source dataset of its own environment only.
+SOURCE_FOR_PARTITION = dg.MultiToSingleDimensionPartitionMapping(partition_dimension_name=ENV_DIMENSION)

@@ -1,0 +1,198 @@
+"""`gym-pipeline`: the sweep and each NeMo Gym stage from the command line, without the UI.
+
+Every command reports bad input as one clear line on stderr and exits 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import orjson
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from gym_pipeline.config import ConfigError
+
+EXIT_BAD_INPUT = 2
+stderr = Console(stderr=True)
+
+
+def _progress() -> Progress:
+    return Progress(
+        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+        console=stderr, transient=False,
+    )
+
+
+def cmd_materialize(args: argparse.Namespace) -> int:
+    from gym_pipeline.gym.materialize import materialize_file
+
+    rows = materialize_file(args.input, args.output, args.num_repeats, args.agent, args.interleave_repeats)
+    stderr.print(f"wrote {rows} rows to {args.output}")
+    return 0
+
+
+def cmd_serve_policy(args: argparse.Namespace) -> int:
+    from gym_pipeline.models.simulated_policy import run_server
+
+    run_server(args.checkpoint, host=args.host, port=args.port, ready_file=args.ready_file, latency_ms=args.latency_ms)
+    return 0
+
+
+def cmd_collect(args: argparse.Namespace) -> int:
+    from gym_pipeline.engines.builtin import CollectorSettings, collect
+    from gym_pipeline.environments import get_environment
+
+    environment = get_environment(args.env)
+    settings = CollectorSettings(
+        model_url=args.model_url,
+        model_name=args.model,
+        concurrency=args.concurrency,
+        api_key=os.environ.get(args.api_key_env) if args.api_key_env else None,
+    )
+    with _progress() as progress:
+        bar = progress.add_task("collecting rollouts", total=None)
+
+        def on_progress(update) -> None:
+            progress.update(bar, total=update.total, completed=update.done,
+                            description=f"collecting rollouts ({update.failed} failed)")
+
+        summary = asyncio.run(collect(args.inputs, args.output, environment, settings, args.resume, on_progress))
+    stderr.print(
+        f"{summary.collected} collected, {summary.resumed} already done, {summary.failed} failed "
+        f"of {summary.total} in {summary.elapsed_s:.1f}s -> {args.output}"
+    )
+    return 1 if summary.failed else 0
+
+
+def cmd_profile(args: argparse.Namespace) -> int:
+    from gym_pipeline.gym.profile import profile_run, summary_lines, write_profile
+
+    result = profile_run(args.inputs, args.rollouts, allow_partial=args.allow_partial)
+    paths = write_profile(result, args.rollouts, args.output_dir)
+    for line in summary_lines(result):
+        print(line)
+    for name, path in paths.items():
+        print(f"{name}: {path}")
+    return 0
+
+
+def cmd_diagnose(args: argparse.Namespace) -> int:
+    from gym_pipeline.gym.diagnose import diagnose, render_text
+
+    if not args.run_dir.is_dir():
+        raise FileNotFoundError(f"{args.run_dir}: run directory not found")
+    report = diagnose(args.run_dir)
+    if args.json:
+        sys.stdout.write(orjson.dumps(report.to_json_dict(), option=orjson.OPT_INDENT_2).decode() + "\n")
+    else:
+        print(render_text(report))
+    return 0 if report.category == "healthy" else 1
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    from gym_pipeline.demo import print_summary, run_demo
+
+    result = run_demo(args.home, args.checkpoints, quiet=args.json)
+    if args.json:
+        sys.stdout.write(orjson.dumps(result, option=orjson.OPT_INDENT_2).decode() + "\n")
+    else:
+        print_summary(result)
+    return 0 if all(p["diagnosis"] is not None for p in result["partitions"]) else 1
+
+
+def cmd_ui(args: argparse.Namespace) -> int:
+    from gym_pipeline.demo import ui_command, ui_environment
+
+    command = ui_command(args.port)
+    stderr.print(f"Dagster UI on http://127.0.0.1:{args.port} for {args.home or 'the default workspace'}")
+    os.execvpe(command[0], command, ui_environment(args.home))
+    return 0  # not reached: exec replaced this process
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="gym-pipeline", description=__doc__.splitlines()[0])
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    def command(name: str, handler: Callable[[argparse.Namespace], int], help_: str) -> argparse.ArgumentParser:
+        sub = commands.add_parser(name, help=help_, description=help_)
+        sub.set_defaults(handler=handler)
+        return sub
+
+    demo = command("demo", cmd_demo, "Create a demo workspace and run the whole eval sweep through Dagster.")
+    demo.add_argument("--home", type=Path, default=None, help="workspace folder (default ./gym-pipeline-home)")
+    demo.add_argument("--checkpoints", type=int, default=3, help="number of simulated checkpoints (default 3)")
+    demo.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
+
+    ui = command("ui", cmd_ui, "Start the Dagster UI on 127.0.0.1 for a workspace.")
+    ui.add_argument("--home", type=Path, default=None)
+    ui.add_argument("--port", type=int, default=3000)
+
+    materialize = command("materialize", cmd_materialize, "Write Gym-compatible materialized inputs.")
+    materialize.add_argument("--input", type=Path, required=True)
+    materialize.add_argument("--num-repeats", type=int, required=True)
+    materialize.add_argument("--agent", required=True, help="agent_ref name for rows without one")
+    materialize.add_argument("--output", type=Path, required=True)
+    materialize.add_argument("--interleave-repeats", action="store_true", help="abcabc instead of aabbcc")
+
+    serve = command("serve-policy", cmd_serve_policy, "Serve a checkpoint with the simulated policy.")
+    serve.add_argument("--checkpoint", type=Path, required=True, help="checkpoint folder")
+    serve.add_argument("--port", type=int, default=8000, help="0 picks a free port")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--ready-file", type=Path, default=None, help="write the base URL here once listening")
+    serve.add_argument("--latency-ms", type=int, default=0)
+
+    collect = command("collect", cmd_collect, "Collect rollouts with the built-in engine.")
+    collect.add_argument("--inputs", type=Path, required=True, help="materialized inputs JSONL")
+    collect.add_argument("--output", type=Path, required=True, help="rollouts JSONL (sidecar written beside it)")
+    collect.add_argument("--model-url", required=True, help="OpenAI-compatible base URL, e.g. http://127.0.0.1:8000/v1")
+    collect.add_argument("--env", required=True, help="environment whose verifier scores the answers")
+    collect.add_argument("--model", default=None, help="model name (default: the first the endpoint lists)")
+    collect.add_argument("--concurrency", type=int, default=32)
+    collect.add_argument("--api-key-env", default=None, help="environment variable holding the API key")
+    collect.add_argument("--resume", action="store_true", help="skip (task, rollout) keys already settled")
+
+    profile = command("profile", cmd_profile, "Profile rewards like `gym eval profile`.")
+    profile.add_argument("--inputs", type=Path, required=True)
+    profile.add_argument("--rollouts", type=Path, required=True)
+    profile.add_argument("--allow-partial", action="store_true")
+    profile.add_argument("--output-dir", type=Path, default=None)
+
+    diagnose = command("diagnose", cmd_diagnose, "Diagnose a run folder the way the debugging guide says.")
+    diagnose.add_argument("run_dir", type=Path)
+    diagnose.add_argument("--json", action="store_true")
+    return parser
+
+
+def _expected_errors() -> tuple[type[BaseException], ...]:
+    from gym_pipeline.engines.builtin import CollectionError
+    from gym_pipeline.environments import UnknownEnvironmentError
+    from gym_pipeline.gym.formats import JsonlFormatError
+    from gym_pipeline.gym.materialize import MaterializationError
+    from gym_pipeline.gym.profile import MissingRolloutsError
+    from gym_pipeline.models.servers import ModelServerError
+
+    return (ConfigError, JsonlFormatError, MaterializationError, MissingRolloutsError, UnknownEnvironmentError,
+            CollectionError, ModelServerError, FileNotFoundError)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.handler(args)
+    except _expected_errors() as error:
+        stderr.print(f"[red]error:[/red] {escape(str(error))}", highlight=False)
+        return EXIT_BAD_INPUT
+    except KeyboardInterrupt:
+        stderr.print("interrupted")
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,136 @@
+"""The demo workspace: example data, simulated checkpoints, and the whole sweep run through Dagster.
+
+The workspace folder holds everything: `sweep.yaml`, `data/`, `checkpoints/`,
+`runs/<checkpoint>/<env>/` (Gym's file names) and `dagster/` (a persistent
+Dagster instance), so `gym-pipeline ui --home DIR` shows the same runs.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from pathlib import Path
+
+import dagster as dg
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from gym_pipeline.assets.partitions import CHECKPOINTS, sweep_partition_key
+from gym_pipeline.config import HOME_ENV_VAR, SWEEP_CONFIG_FILE, SweepConfig, home_dir
+from gym_pipeline.sweep import EVAL_SWEEP_JOB, EXAMPLES_DIR, OBSERVE_SOURCES_JOB, build_definitions, workspace_config
+from gym_pipeline.environments import get_environment
+from gym_pipeline.gym.run_summary import summarize_run
+from gym_pipeline.models.checkpoints import demo_checkpoints
+
+DAGSTER_DIR = "dagster"
+_DAGSTER_YAML = "telemetry:\n  enabled: false\n"
+# Dagster's own console logs would drown the progress display; the UI keeps them all.
+_QUIET_RUN_CONFIG = {"loggers": {"console": {"config": {"log_level": "WARNING"}}}}
+
+
+def prepare_dagster_home(home: Path) -> Path:
+    """The workspace's persistent Dagster instance folder, created on first use."""
+    dagster_home = home / DAGSTER_DIR
+    dagster_home.mkdir(parents=True, exist_ok=True)
+    if not (dagster_home / "dagster.yaml").exists():
+        (dagster_home / "dagster.yaml").write_text(_DAGSTER_YAML)
+    return dagster_home
+
+
+def ui_environment(home: Path | None) -> dict[str, str]:
+    home = home_dir(home)
+    return os.environ | {HOME_ENV_VAR: str(home), "DAGSTER_HOME": str(prepare_dagster_home(home))}
+
+
+def ui_command(port: int) -> list[str]:
+    return [sys.executable, "-m", "dagster", "dev", "-m", "gym_pipeline.definitions", "-h", "127.0.0.1",
+            "-p", str(port)]
+
+
+def create_workspace(home: Path, checkpoint_count: int) -> SweepConfig:
+    """Lay out the workspace; files already there (an edited dataset, say) are kept as they are."""
+    home.mkdir(parents=True, exist_ok=True)
+    config_path = home / SWEEP_CONFIG_FILE
+    if not config_path.exists():
+        shutil.copyfile(EXAMPLES_DIR / SWEEP_CONFIG_FILE, config_path)
+    config = workspace_config(home)
+    for environment in config.environments:
+        bundled = EXAMPLES_DIR / "data" / environment.dataset.name
+        if not environment.dataset.exists() and bundled.exists():
+            environment.dataset.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(bundled, environment.dataset)
+    existing = sorted(p for p in config.checkpoints_dir.glob("*") if p.is_dir()) if config.checkpoints_dir.exists() else []
+    if len(existing) < checkpoint_count:
+        environments = [get_environment(environment.name) for environment in config.environments]
+        demo_checkpoints(config.checkpoints_dir, checkpoint_count, environments)
+    prepare_dagster_home(home)
+    return config
+
+
+def checkpoint_names(config: SweepConfig) -> list[str]:
+    return sorted(path.name for path in config.checkpoints_dir.iterdir() if path.is_dir())
+
+
+def run_demo(home: Path | None, checkpoint_count: int = 3, quiet: bool = False) -> dict:
+    """Create the workspace and materialize every asset of every (checkpoint, env) partition."""
+    if checkpoint_count < 1:
+        raise ValueError("--checkpoints must be at least 1")
+    home = home_dir(home)
+    config = create_workspace(home, checkpoint_count)
+    os.environ.update({HOME_ENV_VAR: str(home), "DAGSTER_HOME": str(prepare_dagster_home(home))})
+    instance = dg.DagsterInstance.get()
+    defs = build_definitions(config)
+    checkpoints = checkpoint_names(config)[:checkpoint_count]
+    instance.add_dynamic_partitions(CHECKPOINTS.name, checkpoints)
+    defs.resolve_job_def(OBSERVE_SOURCES_JOB).execute_in_process(instance=instance, run_config=_QUIET_RUN_CONFIG)
+
+    console = Console(stderr=True, quiet=quiet)
+    sweep = defs.resolve_job_def(EVAL_SWEEP_JOB)
+    partitions = [(checkpoint, environment.name) for checkpoint in checkpoints for environment in config.environments]
+    rows = []
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=console) as progress:
+        bar = progress.add_task("eval sweep", total=len(partitions))
+        for checkpoint, env in partitions:
+            progress.update(bar, description=f"eval sweep: {checkpoint} x {env}")
+            result = sweep.execute_in_process(
+                instance=instance, partition_key=sweep_partition_key(checkpoint, env),
+                run_config=_QUIET_RUN_CONFIG, raise_on_error=False,
+            )
+            summary = summarize_run(config.run_dir(checkpoint, env))
+            rows.append({
+                "checkpoint": checkpoint,
+                "env": env,
+                "run_dir": summary.run_dir,
+                "rollouts": summary.rollouts,
+                "failures": summary.failures,
+                "mean_reward": summary.mean_reward,
+                "diagnosis": summary.diagnosis,
+                "dagster_run_id": result.run_id,
+                "dagster_run_ok": result.success,
+            })
+            progress.advance(bar)
+    return {
+        "home": str(home),
+        "partitions": rows,
+        "ui_command": f"gym-pipeline ui --home {home}",
+    }
+
+
+def print_summary(result: dict) -> None:
+    table = Table(title=f"eval sweep in {result['home']}")
+    for column in ("checkpoint", "env"):
+        table.add_column(column, no_wrap=True)
+    for column in ("rollouts", "failures", "mean reward"):
+        table.add_column(column, justify="right")
+    table.add_column("diagnosis")
+    for row in result["partitions"]:
+        reward = "-" if row["mean_reward"] is None else f"{row['mean_reward']:.3f}"
+        table.add_row(row["checkpoint"], row["env"], str(row["rollouts"]), str(row["failures"]), reward,
+                      row["diagnosis"] or "[red]no report (run failed)[/red]")
+    console = Console()
+    console.print(table)
+    console.print(f"Run directories: {result['home']}/runs/<checkpoint>/<env>/", highlight=False)
+    console.print(f"Open the Dagster UI on this workspace: [bold]{result['ui_command']}[/bold]", highlight=False)

@@ -1,0 +1,96 @@
+"""The demo sweep end to end through Dagster, with a real persistent instance."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import dagster as dg
+import orjson
+import pytest
+
+from gym_pipeline.demo import run_demo
+from gym_pipeline.gym.formats import FAILURES_FILE, MATERIALIZED_INPUTS_FILE, REWARD_PROFILE_FILE, ROLLOUTS_FILE
+
+REPO = Path(__file__).resolve().parents[1]
+GYM_FILES = (MATERIALIZED_INPUTS_FILE, ROLLOUTS_FILE, FAILURES_FILE, REWARD_PROFILE_FILE,
+             "rollouts_agent_metrics.json", "rollouts_repeat_level_metrics.json", "diagnosis.json", "manifest.json")
+
+
+@pytest.fixture(scope="module")
+def sweep(tmp_path_factory):
+    home = tmp_path_factory.mktemp("home")
+    saved = {key: os.environ.get(key) for key in ("GYM_PIPELINE_HOME", "DAGSTER_HOME")}
+    try:
+        yield home, run_demo(home, checkpoint_count=2, quiet=True)
+    finally:
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+
+
+def test_every_partition_runs_healthy_with_gym_files(sweep):
+    home, result = sweep
+    partitions = result["partitions"]
+    assert {(p["checkpoint"], p["env"]) for p in partitions} == {
+        (c, e) for c in ("step_0100", "step_0200") for e in ("string_match", "mcqa")}
+    for partition in partitions:
+        run_dir = Path(partition["run_dir"])
+        assert run_dir == home / "runs" / partition["checkpoint"] / partition["env"]
+        assert all((run_dir / name).exists() for name in GYM_FILES), sorted(p.name for p in run_dir.iterdir())
+        materialized = len((run_dir / MATERIALIZED_INPUTS_FILE).read_bytes().splitlines())
+        assert partition["rollouts"] == materialized >= 200
+        assert partition["failures"] == 0
+        assert partition["diagnosis"] == "healthy"
+        assert 0.0 < partition["mean_reward"] < 1.0
+        assert partition["dagster_run_ok"]
+
+
+def test_later_checkpoint_scores_higher(sweep):
+    _, result = sweep
+    reward = {(p["checkpoint"], p["env"]): p["mean_reward"] for p in result["partitions"]}
+    for env in ("string_match", "mcqa"):
+        assert reward[("step_0200", env)] > reward[("step_0100", env)]
+
+
+def test_dagster_instance_records_every_partition(sweep):
+    home, _ = sweep
+    with dg.DagsterInstance.from_config(str(home / "dagster")) as instance:
+        for asset in ("materialized_inputs", "rollouts", "reward_profile", "diagnostic_report"):
+            assert len(instance.get_materialized_partitions(dg.AssetKey(asset))) == 4, asset
+        assert set(instance.get_dynamic_partitions("checkpoints")) == {"step_0100", "step_0200"}
+        observation = instance.fetch_observations(dg.AssetKey("source_dataset"), limit=10).records
+        assert {record.partition_key for record in observation} == {"string_match", "mcqa"}
+
+
+def test_manifest_records_what_each_stage_read(sweep):
+    _, result = sweep
+    manifest = orjson.loads((Path(result["partitions"][0]["run_dir"]) / "manifest.json").read_bytes())
+    assert set(manifest) == {"materialized_inputs", "rollouts", "reward_profile"}
+    assert manifest["materialized_inputs"]["source"]["digest"].startswith("sha256:")
+    assert manifest["materialized_inputs"]["settings"]["num_repeats"] == 4
+    assert manifest["rollouts"]["checkpoint"]["digest"]
+
+
+def _cli(*args, env=None):
+    return subprocess.run([sys.executable, "-m", "gym_pipeline.cli", *args], capture_output=True, text=True,
+                          env=env, cwd=REPO, timeout=600)
+
+
+def test_demo_command_prints_json_summary(tmp_path):
+    done = _cli("demo", "--home", str(tmp_path / "ws"), "--checkpoints", "1", "--json")
+    assert done.returncode == 0, done.stderr
+    summary = orjson.loads(done.stdout)
+    assert len(summary["partitions"]) == 2
+    for partition in summary["partitions"]:
+        assert {"checkpoint", "env", "run_dir", "rollouts", "failures", "mean_reward", "diagnosis"} <= set(partition)
+    assert summary["ui_command"].startswith("gym-pipeline ui --home")
+
+
+def test_definitions_validate_on_workspace_yaml(tmp_path):
+    env = os.environ | {"GYM_PIPELINE_HOME": str(tmp_path / "empty-home"), "DAGSTER_HOME": str(tmp_path)}
+    done = subprocess.run([str(Path(sys.executable).with_name("dagster")), "definitions", "validate", "-w",
+                           "workspace.yaml"], capture_output=True, text=True, cwd=REPO, env=env, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
