@@ -1,0 +1,88 @@
+"""The stage commands on their own, chained the way a NeMo Gym user runs them by hand."""
+
+import shutil
+import socket
+
+import orjson
+import pytest
+
+from gym_pipeline.cli import main
+from gym_pipeline.config import ModelServerConfig
+from gym_pipeline.environments import get_environment
+from gym_pipeline.models.checkpoints import demo_checkpoints
+from gym_pipeline.models.servers import serve_checkpoint
+
+
+@pytest.fixture(scope="module")
+def policy_url(tmp_path_factory):
+    root = tmp_path_factory.mktemp("checkpoints")
+    checkpoint = demo_checkpoints(root, 1, ["mcqa"])[0]
+    with serve_checkpoint(ModelServerConfig(), checkpoint.name, checkpoint, root / "server.log") as endpoint:
+        yield endpoint.url
+
+
+def _materialize(run_dir):
+    inputs = run_dir / "rollouts_materialized_inputs.jsonl"
+    assert main(["materialize", "--input", str(get_environment("mcqa").dataset_path), "--num-repeats", "2",
+                 "--agent", "mcqa_simple_agent", "--output", str(inputs)]) == 0
+    return inputs
+
+
+def test_materialize_collect_profile_diagnose(policy_url, tmp_path, capsys):
+    inputs = _materialize(tmp_path)
+    rollouts = tmp_path / "rollouts.jsonl"
+    assert main(["collect", "--inputs", str(inputs), "--output", str(rollouts), "--model-url", policy_url,
+                 "--env", "mcqa", "--concurrency", "8"]) == 0
+    assert len(rollouts.read_bytes().splitlines()) == len(inputs.read_bytes().splitlines())
+    assert main(["profile", "--inputs", str(inputs), "--rollouts", str(rollouts)]) == 0
+    profile_rows = (tmp_path / "rollouts_reward_profiling.jsonl").read_bytes().splitlines()
+    assert len(profile_rows) == len(get_environment("mcqa").dataset_path.read_bytes().splitlines())
+    capsys.readouterr()
+    assert main(["diagnose", str(tmp_path), "--json"]) == 0
+    assert orjson.loads(capsys.readouterr().out)["category"] == "healthy"
+
+
+def _closed_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def test_failed_collection_is_diagnosed_as_model_serving(tmp_path, capsys):
+    inputs = _materialize(tmp_path)
+    code = main(["collect", "--inputs", str(inputs), "--output", str(tmp_path / "rollouts.jsonl"),
+                 "--model-url", f"http://127.0.0.1:{_closed_port()}/v1", "--model", "m", "--env", "mcqa"])
+    assert code == 1
+    capsys.readouterr()
+    assert main(["diagnose", str(tmp_path), "--json"]) == 1
+    report = orjson.loads(capsys.readouterr().out)
+    assert report["category"] == "model_serving"
+    first = report["findings"][0]
+    assert set(first) == {"category", "title", "evidence", "cause", "fix"}
+    assert any(item["file"].endswith("rollouts_failures.jsonl") for item in first["evidence"])
+
+
+def test_unknown_environment_is_a_clear_error(tmp_path, capsys):
+    inputs = _materialize(tmp_path)
+    code = main(["collect", "--inputs", str(inputs), "--output", str(tmp_path / "r.jsonl"),
+                 "--model-url", "http://127.0.0.1:9/v1", "--env", "no_such_env"])
+    assert code == 2
+    err = capsys.readouterr().err
+    assert "no_such_env" in err and "string_match" in err and "Traceback" not in err
+
+
+def test_strict_profile_lists_missing_keys(fixtures_dir, tmp_path, capsys):
+    run = tmp_path / "run"
+    shutil.copytree(fixtures_dir / "partial_run_with_failures", run)
+    code = main(["profile", "--inputs", str(run / "rollouts_materialized_inputs.jsonl"),
+                 "--rollouts", str(run / "rollouts.jsonl"), "--output-dir", str(tmp_path / "out")])
+    assert code == 2
+    assert "[(2, 0), (2, 1), (2, 2), (2, 3)]" in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()
+
+
+def test_missing_input_file_is_named(tmp_path, capsys):
+    missing = tmp_path / "nope.jsonl"
+    assert main(["materialize", "--input", str(missing), "--num-repeats", "1", "--agent", "a",
+                 "--output", str(tmp_path / "o.jsonl")]) == 2
+    assert str(missing) in capsys.readouterr().err
