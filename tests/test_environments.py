@@ -15,7 +15,8 @@ from gym_pipeline.environments import (
     VerifierInputError,
     get_environment,
 )
-from gym_pipeline.environments.base import Environment, response_text
+from gym_pipeline.engines.responses import output_text
+from gym_pipeline.environments.base import Environment
 from gym_pipeline.environments.string_match import extract_answer
 from gym_pipeline.gym.formats import MATERIALIZED_INPUTS_FILE, ROLLOUT_INDEX, ROLLOUTS_FILE, TASK_INDEX
 
@@ -45,7 +46,7 @@ def test_string_match_reproduces_every_fixture_rollout(fixtures_dir: Path, run: 
     assert rollouts
     for rollout in rollouts:
         key = (rollout[TASK_INDEX], rollout[ROLLOUT_INDEX])
-        verdict = string_match.verify(inputs[key], response_text(rollout["response"]))
+        verdict = string_match.verify(inputs[key], output_text(rollout["response"]))
         assert list(verdict) == VERDICT_KEYS, key
         assert verdict == {field: rollout[field] for field in VERDICT_KEYS}, key
 

@@ -37,17 +37,6 @@ def content_text(content: Any) -> str:
     return ""
 
 
-def response_text(response: dict[str, Any]) -> str:
-    """The assistant text of a Responses object: every `output_text` part of its messages."""
-    return "".join(
-        part.get("text", "")
-        for item in response.get("output") or []
-        if item.get("type") == "message"
-        for part in item.get("content") or []
-        if part.get("type") == "output_text"
-    )
-
-
 def require(row: dict[str, Any], field: str, kind: type | tuple[type, ...]) -> Any:
     """`row[field]`, checked to be of `kind`; raises `VerifierInputError` otherwise."""
     if field not in row or row[field] is None:
