@@ -6,7 +6,7 @@ from gym_pipeline.assets.partitions import checkpoint_and_env, sweep_partitions
 from gym_pipeline.config import SweepConfig
 from gym_pipeline.gym import diagnose as diagnosis
 from gym_pipeline.gym.diagnose import evidence, report, rules
-from gym_pipeline.gym.manifest import code_version
+from gym_pipeline.gym.fingerprint import code_version
 from gym_pipeline.gym.run_summary import DIAGNOSIS_FILE
 
 

@@ -7,7 +7,8 @@ from gym_pipeline.config import SweepConfig
 from gym_pipeline.environments import get_environment
 from gym_pipeline.gym import materialize
 from gym_pipeline.gym.formats import MATERIALIZED_INPUTS_FILE
-from gym_pipeline.gym.manifest import code_version, file_digest, record_stage, value_digest
+from gym_pipeline.gym.fingerprint import code_version, file_digest, value_digest
+from gym_pipeline.gym.manifest import record_stage
 
 
 def build_materialized_inputs(config: SweepConfig) -> dg.AssetsDefinition:

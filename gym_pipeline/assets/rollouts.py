@@ -10,7 +10,8 @@ from gym_pipeline.engines import builtin
 from gym_pipeline.engines.builtin import CollectionProgress, CollectorSettings, collect
 from gym_pipeline.environments import get_environment
 from gym_pipeline.gym.formats import MATERIALIZED_INPUTS_FILE, ROLLOUTS_FILE
-from gym_pipeline.gym.manifest import code_version, file_digest, record_stage
+from gym_pipeline.gym.fingerprint import code_version, file_digest
+from gym_pipeline.gym.manifest import record_stage
 from gym_pipeline.resources.model_server import ModelServerResource
 
 

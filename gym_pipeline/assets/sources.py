@@ -4,7 +4,7 @@ import dagster as dg
 
 from gym_pipeline.assets.partitions import env_partitions
 from gym_pipeline.config import SweepConfig
-from gym_pipeline.gym.manifest import file_digest
+from gym_pipeline.gym.fingerprint import file_digest
 
 MISSING = "missing"
 

@@ -7,7 +7,6 @@ A checkpoint folder holds `config.json` (`model_id`, `step`, `skill`, `seed`) an
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -16,6 +15,7 @@ import orjson
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError
 
 from gym_pipeline.environments import Environment, get_environment
+from gym_pipeline.gym.fingerprint import folder_digest
 from gym_pipeline.gym.formats import (
     JsonlFormatError,
     iter_jsonl_dicts,
@@ -178,11 +178,5 @@ def load_checkpoint(path: Path) -> Checkpoint:
 
 
 def checkpoint_digest(path: Path) -> str:
-    """sha256 over the folder's files, sorted by relative path: each name, then its length and bytes."""
-    path = Path(path)
-    digest = hashlib.sha256()
-    for file in sorted((f for f in path.rglob("*") if f.is_file()), key=lambda f: f.relative_to(path).as_posix()):
-        content = file.read_bytes()
-        digest.update(file.relative_to(path).as_posix().encode() + b"\0")
-        digest.update(f"{len(content)}\0".encode() + content)
-    return digest.hexdigest()
+    """The checkpoint's identity: a digest of every file in its folder (streamed, so weights of any size work)."""
+    return folder_digest(path)

@@ -1,0 +1,51 @@
+"""Content fingerprints: what an output depends on, never when a file was last touched.
+
+Every digest is `sha256:<hex>`. Files are hashed in large chunks into one reused
+buffer, which runs at memory speed on machines with SHA extensions.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import inspect
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import orjson
+
+_CHUNK = 4 << 20
+PREFIX = "sha256:"
+
+
+def file_digest(path: Path | str) -> str:
+    """sha256 of a file's content."""
+    digest = hashlib.sha256()
+    buffer = bytearray(_CHUNK)
+    view = memoryview(buffer)
+    with Path(path).open("rb", buffering=0) as handle:
+        while read := handle.readinto(buffer):
+            digest.update(view[:read])
+    return PREFIX + digest.hexdigest()
+
+
+def folder_digest(path: Path | str) -> str:
+    """sha256 over a folder's files, in sorted relative-path order: each path and its content digest."""
+    root = Path(path)
+    digest = hashlib.sha256()
+    for file in sorted((f for f in root.rglob("*") if f.is_file()), key=lambda f: f.relative_to(root).as_posix()):
+        digest.update(f"{file.relative_to(root).as_posix()}\0{file_digest(file)}\n".encode())
+    return PREFIX + digest.hexdigest()
+
+
+def value_digest(value: Any) -> str:
+    """sha256 of a JSON-serializable value, independent of dict key order."""
+    return PREFIX + hashlib.sha256(orjson.dumps(value, option=orjson.OPT_SORT_KEYS)).hexdigest()
+
+
+def code_version(*modules: ModuleType) -> str:
+    """A code version derived from the source of the modules that produce an output."""
+    digest = hashlib.sha256()
+    for module in modules:
+        digest.update(inspect.getsource(module).encode())
+    return digest.hexdigest()[:16]
