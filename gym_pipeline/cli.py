@@ -16,6 +16,7 @@ import orjson
 from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
 
 from gym_pipeline.config import ConfigError
 
@@ -31,10 +32,11 @@ def _progress() -> Progress:
 
 
 def cmd_materialize(args: argparse.Namespace) -> int:
-    from gym_pipeline.gym.materialize import materialize_file
+    from gym_pipeline.gym.materialize import MaterializationSettings, materialize_and_record
 
-    rows = materialize_file(args.input, args.output, args.num_repeats, args.agent, args.interleave_repeats)
-    stderr.print(f"wrote {rows} rows to {args.output}")
+    settings = MaterializationSettings(args.num_repeats, args.agent, args.interleave_repeats)
+    record = materialize_and_record(args.input, args.output, settings)
+    stderr.print(f"wrote {record['output']['rows']} rows to {args.output} (source {record['source']['digest']})")
     return 0
 
 
@@ -94,6 +96,56 @@ def cmd_diagnose(args: argparse.Namespace) -> int:
     else:
         print(render_text(report))
     return 0 if report.category == "healthy" else 1
+
+
+def cmd_check_stale(args: argparse.Namespace) -> int:
+    from gym_pipeline.gym.materialize import MaterializationSettings
+    from gym_pipeline.gym.staleness import compare_materialized
+
+    settings = MaterializationSettings(args.num_repeats, args.agent, args.interleave_repeats)
+    report = compare_materialized(args.inputs, args.source, settings)
+    if args.json:
+        sys.stdout.write(orjson.dumps(report.as_dict(), option=orjson.OPT_INDENT_2).decode() + "\n")
+    else:
+        print(report.summary())
+        for note in report.notes:
+            print(f"  note: {note}")
+        if report.stale:
+            print(f"  rows: {report.rows_found} in the file, {report.rows_expected} expected")
+            for row in report.differing_rows:
+                print(f"  line {row['line']}: task {row['_ng_task_index']} rollout {row['_ng_rollout_index']}: "
+                      f"{row['change']}")
+            print(f"  rebuild: {report.rebuild_command}")
+    return 1 if report.stale else 0
+
+
+def cmd_status(args: argparse.Namespace) -> int:
+    from gym_pipeline.config import home_dir
+    from gym_pipeline.status import sweep_status
+
+    home = home_dir(args.home)
+    if not (home / "dagster").is_dir():
+        raise FileNotFoundError(f"{home}: no workspace here (run `gym-pipeline demo --home {home}` first)")
+    partitions = sweep_status(home)
+    if args.json:
+        payload = {"partitions": [partition.as_dict() for partition in partitions]}
+        sys.stdout.write(orjson.dumps(payload, option=orjson.OPT_INDENT_2).decode() + "\n")
+        return 0
+    table = Table(title=f"sweep status in {home}")
+    for column in ("checkpoint", "env", "inputs", "rollouts", "profile", "diagnosis"):
+        table.add_column(column, no_wrap=True)
+    colour = {"FRESH": "green", "STALE": "yellow", "MISSING": "red"}
+    for partition in partitions:
+        cells = [f"[{colour[status]}]{status}[/]" for status in partition.assets.values()]
+        table.add_row(partition.checkpoint, partition.env, *cells)
+    console = Console()
+    console.print(table)
+    for partition in partitions:
+        if partition.stale_causes:
+            console.print(f"{partition.checkpoint} x {partition.env}:", highlight=False)
+        for cause in partition.stale_causes:
+            console.print(f"  {escape(cause)}", highlight=False)
+    return 0
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
@@ -164,6 +216,20 @@ def build_parser() -> argparse.ArgumentParser:
     profile.add_argument("--allow-partial", action="store_true")
     profile.add_argument("--output-dir", type=Path, default=None)
 
+    check_stale = command("check-stale", cmd_check_stale,
+                          "Does a Gym materialized-inputs file still match its source data and settings? "
+                          "Exit 0: it matches; 1: stale; 2: bad input.")
+    check_stale.add_argument("--inputs", type=Path, required=True, help="the *_materialized_inputs.jsonl")
+    check_stale.add_argument("--source", type=Path, required=True, help="the dataset JSONL it claims to come from")
+    check_stale.add_argument("--num-repeats", type=int, required=True)
+    check_stale.add_argument("--agent", required=True)
+    check_stale.add_argument("--interleave-repeats", action="store_true")
+    check_stale.add_argument("--json", action="store_true")
+
+    status = command("status", cmd_status, "Observe the sources and show each partition's assets: FRESH, STALE, MISSING.")
+    status.add_argument("--home", type=Path, default=None)
+    status.add_argument("--json", action="store_true")
+
     diagnose = command("diagnose", cmd_diagnose, "Diagnose a run folder the way the debugging guide says.")
     diagnose.add_argument("run_dir", type=Path)
     diagnose.add_argument("--json", action="store_true")
@@ -176,10 +242,11 @@ def _expected_errors() -> tuple[type[BaseException], ...]:
     from gym_pipeline.gym.formats import JsonlFormatError
     from gym_pipeline.gym.materialize import MaterializationError
     from gym_pipeline.gym.profile import MissingRolloutsError
+    from gym_pipeline.gym.staleness import StaleInputsError
     from gym_pipeline.models.servers import ModelServerError
 
     return (ConfigError, JsonlFormatError, MaterializationError, MissingRolloutsError, UnknownEnvironmentError,
-            CollectionError, ModelServerError, FileNotFoundError)
+            CollectionError, ModelServerError, StaleInputsError, FileNotFoundError)
 
 
 def main(argv: list[str] | None = None) -> int:

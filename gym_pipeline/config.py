@@ -9,10 +9,13 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from gym_pipeline.environments import get_environment
+from gym_pipeline.gym.materialize import MaterializationSettings
 
 SWEEP_CONFIG_FILE = "sweep.yaml"
 HOME_ENV_VAR = "GYM_PIPELINE_HOME"
@@ -57,6 +60,13 @@ class ModelServerConfig(_Strict):
     startup_timeout_s: float = Field(default=60.0, gt=0)
 
 
+class FreshnessConfig(_Strict):
+    """A time-window freshness policy, sized for nightly sweeps by default."""
+
+    warn_hours: float | None = Field(default=24.0, gt=0)
+    fail_hours: float = Field(default=26.0, gt=0)
+
+
 class SweepConfig(_Strict):
     name: str = "sweep"
     environments: list[EnvironmentConfig] = Field(min_length=1)
@@ -64,12 +74,22 @@ class SweepConfig(_Strict):
     runs_dir: Path = Field(default=Path("runs"), description="one run directory per (checkpoint, environment)")
     num_repeats: int = Field(default=4, ge=1)
     interleave_repeats: bool = False
+    responses_create_params: dict[str, Any] = Field(
+        default_factory=dict, description="prompt/sampling overrides merged into every row, as Gym's config does"
+    )
     concurrency: int = Field(default=16, ge=1, le=4096)
     request_timeout_s: float = Field(default=120.0, gt=0)
     allow_partial_profiles: bool = Field(
         default=True, description="profile what completed when some rollouts failed (the diagnosis reports them)"
     )
     model_server: ModelServerConfig = ModelServerConfig()
+    reward_profile_freshness: FreshnessConfig | None = Field(
+        default_factory=lambda: FreshnessConfig(), description="how old a reward profile may get; null: no policy"
+    )
+    auto_rebuild_inputs: bool = Field(
+        default=False, description="opt-in: observe sources on `observe_cron` and rebuild inputs whose source changed"
+    )
+    observe_cron: str = "*/10 * * * *"
 
     _check_name = field_validator("name")(lambda cls, value: check_safe_name(value, "sweep name"))
 
@@ -103,6 +123,16 @@ class SweepConfig(_Strict):
             if environment.name == name:
                 return environment
         raise ConfigError(f"environment {name!r} is not in the sweep (known: {[e.name for e in self.environments]})")
+
+    def materialization_settings(self, env: str) -> MaterializationSettings:
+        """Everything materialization reads besides the data: part of the inputs' fingerprint."""
+        environment = self.environment(env)
+        return MaterializationSettings(
+            num_repeats=self.num_repeats,
+            agent=environment.agent or get_environment(env).agent_name,
+            interleave_repeats=self.interleave_repeats,
+            responses_create_params=self.responses_create_params,
+        )
 
     def run_dir(self, checkpoint: str, env: str) -> Path:
         return self.runs_dir / check_safe_name(checkpoint, "checkpoint name") / check_safe_name(env, "environment name")

@@ -19,7 +19,7 @@ from rich.table import Table
 
 from gym_pipeline.assets.partitions import CHECKPOINTS, sweep_partition_key
 from gym_pipeline.config import HOME_ENV_VAR, SWEEP_CONFIG_FILE, SweepConfig, home_dir
-from gym_pipeline.sweep import EVAL_SWEEP_JOB, EXAMPLES_DIR, OBSERVE_SOURCES_JOB, build_definitions, workspace_config
+from gym_pipeline.sweep import EVAL_SWEEP_JOB, EXAMPLES_DIR, build_definitions, observe_sources, workspace_config
 from gym_pipeline.environments import get_environment
 from gym_pipeline.gym.run_summary import summarize_run
 from gym_pipeline.models.checkpoints import demo_checkpoints
@@ -84,7 +84,7 @@ def run_demo(home: Path | None, checkpoint_count: int = 3, quiet: bool = False) 
     defs = build_definitions(config)
     checkpoints = checkpoint_names(config)[:checkpoint_count]
     instance.add_dynamic_partitions(CHECKPOINTS.name, checkpoints)
-    defs.resolve_job_def(OBSERVE_SOURCES_JOB).execute_in_process(instance=instance, run_config=_QUIET_RUN_CONFIG)
+    observe_sources(defs, instance, _QUIET_RUN_CONFIG)
 
     console = Console(stderr=True, quiet=quiet)
     sweep = defs.resolve_job_def(EVAL_SWEEP_JOB)

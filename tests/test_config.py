@@ -1,3 +1,4 @@
+import dagster as dg
 import pytest
 
 from gym_pipeline.config import ConfigError, load_sweep_config
@@ -50,8 +51,37 @@ def test_unsafe_partition_names_never_become_paths(tmp_path):
             config.run_dir(name, "mcqa")
 
 
-def test_definitions_build_for_the_example_sweep(tmp_path):
+def test_asset_graph_of_the_example_sweep(tmp_path):
+    """A snapshot of the wiring: a change to keys, deps, partitions or checks shows up here in review."""
     defs = build_definitions(workspace_config(tmp_path))
-    keys = {key.to_user_string() for key in defs.resolve_all_asset_keys()}
-    assert keys == {"source_dataset", "materialized_inputs", "rollouts", "reward_profile", "diagnostic_report"}
-    assert defs.resolve_job_def("eval_sweep").partitions_def is not None
+    graph = defs.resolve_asset_graph()
+    deps = {key.to_user_string(): sorted(p.to_user_string() for p in graph.get(key).parent_keys)
+            for key in graph.get_all_asset_keys()}
+    assert deps == {
+        "source_dataset": [],
+        "materialization_settings": [],
+        "model_checkpoint": [],
+        "materialized_inputs": ["materialization_settings", "source_dataset"],
+        "rollouts": ["materialized_inputs", "model_checkpoint"],
+        "reward_profile": ["materialized_inputs", "rollouts"],
+        "diagnostic_report": ["reward_profile", "rollouts"],
+    }
+    partitions = {key.to_user_string(): type(graph.get(key).partitions_def).__name__
+                  for key in graph.get_all_asset_keys()}
+    assert partitions["source_dataset"] == partitions["materialization_settings"] == "StaticPartitionsDefinition"
+    assert partitions["model_checkpoint"] == "DynamicPartitionsDefinition"
+    assert {partitions[name] for name in ("materialized_inputs", "rollouts", "reward_profile",
+                                          "diagnostic_report")} == {"MultiPartitionsDefinition"}
+    checks = {(key.asset_key.to_user_string(), key.name) for key in graph.asset_check_keys}
+    assert checks == {("materialized_inputs", "inputs_match_source")}
+    assert graph.get(dg.AssetKey("reward_profile")).freshness_policy is not None
+    assert graph.get(dg.AssetKey("materialized_inputs")).automation_condition is None  # rebuild is opt-in
+    assert {job.name for job in defs.resolve_all_job_defs()} >= {
+        "eval_sweep", "recollect", "observe_environments", "observe_checkpoints"}
+
+
+def test_opt_in_rebuild_sets_the_automation_condition(tmp_path):
+    config = workspace_config(tmp_path).model_copy(update={"auto_rebuild_inputs": True})
+    graph = build_definitions(config).resolve_asset_graph()
+    assert graph.get(dg.AssetKey("materialized_inputs")).automation_condition is not None
+    assert graph.get(dg.AssetKey("source_dataset")).automation_condition is not None

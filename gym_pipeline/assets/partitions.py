@@ -6,9 +6,10 @@ import dagster as dg
 
 from gym_pipeline.config import SweepConfig
 
-# Partitioned observable sources (DataVersionsByPartition) and the multi-to-single
-# dimension mapping are beta in Dagster 1.13; we rely on them on purpose.
+# Partitioned observable sources (DataVersionsByPartition), the multi-to-single dimension
+# mapping and partitioned asset checks are beta/preview in Dagster 1.13; we rely on them on purpose.
 warnings.filterwarnings("ignore", category=dg.BetaWarning)
+warnings.filterwarnings("ignore", category=dg.PreviewWarning)
 
 CHECKPOINT_DIMENSION = "checkpoint"
 ENV_DIMENSION = "env"
@@ -27,10 +28,11 @@ def sweep_partition_key(checkpoint: str, env: str) -> dg.MultiPartitionKey:
     return dg.MultiPartitionKey({CHECKPOINT_DIMENSION: checkpoint, ENV_DIMENSION: env})
 
 
-def checkpoint_and_env(context: dg.AssetExecutionContext) -> tuple[str, str]:
+def checkpoint_and_env(context: dg.AssetExecutionContext | dg.AssetCheckExecutionContext) -> tuple[str, str]:
     keys = context.partition_key.keys_by_dimension
     return keys[CHECKPOINT_DIMENSION], keys[ENV_DIMENSION]
 
 
-# Each run-directory asset reads the source dataset of its own environment only.
-SOURCE_FOR_PARTITION = dg.MultiToSingleDimensionPartitionMapping(partition_dimension_name=ENV_DIMENSION)
+# A run directory reads only its own environment's sources and its own checkpoint.
+ENV_OF_PARTITION = dg.MultiToSingleDimensionPartitionMapping(partition_dimension_name=ENV_DIMENSION)
+CHECKPOINT_OF_PARTITION = dg.MultiToSingleDimensionPartitionMapping(partition_dimension_name=CHECKPOINT_DIMENSION)

@@ -5,6 +5,7 @@ import warnings
 import dagster as dg
 
 from gym_pipeline.assets.partitions import checkpoint_and_env, sweep_partitions
+from gym_pipeline.automation import reward_profile_freshness
 from gym_pipeline.config import SweepConfig
 from gym_pipeline.gym import profile
 from gym_pipeline.gym.formats import MATERIALIZED_INPUTS_FILE, REWARD_PROFILE_FILE, ROLLOUTS_FILE
@@ -18,6 +19,7 @@ def build_reward_profile(config: SweepConfig) -> dg.AssetsDefinition:
         partitions_def=sweep_partitions(config),
         deps=["materialized_inputs", "rollouts"],
         code_version=code_version(profile),
+        freshness_policy=reward_profile_freshness(config),
         group_name="eval",
         kinds={"python", "jsonl"},
         description="Per-task reward statistics exactly as `gym eval profile` writes them.",

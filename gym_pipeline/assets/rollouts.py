@@ -4,14 +4,15 @@ import asyncio
 
 import dagster as dg
 
-from gym_pipeline.assets.partitions import checkpoint_and_env, sweep_partitions
+from gym_pipeline.assets.partitions import CHECKPOINT_OF_PARTITION, checkpoint_and_env, sweep_partitions
+from gym_pipeline.checks import inputs_report, report_metadata
 from gym_pipeline.config import SweepConfig
 from gym_pipeline.engines import builtin
-from gym_pipeline.engines.builtin import CollectionProgress, CollectorSettings, collect
+from gym_pipeline.engines.builtin import COLLECTING, ROLLOUTS_STAGE, CollectionProgress, CollectorSettings, collect
 from gym_pipeline.environments import get_environment
-from gym_pipeline.gym.formats import MATERIALIZED_INPUTS_FILE, ROLLOUTS_FILE
 from gym_pipeline.gym.fingerprint import code_version, file_digest
-from gym_pipeline.gym.manifest import record_stage
+from gym_pipeline.gym.formats import MATERIALIZED_INPUTS_FILE, ROLLOUTS_FILE
+from gym_pipeline.gym.manifest import read_manifest
 from gym_pipeline.resources.model_server import ModelServerResource
 
 
@@ -27,11 +28,20 @@ def _progress_logger(context: dg.AssetExecutionContext):
     return on_progress
 
 
+def _interrupted_on_same_inputs(previous: dict, inputs_digest: str, checkpoint_digest: str | None) -> bool:
+    """Resume only a collection that was cut short, on the very same inputs and checkpoint."""
+    return (
+        previous.get("status") == COLLECTING
+        and previous.get("inputs", {}).get("digest") == inputs_digest
+        and previous.get("checkpoint", {}).get("digest") == checkpoint_digest
+    )
+
+
 def build_rollouts(config: SweepConfig) -> dg.AssetsDefinition:
     @dg.asset(
         name="rollouts",
         partitions_def=sweep_partitions(config),
-        deps=["materialized_inputs"],
+        deps=["materialized_inputs", dg.AssetDep("model_checkpoint", partition_mapping=CHECKPOINT_OF_PARTITION)],
         code_version=code_version(builtin),
         group_name="eval",
         kinds={"python", "jsonl"},
@@ -39,11 +49,22 @@ def build_rollouts(config: SweepConfig) -> dg.AssetsDefinition:
     )
     def rollouts(context: dg.AssetExecutionContext, model_server: ModelServerResource) -> dg.MaterializeResult:
         checkpoint, env_name = checkpoint_and_env(context)
+        report = inputs_report(config, checkpoint, env_name)
+        if report.stale:
+            raise dg.Failure(
+                description=f"refusing to collect on stale inputs: {report.summary()}",
+                metadata=report_metadata(report),
+            )
         run_dir = config.run_dir(checkpoint, env_name)
         inputs_path, rollouts_path = run_dir / MATERIALIZED_INPUTS_FILE, run_dir / ROLLOUTS_FILE
         checkpoint_dir = config.checkpoint_dir(checkpoint)
         with model_server.serve(checkpoint, checkpoint_dir, run_dir / "logs" / "model_server.log") as endpoint:
             context.log.info(f"serving {checkpoint} at {endpoint.url} (model {endpoint.model_name})")
+            resume = _interrupted_on_same_inputs(
+                read_manifest(run_dir).get(ROLLOUTS_STAGE, {}), file_digest(inputs_path), endpoint.checkpoint_digest
+            )
+            if resume:
+                context.log.info("resuming a collection that was cut short on these same inputs and checkpoint")
             settings = CollectorSettings(
                 model_url=endpoint.url,
                 model_name=endpoint.model_name,
@@ -52,25 +73,21 @@ def build_rollouts(config: SweepConfig) -> dg.AssetsDefinition:
                 api_key=endpoint.api_key,
             )
             summary = asyncio.run(
-                collect(inputs_path, rollouts_path, get_environment(env_name), settings,
-                        on_progress=_progress_logger(context))
+                collect(
+                    inputs_path, rollouts_path, get_environment(env_name), settings, resume=resume,
+                    on_progress=_progress_logger(context),
+                    manifest_extra={
+                        "checkpoint": {"name": checkpoint, "path": str(checkpoint_dir),
+                                       "digest": endpoint.checkpoint_digest, "server_pid": endpoint.pid},
+                        "code_version": context.assets_def.code_versions_by_key[context.asset_key],
+                    },
+                )
             )
-        record_stage(
-            run_dir,
-            "rollouts",
-            {
-                "inputs": {"path": str(inputs_path), "digest": file_digest(inputs_path)},
-                "checkpoint": {"name": checkpoint, "path": str(checkpoint_dir), "digest": endpoint.checkpoint_digest,
-                               "model": endpoint.model_name, "server_pid": endpoint.pid},
-                "engine": "builtin",
-                "code_version": context.assets_def.code_versions_by_key[context.asset_key],
-                "output": {"path": str(rollouts_path), "rows": summary.collected, "failed": summary.failed},
-            },
-        )
         return dg.MaterializeResult(
             metadata={
                 "path": dg.MetadataValue.path(str(rollouts_path)),
-                "rollouts": summary.collected,
+                "rollouts": summary.resumed + summary.collected,
+                "resumed": summary.resumed,
                 "failed": summary.failed,
                 "expected": summary.total,
                 "elapsed_s": round(summary.elapsed_s, 2),

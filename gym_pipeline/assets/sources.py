@@ -1,10 +1,19 @@
-"""The source dataset of each environment, observed by content fingerprint."""
+"""Observable sources: everything a run directory depends on that Dagster does not produce.
+
+Each one's data version is a content fingerprint, so a changed dataset, changed
+materialization settings or a changed checkpoint marks exactly the partitions
+that read it stale, and a file whose mtime alone changed marks nothing.
+"""
+
+import urllib.error
 
 import dagster as dg
 
-from gym_pipeline.assets.partitions import env_partitions
+from gym_pipeline.assets.partitions import CHECKPOINTS, env_partitions
+from gym_pipeline.automation import source_observation
 from gym_pipeline.config import SweepConfig
-from gym_pipeline.gym.fingerprint import file_digest
+from gym_pipeline.gym.fingerprint import file_digest, folder_digest, value_digest
+from gym_pipeline.models.servers import endpoint_identity
 
 MISSING = "missing"
 
@@ -16,6 +25,7 @@ def build_source_dataset(config: SweepConfig) -> dg.AssetsDefinition:
         group_name="sources",
         description="The task JSONL of each environment; its data version is a digest of the file's content.",
         tags={"dagster/kind/jsonl": ""},
+        automation_condition=source_observation(config),
     )
     def source_dataset(context: dg.AssetExecutionContext) -> dg.DataVersionsByPartition:
         versions = {}
@@ -28,3 +38,47 @@ def build_source_dataset(config: SweepConfig) -> dg.AssetsDefinition:
         return dg.DataVersionsByPartition(versions)
 
     return source_dataset
+
+
+def build_materialization_settings(config: SweepConfig) -> dg.AssetsDefinition:
+    @dg.observable_source_asset(
+        name="materialization_settings",
+        partitions_def=env_partitions(config),
+        group_name="sources",
+        description="Repeats, interleaving, agent and prompt/sampling overrides of each environment, from sweep.yaml.",
+        tags={"dagster/kind/yaml": ""},
+        automation_condition=source_observation(config),
+    )
+    def materialization_settings() -> dg.DataVersionsByPartition:
+        return dg.DataVersionsByPartition({
+            environment.name: dg.DataVersion(value_digest(config.materialization_settings(environment.name).as_dict()))
+            for environment in config.environments
+        })
+
+    return materialization_settings
+
+
+def build_model_checkpoint(config: SweepConfig) -> dg.AssetsDefinition:
+    @dg.observable_source_asset(
+        name="model_checkpoint",
+        partitions_def=CHECKPOINTS,
+        group_name="sources",
+        description="Each checkpoint served: a digest of its folder's files, or an endpoint's model id and revision.",
+        tags={"dagster/kind/model": ""},
+        automation_condition=source_observation(config),
+    )
+    def model_checkpoint(context: dg.AssetExecutionContext) -> dg.DataVersionsByPartition:
+        versions = {}
+        for checkpoint in context.instance.get_dynamic_partitions(CHECKPOINTS.name):
+            if config.model_server.kind == "simulated":
+                folder = config.checkpoint_dir(checkpoint)
+                versions[checkpoint] = dg.DataVersion(folder_digest(folder) if folder.is_dir() else MISSING)
+                continue
+            try:
+                versions[checkpoint] = dg.DataVersion(value_digest(endpoint_identity(config.model_server, checkpoint)))
+            except (urllib.error.URLError, OSError, ValueError) as error:
+                # An endpoint that is down tells nothing about its model: keep the last observation.
+                context.log.warning(f"{checkpoint}: endpoint not observed ({error})")
+        return dg.DataVersionsByPartition(versions)
+
+    return model_checkpoint

@@ -23,6 +23,7 @@ import aiohttp
 from gym_pipeline.engines.responses import chat_request, expanded_request, output_text, response_object
 from gym_pipeline.environments import Environment
 from gym_pipeline.gym import failure_kinds
+from gym_pipeline.gym.fingerprint import file_digest
 from gym_pipeline.gym.formats import (
     AGENT_REF,
     RESPONSES_CREATE_PARAMS,
@@ -37,8 +38,13 @@ from gym_pipeline.gym.formats import (
     sibling_path,
     validate_row,
 )
+from gym_pipeline.gym.manifest import read_manifest, record_stage
+from gym_pipeline.gym.materialize import MATERIALIZED_INPUTS_STAGE
+from gym_pipeline.gym.staleness import ensure_resume_is_safe
 
 Key = tuple[int, int]
+ROLLOUTS_STAGE = "rollouts"
+COLLECTING, COMPLETE = "collecting", "complete"  # a "collecting" record after a crash marks a resumable run
 
 
 @dataclass
@@ -219,12 +225,25 @@ async def collect(
     settings: CollectorSettings,
     resume: bool = False,
     on_progress: Callable[[CollectionProgress], None] | None = None,
+    manifest_extra: dict[str, Any] | None = None,
 ) -> CollectionSummary:
-    """Collect a rollout for every materialized row not yet settled; returns what happened."""
+    """Collect a rollout for every materialized row not yet settled; returns what happened.
+
+    The run's manifest records the inputs' digest when collection starts, so a later
+    `resume` can refuse inputs that changed in between.
+    """
     started = time.monotonic()
     materialized_path, rollouts_path = Path(materialized_path), Path(rollouts_path)
     failures_path = failures_path_for(rollouts_path)
+    run_dir = rollouts_path.parent
+    manifest = read_manifest(run_dir)
+    if resume:
+        ensure_resume_is_safe(materialized_path, manifest.get(ROLLOUTS_STAGE),
+                              manifest.get(MATERIALIZED_INPUTS_STAGE))
     rows = _read_materialized(materialized_path)
+    record = {"engine": "builtin", "inputs": {"path": str(materialized_path), "digest": file_digest(materialized_path)},
+              **(manifest_extra or {})}
+    record_stage(run_dir, ROLLOUTS_STAGE, record | {"status": COLLECTING})
     if resume:
         for path in (rollouts_path, failures_path):
             drop_torn_last_line(path)  # a killed run's half-written row is not a row
@@ -267,6 +286,10 @@ async def collect(
                     successes.append(result)
                     collected += 1
                 report()
+    record_stage(run_dir, ROLLOUTS_STAGE, record | {
+        "status": COMPLETE, "model": model_name,
+        "output": {"path": str(rollouts_path), "rows": len(done) + collected, "failed_keys": len(failed_keys)},
+    })
     return CollectionSummary(
         total=len(rows),
         resumed=len(done),

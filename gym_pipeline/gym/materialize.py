@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import copy
 from collections import Counter
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 import orjson
 
+from gym_pipeline.gym.fingerprint import file_digest, value_digest
 from gym_pipeline.gym.formats import (
     AGENT_REF,
     RESPONSES_CREATE_PARAMS,
@@ -25,10 +27,24 @@ from gym_pipeline.gym.formats import (
     validate_row,
     write_jsonl_atomic,
 )
+from gym_pipeline.gym.manifest import record_stage
+
+MATERIALIZED_INPUTS_STAGE = "materialized_inputs"
 
 
 class MaterializationError(ValueError):
     pass
+
+
+@dataclass
+class MaterializationSettings:
+    num_repeats: int
+    agent: str | None
+    interleave_repeats: bool = False
+    responses_create_params: dict[str, Any] = field(default_factory=dict)
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
 
 
 def read_raw_rows(input_path: Path) -> list[tuple[str, dict[str, Any]]]:
@@ -90,6 +106,28 @@ def materialize_rows(
     if interleave:
         return [repeat(row) for _ in range(num_repeats) for row in prepared]
     return [repeat(row) for row in prepared for _ in range(num_repeats)]
+
+
+def materialize_and_record(source: Path, output: Path, settings: MaterializationSettings,
+                           code_version: str | None = None) -> dict[str, Any]:
+    """Materialize and record in the output folder's manifest what was read: the source's digest and the settings.
+
+    `gym-pipeline collect --resume` and the stale-inputs check compare against this record.
+    """
+    source_digest = file_digest(source)
+    rows = materialize_file(source, output, settings.num_repeats, settings.agent, settings.interleave_repeats,
+                            settings.responses_create_params)
+    return record_stage(
+        Path(output).parent,
+        MATERIALIZED_INPUTS_STAGE,
+        {
+            "source": {"path": str(Path(source).resolve()), "digest": source_digest},
+            "settings": settings.as_dict(),
+            "settings_digest": value_digest(settings.as_dict()),
+            "code_version": code_version,
+            "output": {"path": str(Path(output).resolve()), "digest": file_digest(output), "rows": rows},
+        },
+    )
 
 
 def materialize_file(

@@ -101,12 +101,25 @@ def _simulated_policy(settings: ModelServerConfig, checkpoint_dir: Path, log_pat
         ready_file.unlink(missing_ok=True)
 
 
-@contextmanager
-def _existing_endpoint(settings: ModelServerConfig, checkpoint: str) -> Iterator[Endpoint]:
+def _endpoint_url_and_key(settings: ModelServerConfig, checkpoint: str) -> tuple[str, str | None]:
     if not settings.url_template:
         raise ModelServerError("model_server.kind 'endpoint' needs model_server.url_template")
-    url = settings.url_template.format(checkpoint=checkpoint)
     api_key = os.environ.get(settings.api_key_env) if settings.api_key_env else None
+    return settings.url_template.format(checkpoint=checkpoint), api_key
+
+
+def endpoint_identity(settings: ModelServerConfig, checkpoint: str) -> dict:
+    """What identifies the model an endpoint serves: its id, root and revision as `/models` lists them."""
+    url, api_key = _endpoint_url_and_key(settings, checkpoint)
+    models = _list_models(url, api_key)["data"]
+    wanted = settings.model_name or models[0]["id"]
+    model = next((m for m in models if m["id"] == wanted), {"id": wanted})
+    return {"url": url, **{key: model.get(key) for key in ("id", "root", "parent", "revision", "checkpoint_digest")}}
+
+
+@contextmanager
+def _existing_endpoint(settings: ModelServerConfig, checkpoint: str) -> Iterator[Endpoint]:
+    url, api_key = _endpoint_url_and_key(settings, checkpoint)
     deadline = time.monotonic() + settings.startup_timeout_s
     while True:
         try:

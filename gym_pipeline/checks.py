@@ -1,0 +1,65 @@
+"""Asset checks: materialized inputs must still be what their source data and settings produce.
+
+The check is blocking: in a run that materializes inputs, a failure stops the
+rollouts of that partition, and the rollouts asset refuses stale inputs on its own
+too, so no rollout is ever collected against rows that no longer match the data.
+"""
+
+import dagster as dg
+
+from gym_pipeline.assets.partitions import checkpoint_and_env, sweep_partitions
+from gym_pipeline.config import SweepConfig
+from gym_pipeline.gym.formats import MATERIALIZED_INPUTS_FILE
+from gym_pipeline.gym.manifest import read_manifest
+from gym_pipeline.gym.materialize import MATERIALIZED_INPUTS_STAGE
+from gym_pipeline.gym.staleness import StaleReport, compare_materialized
+
+INPUTS_MATCH_SOURCE = "inputs_match_source"
+
+
+def inputs_report(config: SweepConfig, checkpoint: str, env: str) -> StaleReport:
+    """Compare a partition's materialized inputs with its environment's current data and settings."""
+    run_dir = config.run_dir(checkpoint, env)
+    record = read_manifest(run_dir).get(MATERIALIZED_INPUTS_STAGE, {})
+    return compare_materialized(
+        run_dir / MATERIALIZED_INPUTS_FILE,
+        config.environment(env).dataset,
+        config.materialization_settings(env),
+        recorded_source_digest=record.get("source", {}).get("digest"),
+    )
+
+
+def report_metadata(report: StaleReport) -> dict:
+    return {
+        "source": dg.MetadataValue.path(report.source),
+        "recorded_source_digest": report.recorded_source_digest or "(not recorded)",
+        "current_source_digest": report.current_source_digest,
+        "tasks_added": report.tasks.added,
+        "tasks_removed": report.tasks.removed,
+        "tasks_changed": report.tasks.changed,
+        "tasks_moved": report.tasks.moved,
+        "rows_found": report.rows_found,
+        "rows_expected": report.rows_expected,
+        "settings_differences": dg.MetadataValue.json(report.settings_differences),
+        "rebuild": dg.MetadataValue.md(f"`{report.rebuild_command}`"),
+    }
+
+
+def build_checks(config: SweepConfig) -> list[dg.AssetChecksDefinition]:
+    @dg.asset_check(
+        asset="materialized_inputs",
+        name=INPUTS_MATCH_SOURCE,
+        blocking=True,
+        partitions_def=sweep_partitions(config),
+        description="Fails when the source data or materialization settings changed since the inputs were built.",
+    )
+    def inputs_match_source(context: dg.AssetCheckExecutionContext) -> dg.AssetCheckResult:
+        checkpoint, env = checkpoint_and_env(context)
+        report = inputs_report(config, checkpoint, env)
+        return dg.AssetCheckResult(
+            passed=not report.stale,
+            description=report.summary(),
+            metadata=report_metadata(report),
+        )
+
+    return [inputs_match_source]
