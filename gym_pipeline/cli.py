@@ -254,7 +254,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return args.handler(args)
     except _expected_errors() as error:
-        stderr.print(f"[red]error:[/red] {escape(str(error))}", highlight=False)
+        stderr.print(f"[red]error:[/red] {escape(str(error))}", highlight=False, soft_wrap=True)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
         stderr.print("interrupted")

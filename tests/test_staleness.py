@@ -295,3 +295,63 @@ def test_the_asset_resumes_only_an_interrupted_collection(home, monkeypatch):
     assert metadata["resumed"].value == 100 and metadata["rollouts"].value == len(lines)
     # A finished collection is collected afresh when asked again.
     assert _run_recollect(home, "step_0100", "string_match")["resumed"].value == 0
+
+
+# --- the commands ----------------------------------------------------------------------------------
+
+def test_check_stale_exit_codes_and_json(gym_run, capsys, tmp_path):
+    from gym_pipeline.cli import main
+
+    source, materialized = gym_run
+    command = ["check-stale", "--inputs", str(materialized), "--source", str(source), "--num-repeats", "4",
+               "--agent", AGENT]
+    assert main(command) == 0
+    _mutate(source, "added")
+    capsys.readouterr()
+    assert main(command + ["--json"]) == 1
+    report = orjson.loads(capsys.readouterr().out)
+    assert report["stale"] and report["tasks"]["added"] == 1
+    assert report["differing_rows"][0]["change"] == "missing"
+    bad = tmp_path / "broken.jsonl"
+    bad.write_text('{"responses_create_params": {}}\n{oops\n')
+    assert main(["check-stale", "--inputs", str(bad), "--source", str(source), "--num-repeats", "4",
+                 "--agent", AGENT]) == 2
+    assert f"{bad}:2" in capsys.readouterr().err
+
+
+def test_status_json(home, capsys):
+    from gym_pipeline.cli import main
+
+    _mutate(home / "data" / "string_match.jsonl", "removed")
+    assert main(["status", "--home", str(home), "--json"]) == 0
+    partitions = orjson.loads(capsys.readouterr().out)["partitions"]
+    assert {(p["checkpoint"], p["env"]) for p in partitions} == ALL
+    for partition in partitions:
+        assert set(partition) == {"checkpoint", "env", "assets", "stale_causes"}
+        expected = "STALE" if partition["env"] == "string_match" else "FRESH"
+        assert set(partition["assets"].values()) == {expected}
+        assert bool(partition["stale_causes"]) == (expected == "STALE")
+
+
+def test_status_of_a_missing_workspace_is_a_clear_error(tmp_path, capsys):
+    from gym_pipeline.cli import main
+
+    assert main(["status", "--home", str(tmp_path / "nowhere")]) == 2
+    assert "no workspace here" in capsys.readouterr().err
+
+
+def test_opt_in_automation_requests_rebuilds_of_changed_inputs_only(home, monkeypatch):
+    monkeypatch.setenv("GYM_PIPELINE_HOME", str(home))
+    _edit_config(home, lambda config: config.update(auto_rebuild_inputs=True))
+    instance, defs = _instance_and_defs(home)
+    with instance:
+        first = dg.evaluate_automation_conditions(defs=defs, instance=instance)
+        _mutate(home / "data" / "mcqa.jsonl", "value")
+        from gym_pipeline.sweep import observe_sources
+        observe_sources(defs, instance, QUIET)
+        second = dg.evaluate_automation_conditions(defs=defs, instance=instance, cursor=first.cursor)
+    requested = {
+        (key.keys_by_dimension["checkpoint"], key.keys_by_dimension["env"])
+        for key in second.get_requested_partitions(dg.AssetKey("materialized_inputs"))
+    }
+    assert requested == MCQA
