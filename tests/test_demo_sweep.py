@@ -68,10 +68,13 @@ def test_dagster_instance_records_every_partition(sweep):
 def test_manifest_records_what_each_stage_read(sweep):
     _, result = sweep
     manifest = orjson.loads((Path(result["partitions"][0]["run_dir"]) / "manifest.json").read_bytes())
-    assert set(manifest) == {"materialized_inputs", "rollouts", "reward_profile"}
+    assert set(manifest) == {"materialized_inputs", "rollouts", "reward_profile", "diagnostic_report"}
     assert manifest["materialized_inputs"]["source"]["digest"].startswith("sha256:")
     assert manifest["materialized_inputs"]["settings"]["num_repeats"] == 4
-    assert manifest["rollouts"]["checkpoint"]["digest"]
+    assert manifest["rollouts"]["checkpoint"]["digest"].startswith("sha256:")
+    assert manifest["rollouts"]["inputs"]["digest"] == manifest["materialized_inputs"]["output"]["digest"]
+    assert manifest["rollouts"]["status"] == "complete"
+    assert all(len(manifest[stage]["code_version"]) == 16 for stage in manifest)
 
 
 def _cli(*args, env=None):

@@ -6,8 +6,13 @@ from gym_pipeline.assets.partitions import checkpoint_and_env, sweep_partitions
 from gym_pipeline.config import SweepConfig
 from gym_pipeline.gym import diagnose as diagnosis
 from gym_pipeline.gym.diagnose import evidence, report, rules
-from gym_pipeline.gym.fingerprint import code_version
+from gym_pipeline.gym.fingerprint import code_version, file_digest
+from gym_pipeline.gym.formats import FAILURES_FILE, MATERIALIZED_INPUTS_FILE, REWARD_PROFILE_FILE, ROLLOUTS_FILE
+from gym_pipeline.gym.manifest import record_stage
 from gym_pipeline.gym.run_summary import DIAGNOSIS_FILE
+
+
+DIAGNOSED_FILES = (MATERIALIZED_INPUTS_FILE, ROLLOUTS_FILE, FAILURES_FILE, REWARD_PROFILE_FILE)
 
 
 def build_diagnostic_report(config: SweepConfig) -> dg.AssetsDefinition:
@@ -25,6 +30,11 @@ def build_diagnostic_report(config: SweepConfig) -> dg.AssetsDefinition:
         run_dir = config.run_dir(checkpoint, env_name)
         result = diagnosis.diagnose(run_dir)
         diagnosis.write_diagnosis(result, run_dir / DIAGNOSIS_FILE)
+        record_stage(run_dir, "diagnostic_report", {
+            "inputs": {name: file_digest(run_dir / name) for name in DIAGNOSED_FILES if (run_dir / name).exists()},
+            "code_version": context.assets_def.code_versions_by_key[context.asset_key],
+            "category": result.category,
+        })
         context.log.info(diagnosis.render_text(result))
         return dg.MaterializeResult(
             metadata={
