@@ -19,10 +19,10 @@ from rich.table import Table
 
 from gym_pipeline.assets.partitions import CHECKPOINTS, sweep_partition_key
 from gym_pipeline.config import HOME_ENV_VAR, SWEEP_CONFIG_FILE, SweepConfig, home_dir
-from gym_pipeline.sweep import EVAL_SWEEP_JOB, EXAMPLES_DIR, build_definitions, observe_sources, workspace_config
 from gym_pipeline.environments import get_environment
 from gym_pipeline.gym.run_summary import summarize_run
 from gym_pipeline.models.checkpoints import demo_checkpoints
+from gym_pipeline.sweep import EVAL_SWEEP_JOB, EXAMPLES_DIR, build_definitions, observe_sources, workspace_config
 
 DAGSTER_DIR = "dagster"
 _DAGSTER_YAML = "telemetry:\n  enabled: false\n"

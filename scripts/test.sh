@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Set up (if needed) and run the whole test suite.
+# Set up (if needed), lint, and run the whole test suite.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
+.venv/bin/ruff check gym_pipeline tests benchmarks
 exec .venv/bin/python -m pytest "$@"

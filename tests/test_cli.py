@@ -4,21 +4,9 @@ import shutil
 import socket
 
 import orjson
-import pytest
 
 from gym_pipeline.cli import main
-from gym_pipeline.config import ModelServerConfig
 from gym_pipeline.environments import get_environment
-from gym_pipeline.models.checkpoints import demo_checkpoints
-from gym_pipeline.models.servers import serve_checkpoint
-
-
-@pytest.fixture(scope="module")
-def policy_url(tmp_path_factory):
-    root = tmp_path_factory.mktemp("checkpoints")
-    checkpoint = demo_checkpoints(root, 1, ["mcqa"])[0]
-    with serve_checkpoint(ModelServerConfig(), checkpoint.name, checkpoint, root / "server.log") as endpoint:
-        yield endpoint.url
 
 
 def _materialize(run_dir):
@@ -28,10 +16,10 @@ def _materialize(run_dir):
     return inputs
 
 
-def test_materialize_collect_profile_diagnose(policy_url, tmp_path, capsys):
+def test_materialize_collect_profile_diagnose(policy_endpoint, tmp_path, capsys):
     inputs = _materialize(tmp_path)
     rollouts = tmp_path / "rollouts.jsonl"
-    assert main(["collect", "--inputs", str(inputs), "--output", str(rollouts), "--model-url", policy_url,
+    assert main(["collect", "--inputs", str(inputs), "--output", str(rollouts), "--model-url", policy_endpoint.url,
                  "--env", "mcqa", "--concurrency", "8"]) == 0
     assert len(rollouts.read_bytes().splitlines()) == len(inputs.read_bytes().splitlines())
     assert main(["profile", "--inputs", str(inputs), "--rollouts", str(rollouts)]) == 0

@@ -6,25 +6,16 @@ import socket
 import orjson
 import pytest
 
-from gym_pipeline.config import ModelServerConfig
 from gym_pipeline.engines.builtin import CollectorSettings, collect, failures_path_for
 from gym_pipeline.engines.responses import output_text
 from gym_pipeline.environments import get_environment
 from gym_pipeline.gym.formats import FailureRow, RolloutRow, read_rows
 from gym_pipeline.gym.materialize import materialize_file
-from gym_pipeline.models.checkpoints import demo_checkpoints
-from gym_pipeline.models.servers import serve_checkpoint
 
 ENV = "string_match"
 REPEATS = 2
 
 
-@pytest.fixture(scope="module")
-def policy(tmp_path_factory):
-    root = tmp_path_factory.mktemp("checkpoints")
-    checkpoint = demo_checkpoints(root, 1, [get_environment(ENV)])[0]
-    with serve_checkpoint(ModelServerConfig(), checkpoint.name, checkpoint, root / "server.log") as endpoint:
-        yield endpoint
 
 
 @pytest.fixture
@@ -42,9 +33,9 @@ def _collect(inputs, output, settings, resume=False):
     return asyncio.run(collect(inputs, output, get_environment(ENV), settings, resume=resume))
 
 
-def test_collects_every_row_in_gym_format(policy, inputs, tmp_path):
+def test_collects_every_row_in_gym_format(policy_endpoint, inputs, tmp_path):
     output = tmp_path / "rollouts.jsonl"
-    summary = _collect(inputs, output, CollectorSettings(model_url=policy.url, concurrency=8))
+    summary = _collect(inputs, output, CollectorSettings(model_url=policy_endpoint.url, concurrency=8))
     materialized = [
         (row["_ng_task_index"], row["_ng_rollout_index"]) for row in map(orjson.loads, inputs.read_bytes().splitlines())]
     collected = list(read_rows(output, RolloutRow))
@@ -67,9 +58,9 @@ def test_collects_every_row_in_gym_format(policy, inputs, tmp_path):
     assert rewards == {0.0, 1.0}
 
 
-def test_resume_continues_where_it_stopped(policy, inputs, tmp_path):
+def test_resume_continues_where_it_stopped(policy_endpoint, inputs, tmp_path):
     output = tmp_path / "rollouts.jsonl"
-    settings = CollectorSettings(model_url=policy.url, concurrency=8)
+    settings = CollectorSettings(model_url=policy_endpoint.url, concurrency=8)
     _collect(inputs, output, settings)
     lines = output.read_bytes().splitlines(keepends=True)
     kept = 37

@@ -7,6 +7,7 @@ from pathlib import Path
 import orjson
 import pytest
 
+from gym_pipeline.engines.responses import output_text
 from gym_pipeline.environments import (
     ENVIRONMENTS,
     McqaEnvironment,
@@ -15,7 +16,6 @@ from gym_pipeline.environments import (
     VerifierInputError,
     get_environment,
 )
-from gym_pipeline.engines.responses import output_text
 from gym_pipeline.environments.base import Environment
 from gym_pipeline.environments.string_match import extract_answer
 from gym_pipeline.gym.formats import MATERIALIZED_INPUTS_FILE, ROLLOUT_INDEX, ROLLOUTS_FILE, TASK_INDEX

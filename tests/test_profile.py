@@ -31,7 +31,7 @@ def assert_same(ours, gyms, where="$"):
             assert_same(ours[key], gyms[key], f"{where}.{key}")
     elif isinstance(gyms, list):
         assert isinstance(ours, list) and len(ours) == len(gyms), where
-        for i, (a, b) in enumerate(zip(ours, gyms)):
+        for i, (a, b) in enumerate(zip(ours, gyms, strict=False)):
             assert_same(a, b, f"{where}[{i}]")
     elif isinstance(gyms, float) or isinstance(ours, float):
         assert type(ours) is type(gyms), f"{where}: {ours!r} vs {gyms!r}"

@@ -220,26 +220,16 @@ def test_rollouts_alone_refuse_stale_inputs(home, monkeypatch):
 
 # --- resume --------------------------------------------------------------------------------------
 
-@pytest.fixture(scope="module")
-def policy_url(tmp_path_factory):
-    from gym_pipeline.config import ModelServerConfig
-    from gym_pipeline.models.checkpoints import demo_checkpoints
-    from gym_pipeline.models.servers import serve_checkpoint
-
-    root = tmp_path_factory.mktemp("checkpoints")
-    checkpoint = demo_checkpoints(root, 1, ["mcqa"])[0]
-    with serve_checkpoint(ModelServerConfig(), checkpoint.name, checkpoint, root / "server.log") as endpoint:
-        yield endpoint.url
 
 
-def _cli_collect_then_cut(gym_run, policy_url, keep=30):
+def _cli_collect_then_cut(gym_run, policy_endpoint, keep=30):
     from gym_pipeline.cli import main
 
     source, materialized = gym_run
     assert main(["materialize", "--input", str(source), "--num-repeats", "4", "--agent", AGENT,
                  "--output", str(materialized)]) == 0
     rollouts = materialized.with_name("rollouts.jsonl")
-    collect = ["collect", "--inputs", str(materialized), "--output", str(rollouts), "--model-url", policy_url,
+    collect = ["collect", "--inputs", str(materialized), "--output", str(rollouts), "--model-url", policy_endpoint.url,
                "--env", "mcqa"]
     assert main(collect) == 0
     lines = rollouts.read_bytes().splitlines(keepends=True)
@@ -247,15 +237,15 @@ def _cli_collect_then_cut(gym_run, policy_url, keep=30):
     return main, collect + ["--resume"], rollouts, len(lines)
 
 
-def test_resume_with_nothing_changed_continues(gym_run, policy_url):
-    main, resume, rollouts, total = _cli_collect_then_cut(gym_run, policy_url)
+def test_resume_with_nothing_changed_continues(gym_run, policy_endpoint):
+    main, resume, rollouts, total = _cli_collect_then_cut(gym_run, policy_endpoint)
     assert main(resume) == 0
     keys = [(r["_ng_task_index"], r["_ng_rollout_index"]) for r in map(orjson.loads, rollouts.read_bytes().splitlines())]
     assert len(keys) == len(set(keys)) == total
 
 
-def test_resume_refuses_a_changed_source(gym_run, policy_url, capsys):
-    main, resume, rollouts, _ = _cli_collect_then_cut(gym_run, policy_url)
+def test_resume_refuses_a_changed_source(gym_run, policy_endpoint, capsys):
+    main, resume, rollouts, _ = _cli_collect_then_cut(gym_run, policy_endpoint)
     before = rollouts.read_bytes()
     _mutate(gym_run[0], "value")
     assert main(resume) == 2
@@ -264,8 +254,8 @@ def test_resume_refuses_a_changed_source(gym_run, policy_url, capsys):
     assert rollouts.read_bytes() == before
 
 
-def test_resume_refuses_inputs_rebuilt_since_collection(gym_run, policy_url, capsys):
-    main, resume, rollouts, _ = _cli_collect_then_cut(gym_run, policy_url)
+def test_resume_refuses_inputs_rebuilt_since_collection(gym_run, policy_endpoint, capsys):
+    main, resume, rollouts, _ = _cli_collect_then_cut(gym_run, policy_endpoint)
     source, materialized = gym_run
     _mutate(source, "added")
     assert main(["materialize", "--input", str(source), "--num-repeats", "4", "--agent", AGENT,

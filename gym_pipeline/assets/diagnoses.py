@@ -11,7 +11,6 @@ from gym_pipeline.gym.formats import FAILURES_FILE, MATERIALIZED_INPUTS_FILE, RE
 from gym_pipeline.gym.manifest import record_stage
 from gym_pipeline.gym.run_summary import DIAGNOSIS_FILE
 
-
 DIAGNOSED_FILES = (MATERIALIZED_INPUTS_FILE, ROLLOUTS_FILE, FAILURES_FILE, REWARD_PROFILE_FILE)
 
 

@@ -6,8 +6,8 @@ from gym_pipeline.assets.partitions import ENV_OF_PARTITION, checkpoint_and_env,
 from gym_pipeline.automation import inputs_automation
 from gym_pipeline.config import SweepConfig
 from gym_pipeline.gym import materialize
-from gym_pipeline.gym.formats import MATERIALIZED_INPUTS_FILE
 from gym_pipeline.gym.fingerprint import code_version
+from gym_pipeline.gym.formats import MATERIALIZED_INPUTS_FILE
 
 
 def build_materialized_inputs(config: SweepConfig) -> dg.AssetsDefinition:

@@ -8,8 +8,8 @@ from gym_pipeline.assets.partitions import checkpoint_and_env, sweep_partitions
 from gym_pipeline.automation import reward_profile_freshness
 from gym_pipeline.config import SweepConfig
 from gym_pipeline.gym import profile
-from gym_pipeline.gym.formats import MATERIALIZED_INPUTS_FILE, REWARD_PROFILE_FILE, ROLLOUTS_FILE
 from gym_pipeline.gym.fingerprint import code_version, file_digest
+from gym_pipeline.gym.formats import MATERIALIZED_INPUTS_FILE, REWARD_PROFILE_FILE, ROLLOUTS_FILE
 from gym_pipeline.gym.manifest import record_stage
 
 

@@ -31,9 +31,9 @@ from gym_pipeline.gym.formats import (
     TASK_INDEX,
     FailureRow,
     JsonlAppender,
-    drop_torn_last_line,
     MaterializedInputRow,
     RolloutRow,
+    drop_torn_last_line,
     iter_jsonl_dicts,
     sibling_path,
     validate_row,
@@ -166,7 +166,7 @@ class _Collector:
                                            self.environment)
                     raise _AttemptFailed(failure, retryable)
                 return await answer.json(content_type=None)
-        except (aiohttp.ClientConnectionError, asyncio.TimeoutError) as error:
+        except (TimeoutError, aiohttp.ClientConnectionError) as error:
             failure = _failure_row(row, failure_kinds.AGENT_REQUEST_FAILED, error, None, None, self.environment)
             raise _AttemptFailed(failure, retryable=True) from None
 
@@ -210,7 +210,7 @@ async def discover_model_name(session: aiohttp.ClientSession, model_url: str) ->
         async with session.get(url) as answer:
             answer.raise_for_status()
             listing = await answer.json(content_type=None)
-    except (aiohttp.ClientError, asyncio.TimeoutError) as error:
+    except (TimeoutError, aiohttp.ClientError) as error:
         raise CollectionError(f"model endpoint {url} did not answer: {error}") from None
     models = listing.get("data") or []
     if not models:

@@ -39,7 +39,7 @@ import warnings
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -194,7 +194,7 @@ def _t_upper_tail(t: float, dof: float) -> float:
     return 0.5 * _betainc(dof / 2.0, 0.5, dof / (dof + t * t))
 
 
-@lru_cache(maxsize=None)
+@cache
 def t_quantile(p: float, dof: float) -> float:
     """Quantile of Student's t with `dof` degrees of freedom (the value `scipy.stats.t.ppf` gives)."""
     if not 0.0 < p < 1.0 or dof <= 0:

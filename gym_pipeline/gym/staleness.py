@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import shlex
 from collections import Counter
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 

@@ -601,7 +601,7 @@ def _group_key(failure_class: str, status: int | None, failure_type: str | None,
 
 def _collect_rollouts(ev: Evidence) -> dict[Key, int]:
     done: dict[Key, int] = {}
-    for line_number, raw, row in _iter_rows(ev.rollouts, _check_rollout):
+    for line_number, _raw, row in _iter_rows(ev.rollouts, _check_rollout):
         key = _key(row)
         if key in done:
             ev.duplicate_rollout_keys += 1
@@ -686,7 +686,7 @@ def _collect_failures(ev: Evidence) -> None:
 def _collect_materialized(ev: Evidence, done: dict[Key, int]) -> None:
     pending = dict(done)  # rollout keys not (yet) seen in the materialized inputs
     tasks: set[int] = set()
-    for line_number, raw, row in _iter_rows(ev.materialized, _check_materialized):
+    for line_number, _raw, row in _iter_rows(ev.materialized, _check_materialized):
         key = _key(row)
         tasks.add(key[0])
         agent = _agent_name(row)

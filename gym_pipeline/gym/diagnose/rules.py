@@ -295,10 +295,10 @@ def rule_python_version(ev: Evidence) -> list[Finding]:
         seen_files.add(hit.file)
         current, required = hit.groups[0], (hit.groups[1] or "").replace(" ", "")
         version = re.sub(r"^[<>=!~]+", "", required)
-        same_file = lambda name: [h for h in ev.hits(name) if h.file == hit.file]  # noqa: E731
-        interpreters = same_file("uv_interpreter")
-        venvs = same_file("venv_created")
-        failed = same_file("prefetch_failed")
+        interpreters, venvs, failed = (
+            [h for h in ev.hits(name) if h.file == hit.file]
+            for name in ("uv_interpreter", "venv_created", "prefetch_failed")
+        )
         evidence = [i.evidence() for i in ev.incidents_near(hit.file, hit.line)]
         evidence.append(hit.evidence())
         evidence += [h.evidence() for h in failed[:1]]
