@@ -22,7 +22,14 @@ from gym_pipeline.config import HOME_ENV_VAR, SWEEP_CONFIG_FILE, SweepConfig, ho
 from gym_pipeline.environments import get_environment
 from gym_pipeline.gym.run_summary import summarize_run
 from gym_pipeline.models.checkpoints import demo_checkpoints
-from gym_pipeline.sweep import EVAL_SWEEP_JOB, EXAMPLES_DIR, build_definitions, observe_sources, workspace_config
+from gym_pipeline.sweep import (
+    EVAL_SWEEP_JOB,
+    EXAMPLES_DIR,
+    build_definitions,
+    diagnose_failed_run,
+    observe_sources,
+    workspace_config,
+)
 
 DAGSTER_DIR = "dagster"
 _DAGSTER_YAML = "telemetry:\n  enabled: false\n"
@@ -99,6 +106,8 @@ def run_demo(home: Path | None, checkpoint_count: int = 3, quiet: bool = False) 
                 instance=instance, partition_key=sweep_partition_key(checkpoint, env),
                 run_config=_QUIET_RUN_CONFIG, raise_on_error=False,
             )
+            if not result.success:
+                diagnose_failed_run(defs, instance, config, result, _QUIET_RUN_CONFIG)
             summary = summarize_run(config.run_dir(checkpoint, env))
             rows.append({
                 "checkpoint": checkpoint,
@@ -129,7 +138,7 @@ def print_summary(result: dict) -> None:
     for row in result["partitions"]:
         reward = "-" if row["mean_reward"] is None else f"{row['mean_reward']:.3f}"
         table.add_row(row["checkpoint"], row["env"], str(row["rollouts"]), str(row["failures"]), reward,
-                      row["diagnosis"] or "[red]no report (run failed)[/red]")
+                      row["diagnosis"] or "[red]no report[/red]")
     console = Console()
     console.print(table)
     console.print(f"Run directories: {result['home']}/runs/<checkpoint>/<env>/", highlight=False)

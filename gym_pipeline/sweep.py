@@ -7,10 +7,18 @@ from pathlib import Path
 import dagster as dg
 
 from gym_pipeline.assets import SWEEP_ASSET_NAMES, build_assets
+from gym_pipeline.assets.partitions import sweep_partition_key
 from gym_pipeline.automation import automation_sensor
 from gym_pipeline.checks import build_checks
 from gym_pipeline.config import SWEEP_CONFIG_FILE, SweepConfig, load_sweep_config
 from gym_pipeline.resources.model_server import ModelServerResource
+from gym_pipeline.sensors import (
+    DIAGNOSE_FAILED_JOB,
+    build_failure_sensor,
+    failed_partition,
+    failure_texts,
+    write_failure_log,
+)
 
 EXAMPLES_DIR = Path(__file__).parent / "examples"
 EVAL_SWEEP_JOB = "eval_sweep"
@@ -36,20 +44,28 @@ def observe_sources(defs: dg.Definitions, instance: dg.DagsterInstance, run_conf
 
 
 def build_definitions(config: SweepConfig) -> dg.Definitions:
+    eval_sweep = dg.define_asset_job(
+        EVAL_SWEEP_JOB,
+        selection=dg.AssetSelection.assets(*SWEEP_ASSET_NAMES),
+        description="Materialize, collect, profile and diagnose one (checkpoint, environment) partition.",
+    )
+    recollect = dg.define_asset_job(
+        RECOLLECT_JOB,
+        selection=dg.AssetSelection.checks_for_assets("materialized_inputs")
+        | dg.AssetSelection.assets("rollouts", "reward_profile", "diagnostic_report"),
+        description="Collect again on the existing inputs; the blocking inputs check runs first.",
+    )
+    diagnose_failed = dg.define_asset_job(
+        DIAGNOSE_FAILED_JOB,
+        selection=dg.AssetSelection.assets("diagnostic_report"),
+        description="Diagnose a partition whose sweep run failed (requested by the run-failure sensor).",
+    )
     return dg.Definitions(
         assets=build_assets(config),
         jobs=[
-            dg.define_asset_job(
-                EVAL_SWEEP_JOB,
-                selection=dg.AssetSelection.assets(*SWEEP_ASSET_NAMES),
-                description="Materialize, collect, profile and diagnose one (checkpoint, environment) partition.",
-            ),
-            dg.define_asset_job(
-                RECOLLECT_JOB,
-                selection=dg.AssetSelection.checks_for_assets("materialized_inputs")
-                | dg.AssetSelection.assets("rollouts", "reward_profile", "diagnostic_report"),
-                description="Collect again on the existing inputs; the blocking inputs check runs first.",
-            ),
+            eval_sweep,
+            recollect,
+            diagnose_failed,
             # One observation job per partitioning: a job cannot mix partitions definitions.
             dg.define_asset_job(
                 OBSERVE_ENVIRONMENTS_JOB,
@@ -63,6 +79,18 @@ def build_definitions(config: SweepConfig) -> dg.Definitions:
             ),
         ],
         asset_checks=build_checks(config),
-        sensors=[automation_sensor(config)],
+        sensors=[automation_sensor(config), build_failure_sensor(config, [eval_sweep, recollect], diagnose_failed)],
         resources={"model_server": ModelServerResource.from_config(config.model_server)},
+    )
+
+
+def diagnose_failed_run(defs: dg.Definitions, instance: dg.DagsterInstance, config: SweepConfig,
+                        failed: dg.ExecuteInProcessResult, run_config: dict | None = None) -> None:
+    """What the run-failure sensor does, for a run executed in this process (the demo, tests)."""
+    partition = failed_partition(failed.dagster_run)
+    if partition is None:
+        return
+    write_failure_log(config.run_dir(*partition), failed.run_id, failure_texts(failed.get_step_failure_events()))
+    defs.resolve_job_def(DIAGNOSE_FAILED_JOB).execute_in_process(
+        instance=instance, partition_key=sweep_partition_key(*partition), run_config=run_config or {}
     )

@@ -11,6 +11,7 @@ from gym_pipeline.gym.formats import FAILURES_FILE, MATERIALIZED_INPUTS_FILE, RE
 from gym_pipeline.gym.manifest import record_stage
 from gym_pipeline.gym.run_summary import DIAGNOSIS_FILE
 
+DIAGNOSIS_HEALTHY = "diagnosis_healthy"
 DIAGNOSED_FILES = (MATERIALIZED_INPUTS_FILE, ROLLOUTS_FILE, FAILURES_FILE, REWARD_PROFILE_FILE)
 
 
@@ -23,6 +24,14 @@ def build_diagnostic_report(config: SweepConfig) -> dg.AssetsDefinition:
         group_name="eval",
         kinds={"python", "json"},
         description="`diagnosis.json`: category (`healthy` or the first finding's) and findings with evidence and fix.",
+        check_specs=[
+            dg.AssetCheckSpec(
+                DIAGNOSIS_HEALTHY,
+                asset="diagnostic_report",
+                partitions_def=sweep_partitions(config),
+                description="Fails with the first finding's title when the diagnosis is not `healthy`.",
+            )
+        ],
     )
     def diagnostic_report(context: dg.AssetExecutionContext) -> dg.MaterializeResult:
         checkpoint, env_name = checkpoint_and_env(context)
@@ -35,13 +44,22 @@ def build_diagnostic_report(config: SweepConfig) -> dg.AssetsDefinition:
             "category": result.category,
         })
         context.log.info(diagnosis.render_text(result))
+        titles = [finding.title for finding in result.findings]
         return dg.MaterializeResult(
             metadata={
                 "path": dg.MetadataValue.path(str(run_dir / DIAGNOSIS_FILE)),
                 "category": result.category,
                 "findings": len(result.findings),
-                "titles": dg.MetadataValue.md("\n".join(f"- {finding.title}" for finding in result.findings) or "none"),
-            }
+                "titles": dg.MetadataValue.md("\n".join(f"- {title}" for title in titles) or "none"),
+            },
+            check_results=[
+                dg.AssetCheckResult(
+                    check_name=DIAGNOSIS_HEALTHY,
+                    passed=not titles,
+                    description=f"{result.category}: {titles[0]}" if titles else "healthy",
+                    metadata={"category": result.category, "findings": len(titles)},
+                )
+            ],
         )
 
     return diagnostic_report

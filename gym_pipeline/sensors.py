@@ -1,0 +1,68 @@
+"""A failed run still gets its diagnosis: the run-failure sensor and what it shares with the demo.
+
+When an `eval_sweep` or `recollect` run fails, the error Dagster recorded for each failed
+step is written into the partition's run directory as a log (`logs/dagster_failure.log`,
+secrets redacted), and a `diagnose_failed` run materializes `diagnostic_report` for that
+partition: the diagnosis reads that log like any other, beside whatever artifacts exist.
+"""
+
+from collections.abc import Iterable
+from pathlib import Path
+
+import dagster as dg
+
+from gym_pipeline.assets.partitions import CHECKPOINT_DIMENSION, ENV_DIMENSION, sweep_partition_key
+from gym_pipeline.config import SweepConfig
+from gym_pipeline.gym.diagnose import redact
+
+DIAGNOSE_FAILED_JOB = "diagnose_failed"
+FAILURE_SENSOR = "diagnose_failed_runs"
+FAILURE_LOG = Path("logs") / "dagster_failure.log"
+_PARTITION_TAG = "dagster/partition/{}"
+
+
+def failure_texts(step_failures: Iterable[dg.DagsterEvent]) -> list[str]:
+    """Each failed step's error as Dagster recorded it: the step, the message and the traceback."""
+    texts = []
+    for event in step_failures:
+        error = event.step_failure_data.error if event.step_failure_data else None
+        texts.append(f"step {event.step_key} failed:\n" + (error.to_string() if error else event.message or ""))
+    return texts
+
+
+def write_failure_log(run_dir: Path, run_id: str, texts: list[str]) -> Path:
+    path = run_dir / FAILURE_LOG
+    path.parent.mkdir(parents=True, exist_ok=True)
+    body = f"Dagster run {run_id} failed.\n" + "\n".join(texts)
+    path.write_text("\n".join(redact(line) for line in body.splitlines()) + "\n")
+    return path
+
+
+def failed_partition(run: dg.DagsterRun) -> tuple[str, str] | None:
+    checkpoint = run.tags.get(_PARTITION_TAG.format(CHECKPOINT_DIMENSION))
+    env = run.tags.get(_PARTITION_TAG.format(ENV_DIMENSION))
+    return (checkpoint, env) if checkpoint and env else None
+
+
+def build_failure_sensor(config: SweepConfig, monitored_jobs: list, diagnose_job) -> dg.SensorDefinition:
+    @dg.run_failure_sensor(
+        name=FAILURE_SENSOR,
+        monitored_jobs=monitored_jobs,
+        request_job=diagnose_job,
+        default_status=dg.DefaultSensorStatus.RUNNING,
+        description="Writes a diagnosis for every partition whose sweep run failed.",
+    )
+    def diagnose_failed_runs(context: dg.RunFailureSensorContext):
+        partition = failed_partition(context.dagster_run)
+        if partition is None:
+            return dg.SkipReason(f"run {context.dagster_run.run_id} has no (checkpoint, env) partition")
+        checkpoint, env = partition
+        texts = failure_texts(context.get_step_failure_events()) or [context.failure_event.message or "run failed"]
+        write_failure_log(config.run_dir(checkpoint, env), context.dagster_run.run_id, texts)
+        return dg.RunRequest(
+            run_key=f"diagnose-{context.dagster_run.run_id}",
+            partition_key=sweep_partition_key(checkpoint, env),
+            tags={"gym_pipeline/diagnoses_run": context.dagster_run.run_id},
+        )
+
+    return diagnose_failed_runs
