@@ -4,9 +4,12 @@ from datetime import timedelta
 
 import dagster as dg
 
+from gym_pipeline.assets.partitions import CHECKPOINTS, sweep_partition_key
 from gym_pipeline.config import SweepConfig
+from gym_pipeline.discovery import discover_checkpoints
 
 AUTOMATION_SENSOR = "gym_pipeline_automation"
+NIGHTLY_SCHEDULE = "nightly_sweep"
 
 # Rebuild inputs that exist when a source they read (data, settings) has a new data version.
 # Missing partitions are left to sweeps and backfills: this only keeps built inputs current.
@@ -49,4 +52,30 @@ def automation_sensor(config: SweepConfig) -> dg.AutomationConditionSensorDefini
         ),
         minimum_interval_seconds=30,
         description="Evaluates the sweep's automation conditions (source observation and input rebuilds).",
+    )
+
+
+def nightly_schedule(config: SweepConfig, sweep_job) -> dg.ScheduleDefinition | None:
+    """The latest checkpoint, swept on every environment on `nightly_cron`."""
+    if config.nightly_cron is None:
+        return None
+
+    def latest_checkpoint_on_every_environment(context: dg.ScheduleEvaluationContext):
+        checkpoints = [c for c in discover_checkpoints(config)
+                       if c in set(context.instance.get_dynamic_partitions(CHECKPOINTS.name))]
+        if not checkpoints:
+            yield dg.SkipReason("no checkpoint registered yet")
+            return
+        latest, tick = checkpoints[-1], context.scheduled_execution_time.isoformat()
+        for environment in config.environments:
+            yield dg.RunRequest(run_key=f"{tick}|{latest}|{environment.name}",
+                                partition_key=sweep_partition_key(latest, environment.name))
+
+    return dg.ScheduleDefinition(
+        name=NIGHTLY_SCHEDULE,
+        cron_schedule=config.nightly_cron,
+        job=sweep_job,
+        execution_fn=latest_checkpoint_on_every_environment,
+        default_status=dg.DefaultScheduleStatus.RUNNING,
+        description="Sweeps the latest registered checkpoint on every environment.",
     )

@@ -71,6 +71,12 @@ class SweepConfig(_Strict):
     name: str = "sweep"
     environments: list[EnvironmentConfig] = Field(min_length=1)
     checkpoints_dir: Path = Field(default=Path("checkpoints"), description="one folder per checkpoint")
+    checkpoint_registry: Path | None = Field(
+        default=None, description="optional file naming checkpoints (one a line), e.g. those served by endpoints"
+    )
+    nightly_cron: str | None = Field(
+        default="0 2 * * *", description="when the nightly sweep of the latest checkpoint runs; null: no schedule"
+    )
     runs_dir: Path = Field(default=Path("runs"), description="one run directory per (checkpoint, environment)")
     num_repeats: int = Field(default=4, ge=1)
     interleave_repeats: bool = False
@@ -110,6 +116,7 @@ class SweepConfig(_Strict):
         return self.model_copy(
             update={
                 "checkpoints_dir": absolute(self.checkpoints_dir),
+                "checkpoint_registry": absolute(self.checkpoint_registry) if self.checkpoint_registry else None,
                 "runs_dir": absolute(self.runs_dir),
                 "environments": [
                     environment.model_copy(update={"dataset": absolute(environment.dataset)})

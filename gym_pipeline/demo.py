@@ -19,6 +19,7 @@ from rich.table import Table
 
 from gym_pipeline.assets.partitions import CHECKPOINTS, sweep_partition_key
 from gym_pipeline.config import HOME_ENV_VAR, SWEEP_CONFIG_FILE, SweepConfig, home_dir
+from gym_pipeline.discovery import discover_checkpoints, natural_key
 from gym_pipeline.environments import get_environment
 from gym_pipeline.gym.run_summary import summarize_run
 from gym_pipeline.models.checkpoints import demo_checkpoints
@@ -68,16 +69,11 @@ def create_workspace(home: Path, checkpoint_count: int) -> SweepConfig:
         if not environment.dataset.exists() and bundled.exists():
             environment.dataset.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(bundled, environment.dataset)
-    existing = sorted(p for p in config.checkpoints_dir.glob("*") if p.is_dir()) if config.checkpoints_dir.exists() else []
-    if len(existing) < checkpoint_count:
+    if len(discover_checkpoints(config)) < checkpoint_count:
         environments = [get_environment(environment.name) for environment in config.environments]
         demo_checkpoints(config.checkpoints_dir, checkpoint_count, environments)
     prepare_dagster_home(home)
     return config
-
-
-def checkpoint_names(config: SweepConfig) -> list[str]:
-    return sorted(path.name for path in config.checkpoints_dir.iterdir() if path.is_dir())
 
 
 def run_demo(home: Path | None, checkpoint_count: int = 3, quiet: bool = False) -> dict:
@@ -89,8 +85,10 @@ def run_demo(home: Path | None, checkpoint_count: int = 3, quiet: bool = False) 
     os.environ.update({HOME_ENV_VAR: str(home), "DAGSTER_HOME": str(prepare_dagster_home(home))})
     instance = dg.DagsterInstance.get()
     defs = build_definitions(config)
-    checkpoints = checkpoint_names(config)[:checkpoint_count]
-    instance.add_dynamic_partitions(CHECKPOINTS.name, checkpoints)
+    registered = set(instance.get_dynamic_partitions(CHECKPOINTS.name))
+    new = [name for name in discover_checkpoints(config)[:checkpoint_count] if name not in registered]
+    instance.add_dynamic_partitions(CHECKPOINTS.name, new)
+    checkpoints = sorted(registered | set(new), key=natural_key)
     observe_sources(defs, instance, _QUIET_RUN_CONFIG)
 
     console = Console(stderr=True, quiet=quiet)

@@ -1,4 +1,4 @@
-"""A failed run still gets its diagnosis: the run-failure sensor and what it shares with the demo.
+"""Sensors: a diagnosis for every failed run, and a sweep for every new checkpoint.
 
 When an `eval_sweep` or `recollect` run fails, the error Dagster recorded for each failed
 step is written into the partition's run directory as a log (`logs/dagster_failure.log`,
@@ -11,8 +11,9 @@ from pathlib import Path
 
 import dagster as dg
 
-from gym_pipeline.assets.partitions import CHECKPOINT_DIMENSION, ENV_DIMENSION, sweep_partition_key
+from gym_pipeline.assets.partitions import CHECKPOINT_DIMENSION, CHECKPOINTS, ENV_DIMENSION, sweep_partition_key
 from gym_pipeline.config import SweepConfig
+from gym_pipeline.discovery import discover_checkpoints
 from gym_pipeline.gym.diagnose import redact
 
 DIAGNOSE_FAILED_JOB = "diagnose_failed"
@@ -66,3 +67,33 @@ def build_failure_sensor(config: SweepConfig, monitored_jobs: list, diagnose_job
         )
 
     return diagnose_failed_runs
+
+
+NEW_CHECKPOINTS_SENSOR = "new_checkpoints"
+
+
+def build_checkpoint_sensor(config: SweepConfig, sweep_job) -> dg.SensorDefinition:
+    @dg.sensor(
+        name=NEW_CHECKPOINTS_SENSOR,
+        job=sweep_job,
+        minimum_interval_seconds=30,
+        default_status=dg.DefaultSensorStatus.RUNNING,
+        description="Adds each new checkpoint (folder or registry line) as a partition and sweeps it on every "
+        "environment.",
+    )
+    def new_checkpoints(context: dg.SensorEvaluationContext):
+        known = set(context.instance.get_dynamic_partitions(CHECKPOINTS.name))
+        new = [name for name in discover_checkpoints(config) if name not in known]
+        if not new:
+            return dg.SkipReason(f"no new checkpoint in {config.checkpoints_dir}")
+        return dg.SensorResult(
+            run_requests=[
+                dg.RunRequest(run_key=f"{checkpoint}|{environment.name}",
+                              partition_key=sweep_partition_key(checkpoint, environment.name))
+                for checkpoint in new
+                for environment in config.environments
+            ],
+            dynamic_partitions_requests=[CHECKPOINTS.build_add_request(new)],
+        )
+
+    return new_checkpoints

@@ -8,12 +8,13 @@ import dagster as dg
 
 from gym_pipeline.assets import SWEEP_ASSET_NAMES, build_assets
 from gym_pipeline.assets.partitions import sweep_partition_key
-from gym_pipeline.automation import automation_sensor
+from gym_pipeline.automation import automation_sensor, nightly_schedule
 from gym_pipeline.checks import build_checks
 from gym_pipeline.config import SWEEP_CONFIG_FILE, SweepConfig, load_sweep_config
 from gym_pipeline.resources.model_server import ModelServerResource
 from gym_pipeline.sensors import (
     DIAGNOSE_FAILED_JOB,
+    build_checkpoint_sensor,
     build_failure_sensor,
     failed_partition,
     failure_texts,
@@ -79,7 +80,12 @@ def build_definitions(config: SweepConfig) -> dg.Definitions:
             ),
         ],
         asset_checks=build_checks(config),
-        sensors=[automation_sensor(config), build_failure_sensor(config, [eval_sweep, recollect], diagnose_failed)],
+        sensors=[
+            automation_sensor(config),
+            build_failure_sensor(config, [eval_sweep, recollect], diagnose_failed),
+            build_checkpoint_sensor(config, eval_sweep),
+        ],
+        schedules=[schedule] if (schedule := nightly_schedule(config, eval_sweep)) else [],
         resources={"model_server": ModelServerResource.from_config(config.model_server)},
     )
 

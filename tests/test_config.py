@@ -77,7 +77,11 @@ def test_asset_graph_of_the_example_sweep(tmp_path):
     assert graph.get(dg.AssetKey("reward_profile")).freshness_policy is not None
     assert graph.get(dg.AssetKey("materialized_inputs")).automation_condition is None  # rebuild is opt-in
     assert {job.name for job in defs.resolve_all_job_defs()} >= {
-        "eval_sweep", "recollect", "observe_environments", "observe_checkpoints"}
+        "eval_sweep", "recollect", "diagnose_failed", "observe_environments", "observe_checkpoints"}
+    sensors = {sensor.name: sensor.default_status.value for sensor in defs.sensors}
+    assert sensors == {"gym_pipeline_automation": "STOPPED", "diagnose_failed_runs": "RUNNING",
+                       "new_checkpoints": "RUNNING"}
+    assert [schedule.name for schedule in defs.schedules] == ["nightly_sweep"]
 
 
 def test_opt_in_rebuild_sets_the_automation_condition(tmp_path):

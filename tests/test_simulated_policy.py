@@ -98,10 +98,18 @@ def test_demo_checkpoints_rise_in_skill_and_hold_every_task(checkpoints: list[Pa
     assert [path.name for path in checkpoints] == ["step_0100", "step_0200"]
     early, late = (load_checkpoint(path) for path in checkpoints)
     assert (early.config.step, late.config.step) == (100, 200)
-    assert early.config.skill == pytest.approx(0.3) and late.config.skill == pytest.approx(0.85)
+    assert early.config.skill == pytest.approx(0.3) and late.config.skill == pytest.approx(0.575)
     rows = sum(len(list(environment.rows())) for environment in ENVIRONMENTS.values())
     assert len(early.knowledge) == rows
     assert early.digest == checkpoint_digest(checkpoints[0]) != late.digest
+
+
+def test_more_demo_checkpoints_keep_the_existing_ones(tmp_path: Path) -> None:
+    first = demo_checkpoints(tmp_path, 2, ["mcqa"])
+    digests = [checkpoint_digest(path) for path in first]
+    more = demo_checkpoints(tmp_path, 3, ["mcqa"])
+    assert [checkpoint_digest(path) for path in more[:2]] == digests
+    assert load_checkpoint(more[2]).config.skill == pytest.approx(0.85)
 
 
 def test_checkpoint_digest_changes_with_any_file(tmp_path: Path) -> None:
@@ -249,7 +257,7 @@ async def _rewards(url: str, seeds: range) -> list[float]:
 def test_later_checkpoint_scores_higher(urls: list[str]) -> None:
     early, late = (asyncio.run(_rewards(url, range(2))) for url in urls)
     early_mean, late_mean = sum(early) / len(early), sum(late) / len(late)
-    assert 0.15 < early_mean < 0.5 and 0.7 < late_mean < 0.95
+    assert 0.15 < early_mean < 0.45 and 0.45 < late_mean < 0.75 and late_mean > early_mean + 0.15
     # Same seed: the later checkpoint solves every request the earlier one solved.
     assert all(later >= earlier for earlier, later in zip(early, late, strict=False))
 

@@ -29,6 +29,7 @@ KNOWLEDGE_FILE = "knowledge.jsonl"
 DEFAULT_MODEL_ID = "sim-policy"
 DEFAULT_DIFFICULTY = 3  # for dataset rows without a `difficulty`
 DEMO_SKILL_RANGE = (0.3, 0.85)
+DEMO_SKILL_STEP = 0.275  # three demo checkpoints span the whole range
 
 
 class CheckpointError(ValueError):
@@ -132,10 +133,11 @@ def knowledge_from(environments: Iterable[Environment | str]) -> list[dict[str, 
 def demo_checkpoints(
     dest_root: Path, count: int, environments: Iterable[Environment | str], seed: int = 1234
 ) -> list[Path]:
-    """`count` checkpoints `step_0100`, `step_0200`, ... whose skill rises evenly over `DEMO_SKILL_RANGE`.
+    """`count` checkpoints `step_0100`, `step_0200`, ... whose skill rises by `DEMO_SKILL_STEP` each.
 
     They share one seed, so for a given request a later checkpoint answers correctly
-    whenever an earlier one did, like a training run that only improves.
+    whenever an earlier one did, like a training run that only improves. Folders that
+    already exist are kept as they are: a checkpoint never changes under its runs.
     """
     if count < 1:
         raise ValueError(f"count must be at least 1, got {count}")
@@ -144,8 +146,10 @@ def demo_checkpoints(
     paths = []
     for index in range(count):
         step = 100 * (index + 1)
-        skill = round(low + (high - low) * index / max(count - 1, 1), 4)
-        paths.append(create_checkpoint(Path(dest_root) / f"step_{step:04d}", step, skill, knowledge, seed=seed))
+        path = Path(dest_root) / f"step_{step:04d}"
+        if not path.exists():
+            create_checkpoint(path, step, round(min(low + DEMO_SKILL_STEP * index, high), 4), knowledge, seed=seed)
+        paths.append(path)
     return paths
 
 

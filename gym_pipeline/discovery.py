@@ -1,0 +1,43 @@
+"""Which checkpoints a sweep evaluates: folders under `checkpoints_dir`, and names in a registry file.
+
+A folder counts once it holds a `config.json` (simulated-policy and Hugging Face checkpoints both
+have one), so a checkpoint still being copied into place is not picked up half-written.
+A registry (one checkpoint name a line, `#` comments) names checkpoints served by endpoints.
+"""
+
+import re
+from pathlib import Path
+
+from gym_pipeline.config import SweepConfig, check_safe_name
+
+READY_MARKER = "config.json"
+
+
+def natural_key(name: str) -> list:
+    """`step_900` before `step_1000`: digit runs compare as numbers."""
+    return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", name)]
+
+
+def _registry_names(path: Path) -> list[str]:
+    names = []
+    for line_number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        name = line.split("#", 1)[0].strip()
+        if name:
+            try:
+                names.append(check_safe_name(name, "checkpoint name"))
+            except ValueError as error:
+                raise ValueError(f"{path}:{line_number}: {error}") from None
+    return names
+
+
+def discover_checkpoints(config: SweepConfig) -> list[str]:
+    """Every checkpoint ready to evaluate, in natural order (the last one is the latest)."""
+    names = set()
+    if config.checkpoints_dir.is_dir():
+        names |= {
+            folder.name for folder in config.checkpoints_dir.iterdir()
+            if folder.is_dir() and (folder / READY_MARKER).is_file() and not folder.name.startswith(".")
+        }
+    if config.checkpoint_registry is not None and config.checkpoint_registry.exists():
+        names |= set(_registry_names(config.checkpoint_registry))
+    return sorted(names, key=natural_key)
