@@ -73,7 +73,7 @@ def test_asset_graph_of_the_example_sweep(tmp_path):
     assert {partitions[name] for name in ("materialized_inputs", "rollouts", "reward_profile",
                                           "diagnostic_report")} == {"MultiPartitionsDefinition"}
     checks = {(key.asset_key.to_user_string(), key.name) for key in graph.asset_check_keys}
-    assert checks == {("materialized_inputs", "inputs_match_source")}
+    assert checks == {("materialized_inputs", "inputs_match_source"), ("diagnostic_report", "diagnosis_healthy")}
     assert graph.get(dg.AssetKey("reward_profile")).freshness_policy is not None
     assert graph.get(dg.AssetKey("materialized_inputs")).automation_condition is None  # rebuild is opt-in
     assert {job.name for job in defs.resolve_all_job_defs()} >= {
