@@ -7,7 +7,8 @@ too, so no rollout is ever collected against rows that no longer match the data.
 
 import dagster as dg
 
-from gym_pipeline.assets.partitions import checkpoint_and_env, sweep_partitions
+from gym_pipeline.assets.batching import partitions_of
+from gym_pipeline.assets.partitions import sweep_partitions
 from gym_pipeline.config import SweepConfig
 from gym_pipeline.gym.formats import MATERIALIZED_INPUTS_FILE
 from gym_pipeline.gym.manifest import read_manifest
@@ -54,12 +55,14 @@ def build_checks(config: SweepConfig) -> list[dg.AssetChecksDefinition]:
         description="Fails when the source data or materialization settings changed since the inputs were built.",
     )
     def inputs_match_source(context: dg.AssetCheckExecutionContext) -> dg.AssetCheckResult:
-        checkpoint, env = checkpoint_and_env(context)
-        report = inputs_report(config, checkpoint, env)
+        reports = [inputs_report(config, p.checkpoint, p.env) for p in partitions_of(context)]
+        stale = [report for report in reports if report.stale]
+        # The metadata details the first stale partition (or the only one checked).
+        shown = stale[0] if stale else reports[0]
         return dg.AssetCheckResult(
-            passed=not report.stale,
-            description=report.summary(),
-            metadata=report_metadata(report),
+            passed=not stale,
+            description="; ".join(report.summary() for report in stale) if stale else shown.summary(),
+            metadata=report_metadata(shown) | {"partitions_checked": len(reports), "partitions_stale": len(stale)},
         )
 
     return [inputs_match_source]

@@ -85,6 +85,9 @@ class SweepConfig(_Strict):
     )
     concurrency: int = Field(default=16, ge=1, le=4096)
     request_timeout_s: float = Field(default=120.0, gt=0)
+    backfill_batch_size: int = Field(
+        default=20, ge=1, le=1000, description="partitions a backfill run materializes together (one start-up)"
+    )
     allow_partial_profiles: bool = Field(
         default=True, description="profile what completed when some rollouts failed (the diagnosis reports them)"
     )

@@ -87,6 +87,8 @@ def build_definitions(config: SweepConfig) -> dg.Definitions:
         ],
         schedules=[schedule] if (schedule := nightly_schedule(config, eval_sweep)) else [],
         resources={"model_server": ModelServerResource.from_config(config.model_server)},
+        # A sweep partition's stages run one after the other: a process per step would only add start-up.
+        executor=dg.in_process_executor,
     )
 
 

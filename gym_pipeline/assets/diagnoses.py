@@ -2,7 +2,8 @@
 
 import dagster as dg
 
-from gym_pipeline.assets.partitions import checkpoint_and_env, sweep_partitions
+from gym_pipeline.assets.batching import PartitionOutcome, SweepPartition, backfill_policy, batch_result, partitions_of
+from gym_pipeline.assets.partitions import sweep_partitions
 from gym_pipeline.config import SweepConfig
 from gym_pipeline.gym import diagnose as diagnosis
 from gym_pipeline.gym.diagnose import evidence, report, rules
@@ -21,6 +22,7 @@ def build_diagnostic_report(config: SweepConfig) -> dg.AssetsDefinition:
         partitions_def=sweep_partitions(config),
         deps=["rollouts", "reward_profile"],
         code_version=code_version(evidence, rules, report),
+        backfill_policy=backfill_policy(config),
         group_name="eval",
         kinds={"python", "json"},
         description="`diagnosis.json`: category (`healthy` or the first finding's) and findings with evidence and fix.",
@@ -34,32 +36,39 @@ def build_diagnostic_report(config: SweepConfig) -> dg.AssetsDefinition:
         ],
     )
     def diagnostic_report(context: dg.AssetExecutionContext) -> dg.MaterializeResult:
-        checkpoint, env_name = checkpoint_and_env(context)
-        run_dir = config.run_dir(checkpoint, env_name)
-        result = diagnosis.diagnose(run_dir)
-        diagnosis.write_diagnosis(result, run_dir / DIAGNOSIS_FILE)
-        record_stage(run_dir, "diagnostic_report", {
-            "inputs": {name: file_digest(run_dir / name) for name in DIAGNOSED_FILES if (run_dir / name).exists()},
-            "code_version": context.assets_def.code_versions_by_key[context.asset_key],
-            "category": result.category,
-        })
-        context.log.info(diagnosis.render_text(result))
-        titles = [finding.title for finding in result.findings]
-        return dg.MaterializeResult(
-            metadata={
-                "path": dg.MetadataValue.path(str(run_dir / DIAGNOSIS_FILE)),
+        code = context.assets_def.code_versions_by_key[context.asset_key]
+        unhealthy = []
+
+        def diagnose_one(partition: SweepPartition) -> PartitionOutcome:
+            run_dir = config.run_dir(partition.checkpoint, partition.env)
+            result = diagnosis.diagnose(run_dir)
+            diagnosis.write_diagnosis(result, run_dir / DIAGNOSIS_FILE)
+            record_stage(run_dir, "diagnostic_report", {
+                "inputs": {name: file_digest(run_dir / name) for name in DIAGNOSED_FILES if (run_dir / name).exists()},
+                "code_version": code,
                 "category": result.category,
-                "findings": len(result.findings),
-                "titles": dg.MetadataValue.md("\n".join(f"- {title}" for title in titles) or "none"),
-            },
-            check_results=[
-                dg.AssetCheckResult(
-                    check_name=DIAGNOSIS_HEALTHY,
-                    passed=not titles,
-                    description=f"{result.category}: {titles[0]}" if titles else "healthy",
-                    metadata={"category": result.category, "findings": len(titles)},
-                )
-            ],
+            })
+            context.log.info(diagnosis.render_text(result))
+            titles = [finding.title for finding in result.findings]
+            if titles:
+                unhealthy.append(f"{partition.checkpoint} x {partition.env}: {result.category}: {titles[0]}")
+            return PartitionOutcome(
+                metadata={
+                    "path": dg.MetadataValue.path(str(run_dir / DIAGNOSIS_FILE)),
+                    "category": result.category,
+                    "findings": len(titles),
+                    "titles": dg.MetadataValue.md("\n".join(f"- {title}" for title in titles) or "none"),
+                },
+                digest=file_digest(run_dir / DIAGNOSIS_FILE),
+            )
+
+        outcomes = [(p, diagnose_one(p)) for p in partitions_of(context)]
+        check = dg.AssetCheckResult(
+            check_name=DIAGNOSIS_HEALTHY,
+            passed=not unhealthy,
+            description="; ".join(unhealthy) if unhealthy else "healthy",
+            metadata={"unhealthy_partitions": len(unhealthy)},
         )
+        return batch_result(context, outcomes, check_results=[check])
 
     return diagnostic_report
