@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import signal
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -164,6 +165,10 @@ def cmd_ui(args: argparse.Namespace) -> int:
 
     command = ui_command(args.port)
     stderr.print(f"Dagster UI on http://127.0.0.1:{args.port} for {args.home or 'the default workspace'}")
+    # A shell starting us in the background ignores SIGINT, and an ignored signal stays ignored across exec:
+    # dagster dev stops its webserver and daemon with SIGINT, so make it count again.
+    for number in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(number, signal.SIG_DFL)
     os.execvpe(command[0], command, ui_environment(args.home))
     return 0  # not reached: exec replaced this process
 
