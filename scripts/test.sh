@@ -3,5 +3,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
+bash scripts/install-browser.sh
 .venv/bin/ruff check gym_pipeline tests benchmarks
 exec .venv/bin/python -m pytest "$@"

@@ -1,0 +1,174 @@
+"""The Dagster UI as users see it: headless Chromium against `gym-pipeline ui` on loopback.
+
+One workspace and one UI for the module: the asset graph loads, a partition whose source data
+changed is shown unsynced (stale) while its neighbour is not, a backfill launched over GraphQL
+re-evaluates two checkpoints, and the sensor picks up a new checkpoint folder. Screenshots are
+saved under test-results/screenshots/.
+"""
+
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import dagster as dg
+import pytest
+
+from gym_pipeline.demo import run_demo
+from gym_pipeline.models.checkpoints import demo_checkpoints
+from gym_pipeline.status import sweep_status
+
+REPO = Path(__file__).resolve().parents[1]
+SCREENSHOTS = REPO / "test-results" / "screenshots"
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync", "--no-first-run"]
+
+pytestmark = pytest.mark.timeout(600)
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class UI:
+    def __init__(self, port: int, home: Path):
+        self.port, self.home = port, home
+        self.url = f"http://127.0.0.1:{port}"
+
+    def graphql(self, query: str, variables: dict | None = None) -> dict:
+        request = urllib.request.Request(f"{self.url}/graphql", headers={"Content-Type": "application/json"},
+                                         data=json.dumps({"query": query, "variables": variables or {}}).encode())
+        with urllib.request.urlopen(request, timeout=60) as answer:
+            return json.loads(answer.read())["data"]
+
+
+def _wait_until(predicate, timeout_s: float, what: str, interval_s: float = 1.0):
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if value := predicate():
+            return value
+        time.sleep(interval_s)
+    pytest.fail(f"timed out after {timeout_s:.0f}s waiting for {what}")
+
+
+@pytest.fixture(scope="module")
+def ui(tmp_path_factory):
+    home = tmp_path_factory.mktemp("ui") / "home"
+    saved = {key: os.environ.get(key) for key in ("GYM_PIPELINE_HOME", "DAGSTER_HOME")}
+    run_demo(home, checkpoint_count=2, quiet=True)
+    for key, value in saved.items():
+        os.environ.pop(key, None) if value is None else os.environ.__setitem__(key, value)
+    dataset = home / "data" / "mcqa.jsonl"
+    dataset.write_text("".join(dataset.read_text().splitlines(keepends=True)[:-1]))  # mcqa's data changed
+    sweep_status(home)  # observe the sources, as `gym-pipeline status` does
+
+    port = _free_port()
+    log = (home / "ui.log").open("wb")
+    process = subprocess.Popen([sys.executable, "-m", "gym_pipeline.cli", "ui", "--home", str(home), "--port",
+                                str(port)], cwd=REPO, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    ui = UI(port, home)
+    try:
+        def loaded():
+            try:
+                return ui.graphql("{ assetNodes { assetKey { path } } }")["assetNodes"]
+            except OSError:
+                assert process.poll() is None, (home / "ui.log").read_text()[-3000:]
+                return None
+
+        _wait_until(loaded, 180, "the Dagster UI and its code location")
+        yield ui
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGTERM)
+            try:
+                process.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait()
+        log.close()
+
+
+@pytest.fixture(scope="module")
+def page(ui):
+    from playwright.sync_api import sync_playwright
+
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport={"width": 1500, "height": 900})
+        page.goto(ui.url)
+        skip = page.get_by_role("button", name="Skip")  # Dagster's first-visit newsletter dialog
+        skip.wait_for(timeout=30_000)
+        skip.click()
+        yield page
+        browser.close()
+
+
+def _open(page, ui: UI, path: str, expect_text: str, screenshot: str):
+    page.goto(ui.url + path)
+    page.get_by_text(expect_text, exact=False).first.wait_for(timeout=60_000)
+    page.wait_for_timeout(1500)  # let the live data settle before the picture
+    page.screenshot(path=str(SCREENSHOTS / screenshot))
+    return page.inner_text("body")
+
+
+def test_asset_graph_loads(ui, page):
+    body = _open(page, ui, "/assets/materialized_inputs?view=lineage&lineageScope=neighbors&lineageDepth=1",
+                 "reward_profile", "asset_graph.png")
+    for asset in ("source_dataset", "materialization_settings", "materialized_inputs", "rollouts"):
+        assert asset in body
+
+
+def test_partition_with_changed_source_is_shown_stale(ui, page):
+    stale = _open(page, ui, "/assets/materialized_inputs?view=partitions&partition=step_0100%7Cmcqa",
+                  "step_0100|mcqa", "stale_partition.png")
+    assert "Unsynced" in stale
+    fresh = _open(page, ui, "/assets/materialized_inputs?view=partitions&partition=step_0100%7Cstring_match",
+                  "step_0100|string_match", "fresh_partition.png")
+    assert "Unsynced" not in fresh
+
+
+LAUNCH_BACKFILL = """mutation($params: LaunchBackfillParams!) {
+  launchPartitionBackfill(backfillParams: $params) {
+    __typename ... on LaunchBackfillSuccess { backfillId } ... on PythonError { message } } }"""
+BACKFILL_STATUS = """query($id: String!) { partitionBackfillOrError(backfillId: $id) {
+  ... on PartitionBackfill { status numPartitions } } }"""
+
+
+def test_graphql_backfill_over_two_checkpoints_completes(ui, page):
+    partitions = ["step_0100|mcqa", "step_0200|mcqa"]
+    assets = [{"path": [name]} for name in ("materialized_inputs", "rollouts", "reward_profile", "diagnostic_report")]
+    launched = ui.graphql(LAUNCH_BACKFILL, {"params": {"partitionNames": partitions, "assetSelection": assets}})
+    backfill_id = launched["launchPartitionBackfill"].get("backfillId")
+    assert backfill_id, launched
+
+    def finished():
+        status = ui.graphql(BACKFILL_STATUS, {"id": backfill_id})["partitionBackfillOrError"]
+        return status if status["status"] not in ("REQUESTED",) else None
+
+    status = _wait_until(finished, 420, "the backfill", interval_s=2)
+    assert status == {"status": "COMPLETED_SUCCESS", "numPartitions": 2}
+    body = _open(page, ui, "/assets/materialized_inputs?view=partitions&partition=step_0100%7Cmcqa",
+                 "step_0100|mcqa", "after_backfill.png")
+    assert "Unsynced" not in body  # rebuilt from the changed data
+
+
+def test_sensor_picks_up_a_new_checkpoint_folder(ui, page):
+    demo_checkpoints(ui.home / "checkpoints", 3, ["string_match", "mcqa"])  # adds step_0300
+    with dg.DagsterInstance.from_config(str(ui.home / "dagster")) as instance:
+        _wait_until(lambda: "step_0300" in instance.get_dynamic_partitions("checkpoints"), 180,
+                    "the new_checkpoints sensor to register step_0300", interval_s=2)
+        runs = _wait_until(
+            lambda: instance.get_runs(dg.RunsFilter(tags={"dagster/partition/checkpoint": "step_0300"})), 60,
+            "the runs the sensor requested")
+    assert {run.tags["dagster/partition/env"] for run in runs} <= {"string_match", "mcqa"}
+    _open(page, ui, "/assets/materialized_inputs?view=partitions", "step_0300", "new_checkpoint.png")
