@@ -1,18 +1,24 @@
 """The reward profiler against real NeMo Gym 0.7.0 `gym eval profile` output."""
 
 import math
+import random
 import warnings
 from pathlib import Path
 
 import orjson
+import pandas as pd
 import pytest
 
+from gym_pipeline.gym import profile
 from gym_pipeline.gym.formats import JsonlFormatError
 from gym_pipeline.gym.profile import (
+    STAT_NAMES,
     DuplicateRolloutKeyError,
     MissingRolloutsError,
     UnmatchedRolloutsError,
     profile_run,
+    profiled_values,
+    rollout_info,
     summary_lines,
     t_quantile,
     write_profile,
@@ -57,7 +63,7 @@ def test_outputs_equal_gyms_files(fixtures_dir, run):
     folder = fixtures_dir / run
     result = _profile_fixture(fixtures_dir, run)
     gym_rows = [orjson.loads(line) for line in (folder / "rollouts_reward_profiling.jsonl").read_bytes().splitlines()]
-    assert_same(result.task_rows, gym_rows, "reward_profiling")
+    assert_same(list(result.task_rows), gym_rows, "reward_profiling")
     assert_same(result.agent_metrics, orjson.loads((folder / "rollouts_agent_metrics.json").read_bytes()), "agent")
     assert_same(
         result.repeat_level_metrics,
@@ -75,8 +81,11 @@ def test_written_files_equal_gyms_files_and_style(fixtures_dir, run, tmp_path):
         "reward_profiling": tmp_path / "rollouts_reward_profiling.jsonl",
         "agent_metrics": tmp_path / "rollouts_agent_metrics.json",
         "repeat_level_metrics": tmp_path / "rollouts_repeat_level_metrics.json",
+        "reward_analysis": tmp_path / "rollouts_reward_analysis.parquet",
+        "reward_analysis_summary": tmp_path / "rollouts_reward_analysis.json",
     }
-    for path in paths.values():
+    assert paths["reward_analysis"].exists() and paths["reward_analysis_summary"].exists()
+    for path in (paths["reward_profiling"], paths["agent_metrics"], paths["repeat_level_metrics"]):
         ours, gyms = path.read_bytes(), (folder / path.name).read_bytes()
         # Same serialization: compact orjson, JSONL rows newline-terminated, JSON files on one line.
         assert ours.count(b"\n") == gyms.count(b"\n")
@@ -85,7 +94,7 @@ def test_written_files_equal_gyms_files_and_style(fixtures_dir, run, tmp_path):
             assert_same([orjson.loads(x) for x in ours.splitlines()], [orjson.loads(x) for x in gyms.splitlines()])
         else:
             assert_same(orjson.loads(ours), orjson.loads(gyms))
-    assert not list(tmp_path.glob(".*.tmp"))
+    assert not list(tmp_path.glob(".*"))  # no temporary files left behind
 
 
 def test_default_output_dir_is_beside_the_rollouts(fixtures_dir, tmp_path):
@@ -335,3 +344,176 @@ def test_malformed_materialized_row_names_file_line_and_field(tmp_path):
     with pytest.raises(JsonlFormatError) as caught:
         profile_run(materialized, rollout_path)
     assert (caught.value.path, caught.value.line, caught.value.field) == (materialized, 2, "agent_ref")
+
+
+def test_missing_reward_names_file_line_and_field_on_the_fast_path_too(tmp_path):
+    rows = [_rollout(0, 0, 1.0), _rollout(0, 1, 1.0)]
+    rows[1]["response"]["usage"]["output_tokens"] = -3  # right types, wrong value: pydantic has the last word
+    materialized, rollout_path = _run(tmp_path, [_input(0, 0), _input(0, 1)], rows)
+    with pytest.raises(JsonlFormatError) as caught:
+        profile_run(materialized, rollout_path)
+    assert (caught.value.line, caught.value.field) == (2, "response.usage.output_tokens")
+
+
+def test_not_an_object_and_blank_lines(tmp_path):
+    materialized, rollout_path = _run(tmp_path, [_input(0, 0)], [_rollout(0, 0, 1.0)])
+    rollout_path.write_bytes(rollout_path.read_bytes() + b"\n   \n[1, 2]\n")
+    with pytest.raises(JsonlFormatError) as caught:
+        profile_run(materialized, rollout_path)
+    assert caught.value.line == 4 and "expected a JSON object, got list" in str(caught.value)
+
+
+def test_partial_profile_drops_tasks_without_rollouts_and_says_how_many(tmp_path):
+    inputs = [_input(t, r) for t in range(3) for r in range(2)]
+    rollouts = [_rollout(0, 1, 1.0), _rollout(0, 0, 0.0), _rollout(2, 1, 1.0)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        result = profile_run(*_run(tmp_path, inputs, rollouts), allow_partial=True)
+    assert result.missing_keys == [(1, 0), (1, 1), (2, 0)]
+    assert summary_lines(result)[:2] == [
+        "Reward profile completion: 3/6 rollout rows (50.00%)",
+        "Input rows: 3 total; 1 complete; 1 partial; 1 without rollouts dropped from output.",
+    ]
+    rows = list(result.task_rows)
+    assert [(r["_ng_task_index"], r["num_rollouts"], r["missing_num_rollouts"]) for r in rows] == [(0, 2, 0), (2, 1, 1)]
+    # Task 2's sample is its first measured repeat's materialized row.
+    assert rows[1]["sample"] == {k: v for k, v in _input(2, 1).items() if not k.startswith("_ng_")}
+
+
+def test_fan_out_profiles_each_task_per_agent(tmp_path):
+    inputs = [_input(t, r, "agent_a" if r < 2 else "agent_b") for t in range(2) for r in range(4)]
+    rollouts = [_rollout(t, r, float(r % 2), tokens=(10, 4 + r)) for t in range(2) for r in range(4)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        result = profile_run(*_run(tmp_path, inputs, rollouts))
+    rows = list(result.task_rows)
+    assert [(r["_ng_task_index"], r["agent_ref"]["name"]) for r in rows] == [
+        (0, "agent_a"), (0, "agent_b"), (1, "agent_a"), (1, "agent_b"),
+    ]
+    keys = list(rows[1])
+    assert keys.index("std/total_tokens") + 1 == keys.index("agent_ref") == keys.index("sample") - 1
+    assert [info["_ng_rollout_index"] for info in rows[1]["rollout_infos"]] == [2, 3]
+    assert rows[1]["mean/output_tokens"] == 6.5 and rows[1]["expected_num_rollouts"] == 2
+    assert [m["agent_ref"]["name"] for m in result.agent_metrics] == ["agent_a", "agent_b"]
+    assert result.tasks_total == 4  # completion is counted per (task, agent)
+
+
+def test_agents_fronted_by_several_environment_servers_are_labelled_by_server(tmp_path):
+    inputs = [_input(t, r) | {"_ng_environment_server": f"server_{t % 2}"} for t in range(4) for r in range(2)]
+    rollouts = [_rollout(t, r, float(t % 2)) for t in range(4) for r in range(2)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        result = profile_run(*_run(tmp_path, inputs, rollouts))
+    assert [m["agent_ref"]["name"] for m in result.agent_metrics] == ["server_0", "server_1"]
+    assert [m["mean/reward"] for m in result.agent_metrics] == [0.0, 1.0]
+    assert "agent_ref" not in next(iter(result.task_rows))  # each task still ran under one label
+
+
+# ----------------------------------------------------------------------- against Gym's own method
+
+
+def _varied_run(tmp_path: Path, tasks: int, repeats: int, seed: int = 7, pad: int = 0) -> tuple[Path, Path]:
+    """Rollouts whose fields vary the way real ones do: optional and None numbers, bools, ints and floats,
+    extra usage fields, masked and cut-off rows, and a few rows only pydantic can judge."""
+    rng = random.Random(seed)
+    inputs, rollouts = [], []
+    for task in range(tasks):
+        for repeat in range(repeats):
+            inputs.append(_input(task, repeat) | {"padding": "p" * pad})
+            row = _rollout(task, repeat, rng.choice([0.0, 1.0, 1.0, 0.5, 1]), masked=rng.random() < 0.05,
+                           tokens=(rng.randrange(5, 50), rng.randrange(1, 400)))
+            row["response"]["output"] = [{"type": "message", "content": [{"text": "x" * rng.randrange(pad + 1)}]}]
+            kind = rng.random()
+            if kind < 0.3:
+                row["verifier_score"] = rng.choice([None, rng.random(), rng.randrange(5)])
+            if kind < 0.1:
+                row["is_correct"] = rng.random() < 0.5
+            if kind > 0.9:
+                row["response"]["usage"]["reasoning_steps"] = rng.randrange(9)
+            if rng.random() < 0.03:
+                row["response"]["status"] = "incomplete"
+            if rng.random() < 0.02:  # only pydantic accepts these: the exact path
+                name, value = rng.choice([("reward", True), ("mask_sample", 0), ("big", 2**60 + 3)])
+                row[name] = value
+            rollouts.append(row)
+    rng.shuffle(rollouts)
+    return _run(tmp_path, inputs, rollouts)
+
+
+def _gym_task_stats(results: list[dict]) -> dict[int, dict[str, float]]:
+    """Gym's per-task describe_dataframe, with pandas as Gym does it, from the rules in `profiled_values`."""
+    frame = pd.DataFrame.from_records([{"_ng_task_index": r["_ng_task_index"], **profiled_values(r)} for r in results])
+    stats = {}
+    for task, group in frame.groupby("_ng_task_index"):
+        group = group.drop(columns=["_ng_task_index"])
+        described = [group.mean(), group.max(), group.min(), group.median(), group.std()]
+        if described[4].isna().all():
+            full = group.columns[group.notna().all()]
+            described[4][full] = described[4][full].fillna(0)
+        stats[task] = {f"{name}/{column}": float(value) for name, series in zip(STAT_NAMES, described, strict=True)
+                       for column, value in series.items() if pd.notna(value)}
+    return stats
+
+
+def test_rows_equal_gyms_method_applied_to_the_parsed_rows(tmp_path):
+    materialized, rollout_path = _varied_run(tmp_path, tasks=60, repeats=6)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        result = profile_run(materialized, rollout_path)
+    measured = sorted(
+        ({k: v for k, v in row.items() if k != "mask_sample"} for row in map(orjson.loads, rollout_path.read_bytes()
+                                                                            .splitlines()) if not row["mask_sample"]),
+        key=lambda row: (row["_ng_task_index"], row["_ng_rollout_index"]),
+    )
+    expected = _gym_task_stats(measured)
+    rows = list(result.task_rows)
+    assert len(rows) == len(expected) == len(result.task_rows)
+    for row in rows:
+        task = row["_ng_task_index"]
+        assert_same({k: v for k, v in row.items() if "/" in k}, expected[task], f"task {task}")
+        infos = [rollout_info(r) for r in measured if r["_ng_task_index"] == task]
+        assert_same(row["rollout_infos"], infos, f"task {task} rollout_infos")
+
+
+# ------------------------------------------------------------------ parallel and single process
+
+
+@pytest.fixture()
+def many_ranges(monkeypatch):
+    """Ranges of 256 KiB: each worker scans several, and rows of a task land in different ranges."""
+    monkeypatch.setattr(profile, "_RANGE_BYTES", 256 << 10)
+
+
+@pytest.mark.parametrize("threads", [1, 2], ids=["fork", "forkserver"])
+def test_parallel_path_writes_byte_identical_files(tmp_path, many_ranges, monkeypatch, threads):
+    materialized, rollout_path = _varied_run(tmp_path, tasks=400, repeats=8, pad=1200)
+    assert rollout_path.stat().st_size > 3_000_000
+    # A process with threads gets its workers from a fork server instead of forking itself.
+    monkeypatch.setattr(profile.threading, "active_count", lambda: threads)
+    outputs = {}
+    for workers in (1, 2):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            result = profile_run(materialized, rollout_path, workers=workers)
+        paths = write_profile(result, rollout_path, tmp_path / f"workers_{workers}", workers=workers)
+        outputs[workers] = ({name: path.read_bytes() for name, path in paths.items()}, summary_lines(result),
+                            result.warnings)
+    assert outputs[1] == outputs[2]
+    assert not [p for p in tmp_path.rglob(".*")]
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_errors_name_the_same_line_whatever_the_workers(tmp_path, many_ranges, workers):
+    materialized, rollout_path = _varied_run(tmp_path, tasks=200, repeats=8, pad=600)
+    lines = rollout_path.read_bytes().splitlines(keepends=True)
+    late = len(lines) - 10
+    # A duplicate late in the file beats a bad line after it, and its first occurrence is far earlier.
+    duplicate = lines[3]
+    rollout_path.write_bytes(b"".join(lines[:late] + [duplicate] + lines[late:-1] + [b"{oops\n"]))
+    with pytest.raises(DuplicateRolloutKeyError) as caught:
+        profile_run(materialized, rollout_path, workers=workers)
+    assert (caught.value.line, caught.value.first_line) == (late + 1, 4)
+    rollout_path.write_bytes(b"".join(lines[:late] + [b"{oops\n"] + lines[late:] + [duplicate]))
+    with pytest.raises(JsonlFormatError) as caught:
+        profile_run(materialized, rollout_path, workers=workers)
+    assert caught.value.line == late + 1 and "not valid JSON" in str(caught.value)

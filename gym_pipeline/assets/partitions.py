@@ -28,11 +28,6 @@ def sweep_partition_key(checkpoint: str, env: str) -> dg.MultiPartitionKey:
     return dg.MultiPartitionKey({CHECKPOINT_DIMENSION: checkpoint, ENV_DIMENSION: env})
 
 
-def checkpoint_and_env(context: dg.AssetExecutionContext | dg.AssetCheckExecutionContext) -> tuple[str, str]:
-    keys = context.partition_key.keys_by_dimension
-    return keys[CHECKPOINT_DIMENSION], keys[ENV_DIMENSION]
-
-
 # A run directory reads only its own environment's sources and its own checkpoint.
 ENV_OF_PARTITION = dg.MultiToSingleDimensionPartitionMapping(partition_dimension_name=ENV_DIMENSION)
 CHECKPOINT_OF_PARTITION = dg.MultiToSingleDimensionPartitionMapping(partition_dimension_name=CHECKPOINT_DIMENSION)
