@@ -76,13 +76,12 @@ def cmd_collect(args: argparse.Namespace) -> int:
 
 def cmd_profile(args: argparse.Namespace) -> int:
     from gym_pipeline.gym.profile import profile_run, summary_lines, write_profile
+    from gym_pipeline.gym.reward_analysis import summary_lines as analysis_lines
 
     result = profile_run(args.inputs, args.rollouts, allow_partial=args.allow_partial)
     paths = write_profile(result, args.rollouts, args.output_dir)
-    for line in summary_lines(result):
+    for line in [*summary_lines(result, paths), *analysis_lines(result.analysis)]:
         print(line)
-    for name, path in paths.items():
-        print(f"{name}: {path}")
     return 0
 
 
@@ -91,12 +90,12 @@ def cmd_diagnose(args: argparse.Namespace) -> int:
 
     if not args.run_dir.is_dir():
         raise FileNotFoundError(f"{args.run_dir}: run directory not found")
-    report = diagnose(args.run_dir)
+    report = diagnose(args.run_dir, probe=args.probe, model_url=args.model_url)
     if args.json:
         sys.stdout.write(orjson.dumps(report.to_json_dict(), option=orjson.OPT_INDENT_2).decode() + "\n")
     else:
         print(render_text(report))
-    return 0 if report.category == "healthy" else 1
+    return 0 if report.healthy else 1
 
 
 def cmd_check_stale(args: argparse.Namespace) -> int:
@@ -238,6 +237,9 @@ def build_parser() -> argparse.ArgumentParser:
     diagnose = command("diagnose", cmd_diagnose, "Diagnose a run folder the way the debugging guide says.")
     diagnose.add_argument("run_dir", type=Path)
     diagnose.add_argument("--json", action="store_true")
+    diagnose.add_argument("--probe", action="store_true",
+                          help="also probe the live servers the run names (loopback or the run's own URLs, 2 s timeout)")
+    diagnose.add_argument("--model-url", default=None, help="with --probe: the model endpoint to check")
     return parser
 
 

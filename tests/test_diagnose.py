@@ -19,7 +19,7 @@ from gym_pipeline.gym.diagnose import (
     render_text,
     write_diagnosis,
 )
-from gym_pipeline.gym.diagnose.evidence import unwrap_inner_server_error
+from gym_pipeline.gym.diagnose.nested import unwrap_inner_server_error
 from gym_pipeline.gym.formats import (
     FAILURES_FILE,
     MATERIALIZED_INPUTS_FILE,
@@ -27,7 +27,7 @@ from gym_pipeline.gym.formats import (
     ROLLOUTS_FILE,
 )
 
-FIXTURES = Path("/work/shared/fixtures/nemo_gym_0.7.0")
+FIXTURES = Path(__file__).resolve().parents[2] / "shared" / "fixtures" / "nemo_gym_0.7.0"
 CLEAN = FIXTURES / "clean_run"
 PARTIAL = FIXTURES / "partial_run_with_failures"
 LOGS = FIXTURES / "logs"
@@ -160,7 +160,8 @@ def test_unwrap_nested_body_of_the_fixture():
         "SimpleAgent___string_match_simple_agent",
         "VLLMModel___policy_model",
     )
-    assert (nested.inner_type, nested.inner_message) == ("BadRequestError", "injected failure")
+    assert (nested.inner.kind, nested.inner.message) == ("BadRequestError", "injected failure")
+    assert not nested.hidden
     # a body cut short still names the layers
     cut = unwrap_inner_server_error(row["_ng_failure_response_body"][:600])
     assert cut is not None and cut.innermost == "VLLMModel___policy_model"
@@ -301,11 +302,11 @@ def test_torn_last_line_is_named_a_killed_write(tmp_path):
 
 
 def test_collect_evidence_streams_counts(tmp_path):
-    ev = collect_evidence(PARTIAL)
-    assert (ev.materialized.rows, ev.rollouts.rows, ev.failures.rows, ev.profile.rows) == (20, 16, 4, 4)
-    assert ev.missing_keys == [(2, 0), (2, 1), (2, 2), (2, 3)]
-    assert ev.missing_without_failure == []
-    assert ev.failure_kinds == {}
+    a = collect_evidence(PARTIAL).artifacts
+    assert (a.materialized.rows, a.rollouts.rows, a.failures.rows, a.profile.rows) == (20, 16, 4, 4)
+    assert a.missing_keys == [(2, 0), (2, 1), (2, 2), (2, 3)]
+    assert a.missing_without_failure == []
+    assert a.failure_kinds == {}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -465,9 +466,22 @@ def test_redact_forms():
     assert redact("--model-api-key sk-live-1234567890abcdef --x") == "--model-api-key *** --x"
     assert redact("--model-api-key=abc123secret") == "--model-api-key=***"
     assert redact("Authorization: Bearer eyJhbGciOi.JIUzI1NiJ9") == "Authorization: Bearer ***"
+    assert redact("Authorization: Basic dXNlcjpwYXNz") == "Authorization: Basic ***"
     assert redact("api_key=hunter2hunter2&x=1") == "api_key=***&x=1"
     assert redact('{"api_key": "hunter2hunter2"}') == '{"api_key": "***"}'
     assert redact("++policy_api_key=hunter2hunter2") == "++policy_api_key=***"
+    assert redact("OPENAI_API_KEY=abc123 gym env start") == "OPENAI_API_KEY=*** gym env start"
+    assert redact("password=hunter2 user=me") == "password=*** user=me"
+    assert redact("    password: ${dockerhub_password}") == "    password: ***}"
+    assert redact("docker login -u me -p s3cr3t docker.io") == "docker login -u me -p *** docker.io"
+    assert redact("echo x | podman login --password s3cr3t quay.io") == "echo x | podman login --password *** quay.io"
+    assert redact("GET http://me:s3cr3t@127.0.0.1:8000/v1/models") == "GET http://me:***@127.0.0.1:8000/v1/models"
+    assert redact("HF_TOKEN=hf_abcdefghijkl --hf-token tok123") == "HF_TOKEN=*** --hf-token ***"
+    # what is not a secret stays
+    for text in ("max_tokens=2048 total_tokens: 43", "--max-tokens 2048", "docker run -p 8000:8000 img",
+                 "Generated new authentication token and saved to /home/user/.ray/auth_token",
+                 "http://127.0.0.1:11000/server_instances"):
+        assert redact(text) == text
 
 
 def test_api_keys_are_redacted_everywhere(tmp_path):
@@ -551,3 +565,17 @@ def test_error_line_and_its_traceback_are_one_incident(tmp_path):
         "(string_match) ValueError: could not parse the boxed answer",
     )
     assert "env.log:1-4" in finding.cause
+
+
+def test_an_unexplained_error_takes_the_place_of_its_category_in_the_debug_order(tmp_path):
+    run = copy_run(CLEAN, tmp_path)
+    (run / REWARD_PROFILE_FILE).unlink()  # a step-6 finding
+    (run / "eval.log").write_text(
+        "Traceback (most recent call last):\n"
+        '  File "client.py", line 3, in post\n'
+        "aiohttp.client_exceptions.ClientConnectorError: Cannot connect to host 127.0.0.1:8000 ssl:default "
+        "[Connection refused]\n"
+    )
+    report = diagnose(run)
+    assert [f.category for f in report.findings] == ["model_serving", "cache_resume"]
+    assert report.findings[0].title.startswith("First unexplained error in eval.log")

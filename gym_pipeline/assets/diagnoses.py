@@ -6,7 +6,6 @@ from gym_pipeline.assets.batching import PartitionOutcome, SweepPartition, backf
 from gym_pipeline.assets.partitions import sweep_partitions
 from gym_pipeline.config import SweepConfig
 from gym_pipeline.gym import diagnose as diagnosis
-from gym_pipeline.gym.diagnose import evidence, report, rules
 from gym_pipeline.gym.fingerprint import code_version, file_digest
 from gym_pipeline.gym.formats import FAILURES_FILE, MATERIALIZED_INPUTS_FILE, REWARD_PROFILE_FILE, ROLLOUTS_FILE
 from gym_pipeline.gym.manifest import record_stage
@@ -21,7 +20,7 @@ def build_diagnostic_report(config: SweepConfig) -> dg.AssetsDefinition:
         name="diagnostic_report",
         partitions_def=sweep_partitions(config),
         deps=["rollouts", "reward_profile"],
-        code_version=code_version(evidence, rules, report),
+        code_version=code_version(*diagnosis.MODULES),
         backfill_policy=backfill_policy(config),
         group_name="eval",
         kinds={"python", "json"},
@@ -50,8 +49,8 @@ def build_diagnostic_report(config: SweepConfig) -> dg.AssetsDefinition:
             })
             context.log.info(diagnosis.render_text(result))
             titles = [finding.title for finding in result.findings]
-            if titles:
-                unhealthy.append(f"{partition.checkpoint} x {partition.env}: {result.category}: {titles[0]}")
+            if not result.healthy:
+                unhealthy.append(f"{partition.checkpoint} x {partition.env}: {result.headline}")
             return PartitionOutcome(
                 metadata={
                     "path": dg.MetadataValue.path(str(run_dir / DIAGNOSIS_FILE)),

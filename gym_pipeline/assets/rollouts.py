@@ -64,6 +64,7 @@ def _collect_one(context: dg.AssetExecutionContext, config: SweepConfig, partiti
             manifest_extra={
                 "checkpoint": {"name": partition.checkpoint, "path": str(config.checkpoint_dir(partition.checkpoint)),
                                "digest": endpoint.checkpoint_digest, "server_pid": endpoint.pid},
+                "model_url": endpoint.url,  # what `gym-pipeline diagnose --probe` checks later
                 "code_version": code,
             },
         )

@@ -1,28 +1,58 @@
 """Automatic diagnosis of a NeMo Gym run folder: evidence collectors -> rules in the debug order -> report.
 
-    from gym_pipeline.gym.diagnose import diagnose, render_text, write_diagnosis
-    report = diagnose(run_dir)          # DiagnosisReport: category, findings, summary
+    from gym_pipeline.gym.diagnose import diagnose, diagnose_failed_run, render_text, write_diagnosis
+    report = diagnose(run_dir)                       # DiagnosisReport: category, findings, summary
+    report = diagnose(run_dir, probe=True)           # plus live probes of what the run's files name
+    report = diagnose_failed_run(run_dir, error)     # a failed run's error text read as one more log
     print(render_text(report))
-    write_diagnosis(report, run_dir)    # run_dir/diagnosis.json
+    write_diagnosis(report, run_dir)                 # run_dir/diagnosis.json
+
+One module per concern: `artifacts`, `logs`, `launcher`, `manifests`, `probes` collect evidence
+(`evidence` gathers them; `nested` reads error bodies, `redaction` hides secrets), `signatures` is
+the table of log signatures and the known problems they prove, `vocabulary` the categories and the
+failure vocabulary, `rules/` the rules in the guide's debug order, `report` the output.
 """
 
-from gym_pipeline.gym.diagnose.evidence import Evidence, EvidenceLine, collect_evidence, redact
-from gym_pipeline.gym.diagnose.report import DIAGNOSIS_FILE, DiagnosisReport, diagnose, render_text, write_diagnosis
-from gym_pipeline.gym.diagnose.rules import CATEGORIES, HEALTHY, RULES, Finding, Rule
+import sys
+
+from gym_pipeline.gym.diagnose.evidence import Evidence, collect_evidence
+from gym_pipeline.gym.diagnose.findings import Finding, Rule
+from gym_pipeline.gym.diagnose.launcher import LauncherState, write_launcher_state
+from gym_pipeline.gym.diagnose.redaction import EvidenceLine, redact
+from gym_pipeline.gym.diagnose.report import (
+    DIAGNOSIS_FILE,
+    DiagnosisReport,
+    diagnose,
+    diagnose_failed_run,
+    read_diagnosis,
+    render_text,
+    write_diagnosis,
+)
+from gym_pipeline.gym.diagnose.rules import RULES
+from gym_pipeline.gym.diagnose.vocabulary import CATEGORIES, HEALTHY
+
+# Every module of this package (all loaded by the imports above), by name: the code that decides a
+# diagnosis, for the diagnostic_report asset's `code_version(*MODULES)`.
+MODULES = tuple(module for name, module in sorted(sys.modules.items()) if name.startswith(f"{__name__}."))
 
 __all__ = [
     "CATEGORIES",
     "DIAGNOSIS_FILE",
     "HEALTHY",
+    "MODULES",
     "RULES",
     "DiagnosisReport",
     "Evidence",
     "EvidenceLine",
     "Finding",
+    "LauncherState",
     "Rule",
     "collect_evidence",
     "diagnose",
+    "diagnose_failed_run",
+    "read_diagnosis",
     "redact",
     "render_text",
     "write_diagnosis",
+    "write_launcher_state",
 ]

@@ -1,17 +1,28 @@
-"""The diagnosis of one run folder: evidence -> rules -> a report as JSON and as a short note."""
+"""The diagnosis of one run folder: evidence -> rules -> a report as JSON and as a short note.
+
+    report = diagnose(run_dir)                          # the CLI, the diagnostic_report asset
+    report = diagnose(run_dir, probe=True, model_url=u) # `gym-pipeline diagnose --probe`
+    report = diagnose_failed_run(run_dir, error_text)   # a run-failure sensor, even with no file yet
+    write_diagnosis(report, run_dir)                    # run_dir/diagnosis.json
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Any, Literal
 
+import orjson
 from pydantic import BaseModel
 
 from gym_pipeline.gym.diagnose.evidence import Evidence, collect_evidence
-from gym_pipeline.gym.diagnose.rules import HEALTHY, Category, Finding, run_rules
+from gym_pipeline.gym.diagnose.findings import Finding, plural
+from gym_pipeline.gym.diagnose.launcher import outcome
+from gym_pipeline.gym.diagnose.rules import run_rules
+from gym_pipeline.gym.diagnose.vocabulary import HEALTHY, Category
 from gym_pipeline.gym.formats import write_json_atomic
 
 DIAGNOSIS_FILE = "diagnosis.json"
+FAILED_RUN_SOURCE = "dagster: run failure"  # the name a failed run's error text goes by in evidence
 
 Verdict = Literal["healthy"] | Category
 
@@ -28,6 +39,11 @@ class DiagnosisReport(BaseModel):
     def healthy(self) -> bool:
         return not self.findings
 
+    @property
+    def headline(self) -> str:
+        """One line for an asset check or a table: `healthy`, or the first finding's category and title."""
+        return HEALTHY if self.healthy else f"{self.category}: {self.findings[0].title}"
+
     def to_json_dict(self) -> dict[str, Any]:
         return {
             "category": self.category,
@@ -39,30 +55,56 @@ class DiagnosisReport(BaseModel):
 
 def summarize(ev: Evidence) -> dict[str, Any]:
     """The counts behind the verdict, for the report and for dashboards."""
-    stats = {"materialized": ev.materialized, "rollouts": ev.rollouts, "failures": ev.failures, "profile": ev.profile}
-    return {
-        "stem": ev.files.stem,
+    a = ev.artifacts
+    stats = {"materialized": a.materialized, "rollouts": a.rollouts, "failures": a.failures, "profile": a.profile}
+    summary: dict[str, Any] = {
+        "stem": a.files.stem,
         "files": {name: (ev.rel(s.path) if s.exists else None) for name, s in stats.items()},
         "rows": {name: s.rows for name, s in stats.items()},
-        "materialized_tasks": ev.materialized_tasks,
-        "profile_rollouts": ev.profile_rollouts,
-        "missing_rollouts": len(ev.missing_keys),
-        "missing_without_failure": len(ev.missing_without_failure),
-        "recovered_after_failure": ev.recovered_keys,
-        "failure_classes": dict(ev.failure_classes),
-        "http_statuses": {str(status): count for status, count in sorted(ev.http_statuses.items())},
-        "failure_kinds": {kind: k.count for kind, k in sorted(ev.failure_kinds.items())},
-        "masked_rollouts": ev.masked_rollouts,
+        "materialized_tasks": a.materialized_tasks,
+        "profile_rollouts": a.profile_rollouts,
+        "missing_rollouts": len(a.missing_keys),
+        "missing_without_failure": len(a.missing_without_failure),
+        "recovered_after_failure": a.recovered_keys,
+        "failure_classes": dict(a.failure_classes),
+        "http_statuses": {str(status): count for status, count in sorted(a.http_statuses.items())},
+        "failure_kinds": {kind: k.count for kind, k in sorted(a.failure_kinds.items())},
+        "masked_rollouts": a.masked_rollouts,
         "malformed_lines": {ev.rel(s.path): s.malformed_count for s in stats.values() if s.malformed_count},
-        "log_files": list(ev.log_files),
-        "log_errors": sum(1 for i in ev.log_incidents if not i.after_shutdown),
-        "other_stems": list(ev.files.other_stems),
+        "log_files": list(ev.logs.files),
+        "log_bytes": ev.logs.bytes_scanned,
+        "log_errors": sum(ev.logs.incident_counts.values())
+        - sum(1 for i in ev.logs.incidents if i.after_shutdown),
+        "other_stems": list(a.files.other_stems),
+        "launchers": [
+            {"file": r.file, "outcome": outcome(r.state).summary if r.state else f"unreadable: {r.error}"}
+            for r in ev.launchers
+        ],
+        "stale_inputs": [s.kind for s in ev.manifest.stale],
     }
+    if ev.probes is not None:
+        summary["probes"] = [
+            {"kind": p.target.kind, "address": p.target.address, "source": p.target.source, "ok": p.ok,
+             "detail": p.detail}
+            for p in ev.probes
+        ]
+    return summary
 
 
-def diagnose(run_dir: Path | str) -> DiagnosisReport:
-    """Diagnose a run folder (ours or any folder NeMo Gym wrote)."""
-    evidence = collect_evidence(run_dir)
+def diagnose(
+    run_dir: Path | str,
+    probe: bool = False,
+    *,
+    extra_logs: dict[str, str] | None = None,
+    model_url: str | None = None,
+) -> DiagnosisReport:
+    """Diagnose a run folder (ours or any folder NeMo Gym wrote).
+
+    `probe`: also ask what the run's files name whether it answers now (loopback or the run's own URLs).
+    `extra_logs`: texts read exactly like logs, by name, e.g. a failed run's error (the folder may not exist).
+    `model_url`: a model base URL to probe besides the ones the run's files name.
+    """
+    evidence = collect_evidence(run_dir, probe=probe, extra_logs=extra_logs, model_url=model_url)
     findings = run_rules(evidence)
     return DiagnosisReport(
         run_dir=str(run_dir),
@@ -72,38 +114,68 @@ def diagnose(run_dir: Path | str) -> DiagnosisReport:
     )
 
 
-def _counts_sentence(summary: dict[str, Any]) -> str:
+def diagnose_failed_run(run_dir: Path | str, failure_text: str | None = None,
+                        source: str = FAILED_RUN_SOURCE) -> DiagnosisReport:
+    """The diagnosis of a run that failed, with its error (e.g. a Dagster step failure's message and stack)
+    read as one more log: it names the cause even when the run stopped before writing any file.
+    """
+    return diagnose(run_dir, extra_logs={source: failure_text} if failure_text else None)
+
+
+def _looked_at(summary: dict[str, Any]) -> str:
     rows, files = summary["rows"], summary["files"]
     parts = []
     if files["materialized"]:
         parts.append(f"{rows['materialized']} materialized rollouts ({summary['materialized_tasks']} tasks)")
     if files["rollouts"]:
-        parts.append(f"{rows['rollouts']} rollouts")
+        parts.append(plural(rows["rollouts"], "rollout"))
     if files["failures"]:
-        parts.append(f"{rows['failures']} failed attempts in the sidecar")
+        parts.append(f"{plural(rows['failures'], 'failed attempt')} in the sidecar")
     if files["profile"]:
-        parts.append(f"a profile of {rows['profile']} tasks")
+        parts.append(f"a profile of {plural(rows['profile'], 'task')}")
     elif files["rollouts"]:
         parts.append("no profile")
     if summary["missing_rollouts"]:
-        parts.append(f"{summary['missing_rollouts']} keys without a rollout")
+        parts.append(f"{plural(summary['missing_rollouts'], 'key')} without a rollout")
     if summary["log_files"]:
-        parts.append(f"{len(summary['log_files'])} log file(s)")
-    return ", ".join(parts) if parts else "no run files"
+        parts.append(f"{plural(len(summary['log_files']), 'log')} ({_size(summary['log_bytes'])})")
+    parts += [launcher["outcome"] for launcher in summary["launchers"]]
+    text = ", ".join(parts) if parts else "no run files"
+    return text[:1].upper() + text[1:]
+
+
+def _size(count: int) -> str:
+    for unit, scale in (("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
+        if count >= scale:
+            return f"{count / scale:.1f} {unit}"
+    return f"{count} bytes"
+
+
+def _probed(summary: dict[str, Any]) -> str | None:
+    if "probes" not in summary:
+        return None
+    if not summary["probes"]:
+        return "Probes: nothing the run names could be probed."
+    return "Probes: " + "; ".join(f"{p['kind']} {p['address']}: {p['detail']}" for p in summary["probes"]) + "."
 
 
 def render_text(report: DiagnosisReport) -> str:
-    """A short note: the verdict first, then each finding with its evidence, cause and fix."""
+    """A short note: the verdict first, what was read, then each finding with its evidence, cause and fix."""
     summary = report.summary
-    counts = _counts_sentence(summary)
+    looked_at = _looked_at(summary)
+    probed = _probed(summary)
     if report.healthy:
-        return f"{report.run_dir}: healthy. {counts[:1].upper()}{counts[1:]}; nothing failed. Nothing to fix.\n"
+        lines = [f"{report.run_dir}: healthy. {looked_at}; nothing failed. Nothing to fix."]
+        return "\n".join(lines + ([probed] if probed else [])) + "\n"
     count = len(report.findings)
     lines = [
         f"{report.run_dir}: {report.category}. {report.findings[0].title}",
-        f"{counts[:1].upper()}{counts[1:]}. "
-        + (f"{count} findings in debug order: fix the first one first." if count > 1 else "1 finding."),
+        f"Read: {looked_at}. "
+        + (f"{count} findings in the guide's debug order: fix the first one first, later ones may follow from it."
+           if count > 1 else "1 finding."),
     ]
+    if probed:
+        lines.append(probed)
     for number, finding in enumerate(report.findings, start=1):
         lines.append("")
         lines.append(f"{number}. [{finding.category}] {finding.title}")
@@ -115,9 +187,17 @@ def render_text(report: DiagnosisReport) -> str:
 
 
 def write_diagnosis(report: DiagnosisReport, path: Path | str) -> Path:
-    """Write the report's JSON atomically; a folder gets `diagnosis.json` inside it."""
+    """Write the report's JSON atomically; a folder (existing, or a path without `.json`) gets `diagnosis.json`."""
     path = Path(path)
-    if path.is_dir():
+    if path.is_dir() or path.suffix != ".json":
         path = path / DIAGNOSIS_FILE
     write_json_atomic(path, report.to_json_dict(), indent=True)
     return path
+
+
+def read_diagnosis(path: Path | str) -> DiagnosisReport:
+    """A report written by `write_diagnosis` (a folder means its `diagnosis.json`)."""
+    path = Path(path)
+    if path.is_dir():
+        path = path / DIAGNOSIS_FILE
+    return DiagnosisReport.model_validate(orjson.loads(path.read_bytes()))

@@ -1,0 +1,153 @@
+"""Launcher state: where a stage ran and how it ended, as the launcher recorded it.
+
+The format, written by every launcher (local process, Docker container, Slurm job) with
+`write_launcher_state` and read here: one JSON object per stage, in `logs/launcher.json`, or in
+`launcher*.json` (e.g. `logs/launcher_rollouts.json`) in the run folder or its `logs/`:
+
+    {"launcher": "local" | "docker" | "slurm", "stage": "rollouts",
+     "pid": 4242, "exit_code": 137, "signal": "SIGKILL", "oom_killed": true,
+     "container_id": "3f2a...", "slurm_job_id": "81234", "slurm_state": "OUT_OF_MEMORY",
+     "slurm_reason": "...", "started_at": "2026-11-30T09:00:00Z", "ended_at": "2026-11-30T09:41:07Z"}
+
+Only `launcher` is required; a stage still running has no `exit_code` and no `ended_at`.
+`exit_code` is the process's (negative for a signal, as Python's subprocess reports it),
+the container's (128+N for signal N), or the Slurm job's.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+import orjson
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from gym_pipeline.gym.diagnose.redaction import EvidenceLine
+from gym_pipeline.gym.diagnose.vocabulary import (
+    CONFIG,
+    CONTAINER_EXIT_CODES,
+    INFRA,
+    SIGNAL_MEANINGS,
+    SLURM_STATES,
+    exit_signal,
+    signal_name,
+)
+from gym_pipeline.gym.formats import write_json_atomic
+
+LAUNCHER_FILE = "logs/launcher.json"
+LAUNCHER_GLOB = "launcher*.json"
+
+
+class LauncherState(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+    launcher: Literal["local", "docker", "slurm"]
+    stage: str | None = None
+    pid: int | None = None
+    exit_code: int | None = None
+    signal: int | str | None = None
+    oom_killed: bool | None = None
+    container_id: str | None = None
+    slurm_job_id: str | int | None = None
+    slurm_state: str | None = None
+    slurm_reason: str | None = None
+    started_at: str | None = None
+    ended_at: str | None = None
+
+
+def write_launcher_state(run_dir: Path, state: LauncherState, name: str = LAUNCHER_FILE) -> Path:
+    """Record a stage's launcher state in the run folder (atomically), for the diagnosis to read."""
+    path = Path(run_dir) / name
+    write_json_atomic(path, state.model_dump(mode="json", exclude_none=True), indent=True)
+    return path
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What a launcher state says happened to the stage."""
+
+    failed: bool
+    summary: str  # "Slurm job 81234 ran out of memory"
+    cause: str
+    category: str = INFRA
+
+
+@dataclass
+class LauncherRecord:
+    file: str
+    state: LauncherState | None
+    error: str | None  # why the file could not be read as a launcher state
+    lines: dict[str, int]  # the line of each key, for evidence
+
+    def evidence(self, *keys: str) -> EvidenceLine:
+        """The file's line of the first key present, quoting the keys that explain the outcome."""
+        assert self.state is not None
+        values = {k: getattr(self.state, k) for k in keys if getattr(self.state, k) is not None}
+        line = next((self.lines[k] for k in values if k in self.lines), None)
+        text = ", ".join(f"{k}={v}" for k, v in values.items()) or f"launcher={self.state.launcher}"
+        return EvidenceLine(file=self.file, line=line, text=text)
+
+
+def find_launcher_files(run_dir: Path) -> list[Path]:
+    folders = [run_dir, run_dir / "logs"]
+    return sorted({p for folder in folders if folder.is_dir() for p in folder.glob(LAUNCHER_GLOB) if p.is_file()})
+
+
+def read_launcher_states(run_dir: Path | None) -> list[LauncherRecord]:
+    if run_dir is None or not run_dir.is_dir():
+        return []
+    records = []
+    for path in find_launcher_files(run_dir):
+        text = path.read_text(encoding="utf-8", errors="replace")
+        lines = {}
+        for number, line in enumerate(text.splitlines(), start=1):
+            key = line.strip().split(":", 1)[0].strip('"{ ')
+            lines.setdefault(key, number)
+        rel = str(path.relative_to(run_dir))
+        try:
+            records.append(LauncherRecord(rel, LauncherState.model_validate(orjson.loads(text)), None, lines))
+        except (orjson.JSONDecodeError, ValidationError) as error:
+            records.append(LauncherRecord(rel, None, str(error).splitlines()[0], lines))
+    return records
+
+
+def outcome(state: LauncherState) -> Outcome:
+    """Read a state the way an engineer would: Slurm's verdict first, then OOM, a signal, the exit code."""
+    who = _who(state)
+    if state.launcher == "slurm" and state.slurm_state:
+        base = state.slurm_state.split()[0].rstrip("+").upper()
+        known = SLURM_STATES.get(base)
+        reason = f" (reason: {state.slurm_reason})" if state.slurm_reason else ""
+        if known is None:
+            return Outcome(True, f"{who} ended in state {state.slurm_state}{reason}", "Slurm reports a state this "
+                           "diagnosis does not know; read `sacct` for its meaning")
+        return Outcome(known.failed, f"{who} {known.summary}{reason}", known.cause + reason)
+    if state.oom_killed:
+        return Outcome(True, f"{who} was killed for running out of memory",
+                       "the kernel's OOM killer ended it: the stage used more memory than the container or host allows")
+    killed_by = signal_name(state.signal) or exit_signal(state.exit_code)
+    if killed_by:
+        meaning = SIGNAL_MEANINGS.get(killed_by, "ended by a signal")
+        return Outcome(True, f"{who} was killed by {killed_by}", meaning)
+    if state.exit_code is None:
+        running = state.ended_at is None
+        return Outcome(False, f"{who} {'is still running' if running else 'ended without an exit code'}",
+                       "no exit recorded")
+    if state.exit_code == 0:
+        return Outcome(False, f"{who} exited with code 0", "the stage ended normally")
+    if state.launcher == "docker" and state.exit_code in CONTAINER_EXIT_CODES:
+        category = CONFIG if state.exit_code in (126, 127) else INFRA
+        return Outcome(True, f"{who} exited with code {state.exit_code}", CONTAINER_EXIT_CODES[state.exit_code],
+                       category)
+    return Outcome(True, f"{who} exited with code {state.exit_code}",
+                   "the stage's own process failed; its log says why")
+
+
+def _who(state: LauncherState) -> str:
+    stage = f" ({state.stage})" if state.stage else ""
+    if state.launcher == "slurm":
+        return f"Slurm job {state.slurm_job_id or '?'}{stage}"
+    if state.launcher == "docker":
+        return f"Container {(state.container_id or '?')[:12]}{stage}"
+    return f"Process {state.pid or '?'}{stage}"

@@ -1,0 +1,131 @@
+"""Rules: read `Evidence` in the debug order of the NeMo Gym debugging guide and name findings.
+
+Each rule is a plain function `rule(evidence) -> list[Finding]`, registered in `RULES` with the
+guide's debug step it belongs to (`vocabulary.DEBUG_STEPS`):
+
+  1. Slurm/Ray job state and logs      5. materialized inputs and source data
+  2. model serving readiness           6. rollout output and profile counts
+  3. Gym server readiness              7. the first real verifier exception
+  4. tool routing, sandbox readiness   8. failing row schema vs the request model
+
+Findings keep the order of `RULES`, so the first finding is the first thing to fix and names the
+report's category. Within a step, rules that read the run's files come first and the known
+problems of `signatures.KNOWN_PROBLEMS` last: a known problem's finding whose lines an earlier
+finding already cites adds nothing and is dropped. A log error no finding explains still becomes
+a finding (`unexplained_log_errors`), so a run is never called healthy while its logs show a
+real error.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from gym_pipeline.gym.diagnose.evidence import Evidence
+from gym_pipeline.gym.diagnose.findings import Finding, Rule
+from gym_pipeline.gym.diagnose.rules.data import (
+    rule_malformed_jsonl,
+    rule_missing_rollouts,
+    rule_partial_profile_log,
+    rule_profile_counts,
+    rule_rollouts_without_inputs,
+    rule_stale_files,
+    rule_stale_inputs,
+)
+from gym_pipeline.gym.diagnose.rules.fallback import STEP_OF_CATEGORY, unexplained_log_errors
+from gym_pipeline.gym.diagnose.rules.job import (
+    rule_head_probe,
+    rule_launcher_state,
+    rule_model_endpoint_failures,
+    rule_model_probe,
+    rule_nested_model_errors,
+    rule_nested_model_log_errors,
+    rule_nothing_to_diagnose,
+    rule_ports_in_use,
+    rule_python_version,
+    rule_run_failures_without_sidecar,
+    rule_sandbox_cannot_reach_model,
+    rule_servers_not_ready,
+    rule_tool_env_hangs,
+)
+from gym_pipeline.gym.diagnose.rules.known import known_problems
+from gym_pipeline.gym.diagnose.rules.routing import failure_route
+from gym_pipeline.gym.diagnose.rules.verifier import (
+    rule_failure_kinds,
+    rule_nested_verifier_errors,
+    rule_nested_verifier_log_errors,
+    rule_other_failures,
+    rule_request_schema,
+    rule_sidecar_file_gone,
+    rule_step_failures,
+    rule_time_budget_kinds,
+    rule_timeouts,
+    rule_verifier_failures,
+)
+from gym_pipeline.gym.diagnose.vocabulary import DEBUG_STEPS
+
+__all__ = ["RULES", "failure_route", "run_rules"]
+
+
+# ---------------------------------------------------------------------------------------------
+# The rules in the guide's debug order.
+
+RULES: tuple[Rule, ...] = (
+    Rule(1, "nothing_to_diagnose", rule_nothing_to_diagnose),
+    Rule(1, "launcher_state", rule_launcher_state),
+    Rule(1, "python_version", rule_python_version),
+    Rule(1, "ports_in_use", rule_ports_in_use),
+    Rule(1, "known_problems", known_problems(1)),
+    Rule(2, "model_probe", rule_model_probe),
+    Rule(2, "nested_model_errors", rule_nested_model_errors),
+    Rule(2, "model_endpoint_failures", rule_model_endpoint_failures),
+    Rule(2, "run_failures_without_sidecar", rule_run_failures_without_sidecar),
+    Rule(2, "nested_model_log_errors", rule_nested_model_log_errors),
+    Rule(2, "known_problems", known_problems(2)),
+    Rule(3, "servers_not_ready", rule_servers_not_ready),
+    Rule(3, "head_probe", rule_head_probe),
+    Rule(4, "sandbox_cannot_reach_model", rule_sandbox_cannot_reach_model),
+    Rule(4, "tool_env_hangs", rule_tool_env_hangs),
+    Rule(4, "known_problems", known_problems(4)),
+    Rule(5, "stale_inputs", rule_stale_inputs),
+    Rule(5, "malformed_jsonl", rule_malformed_jsonl),
+    Rule(5, "rollouts_without_inputs", rule_rollouts_without_inputs),
+    Rule(5, "known_problems", known_problems(5)),
+    Rule(6, "missing_rollouts", rule_missing_rollouts),
+    Rule(6, "partial_profile_log", rule_partial_profile_log),
+    Rule(6, "profile_counts", rule_profile_counts),
+    Rule(6, "stale_files", rule_stale_files),
+    Rule(6, "known_problems", known_problems(6)),
+    Rule(7, "time_budget_kinds", rule_time_budget_kinds),
+    Rule(7, "step_failures", rule_step_failures),
+    Rule(7, "sidecar_file_gone", rule_sidecar_file_gone),
+    Rule(7, "nested_verifier_errors", rule_nested_verifier_errors),
+    Rule(7, "nested_verifier_log_errors", rule_nested_verifier_log_errors),
+    Rule(7, "verifier_failures", rule_verifier_failures),
+    Rule(7, "failure_kinds", rule_failure_kinds),
+    Rule(7, "timeouts", rule_timeouts),
+    Rule(7, "other_failures", rule_other_failures),
+    Rule(7, "known_problems", known_problems(7)),
+    Rule(8, "request_schema", rule_request_schema),
+)
+assert [r.step for r in RULES] == sorted(r.step for r in RULES), "RULES must follow the debug order"
+assert set(r.step for r in RULES) == set(DEBUG_STEPS), "every debug step has rules"
+
+
+def _restates_earlier(finding: Finding, earlier: list[Finding]) -> bool:
+    cited = {(line.file, line.line) for f in earlier for line in f.evidence}
+    return all((line.file, line.line) in cited for line in finding.evidence)
+
+
+def run_rules(ev: Evidence, rules: Iterable[Rule] = RULES) -> list[Finding]:
+    ordered: list[tuple[int, Finding]] = []  # (debug step, finding)
+    for rule in rules:
+        for finding in rule.check(ev):
+            if finding.subsumable and _restates_earlier(finding, [f for _, f in ordered]):
+                continue
+            ordered.append((rule.step, finding))
+    # an error no rule explains goes where the guide checks its category
+    for finding in unexplained_log_errors(ev, [f for _, f in ordered]):
+        step = STEP_OF_CATEGORY[finding.category]
+        position = next((i for i, (s, _) in enumerate(ordered) if s > step), len(ordered))
+        ordered.insert(position, (step, finding))
+    return [finding for _, finding in ordered]

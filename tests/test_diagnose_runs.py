@@ -1,0 +1,253 @@
+"""Our own run folders: a healthy one stays healthy; stale inputs, cut-short collections and launcher states
+are read from the manifest and the launcher's record; a failed Dagster run is diagnosed from its error."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import shutil
+import socket
+import warnings
+from pathlib import Path
+
+import dagster as dg
+import pytest
+
+from gym_pipeline.config import ModelServerConfig
+from gym_pipeline.engines.builtin import COLLECTING, ROLLOUTS_STAGE, CollectorSettings, collect
+from gym_pipeline.environments import get_environment
+from gym_pipeline.gym.diagnose import (
+    LauncherState,
+    diagnose,
+    diagnose_failed_run,
+    read_diagnosis,
+    render_text,
+    write_diagnosis,
+    write_launcher_state,
+)
+from gym_pipeline.gym.fingerprint import file_digest
+from gym_pipeline.gym.formats import MATERIALIZED_INPUTS_FILE, ROLLOUTS_FILE
+from gym_pipeline.gym.manifest import read_manifest, record_stage
+from gym_pipeline.gym.materialize import MaterializationSettings, materialize_and_record, materialize_file
+from gym_pipeline.gym.profile import profile_run, write_profile
+from gym_pipeline.models.servers import serve_checkpoint
+from gym_pipeline.models.simulated_policy import READY_PREFIX
+
+ENV = "string_match"
+REPEATS = 2
+DATA = Path(__file__).parent / "data" / "diagnose"
+
+
+@pytest.fixture(scope="module")
+def collected_run(policy_endpoint, tmp_path_factory) -> Path:
+    """A run folder as the sweep writes it: manifest, materialized inputs, rollouts, sidecar, profile, logs."""
+    root = tmp_path_factory.mktemp("home")
+    environment = get_environment(ENV)
+    data = root / "data" / f"{ENV}.jsonl"
+    data.parent.mkdir()
+    shutil.copy(environment.dataset_path, data)
+    run = root / "runs" / "step_0100" / ENV
+    inputs, rollouts = run / MATERIALIZED_INPUTS_FILE, run / ROLLOUTS_FILE
+    materialize_and_record(data, inputs, MaterializationSettings(REPEATS, environment.agent_name))
+    (run / "logs").mkdir()
+    (run / "logs" / "model_server.log").write_text(f"{READY_PREFIX} {policy_endpoint.url}\n")
+    asyncio.run(collect(inputs, rollouts, environment, CollectorSettings(model_url=policy_endpoint.url, concurrency=16)))
+    with warnings.catch_warnings():  # Gym's statistics warnings, as the reward_profile asset silences them
+        warnings.simplefilter("ignore")
+        write_profile(profile_run(inputs, rollouts, allow_partial=True), rollouts)
+    record_stage(run, "reward_profile", {"inputs": {"materialized": file_digest(inputs), "rollouts": file_digest(rollouts)}})
+    return run
+
+
+@pytest.fixture
+def run(collected_run, tmp_path) -> Path:
+    """A private copy (data folder included) that a test may break."""
+    home = tmp_path / "home"
+    shutil.copytree(collected_run.parents[2], home)
+    copy = home / "runs" / "step_0100" / ENV
+    manifest = (copy / "manifest.json").read_text().replace(str(collected_run.parents[2]), str(home))
+    (copy / "manifest.json").write_text(manifest)
+    return copy
+
+
+def data_of(run: Path) -> Path:
+    return Path(read_manifest(run)["materialized_inputs"]["source"]["path"])
+
+
+def test_a_healthy_run_of_ours_stays_healthy(run):
+    report = diagnose(run)
+    assert report.category == "healthy", [f.title for f in report.findings]
+    assert report.summary["log_files"] == ["logs/model_server.log"]
+    assert report.summary["stale_inputs"] == []
+    text = render_text(report)
+    assert text.startswith(f"{run}: healthy. 174 materialized rollouts (87 tasks), 174 rollouts, 0 failed attempts")
+    assert report.headline == "healthy"
+
+
+def test_data_changed_after_materialization_is_stale_inputs(run):
+    data = data_of(run)
+    lines = data.read_text().splitlines(keepends=True)
+    data.write_text("".join(lines + [lines[0].replace("{", '{"note": "new", ', 1)]))
+    report = diagnose(run)
+    assert report.category == "cache_resume"
+    finding = report.findings[0]
+    assert finding.title == f"Stale materialized inputs: their source {data} changed since they were built"
+    assert "1 task added" in finding.cause and "176 from the data now" in finding.cause
+    assert "Gym never checks" in finding.cause
+    assert f"gym-pipeline check-stale --inputs {run / MATERIALIZED_INPUTS_FILE} --source {data}" in finding.fix
+    assert "gym-pipeline materialize --input" in finding.fix and "without --resume" in finding.fix
+    assert finding.evidence[0].file == "manifest.json" and finding.evidence[0].line is not None
+    assert any(e.file == MATERIALIZED_INPUTS_FILE for e in finding.evidence)  # the first differing row
+
+
+def test_source_gone(run):
+    data_of(run).unlink()
+    finding = diagnose(run).findings[0]
+    assert finding.category == "cache_resume" and finding.title.endswith("is gone")
+
+
+def test_rollouts_on_inputs_that_changed_since(run):
+    materialize_file(data_of(run), run / MATERIALIZED_INPUTS_FILE, REPEATS + 1, get_environment(ENV).agent_name)
+    report = diagnose(run)
+    titles = [f.title for f in report.findings]
+    assert titles[0] == "Rollouts were collected on materialized inputs that changed since", titles
+    assert "changed since these rollouts were collected" in report.findings[0].cause
+    # the profile read the old files too
+    assert any(t.startswith("Stale reward profile: it was computed from other files") for t in titles)
+
+
+def test_a_collection_cut_short(run):
+    rows = (run / ROLLOUTS_FILE).read_text().splitlines(keepends=True)
+    (run / ROLLOUTS_FILE).write_text("".join(rows[:100]))
+    manifest = read_manifest(run)
+    record_stage(run, ROLLOUTS_STAGE, manifest[ROLLOUTS_STAGE] | {"status": COLLECTING})
+    report = diagnose(run)
+    finding = report.findings[0]
+    assert finding.category == "cache_resume"
+    assert finding.title.startswith("74 of 174 materialized rollouts have no result")
+    assert "The manifest still says the collection is running" in finding.cause
+    assert any(e.file == "manifest.json" and "collecting" in e.text for e in finding.evidence)
+    assert "gym-pipeline collect --inputs" in finding.fix and "--resume" in finding.fix
+    assert "gym-pipeline profile --inputs" in finding.fix and "--allow-partial" in finding.fix
+
+
+# ---------------------------------------------------------------------------------------------
+# Launcher states.
+
+LAUNCHER_CASES = [
+    (dict(launcher="slurm", stage="rollouts", slurm_job_id="81234", slurm_state="OUT_OF_MEMORY", exit_code=0),
+     "infra", "Slurm job 81234 (rollouts) ran out of memory", "--mem"),
+    (dict(launcher="slurm", slurm_job_id=81234, slurm_state="TIMEOUT"), "infra", "hit its time limit", "--time"),
+    (dict(launcher="slurm", slurm_job_id="81234", slurm_state="NODE_FAIL", slurm_reason="NodeDown"), "infra",
+     "lost its node (reason: NodeDown)", "--exclude=<node>"),
+    (dict(launcher="slurm", slurm_job_id="81234", slurm_state="CANCELLED by 1000"), "infra", "was cancelled",
+     "who cancelled it"),
+    (dict(launcher="slurm", slurm_job_id="81234", slurm_state="PENDING", slurm_reason="QOSMaxGRESPerUser"), "infra",
+     "still pending (reason: QOSMaxGRESPerUser)", "squeue -j 81234"),
+    (dict(launcher="docker", container_id="3f2a9c1b7d0e55aa", exit_code=137, oom_killed=True), "infra",
+     "Container 3f2a9c1b7d0e was killed for running out of memory", "--memory"),
+    (dict(launcher="docker", container_id="3f2a9c1b7d0e55aa", exit_code=137, oom_killed=False), "infra",
+     "was killed by SIGKILL", "docker events"),
+    (dict(launcher="docker", container_id="3f2a9c1b7d0e55aa", exit_code=127), "config", "exited with code 127",
+     "entrypoint"),
+    (dict(launcher="local", stage="rollouts", pid=4242, exit_code=-9), "infra",
+     "Process 4242 (rollouts) was killed by SIGKILL", "dmesg -T"),
+    (dict(launcher="local", pid=4242, signal="SIGTERM"), "infra", "was killed by SIGTERM", "logs/"),
+    (dict(launcher="local", pid=4242, exit_code=1), "infra", "exited with code 1", "--resume"),
+]
+
+
+@pytest.mark.parametrize(("state", "category", "title", "fix"), LAUNCHER_CASES,
+                         ids=[f"{c[0]['launcher']}-{c[0].get('slurm_state') or c[0].get('exit_code') or c[0].get('signal')}"
+                              for c in LAUNCHER_CASES])
+def test_launcher_states(run, state, category, title, fix):
+    path = write_launcher_state(run, LauncherState(**state))
+    assert path == run / "logs" / "launcher.json"
+    report = diagnose(run)
+    finding = report.findings[0]
+    assert (finding.category, title in finding.title, fix in finding.fix) == (category, True, True), finding
+    assert finding.evidence[0].file == "logs/launcher.json" and finding.evidence[0].line is not None
+
+
+@pytest.mark.parametrize("state", [dict(launcher="slurm", slurm_job_id="1", slurm_state="COMPLETED", exit_code=0),
+                                   dict(launcher="docker", container_id="abc", exit_code=0),
+                                   dict(launcher="local", pid=1, started_at="2026-11-30T09:00:00Z")])
+def test_launcher_states_that_are_not_failures(run, state):
+    write_launcher_state(run, LauncherState(**state), name="logs/launcher_rollouts.json")
+    report = diagnose(run)
+    assert report.category == "healthy"
+    assert len(report.summary["launchers"]) == 1
+
+
+def test_slurm_log_lines_join_the_launcher_finding(run):
+    write_launcher_state(run, LauncherState(launcher="slurm", slurm_job_id="81234", slurm_state="TIMEOUT"))
+    shutil.copy(DATA / "slurm_time_limit.out", run / "logs" / "slurm-81234.out")
+    [finding] = diagnose(run).findings
+    assert [e.file for e in finding.evidence] == ["logs/launcher.json", "logs/slurm-81234.out"]
+
+
+def test_an_unreadable_launcher_state(run):
+    (run / "logs" / "launcher.json").write_text('{"launcher": "kubernetes"}')
+    finding = diagnose(run).findings[0]
+    assert finding.category == "infra" and "cannot be read" in finding.title
+
+
+# ---------------------------------------------------------------------------------------------
+# A failed Dagster run: its error is the evidence, even before the run wrote anything.
+
+
+def closed_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def dagster_step_error(tmp_path: Path, settings: ModelServerConfig, checkpoint_dir: Path) -> str:
+    """The error string of a real failed Dagster step that could not get its model server."""
+
+    @dg.asset
+    def rollouts() -> None:
+        with serve_checkpoint(settings, "step_0100", checkpoint_dir, tmp_path / "model_server.log"):
+            pass
+
+    result = dg.materialize([rollouts], raise_on_error=False, instance=dg.DagsterInstance.ephemeral())
+    [failure] = result.get_step_failure_events()
+    return failure.event_specific_data.error.to_string()
+
+
+def test_a_failed_dagster_run_is_diagnosed_from_its_error_before_any_file_exists(tmp_path):
+    endpoint = ModelServerConfig(kind="endpoint", url_template=f"http://127.0.0.1:{closed_port()}/v1",
+                                 startup_timeout_s=0.2)
+    error = dagster_step_error(tmp_path, endpoint, tmp_path)
+    run = tmp_path / "runs" / "step_0100" / ENV  # never created: the stage failed first
+    report = diagnose_failed_run(run, error)
+    assert report.category == "model_serving"
+    [finding] = report.findings  # Dagster's own wrapper exception is not the error
+    assert finding.title == "The model server did not come up or did not answer"
+    assert finding.evidence[0].file == "dagster: run failure"
+    assert "did not answer" in finding.evidence[0].text
+    path = write_diagnosis(report, run)
+    assert path == run / "diagnosis.json"
+    assert read_diagnosis(run).to_json_dict() == report.to_json_dict()
+    assert json.loads(path.read_text())["category"] == "model_serving"
+
+
+def test_a_missing_checkpoint_named_by_a_failed_run_comes_before_the_missing_rollouts(run, tmp_path):
+    error = dagster_step_error(tmp_path, ModelServerConfig(), tmp_path / "checkpoints" / "step_9999")
+    (run / ROLLOUTS_FILE).unlink()
+    (run / "logs" / "dagster_failure.log").write_text(error)  # as the run-failure sensor writes it
+    report = diagnose(run)
+    titles = [f.title for f in report.findings]
+    assert report.category == "config", titles
+    assert titles[0] == f"The checkpoint to serve does not exist: {tmp_path / 'checkpoints' / 'step_9999'}"
+    assert titles[1].startswith("174 of 174 materialized rollouts have no result")
+    assert len(titles) == 2
+
+
+def test_a_failed_run_error_adds_to_what_the_folder_shows(run):
+    data_of(run).write_text(data_of(run).read_text() + '{"responses_create_params": {"input": "new"}}\n')
+    error = f"dagster._core.definitions.events.Failure: refusing to collect on stale inputs: {run} is stale"
+    report = diagnose_failed_run(run, error)
+    [finding] = report.findings  # the refusal is cited by the stale-inputs finding, not repeated
+    assert finding.category == "cache_resume" and finding.title.startswith("Stale materialized inputs")
+    assert any(e.file == "dagster: run failure" for e in finding.evidence)
