@@ -21,6 +21,14 @@ REBUILD_WHEN_SOURCES_CHANGE = (
 ).with_label("rebuild when the source data or settings change")
 
 
+# A comparison follows its profiles: computed when missing, recomputed when any checkpoint's profile changes.
+COMPARE_WHEN_PROFILES_CHANGE = (
+    (dg.AutomationCondition.newly_missing() | dg.AutomationCondition.any_deps_updated()).since_last_handled()
+    & ~dg.AutomationCondition.any_deps_in_progress()
+    & ~dg.AutomationCondition.in_progress()
+).with_label("compare again when a checkpoint's reward profile changes")
+
+
 def reward_profile_freshness(config: SweepConfig) -> dg.FreshnessPolicy | None:
     policy = config.reward_profile_freshness
     if policy is None:
@@ -43,15 +51,14 @@ def source_observation(config: SweepConfig) -> dg.AutomationCondition | None:
 
 
 def automation_sensor(config: SweepConfig) -> dg.AutomationConditionSensorDefinition:
-    """Declared explicitly: the implicit one is created stopped."""
+    """Declared explicitly and running: the implicit one is created stopped."""
     return dg.AutomationConditionSensorDefinition(
         AUTOMATION_SENSOR,
         target=dg.AssetSelection.all(),
-        default_status=(
-            dg.DefaultSensorStatus.RUNNING if config.auto_rebuild_inputs else dg.DefaultSensorStatus.STOPPED
-        ),
+        default_status=dg.DefaultSensorStatus.RUNNING,
         minimum_interval_seconds=30,
-        description="Evaluates the sweep's automation conditions (source observation and input rebuilds).",
+        description="Evaluates the sweep's automation conditions: checkpoint comparisons follow their profiles; "
+        "with auto_rebuild_inputs, sources are observed and changed inputs rebuilt.",
     )
 
 

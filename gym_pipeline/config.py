@@ -78,6 +78,8 @@ class SweepConfig(_Strict):
         default="0 2 * * *", description="when the nightly sweep of the latest checkpoint runs; null: no schedule"
     )
     runs_dir: Path = Field(default=Path("runs"), description="one run directory per (checkpoint, environment)")
+    comparisons_dir: Path = Field(default=Path("comparisons"), description="one checkpoint comparison per environment")
+    regression_alpha: float = Field(default=0.05, gt=0, lt=1, description="significance level of a regression")
     num_repeats: int = Field(default=4, ge=1)
     interleave_repeats: bool = False
     responses_create_params: dict[str, Any] = Field(
@@ -121,6 +123,7 @@ class SweepConfig(_Strict):
                 "checkpoints_dir": absolute(self.checkpoints_dir),
                 "checkpoint_registry": absolute(self.checkpoint_registry) if self.checkpoint_registry else None,
                 "runs_dir": absolute(self.runs_dir),
+                "comparisons_dir": absolute(self.comparisons_dir),
                 "environments": [
                     environment.model_copy(update={"dataset": absolute(environment.dataset)})
                     for environment in self.environments

@@ -24,6 +24,7 @@ from gym_pipeline.environments import get_environment
 from gym_pipeline.gym.run_summary import summarize_run
 from gym_pipeline.models.checkpoints import demo_checkpoints
 from gym_pipeline.sweep import (
+    COMPARE_JOB,
     EVAL_SWEEP_JOB,
     EXAMPLES_DIR,
     build_definitions,
@@ -119,6 +120,10 @@ def run_demo(home: Path | None, checkpoint_count: int = 3, quiet: bool = False) 
                 "dagster_run_ok": result.success,
             })
             progress.advance(bar)
+        progress.update(bar, description="comparing checkpoints")
+        for environment in config.environments:
+            defs.resolve_job_def(COMPARE_JOB).execute_in_process(
+                instance=instance, partition_key=environment.name, run_config=_QUIET_RUN_CONFIG, raise_on_error=False)
     return {
         "home": str(home),
         "partitions": rows,

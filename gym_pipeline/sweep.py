@@ -24,6 +24,7 @@ from gym_pipeline.sensors import (
 EXAMPLES_DIR = Path(__file__).parent / "examples"
 EVAL_SWEEP_JOB = "eval_sweep"
 RECOLLECT_JOB = "recollect"
+COMPARE_JOB = "compare_checkpoints"
 OBSERVE_ENVIRONMENTS_JOB = "observe_environments"
 OBSERVE_CHECKPOINTS_JOB = "observe_checkpoints"
 OBSERVE_JOBS = (OBSERVE_ENVIRONMENTS_JOB, OBSERVE_CHECKPOINTS_JOB)
@@ -35,7 +36,8 @@ def workspace_config(home: Path) -> SweepConfig:
     if path.exists():
         return load_sweep_config(path)
     example = load_sweep_config(EXAMPLES_DIR / SWEEP_CONFIG_FILE)
-    return example.model_copy(update={"checkpoints_dir": home / "checkpoints", "runs_dir": home / "runs"})
+    return example.model_copy(update={"checkpoints_dir": home / "checkpoints", "runs_dir": home / "runs",
+                                      "comparisons_dir": home / "comparisons"})
 
 
 def observe_sources(defs: dg.Definitions, instance: dg.DagsterInstance, run_config: dict | None = None) -> None:
@@ -67,6 +69,11 @@ def build_definitions(config: SweepConfig) -> dg.Definitions:
             eval_sweep,
             recollect,
             diagnose_failed,
+            dg.define_asset_job(
+                COMPARE_JOB,
+                selection=dg.AssetSelection.assets("checkpoint_comparison"),
+                description="Compare an environment's checkpoints.",
+            ),
             # One observation job per partitioning: a job cannot mix partitions definitions.
             dg.define_asset_job(
                 OBSERVE_ENVIRONMENTS_JOB,

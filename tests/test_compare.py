@@ -67,3 +67,9 @@ def test_tasks_missing_from_one_checkpoint_are_not_paired(tmp_path):
     after = _profile(tmp_path / "c.jsonl", {1: [0.0], 2: [1.0]})
     change = compare_checkpoints("env", [("a", before), ("b", after)]).changes[0]
     assert change.tasks_compared == 1 and change.regressed == [1]
+
+
+def test_comparison_serializes_to_json(tmp_path):
+    profile = _profile(tmp_path / "a.jsonl", {0: [1.0, 0.0]})
+    value = orjson.loads(orjson.dumps(compare_checkpoints("env", [("c1", profile)]).as_dict()))
+    assert set(value["checkpoints"][0]["pass_at_k"]) == {"1", "2"}

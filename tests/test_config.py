@@ -65,21 +65,28 @@ def test_asset_graph_of_the_example_sweep(tmp_path):
         "rollouts": ["materialized_inputs", "model_checkpoint"],
         "reward_profile": ["materialized_inputs", "rollouts"],
         "diagnostic_report": ["reward_profile", "rollouts"],
+        "checkpoint_comparison": ["reward_profile"],
     }
     partitions = {key.to_user_string(): type(graph.get(key).partitions_def).__name__
                   for key in graph.get_all_asset_keys()}
     assert partitions["source_dataset"] == partitions["materialization_settings"] == "StaticPartitionsDefinition"
+    assert partitions["checkpoint_comparison"] == "StaticPartitionsDefinition"
     assert partitions["model_checkpoint"] == "DynamicPartitionsDefinition"
     assert {partitions[name] for name in ("materialized_inputs", "rollouts", "reward_profile",
                                           "diagnostic_report")} == {"MultiPartitionsDefinition"}
     checks = {(key.asset_key.to_user_string(), key.name) for key in graph.asset_check_keys}
-    assert checks == {("materialized_inputs", "inputs_match_source"), ("diagnostic_report", "diagnosis_healthy")}
+    assert checks == {("materialized_inputs", "inputs_match_source"), ("diagnostic_report", "diagnosis_healthy"),
+                      ("checkpoint_comparison", "no_significant_regression")}
+    for name in ("materialized_inputs", "rollouts", "reward_profile", "diagnostic_report"):
+        assert graph.get(dg.AssetKey(name)).backfill_policy.max_partitions_per_run == 20
+    assert graph.get(dg.AssetKey("checkpoint_comparison")).automation_condition is not None
     assert graph.get(dg.AssetKey("reward_profile")).freshness_policy is not None
     assert graph.get(dg.AssetKey("materialized_inputs")).automation_condition is None  # rebuild is opt-in
     assert {job.name for job in defs.resolve_all_job_defs()} >= {
-        "eval_sweep", "recollect", "diagnose_failed", "observe_environments", "observe_checkpoints"}
+        "eval_sweep", "recollect", "diagnose_failed", "compare_checkpoints", "observe_environments",
+        "observe_checkpoints"}
     sensors = {sensor.name: sensor.default_status.value for sensor in defs.sensors}
-    assert sensors == {"gym_pipeline_automation": "STOPPED", "diagnose_failed_runs": "RUNNING",
+    assert sensors == {"gym_pipeline_automation": "RUNNING", "diagnose_failed_runs": "RUNNING",
                        "new_checkpoints": "RUNNING"}
     assert [schedule.name for schedule in defs.schedules] == ["nightly_sweep"]
 

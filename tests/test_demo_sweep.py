@@ -97,3 +97,17 @@ def test_definitions_validate_on_workspace_yaml(tmp_path):
     done = subprocess.run([str(Path(sys.executable).with_name("dagster")), "definitions", "validate", "-w",
                            "workspace.yaml"], capture_output=True, text=True, cwd=REPO, env=env, timeout=300)
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_checkpoint_comparison_per_environment(sweep):
+    home, _ = sweep
+    for env in ("string_match", "mcqa"):
+        comparison = orjson.loads((home / "comparisons" / env / "comparison.json").read_bytes())
+        assert [c["checkpoint"] for c in comparison["checkpoints"]] == ["step_0100", "step_0200"]
+        change = comparison["changes"][0]
+        assert change["mean_reward_delta"]["ci_low"] > 0  # the later checkpoint is better, beyond noise
+        assert len(change["improved"]) > len(change["regressed"]) and not change["significant_regression"]
+    with dg.DagsterInstance.from_config(str(home / "dagster")) as instance:
+        evaluation = instance.event_log_storage.get_latest_asset_check_execution_by_key(
+            [dg.AssetCheckKey(dg.AssetKey("checkpoint_comparison"), "no_significant_regression")])
+        assert evaluation

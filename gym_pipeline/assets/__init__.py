@@ -2,6 +2,7 @@
 
 import dagster as dg
 
+from gym_pipeline.assets.comparisons import build_checkpoint_comparison
 from gym_pipeline.assets.diagnoses import build_diagnostic_report
 from gym_pipeline.assets.inputs import build_materialized_inputs
 from gym_pipeline.assets.profiles import build_reward_profile
@@ -21,4 +22,5 @@ def build_assets(config: SweepConfig) -> list[dg.AssetsDefinition]:
         build_rollouts(config),
         build_reward_profile(config),
         build_diagnostic_report(config),
+        build_checkpoint_comparison(config),
     ]

@@ -61,7 +61,11 @@ class Comparison:
     changes: list[PairedChange]
 
     def as_dict(self) -> dict:
-        return asdict(self)
+        """JSON-ready: pass@k keyed by the string of k."""
+        value = asdict(self)
+        for summary in value["checkpoints"]:
+            summary["pass_at_k"] = {str(k): estimate for k, estimate in summary["pass_at_k"].items()}
+        return value
 
     @property
     def regressions(self) -> list[PairedChange]:
