@@ -47,13 +47,16 @@ def partitions_of(context: dg.AssetExecutionContext | dg.AssetCheckExecutionCont
     return sorted(partitions, key=lambda p: (p.checkpoint, p.env))
 
 
-def batch_result(context: dg.AssetExecutionContext, outcomes: Iterable[tuple[SweepPartition, PartitionOutcome]],
+def batch_result(context: dg.AssetExecutionContext, config: SweepConfig,
+                 outcomes: Iterable[tuple[SweepPartition, PartitionOutcome]],
                  check_results: list[dg.AssetCheckResult] | None = None) -> dg.MaterializeResult:
-    """Attach each partition's metadata to it and return the run's one result."""
+    """Attach each partition's metadata (and a link to its run directory) to it; return the run's one result."""
     digests = []
     outcomes = list(outcomes)
     for partition, outcome in outcomes:
-        context.add_asset_metadata(outcome.metadata, partition_key=partition.key)
+        run_dir = config.run_dir(partition.checkpoint, partition.env)
+        context.add_asset_metadata({"run_dir": dg.MetadataValue.path(str(run_dir)), **outcome.metadata},
+                                   partition_key=partition.key)
         digests.append(outcome.digest)
     version = None
     if all(digests):

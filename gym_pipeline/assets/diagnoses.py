@@ -68,6 +68,6 @@ def build_diagnostic_report(config: SweepConfig) -> dg.AssetsDefinition:
             description="; ".join(unhealthy) if unhealthy else "healthy",
             metadata={"unhealthy_partitions": len(unhealthy)},
         )
-        return batch_result(context, outcomes, check_results=[check])
+        return batch_result(context, config, outcomes, check_results=[check])
 
     return diagnostic_report

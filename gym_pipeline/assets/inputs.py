@@ -48,6 +48,6 @@ def build_materialized_inputs(config: SweepConfig) -> dg.AssetsDefinition:
                 digest=record["output"]["digest"],
             )
 
-        return batch_result(context, [(p, materialize_one(p)) for p in partitions_of(context)])
+        return batch_result(context, config, [(p, materialize_one(p)) for p in partitions_of(context)])
 
     return materialized_inputs

@@ -106,6 +106,6 @@ def build_reward_profile(config: SweepConfig) -> dg.AssetsDefinition:
             )
             return PartitionOutcome(profile_metadata(result, paths), file_digest(run_dir / REWARD_PROFILE_FILE))
 
-        return batch_result(context, [(p, profile_one(p)) for p in partitions_of(context)])
+        return batch_result(context, config, [(p, profile_one(p)) for p in partitions_of(context)])
 
     return reward_profile

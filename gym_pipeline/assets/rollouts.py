@@ -114,6 +114,6 @@ def build_rollouts(config: SweepConfig) -> dg.AssetsDefinition:
             with model_server.serve(checkpoint, config.checkpoint_dir(checkpoint), log_path) as endpoint:
                 context.log.info(f"serving {checkpoint} at {endpoint.url} (model {endpoint.model_name})")
                 outcomes += [(p, _collect_one(context, config, p, endpoint, code)) for p in group]
-        return batch_result(context, outcomes)
+        return batch_result(context, config, outcomes)
 
     return rollouts
