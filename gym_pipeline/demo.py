@@ -83,8 +83,17 @@ def run_demo(home: Path | None, checkpoint_count: int = 3, quiet: bool = False) 
         raise ValueError("--checkpoints must be at least 1")
     home = home_dir(home)
     config = create_workspace(home, checkpoint_count)
-    os.environ.update({HOME_ENV_VAR: str(home), "DAGSTER_HOME": str(prepare_dagster_home(home))})
-    instance = dg.DagsterInstance.get()
+    with dg.DagsterInstance.from_config(str(prepare_dagster_home(home))) as instance:
+        rows = _run_sweep(instance, config, checkpoint_count, quiet)
+    return {
+        "home": str(home),
+        "partitions": rows,
+        "ui_command": f"gym-pipeline ui --home {home}",
+    }
+
+
+def _run_sweep(instance: dg.DagsterInstance, config: SweepConfig, checkpoint_count: int, quiet: bool) -> list[dict]:
+    """Register the checkpoints, observe the sources, run every partition, then compare checkpoints."""
     defs = build_definitions(config)
     registered = set(instance.get_dynamic_partitions(CHECKPOINTS.name))
     new = [name for name in discover_checkpoints(config)[:checkpoint_count] if name not in registered]
@@ -124,11 +133,7 @@ def run_demo(home: Path | None, checkpoint_count: int = 3, quiet: bool = False) 
         for environment in config.environments:
             defs.resolve_job_def(COMPARE_JOB).execute_in_process(
                 instance=instance, partition_key=environment.name, run_config=_QUIET_RUN_CONFIG, raise_on_error=False)
-    return {
-        "home": str(home),
-        "partitions": rows,
-        "ui_command": f"gym-pipeline ui --home {home}",
-    }
+    return rows
 
 
 def print_summary(result: dict) -> None:

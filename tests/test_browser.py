@@ -6,26 +6,18 @@ re-evaluates two checkpoints, and the sensor picks up a new checkpoint folder. S
 saved under test-results/screenshots/.
 """
 
-import json
-import os
 import shutil
-import signal
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import dagster as dg
 import pytest
+from ui_server import UI, running_ui, wait_until
 
 from gym_pipeline.demo import run_demo
 from gym_pipeline.models.checkpoints import demo_checkpoints
 from gym_pipeline.status import sweep_status
 
-REPO = Path(__file__).resolve().parents[1]
-SCREENSHOTS = REPO / "test-results" / "screenshots"
+SCREENSHOTS = Path(__file__).resolve().parents[1] / "test-results" / "screenshots"
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
                  "--disable-sync", "--no-first-run"]
@@ -33,68 +25,16 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
 pytestmark = pytest.mark.timeout(600)
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-class UI:
-    def __init__(self, port: int, home: Path):
-        self.port, self.home = port, home
-        self.url = f"http://127.0.0.1:{port}"
-
-    def graphql(self, query: str, variables: dict | None = None) -> dict:
-        request = urllib.request.Request(f"{self.url}/graphql", headers={"Content-Type": "application/json"},
-                                         data=json.dumps({"query": query, "variables": variables or {}}).encode())
-        with urllib.request.urlopen(request, timeout=60) as answer:
-            return json.loads(answer.read())["data"]
-
-
-def _wait_until(predicate, timeout_s: float, what: str, interval_s: float = 1.0):
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        if value := predicate():
-            return value
-        time.sleep(interval_s)
-    pytest.fail(f"timed out after {timeout_s:.0f}s waiting for {what}")
-
-
 @pytest.fixture(scope="module")
 def ui(tmp_path_factory):
     home = tmp_path_factory.mktemp("ui") / "home"
-    saved = {key: os.environ.get(key) for key in ("GYM_PIPELINE_HOME", "DAGSTER_HOME")}
     run_demo(home, checkpoint_count=2, quiet=True)
-    for key, value in saved.items():
-        os.environ.pop(key, None) if value is None else os.environ.__setitem__(key, value)
     dataset = home / "data" / "mcqa.jsonl"
     dataset.write_text("".join(dataset.read_text().splitlines(keepends=True)[:-1]))  # mcqa's data changed
     sweep_status(home)  # observe the sources, as `gym-pipeline status` does
 
-    port = _free_port()
-    log = (home / "ui.log").open("wb")
-    process = subprocess.Popen([sys.executable, "-m", "gym_pipeline.cli", "ui", "--home", str(home), "--port",
-                                str(port)], cwd=REPO, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
-    ui = UI(port, home)
-    try:
-        def loaded():
-            try:
-                return ui.graphql("{ assetNodes { assetKey { path } } }")["assetNodes"]
-            except OSError:
-                assert process.poll() is None, (home / "ui.log").read_text()[-3000:]
-                return None
-
-        _wait_until(loaded, 180, "the Dagster UI and its code location")
+    with running_ui(home, home.parent) as ui:
         yield ui
-    finally:
-        if process.poll() is None:
-            os.killpg(process.pid, signal.SIGTERM)
-            try:
-                process.wait(timeout=60)
-            except subprocess.TimeoutExpired:
-                os.killpg(process.pid, signal.SIGKILL)
-                process.wait()
-        log.close()
 
 
 @pytest.fixture(scope="module")
@@ -155,7 +95,7 @@ def test_graphql_backfill_over_two_checkpoints_completes(ui, page):
         status = ui.graphql(BACKFILL_STATUS, {"id": backfill_id})["partitionBackfillOrError"]
         return status if status["status"] not in ("REQUESTED",) else None
 
-    status = _wait_until(finished, 420, "the backfill", interval_s=2)
+    status = wait_until(finished, 420, "the backfill", interval_s=2)
     assert status == {"status": "COMPLETED_SUCCESS", "numPartitions": 2}
     body = _open(page, ui, "/assets/materialized_inputs?view=partitions&partition=step_0100%7Cmcqa",
                  "step_0100|mcqa", "after_backfill.png")
@@ -165,9 +105,9 @@ def test_graphql_backfill_over_two_checkpoints_completes(ui, page):
 def test_sensor_picks_up_a_new_checkpoint_folder(ui, page):
     demo_checkpoints(ui.home / "checkpoints", 3, ["string_match", "mcqa"])  # adds step_0300
     with dg.DagsterInstance.from_config(str(ui.home / "dagster")) as instance:
-        _wait_until(lambda: "step_0300" in instance.get_dynamic_partitions("checkpoints"), 180,
+        wait_until(lambda: "step_0300" in instance.get_dynamic_partitions("checkpoints"), 180,
                     "the new_checkpoints sensor to register step_0300", interval_s=2)
-        runs = _wait_until(
+        runs = wait_until(
             lambda: instance.get_runs(dg.RunsFilter(tags={"dagster/partition/checkpoint": "step_0300"})), 60,
             "the runs the sensor requested")
     assert {run.tags["dagster/partition/env"] for run in runs} <= {"string_match", "mcqa"}

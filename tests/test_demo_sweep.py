@@ -20,15 +20,7 @@ GYM_FILES = (MATERIALIZED_INPUTS_FILE, ROLLOUTS_FILE, FAILURES_FILE, REWARD_PROF
 @pytest.fixture(scope="module")
 def sweep(tmp_path_factory):
     home = tmp_path_factory.mktemp("home")
-    saved = {key: os.environ.get(key) for key in ("GYM_PIPELINE_HOME", "DAGSTER_HOME")}
-    try:
-        yield home, run_demo(home, checkpoint_count=2, quiet=True)
-    finally:
-        for key, value in saved.items():
-            if value is None:
-                os.environ.pop(key, None)
-            else:
-                os.environ[key] = value
+    return home, run_demo(home, checkpoint_count=2, quiet=True)
 
 
 def test_every_partition_runs_healthy_with_gym_files(sweep):

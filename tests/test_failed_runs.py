@@ -17,7 +17,6 @@ BROKEN = "step_9999"  # registered as a partition, but its checkpoint folder doe
 def failed_run(tmp_path, monkeypatch):
     home = tmp_path / "home"
     monkeypatch.setenv("GYM_PIPELINE_HOME", str(home))
-    monkeypatch.setenv("DAGSTER_HOME", str(home / "dagster"))
     run_demo(home, checkpoint_count=1, quiet=True)
     config = workspace_config(home)
     defs = build_definitions(config)

@@ -100,12 +100,7 @@ def test_reformatted_json_with_the_same_rows_is_not_stale(gym_run):
 @pytest.fixture(scope="module")
 def built_workspace(tmp_path_factory):
     home = tmp_path_factory.mktemp("base") / "home"
-    saved = {key: os.environ.get(key) for key in ("GYM_PIPELINE_HOME", "DAGSTER_HOME")}
-    try:
-        run_demo(home, checkpoint_count=2, quiet=True)
-    finally:
-        for key, value in saved.items():
-            os.environ.pop(key, None) if value is None else os.environ.__setitem__(key, value)
+    run_demo(home, checkpoint_count=2, quiet=True)
     return home
 
 
