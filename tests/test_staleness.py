@@ -340,3 +340,20 @@ def test_opt_in_automation_requests_rebuilds_of_changed_inputs_only(home, monkey
         for key in second.get_requested_partitions(dg.AssetKey("materialized_inputs"))
     }
     assert requested == MCQA
+
+
+def test_recorded_digests_settle_freshness_without_rematerializing(gym_run):
+    from gym_pipeline.gym.materialize import materialize_and_record
+    from gym_pipeline.gym.staleness import unchanged_since_recorded
+
+    source, materialized = gym_run
+    settings = MaterializationSettings(4, AGENT)
+    record = materialize_and_record(source, materialized, settings, code_version="v1")
+    fresh = unchanged_since_recorded(materialized, source, settings, record, "v1")
+    assert fresh is not None and not fresh.stale and fresh.rows_found == record["output"]["rows"]
+    assert unchanged_since_recorded(materialized, source, settings, record, "v2") is None  # other code
+    assert unchanged_since_recorded(materialized, source, MaterializationSettings(2, AGENT), record, "v1") is None
+    lines = materialized.read_text().splitlines(keepends=True)
+    materialized.write_text("".join(lines[:-1]))  # edited by hand since
+    assert unchanged_since_recorded(materialized, source, settings, record, "v1") is None
+    assert compare_materialized(materialized, source, settings).stale

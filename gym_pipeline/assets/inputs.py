@@ -5,9 +5,9 @@ import dagster as dg
 from gym_pipeline.assets.batching import PartitionOutcome, SweepPartition, backfill_policy, batch_result, partitions_of
 from gym_pipeline.assets.partitions import ENV_OF_PARTITION, sweep_partitions
 from gym_pipeline.automation import inputs_automation
+from gym_pipeline.checks import MATERIALIZE_CODE_VERSION
 from gym_pipeline.config import SweepConfig
 from gym_pipeline.gym import materialize
-from gym_pipeline.gym.fingerprint import code_version
 from gym_pipeline.gym.formats import MATERIALIZED_INPUTS_FILE
 
 
@@ -19,7 +19,7 @@ def build_materialized_inputs(config: SweepConfig) -> dg.AssetsDefinition:
             dg.AssetDep("source_dataset", partition_mapping=ENV_OF_PARTITION),
             dg.AssetDep("materialization_settings", partition_mapping=ENV_OF_PARTITION),
         ],
-        code_version=code_version(materialize),
+        code_version=MATERIALIZE_CODE_VERSION,
         automation_condition=inputs_automation(config),
         backfill_policy=backfill_policy(config),
         group_name="eval",

@@ -17,7 +17,7 @@ from typing import Any
 
 import orjson
 
-from gym_pipeline.gym.fingerprint import file_digest
+from gym_pipeline.gym.fingerprint import file_digest, value_digest
 from gym_pipeline.gym.formats import AGENT_REF, ROLLOUT_INDEX, TASK_INDEX, iter_jsonl_dicts
 from gym_pipeline.gym.materialize import MaterializationSettings, materialize_rows, read_raw_rows
 
@@ -140,6 +140,28 @@ def _differing_rows(found: list[dict[str, Any]], expected: list[dict[str, Any]])
                 "change": "missing" if old is None else "extra" if new is None else "different",
             })
     return differing, listed
+
+
+def unchanged_since_recorded(materialized: Path, source: Path, settings: MaterializationSettings,
+                             record: dict[str, Any], code_version: str) -> StaleReport | None:
+    """A fresh report without re-materializing, when the file is the very one materialization recorded
+    writing from this source, these settings and this code; None when anything differs (compare rows then)."""
+    if not record or record.get("code_version") != code_version:
+        return None
+    if record.get("settings_digest") != value_digest(settings.as_dict()):
+        return None
+    source_digest, materialized = file_digest(source), Path(materialized)
+    if record["source"]["digest"] != source_digest or not materialized.exists():
+        return None
+    if record["output"]["digest"] != file_digest(materialized):
+        return None
+    rows = record["output"]["rows"]
+    return StaleReport(
+        materialized=str(materialized), source=str(source), stale=False, reasons=[], notes=[],
+        current_source_digest=source_digest, recorded_source_digest=source_digest, rows_expected=rows,
+        rows_found=rows, tasks=TaskChanges(), settings_differences={}, differing_rows=[],
+        rebuild_command=rebuild_command(Path(source), materialized, settings),
+    )
 
 
 def compare_materialized(
