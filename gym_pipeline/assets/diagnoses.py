@@ -7,9 +7,14 @@ from gym_pipeline.assets.partitions import sweep_partitions
 from gym_pipeline.config import SweepConfig
 from gym_pipeline.gym import diagnose as diagnosis
 from gym_pipeline.gym.fingerprint import code_version, file_digest
-from gym_pipeline.gym.formats import FAILURES_FILE, MATERIALIZED_INPUTS_FILE, REWARD_PROFILE_FILE, ROLLOUTS_FILE
+from gym_pipeline.gym.formats import (
+    DIAGNOSIS_FILE,
+    FAILURES_FILE,
+    MATERIALIZED_INPUTS_FILE,
+    REWARD_PROFILE_FILE,
+    ROLLOUTS_FILE,
+)
 from gym_pipeline.gym.manifest import record_stage
-from gym_pipeline.gym.run_summary import DIAGNOSIS_FILE
 
 DIAGNOSIS_HEALTHY = "diagnosis_healthy"
 DIAGNOSED_FILES = (MATERIALIZED_INPUTS_FILE, ROLLOUTS_FILE, FAILURES_FILE, REWARD_PROFILE_FILE)

@@ -27,6 +27,7 @@ FAILURES_FILE = "rollouts_failures.jsonl"
 REWARD_PROFILE_FILE = "rollouts_reward_profiling.jsonl"
 AGENT_METRICS_FILE = "rollouts_agent_metrics.json"
 REPEAT_LEVEL_METRICS_FILE = "rollouts_repeat_level_metrics.json"
+DIAGNOSIS_FILE = "diagnosis.json"  # ours: the diagnosis of a run folder
 
 
 def sibling_path(rollouts_path: Path, suffix: str) -> Path:

@@ -8,14 +8,13 @@ from pathlib import Path
 import orjson
 
 from gym_pipeline.gym.formats import (
+    DIAGNOSIS_FILE,
     FAILURES_FILE,
     MATERIALIZED_INPUTS_FILE,
     ROLLOUTS_FILE,
     count_lines,
     iter_jsonl_dicts,
 )
-
-DIAGNOSIS_FILE = "diagnosis.json"
 
 
 @dataclass

@@ -19,9 +19,8 @@ from gym_pipeline.gym.diagnose.findings import Finding, plural
 from gym_pipeline.gym.diagnose.launcher import outcome
 from gym_pipeline.gym.diagnose.rules import run_rules
 from gym_pipeline.gym.diagnose.vocabulary import HEALTHY, Category
-from gym_pipeline.gym.formats import write_json_atomic
+from gym_pipeline.gym.formats import DIAGNOSIS_FILE, write_json_atomic
 
-DIAGNOSIS_FILE = "diagnosis.json"
 FAILED_RUN_SOURCE = "dagster: run failure"  # the name a failed run's error text goes by in evidence
 
 Verdict = Literal["healthy"] | Category
