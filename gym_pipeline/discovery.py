@@ -5,12 +5,14 @@ have one), so a checkpoint still being copied into place is not picked up half-w
 A registry (one checkpoint name a line, `#` comments) names checkpoints served by endpoints.
 """
 
+import logging
 import re
 from pathlib import Path
 
 from gym_pipeline.config import SweepConfig, check_safe_name
 
 READY_MARKER = "config.json"
+log = logging.getLogger(__name__)
 
 
 def natural_key(name: str) -> list:
@@ -20,7 +22,11 @@ def natural_key(name: str) -> list:
 
 def _registry_names(path: Path) -> list[str]:
     names = []
-    for line_number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as error:
+        raise ValueError(f"{path}: not UTF-8 text (byte {error.start})") from None
+    for line_number, line in enumerate(text.splitlines(), start=1):
         name = line.split("#", 1)[0].strip()
         if name:
             try:
@@ -30,14 +36,25 @@ def _registry_names(path: Path) -> list[str]:
     return names
 
 
+def _folder_names(checkpoints_dir: Path) -> set[str]:
+    """Ready checkpoint folders whose name is safe as a partition key and a path component; a folder named
+    otherwise (`my ckpt`, `ckpt:1`) is left out with a warning rather than breaking every sweep."""
+    names = set()
+    for folder in checkpoints_dir.iterdir():
+        if folder.name.startswith(".") or not folder.is_dir() or not (folder / READY_MARKER).is_file():
+            continue
+        try:
+            names.add(check_safe_name(folder.name, "checkpoint folder name"))
+        except ValueError as error:
+            log.warning("%s: skipped: %s", folder, error)
+    return names
+
+
 def discover_checkpoints(config: SweepConfig) -> list[str]:
     """Every checkpoint ready to evaluate, in natural order (the last one is the latest)."""
     names = set()
     if config.checkpoints_dir.is_dir():
-        names |= {
-            folder.name for folder in config.checkpoints_dir.iterdir()
-            if folder.is_dir() and (folder / READY_MARKER).is_file() and not folder.name.startswith(".")
-        }
+        names |= _folder_names(config.checkpoints_dir)
     if config.checkpoint_registry is not None and config.checkpoint_registry.exists():
         names |= set(_registry_names(config.checkpoint_registry))
     return sorted(names, key=natural_key)

@@ -15,6 +15,7 @@ from gym_pipeline.assets.partitions import CHECKPOINT_DIMENSION, CHECKPOINTS, EN
 from gym_pipeline.config import SweepConfig
 from gym_pipeline.discovery import discover_checkpoints
 from gym_pipeline.gym.diagnose import redact
+from gym_pipeline.gym.formats import write_bytes_atomic
 
 DIAGNOSE_FAILED_JOB = "diagnose_failed"
 FAILURE_SENSOR = "diagnose_failed_runs"
@@ -33,9 +34,8 @@ def failure_texts(step_failures: Iterable[dg.DagsterEvent]) -> list[str]:
 
 def write_failure_log(run_dir: Path, run_id: str, texts: list[str]) -> Path:
     path = run_dir / FAILURE_LOG
-    path.parent.mkdir(parents=True, exist_ok=True)
     body = f"Dagster run {run_id} failed.\n" + "\n".join(texts)
-    path.write_text("\n".join(redact(line) for line in body.splitlines()) + "\n")
+    write_bytes_atomic(path, ("\n".join(redact(line) for line in body.splitlines()) + "\n").encode())
     return path
 
 

@@ -1,8 +1,18 @@
+import os
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 FIXTURES = Path(__file__).resolve().parents[2] / "shared" / "fixtures" / "nemo_gym_0.7.0"
+
+# Property tests: the default "ci" profile replays the same examples on every run (derandomized), so a
+# failure in CI reproduces locally; HYPOTHESIS_PROFILE=explore searches wider with fresh randomness.
+# No deadline: examples write files and a loaded 2-core machine makes timings meaningless.
+settings.register_profile("ci", derandomize=True, max_examples=60, deadline=None, database=None,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("explore", max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
 @pytest.fixture(scope="session")

@@ -26,6 +26,7 @@ from gym_pipeline.gym.formats import (
     REWARD_PROFILE_FILE,
     ROLLOUTS_FILE,
 )
+from gym_pipeline.gym.run_lock import LOCK_FILE
 
 FIXTURES = Path(__file__).resolve().parents[2] / "shared" / "fixtures" / "nemo_gym_0.7.0"
 CLEAN = FIXTURES / "clean_run"
@@ -520,7 +521,7 @@ def test_write_diagnosis_atomically(tmp_path):
     path = write_diagnosis(report, tmp_path)
     assert path == tmp_path / "diagnosis.json"
     assert json.loads(path.read_text()) == report.to_json_dict()
-    assert [p.name for p in tmp_path.iterdir()] == ["diagnosis.json"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [LOCK_FILE, "diagnosis.json"]
     other = write_diagnosis(report, tmp_path / "sub" / "d.json")
     assert other.exists()
     # a diagnosis.json inside the run folder does not change the next diagnosis

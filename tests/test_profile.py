@@ -23,6 +23,7 @@ from gym_pipeline.gym.profile import (
     t_quantile,
     write_profile,
 )
+from gym_pipeline.gym.run_lock import LOCK_FILE
 
 RUNS = {"clean_run": False, "partial_run_with_failures": True}
 LOGS = {"clean_run": "eval_profile_ok.log", "partial_run_with_failures": "eval_profile_partial.log"}
@@ -94,7 +95,7 @@ def test_written_files_equal_gyms_files_and_style(fixtures_dir, run, tmp_path):
             assert_same([orjson.loads(x) for x in ours.splitlines()], [orjson.loads(x) for x in gyms.splitlines()])
         else:
             assert_same(orjson.loads(ours), orjson.loads(gyms))
-    assert not list(tmp_path.glob(".*"))  # no temporary files left behind
+    assert not [p for p in tmp_path.glob(".*") if p.name != LOCK_FILE]  # no temporary files left behind
 
 
 def test_default_output_dir_is_beside_the_rollouts(fixtures_dir, tmp_path):
@@ -499,7 +500,7 @@ def test_parallel_path_writes_byte_identical_files(tmp_path, many_ranges, monkey
         outputs[workers] = ({name: path.read_bytes() for name, path in paths.items()}, summary_lines(result),
                             result.warnings)
     assert outputs[1] == outputs[2]
-    assert not [p for p in tmp_path.rglob(".*")]
+    assert not [p for p in tmp_path.rglob(".*") if p.name != LOCK_FILE]
 
 
 @pytest.mark.parametrize("workers", [1, 2])

@@ -66,7 +66,7 @@ def build_checkpoint_comparison(config: SweepConfig) -> dg.AssetsDefinition:
         profiles = [(checkpoint, config.run_dir(checkpoint, env) / REWARD_PROFILE_FILE) for checkpoint in checkpoints]
         profiles = [(checkpoint, path) for checkpoint, path in profiles if path.exists()]
         comparison = compare.compare_checkpoints(env, profiles, alpha=config.regression_alpha)
-        output = config.comparisons_dir / env / COMPARISON_FILE
+        output = config.comparison_dir(env) / COMPARISON_FILE
         write_json_atomic(output, comparison.as_dict(), indent=True)
         regressions = [f"{change.before} -> {change.after}: {len(change.regressed)} tasks regressed, "
                        f"{len(change.improved)} improved (McNemar p={change.mcnemar_p:.3g})"

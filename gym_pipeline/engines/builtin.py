@@ -10,7 +10,6 @@ attempt) as soon as it is done, in Gym 0.7.0's formats.
 from __future__ import annotations
 
 import asyncio
-import random
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -19,8 +18,11 @@ from pathlib import Path
 from typing import Any
 
 import aiohttp
+import orjson
 
+from gym_pipeline.engines.pacing import RampUp
 from gym_pipeline.engines.responses import chat_request, expanded_request, output_text, response_object
+from gym_pipeline.engines.retry import RETRY_AFTER_STATUSES, parse_retry_after, retry_delay
 from gym_pipeline.environments import Environment
 from gym_pipeline.gym import failure_kinds
 from gym_pipeline.gym.fingerprint import file_digest
@@ -33,6 +35,7 @@ from gym_pipeline.gym.formats import (
     JsonlAppender,
     MaterializedInputRow,
     RolloutRow,
+    TornLine,
     drop_torn_last_line,
     iter_jsonl_dicts,
     sibling_path,
@@ -40,11 +43,14 @@ from gym_pipeline.gym.formats import (
 )
 from gym_pipeline.gym.manifest import read_manifest, record_stage
 from gym_pipeline.gym.materialize import MATERIALIZED_INPUTS_STAGE
+from gym_pipeline.gym.redaction import redact
+from gym_pipeline.gym.run_lock import run_directory_lock
 from gym_pipeline.gym.staleness import ensure_resume_is_safe
 
 Key = tuple[int, int]
 ROLLOUTS_STAGE = "rollouts"
 COLLECTING, COMPLETE = "collecting", "complete"  # a "collecting" record after a crash marks a resumable run
+_JSON_CONTENT = {"Content-Type": "application/json"}
 
 
 @dataclass
@@ -73,6 +79,7 @@ class CollectionSummary:
     failed_keys: list[Key]
     elapsed_s: float
     model_name: str
+    torn_lines_repaired: list[TornLine] = field(default_factory=list)  # cut off on resume, see drop_torn_last_line
 
     @property
     def failed(self) -> int:
@@ -84,10 +91,11 @@ class CollectionError(RuntimeError):
 
 
 class _AttemptFailed(Exception):
-    def __init__(self, failure: dict[str, Any], retryable: bool):
+    def __init__(self, failure: dict[str, Any], retryable: bool, retry_after_s: float | None = None):
         super().__init__(failure["_ng_failure_message"])
         self.failure = failure
         self.retryable = retryable
+        self.retry_after_s = retry_after_s  # what the server asked for (Retry-After), if anything
 
 
 def failures_path_for(rollouts_path: Path) -> Path:
@@ -131,15 +139,27 @@ def _failure_row(row: dict[str, Any], failure_class: str, error: BaseException, 
     return {
         "_ng_failure_class": failure_class,
         "_ng_failure_type": type(error).__name__,
-        "_ng_failure_message": str(error) or repr(error),
+        # A message may quote the model URL with its credentials, a body may echo the API key: hidden first.
+        "_ng_failure_message": redact(str(error) or repr(error)),
         "_ng_failure_http_status": status,
-        "_ng_failure_response_body": body,
+        "_ng_failure_response_body": redact(body) if body else body,
         TASK_INDEX: row[TASK_INDEX],
         ROLLOUT_INDEX: row[ROLLOUT_INDEX],
         AGENT_REF: row[AGENT_REF],
         "_ng_environment_server": environment.environment_server_name,
         "_ng_result_type": "legacy_agent",
     }
+
+
+def _chat_completion(raw: bytes) -> dict[str, Any]:
+    """The answer as a chat completion, or ValueError when it is not one (a proxy's page, a half answer)."""
+    completion = orjson.loads(raw)
+    choices = completion.get("choices") if isinstance(completion, dict) else None
+    if not isinstance(choices, list) or not choices:
+        raise ValueError("the answer is not a chat completion: it has no choices")
+    if not isinstance(choices[0], dict) or not isinstance(choices[0].get("message"), dict):
+        raise ValueError("the answer is not a chat completion: its first choice has no message")
+    return completion
 
 
 class _Collector:
@@ -149,24 +169,42 @@ class _Collector:
         self.settings = settings
         self.session = session
         self.model_name = model_name
+        self.ramp = RampUp(settings.concurrency)
+        self.slots = asyncio.Semaphore(settings.concurrency)  # requests in flight
 
     async def _complete(self, row: dict[str, Any]) -> dict[str, Any]:
+        """One chat completion. An HTTP error is an agent run error (status and body kept); no answer
+        at all (refused, dropped, cut off, timed out) is a failed request."""
         params = row[RESPONSES_CREATE_PARAMS]
-        body = chat_request(params, self.model_name, seed=row[ROLLOUT_INDEX])
+        body = orjson.dumps(chat_request(params, self.model_name, seed=row[ROLLOUT_INDEX]))
         url = self.settings.model_url.rstrip("/") + "/chat/completions"
+        timeout_s = self.settings.request_timeout_s
         try:
-            async with self.session.post(url, json=body) as answer:
-                text = await answer.text()
+            async with self.session.post(url, data=body, headers=_JSON_CONTENT,
+                                         timeout=aiohttp.ClientTimeout(total=timeout_s)) as answer:
+                raw = await answer.read()
                 if answer.status >= 400:
                     error = aiohttp.ClientResponseError(
                         answer.request_info, (), status=answer.status, message=answer.reason or "", headers=answer.headers
                     )
                     retryable = answer.status == 429 or answer.status >= 500
-                    failure = _failure_row(row, failure_kinds.AGENT_RUN_ERROR, error, answer.status, text,
-                                           self.environment)
-                    raise _AttemptFailed(failure, retryable)
-                return await answer.json(content_type=None)
-        except (TimeoutError, aiohttp.ClientConnectionError) as error:
+                    retry_after = (parse_retry_after(answer.headers.get("Retry-After"))
+                                   if answer.status in RETRY_AFTER_STATUSES else None)
+                    failure = _failure_row(row, failure_kinds.AGENT_RUN_ERROR, error, answer.status,
+                                           raw.decode(errors="replace"), self.environment)
+                    raise _AttemptFailed(failure, retryable, retry_after)
+                try:
+                    completion = _chat_completion(raw)
+                except ValueError as error:  # orjson.JSONDecodeError is one too
+                    failure = _failure_row(row, failure_kinds.AGENT_RUN_ERROR, error, answer.status,
+                                           raw.decode(errors="replace"), self.environment)
+                    raise _AttemptFailed(failure, retryable=True) from None
+                return completion
+        except TimeoutError:  # aiohttp raises it bare; the row should say which limit was hit
+            error = TimeoutError(f"no answer from {url} within request_timeout_s={timeout_s:g}")
+            failure = _failure_row(row, failure_kinds.AGENT_REQUEST_FAILED, error, None, None, self.environment)
+            raise _AttemptFailed(failure, retryable=True) from None
+        except aiohttp.ClientError as error:
             failure = _failure_row(row, failure_kinds.AGENT_REQUEST_FAILED, error, None, None, self.environment)
             raise _AttemptFailed(failure, retryable=True) from None
 
@@ -190,32 +228,56 @@ class _Collector:
         }
 
     async def run_row(self, row: dict[str, Any], prior_attempts: int, failures: JsonlAppender) -> dict[str, Any] | None:
-        """One (task, rollout): retried with backoff and jitter; every failed attempt goes to the sidecar."""
+        """One (task, rollout): retried with backoff and jitter; every failed attempt goes to the sidecar.
+
+        A row waiting to retry gives its slot back, so backoff and Retry-After waits do not idle the endpoint.
+        """
         for attempt in range(prior_attempts, self.settings.max_attempts):
-            try:
-                return self._verify(row, await self._complete(row))
-            except _AttemptFailed as failed:
-                last = attempt + 1 >= self.settings.max_attempts or not failed.retryable
-                failures.append(failed.failure | {"_ng_attempt_index": attempt, "_ng_failure_terminal": last})
-                if last:
-                    return None
-                delay = self.settings.backoff_base_s * 2**attempt
-                await asyncio.sleep(delay * (0.5 + random.random()))
+            async with self.slots:
+                await self.ramp.wait()  # only the first wave waits: see pacing.py
+                try:
+                    return self._verify(row, await self._complete(row))
+                except _AttemptFailed as failed:
+                    last = attempt + 1 >= self.settings.max_attempts or not failed.retryable
+                    failures.append(failed.failure | {"_ng_attempt_index": attempt, "_ng_failure_terminal": last})
+                    if last:
+                        return None
+                    delay = retry_delay(attempt, self.settings.backoff_base_s, failed.retry_after_s)
+            await asyncio.sleep(delay)
         return None
 
 
-async def discover_model_name(session: aiohttp.ClientSession, model_url: str) -> str:
-    url = model_url.rstrip("/") + "/models"
+async def discover_model_name(session: aiohttp.ClientSession, settings: CollectorSettings) -> str:
+    """The first model the endpoint lists; a server still starting (503, refused) is retried like a row."""
+    url = settings.model_url.rstrip("/") + "/models"
+    for attempt in range(settings.max_attempts):
+        retry_after = None
+        try:
+            async with session.get(url) as answer:
+                if answer.status < 400:
+                    return _first_model_id(url, await answer.read())
+                problem = f"HTTP {answer.status} {answer.reason or ''}".strip()
+                if answer.status != 429 and answer.status < 500:  # a wrong URL or key: retrying will not help
+                    raise CollectionError(f"model endpoint {redact(url)} answered {problem}")
+                retry_after = parse_retry_after(answer.headers.get("Retry-After"))
+        except (TimeoutError, aiohttp.ClientError) as error:
+            problem = str(error) or type(error).__name__
+        if attempt + 1 < settings.max_attempts:
+            await asyncio.sleep(retry_delay(attempt, settings.backoff_base_s, retry_after))
+    raise CollectionError(f"model endpoint {redact(url)} did not answer after {settings.max_attempts} attempts: "
+                          f"{redact(problem)}")
+
+
+def _first_model_id(url: str, raw: bytes) -> str:
     try:
-        async with session.get(url) as answer:
-            answer.raise_for_status()
-            listing = await answer.json(content_type=None)
-    except (TimeoutError, aiohttp.ClientError) as error:
-        raise CollectionError(f"model endpoint {url} did not answer: {error}") from None
-    models = listing.get("data") or []
-    if not models:
-        raise CollectionError(f"model endpoint {url} lists no model")
-    return models[0]["id"]
+        listing = orjson.loads(raw)
+        models = listing.get("data") if isinstance(listing, dict) else None
+        model_id = models[0].get("id") if isinstance(models, list) and models and isinstance(models[0], dict) else None
+    except orjson.JSONDecodeError:
+        model_id = None
+    if not isinstance(model_id, str) or not model_id:
+        raise CollectionError(f"model endpoint {redact(url)} lists no model (expected {{\"data\": [{{\"id\": ...}}]}})")
+    return model_id
 
 
 async def collect(
@@ -230,71 +292,74 @@ async def collect(
     """Collect a rollout for every materialized row not yet settled; returns what happened.
 
     The run's manifest records the inputs' digest when collection starts, so a later
-    `resume` can refuse inputs that changed in between.
+    `resume` can refuse inputs that changed in between. The run directory is locked for the whole
+    collection; a torn last line left by a killed run is cut off on resume and listed in the summary.
     """
     started = time.monotonic()
     materialized_path, rollouts_path = Path(materialized_path), Path(rollouts_path)
     failures_path = failures_path_for(rollouts_path)
     run_dir = rollouts_path.parent
-    manifest = read_manifest(run_dir)
-    if resume:
-        ensure_resume_is_safe(materialized_path, manifest.get(ROLLOUTS_STAGE),
-                              manifest.get(MATERIALIZED_INPUTS_STAGE))
-    rows = _read_materialized(materialized_path)
-    record = {"engine": "builtin", "inputs": {"path": str(materialized_path), "digest": file_digest(materialized_path)},
-              **(manifest_extra or {})}
-    record_stage(run_dir, ROLLOUTS_STAGE, record | {"status": COLLECTING})
-    if resume:
-        for path in (rollouts_path, failures_path):
-            drop_torn_last_line(path)  # a killed run's half-written row is not a row
-        done, given_up = _already_settled(rollouts_path, failures_path, settings.max_attempts)
-    else:
-        # A fresh run starts clean: stale rows from an earlier run would be counted as this run's.
-        rollouts_path.unlink(missing_ok=True)
-        failures_path.unlink(missing_ok=True)
-        done, given_up = set(), set()
-    prior_attempts: Counter[Key] = Counter()
-    if resume and failures_path.exists():
-        prior_attempts.update(_key(value) for _, value in iter_jsonl_dicts(failures_path))
-    pending = [row for row in rows if _key(row) not in done and _key(row) not in given_up]
+    with run_directory_lock(run_dir, ROLLOUTS_STAGE):  # one writer per run directory
+        manifest = read_manifest(run_dir)
+        if resume:
+            ensure_resume_is_safe(materialized_path, manifest.get(ROLLOUTS_STAGE),
+                                  manifest.get(MATERIALIZED_INPUTS_STAGE))
+        rows = _read_materialized(materialized_path)
+        inputs = {"path": str(materialized_path), "digest": file_digest(materialized_path)}
+        record = {"engine": "builtin", "inputs": inputs, **(manifest_extra or {})}
+        record_stage(run_dir, ROLLOUTS_STAGE, record | {"status": COLLECTING})
+        torn_lines: list[TornLine] = []
+        if resume:
+            # A killed run's half-written row is not a row: cut it off, and report the repair.
+            torn_lines = [torn for path in (rollouts_path, failures_path) if (torn := drop_torn_last_line(path))]
+            done, given_up = _already_settled(rollouts_path, failures_path, settings.max_attempts)
+        else:
+            # A fresh run starts clean: stale rows from an earlier run would be counted as this run's.
+            rollouts_path.unlink(missing_ok=True)
+            failures_path.unlink(missing_ok=True)
+            done, given_up = set(), set()
+        prior_attempts: Counter[Key] = Counter()
+        if resume and failures_path.exists():
+            prior_attempts.update(_key(value) for _, value in iter_jsonl_dicts(failures_path))
+        pending = [row for row in rows if _key(row) not in done and _key(row) not in given_up]
 
-    headers = {"Authorization": f"Bearer {settings.api_key}"} if settings.api_key else None
-    timeout = aiohttp.ClientTimeout(total=settings.request_timeout_s)
-    connector = aiohttp.TCPConnector(limit=settings.concurrency)
-    semaphore = asyncio.Semaphore(settings.concurrency)
-    failed_keys: list[Key] = sorted(given_up)
-    collected = 0
-    async with aiohttp.ClientSession(timeout=timeout, connector=connector, headers=headers) as session:
-        model_name = settings.model_name or await discover_model_name(session, settings.model_url)
-        collector = _Collector(environment, settings, session, model_name)
+        headers = {"Authorization": f"Bearer {settings.api_key}"} if settings.api_key else None
+        timeout = aiohttp.ClientTimeout(total=settings.request_timeout_s)
+        connector = aiohttp.TCPConnector(limit=settings.concurrency)
+        failed_keys: list[Key] = sorted(given_up)
+        collected = 0
+        async with aiohttp.ClientSession(timeout=timeout, connector=connector, headers=headers) as session:
+            model_name = settings.model_name or await discover_model_name(session, settings)
+            collector = _Collector(environment, settings, session, model_name)
 
-        async def run_one(row: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any] | None]:
-            async with semaphore:
+            async def run_one(row: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any] | None]:
                 return row, await collector.run_row(row, prior_attempts[_key(row)], failures)
 
-        with JsonlAppender(rollouts_path) as successes, JsonlAppender(failures_path) as failures:
-            def report() -> None:
-                if on_progress:
-                    on_progress(CollectionProgress(len(rows), len(done) + collected + len(failed_keys), len(failed_keys)))
+            with JsonlAppender(rollouts_path) as successes, JsonlAppender(failures_path) as failures:
+                def report() -> None:
+                    if on_progress:
+                        settled = len(done) + collected + len(failed_keys)
+                        on_progress(CollectionProgress(len(rows), settled, len(failed_keys)))
 
-            report()
-            for finished in asyncio.as_completed([run_one(row) for row in pending]):
-                row, result = await finished
-                if result is None:
-                    failed_keys.append(_key(row))
-                else:
-                    successes.append(result)
-                    collected += 1
                 report()
-    record_stage(run_dir, ROLLOUTS_STAGE, record | {
-        "status": COMPLETE, "model": model_name,
-        "output": {"path": str(rollouts_path), "rows": len(done) + collected, "failed_keys": len(failed_keys)},
-    })
-    return CollectionSummary(
-        total=len(rows),
-        resumed=len(done),
-        collected=collected,
-        failed_keys=sorted(failed_keys),
-        elapsed_s=time.monotonic() - started,
-        model_name=model_name,
-    )
+                for finished in asyncio.as_completed([run_one(row) for row in pending]):
+                    row, result = await finished
+                    if result is None:
+                        failed_keys.append(_key(row))
+                    else:
+                        successes.append(result)
+                        collected += 1
+                    report()
+        record_stage(run_dir, ROLLOUTS_STAGE, record | {
+            "status": COMPLETE, "model": model_name,
+            "output": {"path": str(rollouts_path), "rows": len(done) + collected, "failed_keys": len(failed_keys)},
+        })
+        return CollectionSummary(
+            total=len(rows),
+            resumed=len(done),
+            collected=collected,
+            failed_keys=sorted(failed_keys),
+            elapsed_s=time.monotonic() - started,
+            model_name=model_name,
+            torn_lines_repaired=torn_lines,
+        )

@@ -7,8 +7,10 @@ bad row in a million-line file is found without loading the file.
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -28,6 +30,9 @@ REWARD_PROFILE_FILE = "rollouts_reward_profiling.jsonl"
 AGENT_METRICS_FILE = "rollouts_agent_metrics.json"
 REPEAT_LEVEL_METRICS_FILE = "rollouts_repeat_level_metrics.json"
 DIAGNOSIS_FILE = "diagnosis.json"  # ours: the diagnosis of a run folder
+
+_SCAN_CHUNK_BYTES = 1 << 20
+log = logging.getLogger(__name__)
 
 
 def sibling_path(rollouts_path: Path, suffix: str) -> Path:
@@ -139,11 +144,17 @@ def _field_of(error: ValidationError) -> str:
     return ".".join(str(part) for part in first["loc"]) or "(row)"
 
 
+def require_file(path: Path | str, what: str = "file") -> Path:
+    """`path` if it is a file to read; else a FileNotFoundError naming it (a folder given for a file, too)."""
+    path = Path(path)
+    if not path.is_file():
+        raise FileNotFoundError(f"{path}: {what} not found" if not path.exists() else f"{path}: a folder, not a {what}")
+    return path
+
+
 def iter_jsonl_dicts(path: Path | str) -> Iterator[tuple[int, dict[str, Any]]]:
     """Yield (line number, parsed object) for each non-blank line, streaming."""
-    path = Path(path)
-    if not path.exists():
-        raise FileNotFoundError(f"{path}: no such file")
+    path = require_file(path)
     with path.open("rb") as handle:
         for line_number, raw in enumerate(handle, start=1):
             if not raw.strip():
@@ -195,16 +206,23 @@ def write_jsonl_atomic(path: Path | str, rows: Iterable[dict[str, Any]]) -> int:
     return count
 
 
-def write_json_atomic(path: Path | str, value: Any, indent: bool = False) -> None:
+def write_bytes_atomic(path: Path | str, data: bytes) -> None:
+    """Write a whole file through a temporary file in the same folder, renamed into place."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    options = orjson.OPT_INDENT_2 if indent else 0
     try:
-        temporary.write_bytes(orjson.dumps(value, option=options))
+        with temporary.open("wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
         os.replace(temporary, path)
     finally:
         temporary.unlink(missing_ok=True)
+
+
+def write_json_atomic(path: Path | str, value: Any, indent: bool = False) -> None:
+    write_bytes_atomic(path, orjson.dumps(value, option=orjson.OPT_INDENT_2 if indent else 0))
 
 
 class JsonlAppender:
@@ -230,16 +248,44 @@ class JsonlAppender:
         self.close()
 
 
-def drop_torn_last_line(path: Path) -> None:
-    """A run killed mid-write can leave a last line without its newline: cut it off before appending."""
+@dataclass(frozen=True)
+class TornLine:
+    """An unterminated last line cut off a JSONL file: which line it was and how many bytes it had."""
+
+    path: Path
+    line: int
+    bytes_removed: int
+
+    def __str__(self) -> str:
+        return (f"{self.path}:{self.line}: removed a torn last line ({self.bytes_removed} bytes without a newline, "
+                "left by an interrupted write)")
+
+
+def drop_torn_last_line(path: Path | str) -> TornLine | None:
+    """A run killed mid-write can leave a last line without its newline: cut it off before appending.
+
+    Returns what was cut (None when the file ends cleanly) and logs it as a warning, so a repair is
+    never silent. The file is scanned in chunks, not loaded whole.
+    """
+    path = Path(path)
     if not path.exists() or path.stat().st_size == 0:
-        return
+        return None
     with path.open("rb+") as handle:
+        size = handle.seek(0, os.SEEK_END)
         handle.seek(-1, os.SEEK_END)
         if handle.read(1) == b"\n":
-            return
-        data = handle.seek(0) or handle.read()
-        handle.truncate(data.rfind(b"\n") + 1)
+            return None
+        handle.seek(0)
+        complete_lines = kept_bytes = offset = 0
+        while chunk := handle.read(_SCAN_CHUNK_BYTES):
+            if newlines := chunk.count(b"\n"):
+                complete_lines += newlines
+                kept_bytes = offset + chunk.rfind(b"\n") + 1
+            offset += len(chunk)
+        handle.truncate(kept_bytes)
+    torn = TornLine(path, complete_lines + 1, size - kept_bytes)
+    log.warning("%s", torn)
+    return torn
 
 
 def count_lines(path: Path | str) -> int:

@@ -15,6 +15,7 @@ from typing import Any
 import orjson
 
 from gym_pipeline.gym.formats import write_json_atomic
+from gym_pipeline.gym.redaction import redact_value
 
 MANIFEST_FILE = "manifest.json"
 
@@ -25,11 +26,22 @@ def read_manifest(run_dir: Path) -> dict[str, Any]:
 
 
 def record_stage(run_dir: Path, stage: str, record: dict[str, Any]) -> dict[str, Any]:
-    """Add or replace one stage's record in the folder's manifest (atomic rewrite)."""
+    """Add or replace one stage's record in the folder's manifest (atomic rewrite).
+
+    Secrets are hidden first (a model URL with credentials, an API key in the settings): a manifest is
+    shared with the run's files and shown in diagnoses.
+    """
     manifest = read_manifest(run_dir)
-    manifest[stage] = record | {
+    manifest[stage] = redact_value(record) | {
         "recorded_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "ran_on": {"launcher": "local", "host": socket.gethostname(), "pid": os.getpid()},
     }
     write_json_atomic(Path(run_dir) / MANIFEST_FILE, manifest, indent=True)
     return manifest[stage]
+
+
+def annotate_stage(run_dir: Path, stage: str, fields: dict[str, Any]) -> None:
+    """Add fields to a stage's record (e.g. where a launcher ran it), keeping the rest as the stage wrote it."""
+    manifest = read_manifest(run_dir)
+    manifest[stage] = manifest.get(stage, {}) | redact_value(fields)
+    write_json_atomic(Path(run_dir) / MANIFEST_FILE, manifest, indent=True)

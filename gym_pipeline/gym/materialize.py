@@ -24,10 +24,12 @@ from gym_pipeline.gym.formats import (
     TASK_INDEX,
     InputRow,
     JsonlFormatError,
+    require_file,
     validate_row,
     write_jsonl_atomic,
 )
 from gym_pipeline.gym.manifest import record_stage
+from gym_pipeline.gym.run_lock import run_directory_lock
 
 MATERIALIZED_INPUTS_STAGE = "materialized_inputs"
 
@@ -47,13 +49,16 @@ class MaterializationSettings:
         return asdict(self)
 
 
-def read_raw_rows(input_path: Path) -> list[tuple[str, dict[str, Any]]]:
-    """(raw line text, parsed row) per line; the raw text is what Gym de-duplicates tasks on."""
-    input_path = Path(input_path)
-    if not input_path.exists():
-        raise FileNotFoundError(f"{input_path}: input file not found")
+def read_raw_rows(input_path: Path, require_agent_ref: bool = False) -> list[tuple[str, dict[str, Any]]]:
+    """(raw line text, parsed row) per line; the raw text is what Gym de-duplicates tasks on.
+
+    `require_agent_ref` (no default agent was given): a row without its own `agent_ref` is an error.
+    """
+    input_path = require_file(input_path, "input file")
     rows = []
-    with input_path.open(encoding="utf-8") as handle:
+    # Text lines as Gym reads them; bytes that are not UTF-8 are kept as surrogates, which orjson
+    # then refuses, so the error names their line instead of a position in a decoding buffer.
+    with input_path.open(encoding="utf-8", errors="surrogateescape") as handle:
         for line_number, line in enumerate(handle, start=1):
             if not line.strip():
                 raise JsonlFormatError(input_path, line_number, None, "blank line")
@@ -66,8 +71,11 @@ def read_raw_rows(input_path: Path) -> list[tuple[str, dict[str, Any]]]:
             validate_row(input_path, line_number, row, InputRow)
             if TASK_INDEX in row and (not isinstance(row[TASK_INDEX], int) or row[TASK_INDEX] < 0):
                 raise JsonlFormatError(input_path, line_number, TASK_INDEX, "must be a non-negative integer")
-            if AGENT_REF in row and not isinstance((row[AGENT_REF] or {}).get("name"), str):
+            agent_ref = row.get(AGENT_REF)
+            if AGENT_REF in row and not (isinstance(agent_ref, dict) and isinstance(agent_ref.get("name"), str)):
                 raise JsonlFormatError(input_path, line_number, f"{AGENT_REF}.name", "must be a string")
+            if require_agent_ref and AGENT_REF not in row:
+                raise JsonlFormatError(input_path, line_number, AGENT_REF, "missing, and no agent was given (--agent)")
             rows.append((line, row))
     return rows
 
@@ -112,22 +120,25 @@ def materialize_and_record(source: Path, output: Path, settings: Materialization
                            code_version: str | None = None) -> dict[str, Any]:
     """Materialize and record in the output folder's manifest what was read: the source's digest and the settings.
 
-    `gym-pipeline collect --resume` and the stale-inputs check compare against this record.
+    `gym-pipeline collect --resume` and the stale-inputs check compare against this record. The output
+    folder is locked meanwhile: inputs must not change under a collection.
     """
-    source_digest = file_digest(source)
-    rows = materialize_file(source, output, settings.num_repeats, settings.agent, settings.interleave_repeats,
-                            settings.responses_create_params)
-    return record_stage(
-        Path(output).parent,
-        MATERIALIZED_INPUTS_STAGE,
-        {
-            "source": {"path": str(Path(source).resolve()), "digest": source_digest},
-            "settings": settings.as_dict(),
-            "settings_digest": value_digest(settings.as_dict()),
-            "code_version": code_version,
-            "output": {"path": str(Path(output).resolve()), "digest": file_digest(output), "rows": rows},
-        },
-    )
+    source_digest = file_digest(require_file(source, "input file"))  # before locking: a missing source leaves no folder behind
+    run_dir = Path(output).parent
+    with run_directory_lock(run_dir, MATERIALIZED_INPUTS_STAGE):
+        rows = materialize_file(source, output, settings.num_repeats, settings.agent, settings.interleave_repeats,
+                                settings.responses_create_params)
+        return record_stage(
+            run_dir,
+            MATERIALIZED_INPUTS_STAGE,
+            {
+                "source": {"path": str(Path(source).resolve()), "digest": source_digest},
+                "settings": settings.as_dict(),
+                "settings_digest": value_digest(settings.as_dict()),
+                "code_version": code_version,
+                "output": {"path": str(Path(output).resolve()), "digest": file_digest(output), "rows": rows},
+            },
+        )
 
 
 def materialize_file(
@@ -139,7 +150,6 @@ def materialize_file(
     responses_create_params_overrides: dict[str, Any] | None = None,
 ) -> int:
     """Write Gym-compatible materialized inputs atomically; returns the row count."""
-    rows = materialize_rows(
-        read_raw_rows(input_path), num_repeats, agent_name, interleave, responses_create_params_overrides
-    )
+    rows = materialize_rows(read_raw_rows(input_path, require_agent_ref=not agent_name), num_repeats, agent_name,
+                            interleave, responses_create_params_overrides)
     return write_jsonl_atomic(output_path, rows)

@@ -68,7 +68,7 @@ from typing import Any
 import numpy as np
 
 from gym_pipeline.gym import reward_analysis
-from gym_pipeline.gym.formats import JsonlFormatError, write_json_atomic, write_jsonl_atomic
+from gym_pipeline.gym.formats import JsonlFormatError, require_file, write_json_atomic, write_jsonl_atomic
 from gym_pipeline.gym.profile_rows import TaskRows
 from gym_pipeline.gym.profile_scan import (
     BATCH_BYTES,
@@ -95,6 +95,9 @@ from gym_pipeline.gym.profile_stats import (
     t_interval,
     t_quantile,
 )
+from gym_pipeline.gym.run_lock import run_directory_lock
+
+PROFILE_STAGE = "reward_profile"  # its record in the run's manifest, and the lock holder's stage
 
 # Gym shows at most this many keys in its mismatch messages.
 _KEYS_SHOWN = 10
@@ -109,15 +112,18 @@ _MAX_WORKERS = 4  # beyond this, merging and writing dominate
 
 
 class MissingRolloutsError(ValueError):
-    """Strict profiling found materialized rows without a rollout result."""
+    """Strict profiling found materialized rows without a rollout result. The first line is Gym's message;
+    the next names the rollouts file that lacks them."""
 
-    def __init__(self, missing_keys: Sequence[RolloutKey]):
+    def __init__(self, missing_keys: Sequence[RolloutKey], rollouts_path: Path | str | None = None):
         self.missing_keys: list[RolloutKey] = sorted(missing_keys)
+        self.path = Path(rollouts_path) if rollouts_path is not None else None
+        where = f"{self.path} lacks them. " if self.path is not None else ""
         super().__init__(
             "Materialized input rows and rollout results do not have matching rollout keys. "
             f"Missing rollout results for {len(self.missing_keys)} materialized input rows. "
             f"Missing rollout keys: {self.missing_keys[:_KEYS_SHOWN]}.\n\n"
-            "Use --allow-partial (Gym: ++allow_partial_rollouts=True) to profile completed rollouts "
+            f"{where}Use --allow-partial (Gym: ++allow_partial_rollouts=True) to profile completed rollouts "
             "from a partial collection."
         )
 
@@ -171,9 +177,8 @@ def _run_scans(jobs: list[tuple[Callable[..., Any], Path, int, int]], workers: i
 
 def _read_run(inputs_path: Path, rollouts_path: Path, workers: int | None) -> tuple[Inputs, Results]:
     """Both files as arrays; errors are raised in the order a line-by-line reader meets them."""
-    if not inputs_path.exists():
-        raise FileNotFoundError(f"{inputs_path}: no such file")
-    rollouts_exist = rollouts_path.exists()
+    require_file(inputs_path)
+    rollouts_exist = rollouts_path.is_file()
     sizes = (inputs_path.stat().st_size, rollouts_path.stat().st_size if rollouts_exist else 0)
     if workers is None:
         workers = 1 if sum(sizes) < _PARALLEL_MIN_BYTES else _default_workers()
@@ -192,8 +197,7 @@ def _read_run(inputs_path: Path, rollouts_path: Path, workers: int | None) -> tu
     del chunks  # each file's chunks go as soon as they are merged
     inputs = merge_inputs(inputs_path, input_chunks)
     del input_chunks
-    if not rollouts_exist:
-        raise FileNotFoundError(f"{rollouts_path}: no such file")
+    require_file(rollouts_path)  # checked after the inputs are read: a bad inputs line is reported first
     return inputs, merge_rollouts(rollouts_path, rollout_chunks)
 
 
@@ -369,7 +373,7 @@ def profile_run(materialized_inputs: Path, rollouts: Path, allow_partial: bool =
     missing_rows = inputs.order[~has_result[inputs.order]]
     missing = list(zip(inputs.task[missing_rows].tolist(), inputs.rollout[missing_rows].tolist(), strict=True))
     if missing and not allow_partial:
-        raise MissingRolloutsError(missing)
+        raise MissingRolloutsError(missing, rollouts_path)
 
     masked = results.masked  # rollouts are in key order from here on
     unmasked = np.ones(len(inputs.task), dtype=bool)
@@ -465,7 +469,7 @@ def _rows_written(path: Path, rows: TaskRows, workers: int) -> Iterator[None]:
 def write_profile(result: ProfileResult, rollouts_path: Path, output_dir: Path | None = None, *,
                   workers: int | None = None) -> dict[str, Path]:
     """Write Gym's three profile files (compact orjson, like Gym) and the reward analysis (Parquet + JSON
-    summary), each atomically; return their paths.
+    summary), each atomically, holding the output folder's lock; return their paths.
 
     `workers`: processes building the profile rows (default: this process for small runs, else one per
     CPU, at most 4). The files do not depend on it.
@@ -473,7 +477,8 @@ def write_profile(result: ProfileResult, rollouts_path: Path, output_dir: Path |
     paths = output_paths(rollouts_path, output_dir)
     if workers is None:
         workers = 1 if len(result.task_rows.repeat) < _PARALLEL_MIN_ROLLOUTS else _default_workers()
-    with _rows_written(paths["reward_profiling"], result.task_rows, workers):
+    with (run_directory_lock(paths["reward_profiling"].parent, PROFILE_STAGE),
+          _rows_written(paths["reward_profiling"], result.task_rows, workers)):
         write_json_atomic(paths["agent_metrics"], result.agent_metrics)
         write_json_atomic(paths["repeat_level_metrics"], result.repeat_level_metrics)
         reward_analysis.write_analysis(result.analysis, paths["reward_analysis"], paths["reward_analysis_summary"])

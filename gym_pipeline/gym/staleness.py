@@ -173,8 +173,8 @@ def compare_materialized(
     """Compare a materialized-inputs file with what `source` and `settings` produce now."""
     materialized, source = Path(materialized), Path(source)
     expected = materialize_rows(
-        read_raw_rows(source), settings.num_repeats, settings.agent, settings.interleave_repeats,
-        settings.responses_create_params,
+        read_raw_rows(source, require_agent_ref=not settings.agent), settings.num_repeats, settings.agent,
+        settings.interleave_repeats, settings.responses_create_params,
     )
     found = [row for _, row in iter_jsonl_dicts(materialized)]
     current_digest = file_digest(source)

@@ -113,8 +113,9 @@ def create_checkpoint(
             raise CheckpointError(dest / KNOWLEDGE_FILE, *_first_error(error), line=number) from None
     _check_unique_prompts(entries, dest / KNOWLEDGE_FILE)
     dest.mkdir(parents=True, exist_ok=True)
-    write_json_atomic(dest / CONFIG_FILE, config.model_dump(), indent=True)
     write_jsonl_atomic(dest / KNOWLEDGE_FILE, (entry.model_dump() for entry in entries))
+    # config.json last: it is what makes the folder a checkpoint to discovery, so a crash leaves none half made.
+    write_json_atomic(dest / CONFIG_FILE, config.model_dump(), indent=True)
     return dest
 
 

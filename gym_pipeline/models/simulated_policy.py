@@ -7,7 +7,8 @@ checkpoint's skill minus the task's difficulty scaled to [0, 1]. Every random ch
 is a hash of (checkpoint seed, prompt, draw), where the draw is the request's `seed`,
 or a per-prompt counter when there is none, so the same request with the same seed
 gets byte-identical content while repeats without a seed differ. `temperature: 0`
-is greedy: always the likelier outcome.
+is greedy: always the likelier outcome. On request it also fails like a real model server
+(5xx, 429, timeouts, dropped connections, a slow start: see `faults.py`).
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from gym_pipeline.environments.base import content_text
 from gym_pipeline.models.checkpoints import Checkpoint, load_checkpoint
+from gym_pipeline.models.faults import FaultSettings, install_faults, openai_error
 
 READY_PREFIX = "SIMULATED_POLICY_READY"
 OWNER = "gym-pipeline"
@@ -170,12 +172,11 @@ class _RequestError(Exception):
 
     def response(self) -> web.Response:
         error_type = "invalid_request_error" if self.status < 500 else "server_error"
-        body = {"error": {"message": self.message, "type": error_type, "param": self.param, "code": self.code}}
-        return _json(body, status=self.status)
+        return openai_error(self.status, self.message, error_type=error_type, param=self.param, code=self.code)
 
 
-def _json(value: Any, status: int = 200) -> web.Response:
-    return web.Response(body=orjson.dumps(value), status=status, content_type="application/json")
+def _json(value: Any) -> web.Response:
+    return web.Response(body=orjson.dumps(value), content_type="application/json")
 
 
 class _PolicyServer:
@@ -278,12 +279,17 @@ class _PolicyServer:
         }
 
 
-def create_app(checkpoint_dir: Path, *, latency_ms: int = 0) -> web.Application:
-    """The policy's web application; loading the checkpoint here makes a bad folder fail at startup."""
+def create_app(checkpoint_dir: Path, *, latency_ms: int = 0, faults: FaultSettings | None = None) -> web.Application:
+    """The policy's web application; loading the checkpoint here makes a bad folder fail at startup.
+
+    `faults` makes it misbehave like a loaded or starting model server (see `faults.py`).
+    """
     if latency_ms < 0:
         raise ValueError(f"latency_ms must be >= 0, got {latency_ms}")
     server = _PolicyServer(load_checkpoint(checkpoint_dir), Path(checkpoint_dir), latency_ms)
     app = web.Application()
+    if faults is not None and faults.active:
+        install_faults(app, faults)
     app.router.add_get("/health", server.health)
     app.router.add_get("/v1/models", server.models)
     app.router.add_post("/v1/chat/completions", server.chat_completions)
@@ -297,14 +303,17 @@ def run_server(
     ready_file: Path | None = None,
     *,
     latency_ms: int = 0,
+    faults: FaultSettings | None = None,
 ) -> None:
     """Serve until SIGINT or SIGTERM (call from a process's main thread).
 
     Once listening, prints `SIMULATED_POLICY_READY http://HOST:PORT/v1` and writes that
     URL to `ready_file` (atomically, so a poller never reads half of it); the file is
-    removed again on shutdown so that it never points at a stopped server.
+    removed again on shutdown so that it never points at a stopped server. With a slow start
+    (`faults.slow_start_s`) it is listening but answers 503 until the slow start is over.
     """
-    asyncio.run(_serve(create_app(checkpoint_dir, latency_ms=latency_ms), host, port, ready_file))
+    app = create_app(checkpoint_dir, latency_ms=latency_ms, faults=faults)
+    asyncio.run(_serve(app, host, port, ready_file))
 
 
 async def _serve(app: web.Application, host: str, port: int, ready_file: Path | None) -> None:

@@ -19,6 +19,7 @@ import orjson
 from gym_pipeline.engines.builtin import COLLECTING, ROLLOUTS_STAGE
 from gym_pipeline.gym.diagnose.redaction import EvidenceLine
 from gym_pipeline.gym.fingerprint import file_digest
+from gym_pipeline.gym.formats import JsonlFormatError
 from gym_pipeline.gym.manifest import MANIFEST_FILE
 from gym_pipeline.gym.materialize import MATERIALIZED_INPUTS_STAGE, MaterializationSettings
 from gym_pipeline.gym.staleness import StaleInputsError, StaleReport, compare_materialized, ensure_resume_is_safe
@@ -69,8 +70,21 @@ def read_manifest_facts(run_dir: Path | None, materialized: Path, rollouts: Path
     except orjson.JSONDecodeError as error:
         facts.unreadable = str(error)
         return facts
+    if not isinstance(manifest, dict):
+        facts.unreadable = f"expected a JSON object of stage records, got {type(manifest).__name__}"
+        return facts
     lines = text.splitlines()
     facts.model_urls = [(url, _line(lines, url)) for url in _values_of(manifest, "model_url")]
+    try:
+        _check_records(facts, manifest, materialized, rollouts, lines)
+    except (KeyError, TypeError, AttributeError, ValueError) as error:
+        # A record edited by hand or written by another tool: say so rather than guess what it meant.
+        facts.unreadable = f"a stage record is not as gym_pipeline writes it ({type(error).__name__}: {error})"
+    return facts
+
+
+def _check_records(facts: ManifestFacts, manifest: dict[str, Any], materialized: Path, rollouts: Path,
+                   lines: list[str]) -> None:
     inputs_record = manifest.get(MATERIALIZED_INPUTS_STAGE)
     rollouts_record = manifest.get(ROLLOUTS_STAGE)
     if inputs_record:
@@ -89,7 +103,6 @@ def read_manifest_facts(run_dir: Path | None, materialized: Path, rollouts: Path
     profile_record = manifest.get(PROFILE_STAGE)
     if profile_record:
         _check_profile(facts, profile_record, {"materialized": materialized, "rollouts": rollouts}, lines)
-    return facts
 
 
 def _values_of(value: Any, key: str) -> list[str]:
@@ -119,7 +132,10 @@ def _check_source(facts: ManifestFacts, record: dict[str, Any], materialized: Pa
         if not source.exists():
             facts.stale.append(Staleness(SOURCE_GONE, str(error), evidence))
             return
-        report = compare_materialized(materialized, source, facts.settings, recorded) if materialized.is_file() else None
+        try:
+            report = compare_materialized(materialized, source, facts.settings, recorded) if materialized.is_file() else None
+        except JsonlFormatError:  # a malformed inputs or source file is reported by the artifact evidence
+            report = None
         facts.stale.append(Staleness(SOURCE_CHANGED, str(error), evidence, report))
 
 

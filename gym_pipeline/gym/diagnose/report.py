@@ -20,7 +20,10 @@ from gym_pipeline.gym.diagnose.launcher import outcome
 from gym_pipeline.gym.diagnose.rules import run_rules
 from gym_pipeline.gym.diagnose.vocabulary import HEALTHY, Category
 from gym_pipeline.gym.formats import DIAGNOSIS_FILE, write_json_atomic
+from gym_pipeline.gym.redaction import redact_value
+from gym_pipeline.gym.run_lock import run_directory_lock
 
+DIAGNOSIS_STAGE = "diagnostic_report"  # its record in the run's manifest, and the lock holder's stage
 FAILED_RUN_SOURCE = "dagster: run failure"  # the name a failed run's error text goes by in evidence
 
 Verdict = Literal["healthy"] | Category
@@ -109,7 +112,7 @@ def diagnose(
         run_dir=str(run_dir),
         category=findings[0].category if findings else HEALTHY,
         findings=findings,
-        summary=summarize(evidence),
+        summary=redact_value(summarize(evidence)),  # probe addresses and details may hold a URL's credentials
     )
 
 
@@ -186,11 +189,13 @@ def render_text(report: DiagnosisReport) -> str:
 
 
 def write_diagnosis(report: DiagnosisReport, path: Path | str) -> Path:
-    """Write the report's JSON atomically; a folder (existing, or a path without `.json`) gets `diagnosis.json`."""
+    """Write the report's JSON atomically, holding its folder's lock; a folder (existing, or a path without
+    `.json`) gets `diagnosis.json`."""
     path = Path(path)
     if path.is_dir() or path.suffix != ".json":
         path = path / DIAGNOSIS_FILE
-    write_json_atomic(path, report.to_json_dict(), indent=True)
+    with run_directory_lock(path.parent, DIAGNOSIS_STAGE):
+        write_json_atomic(path, report.to_json_dict(), indent=True)
     return path
 
 

@@ -22,7 +22,7 @@ from gym_pipeline.gym.diagnose.logs import LogHit
 from gym_pipeline.gym.diagnose.probes import HEAD_SERVER, MODEL, PORT, PORT_IN_USE, ProbeResult
 from gym_pipeline.gym.diagnose.redaction import EvidenceLine
 from gym_pipeline.gym.diagnose.rules.nesting import nested_finding, nested_log_findings
-from gym_pipeline.gym.diagnose.rules.routing import CONNECTION, all_servers_ready, groups_routed
+from gym_pipeline.gym.diagnose.rules.routing import all_servers_ready, describe_endpoint_failures, groups_routed
 from gym_pipeline.gym.diagnose.vocabulary import (
     CONFIG,
     INFRA,
@@ -234,24 +234,12 @@ def rule_model_endpoint_failures(ev: Evidence) -> list[Finding]:
     groups = groups_routed(ev, "endpoint")
     if groups:
         lead = groups[0]
-        text = " ".join(g.text for g in groups)
-        if CONNECTION.search(text):
-            what, reading = "unreachable", (
-                "Nothing answered at the address the servers call: the model server is not started, crashed, or the "
-                "model URL points at the wrong host or port."
-            )
-        elif any(g.http_status == 429 for g in groups):
-            what, reading = "rate limited (HTTP 429)", "The endpoint sheds load: more concurrent requests than it serves."
-        else:
-            statuses = sorted({g.http_status for g in groups if g.http_status})
-            what, reading = f"failing (HTTP {', '.join(map(str, statuses))})", (
-                "The endpoint, or the Gym server in front of it, failed while answering; the body does not say more."
-            )
+        described = describe_endpoint_failures(groups)
         findings.append(Finding(
             category=MODEL_SERVING,
-            title=f"Model endpoint {what}: {plural(sum(g.count for g in groups), 'failed attempt')}",
-            evidence=[g.first for g in groups[:3]],
-            cause=f"{status_words(lead)}: {said(lead)}. {reading} Affected: {affected(ev, groups)}.",
+            title=f"Model endpoint {described.what}: {plural(sum(g.count for g in groups), 'failed attempt')}",
+            evidence=[g.first for g in described.examples],
+            cause=f"{status_words(lead)}: {said(lead)}. {described.reading} Affected: {affected(ev, groups)}.",
             fix=(
                 "1. Check the endpoint answers: `curl -s <model-url>/v1/models` (`gym env start` probes "
                 f"`<base_url>/models`; {diagnose_command(ev, probe=True)} does it for you) and read the model server's "

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+from collections import Counter
+from dataclasses import dataclass
 
 from gym_pipeline.gym.diagnose.artifacts import FailureGroup
 from gym_pipeline.gym.diagnose.evidence import Evidence
@@ -10,12 +12,17 @@ from gym_pipeline.gym.diagnose.logs import LogHit
 from gym_pipeline.gym.diagnose.vocabulary import AGENT_STAGE
 from gym_pipeline.gym.failure_kinds import ENVIRONMENT_SERVER_FAILED, TIMEOUT_EXCEEDED
 
-CONNECTION = re.compile(
-    r"Connection refused|ConnectionRefused|ClientConnectorError|Cannot connect to host|ServerDisconnected"
-    r"|ClientOSError|Connection reset|RemoteProtocolError|ConnectError|unreachable|Name or service not known",
-    re.I,
-)
+# A connection that never opened (nothing listens, wrong host) and one the server closed before answering.
+_REFUSED = (r"Connection refused|ConnectionRefused|ClientConnectorError|Cannot connect to host|ConnectError"
+            r"|unreachable|Name or service not known")
+_DROPPED = (r"ServerDisconnected|Server disconnected|ClientOSError|Connection reset|RemoteProtocolError"
+            r"|ClientPayloadError|Response payload is not completed")
+REFUSED = re.compile(_REFUSED, re.I)
+DROPPED = re.compile(_DROPPED, re.I)
+CONNECTION = re.compile(f"{_REFUSED}|{_DROPPED}", re.I)
 _TIMEOUT = re.compile(r"timeout|timed out", re.I)
+# A request to the model server itself (an OpenAI-style path), not to a Gym server's /run or /verify.
+_MODEL_CALL = re.compile(r"/(?:chat/completions|completions|responses)\b")
 _FASTAPI_422 = re.compile(r"[\"']loc[\"']\s*:|Field required|validation error", re.I)
 _OPENAI_ERROR = re.compile(r"[\"']error[\"']\s*:|BadRequest|RateLimit|APIError|APIConnection|InternalServerError", re.I)
 
@@ -51,15 +58,67 @@ def failure_route(ev: Evidence, group: FailureGroup) -> str:
         return "schema"
     if group.failure_class == ENVIRONMENT_SERVER_FAILED:
         return "verifier_500"
-    if group.failure_class == TIMEOUT_EXCEEDED or _TIMEOUT.search(group.failure_type or "") or (
-        _TIMEOUT.search(text) and status is None
-    ):
+    timed_out = _TIMEOUT.search(group.failure_type or "") or (_TIMEOUT.search(text) and status is None)
+    if timed_out and group.failure_class != TIMEOUT_EXCEEDED and _MODEL_CALL.search(text):
+        return "endpoint"  # the model server did not answer in time (the built-in collector calls it directly)
+    if group.failure_class == TIMEOUT_EXCEEDED or timed_out:
         return "tool_hang" if ev.artifacts.rows_with_tools else "timeout"
     if CONNECTION.search(text) or status == 429 or (status is not None and status >= 500):
         return "endpoint"
     if status in (401, 403, 404):
         return "auth_config"
     return "other"
+
+
+_FAILING, _RATE_LIMITED, _TIMING_OUT, _DROPPING, _UNREACHABLE = (
+    "failing", "rate limited (HTTP 429)", "timing out", "dropping connections", "unreachable")
+_ENDPOINT_READINGS = {
+    _FAILING: "The endpoint, or the Gym server in front of it, failed while answering (a 503 also while a vLLM "
+              "server still loads the weights).",
+    _RATE_LIMITED: "The endpoint sheds load: more concurrent requests than it serves (Retry-After says when to "
+                   "come back).",
+    _TIMING_OUT: "Requests got no answer within the client's timeout: the model server is overloaded (more "
+                 "requests in flight than it serves in time), generates very long answers, or hangs.",
+    _DROPPING: "The model server closed connections without an answer: it crashed or restarted mid-request, or a "
+               "proxy or load balancer in between cut them.",
+    _UNREACHABLE: "Nothing answered at the address the servers call: the model server is not started, crashed, or "
+                  "the model URL points at the wrong host or port.",
+}
+
+
+def _endpoint_fault(group: FailureGroup) -> str:
+    status = group.http_status
+    if status == 429:
+        return _RATE_LIMITED
+    if status is not None and status >= 500:
+        return _FAILING
+    if _TIMEOUT.search(group.text):
+        return _TIMING_OUT
+    if DROPPED.search(group.text) and not REFUSED.search(group.text):
+        return _DROPPING
+    return _UNREACHABLE
+
+
+@dataclass(frozen=True)
+class EndpointFailures:
+    what: str  # for a title: "failing (HTTP 502, 503), rate limited (HTTP 429), dropping connections"
+    reading: str  # what each of those means
+    examples: list[FailureGroup]  # the first group of each, as evidence
+
+
+def describe_endpoint_failures(groups: list[FailureGroup]) -> EndpointFailures:
+    """What the model endpoint did in the `endpoint` groups, the fault with the most attempts first."""
+    attempts: Counter[str] = Counter()
+    examples: dict[str, FailureGroup] = {}
+    for group in groups:
+        fault = _endpoint_fault(group)
+        attempts[fault] += group.count
+        examples.setdefault(fault, group)
+    statuses = sorted({g.http_status for g in groups if _endpoint_fault(g) == _FAILING})
+    faults = [fault for fault, _ in attempts.most_common()]
+    named = [f"{_FAILING} (HTTP {', '.join(map(str, statuses))})" if f == _FAILING else f for f in faults]
+    return EndpointFailures(", ".join(named), " ".join(_ENDPOINT_READINGS[f] for f in faults),
+                            [examples[f] for f in faults])
 
 
 def groups_routed(ev: Evidence, *routes: str) -> list[FailureGroup]:
