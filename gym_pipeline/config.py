@@ -8,14 +8,18 @@ from __future__ import annotations
 
 import os
 import re
+import string
 from pathlib import Path
 from typing import Any, Literal
+from urllib.parse import urlsplit
 
+import orjson
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from gym_pipeline.environments import get_environment
 from gym_pipeline.gym.materialize import MaterializationSettings
+from gym_pipeline.launchers.settings import LauncherSettings
 
 SWEEP_CONFIG_FILE = "sweep.yaml"
 HOME_ENV_VAR = "GYM_PIPELINE_HOME"
@@ -23,6 +27,9 @@ DEFAULT_HOME = "gym-pipeline-home"
 
 # Names become folder names and partition keys: no separators, no `..`, nothing hidden.
 _SAFE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
+_ENV_VAR_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+MAX_CONCURRENCY = 4096
+_MAX_HOURS = 24 * 366 * 10  # a freshness window beyond ten years is a typo (and overflows a timedelta)
 
 
 class ConfigError(ValueError):
@@ -30,15 +37,32 @@ class ConfigError(ValueError):
 
 
 def check_safe_name(value: str, what: str = "name") -> str:
-    if not _SAFE_NAME.match(value) or ".." in value:
+    """`value` when it is safe as one path component and a partition key, else a ValueError naming `what`."""
+    if not isinstance(value, str) or not _SAFE_NAME.fullmatch(value) or ".." in value:
         raise ValueError(
             f"{what} {value!r} must start with a letter or digit and hold only letters, digits, '.', '_', '-'"
         )
     return value
 
 
+def _check_path(value: Path) -> Path:
+    # The OS refuses a NUL byte only when the path is used, with an error naming neither file nor field.
+    if "\0" in str(value):
+        raise ValueError("a path must not contain a NUL character")
+    return value
+
+
+def _check_cron(value: str | None) -> str | None:
+    from dagster._utils.schedules import is_valid_cron_string  # Dagster's own rule (5 fields); a heavy import
+
+    if value is not None and not is_valid_cron_string(value):
+        raise ValueError(f"{value!r} is not a cron schedule of 5 fields, e.g. '0 2 * * *'")
+    return value
+
+
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    # inf/nan would pass the bounds of a timeout or a window and break things far from the config.
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
 
 class EnvironmentConfig(_Strict):
@@ -47,24 +71,116 @@ class EnvironmentConfig(_Strict):
     agent: str | None = Field(default=None, description="agent_ref name; defaults to the environment's agent")
 
     _check_name = field_validator("name")(lambda cls, value: check_safe_name(value, "environment name"))
+    _check_dataset = field_validator("dataset")(lambda cls, value: _check_path(value))
 
 
 class ModelServerConfig(_Strict):
-    kind: Literal["simulated", "endpoint"] = "simulated"
+    kind: Literal["simulated", "endpoint", "vllm"] = "simulated"
     url_template: str | None = Field(
         default=None, description="endpoint kind: base URL per checkpoint, e.g. http://127.0.0.1:8000/v1 or ...{checkpoint}..."
     )
     model_name: str | None = None
     api_key_env: str | None = Field(default=None, description="name of the environment variable holding the API key")
-    latency_ms: int = Field(default=0, ge=0, description="simulated kind: added latency per request")
-    startup_timeout_s: float = Field(default=60.0, gt=0)
+    latency_ms: int = Field(default=0, ge=0, le=600_000,
+                            description="simulated kind: added latency per request (at most 10 minutes)")
+    startup_timeout_s: float = Field(default=60.0, gt=0,
+                                     description="seconds a started server has to answer /v1/models (vLLM: minutes)")
+    command: list[str] = Field(
+        default=["vllm", "serve", "{checkpoint_dir}", "--host", "127.0.0.1", "--port", "{port}",
+                 "--served-model-name", "{checkpoint}"],
+        min_length=1,
+        description="vllm kind: the server's command, one argument an item; {checkpoint_dir}, {checkpoint} and "
+                    "{port} (required: a free port picked per start) are filled in",
+    )
+    extra_args: list[str] = Field(default=[], description="vllm kind: arguments appended to the command as they are")
+
+    @field_validator("command")
+    @classmethod
+    def _check_command(cls, value: list[str]) -> list[str]:
+        placeholders = {"checkpoint_dir": "/checkpoints/step_1", "checkpoint": "step_1", "port": "8000"}
+        fields = set()
+        for argument in value:
+            if "\0" in argument:
+                raise ValueError("an argument must not contain a NUL character")
+            try:
+                found = {name for _, name, _, _ in string.Formatter().parse(argument) if name is not None}
+                if found - placeholders.keys():
+                    raise ValueError(f"only {{checkpoint_dir}}, {{checkpoint}} and {{port}} may be filled in, "
+                                     f"found {sorted(found - placeholders.keys())}")
+                argument.format(**placeholders)  # a bad format spec shows only here
+            except ValueError as error:
+                raise ValueError(f"argument {argument!r}: {error} (write {{{{ and }}}} for literal braces)") from None
+            fields |= found
+        if "port" not in fields:
+            raise ValueError("must pass {port} to the server: it listens on a port picked when it starts")
+        if not value[0].strip():
+            raise ValueError("the first argument must name the program")
+        return value
+
+    @field_validator("extra_args")
+    @classmethod
+    def _check_extra_args(cls, value: list[str]) -> list[str]:
+        if any("\0" in argument for argument in value):
+            raise ValueError("an argument must not contain a NUL character")
+        return value
+
+    @field_validator("url_template")
+    @classmethod
+    def _check_url_template(cls, value: str | None) -> str | None:
+        if value is None:
+            return value
+        fields = {name for _, name, _, _ in string.Formatter().parse(value) if name is not None}
+        if fields - {"checkpoint"}:
+            raise ValueError(f"only {{checkpoint}} may be filled in, found {sorted(fields - {'checkpoint'})}")
+        try:
+            parts = urlsplit(value.format(checkpoint="checkpoint"))
+            parts.port  # noqa: B018 (raises ValueError on a bad port)
+        except ValueError as error:
+            raise ValueError(f"not a valid URL template ({error})") from None
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise ValueError("must be an http:// or https:// URL with a host, e.g. http://127.0.0.1:8000/v1")
+        return value
+
+    @field_validator("api_key_env")
+    @classmethod
+    def _check_api_key_env(cls, value: str | None) -> str | None:
+        if value is not None and not _ENV_VAR_NAME.fullmatch(value):
+            raise ValueError("must be the name of an environment variable (letters, digits, '_'), not the key")
+        return value
+
+    @model_validator(mode="after")
+    def _one_kind_of_credentials(self) -> ModelServerConfig:
+        # Both would become an Authorization header: the HTTP client refuses the pair on every request.
+        if self.api_key_env and self.url_template and urlsplit(self.url_template).username is not None:
+            raise ValueError("url_template carries credentials and api_key_env is set: use one of them")
+        return self
 
 
 class FreshnessConfig(_Strict):
     """A time-window freshness policy, sized for nightly sweeps by default."""
 
-    warn_hours: float | None = Field(default=24.0, gt=0)
-    fail_hours: float = Field(default=26.0, gt=0)
+    warn_hours: float | None = Field(default=24.0, gt=0, le=_MAX_HOURS)
+    fail_hours: float = Field(default=26.0, ge=1 / 60, le=_MAX_HOURS, description="at least a minute (Dagster's floor)")
+
+    @model_validator(mode="after")
+    def _warn_before_fail(self) -> FreshnessConfig:
+        if self.warn_hours is not None and self.warn_hours >= self.fail_hours:
+            raise ValueError(f"warn_hours ({self.warn_hours}) must be less than fail_hours ({self.fail_hours})")
+        return self
+
+
+class StageLaunchersConfig(_Strict):
+    """Where each stage of a partition runs. Unset: inside the Dagster step's own process (the fastest)."""
+
+    materialize: LauncherSettings | None = Field(default=None, description="materialized inputs")
+    collect: LauncherSettings | None = Field(default=None, description="rollout collection (the built-in engine)")
+    profile: LauncherSettings | None = Field(default=None, description="reward profiling")
+    model_server: LauncherSettings | None = Field(
+        default=None, description="the per-checkpoint model server (simulated policy or vLLM); unset: a local process")
+
+    @classmethod
+    def everywhere(cls, settings: LauncherSettings) -> StageLaunchersConfig:
+        return cls(materialize=settings, collect=settings, profile=settings, model_server=settings)
 
 
 class SweepConfig(_Strict):
@@ -85,7 +201,7 @@ class SweepConfig(_Strict):
     responses_create_params: dict[str, Any] = Field(
         default_factory=dict, description="prompt/sampling overrides merged into every row, as Gym's config does"
     )
-    concurrency: int = Field(default=16, ge=1, le=4096)
+    concurrency: int = Field(default=16, ge=1, le=MAX_CONCURRENCY)
     request_timeout_s: float = Field(default=120.0, gt=0)
     backfill_batch_size: int = Field(
         default=20, ge=1, le=1000, description="partitions a backfill run materializes together (one start-up)"
@@ -94,6 +210,7 @@ class SweepConfig(_Strict):
         default=True, description="profile what completed when some rollouts failed (the diagnosis reports them)"
     )
     model_server: ModelServerConfig = ModelServerConfig()
+    launchers: StageLaunchersConfig = StageLaunchersConfig()
     reward_profile_freshness: FreshnessConfig | None = Field(
         default_factory=lambda: FreshnessConfig(), description="how old a reward profile may get; null: no policy"
     )
@@ -103,6 +220,22 @@ class SweepConfig(_Strict):
     observe_cron: str = "*/10 * * * *"
 
     _check_name = field_validator("name")(lambda cls, value: check_safe_name(value, "sweep name"))
+    _check_paths = field_validator("checkpoints_dir", "checkpoint_registry", "runs_dir", "comparisons_dir")(
+        lambda cls, value: value if value is None else _check_path(value))
+    _check_crons = field_validator("nightly_cron", "observe_cron")(lambda cls, value: _check_cron(value))
+
+    @field_validator("responses_create_params")
+    @classmethod
+    def _json_params(cls, params: dict[str, Any]) -> dict[str, Any]:
+        """They are merged into JSON rows: anything YAML has and JSON has not (dates, binary, inf, non-text
+        keys) would change or fail far from here, so the round trip must give them back unchanged."""
+        try:
+            unchanged = orjson.loads(orjson.dumps(params)) == params
+        except orjson.JSONEncodeError as error:
+            raise ValueError(f"must be plain JSON values ({error})") from None
+        if not unchanged:
+            raise ValueError("must be plain JSON values (no dates, binary, sets, inf or nan)")
+        return params
 
     @field_validator("environments")
     @classmethod
@@ -153,26 +286,47 @@ class SweepConfig(_Strict):
     def checkpoint_dir(self, checkpoint: str) -> Path:
         return self.checkpoints_dir / check_safe_name(checkpoint, "checkpoint name")
 
+    def comparison_dir(self, env: str) -> Path:
+        return self.comparisons_dir / check_safe_name(env, "environment name")
+
 
 def load_sweep_config(path: Path) -> SweepConfig:
-    """Read and validate a sweep config; errors name the file and the field."""
+    """Read and validate a sweep config; every error is a one-line `ConfigError` naming the file (and the
+    line or the field)."""
     path = Path(path)
-    if not path.exists():
-        raise ConfigError(f"{path}: sweep config not found")
+    if not path.is_file():
+        raise ConfigError(f"{path}: sweep config not found" if not path.exists() else f"{path}: not a file")
     try:
         raw = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except yaml.YAMLError as error:
-        raise ConfigError(f"{path}: not valid YAML ({error})") from None
+    except UnicodeDecodeError as error:
+        raise ConfigError(f"{path}: not UTF-8 text (byte {error.start})") from None
+    except yaml.MarkedYAMLError as error:
+        mark = error.problem_mark or error.context_mark
+        where = f"{path}:{mark.line + 1}:{mark.column + 1}" if mark else str(path)
+        raise ConfigError(f"{where}: not valid YAML ({error.problem or error.context})") from None
+    except (yaml.YAMLError, ValueError, RecursionError) as error:  # e.g. a date like 2024-13-45, or deep nesting
+        raise ConfigError(f"{path}: not valid YAML ({_one_line(error)})") from None
     if not isinstance(raw, dict):
         raise ConfigError(f"{path}: expected a mapping at the top level")
     try:
         config = SweepConfig.model_validate(raw)
     except ValidationError as error:
-        problems = "; ".join(
-            f"field '{'.'.join(str(part) for part in item['loc'])}': {item['msg']}" for item in error.errors()
-        )
+        problems = "; ".join(f"field '{_field_path(item['loc'])}': {_one_line(item['msg'])}" for item in error.errors())
         raise ConfigError(f"{path}: {problems}") from None
     return config.resolved(path.parent.resolve())
+
+
+def _one_line(message: object) -> str:
+    return " ".join(str(message).split())
+
+
+def _field_path(loc: tuple[str | int, ...]) -> str:
+    """`environments.0.name`; a key that is not plain text (YAML keys may hold newlines) is quoted."""
+    return ".".join(str(part) if _plain(part) else repr(part) for part in loc)
+
+
+def _plain(part: str | int) -> bool:
+    return isinstance(part, int) or (part != "" and part.isprintable() and part.strip() == part)
 
 
 def home_dir(explicit: Path | str | None = None) -> Path:

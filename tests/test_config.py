@@ -33,7 +33,7 @@ def test_workspace_without_config_uses_example_with_runs_in_the_workspace(tmp_pa
         ("environments:\n  - {name: x, dataset: d.jsonl}\nconcurency: 3\n", "field 'concurency'"),
         ("environments:\n  - {name: ../etc, dataset: d.jsonl}\n", "field 'environments.0.name'"),
         ("environments:\n  - {name: a, dataset: d.jsonl}\n  - {name: a, dataset: e.jsonl}\n", "unique"),
-        ("environments:\n  - {name: a, dataset: d.jsonl}\nmodel_server: {kind: vllm}\n", "field 'model_server.kind'"),
+        ("environments:\n  - {name: a, dataset: d.jsonl}\nmodel_server: {kind: triton}\n", "field 'model_server.kind'"),
     ],
 )
 def test_bad_config_names_file_and_field(tmp_path, text, expected):

@@ -25,6 +25,7 @@ from gym_pipeline.gym.diagnose import (
     write_diagnosis,
     write_launcher_state,
 )
+from gym_pipeline.gym.diagnose.launcher import STOPPED_AFTER_SERVING
 from gym_pipeline.gym.fingerprint import file_digest
 from gym_pipeline.gym.formats import MATERIALIZED_INPUTS_FILE, ROLLOUTS_FILE
 from gym_pipeline.gym.manifest import read_manifest, record_stage
@@ -184,6 +185,35 @@ def test_slurm_log_lines_join_the_launcher_finding(run):
     shutil.copy(DATA / "slurm_time_limit.out", run / "logs" / "slurm-81234.out")
     [finding] = diagnose(run).findings
     assert [e.file for e in finding.evidence] == ["logs/launcher.json", "logs/slurm-81234.out"]
+
+
+CANCELLED_LINE = "slurmstepd-vm: error: *** JOB 110 ON vm CANCELLED AT 2026-11-30T13:16:24 ***\n"
+
+
+def test_a_server_job_the_launcher_stopped_after_serving_is_not_a_failure(run):
+    served = LauncherState(launcher="slurm", stage="model_server", slurm_job_id="110", log="logs/model_server.log",
+                           stopped_by_launcher=STOPPED_AFTER_SERVING, ended_at="2026-11-30T13:16:25Z")
+    write_launcher_state(run, served, name="logs/launcher_model_server.json")
+    (run / "logs" / "model_server.log").write_text("SIMULATED_POLICY_READY http://127.0.0.1:5/v1\n" + CANCELLED_LINE)
+    report = diagnose(run)
+    assert report.category == "healthy", report.findings
+    # The same line without the launcher's word for it is a job someone else stopped.
+    write_launcher_state(run, LauncherState(**(served.model_dump() | {"stopped_by_launcher": None})),
+                         name="logs/launcher_model_server.json")
+    assert diagnose(run).findings[0].title == "Slurm stopped job 110 before it finished"
+
+
+def test_the_latest_stage_file_and_its_copy_are_one_finding(run):
+    state = LauncherState(launcher="local", stage="rollouts", pid=4242, exit_code=-9)
+    write_launcher_state(run, state)
+    write_launcher_state(run, state, name="logs/launcher_rollouts.json")
+    assert [f.title for f in diagnose(run).findings].count("Process 4242 (rollouts) was killed by SIGKILL") == 1
+
+
+def test_an_over_memory_kill_reads_as_oom_even_when_slurm_only_says_failed(run):
+    write_launcher_state(run, LauncherState(launcher="slurm", slurm_job_id="7", slurm_state="FAILED", oom_killed=True,
+                                            slurm_reason="JobLaunchFailure", exit_code=137))
+    assert diagnose(run).findings[0].title == "Slurm job 7 was killed for running out of memory"
 
 
 def test_an_unreadable_launcher_state(run):

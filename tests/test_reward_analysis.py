@@ -12,11 +12,11 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from gym_pipeline.assets.profiles import profile_metadata, summary_markdown
 from gym_pipeline.gym import plots
 from gym_pipeline.gym.compare import CheckpointSummary, Comparison, Estimate
 from gym_pipeline.gym.profile import profile_run, write_profile
 from gym_pipeline.gym.reward_analysis import DIFFICULTY, analyze, k_values, pass_at_k, summary_lines
+from gym_pipeline.stages import profile_metadata, summary_markdown
 
 
 def _analysis(rewards_by_task, *, masked=None, tokens=None, cut_off=None, num_repeats=None, threshold=1.0):

@@ -8,19 +8,15 @@ them changes, all are marked as possibly changed (never the other way round).
 """
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import dagster as dg
 
 from gym_pipeline.assets.partitions import CHECKPOINT_DIMENSION, ENV_DIMENSION, sweep_partition_key
 from gym_pipeline.config import SweepConfig
 from gym_pipeline.gym.fingerprint import value_digest
-
-
-@dataclass
-class PartitionOutcome:
-    metadata: dict = field(default_factory=dict)
-    digest: str | None = None  # content fingerprint of the partition's output
+from gym_pipeline.gym.redaction import redact, redact_value
+from gym_pipeline.stages import PartitionOutcome
 
 
 @dataclass
@@ -47,6 +43,23 @@ def partitions_of(context: dg.AssetExecutionContext | dg.AssetCheckExecutionCont
     return sorted(partitions, key=lambda p: (p.checkpoint, p.env))
 
 
+def redacted(metadata: dict) -> dict:
+    """Metadata with secrets hidden (an error text quoting a key, a URL with credentials): the UI shows it to all."""
+    return {key: _redact_metadata_value(value) for key, value in metadata.items()}
+
+
+def _redact_metadata_value(value: object) -> object:
+    if isinstance(value, str):
+        return redact(value)
+    if isinstance(value, dg.TextMetadataValue):
+        return dg.MetadataValue.text(redact(value.value))
+    if isinstance(value, dg.MarkdownMetadataValue):
+        return dg.MetadataValue.md(redact(value.value))
+    if isinstance(value, dg.JsonMetadataValue):
+        return dg.MetadataValue.json(redact_value(value.value))
+    return value  # numbers, paths, tables of numbers
+
+
 def batch_result(context: dg.AssetExecutionContext, config: SweepConfig,
                  outcomes: Iterable[tuple[SweepPartition, PartitionOutcome]],
                  check_results: list[dg.AssetCheckResult] | None = None) -> dg.MaterializeResult:
@@ -55,7 +68,7 @@ def batch_result(context: dg.AssetExecutionContext, config: SweepConfig,
     outcomes = list(outcomes)
     for partition, outcome in outcomes:
         run_dir = config.run_dir(partition.checkpoint, partition.env)
-        context.add_asset_metadata({"run_dir": dg.MetadataValue.path(str(run_dir)), **outcome.metadata},
+        context.add_asset_metadata({"run_dir": dg.MetadataValue.path(str(run_dir)), **redacted(outcome.metadata)},
                                    partition_key=partition.key)
         digests.append(outcome.digest)
     version = None

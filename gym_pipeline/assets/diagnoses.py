@@ -2,10 +2,11 @@
 
 import dagster as dg
 
-from gym_pipeline.assets.batching import PartitionOutcome, SweepPartition, backfill_policy, batch_result, partitions_of
+from gym_pipeline.assets.batching import SweepPartition, backfill_policy, batch_result, partitions_of
 from gym_pipeline.assets.partitions import sweep_partitions
 from gym_pipeline.config import SweepConfig
 from gym_pipeline.gym import diagnose as diagnosis
+from gym_pipeline.gym.diagnose.report import DIAGNOSIS_STAGE
 from gym_pipeline.gym.fingerprint import code_version, file_digest
 from gym_pipeline.gym.formats import (
     DIAGNOSIS_FILE,
@@ -15,6 +16,8 @@ from gym_pipeline.gym.formats import (
     ROLLOUTS_FILE,
 )
 from gym_pipeline.gym.manifest import record_stage
+from gym_pipeline.gym.run_lock import run_directory_lock
+from gym_pipeline.stages import PartitionOutcome
 
 DIAGNOSIS_HEALTHY = "diagnosis_healthy"
 DIAGNOSED_FILES = (MATERIALIZED_INPUTS_FILE, ROLLOUTS_FILE, FAILURES_FILE, REWARD_PROFILE_FILE)
@@ -45,13 +48,16 @@ def build_diagnostic_report(config: SweepConfig) -> dg.AssetsDefinition:
 
         def diagnose_one(partition: SweepPartition) -> PartitionOutcome:
             run_dir = config.run_dir(partition.checkpoint, partition.env)
-            result = diagnosis.diagnose(run_dir)
-            diagnosis.write_diagnosis(result, run_dir / DIAGNOSIS_FILE)
-            record_stage(run_dir, "diagnostic_report", {
-                "inputs": {name: file_digest(run_dir / name) for name in DIAGNOSED_FILES if (run_dir / name).exists()},
-                "code_version": code,
-                "category": result.category,
-            })
+            # Held from reading the run to recording the diagnosis, so it describes one state of the folder.
+            with run_directory_lock(run_dir, DIAGNOSIS_STAGE, dagster_run_id=context.run.run_id):
+                result = diagnosis.diagnose(run_dir)
+                diagnosis.write_diagnosis(result, run_dir / DIAGNOSIS_FILE)
+                record_stage(run_dir, DIAGNOSIS_STAGE, {
+                    "inputs": {name: file_digest(run_dir / name) for name in DIAGNOSED_FILES
+                               if (run_dir / name).exists()},
+                    "code_version": code,
+                    "category": result.category,
+                })
             context.log.info(diagnosis.render_text(result))
             titles = [finding.title for finding in result.findings]
             if not result.healthy:

@@ -2,13 +2,13 @@
 
 import dagster as dg
 
-from gym_pipeline.assets.batching import PartitionOutcome, SweepPartition, backfill_policy, batch_result, partitions_of
+from gym_pipeline.assets.batching import SweepPartition, backfill_policy, batch_result, partitions_of
+from gym_pipeline.assets.launching import run_stage
 from gym_pipeline.assets.partitions import ENV_OF_PARTITION, sweep_partitions
 from gym_pipeline.automation import inputs_automation
 from gym_pipeline.checks import MATERIALIZE_CODE_VERSION
 from gym_pipeline.config import SweepConfig
-from gym_pipeline.gym import materialize
-from gym_pipeline.gym.formats import MATERIALIZED_INPUTS_FILE
+from gym_pipeline.stages import PartitionOutcome, materialize_partition
 
 
 def build_materialized_inputs(config: SweepConfig) -> dg.AssetsDefinition:
@@ -30,22 +30,12 @@ def build_materialized_inputs(config: SweepConfig) -> dg.AssetsDefinition:
         code = context.assets_def.code_versions_by_key[context.asset_key]
 
         def materialize_one(partition: SweepPartition) -> PartitionOutcome:
-            settings = config.materialization_settings(partition.env)
-            output = config.run_dir(partition.checkpoint, partition.env) / MATERIALIZED_INPUTS_FILE
-            record = materialize.materialize_and_record(config.environment(partition.env).dataset, output, settings,
-                                                        code)
-            rows = record["output"]["rows"]
-            context.log.info(f"{output}: {rows} rows ({settings.num_repeats} repeats)")
-            return PartitionOutcome(
-                metadata={
-                    "path": dg.MetadataValue.path(str(output)),
-                    "rows": rows,
-                    "num_repeats": settings.num_repeats,
-                    "agent": settings.agent,
-                    "source_digest": record["source"]["digest"],
-                    "settings_digest": record["settings_digest"],
-                },
-                digest=record["output"]["digest"],
+            dataset = config.environment(partition.env).dataset
+            return run_stage(
+                context, config, "materialize", partition.checkpoint, partition.env, code,
+                in_step=lambda: materialize_partition(config, partition.checkpoint, partition.env, code, context.log,
+                                                      dagster_run_id=context.run.run_id),
+                read_only_paths=[dataset.parent],
             )
 
         return batch_result(context, config, [(p, materialize_one(p)) for p in partitions_of(context)])

@@ -70,7 +70,7 @@ def build_model_checkpoint(config: SweepConfig) -> dg.AssetsDefinition:
     def model_checkpoint(context: dg.AssetExecutionContext) -> dg.DataVersionsByPartition:
         versions = {}
         for checkpoint in context.instance.get_dynamic_partitions(CHECKPOINTS.name):
-            if config.model_server.kind == "simulated":
+            if config.model_server.kind in ("simulated", "vllm"):  # a folder we serve ourselves
                 folder = config.checkpoint_dir(checkpoint)
                 versions[checkpoint] = dg.DataVersion(folder_digest(folder) if folder.is_dir() else MISSING)
                 continue

@@ -9,11 +9,12 @@ from pathlib import Path
 import dagster as dg
 
 from gym_pipeline.config import ModelServerConfig
+from gym_pipeline.launchers.settings import LauncherSettings
 from gym_pipeline.models.servers import Endpoint, serve_checkpoint
 
 
 class ModelServerResource(dg.ConfigurableResource):
-    """Serves one checkpoint for the length of a stage: the simulated policy or an existing endpoint."""
+    """Serves one checkpoint for the length of a stage: the simulated policy, `vllm serve` or an existing endpoint."""
 
     kind: str = "simulated"
     url_template: str | None = None
@@ -21,13 +22,23 @@ class ModelServerResource(dg.ConfigurableResource):
     api_key_env: str | None = None  # the variable's name only: the key itself never enters run config
     latency_ms: int = 0
     startup_timeout_s: float = 60.0
+    command: list[str] = ModelServerConfig.model_fields["command"].default  # vllm kind, with placeholders
+    extra_args: list[str] = []
 
     @classmethod
     def from_config(cls, settings: ModelServerConfig) -> ModelServerResource:
         return cls(**settings.model_dump())
 
     @contextmanager
-    def serve(self, checkpoint: str, checkpoint_dir: Path, log_path: Path) -> Iterator[Endpoint]:
+    def serve(
+        self,
+        checkpoint: str,
+        checkpoint_dir: Path,
+        log_path: Path,
+        launcher_settings: LauncherSettings | None = None,
+        run_dir: Path | None = None,
+    ) -> Iterator[Endpoint]:
+        """See `serve_checkpoint`: `launcher_settings` (the sweep's `launchers.model_server`) say where it runs."""
         settings = ModelServerConfig.model_validate(self.model_dump())
-        with serve_checkpoint(settings, checkpoint, checkpoint_dir, log_path) as endpoint:
+        with serve_checkpoint(settings, checkpoint, checkpoint_dir, log_path, launcher_settings, run_dir) as endpoint:
             yield endpoint

@@ -37,6 +37,8 @@ from gym_pipeline.gym.formats import write_json_atomic
 
 LAUNCHER_FILE = "logs/launcher.json"
 LAUNCHER_GLOB = "launcher*.json"
+# `stopped_by_launcher` of a server stopped on purpose once its stage no longer needed it: not a failure.
+STOPPED_AFTER_SERVING = "after serving"
 
 
 class LauncherState(BaseModel):
@@ -54,6 +56,8 @@ class LauncherState(BaseModel):
     slurm_reason: str | None = None
     started_at: str | None = None
     ended_at: str | None = None
+    stopped_by_launcher: str | None = None  # why the launcher stopped it, e.g. STOPPED_AFTER_SERVING or an interrupt
+    log: str | None = None  # the stage's output, relative to the run folder
 
 
 def write_launcher_state(run_dir: Path, state: LauncherState, name: str = LAUNCHER_FILE) -> Path:
@@ -95,9 +99,10 @@ def find_launcher_files(run_dir: Path) -> list[Path]:
 
 
 def read_launcher_states(run_dir: Path | None) -> list[LauncherRecord]:
+    """Every launcher file's state, once per stage run: `logs/launcher.json` repeats the latest stage's own file."""
     if run_dir is None or not run_dir.is_dir():
         return []
-    records = []
+    records: list[LauncherRecord] = []
     for path in find_launcher_files(run_dir):
         text = path.read_text(encoding="utf-8", errors="replace")
         lines = {}
@@ -109,12 +114,30 @@ def read_launcher_states(run_dir: Path | None) -> list[LauncherRecord]:
             records.append(LauncherRecord(rel, LauncherState.model_validate(orjson.loads(text)), None, lines))
         except (orjson.JSONDecodeError, ValidationError) as error:
             records.append(LauncherRecord(rel, None, str(error).splitlines()[0], lines))
-    return records
+    stage_files = {r.state.model_dump_json() for r in records if r.state and Path(r.file).name != Path(LAUNCHER_FILE).name}
+    return [r for r in records
+            if not (r.state and Path(r.file).name == Path(LAUNCHER_FILE).name and r.state.model_dump_json() in stage_files)]
+
+
+def stopped_after_serving(state: LauncherState) -> bool:
+    return state.stopped_by_launcher == STOPPED_AFTER_SERVING
+
+
+def served_and_stopped(records: list[LauncherRecord]) -> tuple[set[str], set[str]]:
+    """The Slurm job ids and the log files of servers the launcher stopped on purpose: their cancellation is
+    the launcher's doing, not the run's problem."""
+    states = [r.state for r in records if r.state and stopped_after_serving(r.state)]
+    return {str(s.slurm_job_id) for s in states if s.slurm_job_id}, {s.log for s in states if s.log}
 
 
 def outcome(state: LauncherState) -> Outcome:
     """Read a state the way an engineer would: Slurm's verdict first, then OOM, a signal, the exit code."""
     who = _who(state)
+    if stopped_after_serving(state):
+        return Outcome(False, f"{who} served its stage and was stopped", "the launcher stopped it once it was not needed")
+    if state.oom_killed:  # before Slurm's verdict: without cgroups Slurm calls an over-memory kill only FAILED
+        return Outcome(True, f"{who} was killed for running out of memory",
+                       "the kernel's OOM killer ended it: the stage used more memory than the container or host allows")
     if state.launcher == "slurm" and state.slurm_state:
         base = state.slurm_state.split()[0].rstrip("+").upper()
         known = SLURM_STATES.get(base)
@@ -123,9 +146,6 @@ def outcome(state: LauncherState) -> Outcome:
             return Outcome(True, f"{who} ended in state {state.slurm_state}{reason}", "Slurm reports a state this "
                            "diagnosis does not know; read `sacct` for its meaning")
         return Outcome(known.failed, f"{who} {known.summary}{reason}", known.cause + reason)
-    if state.oom_killed:
-        return Outcome(True, f"{who} was killed for running out of memory",
-                       "the kernel's OOM killer ended it: the stage used more memory than the container or host allows")
     killed_by = signal_name(state.signal) or exit_signal(state.exit_code)
     if killed_by:
         meaning = SIGNAL_MEANINGS.get(killed_by, "ended by a signal")

@@ -137,7 +137,9 @@ SIGNATURES: tuple[Signature, ...] = (
     # --- step 2: model serving ---------------------------------------------------------------------
     Signature("model_endpoint_down",
               r"model endpoint (?P<url>\S+?) did not answer|model endpoint (?P<url2>\S+) lists no model"
-              r"|simulated policy (?:exited with code -?\d+ before it was ready|not ready after \d+s)"),
+              r"|model endpoint (?P<url3>\S+) answered HTTP [45]\d\d"
+              r"|(?:simulated policy|vLLM server) (?:exited with code -?\d+ before it was ready|ended before it was ready"
+              r"|not ready after [\d.]+s)"),
     Signature("checkpoint_missing", r"(?P<path>\S+): checkpoint folder not found"),
     Signature("vllm_engine_failed", r"Engine core initialization failed|EngineDeadError|EngineCore failed to start"),
     Signature("gpu_out_of_memory", r"CUDA out of memory|torch\.(?:cuda\.)?OutOfMemoryError"),

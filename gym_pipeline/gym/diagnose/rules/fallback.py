@@ -6,6 +6,7 @@ import re
 
 from gym_pipeline.gym.diagnose.evidence import Evidence
 from gym_pipeline.gym.diagnose.findings import Finding
+from gym_pipeline.gym.diagnose.launcher import served_and_stopped
 from gym_pipeline.gym.diagnose.vocabulary import (
     CACHE_RESUME,
     CATEGORY_MEANINGS,
@@ -72,8 +73,10 @@ def unexplained_log_errors(ev: Evidence, findings: list[Finding]) -> list[Findin
     """The first real error of each log that no finding explains: never call a run healthy over it."""
     result = []
     seen_files: set[str] = set()
+    _, served_logs = served_and_stopped(ev.launchers)
     for incident in ev.logs.incidents:
-        if incident.after_shutdown or incident.file in seen_files or _explained(incident, findings):
+        stopped_on_purpose = incident.file in served_logs and "slurm_cancelled" in incident.signatures
+        if incident.after_shutdown or stopped_on_purpose or incident.file in seen_files or _explained(incident, findings):
             continue
         seen_files.add(incident.file)
         noise = sum(1 for i in ev.logs.incidents if i.file == incident.file and i.after_shutdown)

@@ -7,6 +7,7 @@ from collections.abc import Callable, Mapping
 
 from gym_pipeline.gym.diagnose.evidence import Evidence
 from gym_pipeline.gym.diagnose.findings import Finding, affected, resume_command, unique
+from gym_pipeline.gym.diagnose.launcher import served_and_stopped
 from gym_pipeline.gym.diagnose.logs import LogHit
 from gym_pipeline.gym.diagnose.redaction import excerpt
 from gym_pipeline.gym.diagnose.signatures import KNOWN_PROBLEMS
@@ -17,9 +18,10 @@ def known_problems(step: int) -> Callable[[Evidence], list[Finding]]:
     problems = [p for p in KNOWN_PROBLEMS if p.step == step]
 
     def rule(ev: Evidence) -> list[Finding]:
+        served, _ = served_and_stopped(ev.launchers)
         findings = []
         for problem in problems:
-            hits = [h for name in problem.signatures for h in ev.hits(name)]
+            hits = [h for name in problem.signatures for h in ev.hits(name) if not _stopped_on_purpose(h, served)]
             if not hits:
                 continue
             fields = _Fields(hits)
@@ -45,6 +47,12 @@ def known_problems(step: int) -> Callable[[Evidence], list[Finding]]:
         return findings
 
     return rule
+
+
+def _stopped_on_purpose(hit: LogHit, served_jobs: set[str]) -> bool:
+    """A model server's job that the launcher cancelled once the collection was done logs its cancellation."""
+    job = hit.groups.get("job")
+    return bool(job) and job.split(".")[0] in served_jobs
 
 
 class _Fields(Mapping[str, str]):

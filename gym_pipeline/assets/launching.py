@@ -1,0 +1,58 @@
+"""Run a partition's stage where the sweep config says: in this step's process, or through a launcher.
+
+A launched stage is `gym-pipeline stage KEY ...` started by the launcher (a local process group, a Docker
+container, a Slurm job) inside a Dagster Pipes session whose channel is a pair of files in the run
+directory. It reads the sweep config the step wrote beside it and runs the same function the step would
+have run; its log lines reach the run's log as they happen and its `PartitionOutcome` comes back as a
+Pipes message. Where it ran (pid, container id, Slurm job id) is added to the stage's record in the run's
+manifest and to the metadata.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import dagster as dg
+
+from gym_pipeline.config import SweepConfig
+from gym_pipeline.gym.formats import write_bytes_atomic
+from gym_pipeline.gym.manifest import annotate_stage
+from gym_pipeline.stages import STAGE_OF_LAUNCHER_KEY, PartitionOutcome, deserialize_outcome
+
+
+def run_stage(context: dg.AssetExecutionContext, config: SweepConfig, key: str, checkpoint: str, env: str,
+              code: str, in_step: Callable[[], PartitionOutcome], extra_args: Sequence[str] = (),
+              env_vars: dict[str, str] | None = None, read_only_paths: Sequence[Path] = ()) -> PartitionOutcome:
+    """`in_step()` when the config launches stage `key` nowhere, else the same work through its launcher."""
+    settings = getattr(config.launchers, key)
+    if settings is None:
+        return in_step()
+    from gym_pipeline.launchers.base import StageFailedError, StageLaunch
+    from gym_pipeline.launchers.pipes import PipesLauncherClient
+    from gym_pipeline.launchers.settings import launcher_from_settings
+
+    stage = STAGE_OF_LAUNCHER_KEY[key]
+    run_dir = config.run_dir(checkpoint, env)
+    logs = run_dir / "logs"
+    logs.mkdir(parents=True, exist_ok=True)
+    config_file = logs / f"{stage}.sweep.json"
+    write_bytes_atomic(config_file, config.model_dump_json().encode())
+    argv = [sys.executable, "-m", "gym_pipeline.cli", "stage", key, "--sweep-config", str(config_file),
+            "--checkpoint", checkpoint, "--env", env, "--code-version", code,
+            "--dagster-run-id", context.run.run_id, *extra_args]
+    launch = StageLaunch(stage, argv, run_dir, env=env_vars or {}, cwd=run_dir, read_only_paths=read_only_paths)
+    context.log.info(f"{checkpoint} x {env}: {stage} through the {settings.kind} launcher")
+    try:
+        invocation = PipesLauncherClient(launcher_from_settings(settings)).run(context=context, launch=launch)
+    except StageFailedError as error:
+        raise dg.Failure(description=str(error), metadata={"log": dg.MetadataValue.path(str(launch.log_path))}) from None
+    outcomes = invocation.get_custom_messages()
+    if not outcomes:
+        raise dg.Failure(description=f"stage {stage} ended without reporting its outcome; see {launch.log_path}")
+    where = {name: value.value for name, value in invocation.metadata.items()}
+    annotate_stage(run_dir, stage, {"ran_on": where})
+    outcome = deserialize_outcome(outcomes[-1])
+    outcome.metadata |= {f"launcher/{name}": value for name, value in where.items()}
+    return outcome

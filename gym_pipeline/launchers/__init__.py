@@ -1,0 +1,18 @@
+"""Where a stage runs: a local process, a Docker container or a Slurm job, behind one interface.
+
+    from gym_pipeline.launchers.base import StageLaunch
+    from gym_pipeline.launchers.settings import SlurmLauncherSettings, launcher_from_settings
+
+    launcher = launcher_from_settings(SlurmLauncherSettings(partition="gpu", memory_mb=16000))
+    state = launcher.run(StageLaunch("rollouts", [sys.executable, "-m", "gym_pipeline.cli", ...], run_dir))
+    with launcher.serve(StageLaunch("model_server", [...], run_dir), ready=answers, timeout_s=600):
+        ...
+
+Modules: `base` (StageLaunch, StageResources, Launcher, the errors), `local`, `docker`, `slurm`, `pipes`
+(the Dagster Pipes client) and `settings` (the pydantic settings and the factory; light to import, so the
+sweep config can embed them without loading the launchers' dependencies). Nothing is imported here for
+the same reason.
+
+Every launcher writes the stage's output to `<run_dir>/logs/<stage>.log` and its `LauncherState` to
+`logs/launcher.json` and `logs/launcher_<stage>.json` (see gym_pipeline/gym/diagnose/launcher.py).
+"""

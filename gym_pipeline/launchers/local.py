@@ -1,0 +1,106 @@
+"""A stage as a local process, in its own process group so that teardown reaches everything it started."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import time
+
+from gym_pipeline.gym.diagnose.launcher import LauncherState
+from gym_pipeline.gym.diagnose.vocabulary import signal_name
+from gym_pipeline.launchers.base import Launcher, LauncherUnavailableError, RunningStage, StageLaunch
+
+_KILL_WAIT_S = 10.0  # after SIGKILL, how long the group may take to vanish
+
+
+class LocalLauncher(Launcher):
+    """Runs the argv as a subprocess of this process (inheriting its environment, plus `launch.env`).
+
+    Teardown: SIGINT to the whole process group, `grace_period_s` for it to exit, then SIGKILL.
+    """
+
+    kind = "local"
+
+    def __init__(self, grace_period_s: float = 10.0, poll_interval_s: float = 0.2):
+        super().__init__(grace_period_s=grace_period_s, poll_interval_s=poll_interval_s)
+
+    def prepare(self, launch: StageLaunch, state: LauncherState) -> RunningStage:
+        return _LocalProcess(launch, state, self.grace_period_s)
+
+
+class _LocalProcess(RunningStage):
+    def __init__(self, launch: StageLaunch, state: LauncherState, grace_period_s: float):
+        super().__init__(launch, state)
+        self.grace_period_s = grace_period_s
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        with self.launch.log_path.open("ab") as log_file:
+            try:
+                self.process = subprocess.Popen(
+                    self.launch.argv, cwd=self.launch.workdir, env={**os.environ, **self.launch.env},
+                    stdin=subprocess.DEVNULL, stdout=log_file, stderr=subprocess.STDOUT,
+                    start_new_session=True,  # its own session and process group (pgid == pid)
+                )
+            except OSError as error:  # no such program, not executable, no such workdir
+                raise LauncherUnavailableError(f"cannot start stage {self.launch.stage!r}: {error}") from error
+        self.state.pid = self.process.pid
+
+    def poll(self) -> bool:
+        if self.process is None or self.process.poll() is None:
+            return False
+        self._record_exit(self.process.returncode)
+        return True
+
+    def stop(self) -> None:
+        if self.process is not None:
+            self._end_group(first=signal.SIGINT)
+            self.process.wait()
+            self._record_exit(self.process.returncode)
+        self.ended = True
+
+    def release(self) -> None:
+        # Whatever the stage left running in its group (a daemonized helper) ends with it.
+        if self.process is not None and _group_alive(self.process.pid):
+            self._end_group(first=signal.SIGINT)
+
+    def _end_group(self, first: signal.Signals) -> None:
+        assert self.process is not None
+        pgid = self.process.pid
+        _signal_group(pgid, first)
+        if not self._wait_group_gone(pgid, self.grace_period_s):
+            _signal_group(pgid, signal.SIGKILL)
+            self._wait_group_gone(pgid, _KILL_WAIT_S)
+
+    def _wait_group_gone(self, pgid: int, timeout_s: float) -> bool:
+        assert self.process is not None
+        deadline = time.monotonic() + timeout_s
+        while True:
+            self.process.poll()  # reap the leader, else it stays in the group as a zombie
+            if not _group_alive(pgid):
+                return True
+            if time.monotonic() > deadline:
+                return False
+            time.sleep(0.05)
+
+    def _record_exit(self, returncode: int) -> None:
+        self.ended = True
+        self.state.exit_code = returncode
+        if returncode < 0:
+            self.state.signal = signal_name(-returncode)
+
+
+def _signal_group(pgid: int, signum: signal.Signals) -> None:
+    try:
+        os.killpg(pgid, signum)
+    except ProcessLookupError:
+        pass
+
+
+def _group_alive(pgid: int) -> bool:
+    try:
+        os.killpg(pgid, 0)
+    except ProcessLookupError:
+        return False
+    return True

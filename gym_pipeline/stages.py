@@ -1,0 +1,246 @@
+"""A partition's stages as plain functions: run inside the Dagster step, or launched as `gym-pipeline stage`.
+
+Each function does one stage of one (checkpoint, env) partition, holding the run directory's lock, and
+returns a `PartitionOutcome`: the Dagster metadata to attach to that partition and a digest of what it
+wrote. The assets call them directly when a stage runs in the step's process; when the sweep config
+sends a stage to a launcher (a local process, a Docker container, a Slurm job), the launched
+`gym-pipeline stage ...` command calls the same function inside a Dagster Pipes session: its log lines
+reach the run's log as they happen, and the outcome comes back as a Pipes message.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import warnings
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+import dagster as dg
+
+from gym_pipeline.config import SweepConfig
+from gym_pipeline.engines.builtin import COLLECTING, ROLLOUTS_STAGE, CollectionProgress, CollectorSettings, collect
+from gym_pipeline.environments import get_environment
+from gym_pipeline.gym import materialize, plots, profile, reward_analysis
+from gym_pipeline.gym.fingerprint import file_digest
+from gym_pipeline.gym.formats import MATERIALIZED_INPUTS_FILE, REWARD_PROFILE_FILE, ROLLOUTS_FILE
+from gym_pipeline.gym.manifest import read_manifest, record_stage
+from gym_pipeline.gym.run_lock import run_directory_lock
+from gym_pipeline.models.servers import Endpoint
+
+# The sweep config's `launchers` keys, and the stage names the manifest, the lock and the launcher records use.
+STAGE_OF_LAUNCHER_KEY = {
+    "materialize": materialize.MATERIALIZED_INPUTS_STAGE,
+    "collect": ROLLOUTS_STAGE,
+    "profile": profile.PROFILE_STAGE,
+}
+
+
+class StageLog(Protocol):
+    """Dagster's `context.log` in a step, a `logging.Logger` in a launched stage."""
+
+    def info(self, msg: str) -> Any: ...
+
+    def warning(self, msg: str) -> Any: ...
+
+
+@dataclass
+class PartitionOutcome:
+    metadata: dict = field(default_factory=dict)
+    digest: str | None = None  # content fingerprint of the partition's output
+
+
+def serialize_outcome(outcome: PartitionOutcome) -> str:
+    """A launched stage's outcome as text for the Dagster step that launched it (Dagster's own serialization)."""
+    metadata = {key: _metadata_value(value) for key, value in outcome.metadata.items()}
+    return dg.serialize_value({"metadata": metadata, "digest": outcome.digest})
+
+
+def deserialize_outcome(text: str) -> PartitionOutcome:
+    value = dg.deserialize_value(text)
+    return PartitionOutcome(metadata=value["metadata"], digest=value["digest"])
+
+
+def _metadata_value(value: Any) -> dg.MetadataValue:
+    if isinstance(value, dg.MetadataValue):
+        return value
+    if value is None:
+        return dg.MetadataValue.null()
+    if isinstance(value, bool):
+        return dg.MetadataValue.bool(value)
+    if isinstance(value, int):
+        return dg.MetadataValue.int(value)
+    if isinstance(value, float):
+        return dg.MetadataValue.float(value)
+    return dg.MetadataValue.text(str(value))
+
+
+def materialize_partition(config: SweepConfig, checkpoint: str, env: str, code: str, log: StageLog,
+                          dagster_run_id: str | None = None) -> PartitionOutcome:
+    settings = config.materialization_settings(env)
+    run_dir = config.run_dir(checkpoint, env)
+    output = run_dir / MATERIALIZED_INPUTS_FILE
+    with run_directory_lock(run_dir, materialize.MATERIALIZED_INPUTS_STAGE, dagster_run_id=dagster_run_id):
+        record = materialize.materialize_and_record(config.environment(env).dataset, output, settings, code)
+    rows = record["output"]["rows"]
+    log.info(f"{output}: {rows} rows ({settings.num_repeats} repeats)")
+    return PartitionOutcome(
+        metadata={
+            "path": dg.MetadataValue.path(str(output)),
+            "rows": rows,
+            "num_repeats": settings.num_repeats,
+            "agent": settings.agent,
+            "source_digest": record["source"]["digest"],
+            "settings_digest": record["settings_digest"],
+        },
+        digest=record["output"]["digest"],
+    )
+
+
+def _progress_logger(log: StageLog, checkpoint: str, env: str):
+    """Log every tenth of the way, so a long collection is seen moving."""
+    next_tenth = [1]
+
+    def on_progress(progress: CollectionProgress) -> None:
+        if progress.total and progress.done * 10 >= next_tenth[0] * progress.total:
+            next_tenth[0] = progress.done * 10 // progress.total + 1
+            log.info(f"{checkpoint} x {env}: collected {progress.done}/{progress.total} rows "
+                     f"({progress.failed} failed)")
+
+    return on_progress
+
+
+def _interrupted_on_same_inputs(previous: dict, inputs_digest: str, checkpoint_digest: str | None) -> bool:
+    """Resume only a collection that was cut short, on the very same inputs and checkpoint."""
+    return (
+        previous.get("status") == COLLECTING
+        and previous.get("inputs", {}).get("digest") == inputs_digest
+        and previous.get("checkpoint", {}).get("digest") == checkpoint_digest
+    )
+
+
+def collect_partition(config: SweepConfig, checkpoint: str, env: str, endpoint: Endpoint, code: str, log: StageLog,
+                      dagster_run_id: str | None = None) -> PartitionOutcome:
+    run_dir = config.run_dir(checkpoint, env)
+    inputs_path, rollouts_path = run_dir / MATERIALIZED_INPUTS_FILE, run_dir / ROLLOUTS_FILE
+    # Held from the resume decision to the digest of what was collected; collect() re-enters it.
+    with run_directory_lock(run_dir, ROLLOUTS_STAGE, dagster_run_id=dagster_run_id):
+        resume = _interrupted_on_same_inputs(
+            read_manifest(run_dir).get(ROLLOUTS_STAGE, {}), file_digest(inputs_path), endpoint.checkpoint_digest
+        )
+        if resume:
+            log.info(f"{env}: resuming a collection cut short on these same inputs and checkpoint")
+        settings = CollectorSettings(
+            model_url=endpoint.url,
+            model_name=endpoint.model_name,
+            concurrency=config.concurrency,
+            request_timeout_s=config.request_timeout_s,
+            api_key=endpoint.api_key,
+        )
+        served = {"name": checkpoint, "path": str(config.checkpoint_dir(checkpoint)),
+                  "digest": endpoint.checkpoint_digest, "server_pid": endpoint.pid}
+        summary = asyncio.run(
+            collect(
+                inputs_path, rollouts_path, get_environment(env), settings, resume=resume,
+                on_progress=_progress_logger(log, checkpoint, env),
+                manifest_extra={
+                    "checkpoint": served,
+                    "model_url": endpoint.url,  # what `gym-pipeline diagnose --probe` checks later
+                    "code_version": code,
+                },
+            )
+        )
+        for torn in summary.torn_lines_repaired:
+            log.warning(f"{checkpoint} x {env}: {torn}")
+        repaired = "\n".join(map(str, summary.torn_lines_repaired)) or "none"
+        return PartitionOutcome(
+            metadata={
+                "path": dg.MetadataValue.path(str(rollouts_path)),
+                "rollouts": summary.resumed + summary.collected,
+                "resumed": summary.resumed,
+                "failed": summary.failed,
+                "expected": summary.total,
+                "elapsed_s": round(summary.elapsed_s, 2),
+                "model": endpoint.model_name,
+                "checkpoint_digest": endpoint.checkpoint_digest or "",
+                "torn_lines_repaired": dg.MetadataValue.text(repaired),
+            },
+            digest=file_digest(rollouts_path),
+        )
+
+
+def _number(value: float | None, digits: int = 3) -> str:
+    return "n/a" if value is None else f"{value:.{digits}f}"
+
+
+def summary_markdown(result: profile.ProfileResult) -> str:
+    """The run at a glance: completion, reward, pass@k, difficulty, cut-offs, reward against length."""
+    summary = result.analysis.summary
+    difficulty = summary["difficulty"]
+    cut = summary["cut_off"]
+    length = summary["reward_vs_output_tokens"]
+    rows = [
+        ("completion", f"{result.completed_rollouts:,} / {result.expected_rollouts:,} rollouts "
+                       f"({result.completion_pct:.2f}%)"),
+        ("tasks profiled", f"{summary['tasks']:,} ({result.tasks_dropped:,} without rollouts dropped)"),
+        ("masked rollouts", f"{result.masked_rollouts:,} (left out of every statistic)"),
+        ("mean reward", _number(summary["mean_reward"])),
+        *((f"pass@{k} (reward >= {result.analysis.threshold:g})",
+           f"{_number(entry['mean'])} over {entry['tasks']:,} tasks") for k, entry in summary["pass_at_k"].items()),
+        ("tasks never / sometimes / always solved",
+         f"{difficulty['never']:,} / {difficulty['sometimes']:,} / {difficulty['always']:,}"),
+        ("cut off by the length limit",
+         "n/a" if cut["share"] is None else f"{100 * cut['share']:.2f}% ({cut['rollouts']:,} rollouts)"),
+        ("reward vs output tokens", f"Pearson {_number(length['pearson'])}, Spearman {_number(length['spearman'])} "
+                                    f"({length['rollouts']:,} rollouts)"),
+    ]
+    return "\n".join(["| | |", "|---|---|", *(f"| {name} | {value} |" for name, value in rows)])
+
+
+def profile_metadata(result: profile.ProfileResult, paths: dict[str, Path]) -> dict[str, Any]:
+    """The asset's metadata: counts, the summary table, two plots, and where the outputs are."""
+    analysis = result.analysis
+    agent = result.agent_metrics[0] if result.agent_metrics else {}
+    return {
+        "path": dg.MetadataValue.path(str(paths["reward_profiling"])),
+        "reward_analysis": dg.MetadataValue.path(str(paths["reward_analysis"])),
+        "summary": dg.MetadataValue.md(summary_markdown(result)),
+        "task_reward_histogram": dg.MetadataValue.md(
+            plots.markdown_image(plots.task_reward_histogram(analysis), "per-task mean reward")),
+        "reward_vs_output_length": dg.MetadataValue.md(
+            plots.markdown_image(plots.reward_vs_output_length(analysis), "reward against output length")),
+        "tasks": len(result.task_rows),
+        "tasks_dropped": result.tasks_dropped,
+        "completed_rollouts": result.completed_rollouts,
+        "expected_rollouts": result.expected_rollouts,
+        "masked_rollouts": result.masked_rollouts,
+        "mean_reward": agent.get("mean/reward"),
+        "pass@1": analysis.summary["pass_at_k"].get("1", {}).get("mean"),
+        "cut_off_share": analysis.summary["cut_off"]["share"],
+    }
+
+
+def profile_partition(config: SweepConfig, checkpoint: str, env: str, code: str, log: StageLog,
+                      dagster_run_id: str | None = None) -> PartitionOutcome:
+    run_dir = config.run_dir(checkpoint, env)
+    # Held from reading the rollouts to recording the profile: no collection may change them meanwhile.
+    with run_directory_lock(run_dir, profile.PROFILE_STAGE, dagster_run_id=dagster_run_id):
+        inputs_path, rollouts_path = run_dir / MATERIALIZED_INPUTS_FILE, run_dir / ROLLOUTS_FILE
+        # Failed rollouts are reported by the diagnosis; the profile covers what completed.
+        with warnings.catch_warnings():  # Gym's statistics warnings go to the run log instead of stderr
+            warnings.simplefilter("ignore")
+            result = profile.profile_run(inputs_path, rollouts_path, allow_partial=config.allow_partial_profiles)
+        paths = profile.write_profile(result, rollouts_path)
+        for line in [*result.warnings, *profile.summary_lines(result), *reward_analysis.summary_lines(result.analysis)]:
+            log.info(f"{checkpoint} x {env}: {line}")
+        record_stage(
+            run_dir,
+            profile.PROFILE_STAGE,
+            {
+                "inputs": {"materialized": file_digest(inputs_path), "rollouts": file_digest(rollouts_path)},
+                "allow_partial": config.allow_partial_profiles,
+                "code_version": code,
+                "outputs": {name: str(path) for name, path in paths.items()},
+            },
+        )
+        return PartitionOutcome(profile_metadata(result, paths), file_digest(run_dir / REWARD_PROFILE_FILE))

@@ -1,0 +1,122 @@
+"""A sweep's stages through each launcher, end to end through Dagster (`gym-pipeline demo --launcher`).
+
+Docker and Slurm are the real services started by `scripts/dev-services.sh` (CI starts them).
+"""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import dagster as dg
+import orjson
+import pytest
+from launcher_support import service_missing
+
+from gym_pipeline.assets.partitions import CHECKPOINTS, sweep_partition_key
+from gym_pipeline.config import StageLaunchersConfig
+from gym_pipeline.demo import create_workspace, run_demo
+from gym_pipeline.launchers.settings import DockerLauncherSettings, LocalLauncherSettings, SlurmLauncherSettings
+from gym_pipeline.sweep import EVAL_SWEEP_JOB, build_definitions, observe_sources
+
+STAGES = ("materialized_inputs", "rollouts", "reward_profile")
+WHERE = {"local": "pid", "docker": "container_id", "slurm": "slurm_job_id"}
+
+
+def _docker_ready() -> None:
+    import docker
+    from docker.errors import DockerException
+
+    from gym_pipeline.launchers.settings import DEFAULT_IMAGE
+
+    try:
+        client = docker.from_env()
+        client.ping()
+        client.images.get(DEFAULT_IMAGE)
+    except DockerException as error:
+        service_missing("docker", f"no Docker engine with the image {DEFAULT_IMAGE} ({error})")
+
+
+def _slurm_ready() -> None:
+    try:
+        states = subprocess.run(["sinfo", "-h", "-o", "%T"], capture_output=True, text=True, timeout=30)
+    except FileNotFoundError:
+        service_missing("slurm", "sinfo is not installed")
+    if states.returncode != 0 or not {"idle", "mixed", "allocated"} & set(states.stdout.split()):
+        service_missing("slurm", f"no node accepts jobs ({states.stdout.strip() or states.stderr.strip()})")
+
+
+SETTINGS = {
+    "local": (LocalLauncherSettings, lambda: None),
+    "docker": (DockerLauncherSettings, _docker_ready),
+    "slurm": (SlurmLauncherSettings, _slurm_ready),
+}
+
+
+def _leftovers(kind: str, home: Path) -> list[str]:
+    if kind == "docker":
+        import docker
+
+        return [c.name for c in docker.from_env().containers.list(all=True) if str(home) in str(c.labels)]
+    if kind == "slurm":
+        listed = subprocess.run(["squeue", "-h", "-o", "%i %j"], capture_output=True, text=True, timeout=30)
+        return [line for line in listed.stdout.splitlines() if "gym-pipeline" in line]
+    listed = subprocess.run(["pgrep", "-af", str(home)], capture_output=True, text=True)
+    return [line for line in listed.stdout.splitlines() if "pgrep" not in line]
+
+
+@pytest.mark.parametrize("kind", ["local", "docker", "slurm"])
+def test_every_stage_of_a_sweep_runs_through_the_launcher_and_says_where(tmp_path, kind):
+    settings_class, ready = SETTINGS[kind]
+    ready()
+    home = tmp_path / "home"
+    result = run_demo(home, checkpoint_count=1, quiet=True, launcher=settings_class())
+
+    assert [p["dagster_run_ok"] for p in result["partitions"]] == [True, True]
+    assert {p["diagnosis"] for p in result["partitions"]} == {"healthy"}
+    for partition in result["partitions"]:
+        run_dir = Path(partition["run_dir"])
+        manifest = orjson.loads((run_dir / "manifest.json").read_bytes())
+        for stage in STAGES:
+            ran_on = manifest[stage]["ran_on"]
+            assert ran_on["launcher"] == kind and ran_on[WHERE[kind]], (stage, ran_on)
+            assert (run_dir / "logs" / f"{stage}.log").exists()
+        assert manifest["materialized_inputs"]["ran_on"].get("pid") != os.getpid()
+        assert partition["rollouts"] == len((run_dir / "rollouts_materialized_inputs.jsonl").read_bytes().splitlines())
+    with dg.DagsterInstance.from_config(str(home / "dagster")) as instance:
+        event = instance.get_latest_materialization_event(dg.AssetKey("rollouts"))
+        logs = instance.all_logs(event.run_id)
+    assert event.asset_materialization.metadata["launcher/launcher"].value == kind
+    # The launched stage's own log lines reached the Dagster run's log through Pipes.
+    assert any("collected" in (entry.user_message or "") for entry in logs)
+    assert _leftovers(kind, home) == []
+
+
+def test_a_launched_stage_that_fails_fails_the_step_with_its_log(tmp_path):
+    home = tmp_path / "home"
+    config = create_workspace(home, checkpoint_count=1)
+    config = config.model_copy(update={"launchers": StageLaunchersConfig(materialize=LocalLauncherSettings())})
+    (home / "data" / "mcqa.jsonl").write_text('{"responses_create_params": {"input": "no closing brace"\n')
+    defs = build_definitions(config)
+    with dg.DagsterInstance.ephemeral() as instance:
+        instance.add_dynamic_partitions(CHECKPOINTS.name, ["step_0100"])
+        observe_sources(defs, instance)
+        result = defs.resolve_job_def(EVAL_SWEEP_JOB).execute_in_process(
+            instance=instance, partition_key=sweep_partition_key("step_0100", "mcqa"), raise_on_error=False)
+    assert not result.success
+    (failure,) = [event for event in result.get_step_failure_events()]
+    message = failure.step_failure_data.error.message
+    assert "stage 'materialized_inputs' failed on the local launcher" in message
+    assert "mcqa.jsonl:1" in message  # the stage's own error, from its log
+    state = orjson.loads((home / "runs" / "step_0100" / "mcqa" / "logs" / "launcher.json").read_bytes())
+    assert state["launcher"] == "local" and state["exit_code"] == 2
+
+
+def test_the_stage_command_refuses_a_file_that_is_not_a_sweep_config(tmp_path):
+    bad = tmp_path / "sweep.json"
+    bad.write_text("{}")
+    done = subprocess.run([sys.executable, "-m", "gym_pipeline.cli", "stage", "materialize", "--sweep-config", str(bad),
+                           "--checkpoint", "step_0100", "--env", "mcqa", "--code-version", "x"],
+                          capture_output=True, text=True)
+    assert done.returncode == 2 and "not a sweep config written by a sweep step" in done.stderr
+    assert "Traceback" not in done.stderr
