@@ -10,6 +10,10 @@ what the backfill policy controls. Dagster's backfill daemon also polls every 30
 dagster, not configurable): the wait from submission to the first launch and from the last run's end to
 the backfill's completion is reported separately, as a fixed cost per backfill.
 
+A third measurement, `direct`, submits the same 20 partitions the way `gym-pipeline backfill --ui-url` does:
+ranged runs of up to backfill_batch_size partitions sent straight to the webserver's run queue (dequeued
+every second), with no backfill daemon in between.
+
 Run: .venv/bin/python benchmarks/backfill_overhead.py [--checkpoints 10]
 """
 
@@ -23,6 +27,8 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import dagster as dg
@@ -30,6 +36,7 @@ import yaml
 
 from gym_pipeline.assets import SWEEP_ASSET_NAMES
 from gym_pipeline.assets.partitions import sweep_partition_key, sweep_partitions
+from gym_pipeline.backfill import WebserverBackfill, plan_backfill
 from gym_pipeline.demo import run_demo
 from gym_pipeline.sweep import EVAL_SWEEP_JOB, build_definitions, workspace_config
 
@@ -70,8 +77,9 @@ def work_seconds(home: Path, partitions: list[tuple[str, str]]) -> float:
         return time.perf_counter() - started
 
 
-def backfill_timings(home: Path, partitions: list[tuple[str, str]]) -> dict:
-    """A GraphQL-launched backfill through `gym-pipeline ui`: wall time, run time and daemon waits."""
+@contextmanager
+def running_ui(home: Path) -> Iterator[int]:
+    """`gym-pipeline ui` on a free port until the block ends; yields the port once the assets load."""
     port = free_port()
     log = (home / "ui.log").open("wb")
     process = subprocess.Popen([sys.executable, "-m", "gym_pipeline.cli", "ui", "--home", str(home), "--port",
@@ -87,6 +95,28 @@ def backfill_timings(home: Path, partitions: list[tuple[str, str]]) -> dict:
             if time.monotonic() > deadline:
                 raise RuntimeError("the UI did not come up")
             time.sleep(1)
+        yield port
+    finally:
+        os.killpg(process.pid, signal.SIGTERM)
+        process.wait(timeout=120)
+        log.close()
+
+
+def run_timings(home: Path, run_ids: list[str], submitted: float, completed: float, elapsed: float) -> dict:
+    with dg.DagsterInstance.from_config(str(home / "dagster")) as instance:
+        stats = [instance.get_run_stats(run_id) for run_id in run_ids]
+    launches, ends = [s.launch_time for s in stats], [s.end_time for s in stats]
+    return {
+        "runs": len(stats),
+        "backfill_s": round(elapsed, 1),
+        "queue_wait_s": round((min(launches) - submitted) + (completed - max(ends)), 1),
+        "run_time_s": round(sum(end - launch for launch, end in zip(launches, ends, strict=True)), 1),
+    }
+
+
+def daemon_backfill_timings(home: Path, partitions: list[tuple[str, str]]) -> dict:
+    """A GraphQL-launched backfill (what the UI's backfill button does): the backfill daemon plans the runs."""
+    with running_ui(home) as port:
         names = [str(sweep_partition_key(checkpoint, env)) for checkpoint, env in partitions]
         assets = [{"path": [name]} for name in SWEEP_ASSET_NAMES]
         started = time.perf_counter()
@@ -100,20 +130,24 @@ def backfill_timings(home: Path, partitions: list[tuple[str, str]]) -> dict:
         elapsed = time.perf_counter() - started
         if status["status"] != "COMPLETED_SUCCESS":
             raise RuntimeError(f"backfill ended {status['status']}; see {home / 'ui.log'}")
-        submitted, completed = time.time() - elapsed, time.time()
-        with dg.DagsterInstance.from_config(str(home / "dagster")) as instance:
-            stats = [instance.get_run_stats(run["runId"]) for run in status["runs"]]
-        launches, ends = [s.launch_time for s in stats], [s.end_time for s in stats]
-        return {
-            "runs": len(stats),
-            "backfill_s": round(elapsed, 1),
-            "daemon_wait_s": round((min(launches) - submitted) + (completed - max(ends)), 1),
-            "run_time_s": round(sum(end - launch for launch, end in zip(launches, ends, strict=True)), 1),
-        }
-    finally:
-        os.killpg(process.pid, signal.SIGTERM)
-        process.wait(timeout=120)
-        log.close()
+        return run_timings(home, [run["runId"] for run in status["runs"]], time.time() - elapsed, time.time(),
+                           elapsed)
+
+
+def direct_backfill_timings(home: Path) -> dict:
+    """`gym-pipeline backfill --ui-url`: the same ranged runs submitted straight to the run queue."""
+    config = workspace_config(home)
+    with dg.DagsterInstance.from_config(str(home / "dagster")) as instance:
+        plan = plan_backfill(config, instance, EVAL_SWEEP_JOB, None, None, None)
+    with running_ui(home) as port:
+        started = time.perf_counter()
+        outcomes = list(WebserverBackfill(f"http://127.0.0.1:{port}", plan.job_name, plan.ranges,
+                                          plan.backfill_id).outcomes())
+        elapsed = time.perf_counter() - started
+        if not all(outcome.succeeded for outcome in outcomes):
+            raise RuntimeError(f"a backfill run failed; see {home / 'ui.log'}")
+        return run_timings(home, [outcome.run_id for outcome in outcomes], time.time() - elapsed, time.time(),
+                           elapsed)
 
 
 def workspace(name: str, checkpoints: int, batch: int) -> Path:
@@ -127,18 +161,27 @@ def workspace(name: str, checkpoints: int, batch: int) -> Path:
     return home
 
 
+MODES = {  # name: (backfill_batch_size, how the backfill is launched)
+    "batched": (20, "daemon"),
+    "one_run_per_partition": (1, "daemon"),
+    "direct": (20, "direct"),
+}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--checkpoints", type=int, default=10, help="partitions = checkpoints x 2 environments")
+    parser.add_argument("--modes", nargs="+", choices=sorted(MODES), default=list(MODES))
     args = parser.parse_args()
     results = {}
-    for name, batch in (("batched", 20), ("one_run_per_partition", 1)):
+    for name in args.modes:
+        batch, launch = MODES[name]
         home = workspace(name, args.checkpoints, batch)
         config = workspace_config(home)
         partitions = [(f"step_{100 * (i + 1):04d}", env.name) for i in range(args.checkpoints)
                       for env in config.environments]
         work = work_seconds(home, partitions)
-        timings = backfill_timings(home, partitions)
+        timings = daemon_backfill_timings(home, partitions) if launch == "daemon" else direct_backfill_timings(home)
         results[name] = {"partitions": len(partitions), "work_s": round(work, 1), **timings,
                          "overhead_per_partition_s": round((timings["run_time_s"] - work) / len(partitions), 2),
                          "end_to_end_overhead_per_partition_s": round((timings["backfill_s"] - work)

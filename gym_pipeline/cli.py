@@ -19,7 +19,9 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from gym_pipeline import cli_args
 from gym_pipeline.config import ConfigError
+from gym_pipeline.gym.redaction import redact
 
 EXIT_BAD_INPUT = 2
 stderr = Console(stderr=True)
@@ -42,9 +44,14 @@ def cmd_materialize(args: argparse.Namespace) -> int:
 
 
 def cmd_serve_policy(args: argparse.Namespace) -> int:
+    from gym_pipeline.models.faults import FaultSettings, parse_fault_kinds
     from gym_pipeline.models.simulated_policy import run_server
 
-    run_server(args.checkpoint, host=args.host, port=args.port, ready_file=args.ready_file, latency_ms=args.latency_ms)
+    faults = FaultSettings(rate=args.fault_rate, kinds=parse_fault_kinds(args.fault_kinds), seed=args.fault_seed,
+                           slow_start_s=args.slow_start_s, retry_after_s=args.retry_after_s,
+                           hold_s=args.timeout_hold_s)
+    run_server(args.checkpoint, host=args.host, port=args.port, ready_file=args.ready_file, latency_ms=args.latency_ms,
+               faults=faults)
     return 0
 
 
@@ -70,6 +77,7 @@ def cmd_collect(args: argparse.Namespace) -> int:
     stderr.print(
         f"{summary.collected} collected, {summary.resumed} already done, {summary.failed} failed "
         f"of {summary.total} in {summary.elapsed_s:.1f}s -> {args.output}"
+        + "".join(f"\n{escape(str(torn))}" for torn in summary.torn_lines_repaired)
     )
     return 1 if summary.failed else 0
 
@@ -148,10 +156,89 @@ def cmd_status(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_backfill(args: argparse.Namespace) -> int:
+    import dagster as dg
+
+    from gym_pipeline.backfill import WebserverBackfill, plan_backfill, run_in_process
+    from gym_pipeline.config import home_dir
+    from gym_pipeline.demo import QUIET_RUN_CONFIG, prepare_dagster_home
+    from gym_pipeline.sweep import build_definitions, observe_sources, workspace_config
+
+    home = home_dir(args.home)
+    if not (home / "dagster").is_dir():
+        raise FileNotFoundError(f"{home}: no workspace here (run `gym-pipeline demo --home {home}` first)")
+    config = workspace_config(home)
+    with dg.DagsterInstance.from_config(str(prepare_dagster_home(home))) as instance:
+        plan = plan_backfill(config, instance, args.job, args.checkpoint, args.env, args.batch_size)
+        where = f"submitted to {args.ui_url}" if args.ui_url else "in this process"
+        if args.ui_url:
+            outcomes = WebserverBackfill(args.ui_url, plan.job_name, plan.ranges, plan.backfill_id).outcomes()
+        else:
+            defs = build_definitions(config)
+            observe_sources(defs, instance, QUIET_RUN_CONFIG)  # staleness as the files are now
+            outcomes = run_in_process(defs, instance, plan.job_name, plan.ranges, plan.backfill_id, QUIET_RUN_CONFIG)
+        stderr.print(f"backfill {plan.backfill_id}: {plan.partition_count} partitions of {plan.job_name} "
+                     f"in {len(plan.ranges)} runs, {where}", highlight=False)
+        failed = 0
+        with _progress() as progress:
+            bar = progress.add_task("backfill", total=plan.partition_count)
+            for outcome in outcomes:
+                keys = outcome.partition_range.keys
+                progress.console.print(f"run {outcome.run_id[:8]} {outcome.status.value:<8} {keys[0]} .. {keys[-1]} "
+                                       f"({len(keys)} partitions)", highlight=False)
+                failed += 0 if outcome.succeeded else len(keys)
+                progress.advance(bar, len(keys))
+    stderr.print(f"{plan.partition_count - failed} of {plan.partition_count} partitions materialized; "
+                 f"runs tagged gym_pipeline/backfill={plan.backfill_id}")
+    return 1 if failed else 0
+
+
+def cmd_stage(args: argparse.Namespace) -> int:
+    import logging
+
+    from dagster_pipes import PipesEnvVarParamsLoader, open_dagster_pipes
+
+    from gym_pipeline import stages
+    from gym_pipeline.config import SweepConfig
+    from gym_pipeline.models.servers import Endpoint
+
+    # The launcher keeps stdout in the stage's log file; inside a sweep step, Pipes also streams it to Dagster.
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s", stream=sys.stdout)
+    try:
+        config = SweepConfig.model_validate_json(args.sweep_config.read_bytes())
+    except ValueError as error:
+        raise ConfigError(f"{args.sweep_config}: not a sweep config written by a sweep step ({error})") from None
+
+    def run(log: logging.Logger) -> stages.PartitionOutcome:
+        common = {"config": config, "checkpoint": args.checkpoint, "env": args.env, "code": args.code_version,
+                  "log": log, "dagster_run_id": args.dagster_run_id}
+        if args.key == "materialize":
+            return stages.materialize_partition(**common)
+        if args.key == "profile":
+            return stages.profile_partition(**common)
+        if not (args.model_url and args.model_name):
+            raise ConfigError("stage collect needs --model-url and --model-name")
+        key_variable = config.model_server.api_key_env
+        endpoint = Endpoint(args.model_url, args.model_name, args.checkpoint_digest, args.server_pid,
+                            api_key=os.environ.get(key_variable) if key_variable else None)
+        return stages.collect_partition(endpoint=endpoint, **common)
+
+    if not PipesEnvVarParamsLoader().is_dagster_pipes_process():  # run by hand: the files and log are the result
+        run(logging.getLogger("gym_pipeline.stage"))
+        return 0
+    with open_dagster_pipes() as pipes:
+        pipes.log.addHandler(logging.StreamHandler(sys.stdout))
+        pipes.report_custom_message(stages.serialize_outcome(run(pipes.log)))
+    return 0
+
+
 def cmd_demo(args: argparse.Namespace) -> int:
     from gym_pipeline.demo import print_summary, run_demo
+    from gym_pipeline.launchers.settings import DockerLauncherSettings, LocalLauncherSettings, SlurmLauncherSettings
 
-    result = run_demo(args.home, args.checkpoints, quiet=args.json)
+    kinds = {"local": LocalLauncherSettings, "docker": DockerLauncherSettings, "slurm": SlurmLauncherSettings}
+    launcher = kinds[args.launcher]() if args.launcher else None
+    result = run_demo(args.home, args.checkpoints, quiet=args.json, launcher=launcher)
     if args.json:
         sys.stdout.write(orjson.dumps(result, option=orjson.OPT_INDENT_2).decode() + "\n")
     else:
@@ -173,7 +260,7 @@ def cmd_ui(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="gym-pipeline", description=__doc__.splitlines()[0])
+    parser = cli_args.ArgumentParser(prog="gym-pipeline", description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     def command(name: str, handler: Callable[[argparse.Namespace], int], help_: str) -> argparse.ArgumentParser:
@@ -182,19 +269,50 @@ def build_parser() -> argparse.ArgumentParser:
         return sub
 
     demo = command("demo", cmd_demo, "Create a demo workspace and run the whole eval sweep through Dagster.")
-    demo.add_argument("--home", type=Path, default=None, help="workspace folder (default ./gym-pipeline-home)")
-    demo.add_argument("--checkpoints", type=int, default=3, help="number of simulated checkpoints (default 3)")
+    demo.add_argument("--home", type=cli_args.folder, default=None,
+                      help="workspace folder (default ./gym-pipeline-home)")
+    demo.add_argument("--checkpoints", type=cli_args.demo_checkpoints, default=3,
+                      help="number of simulated checkpoints (default 3)")
     demo.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
+    demo.add_argument("--launcher", choices=("local", "docker", "slurm"), default=None,
+                      help="run every stage and model server through this launcher (default: in the Dagster step)")
+
+    backfill = command("backfill", cmd_backfill,
+                       "Re-run sweep partitions in batched ranged runs that start at once (no backfill-daemon wait).")
+    backfill.add_argument("--home", type=cli_args.folder, default=None)
+    backfill.add_argument("--checkpoint", action="append", type=cli_args.safe_name("checkpoint name"), default=None,
+                          help="a registered checkpoint (repeatable; default: all)")
+    backfill.add_argument("--env", action="append", type=cli_args.safe_name("environment name"), default=None,
+                          help="an environment (repeatable; default: all)")
+    backfill.add_argument("--job", choices=("eval_sweep", "recollect"), default="eval_sweep")
+    backfill.add_argument("--batch-size", type=cli_args.positive_int, default=None,
+                          help="partitions per run (default: the sweep config's backfill_batch_size)")
+    backfill.add_argument("--ui-url", type=cli_args.http_url, default=None,
+                          help="submit the runs to this running webserver (e.g. http://127.0.0.1:3000) "
+                          "instead of running them in this process")
+
+    stage = command("stage", cmd_stage, "Run one stage of one partition, as a launcher does for a sweep step "
+                    "(which writes the sweep config and reads the outcome through Dagster Pipes).")
+    stage.add_argument("key", choices=("materialize", "collect", "profile"))
+    stage.add_argument("--sweep-config", type=Path, required=True, help="the sweep config as JSON")
+    stage.add_argument("--checkpoint", type=cli_args.safe_name("checkpoint name"), required=True)
+    stage.add_argument("--env", type=cli_args.safe_name("environment name"), required=True)
+    stage.add_argument("--code-version", required=True, help="the asset's code version, recorded in the manifest")
+    stage.add_argument("--dagster-run-id", default=None, help="named in the run directory's lock")
+    stage.add_argument("--model-url", type=cli_args.http_url, default=None, help="collect: the checkpoint's server")
+    stage.add_argument("--model-name", default=None, help="collect: the served model's name")
+    stage.add_argument("--checkpoint-digest", default=None, help="collect: the served checkpoint's digest")
+    stage.add_argument("--server-pid", type=cli_args.positive_int, default=None, help="collect: the server's pid")
 
     ui = command("ui", cmd_ui, "Start the Dagster UI on 127.0.0.1 for a workspace.")
-    ui.add_argument("--home", type=Path, default=None)
-    ui.add_argument("--port", type=int, default=3000)
+    ui.add_argument("--home", type=cli_args.folder, default=None)
+    ui.add_argument("--port", type=cli_args.port, default=3000)
 
     materialize = command("materialize", cmd_materialize, "Write Gym-compatible materialized inputs.")
     materialize.add_argument("--input", type=Path, required=True)
-    materialize.add_argument("--num-repeats", type=int, required=True)
+    materialize.add_argument("--num-repeats", type=cli_args.positive_int, required=True)
     materialize.add_argument("--agent", required=True, help="agent_ref name for rows without one")
-    materialize.add_argument("--output", type=Path, required=True)
+    materialize.add_argument("--output", type=cli_args.output_file, required=True)
     materialize.add_argument("--interleave-repeats", action="store_true", help="abcabc instead of aabbcc")
 
     serve = command("serve-policy", cmd_serve_policy, "Serve a checkpoint with the simulated policy.")
@@ -202,36 +320,50 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--port", type=int, default=8000, help="0 picks a free port")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--ready-file", type=Path, default=None, help="write the base URL here once listening")
-    serve.add_argument("--latency-ms", type=int, default=0)
+    serve.add_argument("--latency-ms", type=int, default=0, help="added to every completion")
+    serve.add_argument("--fault-rate", type=float, default=0.0,
+                       help="probability (0-1) that a chat completion meets a fault (default 0)")
+    serve.add_argument("--fault-kinds", default="5xx,429,timeout,drop",
+                       help="comma-separated faults drawn uniformly: 5xx, 429, timeout, drop (default all)")
+    serve.add_argument("--fault-seed", type=int, default=0, help="which requests meet faults (reproducible)")
+    serve.add_argument("--slow-start-s", type=float, default=0.0,
+                       help="answer 503 on every route for this long after start, like a loading vLLM")
+    serve.add_argument("--retry-after-s", type=int, default=1, help="the Retry-After of a 429 fault (default 1)")
+    serve.add_argument("--timeout-hold-s", type=float, default=300.0,
+                       help="how long a timeout fault holds the request before answering (default 300)")
 
     collect = command("collect", cmd_collect, "Collect rollouts with the built-in engine.")
     collect.add_argument("--inputs", type=Path, required=True, help="materialized inputs JSONL")
-    collect.add_argument("--output", type=Path, required=True, help="rollouts JSONL (sidecar written beside it)")
-    collect.add_argument("--model-url", required=True, help="OpenAI-compatible base URL, e.g. http://127.0.0.1:8000/v1")
-    collect.add_argument("--env", required=True, help="environment whose verifier scores the answers")
+    collect.add_argument("--output", type=cli_args.output_file, required=True,
+                         help="rollouts JSONL (sidecar written beside it)")
+    collect.add_argument("--model-url", type=cli_args.http_url, required=True,
+                         help="OpenAI-compatible base URL, e.g. http://127.0.0.1:8000/v1")
+    collect.add_argument("--env", type=cli_args.safe_name("environment name"), required=True,
+                         help="environment whose verifier scores the answers")
     collect.add_argument("--model", default=None, help="model name (default: the first the endpoint lists)")
-    collect.add_argument("--concurrency", type=int, default=32)
-    collect.add_argument("--api-key-env", default=None, help="environment variable holding the API key")
+    collect.add_argument("--concurrency", type=cli_args.concurrency, default=32)
+    collect.add_argument("--api-key-env", type=cli_args.env_var_name, default=None,
+                         help="environment variable holding the API key")
     collect.add_argument("--resume", action="store_true", help="skip (task, rollout) keys already settled")
 
     profile = command("profile", cmd_profile, "Profile rewards like `gym eval profile`.")
     profile.add_argument("--inputs", type=Path, required=True)
     profile.add_argument("--rollouts", type=Path, required=True)
     profile.add_argument("--allow-partial", action="store_true")
-    profile.add_argument("--output-dir", type=Path, default=None)
+    profile.add_argument("--output-dir", type=cli_args.folder, default=None)
 
     check_stale = command("check-stale", cmd_check_stale,
                           "Does a Gym materialized-inputs file still match its source data and settings? "
                           "Exit 0: it matches; 1: stale; 2: bad input.")
     check_stale.add_argument("--inputs", type=Path, required=True, help="the *_materialized_inputs.jsonl")
     check_stale.add_argument("--source", type=Path, required=True, help="the dataset JSONL it claims to come from")
-    check_stale.add_argument("--num-repeats", type=int, required=True)
+    check_stale.add_argument("--num-repeats", type=cli_args.positive_int, required=True)
     check_stale.add_argument("--agent", required=True)
     check_stale.add_argument("--interleave-repeats", action="store_true")
     check_stale.add_argument("--json", action="store_true")
 
     status = command("status", cmd_status, "Observe the sources and show each partition's assets: FRESH, STALE, MISSING.")
-    status.add_argument("--home", type=Path, default=None)
+    status.add_argument("--home", type=cli_args.folder, default=None)
     status.add_argument("--json", action="store_true")
 
     diagnose = command("diagnose", cmd_diagnose, "Diagnose a run folder the way the debugging guide says.")
@@ -239,21 +371,25 @@ def build_parser() -> argparse.ArgumentParser:
     diagnose.add_argument("--json", action="store_true")
     diagnose.add_argument("--probe", action="store_true",
                           help="also probe the live servers the run names (loopback or the run's own URLs, 2 s timeout)")
-    diagnose.add_argument("--model-url", default=None, help="with --probe: the model endpoint to check")
+    diagnose.add_argument("--model-url", type=cli_args.http_url, default=None,
+                          help="with --probe: the model endpoint to check")
     return parser
 
 
 def _expected_errors() -> tuple[type[BaseException], ...]:
+    from gym_pipeline.backfill import BackfillError
     from gym_pipeline.engines.builtin import CollectionError
     from gym_pipeline.environments import UnknownEnvironmentError
     from gym_pipeline.gym.formats import JsonlFormatError
     from gym_pipeline.gym.materialize import MaterializationError
     from gym_pipeline.gym.profile import MissingRolloutsError
+    from gym_pipeline.gym.run_lock import RunDirectoryError
     from gym_pipeline.gym.staleness import StaleInputsError
     from gym_pipeline.models.servers import ModelServerError
 
     return (ConfigError, JsonlFormatError, MaterializationError, MissingRolloutsError, UnknownEnvironmentError,
-            CollectionError, ModelServerError, StaleInputsError, FileNotFoundError)
+            CollectionError, ModelServerError, StaleInputsError, BackfillError, RunDirectoryError,
+            FileNotFoundError)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -261,7 +397,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return args.handler(args)
     except _expected_errors() as error:
-        stderr.print(f"[red]error:[/red] {escape(str(error))}", highlight=False, soft_wrap=True)
+        # redacted: an error may quote a model URL with its credentials
+        stderr.print(f"[red]error:[/red] {escape(redact(str(error)))}", highlight=False, soft_wrap=True)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
         stderr.print("interrupted")

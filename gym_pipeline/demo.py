@@ -8,7 +8,6 @@ Dagster instance), so `gym-pipeline ui --home DIR` shows the same runs.
 from __future__ import annotations
 
 import os
-import shutil
 import sys
 from pathlib import Path
 
@@ -18,10 +17,12 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from gym_pipeline.assets.partitions import CHECKPOINTS, sweep_partition_key
-from gym_pipeline.config import HOME_ENV_VAR, SWEEP_CONFIG_FILE, SweepConfig, home_dir
+from gym_pipeline.config import HOME_ENV_VAR, SWEEP_CONFIG_FILE, StageLaunchersConfig, SweepConfig, home_dir
 from gym_pipeline.discovery import discover_checkpoints, natural_key
 from gym_pipeline.environments import get_environment
+from gym_pipeline.gym.formats import write_bytes_atomic
 from gym_pipeline.gym.run_summary import summarize_run
+from gym_pipeline.launchers.settings import LauncherSettings
 from gym_pipeline.models.checkpoints import demo_checkpoints
 from gym_pipeline.sweep import (
     COMPARE_JOB,
@@ -34,9 +35,19 @@ from gym_pipeline.sweep import (
 )
 
 DAGSTER_DIR = "dagster"
-_DAGSTER_YAML = "telemetry:\n  enabled: false\n"
+# The run queue is checked every second (Dagster's default is 5 s): a run submitted from the UI or by
+# `gym-pipeline backfill --ui-url` starts about as soon as it is queued.
+_DAGSTER_YAML = """\
+telemetry:
+  enabled: false
+run_coordinator:
+  module: dagster.core.run_coordinator
+  class: QueuedRunCoordinator
+  config:
+    dequeue_interval_seconds: 1
+"""
 # Dagster's own console logs would drown the progress display; the UI keeps them all.
-_QUIET_RUN_CONFIG = {"loggers": {"console": {"config": {"log_level": "WARNING"}}}}
+QUIET_RUN_CONFIG = {"loggers": {"console": {"config": {"log_level": "WARNING"}}}}
 
 
 def prepare_dagster_home(home: Path) -> Path:
@@ -44,7 +55,7 @@ def prepare_dagster_home(home: Path) -> Path:
     dagster_home = home / DAGSTER_DIR
     dagster_home.mkdir(parents=True, exist_ok=True)
     if not (dagster_home / "dagster.yaml").exists():
-        (dagster_home / "dagster.yaml").write_text(_DAGSTER_YAML)
+        write_bytes_atomic(dagster_home / "dagster.yaml", _DAGSTER_YAML.encode())
     return dagster_home
 
 
@@ -63,13 +74,12 @@ def create_workspace(home: Path, checkpoint_count: int) -> SweepConfig:
     home.mkdir(parents=True, exist_ok=True)
     config_path = home / SWEEP_CONFIG_FILE
     if not config_path.exists():
-        shutil.copyfile(EXAMPLES_DIR / SWEEP_CONFIG_FILE, config_path)
+        write_bytes_atomic(config_path, (EXAMPLES_DIR / SWEEP_CONFIG_FILE).read_bytes())
     config = workspace_config(home)
     for environment in config.environments:
         bundled = EXAMPLES_DIR / "data" / environment.dataset.name
         if not environment.dataset.exists() and bundled.exists():
-            environment.dataset.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(bundled, environment.dataset)
+            write_bytes_atomic(environment.dataset, bundled.read_bytes())
     if len(discover_checkpoints(config)) < checkpoint_count:
         environments = [get_environment(environment.name) for environment in config.environments]
         demo_checkpoints(config.checkpoints_dir, checkpoint_count, environments)
@@ -77,12 +87,19 @@ def create_workspace(home: Path, checkpoint_count: int) -> SweepConfig:
     return config
 
 
-def run_demo(home: Path | None, checkpoint_count: int = 3, quiet: bool = False) -> dict:
-    """Create the workspace and materialize every asset of every (checkpoint, env) partition."""
+def run_demo(home: Path | None, checkpoint_count: int = 3, quiet: bool = False,
+             launcher: LauncherSettings | None = None) -> dict:
+    """Create the workspace and materialize every asset of every (checkpoint, env) partition.
+
+    `launcher` sends every stage (and the model servers) through that launcher for this sweep,
+    whatever the workspace's `sweep.yaml` says.
+    """
     if checkpoint_count < 1:
         raise ValueError("--checkpoints must be at least 1")
     home = home_dir(home)
     config = create_workspace(home, checkpoint_count)
+    if launcher is not None:
+        config = config.model_copy(update={"launchers": StageLaunchersConfig.everywhere(launcher)})
     with dg.DagsterInstance.from_config(str(prepare_dagster_home(home))) as instance:
         rows = _run_sweep(instance, config, checkpoint_count, quiet)
     return {
@@ -99,7 +116,7 @@ def _run_sweep(instance: dg.DagsterInstance, config: SweepConfig, checkpoint_cou
     new = [name for name in discover_checkpoints(config)[:checkpoint_count] if name not in registered]
     instance.add_dynamic_partitions(CHECKPOINTS.name, new)
     checkpoints = sorted(registered | set(new), key=natural_key)
-    observe_sources(defs, instance, _QUIET_RUN_CONFIG)
+    observe_sources(defs, instance, QUIET_RUN_CONFIG)
 
     console = Console(stderr=True, quiet=quiet)
     sweep = defs.resolve_job_def(EVAL_SWEEP_JOB)
@@ -112,10 +129,10 @@ def _run_sweep(instance: dg.DagsterInstance, config: SweepConfig, checkpoint_cou
             progress.update(bar, description=f"eval sweep: {checkpoint} x {env}")
             result = sweep.execute_in_process(
                 instance=instance, partition_key=sweep_partition_key(checkpoint, env),
-                run_config=_QUIET_RUN_CONFIG, raise_on_error=False,
+                run_config=QUIET_RUN_CONFIG, raise_on_error=False,
             )
             if not result.success:
-                diagnose_failed_run(defs, instance, config, result, _QUIET_RUN_CONFIG)
+                diagnose_failed_run(defs, instance, config, result, QUIET_RUN_CONFIG)
             summary = summarize_run(config.run_dir(checkpoint, env))
             rows.append({
                 "checkpoint": checkpoint,
@@ -132,7 +149,7 @@ def _run_sweep(instance: dg.DagsterInstance, config: SweepConfig, checkpoint_cou
         progress.update(bar, description="comparing checkpoints")
         for environment in config.environments:
             defs.resolve_job_def(COMPARE_JOB).execute_in_process(
-                instance=instance, partition_key=environment.name, run_config=_QUIET_RUN_CONFIG, raise_on_error=False)
+                instance=instance, partition_key=environment.name, run_config=QUIET_RUN_CONFIG, raise_on_error=False)
     return rows
 
 
