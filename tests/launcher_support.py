@@ -5,6 +5,7 @@ import ctypes
 import json
 import os
 import socket
+import subprocess
 import sys
 import threading
 import time
@@ -58,6 +59,37 @@ def service_missing(service: str, why: str) -> None:
         pytest.skip(f"{service} not available ({why}); {SKIP_INTEGRATION}=1")
     pytest.fail(f"{service} is not available: {why}. Run `bash scripts/dev-services.sh up {service}` and export "
                 f"what it prints (CI starts it); {SKIP_INTEGRATION}=1 skips these tests.", pytrace=False)
+
+
+def docker_engine():
+    """The Docker engine with our base image, or the test fails (skips with GYM_PIPELINE_SKIP_INTEGRATION=1)."""
+    import docker
+    from docker.errors import DockerException
+
+    from gym_pipeline.launchers.settings import DEFAULT_IMAGE
+
+    try:
+        client = docker.from_env()
+        client.ping()
+    except DockerException as error:
+        service_missing("docker", f"no Docker engine answers ({error})")
+    try:
+        client.images.get(DEFAULT_IMAGE)
+    except DockerException:
+        service_missing("docker", f"the image {DEFAULT_IMAGE} is not built")
+    return client
+
+
+def slurm_cluster() -> None:
+    """A Slurm node that accepts jobs, or the test fails (skips with GYM_PIPELINE_SKIP_INTEGRATION=1)."""
+    try:
+        states = subprocess.run(["sinfo", "-h", "-o", "%T"], capture_output=True, text=True, timeout=30)
+    except FileNotFoundError:
+        service_missing("slurm", "sinfo is not installed")
+    if states.returncode != 0:
+        service_missing("slurm", f"sinfo failed ({states.stderr.strip().splitlines()[-1:]})")
+    if not {"idle", "mixed", "allocated"} & set(states.stdout.split()):
+        service_missing("slurm", f"no node accepts jobs (sinfo: {states.stdout.strip()})")
 
 
 def new_marker() -> str:

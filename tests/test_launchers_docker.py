@@ -7,11 +7,11 @@ import os
 
 import docker
 import pytest
-from docker.errors import DockerException
 from launcher_support import (
     DEAF_SLEEPER,
     MEMORY_HOG,
     answers,
+    docker_engine,
     http_server_launch,
     interrupt_main_when,
     materialize_launch,
@@ -20,27 +20,16 @@ from launcher_support import (
     processes_with,
     python_launch,
     record,
-    service_missing,
     sleeper_child_runs,
 )
 
 from gym_pipeline.launchers.base import LauncherUnavailableError, StageFailedError, StageResources
 from gym_pipeline.launchers.docker import LABEL_RUN_DIR, DockerLauncher
-from gym_pipeline.launchers.settings import DEFAULT_IMAGE
 
 
 @pytest.fixture(scope="module")
 def engine() -> docker.DockerClient:
-    try:
-        client = docker.from_env()
-        client.ping()
-    except DockerException as error:
-        service_missing("docker", f"no Docker engine answers ({error})")
-    try:
-        client.images.get(DEFAULT_IMAGE)
-    except DockerException:
-        service_missing("docker", f"the image {DEFAULT_IMAGE} is not built")
-    return client
+    return docker_engine()
 
 
 @pytest.fixture

@@ -20,8 +20,8 @@ from launcher_support import (
     processes_with,
     python_launch,
     record,
-    service_missing,
     sleeper_child_runs,
+    slurm_cluster,
     wait_for,
 )
 
@@ -35,14 +35,7 @@ def squeue(*args: str) -> subprocess.CompletedProcess:
 
 @pytest.fixture(scope="module")
 def cluster() -> None:
-    try:
-        states = subprocess.run(["sinfo", "-h", "-o", "%T"], capture_output=True, text=True, timeout=30)
-    except FileNotFoundError:
-        service_missing("slurm", "sinfo is not installed")
-    if states.returncode != 0:
-        service_missing("slurm", f"sinfo failed ({states.stderr.strip().splitlines()[-1:]})")
-    if not {"idle", "mixed", "allocated"} & set(states.stdout.split()):
-        service_missing("slurm", f"no node accepts jobs (sinfo: {states.stdout.strip()})")
+    slurm_cluster()
 
 
 @pytest.fixture

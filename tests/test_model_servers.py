@@ -17,13 +17,11 @@ from urllib.parse import urlsplit
 import docker
 import orjson
 import pytest
-from docker.errors import DockerException
-from launcher_support import processes_with, record, service_missing
+from launcher_support import docker_engine, processes_with, record, slurm_cluster
 
 from gym_pipeline.config import ModelServerConfig
 from gym_pipeline.gym.fingerprint import folder_digest
 from gym_pipeline.launchers.settings import (
-    DEFAULT_IMAGE,
     DockerLauncherSettings,
     LocalLauncherSettings,
     SlurmLauncherSettings,
@@ -107,13 +105,7 @@ def test_the_simulated_policy_runs_on_the_local_launcher(checkpoint_dir, run_dir
 
 @pytest.fixture(scope="module")
 def engine() -> docker.DockerClient:
-    try:
-        client = docker.from_env()
-        client.ping()
-        client.images.get(DEFAULT_IMAGE)
-    except DockerException as error:
-        service_missing("docker", f"no Docker engine with the image {DEFAULT_IMAGE} answers ({error})")
-    return client
+    return docker_engine()
 
 
 def test_the_simulated_policy_runs_in_a_container_on_the_host_network(checkpoint_dir, run_dir, engine):
@@ -135,14 +127,7 @@ def test_a_container_without_the_host_network_is_refused_before_it_starts(checkp
 
 @pytest.fixture(scope="module")
 def cluster() -> None:
-    try:
-        states = subprocess.run(["sinfo", "-h", "-o", "%T"], capture_output=True, text=True, timeout=30)
-    except FileNotFoundError:
-        service_missing("slurm", "sinfo is not installed")
-    if states.returncode != 0:
-        service_missing("slurm", f"sinfo failed ({states.stderr.strip().splitlines()[-1:]})")
-    if not {"idle", "mixed", "allocated"} & set(states.stdout.split()):
-        service_missing("slurm", f"no node accepts jobs (sinfo: {states.stdout.strip()})")
+    slurm_cluster()
 
 
 def test_the_simulated_policy_runs_as_a_slurm_job(checkpoint_dir, run_dir, cluster):

@@ -11,7 +11,7 @@ from pathlib import Path
 import dagster as dg
 import orjson
 import pytest
-from launcher_support import service_missing
+from launcher_support import docker_engine, slurm_cluster
 
 from gym_pipeline.assets.partitions import CHECKPOINTS, sweep_partition_key
 from gym_pipeline.config import StageLaunchersConfig
@@ -23,33 +23,10 @@ STAGES = ("materialized_inputs", "rollouts", "reward_profile")
 WHERE = {"local": "pid", "docker": "container_id", "slurm": "slurm_job_id"}
 
 
-def _docker_ready() -> None:
-    import docker
-    from docker.errors import DockerException
-
-    from gym_pipeline.launchers.settings import DEFAULT_IMAGE
-
-    try:
-        client = docker.from_env()
-        client.ping()
-        client.images.get(DEFAULT_IMAGE)
-    except DockerException as error:
-        service_missing("docker", f"no Docker engine with the image {DEFAULT_IMAGE} ({error})")
-
-
-def _slurm_ready() -> None:
-    try:
-        states = subprocess.run(["sinfo", "-h", "-o", "%T"], capture_output=True, text=True, timeout=30)
-    except FileNotFoundError:
-        service_missing("slurm", "sinfo is not installed")
-    if states.returncode != 0 or not {"idle", "mixed", "allocated"} & set(states.stdout.split()):
-        service_missing("slurm", f"no node accepts jobs ({states.stdout.strip() or states.stderr.strip()})")
-
-
 SETTINGS = {
     "local": (LocalLauncherSettings, lambda: None),
-    "docker": (DockerLauncherSettings, _docker_ready),
-    "slurm": (SlurmLauncherSettings, _slurm_ready),
+    "docker": (DockerLauncherSettings, docker_engine),
+    "slurm": (SlurmLauncherSettings, slurm_cluster),
 }
 
 
