@@ -169,6 +169,17 @@ class FreshnessConfig(_Strict):
         return self
 
 
+class NemoGymConfig(_Strict):
+    """The `nemo_gym` engine: the real `gym env start` + `gym eval run` (see scripts/install-nemo-gym.sh)."""
+
+    executable: Path | None = Field(default=None, description="the `gym` program; default: $GYM_PIPELINE_NEMO_GYM")
+    startup_timeout_s: float = Field(default=900.0, gt=0, description="seconds `gym env start` has to be ready")
+    link_venvs: bool = Field(default=True, description="start Gym's servers from its own venv instead of letting it "
+                                                       "build one per server (needs Python >= 3.13.14 and network)")
+    extra_overrides: list[str] = Field(default_factory=list, description="Hydra overrides (++key=value) for both "
+                                                                         "commands")
+
+
 class StageLaunchersConfig(_Strict):
     """Where each stage of a partition runs. Unset: inside the Dagster step's own process (the fastest)."""
 
@@ -209,6 +220,9 @@ class SweepConfig(_Strict):
     allow_partial_profiles: bool = Field(
         default=True, description="profile what completed when some rollouts failed (the diagnosis reports them)"
     )
+    engine: Literal["builtin", "nemo_gym"] = Field(
+        default="builtin", description="who collects the rollouts: our async collector, or the real NeMo Gym")
+    nemo_gym: NemoGymConfig = NemoGymConfig()
     model_server: ModelServerConfig = ModelServerConfig()
     launchers: StageLaunchersConfig = StageLaunchersConfig()
     reward_profile_freshness: FreshnessConfig | None = Field(

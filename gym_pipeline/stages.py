@@ -20,6 +20,7 @@ import dagster as dg
 
 from gym_pipeline.config import SweepConfig
 from gym_pipeline.engines.builtin import COLLECTING, ROLLOUTS_STAGE, CollectionProgress, CollectorSettings, collect
+from gym_pipeline.engines.nemo_gym import collect_with_nemo_gym
 from gym_pipeline.environments import get_environment
 from gym_pipeline.gym import materialize, plots, profile, reward_analysis
 from gym_pipeline.gym.fingerprint import file_digest
@@ -121,6 +122,8 @@ def _interrupted_on_same_inputs(previous: dict, inputs_digest: str, checkpoint_d
 
 def collect_partition(config: SweepConfig, checkpoint: str, env: str, endpoint: Endpoint, code: str, log: StageLog,
                       dagster_run_id: str | None = None) -> PartitionOutcome:
+    if config.engine == "nemo_gym":
+        return _collect_with_nemo_gym(config, checkpoint, env, endpoint, code, log, dagster_run_id)
     run_dir = config.run_dir(checkpoint, env)
     inputs_path, rollouts_path = run_dir / MATERIALIZED_INPUTS_FILE, run_dir / ROLLOUTS_FILE
     # Held from the resume decision to the digest of what was collected; collect() re-enters it.
@@ -167,6 +170,45 @@ def collect_partition(config: SweepConfig, checkpoint: str, env: str, endpoint: 
             },
             digest=file_digest(rollouts_path),
         )
+
+
+def _collect_with_nemo_gym(config: SweepConfig, checkpoint: str, env: str, endpoint: Endpoint, code: str,
+                           log: StageLog, dagster_run_id: str | None) -> PartitionOutcome:
+    """The real `gym env start` + `gym eval run` on our inputs; always a fresh collection (no resume)."""
+    run_dir = config.run_dir(checkpoint, env)
+    rollouts_path = run_dir / ROLLOUTS_FILE
+    settings = config.nemo_gym
+    with run_directory_lock(run_dir, ROLLOUTS_STAGE, dagster_run_id=dagster_run_id):
+        summary = collect_with_nemo_gym(
+            run_dir / MATERIALIZED_INPUTS_FILE, rollouts_path, get_environment(env), endpoint.url,
+            endpoint.model_name, settings.executable, api_key=endpoint.api_key, concurrency=config.concurrency,
+            link_venvs=settings.link_venvs, extra_overrides=settings.extra_overrides,
+            startup_timeout_s=settings.startup_timeout_s,
+            on_ready=lambda line: log.info(f"{checkpoint} x {env}: NeMo Gym {line}"),
+            manifest_extra={
+                "checkpoint": {"name": checkpoint, "path": str(config.checkpoint_dir(checkpoint)),
+                               "digest": endpoint.checkpoint_digest, "server_pid": endpoint.pid},
+                "model_url": endpoint.url,
+                "code_version": code,
+            },
+        )
+    log.info(f"{checkpoint} x {env}: NeMo Gym collected {summary.collected} of {summary.total} rows "
+             f"({len(summary.failed_keys)} failed) in {summary.elapsed_s:.1f}s")
+    return PartitionOutcome(
+        metadata={
+            "path": dg.MetadataValue.path(str(rollouts_path)),
+            "engine": "nemo_gym",
+            "rollouts": summary.collected,
+            "failed": len(summary.failed_keys),
+            "expected": summary.total,
+            "elapsed_s": round(summary.elapsed_s, 2),
+            "gym_env_start_s": round(summary.env_start_s, 2),
+            "gym_eval_exit_code": summary.eval_exit_code,
+            "model": endpoint.model_name,
+            "checkpoint_digest": endpoint.checkpoint_digest or "",
+        },
+        digest=file_digest(rollouts_path),
+    )
 
 
 def _number(value: float | None, digits: int = 3) -> str:

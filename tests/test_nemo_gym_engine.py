@@ -1,45 +1,63 @@
 """The NeMo Gym engine against a real NeMo Gym install and the simulated policy.
 
 Needs GYM_PIPELINE_NEMO_GYM (the `gym` path scripts/install-nemo-gym.sh prints); skips without it, or when the
-install cannot run here. A real `gym env start` (Ray + 4 servers) takes 20-60 s on a loaded 2-core machine.
+install cannot run here. Ray (started by `gym env start`) listens on every interface, which our network rule
+forbids, so the real collection runs in a loopback-only network namespace (tests/nemo_gym_driver.py under
+`unshare --net --uts --pid`, root only; skips when unshare cannot make one). A real `gym env start` (Ray +
+4 servers) takes 15-60 s on a loaded 2-core machine.
 """
 
 from __future__ import annotations
 
+import ipaddress
 import os
+import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import orjson
 import pytest
+import yaml
 
+from gym_pipeline.demo import run_demo
 from gym_pipeline.engines import nemo_gym
-from gym_pipeline.engines.nemo_gym import NemoGymError, collect_with_nemo_gym, key_map
+from gym_pipeline.engines.nemo_gym import NemoGymError, key_map
 from gym_pipeline.environments import get_environment
 from gym_pipeline.gym.materialize import materialize_file
+from gym_pipeline.models.checkpoints import demo_checkpoints
 
-pytestmark = pytest.mark.timeout(900)
+pytestmark = pytest.mark.timeout(420)
+DRIVER = Path(__file__).with_name("nemo_gym_driver.py")
+UNSHARE = ["unshare", "--net", "--uts", "--pid", "--fork", "--kill-child", "--mount-proc"]
+DRIVER_TIMEOUT_S = 240  # the collection takes 20-60 s; unshare is killed after this
 
 
 def _rows(path: Path) -> list[dict]:
     return [orjson.loads(line) for line in path.read_bytes().splitlines() if line.strip()] if path.exists() else []
 
 
-def _ray_and_gym_processes() -> set[int]:
-    """Processes running Ray's daemons or a Gym server/CLI (for the nothing-left-running check)."""
+def _processes_in_netns(netns: str) -> set[int]:
+    """Host processes in the network namespace `netns` (`net:[inode]`): none once the namespace's pid 1 is gone."""
     found = set()
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
         try:
-            cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ")
-            state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
+            if os.readlink(entry / "ns" / "net") == netns:
+                found.add(int(entry.name))
         except OSError:
             continue
-        if state != "Z" and any(word in cmdline for word in (b"raylet", b"gcs_server", b"gym env start",
-                                                             b"gym eval run", b"ray::")):
-            found.add(int(entry.name))
     return found
+
+
+def _is_loopback_or_wildcard(local: str) -> bool:
+    host = local.rsplit(":", 1)[0].strip("[]").split("%")[0]
+    if host in ("*", "0.0.0.0", "::"):
+        return True  # every interface of a namespace whose only interface is lo
+    address = ipaddress.ip_address(host)
+    return address.is_loopback or (address.version == 6 and bool(address.ipv4_mapped)
+                                   and address.ipv4_mapped.is_loopback)
 
 
 @pytest.fixture(scope="module")
@@ -55,6 +73,21 @@ def gym_executable() -> Path:
     if probe.returncode != 0:
         pytest.skip(f"`gym env start --help` fails here: {probe.stderr.decode(errors='replace')[-500:]}")
     return gym
+
+
+@pytest.fixture(scope="module")
+def loopback_namespace() -> list[str]:
+    """The `unshare` prefix for a loopback-only namespace; skips where it cannot be made (not root, no unshare)."""
+    if not shutil.which("unshare"):
+        pytest.skip("util-linux `unshare` not installed: the real Gym must not run on the host's network")
+    try:
+        probe = subprocess.run([*UNSHARE, "true"], capture_output=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired) as error:
+        pytest.skip(f"`unshare` cannot make a network namespace here: {error}")
+    if probe.returncode != 0:
+        pytest.skip(f"`unshare` cannot make a network namespace here (root needed): "
+                    f"{probe.stderr.decode(errors='replace').strip()}")
+    return UNSHARE
 
 
 def test_key_map_restores_our_rollout_indices():
@@ -73,7 +106,7 @@ def test_missing_gym_is_a_clear_error(tmp_path, monkeypatch):
         nemo_gym.resolve_gym_executable(tmp_path / "no-such-gym")
 
 
-def test_real_gym_collects_our_keys_and_leaves_nothing_running(gym_executable, policy_endpoint, tmp_path):
+def test_real_gym_collects_our_keys_and_leaves_nothing_running(gym_executable, loopback_namespace, tmp_path):
     environment = get_environment("string_match")
     source = tmp_path / "source.jsonl"
     source.write_bytes(b"".join(environment.dataset_path.read_bytes().splitlines(keepends=True)[:3]))
@@ -85,28 +118,85 @@ def test_real_gym_collects_our_keys_and_leaves_nothing_running(gym_executable, p
     # Gym renumbers rollout indices from 0 per task, the engine must map them back.
     rows = [row for row in _rows(materialized) if (row["_ng_task_index"], row["_ng_rollout_index"]) != (1, 0)]
     materialized.write_bytes(b"".join(orjson.dumps(row) + b"\n" for row in rows))
-    before = _ray_and_gym_processes()
+    checkpoint = demo_checkpoints(tmp_path / "checkpoints", 1, [environment])[0]
+    # The collection (policy, Ray, Gym's servers) runs in its own loopback-only namespace; killing unshare
+    # (on timeout) kills the namespace's pid 1 and with it every process inside.
+    result = _run_in_namespace(loopback_namespace, {
+        "materialized": str(materialized), "rollouts": str(run_dir / "rollouts.jsonl"),
+        "environment": environment.name, "checkpoint": str(checkpoint), "gym": str(gym_executable), "concurrency": 4,
+    }, tmp_path)
+    summary = result["summary"]
 
-    summary = collect_with_nemo_gym(materialized, run_dir / "rollouts.jsonl", environment, policy_endpoint.url,
-                                    policy_endpoint.model_name, gym_executable, concurrency=4)
+    # The namespace: only lo, and everything that listened while Gym and Ray were up was on it.
+    assert result["interfaces"] == ["lo"]
+    listeners = [line.split() for line in result["listeners_while_up"].splitlines()[1:] if line.strip()]
+    assert len(listeners) >= 5, result["listeners_while_up"]  # policy, head server, Gym's servers, Ray
+    assert any("raylet" in line[-1] or "gcs_server" in line[-1] for line in listeners), result["listeners_while_up"]
+    assert all(_is_loopback_or_wildcard(line[4]) for line in listeners), result["listeners_while_up"]
 
     expected = {(row["_ng_task_index"], row["_ng_rollout_index"]) for row in rows}
     successes = _rows(run_dir / "rollouts.jsonl")
     failures = _rows(run_dir / "rollouts_failures.jsonl")
     got = {(row["_ng_task_index"], row["_ng_rollout_index"]) for row in successes}
-    assert got | set(summary.failed_keys) == expected, (got, summary.failed_keys)
-    assert (1, 1) in got | set(summary.failed_keys) and (1, 0) not in got
-    assert summary.total == len(rows) and summary.collected == len(successes) == len(got)
-    assert summary.servers_ready.split(" / ")[0] == summary.servers_ready.split(" / ")[1]
+    failed_keys = {tuple(key) for key in summary["failed_keys"]}
+    assert got | failed_keys == expected, (got, failed_keys)
+    assert (1, 1) in got | failed_keys and (1, 0) not in got
+    assert summary["total"] == len(rows) and summary["collected"] == len(successes) == len(got)
+    assert summary["servers_ready"].split(" / ")[0] == summary["servers_ready"].split(" / ")[1]
     for row in successes:
         assert row["reward"] in (0.0, 1.0)
         assert row["agent_ref"] == {"name": "string_match_simple_agent"}
         assert row["response"]["usage"]["output_tokens"] > 0
-    assert summary.failure_rows == len(failures)
+    assert summary["failure_rows"] == len(failures)
     assert (run_dir / "logs" / "gym_env_start.log").read_text().count("servers ready") >= 1
     assert "Finished rollout collection" in (run_dir / "logs" / "gym_eval_run.log").read_text()
     # Gym's own files stay apart: our materialized inputs are untouched.
     assert _rows(materialized) == rows
     assert (run_dir / "nemo_gym" / "rollouts_materialized_inputs.jsonl").exists()
-    assert summary.eval_exit_code == 0
-    assert _ray_and_gym_processes() - before == set()
+    assert summary["eval_exit_code"] == 0
+    # Nothing left running: the engine's own teardown found no leftovers (it raises otherwise), and no
+    # process (Ray's daemons and workers, Gym's servers, the policy) is left in the namespace.
+    assert _processes_in_netns(result["netns"]) == set()
+
+
+def _run_in_namespace(prefix: list[str], request: dict, tmp_path: Path) -> dict:
+    """The driver in the loopback-only namespace; its result, or a failure with the end of its log."""
+    request_path, result_path, driver_log = tmp_path / "request.json", tmp_path / "result.json", tmp_path / "driver.log"
+    request_path.write_bytes(orjson.dumps(request))
+    with driver_log.open("wb") as log:
+        driver = subprocess.Popen([*prefix, sys.executable, str(DRIVER), str(request_path), str(result_path)],
+                                  stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
+                                  cwd=Path(__file__).parent.parent, start_new_session=True)
+        try:
+            driver.wait(timeout=DRIVER_TIMEOUT_S)
+        except subprocess.TimeoutExpired:
+            pass
+        finally:
+            if driver.poll() is None:
+                driver.kill()
+                driver.wait()
+    tail = "\n".join(driver_log.read_text(errors="replace").splitlines()[-40:])
+    assert driver.returncode == 0, f"driver exited {driver.returncode}:\n{tail}"
+    return orjson.loads(result_path.read_bytes())
+
+
+def test_a_sweep_configured_for_nemo_gym_collects_through_it(gym_executable, loopback_namespace, tmp_path):
+    home = tmp_path / "home"
+    run_demo(home, checkpoint_count=1, quiet=True)  # inputs, and rollouts of the built-in engine
+    config = yaml.safe_load((home / "sweep.yaml").read_text())
+    config |= {"engine": "nemo_gym", "nemo_gym": {"executable": str(gym_executable)}}
+    (home / "sweep.yaml").write_text(yaml.safe_dump(config))
+
+    result = _run_in_namespace(loopback_namespace, {"backfill": ["--home", str(home), "--env", "string_match"]},
+                               tmp_path)
+
+    assert result["exit_code"] == 0 and result["interfaces"] == ["lo"]
+    assert _processes_in_netns(result["netns"]) == set()  # Gym, Ray and the policy ended with the namespace
+    run_dir = home / "runs" / "step_0100" / "string_match"
+    manifest = orjson.loads((run_dir / "manifest.json").read_bytes())
+    assert manifest["rollouts"]["engine"] == "nemo_gym" and manifest["rollouts"]["status"] == "complete"
+    keys = {(row["_ng_task_index"], row["_ng_rollout_index"]) for row in _rows(run_dir / "rollouts.jsonl")}
+    assert keys == {(row["_ng_task_index"], row["_ng_rollout_index"])
+                    for row in _rows(run_dir / "rollouts_materialized_inputs.jsonl")}
+    assert (run_dir / "logs" / "gym_env_start.log").exists() and (run_dir / "logs" / "gym_eval_run.log").exists()
+    assert orjson.loads((run_dir / "diagnosis.json").read_bytes())["category"] == "healthy"

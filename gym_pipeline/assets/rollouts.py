@@ -9,7 +9,7 @@ from gym_pipeline.assets.launching import run_stage
 from gym_pipeline.assets.partitions import CHECKPOINT_OF_PARTITION, sweep_partitions
 from gym_pipeline.checks import inputs_report, report_metadata
 from gym_pipeline.config import SweepConfig
-from gym_pipeline.engines import builtin
+from gym_pipeline.engines import builtin, nemo_gym
 from gym_pipeline.engines.builtin import ROLLOUTS_STAGE
 from gym_pipeline.gym.fingerprint import code_version
 from gym_pipeline.gym.manifest import annotate_stage
@@ -40,11 +40,12 @@ def build_rollouts(config: SweepConfig) -> dg.AssetsDefinition:
         name="rollouts",
         partitions_def=sweep_partitions(config),
         deps=["materialized_inputs", dg.AssetDep("model_checkpoint", partition_mapping=CHECKPOINT_OF_PARTITION)],
-        code_version=code_version(builtin),
+        code_version=code_version(builtin if config.engine == "builtin" else nemo_gym),
         backfill_policy=backfill_policy(config),
         group_name="eval",
         kinds={"python", "jsonl"},
-        description="`rollouts.jsonl` and the `rollouts_failures.jsonl` sidecar, in NeMo Gym 0.7.0's formats.",
+        description="`rollouts.jsonl` and the `rollouts_failures.jsonl` sidecar, in NeMo Gym 0.7.0's formats, "
+                    f"collected by the {config.engine} engine.",
     )
     def rollouts(context: dg.AssetExecutionContext, model_server: ModelServerResource) -> dg.MaterializeResult:
         partitions = partitions_of(context)

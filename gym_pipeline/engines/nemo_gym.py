@@ -1,0 +1,389 @@
+"""The NeMo Gym engine: the real `gym env start` + `gym eval run --no-serve` on our materialized inputs.
+
+One collection is one short-lived Gym deployment:
+
+1. `gym env start --resources-server ENV --model-type vllm_model --model NAME --model-url URL` in its own
+   session (process group), with its own Gym head-server port (`++head_server.port`) and its own Ray temp
+   folder (`RAY_TMPDIR`), so runs side by side never share a head server or a Ray session. The servers run
+   from the CLI's own venv: every server folder gets a `.venv` symlink to it (under `uv_venv_dir`) and
+   `++skip_venv_if_present=true`, so Gym builds no per-server venvs (which needs Python >= 3.13.14 and
+   network, see ../shared/docs/nemo_gym.md). Output: `<run_dir>/logs/gym_env_start.log`.
+2. Once it prints `All N / N servers ready`, `gym eval run --no-serve --input <our materialized inputs>
+   --output <run_dir>/nemo_gym/rollouts.jsonl ++route_failures_to_sidecar=true` collects against it.
+   Output: `<run_dir>/logs/gym_eval_run.log`. Gym's own files (its re-materialized inputs, aggregate
+   metrics, quality summary, verdicts) stay in `<run_dir>/nemo_gym/`, so it never overwrites our
+   `rollouts_materialized_inputs.jsonl`.
+3. Keys. Gym 0.7.0 keeps an input row's `_ng_task_index` but renumbers `_ng_rollout_index` per task from 0
+   in file order (rollout_collection.py, "Resolve rollout index"). Gym's materialized file is line for line
+   our input, so each (task, Gym's rollout) maps back to (task, our rollout); `rollouts.jsonl` and
+   `rollouts_failures.jsonl` are written to the run directory with our keys.
+4. Teardown, always: SIGINT to each started process group, a grace period, then SIGKILL to every process
+   still in the session (Ray's workers have process groups of their own but stay in the session), until
+   none is left; the Ray temp folder is removed.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from contextlib import ExitStack
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+import orjson
+
+from gym_pipeline.engines.builtin import COLLECTING, COMPLETE, ROLLOUTS_STAGE, failures_path_for
+from gym_pipeline.environments import Environment
+from gym_pipeline.gym.fingerprint import file_digest
+from gym_pipeline.gym.formats import ROLLOUT_INDEX, TASK_INDEX
+from gym_pipeline.gym.manifest import record_stage
+from gym_pipeline.gym.run_lock import run_directory_lock
+
+Key = tuple[int, int]
+ENGINE = "nemo_gym"
+ENV_VAR = "GYM_PIPELINE_NEMO_GYM"  # the `gym` executable scripts/install-nemo-gym.sh prints
+SERVER_KINDS = ("resources_servers", "responses_api_agents", "environment_servers", "responses_api_models")
+STAGING_DIR = "nemo_gym"
+ENV_START_LOG, EVAL_RUN_LOG = "gym_env_start.log", "gym_eval_run.log"
+_READY = re.compile(rb"All (\d+) / (\d+) servers ready")
+_API_KEY_VAR = "GYM_PIPELINE_NEMO_GYM_MODEL_API_KEY"  # read by Gym through OmegaConf's oc.env, kept off argv
+
+
+class NemoGymError(RuntimeError):
+    """Gym did not start, did not collect, or its output could not be mapped back to our keys."""
+
+
+@dataclass
+class NemoGymSummary:
+    total: int  # materialized rows given to Gym
+    collected: int  # rows in rollouts.jsonl
+    failed_keys: list[Key]  # keys with a failure row and no success
+    failure_rows: int  # rows in rollouts_failures.jsonl (one per failed attempt)
+    model_name: str
+    servers_ready: str  # "4 / 4"
+    head_port: int
+    env_start_s: float  # `gym env start` until all servers answered
+    eval_s: float
+    teardown_s: float
+    elapsed_s: float
+    logs: dict[str, str] = field(default_factory=dict)
+    eval_exit_code: int = 0  # `gym eval run` exits 1 when no rollout produced a result (all in the sidecar)
+
+    @property
+    def failed(self) -> int:
+        return len(self.failed_keys)
+
+
+# --- processes ----------------------------------------------------------------------------------------
+
+
+def _session_members(sid: int) -> list[int]:
+    """Live (non-zombie) processes whose session id is `sid` (Linux /proc; elsewhere: just the leader)."""
+    proc = Path("/proc")
+    if not proc.is_dir():
+        try:
+            os.kill(sid, 0)
+            return [sid]
+        except OSError:
+            return []
+    members = []
+    for entry in proc.iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        fields = stat[stat.rfind(")") + 2:].split()  # state ppid pgrp session ...
+        if len(fields) > 3 and fields[3] == str(sid) and fields[0] != "Z":
+            members.append(int(entry.name))
+    return members
+
+
+def _signal_session(sid: int, sig: int) -> None:
+    for pid in _session_members(sid):
+        try:
+            os.kill(pid, sig)
+        except OSError:
+            pass
+
+
+def _stop_session(process: subprocess.Popen, grace_s: float, settle_s: float = 15.0) -> list[int]:
+    """SIGINT to the process group, `grace_s`, then SIGKILL to the whole session; returns what is left."""
+    sid = process.pid  # started with start_new_session=True: pid == pgid == sid
+    if process.poll() is None or _session_members(sid):
+        try:
+            os.killpg(sid, signal.SIGINT)
+        except OSError:
+            pass
+        deadline = time.monotonic() + grace_s
+        while time.monotonic() < deadline and (process.poll() is None or _session_members(sid)):
+            time.sleep(0.25)
+    if process.poll() is None or _session_members(sid):
+        try:
+            os.killpg(sid, signal.SIGKILL)
+        except OSError:
+            pass
+        _signal_session(sid, signal.SIGKILL)
+    try:
+        process.wait(timeout=settle_s)
+    except subprocess.TimeoutExpired:
+        pass
+    deadline = time.monotonic() + settle_s
+    while (left := _session_members(sid)) and time.monotonic() < deadline:
+        _signal_session(sid, signal.SIGKILL)
+        time.sleep(0.25)
+    return left
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _tail(path: Path, lines: int = 40) -> str:
+    try:
+        return b"\n".join(path.read_bytes().splitlines()[-lines:]).decode("utf-8", "replace")
+    except OSError:
+        return "(no log)"
+
+
+# --- the Gym install ----------------------------------------------------------------------------------
+
+
+def resolve_gym_executable(gym_executable: str | os.PathLike | None = None) -> Path:
+    """The `gym` program: the argument, else $GYM_PIPELINE_NEMO_GYM, else `gym` on PATH."""
+    name = str(gym_executable or os.environ.get(ENV_VAR) or "gym")
+    found = shutil.which(name)
+    if not found:
+        raise NemoGymError(f"NeMo Gym's `gym` program not found ({name!r}); run scripts/install-nemo-gym.sh "
+                           f"and export {ENV_VAR}=<the path it prints>")
+    return Path(found).absolute()
+
+
+def gym_venv_of(gym_executable: Path) -> Path:
+    """The venv holding `gym` (bin/gym -> the folder with pyvenv.cfg)."""
+    venv = gym_executable.parent.parent
+    if not (venv / "pyvenv.cfg").exists() or not (venv / "bin" / "python").exists():
+        raise NemoGymError(f"{gym_executable} is not inside a venv (no {venv / 'pyvenv.cfg'}); install NeMo Gym "
+                           "with scripts/install-nemo-gym.sh")
+    return venv
+
+
+def link_server_venvs(gym_venv: Path, into: Path) -> Path:
+    """`into/<kind>/<server>/.venv -> gym_venv` for every server Gym ships; returns `into` (for uv_venv_dir)."""
+    site_packages = sorted(gym_venv.glob("lib/python3*/site-packages"))
+    if not site_packages:
+        raise NemoGymError(f"no site-packages in {gym_venv}")
+    for kind in SERVER_KINDS:
+        for server in sorted((site_packages[0] / kind).glob("*/")):
+            if server.name.startswith(("_", ".")):
+                continue
+            link = into / kind / server.name / ".venv"
+            if link.is_symlink() or link.exists():
+                continue
+            link.parent.mkdir(parents=True, exist_ok=True)
+            link.symlink_to(gym_venv, target_is_directory=True)
+    return into
+
+
+# --- keys ---------------------------------------------------------------------------------------------
+
+
+def _read_jsonl(path: Path) -> list[dict[str, Any]]:
+    if not path.exists():
+        return []
+    return [orjson.loads(line) for line in path.read_bytes().splitlines() if line.strip()]
+
+
+def key_map(ours: list[dict[str, Any]], gyms: list[dict[str, Any]]) -> dict[Key, Key]:
+    """(task, Gym's rollout index) -> (task, our rollout index), matching the materialized files line by line."""
+    if len(ours) != len(gyms):
+        raise NemoGymError(f"Gym materialized {len(gyms)} rows from our {len(ours)}: cannot map its keys back")
+    mapping: dict[Key, Key] = {}
+    for line, (our, gym) in enumerate(zip(ours, gyms, strict=True), 1):
+        if our[TASK_INDEX] != gym[TASK_INDEX]:
+            raise NemoGymError(f"line {line}: Gym's task index {gym[TASK_INDEX]} is not ours ({our[TASK_INDEX]})")
+        gym_key = (gym[TASK_INDEX], gym[ROLLOUT_INDEX])
+        if gym_key in mapping:
+            raise NemoGymError(f"line {line}: Gym's key {gym_key} appears twice")
+        mapping[gym_key] = (our[TASK_INDEX], our[ROLLOUT_INDEX])
+    return mapping
+
+
+def _rekey_into(source: Path, target: Path, mapping: dict[Key, Key]) -> list[dict[str, Any]]:
+    rows = _read_jsonl(source)
+    for row in rows:
+        gym_key = (row.get(TASK_INDEX), row.get(ROLLOUT_INDEX))
+        if gym_key not in mapping:
+            raise NemoGymError(f"{source}: row with key {gym_key} that Gym never materialized")
+        row[TASK_INDEX], row[ROLLOUT_INDEX] = mapping[gym_key]
+    partial = target.with_name(target.name + ".partial")
+    partial.write_bytes(b"".join(orjson.dumps(row) + b"\n" for row in rows))
+    os.replace(partial, target)
+    return rows
+
+
+# --- the engine ---------------------------------------------------------------------------------------
+
+
+def _start(command: Sequence[str], log: IO[bytes], cwd: Path, env: dict[str, str]) -> subprocess.Popen:
+    return subprocess.Popen(list(command), stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
+                            cwd=cwd, env=env, start_new_session=True)
+
+
+def _wait_ready(process: subprocess.Popen, log_path: Path, timeout_s: float) -> str:
+    deadline = time.monotonic() + timeout_s
+    while True:
+        match = _READY.search(log_path.read_bytes()) if log_path.exists() else None
+        if match:
+            return f"{int(match[1])} / {int(match[2])}"
+        if process.poll() is not None:
+            raise NemoGymError(f"`gym env start` exited ({process.returncode}) before its servers were ready; "
+                               f"last lines of {log_path}:\n{_tail(log_path)}")
+        if time.monotonic() > deadline:
+            raise NemoGymError(f"`gym env start` not ready after {timeout_s:.0f}s; last lines of {log_path}:\n"
+                               f"{_tail(log_path)}")
+        time.sleep(0.5)
+
+
+def collect_with_nemo_gym(
+    materialized_path: Path,
+    rollouts_path: Path,
+    environment: Environment | str,
+    model_url: str,
+    model_name: str,
+    gym_executable: str | os.PathLike | None = None,
+    *,
+    api_key: str | None = None,
+    concurrency: int = 16,
+    resources_server: str | None = None,
+    model_type: str = "vllm_model",
+    link_venvs: bool = True,
+    extra_overrides: Sequence[str] = (),
+    startup_timeout_s: float = 900.0,
+    eval_timeout_s: float | None = None,
+    grace_s: float = 20.0,
+    on_ready: Callable[[str], None] | None = None,
+    manifest_extra: dict[str, Any] | None = None,
+) -> NemoGymSummary:
+    """Collect `materialized_path` with the real NeMo Gym against `model_url`; write `rollouts_path` + sidecar.
+
+    `environment` (or `resources_server`) names Gym's resources server (`string_match`, `mcqa`). The rows'
+    `agent_ref` picks Gym's agent (`string_match_simple_agent`). `link_venvs=False` lets Gym build its own
+    server venvs (a Python >= 3.13.14 machine with network). `extra_overrides` are Hydra overrides
+    (`++key=value`) passed to both commands. Raises NemoGymError when Gym does not start or collects nothing
+    (the logs are in `<run_dir>/logs/`); a run whose every rollout failed returns normally, with the failures
+    in the sidecar and Gym's exit code in `eval_exit_code`. Nothing Gym started outlives the call.
+    """
+    started = time.monotonic()
+    materialized_path, rollouts_path = Path(materialized_path).absolute(), Path(rollouts_path).absolute()
+    run_dir = rollouts_path.parent
+    failures_path = failures_path_for(rollouts_path)
+    gym = resolve_gym_executable(gym_executable)
+    server = resources_server or (environment if isinstance(environment, str) else environment.name)
+    logs_dir, staging = run_dir / "logs", run_dir / STAGING_DIR
+    env_log, eval_log = logs_dir / ENV_START_LOG, logs_dir / EVAL_RUN_LOG
+    head_port = _free_port()
+
+    with run_directory_lock(run_dir, ROLLOUTS_STAGE), ExitStack() as stack:
+        ours = _read_jsonl(materialized_path)
+        if not ours:
+            raise NemoGymError(f"{materialized_path} has no rows")
+        record = {"engine": ENGINE, "gym": str(gym), "resources_server": server, "head_port": head_port,
+                  "inputs": {"path": str(materialized_path), "digest": file_digest(materialized_path)},
+                  **(manifest_extra or {})}
+        record_stage(run_dir, ROLLOUTS_STAGE, record | {"status": COLLECTING})
+        logs_dir.mkdir(parents=True, exist_ok=True)
+        shutil.rmtree(staging, ignore_errors=True)
+        staging.mkdir(parents=True)
+        rollouts_path.unlink(missing_ok=True)
+        failures_path.unlink(missing_ok=True)
+
+        # Short, private Ray folder: Ray's socket paths must stay under the AF_UNIX length limit.
+        ray_tmp = Path(tempfile.mkdtemp(prefix="gp-ray-"))
+        stack.callback(shutil.rmtree, ray_tmp, True)
+        env = {**os.environ, "RAY_TMPDIR": str(ray_tmp), "RAY_USAGE_STATS_ENABLED": "0", "PYTHONUNBUFFERED": "1",
+               "PATH": f"{gym.parent}{os.pathsep}{os.environ.get('PATH', '')}"}
+        overrides = [f"++head_server.port={head_port}", *extra_overrides]
+        if link_venvs:
+            venvs = link_server_venvs(gym_venv_of(gym), staging / "server_venvs")
+            overrides += [f"++uv_venv_dir={venvs}", "++skip_venv_if_present=true"]
+        key_argument = "dummy"
+        if api_key:
+            env[_API_KEY_VAR] = api_key
+            key_argument = "${oc.env:" + _API_KEY_VAR + "}"
+
+        env_command = [str(gym), "env", "start", "--resources-server", server, "--model-type", model_type,
+                       "--model", model_name, "--model-url", model_url, "--model-api-key", key_argument, *overrides]
+        env_log_file = stack.enter_context(env_log.open("wb"))
+        env_process = _start(env_command, env_log_file, staging, env)
+        leftovers: list[int] = []
+        teardown_s = 0.0
+
+        def stop_env() -> None:
+            nonlocal teardown_s
+            began = time.monotonic()
+            leftovers.extend(_stop_session(env_process, grace_s))
+            teardown_s = time.monotonic() - began
+
+        stack.callback(stop_env)
+        ready = _wait_ready(env_process, env_log, startup_timeout_s)
+        env_start_s = time.monotonic() - started
+        if on_ready:
+            on_ready(ready)
+
+        eval_began = time.monotonic()
+        gym_rollouts = staging / "rollouts.jsonl"
+        eval_command = [str(gym), "eval", "run", "--no-serve", "--input", str(materialized_path),
+                        "--output", str(gym_rollouts), "--concurrency", str(concurrency),
+                        "++route_failures_to_sidecar=true", *overrides]
+        with eval_log.open("wb") as eval_log_file:
+            eval_process = _start(eval_command, eval_log_file, staging, env)
+            try:
+                eval_process.wait(timeout=eval_timeout_s)
+            except subprocess.TimeoutExpired:
+                raise NemoGymError(f"`gym eval run` still running after {eval_timeout_s}s; last lines of "
+                                   f"{eval_log}:\n{_tail(eval_log)}") from None
+            finally:
+                leftovers.extend(_stop_session(eval_process, grace_s))
+        eval_s = time.monotonic() - eval_began
+        gym_materialized = staging / "rollouts_materialized_inputs.jsonl"
+        gym_failures = failures_path_for(gym_rollouts)
+        if eval_process.returncode != 0 and not (gym_materialized.exists() and (
+                _read_jsonl(gym_rollouts) or _read_jsonl(gym_failures))):
+            raise NemoGymError(f"`gym eval run` exited {eval_process.returncode} without collecting; last lines "
+                               f"of {eval_log}:\n{_tail(eval_log)}")
+        # A non-zero exit with rows written is Gym's "no rollout produced a result": the sidecar says why.
+        mapping = key_map(ours, _read_jsonl(gym_materialized))
+        successes = _rekey_into(gym_rollouts, rollouts_path, mapping)
+        failures = _rekey_into(gym_failures, failures_path, mapping)
+        done = {(row[TASK_INDEX], row[ROLLOUT_INDEX]) for row in successes}
+        failed_keys = sorted({(row[TASK_INDEX], row[ROLLOUT_INDEX]) for row in failures} - done)
+        stack.close()  # teardown now, so the summary and the manifest can say how it went
+
+        if leftovers:
+            raise NemoGymError(f"processes left running after teardown: {sorted(set(leftovers))}")
+        summary = NemoGymSummary(
+            total=len(ours), collected=len(successes), failed_keys=failed_keys, failure_rows=len(failures),
+            model_name=model_name, servers_ready=ready, head_port=head_port, env_start_s=env_start_s,
+            eval_s=eval_s, teardown_s=teardown_s, elapsed_s=time.monotonic() - started,
+            logs={"env_start": str(env_log), "eval_run": str(eval_log)}, eval_exit_code=eval_process.returncode,
+        )
+        record_stage(run_dir, ROLLOUTS_STAGE, record | {
+            "status": COMPLETE, "model": model_name, "servers_ready": ready,
+            "eval_exit_code": eval_process.returncode,
+            "output": {"path": str(rollouts_path), "rows": len(successes), "failed_keys": len(failed_keys)},
+            "timings_s": {"env_start": round(env_start_s, 1), "eval": round(eval_s, 1),
+                          "teardown": round(teardown_s, 1)},
+        })
+    return summary

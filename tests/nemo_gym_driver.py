@@ -1,0 +1,90 @@
+"""Run one real NeMo Gym collection inside a loopback-only network namespace (for test_nemo_gym_engine.py).
+
+    unshare --net --uts --pid --fork --kill-child --mount-proc python tests/nemo_gym_driver.py REQUEST RESULT
+
+Inside the fresh namespace only `lo` exists: the driver brings it up, names the (private) host `localhost`,
+starts the simulated policy on 127.0.0.1, collects with `collect_with_nemo_gym`, and writes RESULT (the
+summary, this namespace's id, its interfaces and `ss -ltunp` taken while Gym's servers and Ray were up).
+Whatever Ray binds is then reachable on loopback only, and every process dies with the namespace's pid 1
+(this driver). The hostname matters: with no route out, Ray picks its node IP by resolving the hostname
+("falling back to hostname resolution"); a name resolving to a non-loopback address leaves the GCS
+unreachable and `gym env start` hangs. `localhost` resolves to 127.0.0.1.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import fcntl
+import os
+import shutil
+import socket
+import struct
+import subprocess
+import sys
+from pathlib import Path
+
+import orjson
+
+_SIOCGIFFLAGS, _SIOCSIFFLAGS, _IFF_UP = 0x8913, 0x8914, 0x1
+
+
+def bring_loopback_up() -> None:
+    """`ip link set lo up`, or the same through the SIOCSIFFLAGS ioctl when iproute2 is missing."""
+    if shutil.which("ip"):
+        subprocess.run(["ip", "link", "set", "lo", "up"], check=True)
+        return
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
+        request = struct.pack("16sH14x", b"lo", 0)
+        flags = struct.unpack("16sH14x", fcntl.ioctl(sock, _SIOCGIFFLAGS, request))[1]
+        fcntl.ioctl(sock, _SIOCSIFFLAGS, struct.pack("16sH14x", b"lo", flags | _IFF_UP))
+
+
+def interfaces() -> list[str]:
+    return sorted(name for _, name in socket.if_nameindex())
+
+
+def listeners() -> str:
+    if not shutil.which("ss"):
+        return "(ss not installed)"
+    return subprocess.run(["ss", "-ltunp"], capture_output=True, text=True, check=False).stdout
+
+
+def main(request_path: Path, result_path: Path) -> int:
+    from gym_pipeline.config import ModelServerConfig
+    from gym_pipeline.engines.nemo_gym import collect_with_nemo_gym
+    from gym_pipeline.environments import get_environment
+    from gym_pipeline.models.servers import serve_checkpoint
+
+    request = orjson.loads(request_path.read_bytes())
+    if interfaces() != ["lo"]:  # never on the host's network: Ray would listen on every interface there
+        sys.exit(f"not in a loopback-only network namespace (interfaces: {interfaces()}); run under unshare --net")
+    bring_loopback_up()
+    socket.sethostname("localhost")  # a private UTS namespace (unshare --uts): Ray's node IP is then 127.0.0.1
+    result: dict = {"netns": os.readlink("/proc/self/ns/net"), "interfaces": interfaces(),
+                    "hostname": socket.gethostname()}
+    if "backfill" in request:  # a whole sweep step through Dagster, as `gym-pipeline backfill` runs it
+        from gym_pipeline.cli import main as cli
+
+        result["exit_code"] = cli(["backfill", *request["backfill"]])
+        result_path.write_bytes(orjson.dumps(result, option=orjson.OPT_INDENT_2))
+        return 0
+    rollouts = Path(request["rollouts"])
+    checkpoint = Path(request["checkpoint"])
+    with serve_checkpoint(ModelServerConfig(), checkpoint.name, checkpoint,
+                          rollouts.parent / "logs" / "model_server.log") as endpoint:
+        result["policy_url"] = endpoint.url
+
+        def on_ready(ready: str) -> None:
+            result["listeners_while_up"] = listeners()
+
+        summary = collect_with_nemo_gym(Path(request["materialized"]), rollouts,
+                                        get_environment(request["environment"]), endpoint.url,
+                                        endpoint.model_name, request["gym"], concurrency=request["concurrency"],
+                                        on_ready=on_ready)
+    result["summary"] = dataclasses.asdict(summary)
+    result_path.write_bytes(orjson.dumps(result, option=orjson.OPT_INDENT_2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(Path(sys.argv[1]), Path(sys.argv[2])))
