@@ -1,8 +1,15 @@
 #!/usr/bin/env bash
-# Set up (if needed), lint, and run the whole test suite.
+# Set up (if needed), start the services the integration tests use, lint, and run the whole test suite.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 bash scripts/install-browser.sh
+# The launchers' integration tests need a real Docker engine and Slurm (both idempotent, loopback only):
+# export what they print (DOCKER_HOST, SLURM_CONF).
+eval "$(bash scripts/dev-services.sh up docker)"
+eval "$(bash scripts/dev-services.sh up slurm)"
+# The nemo_gym engine's tests need NeMo Gym (idempotent; ~1.4 GB the first time): export the
+# GYM_PIPELINE_NEMO_GYM line it prints last. Those tests run Gym in a loopback-only network namespace.
+eval "$(bash scripts/install-nemo-gym.sh | tail -n 1)"
 .venv/bin/ruff check gym_pipeline tests benchmarks
 exec .venv/bin/python -m pytest "$@"

@@ -54,11 +54,11 @@ with open_dagster_pipes() as pipes:
 
 
 def service_missing(service: str, why: str) -> None:
-    """Integration tests fail without their service (CI starts it), unless told to skip."""
+    """Integration tests fail without their service (scripts/test.sh starts it), unless told to skip."""
     if os.environ.get(SKIP_INTEGRATION) == "1":
         pytest.skip(f"{service} not available ({why}); {SKIP_INTEGRATION}=1")
     pytest.fail(f"{service} is not available: {why}. Run `bash scripts/dev-services.sh up {service}` and export "
-                f"what it prints (CI starts it); {SKIP_INTEGRATION}=1 skips these tests.", pytrace=False)
+                f"what it prints (scripts/test.sh does); {SKIP_INTEGRATION}=1 skips these tests.", pytrace=False)
 
 
 def docker_engine():
