@@ -9,8 +9,10 @@ import pytest
 from gym_pipeline.engines.builtin import CollectorSettings, collect, failures_path_for
 from gym_pipeline.engines.responses import output_text
 from gym_pipeline.environments import get_environment
+from gym_pipeline.gym.diagnose import diagnose
 from gym_pipeline.gym.formats import FailureRow, RolloutRow, read_rows
 from gym_pipeline.gym.materialize import materialize_file
+from gym_pipeline.gym.profile import profile_run
 
 ENV = "string_match"
 REPEATS = 2
@@ -99,3 +101,38 @@ def test_unknown_model_endpoint_is_a_clear_error(inputs, tmp_path):
     settings = CollectorSettings(model_url=f"http://127.0.0.1:{_closed_port()}/v1")
     with pytest.raises(CollectionError, match="did not answer"):
         _collect(inputs, tmp_path / "rollouts.jsonl", settings)
+
+
+class _FlakyVerifier:
+    """string_match whose verifier raises on task 0, as a verifier bug would."""
+
+    def __init__(self):
+        self._environment = get_environment(ENV)
+
+    def __getattr__(self, name):
+        return getattr(self._environment, name)
+
+    def verify(self, row, response_text):
+        if row["_ng_task_index"] == 0:
+            raise KeyError("expected_answer")
+        return self._environment.verify(row, response_text)
+
+
+def test_a_verifier_that_raises_gives_masked_verifier_error_rows(policy_endpoint, inputs, tmp_path):
+    output = tmp_path / "rollouts.jsonl"
+    settings = CollectorSettings(model_url=policy_endpoint.url, concurrency=8)
+    summary = asyncio.run(collect(inputs, output, _FlakyVerifier(), settings))
+
+    assert summary.failed == 0 and failures_path_for(output).read_bytes() == b""  # nothing lost, no crash
+    rows = [orjson.loads(line) for line in output.read_bytes().splitlines()]
+    broken = [row for row in rows if row["_ng_task_index"] == 0]
+    assert len(broken) == REPEATS
+    for row in broken:  # Gym's shared vocabulary: verifier_error is masked, never a silent reward of 0
+        assert (row["failure_kind"], row["mask_sample"]) == ("verifier_error", True)
+        assert row["failure_reason"] == "KeyError: 'expected_answer'" and row["response"]["output"]
+    assert all(row.get("failure_kind") != "verifier_error" for row in rows if row["_ng_task_index"] != 0)
+
+    result = profile_run(inputs, output)
+    assert result.masked_rollouts == REPEATS and result.completed_rollouts == len(rows)
+    report = diagnose(tmp_path)
+    assert any("verifier_error" in finding.title for finding in report.findings), report.findings

@@ -209,13 +209,15 @@ class _Collector:
             raise _AttemptFailed(failure, retryable=True) from None
 
     def _verify(self, row: dict[str, Any], completion: dict[str, Any]) -> dict[str, Any]:
+        """The rollout row. A verifier that raises gives Gym's masked `verifier_error` row: the answer is kept,
+        the rollout counts for completion but stays out of every reward statistic (never a silent 0, never a crash)."""
         params = row[RESPONSES_CREATE_PARAMS]
         response = response_object(completion, params)
         try:
             verdict = self.environment.verify(row, output_text(response))
-        except Exception as error:  # a verifier bug must become a sidecar row, never a crash
-            failure = _failure_row(row, failure_kinds.ENVIRONMENT_SERVER_FAILED, error, None, None, self.environment)
-            raise _AttemptFailed(failure, retryable=False) from None
+        except Exception as error:
+            verdict = {"reward": 0.0, "failure_kind": failure_kinds.VERIFIER_ERROR, "mask_sample": True,
+                       "failure_reason": redact(f"{type(error).__name__}: {error}")}
         return {
             RESPONSES_CREATE_PARAMS: expanded_request(params),
             "response": response,

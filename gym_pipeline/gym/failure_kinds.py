@@ -17,5 +17,8 @@ FAILURE_CLASSES = (
     SKIPPED,
 )
 
+# Row `failure_kind`s we write (Gym's shared vocabulary; seeds/004 gives their meaning).
+VERIFIER_ERROR = "verifier_error"  # the verifier could not run: masked, counted for completion only
+
 # Gym retries a failed (task, rollout) up to this many attempts (NEMO_GYM_MAX_ROLLOUT_ATTEMPTS).
 DEFAULT_MAX_ROLLOUT_ATTEMPTS = 3
