@@ -49,7 +49,11 @@ else
     mkdir -p "${home}"
     rm -rf "${venv}"  # a half-made venv from an interrupted run: start over (a venv cannot be moved into place)
     "${python}" -m venv "${venv}"
-    "${venv}/bin/python" -m pip install --quiet --disable-pip-version-check "${pip_flags[@]}" \
+    # Its dependencies (Ray among them) pinned as tested: scripts/nemo-gym-constraints.txt is a pip freeze of
+    # a working 0.7.0 install; regenerate it when NEMO_GYM_VERSION changes.
+    constraints=()
+    [ "${version}" = "0.7.0" ] && constraints=(-c "$(dirname "$0")/nemo-gym-constraints.txt")
+    "${venv}/bin/python" -m pip install --quiet --disable-pip-version-check "${pip_flags[@]}" "${constraints[@]}" \
         "nemo-gym==${version}"
     if [ "$(installed_version || true)" != "${version}" ]; then
         echo "error: nemo-gym ${version} did not install into ${venv}" >&2
