@@ -11,11 +11,15 @@ from pathlib import Path
 import dagster as dg
 import orjson
 import pytest
+import yaml
 from launcher_support import docker_engine, slurm_cluster
+from ui_server import running_ui, wait_until
 
 from gym_pipeline.assets.partitions import CHECKPOINTS, sweep_partition_key
+from gym_pipeline.backfill import PartitionRange, WebserverBackfill
 from gym_pipeline.config import StageLaunchersConfig
 from gym_pipeline.demo import create_workspace, run_demo
+from gym_pipeline.launchers.docker import LABEL_RUN_DIR
 from gym_pipeline.launchers.settings import DockerLauncherSettings, LocalLauncherSettings, SlurmLauncherSettings
 from gym_pipeline.sweep import EVAL_SWEEP_JOB, build_definitions, observe_sources
 
@@ -38,7 +42,8 @@ def _leftovers(kind: str, home: Path) -> list[str]:
     if kind == "slurm":
         listed = subprocess.run(["squeue", "-h", "-o", "%i %j"], capture_output=True, text=True, timeout=30)
         return [line for line in listed.stdout.splitlines() if "gym-pipeline" in line]
-    listed = subprocess.run(["pgrep", "-af", str(home)], capture_output=True, text=True)
+    # Stages name their run directory, model servers their checkpoint folder (the UI's own processes neither).
+    listed = subprocess.run(["pgrep", "-af", f"{home}/(runs|checkpoints)/"], capture_output=True, text=True)
     return [line for line in listed.stdout.splitlines() if "pgrep" not in line]
 
 
@@ -97,3 +102,36 @@ def test_the_stage_command_refuses_a_file_that_is_not_a_sweep_config(tmp_path):
                           capture_output=True, text=True)
     assert done.returncode == 2 and "not a sweep config written by a sweep step" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_terminating_a_run_from_the_ui_stops_its_launched_stage_and_server(tmp_path):
+    """A run terminated mid-collection through Dagster (as the UI's Terminate button does) leaves no container,
+    no model server and no stage process behind."""
+    engine = docker_engine()
+    home = tmp_path / "home"
+    run_demo(home, checkpoint_count=1, quiet=True)
+    config = yaml.safe_load((home / "sweep.yaml").read_text())
+    # A slow collection in a container: one request at a time, 300 ms each (about 100 s for 348 rows).
+    config |= {"concurrency": 1, "launchers": {"collect": {"kind": "docker", "grace_period_s": 5}}}
+    config["model_server"] = {"kind": "simulated", "latency_ms": 300}
+    (home / "sweep.yaml").write_text(yaml.safe_dump(config))
+    run_dir = home / "runs" / "step_0100" / "string_match"
+
+    with running_ui(home, tmp_path) as ui:
+        submitted = WebserverBackfill(ui.url, "recollect", [PartitionRange(("step_0100|string_match",))], "gp-test")
+        (run_id,) = submitted.pending
+
+        def collecting_in_a_container():
+            running = engine.containers.list(filters={"label": f"{LABEL_RUN_DIR}={run_dir}"})
+            return running and b"collected" in (run_dir / "logs" / "rollouts.log").read_bytes()
+
+        wait_until(collecting_in_a_container, 180, "the collect stage running in its container")
+        assert _leftovers("local", home), "the model server and the stage should be running now"
+        submitted.client.terminate_run(run_id)
+        wait_until(lambda: submitted.client.get_run_status(run_id) == dg.DagsterRunStatus.CANCELED, 120,
+                   "the run to be canceled")
+
+        assert engine.containers.list(all=True, filters={"label": f"{LABEL_RUN_DIR}={run_dir}"}) == []
+        assert _leftovers("local", home) == []  # neither the model server nor a stage process
+        state = orjson.loads((run_dir / "logs" / "launcher_rollouts.json").read_bytes())
+        assert state["launcher"] == "docker" and state["stopped_by_launcher"]
