@@ -22,7 +22,6 @@ import json
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -38,6 +37,7 @@ from gym_pipeline.assets import SWEEP_ASSET_NAMES
 from gym_pipeline.assets.partitions import sweep_partition_key, sweep_partitions
 from gym_pipeline.backfill import WebserverBackfill, plan_backfill
 from gym_pipeline.demo import run_demo
+from gym_pipeline.host import free_loopback_port
 from gym_pipeline.sweep import EVAL_SWEEP_JOB, build_definitions, workspace_config
 
 OUT = Path(__file__).parent / "out" / "backfill"
@@ -53,12 +53,6 @@ def graphql(port: int, query: str, variables: dict) -> dict:
                                      data=json.dumps({"query": query, "variables": variables}).encode())
     with urllib.request.urlopen(request, timeout=60) as answer:
         return json.loads(answer.read())["data"]
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def work_seconds(home: Path, partitions: list[tuple[str, str]]) -> float:
@@ -80,7 +74,7 @@ def work_seconds(home: Path, partitions: list[tuple[str, str]]) -> float:
 @contextmanager
 def running_ui(home: Path) -> Iterator[int]:
     """`gym-pipeline ui` on a free port until the block ends; yields the port once the assets load."""
-    port = free_port()
+    port = free_loopback_port()
     log = (home / "ui.log").open("wb")
     process = subprocess.Popen([sys.executable, "-m", "gym_pipeline.cli", "ui", "--home", str(home), "--port",
                                 str(port)], stdout=log, stderr=subprocess.STDOUT, start_new_session=True)

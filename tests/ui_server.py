@@ -3,7 +3,6 @@
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -13,6 +12,8 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+
+from gym_pipeline.host import free_loopback_port
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -38,16 +39,10 @@ def wait_until(predicate, timeout_s: float, what: str, interval_s: float = 1.0):
     pytest.fail(f"timed out after {timeout_s:.0f}s waiting for {what}")
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 @contextmanager
 def running_ui(home: Path, log_dir: Path) -> Iterator[UI]:
     """Start the UI on `home`, wait until its code location serves assets, and stop it (process group) after."""
-    port = _free_port()
+    port = free_loopback_port()
     log_path = log_dir / "ui.log"
     with log_path.open("wb") as log:
         process = subprocess.Popen(

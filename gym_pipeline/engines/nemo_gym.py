@@ -28,7 +28,6 @@ import os
 import re
 import shutil
 import signal
-import socket
 import subprocess
 import tempfile
 import time
@@ -46,6 +45,7 @@ from gym_pipeline.gym.fingerprint import file_digest
 from gym_pipeline.gym.formats import ROLLOUT_INDEX, TASK_INDEX
 from gym_pipeline.gym.manifest import record_stage
 from gym_pipeline.gym.run_lock import run_directory_lock
+from gym_pipeline.host import free_loopback_port, read_log_tail
 
 Key = tuple[int, int]
 ENGINE = "nemo_gym"
@@ -144,17 +144,8 @@ def _stop_session(process: subprocess.Popen, grace_s: float, settle_s: float = 1
     return left
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def _tail(path: Path, lines: int = 40) -> str:
-    try:
-        return b"\n".join(path.read_bytes().splitlines()[-lines:]).decode("utf-8", "replace")
-    except OSError:
-        return "(no log)"
+def _tail(path: Path) -> str:
+    return read_log_tail(path, lines=40) or "(no log)"
 
 
 # --- the Gym install ----------------------------------------------------------------------------------
@@ -293,7 +284,7 @@ def collect_with_nemo_gym(
     server = resources_server or (environment if isinstance(environment, str) else environment.name)
     logs_dir, staging = run_dir / "logs", run_dir / STAGING_DIR
     env_log, eval_log = logs_dir / ENV_START_LOG, logs_dir / EVAL_RUN_LOG
-    head_port = _free_port()
+    head_port = free_loopback_port()
 
     with run_directory_lock(run_dir, ROLLOUTS_STAGE), ExitStack() as stack:
         ours = _read_jsonl(materialized_path)

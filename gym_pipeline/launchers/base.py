@@ -37,10 +37,10 @@ from gym_pipeline.gym.diagnose.launcher import (
     write_launcher_state,
 )
 from gym_pipeline.gym.diagnose.redaction import redact
+from gym_pipeline.host import read_log_tail
 
 LauncherKind = Literal["local", "docker", "slurm"]
 
-LOG_TAIL_LINES = 20
 _STAGE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 _MIN_MASKED_CHARS = 4  # shorter values ("1", "on") are flags, not secrets, and masking them garbles text
 
@@ -293,18 +293,6 @@ def _where(state: LauncherState) -> str:
     if state.launcher == "docker":
         return f"container {(state.container_id or '(not created)')[:12]}"
     return f"process {state.pid or '(not started)'}"
-
-
-def read_log_tail(path: Path, lines: int = LOG_TAIL_LINES, max_bytes: int = 64 * 1024) -> str:
-    try:
-        with path.open("rb") as handle:
-            handle.seek(0, 2)
-            size = handle.tell()
-            handle.seek(max(0, size - max_bytes))
-            data = handle.read()
-    except FileNotFoundError:
-        return ""
-    return "\n".join(data.decode("utf-8", errors="replace").splitlines()[-lines:])
 
 
 def _record(launch: StageLaunch, state: LauncherState, files: tuple[str, ...]) -> None:

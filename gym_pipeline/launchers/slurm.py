@@ -22,7 +22,8 @@ from pathlib import Path
 
 from gym_pipeline.gym.diagnose.launcher import LauncherState
 from gym_pipeline.gym.diagnose.vocabulary import signal_name
-from gym_pipeline.launchers.base import Launcher, LauncherUnavailableError, RunningStage, StageLaunch, read_log_tail
+from gym_pipeline.host import read_log_tail
+from gym_pipeline.launchers.base import Launcher, LauncherUnavailableError, RunningStage, StageLaunch
 
 log = logging.getLogger(__name__)
 

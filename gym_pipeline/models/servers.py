@@ -13,7 +13,6 @@ import http.client
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -30,10 +29,10 @@ import orjson
 from gym_pipeline.config import ModelServerConfig, check_safe_name
 from gym_pipeline.gym.fingerprint import folder_digest
 from gym_pipeline.gym.redaction import redact
+from gym_pipeline.host import LOOPBACK, free_loopback_port, read_log_tail
 from gym_pipeline.launchers.settings import LauncherSettings, LocalLauncherSettings
 
 SERVER_STAGE = "model_server"  # the launcher's stage name: logs/model_server.log, logs/launcher_model_server.json
-LOOPBACK = "127.0.0.1"
 VLLM_API_KEY_VAR = "VLLM_API_KEY"  # vLLM reads its key from here when --api-key is not given
 _PROBE_TIMEOUT_S = 5.0
 _SERVER_LABELS = {"simulated": "simulated policy", "vllm": "vLLM server"}
@@ -66,12 +65,6 @@ def _list_models(url: str, api_key: str | None, timeout_s: float = 5.0) -> dict:
         request.add_header("Authorization", f"Bearer {api_key}")
     with urllib.request.urlopen(request, timeout=timeout_s) as answer:  # noqa: S310 (loopback or configured URL)
         return orjson.loads(answer.read())
-
-
-def _log_tail(log_path: Path, lines: int = 20) -> str:
-    if not log_path.exists():
-        return "(no log)"
-    return "\n".join(log_path.read_text(errors="replace").splitlines()[-lines:])
 
 
 def stop_process_group(process: subprocess.Popen, grace_s: float = 10.0) -> None:
@@ -108,12 +101,12 @@ def _simulated_policy(settings: ModelServerConfig, checkpoint_dir: Path, log_pat
             if process.poll() is not None:
                 raise ModelServerError(
                     f"simulated policy exited with code {process.returncode} before it was ready; "
-                    f"log {log_path}:\n{_log_tail(log_path)}"
+                    f"log {log_path}:\n{read_log_tail(log_path) or '(no log)'}"
                 )
             if time.monotonic() > deadline:
                 raise ModelServerError(
                     f"simulated policy not ready after {settings.startup_timeout_s:.0f}s; log {log_path}:\n"
-                    f"{_log_tail(log_path)}"
+                    f"{read_log_tail(log_path) or '(no log)'}"
                 )
             time.sleep(0.05)
         url = ready_file.read_text().strip()
@@ -178,14 +171,6 @@ class _ReadinessProbe:
         return bool(self.models)
 
 
-def _free_loopback_port() -> int:
-    # The port is free now; the server binds it a moment later (another process could take it in between,
-    # which shows as a server that exits before it is ready).
-    with socket.socket() as probe:
-        probe.bind((LOOPBACK, 0))
-        return probe.getsockname()[1]
-
-
 def _server_command(settings: ModelServerConfig, checkpoint: str, checkpoint_dir: Path, port: int) -> list[str]:
     if settings.kind == "simulated":
         return [sys.executable, "-m", "gym_pipeline.cli", "serve-policy", "--checkpoint", str(checkpoint_dir),
@@ -239,7 +224,7 @@ def _launched_server(
     if launcher_settings.kind == "docker" and launcher_settings.network != "host":
         raise ModelServerError(f"a {label} in a container is reachable only on the host's network: set "
                                "launchers.model_server.network to host")
-    port = _free_loopback_port()
+    port = free_loopback_port()
     argv = _server_command(settings, checkpoint, checkpoint_dir, port)
     if launcher_settings.kind == "local" and shutil.which(argv[0]) is None:
         raise ModelServerError(f"{label} for {checkpoint}: {argv[0]!r} is not an executable on PATH; install it "
