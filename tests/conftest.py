@@ -4,7 +4,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, settings
 
-FIXTURES = Path(__file__).resolve().parents[2] / "shared" / "fixtures" / "nemo_gym_0.7.0"
+FIXTURES = Path(__file__).resolve().parent / "fixtures" / "nemo_gym_0.7.0"  # a copy of ../shared/fixtures
 
 # Property tests: the default "ci" profile replays the same examples on every run (derandomized), so a
 # failure in CI reproduces locally; HYPOTHESIS_PROFILE=explore searches wider with fresh randomness.
@@ -18,7 +18,7 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 @pytest.fixture(scope="session")
 def fixtures_dir() -> Path:
     if not FIXTURES.exists():
-        pytest.fail(f"NeMo Gym fixtures not found at {FIXTURES} (the repo expects ../shared beside it)")
+        pytest.fail(f"NeMo Gym fixtures not found at {FIXTURES} (tests/fixtures is part of the repository)")
     return FIXTURES
 
 

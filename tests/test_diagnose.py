@@ -7,6 +7,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from conftest import FIXTURES
 
 from gym_pipeline.gym.diagnose import (
     CATEGORIES,
@@ -28,7 +29,6 @@ from gym_pipeline.gym.formats import (
 )
 from gym_pipeline.gym.run_lock import LOCK_FILE
 
-FIXTURES = Path(__file__).resolve().parents[2] / "shared" / "fixtures" / "nemo_gym_0.7.0"
 CLEAN = FIXTURES / "clean_run"
 PARTIAL = FIXTURES / "partial_run_with_failures"
 LOGS = FIXTURES / "logs"

@@ -6,6 +6,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from conftest import FIXTURES
 
 from gym_pipeline.gym.diagnose import diagnose
 from gym_pipeline.gym.diagnose.logs import (
@@ -19,7 +20,7 @@ from gym_pipeline.gym.diagnose.logs import (
 )
 
 DATA = Path(__file__).parent / "data" / "diagnose"
-FIXTURE_LOGS = Path(__file__).resolve().parents[2] / "shared" / "fixtures" / "nemo_gym_0.7.0" / "logs"
+FIXTURE_LOGS = FIXTURES / "logs"
 
 
 def scan(path: Path, chunk_bytes: int = 8 << 20) -> LogFacts:

@@ -6,15 +6,13 @@ import asyncio
 import shutil
 import socket
 import threading
-from pathlib import Path
 
 import pytest
 from aiohttp import web
+from conftest import FIXTURES
 
 from gym_pipeline.gym.diagnose import diagnose, render_text
 from gym_pipeline.gym.diagnose.probes import DEFAULT_SOURCE, MODEL, PORT, ProbeTarget, allowed, probe
-
-FIXTURES = Path(__file__).resolve().parents[2] / "shared" / "fixtures" / "nemo_gym_0.7.0"
 
 
 @pytest.fixture(scope="module")

@@ -11,12 +11,12 @@ import shutil
 from pathlib import Path
 
 import pytest
+from conftest import FIXTURES
 
 from gym_pipeline.gym.diagnose import diagnose, render_text
 from gym_pipeline.gym.formats import FAILURES_FILE, MATERIALIZED_INPUTS_FILE, REWARD_PROFILE_FILE, ROLLOUTS_FILE
 
 DATA = Path(__file__).parent / "data" / "diagnose"
-FIXTURES = Path(__file__).resolve().parents[2] / "shared" / "fixtures" / "nemo_gym_0.7.0"
 CLEAN, PARTIAL, LOGS = FIXTURES / "clean_run", FIXTURES / "partial_run_with_failures", FIXTURES / "logs"
 DEBUG_FLAG = "++global_aiohttp_client_request_debug=True"
 

@@ -8,6 +8,7 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.compute as pc
 import pytest
+from conftest import FIXTURES
 
 from gym_pipeline.config import ModelServerConfig
 from gym_pipeline.gym.diagnose import diagnose
@@ -18,7 +19,7 @@ from gym_pipeline.gym.staleness import StaleInputsError, ensure_resume_is_safe
 from gym_pipeline.models.servers import ModelServerError, serve_checkpoint
 
 DATA = Path(__file__).parent / "data" / "diagnose"
-FIXTURE_LOGS = Path(__file__).resolve().parents[2] / "shared" / "fixtures" / "nemo_gym_0.7.0" / "logs"
+FIXTURE_LOGS = FIXTURES / "logs"
 
 # Signatures whose messages reach us in a response body or in a failed Dagster step's error, not in a log file.
 BODY_EXAMPLES = {
