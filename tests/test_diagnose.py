@@ -137,7 +137,8 @@ def test_partial_run_is_model_serving_with_the_sidecar_line_and_debug_advice():
 
     data = report.to_json_dict()
     assert data["category"] == "model_serving"
-    assert set(data["findings"][0]) == {"category", "title", "evidence", "cause", "fix"}
+    assert set(data["findings"][0]) == {"category", "title", "evidence", "cause", "fix", "id", "role", "caused_by"}
+    assert data["findings"][0]["role"] == "cause" and data["findings"][0]["caused_by"] is None
     assert data["findings"][0]["evidence"][0] == {"file": FAILURES_FILE, "line": 1, "text": first.text}
     assert data["summary"]["failure_classes"] == {"agent_run_error": 4}
     assert data["summary"]["http_statuses"] == {"500": 4}
@@ -229,12 +230,15 @@ def test_empty_profile_is_cache_resume(tmp_path):
     assert f"gym eval profile --inputs {run / MATERIALIZED_INPUTS_FILE} --rollouts {run / ROLLOUTS_FILE}" in finding.fix
 
 
-def test_missing_profile_is_cache_resume(tmp_path):
+def test_a_complete_run_not_profiled_yet_is_healthy_with_a_note(tmp_path):
     run = copy_run(CLEAN, tmp_path)
     (run / REWARD_PROFILE_FILE).unlink()
     report = diagnose(run)
-    assert report.category == "cache_resume"
-    assert report.findings[0].title == "20 rollouts but no reward profile"
+    assert report.category == "healthy" and report.healthy
+    [note] = report.findings
+    assert (note.role, note.title) == ("note", "Not profiled yet: 20 rollouts and no reward profile")
+    assert "gym eval profile" in note.fix
+    assert "Note: Not profiled yet" in render_text(report)
 
 
 def test_strict_profile_log_is_cache_resume(tmp_path):

@@ -137,15 +137,15 @@ def test_a_collection_cut_short(run):
 
 LAUNCHER_CASES = [
     (dict(launcher="slurm", stage="rollouts", slurm_job_id="81234", slurm_state="OUT_OF_MEMORY", exit_code=0),
-     "infra", "Slurm job 81234 (rollouts) ran out of memory", "--mem"),
-    (dict(launcher="slurm", slurm_job_id=81234, slurm_state="TIMEOUT"), "infra", "hit its time limit", "--time"),
+     "throughput_resources", "Slurm job 81234 (rollouts) ran out of memory", "--mem"),
+    (dict(launcher="slurm", slurm_job_id=81234, slurm_state="TIMEOUT"), "throughput_resources", "hit its time limit", "--time"),
     (dict(launcher="slurm", slurm_job_id="81234", slurm_state="NODE_FAIL", slurm_reason="NodeDown"), "infra",
      "lost its node (reason: NodeDown)", "--exclude=<node>"),
     (dict(launcher="slurm", slurm_job_id="81234", slurm_state="CANCELLED by 1000"), "infra", "was cancelled",
      "who cancelled it"),
     (dict(launcher="slurm", slurm_job_id="81234", slurm_state="PENDING", slurm_reason="QOSMaxGRESPerUser"), "infra",
      "still pending (reason: QOSMaxGRESPerUser)", "squeue -j 81234"),
-    (dict(launcher="docker", container_id="3f2a9c1b7d0e55aa", exit_code=137, oom_killed=True), "infra",
+    (dict(launcher="docker", container_id="3f2a9c1b7d0e55aa", exit_code=137, oom_killed=True), "throughput_resources",
      "Container 3f2a9c1b7d0e was killed for running out of memory", "--memory"),
     (dict(launcher="docker", container_id="3f2a9c1b7d0e55aa", exit_code=137, oom_killed=False), "infra",
      "was killed by SIGKILL", "docker events"),

@@ -32,13 +32,13 @@ def build_diagnostic_report(config: SweepConfig) -> dg.AssetsDefinition:
         backfill_policy=backfill_policy(config),
         group_name="eval",
         kinds={"python", "json"},
-        description="`diagnosis.json`: category (`healthy` or the first finding's) and findings with evidence and fix.",
+        description="`diagnosis.json`: category (`healthy` or the top cause's) and findings (cause, consequence or note) with evidence and fix.",
         check_specs=[
             dg.AssetCheckSpec(
                 DIAGNOSIS_HEALTHY,
                 asset="diagnostic_report",
                 partitions_def=sweep_partitions(config),
-                description="Fails with the first finding's title when the diagnosis is not `healthy`.",
+                description="Fails with the top cause's title when the diagnosis is not `healthy`.",
             )
         ],
     )

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 from pydantic import BaseModel, Field, field_validator
 
@@ -17,19 +18,34 @@ from gym_pipeline.gym.diagnose.evidence import Evidence
 from gym_pipeline.gym.diagnose.redaction import EvidenceLine, excerpt, redact
 from gym_pipeline.gym.diagnose.vocabulary import PARTIAL_PROFILE_FLAG, REQUEST_DEBUG_FLAG, Category
 
+# A finding's place in the causal report: what went wrong first, what followed from it, and what is
+# worth knowing but no fault (a run not profiled yet).
+CAUSE, CONSEQUENCE, NOTE = "cause", "consequence", "note"
+Role = Literal["cause", "consequence", "note"]
+
 
 class Finding(BaseModel):
-    """One diagnosed problem: what, the lines that show it, why, and the next commands."""
+    """One diagnosed problem: what, the lines that show it, why, and the next commands.
+
+    `role` and `caused_by` are set when the rules' findings are linked (`rules.link_causes`): a
+    finding a rule marks as an `effect` (partial output, a torn last line, a missing profile, a stage
+    that exited non-zero) is a consequence of the report's cause when there is one.
+    """
 
     category: Category
     title: str
     evidence: list[EvidenceLine] = []
     cause: str
     fix: str
+    id: str = ""  # the rule that found it (`missing_rollouts`, `missing_rollouts-2` for its second)
+    role: Role = CAUSE
+    caused_by: str | None = None  # a consequence's cause, by id
     # Not reported: the signatures this finding accounts for (a log error showing one is explained),
-    # and whether it only restates lines an earlier finding already cites (a known problem's finding).
+    # whether it only restates lines an earlier finding already cites (a known problem's finding),
+    # and whether it is what some other problem can cause (then a consequence, not the cause).
     explains: frozenset[str] = Field(default=frozenset(), exclude=True)
     subsumable: bool = Field(default=False, exclude=True)
+    effect: bool = Field(default=False, exclude=True)
 
     @field_validator("title", mode="before")
     @classmethod

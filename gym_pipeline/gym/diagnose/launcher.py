@@ -30,6 +30,7 @@ from gym_pipeline.gym.diagnose.vocabulary import (
     INFRA,
     SIGNAL_MEANINGS,
     SLURM_STATES,
+    THROUGHPUT_RESOURCES,
     exit_signal,
     signal_name,
 )
@@ -75,6 +76,8 @@ class Outcome:
     summary: str  # "Slurm job 81234 ran out of memory"
     cause: str
     category: str = INFRA
+    # The stage's process exited non-zero by itself: its own error (in its log) is the cause, this only the effect.
+    own_failure: bool = False
 
 
 @dataclass
@@ -137,7 +140,8 @@ def outcome(state: LauncherState) -> Outcome:
         return Outcome(False, f"{who} served its stage and was stopped", "the launcher stopped it once it was not needed")
     if state.oom_killed:  # before Slurm's verdict: without cgroups Slurm calls an over-memory kill only FAILED
         return Outcome(True, f"{who} was killed for running out of memory",
-                       "the kernel's OOM killer ended it: the stage used more memory than the container or host allows")
+                       "the kernel's OOM killer ended it: the stage used more memory than the container or host allows",
+                       THROUGHPUT_RESOURCES)
     if state.launcher == "slurm" and state.slurm_state:
         base = state.slurm_state.split()[0].rstrip("+").upper()
         known = SLURM_STATES.get(base)
@@ -145,7 +149,8 @@ def outcome(state: LauncherState) -> Outcome:
         if known is None:
             return Outcome(True, f"{who} ended in state {state.slurm_state}{reason}", "Slurm reports a state this "
                            "diagnosis does not know; read `sacct` for its meaning")
-        return Outcome(known.failed, f"{who} {known.summary}{reason}", known.cause + reason)
+        return Outcome(known.failed, f"{who} {known.summary}{reason}", known.cause + reason, known.category,
+                       known.own_failure)
     killed_by = signal_name(state.signal) or exit_signal(state.exit_code)
     if killed_by:
         meaning = SIGNAL_MEANINGS.get(killed_by, "ended by a signal")
@@ -161,7 +166,7 @@ def outcome(state: LauncherState) -> Outcome:
         return Outcome(True, f"{who} exited with code {state.exit_code}", CONTAINER_EXIT_CODES[state.exit_code],
                        category)
     return Outcome(True, f"{who} exited with code {state.exit_code}",
-                   "the stage's own process failed; its log says why")
+                   "the stage's own process failed; its log says why", own_failure=True)
 
 
 def _who(state: LauncherState) -> str:

@@ -15,7 +15,7 @@ import orjson
 from pydantic import BaseModel
 
 from gym_pipeline.gym.diagnose.evidence import Evidence, collect_evidence
-from gym_pipeline.gym.diagnose.findings import Finding, plural
+from gym_pipeline.gym.diagnose.findings import CAUSE, CONSEQUENCE, NOTE, Finding, plural
 from gym_pipeline.gym.diagnose.launcher import outcome
 from gym_pipeline.gym.diagnose.rules import run_rules
 from gym_pipeline.gym.diagnose.vocabulary import HEALTHY, Category
@@ -30,7 +30,8 @@ Verdict = Literal["healthy"] | Category
 
 
 class DiagnosisReport(BaseModel):
-    """`category` is the first finding's category (the first thing to fix), or `healthy`."""
+    """`category` is the top cause's category (the first thing to fix), or `healthy` when no finding is a
+    cause: consequences and notes never set it. `findings` are in the causal order of `rules.link_causes`."""
 
     run_dir: str
     category: Verdict
@@ -38,13 +39,24 @@ class DiagnosisReport(BaseModel):
     summary: dict[str, Any]
 
     @property
+    def causes(self) -> list[Finding]:
+        return [f for f in self.findings if f.role == CAUSE]
+
+    @property
+    def notes(self) -> list[Finding]:
+        return [f for f in self.findings if f.role == NOTE]
+
+    @property
     def healthy(self) -> bool:
-        return not self.findings
+        return not self.causes
+
+    def consequences_of(self, cause: Finding) -> list[Finding]:
+        return [f for f in self.findings if f.role == CONSEQUENCE and f.caused_by == cause.id]
 
     @property
     def headline(self) -> str:
-        """One line for an asset check or a table: `healthy`, or the first finding's category and title."""
-        return HEALTHY if self.healthy else f"{self.category}: {self.findings[0].title}"
+        """One line for an asset check or a table: `healthy`, or the top cause's category and title."""
+        return HEALTHY if self.healthy else f"{self.category}: {self.causes[0].title}"
 
     def to_json_dict(self) -> dict[str, Any]:
         return {
@@ -108,9 +120,10 @@ def diagnose(
     """
     evidence = collect_evidence(run_dir, probe=probe, extra_logs=extra_logs, model_url=model_url)
     findings = run_rules(evidence)
+    causes = [f for f in findings if f.role == CAUSE]
     return DiagnosisReport(
         run_dir=str(run_dir),
-        category=findings[0].category if findings else HEALTHY,
+        category=causes[0].category if causes else HEALTHY,
         findings=findings,
         summary=redact_value(summarize(evidence)),  # probe addresses and details may hold a URL's credentials
     )
@@ -162,30 +175,46 @@ def _probed(summary: dict[str, Any]) -> str | None:
 
 
 def render_text(report: DiagnosisReport) -> str:
-    """A short note: the verdict first, what was read, then each finding with its evidence, cause and fix."""
+    """A short note: the verdict first, what was read, then each cause with its evidence, cause and fix, what
+    followed from it beneath, and the notes last."""
     summary = report.summary
     looked_at = _looked_at(summary)
     probed = _probed(summary)
+    notes = report.notes
     if report.healthy:
         lines = [f"{report.run_dir}: healthy. {looked_at}; nothing failed. Nothing to fix."]
-        return "\n".join(lines + ([probed] if probed else [])) + "\n"
-    count = len(report.findings)
+        lines += [probed] if probed else []
+        lines += [f"Note: {note.title}. {note.fix}" for note in notes]
+        return "\n".join(lines) + "\n"
+    causes = report.causes
     lines = [
-        f"{report.run_dir}: {report.category}. {report.findings[0].title}",
+        f"{report.run_dir}: {report.category}. {causes[0].title}",
         f"Read: {looked_at}. "
-        + (f"{count} findings in the guide's debug order: fix the first one first, later ones may follow from it."
-           if count > 1 else "1 finding."),
+        + (f"{len(causes)} causes in the guide's debug order: fix the first one first." if len(causes) > 1 else
+           "1 cause."),
     ]
     if probed:
         lines.append(probed)
-    for number, finding in enumerate(report.findings, start=1):
+    for number, cause in enumerate(causes, start=1):
         lines.append("")
-        lines.append(f"{number}. [{finding.category}] {finding.title}")
-        for line in finding.evidence:
-            lines.append(f"   {line.where}: {line.text}")
-        lines.append(f"   Cause: {finding.cause}")
-        lines.append(f"   Fix: {finding.fix}")
+        lines += _render_finding(f"{number}. [{cause.category}]", cause, "   ")
+        followed = report.consequences_of(cause)
+        if followed:
+            lines.append(f"   What followed from it ({plural(len(followed), 'finding')}):")
+            for consequence in followed:
+                lines += _render_finding("   -", consequence, "     ")
+    if notes:
+        lines.append("")
+        lines += [f"Note: {note.title}. {note.fix}" for note in notes]
     return "\n".join(lines) + "\n"
+
+
+def _render_finding(head: str, finding: Finding, indent: str) -> list[str]:
+    lines = [f"{head} {finding.title}"]
+    lines += [f"{indent}{line.where}: {line.text}" for line in finding.evidence]
+    lines.append(f"{indent}Cause: {finding.cause}")
+    lines.append(f"{indent}Fix: {finding.fix}")
+    return lines
 
 
 def write_diagnosis(report: DiagnosisReport, path: Path | str) -> Path:

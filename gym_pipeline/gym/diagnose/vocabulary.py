@@ -117,6 +117,8 @@ class JobOutcome:
     summary: str
     cause: str
     failed: bool = True
+    category: str = INFRA  # a job over its memory or time limit is a resources problem, not the cluster's
+    own_failure: bool = False  # the job's own process failed: its log holds the cause
 
 
 # sacct/squeue states (a state may carry a suffix, e.g. "CANCELLED by 1234").
@@ -125,15 +127,18 @@ SLURM_STATES: dict[str, JobOutcome] = {
     "RUNNING": JobOutcome("still running", "the job has not ended yet", failed=False),
     "PENDING": JobOutcome("still pending", "the job is waiting for resources or a limit"),
     "OUT_OF_MEMORY": JobOutcome(
-        "ran out of memory", "the job used more memory than it asked for and Slurm killed it"
+        "ran out of memory", "the job used more memory than it asked for and Slurm killed it",
+        category=THROUGHPUT_RESOURCES,
     ),
-    "TIMEOUT": JobOutcome("hit its time limit", "the job ran past its --time limit and Slurm killed it"),
+    "TIMEOUT": JobOutcome("hit its time limit", "the job ran past its --time limit and Slurm killed it",
+                          category=THROUGHPUT_RESOURCES),
     "NODE_FAIL": JobOutcome("lost its node", "the node running the job failed; nothing in the job caused it"),
     "CANCELLED": JobOutcome("was cancelled", "someone (scancel, an admin, or a dependency) cancelled the job"),
     "PREEMPTED": JobOutcome("was preempted", "a higher-priority job took the node"),
     "BOOT_FAIL": JobOutcome("failed to boot", "the node could not start the job"),
-    "DEADLINE": JobOutcome("missed its deadline", "the job could not finish before its --deadline"),
-    "FAILED": JobOutcome("failed", "a process of the job exited non-zero"),
+    "DEADLINE": JobOutcome("missed its deadline", "the job could not finish before its --deadline",
+                           category=THROUGHPUT_RESOURCES),
+    "FAILED": JobOutcome("failed", "a process of the job exited non-zero", own_failure=True),
 }
 
 # Container runtimes' own exit codes; 128+N means "killed by signal N".

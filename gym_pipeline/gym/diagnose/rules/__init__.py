@@ -8,8 +8,11 @@ guide's debug step it belongs to (`vocabulary.DEBUG_STEPS`):
   3. Gym server readiness              7. the first real verifier exception
   4. tool routing, sandbox readiness   8. failing row schema vs the request model
 
-Findings keep the order of `RULES`, so the first finding is the first thing to fix and names the
-report's category. Within a step, rules that read the run's files come first and the known
+Findings are then linked into a causal report (`link_causes`): each is a `cause`, a `consequence`
+of a cause (a finding its rule marks as an effect: partial output, a torn last line, a missing or
+stale profile, a stage that merely exited non-zero) or a `note` (a run not profiled yet). Causes
+keep the order of `RULES` (the guide's debug order), each followed by what it caused; the first
+cause is the first thing to fix and names the report's category. Within a step, rules that read the run's files come first and the known
 problems of `signatures.KNOWN_PROBLEMS` last: a known problem's finding whose lines an earlier
 finding already cites adds nothing and is dropped. A log error no finding explains still becomes
 a finding (`unexplained_log_errors`), so a run is never called healthy while its logs show a
@@ -18,10 +21,11 @@ real error.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable
 
 from gym_pipeline.gym.diagnose.evidence import Evidence
-from gym_pipeline.gym.diagnose.findings import Finding, Rule
+from gym_pipeline.gym.diagnose.findings import CAUSE, CONSEQUENCE, NOTE, Finding, Rule
 from gym_pipeline.gym.diagnose.rules.data import (
     rule_malformed_jsonl,
     rule_missing_rollouts,
@@ -63,7 +67,7 @@ from gym_pipeline.gym.diagnose.rules.verifier import (
 )
 from gym_pipeline.gym.diagnose.vocabulary import DEBUG_STEPS
 
-__all__ = ["RULES", "failure_route", "run_rules"]
+__all__ = ["RULES", "failure_route", "link_causes", "run_rules"]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -117,15 +121,42 @@ def _restates_earlier(finding: Finding, earlier: list[Finding]) -> bool:
 
 
 def run_rules(ev: Evidence, rules: Iterable[Rule] = RULES) -> list[Finding]:
+    """Every rule's findings in the debug order, with the unexplained log errors, linked by `link_causes`."""
     ordered: list[tuple[int, Finding]] = []  # (debug step, finding)
+    names: Counter[str] = Counter()
     for rule in rules:
         for finding in rule.check(ev):
             if finding.subsumable and _restates_earlier(finding, [f for _, f in ordered]):
                 continue
-            ordered.append((rule.step, finding))
+            names[rule.name] += 1
+            ordered.append((rule.step, _named(finding, rule.name, names[rule.name])))
     # an error no rule explains goes where the guide checks its category
     for finding in unexplained_log_errors(ev, [f for _, f in ordered]):
         step = STEP_OF_CATEGORY[finding.category]
+        names["log_error"] += 1
         position = next((i for i, (s, _) in enumerate(ordered) if s > step), len(ordered))
-        ordered.insert(position, (step, finding))
-    return [finding for _, finding in ordered]
+        ordered.insert(position, (step, _named(finding, "log_error", names["log_error"])))
+    return link_causes([finding for _, finding in ordered])
+
+
+def _named(finding: Finding, rule: str, count: int) -> Finding:
+    return finding.model_copy(update={"id": rule if count == 1 else f"{rule}-{count}"})
+
+
+def link_causes(findings: list[Finding]) -> list[Finding]:
+    """Findings in debug order -> the causal report's order: each cause followed by its consequences, notes last.
+
+    An effect (what another problem can cause) is a consequence of the first cause; with no other
+    cause, the first effect is itself the cause (a collection cut short with nothing to say why) and
+    the later ones its consequences.
+    """
+    causes = [f for f in findings if f.role == CAUSE and not f.effect]
+    effects = [f for f in findings if f.role == CAUSE and f.effect]
+    notes = [f for f in findings if f.role == NOTE]
+    if not causes and effects:
+        causes, effects = effects[:1], effects[1:]
+    if not causes:
+        return notes
+    top = causes[0]
+    linked = [top, *(e.model_copy(update={"role": CONSEQUENCE, "caused_by": top.id}) for e in effects), *causes[1:]]
+    return linked + notes

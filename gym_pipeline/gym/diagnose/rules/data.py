@@ -6,6 +6,7 @@ import re
 
 from gym_pipeline.gym.diagnose.evidence import Evidence
 from gym_pipeline.gym.diagnose.findings import (
+    NOTE,
     Finding,
     agent_of,
     fmt_keys,
@@ -17,7 +18,6 @@ from gym_pipeline.gym.diagnose.findings import (
 )
 from gym_pipeline.gym.diagnose.manifests import INPUTS_CHANGED, PROFILE_OUTDATED, SOURCE_CHANGED, SOURCE_GONE
 from gym_pipeline.gym.diagnose.redaction import EvidenceLine
-from gym_pipeline.gym.diagnose.rules.routing import groups_routed
 from gym_pipeline.gym.diagnose.vocabulary import CACHE_RESUME, DATA_SCHEMA, SIDECAR_FLAG
 from gym_pipeline.gym.manifest import MANIFEST_FILE
 
@@ -115,6 +115,7 @@ def rule_malformed_jsonl(ev: Evidence) -> list[Finding]:
                     "remove the bad rows, or re-run on a clean output path."
                 )
             ),
+            effect=torn,  # what a killed writer leaves: whatever killed it is the cause
         ))
     return findings
 
@@ -215,6 +216,7 @@ def rule_missing_rollouts(ev: Evidence) -> list[Finding]:
             "are dropped from the profile)."
         ),
         explains=frozenset({"missing_rollout_keys"}),
+        effect=True,  # partial output is what a failure causes; alone, a collection cut short
     )]
 
 
@@ -241,6 +243,7 @@ def rule_partial_profile_log(ev: Evidence) -> list[Finding]:
                 f"then resume the collection, {resume_command(ev)}, and profile again in strict mode."
             ),
             explains=frozenset({"profile_dropped"}),
+            effect=True,
         )]
     return []
 
@@ -253,15 +256,21 @@ def rule_profile_counts(ev: Evidence) -> list[Finding]:
         return []
     profile_file = ev.rel(a.profile.path)
     partial = bool(a.missing_keys)
-    verifier_errors = bool(a.failure_kinds or groups_routed(ev, "verifier_500", "schema", "nested_verifier"))
     evidence = [EvidenceLine(file=ev.rel(a.rollouts.path), text=f"{rollouts} rollouts")]
+    if not a.profile.exists and not partial:
+        # `gym eval run` never profiles: a complete run without a profile is simply not profiled yet
+        return [Finding(
+            category=CACHE_RESUME,
+            role=NOTE,
+            title=f"Not profiled yet: {rollouts} rollouts and no reward profile",
+            evidence=[EvidenceLine(file=profile_file, text="file missing"), *evidence],
+            cause="`gym eval run` does not profile; `gym eval profile` has not been run on this folder.",
+            fix=f"Profile it when you need the statistics: {profile_command(ev)}.",
+        )]
     if not a.profile.exists:
-        title = f"{rollouts} rollouts but no reward profile"
+        title = f"No reward profile: {len(a.missing_keys)} materialized keys have no rollout"
         text = "file missing"
-        cause = (
-            "`gym eval run` does not profile: `gym eval profile` was not run on this folder, or it failed (in strict "
-            "mode it fails while any materialized key lacks a rollout)."
-        )
+        cause = "`gym eval profile` refuses a partial collection in strict mode, so no profile was written."
     elif a.profile.rows == 0:
         title = f"The reward profile is empty while {rollouts} rollouts exist"
         text = "0 rows"
@@ -282,8 +291,6 @@ def rule_profile_counts(ev: Evidence) -> list[Finding]:
         evidence += [s.evidence for s in outdated]
     else:
         return []
-    if verifier_errors:
-        cause += " This run also has verifier errors (see their finding): rows they hit carry no usable reward."
     return [Finding(
         category=CACHE_RESUME,
         title=title,
@@ -294,6 +301,7 @@ def rule_profile_counts(ev: Evidence) -> list[Finding]:
             + (" (some materialized keys have no rollout; resume the collection first for a full profile)"
                if partial else "") + "."
         ),
+        effect=True,  # a missing, empty or stale profile follows from whatever stopped or changed the run
     )]
 
 

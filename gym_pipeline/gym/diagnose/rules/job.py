@@ -123,6 +123,7 @@ def rule_launcher_state(ev: Evidence) -> list[Finding]:
                   "stopped there.",
             fix=_launcher_fix(ev, record.state),
             explains=frozenset(_JOB_LOG_SIGNATURES),
+            effect=result.own_failure,
         ))
     return findings
 
@@ -285,6 +286,7 @@ def rule_run_failures_without_sidecar(ev: Evidence) -> list[Finding]:
             f"{ev.artifacts.files.failures.name} with its body; then diagnose again: {diagnose_command(ev)}."
         ),
         explains=frozenset({"run_failed"}),
+        effect=True,  # the failing layer's own error, when a log shows it, is the cause
     )]
 
 
