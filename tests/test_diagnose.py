@@ -572,15 +572,25 @@ def test_error_line_and_its_traceback_are_one_incident(tmp_path):
     assert "env.log:1-4" in finding.cause
 
 
-def test_an_unexplained_error_takes_the_place_of_its_category_in_the_debug_order(tmp_path):
+def test_an_unexplained_error_is_placed_by_who_it_failed_to_reach(tmp_path):
     run = copy_run(CLEAN, tmp_path)
-    (run / REWARD_PROFILE_FILE).unlink()  # a step-6 finding
-    (run / "eval.log").write_text(
+    (run / REWARD_PROFILE_FILE).unlink()  # only a note: the run is complete, just not profiled
+    refused = (
         "Traceback (most recent call last):\n"
         '  File "client.py", line 3, in post\n'
         "aiohttp.client_exceptions.ClientConnectorError: Cannot connect to host 127.0.0.1:8000 ssl:default "
         "[Connection refused]\n"
     )
+    (run / "eval.log").write_text("SIMULATED_POLICY_READY http://127.0.0.1:8000/v1\n" + refused)
     report = diagnose(run)
-    assert [f.category for f in report.findings] == ["model_serving", "cache_resume"]
-    assert report.findings[0].title.startswith("First unexplained error in eval.log")
+    assert [(f.category, f.role) for f in report.findings] == [("model_serving", "cause"), ("cache_resume", "note")]
+    first = report.findings[0]
+    assert first.title.startswith("First unexplained error in eval.log")
+    assert "connection refused by the model server at port 8000 (named in eval.log:1)" in first.cause
+    assert "guess" not in first.cause
+    assert "eval.log:2-4 (raised at client.py:3 in post)" in first.fix
+
+    # nothing in the run says who listens at 8000: still placed, and said to be a guess
+    (run / "eval.log").write_text(refused)
+    first = diagnose(run).findings[0]
+    assert first.category == "infra" and "as a guess: connection refused at port 8000" in first.cause

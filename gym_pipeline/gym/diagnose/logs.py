@@ -29,6 +29,7 @@ import pyarrow.compute as pc
 
 from gym_pipeline.gym.diagnose.redaction import EvidenceLine
 from gym_pipeline.gym.diagnose.signatures import (
+    CAUSED_BY,
     ERROR_LINE,
     EXCEPTION_LINE,
     EXCEPTION_NAME,
@@ -52,6 +53,7 @@ MAX_LINES_MATCHED_IN_PYTHON = 100  # per chunk; more are matched signature by si
 MAX_EXAMPLES = 20  # hits kept per signature: the first ones and the last
 MAX_INCIDENTS_PER_FILE = 20  # later errors of a file are counted, not kept
 MAX_TRACEBACK_LINES = 2000
+MAX_FRAMES = 8  # per traceback: the outermost frame and the innermost ones, where it was raised
 
 # The union the RE2 pass runs; `(?m)` so `$` matches before each line's own newline.
 _ANY_SIGNATURE = "(?m)" + "|".join(f"(?:{s.bare})" for s in SIGNATURES)
@@ -93,6 +95,14 @@ class LogIncident:
     kind: str  # "traceback" | "error"
     after_shutdown: bool = False
     signatures: set[str] = field(default_factory=set)  # what the incident's lines also matched
+    server: str | None = None  # the `(name)` prefix Gym puts on a server's lines
+    frames: list[str] = field(default_factory=list)  # a traceback's `File "...", line N, in f` lines (bounded)
+    chain: list[str] = field(default_factory=list)  # an error line's `Caused by:` lines (bounded)
+
+    @property
+    def full_text(self) -> str:
+        """The headline and its chain of causes: what the error is."""
+        return "\n".join([self.text, *self.chain])
 
     def evidence(self) -> EvidenceLine:
         return EvidenceLine(file=self.file, line=self.line, text=self.text)
@@ -273,7 +283,8 @@ class _FileScan:
         if self.traceback is not None:
             start = self.traceback["start"]
             self._add_incident(start, self.lines_before, start, "Traceback (most recent call last): (log ends inside it)",
-                               "traceback", self.traceback["signatures"])
+                               "traceback", self.traceback["signatures"], server=self.traceback["server"],
+                               frames=self.traceback["frames"])
             self.traceback = None
         self.facts.ended_in_shutdown[self.rel] = self.shutdown
 
@@ -325,11 +336,15 @@ class _FileScan:
             return after
         if TRACEBACK in names:
             server, _ = _split_prefix(chunk.shown(line.start, line.end))
-            self.traceback = {"start": line.number, "server": server, "signatures": set(names)}
+            self.traceback = {"start": line.number, "server": server, "signatures": set(names), "frames": []}
             return self._continue_traceback(chunk, after, line.number + 1)
+        if CAUSED_BY in names:
+            self._chain(line.number, chunk.shown(line.start, line.end).strip())
+            return after
         if ERROR_LINE in names or EXCEPTION_LINE in names:
-            self._add_incident(line.number, line.number, line.number, chunk.shown(line.start, line.end), "error",
-                               set(names))
+            shown = chunk.shown(line.start, line.end)
+            self._add_incident(line.number, line.number, line.number, shown, "error", set(names),
+                               server=_split_prefix(shown)[0])
         return after
 
     def _continue_traceback(self, chunk: _Chunk, start: int, number: int) -> int:
@@ -345,16 +360,28 @@ class _FileScan:
                 number += 1
                 continue  # another server's line interleaved with this traceback
             if _TRACEBACK_CONTINUES.match(body) and number - first < MAX_TRACEBACK_LINES:
+                if body.startswith('  File "'):
+                    _keep_frame(traceback["frames"], body.strip())
                 number += 1
                 continue
             self.traceback = None
+            where = {"server": traceback["server"], "frames": traceback["frames"]}
             if _EXCEPTION_HEADLINE.match(body):
-                self._add_incident(first, number, number, shown, "traceback", traceback["signatures"])
+                self._add_incident(first, number, number, shown, "traceback", traceback["signatures"], **where)
                 return line_end + 1
             self._add_incident(first, number - 1, first, "Traceback (most recent call last): (no exception line)",
-                               "traceback", traceback["signatures"])
+                               "traceback", traceback["signatures"], **where)
             return line_start
         return chunk.length
+
+    def _chain(self, number: int, text: str) -> None:
+        """A `Caused by:` line right under an error line belongs to it."""
+        incidents = self.facts.incidents
+        previous = incidents[-1] if incidents and incidents[-1].file == self.rel else None
+        if previous is not None and previous.kind == "error" and number - previous.end <= 1:
+            previous.end = number
+            if len(previous.chain) < MAX_FRAMES:
+                previous.chain.append(text)
 
     def _attach(self, names: list[str]) -> None:
         """Signatures seen on a traceback's lines belong to its incident."""
@@ -363,7 +390,8 @@ class _FileScan:
         elif self.facts.incidents and self.facts.incidents[-1].file == self.rel:
             self.facts.incidents[-1].signatures.update(names)
 
-    def _add_incident(self, start: int, end: int, line: int, text: str, kind: str, names: set[str]) -> None:
+    def _add_incident(self, start: int, end: int, line: int, text: str, kind: str, names: set[str],
+                      server: str | None = None, frames: list[str] | None = None) -> None:
         if NOT_THE_ERROR.search(text):
             return
         incidents = self.facts.incidents
@@ -372,12 +400,22 @@ class _FileScan:
             if kind == "traceback":
                 # "ERROR: Exception in ASGI application" + its traceback: one incident, headed by the exception
                 previous.kind, previous.line, previous.text = "traceback", line, text
+                previous.frames = frames or []
+                previous.server = previous.server or server
             previous.end = end  # one burst of error lines is one incident
             previous.signatures |= names
             return
         self.facts.incident_counts[self.rel] += 1
         self.kept += 1
-        incidents.append(LogIncident(self.rel, start, end, line, text, kind, self.shutdown, set(names)))
+        incidents.append(LogIncident(self.rel, start, end, line, text, kind, self.shutdown, set(names), server,
+                                     frames or []))
+
+
+def _keep_frame(frames: list[str], frame: str) -> None:
+    """Keep the outermost frame and the innermost MAX_FRAMES - 1 (where the error was raised)."""
+    frames.append(frame)
+    if len(frames) > MAX_FRAMES:
+        del frames[1]
 
 
 def _split_prefix(line: str) -> tuple[str | None, str]:

@@ -61,7 +61,8 @@ ERROR_LINE = "error_line"
 EXCEPTION_LINE = "exception_line"
 SHUTDOWN = "shutdown"
 STARTUP = "startup"
-STRUCTURE = (TRACEBACK, ERROR_LINE, EXCEPTION_LINE, SHUTDOWN, STARTUP)
+CAUSED_BY = "caused_by"
+STRUCTURE = (TRACEBACK, ERROR_LINE, EXCEPTION_LINE, SHUTDOWN, STARTUP, CAUSED_BY)
 
 SIGNATURES: tuple[Signature, ...] = (
     # --- structure -----------------------------------------------------------------------------
@@ -79,6 +80,8 @@ SIGNATURES: tuple[Signature, ...] = (
         r"|Error(?: response from daemon)?:)",  # docker, buildah, podman
     ),
     Signature(EXCEPTION_LINE, LINE_START + EXCEPTION_NAME + r"(?::|\s*$)"),
+    # uv's (Rust's) error chain under an `error:` line: what the error really was (a DNS failure...)
+    Signature(CAUSED_BY, r"^\s*Caused by: "),
     # A Ctrl-C, a SIGTERM or a cancelled task ends a run: tracebacks after it are shutdown noise.
     Signature(SHUTDOWN, r"KeyboardInterrupt|Shutting down|(?i:received signal)|SIGTERM|SIGINT|CancelledError|^\^C"),
     # ... until something starts again in the same (appended) log.

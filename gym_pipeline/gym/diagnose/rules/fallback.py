@@ -1,12 +1,16 @@
-"""Whatever real error the logs show and no finding explains: a run is never called healthy over it."""
+"""Whatever real error the logs show and no finding explains: a run is never called healthy over it.
+
+Such an error is placed by where it came from and what it is (`origin.place`), not by its
+exception's name; a placement that rests only on its words says it is a guess.
+"""
 
 from __future__ import annotations
-
-import re
 
 from gym_pipeline.gym.diagnose.evidence import Evidence
 from gym_pipeline.gym.diagnose.findings import Finding
 from gym_pipeline.gym.diagnose.launcher import served_and_stopped
+from gym_pipeline.gym.diagnose.logs import LogIncident
+from gym_pipeline.gym.diagnose.origin import Listener, address_of, innermost_frame, place, server_role
 from gym_pipeline.gym.diagnose.vocabulary import (
     CACHE_RESUME,
     CATEGORY_MEANINGS,
@@ -19,18 +23,6 @@ from gym_pipeline.gym.diagnose.vocabulary import (
     VERIFIER_RUNTIME,
 )
 
-_FALLBACK_CATEGORIES: tuple[tuple[str, re.Pattern[str]], ...] = (
-    (INFRA, re.compile(r"address already in use|No space left|Permission denied|slurm|ray\.exceptions|RaySystemError"
-                       r"|Read-only file system|Too many open files|Errno 24|Errno 28|docker|container", re.I)),
-    (MODEL_SERVING, re.compile(r"Connection refused|ClientConnectorError|Cannot connect to host|vllm|/v1/|openai"
-                               r"|APIConnectionError|RateLimitError|CUDA out of memory|OutOfMemoryError", re.I)),
-    (CONFIG, re.compile(r"hydra|omegaconf|ConfigAttributeError|ConfigKeyError|MissingMandatoryValue|Interpolation"
-                        r"|Could not override|not in struct|unrecognized arguments|No such option|FileNotFoundError"
-                        r"|No such file or directory|agent_ref|ModuleNotFoundError|ImportError", re.I)),
-    (DATA_SCHEMA, re.compile(r"ValidationError|JSONDecodeError|Unprocessable|\b422\b|KeyError|validation error", re.I)),
-    (THROUGHPUT_RESOURCES, re.compile(r"TimeoutError|timed out|Timeout", re.I)),
-)
-
 _FALLBACK_FIX: dict[str, str] = {
     INFRA: "Check the job and machine first: `sacct -j <jobid>` / `ray status`, `df -h`, `ss -ltnp`; fix that before "
     "touching Gym config.",
@@ -41,8 +33,9 @@ _FALLBACK_FIX: dict[str, str] = {
     DATA_SCHEMA: "Validate the failing row against the resources server's request model; fix the data and re-run on "
     "a clean output path.",
     THROUGHPUT_RESOURCES: "Lower `--concurrency` and compare model, verifier and tool latency.",
-    VERIFIER_RUNTIME: "Read the whole traceback; run the verifier on that row alone (for task folders: `gym dataset "
-    f"validate <target>`), with `{REQUEST_DEBUG_FLAG}` when the error comes through nested 500s.",
+    VERIFIER_RUNTIME: "Run the verifier on that row alone (for task folders: `gym dataset validate <target>`), with "
+    f"`{REQUEST_DEBUG_FLAG}` when the error comes through nested 500s.",
+    CACHE_RESUME: "Re-run on a clean output path without --resume.",
 }
 
 
@@ -58,7 +51,27 @@ STEP_OF_CATEGORY: dict[str, int] = {
 }
 
 
-def _explained(incident, findings: list[Finding]) -> bool:
+def listeners(ev: Evidence) -> dict[int, Listener]:
+    """The ports the run's files name, and who listens there: the model server, Gym's head and servers."""
+    found: dict[int, Listener] = {}
+    named = [(h.groups.get("url"), f"{h.file}:{h.line}") for h in ev.hits("model_url")]
+    named += [(url, f"manifest.json:{line}") for url, line in ev.manifest.model_urls]
+    for url, source in named:
+        address = address_of(url or "")
+        if address:
+            found.setdefault(address[1], Listener(MODEL_SERVING, "the model server", source))
+    for hit in ev.hits("head_server_listening") + ev.hits("server_listening"):
+        address = address_of(hit.groups.get("url") or "")
+        server = hit.groups.get("server")
+        if address and address[1] not in found:
+            role = server_role(server) if server else "head"
+            category = MODEL_SERVING if role == "model" else INFRA
+            found[address[1]] = Listener(category, f"the Gym server `{server}`" if server else "Gym's head server",
+                                         f"{hit.file}:{hit.line}")
+    return found
+
+
+def _explained(incident: LogIncident, findings: list[Finding]) -> bool:
     explained = set().union(*(f.explains for f in findings)) if findings else set()
     if incident.signatures & explained:
         return True
@@ -74,6 +87,7 @@ def unexplained_log_errors(ev: Evidence, findings: list[Finding]) -> list[Findin
     result = []
     seen_files: set[str] = set()
     _, served_logs = served_and_stopped(ev.launchers)
+    ports = listeners(ev)
     for incident in ev.logs.incidents:
         stopped_on_purpose = incident.file in served_logs and "slurm_cancelled" in incident.signatures
         if incident.after_shutdown or stopped_on_purpose or incident.file in seen_files or _explained(incident, findings):
@@ -81,20 +95,24 @@ def unexplained_log_errors(ev: Evidence, findings: list[Finding]) -> list[Findin
         seen_files.add(incident.file)
         noise = sum(1 for i in ev.logs.incidents if i.file == incident.file and i.after_shutdown)
         others = ev.logs.incident_counts[incident.file] - noise - 1
-        category = next((c for c, pattern in _FALLBACK_CATEGORIES if pattern.search(incident.text)), VERIFIER_RUNTIME)
+        placement = place(incident, ports)
+        category = placement.category
         span = f"{incident.start}-{incident.end}" if incident.end > incident.start else str(incident.start)
+        raised_at = innermost_frame(incident)
+        what = "traceback" if incident.kind == "traceback" else "error line"
         result.append(Finding(
             category=category,
             title=f"First unexplained error in {incident.file}: {incident.text}",
             evidence=[incident.evidence()],
             cause=(
-                f"The first real {'traceback' if incident.kind == 'traceback' else 'error line'} of this log "
-                f"({incident.file}:{span}; shutdown noise skipped) matches no known pattern; its text points at "
-                f"{category} ({CATEGORY_MEANINGS[category]})."
+                f"The first real {what} of this log ({incident.file}:{span}; shutdown noise skipped)"
+                + (f", raised at {raised_at}" if raised_at else "")
+                + f", matches no known problem. Placed in {category} ({CATEGORY_MEANINGS[category]}) "
+                + ("as a guess: " if placement.guess else "by ")
+                + f"{placement.basis}."
                 + (f" {others} more error(s) follow in the same log." if others > 0 else "")
             ),
-            fix=f"Read {incident.file} around line {incident.start}. {_FALLBACK_FIX[category]}",
+            fix=f"Read {incident.file}:{span}" + (f" (raised at {raised_at})" if raised_at else "")
+                + f". {_FALLBACK_FIX[category]}",
         ))
     return result
-
-

@@ -15,7 +15,7 @@ from gym_pipeline.gym.diagnose.findings import (
 )
 from gym_pipeline.gym.diagnose.logs import LogHit
 from gym_pipeline.gym.diagnose.nested import unwrap_inner_server_error
-from gym_pipeline.gym.diagnose.rules.routing import server_role
+from gym_pipeline.gym.diagnose.origin import server_role
 from gym_pipeline.gym.diagnose.vocabulary import MODEL_SERVING, REQUEST_DEBUG_FLAG, VERIFIER_RUNTIME
 
 

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from gym_pipeline.gym.diagnose.artifacts import FailureGroup
 from gym_pipeline.gym.diagnose.evidence import Evidence
 from gym_pipeline.gym.diagnose.logs import LogHit
+from gym_pipeline.gym.diagnose.origin import server_role
 from gym_pipeline.gym.diagnose.vocabulary import AGENT_STAGE
 from gym_pipeline.gym.failure_kinds import ENVIRONMENT_SERVER_FAILED, TIMEOUT_EXCEEDED
 
@@ -25,17 +26,6 @@ _TIMEOUT = re.compile(r"timeout|timed out", re.I)
 _MODEL_CALL = re.compile(r"/(?:chat/completions|completions|responses)\b")
 _FASTAPI_422 = re.compile(r"[\"']loc[\"']\s*:|Field required|validation error", re.I)
 _OPENAI_ERROR = re.compile(r"[\"']error[\"']\s*:|BadRequest|RateLimit|APIError|APIConnection|InternalServerError", re.I)
-
-
-def server_role(name: str) -> str:
-    """'model', 'verifier' or 'agent' for a Gym server name such as `VLLMModel___policy_model`."""
-    if re.search(r"resources?_?server|environment_?server|verif|judge_?resources", name, re.I):
-        return "verifier"
-    if re.search(r"model|vllm|openai|llm", name, re.I):
-        return "model"
-    if re.search(r"agent", name, re.I):
-        return "agent"
-    return "unknown"
 
 
 def failure_route(ev: Evidence, group: FailureGroup) -> str:

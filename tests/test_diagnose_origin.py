@@ -1,0 +1,76 @@
+"""An error no rule knows is placed by the process it came from and what it is, not by its exception's name."""
+
+from pathlib import Path
+
+import pytest
+
+from gym_pipeline.gym.diagnose.logs import LogFacts, scan_text
+from gym_pipeline.gym.diagnose.origin import Listener, innermost_frame, place
+
+VERIFIER_IMPORT = """\
+(my_resources_server) Traceback (most recent call last):
+(my_resources_server)   File "/gym/nemo_gym/server_utils.py", line 40, in load
+(my_resources_server)   File "/gym/resources_servers/my_env/app.py", line 7, in <module>
+(my_resources_server) ModuleNotFoundError: No module named 'sympy'
+"""
+VENV_NETWORK = (Path(__file__).parent / "data" / "diagnose" / "venv_network.log").read_text()
+CONFIG_NOT_FOUND = """\
+Traceback (most recent call last):
+  File "/gym/nemo_gym/cli.py", line 120, in main
+FileNotFoundError: [Errno 2] No such file or directory: 'configs/my_env.yaml'
+"""
+DISK_FULL_IN_VERIFIER = """\
+(my_resources_server) Traceback (most recent call last):
+(my_resources_server)   File "/gym/resources_servers/my_env/app.py", line 30, in verify
+(my_resources_server) OSError: [Errno 28] No space left on device
+"""
+HYDRA = """\
+Traceback (most recent call last):
+  File "/gym/nemo_gym/cli.py", line 88, in main
+omegaconf.errors.ConfigAttributeError: Key 'polciy_model' is not in struct
+"""
+MODEL_CRASH = """\
+Traceback (most recent call last):
+  File "/srv/gym_pipeline/models/simulated_policy.py", line 210, in chat_completions
+KeyError: 'choices'
+"""
+
+
+def incident(text: str, file: str = "env_start.log"):
+    facts = LogFacts()
+    scan_text(file, text, facts)
+    [first, *_] = facts.incidents
+    return first
+
+
+@pytest.mark.parametrize(("text", "category", "basis"), [
+    (VERIFIER_IMPORT, "verifier_runtime", "resources server `my_resources_server`"),
+    (VENV_NETWORK, "infra", "DNS resolution failed"),
+    (CONFIG_NOT_FOUND, "config", "config file"),
+    (DISK_FULL_IN_VERIFIER, "infra", "ENOSPC"),  # what it is wins over where it happened
+    (HYDRA, "config", "Hydra/OmegaConf"),
+    (MODEL_CRASH, "model_serving", "the model server"),
+])
+def test_placed_by_origin_and_errno(text, category, basis):
+    placement = place(incident(text), {})
+    assert (placement.category, placement.guess) == (category, False)
+    assert basis in placement.basis
+
+
+def test_connection_refused_is_placed_by_who_listens_on_the_port():
+    text = "aiohttp.client_exceptions.ClientConnectorError: Cannot connect to host 127.0.0.1:18123 ssl:default\n"
+    error = incident("ERROR: " + text)
+    gym_server = {18123: Listener("infra", "the Gym server `math_resources_server`", "env_start.log:12")}
+    model = {18123: Listener("model_serving", "the model server", "eval.log:1")}
+    assert place(error, gym_server).category == "infra"
+    assert place(error, model).category == "model_serving"
+    assert place(error, {}).guess
+
+
+def test_only_words_make_a_guess_and_say_so():
+    placement = place(incident("ERROR: request timed out after 30 s\n"), {})
+    assert placement.guess and "guess" in placement.basis
+
+
+def test_the_innermost_frame_is_where_it_was_raised():
+    assert innermost_frame(incident(VERIFIER_IMPORT)) == "/gym/resources_servers/my_env/app.py:7 in <module>"
