@@ -44,14 +44,16 @@ def cmd_materialize(args: argparse.Namespace) -> int:
 
 
 def cmd_serve_policy(args: argparse.Namespace) -> int:
+    from gym_pipeline.models.capacity import CapacitySettings
     from gym_pipeline.models.faults import FaultSettings, parse_fault_kinds
     from gym_pipeline.models.simulated_policy import run_server
 
     faults = FaultSettings(rate=args.fault_rate, kinds=parse_fault_kinds(args.fault_kinds), seed=args.fault_seed,
                            slow_start_s=args.slow_start_s, retry_after_s=args.retry_after_s,
                            hold_s=args.timeout_hold_s)
+    capacity = CapacitySettings(max_running=args.max_running, max_waiting=args.max_waiting)
     run_server(args.checkpoint, host=args.host, port=args.port, ready_file=args.ready_file, latency_ms=args.latency_ms,
-               faults=faults)
+               faults=faults, capacity=capacity)
     return 0
 
 
@@ -321,6 +323,10 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--ready-file", type=Path, default=None, help="write the base URL here once listening")
     serve.add_argument("--latency-ms", type=int, default=0, help="added to every completion")
+    serve.add_argument("--max-running", type=int, default=0,
+                       help="requests generated at once, the rest queue (like vLLM's --max-num-seqs); 0: unbounded")
+    serve.add_argument("--max-waiting", type=int, default=0,
+                       help="with --max-running: requests that may wait before 429 overloaded; 0: unbounded queue")
     serve.add_argument("--fault-rate", type=float, default=0.0,
                        help="probability (0-1) that a chat completion meets a fault (default 0)")
     serve.add_argument("--fault-kinds", default="5xx,429,timeout,drop",

@@ -12,6 +12,7 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -294,3 +295,21 @@ def test_run_server_announces_itself_and_stops_on_sigterm(checkpoints: list[Path
         if process.poll() is None:
             process.kill()
             process.wait()
+
+
+# --- capacity: a bounded batch and queue, like a real server under load ------------------------------
+
+
+def test_a_bounded_server_queues_then_refuses_and_logs_its_load(checkpoints: list[Path], prompt: str,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    from gym_pipeline.models.capacity import CapacitySettings
+
+    app = create_app(checkpoints[0], latency_ms=2500, capacity=CapacitySettings(max_running=1, max_waiting=2))
+    with serving(app) as [url], ThreadPoolExecutor(6) as pool:
+        answers = list(pool.map(lambda _: chat(url, prompt), range(6)))
+    statuses = sorted(status for status, _ in answers)
+    assert statuses == [200, 200, 200, 429, 429, 429]  # one running, two waiting, the rest refused
+    refused = next(body for status, body in answers if status == 429)
+    assert refused["error"]["code"] == "overloaded" and "2 waiting" in refused["error"]["message"]
+    load = re.findall(r"Engine 000: .*Running: (\d+) reqs, Waiting: (\d+) reqs", capsys.readouterr().out)
+    assert ("1", "2") in load or ("1", "1") in load  # the queue behind the running request, as vLLM logs it

@@ -308,7 +308,9 @@ async def collect(
                                   manifest.get(MATERIALIZED_INPUTS_STAGE))
         rows = _read_materialized(materialized_path)
         inputs = {"path": str(materialized_path), "digest": file_digest(materialized_path)}
-        record = {"engine": "builtin", "inputs": inputs, **(manifest_extra or {})}
+        # the model URL and concurrency let a diagnosis tell an overloaded server from a failing one
+        record = {"engine": "builtin", "model_url": settings.model_url, "concurrency": settings.concurrency,
+                  "inputs": inputs, **(manifest_extra or {})}
         record_stage(run_dir, ROLLOUTS_STAGE, record | {"status": COLLECTING})
         torn_lines: list[TornLine] = []
         if resume:

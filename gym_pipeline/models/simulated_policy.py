@@ -31,6 +31,7 @@ from aiohttp import web
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from gym_pipeline.environments.base import content_text
+from gym_pipeline.models.capacity import Capacity, CapacitySettings, Overloaded, install_capacity
 from gym_pipeline.models.checkpoints import Checkpoint, load_checkpoint
 from gym_pipeline.models.faults import FaultSettings, install_faults, openai_error
 
@@ -180,9 +181,10 @@ def _json(value: Any) -> web.Response:
 
 
 class _PolicyServer:
-    def __init__(self, checkpoint: Checkpoint, served_path: Path, latency_ms: int):
+    def __init__(self, checkpoint: Checkpoint, served_path: Path, latency_ms: int, capacity: Capacity):
         self.checkpoint = checkpoint
         self.latency_s = latency_ms / 1000
+        self.capacity = capacity
         self.created = int(time.time())
         # Like `vllm serve PATH`, the folder path names the model too, as given or resolved.
         self.model_names = {checkpoint.config.model_id, str(served_path), str(checkpoint.path)}
@@ -210,9 +212,16 @@ class _PolicyServer:
             prompt = self._prompt(body)
         except _RequestError as error:
             return error.response()
-        if self.latency_s:
-            await asyncio.sleep(self.latency_s)
-        return _json(self._complete(body, prompt))
+        try:
+            async with self.capacity.slot():
+                if self.latency_s:
+                    await asyncio.sleep(self.latency_s)
+                completion = self._complete(body, prompt)
+        except Overloaded as error:
+            return _RequestError(429, str(error), code="overloaded").response()
+        usage = completion["usage"]
+        self.capacity.count_tokens(usage["prompt_tokens"], usage["completion_tokens"])
+        return _json(completion)
 
     def _parse(self, raw: bytes) -> ChatCompletionRequest:
         try:
@@ -279,15 +288,19 @@ class _PolicyServer:
         }
 
 
-def create_app(checkpoint_dir: Path, *, latency_ms: int = 0, faults: FaultSettings | None = None) -> web.Application:
+def create_app(checkpoint_dir: Path, *, latency_ms: int = 0, faults: FaultSettings | None = None,
+               capacity: CapacitySettings | None = None) -> web.Application:
     """The policy's web application; loading the checkpoint here makes a bad folder fail at startup.
 
-    `faults` makes it misbehave like a loaded or starting model server (see `faults.py`).
+    `faults` makes it misbehave like a loaded or starting model server (see `faults.py`); `capacity`
+    bounds what it runs at once and queues, like a real server's batch (see `capacity.py`).
     """
     if latency_ms < 0:
         raise ValueError(f"latency_ms must be >= 0, got {latency_ms}")
-    server = _PolicyServer(load_checkpoint(checkpoint_dir), Path(checkpoint_dir), latency_ms)
+    load = Capacity(capacity or CapacitySettings())
+    server = _PolicyServer(load_checkpoint(checkpoint_dir), Path(checkpoint_dir), latency_ms, load)
     app = web.Application()
+    install_capacity(app, load)
     if faults is not None and faults.active:
         install_faults(app, faults)
     app.router.add_get("/health", server.health)
@@ -304,6 +317,7 @@ def run_server(
     *,
     latency_ms: int = 0,
     faults: FaultSettings | None = None,
+    capacity: CapacitySettings | None = None,
 ) -> None:
     """Serve until SIGINT or SIGTERM (call from a process's main thread).
 
@@ -312,7 +326,7 @@ def run_server(
     removed again on shutdown so that it never points at a stopped server. With a slow start
     (`faults.slow_start_s`) it is listening but answers 503 until the slow start is over.
     """
-    app = create_app(checkpoint_dir, latency_ms=latency_ms, faults=faults)
+    app = create_app(checkpoint_dir, latency_ms=latency_ms, faults=faults, capacity=capacity)
     asyncio.run(_serve(app, host, port, ready_file))
 
 

@@ -49,6 +49,7 @@ class ManifestFacts:
     source: str | None = None
     settings: MaterializationSettings | None = None
     model_urls: list[tuple[str, int | None]] = field(default_factory=list)  # (url, manifest line)
+    concurrency: list[tuple[int, int | None]] = field(default_factory=list)  # (requests in flight, manifest line)
 
     def of(self, kind: str) -> list[Staleness]:
         return [s for s in self.stale if s.kind == kind]
@@ -75,6 +76,7 @@ def read_manifest_facts(run_dir: Path | None, materialized: Path, rollouts: Path
         return facts
     lines = text.splitlines()
     facts.model_urls = [(url, _line(lines, url)) for url in _values_of(manifest, "model_url")]
+    facts.concurrency = [(n, _line(lines, f'"concurrency": {n}')) for n in _values_of(manifest, "concurrency", int)]
     try:
         _check_records(facts, manifest, materialized, rollouts, lines)
     except (KeyError, TypeError, AttributeError, ValueError) as error:
@@ -105,13 +107,13 @@ def _check_records(facts: ManifestFacts, manifest: dict[str, Any], materialized:
         _check_profile(facts, profile_record, {"materialized": materialized, "rollouts": rollouts}, lines)
 
 
-def _values_of(value: Any, key: str) -> list[str]:
-    """Every string under `key` anywhere in a manifest (a stage may record the model URL it used)."""
+def _values_of(value: Any, key: str, kind: type = str) -> list[Any]:
+    """Every value of type `kind` under `key` anywhere in a manifest (a stage may record the model URL it used)."""
     found, stack = [], [value]
     while stack:
         item = stack.pop()
         if isinstance(item, dict):
-            if isinstance(item.get(key), str):
+            if isinstance(item.get(key), kind) and not isinstance(item.get(key), bool):
                 found.append(item[key])
             stack.extend(item.values())
         elif isinstance(item, list):

@@ -99,6 +99,10 @@ SIGNATURES: tuple[Signature, ...] = (
     Signature("servers_ready", r"(?P<ready>\d+) / (?P<total>\d+) servers ready"),
     Signature("model_url", r"(?:SIMULATED_POLICY_READY |--model-url[= ]|Starting vLLM API server (?:\d+ )?on )"
                            r"(?P<url>https?://[^\s'\"]+)"),
+    # vLLM's engine stats line (V1 `Waiting`, V0 `Pending`; the simulated policy's bounded mode prints it too)
+    Signature("server_load", r"Running: (?P<running>\d+) reqs,(?: Swapped: \d+ reqs,)? (?:Waiting|Pending): "
+                             r"(?P<waiting>\d+) reqs"),
+    Signature("gym_concurrency", r"Querying with (?P<concurrency>\d+) concurrent requests"),
     Signature("missing_rollout_keys", r"Missing rollout keys: (?P<keys>\[[^\]]*\]?)"),
     Signature("profile_dropped", r"Input rows: (?P<total>\d+) total; (?P<complete>\d+) complete; "
                                  r"(?P<partial>\d+) partial; (?P<dropped>\d+) without rollouts dropped"),

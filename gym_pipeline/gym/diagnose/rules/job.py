@@ -22,6 +22,7 @@ from gym_pipeline.gym.diagnose.logs import LogHit
 from gym_pipeline.gym.diagnose.probes import HEAD_SERVER, MODEL, PORT, PORT_IN_USE, ProbeResult
 from gym_pipeline.gym.diagnose.redaction import EvidenceLine
 from gym_pipeline.gym.diagnose.rules.nesting import nested_finding, nested_log_findings
+from gym_pipeline.gym.diagnose.rules.overload import overload_finding, read_overload
 from gym_pipeline.gym.diagnose.rules.routing import all_servers_ready, describe_endpoint_failures, groups_routed
 from gym_pipeline.gym.diagnose.vocabulary import (
     CONFIG,
@@ -233,7 +234,10 @@ def rule_nested_model_errors(ev: Evidence) -> list[Finding]:
 def rule_model_endpoint_failures(ev: Evidence) -> list[Finding]:
     findings = []
     groups = groups_routed(ev, "endpoint")
-    if groups:
+    overload = read_overload(ev, groups) if groups else None
+    if overload is not None:
+        findings.append(overload_finding(ev, groups, overload))
+    elif groups:
         lead = groups[0]
         described = describe_endpoint_failures(groups)
         findings.append(Finding(
