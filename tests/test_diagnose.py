@@ -369,6 +369,20 @@ def test_verifier_500_and_422(tmp_path):
     assert "request model" in report.findings[0].fix
 
 
+def test_a_422_fix_names_the_field_and_type_the_request_model_wants(tmp_path):
+    body = ('{"detail":[{"type":"int_parsing","loc":["body","max_score"],"msg":"Input should be a valid integer, '
+            'unable to parse string as an integer","input":"ten"}]}')
+    rows = [failure_row(2, r, _ng_failure_class="environment_server_failed", _ng_failure_http_status=422,
+                        _ng_failure_message="422, message='Unprocessable Entity'", _ng_failure_response_body=body)
+            for r in range(4)]
+    report = diagnose(partial_with_failures(tmp_path, rows))
+    assert report.category == "data_schema"
+    fix = report.causes[0].fix
+    assert ("The request model wants `max_score`: Input should be a valid integer, unable to parse string as an "
+            "integer (got 'ten')") in fix
+    assert "give every row `max_score` as it says" in fix
+
+
 def test_failure_kinds_are_verifier_runtime_with_their_treatment(tmp_path):
     run = copy_run(CLEAN, tmp_path)
     rows = read_rows(run / ROLLOUTS_FILE)

@@ -33,6 +33,7 @@ class ErrorBody:
     message: str | None = None  # e.g. "injected failure", or "missing: body.expected_answer"
     code: int | None = None  # a status code the body names
     fields: tuple[str, ...] = ()  # the request fields a FastAPI validation error names (`loc` without "body")
+    wants: tuple[str, ...] = ()  # per field, what the request model wants: "`x`: Input should be a valid integer (got 'a')"
 
     @property
     def said(self) -> str | None:
@@ -77,13 +78,15 @@ def parse_error_body(text: str) -> ErrorBody:
         if isinstance(error, dict):
             message = error.get("message", error.get("detail"))
             fields: tuple[str, ...] = ()
+            wants: tuple[str, ...] = ()
             if isinstance(message, list) and all(isinstance(d, dict) for d in message):
                 fields = tuple(_field(d) for d in message if _field(d))
+                wants = tuple(_wanted(d) for d in message if _field(d))
                 message = "; ".join(_fastapi_error(d) for d in message)
             if message is not None and not isinstance(message, str):
                 message = orjson.dumps(message).decode()
             kind = error.get("type")
-            return ErrorBody(kind if isinstance(kind, str) else None, message, _int(error.get("code")), fields)
+            return ErrorBody(kind if isinstance(kind, str) else None, message, _int(error.get("code")), fields, wants)
     if isinstance(value, str):
         return ErrorBody(message=value)
     flat = text.replace("\\", "")
@@ -103,6 +106,13 @@ def _field(detail: dict[str, Any]) -> str:
     """FastAPI's `loc` of one validation error, without its leading "body": `expected_answer`, `a.b`."""
     loc = [str(part) for part in detail.get("loc", [])]
     return ".".join(loc[1:] if loc[:1] == ["body"] else loc)
+
+
+def _wanted(detail: dict[str, Any]) -> str:
+    """What one validation error says the field must be, and what it got: "`x`: Field required"."""
+    said = detail.get("msg") or detail.get("type") or "invalid"
+    got = "" if detail.get("type") == "missing" or "input" not in detail else f" (got {excerpt(repr(detail['input']), 60)})"
+    return f"`{_field(detail)}`: {said}{got}"
 
 
 def _fastapi_error(detail: dict[str, Any]) -> str:

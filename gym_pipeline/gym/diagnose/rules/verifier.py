@@ -256,6 +256,7 @@ def rule_request_schema(ev: Evidence) -> list[Finding]:
         lead.message or "", 160)
     row_line, row = _row_fields(ev, lead)
     fields = body.fields if body else ()
+    wants = body.wants if body else ()
     lacking = [f for f in fields if row is not None and not _has_path(row, f)]
     check = ""
     if row is not None and fields:
@@ -263,6 +264,8 @@ def rule_request_schema(ev: Evidence) -> list[Finding]:
                  "request model requires." if lacking else
                  f" The row has {', '.join(f'`{f}`' for f in fields)}, so its type or value is what the model refuses.")
     where = f"{row_line.file}:{row_line.line}" if row_line else "the failing row"
+    wanted = (f"The request model wants {'; '.join(wants)}: give every row " + " and ".join(f"`{f}`" for f in fields)
+              + " as it says, " if wants else "Fix the data, ")
     return [Finding(
         category=DATA_SCHEMA,
         title=f"The request body does not match the server's request model (HTTP 422): {detail}",
@@ -274,7 +277,7 @@ def rule_request_schema(ev: Evidence) -> list[Finding]:
         ),
         fix=(
             f"Compare {where} with the resources server's verify request model (`sed -n '{row_line.line if row_line else 1}p' "
-            f"{path_of(ev.artifacts.materialized)} | jq 'keys'`; the body names the field: {detail}). Fix the data, "
+            f"{path_of(ev.artifacts.materialized)} | jq 'keys'`; the body names the field: {detail}). {wanted}"
             "then re-materialize on a clean output path (--resume keeps the stale rows)."
         ),
     )]
