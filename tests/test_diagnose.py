@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -608,3 +609,29 @@ def test_an_unexplained_error_is_placed_by_who_it_failed_to_reach(tmp_path):
     (run / "eval.log").write_text(refused)
     first = diagnose(run).findings[0]
     assert first.category == "infra" and "as a guess: connection refused at port 8000" in first.cause
+
+
+def test_a_resume_over_edited_data_is_caught_in_a_gym_folder_without_a_manifest(tmp_path):
+    run = copy_run(CLEAN, tmp_path)
+    source = run / "input_example.jsonl"
+    rows = [json.loads(line) for line in source.read_text().splitlines()]
+    rows[1]["expected_answer"] = "75"  # edited after the inputs were materialized
+    source.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    built = (run / MATERIALIZED_INPUTS_FILE).stat().st_mtime
+    os.utime(source, (built + 60, built + 60))
+    os.utime(run / ROLLOUTS_FILE, (built + 120, built + 120))  # a resume wrote rollouts after the edit
+    report = diagnose(run)
+    assert report.category == "cache_resume"
+    top = report.causes[0]
+    assert top.title.startswith("Stale materialized inputs")
+    assert "1 task changed" in top.cause and "a resume (`--resume`, resume_from_cache)" in top.cause
+    assert "without --resume: `gym eval run --no-serve --agent string_match_simple_agent --input" in top.fix
+    assert "--num-repeats 4" in top.fix
+
+
+def test_another_dataset_beside_a_gym_run_is_not_taken_for_its_source(tmp_path):
+    run = copy_run(CLEAN, tmp_path)
+    (run / "input_example.jsonl").unlink()
+    other = {"responses_create_params": {"input": "something else entirely"}, "expected_answer": "x"}
+    (run / "other_dataset.jsonl").write_text(json.dumps(other) + "\n")
+    assert diagnose(run).healthy

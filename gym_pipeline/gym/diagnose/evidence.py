@@ -34,6 +34,7 @@ from gym_pipeline.gym.diagnose.probes import (
 )
 from gym_pipeline.gym.diagnose.probes import probe as run_probes
 from gym_pipeline.gym.diagnose.redaction import EvidenceLine, redact
+from gym_pipeline.gym.diagnose.unrecorded_source import check_unrecorded_source
 
 __all__ = ["Evidence", "EvidenceLine", "collect_evidence", "redact"]
 
@@ -117,6 +118,7 @@ def collect_evidence(
         launchers=read_launcher_states(run_dir),
         manifest=read_manifest_facts(run_dir, artifacts.files.materialized, artifacts.files.rollouts),
     )
+    check_unrecorded_source(ev.manifest, run_dir, artifacts.files, ev.logs)  # a Gym folder: no manifest to ask
     if probe:
         ev.probes = run_probes(probe_targets(ev, model_url))
     return ev

@@ -102,6 +102,7 @@ SIGNATURES: tuple[Signature, ...] = (
     # vLLM's engine stats line (V1 `Waiting`, V0 `Pending`; the simulated policy's bounded mode prints it too)
     Signature("server_load", r"Running: (?P<running>\d+) reqs,(?: Swapped: \d+ reqs,)? (?:Waiting|Pending): "
                              r"(?P<waiting>\d+) reqs"),
+    Signature("input_path", r"(?:--input[= ]|input_jsonl_fpath=)['\"]?(?P<path>[^\s'\"]+\.jsonl)"),
     Signature("gym_concurrency", r"Querying with (?P<concurrency>\d+) concurrent requests"),
     Signature("missing_rollout_keys", r"Missing rollout keys: (?P<keys>\[[^\]]*\]?)"),
     Signature("profile_dropped", r"Input rows: (?P<total>\d+) total; (?P<complete>\d+) complete; "

@@ -10,6 +10,7 @@ from gym_pipeline.gym.diagnose.findings import (
     Finding,
     agent_of,
     fmt_keys,
+    ours,
     path_of,
     plural,
     profile_command,
@@ -66,9 +67,13 @@ def rule_stale_inputs(ev: Evidence) -> list[Finding]:
                     "checks, so the rollouts and profile would mix old and new tasks.",
             fix=("Restore the source or point the environment at its new path, then " if gone else
                  f"See the difference: {check}. Rebuild the inputs: `{rebuild}`; then ")
-                + f"collect again without --resume (`gym-pipeline collect --inputs {inputs} --output {rollouts} "
-                  f"--model-url <model-url> --env <env>`) and profile ({profile_command(ev)}). In the sweep, "
-                  "`gym-pipeline status` shows which partitions are stale.",
+                + (f"collect again without --resume (`gym-pipeline collect --inputs {inputs} --output {rollouts} "
+                   f"--model-url <model-url> --env <env>`) and profile ({profile_command(ev)}). In the sweep, "
+                   "`gym-pipeline status` shows which partitions are stale." if ours(ev) else
+                   f"collect again on a clean output path, without --resume: `gym eval run --no-serve --agent "
+                   f"{(settings.agent if settings else None) or agent_of(ev)} --input {m.source} --output "
+                   f"<new folder>/rollouts.jsonl --num-repeats {settings.num_repeats if settings else '<n>'}`, "
+                   "then profile it."),
             explains=frozenset({"stale_inputs_refused"}),
         ))
     for stale in m.of(INPUTS_CHANGED):
