@@ -346,14 +346,22 @@ async def collect(
                         on_progress(CollectionProgress(len(rows), settled, len(failed_keys)))
 
                 report()
-                for finished in asyncio.as_completed([run_one(row) for row in pending]):
-                    row, result = await finished
-                    if result is None:
-                        failed_keys.append(_key(row))
-                    else:
-                        successes.append(result)
-                        collected += 1
-                    report()
+                tasks = [asyncio.ensure_future(run_one(row)) for row in pending]
+                try:
+                    for finished in asyncio.as_completed(tasks):
+                        row, result = await finished
+                        if result is None:
+                            failed_keys.append(_key(row))
+                        else:
+                            successes.append(result)
+                            collected += 1
+                        report()
+                finally:
+                    # interrupted (Ctrl-C, a cancelled run): stop every row before the files close, so none
+                    # writes to a closed file or dies with an unretrieved exception
+                    for task in tasks:
+                        task.cancel()
+                    await asyncio.gather(*tasks, return_exceptions=True)
         record_stage(run_dir, ROLLOUTS_STAGE, record | {
             "status": COMPLETE, "model": model_name,
             "output": {"path": str(rollouts_path), "rows": len(done) + collected, "failed_keys": len(failed_keys)},
