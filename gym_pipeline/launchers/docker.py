@@ -93,13 +93,18 @@ class DockerLauncher(Launcher):
         return self._client
 
     def prepare(self, launch: StageLaunch, state: LauncherState) -> RunningStage:
+        state.memory_mb = self.memory_limit(launch)  # what an OOM kill is measured against, for the diagnosis
         return _Container(launch, state, self)
+
+    def memory_limit(self, launch: StageLaunch) -> int | None:
+        resources = launch.resources
+        return resources.memory_mb if resources and resources.memory_mb is not None else self.memory_mb
 
     def container_options(self, launch: StageLaunch) -> dict:
         """The SDK's `containers.create` keyword arguments for the stage (except the name)."""
         resources = launch.resources
         cpus = resources.cpus if resources and resources.cpus is not None else self.cpus
-        memory_mb = resources.memory_mb if resources and resources.memory_mb is not None else self.memory_mb
+        memory_mb = self.memory_limit(launch)
         gpus = resources.gpus if resources and resources.gpus is not None else self.gpus
         options: dict = dict(
             image=self.image, command=list(launch.argv), environment=dict(launch.env),

@@ -79,14 +79,24 @@ class SlurmLauncher(Launcher):
         self.cancel_timeout_s = cancel_timeout_s
 
     def prepare(self, launch: StageLaunch, state: LauncherState) -> RunningStage:
+        # the limits an OUT_OF_MEMORY or TIMEOUT is measured against, for the diagnosis
+        state.memory_mb, state.time_limit = self.memory_limit(launch), self.time_limit_of(launch)
         return _SlurmJob(launch, state, self)
+
+    def memory_limit(self, launch: StageLaunch) -> int | None:
+        resources = launch.resources
+        return resources.memory_mb if resources and resources.memory_mb is not None else self.memory_mb
+
+    def time_limit_of(self, launch: StageLaunch) -> str | None:
+        resources = launch.resources
+        return resources.time_limit if resources and resources.time_limit else self.time_limit
 
     def sbatch_options(self, launch: StageLaunch) -> list[str]:
         """The resource and placement options for the stage (its per-stage resources win)."""
         resources = launch.resources
         cpus = resources.cpus if resources and resources.cpus is not None else self.cpus_per_task
-        memory_mb = resources.memory_mb if resources and resources.memory_mb is not None else self.memory_mb
-        time_limit = resources.time_limit if resources and resources.time_limit else self.time_limit
+        memory_mb = self.memory_limit(launch)
+        time_limit = self.time_limit_of(launch)
         gres = self.gres
         if resources and resources.gpus:
             gres = f"gpu:{resources.gpus}"

@@ -191,6 +191,11 @@ class ArtifactFacts:
     # verdicts carried by rows
     failure_kinds: dict[str, FailureKindStats] = field(default_factory=dict)
     masked_rollouts: int = 0
+    # What sets the rows with a failure_kind apart: per top-level field, rows where it has a value
+    failed_rollouts: int = 0
+    fields_set_when_failed: Counter[str] = field(default_factory=Counter)
+    fields_set_when_ok: Counter[str] = field(default_factory=Counter)
+    input_fields: Counter[str] = field(default_factory=Counter)  # materialized rows having each top-level field
     stopped_after_turn: list[EvidenceLine] = field(default_factory=list)
 
     # the reward profile
@@ -218,6 +223,15 @@ class ArtifactFacts:
         return any(s.exists for s in (self.materialized, self.rollouts, self.failures, self.profile)) or bool(
             self.skipped or self.files.summary.exists()
         )
+
+    def null_only_when_failed(self) -> list[str]:
+        """Fields without a value in every rollout with a failure_kind, and with one in (nearly) every other:
+        what the verifier could not handle."""
+        ok = self.rollouts.valid_rows - self.failed_rollouts
+        if not self.failed_rollouts or ok <= 0:
+            return []
+        return sorted(name for name, count in self.fields_set_when_ok.items()
+                      if not self.fields_set_when_failed[name] and count >= 0.9 * ok)
 
     @property
     def malformed_files(self) -> list[FileStats]:
@@ -421,6 +435,9 @@ def _collect_rollouts(facts: ArtifactFacts) -> dict[Key, int]:
         masked = row.get("mask_sample") is True
         facts.masked_rollouts += masked
         kinds = [str(row["failure_kind"])] if row.get("failure_kind") is not None else []
+        facts.failed_rollouts += bool(kinds)
+        (facts.fields_set_when_failed if kinds else facts.fields_set_when_ok).update(
+            name for name, value in row.items() if value is not None)
         if raw.count(b'"failure_kind"') > len(kinds):
             kinds += _nested_failure_kinds(row)
         for kind in kinds:
@@ -523,6 +540,7 @@ def _collect_materialized(facts: ArtifactFacts, done: dict[Key, int]) -> None:
         key = _key(row)
         tasks.add(key[0])
         facts.rows_with_tools += _uses_tools(row)
+        facts.input_fields.update(row.keys())
         agent = _agent_name(row)
         if agent:
             facts.agents[agent] += 1

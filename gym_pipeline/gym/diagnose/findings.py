@@ -46,6 +46,9 @@ class Finding(BaseModel):
     explains: frozenset[str] = Field(default=frozenset(), exclude=True)
     subsumable: bool = Field(default=False, exclude=True)
     effect: bool = Field(default=False, exclude=True)
+    # The (task, rollout) keys whose failed attempts this finding reports: when every one of them has a
+    # rollout now (recovered on retry), the finding is a note, not a fault.
+    failed_keys: frozenset[Key] = Field(default=frozenset(), exclude=True)
 
     @field_validator("title", mode="before")
     @classmethod
@@ -89,6 +92,10 @@ def unique(lines: Iterable[EvidenceLine], limit: int = 3) -> list[EvidenceLine]:
             seen.add(where)
             result.append(line)
     return result[:limit]
+
+
+def keys_of(groups: list[FailureGroup]) -> frozenset[Key]:
+    return frozenset().union(*(g.all_keys for g in groups))
 
 
 def affected(ev: Evidence, groups: list[FailureGroup]) -> str:

@@ -59,6 +59,8 @@ class LauncherState(BaseModel):
     ended_at: str | None = None
     stopped_by_launcher: str | None = None  # why the launcher stopped it, e.g. STOPPED_AFTER_SERVING or an interrupt
     log: str | None = None  # the stage's output, relative to the run folder
+    memory_mb: int | None = None  # the container's or job's memory limit, when the launcher set one
+    time_limit: str | None = None  # the Slurm job's --time
 
 
 def write_launcher_state(run_dir: Path, state: LauncherState, name: str = LAUNCHER_FILE) -> Path:

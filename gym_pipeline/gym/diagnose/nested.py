@@ -22,6 +22,7 @@ MAX_BODY_CHARS = 200_000  # a body is read from at most this many characters
 _WRAPPER = re.compile(r"Hit an exception in (?P<server>\S+) calling an inner server: (?P<rest>.*)\Z", re.S)
 _WRAPPER_LOOSE = re.compile(r"Hit an exception in (\S+?) calling an inner server")
 _MESSAGE_LOOSE = re.compile(r"[\"']message[\"']\s*:\s*[\"']([^\"']*)")
+_DETAIL_LOOSE = re.compile(r'"detail":\[\{"type":"(?P<type>[^"]+)","loc":\["(?P<loc>[^\]]+?)"\],"msg":"(?P<msg>[^"]*)"')
 _TYPE_LOOSE = re.compile(r"[\"']type[\"']\s*:\s*[\"']([^\"']*)")
 
 
@@ -92,6 +93,11 @@ def parse_error_body(text: str) -> ErrorBody:
     flat = text.replace("\\", "")
     message = _MESSAGE_LOOSE.search(flat)
     kind = _TYPE_LOOSE.search(flat)
+    # a FastAPI validation error cut short still names its first field and what is wrong with it
+    detail = _DETAIL_LOOSE.search(flat)
+    if detail:
+        loose = {"type": detail["type"], "loc": detail["loc"].split('","'), "msg": detail["msg"]}
+        return ErrorBody(None, _fastapi_error(loose), 422, (_field(loose),), (_wanted(loose),))
     return ErrorBody(kind.group(1) if kind else None, message.group(1) if message else None)
 
 
@@ -146,6 +152,8 @@ def unwrap_inner_server_error(body: str, max_depth: int = 32) -> NestedError | N
             if isinstance(value, str):
                 text = value
                 continue
+            if value is None:
+                return _unwrap_loose(body)  # a JSON string cut short (Gym truncates long bodies)
         match = _WRAPPER.match(stripped)
         if not match:
             break

@@ -47,6 +47,8 @@ _WHAT: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
          r"|Could not resolve host|dns error|failed to lookup address", INFRA,
          "DNS resolution failed: no network, or a wrong host name"),
         (r"Network is unreachable|Errno 101\b|No route to host|Errno 113\b", INFRA, "the network is unreachable"),
+        # our commands name the data file, line and field of a bad row: `data.jsonl:3: not valid JSON`
+        (r"\.jsonl:\d+\b", DATA_SCHEMA, "a row of a JSONL data file is malformed or lacks a field (file:line named)"),
     )
 )
 # A connection that did not open, and the address it was for.

@@ -83,7 +83,9 @@ SIGNATURES: tuple[Signature, ...] = (
     # uv's (Rust's) error chain under an `error:` line: what the error really was (a DNS failure...)
     Signature(CAUSED_BY, r"^\s*Caused by: "),
     # A Ctrl-C, a SIGTERM or a cancelled task ends a run: tracebacks after it are shutdown noise.
-    Signature(SHUTDOWN, r"KeyboardInterrupt|Shutting down|(?i:received signal)|SIGTERM|SIGINT|CancelledError|^\^C"),
+    # (`interrupted` alone on a line: what our commands print on a Ctrl-C)
+    Signature(SHUTDOWN, r"KeyboardInterrupt|Shutting down|(?i:received signal)|SIGTERM|SIGINT|CancelledError|^\^C"
+                        r"|^interrupted$"),
     # ... until something starts again in the same (appended) log.
     Signature(STARTUP, r"Started server process|is starting a new Ray cluster|SIMULATED_POLICY_READY"),
     # --- facts read by dedicated rules ---------------------------------------------------------
@@ -361,8 +363,9 @@ KNOWN_PROBLEMS: tuple[KnownProblem, ...] = (
         "The stage needed a model endpoint that never answered `/v1/models` (it crashed while starting, the URL is "
         "wrong, or it was still loading when the stage gave up).",
         "Read the model server's log (`logs/model_server.log` in our run folders), then check it answers: "
-        "`curl -s <model-url>/models` (or `gym-pipeline diagnose <run_dir> --probe`); fix, then rerun the stage "
-        "(`gym-pipeline collect ... --resume`).",
+        "`curl -s {url}` (or `gym-pipeline diagnose <run_dir> --probe`). A refused connection means nothing "
+        "listens there: start the server, or give the stage the URL it serves (`--model-url`, or the sweep's "
+        "model server); a 503 that it is still loading. Then rerun the stage (`gym-pipeline collect ... --resume`).",
         "seeds/000 debug step 2: vLLM readiness and /models",
     ),
     KnownProblem(

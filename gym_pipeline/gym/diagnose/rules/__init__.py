@@ -129,7 +129,7 @@ def run_rules(ev: Evidence, rules: Iterable[Rule] = RULES) -> list[Finding]:
             if finding.subsumable and _restates_earlier(finding, [f for _, f in ordered]):
                 continue
             names[rule.name] += 1
-            ordered.append((rule.step, _named(finding, rule.name, names[rule.name])))
+            ordered.append((rule.step, _named(_recovered_is_a_note(ev, finding), rule.name, names[rule.name])))
     # an error no rule explains goes where the guide checks its category
     for finding in unexplained_log_errors(ev, [f for _, f in ordered]):
         step = STEP_OF_CATEGORY[finding.category]
@@ -137,6 +137,13 @@ def run_rules(ev: Evidence, rules: Iterable[Rule] = RULES) -> list[Finding]:
         position = next((i for i, (s, _) in enumerate(ordered) if s > step), len(ordered))
         ordered.insert(position, (step, _named(finding, "log_error", names["log_error"])))
     return link_causes([finding for _, finding in ordered])
+
+
+def _recovered_is_a_note(ev: Evidence, finding: Finding) -> Finding:
+    """Failed attempts whose keys all have a rollout now were retried successfully: worth a note, no fault."""
+    if not finding.failed_keys or finding.failed_keys & set(ev.artifacts.missing_keys):
+        return finding
+    return finding.model_copy(update={"role": NOTE, "title": f"Recovered on retry: {finding.title}"})
 
 
 def _named(finding: Finding, rule: str, count: int) -> Finding:

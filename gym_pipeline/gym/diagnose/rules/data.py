@@ -19,7 +19,7 @@ from gym_pipeline.gym.diagnose.findings import (
 )
 from gym_pipeline.gym.diagnose.manifests import INPUTS_CHANGED, PROFILE_OUTDATED, SOURCE_CHANGED, SOURCE_GONE
 from gym_pipeline.gym.diagnose.redaction import EvidenceLine
-from gym_pipeline.gym.diagnose.vocabulary import CACHE_RESUME, DATA_SCHEMA, SIDECAR_FLAG
+from gym_pipeline.gym.diagnose.vocabulary import CACHE_RESUME, DATA_SCHEMA, SIDECAR_FLAG, VERIFIER_RUNTIME
 from gym_pipeline.gym.manifest import MANIFEST_FILE
 
 # ---------------------------------------------------------------------------------------------
@@ -54,6 +54,17 @@ def rule_stale_inputs(ev: Evidence) -> list[Finding]:
                                            f"{row['change']} compared with a fresh materialization")
                          for row in report.differing_rows[:2]]
         gone = stale.kind == SOURCE_GONE
+        if gone and not refusals:  # the inputs may be fine: only their freshness can no longer be checked
+            findings.append(Finding(
+                category=CACHE_RESUME,
+                role=NOTE,
+                title=f"The source data {m.source} is gone: whether the inputs are still fresh cannot be checked",
+                evidence=[stale.evidence],
+                cause=f"{stale.message}.",
+                fix="Restore the data (or point the environment at its new path) before resuming or re-running; "
+                    "a resume would keep collecting against the rows materialized from the old data.",
+            ))
+            continue
         rebuild = report.rebuild_command if report else "gym-pipeline materialize --input <data> ..."
         findings.append(Finding(
             category=CACHE_RESUME,
@@ -105,9 +116,16 @@ def rule_malformed_jsonl(ev: Evidence) -> list[Finding]:
             cause += " It is the file's last line and has no newline: a write cut short when the run was killed."
         else:
             cause += " Counts and (task, rollout) keys of this file leave those lines out."
+        # a rollout row is the verifier's response: one that parses but lacks a valid reward is the verifier's fault
+        verify_response = (stats.role == "rollouts" and not torn and first.field is not None
+                           and not first.field.startswith(("_ng_", "agent_ref", "response")))
+        if verify_response:
+            cause += (f" A rollout row is the verify response; its `{first.field}` is what the verifier returned, so "
+                      "the verifier answered with the wrong schema (no reward, or a reward of the wrong type).")
         findings.append(Finding(
-            category=DATA_SCHEMA,
-            title=f"Malformed JSONL at {where}",
+            category=VERIFIER_RUNTIME if verify_response else DATA_SCHEMA,
+            title=(f"The verifier's responses are malformed: {where}" if verify_response
+                   else f"Malformed JSONL at {where}"),
             evidence=[EvidenceLine(file=file, line=m.line, text=m.text) for m in stats.malformed[:3]],
             cause=cause,
             fix=(
@@ -116,6 +134,9 @@ def rule_malformed_jsonl(ev: Evidence) -> list[Finding]:
                     f"Drop the torn line (`cp {stats.path} {stats.path}.bak && sed -i '{first.line}d' {stats.path}`) "
                     f"and resume: {resume_command(ev)}."
                     if torn
+                    else "Make the verifier return a numeric `reward` (and Gym's other verify fields) for every "
+                    "response, test it on that row alone, then re-run the collection on a clean output path."
+                    if verify_response
                     else "Find what wrote it (a second writer, an edited file, a different Gym version); fix or "
                     "remove the bad rows, or re-run on a clean output path."
                 )

@@ -10,6 +10,7 @@ from gym_pipeline.gym.diagnose.findings import (
     affected,
     debug_rerun,
     diagnose_command,
+    keys_of,
     path_of,
     plural,
     resume_command,
@@ -60,15 +61,23 @@ _JOB_LOG_SIGNATURES = ("slurm_time_limit", "slurm_oom", "slurm_cancelled", "slur
                        "kernel_oom_kill")
 
 
+def _sweep_setting(state: LauncherState, key: str, value: object) -> str:
+    """Where a launcher's limit is set in sweep.yaml, with its value in this run."""
+    now = f" (it was {value})" if value is not None else " (none was set)"
+    return f"`launchers: {state.stage or '<stage>'}: {{kind: {state.launcher}, {key}: ...}}` in sweep.yaml{now}"
+
+
 def _launcher_fix(ev: Evidence, state: LauncherState) -> str:
     then = f" Then continue where it stopped: {resume_command(ev)}."
+    memory = _sweep_setting(state, "memory_mb", f"{state.memory_mb} MiB" if state.memory_mb else None)
     if state.launcher == "slurm":
         job = state.slurm_job_id or "<jobid>"
         base = (state.slurm_state or "").split()[0].upper()
         check = f"`sacct -j {job} --format=JobID,State,ExitCode,Elapsed,Timelimit,MaxRSS,ReqMem,NodeList`"
         remedy = {
-            "OUT_OF_MEMORY": "raise `--mem` (or `--mem-per-cpu`) in the sbatch options, or lower `--concurrency`",
-            "TIMEOUT": "raise `--time`, or split the sweep into smaller jobs",
+            "OUT_OF_MEMORY": f"raise `memory_mb` (sbatch `--mem`), {memory}, or lower `--concurrency`",
+            "TIMEOUT": f"raise `time_limit` (sbatch `--time`), {_sweep_setting(state, 'time_limit', state.time_limit)}, "
+                       "or split the sweep into smaller jobs",
             "NODE_FAIL": "resubmit (`sbatch --requeue` lets Slurm do it), and exclude the node if it repeats "
                          "(`--exclude=<node>`)",
             "PREEMPTED": "resubmit with `--requeue`, or on a partition/QOS that is not preempted",
@@ -77,14 +86,16 @@ def _launcher_fix(ev: Evidence, state: LauncherState) -> str:
                        "partition",
             "BOOT_FAIL": "resubmit, excluding the node (`--exclude=<node>`)",
             "DEADLINE": "raise or drop `--deadline`",
-        }.get(base, f"read the job's output (slurm-{job}.out) for the failing command")
+        }.get(base, f"raise `memory_mb` (sbatch `--mem`), {memory}, or lower `--concurrency`" if state.oom_killed
+              else f"read the job's output (slurm-{job}.out) for the failing command")
         return f"{check}; {remedy}." + ("" if base == "PENDING" else then)
     if state.launcher == "docker":
         container = state.container_id or "<container>"
         check = (f"`docker inspect {container} --format '{{{{.State.OOMKilled}}}} {{{{.State.ExitCode}}}} "
                  f"{{{{.State.Error}}}}'` and `docker logs --tail 100 {container}`")
         if state.oom_killed:
-            remedy = "raise the container's `--memory`, or lower `--concurrency` so fewer rollouts run at once"
+            remedy = (f"raise the container's memory limit, `memory_mb` (docker `--memory`), {memory}, or lower "
+                      "`--concurrency` so fewer rollouts run at once")
         elif state.exit_code in (126, 127):
             remedy = "check the image's command and entrypoint (`docker run --rm <image> <command> --help`)"
         else:
@@ -242,6 +253,7 @@ def rule_model_endpoint_failures(ev: Evidence) -> list[Finding]:
         described = describe_endpoint_failures(groups)
         findings.append(Finding(
             category=MODEL_SERVING,
+            failed_keys=keys_of(groups),
             title=f"Model endpoint {described.what}: {plural(sum(g.count for g in groups), 'failed attempt')}",
             evidence=[g.first for g in described.examples],
             cause=f"{status_words(lead)}: {said(lead)}. {described.reading} Affected: {affected(ev, groups)}.",
@@ -257,6 +269,7 @@ def rule_model_endpoint_failures(ev: Evidence) -> list[Finding]:
         statuses = sorted({g.http_status for g in auth if g.http_status})
         findings.append(Finding(
             category=CONFIG,
+            failed_keys=keys_of(auth),
             title=f"Requests refused with HTTP {', '.join(map(str, statuses))}: wrong model name, URL or API key",
             evidence=[g.first for g in auth[:3]],
             cause=f"401/403 mean the key is refused, 404 a wrong model name or path. Affected: {affected(ev, auth)}.",
@@ -372,6 +385,7 @@ def rule_sandbox_cannot_reach_model(ev: Evidence) -> list[Finding]:
     agents = sorted({a for g in groups for a in g.agents})
     return [Finding(
         category=INFRA,
+        failed_keys=keys_of(groups),
         title=f"The sandbox cannot reach the Model Server: {plural(sum(g.count for g in groups), 'episode')} "
               "failed at the agent stage with a connection error or timeout",
         evidence=[g.first for g in groups[:3]],
@@ -392,6 +406,7 @@ def rule_tool_env_hangs(ev: Evidence) -> list[Finding]:
     lead = groups[0]
     return [Finding(
         category=CONFIG,
+        failed_keys=keys_of(groups),
         title=f"A tool environment hangs: {plural(sum(g.count for g in groups), 'attempt')} timed out on rows that "
               f"offer tools ({ev.artifacts.rows_with_tools} such rows)",
         evidence=[g.first for g in groups[:3]],

@@ -6,7 +6,7 @@ import string
 from collections.abc import Callable, Mapping
 
 from gym_pipeline.gym.diagnose.evidence import Evidence
-from gym_pipeline.gym.diagnose.findings import Finding, affected, resume_command, unique
+from gym_pipeline.gym.diagnose.findings import Finding, affected, keys_of, resume_command, unique
 from gym_pipeline.gym.diagnose.launcher import served_and_stopped
 from gym_pipeline.gym.diagnose.logs import LogHit
 from gym_pipeline.gym.diagnose.redaction import excerpt
@@ -37,6 +37,7 @@ def known_problems(step: int) -> Callable[[Evidence], list[Finding]]:
                     fix += f" Then collect the missing rollouts: {resume_command(ev)}."
             findings.append(Finding(
                 category=problem.category,
+                failed_keys=keys_of(groups),
                 title=_fill(problem.title, fields),
                 evidence=unique(h.evidence() for h in sorted(hits, key=lambda h: (h.file, h.line))),
                 cause=cause,
@@ -66,7 +67,9 @@ class _Fields(Mapping[str, str]):
                     self.values[name] = excerpt(value, 120)
 
     def __getitem__(self, name: str) -> str:
-        return self.values.get(name, f"<{name}>")
+        # a signature's alternatives capture one value under several names: `url`, `url2`, `url3`
+        found = (self.values.get(key) for key in (name, f"{name}2", f"{name}3"))
+        return next((value for value in found if value), f"<{name}>")
 
     def __iter__(self):
         return iter(self.values)

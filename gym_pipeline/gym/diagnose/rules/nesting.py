@@ -8,6 +8,7 @@ from gym_pipeline.gym.diagnose.findings import (
     Finding,
     affected,
     debug_rerun,
+    keys_of,
     plural,
     resume_command,
     status_words,
@@ -30,6 +31,7 @@ def nested_finding(ev: Evidence, groups: list[FailureGroup], category: str, who:
     first = "The real body is hidden: enable" if hidden else "See"
     return Finding(
         category=category,
+        failed_keys=keys_of(groups),
         title=f'{who} error hidden behind nested "inner server" 500s: {"; ".join(headlines)} '
         f"({plural(sum(g.count for g in groups), 'failed attempt')})",
         evidence=[g.first for g in groups[:3]],

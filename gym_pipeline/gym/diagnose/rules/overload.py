@@ -14,12 +14,12 @@ from dataclasses import dataclass
 
 from gym_pipeline.gym.diagnose.artifacts import FailureGroup
 from gym_pipeline.gym.diagnose.evidence import Evidence
-from gym_pipeline.gym.diagnose.findings import Finding, affected, plural, resume_command, unique
+from gym_pipeline.gym.diagnose.findings import Finding, affected, keys_of, plural, resume_command, unique
 from gym_pipeline.gym.diagnose.redaction import EvidenceLine
 from gym_pipeline.gym.diagnose.vocabulary import THROUGHPUT_RESOURCES
 from gym_pipeline.gym.manifest import MANIFEST_FILE
 
-_OVERLOADED_REPLY = re.compile(r"overloaded|too many concurrent requests|queue (?:is )?full", re.I)
+_OVERLOADED_REPLY = re.compile(r"overloaded|too many concurrent requests|queue (?:is )?full|already waiting", re.I)
 _TIMEOUT = re.compile(r"timeout|timed out", re.I)
 FAR_ABOVE = 4  # concurrency this many times what the server runs at once is overload, whatever else it shows
 
@@ -90,6 +90,7 @@ def overload_finding(ev: Evidence, groups: list[FailureGroup], overload: Overloa
     current = f"from {overload.concurrency} " if overload.concurrency else ""
     return Finding(
         category=THROUGHPUT_RESOURCES,
+        failed_keys=keys_of(groups),
         title=f"The model server is overloaded: {plural(attempts, 'failed attempt')} ({', '.join(statuses)}) "
               + (f"with {overload.concurrency} requests in flight" if overload.concurrency else "under load"),
         evidence=unique([*overload.evidence, *(g.first for g in groups[:2])], limit=4),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from typing import Any
 
@@ -11,6 +12,7 @@ from gym_pipeline.gym.diagnose.findings import (
     Finding,
     affected,
     debug_rerun,
+    keys_of,
     path_of,
     plural,
     resume_command,
@@ -145,6 +147,7 @@ def rule_verifier_failures(ev: Evidence) -> list[Finding]:
     row_line, _ = _row_fields(ev, lead)
     return [Finding(
         category=VERIFIER_RUNTIME,
+        failed_keys=keys_of(groups),
         title=f"The verifier failed: {plural(sum(g.count for g in groups), 'failed attempt')} of {lead.failure_class} "
         f"(HTTP {lead.http_status or '?'})",
         evidence=unique([g.first for g in groups[:3]] + ([row_line] if row_line else []) + ([ready.evidence()] if ready else []),
@@ -164,8 +167,32 @@ def rule_verifier_failures(ev: Evidence) -> list[Finding]:
     )]
 
 
+_FIELD_IN_REASON = re.compile(r"field '(?P<f1>[\w.]+)'|KeyError(?::\s*|\()'(?P<f2>[\w.]+)'|missing (?:required )?field "
+                              r"'?(?P<f3>[\w.]+)")
+_WRONG_TYPE = re.compile(r"expected \w+, got \w+|should be a valid|must be (?:a|an) \w+|wrong type", re.I)
+
+
+def _input_field_fault(ev: Evidence, reason: str) -> tuple[str, str] | None:
+    """(field, what is wrong) when a verifier's failure reason names an input field the rows lack or mistype."""
+    a = ev.artifacts
+    match = _FIELD_IN_REASON.search(reason)
+    if not match:
+        return None
+    name = match["f1"] or match["f2"] or match["f3"]
+    top = name.split(".")[0]
+    if a.input_fields[top] < a.materialized.valid_rows:
+        return name, f"{a.materialized.valid_rows - a.input_fields[top]} of {a.materialized.valid_rows} materialized " \
+                     "rows lack it"
+    if a.input_fields[top] and _WRONG_TYPE.search(reason):
+        return name, "the rows have it, with another type than the verifier reads"
+    return None
+
+
 def rule_failure_kinds(ev: Evidence) -> list[Finding]:
-    """Reward missing or invalid: every other failure_kind, read with its scored/masked/retried meaning."""
+    """Reward missing or invalid: every other failure_kind, read with its scored/masked/retried meaning.
+
+    When the verifier's reason names an input field the rows lack or mistype, the data is at fault
+    (data/schema); otherwise the verifier, and the fields empty only in the failed rows say where."""
     a = ev.artifacts
     kinds = sorted((k for name, k in a.failure_kinds.items() if name not in TIMEOUT_KINDS + STEP_KINDS),
                    key=lambda k: -k.count)
@@ -173,19 +200,41 @@ def rule_failure_kinds(ev: Evidence) -> list[Finding]:
         return []
     total = sum(k.count for k in kinds)
     parts = [f"{k.kind} x{k.count} ({_treatment(k.kind)}; {k.masked} of {k.count} masked in this run)" for k in kinds]
+    reasons = " ".join(k.first.text for k in kinds if k.first is not None)
+    field_fault = _input_field_fault(ev, reasons) if a.materialized.exists else None
+    read_reasons = ("Read each row's reason: `jq -c 'select(.failure_kind != null) | {_ng_task_index, "
+                    f"_ng_rollout_index, failure_kind, failure_reason}}' {path_of(a.rollouts)} | head`.")
+    title = (f"{total} of {a.rollouts.valid_rows} rollouts carry a failure_kind: "
+             + ", ".join(f"{k.kind} x{k.count}" for k in kinds))
+    if field_fault is not None:
+        name, what = field_fault
+        return [Finding(
+            category=DATA_SCHEMA,
+            title=f"The rows do not have the `{name}` the verifier reads: {title}",
+            evidence=[k.first for k in kinds[:4] if k.first is not None],
+            cause=f"The verifier's reason names the input field `{name}`, and {what}: the data does not match what "
+                  "the verifier expects (seed 000, data/schema). " + "; ".join(parts) + ".",
+            fix=f"Fix `{name}` in the source data ({path_of(a.materialized)} shows every row as collected): give every "
+                f"row the `{name}` the verifier reads, with its type; then re-materialize and collect on a clean output "
+                f"path (--resume keeps the old rows). {read_reasons}",
+        )]
+    empty = a.null_only_when_failed()
+    contrast = (f" In every one of these rows {', '.join(f'`{f}`' for f in empty[:3])} "
+                f"{'is' if len(empty) == 1 else 'are'} empty, and set in the others: the verifier fails on "
+                "responses without it." if empty else "")
     return [Finding(
         category=VERIFIER_RUNTIME,
-        title=f"{total} of {a.rollouts.valid_rows} rollouts carry a failure_kind: "
-        + ", ".join(f"{k.kind} x{k.count}" for k in kinds),
+        title=title,
         evidence=[k.first for k in kinds[:4] if k.first is not None],
         cause=(
             "The verifier gave these rows no normal reward. " + "; ".join(parts)
             + ". Scored kinds count as 0 in the mean, masked ones leave the quality statistics but count for "
-            "completion, retried ones are collected again."
+            "completion, retried ones are collected again." + contrast
         ),
         fix=(
-            "Read each row's reason: `jq -c 'select(.failure_kind != null) | {_ng_task_index, _ng_rollout_index, "
-            f"failure_kind, failure_reason}}' {path_of(a.rollouts)} | head`. For task-folder runs open the task's "
+            (f"Make the verifier handle a response without {', '.join(f'`{f}`' for f in empty[:3])} (score it 0 "
+             "instead of raising). " if empty else "")
+            + f"{read_reasons} For task-folder runs open the task's "
             "test-stdout.txt (the run summary names its verifier log folder) and check the verifier without a model: "
             "`gym dataset validate <target>` (see Reward files for the contract)."
         ),
@@ -199,6 +248,7 @@ def rule_timeouts(ev: Evidence) -> list[Finding]:
     lead = groups[0]
     return [Finding(
         category=THROUGHPUT_RESOURCES,
+        failed_keys=keys_of(groups),
         title=f"{sum(g.count for g in groups)} attempts timed out ({lead.failure_class})",
         evidence=[g.first for g in groups[:3]],
         cause=(
@@ -220,6 +270,7 @@ def rule_other_failures(ev: Evidence) -> list[Finding]:
     lead = groups[0]
     return [Finding(
         category=VERIFIER_RUNTIME,
+        failed_keys=keys_of(groups),
         title=f"{plural(sum(g.count for g in groups), 'failed attempt')} of class {', '.join(classes)}",
         evidence=[g.first for g in groups[:3]],
         cause=f"{status_words(lead)}: {said(lead)}. Affected: {affected(ev, groups)}.",
@@ -268,6 +319,7 @@ def rule_request_schema(ev: Evidence) -> list[Finding]:
               + " as it says, " if wants else "Fix the data, ")
     return [Finding(
         category=DATA_SCHEMA,
+        failed_keys=keys_of(groups),
         title=f"The request body does not match the server's request model (HTTP 422): {detail}",
         evidence=unique([g.first for g in groups[:3]] + ([row_line] if row_line else []), limit=4),
         cause=(

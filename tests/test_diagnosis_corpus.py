@@ -1,0 +1,44 @@
+"""The labelled corpus: run folders of real failures (and healthy runs), each with the class and fix words
+its diagnosis must give.
+
+Each case under tests/data/diagnosis_corpus/<set>/<case>/ was made by scripts/diagnosis_corpus/<set>.py
+with the project's own parts (engines, launchers, the simulated policy's faults, real NeMo Gym 0.7.0);
+`case.json` says how, the expected category and the words the top cause's fix must contain. The
+`held_out` set was written from the guides alone after the rules, and is never tuned on.
+"""
+
+import json
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from gym_pipeline.gym.diagnose import CATEGORIES, diagnose, render_text
+
+CORPUS = Path(__file__).parent / "data" / "diagnosis_corpus"
+CASES = sorted(CORPUS.glob("*/*/case.json"))
+
+
+def read_case(path: Path) -> dict:
+    return json.loads(path.read_text())
+
+
+@pytest.mark.parametrize("case_file", CASES, ids=lambda p: f"{p.parent.parent.name}/{p.parent.name}")
+def test_each_case_gets_its_category_and_fix(case_file: Path) -> None:
+    case = read_case(case_file)
+    report = diagnose(case_file.parent / "run")
+    assert report.category == case["expected_category"], f"{case['root_cause']}\n\n{render_text(report)}"
+    if case["fix_words"]:
+        fix = report.causes[0].fix.lower()
+        missing = [word for word in case["fix_words"] if word.lower() not in fix]
+        assert not missing, f"the fix lacks {missing}:\n{report.causes[0].fix}"
+
+
+def test_the_corpus_covers_every_class_with_a_held_out_third() -> None:
+    cases = [read_case(path) for path in CASES]
+    categories = Counter(case["expected_category"] for case in cases)
+    assert len(cases) >= 40
+    assert set(categories) == {*CATEGORIES, "healthy"}
+    assert categories["healthy"] >= 5
+    held_out = [case for case in cases if case["set"] == "held_out"]
+    assert len(held_out) * 3 >= len(cases)
