@@ -396,6 +396,16 @@ class _FileScan:
             return
         incidents = self.facts.incidents
         previous = incidents[-1] if incidents and incidents[-1].file == self.rel else None
+        if previous is not None and previous.kind == "traceback" and kind == "traceback" \
+                and start - previous.end <= 3 and previous.after_shutdown == self.shutdown:
+            # "The above exception was the direct cause of the following exception": one chained error, headed by
+            # the exception that ended it, the earlier ones (its causes) kept in its chain
+            if len(previous.chain) < MAX_FRAMES:
+                previous.chain.append(previous.text)
+            previous.end, previous.line, previous.text = end, line, text
+            previous.frames = frames or previous.frames
+            previous.signatures |= names
+            return
         if previous is not None and previous.kind == "error" and start - previous.end <= 3:
             if kind == "traceback":
                 # "ERROR: Exception in ASGI application" + its traceback: one incident, headed by the exception

@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import NamedTuple
 from urllib.parse import urlsplit
 
 from gym_pipeline.gym.diagnose.logs import LogIncident
 from gym_pipeline.gym.diagnose.vocabulary import (
+    CACHE_RESUME,
     CONFIG,
     DATA_SCHEMA,
     INFRA,
@@ -30,26 +32,56 @@ class Placement:
     category: str
     basis: str  # why it is placed there, for the finding's cause
     guess: bool = False  # only words of the error placed it
+    fix: str = ""  # what to do about this kind of error, when it is specific
 
 
-# What it is, whoever met it: errno classes and network failures.
-_WHAT: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
-    (re.compile(pattern, re.I), category, basis) for pattern, category, basis in (
-        (r"Errno 28\b|No space left on device|ENOSPC|Disk quota exceeded|EDQUOT", INFRA,
-         "ENOSPC: the filesystem it writes to is full"),
-        (r"Errno 116\b|Stale file handle|ESTALE", INFRA, "ESTALE: a network filesystem's file handle went stale"),
-        (r"Errno 30\b|Read-only file system|EROFS", INFRA, "EROFS: the filesystem is mounted read-only"),
-        (r"Errno 24\b|Too many open files|EMFILE", INFRA, "EMFILE: the process ran out of file descriptors"),
-        (r"Errno 98\b|Errno 48\b|address already in use|EADDRINUSE", INFRA,
-         "EADDRINUSE: another process holds the port"),
-        (r"Errno 13\b|Permission denied|EACCES", INFRA, "EACCES: a file or folder it needs is not accessible"),
-        (r"Temporary failure in name resolution|Name or service not known|nodename nor servname|gaierror"
-         r"|Could not resolve host|dns error|failed to lookup address", INFRA,
-         "DNS resolution failed: no network, or a wrong host name"),
-        (r"Network is unreachable|Errno 101\b|No route to host|Errno 113\b", INFRA, "the network is unreachable"),
-        # our commands name the data file, line and field of a bad row: `data.jsonl:3: not valid JSON`
-        (r"\.jsonl:\d+\b", DATA_SCHEMA, "a row of a JSONL data file is malformed or lacks a field (file:line named)"),
-    )
+class _Kind(NamedTuple):
+    pattern: re.Pattern[str]
+    category: str
+    basis: str
+    fix: str = ""
+
+
+def _kinds(*rows: tuple[str, str, str] | tuple[str, str, str, str]) -> tuple[_Kind, ...]:
+    return tuple(_Kind(re.compile(row[0], re.I), *row[1:]) for row in rows)
+
+
+# What it is, whoever met it: errno classes, network failures, and the few errors our own commands name.
+_WHAT = _kinds(
+    (r"Errno 28\b|No space left on device|ENOSPC|Disk quota exceeded|EDQUOT", INFRA,
+     "ENOSPC: the filesystem it writes to is full",
+     "Free space where the run writes (`df -h <output folder>`), or write to a larger filesystem; then resume."),
+    (r"Errno 116\b|Stale file handle|ESTALE", INFRA, "ESTALE: a network filesystem's file handle went stale",
+     "Re-run on the node after the mount recovers (`mount | grep <path>`), or write to local disk and copy after."),
+    (r"Errno 30\b|Read-only file system|EROFS", INFRA, "EROFS: the filesystem is mounted read-only",
+     "Write the output to a writable folder (`--output`), or remount it read-write."),
+    (r"Errno 24\b|Too many open files|EMFILE", INFRA, "EMFILE: the process ran out of file descriptors",
+     "Raise the limit (`ulimit -n 65536` before starting) or lower `--concurrency`."),
+    (r"Errno 98\b|Errno 48\b|address already in use|EADDRINUSE", INFRA, "EADDRINUSE: another process holds the port",
+     "Find the holder (`ss -ltnp 'sport = :<port>'`), stop it or pick another port, then start again."),
+    (r"Errno 13\b|Permission denied|EACCES", INFRA, "EACCES: a file or folder it needs is not accessible",
+     "Check the owner and mode of the path it names (`ls -ld <path>`), and which user the stage runs as."),
+    (r"Temporary failure in name resolution|Name or service not known|nodename nor servname|gaierror"
+     r"|Could not resolve host|dns error|failed to lookup address", INFRA,
+     "DNS resolution failed: no network, or a wrong host name",
+     "The machine cannot resolve the host it names: check the network and the host name. For Gym's per-server "
+     "venvs without network, pre-build them and start with `++skip_venv_if_present=true`, or point uv at a "
+     "reachable index (`UV_INDEX_URL`)."),
+    (r"Network is unreachable|Errno 101\b|No route to host|Errno 113\b", INFRA, "the network is unreachable",
+     "Check the route to the host it names (`ip route`, a firewall, the node's network)."),
+    # our commands name the data file, line and field of a bad row: `data.jsonl:3: not valid JSON`
+    (r"\.jsonl:\d+\b", DATA_SCHEMA, "a row of a JSONL data file is malformed or lacks a field (file:line named)",
+     "Fix that row of the data file (`sed -n '<line>p' <file>`), then materialize again."),
+    # one output folder, two writers: our run lock refuses the second
+    (r"run directory \S+ is in use by pid|is locked by another (?:run|writer)", CACHE_RESUME,
+     "a second writer on the same output folder",
+     "Run one job per output folder: wait for the other writer to finish, or give this run its own `--output`."),
+    # a name the config does not define: an agent, a server, an environment
+    (r"unknown (?:environment|agent|server|resources.server)|not present in the running config"
+     r"|(?:agent|server|environment)\S* \S+ (?:is )?not (?:defined|found) in|no (?:agent|server) named", CONFIG,
+     "a name the config does not define",
+     "Use a name the config defines (the error lists or suggests them), or add that agent's or server's config "
+     "(`config_paths`) to the run."),
 )
 # A connection that did not open, and the address it was for.
 _REFUSED = re.compile(r"Connection refused|Errno 111\b|Connect call failed|Cannot connect to host|ConnectError"
@@ -57,32 +89,40 @@ _REFUSED = re.compile(r"Connection refused|Errno 111\b|Connect call failed|Canno
 _ADDRESS = re.compile(r"Connect call failed \('(?P<h1>[^']+)', (?P<p1>\d+)\)|(?:https?://)?(?P<h2>[\w.-]+|\[[\w:]+\])"
                       r":(?P<p2>\d{2,5})\b")
 # The package an exception's class comes from says which layer raised it.
-_EXCEPTION_PACKAGES: tuple[tuple[re.Pattern[str], str, str], ...] = (
-    (re.compile(r"\b(?:omegaconf|hydra)\.errors\.|\bhydra\.|ConfigAttributeError|ConfigKeyError|MissingMandatoryValue"
-                r"|InterpolationResolutionError|Could not override|unrecognized arguments|error: argument"), CONFIG,
+_EXCEPTION_PACKAGES = _kinds(
+    (r"\b(?:omegaconf|hydra)\.errors\.|\bhydra\.|ConfigAttributeError|ConfigKeyError|MissingMandatoryValue"
+     r"|InterpolationResolutionError|Could not override|unrecognized arguments|error: argument", CONFIG,
      "the config loader (Hydra/OmegaConf) or the command's arguments"),
-    (re.compile(r"\bray\.exceptions\.|RaySystemError|RayActorError|GCS"), INFRA, "Ray"),
-    (re.compile(r"\bdocker\.errors\.|Error response from daemon|docker: "), INFRA, "the Docker engine"),
-    (re.compile(r"\bslurmstepd\b|\bsrun: error|\bsbatch: error"), INFRA, "Slurm"),
-    (re.compile(r"\bopenai\.(?:\w+Error)|\bvllm\b", re.I), MODEL_SERVING, "the model server or its client"),
+    (r"\bray\.exceptions\.|RaySystemError|RayActorError|GCS", INFRA, "Ray",
+     "Check Ray: `ray status`; a dead GCS or actor usually follows a killed node or process."),
+    (r"\bdocker\.errors\.|Error response from daemon|docker: |Docker engine", INFRA, "the Docker engine",
+     "Check the Docker engine the launcher talks to, with the same DOCKER_HOST: `echo $DOCKER_HOST; docker info`; "
+     "start it or point DOCKER_HOST at its socket."),
+    (r"\bslurmstepd\b|\bsrun: error|\bsbatch: error", INFRA, "Slurm",
+     "Check the job: `sacct -j <jobid>`, `scontrol show job <jobid>`."),
+    (r"\bopenai\.(?:\w+Error)|\bvllm\b", MODEL_SERVING, "the model server or its client"),
 )
 # Frames of a traceback: the innermost one in a known layer places the error.
 _FRAME = re.compile(r'File "(?P<path>[^"]+)", line (?P<line>\d+)(?:, in (?P<func>\S+))?')
-_FRAME_LAYERS: tuple[tuple[re.Pattern[str], str, str], ...] = (
-    (re.compile(r"resources_servers/|/verifiers?/|/verif\w*\.py|gym_pipeline/environments/|judge"), VERIFIER_RUNTIME,
+_FRAME_LAYERS = _kinds(
+    (r"resources_servers/|/verifiers?/|/verif\w*\.py|gym_pipeline/environments/|judge", VERIFIER_RUNTIME,
      "the verifier (resources server)"),
-    (re.compile(r"responses_api_models/|/vllm/|gym_pipeline/models/"), MODEL_SERVING, "the model server"),
-    (re.compile(r"/hydra/|/omegaconf/|nemo_gym/config|gym_pipeline/config\.py"), CONFIG, "loading the config"),
-    (re.compile(r"/ray/"), INFRA, "Ray"),
-    (re.compile(r"/pip/_internal/|/uv/|/docker/|/slurm"), INFRA, "setting up the environment"),
+    (r"responses_api_models/|/vllm/|gym_pipeline/models/", MODEL_SERVING, "the model server"),
+    (r"/hydra/|/omegaconf/|nemo_gym/config|gym_pipeline/config\.py", CONFIG, "loading the config"),
+    (r"/ray/", INFRA, "Ray"),
+    (r"/pip/_internal/|/uv/|/docker/|/slurm", INFRA, "setting up the environment"),
 )
 # The log a line is in: a model server's own log, a verifier's test output.
-_LOG_LAYERS: tuple[tuple[re.Pattern[str], str, str], ...] = (
-    (re.compile(r"model_server|vllm|policy", re.I), MODEL_SERVING, "the model server's log"),
-    (re.compile(r"test-stdout|verifier", re.I), VERIFIER_RUNTIME, "the verifier's output"),
+_LOG_LAYERS = _kinds(
+    (r"model_server|vllm|policy", MODEL_SERVING, "the model server's log"),
+    (r"test-stdout|verifier", VERIFIER_RUNTIME, "the verifier's output"),
 )
 _MISSING_CONFIG_FILE = re.compile(r"(?:Errno 2\]|FileNotFoundError|No such file or directory|not found|does not exist)"
-                                  r".*\.(?:ya?ml|json|toml)\b|Cannot find primary config|config_paths", re.I)
+                                  r".*\.(?:ya?ml|json|toml)\b|\.ya?ml\b.*(?:not found|does not exist)"
+                                  r"|Cannot find primary config|config_paths", re.I)
+# An HTTP error from the model server itself (its readiness route or a completion).
+_MODEL_HTTP_ERROR = re.compile(r"HTTP(?: Error)? 5\d\d|Service Unavailable|Bad Gateway", re.I)
+_MODEL_ROUTE = re.compile(r"/models\b|/chat/completions|/completions|/responses\b|model", re.I)
 _MISSING_MODULE = re.compile(r"ModuleNotFoundError|ImportError|No module named")
 _MEMORY = re.compile(r"\bMemoryError\b|Cannot allocate memory|Errno 12\b|ENOMEM", re.I)
 # The last resort: words of the error, reported as a guess.
@@ -123,18 +163,22 @@ def address_of(url: str) -> tuple[str, int] | None:
 def place(incident: LogIncident, listeners: dict[int, Listener]) -> Placement:
     """The category of one log error; `listeners` maps the ports the run's files name to who listens there."""
     text = incident.full_text
-    for pattern, category, basis in _WHAT:
-        if pattern.search(text):
-            return Placement(category, basis)
+    for kind in _WHAT:
+        if kind.pattern.search(text):
+            return Placement(kind.category, kind.basis, fix=kind.fix)
     if _REFUSED.search(text):
         return _refused(text, listeners)
     if _MEMORY.search(text):
         return Placement(THROUGHPUT_RESOURCES, "the process ran out of memory")
+    if _MODEL_HTTP_ERROR.search(text) and _MODEL_ROUTE.search("\n".join([text, *incident.frames])):
+        return Placement(MODEL_SERVING, "the model server answered with a server error (5xx: not ready, or failing)")
     layer = _layer(incident)
     if layer is not None:
         return layer
     if _MISSING_CONFIG_FILE.search(text):
-        return Placement(CONFIG, "a config file (or a path the command was given) does not exist")
+        return Placement(CONFIG, "a config file (or a path the command was given) does not exist",
+                         fix="Point `config_paths` (or `--resources-server`, `--config`) at a config file that exists: "
+                             "the error names the one it looked for and, when it can, the one you meant.")
     if _MISSING_MODULE.search(text):
         return Placement(INFRA, "a Python package is not installed in the environment that ran it")
     for category, pattern in _WORDS:
@@ -172,9 +216,9 @@ def _refused(text: str, listeners: dict[int, Listener]) -> Placement:
 
 def _layer(incident: LogIncident) -> Placement | None:
     """The layer of the process that raised it: its package, its server prefix, its frames, its log."""
-    for pattern, category, basis in _EXCEPTION_PACKAGES:
-        if pattern.search(incident.text):
-            return Placement(category, f"raised by {basis}")
+    for kind in _EXCEPTION_PACKAGES:
+        if kind.pattern.search(incident.full_text):
+            return Placement(kind.category, f"raised by {kind.basis}", fix=kind.fix)
     if incident.server:
         role = server_role(incident.server)
         if role == "verifier":
@@ -182,10 +226,10 @@ def _layer(incident: LogIncident) -> Placement | None:
         if role == "model":
             return Placement(MODEL_SERVING, f"raised in the model server `{incident.server}` (its log prefix)")
     for frame in reversed(incident.frames):
-        for pattern, category, basis in _FRAME_LAYERS:
-            if pattern.search(frame):
-                return Placement(category, f"raised in {basis}: {frame}")
-    for pattern, category, basis in _LOG_LAYERS:
-        if pattern.search(incident.file):
-            return Placement(category, f"written to {basis} ({incident.file})")
+        for kind in _FRAME_LAYERS:
+            if kind.pattern.search(frame):
+                return Placement(kind.category, f"raised in {kind.basis}: {frame}")
+    for kind in _LOG_LAYERS:
+        if kind.pattern.search(incident.file):
+            return Placement(kind.category, f"written to {kind.basis} ({incident.file})")
     return None

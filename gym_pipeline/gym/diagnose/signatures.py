@@ -76,7 +76,7 @@ SIGNATURES: tuple[Signature, ...] = (
         r"|(?:\[[^\]\n]*\])*\[(?:ERROR|CRITICAL|FATAL)\]"  # Hydra: [time][module][ERROR]
         r"|\[[\d-]+ [\d:,.]+ [EF] \d+ \d+\]"  # Ray's C++ logs: [time E pid tid]
         r"|[\w.]+:\d+:\s*(?:error|ERROR)\b"  # file:line: error
-        r"|[\w.-]+: error:"  # slurmstepd: error:, srun: error:
+        r"|[\w.-]+(?: [\w.-]+){0,3}: error:"  # slurmstepd: error:, srun: error:, gym env start: error:
         r"|Error(?: response from daemon)?:)",  # docker, buildah, podman
     ),
     Signature(EXCEPTION_LINE, LINE_START + EXCEPTION_NAME + r"(?::|\s*$)"),

@@ -6,11 +6,14 @@ exception's name; a placement that rests only on its words says it is a guess.
 
 from __future__ import annotations
 
+import re
+
 from gym_pipeline.gym.diagnose.evidence import Evidence
 from gym_pipeline.gym.diagnose.findings import Finding
 from gym_pipeline.gym.diagnose.launcher import served_and_stopped
 from gym_pipeline.gym.diagnose.logs import LogIncident
 from gym_pipeline.gym.diagnose.origin import Listener, address_of, innermost_frame, place, server_role
+from gym_pipeline.gym.diagnose.redaction import excerpt
 from gym_pipeline.gym.diagnose.vocabulary import (
     CACHE_RESUME,
     CATEGORY_MEANINGS,
@@ -37,6 +40,13 @@ _FALLBACK_FIX: dict[str, str] = {
     f"`{REQUEST_DEBUG_FLAG}` when the error comes through nested 500s.",
     CACHE_RESUME: "Re-run on a clean output path without --resume.",
 }
+
+
+# A command or stage that failed because something inside it failed: the inner error (in its own log) is the
+# cause, this line only its consequence.
+_WRAPPER = re.compile(r"NemoGymError|StageFailedError|CalledProcessError|exited \(-?\d+\)|exited with (?:code|status)"
+                      r"|returned non-zero exit status|still running after")
+_SUGGESTION = re.compile(r"[Dd]id you mean [`'\"]?(?P<name>[\w./:-]+)")
 
 
 # The debug step that checks each category: where an unexplained error of it belongs in the report.
@@ -100,6 +110,7 @@ def unexplained_log_errors(ev: Evidence, findings: list[Finding]) -> list[Findin
         span = f"{incident.start}-{incident.end}" if incident.end > incident.start else str(incident.start)
         raised_at = innermost_frame(incident)
         what = "traceback" if incident.kind == "traceback" else "error line"
+        suggestion = _SUGGESTION.search(incident.full_text)
         result.append(Finding(
             category=category,
             title=f"First unexplained error in {incident.file}: {incident.text}",
@@ -110,9 +121,14 @@ def unexplained_log_errors(ev: Evidence, findings: list[Finding]) -> list[Findin
                 + f", matches no known problem. Placed in {category} ({CATEGORY_MEANINGS[category]}) "
                 + ("as a guess: " if placement.guess else "by ")
                 + f"{placement.basis}."
+                + (f" Its chain of causes: {' <- '.join(excerpt(c, 160) for c in incident.chain)}." if incident.chain
+                   else "")
                 + (f" {others} more error(s) follow in the same log." if others > 0 else "")
             ),
             fix=f"Read {incident.file}:{span}" + (f" (raised at {raised_at})" if raised_at else "")
-                + f". {_FALLBACK_FIX[category]}",
+                + f"; it says: {excerpt(incident.text, 300)}."
+                + (f" It suggests `{suggestion['name']}`." if suggestion else "")
+                + f" {placement.fix or _FALLBACK_FIX[category]}",
+            effect=bool(_WRAPPER.search(incident.text)),
         ))
     return result
