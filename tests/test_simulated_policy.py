@@ -287,6 +287,9 @@ def test_run_server_announces_itself_and_stops_on_sigterm(checkpoints: list[Path
         url = match.group(1)
         assert ready_file.read_text().strip() == url
         assert call(url + "/models")[1]["data"][0]["checkpoint_step"] == 200
+        # then what it serves, in vLLM's words, for a diagnosis of requests that name another model
+        served = process.stdout.readline()
+        assert "checkpoint step 200, served_model_name=['sim-policy']" in served
         process.send_signal(signal.SIGTERM)
         assert process.wait(timeout=10) == 0
         assert process.stdout.read() == ""

@@ -36,6 +36,7 @@ from gym_pipeline.models.checkpoints import Checkpoint, load_checkpoint
 from gym_pipeline.models.faults import FaultSettings, install_faults, openai_error
 
 READY_PREFIX = "SIMULATED_POLICY_READY"
+SERVED_MODEL_KEY: web.AppKey[_PolicyServer] = web.AppKey("served_model")
 OWNER = "gym-pipeline"
 
 # How sharply accuracy falls as difficulty passes skill: at 6, a task one difficulty
@@ -300,6 +301,7 @@ def create_app(checkpoint_dir: Path, *, latency_ms: int = 0, faults: FaultSettin
     load = Capacity(capacity or CapacitySettings())
     server = _PolicyServer(load_checkpoint(checkpoint_dir), Path(checkpoint_dir), latency_ms, load)
     app = web.Application()
+    app[SERVED_MODEL_KEY] = server
     install_capacity(app, load)
     if faults is not None and faults.active:
         install_faults(app, faults)
@@ -347,6 +349,9 @@ async def _serve(app: web.Application, host: str, port: int, ready_file: Path | 
             temporary.write_text(url + "\n")
             os.replace(temporary, ready_file)
         print(f"{READY_PREFIX} {url}", flush=True)
+        served = app[SERVED_MODEL_KEY]  # what it answers to, in vLLM's words (a diagnosis reads it)
+        print(f"INFO simulated policy: checkpoint step {served.checkpoint.config.step}, "
+              f"served_model_name=['{served.checkpoint.config.model_id}']", flush=True)
         await stop.wait()
     finally:
         await runner.cleanup()

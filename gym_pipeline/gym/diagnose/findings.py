@@ -6,6 +6,7 @@ folder is one of ours (it has a manifest), and Gym's otherwise.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -138,6 +139,17 @@ def path_of(stats: FileStats) -> str:
 def agent_of(ev: Evidence) -> str:
     agents = ev.artifacts.agents
     return agents.most_common(1)[0][0] if agents else "<agent>"
+
+
+def model_server_log(ev: Evidence) -> str:
+    """How a fix names the model server's log: the file itself when the run folder has it."""
+    log = next((f for f in ev.logs.files if re.search(r"model_server|vllm", f, re.I)), None)
+    return f"the model server's log ({log})" if log else "the model server's log"
+
+
+def served_models(ev: Evidence) -> list[str]:
+    """The model names the model server says it serves (its startup line or a /v1/models listing)."""
+    return sorted({h.group("model", "model2") for h in ev.hits("served_model") if h.group("model", "model2")})
 
 
 def ours(ev: Evidence) -> bool:

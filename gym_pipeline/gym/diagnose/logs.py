@@ -397,7 +397,7 @@ class _FileScan:
         incidents = self.facts.incidents
         previous = incidents[-1] if incidents and incidents[-1].file == self.rel else None
         if previous is not None and previous.kind == "traceback" and kind == "traceback" \
-                and start - previous.end <= 3 and previous.after_shutdown == self.shutdown:
+                and start - previous.end <= 4 and previous.after_shutdown == self.shutdown:
             # "The above exception was the direct cause of the following exception": one chained error, headed by
             # the exception that ended it, the earlier ones (its causes) kept in its chain
             if len(previous.chain) < MAX_FRAMES:

@@ -105,6 +105,9 @@ SIGNATURES: tuple[Signature, ...] = (
     Signature("server_load", r"Running: (?P<running>\d+) reqs,(?: Swapped: \d+ reqs,)? (?:Waiting|Pending): "
                              r"(?P<waiting>\d+) reqs"),
     Signature("input_path", r"(?:--input[= ]|input_jsonl_fpath=)['\"]?(?P<path>[^\s'\"]+\.jsonl)"),
+    # the names a model server answers to: vLLM's (and the simulated policy's) served_model_name, a /v1/models listing
+    Signature("served_model", r"served_model_name['\"]?\s*[:=]\s*\[?['\"](?P<model>[^'\"]+)"
+                              r"|\"id\"\s*:\s*\"(?P<model2>[^\"]+)\"\s*,\s*\"object\"\s*:\s*\"model\""),
     Signature("gym_concurrency", r"Querying with (?P<concurrency>\d+) concurrent requests"),
     Signature("missing_rollout_keys", r"Missing rollout keys: (?P<keys>\[[^\]]*\]?)"),
     Signature("profile_dropped", r"Input rows: (?P<total>\d+) total; (?P<complete>\d+) complete; "

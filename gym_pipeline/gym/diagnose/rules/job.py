@@ -11,10 +11,12 @@ from gym_pipeline.gym.diagnose.findings import (
     debug_rerun,
     diagnose_command,
     keys_of,
+    model_server_log,
     path_of,
     plural,
     resume_command,
     said,
+    served_models,
     status_words,
     unique,
 )
@@ -223,8 +225,8 @@ def rule_model_probe(ev: Evidence) -> list[Finding]:
         evidence=[p.evidence() for p in down[:3]],
         cause="The run is not finished (or its servers should be up), and the model endpoint it used does not answer "
               "`/models`: the model server is down, still loading, or listening elsewhere.",
-        fix="Read the model server's log (vLLM's output, or logs/model_server.log in our run folders); start or fix "
-            "it, check `curl -s <model-url>/models`, then " + resume_command(ev) + ".",
+        fix=f"Read {model_server_log(ev)}; start or fix it, check `curl -s <model-url>/models`, then "
+            + resume_command(ev) + ".",
     )]
 
 
@@ -237,8 +239,8 @@ def rule_nested_model_errors(ev: Evidence) -> list[Finding]:
         "The model endpoint refused or failed the request: a BadRequestError (400) usually means the request "
         "itself was rejected (context length, tool or grammar schema, sampling parameters); 429 and 5xx mean the "
         "endpoint shed load or failed.",
-        "Read the model server's log at the time of the failures (vLLM: `vllm serve ... --enable-log-requests`) and "
-        "check it answers: `curl -s <model-url>/v1/models`.",
+        f"Read {model_server_log(ev)} at the time of the failures (vLLM: `vllm serve ... --enable-log-requests`) and "
+        "check it answers: `curl -s <model-url>/v1/models`." + _served_hint(ev, groups),
     )]
 
 
@@ -259,20 +261,24 @@ def rule_model_endpoint_failures(ev: Evidence) -> list[Finding]:
             cause=f"{status_words(lead)}: {said(lead)}. {described.reading} Affected: {affected(ev, groups)}.",
             fix=(
                 "1. Check the endpoint answers: `curl -s <model-url>/v1/models` (`gym env start` probes "
-                f"`<base_url>/models`; {diagnose_command(ev, probe=True)} does it for you) and read the model server's "
-                "log. 2. For 429 or overload, lower `--concurrency` of `gym eval run`. 3. If the error body stays "
+                f"`<base_url>/models`; {diagnose_command(ev, probe=True)} does it for you) and read "
+                f"{model_server_log(ev)}. 2. For 429 or overload, lower `--concurrency` of `gym eval run`. 3. If the error body stays "
                 f"generic, {debug_rerun(ev, lead)}. 4. Then collect the missing rollouts: {resume_command(ev)}."
             ),
         ))
     auth = groups_routed(ev, "auth_config")
-    if auth:
-        statuses = sorted({g.http_status for g in auth if g.http_status})
+    unknown_model = [g for g in auth if _MODEL_NOT_FOUND.search(g.text)]
+    if unknown_model:
+        findings.append(_unknown_model_finding(ev, unknown_model))
+    refused = [g for g in auth if g not in unknown_model]
+    if refused:
+        statuses = sorted({g.http_status for g in refused if g.http_status})
         findings.append(Finding(
             category=CONFIG,
-            failed_keys=keys_of(auth),
+            failed_keys=keys_of(refused),
             title=f"Requests refused with HTTP {', '.join(map(str, statuses))}: wrong model name, URL or API key",
-            evidence=[g.first for g in auth[:3]],
-            cause=f"401/403 mean the key is refused, 404 a wrong model name or path. Affected: {affected(ev, auth)}.",
+            evidence=[g.first for g in refused[:3]],
+            cause=f"401/403 mean the key is refused, 404 a wrong model name or path. Affected: {affected(ev, refused)}.",
             fix=(
                 "Compare `--model`, `--model-url` and the API key given to `gym env start` with what the endpoint "
                 "serves: `curl -s -H \"Authorization: Bearer $OPENAI_API_KEY\" <model-url>/v1/models` (keep the key "
@@ -280,6 +286,37 @@ def rule_model_endpoint_failures(ev: Evidence) -> list[Finding]:
             ),
         ))
     return findings
+
+
+_MODEL_NOT_FOUND = re.compile(r"model_not_found|The model `?(?P<model>[^`'\s]+)`? does not exist", re.I)
+
+
+def _served_hint(ev: Evidence, groups: list) -> str:
+    """For requests naming a model the server does not serve: what it serves, and where to say so."""
+    asked = next((m["model"] for g in groups if (m := _MODEL_NOT_FOUND.search(g.text)) and m["model"]), None)
+    if asked is None:
+        return ""
+    served = served_models(ev)
+    serves = (f"it serves {', '.join(f'`{name}`' for name in served)}" if served
+              else "see what it serves: `curl -s <model-url>/v1/models`")
+    name = served[0] if len(served) == 1 else "<served name>"
+    return (f" The run asked for `{asked}`; {serves}. Ask for that name: `gym-pipeline collect --model {name}`, "
+            f"`gym env start ... --model {name}` (Gym's `policy_model_name`), or serve the checkpoint under "
+            f"`{asked}` (vLLM `--served-model-name {asked}`).")
+
+
+def _unknown_model_finding(ev: Evidence, groups: list) -> Finding:
+    return Finding(
+        category=MODEL_SERVING,
+        failed_keys=keys_of(groups),
+        title=f"The model server does not serve the model the run asks for: "
+              f"{plural(sum(g.count for g in groups), 'failed attempt')} (HTTP 404 model_not_found)",
+        evidence=[g.first for g in groups[:3]],
+        cause=f"{status_words(groups[0])}: {said(groups[0])}. The server answers, under another name than the one "
+              f"the requests carry. Affected: {affected(ev, groups)}.",
+        fix=("Check what the endpoint serves: `curl -s <model-url>/v1/models`." + _served_hint(ev, groups)
+             + f" Then collect the missing rollouts: {resume_command(ev)}."),
+    )
 
 
 def rule_run_failures_without_sidecar(ev: Evidence) -> list[Finding]:
