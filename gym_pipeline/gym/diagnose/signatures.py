@@ -108,6 +108,13 @@ SIGNATURES: tuple[Signature, ...] = (
     # the names a model server answers to: vLLM's (and the simulated policy's) served_model_name, a /v1/models listing
     Signature("served_model", r"served_model_name['\"]?\s*[:=]\s*\[?['\"](?P<model>[^'\"]+)"
                               r"|\"id\"\s*:\s*\"(?P<model2>[^\"]+)\"\s*,\s*\"object\"\s*:\s*\"model\""),
+    # a `gym eval run` that starts afresh, how many rows it materialized, and where it wrote its rollouts
+    Signature("gym_fresh_start", r"Clearing output fpath since `resume_from_cache=False`"),
+    Signature("gym_materialized_rows", r"Writing materialized rows: 100%\|[^|\n]*\| (?P<rows>\d+)/\d+"),
+    Signature("gym_rollouts_output", r"^Rollouts: (?P<path>\S+)"),
+    # Gym's model proxy retrying a request it cannot complete (0.7.0 logs every 50th retry)
+    Signature("gym_request_retry", r"\[request_retry url=(?P<url>\S+) error=(?P<error>\w+) retry=(?P<retry>\d+) "
+                                   r"elapsed_s=(?P<elapsed>[\d.]+)\]"),
     Signature("gym_concurrency", r"Querying with (?P<concurrency>\d+) concurrent requests"),
     Signature("missing_rollout_keys", r"Missing rollout keys: (?P<keys>\[[^\]]*\]?)"),
     Signature("profile_dropped", r"Input rows: (?P<total>\d+) total; (?P<complete>\d+) complete; "

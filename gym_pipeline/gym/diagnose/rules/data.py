@@ -331,6 +331,28 @@ def rule_profile_counts(ev: Evidence) -> list[Finding]:
     )]
 
 
+def rule_several_writers(ev: Evidence) -> list[Finding]:
+    """Several fresh `gym eval run` wrote one output folder with different inputs: each cleared and rewrote it."""
+    fresh = {h.file for h in ev.hits("gym_fresh_start")}
+    rows = {h.file: int(h.groups["rows"]) for h in ev.hits("gym_materialized_rows") if h.file in fresh}
+    outputs = {h.groups["path"] for h in ev.hits("gym_rollouts_output") if h.file in rows}
+    if len(rows) < 2 or len(set(rows.values())) < 2 or len(outputs) > 1:
+        return []
+    a = ev.artifacts
+    runs = ", ".join(f"{file} ({count} rows)" for file, count in sorted(rows.items()))
+    return [Finding(
+        category=CACHE_RESUME,
+        title=f"{len(rows)} `gym eval run` wrote one output folder with different inputs: {runs}",
+        evidence=unique([h.evidence() for h in ev.hits("gym_materialized_rows") if h.file in rows], limit=4),
+        cause=f"Each run started afresh (`Clearing output fpath`) on the same output and materialized its own rows; "
+              f"the folder now holds {a.materialized.valid_rows} materialized rows, so the others' inputs were "
+              "overwritten and their rollouts lost or mixed into these files (Gym never locks an output folder; two "
+              "runs at once overwrite each other).",
+        fix="Give every run its own output folder (`gym eval run ... --output <run folder>/rollouts.jsonl`), run one "
+            "job per folder at a time, and re-run the collection you need on a clean folder.",
+    )]
+
+
 def rule_stale_files(ev: Evidence) -> list[Finding]:
     """A task-folder run's summary lists files another run left in its results folder."""
     a = ev.artifacts

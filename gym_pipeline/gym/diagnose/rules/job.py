@@ -319,6 +319,29 @@ def _unknown_model_finding(ev: Evidence, groups: list) -> Finding:
     )
 
 
+def rule_model_request_retries(ev: Evidence) -> list[Finding]:
+    """Gym's servers kept retrying requests to the model endpoint: it stopped answering mid-run."""
+    hits = [h for h in ev.hits("gym_request_retry") if re.search(r"/(?:chat/)?completions|/responses", h.groups["url"])]
+    if not hits:
+        return []
+    last = max(hits, key=lambda h: int(h.groups["retry"]))
+    errors = sorted({h.groups["error"] for h in hits})
+    return [Finding(
+        category=MODEL_SERVING,
+        title=f"The model endpoint stopped answering: Gym retried {last.groups['url']} {last.groups['retry']} times "
+              f"over {last.groups['elapsed']} s ({', '.join(errors)})",
+        evidence=unique([hits[0].evidence(), last.evidence()]),
+        cause="Gym's model proxy retries a request it cannot complete, for as long as the run lasts; "
+              f"{', '.join(errors)} on every retry means the model server is gone (crashed, killed, or restarted "
+              "elsewhere) or drops every connection, not a slow answer.",
+        fix=f"Read {model_server_log(ev)} (does it end without a shutdown line? then the process died: `dmesg -T | "
+            "grep -i killed` for the OOM killer); check it answers: "
+            f"`curl -s {last.groups['url'].rsplit('/chat/completions', 1)[0]}/models`; restart it, then resume: "
+            f"{resume_command(ev)}.",
+        explains=frozenset({"gym_request_retry"}),
+    )]
+
+
 def rule_run_failures_without_sidecar(ev: Evidence) -> list[Finding]:
     """The eval log shows /run failures but the folder holds no failure rows to explain them."""
     hits = ev.hits("run_failed")
