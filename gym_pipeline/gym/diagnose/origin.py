@@ -67,6 +67,10 @@ _WHAT = _kinds(
      "The machine cannot resolve the host it names: check the network and the host name. For Gym's per-server "
      "venvs without network, pre-build them and start with `++skip_venv_if_present=true`, or point uv at a "
      "reachable index (`UV_INDEX_URL`)."),
+    (r"AF_UNIX path length|unix socket path .*too long|socket path is too long", INFRA,
+     "a Unix socket path is too long (Ray keeps its sockets under its temp folder)",
+     "Give Ray a short temp folder: `export TMPDIR=/tmp` (or `RAY_TMPDIR=/tmp/ray`) before `gym env start`; a socket "
+     "path must stay under 108 bytes."),
     (r"Network is unreachable|Errno 101\b|No route to host|Errno 113\b", INFRA, "the network is unreachable",
      "Check the route to the host it names (`ip route`, a firewall, the node's network)."),
     # our commands name the data file, line and field of a bad row: `data.jsonl:3: not valid JSON`
