@@ -73,6 +73,27 @@ class Rule:
 # Phrases.
 
 
+_FIELD_IN_REASON = re.compile(r"field '(?P<f1>[\w.]+)'|KeyError(?::\s*|\()'(?P<f2>[\w.]+)'|missing (?:required )?field "
+                              r"'?(?P<f3>[\w.]+)")
+_WRONG_TYPE = re.compile(r"expected \w+, got \w+|should be a valid|must be (?:a|an) \w+|wrong type", re.I)
+
+
+def input_field_fault(ev: Evidence, reason: str) -> tuple[str, str] | None:
+    """(field, what is wrong) when a verifier's failure reason names an input field the rows lack or mistype."""
+    a = ev.artifacts
+    match = _FIELD_IN_REASON.search(reason)
+    if not match:
+        return None
+    name = match["f1"] or match["f2"] or match["f3"]
+    top = name.split(".")[0]
+    if a.input_fields[top] < a.materialized.valid_rows:
+        return name, f"{a.materialized.valid_rows - a.input_fields[top]} of {a.materialized.valid_rows} materialized " \
+                     "rows lack it"
+    if a.input_fields[top] and _WRONG_TYPE.search(reason):
+        return name, "the rows have it, with another type than the verifier reads"
+    return None
+
+
 def plural(count: int, word: str) -> str:
     return f"{count} {word}{'' if count == 1 else 's'}"
 

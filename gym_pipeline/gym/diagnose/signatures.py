@@ -101,9 +101,10 @@ SIGNATURES: tuple[Signature, ...] = (
     Signature("servers_ready", r"(?P<ready>\d+) / (?P<total>\d+) servers ready"),
     Signature("model_url", r"(?:SIMULATED_POLICY_READY |--model-url[= ]|Starting vLLM API server (?:\d+ )?on )"
                            r"(?P<url>https?://[^\s'\"]+)"),
-    # vLLM's engine stats line (V1 `Waiting`, V0 `Pending`; the simulated policy's bounded mode prints it too)
+    # vLLM's engine stats line (V1 `Waiting`, V0 `Pending`; the simulated policy's bounded mode prints it too),
+    # only lines with a queue: an idle or keeping-up server logs these by the million and says nothing
     Signature("server_load", r"Running: (?P<running>\d+) reqs,(?: Swapped: \d+ reqs,)? (?:Waiting|Pending): "
-                             r"(?P<waiting>\d+) reqs"),
+                             r"(?P<waiting>[1-9]\d*) reqs"),
     Signature("input_path", r"(?:--input[= ]|input_jsonl_fpath=)['\"]?(?P<path>[^\s'\"]+\.jsonl)"),
     # the names a model server answers to: vLLM's (and the simulated policy's) served_model_name, a /v1/models listing
     Signature("served_model", r"served_model_name['\"]?\s*[:=]\s*\[?['\"](?P<model>[^'\"]+)"

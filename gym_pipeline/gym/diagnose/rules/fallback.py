@@ -9,10 +9,10 @@ from __future__ import annotations
 import re
 
 from gym_pipeline.gym.diagnose.evidence import Evidence
-from gym_pipeline.gym.diagnose.findings import Finding
+from gym_pipeline.gym.diagnose.findings import Finding, input_field_fault
 from gym_pipeline.gym.diagnose.launcher import served_and_stopped
 from gym_pipeline.gym.diagnose.logs import LogIncident
-from gym_pipeline.gym.diagnose.origin import Listener, address_of, innermost_frame, place, server_role
+from gym_pipeline.gym.diagnose.origin import Listener, Placement, address_of, innermost_frame, place, server_role
 from gym_pipeline.gym.diagnose.redaction import excerpt
 from gym_pipeline.gym.diagnose.vocabulary import (
     CACHE_RESUME,
@@ -106,6 +106,12 @@ def unexplained_log_errors(ev: Evidence, findings: list[Finding]) -> list[Findin
         noise = sum(1 for i in ev.logs.incidents if i.file == incident.file and i.after_shutdown)
         others = ev.logs.incident_counts[incident.file] - noise - 1
         placement = place(incident, ports)
+        field_fault = input_field_fault(ev, incident.full_text) if placement.category == VERIFIER_RUNTIME else None
+        if field_fault is not None:  # the verifier raised on a field the rows lack or mistype: the data's fault
+            placement = Placement(DATA_SCHEMA, f"{placement.basis}, on the input field `{field_fault[0]}`, and "
+                                               f"{field_fault[1]}",
+                                  fix=f"Give every row the `{field_fault[0]}` the verifier reads, with its type, then "
+                                      "materialize again and collect on a clean output path.")
         category = placement.category
         span = f"{incident.start}-{incident.end}" if incident.end > incident.start else str(incident.start)
         raised_at = innermost_frame(incident)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from typing import Any
 
@@ -12,6 +11,7 @@ from gym_pipeline.gym.diagnose.findings import (
     Finding,
     affected,
     debug_rerun,
+    input_field_fault,
     keys_of,
     path_of,
     plural,
@@ -167,27 +167,6 @@ def rule_verifier_failures(ev: Evidence) -> list[Finding]:
     )]
 
 
-_FIELD_IN_REASON = re.compile(r"field '(?P<f1>[\w.]+)'|KeyError(?::\s*|\()'(?P<f2>[\w.]+)'|missing (?:required )?field "
-                              r"'?(?P<f3>[\w.]+)")
-_WRONG_TYPE = re.compile(r"expected \w+, got \w+|should be a valid|must be (?:a|an) \w+|wrong type", re.I)
-
-
-def _input_field_fault(ev: Evidence, reason: str) -> tuple[str, str] | None:
-    """(field, what is wrong) when a verifier's failure reason names an input field the rows lack or mistype."""
-    a = ev.artifacts
-    match = _FIELD_IN_REASON.search(reason)
-    if not match:
-        return None
-    name = match["f1"] or match["f2"] or match["f3"]
-    top = name.split(".")[0]
-    if a.input_fields[top] < a.materialized.valid_rows:
-        return name, f"{a.materialized.valid_rows - a.input_fields[top]} of {a.materialized.valid_rows} materialized " \
-                     "rows lack it"
-    if a.input_fields[top] and _WRONG_TYPE.search(reason):
-        return name, "the rows have it, with another type than the verifier reads"
-    return None
-
-
 def rule_failure_kinds(ev: Evidence) -> list[Finding]:
     """Reward missing or invalid: every other failure_kind, read with its scored/masked/retried meaning.
 
@@ -201,7 +180,7 @@ def rule_failure_kinds(ev: Evidence) -> list[Finding]:
     total = sum(k.count for k in kinds)
     parts = [f"{k.kind} x{k.count} ({_treatment(k.kind)}; {k.masked} of {k.count} masked in this run)" for k in kinds]
     reasons = " ".join(k.first.text for k in kinds if k.first is not None)
-    field_fault = _input_field_fault(ev, reasons) if a.materialized.exists else None
+    field_fault = input_field_fault(ev, reasons) if a.materialized.exists else None
     read_reasons = ("Read each row's reason: `jq -c 'select(.failure_kind != null) | {_ng_task_index, "
                     f"_ng_rollout_index, failure_kind, failure_reason}}' {path_of(a.rollouts)} | head`.")
     title = (f"{total} of {a.rollouts.valid_rows} rollouts carry a failure_kind: "
