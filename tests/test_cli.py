@@ -46,7 +46,8 @@ def test_failed_collection_is_diagnosed_as_model_serving(tmp_path, capsys):
     report = orjson.loads(capsys.readouterr().out)
     assert report["category"] == "model_serving"
     first = report["findings"][0]
-    assert set(first) == {"category", "title", "evidence", "cause", "fix"}
+    assert set(first) == {"id", "role", "caused_by", "category", "title", "evidence", "cause", "fix"}
+    assert first["role"] == "cause" and first["caused_by"] is None
     assert any(item["file"].endswith("rollouts_failures.jsonl") for item in first["evidence"])
 
 
