@@ -51,6 +51,27 @@ MAX_REMEMBERED_LINES = 1000  # materialized line numbers kept for failed or miss
 Key = tuple[int, int]
 
 
+def locate_named_file(named: str | Path, run_dir: Path) -> Path:
+    """The file a manifest or log names, found again. A relative path (as given on a command line) is tried
+    from the current folder, the run folder's parent and the run folder, since the folder it was given in is
+    not recorded. An absolute path that is gone is usually a run folder copied or moved (off a cluster, into
+    a bug report): the longest tail of the path found under the run folder or its parent is that file.
+    Returns `named` itself when nothing is found."""
+    path = Path(named)
+    if path.exists():
+        return path
+    bases = (run_dir.parent, run_dir)
+    if not path.is_absolute():
+        return next((base / path for base in bases if (base / path).exists()), path)
+    parts = path.parts[1:]
+    for start in range(len(parts)):
+        tail = Path(*parts[start:])
+        for base in bases:
+            if (base / tail).is_file():
+                return base / tail
+    return path
+
+
 # ---------------------------------------------------------------------------------------------
 # Facts about the JSONL files.
 
@@ -133,6 +154,13 @@ class FailureKindStats:
     in_failures: int = 0  # of `count`, rows of the failures sidecar (a first step failed: no result row)
     first: EvidenceLine | None = None
     tasks: Counter[int] = field(default_factory=Counter)
+    reasons: Counter[str] = field(default_factory=Counter)  # the rows' failure_reason (first line), up to MAX_EXAMPLES
+
+    def note_reason(self, reason: object) -> None:
+        if isinstance(reason, str) and reason.strip():
+            text = excerpt(reason.strip().splitlines()[0], 200)
+            if text in self.reasons or len(self.reasons) < MAX_EXAMPLES:
+                self.reasons[text] += 1
 
 
 @dataclass
@@ -408,8 +436,9 @@ def _nested_failure_kinds(value: Any) -> Iterator[str]:
 
 
 def _note_failure_kind(facts: ArtifactFacts, kind: str, where: EvidenceLine, key: Key, masked: bool,
-                       in_failures: bool) -> None:
+                       in_failures: bool, reason: object = None) -> None:
     stats = facts.failure_kinds.setdefault(kind, FailureKindStats(kind))
+    stats.note_reason(reason)
     stats.count += 1
     stats.masked += masked
     stats.in_failures += in_failures
@@ -450,7 +479,7 @@ def _collect_rollouts(facts: ArtifactFacts) -> dict[Key, int]:
                 f"mask_sample={row.get('mask_sample')} failure_reason={reason!r}"
                 + (f" stopped_after_turn={row['stopped_after_turn']}" if row.get("stopped_after_turn") is not None else ""),
             )
-            _note_failure_kind(facts, kind, where, key, masked, in_failures=False)
+            _note_failure_kind(facts, kind, where, key, masked, in_failures=False, reason=reason)
             if first and isinstance(reason, str):
                 facts.match_errors(file, line_number, reason)
         if row.get("stopped_after_turn") is not None and len(facts.stopped_after_turn) < MAX_EXAMPLES:
@@ -492,7 +521,8 @@ def _collect_failures(facts: ArtifactFacts) -> None:
             facts.http_statuses[status] += 1
         if isinstance(row.get("failure_kind"), str):
             where = EvidenceLine(file=file, line=line_number, text=_raw_text(raw))
-            _note_failure_kind(facts, row["failure_kind"], where, key, masked=False, in_failures=True)
+            _note_failure_kind(facts, row["failure_kind"], where, key, masked=False, in_failures=True,
+                               reason=row.get("failure_reason"))
         group_key = _group_key(failure_class, status, failure_type, stage, nested, message)
         group = groups.get(group_key)
         if group is None:

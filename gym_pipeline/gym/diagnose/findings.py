@@ -173,6 +173,18 @@ def served_models(ev: Evidence) -> list[str]:
     return sorted({h.group("model", "model2") for h in ev.hits("served_model") if h.group("model", "model2")})
 
 
+def model_url_of(ev: Evidence) -> str:
+    """The model endpoint the run used, as its manifest or logs name it (`<model-url>` when none does)."""
+    recorded = [url for url, _ in ev.manifest.model_urls] + [h.groups["url"] for h in ev.hits("model_url")]
+    return recorded[0].rstrip("/") if recorded else "<model-url>"
+
+
+def models_url(ev: Evidence) -> str:
+    """Where the endpoint lists the models it serves (`<base>/v1/models`; Gym probes `<base_url>/models`)."""
+    url = model_url_of(ev)
+    return f"{url}/models" if url.endswith("/v1") else f"{url}/v1/models"
+
+
 def ours(ev: Evidence) -> bool:
     """A run folder of this pipeline (it keeps a manifest), where our commands apply."""
     return ev.manifest.present
@@ -189,7 +201,7 @@ def resume_command(ev: Evidence) -> str:
     inputs, rollouts = path_of(ev.artifacts.materialized), path_of(ev.artifacts.rollouts)
     caveat = " (it runs only the keys without a rollout: resume only with unchanged data, repeats, agent and config)"
     if ours(ev):
-        command = f"gym-pipeline collect --inputs {inputs} --output {rollouts} --model-url <model-url> --env <env> --resume"
+        command = f"gym-pipeline collect --inputs {inputs} --output {rollouts} --model-url {model_url_of(ev)} --env <env> --resume"
     else:
         command = f"gym eval run --no-serve --agent {agent_of(ev)} --input <data.jsonl> --output {rollouts} --resume"
     return f"`{command}`{caveat}"

@@ -61,6 +61,7 @@ class LauncherState(BaseModel):
     log: str | None = None  # the stage's output, relative to the run folder
     memory_mb: int | None = None  # the container's or job's memory limit, when the launcher set one
     time_limit: str | None = None  # the Slurm job's --time
+    launch_error: str | None = None  # why the launcher refused to start the stage (sbatch, the Docker engine)
 
 
 def write_launcher_state(run_dir: Path, state: LauncherState, name: str = LAUNCHER_FILE) -> Path:
@@ -80,6 +81,8 @@ class Outcome:
     category: str = INFRA
     # The stage's process exited non-zero by itself: its own error (in its log) is the cause, this only the effect.
     own_failure: bool = False
+    # Killed by a signal that nothing on record explains (no OOM flag, no Slurm verdict): who sent it is unknown.
+    unexplained_kill: bool = False
 
 
 @dataclass
@@ -140,6 +143,10 @@ def outcome(state: LauncherState) -> Outcome:
     who = _who(state)
     if stopped_after_serving(state):
         return Outcome(False, f"{who} served its stage and was stopped", "the launcher stopped it once it was not needed")
+    if state.launch_error:
+        refusal = state.launch_error.split(": ", 1)[-1].splitlines()[0]
+        return Outcome(True, f"{who} was never started: the {state.launcher} launcher refused it ({refusal})",
+                       f"the launch itself failed ({state.launch_error}); nothing of the stage ran")
     if state.oom_killed:  # before Slurm's verdict: without cgroups Slurm calls an over-memory kill only FAILED
         return Outcome(True, f"{who} was killed for running out of memory",
                        "the kernel's OOM killer ended it: the stage used more memory than the container or host allows",
@@ -156,7 +163,7 @@ def outcome(state: LauncherState) -> Outcome:
     killed_by = signal_name(state.signal) or exit_signal(state.exit_code)
     if killed_by:
         meaning = SIGNAL_MEANINGS.get(killed_by, "ended by a signal")
-        return Outcome(True, f"{who} was killed by {killed_by}", meaning)
+        return Outcome(True, f"{who} was killed by {killed_by}", meaning, unexplained_kill=True)
     if state.exit_code is None:
         running = state.ended_at is None
         return Outcome(False, f"{who} {'is still running' if running else 'ended without an exit code'}",
@@ -174,7 +181,11 @@ def outcome(state: LauncherState) -> Outcome:
 def _who(state: LauncherState) -> str:
     stage = f" ({state.stage})" if state.stage else ""
     if state.launcher == "slurm":
-        return f"Slurm job {state.slurm_job_id or '?'}{stage}"
+        return f"Slurm job{_id(state.slurm_job_id)}{stage}"
     if state.launcher == "docker":
-        return f"Container {(state.container_id or '?')[:12]}{stage}"
-    return f"Process {state.pid or '?'}{stage}"
+        return f"Container{_id(state.container_id and str(state.container_id)[:12])}{stage}"
+    return f"Process{_id(state.pid)}{stage}"
+
+
+def _id(value: object) -> str:
+    return f" {value}" if value else ""

@@ -17,6 +17,7 @@ from typing import Any
 import orjson
 
 from gym_pipeline.engines.builtin import COLLECTING, ROLLOUTS_STAGE
+from gym_pipeline.gym.diagnose.artifacts import locate_named_file
 from gym_pipeline.gym.diagnose.redaction import EvidenceLine
 from gym_pipeline.gym.fingerprint import file_digest
 from gym_pipeline.gym.formats import JsonlFormatError
@@ -121,17 +122,8 @@ def _values_of(value: Any, key: str, kind: type = str) -> list[Any]:
     return found
 
 
-def _found_source(recorded: str, run_dir: Path) -> Path:
-    """The recorded source path; a relative one (as given on a command line) is tried from the current folder,
-    the run folder's parent and the run folder, since the folder it was given in is not recorded."""
-    path = Path(recorded)
-    if path.is_absolute() or path.exists():
-        return path
-    return next((base / path for base in (run_dir.parent, run_dir) if (base / path).exists()), path)
-
-
 def _check_source(facts: ManifestFacts, record: dict[str, Any], materialized: Path, lines: list[str]) -> None:
-    source = _found_source(record["source"]["path"], materialized.parent)
+    source = locate_named_file(record["source"]["path"], materialized.parent)
     record = record | {"source": record["source"] | {"path": str(source)}}
     recorded = record["source"]["digest"]
     facts.source = str(source)

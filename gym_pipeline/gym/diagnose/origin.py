@@ -11,7 +11,7 @@ package its exception comes from), and only then, marked as a guess, by words in
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import NamedTuple
 from urllib.parse import urlsplit
 
@@ -47,6 +47,7 @@ def _kinds(*rows: tuple[str, str, str] | tuple[str, str, str, str]) -> tuple[_Ki
 
 
 # What it is, whoever met it: errno classes, network failures, and the few errors our own commands name.
+VERIFY_RESPONSE_INVALID = r"validation errors? for \w*Verify\w*Response\b"
 _WHAT = _kinds(
     (r"Errno 28\b|No space left on device|ENOSPC|Disk quota exceeded|EDQUOT", INFRA,
      "ENOSPC: the filesystem it writes to is full",
@@ -76,6 +77,12 @@ _WHAT = _kinds(
     # our commands name the data file, line and field of a bad row: `data.jsonl:3: not valid JSON`
     (r"\.jsonl:\d+\b", DATA_SCHEMA, "a row of a JSONL data file is malformed or lacks a field (file:line named)",
      "Fix that row of the data file (`sed -n '<line>p' <file>`), then materialize again."),
+    # the verifier answered, but not with what Gym's verify response model requires (the guide's "malformed verify
+    # response"); a request model refusing a row is the data's fault and is read as a 422 elsewhere
+    (VERIFY_RESPONSE_INVALID, VERIFIER_RUNTIME, "a malformed verify response: the verifier's answer lacks a field "
+     "Gym's verify response model requires, or has the wrong type",
+     "Make the resources server's `verify` return every field its response model requires, with its type (the "
+     "error names the field, e.g. `reward`: a float); then re-run the collection."),
     # one output folder, two writers: our run lock refuses the second
     (r"run directory \S+ is in use by pid|is locked by another (?:run|writer)", CACHE_RESUME,
      "a second writer on the same output folder",
@@ -128,6 +135,7 @@ _MISSING_CONFIG_FILE = re.compile(r"(?:Errno 2\]|FileNotFoundError|No such file 
 _MODEL_HTTP_ERROR = re.compile(r"HTTP(?: Error)? 5\d\d|Service Unavailable|Bad Gateway", re.I)
 _MODEL_ROUTE = re.compile(r"/models\b|/chat/completions|/completions|/responses\b|model", re.I)
 _MISSING_MODULE = re.compile(r"ModuleNotFoundError|ImportError|No module named")
+_MODULE_NAME = re.compile(r"No module named ['\"]?(?P<module>[\w.]+)|cannot import name ['\"]?(?P<name>\w+)")
 _MEMORY = re.compile(r"\bMemoryError\b|Cannot allocate memory|Errno 12\b|ENOMEM", re.I)
 # The last resort: words of the error, reported as a guess.
 _WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
@@ -178,19 +186,35 @@ def place(incident: LogIncident, listeners: dict[int, Listener]) -> Placement:
         return Placement(MODEL_SERVING, "the model server answered with a server error (5xx: not ready, or failing)")
     layer = _layer(incident)
     if layer is not None:
-        return layer
+        module_fix = missing_module_fix(text, incident.server and f"`{incident.server}`" or "the process that raised it")
+        return replace(layer, fix=module_fix) if module_fix and not layer.fix else layer
     if _MISSING_CONFIG_FILE.search(text):
         return Placement(CONFIG, "a config file (or a path the command was given) does not exist",
                          fix="Point `config_paths` (or `--resources-server`, `--config`) at a config file that exists: "
                              "the error names the one it looked for and, when it can, the one you meant.")
     if _MISSING_MODULE.search(text):
-        return Placement(INFRA, "a Python package is not installed in the environment that ran it")
+        return Placement(INFRA, "a Python package is not installed in the environment that ran it",
+                         fix=missing_module_fix(text))
     for category, pattern in _WORDS:
         if pattern.search(text):
             return Placement(category, f"a guess from the words of the error ({pattern.search(text).group(0)!r})",
                              guess=True)
     return Placement(VERIFIER_RUNTIME, "a guess: nothing places it, and runtime errors are most often the verifier's",
                      guess=True)
+
+
+def missing_module_fix(text: str, where: str = "the process that raised it") -> str:
+    """What to install where, when `text` says a module is missing ("" otherwise)."""
+    match = _MODULE_NAME.search(text)
+    if not match:
+        return ""
+    if match["module"]:
+        package = match["module"].split(".")[0]
+        return (f"Install `{package}` where {where} runs: add it to that server's requirements (the "
+                "`requirements.txt` or pyproject beside its app) and let `gym env start` rebuild its venv (without "
+                f"`++skip_venv_if_present=true`), or `uv pip install {package}` into that venv.")
+    return (f"`{match['name']}` is not in the installed version of the package it is imported from: pin the "
+            f"version that has it in {where}'s requirements.")
 
 
 def innermost_frame(incident: LogIncident) -> str | None:

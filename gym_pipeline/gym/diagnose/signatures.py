@@ -109,8 +109,11 @@ SIGNATURES: tuple[Signature, ...] = (
     # the names a model server answers to: vLLM's (and the simulated policy's) served_model_name, a /v1/models listing
     Signature("served_model", r"served_model_name['\"]?\s*[:=]\s*\[?['\"](?P<model>[^'\"]+)"
                               r"|\"id\"\s*:\s*\"(?P<model2>[^\"]+)\"\s*,\s*\"object\"\s*:\s*\"model\""),
-    # a `gym eval run` that starts afresh, how many rows it materialized, and where it wrote its rollouts
+    # a `gym eval run` that starts afresh, the rows it read and repeated, how many rows it materialized, and
+    # where it wrote its rollouts
     Signature("gym_fresh_start", r"Clearing output fpath since `resume_from_cache=False`"),
+    Signature("gym_read_rows", r"Reading rows: (?P<rows>[1-9]\d*)it \["),
+    Signature("gym_repeats", r"Repeating rows (?P<repeats>\d+) times"),
     Signature("gym_materialized_rows", r"Writing materialized rows: 100%\|[^|\n]*\| (?P<rows>\d+)/\d+"),
     Signature("gym_rollouts_output", r"^Rollouts: (?P<path>\S+)"),
     # Gym's model proxy retrying a request it cannot complete (0.7.0 logs every 50th retry)
@@ -133,6 +136,7 @@ SIGNATURES: tuple[Signature, ...] = (
     Signature("kernel_oom_kill", r"Out of memory: Killed process (?P<pid>\d+)|^Killed\s*$"),
     Signature("ray_failure", r"ray\.exceptions\.(?P<kind>\w+Error)|A worker died or was killed while executing"
                              r"|The node with node id \S+ has been marked dead"),
+    Signature("ray_node_startup", r"The current node timed out during startup|raylet failed to start"),
     Signature("docker_hub_429", r"registry returned HTTP 429 for (?P<path>\S+)"),
     Signature("docker_toomanyrequests", r"toomanyrequests"),
     Signature("sandbox_pull_rate_limited",
@@ -231,6 +235,8 @@ class KnownProblem:
     cause: str
     fix: str
     guide: str  # the guide entry it covers
+    # What other problems cause (a run-level summary of failures): a consequence when another cause is found.
+    effect: bool = False
 
 
 KNOWN_PROBLEMS: tuple[KnownProblem, ...] = (
@@ -267,6 +273,18 @@ KNOWN_PROBLEMS: tuple[KnownProblem, ...] = (
         "hosted stopped answering.",
         "`ray status` and `ray list nodes` on the head; read the raylet and worker logs under "
         "/tmp/ray/session_latest/logs/; fix memory or node health, then restart: `gym env start ...`.",
+        "seeds/000 debug step 1: Ray state and logs",
+    ),
+    KnownProblem(
+        "ray_node_startup", 1, INFRA, ("ray_node_startup",),
+        "Ray's node did not start: its raylet or GCS never came up",
+        "`gym env start` starts a local Ray node first; its raylet writes sockets, logs and its object store under "
+        "Ray's temp folder, and stalls when that filesystem is full or too small, when leftover Ray processes hold "
+        "its ports, or when the socket paths are too long.",
+        "Read the raylet's log (`$TMPDIR/ray/session_latest/logs/raylet.err`; TMPDIR defaults to /tmp) and check the "
+        "temp folder's space: `df -h $TMPDIR /tmp`. Point Ray at a roomy local folder with a short path "
+        "(`export TMPDIR=/tmp` or `RAY_TMPDIR=/tmp/ray` before `gym env start`), stop leftovers with `ray stop "
+        "--force`, then start again.",
         "seeds/000 debug step 1: Ray state and logs",
     ),
     KnownProblem(
@@ -376,7 +394,9 @@ KNOWN_PROBLEMS: tuple[KnownProblem, ...] = (
         "Read the model server's log (`logs/model_server.log` in our run folders), then check it answers: "
         "`curl -s {url}` (or `gym-pipeline diagnose <run_dir> --probe`). A refused connection means nothing "
         "listens there: start the server, or give the stage the URL it serves (`--model-url`, or the sweep's "
-        "model server); a 503 that it is still loading. Then rerun the stage (`gym-pipeline collect ... --resume`).",
+        "model server); a 503 means it is still loading: start the stage only once `/v1/models` answers 200 "
+        "(the server is ready; vLLM logs `Application startup complete`). Then rerun the stage (`gym-pipeline "
+        "collect ... --resume`).",
         "seeds/000 debug step 2: vLLM readiness and /models",
     ),
     KnownProblem(
@@ -482,6 +502,7 @@ KNOWN_PROBLEMS: tuple[KnownProblem, ...] = (
         "Read the failures file the message names (`head -n 3 <stem>_failures.jsonl`) or each task's "
         "failure.message in the run summary; pass `--sandbox <provider>` and check the provider's settings.",
         "seeds/004: No task produced a result",
+        effect=True,
     ),
     KnownProblem(
         "conflicting_metrics", 6, CACHE_RESUME, ("conflicting_metrics",),

@@ -14,7 +14,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from gym_pipeline.gym.diagnose.artifacts import RunFiles
+from gym_pipeline.gym.diagnose.artifacts import RunFiles, locate_named_file
 from gym_pipeline.gym.diagnose.logs import LogFacts
 from gym_pipeline.gym.diagnose.manifests import SOURCE_CHANGED, ManifestFacts, Staleness
 from gym_pipeline.gym.diagnose.redaction import EvidenceLine
@@ -76,18 +76,19 @@ def _settings_of(materialized: Path) -> MaterializationSettings | None:
 
 
 def _candidates(run_dir: Path, files: RunFiles, logs: LogFacts) -> list[tuple[Path, str | None]]:
-    """Source data files: those a log names first (with the line), then JSONL files beside the run."""
+    """Source data files: those a log names first (with the line), then JSONL files beside the run's output
+    or in the run folder."""
     found: dict[Path, str | None] = {}
     for hit in logs.hits.get("input_path", []):
-        raw = Path(hit.groups["path"] or "")
-        for path in ([raw] if raw.is_absolute() else [run_dir / raw, run_dir.parent / raw]):
-            if path.is_file():
-                found.setdefault(path.resolve(), f"named at {hit.file}:{hit.line}")
+        path = locate_named_file(hit.groups["path"] or "", run_dir)
+        if path.is_file():
+            found.setdefault(path.resolve(), f"named at {hit.file}:{hit.line}")
     outputs = {files.materialized, files.rollouts, files.failures, files.profile}
-    for path in sorted(files.materialized.parent.glob("*.jsonl")):
-        if path not in outputs and not path.name.endswith(("_failures.jsonl", "_reward_profiling.jsonl",
-                                                           "_materialized_inputs.jsonl", "verdicts.jsonl")):
-            found.setdefault(path.resolve(), None)
+    for folder in dict.fromkeys((files.materialized.parent, run_dir)):
+        for path in sorted(folder.glob("*.jsonl")):
+            if path not in outputs and not path.name.endswith(("_failures.jsonl", "_reward_profiling.jsonl",
+                                                               "_materialized_inputs.jsonl", "verdicts.jsonl")):
+                found.setdefault(path.resolve(), None)
     return list(found.items())[:MAX_CANDIDATES]
 
 

@@ -57,6 +57,7 @@ from gym_pipeline.gym.diagnose.rules.known import known_problems
 from gym_pipeline.gym.diagnose.rules.routing import failure_route
 from gym_pipeline.gym.diagnose.rules.verifier import (
     rule_failure_kinds,
+    rule_malformed_verify_response,
     rule_nested_verifier_errors,
     rule_nested_verifier_log_errors,
     rule_other_failures,
@@ -108,6 +109,7 @@ RULES: tuple[Rule, ...] = (
     Rule(7, "sidecar_file_gone", rule_sidecar_file_gone),
     Rule(7, "nested_verifier_errors", rule_nested_verifier_errors),
     Rule(7, "nested_verifier_log_errors", rule_nested_verifier_log_errors),
+    Rule(7, "malformed_verify_response", rule_malformed_verify_response),
     Rule(7, "verifier_failures", rule_verifier_failures),
     Rule(7, "failure_kinds", rule_failure_kinds),
     Rule(7, "timeouts", rule_timeouts),

@@ -10,6 +10,7 @@ from gym_pipeline.gym.diagnose.findings import (
     Finding,
     agent_of,
     fmt_keys,
+    model_url_of,
     ours,
     path_of,
     plural,
@@ -79,7 +80,7 @@ def rule_stale_inputs(ev: Evidence) -> list[Finding]:
             fix=("Restore the source or point the environment at its new path, then " if gone else
                  f"See the difference: {check}. Rebuild the inputs: `{rebuild}`; then ")
                 + (f"collect again without --resume (`gym-pipeline collect --inputs {inputs} --output {rollouts} "
-                   f"--model-url <model-url> --env <env>`) and profile ({profile_command(ev)}). In the sweep, "
+                   f"--model-url {model_url_of(ev)} --env <env>`) and profile ({profile_command(ev)}). In the sweep, "
                    "`gym-pipeline status` shows which partitions are stale." if ours(ev) else
                    f"collect again on a clean output path, without --resume: `gym eval run --no-serve --agent "
                    f"{(settings.agent if settings else None) or agent_of(ev)} --input {m.source} --output "
@@ -95,7 +96,7 @@ def rule_stale_inputs(ev: Evidence) -> list[Finding]:
             cause=f"{stale.message}. The rollouts' (task, rollout) keys now point at different rows, so a resume or "
                   "a profile would pair answers with the wrong tasks.",
             fix=f"Collect again without --resume on the current inputs (`gym-pipeline collect --inputs {inputs} "
-                f"--output {rollouts} --model-url <model-url> --env <env>`), then profile: {profile_command(ev)}.",
+                f"--output {rollouts} --model-url {model_url_of(ev)} --env <env>`), then profile: {profile_command(ev)}.",
             explains=frozenset({"stale_inputs_refused"}),
         ))
     return findings
@@ -282,6 +283,8 @@ def rule_profile_counts(ev: Evidence) -> list[Finding]:
         return []
     profile_file = ev.rel(a.profile.path)
     partial = bool(a.missing_keys)
+    # masked rollouts leave the profile's statistics (Gym's profiler, and ours)
+    counted = {rollouts, rollouts - a.masked_rollouts}
     evidence = [EvidenceLine(file=ev.rel(a.rollouts.path), text=f"{rollouts} rollouts")]
     if not a.profile.exists and not partial:
         # `gym eval run` never profiles: a complete run without a profile is simply not profiled yet
@@ -304,9 +307,9 @@ def rule_profile_counts(ev: Evidence) -> list[Finding]:
             "A few rollout rows and an empty profile point at verifier errors and the partial-output cache: a profile "
             "run cut short, or one that read another (empty or partial) rollouts file."
         )
-    elif (a.profile_rollouts != rollouts and not a.rollouts.malformed_count) or outdated:
+    elif (a.profile_rollouts not in counted and not a.rollouts.malformed_count) or outdated:
         title = (f"Stale reward profile: it counts {a.profile_rollouts} rollouts, {ev.rel(a.rollouts.path)} holds "
-                 f"{rollouts}" if a.profile_rollouts != rollouts else
+                 f"{rollouts}" if a.profile_rollouts not in counted else
                  "Stale reward profile: it was computed from other files than the folder holds now")
         text = f"{a.profile.rows} rows, num_rollouts summing to {a.profile_rollouts}"
         cause = (
@@ -332,18 +335,25 @@ def rule_profile_counts(ev: Evidence) -> list[Finding]:
 
 
 def rule_several_writers(ev: Evidence) -> list[Finding]:
-    """Several fresh `gym eval run` wrote one output folder with different inputs: each cleared and rewrote it."""
+    """Several fresh `gym eval run` wrote one output folder with different inputs: each cleared and rewrote it.
+    Inputs differ when the rows read, the repeats or the rows materialized differ between the runs' logs."""
     fresh = {h.file for h in ev.hits("gym_fresh_start")}
-    rows = {h.file: int(h.groups["rows"]) for h in ev.hits("gym_materialized_rows") if h.file in fresh}
-    outputs = {h.groups["path"] for h in ev.hits("gym_rollouts_output") if h.file in rows}
-    if len(rows) < 2 or len(set(rows.values())) < 2 or len(outputs) > 1:
+    shapes: dict[str, dict[str, int]] = {file: {} for file in fresh}
+    for signature, what in (("gym_read_rows", "read"), ("gym_repeats", "repeats"), ("gym_materialized_rows", "rows")):
+        for hit in ev.hits(signature):
+            if hit.file in fresh:
+                shapes[hit.file].setdefault(what, int(hit.groups["repeats" if what == "repeats" else "rows"]))
+    outputs = {h.groups["path"] for h in ev.hits("gym_rollouts_output") if h.file in fresh}
+    shapes = {file: shape for file, shape in shapes.items() if "rows" in shape}
+    distinct = {tuple(sorted(shape.items())) for shape in shapes.values()}
+    if len(shapes) < 2 or len(distinct) < 2 or len(outputs) > 1:
         return []
     a = ev.artifacts
-    runs = ", ".join(f"{file} ({count} rows)" for file, count in sorted(rows.items()))
+    runs = ", ".join(f"{file} ({_shape_text(shape)})" for file, shape in sorted(shapes.items()))
     return [Finding(
         category=CACHE_RESUME,
-        title=f"{len(rows)} `gym eval run` wrote one output folder with different inputs: {runs}",
-        evidence=unique([h.evidence() for h in ev.hits("gym_materialized_rows") if h.file in rows], limit=4),
+        title=f"{len(shapes)} `gym eval run` wrote one output folder with different inputs: {runs}",
+        evidence=unique([h.evidence() for h in ev.hits("gym_materialized_rows") if h.file in shapes], limit=4),
         cause=f"Each run started afresh (`Clearing output fpath`) on the same output and materialized its own rows; "
               f"the folder now holds {a.materialized.valid_rows} materialized rows, so the others' inputs were "
               "overwritten and their rollouts lost or mixed into these files (Gym never locks an output folder; two "
@@ -351,6 +361,11 @@ def rule_several_writers(ev: Evidence) -> list[Finding]:
         fix="Give every run its own output folder (`gym eval run ... --output <run folder>/rollouts.jsonl`), run one "
             "job per folder at a time, and re-run the collection you need on a clean folder.",
     )]
+
+
+def _shape_text(shape: dict[str, int]) -> str:
+    read = f"{shape['read']} rows x {shape['repeats']} repeats = " if "read" in shape and "repeats" in shape else ""
+    return f"{read}{shape['rows']} materialized"
 
 
 def rule_stale_files(ev: Evidence) -> list[Finding]:

@@ -12,6 +12,7 @@ from gym_pipeline.gym.diagnose.findings import (
     diagnose_command,
     keys_of,
     model_server_log,
+    models_url,
     path_of,
     plural,
     resume_command,
@@ -28,6 +29,7 @@ from gym_pipeline.gym.diagnose.rules.nesting import nested_finding, nested_log_f
 from gym_pipeline.gym.diagnose.rules.overload import overload_finding, read_overload
 from gym_pipeline.gym.diagnose.rules.routing import all_servers_ready, describe_endpoint_failures, groups_routed
 from gym_pipeline.gym.diagnose.vocabulary import (
+    CACHE_RESUME,
     CONFIG,
     INFRA,
     MODEL_SERVING,
@@ -71,6 +73,15 @@ def _sweep_setting(state: LauncherState, key: str, value: object) -> str:
 
 def _launcher_fix(ev: Evidence, state: LauncherState) -> str:
     then = f" Then continue where it stopped: {resume_command(ev)}."
+    if state.launch_error:
+        settings = f"`launchers: {state.stage or '<stage>'}: {{kind: {state.launcher}, ...}}` in sweep.yaml"
+        check = {"slurm": "`sinfo -s` lists the partitions and their state, `sacctmgr show assoc user=$USER format="
+                          "account,partition,qos` the accounts and QOS you may submit with",
+                 "docker": "`echo $DOCKER_HOST; docker info` shows which engine the launcher talks to and whether it "
+                           "answers (set DOCKER_HOST to the engine's socket), `docker image ls` the images it has",
+                 }.get(state.launcher, "run the stage's command by hand to see it start")
+        return (f"Correct what the launcher refused ({state.launch_error.splitlines()[0]}): {check}; then fix the "
+                f"stage's settings, {settings}, and run the stage again.")
     memory = _sweep_setting(state, "memory_mb", f"{state.memory_mb} MiB" if state.memory_mb else None)
     if state.launcher == "slurm":
         job = state.slurm_job_id or "<jobid>"
@@ -128,13 +139,20 @@ def rule_launcher_state(ev: Evidence) -> list[Finding]:
         if not result.failed:
             continue
         job_lines = [h.evidence() for name in _JOB_LOG_SIGNATURES for h in ev.hits(name)]
+        category, title = result.category, result.summary
+        missing = ev.artifacts.missing_without_failure
+        if result.unexplained_kill and missing and not job_lines:
+            # Nothing says who killed it; what is left to act on is the partial output (the guide's cache/resume).
+            category = CACHE_RESUME
+            title += (f" mid-collection, leaving {len(missing)} of {ev.artifacts.materialized.valid_rows} materialized "
+                      "rollouts without a result")
         findings.append(Finding(
-            category=result.category,
-            title=result.summary,
-            evidence=unique([record.evidence("slurm_state", "slurm_reason", "exit_code", "signal", "oom_killed"),
-                             *job_lines]),
-            cause=f"The launcher's record says: {result.summary}; {result.cause}. Whatever the stage was writing "
-                  "stopped there.",
+            category=category,
+            title=title,
+            evidence=unique([record.evidence("slurm_state", "slurm_reason", "exit_code", "signal", "oom_killed",
+                                             "launch_error"), *job_lines]),
+            cause=f"The launcher's record says: {result.summary}; {result.cause}."
+                  + ("" if record.state.launch_error else " Whatever the stage was writing stopped there."),
             fix=_launcher_fix(ev, record.state),
             explains=frozenset(_JOB_LOG_SIGNATURES),
             effect=result.own_failure,
@@ -225,7 +243,7 @@ def rule_model_probe(ev: Evidence) -> list[Finding]:
         evidence=[p.evidence() for p in down[:3]],
         cause="The run is not finished (or its servers should be up), and the model endpoint it used does not answer "
               "`/models`: the model server is down, still loading, or listening elsewhere.",
-        fix=f"Read {model_server_log(ev)}; start or fix it, check `curl -s <model-url>/models`, then "
+        fix=f"Read {model_server_log(ev)}; start or fix it, check `curl -s {models_url(ev)}`, then "
             + resume_command(ev) + ".",
     )]
 
@@ -240,7 +258,7 @@ def rule_nested_model_errors(ev: Evidence) -> list[Finding]:
         "itself was rejected (context length, tool or grammar schema, sampling parameters); 429 and 5xx mean the "
         "endpoint shed load or failed.",
         f"Read {model_server_log(ev)} at the time of the failures (vLLM: `vllm serve ... --enable-log-requests`) and "
-        "check it answers: `curl -s <model-url>/v1/models`." + _served_hint(ev, groups),
+        f"check it answers: `curl -s {models_url(ev)}`." + _served_hint(ev, groups),
     )]
 
 
@@ -260,7 +278,7 @@ def rule_model_endpoint_failures(ev: Evidence) -> list[Finding]:
             evidence=[g.first for g in described.examples],
             cause=f"{status_words(lead)}: {said(lead)}. {described.reading} Affected: {affected(ev, groups)}.",
             fix=(
-                "1. Check the endpoint answers: `curl -s <model-url>/v1/models` (`gym env start` probes "
+                f"1. Check the endpoint answers: `curl -s {models_url(ev)}` (`gym env start` probes "
                 f"`<base_url>/models`; {diagnose_command(ev, probe=True)} does it for you) and read "
                 f"{model_server_log(ev)}. 2. For 429 or overload, lower `--concurrency` of `gym eval run`. 3. If the error body stays "
                 f"generic, {debug_rerun(ev, lead)}. 4. Then collect the missing rollouts: {resume_command(ev)}."
@@ -281,7 +299,7 @@ def rule_model_endpoint_failures(ev: Evidence) -> list[Finding]:
             cause=f"401/403 mean the key is refused, 404 a wrong model name or path. Affected: {affected(ev, refused)}.",
             fix=(
                 "Compare `--model`, `--model-url` and the API key given to `gym env start` with what the endpoint "
-                "serves: `curl -s -H \"Authorization: Bearer $OPENAI_API_KEY\" <model-url>/v1/models` (keep the key "
+                f"serves: `curl -s -H \"Authorization: Bearer $OPENAI_API_KEY\" {models_url(ev)}` (keep the key "
                 "in an environment variable, never in logs); then restart the servers and resume the collection."
             ),
         ))
@@ -298,7 +316,7 @@ def _served_hint(ev: Evidence, groups: list) -> str:
         return ""
     served = served_models(ev)
     serves = (f"it serves {', '.join(f'`{name}`' for name in served)}" if served
-              else "see what it serves: `curl -s <model-url>/v1/models`")
+              else f"see what it serves: `curl -s {models_url(ev)}`")
     name = served[0] if len(served) == 1 else "<served name>"
     return (f" The run asked for `{asked}`; {serves}. Ask for that name: `gym-pipeline collect --model {name}`, "
             f"`gym env start ... --model {name}` (Gym's `policy_model_name`), or serve the checkpoint under "
@@ -314,7 +332,7 @@ def _unknown_model_finding(ev: Evidence, groups: list) -> Finding:
         evidence=[g.first for g in groups[:3]],
         cause=f"{status_words(groups[0])}: {said(groups[0])}. The server answers, under another name than the one "
               f"the requests carry. Affected: {affected(ev, groups)}.",
-        fix=("Check what the endpoint serves: `curl -s <model-url>/v1/models`." + _served_hint(ev, groups)
+        fix=(f"Check what the endpoint serves: `curl -s {models_url(ev)}`." + _served_hint(ev, groups)
              + f" Then collect the missing rollouts: {resume_command(ev)}."),
     )
 
@@ -385,6 +403,10 @@ def rule_servers_not_ready(ev: Evidence) -> list[Finding]:
             continue
         last = hits[-1]
         waiting = re.search(r"\[(.*)\]", last.text)
+        awaited = set(re.findall(r"'([^']+)'", waiting.group(1))) if waiting else set()
+        listening = {h.groups["server"] for h in ev.hits("server_listening") if h.file == file}
+        if awaited and awaited <= listening:
+            continue  # every server it waited for logged `Uvicorn running` after: the ready line was just not printed
         findings.append(Finding(
             category=INFRA,
             title=f"Only {last.groups['ready']} / {last.groups['total']} Gym servers became ready",

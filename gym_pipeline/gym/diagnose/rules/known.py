@@ -44,6 +44,7 @@ def known_problems(step: int) -> Callable[[Evidence], list[Finding]]:
                 fix=fix,
                 explains=frozenset(problem.signatures),
                 subsumable=True,
+                effect=problem.effect,
             ))
         return findings
 

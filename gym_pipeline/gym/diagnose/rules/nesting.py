@@ -16,7 +16,7 @@ from gym_pipeline.gym.diagnose.findings import (
 )
 from gym_pipeline.gym.diagnose.logs import LogHit
 from gym_pipeline.gym.diagnose.nested import unwrap_inner_server_error
-from gym_pipeline.gym.diagnose.origin import server_role
+from gym_pipeline.gym.diagnose.origin import missing_module_fix, server_role
 from gym_pipeline.gym.diagnose.vocabulary import MODEL_SERVING, REQUEST_DEBUG_FLAG, VERIFIER_RUNTIME
 
 
@@ -41,8 +41,9 @@ def nested_finding(ev: Evidence, groups: list[FailureGroup], category: str, who:
             + (f" (HTTP {nested.inner.code})" if nested.inner.code else "")
             + f". {reading} Affected: {affected(ev, groups)}."
         ),
-        fix=f"1. {first} the real request and response at every boundary: {debug_rerun(ev, lead)}. 2. {fix_next} "
-        f"3. Once fixed, collect the missing rollouts: {resume_command(ev)}.",
+        fix=(f"1. {module_fix} 2. " if (module_fix := missing_module_fix(nested.headline, f"`{nested.innermost}`"))
+             else f"1. {first} the real request and response at every boundary: {debug_rerun(ev, lead)}. 2. ")
+        + f"{fix_next} 3. Once fixed, collect the missing rollouts: {resume_command(ev)}.",
         explains=frozenset({"inner_server_error", "run_failed"}),
     )
 

@@ -4,7 +4,9 @@ Rate limits (429) and timeouts from a model server are a serving problem when th
 a throughput problem (seed 000: "concurrency too high") when the run simply sends more than it
 serves. What tells them apart: the server's own load line (vLLM's `Running: R reqs, Waiting: W
 reqs`) showing a queue as deep as its batch or deeper, a 429 that says the server is overloaded,
-or a concurrency far above what the server was seen running.
+or a concurrency far above what the server was seen running. A rate limit (429) is the server asking
+for fewer requests whatever it says, so it reads as throughput too, unless it is a spent quota
+(billing, an account matter).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from gym_pipeline.gym.manifest import MANIFEST_FILE
 
 _OVERLOADED_REPLY = re.compile(r"overloaded|too many concurrent requests|queue (?:is )?full|already waiting", re.I)
 _TIMEOUT = re.compile(r"timeout|timed out", re.I)
+_QUOTA = re.compile(r"insufficient_quota|quota|billing|credit", re.I)
 FAR_ABOVE = 4  # concurrency this many times what the server runs at once is overload, whatever else it shows
 
 
@@ -32,6 +35,7 @@ class Overload:
     waiting: int | None  # the deepest queue its load lines show
     load_line: EvidenceLine | None  # the load line with the deepest queue
     refusals: int  # attempts refused with an "overloaded" reply
+    rate_limited: int = 0  # attempts answered 429 (not a spent quota)
 
     @property
     def evidence(self) -> list[EvidenceLine]:
@@ -46,6 +50,9 @@ class Overload:
             parts.append(f"the model server ran at most {self.running} at a time{queue}")
         if self.refusals:
             parts.append(f"{self.refusals} attempts were refused as overloaded")
+        elif self.rate_limited:
+            parts.append(f"{self.rate_limited} attempts were rate limited (HTTP 429: the server asks for fewer "
+                         "requests)")
         return "; ".join(parts)
 
     def suggested_concurrency(self) -> int | None:
@@ -58,6 +65,9 @@ def read_overload(ev: Evidence, groups: list[FailureGroup]) -> Overload | None:
     if not shedding:
         return None
     refusals = sum(g.count for g in shedding if g.http_status == 429 and _OVERLOADED_REPLY.search(g.text))
+    rate_limited = sum(g.count for g in shedding if g.http_status == 429 and not _QUOTA.search(g.text))
+    if rate_limited * 2 < sum(g.count for g in groups):
+        rate_limited = 0  # a few 429s among server errors: the server is failing, not just asking for less
     loads = ev.hits("server_load")
     deepest = max(loads, key=lambda h: int(h.groups["waiting"] or 0), default=None)
     running = max((int(h.groups["running"] or 0) for h in loads), default=None)
@@ -65,10 +75,10 @@ def read_overload(ev: Evidence, groups: list[FailureGroup]) -> Overload | None:
     concurrency, concurrency_line = _concurrency(ev)
     queued = waiting is not None and running is not None and waiting >= max(running, 1)
     far_above = bool(concurrency and running and concurrency >= FAR_ABOVE * running)
-    if not (refusals or queued or far_above):
+    if not (refusals or queued or far_above or rate_limited):
         return None
     return Overload(concurrency, concurrency_line, running, waiting,
-                    deepest.evidence() if deepest and waiting else None, refusals)
+                    deepest.evidence() if deepest and waiting else None, refusals, rate_limited)
 
 
 def _concurrency(ev: Evidence) -> tuple[int | None, EvidenceLine | None]:

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from gym_pipeline.gym.diagnose.artifacts import FailureGroup
 from gym_pipeline.gym.diagnose.evidence import Evidence
 from gym_pipeline.gym.diagnose.logs import LogHit
-from gym_pipeline.gym.diagnose.origin import server_role
+from gym_pipeline.gym.diagnose.origin import VERIFY_RESPONSE_INVALID, server_role
 from gym_pipeline.gym.diagnose.vocabulary import AGENT_STAGE
 from gym_pipeline.gym.failure_kinds import ENVIRONMENT_SERVER_FAILED, TIMEOUT_EXCEEDED
 
@@ -25,6 +25,7 @@ _TIMEOUT = re.compile(r"timeout|timed out", re.I)
 # A request to the model server itself (an OpenAI-style path), not to a Gym server's /run or /verify.
 _MODEL_CALL = re.compile(r"/(?:chat/completions|completions|responses)\b")
 _FASTAPI_422 = re.compile(r"[\"']loc[\"']\s*:|Field required|validation error", re.I)
+_VERIFY_RESPONSE = re.compile(VERIFY_RESPONSE_INVALID)
 _OPENAI_ERROR = re.compile(r"[\"']error[\"']\s*:|BadRequest|RateLimit|APIError|APIConnection|InternalServerError", re.I)
 
 
@@ -33,6 +34,8 @@ def failure_route(ev: Evidence, group: FailureGroup) -> str:
     if group.problems:
         return "known"  # its text is a known problem's exact message
     text = group.text
+    if _VERIFY_RESPONSE.search(text):
+        return "verify_response"  # however deep it is nested: the verifier's own answer was malformed
     if group.stage == AGENT_STAGE and (CONNECTION.search(text) or _TIMEOUT.search(text)):
         return "sandbox_network"
     nested = group.nested

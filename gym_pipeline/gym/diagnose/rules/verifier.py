@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+from collections import Counter
 from collections.abc import Iterable
 from typing import Any
 
@@ -138,6 +140,33 @@ def _row_fields(ev: Evidence, group: FailureGroup) -> tuple[EvidenceLine | None,
                         text=f"task {key[0]} rollout {key[1]}: row fields {fields}"), row
 
 
+_INVALID_FIELD = re.compile(r"validation errors? for (?P<model>\w+)\W+(?P<field>[\w.]+)\W+(?P<problem>Field required|Input "
+                            r"should be [^\[]+?)\s*\[type=(?P<type>\w+)")
+
+
+def rule_malformed_verify_response(ev: Evidence) -> list[Finding]:
+    """The verifier answered, but Gym's verify response model refused the answer (the guide's malformed response)."""
+    groups = groups_routed(ev, "verify_response")
+    if not groups:
+        return []
+    lead = groups[0]
+    invalid = _INVALID_FIELD.search(" ".join(lead.text.replace("\\n", " ").split()))
+    what = (f"`{invalid['field']}`: {invalid['problem'].strip()} in {invalid['model']}" if invalid
+            else "a field of the verify response model")
+    return [Finding(
+        category=VERIFIER_RUNTIME,
+        failed_keys=keys_of(groups),
+        title=f"The verifier's response is malformed: {what} ({plural(sum(g.count for g in groups), 'failed attempt')})",
+        evidence=unique([g.first for g in groups[:3]], limit=3),
+        cause=(f"{status_words(lead)}: {said(lead)}. The model answered and the resources server's `verify` ran, but "
+               "what it returned does not validate against Gym's verify response model, so no rollout row could be "
+               f"written: a verifier bug, not the data or the model. Affected: {affected(ev, groups)}."),
+        fix=(f"Make `verify` return {'`' + invalid['field'] + '`' if invalid else 'every required field'} as the "
+             "response model requires (`reward` is a float; other scores go beside it, not instead of it); run it "
+             f"on one row ({debug_rerun(ev, lead)}), then collect again: {resume_command(ev)}."),
+    )]
+
+
 def rule_verifier_failures(ev: Evidence) -> list[Finding]:
     groups = groups_routed(ev, "verifier_500")
     if not groups:
@@ -197,7 +226,8 @@ def rule_failure_kinds(ev: Evidence) -> list[Finding]:
                 f"row the `{name}` the verifier reads, with its type; then re-materialize and collect on a clean output "
                 f"path (--resume keeps the old rows). {read_reasons}",
         )]
-    empty = a.null_only_when_failed()
+    # fields empty only in the failed rows say where the verifier fails, when the rows do not say why themselves
+    empty = [] if any(k.reasons for k in kinds) else a.null_only_when_failed()
     contrast = (f" In every one of these rows {', '.join(f'`{f}`' for f in empty[:3])} "
                 f"{'is' if len(empty) == 1 else 'are'} empty, and set in the others: the verifier fails on "
                 "responses without it." if empty else "")
@@ -211,13 +241,24 @@ def rule_failure_kinds(ev: Evidence) -> list[Finding]:
             "completion, retried ones are collected again." + contrast
         ),
         fix=(
-            (f"Make the verifier handle a response without {', '.join(f'`{f}`' for f in empty[:3])} (score it 0 "
-             "instead of raising). " if empty else "")
+            _most_said(kinds)
+            + (f"Make the verifier handle a response without {', '.join(f'`{f}`' for f in empty[:3])} (score it 0 "
+               "instead of raising). " if empty else "")
             + f"{read_reasons} For task-folder runs open the task's "
             "test-stdout.txt (the run summary names its verifier log folder) and check the verifier without a model: "
             "`gym dataset validate <target>` (see Reward files for the contract)."
         ),
     )]
+
+
+def _most_said(kinds: list) -> str:
+    """The reason the verifier gave most often, quoted: what the fix starts from."""
+    reasons = sum((k.reasons for k in kinds), Counter())
+    if not reasons:
+        return ""
+    reason, count = reasons.most_common(1)[0]
+    return (f"Start from what the verifier said {'most often' if len(reasons) > 1 else ''} ({count} "
+            f"{'row' if count == 1 else 'rows'}): `{reason}`; make it score such a response (0) instead of failing. ")
 
 
 def rule_timeouts(ev: Evidence) -> list[Finding]:
