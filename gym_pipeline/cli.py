@@ -409,6 +409,11 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         stderr.print("interrupted")
         return 130
+    except BrokenPipeError:
+        # the reader went away (`gym-pipeline diagnose RUN | head`): stop quietly, as Unix tools do; point stdout at
+        # devnull so Python's own flush at exit does not raise again
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
 
 
 if __name__ == "__main__":
