@@ -472,6 +472,42 @@ def test_unexplained_traceback_still_fails_the_run(tmp_path):
     assert "AttributeError" in finding.title
 
 
+def test_rate_limits_that_dominate_are_throughput_not_a_model_fault(tmp_path):
+    rows = [failure_row(2, rollout, _ng_failure_http_status=429, _ng_failure_message="429, message='Too Many Requests'")
+            for rollout in range(3)]
+    rows.append(failure_row(2, 3, _ng_failure_http_status=503, _ng_failure_message="503, message='Service Unavailable'"))
+    report = diagnose(partial_with_failures(tmp_path, rows))
+    assert report.category == "throughput_resources"
+    assert "rate limited" in report.causes[0].cause and "concurrency" in report.causes[0].fix
+
+
+def test_a_spent_quota_is_not_overload(tmp_path):
+    body = '{"error": {"message": "You exceeded your current quota", "type": "insufficient_quota"}}'
+    rows = [failure_row(2, rollout, _ng_failure_http_status=429, _ng_failure_response_body=body,
+                        _ng_failure_message="429, message='Too Many Requests'") for rollout in range(4)]
+    assert diagnose(partial_with_failures(tmp_path, rows)).category != "throughput_resources"
+
+
+def test_a_verify_response_the_model_refuses_is_verifier_runtime(tmp_path):
+    body = ('"1 validation error for SimpleAgentVerifyResponse\\nreward\\n  Field required [type=missing, '
+            'input_value={}, input_type=dict]"')
+    rows = [failure_row(2, rollout, _ng_failure_response_body=body) for rollout in range(4)]
+    report = diagnose(partial_with_failures(tmp_path, rows))
+    assert report.category == "verifier_runtime"
+    assert "`reward`" in report.causes[0].title and "`reward`" in report.causes[0].fix
+
+
+def test_empty_materialized_inputs_are_data(tmp_path):
+    from gym_pipeline.cli import main
+
+    (tmp_path / "empty.jsonl").write_text("")
+    run = tmp_path / "run"
+    assert main(["materialize", "--input", str(tmp_path / "empty.jsonl"), "--num-repeats", "2", "--agent", "a",
+                 "--output", str(run / "rollouts_materialized_inputs.jsonl")]) == 0
+    report = diagnose(run)
+    assert report.category == "data_schema" and "no rows" in report.causes[0].title
+
+
 def test_empty_folder_is_not_healthy(tmp_path):
     report = diagnose(tmp_path)
     assert report.category == "config"

@@ -75,8 +75,9 @@ _WHAT = _kinds(
     (r"Network is unreachable|Errno 101\b|No route to host|Errno 113\b", INFRA, "the network is unreachable",
      "Check the route to the host it names (`ip route`, a firewall, the node's network)."),
     # our commands name the data file, line and field of a bad row: `data.jsonl:3: not valid JSON`
-    (r"\.jsonl:\d+\b", DATA_SCHEMA, "a row of a JSONL data file is malformed or lacks a field (file:line named)",
-     "Fix that row of the data file (`sed -n '<line>p' <file>`), then materialize again."),
+    (r"(?P<file>[^\s:'\"]+\.jsonl):(?P<line>\d+)\b", DATA_SCHEMA,
+     "a row of a JSONL data file is malformed or lacks a field (file:line named)",
+     "Fix line {line} of {file} (`sed -n '{line}p' {file}`), then materialize again."),
     # the verifier answered, but not with what Gym's verify response model requires (the guide's "malformed verify
     # response"); a request model refusing a row is the data's fault and is read as a 422 elsewhere
     (VERIFY_RESPONSE_INVALID, VERIFIER_RUNTIME, "a malformed verify response: the verifier's answer lacks a field "
@@ -176,8 +177,8 @@ def place(incident: LogIncident, listeners: dict[int, Listener]) -> Placement:
     """The category of one log error; `listeners` maps the ports the run's files name to who listens there."""
     text = incident.full_text
     for kind in _WHAT:
-        if kind.pattern.search(text):
-            return Placement(kind.category, kind.basis, fix=kind.fix)
+        if match := kind.pattern.search(text):
+            return Placement(kind.category, kind.basis, fix=_filled(kind.fix, match))
     if _REFUSED.search(text):
         return _refused(text, listeners)
     if _MEMORY.search(text):
@@ -201,6 +202,11 @@ def place(incident: LogIncident, listeners: dict[int, Listener]) -> Placement:
                              guess=True)
     return Placement(VERIFIER_RUNTIME, "a guess: nothing places it, and runtime errors are most often the verifier's",
                      guess=True)
+
+
+def _filled(fix: str, match: re.Match[str]) -> str:
+    """A fix naming what the error named: `{file}`, `{line}`... from the pattern's groups."""
+    return re.sub(r"\{(\w+)\}", lambda m: match.groupdict().get(m[1]) or f"<{m[1]}>", fix)
 
 
 def missing_module_fix(text: str, where: str = "the process that raised it") -> str:

@@ -27,6 +27,7 @@ from collections.abc import Iterable
 from gym_pipeline.gym.diagnose.evidence import Evidence
 from gym_pipeline.gym.diagnose.findings import CAUSE, CONSEQUENCE, NOTE, Finding, Rule
 from gym_pipeline.gym.diagnose.rules.data import (
+    rule_empty_inputs,
     rule_malformed_jsonl,
     rule_missing_rollouts,
     rule_partial_profile_log,
@@ -95,6 +96,7 @@ RULES: tuple[Rule, ...] = (
     Rule(4, "tool_env_hangs", rule_tool_env_hangs),
     Rule(4, "known_problems", known_problems(4)),
     Rule(5, "stale_inputs", rule_stale_inputs),
+    Rule(5, "empty_inputs", rule_empty_inputs),
     Rule(5, "malformed_jsonl", rule_malformed_jsonl),
     Rule(5, "rollouts_without_inputs", rule_rollouts_without_inputs),
     Rule(5, "known_problems", known_problems(5)),

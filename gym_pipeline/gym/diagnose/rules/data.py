@@ -102,6 +102,23 @@ def rule_stale_inputs(ev: Evidence) -> list[Finding]:
     return findings
 
 
+def rule_empty_inputs(ev: Evidence) -> list[Finding]:
+    """Materialized inputs with no rows: there was nothing to collect, whatever else the run did."""
+    m = ev.artifacts.materialized
+    if not m.exists or m.rows:
+        return []
+    source = ev.manifest.source
+    return [Finding(
+        category=DATA_SCHEMA,
+        title=f"The materialized inputs hold no rows: {ev.rel(m.path)} is empty",
+        evidence=[EvidenceLine(file=ev.rel(m.path), text="0 rows")],
+        cause="Materialization wrote no row, so the run had nothing to collect: the source data was empty (a "
+              "truncated copy, a filter or `limit` that kept nothing, the wrong file) or the inputs were cut short.",
+        fix=f"Check the source data: `wc -l {source or '<source data>'}`; point the environment at the dataset you "
+            f"meant, then materialize again ({ev.rel(m.path)} is rebuilt from it).",
+    )]
+
+
 def rule_malformed_jsonl(ev: Evidence) -> list[Finding]:
     findings = []
     for stats in ev.artifacts.malformed_files:
