@@ -81,15 +81,31 @@ def listeners(ev: Evidence) -> dict[int, Listener]:
     return found
 
 
+_EXCEPTION_HEAD = re.compile(r"^(?:\([\w.-]+\)\s*)?(?:[\w.]+(?:Error|Exception|Exit)\w*:\s*)?")
+MIN_QUOTED_CHARS = 20  # a shorter message ("timeout") may be quoted by a finding about another error
+
+
 def _explained(incident: LogIncident, findings: list[Finding]) -> bool:
     explained = set().union(*(f.explains for f in findings)) if findings else set()
     if incident.signatures & explained:
         return True
-    return any(
+    if any(
         line.file == incident.file and line.line is not None and incident.start - 2 <= line.line <= incident.end + 2
         for finding in findings
         for line in finding.evidence
-    )
+    ):
+        return True
+    return _quoted_by(incident, findings)
+
+
+def _quoted_by(incident: LogIncident, findings: list[Finding]) -> bool:
+    """A finding already quotes this error's message (a launcher's record, a failure row's body): the same error."""
+    message = " ".join(_EXCEPTION_HEAD.sub("", incident.text).split())[:80]
+    if len(message) < MIN_QUOTED_CHARS:
+        return False
+    return any(message in " ".join(text.split())
+               for finding in findings
+               for text in (finding.title, finding.cause, *(line.text for line in finding.evidence)))
 
 
 def unexplained_log_errors(ev: Evidence, findings: list[Finding]) -> list[Finding]:
