@@ -38,6 +38,12 @@ class Overload:
     rate_limited: int = 0  # attempts answered 429 (not a spent quota)
 
     @property
+    def seen_overloaded(self) -> bool:
+        """The server said or showed it was overloaded (not only a rate limit)."""
+        return bool(self.refusals or self.load_line or (self.concurrency and self.running
+                                                        and self.concurrency >= FAR_ABOVE * self.running))
+
+    @property
     def evidence(self) -> list[EvidenceLine]:
         return [line for line in (self.load_line, self.concurrency_line) if line is not None]
 
@@ -101,7 +107,8 @@ def overload_finding(ev: Evidence, groups: list[FailureGroup], overload: Overloa
     return Finding(
         category=THROUGHPUT_RESOURCES,
         failed_keys=keys_of(groups),
-        title=f"The model server is overloaded: {plural(attempts, 'failed attempt')} ({', '.join(statuses)}) "
+        title=(f"The model server is overloaded: {plural(attempts, 'failed attempt')} ({', '.join(statuses)}) "
+               if overload.seen_overloaded else f"Model endpoint rate limited (HTTP 429): {plural(attempts, 'failed attempt')} ")
               + (f"with {overload.concurrency} requests in flight" if overload.concurrency else "under load"),
         evidence=unique([*overload.evidence, *(g.first for g in groups[:2])], limit=4),
         cause=f"Not a model fault: {overload.what()}. Requests beyond what it runs wait in its queue until the "
