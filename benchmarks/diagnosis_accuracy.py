@@ -1,9 +1,10 @@
 """How often `gym-pipeline diagnose` names the right root cause, on the labelled corpus of real runs.
 
-    .venv/bin/python benchmarks/diagnosis_accuracy.py [--set tuning|held_out] [--cases]
+    .venv/bin/python benchmarks/diagnosis_accuracy.py [--set tuning|first_held_out|second_held_out|held_out] [--cases]
 
-For each set of tests/data/diagnosis_corpus/ (the tuning cases the rules were written against, and the
-held-out cases written after them from the guides alone): top-1 category accuracy, the share of fixes
+For each set of tests/data/diagnosis_corpus/ (the tuning cases the rules were written against, the first
+and second held-out sets, each tuned on since it was measured once, and the held-out cases written after
+the rules from the guides alone): top-1 category accuracy, the share of fixes
 holding every word the case asks for, failed runs called healthy (the worst answer), healthy runs
 called failed, and the diagnosis time. `--cases` lists every case with what the diagnosis said.
 """
@@ -38,20 +39,20 @@ def judge(case_file: Path) -> dict:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--set", choices=("tuning", "held_out"), default=None)
+    parser.add_argument("--set", choices=("tuning", "first_held_out", "second_held_out", "held_out"), default=None)
     parser.add_argument("--cases", action="store_true", help="list every case")
     args = parser.parse_args()
     results = [judge(path) for path in sorted(CORPUS.glob(f"{args.set or '*'}/*/case.json"))]
     by_set: dict[str, list[dict]] = defaultdict(list)
     for result in results:
         by_set[result["set"]].append(result)
-    print(f"{'set':10} {'cases':>5} {'top-1':>7} {'fix words':>9} {'failed->healthy':>15} {'healthy->failed':>15} "
+    print(f"{'set':15} {'cases':>5} {'top-1':>7} {'fix words':>9} {'failed->healthy':>15} {'healthy->failed':>15} "
           f"{'median s':>8}")
     for name, rows in sorted(by_set.items()):
         failed = [r for r in rows if r["expected"] != HEALTHY]
         healthy = [r for r in rows if r["expected"] == HEALTHY]
         times = sorted(r["seconds"] for r in rows)
-        print(f"{name:10} {len(rows):5} {sum(r['right'] for r in rows) / len(rows):7.0%} "
+        print(f"{name:15} {len(rows):5} {sum(r['right'] for r in rows) / len(rows):7.0%} "
               f"{sum(r['right'] and r['fix_ok'] for r in rows) / len(rows):9.0%} "
               f"{sum(r['got'] == HEALTHY for r in failed):>8} of {len(failed):<4} "
               f"{sum(r['got'] != HEALTHY for r in healthy):>8} of {len(healthy):<4} {times[len(times) // 2]:8.3f}")
