@@ -15,11 +15,12 @@ from gym_pipeline.assets.partitions import CHECKPOINT_DIMENSION, CHECKPOINTS, EN
 from gym_pipeline.config import SweepConfig
 from gym_pipeline.discovery import discover_checkpoints
 from gym_pipeline.gym.diagnose import redact
+from gym_pipeline.gym.diagnose.evidence import FAILED_RUN_LOG
 from gym_pipeline.gym.formats import write_bytes_atomic
 
 DIAGNOSE_FAILED_JOB = "diagnose_failed"
 FAILURE_SENSOR = "diagnose_failed_runs"
-FAILURE_LOG = Path("logs") / "dagster_failure.log"
+FAILURE_LOG = Path(FAILED_RUN_LOG)
 _PARTITION_TAG = "dagster/partition/{}"
 
 

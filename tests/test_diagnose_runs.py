@@ -202,7 +202,8 @@ def test_a_server_job_the_launcher_stopped_after_serving_is_not_a_failure(run):
     # The same line without the launcher's word for it is a job someone else stopped.
     write_launcher_state(run, LauncherState(**(served.model_dump() | {"stopped_by_launcher": None})),
                          name="logs/launcher_model_server.json")
-    assert diagnose(run).findings[0].title == "Slurm stopped job 110 before it finished"
+    # (the outputs are complete, so it is a note: it did not stop the collection that wrote them)
+    assert diagnose(run).findings[0].title.endswith("Slurm stopped job 110 before it finished")
 
 
 def test_the_latest_stage_file_and_its_copy_are_one_finding(run):

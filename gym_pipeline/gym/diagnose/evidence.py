@@ -41,6 +41,10 @@ __all__ = ["Evidence", "EvidenceLine", "collect_evidence", "redact"]
 MAX_PORT_PROBES = 16
 
 
+FAILED_RUN_SOURCE = "dagster: run failure"  # the name a failed run's error text goes by in evidence
+FAILED_RUN_LOG = "logs/dagster_failure.log"  # where the failed-run sensor keeps that text in the run folder
+
+
 @dataclass
 class Evidence:
     run_dir: Path

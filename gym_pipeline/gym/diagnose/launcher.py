@@ -28,6 +28,7 @@ from gym_pipeline.gym.diagnose.vocabulary import (
     CONFIG,
     CONTAINER_EXIT_CODES,
     INFRA,
+    MODEL_SERVING,
     SIGNAL_MEANINGS,
     SLURM_STATES,
     THROUGHPUT_RESOURCES,
@@ -69,6 +70,10 @@ def write_launcher_state(run_dir: Path, state: LauncherState, name: str = LAUNCH
     path = Path(run_dir) / name
     write_json_atomic(path, state.model_dump(mode="json", exclude_none=True), indent=True)
     return path
+
+
+MODEL_SERVER_STAGE = "model_server"  # the stage name launchers give a model server (logs/launcher_model_server.json)
+NOT_READY = "StageNotReadyError"  # `stopped_by_launcher` of a server stopped at its startup timeout
 
 
 @dataclass(frozen=True)
@@ -143,6 +148,11 @@ def outcome(state: LauncherState) -> Outcome:
     who = _who(state)
     if stopped_after_serving(state):
         return Outcome(False, f"{who} served its stage and was stopped", "the launcher stopped it once it was not needed")
+    if state.stopped_by_launcher == NOT_READY:
+        serving = state.stage == MODEL_SERVER_STAGE
+        return Outcome(True, f"{who} never became ready, and the launcher stopped it at its startup timeout",
+                       "the server did not answer as ready in time (still loading, or failing at start: its log says "
+                       "which)", MODEL_SERVING if serving else INFRA)
     if state.launch_error:
         refusal = state.launch_error.split(": ", 1)[-1].splitlines()[0]
         return Outcome(True, f"{who} was never started: the {state.launcher} launcher refused it ({refusal})",
@@ -158,8 +168,10 @@ def outcome(state: LauncherState) -> Outcome:
         if known is None:
             return Outcome(True, f"{who} ended in state {state.slurm_state}{reason}", "Slurm reports a state this "
                            "diagnosis does not know; read `sacct` for its meaning")
+        # a cancel that neither Slurm nor the launcher explains: someone's scancel
+        unexplained = base == "CANCELLED" and not state.slurm_reason and not state.stopped_by_launcher
         return Outcome(known.failed, f"{who} {known.summary}{reason}", known.cause + reason, known.category,
-                       known.own_failure)
+                       known.own_failure, unexplained_kill=unexplained)
     killed_by = signal_name(state.signal) or exit_signal(state.exit_code)
     if killed_by:
         meaning = SIGNAL_MEANINGS.get(killed_by, "ended by a signal")

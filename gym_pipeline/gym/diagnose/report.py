@@ -14,7 +14,7 @@ from typing import Any, Literal
 import orjson
 from pydantic import BaseModel
 
-from gym_pipeline.gym.diagnose.evidence import Evidence, collect_evidence
+from gym_pipeline.gym.diagnose.evidence import FAILED_RUN_SOURCE, Evidence, collect_evidence
 from gym_pipeline.gym.diagnose.findings import CAUSE, CONSEQUENCE, NOTE, Finding, plural
 from gym_pipeline.gym.diagnose.launcher import outcome
 from gym_pipeline.gym.diagnose.rules import run_rules
@@ -24,7 +24,6 @@ from gym_pipeline.gym.redaction import redact_value
 from gym_pipeline.gym.run_lock import run_directory_lock
 
 DIAGNOSIS_STAGE = "diagnostic_report"  # its record in the run's manifest, and the lock holder's stage
-FAILED_RUN_SOURCE = "dagster: run failure"  # the name a failed run's error text goes by in evidence
 
 Verdict = Literal["healthy"] | Category
 

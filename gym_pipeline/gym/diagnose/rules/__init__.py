@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 
-from gym_pipeline.gym.diagnose.evidence import Evidence
+from gym_pipeline.gym.diagnose.evidence import FAILED_RUN_LOG, FAILED_RUN_SOURCE, Evidence
 from gym_pipeline.gym.diagnose.findings import CAUSE, CONSEQUENCE, NOTE, Finding, Rule
 from gym_pipeline.gym.diagnose.rules.data import (
     rule_empty_inputs,
@@ -55,6 +55,7 @@ from gym_pipeline.gym.diagnose.rules.job import (
     rule_tool_env_hangs,
 )
 from gym_pipeline.gym.diagnose.rules.known import known_problems
+from gym_pipeline.gym.diagnose.rules.refusals import rule_model_refusals
 from gym_pipeline.gym.diagnose.rules.routing import failure_route
 from gym_pipeline.gym.diagnose.rules.verifier import (
     rule_failure_kinds,
@@ -69,7 +70,7 @@ from gym_pipeline.gym.diagnose.rules.verifier import (
     rule_timeouts,
     rule_verifier_failures,
 )
-from gym_pipeline.gym.diagnose.vocabulary import DEBUG_STEPS
+from gym_pipeline.gym.diagnose.vocabulary import CONFIG, DEBUG_STEPS, INFRA, MODEL_SERVING
 
 __all__ = ["RULES", "failure_route", "link_causes", "run_rules"]
 
@@ -86,6 +87,7 @@ RULES: tuple[Rule, ...] = (
     Rule(2, "model_probe", rule_model_probe),
     Rule(2, "nested_model_errors", rule_nested_model_errors),
     Rule(2, "model_endpoint_failures", rule_model_endpoint_failures),
+    Rule(2, "model_refusals", rule_model_refusals),
     Rule(2, "model_request_retries", rule_model_request_retries),
     Rule(2, "run_failures_without_sidecar", rule_run_failures_without_sidecar),
     Rule(2, "nested_model_log_errors", rule_nested_model_log_errors),
@@ -144,7 +146,37 @@ def run_rules(ev: Evidence, rules: Iterable[Rule] = RULES) -> list[Finding]:
         names["log_error"] += 1
         position = next((i for i, (s, _) in enumerate(ordered) if s > step), len(ordered))
         ordered.insert(position, (step, _named(finding, "log_error", names["log_error"])))
-    return link_causes([finding for _, finding in ordered])
+    findings = [finding for _, finding in ordered]
+    if _collection_complete(ev) and not _latest_run_failed(findings):
+        findings = [_superseded_is_a_note(finding) for finding in findings]
+    return link_causes(findings)
+
+
+def _collection_complete(ev: Evidence) -> bool:
+    """Every materialized key has exactly one rollout and no row carries a failure: the outputs are whole."""
+    a = ev.artifacts
+    return (a.materialized.valid_rows > 0 and not a.missing_keys and not a.extra_rollout_keys
+            and not a.duplicate_rollout_keys and not a.failure_kinds and not a.rollouts.malformed_count)
+
+
+def _latest_run_failed(findings: list[Finding]) -> bool:
+    """A failed Dagster run's error is about the latest attempt, whatever the folder holds from earlier ones."""
+    return any(line.file in (FAILED_RUN_SOURCE, FAILED_RUN_LOG) for f in findings for line in f.evidence)
+
+
+# Only in a log: an error of an attempt that a later one made good (a first run against a wrong URL, then a rerun)
+_SUPERSEDED_CATEGORIES = frozenset({INFRA, MODEL_SERVING, CONFIG})
+_LOG_SUFFIXES = (".log", ".out", ".err", ".txt")
+
+
+def _superseded_is_a_note(finding: Finding) -> Finding:
+    """In a complete run, a serving, infra or config error that only a log shows did not stop the collection that
+    wrote these outputs (an earlier attempt's, or one after it): worth a note, not a fault."""
+    only_in_logs = finding.evidence and all(line.file.endswith(_LOG_SUFFIXES) for line in finding.evidence)
+    if finding.role != CAUSE or finding.category not in _SUPERSEDED_CATEGORIES or not only_in_logs:
+        return finding
+    return finding.model_copy(update={"role": NOTE, "title": f"Only a log shows it, and the outputs are complete: "
+                                                              f"{finding.title}"})
 
 
 def _recovered_is_a_note(ev: Evidence, finding: Finding) -> Finding:

@@ -21,7 +21,7 @@ from gym_pipeline.gym.diagnose.findings import (
     status_words,
     unique,
 )
-from gym_pipeline.gym.diagnose.launcher import LauncherState, outcome
+from gym_pipeline.gym.diagnose.launcher import MODEL_SERVER_STAGE, LauncherState, outcome
 from gym_pipeline.gym.diagnose.logs import LogHit
 from gym_pipeline.gym.diagnose.probes import HEAD_SERVER, MODEL, PORT, PORT_IN_USE, ProbeResult
 from gym_pipeline.gym.diagnose.redaction import EvidenceLine
@@ -141,7 +141,14 @@ def rule_launcher_state(ev: Evidence) -> list[Finding]:
         job_lines = [h.evidence() for name in _JOB_LOG_SIGNATURES for h in ev.hits(name)]
         category, title = result.category, result.summary
         missing = ev.artifacts.missing_without_failure
-        if result.unexplained_kill and missing and not job_lines:
+        if result.unexplained_kill and record.state.stage == MODEL_SERVER_STAGE:
+            # the model server went away under the collection: whoever killed it, serving stopped
+            category = MODEL_SERVING
+            title += ": the model server went away"
+            if missing:
+                title += f", leaving {len(missing)} of {ev.artifacts.materialized.valid_rows} rollouts without a result"
+        elif result.unexplained_kill and missing and not any(
+                ev.hits(name) for name in _JOB_LOG_SIGNATURES if name != "slurm_cancelled"):  # nothing says why
             # Nothing says who killed it; what is left to act on is the partial output (the guide's cache/resume).
             category = CACHE_RESUME
             title += (f" mid-collection, leaving {len(missing)} of {ev.artifacts.materialized.valid_rows} materialized "

@@ -18,10 +18,10 @@ from gym_pipeline.gym.diagnose.artifacts import FailureGroup
 from gym_pipeline.gym.diagnose.evidence import Evidence
 from gym_pipeline.gym.diagnose.findings import Finding, affected, keys_of, plural, resume_command, unique
 from gym_pipeline.gym.diagnose.redaction import EvidenceLine
+from gym_pipeline.gym.diagnose.rules.routing import OVERLOADED_REPLY
 from gym_pipeline.gym.diagnose.vocabulary import THROUGHPUT_RESOURCES
 from gym_pipeline.gym.manifest import MANIFEST_FILE
 
-_OVERLOADED_REPLY = re.compile(r"overloaded|too many concurrent requests|queue (?:is )?full|already waiting", re.I)
 _TIMEOUT = re.compile(r"timeout|timed out", re.I)
 _QUOTA = re.compile(r"insufficient_quota|quota|billing|credit", re.I)
 FAR_ABOVE = 4  # concurrency this many times what the server runs at once is overload, whatever else it shows
@@ -67,10 +67,12 @@ class Overload:
 
 def read_overload(ev: Evidence, groups: list[FailureGroup]) -> Overload | None:
     """Overload behind these failed model calls (429s and timeouts), or None when nothing shows it."""
-    shedding = [g for g in groups if g.http_status == 429 or _TIMEOUT.search(g.text)]
+    shedding = [g for g in groups if g.http_status == 429 or _TIMEOUT.search(g.text)
+                or (g.nested and OVERLOADED_REPLY.search(g.text))]
     if not shedding:
         return None
-    refusals = sum(g.count for g in shedding if g.http_status == 429 and _OVERLOADED_REPLY.search(g.text))
+    # "overloaded" in a 429, or in the model server's refusal nested in Gym's inner-server 500s
+    refusals = sum(g.count for g in shedding if (g.http_status == 429 or g.nested) and OVERLOADED_REPLY.search(g.text))
     rate_limited = sum(g.count for g in shedding if g.http_status == 429 and not _QUOTA.search(g.text))
     if rate_limited * 2 < sum(g.count for g in groups):
         rate_limited = 0  # a few 429s among server errors: the server is failing, not just asking for less

@@ -29,6 +29,61 @@ _VERIFY_RESPONSE = re.compile(VERIFY_RESPONSE_INVALID)
 _OPENAI_ERROR = re.compile(r"[\"']error[\"']\s*:|BadRequest|RateLimit|APIError|APIConnection|InternalServerError", re.I)
 
 
+OVERLOADED_REPLY = re.compile(r"overloaded|too many concurrent requests|queue (?:is )?full|already waiting", re.I)
+_PARAM = re.compile(r"[\"']param[\"']\s*:\s*[\"'](?P<param>[\w.\[\]]+)|(?:^|[\"'\s:])(?P<field>[a-z_]+(?:\.\d+)?(?:\.\w+)*)"
+                    r": (?:Input should|Field required|Extra inputs|value is not|must be|should be|no )")
+_UNKNOWN_MODEL = re.compile(r"model_not_found|model [`'\"]?\S+[`'\"]? does not exist|The model .* does not exist", re.I)
+_BAD_REQUEST = re.compile(r"invalid_request_error|BadRequest", re.I)  # what a 400 says when its status is not kept
+_NOT_FOUND = re.compile(r"\b404\b|Not Found", re.I)
+# Request settings a run chooses (Gym's CLI flags, `responses_create_params` of a sweep), not the rows' content.
+SETTINGS = frozenset({
+    "temperature", "top_p", "top_k", "min_p", "max_tokens", "max_completion_tokens", "max_output_tokens", "n",
+    "stop", "seed", "presence_penalty", "frequency_penalty", "repetition_penalty", "logprobs", "top_logprobs",
+    "logit_bias", "response_format", "stream", "reasoning", "reasoning_effort", "parallel_tool_calls",
+})
+# What a row carries into the request.
+ROW_FIELDS = frozenset({"messages", "input", "tools", "role", "content", "instructions", "prompt"})
+
+OVERLOAD, SETTING, ROW, ROUTE = "model_overload", "model_setting", "model_row", "model_route"
+
+
+def model_refusal(group: FailureGroup) -> str | None:
+    """How a model server's refusal in this group reads (one of the routes above), or None when it is not one."""
+    nested = group.nested
+    from_model = (server_role(nested.innermost) == "model") if nested else bool(_MODEL_CALL.search(group.text))
+    if not from_model:
+        return None
+    text = nested.inner_text if nested else group.text
+    if OVERLOADED_REPLY.search(text) and (nested or group.http_status == 429):
+        return OVERLOAD  # (a 5xx that says "overloaded" is the server failing, whatever it thinks)
+    if _UNKNOWN_MODEL.search(text):
+        return None  # a model name the server does not serve: the unknown-model finding
+    status = (nested.inner.code if nested else group.http_status) or _status_in(text)
+    if status == 404:
+        return ROUTE if _NOT_FOUND.search(text) else None
+    if status not in (400, 422) and not (status is None and _BAD_REQUEST.search(text)):
+        return None
+    name = refused_field(text)
+    if name is None:
+        return None
+    root = name.split(".")[0]
+    if root in SETTINGS:
+        return SETTING
+    if root in ROW_FIELDS:
+        return ROW
+    return None
+
+
+def refused_field(text: str) -> str | None:
+    match = _PARAM.search(text)
+    return (match["param"] or match["field"]) if match else None
+
+
+def _status_in(text: str) -> int | None:
+    match = re.match(r"\s*(\d{3})\b", text)
+    return int(match[1]) if match else None
+
+
 def failure_route(ev: Evidence, group: FailureGroup) -> str:
     """The one rule that reports a group of failed attempts."""
     if group.problems:
@@ -36,6 +91,11 @@ def failure_route(ev: Evidence, group: FailureGroup) -> str:
     text = group.text
     if _VERIFY_RESPONSE.search(text):
         return "verify_response"  # however deep it is nested: the verifier's own answer was malformed
+    refusal = model_refusal(group)
+    if refusal == OVERLOAD:
+        return "endpoint"  # read as overload by the endpoint rule
+    if refusal is not None:
+        return refusal
     if group.stage == AGENT_STAGE and (CONNECTION.search(text) or _TIMEOUT.search(text)):
         return "sandbox_network"
     nested = group.nested
