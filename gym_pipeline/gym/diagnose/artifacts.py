@@ -224,6 +224,7 @@ class ArtifactFacts:
     fields_set_when_failed: Counter[str] = field(default_factory=Counter)
     fields_set_when_ok: Counter[str] = field(default_factory=Counter)
     input_fields: Counter[str] = field(default_factory=Counter)  # materialized rows having each top-level field
+    input_fields_empty: Counter[str] = field(default_factory=Counter)  # ... with an empty value ("", [], {}, null)
     stopped_after_turn: list[EvidenceLine] = field(default_factory=list)
 
     # the reward profile
@@ -571,6 +572,7 @@ def _collect_materialized(facts: ArtifactFacts, done: dict[Key, int]) -> None:
         tasks.add(key[0])
         facts.rows_with_tools += _uses_tools(row)
         facts.input_fields.update(row.keys())
+        facts.input_fields_empty.update(name for name, value in row.items() if value in ("", None) or value == [] or value == {})
         agent = _agent_name(row)
         if agent:
             facts.agents[agent] += 1

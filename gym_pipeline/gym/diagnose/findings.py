@@ -75,6 +75,7 @@ class Rule:
 
 _FIELD_IN_REASON = re.compile(r"field '(?P<f1>[\w.]+)'|KeyError(?::\s*|\()'(?P<f2>[\w.]+)'|missing (?:required )?field "
                               r"'?(?P<f3>[\w.]+)")
+_EMPTY = re.compile(r"\bempty\b|\bblank\b", re.I)
 _WRONG_TYPE = re.compile(r"expected \w+, got \w+|should be a valid|must be (?:a|an) \w+|wrong type", re.I)
 
 
@@ -91,6 +92,8 @@ def input_field_fault(ev: Evidence, reason: str) -> tuple[str, str] | None:
                      "rows lack it"
     if a.input_fields[top] and _WRONG_TYPE.search(reason):
         return name, "the rows have it, with another type than the verifier reads"
+    if a.input_fields_empty[top] and _EMPTY.search(reason):
+        return name, f"{a.input_fields_empty[top]} of {a.materialized.valid_rows} materialized rows have it empty"
     return None
 
 

@@ -398,6 +398,7 @@ KNOWN_PROBLEMS: tuple[KnownProblem, ...] = (
         "(the server is ready; vLLM logs `Application startup complete`). Then rerun the stage (`gym-pipeline "
         "collect ... --resume`).",
         "seeds/000 debug step 2: vLLM readiness and /models",
+        effect=True,  # of whatever the model server's own log shows, when it shows something
     ),
     KnownProblem(
         "gpu_out_of_memory", 2, MODEL_SERVING, ("gpu_out_of_memory",),

@@ -39,6 +39,7 @@ from gym_pipeline.gym.diagnose.rules.data import (
 )
 from gym_pipeline.gym.diagnose.rules.fallback import STEP_OF_CATEGORY, unexplained_log_errors
 from gym_pipeline.gym.diagnose.rules.job import (
+    rule_container_cannot_reach_host,
     rule_head_probe,
     rule_launcher_state,
     rule_model_endpoint_failures,
@@ -81,6 +82,7 @@ __all__ = ["RULES", "failure_route", "link_causes", "run_rules"]
 RULES: tuple[Rule, ...] = (
     Rule(1, "nothing_to_diagnose", rule_nothing_to_diagnose),
     Rule(1, "launcher_state", rule_launcher_state),
+    Rule(1, "container_cannot_reach_host", rule_container_cannot_reach_host),
     Rule(1, "python_version", rule_python_version),
     Rule(1, "ports_in_use", rule_ports_in_use),
     Rule(1, "known_problems", known_problems(1)),
@@ -190,6 +192,9 @@ def _named(finding: Finding, rule: str, count: int) -> Finding:
     return finding.model_copy(update={"id": rule if count == 1 else f"{rule}-{count}"})
 
 
+_WRAPPERS = ("launcher_state", "log_error")  # rule ids whose effects only say that something inside failed
+
+
 def link_causes(findings: list[Finding]) -> list[Finding]:
     """Findings in debug order -> the causal report's order: each cause followed by its consequences, notes last.
 
@@ -201,7 +206,10 @@ def link_causes(findings: list[Finding]) -> list[Finding]:
     effects = [f for f in findings if f.role == CAUSE and f.effect]
     notes = [f for f in findings if f.role == NOTE]
     if not causes and effects:
-        causes, effects = effects[:1], effects[1:]
+        # what says most about the failure leads: a stage that merely exited non-zero, or a command wrapping a
+        # failed one, only when nothing else does
+        lead = next((e for e in effects if not e.id.startswith(_WRAPPERS)), effects[0])
+        causes, effects = [lead], [e for e in effects if e is not lead]
     if not causes:
         return notes
     top = causes[0]

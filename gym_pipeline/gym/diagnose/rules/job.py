@@ -167,6 +167,38 @@ def rule_launcher_state(ev: Evidence) -> list[Finding]:
     return findings
 
 
+_LOOPBACK = re.compile(r"https?://(?:127\.\d+\.\d+\.\d+|localhost|\[::1\])(?::(?P<port>\d+))?")
+
+
+def rule_container_cannot_reach_host(ev: Evidence) -> list[Finding]:
+    """A stage in a container found nothing at a loopback address where the model server says it listens: inside
+    the container, 127.0.0.1 is the container itself (its own network namespace), not the host."""
+    in_container = [r for r in ev.launchers if r.state is not None and r.state.launcher == "docker"
+                    and r.state.stage != MODEL_SERVER_STAGE and r.state.exit_code not in (0, None)]
+    if not in_container:
+        return []
+    served = {h.groups["url"].rstrip("/") for h in ev.hits("model_url") if "READY" in h.text or "Starting" in h.text}
+    down = [h for h in ev.hits("model_endpoint_down")
+            if (url := h.group("url", "url2", "url3")) and _LOOPBACK.match(url)
+            and any(url.startswith(s) for s in served)]
+    if not down:
+        return []
+    record = in_container[0]
+    return [Finding(
+        category=INFRA,
+        title=f"The {record.state.stage} container cannot reach the model server on the host's loopback",
+        evidence=unique([down[0].evidence(), record.evidence("exit_code"),
+                         *(h.evidence() for h in ev.hits("model_url") if "READY" in h.text)]),
+        cause=f"The model server was up at {down[0].group('url', 'url2', 'url3')} (its log says so), but the stage ran "
+              "in a Docker container, where 127.0.0.1 is the container's own network namespace: without the host's "
+              "network the request reaches nothing. A container network problem, not the model server.",
+        fix=f"Run the stage's container on the host network: `launchers: {record.state.stage}: {{kind: docker, "
+            "network: host}}` in sweep.yaml (`docker run --network host`), or give the stage a model URL the "
+            "container can reach (the host's address on the Docker bridge); then rerun the stage.",
+        explains=frozenset({"model_endpoint_down"}),
+    )]
+
+
 def rule_python_version(ev: Evidence) -> list[Finding]:
     findings = []
     seen_files: set[str] = set()
@@ -428,6 +460,7 @@ def rule_servers_not_ready(ev: Evidence) -> list[Finding]:
                 "for DEBUG logs, and check the head server: `curl -s http://127.0.0.1:11000/server_instances`."
             ),
             explains=frozenset({"servers_ready"}),
+            effect=True,  # of the error that stopped a server, or of the start being interrupted, when a log shows it
         ))
     listening = {h.file for h in ev.hits("head_server_listening")}
     waiting = [h for h in ev.hits("head_server_waiting") if h.file not in listening and h.file not in by_file]

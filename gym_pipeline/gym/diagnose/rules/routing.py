@@ -23,6 +23,7 @@ DROPPED = re.compile(_DROPPED, re.I)
 CONNECTION = re.compile(f"{_REFUSED}|{_DROPPED}", re.I)
 _TIMEOUT = re.compile(r"timeout|timed out", re.I)
 # A request to the model server itself (an OpenAI-style path), not to a Gym server's /run or /verify.
+_AGENT_RUN = re.compile(r"url='[^']*/run'")
 _MODEL_CALL = re.compile(r"/(?:chat/completions|completions|responses)\b")
 _FASTAPI_422 = re.compile(r"[\"']loc[\"']\s*:|Field required|validation error", re.I)
 _VERIFY_RESPONSE = re.compile(VERIFY_RESPONSE_INVALID)
@@ -116,6 +117,9 @@ def failure_route(ev: Evidence, group: FailureGroup) -> str:
         return "endpoint"  # the model server did not answer in time (the built-in collector calls it directly)
     if group.failure_class == TIMEOUT_EXCEEDED or timed_out:
         return "tool_hang" if ev.artifacts.rows_with_tools else "timeout"
+    if status is not None and status >= 500 and _AGENT_RUN.search(text) and not _MODEL_CALL.search(text) \
+            and not CONNECTION.search(text):
+        return "other"  # the agent's /run failed, and nothing says the model server was the one that did
     if CONNECTION.search(text) or status == 429 or (status is not None and status >= 500):
         return "endpoint"
     if status in (401, 403, 404):
