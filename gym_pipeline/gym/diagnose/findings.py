@@ -47,6 +47,8 @@ class Finding(BaseModel):
     explains: frozenset[str] = Field(default=frozenset(), exclude=True)
     subsumable: bool = Field(default=False, exclude=True)
     effect: bool = Field(default=False, exclude=True)
+    # Placed only by the words of an error (a guess): any finding placed on evidence ranks above it.
+    guess: bool = Field(default=False, exclude=True)
     # The (task, rollout) keys whose failed attempts this finding reports: when every one of them has a
     # rollout now (recovered on retry), the finding is a note, not a fault.
     failed_keys: frozenset[Key] = Field(default=frozenset(), exclude=True)

@@ -84,6 +84,11 @@ _WHAT = _kinds(
      "Gym's verify response model requires, or has the wrong type",
      "Make the resources server's `verify` return every field its response model requires, with its type (the "
      "error names the field, e.g. `reward`: a float); then re-run the collection."),
+    # Gym reading a row without a field every row must have (a KeyError in its row preprocessing)
+    (r"KeyError: '(?P<field>responses_create_params|agent_ref|_ng_task_index|_ng_rollout_index|task_id|task_input)'",
+     DATA_SCHEMA, "a data row lacks a field Gym reads from every row",
+     "Give every row of the data `{field}` (Gym's input format: `responses_create_params.input` holds the prompt), "
+     "then run again on a clean output path."),
     # one output folder, two writers: our run lock refuses the second
     (r"run directory \S+ is in use by pid|is locked by another (?:run|writer)", CACHE_RESUME,
      "a second writer on the same output folder",

@@ -116,6 +116,11 @@ SIGNATURES: tuple[Signature, ...] = (
     Signature("gym_repeats", r"Repeating rows (?P<repeats>\d+) times"),
     Signature("gym_materialized_rows", r"Writing materialized rows: 100%\|[^|\n]*\| (?P<rows>\d+)/\d+"),
     Signature("gym_rollouts_output", r"^Rollouts: (?P<path>\S+)"),
+    Signature("prompt_config_conflict", r"rows have responses_create_params\.input but prompt_config"),
+    Signature("gym_resumed", r"^Resumed from cache\. Found:"),
+    # which weights a model server serves: the simulated policy's checkpoint, vLLM's --model
+    Signature("served_weights", r"simulated policy: checkpoint (?P<checkpoint>[^,]+), served_model_name"
+                                r"|non-default args: \{.*'model': '(?P<model>[^']+)'"),
     # Gym's model proxy retrying a request it cannot complete (0.7.0 logs every 50th retry)
     Signature("gym_request_retry", r"\[request_retry url=(?P<url>\S+) error=(?P<error>\w+) retry=(?P<retry>\d+) "
                                    r"elapsed_s=(?P<elapsed>[\d.]+)\]"),
@@ -366,6 +371,15 @@ KNOWN_PROBLEMS: tuple[KnownProblem, ...] = (
         "build tool in to that registry (`docker login <registry>`), and give OpenSandbox the pull credentials in "
         "`images.auth`; or install docker, or name a builder with `builds.tool`.",
         "seeds/004: Builds without a repository",
+    ),
+    KnownProblem(
+        "prompt_config_conflict", 1, CONFIG, ("prompt_config_conflict",),
+        "A prompt config was given for rows that already carry their prompt",
+        "`gym eval run --prompt-config` builds each row's `responses_create_params.input` from the row's fields; "
+        "Gym 0.7.0 refuses rows that already have an input, since one of the two prompts would be dropped.",
+        "Run without `--prompt-config` (Gym's `prompt_config`) for rows that carry their prompt, or export the rows "
+        "without `responses_create_params.input` so the prompt config builds it; then run again.",
+        "seeds/000 config: wrong extra args",
     ),
     KnownProblem(
         "config_override", 1, CONFIG, ("config_override_error",),

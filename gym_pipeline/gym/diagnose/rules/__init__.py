@@ -32,6 +32,7 @@ from gym_pipeline.gym.diagnose.rules.data import (
     rule_missing_rollouts,
     rule_partial_profile_log,
     rule_profile_counts,
+    rule_resume_across_models,
     rule_rollouts_without_inputs,
     rule_several_writers,
     rule_stale_files,
@@ -100,6 +101,7 @@ RULES: tuple[Rule, ...] = (
     Rule(4, "tool_env_hangs", rule_tool_env_hangs),
     Rule(4, "known_problems", known_problems(4)),
     Rule(5, "stale_inputs", rule_stale_inputs),
+    Rule(5, "resume_across_models", rule_resume_across_models),
     Rule(5, "empty_inputs", rule_empty_inputs),
     Rule(5, "malformed_jsonl", rule_malformed_jsonl),
     Rule(5, "rollouts_without_inputs", rule_rollouts_without_inputs),
@@ -144,7 +146,8 @@ def run_rules(ev: Evidence, rules: Iterable[Rule] = RULES) -> list[Finding]:
             ordered.append((rule.step, _named(_recovered_is_a_note(ev, finding), rule.name, names[rule.name])))
     # an error no rule explains goes where the guide checks its category
     for finding in unexplained_log_errors(ev, [f for _, f in ordered]):
-        step = STEP_OF_CATEGORY[finding.category]
+        # a guess goes after every finding placed on evidence
+        step = max(DEBUG_STEPS) + 1 if finding.guess else STEP_OF_CATEGORY[finding.category]
         names["log_error"] += 1
         position = next((i for i, (s, _) in enumerate(ordered) if s > step), len(ordered))
         ordered.insert(position, (step, _named(finding, "log_error", names["log_error"])))

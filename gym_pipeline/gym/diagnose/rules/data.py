@@ -380,6 +380,26 @@ def rule_several_writers(ev: Evidence) -> list[Finding]:
     )]
 
 
+def rule_resume_across_models(ev: Evidence) -> list[Finding]:
+    """A resumed collection whose model servers served other weights than the first part: rollouts of two models."""
+    resumed = ev.hits("gym_resumed")
+    weights = {h.group("checkpoint", "model"): h for h in ev.hits("served_weights") if h.group("checkpoint", "model")}
+    if not resumed or len(weights) < 2:
+        return []
+    names = ", ".join(f"`{w}` ({h.file})" for w, h in weights.items())
+    return [Finding(
+        category=CACHE_RESUME,
+        title=f"A resumed collection mixes rollouts of {len(weights)} models: {names}",
+        evidence=unique([resumed[0].evidence(), *(h.evidence() for h in weights.values())], limit=4),
+        cause="`--resume` (resume_from_cache) keeps the rollouts already written and collects only the missing keys, "
+              "whatever model now answers: the rows before the restart come from one set of weights, the rest from "
+              "another, and the profile averages them as one checkpoint.",
+        fix="Collect each checkpoint into its own output folder: re-run the resumed part on a clean path without "
+            "--resume against the weights you meant (`gym eval run ... --output <checkpoint folder>/rollouts.jsonl`); "
+            "keep the first part only if it was the same checkpoint.",
+    )]
+
+
 def _shape_text(shape: dict[str, int]) -> str:
     read = f"{shape['read']} rows x {shape['repeats']} repeats = " if "read" in shape and "repeats" in shape else ""
     return f"{read}{shape['rows']} materialized"

@@ -153,5 +153,6 @@ def unexplained_log_errors(ev: Evidence, findings: list[Finding]) -> list[Findin
                 + (f" It suggests `{suggestion['name']}`." if suggestion else "")
                 + f" {placement.fix or _FALLBACK_FIX[category]}",
             effect=bool(_WRAPPER.search(incident.text)),
+            guess=placement.guess,
         ))
     return result
