@@ -10,7 +10,6 @@ Also runnable as a small program (used by the recipes, never by hand):
     python common.py gym-driver REQUEST.json        # a real NeMo Gym collection, inside `unshare --net ...`
     python common.py gym-manual REQUEST.json        # hand-typed `gym env start` / `gym eval run` (same namespace)
     python common.py collect-with-env KIND -- ARGS  # `gym-pipeline collect ARGS` with a broken verifier registered
-    python common.py bounded-policy --checkpoint C --port P --capacity N --queue Q --latency-ms L [--ready-file F]
 """
 
 from __future__ import annotations
@@ -501,82 +500,6 @@ def collect_with_env(kind: str, argv: list[str]) -> int:
     return main(argv)
 
 
-# --- program mode: a policy with a bounded capacity (like vLLM's max-num-seqs plus a bounded waiting queue) ---
-
-
-def bounded_policy(args: list[str]) -> int:
-    """The simulated policy behind an admission limit: `capacity` requests are served at once, up to `queue`
-    more wait; beyond that the server answers 429 (queue full). Served on 127.0.0.1."""
-    import argparse
-    import asyncio
-
-    from aiohttp import web
-
-    from gym_pipeline.models.faults import openai_error
-    from gym_pipeline.models.simulated_policy import create_app
-
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--checkpoint", required=True)
-    parser.add_argument("--port", type=int, default=0)
-    parser.add_argument("--capacity", type=int, default=2)
-    parser.add_argument("--queue", type=int, default=1000000)
-    parser.add_argument("--latency-ms", type=int, default=0)
-    parser.add_argument("--ready-file", default=None)
-    options = parser.parse_args(args)
-    app = create_app(Path(options.checkpoint), latency_ms=options.latency_ms)
-    state = {"running": 0, "waiting": 0}
-    slots = asyncio.Semaphore(options.capacity)
-
-    @web.middleware
-    async def admission(request: web.Request, handler):
-        if request.path != "/v1/chat/completions":
-            return await handler(request)
-        if state["waiting"] >= options.queue:
-            print(f"429 queue full: {state['running']} running, {state['waiting']} waiting "
-                  f"(max_num_seqs={options.capacity}, max_queue={options.queue})", flush=True)
-            return openai_error(429, f"Too many requests: {state['waiting']} requests already waiting "
-                                     f"(max_num_seqs={options.capacity}, max_queue={options.queue})",
-                                error_type="rate_limit_error", code="queue_full", headers={"Retry-After": "1"})
-        state["waiting"] += 1
-        began = time.monotonic()
-        try:
-            async with slots:
-                state["waiting"] -= 1
-                state["running"] += 1
-                try:
-                    response = await handler(request)
-                finally:
-                    state["running"] -= 1
-        except asyncio.CancelledError:
-            state["waiting"] = max(0, state["waiting"])
-            print(f"client went away after {time.monotonic() - began:.1f}s in queue/running", flush=True)
-            raise
-        print(f"POST /v1/chat/completions {response.status} in {time.monotonic() - began:.2f}s "
-              f"(running {state['running']}, waiting {state['waiting']})", flush=True)
-        return response
-
-    app.middlewares.insert(0, admission)
-
-    async def serve() -> None:
-        runner = web.AppRunner(app)
-        await runner.setup()
-        await web.TCPSite(runner, "127.0.0.1", options.port).start()
-        url = f"http://127.0.0.1:{runner.addresses[0][1]}/v1"
-        print(f"bounded policy ready at {url} (max_num_seqs={options.capacity}, max_queue={options.queue}, "
-              f"latency {options.latency_ms} ms)", flush=True)
-        if options.ready_file:
-            Path(options.ready_file).write_text(url + "\n")
-        stop = asyncio.Event()
-        loop = asyncio.get_running_loop()
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            loop.add_signal_handler(sig, stop.set)
-        await stop.wait()
-        await runner.cleanup()
-
-    asyncio.run(serve())
-    return 0
-
-
 # --- program mode: one stage through a project launcher (local process, Docker container, Slurm job) --------
 
 
@@ -608,6 +531,4 @@ if __name__ == "__main__":
     if command == "collect-with-env":
         rest = sys.argv[3:]
         sys.exit(collect_with_env(sys.argv[2], rest[1:] if rest[:1] == ["--"] else rest))
-    if command == "bounded-policy":
-        sys.exit(bounded_policy(sys.argv[2:]))
     sys.exit(f"unknown command {command}")

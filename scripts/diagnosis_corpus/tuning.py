@@ -35,7 +35,6 @@ from common import (  # noqa: E402
     bind_port,
     diagnose_category,
     keep,
-    stop_group,
     wait_for_lines,
 )
 
@@ -401,21 +400,6 @@ def cache_two_writers_builtin(case: Case) -> dict:
 # ============================================================================================================
 
 
-@contextlib.contextmanager
-def bounded_policy(case: Case, ckpt: str, capacity: int, queue: int, latency_ms: int):
-    ready = case.work / "bounded.url"
-    process = case.start([PY, THIS, "bounded-policy", "--checkpoint", ckpt, "--capacity", capacity, "--queue",
-                          queue, "--latency-ms", latency_ms, "--ready-file", ready.name], "logs/model_server.log")
-    try:
-        while not ready.exists():
-            if process.poll() is not None:
-                raise RuntimeError("bounded policy did not start")
-            time.sleep(0.1)
-        yield ready.read_text().strip()
-    finally:
-        stop_group(process)
-
-
 def _stage_config(case: Case, **settings) -> str:
     config = {"name": "corpus", "environments": [{"name": "string_match", "dataset": "data/string_match.jsonl"}],
               "checkpoints_dir": "checkpoints", "runs_dir": "runs", "nightly_cron": None, **settings}
@@ -432,15 +416,15 @@ def throughput_timeouts_builtin(case: Case) -> dict:
     config = _stage_config(case, num_repeats=4, concurrency=48, request_timeout_s=3)
     case.sh([GP, "stage", "materialize", "--sweep-config", config, "--checkpoint", "step_0100", "--env",
              "string_match", "--code-version", "corpus"], "logs/materialize.log")
-    with bounded_policy(case, ckpt, capacity=2, queue=10000, latency_ms=800) as url:
+    with case.policy(ckpt, "--max-running", "2", "--max-waiting", "10000", "--latency-ms", "800") as (url, _):
         case.sh([GP, "stage", "collect", "--sweep-config", config, "--checkpoint", "step_0100", "--env",
                  "string_match", "--code-version", "corpus", "--model-url", url, "--model-name", "sim-policy"],
                 "logs/rollouts.log", timeout=600)
     return dict(expected="throughput_resources", fix_words=["concurrency"],
                 how="Sweep stage collect (built-in engine) with concurrency 48 and request_timeout_s 3 against a "
-                    "model server that serves 2 requests at a time (max_num_seqs=2, 800 ms each; the simulated "
-                    "policy behind an admission queue, `common.py bounded-policy`): requests wait in its queue far "
-                    "longer than 3 s and time out, retries included.",
+                    "model server that serves 2 requests at a time (800 ms each; the simulated policy with "
+                    "`--max-running 2 --max-waiting 10000`, logging vLLM's Running/Waiting lines): requests wait in "
+                    "its queue far longer than 3 s and time out, retries included.",
                 root_cause="The collection's concurrency (48) is far above what the model server serves at once "
                            "(2), so queued requests time out.")
 
@@ -449,13 +433,13 @@ def throughput_timeouts_builtin(case: Case) -> dict:
 def throughput_429_builtin(case: Case) -> dict:
     ckpt = case.checkpoint()
     case.materialize(case.dataset("string_match", 12), 4, SM_AGENT)
-    with bounded_policy(case, ckpt, capacity=2, queue=4, latency_ms=300) as url:
+    with case.policy(ckpt, "--max-running", "2", "--max-waiting", "4", "--latency-ms", "300") as (url, _):
         case.collect(url, "string_match", "--concurrency", "48", "--model", "sim-policy")
     case.profile("--allow-partial")
     return dict(expected="throughput_resources", fix_words=["concurrency"],
                 how="Built-in engine with --concurrency 48 against a model server that runs 2 requests at a time and "
-                    "queues at most 4 more (`common.py bounded-policy --capacity 2 --queue 4`), answering 429 "
-                    "when its queue is full: many rows stay rate limited through all 3 attempts.",
+                    "queues at most 4 more (the simulated policy with `--max-running 2 --max-waiting 4`), answering "
+                    "429 overloaded when its queue is full: many rows stay rate limited through all 3 attempts.",
                 root_cause="Concurrency far above the model server's capacity overloads it, which answers 429 "
                            "(queue full).")
 
