@@ -228,6 +228,14 @@ def missing_module_fix(text: str, where: str = "the process that raised it") -> 
             f"version that has it in {where}'s requirements.")
 
 
+def layer_of_frame(frame: str) -> Placement | None:
+    """The layer a traceback frame (`File "path", line N, in func`) belongs to, when its path says."""
+    for kind in _FRAME_LAYERS:
+        if kind.pattern.search(frame):
+            return Placement(kind.category, f"raised in {kind.basis}: {frame}")
+    return None
+
+
 def innermost_frame(incident: LogIncident) -> str | None:
     """`path:line (in func)` of the frame where a traceback was raised."""
     for frame in reversed(incident.frames):
@@ -265,9 +273,8 @@ def _layer(incident: LogIncident) -> Placement | None:
         if role == "model":
             return Placement(MODEL_SERVING, f"raised in the model server `{incident.server}` (its log prefix)")
     for frame in reversed(incident.frames):
-        for kind in _FRAME_LAYERS:
-            if kind.pattern.search(frame):
-                return Placement(kind.category, f"raised in {kind.basis}: {frame}")
+        if (placement := layer_of_frame(frame)) is not None:
+            return placement
     for kind in _LOG_LAYERS:
         if kind.pattern.search(incident.file):
             return Placement(kind.category, f"written to {kind.basis} ({incident.file})")

@@ -117,6 +117,9 @@ SIGNATURES: tuple[Signature, ...] = (
     Signature("gym_materialized_rows", r"Writing materialized rows: 100%\|[^|\n]*\| (?P<rows>\d+)/\d+"),
     Signature("gym_rollouts_output", r"^Rollouts: (?P<path>\S+)"),
     Signature("prompt_config_conflict", r"rows have responses_create_params\.input but prompt_config"),
+    # a Python process that crashed in native code (faulthandler's report, its frames follow, innermost first)
+    Signature("native_crash", r"^Fatal Python error: (?P<what>Segmentation fault|Aborted|Bus error|Floating point "
+                              r"exception|Illegal instruction)"),
     Signature("gym_resumed", r"^Resumed from cache\. Found:"),
     # which weights a model server serves: the simulated policy's checkpoint, vLLM's --model
     Signature("served_weights", r"simulated policy: checkpoint (?P<checkpoint>[^,]+), served_model_name"

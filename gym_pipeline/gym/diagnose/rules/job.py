@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import itertools
 import re
+from pathlib import Path
 
 from gym_pipeline.gym.diagnose.evidence import Evidence
 from gym_pipeline.gym.diagnose.findings import (
@@ -23,6 +25,7 @@ from gym_pipeline.gym.diagnose.findings import (
 )
 from gym_pipeline.gym.diagnose.launcher import MODEL_SERVER_STAGE, LauncherState, outcome
 from gym_pipeline.gym.diagnose.logs import LogHit
+from gym_pipeline.gym.diagnose.origin import layer_of_frame
 from gym_pipeline.gym.diagnose.probes import HEAD_SERVER, MODEL, PORT, PORT_IN_USE, ProbeResult
 from gym_pipeline.gym.diagnose.redaction import EvidenceLine
 from gym_pipeline.gym.diagnose.rules.nesting import nested_finding, nested_log_findings
@@ -197,6 +200,44 @@ def rule_container_cannot_reach_host(ev: Evidence) -> list[Finding]:
             "container can reach (the host's address on the Docker bridge); then rerun the stage.",
         explains=frozenset({"model_endpoint_down"}),
     )]
+
+
+_FAULTHANDLER_FRAME = re.compile(r'^\s*File "(?P<path>[^"]+)", line (?P<line>\d+) in (?P<func>\S+)')
+FAULTHANDLER_LINES = 40  # how far below "Fatal Python error" its stack is read
+
+
+def rule_native_crash(ev: Evidence) -> list[Finding]:
+    """A server that died in native code (a segfault in an extension, a C library, ctypes): faulthandler prints the
+    Python stack, innermost frame first, and that frame says whose code it was."""
+    findings = []
+    for hit in ev.hits("native_crash")[:1]:
+        frames = _frames_below(ev.run_dir / hit.file, hit.line)
+        placed = next((p for f in frames if (p := layer_of_frame(f)) is not None), None)
+        where = f" in {frames[0]}" if frames else ""
+        findings.append(Finding(
+            category=placed.category if placed else INFRA,
+            title=f"A process crashed in native code ({hit.groups['what']}){where}",
+            evidence=[hit.evidence()],
+            cause=f"Python's faulthandler reported a {hit.groups['what'].lower()}: the process died at once, without a "
+                  "traceback, and every request to it failed after (a 500 or a refused connection upstream). "
+                  + (f"Its innermost frame places it: {placed.basis}." if placed else
+                     "Its stack does not say whose code it was."),
+            fix=f"Reproduce it on that input outside the server ({frames[0] if frames else 'the stack in ' + hit.file}): "
+                "a native call with a bad argument (ctypes, a C extension given None or a wrong type) or a broken "
+                "wheel; guard or fix the call, or reinstall the extension; then restart the servers and resume.",
+        ))
+    return findings
+
+
+def _frames_below(path: Path, line: int) -> list[str]:
+    """faulthandler's frames under its "Fatal Python error" line, innermost first."""
+    try:
+        with path.open(encoding="utf-8", errors="replace") as handle:
+            lines = list(itertools.islice(handle, line, line + FAULTHANDLER_LINES))
+    except OSError:
+        return []
+    return [f'File "{m["path"]}", line {m["line"]}, in {m["func"]}' for text in lines
+            if (m := _FAULTHANDLER_FRAME.match(text))]
 
 
 def rule_python_version(ev: Evidence) -> list[Finding]:
