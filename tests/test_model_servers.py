@@ -108,6 +108,7 @@ def engine() -> docker.DockerClient:
     return docker_engine()
 
 
+@pytest.mark.integration
 def test_the_simulated_policy_runs_in_a_container_on_the_host_network(checkpoint_dir, run_dir, engine):
     settings = DockerLauncherSettings(network="host", grace_period_s=2)
     with serve(ModelServerConfig(), checkpoint_dir, run_dir, settings) as endpoint:
@@ -130,6 +131,7 @@ def cluster() -> None:
     slurm_cluster()
 
 
+@pytest.mark.integration
 def test_the_simulated_policy_runs_as_a_slurm_job(checkpoint_dir, run_dir, cluster):
     settings = SlurmLauncherSettings(poll_interval_s=0.3, exit_file_grace_s=10, cancel_timeout_s=60)
     with serve(ModelServerConfig(), checkpoint_dir, run_dir, settings) as endpoint:
