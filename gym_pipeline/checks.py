@@ -9,17 +9,17 @@ import dagster as dg
 
 from gym_pipeline.assets.batching import partitions_of
 from gym_pipeline.assets.partitions import sweep_partitions
+from gym_pipeline.code_versions import code_version_of
 from gym_pipeline.config import SweepConfig
-from gym_pipeline.gym import materialize
-from gym_pipeline.gym.fingerprint import code_version
 from gym_pipeline.gym.formats import MATERIALIZED_INPUTS_FILE
 from gym_pipeline.gym.manifest import read_manifest
 from gym_pipeline.gym.materialize import MATERIALIZED_INPUTS_STAGE
 from gym_pipeline.gym.staleness import StaleReport, compare_materialized, unchanged_since_recorded
+from gym_pipeline.stages import materialize_partition
 
 INPUTS_MATCH_SOURCE = "inputs_match_source"
 # The materialized_inputs asset's code version: inputs written by other code are compared row by row.
-MATERIALIZE_CODE_VERSION = code_version(materialize)
+MATERIALIZE_CODE_VERSION = code_version_of(materialize_partition)
 
 
 def inputs_report(config: SweepConfig, checkpoint: str, env: str) -> StaleReport:

@@ -26,6 +26,8 @@ from launcher_support import (
 from gym_pipeline.launchers.base import LauncherUnavailableError, StageFailedError, StageResources
 from gym_pipeline.launchers.docker import LABEL_RUN_DIR, DockerLauncher
 
+pytestmark = pytest.mark.integration  # needs the real Docker engine
+
 
 @pytest.fixture(scope="module")
 def engine() -> docker.DockerClient:

@@ -28,6 +28,8 @@ from launcher_support import (
 from gym_pipeline.launchers.base import LauncherUnavailableError, StageFailedError, StageResources
 from gym_pipeline.launchers.slurm import SlurmLauncher
 
+pytestmark = pytest.mark.integration  # needs the real one-node Slurm
+
 
 def squeue(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run(["squeue", "-h", *args], capture_output=True, text=True, timeout=30)

@@ -108,6 +108,7 @@ def engine() -> docker.DockerClient:
     return docker_engine()
 
 
+@pytest.mark.integration
 def test_the_simulated_policy_runs_in_a_container_on_the_host_network(checkpoint_dir, run_dir, engine):
     settings = DockerLauncherSettings(network="host", grace_period_s=2)
     with serve(ModelServerConfig(), checkpoint_dir, run_dir, settings) as endpoint:
@@ -130,6 +131,7 @@ def cluster() -> None:
     slurm_cluster()
 
 
+@pytest.mark.integration
 def test_the_simulated_policy_runs_as_a_slurm_job(checkpoint_dir, run_dir, cluster):
     settings = SlurmLauncherSettings(poll_interval_s=0.3, exit_file_grace_s=10, cancel_timeout_s=60)
     with serve(ModelServerConfig(), checkpoint_dir, run_dir, settings) as endpoint:
@@ -192,8 +194,10 @@ def test_a_missing_vllm_executable_is_reported_before_anything_starts(checkpoint
 
 
 @pytest.mark.parametrize(("service", "launcher_settings", "not_found"), [
-    ("engine", DockerLauncherSettings(grace_period_s=2), "exec vllm failed: No such file or directory"),
-    ("cluster", SlurmLauncherSettings(poll_interval_s=0.3, exit_file_grace_s=10), "vllm: command not found"),
+    pytest.param("engine", DockerLauncherSettings(grace_period_s=2), "exec vllm failed: No such file or directory",
+                 marks=pytest.mark.integration),
+    pytest.param("cluster", SlurmLauncherSettings(poll_interval_s=0.3, exit_file_grace_s=10), "vllm: command not found",
+                 marks=pytest.mark.integration),
 ])
 def test_a_vllm_missing_where_the_server_runs_is_named_with_the_log(
         service, launcher_settings, not_found, checkpoint_dir, run_dir, request):

@@ -27,7 +27,7 @@ from gym_pipeline.environments import get_environment
 from gym_pipeline.gym.materialize import materialize_file
 from gym_pipeline.models.checkpoints import demo_checkpoints
 
-pytestmark = pytest.mark.timeout(420)
+pytestmark = [pytest.mark.integration, pytest.mark.timeout(420)]
 DRIVER = Path(__file__).with_name("nemo_gym_driver.py")
 UNSHARE = ["unshare", "--net", "--uts", "--pid", "--fork", "--kill-child", "--mount-proc"]
 DRIVER_TIMEOUT_S = 240  # the collection takes 20-60 s; unshare is killed after this

@@ -47,7 +47,8 @@ def _leftovers(kind: str, home: Path) -> list[str]:
     return [line for line in listed.stdout.splitlines() if "pgrep" not in line]
 
 
-@pytest.mark.parametrize("kind", ["local", "docker", "slurm"])
+@pytest.mark.parametrize("kind", ["local", pytest.param("docker", marks=pytest.mark.integration),
+                                  pytest.param("slurm", marks=pytest.mark.integration)])
 def test_every_stage_of_a_sweep_runs_through_the_launcher_and_says_where(tmp_path, kind):
     settings_class, ready = SETTINGS[kind]
     ready()
@@ -104,6 +105,7 @@ def test_the_stage_command_refuses_a_file_that_is_not_a_sweep_config(tmp_path):
     assert "Traceback" not in done.stderr
 
 
+@pytest.mark.integration
 def test_terminating_a_run_from_the_ui_stops_its_launched_stage_and_server(tmp_path):
     """A run terminated mid-collection through Dagster (as the UI's Terminate button does) leaves no container,
     no model server and no stage process behind."""

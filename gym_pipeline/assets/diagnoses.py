@@ -4,10 +4,11 @@ import dagster as dg
 
 from gym_pipeline.assets.batching import SweepPartition, backfill_policy, batch_result, partitions_of
 from gym_pipeline.assets.partitions import sweep_partitions
+from gym_pipeline.code_versions import code_version_of
 from gym_pipeline.config import SweepConfig
 from gym_pipeline.gym import diagnose as diagnosis
 from gym_pipeline.gym.diagnose.report import DIAGNOSIS_STAGE
-from gym_pipeline.gym.fingerprint import code_version, file_digest
+from gym_pipeline.gym.fingerprint import file_digest
 from gym_pipeline.gym.formats import (
     DIAGNOSIS_FILE,
     FAILURES_FILE,
@@ -28,7 +29,7 @@ def build_diagnostic_report(config: SweepConfig) -> dg.AssetsDefinition:
         name="diagnostic_report",
         partitions_def=sweep_partitions(config),
         deps=["rollouts", "reward_profile"],
-        code_version=code_version(*diagnosis.MODULES),
+        code_version=code_version_of(diagnosis),
         backfill_policy=backfill_policy(config),
         group_name="eval",
         kinds={"python", "json"},

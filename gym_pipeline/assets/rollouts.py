@@ -8,10 +8,9 @@ from gym_pipeline.assets.batching import SweepPartition, backfill_policy, batch_
 from gym_pipeline.assets.launching import run_stage
 from gym_pipeline.assets.partitions import CHECKPOINT_OF_PARTITION, sweep_partitions
 from gym_pipeline.checks import inputs_report, report_metadata
+from gym_pipeline.code_versions import code_version_of
 from gym_pipeline.config import SweepConfig
-from gym_pipeline.engines import builtin, nemo_gym
 from gym_pipeline.engines.builtin import ROLLOUTS_STAGE
-from gym_pipeline.gym.fingerprint import code_version
 from gym_pipeline.gym.manifest import annotate_stage
 from gym_pipeline.gym.redaction import redact
 from gym_pipeline.models.servers import Endpoint
@@ -40,7 +39,7 @@ def build_rollouts(config: SweepConfig) -> dg.AssetsDefinition:
         name="rollouts",
         partitions_def=sweep_partitions(config),
         deps=["materialized_inputs", dg.AssetDep("model_checkpoint", partition_mapping=CHECKPOINT_OF_PARTITION)],
-        code_version=code_version(builtin if config.engine == "builtin" else nemo_gym),
+        code_version=code_version_of(collect_partition),
         backfill_policy=backfill_policy(config),
         group_name="eval",
         kinds={"python", "jsonl"},

@@ -7,9 +7,7 @@ buffer, which runs at memory speed on machines with SHA extensions.
 from __future__ import annotations
 
 import hashlib
-import inspect
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import orjson
@@ -41,11 +39,3 @@ def folder_digest(path: Path | str) -> str:
 def value_digest(value: Any) -> str:
     """sha256 of a JSON-serializable value, independent of dict key order."""
     return PREFIX + hashlib.sha256(orjson.dumps(value, option=orjson.OPT_SORT_KEYS)).hexdigest()
-
-
-def code_version(*modules: ModuleType) -> str:
-    """A code version derived from the source of the modules that produce an output."""
-    digest = hashlib.sha256()
-    for module in modules:
-        digest.update(inspect.getsource(module).encode())
-    return digest.hexdigest()[:16]

@@ -13,8 +13,6 @@ the table of log signatures and the known problems they prove, `vocabulary` the 
 failure vocabulary, `rules/` the rules in the guide's debug order, `report` the output.
 """
 
-import sys
-
 from gym_pipeline.gym.diagnose.evidence import Evidence, collect_evidence
 from gym_pipeline.gym.diagnose.findings import Finding, Rule
 from gym_pipeline.gym.diagnose.launcher import LauncherState, write_launcher_state
@@ -31,15 +29,10 @@ from gym_pipeline.gym.diagnose.report import (
 from gym_pipeline.gym.diagnose.rules import RULES
 from gym_pipeline.gym.diagnose.vocabulary import CATEGORIES, HEALTHY
 
-# Every module of this package (all loaded by the imports above), by name: the code that decides a
-# diagnosis, for the diagnostic_report asset's `code_version(*MODULES)`.
-MODULES = tuple(module for name, module in sorted(sys.modules.items()) if name.startswith(f"{__name__}."))
-
 __all__ = [
     "CATEGORIES",
     "DIAGNOSIS_FILE",
     "HEALTHY",
-    "MODULES",
     "RULES",
     "DiagnosisReport",
     "Evidence",

@@ -1,0 +1,162 @@
+"""Code versions that follow the code a stage runs.
+
+A stage's version is a digest of the project code it executes: the stage function itself, the
+project modules it uses, and every project module those import, transitively (imports inside
+functions included). Each module is hashed as its parsed code with docstrings removed, so a
+change to comments, docstrings or formatting changes nothing, and a change to how a standard
+deviation or a reward is computed changes exactly the stages that run it.
+
+Wiring is not part of any stage's version: the Dagster assets, sensors and automation, the
+config loading, the command line, and the launchers (where a stage runs, not what it computes).
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import importlib.util
+import inspect
+import sys
+import textwrap
+from collections.abc import Callable, Iterable
+from functools import cache
+from types import CodeType, FunctionType, ModuleType
+
+PROJECT = "gym_pipeline"
+# Modules (and packages, with everything below them) that wire stages together rather than compute them.
+WIRING = frozenset({
+    "gym_pipeline.assets", "gym_pipeline.automation", "gym_pipeline.backfill", "gym_pipeline.checks",
+    "gym_pipeline.cli", "gym_pipeline.cli_args", "gym_pipeline.code_versions", "gym_pipeline.config",
+    "gym_pipeline.definitions", "gym_pipeline.demo", "gym_pipeline.discovery", "gym_pipeline.launchers",
+    "gym_pipeline.sensors", "gym_pipeline.stages", "gym_pipeline.status", "gym_pipeline.sweep",
+})
+DIGEST_CHARS = 16
+
+
+def code_version_of(*roots: Callable | ModuleType) -> str:
+    """The code version of the stage that runs `roots`: stage functions (their own code and what they use) or
+    modules, with every project module they import, transitively."""
+    digest = hashlib.sha256()
+    for name, text in sorted(_code_of(roots).items()):
+        digest.update(f"{name}\0{text}\n".encode())
+    return digest.hexdigest()[:DIGEST_CHARS]
+
+
+def modules_of(*roots: Callable | ModuleType) -> list[str]:
+    """The project modules (not wiring) a stage's version covers, sorted: what `code_version_of` hashes."""
+    return sorted(name for name in _code_of(roots) if not name.startswith("function "))
+
+
+def _code_of(roots: Iterable[Callable | ModuleType]) -> dict[str, str]:
+    """{module name or `function <qualname>`: normalized code} for everything the roots run."""
+    code: dict[str, str] = {}
+    modules: list[str] = []
+    functions = [root for root in roots if not isinstance(root, ModuleType)]
+    modules += [root.__name__ for root in roots if isinstance(root, ModuleType)]
+    seen_functions: set[str] = set()
+    while functions:
+        function = inspect.unwrap(functions.pop())
+        key = f"function {function.__module__}.{function.__qualname__}"
+        if key in seen_functions:
+            continue
+        seen_functions.add(key)
+        code[key] = _normalized(inspect.getsource(function))
+        for value in _globals_used(function):
+            if isinstance(value, ModuleType):
+                modules.append(value.__name__)
+            elif isinstance(value, FunctionType) and value.__module__ == function.__module__:
+                functions.append(value)  # a helper beside the stage function: its own code, not its whole module
+            elif isinstance(getattr(value, "__module__", None), str):
+                modules.append(value.__module__)
+    for name in _closure(modules):
+        code[name] = _module_code(name)
+    return code
+
+
+def _globals_used(function: FunctionType) -> list[object]:
+    """The module-level objects a function's code (nested functions and lambdas included) refers to."""
+    names: set[str] = set()
+    stack: list[CodeType] = [function.__code__]
+    while stack:
+        code = stack.pop()
+        names.update(code.co_names)
+        stack.extend(const for const in code.co_consts if isinstance(const, CodeType))
+    return [function.__globals__[name] for name in sorted(names) if name in function.__globals__]
+
+
+def _is_project_code(name: str) -> bool:
+    if name != PROJECT and not name.startswith(PROJECT + "."):
+        return False
+    return not any(name == wiring or name.startswith(wiring + ".") for wiring in WIRING)
+
+
+def _closure(names: Iterable[str]) -> list[str]:
+    """The project modules among `names` and everything they import, transitively, with their packages."""
+    found: set[str] = set()
+    pending = [name for name in names if _is_project_code(name)]
+    while pending:
+        name = pending.pop()
+        if name in found:
+            continue
+        found.add(name)
+        parent = name.rpartition(".")[0]
+        pending += [n for n in (parent, *_imports_of(name)) if n and _is_project_code(n) and n not in found]
+    return sorted(found)
+
+
+@cache
+def _source(name: str) -> str:
+    spec = importlib.util.find_spec(name)
+    if spec is None or spec.origin is None:
+        raise ModuleNotFoundError(f"project module {name} not found for its code version")
+    with open(spec.origin, encoding="utf-8") as handle:
+        return handle.read()
+
+
+@cache
+def _imports_of(name: str) -> tuple[str, ...]:
+    """Modules `name` imports (anywhere in it): `from a.b import c` gives a.b.c when c is a module, else a.b."""
+    is_package = importlib.util.find_spec(name).submodule_search_locations is not None
+    package = name if is_package else name.rpartition(".")[0]
+    imported: list[str] = []
+    for node in ast.walk(ast.parse(_source(name))):
+        if isinstance(node, ast.Import):
+            imported += [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
+                base = f"{anchor}.{base}" if base else anchor
+            for alias in node.names:
+                submodule = f"{base}.{alias.name}"
+                imported.append(submodule if _is_module(submodule) else base)
+    return tuple(dict.fromkeys(imported))
+
+
+def _is_module(name: str) -> bool:
+    if name in sys.modules:
+        return True
+    try:
+        return importlib.util.find_spec(name) is not None
+    except (ImportError, ValueError):
+        return False
+
+
+@cache
+def _module_code(name: str) -> str:
+    return _normalized(_source(name))
+
+
+def _normalized(source: str) -> str:
+    return _dump(ast.parse(textwrap.dedent(source)))
+
+
+def _dump(tree: ast.AST) -> str:
+    """The parsed code without docstrings (`tree` is changed): comments and formatting are gone from a tree."""
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if (isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and body
+                and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant)
+                and isinstance(body[0].value.value, str)):
+            node.body = body[1:] or [ast.Pass()]
+    return ast.dump(tree, annotate_fields=False, include_attributes=False)
