@@ -57,6 +57,9 @@ def test_the_corpus_covers_every_class_with_a_held_out_third() -> None:
     assert len(cases) >= 40
     assert set(categories) == {*CATEGORIES, "healthy"}
     assert categories["healthy"] >= 5
-    held_out = [case for case in cases if case["set"] == "held_out"]
-    assert len(held_out) * 3 >= len(cases)
+    # every set but the tuning one was written from the guides alone, after the rules, and measured once before
+    # any tuning on it; the latest (`held_out`) is a fresh part of at least 40 cases
+    written_held_out = [case for case in cases if case["set"] != "tuning"]
+    assert len(written_held_out) * 3 >= len(cases)
+    assert sum(case["set"] == "held_out" for case in cases) >= 40
     assert set(KNOWN_MISSES) <= {case_id(path) for path in CASES}
