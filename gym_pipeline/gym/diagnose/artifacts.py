@@ -226,6 +226,10 @@ class ArtifactFacts:
     input_fields: Counter[str] = field(default_factory=Counter)  # materialized rows having each top-level field
     input_fields_empty: Counter[str] = field(default_factory=Counter)  # ... with an empty value ("", [], {}, null)
     stopped_after_turn: list[EvidenceLine] = field(default_factory=list)
+    # answers the model server cut at the output token limit (Responses `incomplete_details.reason`)
+    truncated_rollouts: int = 0
+    truncation_limit: int | None = None
+    truncated_example: EvidenceLine | None = None
 
     # the reward profile
     profile_rollouts: int = 0  # sum of num_rollouts
@@ -448,6 +452,22 @@ def _note_failure_kind(facts: ArtifactFacts, kind: str, where: EvidenceLine, key
         stats.first = where
 
 
+def _note_truncation(facts: ArtifactFacts, row: dict[str, Any], file: str, line_number: int) -> None:
+    response = row.get("response")
+    if not isinstance(response, dict) or response.get("status") != "incomplete":
+        return
+    reason = (response.get("incomplete_details") or {}).get("reason")
+    if not isinstance(reason, str) or "token" not in reason and reason != "length":
+        return
+    facts.truncated_rollouts += 1
+    limit = response.get("max_output_tokens") or (row.get("responses_create_params") or {}).get("max_output_tokens")
+    if isinstance(limit, int):
+        facts.truncation_limit = limit
+    if facts.truncated_example is None:
+        facts.truncated_example = EvidenceLine(file=file, line=line_number, text=f"response.status=incomplete, "
+                                               f"incomplete_details.reason={reason}, max_output_tokens={limit}")
+
+
 def _collect_rollouts(facts: ArtifactFacts) -> dict[Key, int]:
     done: dict[Key, int] = {}
     file = facts.rel(facts.rollouts.path)
@@ -462,6 +482,7 @@ def _collect_rollouts(facts: ArtifactFacts) -> dict[Key, int]:
                 )
         else:
             done[key] = line_number
+        _note_truncation(facts, row, file, line_number)
         masked = row.get("mask_sample") is True
         facts.masked_rollouts += masked
         kinds = [str(row["failure_kind"])] if row.get("failure_kind") is not None else []

@@ -308,8 +308,9 @@ KNOWN_PROBLEMS: tuple[KnownProblem, ...] = (
         "disk_full", 1, INFRA, ("disk_full",),
         "The file system is full",
         "A write failed with no space left (the output folder, Ray's session folder under /tmp, or the venv cache).",
-        "`df -h <output folder> /tmp`; free space or point outputs and Ray's temp folder elsewhere, then resume: "
-        "`gym-pipeline collect ... --resume`.",
+        "`df -h <output folder> /tmp` for space and `df -i <output folder> /tmp` for inodes (a filesystem of many small "
+        "files runs out of inodes with space left); free space or inodes, or point outputs and Ray's temp folder "
+        "elsewhere, then resume: `gym-pipeline collect ... --resume`.",
         "seeds/000 infra: filesystem",
     ),
     KnownProblem(
@@ -389,8 +390,9 @@ KNOWN_PROBLEMS: tuple[KnownProblem, ...] = (
         "The command's config overrides do not fit the config",
         "Hydra refused an override: the key does not exist in the loaded config bundle (a typo, a missing `+`, "
         "or a different agent/config than intended) or a required value was never set.",
-        "Compare the override with the loaded config: rerun with `-v` and check the key's path; use `+key=v` to add a "
-        "key and `++key=v` to add or override; check that the agent and config bundle are the ones you meant.",
+        "Compare the override `{key}` with the loaded config: rerun with `-v` and check the key's path; a key the "
+        "config does not have needs `+{key}=<value>` to add it or `++{key}=<value>` to add or override it; check that "
+        "the agent and config bundle are the ones you meant.",
         "seeds/000 config: wrong config bundle, missing agent, wrong extra args",
     ),
     # step 2 --------------------------------------------------------------------------------------

@@ -37,6 +37,7 @@ from gym_pipeline.gym.diagnose.rules.data import (
     rule_several_writers,
     rule_stale_files,
     rule_stale_inputs,
+    rule_truncated_answers,
 )
 from gym_pipeline.gym.diagnose.rules.fallback import STEP_OF_CATEGORY, unexplained_log_errors
 from gym_pipeline.gym.diagnose.rules.job import (
@@ -72,6 +73,7 @@ from gym_pipeline.gym.diagnose.rules.verifier import (
     rule_time_budget_kinds,
     rule_timeouts,
     rule_verifier_failures,
+    rule_verifier_timeouts,
 )
 from gym_pipeline.gym.diagnose.vocabulary import CONFIG, DEBUG_STEPS, INFRA, MODEL_SERVING
 
@@ -113,6 +115,7 @@ RULES: tuple[Rule, ...] = (
     Rule(6, "profile_counts", rule_profile_counts),
     Rule(6, "stale_files", rule_stale_files),
     Rule(6, "several_writers", rule_several_writers),
+    Rule(6, "truncated_answers", rule_truncated_answers),
     Rule(6, "known_problems", known_problems(6)),
     Rule(7, "time_budget_kinds", rule_time_budget_kinds),
     Rule(7, "step_failures", rule_step_failures),
@@ -123,6 +126,7 @@ RULES: tuple[Rule, ...] = (
     Rule(7, "verifier_failures", rule_verifier_failures),
     Rule(7, "failure_kinds", rule_failure_kinds),
     Rule(7, "timeouts", rule_timeouts),
+    Rule(7, "verifier_timeouts", rule_verifier_timeouts),
     Rule(7, "other_failures", rule_other_failures),
     Rule(7, "known_problems", known_problems(7)),
     Rule(8, "request_schema", rule_request_schema),

@@ -20,7 +20,7 @@ from gym_pipeline.gym.diagnose.findings import (
 )
 from gym_pipeline.gym.diagnose.manifests import INPUTS_CHANGED, PROFILE_OUTDATED, SOURCE_CHANGED, SOURCE_GONE
 from gym_pipeline.gym.diagnose.redaction import EvidenceLine
-from gym_pipeline.gym.diagnose.vocabulary import CACHE_RESUME, DATA_SCHEMA, SIDECAR_FLAG, VERIFIER_RUNTIME
+from gym_pipeline.gym.diagnose.vocabulary import CACHE_RESUME, CONFIG, DATA_SCHEMA, SIDECAR_FLAG, VERIFIER_RUNTIME
 from gym_pipeline.gym.manifest import MANIFEST_FILE
 
 # ---------------------------------------------------------------------------------------------
@@ -377,6 +377,30 @@ def rule_several_writers(ev: Evidence) -> list[Finding]:
               "runs at once overwrite each other).",
         fix="Give every run its own output folder (`gym eval run ... --output <run folder>/rollouts.jsonl`), run one "
             "job per folder at a time, and re-run the collection you need on a clean folder.",
+    )]
+
+
+TRUNCATED_SHARE = 0.5  # answers cut at the token limit in at least this share of rollouts: the setting is wrong
+
+
+def rule_truncated_answers(ev: Evidence) -> list[Finding]:
+    """Most answers stopped at the output token limit: the rewards measure the limit, not the model."""
+    a = ev.artifacts
+    rollouts = a.rollouts.valid_rows
+    if not rollouts or a.truncated_rollouts < TRUNCATED_SHARE * rollouts or a.truncated_example is None:
+        return []
+    limit = a.truncation_limit
+    return [Finding(
+        category=CONFIG,
+        title=f"{a.truncated_rollouts} of {rollouts} answers were cut at the output token limit"
+              + (f" (max_output_tokens={limit})" if limit else ""),
+        evidence=[a.truncated_example],
+        cause="The model server stopped these answers at the run's `max_output_tokens` (the response is "
+              "`incomplete`, reason max_output_tokens), so most never reached their final answer and are scored "
+              "as wrong: the run's setting, not the model or the verifier.",
+        fix=f"Raise the output token limit{f' from {limit}' if limit else ''} to what the task needs "
+            "(`gym eval run ... --max-output-tokens <n>`, or `responses_create_params: {max_output_tokens: <n>}`), "
+            "then collect again on a clean output path and profile.",
     )]
 
 

@@ -32,7 +32,8 @@ _OPENAI_ERROR = re.compile(r"[\"']error[\"']\s*:|BadRequest|RateLimit|APIError|A
 
 OVERLOADED_REPLY = re.compile(r"overloaded|too many concurrent requests|queue (?:is )?full|already waiting", re.I)
 _PARAM = re.compile(r"[\"']param[\"']\s*:\s*[\"'](?P<param>[\w.\[\]]+)|(?:^|[\"'\s:])(?P<field>[a-z_]+(?:\.\d+)?(?:\.\w+)*)"
-                    r": (?:Input should|Field required|Extra inputs|value is not|must be|should be|no )")
+                    r": (?:Input should|List should|String should|Value error|Field required|Extra inputs|value is not|must be"
+                    r"|should be|no )")
 _UNKNOWN_MODEL = re.compile(r"model_not_found|model [`'\"]?\S+[`'\"]? does not exist|The model .* does not exist", re.I)
 _BAD_REQUEST = re.compile(r"invalid_request_error|BadRequest", re.I)  # what a 400 says when its status is not kept
 _NOT_FOUND = re.compile(r"\b404\b|Not Found", re.I)
@@ -104,6 +105,8 @@ def failure_route(ev: Evidence, group: FailureGroup) -> str:
         if nested.inner.fields or _FASTAPI_422.search(nested.inner_text) or nested.inner.code == 422:
             return "schema"
         role = server_role(nested.innermost)
+        if role in ("verifier", "agent") and _TIMEOUT.search(nested.inner_text) and not _MODEL_CALL.search(text):
+            return "verifier_timeout"  # a judge or sandbox behind the verifier too slow under the run's load
         if role in ("model", "verifier"):
             return f"nested_{role}"
         return "nested_model" if _OPENAI_ERROR.search(nested.inner_text) else "nested_verifier"
