@@ -314,7 +314,7 @@ INFRA_LOGS = [
     ("address_in_use.log", "infra", "address already in use", "ss -ltnp"),
     ("disk_full.log", "infra", "The file system is full", "df -h"),
     ("vllm_cuda_oom.log", "model_serving", "ran out of GPU memory", "--gpu-memory-utilization"),
-    ("hydra_override.log", "config", "config overrides do not fit", "++key=v"),
+    ("hydra_override.log", "config", "config overrides do not fit", "++policy_modle=<value>"),
 ]
 
 
