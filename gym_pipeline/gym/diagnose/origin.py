@@ -84,6 +84,17 @@ _WHAT = _kinds(
      "Gym's verify response model requires, or has the wrong type",
      "Make the resources server's `verify` return every field its response model requires, with its type (the "
      "error names the field, e.g. `reward`: a float); then re-run the collection."),
+    # the model server's own program missing where it runs: serving, whoever configured it
+    (r"'vllm' is not an executable|vllm: command not found|exec vllm failed|No module named '?vllm", MODEL_SERVING,
+     "vLLM is not installed where the model server runs",
+     "Install vLLM where the model server runs (`pip install vllm` in that environment, node or image), or point the "
+     "model server's command in sweep.yaml at the vllm that is installed; then start the server again."),
+    # a setting naming a program that is not there
+    (r"program not found|executable not found|not an executable|command not found", CONFIG,
+     "the settings name a program that is not installed where the stage runs",
+     "Point the setting that names the program (`nemo_gym.executable` or the model server's command in sweep.yaml, "
+     "or the PATH) at an executable that exists there (`ls -l <path>`), or install it (scripts/install-nemo-gym.sh "
+     "for NeMo Gym); then run the stage again."),
     # Gym reading a row without a field every row must have (a KeyError in its row preprocessing)
     (r"KeyError: '(?P<field>responses_create_params|agent_ref|_ng_task_index|_ng_rollout_index|task_id|task_input)'",
      DATA_SCHEMA, "a data row lacks a field Gym reads from every row",
