@@ -96,6 +96,12 @@ SIGNATURES: tuple[Signature, ...] = (
     Signature("venv_created", r"Creating virtual environment (?:with seed packages )?at: (?P<path>\S+)"),
     Signature("uv_interpreter", r"Using CPython (?P<version>[\d.]+) interpreter at: (?P<path>\S+)"),
     Signature("head_server_waiting", r"Head server is not up yet \(status `(?P<status>\w+)`\)"),
+    # an environment dump (`env`, a job's environment): the proxies that HTTP clients follow, and what they skip
+    Signature("proxy_env", r"^(?:https?_proxy|HTTPS?_PROXY|ALL_PROXY|all_proxy)=(?P<proxy>\S+)"),
+    Signature("no_proxy_env", r"^(?:no_proxy|NO_PROXY)=(?P<hosts>\S*)"),
+    Signature("ray_gcs_unreachable", r"Failed to connect to GCS at address (?P<address>\S+)"
+                                     r"|Failed to get cluster ID from GCS server"),
+    Signature("gym_malformed_json", r"Malformed JSON in\b|byte order mark \(BOM\) is not supported"),
     Signature("head_server_listening", r"^INFO:\s+Uvicorn running on (?P<url>https?://[^\s]+)"),
     Signature("server_listening", r"^\((?P<server>[\w.-]+)\) INFO:\s+Uvicorn running on (?P<url>https?://[^\s]+)"),
     Signature("servers_ready", r"(?P<ready>\d+) / (?P<total>\d+) servers ready"),
@@ -281,6 +287,16 @@ KNOWN_PROBLEMS: tuple[KnownProblem, ...] = (
         "hosted stopped answering.",
         "`ray status` and `ray list nodes` on the head; read the raylet and worker logs under "
         "/tmp/ray/session_latest/logs/; fix memory or node health, then restart: `gym env start ...`.",
+        "seeds/000 debug step 1: Ray state and logs",
+    ),
+    KnownProblem(
+        "ray_gcs_unreachable", 1, INFRA, ("ray_gcs_unreachable",),
+        "Ray cannot reach the cluster it was told to join (GCS at {address})",
+        "Ray joins the cluster `RAY_ADDRESS` (or `ray.init(address=...)`) names instead of starting its own; when "
+        "that head is gone (a variable left from an earlier session or job) it waits for a GCS that never answers, "
+        "and `gym env start` never gets ready.",
+        "`echo $RAY_ADDRESS`: unset it (`unset RAY_ADDRESS`) so Gym starts its own Ray, or point it at a live head "
+        "(`ray status --address <host:port>` must answer); then start again.",
         "seeds/000 debug step 1: Ray state and logs",
     ),
     KnownProblem(
@@ -512,6 +528,16 @@ KNOWN_PROBLEMS: tuple[KnownProblem, ...] = (
         "A committed entry now declares {reference} as its [gym] source and fetches it into its own folder.",
         "Move {folder} aside or delete it.",
         "seeds/004: A task folder changed",
+    ),
+    KnownProblem(
+        "gym_malformed_json", 5, DATA_SCHEMA, ("gym_malformed_json",),
+        "A line of the data file is not valid JSON",
+        "Gym's reader refused a line of the dataset (the message names the file and line): a truncated or merged "
+        "line, a pretty-printed JSON array instead of one object per line, or a UTF-8 byte order mark (BOM) that "
+        "a spreadsheet or Windows editor put before the first line.",
+        "Fix that line of the data file (`sed -n '<line>p' <file> | python -m json.tool`); a BOM goes with "
+        "`sed -i '1s/^\\xEF\\xBB\\xBF//' <file>`; then run again on a clean output path.",
+        "seeds/000 data/schema: JSONL fields",
     ),
     # step 6 --------------------------------------------------------------------------------------
     KnownProblem(

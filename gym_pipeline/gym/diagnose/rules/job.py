@@ -240,6 +240,31 @@ def _frames_below(path: Path, line: int) -> list[str]:
             if (m := _FAULTHANDLER_FRAME.match(text))]
 
 
+_LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "127.0.0.0/8", "::1", "*")
+
+
+def rule_proxy_intercepts_loopback(ev: Evidence) -> list[Finding]:
+    """An HTTP proxy in the environment without a no_proxy for loopback: Gym's calls to its own servers on 127.0.0.1
+    go to the proxy, and the head server or the servers look unreachable."""
+    proxies = ev.hits("proxy_env")
+    skipped = ",".join(h.groups["hosts"] or "" for h in ev.hits("no_proxy_env"))
+    unreachable = ev.hits("head_server_waiting") + [h for h in ev.hits("model_endpoint_down")]
+    if not proxies or not unreachable or any(host in skipped.split(",") for host in _LOOPBACK_HOSTS):
+        return []
+    proxy = proxies[0].groups["proxy"]
+    return [Finding(
+        category=INFRA,
+        title=f"An HTTP proxy ({proxy}) catches the calls to the servers on loopback",
+        evidence=unique([proxies[0].evidence(), unreachable[0].evidence(), unreachable[-1].evidence()]),
+        cause="The environment sets an HTTP proxy and no `no_proxy` entry for 127.0.0.1 or localhost, so the HTTP "
+              "clients of Gym (and of the model calls) send even their loopback requests to the proxy, which cannot "
+              "reach the servers on this node: they look down while they run.",
+        fix="Exempt loopback from the proxy before starting: `export no_proxy=127.0.0.1,localhost NO_PROXY=127.0.0.1,"
+            "localhost` (or unset http_proxy/https_proxy for the job); then start the servers again.",
+        explains=frozenset({"head_server_waiting", "model_endpoint_down"}),
+    )]
+
+
 def rule_python_version(ev: Evidence) -> list[Finding]:
     findings = []
     seen_files: set[str] = set()
