@@ -6,7 +6,7 @@ from gym_pipeline.assets.partitions import CHECKPOINTS, ENV_OF_PARTITION, env_pa
 from gym_pipeline.automation import COMPARE_WHEN_PROFILES_CHANGE
 from gym_pipeline.config import SweepConfig
 from gym_pipeline.discovery import natural_key
-from gym_pipeline.gym import compare
+from gym_pipeline.gym import compare, intervals
 from gym_pipeline.gym.compare import Comparison
 from gym_pipeline.gym.fingerprint import code_version, file_digest
 from gym_pipeline.gym.formats import REWARD_PROFILE_FILE, write_json_atomic
@@ -49,7 +49,7 @@ def build_checkpoint_comparison(config: SweepConfig) -> dg.AssetsDefinition:
         name="checkpoint_comparison",
         partitions_def=env_partitions(config),
         deps=[dg.AssetDep("reward_profile", partition_mapping=ENV_OF_PARTITION)],
-        code_version=code_version(compare),
+        code_version=code_version(compare, intervals),
         group_name="comparisons",
         automation_condition=COMPARE_WHEN_PROFILES_CHANGE,
         kinds={"python", "json"},

@@ -7,7 +7,7 @@ from gym_pipeline.assets.launching import run_stage
 from gym_pipeline.assets.partitions import sweep_partitions
 from gym_pipeline.automation import reward_profile_freshness
 from gym_pipeline.config import SweepConfig
-from gym_pipeline.gym import profile, reward_analysis
+from gym_pipeline.gym import intervals, profile, reward_analysis
 from gym_pipeline.gym.fingerprint import code_version
 from gym_pipeline.stages import PartitionOutcome, profile_partition
 
@@ -17,7 +17,7 @@ def build_reward_profile(config: SweepConfig) -> dg.AssetsDefinition:
         name="reward_profile",
         partitions_def=sweep_partitions(config),
         deps=["materialized_inputs", "rollouts"],
-        code_version=code_version(profile, reward_analysis),
+        code_version=code_version(profile, reward_analysis, intervals),
         freshness_policy=reward_profile_freshness(config),
         backfill_policy=backfill_policy(config),
         group_name="eval",
