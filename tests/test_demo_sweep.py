@@ -139,3 +139,40 @@ def test_no_interval_on_rewards_leaves_0_1(sweep):
             assert bounds[0] <= low <= high <= bounds[1], f"{path}{where}: [{low}, {high}]"
             checked += 1
     assert checked > 40
+
+
+def test_load_partition_gives_the_partitions_files_as_frames(sweep):
+    import gym_pipeline
+
+    home, _ = sweep
+    run = gym_pipeline.load_partition(home, "step_0300", "mcqa")
+    assert run.run_dir == home / "runs" / "step_0300" / "mcqa"
+    rollouts = len((run.run_dir / ROLLOUTS_FILE).read_bytes().splitlines())
+    assert len(run.rollouts) == len(run.reward_analysis) == rollouts
+    assert len(run.reward_profile) == len((run.run_dir / REWARD_PROFILE_FILE).read_bytes().splitlines())
+    assert run.reward_analysis["reward"].mean() == pytest.approx(run.reward_analysis_summary["mean_reward"])
+    assert run.failures.empty
+
+
+def test_materializations_carry_the_column_schema_of_their_files(sweep):
+    from gym_pipeline.assets.partitions import sweep_partition_key
+    from gym_pipeline.gym import tables
+
+    home, _ = sweep
+    run_dir = home / "runs" / "step_0100" / "string_match"
+    expected = {"rollouts": {"dagster/column_schema": ROLLOUTS_FILE},
+                "reward_profile": {"dagster/column_schema": REWARD_PROFILE_FILE,
+                                   "columns/rollouts_reward_analysis.parquet": "rollouts_reward_analysis.parquet",
+                                   "columns/rollouts_agent_metrics.json": "rollouts_agent_metrics.json",
+                                   "columns/rollouts_repeat_level_metrics.json": "rollouts_repeat_level_metrics.json"}}
+    with dg.DagsterInstance.from_config(str(home / "dagster")) as instance:
+        for asset, files in expected.items():
+            partition = sweep_partition_key("step_0100", "string_match")
+            records = instance.fetch_materializations(
+                dg.AssetRecordsFilter(asset_key=dg.AssetKey(asset), asset_partitions=[partition]), limit=1).records
+            metadata = records[0].asset_materialization.metadata
+            for key, name in files.items():
+                schema = metadata[key].value
+                assert [(c.name, c.type) for c in schema.columns] == [
+                    (c.name, c.type) for c in tables.columns(run_dir / name)], (asset, key)
+            assert metadata["dagster/column_schema"].value.columns[0].description
