@@ -82,8 +82,9 @@ def test_column_types_nullability_and_descriptions():
 
 
 def test_mixed_column_reads_as_objects():
-    frame = tables.records_frame([{"x": 1, "n": 1}, {"x": "a"}])
+    frame = tables.records_frame([{"x": 1, "n": 1, "big": 2**70}, {"x": "a"}])
     assert frame["x"].dtype == object and frame["x"].tolist() == [1, "a"]
+    assert frame["big"].dtype == object and frame["big"].iloc[0] == 2**70
     assert frame["n"].dtype == pd.ArrowDtype(pa.int64()) and frame["n"].isna().tolist() == [False, True]
 
 

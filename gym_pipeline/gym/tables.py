@@ -169,15 +169,13 @@ def _read_records(path: Path) -> list[dict[str, Any]]:
 
 
 def parquet_columns(path: Path | str) -> list[Column]:
+    """A Parquet file's columns, with Arrow's type names (a dictionary-encoded column: its values' type)."""
+    import pyarrow as pa
     import pyarrow.parquet as pq
 
-    columns = []
-    for field in pq.read_schema(path):
-        kind = field.type
-        name = f"{kind.value_type} (dictionary)" if hasattr(kind, "value_type") and hasattr(kind, "index_type") \
-            else str(kind)
-        columns.append(Column(field.name, name, field.nullable, describe_column(field.name)))
-    return columns
+    return [Column(field.name, f"{field.type.value_type} (dictionary)" if pa.types.is_dictionary(field.type)
+                   else str(field.type), field.nullable, describe_column(field.name))
+            for field in pq.read_schema(path)]
 
 
 def columns(path: Path | str) -> list[Column]:
@@ -210,10 +208,11 @@ def records_frame(records: list[dict[str, Any]]) -> pd.DataFrame:
     for column in record_columns(records):
         values = [record.get(column.name) for record in records]
         arrow = _arrow_type(column.type)
-        if arrow is None:
+        try:
+            data[column.name] = pd.Series(pa.array(values, type=arrow), dtype=pd.ArrowDtype(arrow)) if arrow \
+                else pd.Series(values, dtype=object)
+        except (pa.ArrowInvalid, OverflowError):  # an integer beyond 64 bits: kept as Python ints
             data[column.name] = pd.Series(values, dtype=object)
-        else:
-            data[column.name] = pd.Series(pa.array(values, type=arrow), dtype=pd.ArrowDtype(arrow))
     return pd.DataFrame(data, index=pd.RangeIndex(len(records)))
 
 
