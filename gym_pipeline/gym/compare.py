@@ -5,11 +5,11 @@ Per checkpoint: mean reward and pass@k with 95% confidence intervals over tasks 
 unit: its repeats are not independent samples). Between consecutive checkpoints: the paired change
 per task, with its 95% interval. Every interval is the task-level percentile bootstrap of
 `intervals.py`, the reward analysis's method too, so it never leaves the range of the values (rewards
-and pass@k in [0, 1], changes in [-1, 1]). A task counts as solved when its mean reward is at least `SOLVED_AT`; tasks that flip are
-listed as improved or regressed, and McNemar's exact test on the flips (the two-sided binomial test
-of the flips against a fair coin, `scipy.stats.binomtest`'s value) says whether the change is more
-than noise. A checkpoint regresses significantly when more tasks regressed than improved and
-the test's p-value is below `alpha`.
+and pass@k in [0, 1], changes in [-1, 1]). A task counts as solved when its mean reward is at least
+`SOLVED_AT`; tasks that flip are listed as improved or regressed, and McNemar's exact test on the
+flips (the two-sided binomial test of the flips against a fair coin, `scipy.stats.binomtest`'s value)
+says whether the change is more than noise. A checkpoint regresses significantly when more tasks
+regressed than improved and the test's p-value is below `alpha`.
 """
 
 from __future__ import annotations
