@@ -47,8 +47,6 @@ if TYPE_CHECKING:
 _PROFILE_FILES = {key: path.name for key, path in output_paths(Path(ROLLOUTS_FILE)).items()}
 REWARD_ANALYSIS_FILE = _PROFILE_FILES["reward_analysis"]
 REWARD_ANALYSIS_SUMMARY_FILE = _PROFILE_FILES["reward_analysis_summary"]
-TABLE_FILES = (ROLLOUTS_FILE, FAILURES_FILE, REWARD_PROFILE_FILE, AGENT_METRICS_FILE, REPEAT_LEVEL_METRICS_FILE,
-               REWARD_ANALYSIS_FILE)
 
 _DESCRIPTIONS = {
     TASK_INDEX: "original task (input row) id",
