@@ -19,7 +19,7 @@ from gym_pipeline.gym.tables import RunTables, read_run
 
 def load_partition(home: Path | str | None, checkpoint: str, env: str) -> RunTables:
     """The (checkpoint, env) partition of the workspace `home` (None: $GYM_PIPELINE_HOME, else
-    ./gym-pipeline-home) as DataFrames: `rollouts`, `failures`, `reward_profile`, `agent_metrics`,
+    ./gym-pipeline-home) as DataFrames: `materialized_inputs`, `rollouts`, `failures`, `reward_profile`, `agent_metrics`,
     `repeat_level_metrics`, `reward_analysis` (None where a stage has not written its file yet) and the
     `reward_analysis_summary` dict. Raises FileNotFoundError when the partition has no run folder."""
     from gym_pipeline.sweep import workspace_config  # imports Dagster: only when asked

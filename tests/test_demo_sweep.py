@@ -148,7 +148,7 @@ def test_load_partition_gives_the_partitions_files_as_frames(sweep):
     run = gym_pipeline.load_partition(home, "step_0300", "mcqa")
     assert run.run_dir == home / "runs" / "step_0300" / "mcqa"
     rollouts = len((run.run_dir / ROLLOUTS_FILE).read_bytes().splitlines())
-    assert len(run.rollouts) == len(run.reward_analysis) == rollouts
+    assert len(run.materialized_inputs) == len(run.rollouts) == len(run.reward_analysis) == rollouts
     assert len(run.reward_profile) == len((run.run_dir / REWARD_PROFILE_FILE).read_bytes().splitlines())
     assert run.reward_analysis["reward"].mean() == pytest.approx(run.reward_analysis_summary["mean_reward"])
     assert run.failures.empty
@@ -160,7 +160,8 @@ def test_materializations_carry_the_column_schema_of_their_files(sweep):
 
     home, _ = sweep
     run_dir = home / "runs" / "step_0100" / "string_match"
-    expected = {"rollouts": {"dagster/column_schema": ROLLOUTS_FILE},
+    expected = {"materialized_inputs": {"dagster/column_schema": MATERIALIZED_INPUTS_FILE},
+                "rollouts": {"dagster/column_schema": ROLLOUTS_FILE},
                 "reward_profile": {"dagster/column_schema": REWARD_PROFILE_FILE,
                                    "columns/rollouts_reward_analysis.parquet": "rollouts_reward_analysis.parquet",
                                    "columns/rollouts_agent_metrics.json": "rollouts_agent_metrics.json",

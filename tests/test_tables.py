@@ -34,6 +34,7 @@ def test_a_gym_output_folder_reads_as_frames(fixtures_dir):
     assert run.agent_metrics["mean/reward"].iloc[0] == pytest.approx(
         orjson.loads((folder / "rollouts_agent_metrics.json").read_bytes())[0]["mean/reward"])
     assert len(run.repeat_level_metrics) == len(orjson.loads((folder / "rollouts_repeat_level_metrics.json").read_bytes()))
+    assert len(run.materialized_inputs) == 20 and "agent_ref" in run.materialized_inputs
     assert run.reward_analysis is None and run.reward_analysis_summary is None  # Gym writes no reward analysis
 
 

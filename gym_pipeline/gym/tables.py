@@ -4,6 +4,7 @@ The tabular files of a run (ours or any NeMo Gym output folder):
 
 | file | one row per |
 |---|---|
+| `rollouts_materialized_inputs.jsonl` | (task, repeat) to collect |
 | `rollouts.jsonl` | completed rollout (Gym's verify response) |
 | `rollouts_failures.jsonl` | failed attempt |
 | `rollouts_reward_profiling.jsonl` | task (Gym's reward profile) |
@@ -32,6 +33,7 @@ import orjson
 from gym_pipeline.gym.formats import (
     AGENT_METRICS_FILE,
     FAILURES_FILE,
+    MATERIALIZED_INPUTS_FILE,
     REPEAT_LEVEL_METRICS_FILE,
     REWARD_PROFILE_FILE,
     ROLLOUT_INDEX,
@@ -235,6 +237,7 @@ class RunTables:
     """A run folder's files as DataFrames (None: the file is not there yet)."""
 
     run_dir: Path
+    materialized_inputs: pd.DataFrame | None  # rollouts_materialized_inputs.jsonl, one row per (task, repeat)
     rollouts: pd.DataFrame | None  # rollouts.jsonl, one row per completed rollout, sorted by (task, rollout)
     failures: pd.DataFrame | None  # rollouts_failures.jsonl, one row per failed attempt, in file order
     reward_profile: pd.DataFrame | None  # rollouts_reward_profiling.jsonl, one row per task (Gym's)
@@ -262,6 +265,7 @@ def read_run(run_dir: Path | str) -> RunTables:
     summary = run_dir / REWARD_ANALYSIS_SUMMARY_FILE
     return RunTables(
         run_dir=run_dir,
+        materialized_inputs=frame(MATERIALIZED_INPUTS_FILE),
         rollouts=frame(ROLLOUTS_FILE, by_key=True),
         failures=frame(FAILURES_FILE),
         reward_profile=frame(REWARD_PROFILE_FILE),
