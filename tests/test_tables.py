@@ -96,3 +96,15 @@ def test_columns_of_every_table_file(fixtures_dir):
     assert [column.name for column in profile_columns] == list(first_row)
     assert {column.name: column.type for column in profile_columns}["sample"] == "object"
     assert columns(folder / "rollouts_agent_metrics.json")[0].name == "mean/reward"
+
+
+def test_column_schema_metadata_skips_what_it_cannot_read(fixtures_dir, tmp_path):
+    from gym_pipeline.assets.column_schemas import COLUMN_SCHEMA, column_schemas
+
+    shutil.copy(fixtures_dir / "clean_run" / "rollouts.jsonl", tmp_path / "rollouts.jsonl")
+    (tmp_path / "rollouts_failures.jsonl").write_bytes(b'{"_ng_task_index": 0}\n{oops\n')
+    metadata = column_schemas(tmp_path, "rollouts.jsonl", ["rollouts_failures.jsonl", "absent.jsonl"])
+    assert list(metadata) == [COLUMN_SCHEMA]
+    assert [c.name for c in metadata[COLUMN_SCHEMA].schema.columns] == [c.name for c in columns(
+        tmp_path / "rollouts.jsonl")]
+    assert column_schemas(tmp_path, "absent.jsonl") == {}

@@ -10,11 +10,17 @@ from gym_pipeline.gym import tables
 COLUMN_SCHEMA = "dagster/column_schema"  # Dagster's key for an asset's columns (`TableMetadataSet.column_schema`)
 
 
-def _schema(path: Path) -> dg.TableSchema:
+def _schema(path: Path) -> dg.TableSchema | None:
+    """The file's columns; None when it is missing or unreadable (a bad line is the profile's and the
+    diagnosis's to report, not a reason to fail the stage that wrote the file)."""
+    try:
+        found = tables.columns(path)
+    except (OSError, ValueError):
+        return None
     return dg.TableSchema(columns=[
         dg.TableColumn(column.name, column.type, description=column.description,
                        constraints=dg.TableColumnConstraints(nullable=column.nullable))
-        for column in tables.columns(path)
+        for column in found
     ])
 
 
@@ -22,9 +28,9 @@ def column_schemas(run_dir: Path, primary: str, others: Sequence[str] = ()) -> d
     """`dagster/column_schema`: the columns of the asset's main file in `run_dir` (the UI's Columns view);
     `columns/<file>`: those of each other table it wrote there, when that file has rows."""
     metadata = {}
-    if (run_dir / primary).exists():
-        metadata[COLUMN_SCHEMA] = dg.MetadataValue.table_schema(_schema(run_dir / primary))
+    if schema := _schema(run_dir / primary):
+        metadata[COLUMN_SCHEMA] = dg.MetadataValue.table_schema(schema)
     for name in others:
-        if (run_dir / name).exists() and (schema := _schema(run_dir / name)).columns:
+        if (schema := _schema(run_dir / name)) and schema.columns:
             metadata[f"columns/{name}"] = dg.MetadataValue.table_schema(schema)
     return metadata
