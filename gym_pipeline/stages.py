@@ -215,8 +215,13 @@ def _number(value: float | None, digits: int = 3) -> str:
     return "n/a" if value is None else f"{value:.{digits}f}"
 
 
+def _with_interval(value: float | None, low: float | None, high: float | None) -> str:
+    return _number(value) if low is None or high is None else f"{_number(value)} [{low:.3f}, {high:.3f}]"
+
+
 def summary_markdown(result: profile.ProfileResult) -> str:
-    """The run at a glance: completion, reward, pass@k, difficulty, cut-offs, reward against length."""
+    """The run at a glance: completion, reward and pass@k with their 95% intervals, difficulty, cut-offs,
+    reward against length."""
     summary = result.analysis.summary
     difficulty = summary["difficulty"]
     cut = summary["cut_off"]
@@ -226,9 +231,11 @@ def summary_markdown(result: profile.ProfileResult) -> str:
                        f"({result.completion_pct:.2f}%)"),
         ("tasks profiled", f"{summary['tasks']:,} ({result.tasks_dropped:,} without rollouts dropped)"),
         ("masked rollouts", f"{result.masked_rollouts:,} (left out of every statistic)"),
-        ("mean reward", _number(summary["mean_reward"])),
+        ("mean reward [95% interval]",
+         _with_interval(summary["mean_reward"], summary["mean_reward_ci_low"], summary["mean_reward_ci_high"])),
         *((f"pass@{k} (reward >= {result.analysis.threshold:g})",
-           f"{_number(entry['mean'])} over {entry['tasks']:,} tasks") for k, entry in summary["pass_at_k"].items()),
+           f"{_with_interval(entry['mean'], entry['ci_low'], entry['ci_high'])} over {entry['tasks']:,} tasks")
+          for k, entry in summary["pass_at_k"].items()),
         ("tasks never / sometimes / always solved",
          f"{difficulty['never']:,} / {difficulty['sometimes']:,} / {difficulty['always']:,}"),
         ("cut off by the length limit",

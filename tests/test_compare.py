@@ -73,3 +73,14 @@ def test_comparison_serializes_to_json(tmp_path):
     profile = _profile(tmp_path / "a.jsonl", {0: [1.0, 0.0]})
     value = orjson.loads(orjson.dumps(compare_checkpoints("env", [("c1", profile)]).as_dict()))
     assert set(value["checkpoints"][0]["pass_at_k"]) == {"1", "2"}
+
+
+def test_trend_plot_of_tasks_that_all_score_the_same(tmp_path):
+    """Every task at 0.1: the interval is [0.1, 0.1] and the mean 0.10000000000000002; the plot still draws."""
+    from gym_pipeline.gym.plots import checkpoint_trend
+
+    profile = _profile(tmp_path / "a.jsonl", {task: [0.1] for task in range(3)})
+    comparison = compare_checkpoints("env", [("c1", profile)])
+    estimate = comparison.checkpoints[0].mean_reward
+    assert (estimate.ci_low, estimate.ci_high) == (0.1, 0.1) and estimate.value == pytest.approx(0.1)
+    assert checkpoint_trend(comparison).startswith(b"\x89PNG")

@@ -64,8 +64,15 @@ def test_pass_at_k_per_task_and_run_level():
     expected = np.array([[0.5, 5 / 6, 1.0], [0.0, 0.0, 0.0], [1.0, 1.0, 1.0], [0.5, 1.0, np.nan]])
     np.testing.assert_array_equal(analysis.task_pass_at_k, expected)
     pass_at = analysis.summary["pass_at_k"]
-    assert pass_at["1"] == {"mean": 0.5, "tasks": 4}
-    assert pass_at["4"] == {"mean": pytest.approx(2 / 3), "tasks": 3}  # task 3 has only 2 rollouts
+    assert (pass_at["1"]["mean"], pass_at["1"]["tasks"]) == (0.5, 4)
+    assert (pass_at["4"]["mean"], pass_at["4"]["tasks"]) == (pytest.approx(2 / 3), 3)  # task 3 has 2 rollouts
+    for entry in pass_at.values():  # the task-level bootstrap interval, over the tasks where pass@k is defined
+        assert 0.0 <= entry["ci_low"] <= entry["mean"] <= entry["ci_high"] <= 1.0
+    assert (pass_at["4"]["ci_low"], pass_at["4"]["ci_high"]) == (0.0, 1.0)  # 3 tasks: 1, 0, 1
+    summary = analysis.summary
+    assert summary["mean_reward"] == pytest.approx(7.5 / 14)  # over rollouts
+    assert 0.0 <= summary["mean_reward_ci_low"] < summary["mean_reward"] < summary["mean_reward_ci_high"] <= 1.0
+    assert summary["intervals"]["method"] == "task_bootstrap_percentile"
     assert analysis.summary["difficulty"] == {"never": 1, "sometimes": 2, "always": 1}
     assert [DIFFICULTY[d] for d in analysis.task_difficulty] == ["sometimes", "never", "always", "sometimes"]
 
@@ -212,7 +219,8 @@ def test_plots_are_pngs_that_embed_in_markdown(fixtures_dir):
 
     markdown = summary_markdown(result)
     assert "| completion | 16 / 20 rollouts (80.00%) |" in markdown
-    assert "| pass@4 (reward >= 1) | 1.000 over 4 tasks |" in markdown
+    assert "| pass@4 (reward >= 1) | 1.000 [1.000, 1.000] over 4 tasks |" in markdown
+    assert "| mean reward [95% interval] | 0.625 [0.500, 0.875] |" in markdown
     metadata = profile_metadata(result, {
         "reward_profiling": folder / "rollouts_reward_profiling.jsonl",
         "reward_analysis": folder / "rollouts_reward_analysis.parquet",

@@ -3,11 +3,13 @@
 import dagster as dg
 
 from gym_pipeline.assets.batching import SweepPartition, backfill_policy, batch_result, partitions_of
+from gym_pipeline.assets.column_schemas import column_schemas
 from gym_pipeline.assets.launching import run_stage
 from gym_pipeline.assets.partitions import ENV_OF_PARTITION, sweep_partitions
 from gym_pipeline.automation import inputs_automation
 from gym_pipeline.checks import MATERIALIZE_CODE_VERSION
 from gym_pipeline.config import SweepConfig
+from gym_pipeline.gym.formats import MATERIALIZED_INPUTS_FILE
 from gym_pipeline.stages import PartitionOutcome, materialize_partition
 
 
@@ -31,12 +33,15 @@ def build_materialized_inputs(config: SweepConfig) -> dg.AssetsDefinition:
 
         def materialize_one(partition: SweepPartition) -> PartitionOutcome:
             dataset = config.environment(partition.env).dataset
-            return run_stage(
+            outcome = run_stage(
                 context, config, "materialize", partition.checkpoint, partition.env, code,
                 in_step=lambda: materialize_partition(config, partition.checkpoint, partition.env, code, context.log,
                                                       dagster_run_id=context.run.run_id),
                 read_only_paths=[dataset.parent],
             )
+            outcome.metadata |= column_schemas(config.run_dir(partition.checkpoint, partition.env),
+                                               MATERIALIZED_INPUTS_FILE)
+            return outcome
 
         return batch_result(context, config, [(p, materialize_one(p)) for p in partitions_of(context)])
 

@@ -5,12 +5,14 @@ import itertools
 import dagster as dg
 
 from gym_pipeline.assets.batching import SweepPartition, backfill_policy, batch_result, partitions_of
+from gym_pipeline.assets.column_schemas import column_schemas
 from gym_pipeline.assets.launching import run_stage
 from gym_pipeline.assets.partitions import CHECKPOINT_OF_PARTITION, sweep_partitions
 from gym_pipeline.checks import inputs_report, report_metadata
 from gym_pipeline.code_versions import code_version_of
 from gym_pipeline.config import SweepConfig
 from gym_pipeline.engines.builtin import ROLLOUTS_STAGE
+from gym_pipeline.gym.formats import FAILURES_FILE, ROLLOUTS_FILE
 from gym_pipeline.gym.manifest import annotate_stage
 from gym_pipeline.gym.redaction import redact
 from gym_pipeline.models.servers import Endpoint
@@ -24,7 +26,7 @@ def _collect_one(context: dg.AssetExecutionContext, config: SweepConfig, partiti
     server += ["--checkpoint-digest", endpoint.checkpoint_digest] if endpoint.checkpoint_digest else []
     server += ["--server-pid", str(endpoint.pid)] if endpoint.pid else []
     key_variable = config.model_server.api_key_env
-    return run_stage(
+    outcome = run_stage(
         context, config, "collect", partition.checkpoint, partition.env, code,
         in_step=lambda: collect_partition(config, partition.checkpoint, partition.env, endpoint, code, context.log,
                                           dagster_run_id=context.run.run_id),
@@ -32,6 +34,9 @@ def _collect_one(context: dg.AssetExecutionContext, config: SweepConfig, partiti
         # The key travels in the stage's environment only, never on its command line.
         env_vars={key_variable: endpoint.api_key} if key_variable and endpoint.api_key else None,
     )
+    outcome.metadata |= column_schemas(config.run_dir(partition.checkpoint, partition.env), ROLLOUTS_FILE,
+                                       [FAILURES_FILE])
+    return outcome
 
 
 def build_rollouts(config: SweepConfig) -> dg.AssetsDefinition:

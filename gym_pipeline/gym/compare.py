@@ -3,10 +3,13 @@
 Input: each checkpoint's reward profile (`rollouts_reward_profiling.jsonl`), in checkpoint order.
 Per checkpoint: mean reward and pass@k with 95% confidence intervals over tasks (each task is one
 unit: its repeats are not independent samples). Between consecutive checkpoints: the paired change
-per task. A task counts as solved when its mean reward is at least `SOLVED_AT`; tasks that flip are
-listed as improved or regressed, and McNemar's exact test on the flips says whether the change is
-more than noise. A checkpoint regresses significantly when more tasks regressed than improved and
-the test's p-value is below `alpha`.
+per task, with its 95% interval. Every interval is the task-level percentile bootstrap of
+`intervals.py`, the reward analysis's method too, so it never leaves the range of the values (rewards
+and pass@k in [0, 1], changes in [-1, 1]). A task counts as solved when its mean reward is at least
+`SOLVED_AT`; tasks that flip are listed as improved or regressed, and McNemar's exact test on the
+flips (the two-sided binomial test of the flips against a fair coin, `scipy.stats.binomtest`'s value)
+says whether the change is more than noise. A checkpoint regresses significantly when more tasks
+regressed than improved and the test's p-value is below `alpha`.
 """
 
 from __future__ import annotations
@@ -14,16 +17,15 @@ from __future__ import annotations
 import math
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from statistics import NormalDist
 
 import numpy as np
 
+from gym_pipeline.gym import intervals
 from gym_pipeline.gym.formats import TASK_INDEX, iter_jsonl_dicts
 from gym_pipeline.gym.reward_analysis import k_values, pass_at_k
 
 SOLVED_AT = 0.5
 PASS_REWARD = 1.0  # a rollout passes when its reward reaches this (as in the reward analysis)
-_Z95 = NormalDist().inv_cdf(0.975)
 
 
 @dataclass
@@ -61,10 +63,11 @@ class Comparison:
     changes: list[PairedChange]
 
     def as_dict(self) -> dict:
-        """JSON-ready: pass@k keyed by the string of k."""
+        """JSON-ready: pass@k keyed by the string of k, and how the intervals were computed."""
         value = asdict(self)
         for summary in value["checkpoints"]:
             summary["pass_at_k"] = {str(k): estimate for k, estimate in summary["pass_at_k"].items()}
+        value["intervals"] = intervals.describe()
         return value
 
     @property
@@ -81,12 +84,11 @@ def _task_rewards(profile: Path) -> dict[int, list[float]]:
 
 
 def _estimate(values: np.ndarray) -> Estimate:
-    """Mean with a normal-approximation 95% interval over the values (one per task)."""
-    mean = float(values.mean()) if values.size else math.nan
-    if values.size < 2:
-        return Estimate(mean, mean, mean)
-    half = _Z95 * float(values.std(ddof=1)) / math.sqrt(values.size)
-    return Estimate(mean, mean - half, mean + half)
+    """The mean of the values (one per task) with its task-level bootstrap 95% interval."""
+    interval = intervals.task_interval(values)
+    if interval is None:
+        return Estimate(math.nan, math.nan, math.nan)
+    return Estimate(float(values.mean()), *interval)
 
 
 def mcnemar_exact(improved: int, regressed: int) -> float:

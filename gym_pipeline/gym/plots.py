@@ -78,8 +78,11 @@ def checkpoint_trend(comparison: Comparison) -> bytes:
         series[f"pass@{k}"] = [summary.pass_at_k.get(k) for summary in comparison.checkpoints]
     for label, estimates in series.items():
         shown = [(x, e) for x, e in enumerate(estimates) if e is not None]
+        # A percentile interval need not hold its point to the last bit (the mean of 0.1, 0.1, 0.1 is
+        # 0.10000000000000002): error bars never go below zero length.
         axes.errorbar([x for x, _ in shown], [e.value for _, e in shown], capsize=3, marker="o", label=label,
-                      yerr=[[e.value - e.ci_low for _, e in shown], [e.ci_high - e.value for _, e in shown]])
+                      yerr=[[max(0.0, e.value - e.ci_low) for _, e in shown],
+                            [max(0.0, e.ci_high - e.value) for _, e in shown]])
     axes.set_xticks(range(len(names)), names, rotation=30, ha="right")
     axes.set_ylabel("over tasks, with 95% interval")
     axes.set_title(f"{comparison.env} by checkpoint")

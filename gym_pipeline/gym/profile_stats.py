@@ -1,8 +1,14 @@
-"""Gym's statistics over profiled columns (NumPy; pandas and SciPy semantics, neither a dependency).
+"""Gym's statistics over profiled columns (NumPy; pandas and SciPy semantics, neither needed at run time).
 
 Per task and per agent: `describe_groups` (Gym's `describe_dataframe`). Per (agent, repeat) and across
 repeats: mean/median/std/sem/quantiles with Student-t 95% intervals (`t_interval`, what Gym's
-`scipy.stats.t.interval` gives). Columns hold one value per rollout, NaN where it lacks the field.
+`scipy.stats.t.interval` gives; tests/test_intervals.py checks it against SciPy). Columns hold one value
+per rollout, NaN where it lacks the field.
+
+These are Gym's numbers in Gym's files (`rollouts_agent_metrics.json`, `rollouts_repeat_level_metrics.json`),
+kept exactly as `gym eval profile` computes them: a Student-t interval is not bounded, so on rewards in
+[0, 1] it can leave [0, 1]. Our own intervals (the reward analysis, the checkpoint comparison) use the
+bounded task-level bootstrap of `intervals.py`.
 """
 
 from __future__ import annotations
@@ -28,7 +34,7 @@ _NOT_PRIMARY_SUFFIXES = (
 
 
 # --------------------------------------------------------------------------------------------------
-# Student t quantile (SciPy is not a dependency; `stats.t.interval` is what Gym calls)
+# Student t quantile (SciPy is not needed at run time; `stats.t.interval` is what Gym calls)
 
 
 def _betacf(a: float, b: float, x: float) -> float:

@@ -13,6 +13,11 @@ Definitions:
   chance that k rollouts drawn without replacement from the n include a pass. It is computed exactly
   from integers, defined for k <= n (null otherwise), and averaged over the tasks where it is defined.
   k runs 1, 2, 4, ... up to the number of repeats, plus the number of repeats itself.
+* Intervals: the mean reward and each pass@k carry a 95% interval (`ci_low`, `ci_high`), the task-level
+  percentile bootstrap of `intervals.py` (the checkpoint comparison's method too): tasks are resampled
+  with all their rollouts, so repeats of a task are not counted as independent, and no bound leaves the
+  range of the values ([0, 1] for rewards in [0, 1]). The mean reward is over rollouts, so its resamples
+  weigh each task by its number of measured rollouts; pass@k weighs every task once.
 * Difficulty: `never` (c = 0), `sometimes`, or `always` (c = n) solved.
 * Cut off: the length limit stopped the response (`response.incomplete_details.reason ==
   "max_output_tokens"` or `response.status == "incomplete"`).
@@ -35,6 +40,7 @@ from typing import Any
 
 import numpy as np
 
+from gym_pipeline.gym import intervals
 from gym_pipeline.gym.formats import ROLLOUT_INDEX, TASK_INDEX, write_json_atomic
 
 PASS_THRESHOLD = 1.0
@@ -218,21 +224,25 @@ def analyze(*, task: np.ndarray, rollout: np.ndarray, agent: np.ndarray, agents:
     with_tokens = measured & ~np.isnan(output_tokens)
     n_measured = int(np.count_nonzero(measured))
     cut = int(np.count_nonzero(cut_off & measured))
+    reward_low, reward_high = intervals.task_interval(mean_reward, n) or (None, None)
+
+    def pass_entry(i: int, k: int) -> dict[str, Any]:
+        low, high = intervals.task_interval(task_pass_at_k[:, i]) or (None, None)
+        return {"mean": float(np.nanmean(task_pass_at_k[:, i])) if np.any(n >= k) else None,
+                "ci_low": low, "ci_high": high, "tasks": int(np.count_nonzero(n >= k))}
+
     summary = {
         "pass_threshold": threshold,
         "rollouts": {"completed": len(task), "masked": len(task) - n_measured, "measured": n_measured},
         "tasks": len(rows),
         "mean_reward": float(reward[measured].mean()) if n_measured else None,
-        "pass_at_k": {
-            str(k): {
-                "mean": float(np.nanmean(task_pass_at_k[:, i])) if np.any(n >= k) else None,
-                "tasks": int(np.count_nonzero(n >= k)),
-            }
-            for i, k in enumerate(ks)
-        },
+        "mean_reward_ci_low": reward_low,
+        "mean_reward_ci_high": reward_high,
+        "pass_at_k": {str(k): pass_entry(i, k) for i, k in enumerate(ks)},
         "difficulty": {name: int(np.count_nonzero(difficulty == i)) for i, name in enumerate(DIFFICULTY)},
         "cut_off": {"rollouts": cut, "share": cut / n_measured if n_measured else None},
         "reward_vs_output_tokens": _reward_vs_length(output_tokens[with_tokens], reward[with_tokens]),
+        "intervals": intervals.describe(),
     }
     return RewardAnalysis(
         threshold=threshold, ks=ks, agents=agents, task=task, rollout=rollout, agent=agent, reward=reward,
