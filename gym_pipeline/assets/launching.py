@@ -30,8 +30,8 @@ def run_stage(context: dg.AssetExecutionContext, config: SweepConfig, key: str, 
     if settings is None:
         return in_step()
     from gym_pipeline.launchers.base import StageFailedError, StageLaunch
+    from gym_pipeline.launchers.factory import launcher_from_settings
     from gym_pipeline.launchers.pipes import PipesLauncherClient
-    from gym_pipeline.launchers.settings import launcher_from_settings
 
     stage = STAGE_OF_LAUNCHER_KEY[key]
     run_dir = config.run_dir(checkpoint, env)

@@ -10,9 +10,8 @@ from gym_pipeline.assets.partitions import CHECKPOINT_OF_PARTITION, sweep_partit
 from gym_pipeline.checks import inputs_report, report_metadata
 from gym_pipeline.config import SweepConfig
 from gym_pipeline.engines import builtin, nemo_gym
-from gym_pipeline.engines.builtin import ROLLOUTS_STAGE
 from gym_pipeline.gym.fingerprint import code_version
-from gym_pipeline.gym.manifest import annotate_stage
+from gym_pipeline.gym.manifest import ROLLOUTS_STAGE, annotate_stage
 from gym_pipeline.gym.redaction import redact
 from gym_pipeline.models.servers import Endpoint
 from gym_pipeline.resources.model_server import ModelServerResource

@@ -39,11 +39,11 @@ from typing import IO, Any
 
 import orjson
 
-from gym_pipeline.engines.builtin import COLLECTING, COMPLETE, ROLLOUTS_STAGE, failures_path_for
+from gym_pipeline.engines.builtin import failures_path_for
 from gym_pipeline.environments import Environment
 from gym_pipeline.gym.fingerprint import file_digest
 from gym_pipeline.gym.formats import ROLLOUT_INDEX, TASK_INDEX
-from gym_pipeline.gym.manifest import record_stage
+from gym_pipeline.gym.manifest import COLLECTING, COMPLETE, ROLLOUTS_STAGE, record_stage
 from gym_pipeline.gym.run_lock import run_directory_lock
 from gym_pipeline.host import free_loopback_port, read_log_tail
 

@@ -69,6 +69,7 @@ import numpy as np
 
 from gym_pipeline.gym import reward_analysis
 from gym_pipeline.gym.formats import JsonlFormatError, require_file, write_json_atomic, write_jsonl_atomic
+from gym_pipeline.gym.manifest import PROFILE_STAGE
 from gym_pipeline.gym.profile_rows import TaskRows
 from gym_pipeline.gym.profile_scan import (
     BATCH_BYTES,
@@ -96,8 +97,6 @@ from gym_pipeline.gym.profile_stats import (
     t_quantile,
 )
 from gym_pipeline.gym.run_lock import run_directory_lock
-
-PROFILE_STAGE = "reward_profile"  # its record in the run's manifest, and the lock holder's stage
 
 # Gym shows at most this many keys in its mismatch messages.
 _KEYS_SHOWN = 10

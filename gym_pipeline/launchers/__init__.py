@@ -1,7 +1,8 @@
 """Where a stage runs: a local process, a Docker container or a Slurm job, behind one interface.
 
     from gym_pipeline.launchers.base import StageLaunch
-    from gym_pipeline.launchers.settings import SlurmLauncherSettings, launcher_from_settings
+    from gym_pipeline.launchers.factory import launcher_from_settings
+    from gym_pipeline.launchers.settings import SlurmLauncherSettings
 
     launcher = launcher_from_settings(SlurmLauncherSettings(partition="gpu", memory_mb=16000))
     state = launcher.run(StageLaunch("rollouts", [sys.executable, "-m", "gym_pipeline.cli", ...], run_dir))

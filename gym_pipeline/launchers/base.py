@@ -30,14 +30,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import ClassVar, Literal
 
-from gym_pipeline.gym.diagnose.launcher import (
-    LAUNCHER_FILE,
-    STOPPED_AFTER_SERVING,
-    LauncherState,
-    write_launcher_state,
-)
 from gym_pipeline.gym.diagnose.redaction import redact
 from gym_pipeline.host import read_log_tail
+from gym_pipeline.launchers.state import LAUNCHER_FILE, STOPPED_AFTER_SERVING, LauncherState, write_launcher_state
 
 LauncherKind = Literal["local", "docker", "slurm"]
 

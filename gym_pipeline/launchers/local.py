@@ -7,9 +7,9 @@ import signal
 import subprocess
 import time
 
-from gym_pipeline.gym.diagnose.launcher import LauncherState
 from gym_pipeline.gym.diagnose.vocabulary import signal_name
 from gym_pipeline.launchers.base import Launcher, LauncherUnavailableError, RunningStage, StageLaunch
+from gym_pipeline.launchers.state import LauncherState
 
 _KILL_WAIT_S = 10.0  # after SIGKILL, how long the group may take to vanish
 

@@ -24,8 +24,8 @@ from dagster import (
 from dagster._core.definitions.resource_annotation import TreatAsResourceParam
 from dagster_pipes import PipesExtras
 
-from gym_pipeline.gym.diagnose.launcher import LauncherState
 from gym_pipeline.launchers.base import Launcher, StageLaunch
+from gym_pipeline.launchers.state import LauncherState
 
 
 class PipesLauncherClient(PipesClient, TreatAsResourceParam):

@@ -214,8 +214,8 @@ def _launched_server(
         StageNotReadyError,
         describe_end,
     )
+    from gym_pipeline.launchers.factory import launcher_from_settings
     from gym_pipeline.launchers.pipes import launcher_metadata
-    from gym_pipeline.launchers.settings import launcher_from_settings
 
     label = _SERVER_LABELS[settings.kind]
     check_safe_name(checkpoint, "checkpoint name")
