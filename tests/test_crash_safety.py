@@ -38,8 +38,7 @@ def slow_policy(tmp_path_factory):
     """The simulated policy with latency on every request, so that a collection can be killed midway."""
     root = tmp_path_factory.mktemp("slow_checkpoints")
     checkpoint = demo_checkpoints(root, 1, [ENV])[0]
-    with serve_checkpoint(ModelServerConfig(latency_ms=LATENCY_MS), checkpoint.name, checkpoint,
-                          root / "server.log") as endpoint:
+    with serve_checkpoint(ModelServerConfig(latency_ms=LATENCY_MS), checkpoint.name, checkpoint, root) as endpoint:
         yield endpoint
 
 

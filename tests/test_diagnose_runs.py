@@ -231,7 +231,7 @@ def dagster_step_error(tmp_path: Path, settings: ModelServerConfig, checkpoint_d
 
     @dg.asset
     def rollouts() -> None:
-        with serve_checkpoint(settings, "step_0100", checkpoint_dir, tmp_path / "model_server.log"):
+        with serve_checkpoint(settings, "step_0100", checkpoint_dir, tmp_path):
             pass
 
     result = dg.materialize([rollouts], raise_on_error=False, instance=dg.DagsterInstance.ephemeral())

@@ -62,8 +62,8 @@ def build_rollouts(config: SweepConfig) -> dg.AssetsDefinition:
         for checkpoint, group in itertools.groupby(partitions, key=lambda p: p.checkpoint):
             group = list(group)
             run_dir = config.run_dir(checkpoint, group[0].env)
-            with model_server.serve(checkpoint, config.checkpoint_dir(checkpoint), run_dir / "logs" / "model_server.log",
-                                    launcher_settings=config.launchers.model_server, run_dir=run_dir) as endpoint:
+            with model_server.serve(checkpoint, config.checkpoint_dir(checkpoint), run_dir,
+                                    launcher_settings=config.launchers.model_server) as endpoint:
                 context.log.info(f"serving {checkpoint} at {redact(endpoint.url)} (model {endpoint.model_name})")
                 for partition in group:
                     outcomes.append((partition, _collect_one(context, config, partition, endpoint, code)))

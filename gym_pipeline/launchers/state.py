@@ -59,3 +59,9 @@ def write_launcher_state(run_dir: Path, state: LauncherState, name: str = LAUNCH
     path = Path(run_dir) / name
     write_json_atomic(path, state.model_dump(mode="json", exclude_none=True), indent=True)
     return path
+
+
+def launcher_metadata(state: LauncherState) -> dict[str, str | int]:
+    """Where and how a stage ran, as metadata: `launcher` and `pid`, `container_id` or `slurm_job_id`."""
+    keys = {"launcher", "pid", "container_id", "slurm_job_id", "slurm_state", "exit_code"}
+    return state.model_dump(include=keys, exclude_none=True)

@@ -34,11 +34,10 @@ class ModelServerResource(dg.ConfigurableResource):
         self,
         checkpoint: str,
         checkpoint_dir: Path,
-        log_path: Path,
+        run_dir: Path,
         launcher_settings: LauncherSettings | None = None,
-        run_dir: Path | None = None,
     ) -> Iterator[Endpoint]:
         """See `serve_checkpoint`: `launcher_settings` (the sweep's `launchers.model_server`) say where it runs."""
         settings = ModelServerConfig.model_validate(self.model_dump())
-        with serve_checkpoint(settings, checkpoint, checkpoint_dir, log_path, launcher_settings, run_dir) as endpoint:
+        with serve_checkpoint(settings, checkpoint, checkpoint_dir, run_dir, launcher_settings) as endpoint:
             yield endpoint
