@@ -9,6 +9,7 @@ from gym_pipeline.automation import reward_profile_freshness
 from gym_pipeline.config import SweepConfig
 from gym_pipeline.gym import profile, reward_analysis
 from gym_pipeline.gym.fingerprint import code_version
+from gym_pipeline.resources.launchers import StageLauncherResource
 from gym_pipeline.stages import PartitionOutcome, profile_partition
 
 
@@ -25,12 +26,12 @@ def build_reward_profile(config: SweepConfig) -> dg.AssetsDefinition:
         description="Per-task reward statistics exactly as `gym eval profile` writes them, plus pass@k, task "
                     "difficulty, length cut-offs and reward against output length (`*_reward_analysis.parquet`).",
     )
-    def reward_profile(context: dg.AssetExecutionContext) -> dg.MaterializeResult:
+    def reward_profile(context: dg.AssetExecutionContext, profile_launcher: StageLauncherResource) -> dg.MaterializeResult:
         code = context.assets_def.code_versions_by_key[context.asset_key]
 
         def profile_one(partition: SweepPartition) -> PartitionOutcome:
             return run_stage(
-                context, config, "profile", partition.checkpoint, partition.env, code,
+                context, profile_launcher, config, "profile", partition.checkpoint, partition.env, code,
                 in_step=lambda: profile_partition(config, partition.checkpoint, partition.env, code, context.log,
                                                   dagster_run_id=context.run.run_id),
             )
