@@ -85,7 +85,12 @@ def serialize_outcome(outcome: PartitionOutcome) -> str:
     """A launched stage's outcome as JSON for the Dagster step that launched it (NaN becomes null)."""
     metadata = {key: None if isinstance(value, float) and not math.isfinite(value) else value
                 for key, value in outcome.metadata.items()}
-    return json.dumps({"metadata": metadata, "digest": outcome.digest})
+    return json.dumps({"metadata": metadata, "digest": outcome.digest}, default=_plain)
+
+
+def _plain(value: Any) -> Any:
+    """A numpy number as Python's; anything else JSON does not know as its text."""
+    return value.item() if hasattr(value, "item") else str(value)
 
 
 def deserialize_outcome(text: str) -> PartitionOutcome:

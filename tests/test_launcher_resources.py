@@ -79,3 +79,19 @@ def test_a_stage_runs_through_a_launcher_passed_to_materialize(tmp_path):
     ran_on = orjson.loads((run_dir / "manifest.json").read_bytes())["materialized_inputs"]["ran_on"]
     assert ran_on["launcher"] == "local" and ran_on["pid"] != os.getpid()
     assert (run_dir / "logs" / "materialized_inputs.log").exists()
+
+
+def test_a_launched_stage_outcome_crosses_as_json_and_becomes_dagster_metadata(tmp_path):
+    import numpy as np
+
+    from gym_pipeline.assets.batching import dagster_metadata
+    from gym_pipeline.stages import PartitionOutcome, deserialize_outcome, markdown_value, path_value, serialize_outcome
+
+    sent = PartitionOutcome({"path": path_value(tmp_path), "summary": markdown_value("| a |"), "rows": np.int64(3),
+                             "share": float("nan"), "mean": np.float64(0.5), "model": "m", "none": None}, "digest")
+    received = deserialize_outcome(serialize_outcome(sent))
+    assert received.digest == "digest"
+    metadata = dagster_metadata(received.metadata)
+    assert metadata["path"] == dg.MetadataValue.path(str(tmp_path))
+    assert metadata["summary"] == dg.MetadataValue.md("| a |")
+    assert (metadata["rows"], metadata["share"], metadata["mean"], metadata["model"]) == (3, None, 0.5, "m")
