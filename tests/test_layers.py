@@ -123,3 +123,25 @@ def test_the_stage_functions_load_without_dagster():
                              "print(sorted(m for m in sys.modules if m == 'dagster' or m.startswith('dagster.')))"],
                             capture_output=True, text=True, check=True)
     assert loaded.stdout.strip() == "[]"
+
+
+def test_a_launched_stage_runs_without_loading_dagster(tmp_path):
+    """What `gym-pipeline stage materialize` loads: the CLI, Pipes, the stage functions and the config its step
+    wrote (cron strings included, whose check needs Dagster), then one stage."""
+    from gym_pipeline.demo import create_workspace
+
+    config = create_workspace(tmp_path / "home", checkpoint_count=1)
+    written = tmp_path / "sweep.json"
+    written.write_text(config.model_copy(update={"nightly_cron": "0 2 * * *"}).model_dump_json())
+    script = f"""
+import logging, sys
+import dagster_pipes
+from gym_pipeline import cli, stages
+from gym_pipeline.config import SweepConfig
+config = SweepConfig.validate_from_step(open({str(written)!r}, "rb").read())
+stages.materialize_partition(config, "step_0100", "mcqa", "code", logging.getLogger("stage"))
+print(sorted(m for m in sys.modules if m == "dagster" or m.startswith("dagster.")))
+"""
+    loaded = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert loaded.stdout.strip() == "[]"
+    assert (config.run_dir("step_0100", "mcqa") / "rollouts_materialized_inputs.jsonl").exists()
