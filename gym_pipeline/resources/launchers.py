@@ -11,7 +11,7 @@ run, and a test passes one to `dg.materialize(resources=...)`. Each resource *is
 (`LocalLauncherSettings`, ...: one definition of the fields, which the sweep config embeds too), plus the
 behaviour. `InStepLauncherResource` is the unset launcher: the stage runs in the step's own process.
 
-`sweep.yaml`'s `launchers` stays the one place a user says where stages run: `launcher_resources(config)`
+`sweep.yaml`'s `launchers` stays the one place a user says where stages run: `launcher_resources(config.launchers)`
 binds, per stage, the resource of the kind it names, under `<stage>_launcher` (`materialize_launcher`,
 `collect_launcher`, `profile_launcher`, `model_server_launcher`).
 """
