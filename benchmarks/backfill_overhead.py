@@ -19,7 +19,6 @@ Run: .venv/bin/python benchmarks/backfill_overhead.py [--checkpoints 10]
 
 import argparse
 import json
-import os
 import shutil
 import signal
 import subprocess
@@ -37,7 +36,7 @@ from gym_pipeline.assets import SWEEP_ASSET_NAMES
 from gym_pipeline.assets.partitions import sweep_partition_key, sweep_partitions
 from gym_pipeline.backfill import WebserverBackfill, plan_backfill
 from gym_pipeline.demo import run_demo
-from gym_pipeline.host import free_loopback_port
+from gym_pipeline.host import NotReadyInTime, free_loopback_port, stop_process_tree, wait_until_ready
 from gym_pipeline.sweep import EVAL_SWEEP_JOB, build_definitions, workspace_config
 
 OUT = Path(__file__).parent / "out" / "backfill"
@@ -78,21 +77,20 @@ def running_ui(home: Path) -> Iterator[int]:
     log = (home / "ui.log").open("wb")
     process = subprocess.Popen([sys.executable, "-m", "gym_pipeline.cli", "ui", "--home", str(home), "--port",
                                 str(port)], stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    def assets_load() -> bool:
+        try:
+            return bool(graphql(port, "{ assetNodes { id } }", {})["assetNodes"])
+        except OSError:
+            return False
+
     try:
-        deadline = time.monotonic() + 180
-        while True:
-            try:
-                if graphql(port, "{ assetNodes { id } }", {})["assetNodes"]:
-                    break
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError("the UI did not come up")
-            time.sleep(1)
+        try:
+            wait_until_ready(assets_load, 180, 1.0)
+        except NotReadyInTime:
+            raise RuntimeError("the UI did not come up") from None
         yield port
     finally:
-        os.killpg(process.pid, signal.SIGTERM)
-        process.wait(timeout=120)
+        stop_process_tree(process, signal.SIGTERM, grace_s=120)
         log.close()
 
 

@@ -17,6 +17,7 @@ import cProfile
 import os
 import pstats
 import resource
+import signal
 import statistics
 import subprocess
 import sys
@@ -32,8 +33,8 @@ from gym_pipeline.engines.responses import chat_request
 from gym_pipeline.environments import get_environment
 from gym_pipeline.gym.formats import count_lines
 from gym_pipeline.gym.materialize import materialize_file
+from gym_pipeline.host import stop_process_tree
 from gym_pipeline.models.checkpoints import demo_checkpoints
-from gym_pipeline.models.servers import stop_process_group
 
 ENV = "string_match"
 MODEL = "sim-policy"  # the demo checkpoint's model id
@@ -145,7 +146,7 @@ def main() -> None:
                   f"{verdict} the {TARGET:.0%} target; bare aiohttp client median {statistics.median(floors):.2f} s "
                   f"({bound / statistics.median(floors):.1%})")
         finally:
-            stop_process_group(process)
+            stop_process_tree(process, signal.SIGTERM)
 
 
 if __name__ == "__main__":

@@ -207,7 +207,7 @@ def cmd_stage(args: argparse.Namespace) -> int:
     # The launcher keeps stdout in the stage's log file; inside a sweep step, Pipes also streams it to Dagster.
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s", stream=sys.stdout)
     try:
-        config = SweepConfig.model_validate_json(args.sweep_config.read_bytes())
+        config = SweepConfig.validate_from_step(args.sweep_config.read_bytes())
     except ValueError as error:
         raise ConfigError(f"{args.sweep_config}: not a sweep config written by a sweep step ({error})") from None
 

@@ -91,17 +91,23 @@ def _is_project_code(name: str) -> bool:
 
 
 def _closure(names: Iterable[str]) -> list[str]:
-    """The project modules among `names` and everything they import, transitively, with their packages."""
+    """The project modules among `names` and everything they import, transitively, with their packages. A package
+    that is only there because a module inside it is imported counts with its own code, not with what it imports
+    (a package's conveniences, such as `gym_pipeline.load_partition`, are not part of every stage)."""
     found: set[str] = set()
+    packages: set[str] = set()
     pending = [name for name in names if _is_project_code(name)]
     while pending:
         name = pending.pop()
         if name in found:
             continue
         found.add(name)
+        pending += [n for n in _imports_of(name) if _is_project_code(n) and n not in found]
         parent = name.rpartition(".")[0]
-        pending += [n for n in (parent, *_imports_of(name)) if n and _is_project_code(n) and n not in found]
-    return sorted(found)
+        while parent and _is_project_code(parent):
+            packages.add(parent)
+            parent = parent.rpartition(".")[0]
+    return sorted(found | packages)
 
 
 @cache

@@ -60,6 +60,9 @@ def _check_cron(value: str | None) -> str | None:
     return value
 
 
+_VALIDATED_BY_STEP = "validated_by_step"
+
+
 class _Strict(BaseModel):
     # inf/nan would pass the bounds of a timeout or a window and break things far from the config.
     model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
@@ -236,7 +239,10 @@ class SweepConfig(_Strict):
     _check_name = field_validator("name")(lambda cls, value: check_safe_name(value, "sweep name"))
     _check_paths = field_validator("checkpoints_dir", "checkpoint_registry", "runs_dir", "comparisons_dir")(
         lambda cls, value: value if value is None else _check_path(value))
-    _check_crons = field_validator("nightly_cron", "observe_cron")(lambda cls, value: _check_cron(value))
+    # A launched stage reads the config its Dagster step validated and wrote (`validate_from_step`): the cron
+    # check, which needs Dagster, is not done again there, so that a stage process never loads Dagster.
+    _check_crons = field_validator("nightly_cron", "observe_cron")(
+        lambda cls, value, info: value if (info.context or {}).get(_VALIDATED_BY_STEP) else _check_cron(value))
 
     @field_validator("responses_create_params")
     @classmethod
@@ -259,6 +265,12 @@ class SweepConfig(_Strict):
         if duplicates:
             raise ValueError(f"environment names must be unique, repeated: {duplicates}")
         return environments
+
+    @classmethod
+    def validate_from_step(cls, data: bytes | str) -> SweepConfig:
+        """The JSON a Dagster step wrote for a stage it launches (`logs/<stage>.sweep.json`), already checked
+        there: its cron strings are not checked again, a check that would load Dagster into the stage."""
+        return cls.model_validate_json(data, context={_VALIDATED_BY_STEP: True})
 
     def resolved(self, base_dir: Path) -> SweepConfig:
         """A copy whose relative paths are made absolute against `base_dir`."""

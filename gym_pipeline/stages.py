@@ -1,31 +1,43 @@
 """A partition's stages as plain functions: run inside the Dagster step, or launched as `gym-pipeline stage`.
 
 Each function does one stage of one (checkpoint, env) partition, holding the run directory's lock, and
-returns a `PartitionOutcome`: the Dagster metadata to attach to that partition and a digest of what it
-wrote. The assets call them directly when a stage runs in the step's process; when the sweep config
-sends a stage to a launcher (a local process, a Docker container, a Slurm job), the launched
+returns a `PartitionOutcome`: the metadata to attach to that partition and a digest of what it wrote.
+The assets call them directly when a stage runs in the step's process; when the sweep config sends a
+stage to a launcher (a local process, a Docker container, a Slurm job), the launched
 `gym-pipeline stage ...` command calls the same function inside a Dagster Pipes session: its log lines
 reach the run's log as they happen, and the outcome comes back as a Pipes message.
+
+No Dagster here: a launched stage process loads only what its stage needs. Metadata values are plain
+(str, int, float, bool, None) or typed the way Dagster Pipes carries them (`{"raw_value": ..., "type":
+"path" | "md" | "text"}`, made by `path_value` and `markdown_value`); the assets turn them into Dagster's.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
+import math
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-import dagster as dg
-
 from gym_pipeline.config import SweepConfig
-from gym_pipeline.engines.builtin import COLLECTING, ROLLOUTS_STAGE, CollectionProgress, CollectorSettings, collect
+from gym_pipeline.engines.builtin import CollectionProgress, CollectorSettings, collect
 from gym_pipeline.engines.nemo_gym import collect_with_nemo_gym
 from gym_pipeline.environments import get_environment
+from gym_pipeline.gym import diagnose as diagnosis
 from gym_pipeline.gym import materialize, plots, profile, reward_analysis
+from gym_pipeline.gym.diagnose.report import DIAGNOSIS_STAGE
 from gym_pipeline.gym.fingerprint import file_digest
-from gym_pipeline.gym.formats import MATERIALIZED_INPUTS_FILE, REWARD_PROFILE_FILE, ROLLOUTS_FILE
-from gym_pipeline.gym.manifest import read_manifest, record_stage
+from gym_pipeline.gym.formats import (
+    DIAGNOSIS_FILE,
+    FAILURES_FILE,
+    MATERIALIZED_INPUTS_FILE,
+    REWARD_PROFILE_FILE,
+    ROLLOUTS_FILE,
+)
+from gym_pipeline.gym.manifest import COLLECTING, PROFILE_STAGE, ROLLOUTS_STAGE, read_manifest, record_stage
 from gym_pipeline.gym.run_lock import run_directory_lock
 from gym_pipeline.models.servers import Endpoint
 
@@ -33,8 +45,10 @@ from gym_pipeline.models.servers import Endpoint
 STAGE_OF_LAUNCHER_KEY = {
     "materialize": materialize.MATERIALIZED_INPUTS_STAGE,
     "collect": ROLLOUTS_STAGE,
-    "profile": profile.PROFILE_STAGE,
+    "profile": PROFILE_STAGE,
 }
+# What a diagnosis read, fingerprinted in its manifest record.
+DIAGNOSED_FILES = (MATERIALIZED_INPUTS_FILE, ROLLOUTS_FILE, FAILURES_FILE, REWARD_PROFILE_FILE)
 
 
 class StageLog(Protocol):
@@ -51,29 +65,37 @@ class PartitionOutcome:
     digest: str | None = None  # content fingerprint of the partition's output
 
 
+@dataclass
+class DiagnosedPartition(PartitionOutcome):
+    healthy: bool = True
+    headline: str = ""  # the top cause's title, for the asset's check
+
+
+def path_value(path: Path) -> dict[str, str]:
+    """A path as metadata (Dagster Pipes' typed value: the UI shows it as a path)."""
+    return {"raw_value": str(path), "type": "path"}
+
+
+def markdown_value(text: str) -> dict[str, str]:
+    """Markdown as metadata (Dagster Pipes' typed value: the UI renders it)."""
+    return {"raw_value": text, "type": "md"}
+
+
 def serialize_outcome(outcome: PartitionOutcome) -> str:
-    """A launched stage's outcome as text for the Dagster step that launched it (Dagster's own serialization)."""
-    metadata = {key: _metadata_value(value) for key, value in outcome.metadata.items()}
-    return dg.serialize_value({"metadata": metadata, "digest": outcome.digest})
+    """A launched stage's outcome as JSON for the Dagster step that launched it (NaN becomes null)."""
+    metadata = {key: None if isinstance(value, float) and not math.isfinite(value) else value
+                for key, value in outcome.metadata.items()}
+    return json.dumps({"metadata": metadata, "digest": outcome.digest}, default=_plain)
+
+
+def _plain(value: Any) -> Any:
+    """A numpy number as Python's; anything else JSON does not know as its text."""
+    return value.item() if hasattr(value, "item") else str(value)
 
 
 def deserialize_outcome(text: str) -> PartitionOutcome:
-    value = dg.deserialize_value(text)
+    value = json.loads(text)
     return PartitionOutcome(metadata=value["metadata"], digest=value["digest"])
-
-
-def _metadata_value(value: Any) -> dg.MetadataValue:
-    if isinstance(value, dg.MetadataValue):
-        return value
-    if value is None:
-        return dg.MetadataValue.null()
-    if isinstance(value, bool):
-        return dg.MetadataValue.bool(value)
-    if isinstance(value, int):
-        return dg.MetadataValue.int(value)
-    if isinstance(value, float):
-        return dg.MetadataValue.float(value)
-    return dg.MetadataValue.text(str(value))
 
 
 def materialize_partition(config: SweepConfig, checkpoint: str, env: str, code: str, log: StageLog,
@@ -87,7 +109,7 @@ def materialize_partition(config: SweepConfig, checkpoint: str, env: str, code: 
     log.info(f"{output}: {rows} rows ({settings.num_repeats} repeats)")
     return PartitionOutcome(
         metadata={
-            "path": dg.MetadataValue.path(str(output)),
+            "path": path_value(output),
             "rows": rows,
             "num_repeats": settings.num_repeats,
             "agent": settings.agent,
@@ -158,7 +180,7 @@ def collect_partition(config: SweepConfig, checkpoint: str, env: str, endpoint: 
         repaired = "\n".join(map(str, summary.torn_lines_repaired)) or "none"
         return PartitionOutcome(
             metadata={
-                "path": dg.MetadataValue.path(str(rollouts_path)),
+                "path": path_value(rollouts_path),
                 "rollouts": summary.resumed + summary.collected,
                 "resumed": summary.resumed,
                 "failed": summary.failed,
@@ -166,7 +188,7 @@ def collect_partition(config: SweepConfig, checkpoint: str, env: str, endpoint: 
                 "elapsed_s": round(summary.elapsed_s, 2),
                 "model": endpoint.model_name,
                 "checkpoint_digest": endpoint.checkpoint_digest or "",
-                "torn_lines_repaired": dg.MetadataValue.text(repaired),
+                "torn_lines_repaired": repaired,
             },
             digest=file_digest(rollouts_path),
         )
@@ -196,7 +218,7 @@ def _collect_with_nemo_gym(config: SweepConfig, checkpoint: str, env: str, endpo
              f"({len(summary.failed_keys)} failed) in {summary.elapsed_s:.1f}s")
     return PartitionOutcome(
         metadata={
-            "path": dg.MetadataValue.path(str(rollouts_path)),
+            "path": path_value(rollouts_path),
             "engine": "nemo_gym",
             "rollouts": summary.collected,
             "failed": len(summary.failed_keys),
@@ -251,12 +273,12 @@ def profile_metadata(result: profile.ProfileResult, paths: dict[str, Path]) -> d
     analysis = result.analysis
     agent = result.agent_metrics[0] if result.agent_metrics else {}
     return {
-        "path": dg.MetadataValue.path(str(paths["reward_profiling"])),
-        "reward_analysis": dg.MetadataValue.path(str(paths["reward_analysis"])),
-        "summary": dg.MetadataValue.md(summary_markdown(result)),
-        "task_reward_histogram": dg.MetadataValue.md(
+        "path": path_value(paths["reward_profiling"]),
+        "reward_analysis": path_value(paths["reward_analysis"]),
+        "summary": markdown_value(summary_markdown(result)),
+        "task_reward_histogram": markdown_value(
             plots.markdown_image(plots.task_reward_histogram(analysis), "per-task mean reward")),
-        "reward_vs_output_length": dg.MetadataValue.md(
+        "reward_vs_output_length": markdown_value(
             plots.markdown_image(plots.reward_vs_output_length(analysis), "reward against output length")),
         "tasks": len(result.task_rows),
         "tasks_dropped": result.tasks_dropped,
@@ -273,7 +295,7 @@ def profile_partition(config: SweepConfig, checkpoint: str, env: str, code: str,
                       dagster_run_id: str | None = None) -> PartitionOutcome:
     run_dir = config.run_dir(checkpoint, env)
     # Held from reading the rollouts to recording the profile: no collection may change them meanwhile.
-    with run_directory_lock(run_dir, profile.PROFILE_STAGE, dagster_run_id=dagster_run_id):
+    with run_directory_lock(run_dir, PROFILE_STAGE, dagster_run_id=dagster_run_id):
         inputs_path, rollouts_path = run_dir / MATERIALIZED_INPUTS_FILE, run_dir / ROLLOUTS_FILE
         # Failed rollouts are reported by the diagnosis; the profile covers what completed.
         with warnings.catch_warnings():  # Gym's statistics warnings go to the run log instead of stderr
@@ -284,7 +306,7 @@ def profile_partition(config: SweepConfig, checkpoint: str, env: str, code: str,
             log.info(f"{checkpoint} x {env}: {line}")
         record_stage(
             run_dir,
-            profile.PROFILE_STAGE,
+            PROFILE_STAGE,
             {
                 "inputs": {"materialized": file_digest(inputs_path), "rollouts": file_digest(rollouts_path)},
                 "allow_partial": config.allow_partial_profiles,
@@ -293,3 +315,31 @@ def profile_partition(config: SweepConfig, checkpoint: str, env: str, code: str,
             },
         )
         return PartitionOutcome(profile_metadata(result, paths), file_digest(run_dir / REWARD_PROFILE_FILE))
+
+
+def diagnose_partition(config: SweepConfig, checkpoint: str, env: str, code: str, log: StageLog,
+                       dagster_run_id: str | None = None) -> DiagnosedPartition:
+    """The run directory classified the way the debugging guide says, written to `diagnosis.json`."""
+    run_dir = config.run_dir(checkpoint, env)
+    # Held from reading the run to recording the diagnosis, so it describes one state of the folder.
+    with run_directory_lock(run_dir, DIAGNOSIS_STAGE, dagster_run_id=dagster_run_id):
+        result = diagnosis.diagnose(run_dir)
+        diagnosis.write_diagnosis(result, run_dir / DIAGNOSIS_FILE)
+        record_stage(run_dir, DIAGNOSIS_STAGE, {
+            "inputs": {name: file_digest(run_dir / name) for name in DIAGNOSED_FILES if (run_dir / name).exists()},
+            "code_version": code,
+            "category": result.category,
+        })
+    log.info(diagnosis.render_text(result))
+    titles = [finding.title for finding in result.findings]
+    return DiagnosedPartition(
+        metadata={
+            "path": path_value(run_dir / DIAGNOSIS_FILE),
+            "category": result.category,
+            "findings": len(titles),
+            "titles": markdown_value("\n".join(f"- {title}" for title in titles) or "none"),
+        },
+        digest=file_digest(run_dir / DIAGNOSIS_FILE),
+        healthy=result.healthy,
+        headline=result.headline,
+    )

@@ -11,6 +11,7 @@ from gym_pipeline.assets.partitions import sweep_partition_key
 from gym_pipeline.automation import automation_sensor, nightly_schedule
 from gym_pipeline.checks import build_checks
 from gym_pipeline.config import SWEEP_CONFIG_FILE, SweepConfig, load_sweep_config
+from gym_pipeline.resources.launchers import launcher_resources
 from gym_pipeline.resources.model_server import ModelServerResource
 from gym_pipeline.sensors import (
     DIAGNOSE_FAILED_JOB,
@@ -93,7 +94,9 @@ def build_definitions(config: SweepConfig) -> dg.Definitions:
             build_checkpoint_sensor(config, eval_sweep),
         ],
         schedules=[schedule] if (schedule := nightly_schedule(config, eval_sweep)) else [],
-        resources={"model_server": ModelServerResource.from_config(config.model_server)},
+        # Where each stage runs (sweep.yaml's `launchers`, one resource per stage) and what serves the model.
+        resources={"model_server": ModelServerResource.from_config(config.model_server),
+                   **launcher_resources(config.launchers)},
         # A sweep partition's stages run one after the other: a process per step would only add start-up.
         executor=dg.in_process_executor,
     )

@@ -31,5 +31,5 @@ def policy_endpoint(tmp_path_factory):
 
     root = tmp_path_factory.mktemp("checkpoints")
     checkpoint = demo_checkpoints(root, 1, ["string_match", "mcqa"])[0]
-    with serve_checkpoint(ModelServerConfig(), checkpoint.name, checkpoint, root / "server.log") as endpoint:
+    with serve_checkpoint(ModelServerConfig(), checkpoint.name, checkpoint, root) as endpoint:
         yield endpoint

@@ -8,7 +8,6 @@ import socket
 import subprocess
 import sys
 import threading
-import time
 import urllib.error
 import urllib.request
 import uuid
@@ -18,6 +17,7 @@ from pathlib import Path
 import pytest
 from dagster import AssetExecutionContext, DagsterInstance, asset, materialize
 
+from gym_pipeline.host import NotReadyInTime, wait_until_ready
 from gym_pipeline.launchers.base import Launcher, StageLaunch
 from gym_pipeline.launchers.pipes import PipesLauncherClient
 
@@ -149,12 +149,10 @@ def sleeper_child_runs(marker: str) -> bool:
 
 
 def wait_for(condition: Callable[[], bool], timeout_s: float = 60.0) -> bool:
-    deadline = time.monotonic() + timeout_s
-    while not condition():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.05)
-    return True
+    try:
+        return bool(wait_until_ready(condition, timeout_s, 0.05))
+    except NotReadyInTime:
+        return False
 
 
 def interrupt_main_when(condition: Callable[[], bool], error: type[BaseException] = KeyboardInterrupt) -> None:

@@ -70,8 +70,7 @@ def main(request_path: Path, result_path: Path) -> int:
         return 0
     rollouts = Path(request["rollouts"])
     checkpoint = Path(request["checkpoint"])
-    with serve_checkpoint(ModelServerConfig(), checkpoint.name, checkpoint,
-                          rollouts.parent / "logs" / "model_server.log") as endpoint:
+    with serve_checkpoint(ModelServerConfig(), checkpoint.name, checkpoint, rollouts.parent) as endpoint:
         result["policy_url"] = endpoint.url
 
         def on_ready(ready: str) -> None:

@@ -9,14 +9,13 @@ from gym_pipeline.assets import build_assets
 from gym_pipeline.code_versions import code_version_of, modules_of
 from gym_pipeline.demo import create_workspace
 from gym_pipeline.gym import compare
-from gym_pipeline.gym import diagnose as diagnosis
 
 # What each asset's stage runs, as the assets declare it.
 STAGES = {
     "materialized_inputs": stages.materialize_partition,
     "rollouts": stages.collect_partition,
     "reward_profile": stages.profile_partition,
-    "diagnostic_report": diagnosis,
+    "diagnostic_report": stages.diagnose_partition,
     "checkpoint_comparison": compare,
 }
 
@@ -24,11 +23,10 @@ STAGES = {
 EXPECTED_CHANGES = {
     # how a standard deviation or a confidence interval is computed: the profile only
     "gym_pipeline.gym.profile_stats": {"reward_profile"},
-    # the collector's retries, request translation and a verifier: the rollouts (and the diagnosis, which reads
-    # the collector's manifest constants from its module)
-    "gym_pipeline.engines.retry": {"rollouts", "diagnostic_report"},
-    "gym_pipeline.engines.responses": {"rollouts", "diagnostic_report"},
-    "gym_pipeline.environments.string_match": {"rollouts", "diagnostic_report"},
+    # the collector's retries, request translation and a verifier: the rollouts only
+    "gym_pipeline.engines.retry": {"rollouts"},
+    "gym_pipeline.engines.responses": {"rollouts"},
+    "gym_pipeline.environments.string_match": {"rollouts"},
     # Gym's repeat expansion: the inputs, and what checks them before a collection or a diagnosis
     "gym_pipeline.gym.materialize": {"materialized_inputs", "rollouts", "diagnostic_report"},
     # the comparison's statistics, which the profile's pass@k analysis shares

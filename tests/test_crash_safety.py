@@ -22,6 +22,7 @@ from gym_pipeline.environments import get_environment
 from gym_pipeline.gym.formats import MATERIALIZED_INPUTS_FILE, ROLLOUTS_FILE, TornLine, drop_torn_last_line
 from gym_pipeline.gym.materialize import MaterializationSettings, materialize_and_record
 from gym_pipeline.gym.run_lock import LOCK_FILE
+from gym_pipeline.host import EndedBeforeReady, NotReadyInTime, wait_until_ready
 from gym_pipeline.models.checkpoints import demo_checkpoints
 from gym_pipeline.models.servers import serve_checkpoint
 
@@ -38,8 +39,7 @@ def slow_policy(tmp_path_factory):
     """The simulated policy with latency on every request, so that a collection can be killed midway."""
     root = tmp_path_factory.mktemp("slow_checkpoints")
     checkpoint = demo_checkpoints(root, 1, [ENV])[0]
-    with serve_checkpoint(ModelServerConfig(latency_ms=LATENCY_MS), checkpoint.name, checkpoint,
-                          root / "server.log") as endpoint:
+    with serve_checkpoint(ModelServerConfig(latency_ms=LATENCY_MS), checkpoint.name, checkpoint, root) as endpoint:
         yield endpoint
 
 
@@ -99,11 +99,11 @@ def _holder_pid(run_dir: Path) -> int | None:
 
 
 def _wait_for_holder(run_dir: Path, command: _Command) -> None:
-    deadline = time.monotonic() + WAIT_S
-    while _holder_pid(run_dir) != command.pid:
-        assert command.process.poll() is None, command.stderr
-        assert time.monotonic() < deadline
-        time.sleep(0.01)
+    try:
+        wait_until_ready(lambda: _holder_pid(run_dir) == command.pid, WAIT_S, 0.01,
+                         ended=lambda: command.process.poll() is not None)
+    except (EndedBeforeReady, NotReadyInTime):
+        raise AssertionError(command.stderr) from None
 
 
 def _kill_at_random_point(command: _Command, rollouts: Path, rng: random.Random, total: int) -> None:

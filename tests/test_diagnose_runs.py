@@ -14,23 +14,15 @@ import dagster as dg
 import pytest
 
 from gym_pipeline.config import ModelServerConfig
-from gym_pipeline.engines.builtin import COLLECTING, ROLLOUTS_STAGE, CollectorSettings, collect
+from gym_pipeline.engines.builtin import CollectorSettings, collect
 from gym_pipeline.environments import get_environment
-from gym_pipeline.gym.diagnose import (
-    LauncherState,
-    diagnose,
-    diagnose_failed_run,
-    read_diagnosis,
-    render_text,
-    write_diagnosis,
-    write_launcher_state,
-)
-from gym_pipeline.gym.diagnose.launcher import STOPPED_AFTER_SERVING
+from gym_pipeline.gym.diagnose import diagnose, diagnose_failed_run, read_diagnosis, render_text, write_diagnosis
 from gym_pipeline.gym.fingerprint import file_digest
 from gym_pipeline.gym.formats import MATERIALIZED_INPUTS_FILE, ROLLOUTS_FILE
-from gym_pipeline.gym.manifest import read_manifest, record_stage
+from gym_pipeline.gym.manifest import COLLECTING, ROLLOUTS_STAGE, read_manifest, record_stage
 from gym_pipeline.gym.materialize import MaterializationSettings, materialize_and_record, materialize_file
 from gym_pipeline.gym.profile import profile_run, write_profile
+from gym_pipeline.launchers.state import STOPPED_AFTER_SERVING, LauncherState, write_launcher_state
 from gym_pipeline.models.servers import serve_checkpoint
 from gym_pipeline.models.simulated_policy import READY_PREFIX
 
@@ -240,7 +232,7 @@ def dagster_step_error(tmp_path: Path, settings: ModelServerConfig, checkpoint_d
 
     @dg.asset
     def rollouts() -> None:
-        with serve_checkpoint(settings, "step_0100", checkpoint_dir, tmp_path / "model_server.log"):
+        with serve_checkpoint(settings, "step_0100", checkpoint_dir, tmp_path):
             pass
 
     result = dg.materialize([rollouts], raise_on_error=False, instance=dg.DagsterInstance.ephemeral())

@@ -46,7 +46,7 @@ def pipeline_stale_message(tmp_path: Path) -> str:
 def pipeline_missing_checkpoint(tmp_path: Path) -> str:
     """Our model server's refusal to serve a checkpoint folder that does not exist."""
     with pytest.raises(ModelServerError) as raised, serve_checkpoint(
-        ModelServerConfig(), "step_9999", tmp_path / "step_9999", tmp_path / "model_server.log"
+        ModelServerConfig(), "step_9999", tmp_path / "step_9999", tmp_path
     ):
         pass
     return f"gym_pipeline.models.servers.ModelServerError: {raised.value}"

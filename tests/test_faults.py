@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import math
+import signal
 import subprocess
 import sys
 import threading
@@ -36,9 +37,9 @@ from gym_pipeline.engines.retry import MAX_DELAY_S, parse_retry_after, retry_del
 from gym_pipeline.environments import get_environment
 from gym_pipeline.gym.diagnose import diagnose
 from gym_pipeline.gym.materialize import materialize_file
+from gym_pipeline.host import EndedBeforeReady, stop_process_tree, wait_until_ready
 from gym_pipeline.models.checkpoints import demo_checkpoints
 from gym_pipeline.models.faults import FAULT_KINDS, FaultConfigError, FaultInjector, FaultSettings
-from gym_pipeline.models.servers import stop_process_group
 from gym_pipeline.models.simulated_policy import create_app
 
 ENV = "string_match"
@@ -105,12 +106,13 @@ def serve_policy_process(checkpoint: Path, tmp_path: Path, *flags: str) -> Itera
                "--port", "0", "--ready-file", str(ready), *flags]
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, start_new_session=True)
     try:
-        while not ready.exists():
-            assert process.poll() is None, "serve-policy exited before it was ready"
-            time.sleep(0.05)
+        try:
+            wait_until_ready(ready.exists, 120, 0.05, ended=lambda: process.poll() is not None)
+        except EndedBeforeReady:
+            raise AssertionError("serve-policy exited before it was ready") from None
         yield ready.read_text().strip()
     finally:
-        stop_process_group(process)
+        stop_process_tree(process, signal.SIGTERM)
 
 
 # --- collecting, and what must hold afterwards -----------------------------------------------------

@@ -32,13 +32,9 @@ from gym_pipeline.launchers.base import (
     StageResources,
 )
 from gym_pipeline.launchers.docker import DockerLauncher
+from gym_pipeline.launchers.factory import launcher_from_settings
 from gym_pipeline.launchers.local import LocalLauncher
-from gym_pipeline.launchers.settings import (
-    DockerLauncherSettings,
-    LocalLauncherSettings,
-    SlurmLauncherSettings,
-    launcher_from_settings,
-)
+from gym_pipeline.launchers.settings import DockerLauncherSettings, LocalLauncherSettings, SlurmLauncherSettings
 from gym_pipeline.launchers.slurm import SlurmLauncher, batch_script
 
 SECRET = "sk-test-Z9x8C7v6B5n4M3"

@@ -60,8 +60,7 @@ def run_dir(tmp_path) -> Path:
 
 
 def serve(settings: ModelServerConfig, checkpoint_dir: Path, run_dir: Path, launcher_settings=None):
-    return serve_checkpoint(settings, checkpoint_dir.name, checkpoint_dir, run_dir / "logs" / "model_server.log",
-                            launcher_settings=launcher_settings, run_dir=run_dir)
+    return serve_checkpoint(settings, checkpoint_dir.name, checkpoint_dir, run_dir, launcher_settings=launcher_settings)
 
 
 def chat_answer(endpoint: Endpoint) -> str:

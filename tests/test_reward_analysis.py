@@ -226,5 +226,5 @@ def test_plots_are_pngs_that_embed_in_markdown(fixtures_dir):
         "reward_analysis": folder / "rollouts_reward_analysis.parquet",
     })
     assert {"summary", "task_reward_histogram", "reward_vs_output_length", "reward_analysis", "path"} <= set(metadata)
-    assert metadata["task_reward_histogram"].value.startswith("![per-task mean reward](data:image/png;base64,")
+    assert metadata["task_reward_histogram"]["raw_value"].startswith("![per-task mean reward](data:image/png;base64,")
     assert metadata["pass@1"] == 0.625 and not math.isnan(metadata["cut_off_share"])

@@ -1,11 +1,9 @@
 """`gym-pipeline ui` started for a test: the real Dagster webserver and daemon on a free loopback port."""
 
 import json
-import os
 import signal
 import subprocess
 import sys
-import time
 import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -13,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from gym_pipeline.host import free_loopback_port
+from gym_pipeline.host import NotReadyInTime, free_loopback_port, stop_process_tree, wait_until_ready
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -31,12 +29,10 @@ class UI:
 
 
 def wait_until(predicate, timeout_s: float, what: str, interval_s: float = 1.0):
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        if value := predicate():
-            return value
-        time.sleep(interval_s)
-    pytest.fail(f"timed out after {timeout_s:.0f}s waiting for {what}")
+    try:
+        return wait_until_ready(predicate, timeout_s, interval_s)
+    except NotReadyInTime:
+        pytest.fail(f"timed out after {timeout_s:.0f}s waiting for {what}")
 
 
 @contextmanager
@@ -61,10 +57,4 @@ def running_ui(home: Path, log_dir: Path) -> Iterator[UI]:
             wait_until(loaded, 180, "the Dagster UI and its code location")
             yield ui
         finally:
-            if process.poll() is None:
-                os.killpg(process.pid, signal.SIGTERM)
-            try:
-                process.wait(timeout=60)
-            except subprocess.TimeoutExpired:
-                os.killpg(process.pid, signal.SIGKILL)
-                process.wait()
+            stop_process_tree(process, signal.SIGTERM, grace_s=60)

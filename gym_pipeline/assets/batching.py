@@ -43,6 +43,16 @@ def partitions_of(context: dg.AssetExecutionContext | dg.AssetCheckExecutionCont
     return sorted(partitions, key=lambda p: (p.checkpoint, p.env))
 
 
+_TYPED_VALUES = {"path": dg.MetadataValue.path, "md": dg.MetadataValue.md, "text": dg.MetadataValue.text}
+
+
+def dagster_metadata(metadata: dict) -> dict:
+    """A stage's metadata (plain values, or Pipes' typed `{"raw_value", "type"}`) as Dagster's values."""
+    return {key: _TYPED_VALUES[value["type"]](value["raw_value"])
+            if isinstance(value, dict) and value.keys() == {"raw_value", "type"} else value
+            for key, value in metadata.items()}
+
+
 def redacted(metadata: dict) -> dict:
     """Metadata with secrets hidden (an error text quoting a key, a URL with credentials): the UI shows it to all."""
     return {key: _redact_metadata_value(value) for key, value in metadata.items()}
@@ -68,7 +78,7 @@ def batch_result(context: dg.AssetExecutionContext, config: SweepConfig,
     outcomes = list(outcomes)
     for partition, outcome in outcomes:
         run_dir = config.run_dir(partition.checkpoint, partition.env)
-        context.add_asset_metadata({"run_dir": dg.MetadataValue.path(str(run_dir)), **redacted(outcome.metadata)},
+        context.add_asset_metadata({"run_dir": dg.MetadataValue.path(str(run_dir)), **redacted(dagster_metadata(outcome.metadata))},
                                    partition_key=partition.key)
         digests.append(outcome.digest)
     version = None

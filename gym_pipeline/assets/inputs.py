@@ -10,6 +10,7 @@ from gym_pipeline.automation import inputs_automation
 from gym_pipeline.checks import MATERIALIZE_CODE_VERSION
 from gym_pipeline.config import SweepConfig
 from gym_pipeline.gym.formats import MATERIALIZED_INPUTS_FILE
+from gym_pipeline.resources.launchers import StageLauncherResource
 from gym_pipeline.stages import PartitionOutcome, materialize_partition
 
 
@@ -28,13 +29,14 @@ def build_materialized_inputs(config: SweepConfig) -> dg.AssetsDefinition:
         kinds={"python", "jsonl"},
         description="`rollouts_materialized_inputs.jsonl`: repeat expansion, task and rollout indices, agent_ref.",
     )
-    def materialized_inputs(context: dg.AssetExecutionContext) -> dg.MaterializeResult:
+    def materialized_inputs(context: dg.AssetExecutionContext,
+                            materialize_launcher: StageLauncherResource) -> dg.MaterializeResult:
         code = context.assets_def.code_versions_by_key[context.asset_key]
 
         def materialize_one(partition: SweepPartition) -> PartitionOutcome:
             dataset = config.environment(partition.env).dataset
             outcome = run_stage(
-                context, config, "materialize", partition.checkpoint, partition.env, code,
+                context, materialize_launcher, config, "materialize", partition.checkpoint, partition.env, code,
                 in_step=lambda: materialize_partition(config, partition.checkpoint, partition.env, code, context.log,
                                                       dagster_run_id=context.run.run_id),
                 read_only_paths=[dataset.parent],

@@ -1,7 +1,8 @@
-"""Run a partition's stage where the sweep config says: in this step's process, or through a launcher.
+"""Run a partition's stage where its launcher resource says: in this step's process, or launched.
 
-A launched stage is `gym-pipeline stage KEY ...` started by the launcher (a local process group, a Docker
-container, a Slurm job) inside a Dagster Pipes session whose channel is a pair of files in the run
+A stage's launcher is a resource (`<stage>_launcher`, see gym_pipeline/resources/launchers.py), bound from
+sweep.yaml. A launched stage is `gym-pipeline stage KEY ...` started by the launcher (a local process, a
+Docker container, a Slurm job) inside a Dagster Pipes session whose channel is a pair of files in the run
 directory. It reads the sweep config the step wrote beside it and runs the same function the step would
 have run; its log lines reach the run's log as they happen and its `PartitionOutcome` comes back as a
 Pipes message. Where it ran (pid, container id, Slurm job id) is added to the stage's record in the run's
@@ -19,20 +20,18 @@ import dagster as dg
 from gym_pipeline.config import SweepConfig
 from gym_pipeline.gym.formats import write_bytes_atomic
 from gym_pipeline.gym.manifest import annotate_stage
+from gym_pipeline.launchers.base import StageFailedError, StageLaunch
+from gym_pipeline.resources.launchers import StageLauncherResource
 from gym_pipeline.stages import STAGE_OF_LAUNCHER_KEY, PartitionOutcome, deserialize_outcome
 
 
-def run_stage(context: dg.AssetExecutionContext, config: SweepConfig, key: str, checkpoint: str, env: str,
-              code: str, in_step: Callable[[], PartitionOutcome], extra_args: Sequence[str] = (),
-              env_vars: dict[str, str] | None = None, read_only_paths: Sequence[Path] = ()) -> PartitionOutcome:
-    """`in_step()` when the config launches stage `key` nowhere, else the same work through its launcher."""
-    settings = getattr(config.launchers, key)
-    if settings is None:
+def run_stage(context: dg.AssetExecutionContext, launcher: StageLauncherResource, config: SweepConfig, key: str,
+              checkpoint: str, env: str, code: str, in_step: Callable[[], PartitionOutcome],
+              extra_args: Sequence[str] = (), env_vars: dict[str, str] | None = None,
+              read_only_paths: Sequence[Path] = ()) -> PartitionOutcome:
+    """`in_step()` when stage `key`'s launcher is the step itself, else the same work through the launcher."""
+    if launcher.in_step:
         return in_step()
-    from gym_pipeline.launchers.base import StageFailedError, StageLaunch
-    from gym_pipeline.launchers.pipes import PipesLauncherClient
-    from gym_pipeline.launchers.settings import launcher_from_settings
-
     stage = STAGE_OF_LAUNCHER_KEY[key]
     run_dir = config.run_dir(checkpoint, env)
     logs = run_dir / "logs"
@@ -43,9 +42,9 @@ def run_stage(context: dg.AssetExecutionContext, config: SweepConfig, key: str, 
             "--checkpoint", checkpoint, "--env", env, "--code-version", code,
             "--dagster-run-id", context.run.run_id, *extra_args]
     launch = StageLaunch(stage, argv, run_dir, env=env_vars or {}, cwd=run_dir, read_only_paths=read_only_paths)
-    context.log.info(f"{checkpoint} x {env}: {stage} through the {settings.kind} launcher")
+    context.log.info(f"{checkpoint} x {env}: {stage} through the {launcher.settings().kind} launcher")
     try:
-        invocation = PipesLauncherClient(launcher_from_settings(settings)).run(context=context, launch=launch)
+        invocation = launcher.run(context=context, launch=launch)
     except StageFailedError as error:
         raise dg.Failure(description=str(error), metadata={"log": dg.MetadataValue.path(str(launch.log_path))}) from None
     outcomes = invocation.get_custom_messages()

@@ -11,6 +11,7 @@ from gym_pipeline.code_versions import code_version_of
 from gym_pipeline.config import SweepConfig
 from gym_pipeline.gym.formats import AGENT_METRICS_FILE, REPEAT_LEVEL_METRICS_FILE, REWARD_PROFILE_FILE
 from gym_pipeline.gym.tables import REWARD_ANALYSIS_FILE
+from gym_pipeline.resources.launchers import StageLauncherResource
 from gym_pipeline.stages import PartitionOutcome, profile_partition
 
 # Besides the profile rows (the asset's `dagster/column_schema`), the tables whose columns its metadata lists.
@@ -30,12 +31,12 @@ def build_reward_profile(config: SweepConfig) -> dg.AssetsDefinition:
         description="Per-task reward statistics exactly as `gym eval profile` writes them, plus pass@k, task "
                     "difficulty, length cut-offs and reward against output length (`*_reward_analysis.parquet`).",
     )
-    def reward_profile(context: dg.AssetExecutionContext) -> dg.MaterializeResult:
+    def reward_profile(context: dg.AssetExecutionContext, profile_launcher: StageLauncherResource) -> dg.MaterializeResult:
         code = context.assets_def.code_versions_by_key[context.asset_key]
 
         def profile_one(partition: SweepPartition) -> PartitionOutcome:
             outcome = run_stage(
-                context, config, "profile", partition.checkpoint, partition.env, code,
+                context, profile_launcher, config, "profile", partition.checkpoint, partition.env, code,
                 in_step=lambda: profile_partition(config, partition.checkpoint, partition.env, code, context.log,
                                                   dagster_run_id=context.run.run_id),
             )

@@ -11,23 +11,22 @@ from gym_pipeline.assets.partitions import CHECKPOINT_OF_PARTITION, sweep_partit
 from gym_pipeline.checks import inputs_report, report_metadata
 from gym_pipeline.code_versions import code_version_of
 from gym_pipeline.config import SweepConfig
-from gym_pipeline.engines.builtin import ROLLOUTS_STAGE
 from gym_pipeline.gym.formats import FAILURES_FILE, ROLLOUTS_FILE
-from gym_pipeline.gym.manifest import annotate_stage
+from gym_pipeline.gym.manifest import ROLLOUTS_STAGE, annotate_stage
 from gym_pipeline.gym.redaction import redact
 from gym_pipeline.models.servers import Endpoint
+from gym_pipeline.resources.launchers import StageLauncherResource
 from gym_pipeline.resources.model_server import ModelServerResource
 from gym_pipeline.stages import PartitionOutcome, collect_partition
 
 
-def _collect_one(context: dg.AssetExecutionContext, config: SweepConfig, partition: SweepPartition,
-                 endpoint: Endpoint, code: str) -> PartitionOutcome:
+def _collect_one(context: dg.AssetExecutionContext, launcher: StageLauncherResource, config: SweepConfig,
+                 partition: SweepPartition, endpoint: Endpoint, key_variable: str | None, code: str) -> PartitionOutcome:
     server = ["--model-url", endpoint.url, "--model-name", endpoint.model_name]
     server += ["--checkpoint-digest", endpoint.checkpoint_digest] if endpoint.checkpoint_digest else []
     server += ["--server-pid", str(endpoint.pid)] if endpoint.pid else []
-    key_variable = config.model_server.api_key_env
     outcome = run_stage(
-        context, config, "collect", partition.checkpoint, partition.env, code,
+        context, launcher, config, "collect", partition.checkpoint, partition.env, code,
         in_step=lambda: collect_partition(config, partition.checkpoint, partition.env, endpoint, code, context.log,
                                           dagster_run_id=context.run.run_id),
         extra_args=server,
@@ -51,7 +50,9 @@ def build_rollouts(config: SweepConfig) -> dg.AssetsDefinition:
         description="`rollouts.jsonl` and the `rollouts_failures.jsonl` sidecar, in NeMo Gym 0.7.0's formats, "
                     f"collected by the {config.engine} engine.",
     )
-    def rollouts(context: dg.AssetExecutionContext, model_server: ModelServerResource) -> dg.MaterializeResult:
+    def rollouts(context: dg.AssetExecutionContext, model_server: ModelServerResource,
+                 model_server_launcher: StageLauncherResource, collect_launcher: StageLauncherResource,
+                 ) -> dg.MaterializeResult:
         partitions = partitions_of(context)
         for partition in partitions:  # refuse before anything is served or written
             report = inputs_report(config, partition.checkpoint, partition.env)
@@ -67,11 +68,12 @@ def build_rollouts(config: SweepConfig) -> dg.AssetsDefinition:
         for checkpoint, group in itertools.groupby(partitions, key=lambda p: p.checkpoint):
             group = list(group)
             run_dir = config.run_dir(checkpoint, group[0].env)
-            with model_server.serve(checkpoint, config.checkpoint_dir(checkpoint), run_dir / "logs" / "model_server.log",
-                                    launcher_settings=config.launchers.model_server, run_dir=run_dir) as endpoint:
+            with model_server.serve(checkpoint, config.checkpoint_dir(checkpoint), run_dir,
+                                    launcher=model_server_launcher) as endpoint:
                 context.log.info(f"serving {checkpoint} at {redact(endpoint.url)} (model {endpoint.model_name})")
                 for partition in group:
-                    outcomes.append((partition, _collect_one(context, config, partition, endpoint, code)))
+                    outcomes.append((partition, _collect_one(context, collect_launcher, config, partition, endpoint,
+                                                             model_server.api_key_env, code)))
                     if endpoint.launcher:  # where the server ran: a pid alone says nothing of a container or a job
                         annotate_stage(config.run_dir(checkpoint, partition.env), ROLLOUTS_STAGE,
                                        {"model_server_ran_on": endpoint.launcher})

@@ -41,15 +41,13 @@ from gym_pipeline.gym.formats import (
     sibling_path,
     validate_row,
 )
-from gym_pipeline.gym.manifest import read_manifest, record_stage
+from gym_pipeline.gym.manifest import COLLECTING, COMPLETE, ROLLOUTS_STAGE, read_manifest, record_stage
 from gym_pipeline.gym.materialize import MATERIALIZED_INPUTS_STAGE
 from gym_pipeline.gym.redaction import redact
 from gym_pipeline.gym.run_lock import run_directory_lock
 from gym_pipeline.gym.staleness import ensure_resume_is_safe
 
 Key = tuple[int, int]
-ROLLOUTS_STAGE = "rollouts"
-COLLECTING, COMPLETE = "collecting", "complete"  # a "collecting" record after a crash marks a resumable run
 _JSON_CONTENT = {"Content-Type": "application/json"}
 
 

@@ -39,13 +39,20 @@ from typing import IO, Any
 
 import orjson
 
-from gym_pipeline.engines.builtin import COLLECTING, COMPLETE, ROLLOUTS_STAGE, failures_path_for
+from gym_pipeline.engines.builtin import failures_path_for
 from gym_pipeline.environments import Environment
 from gym_pipeline.gym.fingerprint import file_digest
-from gym_pipeline.gym.formats import ROLLOUT_INDEX, TASK_INDEX
-from gym_pipeline.gym.manifest import record_stage
+from gym_pipeline.gym.formats import ROLLOUT_INDEX, TASK_INDEX, atomic_file
+from gym_pipeline.gym.manifest import COLLECTING, COMPLETE, ROLLOUTS_STAGE, record_stage
 from gym_pipeline.gym.run_lock import run_directory_lock
-from gym_pipeline.host import free_loopback_port, read_log_tail
+from gym_pipeline.host import (
+    EndedBeforeReady,
+    NotReadyInTime,
+    free_loopback_port,
+    read_log_tail,
+    stop_process_tree,
+    wait_until_ready,
+)
 
 Key = tuple[int, int]
 ENGINE = "nemo_gym"
@@ -54,6 +61,7 @@ SERVER_KINDS = ("resources_servers", "responses_api_agents", "environment_server
 STAGING_DIR = "nemo_gym"
 ENV_START_LOG, EVAL_RUN_LOG = "gym_env_start.log", "gym_eval_run.log"
 _READY = re.compile(rb"All (\d+) / (\d+) servers ready")
+_KILL_WAIT_S = 15.0  # after SIGKILL, how long a session (Ray's daemons included) may take to vanish
 _API_KEY_VAR = "GYM_PIPELINE_NEMO_GYM_MODEL_API_KEY"  # read by Gym through OmegaConf's oc.env, kept off argv
 
 
@@ -82,66 +90,7 @@ class NemoGymSummary:
         return len(self.failed_keys)
 
 
-# --- processes ----------------------------------------------------------------------------------------
-
-
-def _session_members(sid: int) -> list[int]:
-    """Live (non-zombie) processes whose session id is `sid` (Linux /proc; elsewhere: just the leader)."""
-    proc = Path("/proc")
-    if not proc.is_dir():
-        try:
-            os.kill(sid, 0)
-            return [sid]
-        except OSError:
-            return []
-    members = []
-    for entry in proc.iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-        except OSError:
-            continue
-        fields = stat[stat.rfind(")") + 2:].split()  # state ppid pgrp session ...
-        if len(fields) > 3 and fields[3] == str(sid) and fields[0] != "Z":
-            members.append(int(entry.name))
-    return members
-
-
-def _signal_session(sid: int, sig: int) -> None:
-    for pid in _session_members(sid):
-        try:
-            os.kill(pid, sig)
-        except OSError:
-            pass
-
-
-def _stop_session(process: subprocess.Popen, grace_s: float, settle_s: float = 15.0) -> list[int]:
-    """SIGINT to the process group, `grace_s`, then SIGKILL to the whole session; returns what is left."""
-    sid = process.pid  # started with start_new_session=True: pid == pgid == sid
-    if process.poll() is None or _session_members(sid):
-        try:
-            os.killpg(sid, signal.SIGINT)
-        except OSError:
-            pass
-        deadline = time.monotonic() + grace_s
-        while time.monotonic() < deadline and (process.poll() is None or _session_members(sid)):
-            time.sleep(0.25)
-    if process.poll() is None or _session_members(sid):
-        try:
-            os.killpg(sid, signal.SIGKILL)
-        except OSError:
-            pass
-        _signal_session(sid, signal.SIGKILL)
-    try:
-        process.wait(timeout=settle_s)
-    except subprocess.TimeoutExpired:
-        pass
-    deadline = time.monotonic() + settle_s
-    while (left := _session_members(sid)) and time.monotonic() < deadline:
-        _signal_session(sid, signal.SIGKILL)
-        time.sleep(0.25)
-    return left
+# --- logs ---------------------------------------------------------------------------------------------
 
 
 def _tail(path: Path) -> str:
@@ -218,9 +167,8 @@ def _rekey_into(source: Path, target: Path, mapping: dict[Key, Key]) -> list[dic
         if gym_key not in mapping:
             raise NemoGymError(f"{source}: row with key {gym_key} that Gym never materialized")
         row[TASK_INDEX], row[ROLLOUT_INDEX] = mapping[gym_key]
-    partial = target.with_name(target.name + ".partial")
-    partial.write_bytes(b"".join(orjson.dumps(row) + b"\n" for row in rows))
-    os.replace(partial, target)
+    with atomic_file(target) as partial:
+        partial.write_bytes(b"".join(orjson.dumps(row) + b"\n" for row in rows))
     return rows
 
 
@@ -233,18 +181,18 @@ def _start(command: Sequence[str], log: IO[bytes], cwd: Path, env: dict[str, str
 
 
 def _wait_ready(process: subprocess.Popen, log_path: Path, timeout_s: float) -> str:
-    deadline = time.monotonic() + timeout_s
-    while True:
-        match = _READY.search(log_path.read_bytes()) if log_path.exists() else None
-        if match:
-            return f"{int(match[1])} / {int(match[2])}"
-        if process.poll() is not None:
-            raise NemoGymError(f"`gym env start` exited ({process.returncode}) before its servers were ready; "
-                               f"last lines of {log_path}:\n{_tail(log_path)}")
-        if time.monotonic() > deadline:
-            raise NemoGymError(f"`gym env start` not ready after {timeout_s:.0f}s; last lines of {log_path}:\n"
-                               f"{_tail(log_path)}")
-        time.sleep(0.5)
+    def servers_ready() -> re.Match[bytes] | None:
+        return _READY.search(log_path.read_bytes()) if log_path.exists() else None
+
+    try:
+        match = wait_until_ready(servers_ready, timeout_s, 0.5, ended=lambda: process.poll() is not None)
+    except EndedBeforeReady:
+        raise NemoGymError(f"`gym env start` exited ({process.returncode}) before its servers were ready; "
+                           f"last lines of {log_path}:\n{_tail(log_path)}") from None
+    except NotReadyInTime:
+        raise NemoGymError(f"`gym env start` not ready after {timeout_s:.0f}s; last lines of {log_path}:\n"
+                           f"{_tail(log_path)}") from None
+    return f"{int(match[1])} / {int(match[2])}"
 
 
 def collect_with_nemo_gym(
@@ -324,7 +272,7 @@ def collect_with_nemo_gym(
         def stop_env() -> None:
             nonlocal teardown_s
             began = time.monotonic()
-            leftovers.extend(_stop_session(env_process, grace_s))
+            leftovers.extend(stop_process_tree(env_process, signal.SIGINT, grace_s, _KILL_WAIT_S))
             teardown_s = time.monotonic() - began
 
         stack.callback(stop_env)
@@ -346,7 +294,7 @@ def collect_with_nemo_gym(
                 raise NemoGymError(f"`gym eval run` still running after {eval_timeout_s}s; last lines of "
                                    f"{eval_log}:\n{_tail(eval_log)}") from None
             finally:
-                leftovers.extend(_stop_session(eval_process, grace_s))
+                leftovers.extend(stop_process_tree(eval_process, signal.SIGINT, grace_s, _KILL_WAIT_S))
         eval_s = time.monotonic() - eval_began
         gym_materialized = staging / "rollouts_materialized_inputs.jsonl"
         gym_failures = failures_path_for(gym_rollouts)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import os
 from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
@@ -187,38 +188,42 @@ def dumps_row(row: dict[str, Any]) -> bytes:
     return orjson.dumps(row) + b"\n"
 
 
-def write_jsonl_atomic(path: Path | str, rows: Iterable[dict[str, Any]]) -> int:
-    """Write rows to a temporary file and rename it into place: readers never see half a file."""
+@contextmanager
+def atomic_file(path: Path | str) -> Iterator[Path]:
+    """A temporary name in `path`'s folder to write the whole file to: renamed onto `path` when the block
+    ends, removed when it raises. Readers never see half a file, and a failed write leaves the old one.
+
+        with atomic_file(target) as temporary:
+            pq.write_table(table, temporary)
+    """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    count = 0
     try:
-        with temporary.open("wb") as handle:
-            for row in rows:
-                handle.write(dumps_row(row))
-                count += 1
-            handle.flush()
-            os.fsync(handle.fileno())
+        yield temporary
         os.replace(temporary, path)
     finally:
         temporary.unlink(missing_ok=True)
+
+
+def write_jsonl_atomic(path: Path | str, rows: Iterable[dict[str, Any]]) -> int:
+    """Write rows to a temporary file and rename it into place: readers never see half a file."""
+    count = 0
+    with atomic_file(path) as temporary, temporary.open("wb") as handle:
+        for row in rows:
+            handle.write(dumps_row(row))
+            count += 1
+        handle.flush()
+        os.fsync(handle.fileno())
     return count
 
 
 def write_bytes_atomic(path: Path | str, data: bytes) -> None:
     """Write a whole file through a temporary file in the same folder, renamed into place."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        with temporary.open("wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(temporary, path)
-    finally:
-        temporary.unlink(missing_ok=True)
+    with atomic_file(path) as temporary, temporary.open("wb") as handle:
+        handle.write(data)
+        handle.flush()
+        os.fsync(handle.fileno())
 
 
 def write_json_atomic(path: Path | str, value: Any, indent: bool = False) -> None:

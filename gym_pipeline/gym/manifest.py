@@ -19,6 +19,11 @@ from gym_pipeline.gym.redaction import redact_value
 
 MANIFEST_FILE = "manifest.json"
 
+# Stage records the engines and the profiler write and the diagnosis reads, and a collection's status.
+ROLLOUTS_STAGE = "rollouts"
+PROFILE_STAGE = "reward_profile"  # also the run-directory lock holder's stage
+COLLECTING, COMPLETE = "collecting", "complete"  # a "collecting" record after a crash marks a resumable run
+
 
 def read_manifest(run_dir: Path) -> dict[str, Any]:
     path = Path(run_dir) / MANIFEST_FILE

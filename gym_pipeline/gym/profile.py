@@ -68,7 +68,14 @@ from typing import Any
 import numpy as np
 
 from gym_pipeline.gym import reward_analysis
-from gym_pipeline.gym.formats import JsonlFormatError, require_file, write_json_atomic, write_jsonl_atomic
+from gym_pipeline.gym.formats import (
+    JsonlFormatError,
+    atomic_file,
+    require_file,
+    write_json_atomic,
+    write_jsonl_atomic,
+)
+from gym_pipeline.gym.manifest import PROFILE_STAGE
 from gym_pipeline.gym.profile_rows import TaskRows
 from gym_pipeline.gym.profile_scan import (
     BATCH_BYTES,
@@ -96,8 +103,6 @@ from gym_pipeline.gym.profile_stats import (
     t_quantile,
 )
 from gym_pipeline.gym.run_lock import run_directory_lock
-
-PROFILE_STAGE = "reward_profile"  # its record in the run's manifest, and the lock holder's stage
 
 # Gym shows at most this many keys in its mismatch messages.
 _KEYS_SHOWN = 10
@@ -446,7 +451,6 @@ def _rows_written(path: Path, rows: TaskRows, workers: int) -> Iterator[None]:
         return
     cuts = np.linspace(0, len(rows), workers + 1).astype(int).tolist()
     parts = [path.with_name(f".{path.name}.{os.getpid()}.part{i}") for i in range(workers)]
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
         with ProcessPoolExecutor(workers, mp_context=_worker_context()) as pool:
             futures = [pool.submit(write_jsonl_atomic, part, rows.part(first, last))
@@ -454,15 +458,14 @@ def _rows_written(path: Path, rows: TaskRows, workers: int) -> Iterator[None]:
             yield
             for future in futures:
                 future.result()
-        with temporary.open("wb") as joined:
+        with atomic_file(path) as temporary, temporary.open("wb") as joined:
             for part in parts:
                 with part.open("rb") as handle:
                     shutil.copyfileobj(handle, joined, BATCH_BYTES)
             joined.flush()
             os.fsync(joined.fileno())
-        os.replace(temporary, path)
     finally:
-        for leftover in (*parts, temporary):
+        for leftover in parts:
             leftover.unlink(missing_ok=True)
 
 

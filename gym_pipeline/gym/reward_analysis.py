@@ -32,7 +32,6 @@ Definitions:
 from __future__ import annotations
 
 import math
-import os
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -41,7 +40,7 @@ from typing import Any
 import numpy as np
 
 from gym_pipeline.gym import intervals
-from gym_pipeline.gym.formats import ROLLOUT_INDEX, TASK_INDEX, write_json_atomic
+from gym_pipeline.gym.formats import ROLLOUT_INDEX, TASK_INDEX, atomic_file, write_json_atomic
 
 PASS_THRESHOLD = 1.0
 DIFFICULTY = ("never", "sometimes", "always")
@@ -256,19 +255,13 @@ def write_analysis(analysis: RewardAnalysis, parquet_path: Path, json_path: Path
     """The per-rollout Parquet table and the JSON summary, each written atomically."""
     import pyarrow.parquet as pq
 
-    parquet_path = Path(parquet_path)
-    parquet_path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = parquet_path.with_name(f".{parquet_path.name}.{os.getpid()}.tmp")
-    try:
+    with atomic_file(parquet_path) as temporary:
         batches = analysis.record_batches()
         first = next(batches)
         with pq.ParquetWriter(temporary, first.schema) as writer:
             writer.write_batch(first)
             for batch in batches:
                 writer.write_batch(batch)
-        os.replace(temporary, parquet_path)
-    finally:
-        temporary.unlink(missing_ok=True)
     write_json_atomic(json_path, analysis.summary, indent=True)
 
 

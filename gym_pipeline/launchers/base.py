@@ -30,14 +30,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import ClassVar, Literal
 
-from gym_pipeline.gym.diagnose.launcher import (
-    LAUNCHER_FILE,
-    STOPPED_AFTER_SERVING,
-    LauncherState,
-    write_launcher_state,
-)
 from gym_pipeline.gym.diagnose.redaction import redact
-from gym_pipeline.host import read_log_tail
+from gym_pipeline.host import EndedBeforeReady, NotReadyInTime, read_log_tail, wait_until_ready
+from gym_pipeline.launchers.state import LAUNCHER_FILE, STOPPED_AFTER_SERVING, LauncherState, write_launcher_state
 
 LauncherKind = Literal["local", "docker", "slurm"]
 
@@ -200,15 +195,14 @@ class Launcher(ABC):
         `logs/launcher_<stage>.json` only (a server runs beside the stages that own `logs/launcher.json`).
         """
         with self._launched(launch, (launch.state_file,)) as (stage, state):
-            deadline = time.monotonic() + timeout_s
-            while not ready():
-                if stage.poll():
-                    raise StageFailedError(launch, state, f"stage {launch.stage!r} on the {self.kind} launcher "
-                                                          f"ended before it was ready: {describe_end(state)}")
-                if time.monotonic() > deadline:
-                    raise StageNotReadyError(launch, state, f"stage {launch.stage!r} on the {self.kind} launcher "
-                                                            f"was not ready after {timeout_s:g} s")
-                time.sleep(self.poll_interval_s)
+            try:
+                wait_until_ready(ready, timeout_s, self.poll_interval_s, ended=stage.poll)
+            except EndedBeforeReady:
+                raise StageFailedError(launch, state, f"stage {launch.stage!r} on the {self.kind} launcher "
+                                                      f"ended before it was ready: {describe_end(state)}") from None
+            except NotReadyInTime:
+                raise StageNotReadyError(launch, state, f"stage {launch.stage!r} on the {self.kind} launcher "
+                                                        f"was not ready after {timeout_s:g} s") from None
             yield state
             if not stage.poll():
                 stage.stop()

@@ -26,10 +26,10 @@ from docker.models.containers import Container
 from docker.types import DeviceRequest, Mount
 
 import gym_pipeline
-from gym_pipeline.gym.diagnose.launcher import LauncherState
 from gym_pipeline.gym.diagnose.vocabulary import exit_signal
 from gym_pipeline.launchers.base import Launcher, LauncherUnavailableError, RunningStage, StageLaunch
 from gym_pipeline.launchers.settings import DEFAULT_IMAGE
+from gym_pipeline.launchers.state import LauncherState
 
 LABEL_STAGE = "gym_pipeline.stage"
 LABEL_RUN_DIR = "gym_pipeline.run_dir"

@@ -1,23 +1,24 @@
-"""A stage as a local process, in its own process group so that teardown reaches everything it started."""
+"""A stage as a local process, in its own session so that teardown reaches everything it started."""
 
 from __future__ import annotations
 
 import os
 import signal
 import subprocess
-import time
 
-from gym_pipeline.gym.diagnose.launcher import LauncherState
 from gym_pipeline.gym.diagnose.vocabulary import signal_name
+from gym_pipeline.host import process_tree, stop_process_tree
 from gym_pipeline.launchers.base import Launcher, LauncherUnavailableError, RunningStage, StageLaunch
+from gym_pipeline.launchers.state import LauncherState
 
-_KILL_WAIT_S = 10.0  # after SIGKILL, how long the group may take to vanish
+_KILL_WAIT_S = 10.0  # after SIGKILL, how long the tree may take to vanish
 
 
 class LocalLauncher(Launcher):
     """Runs the argv as a subprocess of this process (inheriting its environment, plus `launch.env`).
 
-    Teardown: SIGINT to the whole process group, `grace_period_s` for it to exit, then SIGKILL.
+    Teardown (`host.stop_process_tree`): SIGINT to its process group, `grace_period_s` for the whole tree
+    to exit, then SIGKILL.
     """
 
     kind = "local"
@@ -55,34 +56,15 @@ class _LocalProcess(RunningStage):
 
     def stop(self) -> None:
         if self.process is not None:
-            self._end_group(first=signal.SIGINT)
+            stop_process_tree(self.process, signal.SIGINT, self.grace_period_s, _KILL_WAIT_S)
             self.process.wait()
             self._record_exit(self.process.returncode)
         self.ended = True
 
     def release(self) -> None:
-        # Whatever the stage left running in its group (a daemonized helper) ends with it.
-        if self.process is not None and _group_alive(self.process.pid):
-            self._end_group(first=signal.SIGINT)
-
-    def _end_group(self, first: signal.Signals) -> None:
-        assert self.process is not None
-        pgid = self.process.pid
-        _signal_group(pgid, first)
-        if not self._wait_group_gone(pgid, self.grace_period_s):
-            _signal_group(pgid, signal.SIGKILL)
-            self._wait_group_gone(pgid, _KILL_WAIT_S)
-
-    def _wait_group_gone(self, pgid: int, timeout_s: float) -> bool:
-        assert self.process is not None
-        deadline = time.monotonic() + timeout_s
-        while True:
-            self.process.poll()  # reap the leader, else it stays in the group as a zombie
-            if not _group_alive(pgid):
-                return True
-            if time.monotonic() > deadline:
-                return False
-            time.sleep(0.05)
+        # Whatever the stage left running in its session (a daemonized helper) ends with it.
+        if self.process is not None and process_tree(self.process.pid):
+            stop_process_tree(self.process, signal.SIGINT, self.grace_period_s, _KILL_WAIT_S)
 
     def _record_exit(self, returncode: int) -> None:
         self.ended = True
@@ -90,17 +72,3 @@ class _LocalProcess(RunningStage):
         if returncode < 0:
             self.state.signal = signal_name(-returncode)
 
-
-def _signal_group(pgid: int, signum: signal.Signals) -> None:
-    try:
-        os.killpg(pgid, signum)
-    except ProcessLookupError:
-        pass
-
-
-def _group_alive(pgid: int) -> bool:
-    try:
-        os.killpg(pgid, 0)
-    except ProcessLookupError:
-        return False
-    return True

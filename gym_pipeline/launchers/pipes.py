@@ -24,8 +24,8 @@ from dagster import (
 from dagster._core.definitions.resource_annotation import TreatAsResourceParam
 from dagster_pipes import PipesExtras
 
-from gym_pipeline.gym.diagnose.launcher import LauncherState
 from gym_pipeline.launchers.base import Launcher, StageLaunch
+from gym_pipeline.launchers.state import launcher_metadata
 
 
 class PipesLauncherClient(PipesClient, TreatAsResourceParam):
@@ -60,8 +60,3 @@ class PipesLauncherClient(PipesClient, TreatAsResourceParam):
             state = self.launcher.run(launch.with_env(session.get_bootstrap_env_vars()))
         return PipesClientCompletedInvocation(session, metadata=launcher_metadata(state))
 
-
-def launcher_metadata(state: LauncherState) -> dict[str, str | int]:
-    """Where and how a stage ran, as Dagster metadata: `launcher` and `pid`, `container_id` or `slurm_job_id`."""
-    keys = {"launcher", "pid", "container_id", "slurm_job_id", "slurm_state", "exit_code"}
-    return state.model_dump(include=keys, exclude_none=True)

@@ -1,14 +1,14 @@
-"""The launcher settings a sweep config embeds, one model per kind, and the factory that builds a launcher."""
+"""The launcher settings a sweep config embeds, one model per kind (`factory` builds a launcher from them).
+
+Light to import (pydantic only): every stage command loads the sweep config, which embeds these.
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
-
-if TYPE_CHECKING:
-    from gym_pipeline.launchers.base import Launcher
 
 DEFAULT_IMAGE = "gym-pipeline/base:bookworm"  # built by `scripts/dev-services.sh up docker`
 
@@ -64,26 +64,3 @@ class SlurmLauncherSettings(_Settings):
 LauncherSettings = Annotated[
     LocalLauncherSettings | DockerLauncherSettings | SlurmLauncherSettings, Field(discriminator="kind")
 ]
-
-
-def launcher_from_settings(settings: LauncherSettings) -> Launcher:
-    # Imported here: the sweep config embeds the models above and every stage command loads the config,
-    # which must stay quick to import (no Docker SDK, no diagnosis modules).
-    from gym_pipeline.launchers.docker import BindMount, DockerLauncher
-    from gym_pipeline.launchers.local import LocalLauncher
-    from gym_pipeline.launchers.slurm import SlurmLauncher
-
-    if isinstance(settings, LocalLauncherSettings):
-        return LocalLauncher(grace_period_s=settings.grace_period_s)
-    if isinstance(settings, DockerLauncherSettings):
-        return DockerLauncher(
-            image=settings.image, network=settings.network, cpus=settings.cpus, memory_mb=settings.memory_mb,
-            gpus=settings.gpus, grace_period_s=settings.grace_period_s,
-            mounts=[BindMount(m.source, m.target, m.read_only) for m in settings.mounts],
-        )
-    return SlurmLauncher(
-        partition=settings.partition, time_limit=settings.time_limit, cpus_per_task=settings.cpus_per_task,
-        memory_mb=settings.memory_mb, gres=settings.gres, account=settings.account,
-        extra_options=settings.extra_options, poll_interval_s=settings.poll_interval_s,
-        exit_file_grace_s=settings.exit_file_grace_s, cancel_timeout_s=settings.cancel_timeout_s,
-    )

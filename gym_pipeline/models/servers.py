@@ -1,9 +1,9 @@
 """Model servers per checkpoint: the simulated policy, `vllm serve`, or an existing endpoint.
 
 `serve_checkpoint` is a context manager: it yields an `Endpoint` once the server
-answers `/v1/models`, and stops whatever it started on the way out. A server we start runs
-through a launcher (a local process, a Docker container or a Slurm job), except the simulated
-policy without launcher settings, which stays a plain subprocess.
+answers `/v1/models`, and stops whatever it started on the way out. A server we start (the simulated
+policy, vLLM) runs through a launcher: a local process unless told otherwise, a Docker container or
+a Slurm job.
 """
 
 from __future__ import annotations
@@ -12,10 +12,7 @@ import base64
 import http.client
 import os
 import shutil
-import signal
-import subprocess
 import sys
-import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -29,7 +26,7 @@ import orjson
 from gym_pipeline.config import ModelServerConfig, check_safe_name
 from gym_pipeline.gym.fingerprint import folder_digest
 from gym_pipeline.gym.redaction import redact
-from gym_pipeline.host import LOOPBACK, free_loopback_port, read_log_tail
+from gym_pipeline.host import LOOPBACK, NotReadyInTime, free_loopback_port, wait_until_ready
 from gym_pipeline.launchers.settings import LauncherSettings, LocalLauncherSettings
 
 SERVER_STAGE = "model_server"  # the launcher's stage name: logs/model_server.log, logs/launcher_model_server.json
@@ -67,57 +64,6 @@ def _list_models(url: str, api_key: str | None, timeout_s: float = 5.0) -> dict:
         return orjson.loads(answer.read())
 
 
-def stop_process_group(process: subprocess.Popen, grace_s: float = 10.0) -> None:
-    """SIGTERM the process group, wait out the grace period, then SIGKILL."""
-    if process.poll() is not None:
-        return
-    try:
-        os.killpg(process.pid, signal.SIGTERM)
-        process.wait(timeout=grace_s)
-    except subprocess.TimeoutExpired:
-        os.killpg(process.pid, signal.SIGKILL)
-        process.wait()
-    except ProcessLookupError:
-        pass
-
-
-@contextmanager
-def _simulated_policy(settings: ModelServerConfig, checkpoint_dir: Path, log_path: Path) -> Iterator[Endpoint]:
-    if not checkpoint_dir.is_dir():
-        raise ModelServerError(f"{checkpoint_dir}: checkpoint folder not found")
-    log_path.parent.mkdir(parents=True, exist_ok=True)
-    ready_file = log_path.with_suffix(".url")
-    ready_file.unlink(missing_ok=True)
-    command = [
-        sys.executable, "-m", "gym_pipeline.cli", "serve-policy",
-        "--checkpoint", str(checkpoint_dir), "--port", "0",
-        "--ready-file", str(ready_file), "--latency-ms", str(settings.latency_ms),
-    ]
-    with log_path.open("ab") as log:
-        process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
-    try:
-        deadline = time.monotonic() + settings.startup_timeout_s
-        while not ready_file.exists():
-            if process.poll() is not None:
-                raise ModelServerError(
-                    f"simulated policy exited with code {process.returncode} before it was ready; "
-                    f"log {log_path}:\n{read_log_tail(log_path) or '(no log)'}"
-                )
-            if time.monotonic() > deadline:
-                raise ModelServerError(
-                    f"simulated policy not ready after {settings.startup_timeout_s:.0f}s; log {log_path}:\n"
-                    f"{read_log_tail(log_path) or '(no log)'}"
-                )
-            time.sleep(0.05)
-        url = ready_file.read_text().strip()
-        model = _list_models(url, None)["data"][0]
-        yield Endpoint(url=url, model_name=model["id"], checkpoint_digest=model.get("checkpoint_digest"),
-                       pid=process.pid)
-    finally:
-        stop_process_group(process)
-        ready_file.unlink(missing_ok=True)
-
-
 def _endpoint_url_and_key(settings: ModelServerConfig, checkpoint: str) -> tuple[str, str | None]:
     if not settings.url_template:
         raise ModelServerError("model_server.kind 'endpoint' needs model_server.url_template")
@@ -137,15 +83,19 @@ def endpoint_identity(settings: ModelServerConfig, checkpoint: str) -> dict:
 @contextmanager
 def _existing_endpoint(settings: ModelServerConfig, checkpoint: str) -> Iterator[Endpoint]:
     url, api_key = _endpoint_url_and_key(settings, checkpoint)
-    deadline = time.monotonic() + settings.startup_timeout_s
-    while True:
+    last_error: list[Exception] = []
+
+    def answer() -> dict | None:
         try:
-            models = _list_models(url, api_key)["data"]
-            break
+            return {"models": _list_models(url, api_key)["data"]}
         except (urllib.error.URLError, OSError, ValueError, KeyError) as error:
-            if time.monotonic() > deadline:
-                raise ModelServerError(f"model endpoint {redact(url)}/models did not answer: {error}") from None
-            time.sleep(1.0)
+            last_error[:] = [error]
+            return None
+
+    try:
+        models = wait_until_ready(answer, settings.startup_timeout_s, 1.0)["models"]
+    except NotReadyInTime:
+        raise ModelServerError(f"model endpoint {redact(url)}/models did not answer: {last_error[0]}") from None
     if not models:
         raise ModelServerError(f"model endpoint {redact(url)} lists no model")
     yield Endpoint(url=url, model_name=settings.model_name or models[0]["id"], api_key=api_key)
@@ -194,9 +144,8 @@ def _launched_server(
     settings: ModelServerConfig,
     checkpoint: str,
     checkpoint_dir: Path,
-    log_path: Path,
+    run_dir: Path,
     launcher_settings: LauncherSettings,
-    run_dir: Path | None,
 ) -> Iterator[Endpoint]:
     """The simulated policy or vLLM started through a launcher, on a free loopback port of this host.
 
@@ -206,7 +155,7 @@ def _launched_server(
     node before the job is ready (`Launcher.serve` tells it only afterwards, in `slurm_nodes`); not
     supported yet.
     """
-    # Imported here: the launchers (and Dagster, behind launcher_metadata) are heavy for the CLI's commands.
+    # Imported here: the launchers (the Docker SDK among them) are heavy for the CLI's other commands.
     from gym_pipeline.launchers.base import (
         LauncherError,
         StageFailedError,
@@ -214,8 +163,8 @@ def _launched_server(
         StageNotReadyError,
         describe_end,
     )
-    from gym_pipeline.launchers.pipes import launcher_metadata
-    from gym_pipeline.launchers.settings import launcher_from_settings
+    from gym_pipeline.launchers.factory import launcher_from_settings
+    from gym_pipeline.launchers.state import launcher_metadata
 
     label = _SERVER_LABELS[settings.kind]
     check_safe_name(checkpoint, "checkpoint name")
@@ -230,11 +179,8 @@ def _launched_server(
         raise ModelServerError(f"{label} for {checkpoint}: {argv[0]!r} is not an executable on PATH; install it "
                                "(vLLM: `pip install vllm`) or set model_server.command")
     api_key = _server_api_key(settings)
-    launch = StageLaunch(SERVER_STAGE, argv, run_dir or log_path.parent.parent, read_only_paths=[checkpoint_dir],
+    launch = StageLaunch(SERVER_STAGE, argv, run_dir, read_only_paths=[checkpoint_dir],
                          env={VLLM_API_KEY_VAR: api_key} if api_key else {})
-    if launch.log_path != log_path.resolve():
-        raise ValueError(f"a launched model server logs to <run_dir>/logs/{SERVER_STAGE}.log: log_path {log_path} "
-                         f"does not match run_dir {launch.run_dir}")
     url = f"http://{LOOPBACK}:{port}/v1"
     probe = _ReadinessProbe(url, api_key)
     launcher = launcher_from_settings(launcher_settings)
@@ -270,25 +216,19 @@ def serve_checkpoint(
     settings: ModelServerConfig,
     checkpoint: str,
     checkpoint_dir: Path,
-    log_path: Path,
+    run_dir: Path,
     launcher_settings: LauncherSettings | None = None,
-    run_dir: Path | None = None,
 ) -> Iterator[Endpoint]:
     """An answering endpoint for one checkpoint, for the duration of the `with` block.
 
     `launcher_settings` say where a server we start runs (the simulated or vllm kind; an existing
-    endpoint is not started and ignores them). Without them the vllm kind runs as a local process and
-    the simulated policy as a plain subprocess. A launcher writes the server's log to
-    `<run_dir>/logs/model_server.log` (`run_dir` defaults to the folder above `log_path`'s, which must be that
-    file) and its record to `logs/launcher_model_server.json`.
+    endpoint is not started and ignores them); without them, a local process. The launcher writes the
+    server's log to `<run_dir>/logs/model_server.log` and its record to `logs/launcher_model_server.json`.
     """
     if settings.kind == "endpoint":
         with _existing_endpoint(settings, checkpoint) as endpoint:
             yield endpoint
-    elif settings.kind == "simulated" and launcher_settings is None:
-        with _simulated_policy(settings, checkpoint_dir, log_path) as endpoint:
-            yield endpoint
     else:
-        with _launched_server(settings, checkpoint, checkpoint_dir, log_path,
-                              launcher_settings or LocalLauncherSettings(), run_dir) as endpoint:
+        with _launched_server(settings, checkpoint, checkpoint_dir, Path(run_dir),
+                              launcher_settings or LocalLauncherSettings()) as endpoint:
             yield endpoint

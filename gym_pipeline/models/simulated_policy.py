@@ -16,7 +16,6 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import math
-import os
 import re
 import signal
 import time
@@ -31,6 +30,7 @@ from aiohttp import web
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from gym_pipeline.environments.base import content_text
+from gym_pipeline.gym.formats import atomic_file
 from gym_pipeline.models.capacity import Capacity, CapacitySettings, Overloaded, install_capacity
 from gym_pipeline.models.checkpoints import Checkpoint, load_checkpoint
 from gym_pipeline.models.faults import FaultSettings, install_faults, openai_error
@@ -345,9 +345,8 @@ async def _serve(app: web.Application, host: str, port: int, ready_file: Path | 
         url = f"http://{host}:{bound_port}/v1"
         if ready_file is not None:
             ready_file = Path(ready_file)
-            temporary = ready_file.with_name(f".{ready_file.name}.{os.getpid()}.tmp")
-            temporary.write_text(url + "\n")
-            os.replace(temporary, ready_file)
+            with atomic_file(ready_file) as temporary:
+                temporary.write_text(url + "\n")
         print(f"{READY_PREFIX} {url}", flush=True)
         served = app[SERVED_MODEL_KEY]  # what it answers to, in vLLM's words (a diagnosis reads it)
         print(f"INFO simulated policy: checkpoint step {served.checkpoint.config.step}, "

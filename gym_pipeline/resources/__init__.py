@@ -1,1 +1,1 @@
-"""Dagster resources that hand model servers (and later engines and launchers) to assets."""
+"""Dagster resources that hand model servers (model_server.py) and launchers (launchers.py) to assets."""

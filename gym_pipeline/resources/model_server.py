@@ -9,36 +9,28 @@ from pathlib import Path
 import dagster as dg
 
 from gym_pipeline.config import ModelServerConfig
-from gym_pipeline.launchers.settings import LauncherSettings
 from gym_pipeline.models.servers import Endpoint, serve_checkpoint
+from gym_pipeline.resources.launchers import StageLauncherResource
 
 
-class ModelServerResource(dg.ConfigurableResource):
-    """Serves one checkpoint for the length of a stage: the simulated policy, `vllm serve` or an existing endpoint."""
+class ModelServerResource(dg.ConfigurableResource, ModelServerConfig):
+    """Serves one checkpoint for the length of a stage: the simulated policy, `vllm serve` or an existing endpoint.
 
-    kind: str = "simulated"
-    url_template: str | None = None
-    model_name: str | None = None
-    api_key_env: str | None = None  # the variable's name only: the key itself never enters run config
-    latency_ms: int = 0
-    startup_timeout_s: float = 60.0
-    command: list[str] = ModelServerConfig.model_fields["command"].default  # vllm kind, with placeholders
-    extra_args: list[str] = []
+    It *is* the sweep config's `model_server` (a `ModelServerConfig`: one definition of the fields and their
+    checks); where a server it starts runs is the `model_server_launcher` resource the asset passes in.
+    """
 
     @classmethod
     def from_config(cls, settings: ModelServerConfig) -> ModelServerResource:
         return cls(**settings.model_dump())
 
+    def settings(self) -> ModelServerConfig:
+        return ModelServerConfig.model_validate(self.model_dump(include=set(ModelServerConfig.model_fields)))
+
     @contextmanager
-    def serve(
-        self,
-        checkpoint: str,
-        checkpoint_dir: Path,
-        log_path: Path,
-        launcher_settings: LauncherSettings | None = None,
-        run_dir: Path | None = None,
-    ) -> Iterator[Endpoint]:
-        """See `serve_checkpoint`: `launcher_settings` (the sweep's `launchers.model_server`) say where it runs."""
-        settings = ModelServerConfig.model_validate(self.model_dump())
-        with serve_checkpoint(settings, checkpoint, checkpoint_dir, log_path, launcher_settings, run_dir) as endpoint:
+    def serve(self, checkpoint: str, checkpoint_dir: Path, run_dir: Path,
+              launcher: StageLauncherResource | None = None) -> Iterator[Endpoint]:
+        """See `serve_checkpoint`; `launcher` (default: a local process) says where a server we start runs."""
+        launcher_settings = launcher.settings() if launcher is not None else None
+        with serve_checkpoint(self.settings(), checkpoint, checkpoint_dir, run_dir, launcher_settings) as endpoint:
             yield endpoint

@@ -508,7 +508,8 @@ def launch(settings_json: str, stage: str, run_dir: str, argv: list[str], read_o
     from pydantic import TypeAdapter
 
     from gym_pipeline.launchers.base import StageLaunch
-    from gym_pipeline.launchers.settings import LauncherSettings, launcher_from_settings
+    from gym_pipeline.launchers.factory import launcher_from_settings
+    from gym_pipeline.launchers.settings import LauncherSettings
 
     settings = TypeAdapter(LauncherSettings).validate_python(json.loads(settings_json))
     launcher = launcher_from_settings(settings)

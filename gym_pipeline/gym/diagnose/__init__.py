@@ -15,7 +15,6 @@ failure vocabulary, `rules/` the rules in the guide's debug order, `report` the 
 
 from gym_pipeline.gym.diagnose.evidence import Evidence, collect_evidence
 from gym_pipeline.gym.diagnose.findings import Finding, Rule
-from gym_pipeline.gym.diagnose.launcher import LauncherState, write_launcher_state
 from gym_pipeline.gym.diagnose.redaction import EvidenceLine, redact
 from gym_pipeline.gym.diagnose.report import (
     DIAGNOSIS_FILE,
@@ -38,7 +37,6 @@ __all__ = [
     "Evidence",
     "EvidenceLine",
     "Finding",
-    "LauncherState",
     "Rule",
     "collect_evidence",
     "diagnose",
@@ -47,5 +45,4 @@ __all__ = [
     "redact",
     "render_text",
     "write_diagnosis",
-    "write_launcher_state",
 ]

@@ -1,27 +1,16 @@
-"""Launcher state: where a stage ran and how it ended, as the launcher recorded it.
+"""Launcher state, read the way an engineer would: where a stage ran and how it ended.
 
-The format, written by every launcher (local process, Docker container, Slurm job) with
-`write_launcher_state` and read here: one JSON object per stage, in `logs/launcher.json`, or in
-`launcher*.json` (e.g. `logs/launcher_rollouts.json`) in the run folder or its `logs/`:
-
-    {"launcher": "local" | "docker" | "slurm", "stage": "rollouts",
-     "pid": 4242, "exit_code": 137, "signal": "SIGKILL", "oom_killed": true,
-     "container_id": "3f2a...", "slurm_job_id": "81234", "slurm_state": "OUT_OF_MEMORY",
-     "slurm_reason": "...", "started_at": "2026-11-30T09:00:00Z", "ended_at": "2026-11-30T09:41:07Z"}
-
-Only `launcher` is required; a stage still running has no `exit_code` and no `ended_at`.
-`exit_code` is the process's (negative for a signal, as Python's subprocess reports it),
-the container's (128+N for signal N), or the Slurm job's.
+The format (`LauncherState`, `logs/launcher.json` and `logs/launcher_<stage>.json`) belongs to the
+launchers, which write it: see gym_pipeline/launchers/state.py. Here it is found, read and judged.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
 
 import orjson
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import ValidationError
 
 from gym_pipeline.gym.diagnose.redaction import EvidenceLine
 from gym_pipeline.gym.diagnose.vocabulary import (
@@ -35,41 +24,9 @@ from gym_pipeline.gym.diagnose.vocabulary import (
     exit_signal,
     signal_name,
 )
-from gym_pipeline.gym.formats import write_json_atomic
+from gym_pipeline.launchers.state import LAUNCHER_FILE, STOPPED_AFTER_SERVING, LauncherState
 
-LAUNCHER_FILE = "logs/launcher.json"
 LAUNCHER_GLOB = "launcher*.json"
-# `stopped_by_launcher` of a server stopped on purpose once its stage no longer needed it: not a failure.
-STOPPED_AFTER_SERVING = "after serving"
-
-
-class LauncherState(BaseModel):
-    model_config = ConfigDict(extra="allow")
-
-    launcher: Literal["local", "docker", "slurm"]
-    stage: str | None = None
-    pid: int | None = None
-    exit_code: int | None = None
-    signal: int | str | None = None
-    oom_killed: bool | None = None
-    container_id: str | None = None
-    slurm_job_id: str | int | None = None
-    slurm_state: str | None = None
-    slurm_reason: str | None = None
-    started_at: str | None = None
-    ended_at: str | None = None
-    stopped_by_launcher: str | None = None  # why the launcher stopped it, e.g. STOPPED_AFTER_SERVING or an interrupt
-    log: str | None = None  # the stage's output, relative to the run folder
-    memory_mb: int | None = None  # the container's or job's memory limit, when the launcher set one
-    time_limit: str | None = None  # the Slurm job's --time
-    launch_error: str | None = None  # why the launcher refused to start the stage (sbatch, the Docker engine)
-
-
-def write_launcher_state(run_dir: Path, state: LauncherState, name: str = LAUNCHER_FILE) -> Path:
-    """Record a stage's launcher state in the run folder (atomically), for the diagnosis to read."""
-    path = Path(run_dir) / name
-    write_json_atomic(path, state.model_dump(mode="json", exclude_none=True), indent=True)
-    return path
 
 
 MODEL_SERVER_STAGE = "model_server"  # the stage name launchers give a model server (logs/launcher_model_server.json)

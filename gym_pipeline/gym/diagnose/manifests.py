@@ -16,16 +16,13 @@ from typing import Any
 
 import orjson
 
-from gym_pipeline.engines.builtin import COLLECTING, ROLLOUTS_STAGE
 from gym_pipeline.gym.diagnose.artifacts import locate_named_file
 from gym_pipeline.gym.diagnose.redaction import EvidenceLine
 from gym_pipeline.gym.fingerprint import file_digest
 from gym_pipeline.gym.formats import JsonlFormatError
-from gym_pipeline.gym.manifest import MANIFEST_FILE
+from gym_pipeline.gym.manifest import COLLECTING, MANIFEST_FILE, PROFILE_STAGE, ROLLOUTS_STAGE
 from gym_pipeline.gym.materialize import MATERIALIZED_INPUTS_STAGE, MaterializationSettings
 from gym_pipeline.gym.staleness import StaleInputsError, StaleReport, compare_materialized, ensure_resume_is_safe
-
-PROFILE_STAGE = "reward_profile"
 
 SOURCE_CHANGED = "source_changed"  # the data changed since the inputs were materialized
 SOURCE_GONE = "source_gone"
