@@ -28,13 +28,13 @@ from pathlib import Path
 import aiohttp
 import orjson
 
+from gym_pipeline.core.formats import count_lines
+from gym_pipeline.core.materialize import materialize_file
 from gym_pipeline.engines.builtin import CollectorSettings, collect
 from gym_pipeline.engines.responses import chat_request
 from gym_pipeline.environments import get_environment
-from gym_pipeline.gym.formats import count_lines
-from gym_pipeline.gym.materialize import materialize_file
 from gym_pipeline.host import stop_process_tree
-from gym_pipeline.models.checkpoints import demo_checkpoints
+from gym_pipeline.serving.checkpoints import demo_checkpoints
 
 ENV = "string_match"
 MODEL = "sim-policy"  # the demo checkpoint's model id

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import orjson
 
-from gym_pipeline.gym.fingerprint import file_digest
+from gym_pipeline.core.fingerprint import file_digest
 
 OUT = Path(__file__).parent / "out"
 

@@ -262,7 +262,7 @@ def _child(inputs: str, rollouts: str, output_dir: str) -> None:
     """Profile in this (fresh) process; print the time spent in profile_run and write_profile."""
     import warnings
 
-    from gym_pipeline.gym.profile import profile_run, write_profile
+    from gym_pipeline.core.profile import profile_run, write_profile
 
     started = time.perf_counter()
     with warnings.catch_warnings():

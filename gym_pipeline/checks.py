@@ -11,10 +11,10 @@ from gym_pipeline.assets.batching import partitions_of
 from gym_pipeline.assets.partitions import sweep_partitions
 from gym_pipeline.code_versions import code_version_of
 from gym_pipeline.config import SweepConfig
-from gym_pipeline.gym.formats import MATERIALIZED_INPUTS_FILE
-from gym_pipeline.gym.manifest import read_manifest
-from gym_pipeline.gym.materialize import MATERIALIZED_INPUTS_STAGE
-from gym_pipeline.gym.staleness import StaleReport, compare_materialized, unchanged_since_recorded
+from gym_pipeline.core.formats import MATERIALIZED_INPUTS_FILE
+from gym_pipeline.core.manifest import read_manifest
+from gym_pipeline.core.materialize import MATERIALIZED_INPUTS_STAGE
+from gym_pipeline.core.staleness import StaleReport, compare_materialized, unchanged_since_recorded
 from gym_pipeline.stages import materialize_partition
 
 INPUTS_MATCH_SOURCE = "inputs_match_source"

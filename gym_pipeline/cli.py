@@ -21,7 +21,7 @@ from rich.table import Table
 
 from gym_pipeline import cli_args
 from gym_pipeline.config import ConfigError
-from gym_pipeline.gym.redaction import redact
+from gym_pipeline.core.redaction import redact
 
 EXIT_BAD_INPUT = 2
 stderr = Console(stderr=True)
@@ -35,7 +35,7 @@ def _progress() -> Progress:
 
 
 def cmd_materialize(args: argparse.Namespace) -> int:
-    from gym_pipeline.gym.materialize import MaterializationSettings, materialize_and_record
+    from gym_pipeline.core.materialize import MaterializationSettings, materialize_and_record
 
     settings = MaterializationSettings(args.num_repeats, args.agent, args.interleave_repeats)
     record = materialize_and_record(args.input, args.output, settings)
@@ -44,9 +44,9 @@ def cmd_materialize(args: argparse.Namespace) -> int:
 
 
 def cmd_serve_policy(args: argparse.Namespace) -> int:
-    from gym_pipeline.models.capacity import CapacitySettings
-    from gym_pipeline.models.faults import FaultSettings, parse_fault_kinds
-    from gym_pipeline.models.simulated_policy import run_server
+    from gym_pipeline.serving.capacity import CapacitySettings
+    from gym_pipeline.serving.faults import FaultSettings, parse_fault_kinds
+    from gym_pipeline.serving.simulated_policy import run_server
 
     faults = FaultSettings(rate=args.fault_rate, kinds=parse_fault_kinds(args.fault_kinds), seed=args.fault_seed,
                            slow_start_s=args.slow_start_s, retry_after_s=args.retry_after_s,
@@ -85,8 +85,8 @@ def cmd_collect(args: argparse.Namespace) -> int:
 
 
 def cmd_profile(args: argparse.Namespace) -> int:
-    from gym_pipeline.gym.profile import profile_run, summary_lines, write_profile
-    from gym_pipeline.gym.reward_analysis import summary_lines as analysis_lines
+    from gym_pipeline.core.profile import profile_run, summary_lines, write_profile
+    from gym_pipeline.core.reward_analysis import summary_lines as analysis_lines
 
     result = profile_run(args.inputs, args.rollouts, allow_partial=args.allow_partial)
     paths = write_profile(result, args.rollouts, args.output_dir)
@@ -96,7 +96,7 @@ def cmd_profile(args: argparse.Namespace) -> int:
 
 
 def cmd_diagnose(args: argparse.Namespace) -> int:
-    from gym_pipeline.gym.diagnose import diagnose, render_text
+    from gym_pipeline.core.diagnose import diagnose, render_text
 
     if not args.run_dir.is_dir():
         raise FileNotFoundError(f"{args.run_dir}: run directory not found")
@@ -109,8 +109,8 @@ def cmd_diagnose(args: argparse.Namespace) -> int:
 
 
 def cmd_check_stale(args: argparse.Namespace) -> int:
-    from gym_pipeline.gym.materialize import MaterializationSettings
-    from gym_pipeline.gym.staleness import compare_materialized
+    from gym_pipeline.core.materialize import MaterializationSettings
+    from gym_pipeline.core.staleness import compare_materialized
 
     settings = MaterializationSettings(args.num_repeats, args.agent, args.interleave_repeats)
     report = compare_materialized(args.inputs, args.source, settings)
@@ -202,7 +202,7 @@ def cmd_stage(args: argparse.Namespace) -> int:
 
     from gym_pipeline import stages
     from gym_pipeline.config import SweepConfig
-    from gym_pipeline.models.servers import Endpoint
+    from gym_pipeline.serving.servers import Endpoint
 
     # The launcher keeps stdout in the stage's log file; inside a sweep step, Pipes also streams it to Dagster.
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s", stream=sys.stdout)
@@ -384,14 +384,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _expected_errors() -> tuple[type[BaseException], ...]:
     from gym_pipeline.backfill import BackfillError
+    from gym_pipeline.core.formats import JsonlFormatError
+    from gym_pipeline.core.materialize import MaterializationError
+    from gym_pipeline.core.profile import MissingRolloutsError
+    from gym_pipeline.core.run_lock import RunDirectoryError
+    from gym_pipeline.core.staleness import StaleInputsError
     from gym_pipeline.engines.builtin import CollectionError
     from gym_pipeline.environments import UnknownEnvironmentError
-    from gym_pipeline.gym.formats import JsonlFormatError
-    from gym_pipeline.gym.materialize import MaterializationError
-    from gym_pipeline.gym.profile import MissingRolloutsError
-    from gym_pipeline.gym.run_lock import RunDirectoryError
-    from gym_pipeline.gym.staleness import StaleInputsError
-    from gym_pipeline.models.servers import ModelServerError
+    from gym_pipeline.serving.servers import ModelServerError
 
     return (ConfigError, JsonlFormatError, MaterializationError, MissingRolloutsError, UnknownEnvironmentError,
             CollectionError, ModelServerError, StaleInputsError, BackfillError, RunDirectoryError,

@@ -17,8 +17,8 @@ import orjson
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from gym_pipeline.core.materialize import MaterializationSettings
 from gym_pipeline.environments import get_environment
-from gym_pipeline.gym.materialize import MaterializationSettings
 from gym_pipeline.launchers.settings import LauncherSettings
 
 SWEEP_CONFIG_FILE = "sweep.yaml"

@@ -18,12 +18,12 @@ from rich.table import Table
 
 from gym_pipeline.assets.partitions import CHECKPOINTS, sweep_partition_key
 from gym_pipeline.config import HOME_ENV_VAR, SWEEP_CONFIG_FILE, StageLaunchersConfig, SweepConfig, home_dir
+from gym_pipeline.core.formats import write_bytes_atomic
+from gym_pipeline.core.run_summary import summarize_run
 from gym_pipeline.discovery import discover_checkpoints, natural_key
 from gym_pipeline.environments import get_environment
-from gym_pipeline.gym.formats import write_bytes_atomic
-from gym_pipeline.gym.run_summary import summarize_run
 from gym_pipeline.launchers.settings import LauncherSettings
-from gym_pipeline.models.checkpoints import demo_checkpoints
+from gym_pipeline.serving.checkpoints import demo_checkpoints
 from gym_pipeline.sweep import (
     COMPARE_JOB,
     EVAL_SWEEP_JOB,

@@ -4,8 +4,8 @@
     run = gym_pipeline.load_partition("gym-pipeline-home", "step_0300", "mcqa")
     run.reward_analysis.groupby("task_difficulty", observed=True)["output_tokens"].mean()
 
-`load_partition` finds the run folder from the workspace's sweep config; `gym_pipeline.gym.tables.read_run`
-reads any run folder (a NeMo Gym output folder too). See `gym_pipeline.gym.tables.RunTables` for what each
+`load_partition` finds the run folder from the workspace's sweep config; `gym_pipeline.core.tables.read_run`
+reads any run folder (a NeMo Gym output folder too). See `gym_pipeline.core.tables.RunTables` for what each
 frame holds.
 """
 
@@ -14,7 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from gym_pipeline.config import home_dir
-from gym_pipeline.gym.tables import RunTables, read_run
+from gym_pipeline.core.tables import RunTables, read_run
 
 
 def load_partition(home: Path | str | None, checkpoint: str, env: str) -> RunTables:

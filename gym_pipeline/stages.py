@@ -23,23 +23,23 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from gym_pipeline.config import SweepConfig
-from gym_pipeline.engines.builtin import CollectionProgress, CollectorSettings, collect
-from gym_pipeline.engines.nemo_gym import collect_with_nemo_gym
-from gym_pipeline.environments import get_environment
-from gym_pipeline.gym import diagnose as diagnosis
-from gym_pipeline.gym import materialize, plots, profile, reward_analysis
-from gym_pipeline.gym.diagnose.report import DIAGNOSIS_STAGE
-from gym_pipeline.gym.fingerprint import file_digest
-from gym_pipeline.gym.formats import (
+from gym_pipeline.core import diagnose as diagnosis
+from gym_pipeline.core import materialize, plots, profile, reward_analysis
+from gym_pipeline.core.diagnose.report import DIAGNOSIS_STAGE
+from gym_pipeline.core.fingerprint import file_digest
+from gym_pipeline.core.formats import (
     DIAGNOSIS_FILE,
     FAILURES_FILE,
     MATERIALIZED_INPUTS_FILE,
     REWARD_PROFILE_FILE,
     ROLLOUTS_FILE,
 )
-from gym_pipeline.gym.manifest import COLLECTING, PROFILE_STAGE, ROLLOUTS_STAGE, read_manifest, record_stage
-from gym_pipeline.gym.run_lock import run_directory_lock
-from gym_pipeline.models.servers import Endpoint
+from gym_pipeline.core.manifest import COLLECTING, PROFILE_STAGE, ROLLOUTS_STAGE, read_manifest, record_stage
+from gym_pipeline.core.run_lock import run_directory_lock
+from gym_pipeline.engines.builtin import CollectionProgress, CollectorSettings, collect
+from gym_pipeline.engines.nemo_gym import collect_with_nemo_gym
+from gym_pipeline.environments import get_environment
+from gym_pipeline.serving.servers import Endpoint
 
 # The sweep config's `launchers` keys, and the stage names the manifest, the lock and the launcher records use.
 STAGE_OF_LAUNCHER_KEY = {

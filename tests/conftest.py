@@ -26,8 +26,8 @@ def fixtures_dir() -> Path:
 def policy_endpoint(tmp_path_factory):
     """The simulated policy, serving one demo checkpoint that knows both bundled environments, over HTTP."""
     from gym_pipeline.config import ModelServerConfig
-    from gym_pipeline.models.checkpoints import demo_checkpoints
-    from gym_pipeline.models.servers import serve_checkpoint
+    from gym_pipeline.serving.checkpoints import demo_checkpoints
+    from gym_pipeline.serving.servers import serve_checkpoint
 
     root = tmp_path_factory.mktemp("checkpoints")
     checkpoint = demo_checkpoints(root, 1, ["string_match", "mcqa"])[0]

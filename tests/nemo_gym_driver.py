@@ -53,7 +53,7 @@ def main(request_path: Path, result_path: Path) -> int:
     from gym_pipeline.config import ModelServerConfig
     from gym_pipeline.engines.nemo_gym import collect_with_nemo_gym
     from gym_pipeline.environments import get_environment
-    from gym_pipeline.models.servers import serve_checkpoint
+    from gym_pipeline.serving.servers import serve_checkpoint
 
     request = orjson.loads(request_path.read_bytes())
     if interfaces() != ["lo"]:  # never on the host's network: Ray would listen on every interface there

@@ -9,8 +9,8 @@ import yaml
 from gym_pipeline.assets.partitions import CHECKPOINTS, sweep_partition_key
 from gym_pipeline.automation import NIGHTLY_SCHEDULE
 from gym_pipeline.discovery import discover_checkpoints, natural_key
-from gym_pipeline.models.checkpoints import demo_checkpoints
 from gym_pipeline.sensors import NEW_CHECKPOINTS_SENSOR
+from gym_pipeline.serving.checkpoints import demo_checkpoints
 from gym_pipeline.sweep import build_definitions, workspace_config
 
 ENVS = ("string_match", "mcqa")

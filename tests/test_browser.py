@@ -14,7 +14,7 @@ import pytest
 from ui_server import UI, running_ui, wait_until
 
 from gym_pipeline.demo import run_demo
-from gym_pipeline.models.checkpoints import demo_checkpoints
+from gym_pipeline.serving.checkpoints import demo_checkpoints
 from gym_pipeline.status import sweep_status
 
 SCREENSHOTS = Path(__file__).resolve().parents[1] / "test-results" / "screenshots"

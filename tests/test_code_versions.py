@@ -7,8 +7,8 @@ import pytest
 from gym_pipeline import code_versions, stages
 from gym_pipeline.assets import build_assets
 from gym_pipeline.code_versions import code_version_of, modules_of
+from gym_pipeline.core import compare
 from gym_pipeline.demo import create_workspace
-from gym_pipeline.gym import compare
 
 # What each asset's stage runs, as the assets declare it.
 STAGES = {
@@ -22,17 +22,17 @@ STAGES = {
 # One module changed at a time -> the stages whose version must change (and no other).
 EXPECTED_CHANGES = {
     # how a standard deviation or a confidence interval is computed: the profile only
-    "gym_pipeline.gym.profile_stats": {"reward_profile"},
+    "gym_pipeline.core.profile_stats": {"reward_profile"},
     # the collector's retries, request translation and a verifier: the rollouts only
     "gym_pipeline.engines.retry": {"rollouts"},
     "gym_pipeline.engines.responses": {"rollouts"},
     "gym_pipeline.environments.string_match": {"rollouts"},
     # Gym's repeat expansion: the inputs, and what checks them before a collection or a diagnosis
-    "gym_pipeline.gym.materialize": {"materialized_inputs", "rollouts", "diagnostic_report"},
+    "gym_pipeline.core.materialize": {"materialized_inputs", "rollouts", "diagnostic_report"},
     # the comparison's statistics, which the profile's pass@k analysis shares
-    "gym_pipeline.gym.compare": {"checkpoint_comparison", "reward_profile"},
+    "gym_pipeline.core.compare": {"checkpoint_comparison", "reward_profile"},
     # a rule of the diagnosis
-    "gym_pipeline.gym.diagnose.origin": {"diagnostic_report"},
+    "gym_pipeline.core.diagnose.origin": {"diagnostic_report"},
     # wiring: where and how stages are launched, scheduled and configured, never what they compute
     "gym_pipeline.assets.rollouts": set(),
     "gym_pipeline.launchers.local": set(),
@@ -74,12 +74,12 @@ def test_a_code_change_marks_exactly_the_stages_that_run_it(module, edited):
 ], ids=["comments", "docstring", "formatting"])
 def test_comments_docstrings_and_formatting_change_nothing(change, edited):
     before = versions()
-    edited("gym_pipeline.gym.profile_stats", change)
+    edited("gym_pipeline.core.profile_stats", change)
     assert versions() == before
 
 
 def test_a_stage_covers_the_modules_where_its_numbers_are_computed():
-    assert {"gym_pipeline.gym.profile_stats", "gym_pipeline.gym.reward_analysis"} <= set(
+    assert {"gym_pipeline.core.profile_stats", "gym_pipeline.core.reward_analysis"} <= set(
         modules_of(stages.profile_partition))
     assert {"gym_pipeline.engines.retry", "gym_pipeline.engines.responses", "gym_pipeline.environments.mcqa"} <= set(
         modules_of(stages.collect_partition))

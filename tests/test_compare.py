@@ -5,7 +5,7 @@ import math
 import orjson
 import pytest
 
-from gym_pipeline.gym.compare import compare_checkpoints, mcnemar_exact
+from gym_pipeline.core.compare import compare_checkpoints, mcnemar_exact
 
 
 def _profile(path, rewards_by_task):
@@ -77,7 +77,7 @@ def test_comparison_serializes_to_json(tmp_path):
 
 def test_trend_plot_of_tasks_that_all_score_the_same(tmp_path):
     """Every task at 0.1: the interval is [0.1, 0.1] and the mean 0.10000000000000002; the plot still draws."""
-    from gym_pipeline.gym.plots import checkpoint_trend
+    from gym_pipeline.core.plots import checkpoint_trend
 
     profile = _profile(tmp_path / "a.jsonl", {task: [0.1] for task in range(3)})
     comparison = compare_checkpoints("env", [("c1", profile)])

@@ -17,14 +17,14 @@ import orjson
 import pytest
 
 from gym_pipeline.config import ModelServerConfig
+from gym_pipeline.core.formats import MATERIALIZED_INPUTS_FILE, ROLLOUTS_FILE, TornLine, drop_torn_last_line
+from gym_pipeline.core.materialize import MaterializationSettings, materialize_and_record
+from gym_pipeline.core.run_lock import LOCK_FILE
 from gym_pipeline.engines.builtin import CollectorSettings, collect, failures_path_for
 from gym_pipeline.environments import get_environment
-from gym_pipeline.gym.formats import MATERIALIZED_INPUTS_FILE, ROLLOUTS_FILE, TornLine, drop_torn_last_line
-from gym_pipeline.gym.materialize import MaterializationSettings, materialize_and_record
-from gym_pipeline.gym.run_lock import LOCK_FILE
 from gym_pipeline.host import EndedBeforeReady, NotReadyInTime, wait_until_ready
-from gym_pipeline.models.checkpoints import demo_checkpoints
-from gym_pipeline.models.servers import serve_checkpoint
+from gym_pipeline.serving.checkpoints import demo_checkpoints
+from gym_pipeline.serving.servers import serve_checkpoint
 
 GYM_PIPELINE = Path(sys.executable).with_name("gym-pipeline")
 ENV = "string_match"

@@ -9,8 +9,8 @@ import dagster as dg
 import orjson
 import pytest
 
+from gym_pipeline.core.formats import FAILURES_FILE, MATERIALIZED_INPUTS_FILE, REWARD_PROFILE_FILE, ROLLOUTS_FILE
 from gym_pipeline.demo import run_demo
-from gym_pipeline.gym.formats import FAILURES_FILE, MATERIALIZED_INPUTS_FILE, REWARD_PROFILE_FILE, ROLLOUTS_FILE
 
 REPO = Path(__file__).resolve().parents[1]
 GYM_FILES = (MATERIALIZED_INPUTS_FILE, ROLLOUTS_FILE, FAILURES_FILE, REWARD_PROFILE_FILE,
@@ -156,7 +156,7 @@ def test_load_partition_gives_the_partitions_files_as_frames(sweep):
 
 def test_materializations_carry_the_column_schema_of_their_files(sweep):
     from gym_pipeline.assets.partitions import sweep_partition_key
-    from gym_pipeline.gym import tables
+    from gym_pipeline.core import tables
 
     home, _ = sweep
     run_dir = home / "runs" / "step_0100" / "string_match"

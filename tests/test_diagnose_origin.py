@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from gym_pipeline.gym.diagnose.logs import LogFacts, scan_text
-from gym_pipeline.gym.diagnose.origin import Listener, innermost_frame, place
+from gym_pipeline.core.diagnose.logs import LogFacts, scan_text
+from gym_pipeline.core.diagnose.origin import Listener, innermost_frame, place
 
 VERIFIER_IMPORT = """\
 (my_resources_server) Traceback (most recent call last):
@@ -31,7 +31,7 @@ omegaconf.errors.ConfigAttributeError: Key 'polciy_model' is not in struct
 """
 MODEL_CRASH = """\
 Traceback (most recent call last):
-  File "/srv/gym_pipeline/models/simulated_policy.py", line 210, in chat_completions
+  File "/srv/gym_pipeline/serving/simulated_policy.py", line 210, in chat_completions
 KeyError: 'choices'
 """
 

@@ -9,11 +9,11 @@ import sys
 import time
 from pathlib import Path
 
+from gym_pipeline.core.diagnose import diagnose
+from gym_pipeline.core.materialize import materialize_file
 from gym_pipeline.environments import get_environment
-from gym_pipeline.gym.diagnose import diagnose
-from gym_pipeline.gym.materialize import materialize_file
 from gym_pipeline.host import free_loopback_port
-from gym_pipeline.models.checkpoints import demo_checkpoints
+from gym_pipeline.serving.checkpoints import demo_checkpoints
 
 CLI = [sys.executable, "-m", "gym_pipeline.cli"]
 

@@ -11,12 +11,12 @@ import pytest
 from conftest import FIXTURES
 
 from gym_pipeline.config import ModelServerConfig
-from gym_pipeline.gym.diagnose import diagnose
-from gym_pipeline.gym.diagnose.signatures import KNOWN_PROBLEMS, SIGNATURES, SIGNATURES_BY_NAME
-from gym_pipeline.gym.diagnose.vocabulary import CATEGORIES, DEBUG_STEPS
-from gym_pipeline.gym.materialize import MaterializationSettings
-from gym_pipeline.gym.staleness import StaleInputsError, ensure_resume_is_safe
-from gym_pipeline.models.servers import ModelServerError, serve_checkpoint
+from gym_pipeline.core.diagnose import diagnose
+from gym_pipeline.core.diagnose.signatures import KNOWN_PROBLEMS, SIGNATURES, SIGNATURES_BY_NAME
+from gym_pipeline.core.diagnose.vocabulary import CATEGORIES, DEBUG_STEPS
+from gym_pipeline.core.materialize import MaterializationSettings
+from gym_pipeline.core.staleness import StaleInputsError, ensure_resume_is_safe
+from gym_pipeline.serving.servers import ModelServerError, serve_checkpoint
 
 DATA = Path(__file__).parent / "data" / "diagnose"
 FIXTURE_LOGS = FIXTURES / "logs"
@@ -26,7 +26,7 @@ BODY_EXAMPLES = {
     "vllm_tool_parser_missing": '{"object":"error","message":"\\"auto\\" tool choice requires '
                                 '--enable-auto-tool-choice and --tool-call-parser to be set","type":"BadRequestError"}'
                                 .replace('\\"', '"'),
-    "model_endpoint_down": "gym_pipeline.models.servers.ModelServerError: model endpoint http://127.0.0.1:9/v1/models "
+    "model_endpoint_down": "gym_pipeline.serving.servers.ModelServerError: model endpoint http://127.0.0.1:9/v1/models "
                            "did not answer: <urlopen error [Errno 111] Connection refused>",
 }
 
@@ -49,7 +49,7 @@ def pipeline_missing_checkpoint(tmp_path: Path) -> str:
         ModelServerConfig(), "step_9999", tmp_path / "step_9999", tmp_path
     ):
         pass
-    return f"gym_pipeline.models.servers.ModelServerError: {raised.value}"
+    return f"gym_pipeline.serving.servers.ModelServerError: {raised.value}"
 
 
 def example_lines(tmp_path: Path) -> list[str]:

@@ -7,6 +7,7 @@ from pathlib import Path
 import orjson
 import pytest
 
+from gym_pipeline.core.formats import MATERIALIZED_INPUTS_FILE, ROLLOUT_INDEX, ROLLOUTS_FILE, TASK_INDEX
 from gym_pipeline.engines.responses import output_text
 from gym_pipeline.environments import (
     ENVIRONMENTS,
@@ -18,7 +19,6 @@ from gym_pipeline.environments import (
 )
 from gym_pipeline.environments.base import Environment
 from gym_pipeline.environments.string_match import extract_answer
-from gym_pipeline.gym.formats import MATERIALIZED_INPUTS_FILE, ROLLOUT_INDEX, ROLLOUTS_FILE, TASK_INDEX
 
 FIXTURE_RUNS = ["clean_run", "partial_run_with_failures"]
 VERDICT_KEYS = ["reward", "mask_sample", "failure_kind", "failure_reason", "expected_answer", "extracted_answer"]

@@ -30,17 +30,17 @@ import pytest
 from aiohttp import web
 
 from gym_pipeline.cli import main
+from gym_pipeline.core.diagnose import diagnose
+from gym_pipeline.core.materialize import materialize_file
 from gym_pipeline.engines.builtin import CollectionError, CollectorSettings, collect, failures_path_for
 from gym_pipeline.engines.pacing import RampUp
 from gym_pipeline.engines.responses import chat_request
 from gym_pipeline.engines.retry import MAX_DELAY_S, parse_retry_after, retry_delay
 from gym_pipeline.environments import get_environment
-from gym_pipeline.gym.diagnose import diagnose
-from gym_pipeline.gym.materialize import materialize_file
 from gym_pipeline.host import EndedBeforeReady, stop_process_tree, wait_until_ready
-from gym_pipeline.models.checkpoints import demo_checkpoints
-from gym_pipeline.models.faults import FAULT_KINDS, FaultConfigError, FaultInjector, FaultSettings
-from gym_pipeline.models.simulated_policy import create_app
+from gym_pipeline.serving.checkpoints import demo_checkpoints
+from gym_pipeline.serving.faults import FAULT_KINDS, FaultConfigError, FaultInjector, FaultSettings
+from gym_pipeline.serving.simulated_policy import create_app
 
 ENV = "string_match"
 MODEL = "sim-policy"  # a demo checkpoint's model id: giving it skips discovery through /v1/models

@@ -1,7 +1,7 @@
 import orjson
 import pytest
 
-from gym_pipeline.gym.formats import (
+from gym_pipeline.core.formats import (
     FailureRow,
     JsonlAppender,
     JsonlFormatError,

@@ -22,8 +22,8 @@ from hypothesis import strategies as st
 
 from gym_pipeline.cli import main
 from gym_pipeline.config import ConfigError, load_sweep_config
-from gym_pipeline.gym.diagnose import diagnose, render_text
-from gym_pipeline.gym.formats import (
+from gym_pipeline.core.diagnose import diagnose, render_text
+from gym_pipeline.core.formats import (
     AGENT_REF,
     ROLLOUT_INDEX,
     TASK_INDEX,
@@ -37,10 +37,10 @@ from gym_pipeline.gym.formats import (
     read_rows,
     validate_row,
 )
-from gym_pipeline.gym.materialize import MaterializationError, MaterializationSettings, materialize_and_record
-from gym_pipeline.gym.profile import MissingRolloutsError, output_paths, profile_run, write_profile
-from gym_pipeline.gym.profile_scan import line_ranges, merge_inputs, merge_rollouts, scan_inputs, scan_rollouts
-from gym_pipeline.gym.run_lock import LOCK_FILE
+from gym_pipeline.core.materialize import MaterializationError, MaterializationSettings, materialize_and_record
+from gym_pipeline.core.profile import MissingRolloutsError, output_paths, profile_run, write_profile
+from gym_pipeline.core.profile_scan import line_ranges, merge_inputs, merge_rollouts, scan_inputs, scan_rollouts
+from gym_pipeline.core.run_lock import LOCK_FILE
 from gym_pipeline.sweep import build_definitions
 
 # --------------------------------------------------------------------------------------------------

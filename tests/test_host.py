@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from gym_pipeline.gym.formats import atomic_file
+from gym_pipeline.core.formats import atomic_file
 from gym_pipeline.host import EndedBeforeReady, NotReadyInTime, process_tree, stop_process_tree, wait_until_ready
 
 

@@ -10,11 +10,11 @@ import scipy.stats
 from hypothesis import given
 from hypothesis import strategies as st
 
-from gym_pipeline.gym import intervals
-from gym_pipeline.gym.compare import compare_checkpoints, mcnemar_exact
-from gym_pipeline.gym.intervals import task_interval
-from gym_pipeline.gym.profile_stats import t_interval, t_quantile
-from gym_pipeline.gym.reward_analysis import analyze
+from gym_pipeline.core import intervals
+from gym_pipeline.core.compare import compare_checkpoints, mcnemar_exact
+from gym_pipeline.core.intervals import task_interval
+from gym_pipeline.core.profile_stats import t_interval, t_quantile
+from gym_pipeline.core.reward_analysis import analyze
 
 # Rewards in [0, 1]: binary, on a grid (partial credit), or anything in between.
 REWARD = st.one_of(st.sampled_from([0.0, 1.0]), st.sampled_from([0.0, 0.25, 0.5, 1.0]),

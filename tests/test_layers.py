@@ -10,7 +10,7 @@ import gym_pipeline
 
 PACKAGE_DIR = Path(gym_pipeline.__file__).resolve().parent
 PACKAGE = "gym_pipeline"
-# The core (`gym_pipeline.gym`) may import none of these; the launchers' record format is the one
+# The core (`gym_pipeline.core`) may import none of these; the launchers' record format is the one
 # exception: the diagnosis reads the `LauncherState` the launchers write, and `launchers.state` is a
 # leaf that imports nothing of the launchers.
 ABOVE_THE_CORE = ("gym_pipeline.engines", "gym_pipeline.launchers", "gym_pipeline.assets")
@@ -101,7 +101,7 @@ def test_the_cycle_finder_finds_a_cycle():
 def test_the_core_imports_nothing_from_engines_launchers_or_assets():
     wrong = {
         (module, dep)
-        for module, deps in import_graph().items() if module == "gym_pipeline.gym" or module.startswith("gym_pipeline.gym.")
+        for module, deps in import_graph().items() if module == "gym_pipeline.core" or module.startswith("gym_pipeline.core.")
         for dep in deps if dep.startswith(ABOVE_THE_CORE) and dep not in CORE_MAY_READ
     }
     assert wrong == set()

@@ -2,8 +2,8 @@ import orjson
 import pytest
 
 from gym_pipeline.cli import main
-from gym_pipeline.gym.formats import JsonlFormatError
-from gym_pipeline.gym.materialize import MaterializationError, materialize_file, materialize_rows, read_raw_rows
+from gym_pipeline.core.formats import JsonlFormatError
+from gym_pipeline.core.materialize import MaterializationError, materialize_file, materialize_rows, read_raw_rows
 
 
 def _rows(path):

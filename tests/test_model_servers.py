@@ -20,14 +20,14 @@ import pytest
 from launcher_support import docker_engine, processes_with, record, slurm_cluster
 
 from gym_pipeline.config import ModelServerConfig
-from gym_pipeline.gym.fingerprint import folder_digest
+from gym_pipeline.core.fingerprint import folder_digest
 from gym_pipeline.launchers.settings import (
     DockerLauncherSettings,
     LocalLauncherSettings,
     SlurmLauncherSettings,
 )
-from gym_pipeline.models.checkpoints import demo_checkpoints
-from gym_pipeline.models.servers import Endpoint, ModelServerError, serve_checkpoint
+from gym_pipeline.serving.checkpoints import demo_checkpoints
+from gym_pipeline.serving.servers import Endpoint, ModelServerError, serve_checkpoint
 
 SIMULATED_POLICY_COMMAND = [sys.executable, "-m", "gym_pipeline.cli", "serve-policy",
                             "--checkpoint", "{checkpoint_dir}", "--port", "{port}"]

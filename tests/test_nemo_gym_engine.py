@@ -20,12 +20,12 @@ import orjson
 import pytest
 import yaml
 
+from gym_pipeline.core.materialize import materialize_file
 from gym_pipeline.demo import run_demo
 from gym_pipeline.engines import nemo_gym
 from gym_pipeline.engines.nemo_gym import NemoGymError, key_map
 from gym_pipeline.environments import get_environment
-from gym_pipeline.gym.materialize import materialize_file
-from gym_pipeline.models.checkpoints import demo_checkpoints
+from gym_pipeline.serving.checkpoints import demo_checkpoints
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(420)]
 DRIVER = Path(__file__).with_name("nemo_gym_driver.py")

@@ -9,9 +9,9 @@ import orjson
 import pandas as pd
 import pytest
 
-from gym_pipeline.gym import profile
-from gym_pipeline.gym.formats import JsonlFormatError
-from gym_pipeline.gym.profile import (
+from gym_pipeline.core import profile
+from gym_pipeline.core.formats import JsonlFormatError
+from gym_pipeline.core.profile import (
     STAT_NAMES,
     DuplicateRolloutKeyError,
     MissingRolloutsError,
@@ -23,7 +23,7 @@ from gym_pipeline.gym.profile import (
     t_quantile,
     write_profile,
 )
-from gym_pipeline.gym.run_lock import LOCK_FILE
+from gym_pipeline.core.run_lock import LOCK_FILE
 
 RUNS = {"clean_run": False, "partial_run_with_failures": True}
 LOGS = {"clean_run": "eval_profile_ok.log", "partial_run_with_failures": "eval_profile_partial.log"}

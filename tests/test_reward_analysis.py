@@ -12,10 +12,10 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from gym_pipeline.gym import plots
-from gym_pipeline.gym.compare import CheckpointSummary, Comparison, Estimate
-from gym_pipeline.gym.profile import profile_run, write_profile
-from gym_pipeline.gym.reward_analysis import DIFFICULTY, analyze, k_values, pass_at_k, summary_lines
+from gym_pipeline.core import plots
+from gym_pipeline.core.compare import CheckpointSummary, Comparison, Estimate
+from gym_pipeline.core.profile import profile_run, write_profile
+from gym_pipeline.core.reward_analysis import DIFFICULTY, analyze, k_values, pass_at_k, summary_lines
 from gym_pipeline.stages import profile_metadata, summary_markdown
 
 

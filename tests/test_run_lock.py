@@ -10,7 +10,7 @@ import threading
 import orjson
 import pytest
 
-from gym_pipeline.gym.run_lock import LOCK_FILE, RunDirectoryError, RunDirectoryLockedError, run_directory_lock
+from gym_pipeline.core.run_lock import LOCK_FILE, RunDirectoryError, RunDirectoryLockedError, run_directory_lock
 
 
 def _record(run_dir) -> bytes:

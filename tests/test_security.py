@@ -18,13 +18,13 @@ from gym_pipeline import cli_args
 from gym_pipeline.assets.partitions import CHECKPOINTS, sweep_partition_key
 from gym_pipeline.cli import build_parser, main
 from gym_pipeline.config import ConfigError, ModelServerConfig, check_safe_name, load_sweep_config
+from gym_pipeline.core.manifest import read_manifest, record_stage
+from gym_pipeline.core.redaction import redact, redact_value
 from gym_pipeline.demo import QUIET_RUN_CONFIG, prepare_dagster_home, ui_command
 from gym_pipeline.discovery import discover_checkpoints
 from gym_pipeline.environments import get_environment
-from gym_pipeline.gym.manifest import read_manifest, record_stage
-from gym_pipeline.gym.redaction import redact, redact_value
-from gym_pipeline.models import simulated_policy
-from gym_pipeline.models.servers import endpoint_identity
+from gym_pipeline.serving import simulated_policy
+from gym_pipeline.serving.servers import endpoint_identity
 from gym_pipeline.sweep import EVAL_SWEEP_JOB, build_definitions, workspace_config
 
 PACKAGE = Path(__file__).resolve().parents[1] / "gym_pipeline"

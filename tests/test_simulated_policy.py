@@ -22,14 +22,14 @@ import pytest
 from aiohttp import web
 
 from gym_pipeline.environments import ENVIRONMENTS, get_environment
-from gym_pipeline.models.checkpoints import (
+from gym_pipeline.serving.checkpoints import (
     CheckpointError,
     checkpoint_digest,
     create_checkpoint,
     demo_checkpoints,
     load_checkpoint,
 )
-from gym_pipeline.models.simulated_policy import create_app
+from gym_pipeline.serving.simulated_policy import create_app
 
 MIXED_PROMPT_ROW = 0  # a difficulty-3 string_match row: both outcomes are likely at low skill
 ENTRY = {"prompt": "p", "answer": "a", "distractors": ["b"], "difficulty": 2}
@@ -274,7 +274,7 @@ def test_latency_is_added_per_request(checkpoints: list[Path], prompt: str) -> N
 def test_run_server_announces_itself_and_stops_on_sigterm(checkpoints: list[Path], tmp_path: Path) -> None:
     ready_file = tmp_path / "policy.url"
     code = (
-        "import sys; from gym_pipeline.models.simulated_policy import run_server; "
+        "import sys; from gym_pipeline.serving.simulated_policy import run_server; "
         "run_server(sys.argv[1], ready_file=sys.argv[2])"
     )
     process = subprocess.Popen(
@@ -305,7 +305,7 @@ def test_run_server_announces_itself_and_stops_on_sigterm(checkpoints: list[Path
 
 def test_a_bounded_server_queues_then_refuses_and_logs_its_load(checkpoints: list[Path], prompt: str,
                                                                  capsys: pytest.CaptureFixture[str]) -> None:
-    from gym_pipeline.models.capacity import CapacitySettings
+    from gym_pipeline.serving.capacity import CapacitySettings
 
     app = create_app(checkpoints[0], latency_ms=2500, capacity=CapacitySettings(max_running=1, max_waiting=2))
     with serving(app) as [url], ThreadPoolExecutor(6) as pool:

@@ -11,9 +11,9 @@ import pytest
 import yaml
 
 from gym_pipeline.assets.partitions import sweep_partition_key
+from gym_pipeline.core.materialize import MaterializationSettings, materialize_file
+from gym_pipeline.core.staleness import compare_materialized
 from gym_pipeline.demo import run_demo
-from gym_pipeline.gym.materialize import MaterializationSettings, materialize_file
-from gym_pipeline.gym.staleness import compare_materialized
 from gym_pipeline.status import sweep_status
 from gym_pipeline.sweep import RECOLLECT_JOB, build_definitions, workspace_config
 
@@ -343,8 +343,8 @@ def test_opt_in_automation_requests_rebuilds_of_changed_inputs_only(home, monkey
 
 
 def test_recorded_digests_settle_freshness_without_rematerializing(gym_run):
-    from gym_pipeline.gym.materialize import materialize_and_record
-    from gym_pipeline.gym.staleness import unchanged_since_recorded
+    from gym_pipeline.core.materialize import materialize_and_record
+    from gym_pipeline.core.staleness import unchanged_since_recorded
 
     source, materialized = gym_run
     settings = MaterializationSettings(4, AGENT)

@@ -8,9 +8,9 @@ import pandas as pd
 import pyarrow as pa
 import pytest
 
-from gym_pipeline.gym import tables
-from gym_pipeline.gym.profile import profile_run, write_profile
-from gym_pipeline.gym.tables import Column, columns, read_run, record_columns
+from gym_pipeline.core import tables
+from gym_pipeline.core.profile import profile_run, write_profile
+from gym_pipeline.core.tables import Column, columns, read_run, record_columns
 
 
 def _lines(path):

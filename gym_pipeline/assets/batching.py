@@ -14,8 +14,8 @@ import dagster as dg
 
 from gym_pipeline.assets.partitions import CHECKPOINT_DIMENSION, ENV_DIMENSION, sweep_partition_key
 from gym_pipeline.config import SweepConfig
-from gym_pipeline.gym.fingerprint import value_digest
-from gym_pipeline.gym.redaction import redact, redact_value
+from gym_pipeline.core.fingerprint import value_digest
+from gym_pipeline.core.redaction import redact, redact_value
 from gym_pipeline.stages import PartitionOutcome
 
 

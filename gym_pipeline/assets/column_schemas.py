@@ -5,7 +5,7 @@ from pathlib import Path
 
 import dagster as dg
 
-from gym_pipeline.gym import tables
+from gym_pipeline.core import tables
 
 COLUMN_SCHEMA = "dagster/column_schema"  # Dagster's key for an asset's columns (`TableMetadataSet.column_schema`)
 

@@ -6,12 +6,12 @@ from gym_pipeline.assets.partitions import CHECKPOINTS, ENV_OF_PARTITION, env_pa
 from gym_pipeline.automation import COMPARE_WHEN_PROFILES_CHANGE
 from gym_pipeline.code_versions import code_version_of
 from gym_pipeline.config import SweepConfig
+from gym_pipeline.core import compare
+from gym_pipeline.core.compare import Comparison
+from gym_pipeline.core.fingerprint import file_digest
+from gym_pipeline.core.formats import REWARD_PROFILE_FILE, write_json_atomic
+from gym_pipeline.core.plots import checkpoint_trend, markdown_image
 from gym_pipeline.discovery import natural_key
-from gym_pipeline.gym import compare
-from gym_pipeline.gym.compare import Comparison
-from gym_pipeline.gym.fingerprint import file_digest
-from gym_pipeline.gym.formats import REWARD_PROFILE_FILE, write_json_atomic
-from gym_pipeline.gym.plots import checkpoint_trend, markdown_image
 
 NO_SIGNIFICANT_REGRESSION = "no_significant_regression"
 COMPARISON_FILE = "comparison.json"

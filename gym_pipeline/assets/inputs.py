@@ -9,7 +9,7 @@ from gym_pipeline.assets.partitions import ENV_OF_PARTITION, sweep_partitions
 from gym_pipeline.automation import inputs_automation
 from gym_pipeline.checks import MATERIALIZE_CODE_VERSION
 from gym_pipeline.config import SweepConfig
-from gym_pipeline.gym.formats import MATERIALIZED_INPUTS_FILE
+from gym_pipeline.core.formats import MATERIALIZED_INPUTS_FILE
 from gym_pipeline.resources.launchers import StageLauncherResource
 from gym_pipeline.stages import PartitionOutcome, materialize_partition
 

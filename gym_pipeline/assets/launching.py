@@ -18,8 +18,8 @@ from pathlib import Path
 import dagster as dg
 
 from gym_pipeline.config import SweepConfig
-from gym_pipeline.gym.formats import write_bytes_atomic
-from gym_pipeline.gym.manifest import annotate_stage
+from gym_pipeline.core.formats import write_bytes_atomic
+from gym_pipeline.core.manifest import annotate_stage
 from gym_pipeline.launchers.base import StageFailedError, StageLaunch
 from gym_pipeline.resources.launchers import StageLauncherResource
 from gym_pipeline.stages import STAGE_OF_LAUNCHER_KEY, PartitionOutcome, deserialize_outcome

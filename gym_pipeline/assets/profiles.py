@@ -9,8 +9,8 @@ from gym_pipeline.assets.partitions import sweep_partitions
 from gym_pipeline.automation import reward_profile_freshness
 from gym_pipeline.code_versions import code_version_of
 from gym_pipeline.config import SweepConfig
-from gym_pipeline.gym.formats import AGENT_METRICS_FILE, REPEAT_LEVEL_METRICS_FILE, REWARD_PROFILE_FILE
-from gym_pipeline.gym.tables import REWARD_ANALYSIS_FILE
+from gym_pipeline.core.formats import AGENT_METRICS_FILE, REPEAT_LEVEL_METRICS_FILE, REWARD_PROFILE_FILE
+from gym_pipeline.core.tables import REWARD_ANALYSIS_FILE
 from gym_pipeline.resources.launchers import StageLauncherResource
 from gym_pipeline.stages import PartitionOutcome, profile_partition
 

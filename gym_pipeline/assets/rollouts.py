@@ -11,12 +11,12 @@ from gym_pipeline.assets.partitions import CHECKPOINT_OF_PARTITION, sweep_partit
 from gym_pipeline.checks import inputs_report, report_metadata
 from gym_pipeline.code_versions import code_version_of
 from gym_pipeline.config import SweepConfig
-from gym_pipeline.gym.formats import FAILURES_FILE, ROLLOUTS_FILE
-from gym_pipeline.gym.manifest import ROLLOUTS_STAGE, annotate_stage
-from gym_pipeline.gym.redaction import redact
-from gym_pipeline.models.servers import Endpoint
+from gym_pipeline.core.formats import FAILURES_FILE, ROLLOUTS_FILE
+from gym_pipeline.core.manifest import ROLLOUTS_STAGE, annotate_stage
+from gym_pipeline.core.redaction import redact
 from gym_pipeline.resources.launchers import StageLauncherResource
 from gym_pipeline.resources.model_server import ModelServerResource
+from gym_pipeline.serving.servers import Endpoint
 from gym_pipeline.stages import PartitionOutcome, collect_partition
 
 

@@ -12,8 +12,8 @@ import dagster as dg
 from gym_pipeline.assets.partitions import CHECKPOINTS, env_partitions
 from gym_pipeline.automation import source_observation
 from gym_pipeline.config import SweepConfig
-from gym_pipeline.gym.fingerprint import file_digest, folder_digest, value_digest
-from gym_pipeline.models.servers import endpoint_identity
+from gym_pipeline.core.fingerprint import file_digest, folder_digest, value_digest
+from gym_pipeline.serving.servers import endpoint_identity
 
 MISSING = "missing"
 

@@ -20,13 +20,9 @@ from typing import Any
 import aiohttp
 import orjson
 
-from gym_pipeline.engines.pacing import RampUp
-from gym_pipeline.engines.responses import chat_request, expanded_request, output_text, response_object
-from gym_pipeline.engines.retry import RETRY_AFTER_STATUSES, parse_retry_after, retry_delay
-from gym_pipeline.environments import Environment
-from gym_pipeline.gym import failure_kinds
-from gym_pipeline.gym.fingerprint import file_digest
-from gym_pipeline.gym.formats import (
+from gym_pipeline.core import failure_kinds
+from gym_pipeline.core.fingerprint import file_digest
+from gym_pipeline.core.formats import (
     AGENT_REF,
     RESPONSES_CREATE_PARAMS,
     ROLLOUT_INDEX,
@@ -41,11 +37,15 @@ from gym_pipeline.gym.formats import (
     sibling_path,
     validate_row,
 )
-from gym_pipeline.gym.manifest import COLLECTING, COMPLETE, ROLLOUTS_STAGE, read_manifest, record_stage
-from gym_pipeline.gym.materialize import MATERIALIZED_INPUTS_STAGE
-from gym_pipeline.gym.redaction import redact
-from gym_pipeline.gym.run_lock import run_directory_lock
-from gym_pipeline.gym.staleness import ensure_resume_is_safe
+from gym_pipeline.core.manifest import COLLECTING, COMPLETE, ROLLOUTS_STAGE, read_manifest, record_stage
+from gym_pipeline.core.materialize import MATERIALIZED_INPUTS_STAGE
+from gym_pipeline.core.redaction import redact
+from gym_pipeline.core.run_lock import run_directory_lock
+from gym_pipeline.core.staleness import ensure_resume_is_safe
+from gym_pipeline.engines.pacing import RampUp
+from gym_pipeline.engines.responses import chat_request, expanded_request, output_text, response_object
+from gym_pipeline.engines.retry import RETRY_AFTER_STATUSES, parse_retry_after, retry_delay
+from gym_pipeline.environments import Environment
 
 Key = tuple[int, int]
 _JSON_CONTENT = {"Content-Type": "application/json"}

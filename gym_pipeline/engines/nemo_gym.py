@@ -39,12 +39,12 @@ from typing import IO, Any
 
 import orjson
 
+from gym_pipeline.core.fingerprint import file_digest
+from gym_pipeline.core.formats import ROLLOUT_INDEX, TASK_INDEX, atomic_file
+from gym_pipeline.core.manifest import COLLECTING, COMPLETE, ROLLOUTS_STAGE, record_stage
+from gym_pipeline.core.run_lock import run_directory_lock
 from gym_pipeline.engines.builtin import failures_path_for
 from gym_pipeline.environments import Environment
-from gym_pipeline.gym.fingerprint import file_digest
-from gym_pipeline.gym.formats import ROLLOUT_INDEX, TASK_INDEX, atomic_file
-from gym_pipeline.gym.manifest import COLLECTING, COMPLETE, ROLLOUTS_STAGE, record_stage
-from gym_pipeline.gym.run_lock import run_directory_lock
 from gym_pipeline.host import (
     EndedBeforeReady,
     NotReadyInTime,

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from gym_pipeline.gym.formats import RESPONSES_CREATE_PARAMS, iter_jsonl_dicts
+from gym_pipeline.core.formats import RESPONSES_CREATE_PARAMS, iter_jsonl_dicts
 
 EXAMPLES_DATA_DIR = Path(__file__).resolve().parent.parent / "examples" / "data"
 

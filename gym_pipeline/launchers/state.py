@@ -1,7 +1,7 @@
 """Launcher state: where a stage ran and how it ended, as its launcher records it for the diagnosis.
 
 Written by every launcher (local process, Docker container, Slurm job) with `write_launcher_state`,
-read by the diagnosis (gym_pipeline/gym/diagnose/launcher.py): one JSON object per stage, in
+read by the diagnosis (gym_pipeline/core/diagnose/launcher.py): one JSON object per stage, in
 `logs/launcher.json`, or in `launcher*.json` (e.g. `logs/launcher_rollouts.json`) in the run folder or
 its `logs/`:
 
@@ -25,7 +25,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from gym_pipeline.gym.formats import write_json_atomic
+from gym_pipeline.core.formats import write_json_atomic
 
 LAUNCHER_FILE = "logs/launcher.json"
 # `stopped_by_launcher` of a server stopped on purpose once its stage no longer needed it: not a failure.

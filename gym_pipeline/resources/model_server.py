@@ -9,8 +9,8 @@ from pathlib import Path
 import dagster as dg
 
 from gym_pipeline.config import ModelServerConfig
-from gym_pipeline.models.servers import Endpoint, serve_checkpoint
 from gym_pipeline.resources.launchers import StageLauncherResource
+from gym_pipeline.serving.servers import Endpoint, serve_checkpoint
 
 
 class ModelServerResource(dg.ConfigurableResource, ModelServerConfig):

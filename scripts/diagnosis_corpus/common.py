@@ -116,7 +116,7 @@ class Case:
     # -- project parts --
 
     def checkpoint(self, envs: Sequence[str] = ("string_match", "mcqa")) -> str:
-        from gym_pipeline.models.checkpoints import demo_checkpoints
+        from gym_pipeline.serving.checkpoints import demo_checkpoints
 
         path = demo_checkpoints(self.work / "checkpoints", 1, list(envs))[0]
         return str(path.relative_to(self.work))

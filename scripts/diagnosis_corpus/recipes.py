@@ -177,7 +177,7 @@ class Ctx:
     def checkpoint(self, env: str, dataset: Path) -> Path:
         """A simulated checkpoint that knows `dataset`'s prompts (what `vllm serve` would serve)."""
         from gym_pipeline.environments import McqaEnvironment, StringMatchEnvironment
-        from gym_pipeline.models.checkpoints import demo_checkpoints
+        from gym_pipeline.serving.checkpoints import demo_checkpoints
 
         environment = {"string_match": StringMatchEnvironment, "mcqa": McqaEnvironment}[env](dataset)
         return demo_checkpoints(self.work / "checkpoints", 2, [environment])[-1]  # step_0200: the better one

@@ -69,7 +69,7 @@ AGENTS = {"string_match": "string_match_simple_agent", "mcqa": "mcqa_simple_agen
 def checkpoints(ctx: Ctx, env: str, dataset: Path) -> list[Path]:
     """Two simulated checkpoints that know `dataset`'s prompts: step_0100 (weaker) and step_0200 (better)."""
     from gym_pipeline.environments import McqaEnvironment, StringMatchEnvironment
-    from gym_pipeline.models.checkpoints import demo_checkpoints
+    from gym_pipeline.serving.checkpoints import demo_checkpoints
 
     environment = {"string_match": StringMatchEnvironment, "mcqa": McqaEnvironment}[env](dataset)
     return demo_checkpoints(ctx.work / "checkpoints", 2, [environment])
@@ -204,7 +204,7 @@ from gym_pipeline.config import ModelServerConfig
 from gym_pipeline.engines.builtin import CollectorSettings, collect
 from gym_pipeline.environments import get_environment
 from gym_pipeline.launchers.settings import LocalLauncherSettings, SlurmLauncherSettings  # noqa: F401
-from gym_pipeline.models.servers import serve_checkpoint
+from gym_pipeline.serving.servers import serve_checkpoint
 
 run, checkpoint = Path(sys.argv[1]), Path(sys.argv[2])
 server = SERVER_CONFIG

@@ -1,0 +1,128 @@
+"""Evidence: what every collector found about one run, gathered once. Rules read only this.
+
+    collect_evidence(run_dir, probe=False, extra_logs={"dagster step failure": text}, model_url=None)
+
+- artifacts (`artifacts.py`): the run's JSONL files, run summary and skipped.json;
+- logs (`logs.py`): every log below the run folder, plus texts given as `extra_logs` (a failed
+  Dagster step's error, for a run that stopped before writing anything) read exactly like logs;
+- launcher state (`launcher.py`), manifests (`manifests.py`: stale inputs);
+- with `probe=True`, live probes (`probes.py`) of what the run's files name.
+
+The run folder may be missing when `extra_logs` tell the story (a stage that failed first thing).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from gym_pipeline.core.diagnose.artifacts import ArtifactFacts, collect_artifacts
+from gym_pipeline.core.diagnose.evidence_line import EvidenceLine, redact
+from gym_pipeline.core.diagnose.launcher import LauncherRecord, read_launcher_states
+from gym_pipeline.core.diagnose.logs import LogFacts, LogHit, LogIncident, scan_logs
+from gym_pipeline.core.diagnose.manifests import ManifestFacts, read_manifest_facts
+from gym_pipeline.core.diagnose.probes import (
+    DEFAULT_HEAD_URL,
+    DEFAULT_SOURCE,
+    HEAD_SERVER,
+    MODEL,
+    PORT,
+    ProbeResult,
+    ProbeTarget,
+    is_loopback,
+)
+from gym_pipeline.core.diagnose.probes import probe as run_probes
+from gym_pipeline.core.diagnose.unrecorded_source import check_unrecorded_source
+
+__all__ = ["Evidence", "EvidenceLine", "collect_evidence", "redact"]
+
+MAX_PORT_PROBES = 16
+
+
+FAILED_RUN_SOURCE = "dagster: run failure"  # the name a failed run's error text goes by in evidence
+FAILED_RUN_LOG = "logs/dagster_failure.log"  # where the failed-run sensor keeps that text in the run folder
+
+
+@dataclass
+class Evidence:
+    run_dir: Path
+    artifacts: ArtifactFacts
+    logs: LogFacts
+    launchers: list[LauncherRecord]
+    manifest: ManifestFacts
+    probes: list[ProbeResult] | None = None  # None: not probed
+    _hits: dict[str, list[LogHit]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self._hits = {name: list(hits) for name, hits in self.logs.hits.items()}
+        for name, hit in self.artifacts.hits:
+            self._hits.setdefault(name, []).append(hit)
+
+    def hits(self, name: str) -> list[LogHit]:
+        """Lines (of logs, or of the run's files' error texts) that match one signature."""
+        return self._hits.get(name, [])
+
+    def hit_count(self, name: str) -> int:
+        return self.logs.hit_counts[name] + sum(1 for n, _ in self.artifacts.hits if n == name)
+
+    def rel(self, path: Path | None) -> str:
+        return self.artifacts.rel(path)
+
+    def incidents_near(self, file: str, line: int, window: int = 5) -> list[LogIncident]:
+        return [i for i in self.logs.incidents if i.file == file and i.start - window <= line <= i.end + window]
+
+    @property
+    def has_anything(self) -> bool:
+        return bool(self.artifacts.has_run_files or self.logs.files or self.launchers or self.manifest.present)
+
+    @property
+    def servers_expected_live(self) -> bool:
+        """A log says every Gym server came up and never says they shut down: they should answer now."""
+        return any(
+            h.groups["ready"] == h.groups["total"] and not self.logs.ended_in_shutdown.get(h.file, False)
+            for h in self.hits("servers_ready")
+        )
+
+
+def probe_targets(ev: Evidence, model_url: str | None) -> list[ProbeTarget]:
+    """What to probe: addresses the run's own files name, the caller's model URL, Gym's default head."""
+    targets = [ProbeTarget(MODEL, model_url, "given")] if model_url else []
+    targets += [ProbeTarget(MODEL, h.groups["url"], f"{h.file}:{h.line}") for h in ev.hits("model_url")]
+    targets += [ProbeTarget(MODEL, url, f"manifest.json:{line}") for url, line in ev.manifest.model_urls]
+    heads = ev.hits("head_server_listening")
+    targets += [ProbeTarget(HEAD_SERVER, h.groups["url"], f"{h.file}:{h.line}") for h in heads[-1:]]
+    if not heads:
+        targets.append(ProbeTarget(HEAD_SERVER, DEFAULT_HEAD_URL, DEFAULT_SOURCE))
+    ports = [(h, h.groups.get("server")) for h in heads[-1:] + ev.hits("server_listening")]
+    for hit, server in ports[:MAX_PORT_PROBES]:
+        parts = urlsplit(hit.groups["url"])
+        if parts.port and is_loopback(parts.hostname):
+            targets.append(ProbeTarget(PORT, f"{parts.hostname}:{parts.port}", f"{hit.file}:{hit.line}",
+                                       server or "head server"))
+    return targets
+
+
+def collect_evidence(
+    run_dir: Path | str,
+    probe: bool = False,
+    extra_logs: Mapping[str, str] | None = None,
+    model_url: str | None = None,
+) -> Evidence:
+    """Gather the evidence of one run folder (ours or any NeMo Gym output folder)."""
+    run_dir = Path(run_dir)
+    if not run_dir.is_dir() and not extra_logs:
+        raise FileNotFoundError(f"{run_dir}: not a folder")
+    artifacts = collect_artifacts(run_dir)
+    ev = Evidence(
+        run_dir=run_dir,
+        artifacts=artifacts,
+        logs=scan_logs(run_dir, (extra_logs or {}).items()),
+        launchers=read_launcher_states(run_dir),
+        manifest=read_manifest_facts(run_dir, artifacts.files.materialized, artifacts.files.rollouts),
+    )
+    check_unrecorded_source(ev.manifest, run_dir, artifacts.files, ev.logs)  # a Gym folder: no manifest to ask
+    if probe:
+        ev.probes = run_probes(probe_targets(ev, model_url))
+    return ev

@@ -1,0 +1,154 @@
+"""Manifest evidence: are the run's files still what its stages were built from?
+
+Our run folders keep `manifest.json` (see `gym.manifest`): the materialization records its
+source's digest and settings, the collection the digest of the inputs it started on, the
+profile the digests of what it read. This collector asks `gym.staleness` the questions Gym never
+asks (`ensure_resume_is_safe` for the verdict, `compare_materialized` for what changed) and
+compares the profile's inputs with the files now in the folder. A Gym folder has no manifest:
+nothing here, and the log signatures of a changed task folder speak instead.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from gym_pipeline.core.diagnose.artifacts import locate_named_file
+from gym_pipeline.core.diagnose.evidence_line import EvidenceLine
+from gym_pipeline.core.fingerprint import file_digest
+from gym_pipeline.core.formats import JsonlFormatError
+from gym_pipeline.core.manifest import COLLECTING, MANIFEST_FILE, PROFILE_STAGE, ROLLOUTS_STAGE
+from gym_pipeline.core.materialize import MATERIALIZED_INPUTS_STAGE, MaterializationSettings
+from gym_pipeline.core.staleness import StaleInputsError, StaleReport, compare_materialized, ensure_resume_is_safe
+
+SOURCE_CHANGED = "source_changed"  # the data changed since the inputs were materialized
+SOURCE_GONE = "source_gone"
+INPUTS_CHANGED = "inputs_changed"  # the inputs changed since the rollouts were collected on them
+PROFILE_OUTDATED = "profile_outdated"  # the profile read other files than the folder holds now
+
+
+@dataclass
+class Staleness:
+    kind: str
+    message: str
+    evidence: EvidenceLine
+    report: StaleReport | None = None  # what changed, for SOURCE_CHANGED
+
+
+@dataclass
+class ManifestFacts:
+    present: bool = False
+    unreadable: str | None = None
+    stale: list[Staleness] = field(default_factory=list)
+    collection_cut_short: EvidenceLine | None = None  # the rollouts record still says "collecting"
+    source: str | None = None
+    settings: MaterializationSettings | None = None
+    model_urls: list[tuple[str, int | None]] = field(default_factory=list)  # (url, manifest line)
+    concurrency: list[tuple[int, int | None]] = field(default_factory=list)  # (requests in flight, manifest line)
+
+    def of(self, kind: str) -> list[Staleness]:
+        return [s for s in self.stale if s.kind == kind]
+
+
+def _line(lines: list[str], needle: str) -> int | None:
+    return next((number for number, line in enumerate(lines, start=1) if needle in line), None)
+
+
+def read_manifest_facts(run_dir: Path | None, materialized: Path, rollouts: Path) -> ManifestFacts:
+    facts = ManifestFacts()
+    path = run_dir / MANIFEST_FILE if run_dir is not None else None
+    if path is None or not path.is_file():
+        return facts
+    facts.present = True
+    text = path.read_text(encoding="utf-8", errors="replace")
+    try:
+        manifest: dict[str, Any] = orjson.loads(text)
+    except orjson.JSONDecodeError as error:
+        facts.unreadable = str(error)
+        return facts
+    if not isinstance(manifest, dict):
+        facts.unreadable = f"expected a JSON object of stage records, got {type(manifest).__name__}"
+        return facts
+    lines = text.splitlines()
+    facts.model_urls = [(url, _line(lines, url)) for url in _values_of(manifest, "model_url")]
+    facts.concurrency = [(n, _line(lines, f'"concurrency": {n}')) for n in _values_of(manifest, "concurrency", int)]
+    try:
+        _check_records(facts, manifest, materialized, rollouts, lines)
+    except (KeyError, TypeError, AttributeError, ValueError) as error:
+        # A record edited by hand or written by another tool: say so rather than guess what it meant.
+        facts.unreadable = f"a stage record is not as gym_pipeline writes it ({type(error).__name__}: {error})"
+    return facts
+
+
+def _check_records(facts: ManifestFacts, manifest: dict[str, Any], materialized: Path, rollouts: Path,
+                   lines: list[str]) -> None:
+    inputs_record = manifest.get(MATERIALIZED_INPUTS_STAGE)
+    rollouts_record = manifest.get(ROLLOUTS_STAGE)
+    if inputs_record:
+        _check_source(facts, inputs_record, materialized, lines)
+    if rollouts_record and materialized.is_file():
+        try:
+            ensure_resume_is_safe(materialized, rollouts_record, None)
+        except StaleInputsError as error:
+            recorded = rollouts_record["inputs"]["digest"]
+            facts.stale.append(Staleness(INPUTS_CHANGED, str(error), EvidenceLine(
+                file=MANIFEST_FILE, line=_line(lines, recorded), text=f"rollouts.inputs.digest: {recorded}")))
+    if rollouts_record and rollouts_record.get("status") == COLLECTING:
+        facts.collection_cut_short = EvidenceLine(
+            file=MANIFEST_FILE, line=_line(lines, f'"{COLLECTING}"'),
+            text=f"rollouts.status: {COLLECTING} (recorded {rollouts_record.get('recorded_at', '?')})")
+    profile_record = manifest.get(PROFILE_STAGE)
+    if profile_record:
+        _check_profile(facts, profile_record, {"materialized": materialized, "rollouts": rollouts}, lines)
+
+
+def _values_of(value: Any, key: str, kind: type = str) -> list[Any]:
+    """Every value of type `kind` under `key` anywhere in a manifest (a stage may record the model URL it used)."""
+    found, stack = [], [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            if isinstance(item.get(key), kind) and not isinstance(item.get(key), bool):
+                found.append(item[key])
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return found
+
+
+def _check_source(facts: ManifestFacts, record: dict[str, Any], materialized: Path, lines: list[str]) -> None:
+    source = locate_named_file(record["source"]["path"], materialized.parent)
+    record = record | {"source": record["source"] | {"path": str(source)}}
+    recorded = record["source"]["digest"]
+    facts.source = str(source)
+    facts.settings = MaterializationSettings(**record["settings"])
+    try:
+        ensure_resume_is_safe(materialized, None, record)
+    except StaleInputsError as error:
+        evidence = EvidenceLine(file=MANIFEST_FILE, line=_line(lines, recorded),
+                                text=f"materialized_inputs.source: {source} at {recorded}")
+        if not source.exists():
+            facts.stale.append(Staleness(SOURCE_GONE, str(error), evidence))
+            return
+        try:
+            report = compare_materialized(materialized, source, facts.settings, recorded) if materialized.is_file() else None
+        except JsonlFormatError:  # a malformed inputs or source file is reported by the artifact evidence
+            report = None
+        facts.stale.append(Staleness(SOURCE_CHANGED, str(error), evidence, report))
+
+
+def _check_profile(facts: ManifestFacts, record: dict[str, Any], files: dict[str, Path], lines: list[str]) -> None:
+    for name, path in files.items():
+        recorded = record.get("inputs", {}).get(name)
+        if not recorded or not path.is_file():
+            continue
+        current = file_digest(path)
+        if current != recorded:
+            facts.stale.append(Staleness(
+                PROFILE_OUTDATED,
+                f"the reward profile was computed from {path.name} at {recorded}; it is {current} now",
+                EvidenceLine(file=MANIFEST_FILE, line=_line(lines, recorded),
+                             text=f"reward_profile.inputs.{name}: {recorded}")))

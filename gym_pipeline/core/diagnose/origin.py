@@ -1,0 +1,292 @@
+"""Where a log error comes from and what it is: the class of an error no rule knows.
+
+An error is placed by what it is when that is unambiguous whatever process met it (an errno class:
+a full disk, a stale handle, a taken port, a failed DNS lookup), then by the process that raised it
+(the server whose `(name)` prefixes the line, the log it is in, the frames of its traceback, the
+package its exception comes from), and only then, marked as a guess, by words in its text.
+
+    placement = place(incident, addresses)   # Placement(category, basis, guess)
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from typing import NamedTuple
+from urllib.parse import urlsplit
+
+from gym_pipeline.core.diagnose.logs import LogIncident
+from gym_pipeline.core.diagnose.vocabulary import (
+    CACHE_RESUME,
+    CONFIG,
+    DATA_SCHEMA,
+    INFRA,
+    MODEL_SERVING,
+    THROUGHPUT_RESOURCES,
+    VERIFIER_RUNTIME,
+)
+
+
+@dataclass(frozen=True)
+class Placement:
+    category: str
+    basis: str  # why it is placed there, for the finding's cause
+    guess: bool = False  # only words of the error placed it
+    fix: str = ""  # what to do about this kind of error, when it is specific
+
+
+class _Kind(NamedTuple):
+    pattern: re.Pattern[str]
+    category: str
+    basis: str
+    fix: str = ""
+
+
+def _kinds(*rows: tuple[str, str, str] | tuple[str, str, str, str]) -> tuple[_Kind, ...]:
+    return tuple(_Kind(re.compile(row[0], re.I), *row[1:]) for row in rows)
+
+
+# What it is, whoever met it: errno classes, network failures, and the few errors our own commands name.
+VERIFY_RESPONSE_INVALID = r"validation errors? for \w*Verify\w*Response\b"
+_WHAT = _kinds(
+    (r"Errno 28\b|No space left on device|ENOSPC|Disk quota exceeded|EDQUOT", INFRA,
+     "ENOSPC: the filesystem it writes to is full",
+     "Free space where the run writes (`df -h <output folder>`), or write to a larger filesystem; then resume."),
+    (r"Errno 116\b|Stale file handle|ESTALE", INFRA, "ESTALE: a network filesystem's file handle went stale",
+     "Re-run on the node after the mount recovers (`mount | grep <path>`), or write to local disk and copy after."),
+    (r"Errno 30\b|Read-only file system|EROFS", INFRA, "EROFS: the filesystem is mounted read-only",
+     "Write the output to a writable folder (`--output`), or remount it read-write."),
+    (r"Errno 24\b|Too many open files|EMFILE", INFRA, "EMFILE: the process ran out of file descriptors",
+     "Raise the limit (`ulimit -n 65536` before starting) or lower `--concurrency`."),
+    (r"Errno 98\b|Errno 48\b|address already in use|EADDRINUSE", INFRA, "EADDRINUSE: another process holds the port",
+     "Find the holder (`ss -ltnp 'sport = :<port>'`), stop it or pick another port, then start again."),
+    (r"Errno 13\b|Permission denied|EACCES", INFRA, "EACCES: a file or folder it needs is not accessible",
+     "Check the owner and mode of the path it names (`ls -ld <path>`), and which user the stage runs as."),
+    (r"Temporary failure in name resolution|Name or service not known|nodename nor servname|gaierror"
+     r"|Could not resolve host|dns error|failed to lookup address", INFRA,
+     "DNS resolution failed: no network, or a wrong host name",
+     "The machine cannot resolve the host it names: check the network and the host name. For Gym's per-server "
+     "venvs without network, pre-build them and start with `++skip_venv_if_present=true`, or point uv at a "
+     "reachable index (`UV_INDEX_URL`)."),
+    (r"AF_UNIX path length|unix socket path .*too long|socket path is too long", INFRA,
+     "a Unix socket path is too long (Ray keeps its sockets under its temp folder)",
+     "Give Ray a short temp folder: `export TMPDIR=/tmp` (or `RAY_TMPDIR=/tmp/ray`) before `gym env start`; a socket "
+     "path must stay under 108 bytes."),
+    (r"Network is unreachable|Errno 101\b|No route to host|Errno 113\b", INFRA, "the network is unreachable",
+     "Check the route to the host it names (`ip route`, a firewall, the node's network)."),
+    # our commands name the data file, line and field of a bad row: `data.jsonl:3: not valid JSON`
+    (r"(?P<file>[^\s:'\"]+\.jsonl):(?P<line>\d+)\b", DATA_SCHEMA,
+     "a row of a JSONL data file is malformed or lacks a field (file:line named)",
+     "Fix line {line} of {file} (`sed -n '{line}p' {file}`), then materialize again."),
+    # the verifier answered, but not with what Gym's verify response model requires (the guide's "malformed verify
+    # response"); a request model refusing a row is the data's fault and is read as a 422 elsewhere
+    (VERIFY_RESPONSE_INVALID, VERIFIER_RUNTIME, "a malformed verify response: the verifier's answer lacks a field "
+     "Gym's verify response model requires, or has the wrong type",
+     "Make the resources server's `verify` return every field its response model requires, with its type (the "
+     "error names the field, e.g. `reward`: a float); then re-run the collection."),
+    # the model server's own program missing where it runs: serving, whoever configured it
+    (r"'vllm' is not an executable|vllm: command not found|exec vllm failed|No module named '?vllm", MODEL_SERVING,
+     "vLLM is not installed where the model server runs",
+     "Install vLLM where the model server runs (`pip install vllm` in that environment, node or image), or point the "
+     "model server's command in sweep.yaml at the vllm that is installed; then start the server again."),
+    # a setting naming a program that is not there
+    (r"program not found|executable not found|not an executable|command not found", CONFIG,
+     "the settings name a program that is not installed where the stage runs",
+     "Point the setting that names the program (`nemo_gym.executable` or the model server's command in sweep.yaml, "
+     "or the PATH) at an executable that exists there (`ls -l <path>`), or install it (scripts/install-nemo-gym.sh "
+     "for NeMo Gym); then run the stage again."),
+    # Gym reading a row without a field every row must have (a KeyError in its row preprocessing)
+    (r"KeyError: '(?P<field>responses_create_params|agent_ref|_ng_task_index|_ng_rollout_index|task_id|task_input)'",
+     DATA_SCHEMA, "a data row lacks a field Gym reads from every row",
+     "Give every row of the data `{field}` (Gym's input format: `responses_create_params.input` holds the prompt), "
+     "then run again on a clean output path."),
+    # one output folder, two writers: our run lock refuses the second
+    (r"run directory \S+ is in use by pid|is locked by another (?:run|writer)", CACHE_RESUME,
+     "a second writer on the same output folder",
+     "Run one job per output folder: wait for the other writer to finish, or give this run its own `--output`."),
+    # a name the config does not define: an agent, a server, an environment
+    (r"unknown (?:environment|agent|server|resources.server)|not present in the running config"
+     r"|(?:agent|server|environment)\S* \S+ (?:is )?not (?:defined|found) in|no (?:agent|server) named", CONFIG,
+     "a name the config does not define",
+     "Use a name the config defines (the error lists or suggests them), or add that agent's or server's config "
+     "(`config_paths`) to the run."),
+)
+# A connection that did not open, and the address it was for.
+_REFUSED = re.compile(r"Connection refused|Errno 111\b|Connect call failed|Cannot connect to host|ConnectError"
+                      r"|ECONNREFUSED", re.I)
+_ADDRESS = re.compile(r"Connect call failed \('(?P<h1>[^']+)', (?P<p1>\d+)\)|(?:https?://)?(?P<h2>[\w.-]+|\[[\w:]+\])"
+                      r":(?P<p2>\d{2,5})\b")
+# The package an exception's class comes from says which layer raised it.
+_EXCEPTION_PACKAGES = _kinds(
+    (r"\b(?:omegaconf|hydra)\.errors\.|\bhydra\.|ConfigAttributeError|ConfigKeyError|MissingMandatoryValue"
+     r"|InterpolationResolutionError|Could not override|unrecognized arguments|error: argument", CONFIG,
+     "the config loader (Hydra/OmegaConf) or the command's arguments"),
+    (r"\bray\.exceptions\.|RaySystemError|RayActorError|GCS", INFRA, "Ray",
+     "Check Ray: `ray status`; a dead GCS or actor usually follows a killed node or process."),
+    (r"\bdocker\.errors\.|Error response from daemon|docker: |Docker engine", INFRA, "the Docker engine",
+     "Check the Docker engine the launcher talks to, with the same DOCKER_HOST: `echo $DOCKER_HOST; docker info`; "
+     "start it or point DOCKER_HOST at its socket."),
+    (r"\bslurmstepd\b|\bsrun: error|\bsbatch: error", INFRA, "Slurm",
+     "Check the job: `sacct -j <jobid>`, `scontrol show job <jobid>`."),
+    (r"\bopenai\.(?:\w+Error)|\bvllm\b", MODEL_SERVING, "the model server or its client"),
+)
+# Frames of a traceback: the innermost one in a known layer places the error.
+_FRAME = re.compile(r'File "(?P<path>[^"]+)", line (?P<line>\d+)(?:, in (?P<func>\S+))?')
+_FRAME_LAYERS = _kinds(
+    (r"resources_servers/|/verifiers?/|/verif\w*\.py|gym_pipeline/environments/|judge", VERIFIER_RUNTIME,
+     "the verifier (resources server)"),
+    (r"responses_api_models/|/vllm/|gym_pipeline/(?:serving|models)/", MODEL_SERVING, "the model server"),
+    (r"/hydra/|/omegaconf/|nemo_gym/config|gym_pipeline/config\.py", CONFIG, "loading the config"),
+    (r"/ray/", INFRA, "Ray"),
+    (r"/pip/_internal/|/uv/|/docker/|/slurm", INFRA, "setting up the environment"),
+)
+# The log a line is in: a model server's own log, a verifier's test output.
+_LOG_LAYERS = _kinds(
+    (r"model_server|vllm|policy", MODEL_SERVING, "the model server's log"),
+    (r"test-stdout|verifier", VERIFIER_RUNTIME, "the verifier's output"),
+)
+_MISSING_CONFIG_FILE = re.compile(r"(?:Errno 2\]|FileNotFoundError|No such file or directory|not found|does not exist)"
+                                  r".*\.(?:ya?ml|json|toml)\b|\.ya?ml\b.*(?:not found|does not exist)"
+                                  r"|Cannot find primary config|config_paths", re.I)
+# An HTTP error from the model server itself (its readiness route or a completion).
+_MODEL_HTTP_ERROR = re.compile(r"HTTP(?: Error)? 5\d\d|Service Unavailable|Bad Gateway", re.I)
+_MODEL_ROUTE = re.compile(r"/models\b|/chat/completions|/completions|/responses\b|model", re.I)
+_MISSING_MODULE = re.compile(r"ModuleNotFoundError|ImportError|No module named")
+_MODULE_NAME = re.compile(r"No module named ['\"]?(?P<module>[\w.]+)|cannot import name ['\"]?(?P<name>\w+)")
+_MEMORY = re.compile(r"\bMemoryError\b|Cannot allocate memory|Errno 12\b|ENOMEM", re.I)
+# The last resort: words of the error, reported as a guess.
+_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    (MODEL_SERVING, re.compile(r"/v1/|chat/completions|model server|APIConnectionError|RateLimitError", re.I)),
+    (CONFIG, re.compile(r"No such file or directory|FileNotFoundError|agent_ref|not defined|unknown (?:agent|server)"
+                        r"|config", re.I)),
+    (DATA_SCHEMA, re.compile(r"ValidationError|JSONDecodeError|Unprocessable|\b422\b|validation error", re.I)),
+    (THROUGHPUT_RESOURCES, re.compile(r"TimeoutError|timed out|Timeout", re.I)),
+)
+
+
+@dataclass(frozen=True)
+class Listener:
+    """Who listens at an address the run's files name: the model server, or a Gym server by name."""
+
+    category: str  # MODEL_SERVING for the model server; INFRA for a Gym server (it was not up)
+    who: str
+    source: str
+
+
+def server_role(name: str) -> str:
+    """'model', 'verifier' or 'agent' for a Gym server name such as `VLLMModel___policy_model`."""
+    if re.search(r"resources?_?server|environment_?server|verif|judge_?resources", name, re.I):
+        return "verifier"
+    if re.search(r"model|vllm|openai|llm", name, re.I):
+        return "model"
+    if re.search(r"agent", name, re.I):
+        return "agent"
+    return "unknown"
+
+
+def address_of(url: str) -> tuple[str, int] | None:
+    parts = urlsplit(url if "://" in url else f"http://{url}")
+    return (parts.hostname or "", parts.port) if parts.port else None
+
+
+def place(incident: LogIncident, listeners: dict[int, Listener]) -> Placement:
+    """The category of one log error; `listeners` maps the ports the run's files name to who listens there."""
+    text = incident.full_text
+    for kind in _WHAT:
+        if match := kind.pattern.search(text):
+            return Placement(kind.category, kind.basis, fix=_filled(kind.fix, match))
+    if _REFUSED.search(text):
+        return _refused(text, listeners)
+    if _MEMORY.search(text):
+        return Placement(THROUGHPUT_RESOURCES, "the process ran out of memory")
+    if _MODEL_HTTP_ERROR.search(text) and _MODEL_ROUTE.search("\n".join([text, *incident.frames])):
+        return Placement(MODEL_SERVING, "the model server answered with a server error (5xx: not ready, or failing)")
+    layer = _layer(incident)
+    if layer is not None:
+        module_fix = missing_module_fix(text, incident.server and f"`{incident.server}`" or "the process that raised it")
+        return replace(layer, fix=module_fix) if module_fix and not layer.fix else layer
+    if _MISSING_CONFIG_FILE.search(text):
+        return Placement(CONFIG, "a config file (or a path the command was given) does not exist",
+                         fix="Point `config_paths` (or `--resources-server`, `--config`) at a config file that exists: "
+                             "the error names the one it looked for and, when it can, the one you meant.")
+    if _MISSING_MODULE.search(text):
+        return Placement(INFRA, "a Python package is not installed in the environment that ran it",
+                         fix=missing_module_fix(text))
+    for category, pattern in _WORDS:
+        if pattern.search(text):
+            return Placement(category, f"a guess from the words of the error ({pattern.search(text).group(0)!r})",
+                             guess=True)
+    return Placement(VERIFIER_RUNTIME, "a guess: nothing places it, and runtime errors are most often the verifier's",
+                     guess=True)
+
+
+def _filled(fix: str, match: re.Match[str]) -> str:
+    """A fix naming what the error named: `{file}`, `{line}`... from the pattern's groups."""
+    return re.sub(r"\{(\w+)\}", lambda m: match.groupdict().get(m[1]) or f"<{m[1]}>", fix)
+
+
+def missing_module_fix(text: str, where: str = "the process that raised it") -> str:
+    """What to install where, when `text` says a module is missing ("" otherwise)."""
+    match = _MODULE_NAME.search(text)
+    if not match:
+        return ""
+    if match["module"]:
+        package = match["module"].split(".")[0]
+        return (f"Install `{package}` where {where} runs: add it to that server's requirements (the "
+                "`requirements.txt` or pyproject beside its app) and let `gym env start` rebuild its venv (without "
+                f"`++skip_venv_if_present=true`), or `uv pip install {package}` into that venv.")
+    return (f"`{match['name']}` is not in the installed version of the package it is imported from: pin the "
+            f"version that has it in {where}'s requirements.")
+
+
+def layer_of_frame(frame: str) -> Placement | None:
+    """The layer a traceback frame (`File "path", line N, in func`) belongs to, when its path says."""
+    for kind in _FRAME_LAYERS:
+        if kind.pattern.search(frame):
+            return Placement(kind.category, f"raised in {kind.basis}: {frame}")
+    return None
+
+
+def innermost_frame(incident: LogIncident) -> str | None:
+    """`path:line (in func)` of the frame where a traceback was raised."""
+    for frame in reversed(incident.frames):
+        match = _FRAME.search(frame)
+        if match:
+            return f"{match['path']}:{match['line']}" + (f" in {match['func']}" if match["func"] else "")
+    return None
+
+
+def _refused(text: str, listeners: dict[int, Listener]) -> Placement:
+    match = _ADDRESS.search(text)
+    port = int(match["p1"] or match["p2"]) if match else None
+    listener = listeners.get(port) if port else None
+    if listener is not None:
+        return Placement(listener.category, f"connection refused by {listener.who} at port {port} (named in "
+                                            f"{listener.source}): it was not running")
+    where = f"port {port}" if port else "an address the error does not name"
+    if re.search(r"/v1/|completions|model", text, re.I):
+        return Placement(MODEL_SERVING, f"connection refused at {where}, on a model request: the model server was "
+                                        "not running (a guess: the run's files do not say who listens there)",
+                         guess=True)
+    return Placement(INFRA, f"connection refused at {where}: nothing listened there (a guess: the run's files do not "
+                            "say which server should)", guess=True)
+
+
+def _layer(incident: LogIncident) -> Placement | None:
+    """The layer of the process that raised it: its package, its server prefix, its frames, its log."""
+    for kind in _EXCEPTION_PACKAGES:
+        if kind.pattern.search(incident.full_text):
+            return Placement(kind.category, f"raised by {kind.basis}", fix=kind.fix)
+    if incident.server:
+        role = server_role(incident.server)
+        if role == "verifier":
+            return Placement(VERIFIER_RUNTIME, f"raised in the resources server `{incident.server}` (its log prefix)")
+        if role == "model":
+            return Placement(MODEL_SERVING, f"raised in the model server `{incident.server}` (its log prefix)")
+    for frame in reversed(incident.frames):
+        if (placement := layer_of_frame(frame)) is not None:
+            return placement
+    for kind in _LOG_LAYERS:
+        if kind.pattern.search(incident.file):
+            return Placement(kind.category, f"written to {kind.basis} ({incident.file})")
+    return None

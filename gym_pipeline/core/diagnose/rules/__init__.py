@@ -1,0 +1,228 @@
+"""Rules: read `Evidence` in the debug order of the NeMo Gym debugging guide and name findings.
+
+Each rule is a plain function `rule(evidence) -> list[Finding]`, registered in `RULES` with the
+guide's debug step it belongs to (`vocabulary.DEBUG_STEPS`):
+
+  1. Slurm/Ray job state and logs      5. materialized inputs and source data
+  2. model serving readiness           6. rollout output and profile counts
+  3. Gym server readiness              7. the first real verifier exception
+  4. tool routing, sandbox readiness   8. failing row schema vs the request model
+
+Findings are then linked into a causal report (`link_causes`): each is a `cause`, a `consequence`
+of a cause (a finding its rule marks as an effect: partial output, a torn last line, a missing or
+stale profile, a stage that merely exited non-zero) or a `note` (a run not profiled yet). Causes
+keep the order of `RULES` (the guide's debug order), each followed by what it caused; the first
+cause is the first thing to fix and names the report's category. Within a step, rules that read the run's files come first and the known
+problems of `signatures.KNOWN_PROBLEMS` last: a known problem's finding whose lines an earlier
+finding already cites adds nothing and is dropped. A log error no finding explains still becomes
+a finding (`unexplained_log_errors`), so a run is never called healthy while its logs show a
+real error.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+
+from gym_pipeline.core.diagnose.evidence import FAILED_RUN_LOG, FAILED_RUN_SOURCE, Evidence
+from gym_pipeline.core.diagnose.findings import CAUSE, CONSEQUENCE, NOTE, Finding, Rule
+from gym_pipeline.core.diagnose.rules.data import (
+    rule_empty_inputs,
+    rule_malformed_jsonl,
+    rule_missing_rollouts,
+    rule_partial_profile_log,
+    rule_profile_counts,
+    rule_resume_across_models,
+    rule_rollouts_without_inputs,
+    rule_several_writers,
+    rule_stale_files,
+    rule_stale_inputs,
+    rule_truncated_answers,
+)
+from gym_pipeline.core.diagnose.rules.fallback import STEP_OF_CATEGORY, unexplained_log_errors
+from gym_pipeline.core.diagnose.rules.job import (
+    rule_container_cannot_reach_host,
+    rule_head_probe,
+    rule_launcher_state,
+    rule_model_endpoint_failures,
+    rule_model_probe,
+    rule_model_request_retries,
+    rule_native_crash,
+    rule_nested_model_errors,
+    rule_nested_model_log_errors,
+    rule_nothing_to_diagnose,
+    rule_ports_in_use,
+    rule_proxy_intercepts_loopback,
+    rule_python_version,
+    rule_run_failures_without_sidecar,
+    rule_sandbox_cannot_reach_model,
+    rule_servers_not_ready,
+    rule_tool_env_hangs,
+)
+from gym_pipeline.core.diagnose.rules.known import known_problems
+from gym_pipeline.core.diagnose.rules.refusals import rule_model_refusals
+from gym_pipeline.core.diagnose.rules.routing import failure_route
+from gym_pipeline.core.diagnose.rules.verifier import (
+    rule_failure_kinds,
+    rule_malformed_verify_response,
+    rule_nested_verifier_errors,
+    rule_nested_verifier_log_errors,
+    rule_other_failures,
+    rule_request_schema,
+    rule_sidecar_file_gone,
+    rule_step_failures,
+    rule_time_budget_kinds,
+    rule_timeouts,
+    rule_verifier_failures,
+    rule_verifier_timeouts,
+)
+from gym_pipeline.core.diagnose.vocabulary import CONFIG, DEBUG_STEPS, INFRA, MODEL_SERVING
+
+__all__ = ["RULES", "failure_route", "link_causes", "run_rules"]
+
+
+# ---------------------------------------------------------------------------------------------
+# The rules in the guide's debug order.
+
+RULES: tuple[Rule, ...] = (
+    Rule(1, "nothing_to_diagnose", rule_nothing_to_diagnose),
+    Rule(1, "launcher_state", rule_launcher_state),
+    Rule(1, "container_cannot_reach_host", rule_container_cannot_reach_host),
+    Rule(1, "native_crash", rule_native_crash),
+    Rule(1, "proxy_intercepts_loopback", rule_proxy_intercepts_loopback),
+    Rule(1, "python_version", rule_python_version),
+    Rule(1, "ports_in_use", rule_ports_in_use),
+    Rule(1, "known_problems", known_problems(1)),
+    Rule(2, "model_probe", rule_model_probe),
+    Rule(2, "nested_model_errors", rule_nested_model_errors),
+    Rule(2, "model_endpoint_failures", rule_model_endpoint_failures),
+    Rule(2, "model_refusals", rule_model_refusals),
+    Rule(2, "model_request_retries", rule_model_request_retries),
+    Rule(2, "run_failures_without_sidecar", rule_run_failures_without_sidecar),
+    Rule(2, "nested_model_log_errors", rule_nested_model_log_errors),
+    Rule(2, "known_problems", known_problems(2)),
+    Rule(3, "servers_not_ready", rule_servers_not_ready),
+    Rule(3, "head_probe", rule_head_probe),
+    Rule(4, "sandbox_cannot_reach_model", rule_sandbox_cannot_reach_model),
+    Rule(4, "tool_env_hangs", rule_tool_env_hangs),
+    Rule(4, "known_problems", known_problems(4)),
+    Rule(5, "stale_inputs", rule_stale_inputs),
+    Rule(5, "resume_across_models", rule_resume_across_models),
+    Rule(5, "empty_inputs", rule_empty_inputs),
+    Rule(5, "malformed_jsonl", rule_malformed_jsonl),
+    Rule(5, "rollouts_without_inputs", rule_rollouts_without_inputs),
+    Rule(5, "known_problems", known_problems(5)),
+    Rule(6, "missing_rollouts", rule_missing_rollouts),
+    Rule(6, "partial_profile_log", rule_partial_profile_log),
+    Rule(6, "profile_counts", rule_profile_counts),
+    Rule(6, "stale_files", rule_stale_files),
+    Rule(6, "several_writers", rule_several_writers),
+    Rule(6, "truncated_answers", rule_truncated_answers),
+    Rule(6, "known_problems", known_problems(6)),
+    Rule(7, "time_budget_kinds", rule_time_budget_kinds),
+    Rule(7, "step_failures", rule_step_failures),
+    Rule(7, "sidecar_file_gone", rule_sidecar_file_gone),
+    Rule(7, "nested_verifier_errors", rule_nested_verifier_errors),
+    Rule(7, "nested_verifier_log_errors", rule_nested_verifier_log_errors),
+    Rule(7, "malformed_verify_response", rule_malformed_verify_response),
+    Rule(7, "verifier_failures", rule_verifier_failures),
+    Rule(7, "failure_kinds", rule_failure_kinds),
+    Rule(7, "timeouts", rule_timeouts),
+    Rule(7, "verifier_timeouts", rule_verifier_timeouts),
+    Rule(7, "other_failures", rule_other_failures),
+    Rule(7, "known_problems", known_problems(7)),
+    Rule(8, "request_schema", rule_request_schema),
+)
+assert [r.step for r in RULES] == sorted(r.step for r in RULES), "RULES must follow the debug order"
+assert set(r.step for r in RULES) == set(DEBUG_STEPS), "every debug step has rules"
+
+
+def _restates_earlier(finding: Finding, earlier: list[Finding]) -> bool:
+    cited = {(line.file, line.line) for f in earlier for line in f.evidence}
+    return all((line.file, line.line) in cited for line in finding.evidence)
+
+
+def run_rules(ev: Evidence, rules: Iterable[Rule] = RULES) -> list[Finding]:
+    """Every rule's findings in the debug order, with the unexplained log errors, linked by `link_causes`."""
+    ordered: list[tuple[int, Finding]] = []  # (debug step, finding)
+    names: Counter[str] = Counter()
+    for rule in rules:
+        for finding in rule.check(ev):
+            if finding.subsumable and _restates_earlier(finding, [f for _, f in ordered]):
+                continue
+            names[rule.name] += 1
+            ordered.append((rule.step, _named(_recovered_is_a_note(ev, finding), rule.name, names[rule.name])))
+    # an error no rule explains goes where the guide checks its category
+    for finding in unexplained_log_errors(ev, [f for _, f in ordered]):
+        # a guess goes after every finding placed on evidence
+        step = max(DEBUG_STEPS) + 1 if finding.guess else STEP_OF_CATEGORY[finding.category]
+        names["log_error"] += 1
+        position = next((i for i, (s, _) in enumerate(ordered) if s > step), len(ordered))
+        ordered.insert(position, (step, _named(finding, "log_error", names["log_error"])))
+    findings = [finding for _, finding in ordered]
+    if _collection_complete(ev) and not _latest_run_failed(findings):
+        findings = [_superseded_is_a_note(finding) for finding in findings]
+    return link_causes(findings)
+
+
+def _collection_complete(ev: Evidence) -> bool:
+    """Every materialized key has exactly one rollout and no row carries a failure: the outputs are whole."""
+    a = ev.artifacts
+    return (a.materialized.valid_rows > 0 and not a.missing_keys and not a.extra_rollout_keys
+            and not a.duplicate_rollout_keys and not a.failure_kinds and not a.rollouts.malformed_count)
+
+
+def _latest_run_failed(findings: list[Finding]) -> bool:
+    """A failed Dagster run's error is about the latest attempt, whatever the folder holds from earlier ones."""
+    return any(line.file in (FAILED_RUN_SOURCE, FAILED_RUN_LOG) for f in findings for line in f.evidence)
+
+
+# Only in a log: an error of an attempt that a later one made good (a first run against a wrong URL, then a rerun)
+_SUPERSEDED_CATEGORIES = frozenset({INFRA, MODEL_SERVING, CONFIG})
+_LOG_SUFFIXES = (".log", ".out", ".err", ".txt")
+
+
+def _superseded_is_a_note(finding: Finding) -> Finding:
+    """In a complete run, a serving, infra or config error that only a log shows did not stop the collection that
+    wrote these outputs (an earlier attempt's, or one after it): worth a note, not a fault."""
+    only_in_logs = finding.evidence and all(line.file.endswith(_LOG_SUFFIXES) for line in finding.evidence)
+    if finding.role != CAUSE or finding.category not in _SUPERSEDED_CATEGORIES or not only_in_logs:
+        return finding
+    return finding.model_copy(update={"role": NOTE, "title": f"Only a log shows it, and the outputs are complete: "
+                                                              f"{finding.title}"})
+
+
+def _recovered_is_a_note(ev: Evidence, finding: Finding) -> Finding:
+    """Failed attempts whose keys all have a rollout now were retried successfully: worth a note, no fault."""
+    if not finding.failed_keys or finding.failed_keys & set(ev.artifacts.missing_keys):
+        return finding
+    return finding.model_copy(update={"role": NOTE, "title": f"Recovered on retry: {finding.title}"})
+
+
+def _named(finding: Finding, rule: str, count: int) -> Finding:
+    return finding.model_copy(update={"id": rule if count == 1 else f"{rule}-{count}"})
+
+
+_WRAPPERS = ("launcher_state", "log_error")  # rule ids whose effects only say that something inside failed
+
+
+def link_causes(findings: list[Finding]) -> list[Finding]:
+    """Findings in debug order -> the causal report's order: each cause followed by its consequences, notes last.
+
+    An effect (what another problem can cause) is a consequence of the first cause; with no other
+    cause, the first effect is itself the cause (a collection cut short with nothing to say why) and
+    the later ones its consequences.
+    """
+    causes = [f for f in findings if f.role == CAUSE and not f.effect]
+    effects = [f for f in findings if f.role == CAUSE and f.effect]
+    notes = [f for f in findings if f.role == NOTE]
+    if not causes and effects:
+        # what says most about the failure leads: a stage that merely exited non-zero, or a command wrapping a
+        # failed one, only when nothing else does
+        lead = next((e for e in effects if not e.id.startswith(_WRAPPERS)), effects[0])
+        causes, effects = [lead], [e for e in effects if e is not lead]
+    if not causes:
+        return notes
+    top = causes[0]
+    linked = [top, *(e.model_copy(update={"role": CONSEQUENCE, "caused_by": top.id}) for e in effects), *causes[1:]]
+    return linked + notes

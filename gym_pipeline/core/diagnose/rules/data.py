@@ -1,0 +1,451 @@
+"""Steps 5-6 of the debug order: the materialized inputs and their source data, the rollout output and profile."""
+
+from __future__ import annotations
+
+import re
+
+from gym_pipeline.core.diagnose.evidence import Evidence
+from gym_pipeline.core.diagnose.evidence_line import EvidenceLine
+from gym_pipeline.core.diagnose.findings import (
+    NOTE,
+    Finding,
+    agent_of,
+    fmt_keys,
+    model_url_of,
+    ours,
+    path_of,
+    plural,
+    profile_command,
+    resume_command,
+    unique,
+)
+from gym_pipeline.core.diagnose.manifests import INPUTS_CHANGED, PROFILE_OUTDATED, SOURCE_CHANGED, SOURCE_GONE
+from gym_pipeline.core.diagnose.vocabulary import CACHE_RESUME, CONFIG, DATA_SCHEMA, SIDECAR_FLAG, VERIFIER_RUNTIME
+from gym_pipeline.core.manifest import MANIFEST_FILE
+
+# ---------------------------------------------------------------------------------------------
+# Step 5: materialized inputs and source data.
+
+
+def rule_stale_inputs(ev: Evidence) -> list[Finding]:
+    m = ev.manifest
+    a = ev.artifacts
+    refusals = [h.evidence() for h in ev.hits("stale_inputs_refused")][:1]
+    inputs, rollouts = path_of(a.materialized), path_of(a.rollouts)
+    settings = m.settings
+    check = (f"`gym-pipeline check-stale --inputs {inputs} --source {m.source} --num-repeats "
+             f"{settings.num_repeats if settings else '<n>'} --agent {(settings.agent if settings else None) or agent_of(ev)}`")
+    findings = []
+    if m.unreadable:
+        findings.append(Finding(
+            category=CACHE_RESUME,
+            title="manifest.json cannot be read: whether the inputs are stale is unknown",
+            evidence=[EvidenceLine(file=MANIFEST_FILE, text=m.unreadable)],
+            cause="The run's manifest records what each stage read; unreadable, it cannot say whether the materialized "
+                  "inputs still match their data, so a resume could mix old and new rows.",
+            fix=f"Rebuild the inputs and collect again without --resume: `gym-pipeline materialize --input <data> "
+                f"--num-repeats <n> --agent {agent_of(ev)} --output {inputs}`, then `gym-pipeline collect ...`.",
+        ))
+    for stale in m.of(SOURCE_CHANGED) + m.of(SOURCE_GONE):
+        report = stale.report
+        evidence = [stale.evidence]
+        if report:
+            evidence += [EvidenceLine(file=ev.rel(a.materialized.path), line=row["line"],
+                                      text=f"task {row['_ng_task_index']} rollout {row['_ng_rollout_index']}: "
+                                           f"{row['change']} compared with a fresh materialization")
+                         for row in report.differing_rows[:2]]
+        gone = stale.kind == SOURCE_GONE
+        if gone and not refusals:  # the inputs may be fine: only their freshness can no longer be checked
+            findings.append(Finding(
+                category=CACHE_RESUME,
+                role=NOTE,
+                title=f"The source data {m.source} is gone: whether the inputs are still fresh cannot be checked",
+                evidence=[stale.evidence],
+                cause=f"{stale.message}.",
+                fix="Restore the data (or point the environment at its new path) before resuming or re-running; "
+                    "a resume would keep collecting against the rows materialized from the old data.",
+            ))
+            continue
+        rebuild = report.rebuild_command if report else "gym-pipeline materialize --input <data> ..."
+        findings.append(Finding(
+            category=CACHE_RESUME,
+            title=f"Stale materialized inputs: their source {m.source} "
+                  + ("is gone" if gone else "changed since they were built"),
+            evidence=unique(evidence + refusals, limit=4),
+            cause=f"{stale.message}."
+                  + (f" What changed: {'; '.join(report.reasons)} ({report.rows_found} rows in the file, "
+                     f"{report.rows_expected} from the data now)." if report and report.reasons else "")
+                  + " Resuming (`--resume`, Gym's resume_from_cache) keeps collecting against the old rows: Gym never "
+                    "checks, so the rollouts and profile would mix old and new tasks.",
+            fix=("Restore the source or point the environment at its new path, then " if gone else
+                 f"See the difference: {check}. Rebuild the inputs: `{rebuild}`; then ")
+                + (f"collect again without --resume (`gym-pipeline collect --inputs {inputs} --output {rollouts} "
+                   f"--model-url {model_url_of(ev)} --env <env>`) and profile ({profile_command(ev)}). In the sweep, "
+                   "`gym-pipeline status` shows which partitions are stale." if ours(ev) else
+                   f"collect again on a clean output path, without --resume: `gym eval run --no-serve --agent "
+                   f"{(settings.agent if settings else None) or agent_of(ev)} --input {m.source} --output "
+                   f"<new folder>/rollouts.jsonl --num-repeats {settings.num_repeats if settings else '<n>'}`, "
+                   "then profile it."),
+            explains=frozenset({"stale_inputs_refused"}),
+        ))
+    for stale in m.of(INPUTS_CHANGED):
+        findings.append(Finding(
+            category=CACHE_RESUME,
+            title="Rollouts were collected on materialized inputs that changed since",
+            evidence=unique([stale.evidence, *refusals]),
+            cause=f"{stale.message}. The rollouts' (task, rollout) keys now point at different rows, so a resume or "
+                  "a profile would pair answers with the wrong tasks.",
+            fix=f"Collect again without --resume on the current inputs (`gym-pipeline collect --inputs {inputs} "
+                f"--output {rollouts} --model-url {model_url_of(ev)} --env <env>`), then profile: {profile_command(ev)}.",
+            explains=frozenset({"stale_inputs_refused"}),
+        ))
+    return findings
+
+
+def rule_empty_inputs(ev: Evidence) -> list[Finding]:
+    """Materialized inputs with no rows: there was nothing to collect, whatever else the run did."""
+    m = ev.artifacts.materialized
+    if not m.exists or m.rows:
+        return []
+    source = ev.manifest.source
+    return [Finding(
+        category=DATA_SCHEMA,
+        title=f"The materialized inputs hold no rows: {ev.rel(m.path)} is empty",
+        evidence=[EvidenceLine(file=ev.rel(m.path), text="0 rows")],
+        cause="Materialization wrote no row, so the run had nothing to collect: the source data was empty (a "
+              "truncated copy, a filter or `limit` that kept nothing, the wrong file) or the inputs were cut short.",
+        fix=f"Check the source data: `wc -l {source or '<source data>'}`; point the environment at the dataset you "
+            f"meant, then materialize again ({ev.rel(m.path)} is rebuilt from it).",
+    )]
+
+
+def rule_malformed_jsonl(ev: Evidence) -> list[Finding]:
+    findings = []
+    for stats in ev.artifacts.malformed_files:
+        first = stats.malformed[0]
+        file = ev.rel(stats.path)
+        where = f"{file}:{first.line}" + (f" field '{first.field}'" if first.field else "")
+        torn = first.torn and stats.malformed_count == 1
+        cause = (
+            f"{stats.malformed_count} line(s) of the {stats.role} ({stats.rows} in all) cannot be read as rows; "
+            f"the first: {first.error.message}."
+        )
+        if torn:
+            cause += " It is the file's last line and has no newline: a write cut short when the run was killed."
+        else:
+            cause += " Counts and (task, rollout) keys of this file leave those lines out."
+        # a rollout row is the verifier's response: one that parses but lacks a valid reward is the verifier's fault
+        verify_response = (stats.role == "rollouts" and not torn and first.field is not None
+                           and not first.field.startswith(("_ng_", "agent_ref", "response")))
+        if verify_response:
+            cause += (f" A rollout row is the verify response; its `{first.field}` is what the verifier returned, so "
+                      "the verifier answered with the wrong schema (no reward, or a reward of the wrong type).")
+        findings.append(Finding(
+            category=VERIFIER_RUNTIME if verify_response else DATA_SCHEMA,
+            title=(f"The verifier's responses are malformed: {where}" if verify_response
+                   else f"Malformed JSONL at {where}"),
+            evidence=[EvidenceLine(file=file, line=m.line, text=m.text) for m in stats.malformed[:3]],
+            cause=cause,
+            fix=(
+                f"Look at the line: `sed -n '{first.line}p' {stats.path}`. "
+                + (
+                    f"Drop the torn line (`cp {stats.path} {stats.path}.bak && sed -i '{first.line}d' {stats.path}`) "
+                    f"and resume: {resume_command(ev)}."
+                    if torn
+                    else "Make the verifier return a numeric `reward` (and Gym's other verify fields) for every "
+                    "response, test it on that row alone, then re-run the collection on a clean output path."
+                    if verify_response
+                    else "Find what wrote it (a second writer, an edited file, a different Gym version); fix or "
+                    "remove the bad rows, or re-run on a clean output path."
+                )
+            ),
+            effect=torn,  # what a killed writer leaves: whatever killed it is the cause
+        ))
+    return findings
+
+
+def rule_rollouts_without_inputs(ev: Evidence) -> list[Finding]:
+    a = ev.artifacts
+    findings = []
+    if a.rollouts.valid_rows and not a.materialized.exists:
+        findings.append(Finding(
+            category=CACHE_RESUME,
+            title=f"{a.rollouts.valid_rows} rollouts but no materialized inputs beside them",
+            evidence=[EvidenceLine(file=ev.rel(a.materialized.path), text="file missing")],
+            cause=(
+                "`gym eval run` writes the materialized inputs before any rollout; without them nothing says which "
+                "(task, rollout) keys were expected, the profile cannot run, and --resume would materialize anew "
+                "from whatever the data is now."
+            ),
+            fix="Re-run the collection on a clean output path (`gym eval run ... --output <new>/rollouts.jsonl`), "
+            "or restore the materialized inputs of this run.",
+        ))
+    if a.extra_rollout_keys:
+        findings.append(Finding(
+            category=CACHE_RESUME,
+            title=f"{len(a.extra_rollout_keys)} rollouts have keys the materialized inputs do not list",
+            evidence=a.extra_examples[:3],
+            cause=(
+                "The rollouts and the materialized inputs come from different runs: inputs re-materialized after the "
+                "data or --num-repeats changed, or two runs writing one folder. Keys: "
+                f"{fmt_keys(a.extra_rollout_keys)}."
+            ),
+            fix="Re-run on a clean output path; never resume after the data, repeats, agent or config changed.",
+        ))
+    if a.duplicate_rollout_keys:
+        findings.append(Finding(
+            category=CACHE_RESUME,
+            title=f"{a.duplicate_rollout_keys} duplicate (task, rollout) keys in {ev.rel(a.rollouts.path)}",
+            evidence=a.duplicate_examples[:3],
+            cause="One key has several rollouts: two runs appended to one file, or a resume re-ran finished keys.",
+            fix="Run one job per output folder; re-collect on a clean output path (or keep one row per key) and "
+            "profile again.",
+        ))
+    return findings
+
+
+# ---------------------------------------------------------------------------------------------
+# Step 6: rollout output and profile counts.
+
+
+def rule_missing_rollouts(ev: Evidence) -> list[Finding]:
+    a = ev.artifacts
+    strict = ev.hits("missing_rollout_keys")
+    keys = a.missing_without_failure
+    if not keys and not strict:
+        return []
+    cut_short = ev.manifest.collection_cut_short
+    evidence = list(a.missing_examples[:3]) + [h.evidence() for h in strict[:2]] + ([cut_short] if cut_short else [])
+    if keys:
+        title = (
+            f"{len(keys)} of {a.materialized.valid_rows} materialized rollouts have no result and no recorded failure "
+            "(partial output)"
+        )
+        cause = (
+            "The collection stopped (killed, timed out, or a resume that never ran) before these (task, rollout) keys "
+            f"finished, and no failed attempt explains them. Missing: {fmt_keys(keys)}."
+        )
+        if cut_short:
+            cause += " The manifest still says the collection is running: it was cut short, not finished."
+        if not a.failures.exists:
+            cause += (
+                f" The folder has no failures sidecar: without `{SIDECAR_FLAG}` a failed /run aborts the run and "
+                "leaves no row, so read the eval log too."
+            )
+        if a.rollouts.malformed_count:
+            cause += f" {a.rollouts.malformed_count} unreadable line(s) of the rollouts may hold some of them."
+    else:
+        listed = strict[0].groups.get("keys") or ""
+        count = re.search(r"Missing rollout results for (\d+)", strict[0].text)
+        title = "`gym eval profile` refused a partial run" + (
+            f": {count.group(1)} materialized rows have no rollout" if count else "")
+        cause = (
+            "Strict profiling requires a rollout for every materialized (task, rollout) key, and the collection is "
+            f"partial. Missing rollout keys: {listed}."
+        )
+        if a.missing_keys and not a.missing_without_failure:
+            cause += " Every one of them has failed attempts in the sidecar: fix those first (findings above)."
+        if not a.materialized.exists:
+            cause += " Only the log is in this folder; check the run's rollouts_failures.jsonl for their failures."
+    if strict and keys:
+        cause += " `gym eval profile` refused this folder for the same reason (see the log line)."
+    return [Finding(
+        category=CACHE_RESUME,
+        title=title,
+        evidence=evidence,
+        cause=cause,
+        fix=(
+            f"Finish the collection, then profile: {resume_command(ev)}, then {profile_command(ev)}. "
+            f"To profile only what completed now: {profile_command(ev, partial=True)} (tasks without any rollout "
+            "are dropped from the profile)."
+        ),
+        explains=frozenset({"missing_rollout_keys"}),
+        effect=True,  # partial output is what a failure causes; alone, a collection cut short
+    )]
+
+
+def rule_partial_profile_log(ev: Evidence) -> list[Finding]:
+    """Only a log of `gym eval profile ++allow_partial_rollouts=True` is here: it says what it dropped."""
+    if ev.artifacts.materialized.exists:
+        return []  # the run's own files are better evidence than the log's counts
+    for hit in ev.hits("profile_dropped"):
+        total, complete, partial, dropped = (int(hit.groups[k]) for k in ("total", "complete", "partial", "dropped"))
+        if not (partial or dropped):
+            continue
+        return [Finding(
+            category=CACHE_RESUME,
+            title=f"The profile covers a partial collection: {complete} of {total} tasks complete, "
+            f"{partial} partial, {dropped} dropped without any rollout",
+            evidence=[hit.evidence()],
+            cause=(
+                "`gym eval profile` ran with ++allow_partial_rollouts=True over a collection that stopped short "
+                "or whose failed attempts were routed to the failures sidecar; dropped tasks are absent from every "
+                "statistic."
+            ),
+            fix=(
+                "Check the run's rollouts_failures.jsonl for why those keys failed (diagnose the run folder itself), "
+                f"then resume the collection, {resume_command(ev)}, and profile again in strict mode."
+            ),
+            explains=frozenset({"profile_dropped"}),
+            effect=True,
+        )]
+    return []
+
+
+def rule_profile_counts(ev: Evidence) -> list[Finding]:
+    a = ev.artifacts
+    rollouts = a.rollouts.valid_rows - a.duplicate_rollout_keys
+    outdated = ev.manifest.of(PROFILE_OUTDATED)
+    if rollouts <= 0 or a.profile.malformed_count:
+        return []
+    profile_file = ev.rel(a.profile.path)
+    partial = bool(a.missing_keys)
+    # masked rollouts leave the profile's statistics (Gym's profiler, and ours)
+    counted = {rollouts, rollouts - a.masked_rollouts}
+    evidence = [EvidenceLine(file=ev.rel(a.rollouts.path), text=f"{rollouts} rollouts")]
+    if not a.profile.exists and not partial:
+        # `gym eval run` never profiles: a complete run without a profile is simply not profiled yet
+        return [Finding(
+            category=CACHE_RESUME,
+            role=NOTE,
+            title=f"Not profiled yet: {rollouts} rollouts and no reward profile",
+            evidence=[EvidenceLine(file=profile_file, text="file missing"), *evidence],
+            cause="`gym eval run` does not profile; `gym eval profile` has not been run on this folder.",
+            fix=f"Profile it when you need the statistics: {profile_command(ev)}.",
+        )]
+    if not a.profile.exists:
+        title = f"No reward profile: {len(a.missing_keys)} materialized keys have no rollout"
+        text = "file missing"
+        cause = "`gym eval profile` refuses a partial collection in strict mode, so no profile was written."
+    elif a.profile.rows == 0:
+        title = f"The reward profile is empty while {rollouts} rollouts exist"
+        text = "0 rows"
+        cause = (
+            "A few rollout rows and an empty profile point at verifier errors and the partial-output cache: a profile "
+            "run cut short, or one that read another (empty or partial) rollouts file."
+        )
+    elif (a.profile_rollouts not in counted and not a.rollouts.malformed_count) or outdated:
+        title = (f"Stale reward profile: it counts {a.profile_rollouts} rollouts, {ev.rel(a.rollouts.path)} holds "
+                 f"{rollouts}" if a.profile_rollouts not in counted else
+                 "Stale reward profile: it was computed from other files than the folder holds now")
+        text = f"{a.profile.rows} rows, num_rollouts summing to {a.profile_rollouts}"
+        cause = (
+            "The profile describes another set of rollouts: a fresh run to the same output path leaves older profile "
+            "files in place, and a resumed collection adds rollouts after the profile was written."
+            + "".join(f" {s.message}." for s in outdated)
+        )
+        evidence += [s.evidence for s in outdated]
+    else:
+        return []
+    return [Finding(
+        category=CACHE_RESUME,
+        title=title,
+        evidence=unique([EvidenceLine(file=profile_file, text=text), *evidence]),
+        cause=cause,
+        fix=(
+            f"Profile this folder again: {profile_command(ev, partial=partial)}"
+            + (" (some materialized keys have no rollout; resume the collection first for a full profile)"
+               if partial else "") + "."
+        ),
+        effect=True,  # a missing, empty or stale profile follows from whatever stopped or changed the run
+    )]
+
+
+def rule_several_writers(ev: Evidence) -> list[Finding]:
+    """Several fresh `gym eval run` wrote one output folder with different inputs: each cleared and rewrote it.
+    Inputs differ when the rows read, the repeats or the rows materialized differ between the runs' logs."""
+    fresh = {h.file for h in ev.hits("gym_fresh_start")}
+    shapes: dict[str, dict[str, int]] = {file: {} for file in fresh}
+    for signature, what in (("gym_read_rows", "read"), ("gym_repeats", "repeats"), ("gym_materialized_rows", "rows")):
+        for hit in ev.hits(signature):
+            if hit.file in fresh:
+                shapes[hit.file].setdefault(what, int(hit.groups["repeats" if what == "repeats" else "rows"]))
+    outputs = {h.groups["path"] for h in ev.hits("gym_rollouts_output") if h.file in fresh}
+    shapes = {file: shape for file, shape in shapes.items() if "rows" in shape}
+    distinct = {tuple(sorted(shape.items())) for shape in shapes.values()}
+    if len(shapes) < 2 or len(distinct) < 2 or len(outputs) > 1:
+        return []
+    a = ev.artifacts
+    runs = ", ".join(f"{file} ({_shape_text(shape)})" for file, shape in sorted(shapes.items()))
+    return [Finding(
+        category=CACHE_RESUME,
+        title=f"{len(shapes)} `gym eval run` wrote one output folder with different inputs: {runs}",
+        evidence=unique([h.evidence() for h in ev.hits("gym_materialized_rows") if h.file in shapes], limit=4),
+        cause=f"Each run started afresh (`Clearing output fpath`) on the same output and materialized its own rows; "
+              f"the folder now holds {a.materialized.valid_rows} materialized rows, so the others' inputs were "
+              "overwritten and their rollouts lost or mixed into these files (Gym never locks an output folder; two "
+              "runs at once overwrite each other).",
+        fix="Give every run its own output folder (`gym eval run ... --output <run folder>/rollouts.jsonl`), run one "
+            "job per folder at a time, and re-run the collection you need on a clean folder.",
+    )]
+
+
+TRUNCATED_SHARE = 0.5  # answers cut at the token limit in at least this share of rollouts: the setting is wrong
+
+
+def rule_truncated_answers(ev: Evidence) -> list[Finding]:
+    """Most answers stopped at the output token limit: the rewards measure the limit, not the model."""
+    a = ev.artifacts
+    rollouts = a.rollouts.valid_rows
+    if not rollouts or a.truncated_rollouts < TRUNCATED_SHARE * rollouts or a.truncated_example is None:
+        return []
+    limit = a.truncation_limit
+    return [Finding(
+        category=CONFIG,
+        title=f"{a.truncated_rollouts} of {rollouts} answers were cut at the output token limit"
+              + (f" (max_output_tokens={limit})" if limit else ""),
+        evidence=[a.truncated_example],
+        cause="The model server stopped these answers at the run's `max_output_tokens` (the response is "
+              "`incomplete`, reason max_output_tokens), so most never reached their final answer and are scored "
+              "as wrong: the run's setting, not the model or the verifier.",
+        fix=f"Raise the output token limit{f' from {limit}' if limit else ''} to what the task needs "
+            "(`gym eval run ... --max-output-tokens <n>`, or `responses_create_params: {max_output_tokens: <n>}`), "
+            "then collect again on a clean output path and profile.",
+    )]
+
+
+def rule_resume_across_models(ev: Evidence) -> list[Finding]:
+    """A resumed collection whose model servers served other weights than the first part: rollouts of two models."""
+    resumed = ev.hits("gym_resumed")
+    weights = {h.group("checkpoint", "model"): h for h in ev.hits("served_weights") if h.group("checkpoint", "model")}
+    if not resumed or len(weights) < 2:
+        return []
+    names = ", ".join(f"`{w}` ({h.file})" for w, h in weights.items())
+    return [Finding(
+        category=CACHE_RESUME,
+        title=f"A resumed collection mixes rollouts of {len(weights)} models: {names}",
+        evidence=unique([resumed[0].evidence(), *(h.evidence() for h in weights.values())], limit=4),
+        cause="`--resume` (resume_from_cache) keeps the rollouts already written and collects only the missing keys, "
+              "whatever model now answers: the rows before the restart come from one set of weights, the rest from "
+              "another, and the profile averages them as one checkpoint.",
+        fix="Collect each checkpoint into its own output folder: re-run the resumed part on a clean path without "
+            "--resume against the weights you meant (`gym eval run ... --output <checkpoint folder>/rollouts.jsonl`); "
+            "keep the first part only if it was the same checkpoint.",
+    )]
+
+
+def _shape_text(shape: dict[str, int]) -> str:
+    read = f"{shape['read']} rows x {shape['repeats']} repeats = " if "read" in shape and "repeats" in shape else ""
+    return f"{read}{shape['rows']} materialized"
+
+
+def rule_stale_files(ev: Evidence) -> list[Finding]:
+    """A task-folder run's summary lists files another run left in its results folder."""
+    a = ev.artifacts
+    if not a.stale_files or a.stale_files_line is None:
+        return []
+    return [Finding(
+        category=CACHE_RESUME,
+        title=f"Two runs on one checkout overwrite each other: the run summary lists {plural(len(a.stale_files), 'stale file')}",
+        evidence=[a.stale_files_line],
+        cause="Whatever their harnesses, runs of one dataset write skipped.json, images.json and rollouts.jsonl (and "
+              "the files named after it) under results/harbor/<taskset>/, and runs with one harness share "
+              "tasks_<agent>.jsonl and run_config_<agent>.yaml; quality_summary.json and rollout_verdicts.jsonl keep "
+              "one name per folder. A run alone does it too when it stopped before collection or ran with "
+              f"--disable-aggregation or --no-health-check. Stale: {', '.join(a.stale_files[:5])}.",
+        fix="Run one job per taskset at a time on a checkout, or give each concurrent job its own checkout pointing "
+            "at one shared NEMO_GYM_DATASETS_DIR (`export NEMO_GYM_DATASETS_DIR=<shared dir>`); `--output` separates "
+            "only the rollouts and the files named after them. Rerun the affected taskset.",
+    )]
+
+

@@ -1,0 +1,158 @@
+"""Whatever real error the logs show and no finding explains: a run is never called healthy over it.
+
+Such an error is placed by where it came from and what it is (`origin.place`), not by its
+exception's name; a placement that rests only on its words says it is a guess.
+"""
+
+from __future__ import annotations
+
+import re
+
+from gym_pipeline.core.diagnose.evidence import Evidence
+from gym_pipeline.core.diagnose.evidence_line import excerpt
+from gym_pipeline.core.diagnose.findings import Finding, input_field_fault
+from gym_pipeline.core.diagnose.launcher import served_and_stopped
+from gym_pipeline.core.diagnose.logs import LogIncident
+from gym_pipeline.core.diagnose.origin import Listener, Placement, address_of, innermost_frame, place, server_role
+from gym_pipeline.core.diagnose.vocabulary import (
+    CACHE_RESUME,
+    CATEGORY_MEANINGS,
+    CONFIG,
+    DATA_SCHEMA,
+    INFRA,
+    MODEL_SERVING,
+    REQUEST_DEBUG_FLAG,
+    THROUGHPUT_RESOURCES,
+    VERIFIER_RUNTIME,
+)
+
+_FALLBACK_FIX: dict[str, str] = {
+    INFRA: "Check the job and machine first: `sacct -j <jobid>` / `ray status`, `df -h`, `ss -ltnp`; fix that before "
+    "touching Gym config.",
+    MODEL_SERVING: f"Check the endpoint: `curl -s <model-url>/v1/models` and its log; restart the servers with "
+    f"`{REQUEST_DEBUG_FLAG}` to see inner request and response bodies.",
+    CONFIG: "Reduce to a minimal `gym env start` / `gym eval run` command, add the overrides back one at a time, and "
+    "compare with the command's `--help`.",
+    DATA_SCHEMA: "Validate the failing row against the resources server's request model; fix the data and re-run on "
+    "a clean output path.",
+    THROUGHPUT_RESOURCES: "Lower `--concurrency` and compare model, verifier and tool latency.",
+    VERIFIER_RUNTIME: "Run the verifier on that row alone (for task folders: `gym dataset validate <target>`), with "
+    f"`{REQUEST_DEBUG_FLAG}` when the error comes through nested 500s.",
+    CACHE_RESUME: "Re-run on a clean output path without --resume.",
+}
+
+
+# A command or stage that failed because something inside it failed, or because an earlier stage did not write
+# what it reads (the materialized inputs): the other error (in its own log) is the cause, this one its consequence.
+_WRAPPER = re.compile(r"StageFailedError|CalledProcessError|exited \(-?\d+\)|exited with (?:code|status)"
+                      r"|returned non-zero exit status|still running after"
+                      r"|_materialized_inputs\.jsonl\W+(?:file not found|No such file)")
+_SUGGESTION = re.compile(r"[Dd]id you mean [`'\"]?(?P<name>[\w./:-]+)")
+
+
+# The debug step that checks each category: where an unexplained error of it belongs in the report.
+STEP_OF_CATEGORY: dict[str, int] = {
+    INFRA: 1,
+    CONFIG: 1,
+    MODEL_SERVING: 2,
+    CACHE_RESUME: 5,
+    VERIFIER_RUNTIME: 7,
+    THROUGHPUT_RESOURCES: 7,
+    DATA_SCHEMA: 8,
+}
+
+
+def listeners(ev: Evidence) -> dict[int, Listener]:
+    """The ports the run's files name, and who listens there: the model server, Gym's head and servers."""
+    found: dict[int, Listener] = {}
+    named = [(h.groups.get("url"), f"{h.file}:{h.line}") for h in ev.hits("model_url")]
+    named += [(url, f"manifest.json:{line}") for url, line in ev.manifest.model_urls]
+    for url, source in named:
+        address = address_of(url or "")
+        if address:
+            found.setdefault(address[1], Listener(MODEL_SERVING, "the model server", source))
+    for hit in ev.hits("head_server_listening") + ev.hits("server_listening"):
+        address = address_of(hit.groups.get("url") or "")
+        server = hit.groups.get("server")
+        if address and address[1] not in found:
+            role = server_role(server) if server else "head"
+            category = MODEL_SERVING if role == "model" else INFRA
+            found[address[1]] = Listener(category, f"the Gym server `{server}`" if server else "Gym's head server",
+                                         f"{hit.file}:{hit.line}")
+    return found
+
+
+_EXCEPTION_HEAD = re.compile(r"^(?:\([\w.-]+\)\s*)?(?:[\w.]+(?:Error|Exception|Exit)\w*:\s*)?")
+MIN_QUOTED_CHARS = 20  # a shorter message ("timeout") may be quoted by a finding about another error
+
+
+def _explained(incident: LogIncident, findings: list[Finding]) -> bool:
+    explained = set().union(*(f.explains for f in findings)) if findings else set()
+    if incident.signatures & explained:
+        return True
+    if any(
+        line.file == incident.file and line.line is not None and incident.start - 2 <= line.line <= incident.end + 2
+        for finding in findings
+        for line in finding.evidence
+    ):
+        return True
+    return _quoted_by(incident, findings)
+
+
+def _quoted_by(incident: LogIncident, findings: list[Finding]) -> bool:
+    """A finding already quotes this error's message (a launcher's record, a failure row's body): the same error."""
+    message = " ".join(_EXCEPTION_HEAD.sub("", incident.text).split())[:80]
+    if len(message) < MIN_QUOTED_CHARS:
+        return False
+    return any(message in " ".join(text.split())
+               for finding in findings
+               for text in (finding.title, finding.cause, *(line.text for line in finding.evidence)))
+
+
+def unexplained_log_errors(ev: Evidence, findings: list[Finding]) -> list[Finding]:
+    """The first real error of each log that no finding explains: never call a run healthy over it."""
+    result = []
+    seen_files: set[str] = set()
+    _, served_logs = served_and_stopped(ev.launchers)
+    ports = listeners(ev)
+    for incident in ev.logs.incidents:
+        stopped_on_purpose = incident.file in served_logs and "slurm_cancelled" in incident.signatures
+        if incident.after_shutdown or stopped_on_purpose or incident.file in seen_files or _explained(incident, findings):
+            continue
+        seen_files.add(incident.file)
+        noise = sum(1 for i in ev.logs.incidents if i.file == incident.file and i.after_shutdown)
+        others = ev.logs.incident_counts[incident.file] - noise - 1
+        placement = place(incident, ports)
+        field_fault = input_field_fault(ev, incident.full_text) if placement.category == VERIFIER_RUNTIME else None
+        if field_fault is not None:  # the verifier raised on a field the rows lack or mistype: the data's fault
+            placement = Placement(DATA_SCHEMA, f"{placement.basis}, on the input field `{field_fault[0]}`, and "
+                                               f"{field_fault[1]}",
+                                  fix=f"Give every row the `{field_fault[0]}` the verifier reads, with its type, then "
+                                      "materialize again and collect on a clean output path.")
+        category = placement.category
+        span = f"{incident.start}-{incident.end}" if incident.end > incident.start else str(incident.start)
+        raised_at = innermost_frame(incident)
+        what = "traceback" if incident.kind == "traceback" else "error line"
+        suggestion = _SUGGESTION.search(incident.full_text)
+        result.append(Finding(
+            category=category,
+            title=f"First unexplained error in {incident.file}: {incident.text}",
+            evidence=[incident.evidence()],
+            cause=(
+                f"The first real {what} of this log ({incident.file}:{span}; shutdown noise skipped)"
+                + (f", raised at {raised_at}" if raised_at else "")
+                + f", matches no known problem. Placed in {category} ({CATEGORY_MEANINGS[category]}) "
+                + ("as a guess: " if placement.guess else "by ")
+                + f"{placement.basis}."
+                + (f" Its chain of causes: {' <- '.join(excerpt(c, 160) for c in incident.chain)}." if incident.chain
+                   else "")
+                + (f" {others} more error(s) follow in the same log." if others > 0 else "")
+            ),
+            fix=f"Read {incident.file}:{span}" + (f" (raised at {raised_at})" if raised_at else "")
+                + f"; it says: {excerpt(incident.text, 300)}."
+                + (f" It suggests `{suggestion['name']}`." if suggestion else "")
+                + f" {placement.fix or _FALLBACK_FIX[category]}",
+            effect=bool(_WRAPPER.search(incident.text)),
+            guess=placement.guess,
+        ))
+    return result

@@ -1,0 +1,89 @@
+"""Findings about Gym's nested "inner server" errors: the model's side (step 2) and the verifier's (step 7)."""
+
+from __future__ import annotations
+
+from gym_pipeline.core.diagnose.artifacts import FailureGroup
+from gym_pipeline.core.diagnose.evidence import Evidence
+from gym_pipeline.core.diagnose.findings import (
+    Finding,
+    affected,
+    debug_rerun,
+    keys_of,
+    plural,
+    resume_command,
+    status_words,
+    unique,
+)
+from gym_pipeline.core.diagnose.logs import LogHit
+from gym_pipeline.core.diagnose.nested import unwrap_inner_server_error
+from gym_pipeline.core.diagnose.origin import missing_module_fix, server_role
+from gym_pipeline.core.diagnose.vocabulary import MODEL_SERVING, REQUEST_DEBUG_FLAG, VERIFIER_RUNTIME
+
+
+def nested_finding(ev: Evidence, groups: list[FailureGroup], category: str, who: str, reading: str,
+                    fix_next: str) -> Finding:
+    lead = groups[0]
+    nested = lead.nested
+    assert nested is not None
+    chain = " -> ".join(f"`{server}`" for server in nested.chain)
+    headlines = sorted({g.nested.headline for g in groups if g.nested})
+    hidden = all(g.nested.hidden for g in groups if g.nested)
+    first = "The real body is hidden: enable" if hidden else "See"
+    return Finding(
+        category=category,
+        failed_keys=keys_of(groups),
+        title=f'{who} error hidden behind nested "inner server" 500s: {"; ".join(headlines)} '
+        f"({plural(sum(g.count for g in groups), 'failed attempt')})",
+        evidence=[g.first for g in groups[:3]],
+        cause=(
+            f"Each /run failed ({status_words(lead)}) with a body nested {len(nested.chain)} levels deep: {chain}. "
+            f"The innermost layer, `{nested.innermost}`, got `{nested.headline}` from the server it called"
+            + (f" (HTTP {nested.inner.code})" if nested.inner.code else "")
+            + f". {reading} Affected: {affected(ev, groups)}."
+        ),
+        fix=(f"1. {module_fix} 2. " if (module_fix := missing_module_fix(nested.headline, f"`{nested.innermost}`"))
+             else f"1. {first} the real request and response at every boundary: {debug_rerun(ev, lead)}. 2. ")
+        + f"{fix_next} 3. Once fixed, collect the missing rollouts: {resume_command(ev)}.",
+        explains=frozenset({"inner_server_error", "run_failed"}),
+    )
+
+
+def _log_nesting(hit: LogHit) -> tuple[str, str | None]:
+    """(innermost server, what it got) of a nested error in a log line; None when the body is not there."""
+    text = hit.text[hit.text.find("Hit an exception"):]
+    nested = unwrap_inner_server_error(text)
+    if nested is None:
+        return hit.groups.get("server") or "unknown", None
+    return nested.innermost, None if nested.hidden else nested.headline
+
+
+def nested_log_findings(ev: Evidence, role: str) -> list[Finding]:
+    """Nested "inner server" errors seen only in logs (no failures sidecar says more)."""
+    if any(g.nested for g in ev.artifacts.failure_groups):
+        return []  # the sidecar's bodies are better evidence, reported above
+
+    def side(hit: LogHit) -> str:
+        return "verifier" if server_role(_log_nesting(hit)[0]) == "verifier" else "model"
+
+    hits = [h for h in ev.hits("inner_server_error") if side(h) == role]
+    if not hits:
+        return []
+    innermost, got = _log_nesting(hits[0])
+    category, who = (MODEL_SERVING, "model") if role == "model" else (VERIFIER_RUNTIME, "verifier")
+    return [Finding(
+        category=category,
+        title=f'Nested "inner server" errors from the {who} side ({innermost})'
+              + (f": {got}" if got else ": the real body is hidden"),
+        evidence=unique(h.evidence() for h in hits),
+        cause=f"The logs show `Hit an exception in ... calling an inner server` {plural(len(hits), 'time')}; the "
+              f"innermost server named is `{innermost}`"
+              + (f", which got `{got}`." if got else ", and its own response body is not in the logs, so the real "
+                 "provider or verifier error is unknown."),
+        fix=f"Enable the existing request-boundary visibility before changing any code: restart with `gym env start ... "
+            f"{REQUEST_DEBUG_FLAG}` and re-run one failing row with `gym eval run ... {REQUEST_DEBUG_FLAG}`; read "
+            "the `Request info:` / `Response content:` lines of the innermost server (see the guide's "
+            "references/request-boundary-visibility.md).",
+        explains=frozenset({"inner_server_error"}),
+    )]
+
+

@@ -1,0 +1,124 @@
+"""Overload: far more requests in flight than the model server runs, read as throughput, not a model fault.
+
+Rate limits (429) and timeouts from a model server are a serving problem when the server fails, and
+a throughput problem (seed 000: "concurrency too high") when the run simply sends more than it
+serves. What tells them apart: the server's own load line (vLLM's `Running: R reqs, Waiting: W
+reqs`) showing a queue as deep as its batch or deeper, a 429 that says the server is overloaded,
+or a concurrency far above what the server was seen running. A rate limit (429) is the server asking
+for fewer requests whatever it says, so it reads as throughput too, unless it is a spent quota
+(billing, an account matter).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from gym_pipeline.core.diagnose.artifacts import FailureGroup
+from gym_pipeline.core.diagnose.evidence import Evidence
+from gym_pipeline.core.diagnose.evidence_line import EvidenceLine
+from gym_pipeline.core.diagnose.findings import Finding, affected, keys_of, plural, resume_command, unique
+from gym_pipeline.core.diagnose.rules.routing import OVERLOADED_REPLY
+from gym_pipeline.core.diagnose.vocabulary import THROUGHPUT_RESOURCES
+from gym_pipeline.core.manifest import MANIFEST_FILE
+
+_TIMEOUT = re.compile(r"timeout|timed out", re.I)
+_QUOTA = re.compile(r"insufficient_quota|quota|billing|credit", re.I)
+FAR_ABOVE = 4  # concurrency this many times what the server runs at once is overload, whatever else it shows
+
+
+@dataclass(frozen=True)
+class Overload:
+    concurrency: int | None  # the most requests the run sent at once
+    concurrency_line: EvidenceLine | None
+    running: int | None  # the most the server ran at once, from its load lines
+    waiting: int | None  # the deepest queue its load lines show
+    load_line: EvidenceLine | None  # the load line with the deepest queue
+    refusals: int  # attempts refused with an "overloaded" reply
+    rate_limited: int = 0  # attempts answered 429 (not a spent quota)
+
+    @property
+    def seen_overloaded(self) -> bool:
+        """The server said or showed it was overloaded (not only a rate limit)."""
+        return bool(self.refusals or self.load_line or (self.concurrency and self.running
+                                                        and self.concurrency >= FAR_ABOVE * self.running))
+
+    @property
+    def evidence(self) -> list[EvidenceLine]:
+        return [line for line in (self.load_line, self.concurrency_line) if line is not None]
+
+    def what(self) -> str:
+        parts = []
+        if self.concurrency:
+            parts.append(f"the run sent up to {self.concurrency} requests at once")
+        if self.running is not None:
+            queue = f" with up to {self.waiting} more waiting in its queue" if self.waiting else ""
+            parts.append(f"the model server ran at most {self.running} at a time{queue}")
+        if self.refusals:
+            parts.append(f"{self.refusals} attempts were refused as overloaded")
+        elif self.rate_limited:
+            parts.append(f"{self.rate_limited} attempts were rate limited (HTTP 429: the server asks for fewer "
+                         "requests)")
+        return "; ".join(parts)
+
+    def suggested_concurrency(self) -> int | None:
+        return max(self.running, 1) if self.running else (self.concurrency // FAR_ABOVE or 1 if self.concurrency else None)
+
+
+def read_overload(ev: Evidence, groups: list[FailureGroup]) -> Overload | None:
+    """Overload behind these failed model calls (429s and timeouts), or None when nothing shows it."""
+    shedding = [g for g in groups if g.http_status == 429 or _TIMEOUT.search(g.text)
+                or (g.nested and OVERLOADED_REPLY.search(g.text))]
+    if not shedding:
+        return None
+    # "overloaded" in a 429, or in the model server's refusal nested in Gym's inner-server 500s
+    refusals = sum(g.count for g in shedding if (g.http_status == 429 or g.nested) and OVERLOADED_REPLY.search(g.text))
+    rate_limited = sum(g.count for g in shedding if g.http_status == 429 and not _QUOTA.search(g.text))
+    if rate_limited * 2 < sum(g.count for g in groups):
+        rate_limited = 0  # a few 429s among server errors: the server is failing, not just asking for less
+    loads = ev.hits("server_load")
+    deepest = max(loads, key=lambda h: int(h.groups["waiting"] or 0), default=None)
+    running = max((int(h.groups["running"] or 0) for h in loads), default=None)
+    waiting = int(deepest.groups["waiting"] or 0) if deepest else None
+    concurrency, concurrency_line = _concurrency(ev)
+    queued = waiting is not None and running is not None and waiting >= max(running, 1)
+    far_above = bool(concurrency and running and concurrency >= FAR_ABOVE * running)
+    if not (refusals or queued or far_above or rate_limited):
+        return None
+    return Overload(concurrency, concurrency_line, running, waiting,
+                    deepest.evidence() if deepest and waiting else None, refusals, rate_limited)
+
+
+def _concurrency(ev: Evidence) -> tuple[int | None, EvidenceLine | None]:
+    hits = ev.hits("gym_concurrency")
+    if hits:
+        top = max(hits, key=lambda h: int(h.groups["concurrency"]))
+        return int(top.groups["concurrency"]), top.evidence()
+    if ev.manifest.concurrency:
+        value, line = max(ev.manifest.concurrency)
+        return value, EvidenceLine(file=MANIFEST_FILE, line=line, text=f'"concurrency": {value}')
+    return None, None
+
+
+def overload_finding(ev: Evidence, groups: list[FailureGroup], overload: Overload) -> Finding:
+    """The finding for failed model calls that overload explains: lower the concurrency, with the numbers."""
+    attempts = sum(g.count for g in groups)
+    statuses = sorted({f"HTTP {g.http_status}" if g.http_status else "timeouts" for g in groups})
+    target = overload.suggested_concurrency()
+    current = f"from {overload.concurrency} " if overload.concurrency else ""
+    return Finding(
+        category=THROUGHPUT_RESOURCES,
+        failed_keys=keys_of(groups),
+        title=(f"The model server is overloaded: {plural(attempts, 'failed attempt')} ({', '.join(statuses)}) "
+               if overload.seen_overloaded else f"Model endpoint rate limited (HTTP 429): {plural(attempts, 'failed attempt')} ")
+              + (f"with {overload.concurrency} requests in flight" if overload.concurrency else "under load"),
+        evidence=unique([*overload.evidence, *(g.first for g in groups[:2])], limit=4),
+        cause=f"Not a model fault: {overload.what()}. Requests beyond what it runs wait in its queue until the "
+              "client times out, or are refused (429) once the queue is full. Affected: "
+              f"{affected(ev, groups)}.",
+        fix=f"Lower the concurrency {current}to about {target or 'what the server runs at once'} "
+            f"(`gym eval run ... --concurrency {target or '<n>'}`, `gym-pipeline collect --concurrency "
+            f"{target or '<n>'}`, or `concurrency:` in sweep.yaml), or give the model server more capacity (vLLM "
+            "`--max-num-seqs`, more replicas behind the URL). Then collect the missing rollouts: "
+            f"{resume_command(ev)}.",
+    )

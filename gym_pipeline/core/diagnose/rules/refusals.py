@@ -1,0 +1,78 @@
+"""A model server that refuses a request says why, and the why names who must change.
+
+vLLM (and any OpenAI-compatible server) answers a request it will not run with a 4xx and a body
+naming the parameter: `{"error": {"message": "temperature: Input should be ...", "param":
+"temperature"}}`. A sampling setting out of range is the run's config; a message, role or tool
+schema it refuses comes from the rows (data/schema); a route it does not serve (404 Not Found, not
+an unknown model) means the policy's model type or base URL is wrong (config); an "overloaded"
+refusal is throughput. The refusal may reach us directly (the built-in collector calls the model)
+or nested in Gym's "inner server" 500s.
+"""
+
+from __future__ import annotations
+
+from gym_pipeline.core.diagnose.artifacts import FailureGroup
+from gym_pipeline.core.diagnose.evidence import Evidence
+from gym_pipeline.core.diagnose.findings import Finding, affected, keys_of, plural, resume_command, said, status_words
+from gym_pipeline.core.diagnose.rules.routing import ROUTE, ROW, SETTING, groups_routed, refused_field
+from gym_pipeline.core.diagnose.vocabulary import CONFIG, DATA_SCHEMA
+
+
+def _what(groups: list[FailureGroup]) -> tuple[str, str]:
+    """(the field refused, what the server said) of the first group."""
+    lead = groups[0]
+    text = lead.nested.inner_text if lead.nested else lead.text
+    body = lead.error_body
+    message = (body.message if body and body.message else None) or said(lead)
+    return refused_field(text) or "?", message
+
+
+def rule_model_refusals(ev: Evidence) -> list[Finding]:
+    findings = []
+    for route in (SETTING, ROW, ROUTE):
+        groups = groups_routed(ev, route)
+        if not groups:
+            continue
+        lead = groups[0]
+        attempts = plural(sum(g.count for g in groups), "failed attempt")
+        field, message = _what(groups)
+        then = f" Then collect again: {resume_command(ev)}."
+        if route == SETTING:
+            findings.append(Finding(
+                category=CONFIG, failed_keys=keys_of(groups),
+                title=f"The model server refuses the run's `{field}` setting: {message} ({attempts})",
+                evidence=[g.first for g in groups[:3]],
+                cause=f"{status_words(lead)}: the endpoint validated the request and refused `{field}`, a sampling "
+                      "setting the run chose (a CLI flag or `responses_create_params`), before generating anything: "
+                      f"not the model, not the data. Affected: {affected(ev, groups)}.",
+                fix=f"Set `{field}` within what the server accepts ({message}): `gym eval run ... --{field.replace('_', '-')} "
+                    f"<value>` or `responses_create_params: {{{field}: <value>}}` of the sweep's environment (or of the "
+                    f"rows, if they carry it).{then}",
+            ))
+        elif route == ROW:
+            findings.append(Finding(
+                category=DATA_SCHEMA, failed_keys=keys_of(groups),
+                title=f"The model server refuses what the rows send in `{field}`: {message} ({attempts})",
+                evidence=[g.first for g in groups[:3]],
+                cause=f"{status_words(lead)}: the endpoint refused the request's `{field}`, which comes from the rows' "
+                      "`responses_create_params` (their messages, roles, content or tool schemas): the data does not "
+                      f"match what an OpenAI-compatible server accepts. Affected: {affected(ev, groups)}.",
+                fix=f"Fix `responses_create_params.input` of the rows ({field}: {message}): each message needs a role "
+                    "the server knows (`system`, `user`, `assistant`, `tool`; not ShareGPT's `human`/`gpt`) and its "
+                    "content as text or content parts, with at least one user message; then materialize again and "
+                    f"collect on a clean output path.",
+            ))
+        else:
+            findings.append(Finding(
+                category=CONFIG, failed_keys=keys_of(groups),
+                title=f"The policy server does not serve the route the model type calls: 404 Not Found ({attempts})",
+                evidence=[g.first for g in groups[:3]],
+                cause=f"{status_words(lead)}: the server answered, but not on the path Gym's model server class "
+                      "calls: `openai_model` calls the Responses API (`/v1/responses`), `vllm_model` the chat "
+                      "completions API (`/v1/chat/completions`), so a model type that does not match the server (or a "
+                      f"base URL with a wrong path) finds nothing there. Affected: {affected(ev, groups)}.",
+                fix="Start `gym env start` with the model type the server speaks (`--model-type vllm_model` for "
+                    "vLLM and other chat-completions servers, `openai_model` for a Responses API) and its base URL "
+                    f"ending in `/v1`; check with `curl -s <base_url>/models`.{then}",
+            ))
+    return findings

@@ -1,0 +1,577 @@
+"""The one table of log signatures, and the known problems they prove.
+
+A `Signature` names a line shape. The log collector finds the lines that match any signature
+(all of them at once, with Arrow's RE2 kernels: see `logs.py`), and rules read the hits by name:
+
+- structure: what a log is made of (a traceback, an error line, shutdown, a new start);
+- facts that dedicated rules interpret (readiness counts, missing keys, listening URLs...);
+- known problems: the exact messages the debugging guide (seeds/000) and the task-folder
+  troubleshooting page (seeds/004) quote, and what NeMo Gym 0.7.0 prints. Each `KnownProblem`
+  lists the hits that prove it and says, once, its category, cause and fix; one generic rule
+  turns hits into findings in the debug order.
+
+Patterns must compile under both RE2 and Python `re` (no lookaround, no backreference; scoped
+flags `(?i:...)` only; named groups are unique within a pattern). `test_diagnose_signatures.py`
+checks that, and that every signature matches a line of a real or reproduced log.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import cached_property
+
+from gym_pipeline.core.diagnose.vocabulary import (
+    CACHE_RESUME,
+    CONFIG,
+    DATA_SCHEMA,
+    INFRA,
+    MODEL_SERVING,
+    THROUGHPUT_RESOURCES,
+)
+
+# What may precede a message on a line: a progress bar's "\r", Ray's "(server_name) " or
+# "(pid=1, ip=...) ", and a timestamp in one of the shapes Gym, Ray, Hydra and uvicorn print.
+LINE_START = (
+    r"(?:^|\r)(?:\([^)\n]*\) )?"
+    r"(?:\[\d{4}-\d\d-\d\d[ T][\d:,.]+\] ?|\d{4}-\d\d-\d\d[ T][\d:,.]+\s+)?"
+)
+EXCEPTION_NAME = r"(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Exit|Interrupt)\b"
+
+
+@dataclass(frozen=True)
+class Signature:
+    name: str
+    pattern: str
+
+    @cached_property
+    def regex(self) -> re.Pattern[str]:
+        return re.compile(self.pattern, re.ASCII | re.MULTILINE)
+
+    @cached_property
+    def bare(self) -> str:
+        """The pattern without named groups, for matching only (RE2 rejects duplicate names in a union)."""
+        return re.sub(r"\(\?P<\w+>", "(?:", self.pattern)
+
+
+# Names the log collector reads as structure, not as facts.
+TRACEBACK = "traceback"
+ERROR_LINE = "error_line"
+EXCEPTION_LINE = "exception_line"
+SHUTDOWN = "shutdown"
+STARTUP = "startup"
+CAUSED_BY = "caused_by"
+STRUCTURE = (TRACEBACK, ERROR_LINE, EXCEPTION_LINE, SHUTDOWN, STARTUP, CAUSED_BY)
+
+SIGNATURES: tuple[Signature, ...] = (
+    # --- structure -----------------------------------------------------------------------------
+    # uvicorn logs an exception as "ERROR:    Traceback ...": still a traceback start
+    Signature(TRACEBACK, LINE_START + r"(?:(?:ERROR|CRITICAL):\s+)?(?:\^C)?Traceback \(most recent call last\):"),
+    Signature(
+        ERROR_LINE,
+        LINE_START
+        + r"(?:(?:error|fatal):"  # uv, git
+        r"|(?:ERROR|FATAL|CRITICAL)\b[:\s]"  # uvicorn, vLLM, Python logging, Ray's Python logs
+        r"|(?:\[[^\]\n]*\])*\[(?:ERROR|CRITICAL|FATAL)\]"  # Hydra: [time][module][ERROR]
+        r"|\[[\d-]+ [\d:,.]+ [EF] \d+ \d+\]"  # Ray's C++ logs: [time E pid tid]
+        r"|[\w.]+:\d+:\s*(?:error|ERROR)\b"  # file:line: error
+        r"|[\w.-]+(?: [\w.-]+){0,3}: error:"  # slurmstepd: error:, srun: error:, gym env start: error:
+        r"|Error(?: response from daemon)?:)",  # docker, buildah, podman
+    ),
+    Signature(EXCEPTION_LINE, LINE_START + EXCEPTION_NAME + r"(?::|\s*$)"),
+    # uv's (Rust's) error chain under an `error:` line: what the error really was (a DNS failure...)
+    Signature(CAUSED_BY, r"^\s*Caused by: "),
+    # A Ctrl-C, a SIGTERM or a cancelled task ends a run: tracebacks after it are shutdown noise.
+    # (`interrupted` alone on a line: what our commands print on a Ctrl-C)
+    Signature(SHUTDOWN, r"KeyboardInterrupt|Shutting down|(?i:received signal)|SIGTERM|SIGINT|CancelledError|^\^C"
+                        r"|^interrupted$"),
+    # ... until something starts again in the same (appended) log.
+    Signature(STARTUP, r"Started server process|is starting a new Ray cluster|SIMULATED_POLICY_READY"),
+    # --- facts read by dedicated rules ---------------------------------------------------------
+    Signature("python_version_unsatisfiable",
+              r"current Python version \((?P<current>[\d.]+)\) does not satisfy Python\s*"
+              r"(?P<required>[<>=!~]{1,2}\s*[\d.]+)"),
+    Signature("prefetch_failed", r"prefetch failed for (?P<path>\S+)"),
+    Signature("venv_created", r"Creating virtual environment (?:with seed packages )?at: (?P<path>\S+)"),
+    Signature("uv_interpreter", r"Using CPython (?P<version>[\d.]+) interpreter at: (?P<path>\S+)"),
+    Signature("head_server_waiting", r"Head server is not up yet \(status `(?P<status>\w+)`\)"),
+    # an environment dump (`env`, a job's environment): the proxies that HTTP clients follow, and what they skip
+    Signature("proxy_env", r"^(?:https?_proxy|HTTPS?_PROXY|ALL_PROXY|all_proxy)=(?P<proxy>\S+)"),
+    Signature("no_proxy_env", r"^(?:no_proxy|NO_PROXY)=(?P<hosts>\S*)"),
+    Signature("ray_gcs_unreachable", r"Failed to connect to GCS at address (?P<address>\S+)"
+                                     r"|Failed to get cluster ID from GCS server"),
+    Signature("gym_malformed_json", r"Malformed JSON in\b|byte order mark \(BOM\) is not supported"),
+    Signature("head_server_listening", r"^INFO:\s+Uvicorn running on (?P<url>https?://[^\s]+)"),
+    Signature("server_listening", r"^\((?P<server>[\w.-]+)\) INFO:\s+Uvicorn running on (?P<url>https?://[^\s]+)"),
+    Signature("servers_ready", r"(?P<ready>\d+) / (?P<total>\d+) servers ready"),
+    Signature("model_url", r"(?:SIMULATED_POLICY_READY |--model-url[= ]|Starting vLLM API server (?:\d+ )?on )"
+                           r"(?P<url>https?://[^\s'\"]+)"),
+    # vLLM's engine stats line (V1 `Waiting`, V0 `Pending`; the simulated policy's bounded mode prints it too),
+    # only lines with a queue: an idle or keeping-up server logs these by the million and says nothing
+    Signature("server_load", r"Running: (?P<running>\d+) reqs,(?: Swapped: \d+ reqs,)? (?:Waiting|Pending): "
+                             r"(?P<waiting>[1-9]\d*) reqs"),
+    Signature("input_path", r"(?:--input[= ]|input_jsonl_fpath=)['\"]?(?P<path>[^\s'\"]+\.jsonl)"),
+    # the names a model server answers to: vLLM's (and the simulated policy's) served_model_name, a /v1/models listing
+    Signature("served_model", r"served_model_name['\"]?\s*[:=]\s*\[?['\"](?P<model>[^'\"]+)"
+                              r"|\"id\"\s*:\s*\"(?P<model2>[^\"]+)\"\s*,\s*\"object\"\s*:\s*\"model\""),
+    # a `gym eval run` that starts afresh, the rows it read and repeated, how many rows it materialized, and
+    # where it wrote its rollouts
+    Signature("gym_fresh_start", r"Clearing output fpath since `resume_from_cache=False`"),
+    Signature("gym_read_rows", r"Reading rows: (?P<rows>[1-9]\d*)it \["),
+    Signature("gym_repeats", r"Repeating rows (?P<repeats>\d+) times"),
+    Signature("gym_materialized_rows", r"Writing materialized rows: 100%\|[^|\n]*\| (?P<rows>\d+)/\d+"),
+    Signature("gym_rollouts_output", r"^Rollouts: (?P<path>\S+)"),
+    Signature("prompt_config_conflict", r"rows have responses_create_params\.input but prompt_config"),
+    # a Python process that crashed in native code (faulthandler's report, its frames follow, innermost first)
+    Signature("native_crash", r"^Fatal Python error: (?P<what>Segmentation fault|Aborted|Bus error|Floating point "
+                              r"exception|Illegal instruction)"),
+    Signature("gym_resumed", r"^Resumed from cache\. Found:"),
+    # which weights a model server serves: the simulated policy's checkpoint, vLLM's --model
+    Signature("served_weights", r"simulated policy: checkpoint (?P<checkpoint>[^,]+), served_model_name"
+                                r"|non-default args: \{.*'model': '(?P<model>[^']+)'"),
+    # Gym's model proxy retrying a request it cannot complete (0.7.0 logs every 50th retry)
+    Signature("gym_request_retry", r"\[request_retry url=(?P<url>\S+) error=(?P<error>\w+) retry=(?P<retry>\d+) "
+                                   r"elapsed_s=(?P<elapsed>[\d.]+)\]"),
+    Signature("gym_concurrency", r"Querying with (?P<concurrency>\d+) concurrent requests"),
+    Signature("missing_rollout_keys", r"Missing rollout keys: (?P<keys>\[[^\]]*\]?)"),
+    Signature("profile_dropped", r"Input rows: (?P<total>\d+) total; (?P<complete>\d+) complete; "
+                                 r"(?P<partial>\d+) partial; (?P<dropped>\d+) without rollouts dropped"),
+    Signature("run_failed", r"\[rollout_collection\] /run failed status=(?P<status>\d+)"),
+    Signature("inner_server_error", r"Hit an exception in (?P<server>\S+?) calling an inner server"),
+    # --- known problems: step 1, the job and what stops it before anything runs ------------------
+    Signature("address_in_use", r"(?i:address already in use)|\[Errno 98\]"),
+    Signature("disk_full", r"No space left on device|Disk quota exceeded|\[Errno 28\]"),
+    Signature("slurm_time_limit", r"\*\*\* (?:JOB|STEP) (?P<job>[\d.]+) ON \S+ CANCELLED AT \S+ DUE TO TIME LIMIT"),
+    Signature("slurm_cancelled", r"\*\*\* (?:JOB|STEP) (?P<job>[\d.]+) ON \S+ CANCELLED AT \S+ \*\*\*"),
+    Signature("slurm_preempted", r"\*\*\* (?:JOB|STEP) (?P<job>[\d.]+) ON \S+ CANCELLED AT \S+ DUE TO PREEMPTION"),
+    Signature("slurm_node_failure", r"\*\*\* (?:JOB|STEP) (?P<job>[\d.]+) ON \S+ CANCELLED AT \S+ DUE TO NODE FAIL"),
+    Signature("slurm_oom", r"Detected (?P<count>\d+) oom[-_]kill event|task \d+: Out Of Memory"),
+    Signature("kernel_oom_kill", r"Out of memory: Killed process (?P<pid>\d+)|^Killed\s*$"),
+    Signature("ray_failure", r"ray\.exceptions\.(?P<kind>\w+Error)|A worker died or was killed while executing"
+                             r"|The node with node id \S+ has been marked dead"),
+    Signature("ray_node_startup", r"The current node timed out during startup|raylet failed to start"),
+    Signature("docker_hub_429", r"registry returned HTTP 429 for (?P<path>\S+)"),
+    Signature("docker_toomanyrequests", r"toomanyrequests"),
+    Signature("sandbox_pull_rate_limited",
+              r"Could not set up sandbox[^\n]*(?:429|toomanyrequests|(?i:rate limit))"),
+    Signature("tasks_not_loadable", r"(?P<count>\d+) task\(s\) could not load \(see (?P<skipped>[^)\s]+)\)"),
+    Signature("skip_unloadable_hint", r"Use --skip-unloadable to explicitly run only the loadable subset"),
+    Signature("validate_skipped", r"(?P<task>[\w.:/-]+):? skipped: (?P<reason>[A-Za-z].*)"),
+    Signature("no_task_loads", r"No task under (?P<folder>\S+) loads"),
+    Signature("no_runnable_task", r"No runnable task left in (?P<folder>\S+?);"),
+    Signature("harness_not_allowed", r"(?P<dataset>\S+)/dataset\.toml \[gym\] allowed_agents admits (?P<allowed>.+)"),
+    Signature("image_wrong_platform", r"the image came out as (?P<got>[\w/]+), not (?P<want>[\w/]+)"),
+    Signature("image_resolved_other_platform", r"resolved to (?P<got>linux/\w+), not (?P<want>linux/\w+)"),
+    Signature("image_index_no_platform", r"the image index has no (?P<want>[\w/]+) manifest"),
+    Signature("exec_format_error", r"exec format error"),
+    Signature("no_image_builder", r"No image builder found"),
+    Signature("builder_store_unreadable", r"keeps built images in a store no sandbox provider reads"),
+    Signature("local_image_not_pullable",
+              r"(?i:pull|not found|manifest unknown|denied)[^\n]*hb__[0-9a-f]{6,}"
+              r"|hb__[0-9a-f]{6,}[^\n]*(?i:pull|not found|manifest unknown|denied)"),
+    Signature("config_override_error",
+              r"Could not override '(?P<key>[^']+)'|Key '(?P<missing>[^']+)' is not in struct"
+              r"|ConfigAttributeError: (?P<attribute>.+)|MissingMandatoryValue: (?P<value>.+)"),
+    # --- step 2: model serving ---------------------------------------------------------------------
+    Signature("model_endpoint_down",
+              r"model endpoint (?P<url>\S+?) did not answer|model endpoint (?P<url2>\S+) lists no model"
+              r"|model endpoint (?P<url3>\S+) answered HTTP [45]\d\d"
+              r"|(?:simulated policy|vLLM server) (?:exited with code -?\d+ before it was ready|ended before it was ready"
+              r"|not ready after [\d.]+s)"),
+    Signature("checkpoint_missing", r"(?P<path>\S+): checkpoint folder not found"),
+    Signature("vllm_engine_failed", r"Engine core initialization failed|EngineDeadError|EngineCore failed to start"),
+    Signature("gpu_out_of_memory", r"CUDA out of memory|torch\.(?:cuda\.)?OutOfMemoryError"),
+    Signature("vllm_tool_parser_missing",
+              r"\"auto\" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set"),
+    Signature("vllm_tool_schema",
+              r"not supported by xgrammar|xgrammar[^\n]*(?i:error|fail|invalid|unsupported)"
+              r"|(?i:failed to convert (?:the )?json schema)|(?i:invalid json schema)"
+              r"|(?i:grammar|guided decoding|structured output)[^\n]*(?i:compil|unsupported|not supported|invalid)"),
+    # --- step 4: sandbox readiness ------------------------------------------------------------------
+    Signature("harness_install_failed", r"Hermes sandbox installation failed|Could not download uv"),
+    Signature("uv_missing_on_agent_host", r"Installing a sandbox runtime requires uv on the agent host"),
+    Signature("opensandbox_networking", r"OpenSandbox networking requires networking\.enabled=true"),
+    Signature("opensandbox_port_forwarding",
+              r"OpenSandbox port forwarding requires networking\.loopback_forwarding=true"),
+    # --- step 5: materialized inputs ----------------------------------------------------------------
+    Signature("task_folder_changed", r"Task folder (?P<folder>\S+) changed since materialization"),
+    Signature("pulled_dataset_changed", r"no longer match[^\n]*manifest\.toml"),
+    Signature("earlier_fetch", r"(?P<folder>\S+) holds an earlier fetch of (?P<reference>\S+)"),
+    Signature("stale_inputs_refused", r"refusing to collect on stale inputs: (?P<detail>.+)"
+                                      r"|cannot resume: (?P<why>.+)"),
+    # --- step 6: outputs ------------------------------------------------------------------------------
+    Signature("no_result", r"None of the (?P<count>\d+) dispatched rollouts produced a result"),
+    Signature("conflicting_metrics", r"Found conflicting aggregate metrics(?:[^\n]*?(?P<file>\S*_metrics\.json))?"),
+    # --- step 7: the verifier ---------------------------------------------------------------------
+    Signature("task_deadline", r"Episode exceeded the time budget of task (?P<task>[^\s,.;]+)"),
+    Signature("episode_timeout", r"Episode timed out"),
+    Signature("verifier_input_missing",
+              r"(?:No such file or directory|FileNotFoundError|not found|does not exist)[^\n]*?"
+              r"/logs/verifier/(?P<file>[\w.-]+)"
+              r"|/logs/verifier/(?P<file2>[\w.-]+)[^\n]*?(?:No such file or directory|not found|does not exist)"),
+)
+
+SIGNATURES_BY_NAME: dict[str, Signature] = {s.name: s for s in SIGNATURES}
+assert len(SIGNATURES_BY_NAME) == len(SIGNATURES), "signature names must be unique"
+
+# Headlines that are not a run's error: a stop being carried out (a Ctrl-C, a cancelled task, a
+# server shutting down), or a wrapper whose cause follows it (a failed Dagster step's own exception).
+NOT_THE_ERROR = re.compile(
+    r"KeyboardInterrupt|CancelledError|Shutting down|Waiting for application shutdown"
+    r"|Application shutdown complete|Finished server process|SystemExit: 0\b|^Aborted!?$"
+    r"|DagsterExecutionStepExecutionError|Error occurred while executing op"
+)
+
+
+def match_text(text: str, names: tuple[str, ...] | None = None) -> Iterator[tuple[Signature, re.Match[str]]]:
+    """The fact and problem signatures one text shows (structure left out), for texts outside logs."""
+    for signature in SIGNATURES:
+        if signature.name in STRUCTURE or (names is not None and signature.name not in names):
+            continue
+        match = signature.regex.search(text)
+        if match:
+            yield signature, match
+
+
+# ---------------------------------------------------------------------------------------------
+# Known problems: each is proven by hits of the named signatures (or of artifact facts), and
+# becomes one finding at its debug step. `title` may use the named groups of the first hit.
+
+
+@dataclass(frozen=True)
+class KnownProblem:
+    key: str
+    step: int
+    category: str
+    signatures: tuple[str, ...]
+    title: str
+    cause: str
+    fix: str
+    guide: str  # the guide entry it covers
+    # What other problems cause (a run-level summary of failures): a consequence when another cause is found.
+    effect: bool = False
+
+
+KNOWN_PROBLEMS: tuple[KnownProblem, ...] = (
+    # step 1 --------------------------------------------------------------------------------------
+    KnownProblem(
+        "slurm_time_limit", 1, INFRA, ("slurm_time_limit",),
+        "Slurm killed job {job} at its time limit",
+        "The job ran past its --time; Slurm cancelled it and whatever was running stopped mid-write.",
+        "`sacct -j {job} --format=JobID,State,ExitCode,Elapsed,Timelimit`; raise `--time` (or split the sweep), "
+        "then continue where it stopped: `gym-pipeline collect ... --resume` (Gym: `gym eval run ... --resume`).",
+        "seeds/000 debug step 1: Slurm job state",
+    ),
+    KnownProblem(
+        "slurm_oom", 1, INFRA, ("slurm_oom", "kernel_oom_kill"),
+        "The job's processes were killed for running out of memory",
+        "Slurm (or the kernel's OOM killer) killed a process of the job that exceeded its memory: often too many "
+        "concurrent rollouts or a verifier holding large outputs.",
+        "`sacct -j <jobid> --format=JobID,State,MaxRSS,ReqMem`; raise `--mem` or lower `--concurrency`, then "
+        "resume: `gym-pipeline collect ... --resume` (Gym: `gym eval run ... --resume`).",
+        "seeds/000 debug step 1: Slurm job state",
+    ),
+    KnownProblem(
+        "slurm_stopped", 1, INFRA, ("slurm_cancelled", "slurm_preempted", "slurm_node_failure"),
+        "Slurm stopped job {job} before it finished",
+        "The job was cancelled (scancel or an admin), preempted, or lost its node: nothing in the run itself failed.",
+        "`sacct -j {job} --format=JobID,State,ExitCode,NodeList,Reason`; resubmit, and continue where it stopped: "
+        "`gym-pipeline collect ... --resume` (Gym: `gym eval run ... --resume`).",
+        "seeds/000 debug step 1: Slurm job state",
+    ),
+    KnownProblem(
+        "ray_failure", 1, INFRA, ("ray_failure",),
+        "Ray lost a worker or a node",
+        "A Ray worker or node died under the Gym servers (OOM, a crash, or the node going away); the servers it "
+        "hosted stopped answering.",
+        "`ray status` and `ray list nodes` on the head; read the raylet and worker logs under "
+        "/tmp/ray/session_latest/logs/; fix memory or node health, then restart: `gym env start ...`.",
+        "seeds/000 debug step 1: Ray state and logs",
+    ),
+    KnownProblem(
+        "ray_gcs_unreachable", 1, INFRA, ("ray_gcs_unreachable",),
+        "Ray cannot reach the cluster it was told to join (GCS at {address})",
+        "Ray joins the cluster `RAY_ADDRESS` (or `ray.init(address=...)`) names instead of starting its own; when "
+        "that head is gone (a variable left from an earlier session or job) it waits for a GCS that never answers, "
+        "and `gym env start` never gets ready.",
+        "`echo $RAY_ADDRESS`: unset it (`unset RAY_ADDRESS`) so Gym starts its own Ray, or point it at a live head "
+        "(`ray status --address <host:port>` must answer); then start again.",
+        "seeds/000 debug step 1: Ray state and logs",
+    ),
+    KnownProblem(
+        "ray_node_startup", 1, INFRA, ("ray_node_startup",),
+        "Ray's node did not start: its raylet or GCS never came up",
+        "`gym env start` starts a local Ray node first; its raylet writes sockets, logs and its object store under "
+        "Ray's temp folder, and stalls when that filesystem is full or too small, when leftover Ray processes hold "
+        "its ports, or when the socket paths are too long.",
+        "Read the raylet's log (`$TMPDIR/ray/session_latest/logs/raylet.err`; TMPDIR defaults to /tmp) and check the "
+        "temp folder's space: `df -h $TMPDIR /tmp`. Point Ray at a roomy local folder with a short path "
+        "(`export TMPDIR=/tmp` or `RAY_TMPDIR=/tmp/ray` before `gym env start`), stop leftovers with `ray stop "
+        "--force`, then start again.",
+        "seeds/000 debug step 1: Ray state and logs",
+    ),
+    KnownProblem(
+        "address_in_use", 1, INFRA, ("address_in_use",),
+        "A server could not bind its port: address already in use",
+        "Another process holds the port: often a server of an earlier run that was never stopped, or a second job "
+        "on the same node.",
+        "Find the holder: `ss -ltnp | grep <port>` (or `gym-pipeline diagnose <run_dir> --probe`), stop that "
+        "process by its pid, or start on free ports / another node; then `gym env start ...` again.",
+        "seeds/000 infra: ports",
+    ),
+    KnownProblem(
+        "disk_full", 1, INFRA, ("disk_full",),
+        "The file system is full",
+        "A write failed with no space left (the output folder, Ray's session folder under /tmp, or the venv cache).",
+        "`df -h <output folder> /tmp` for space and `df -i <output folder> /tmp` for inodes (a filesystem of many small "
+        "files runs out of inodes with space left); free space or inodes, or point outputs and Ray's temp folder "
+        "elsewhere, then resume: `gym-pipeline collect ... --resume`.",
+        "seeds/000 infra: filesystem",
+    ),
+    KnownProblem(
+        "docker_hub_rate_limit", 1, INFRA, ("docker_hub_429", "docker_toomanyrequests", "sandbox_pull_rate_limited"),
+        "Docker Hub answered 429: the anonymous pull limit",
+        "Docker Hub limits anonymous pulls per IP address, and every job on one login node shares an address. "
+        "Prepare reads each Dockerfile base image and Compose image it has no record of for the run's platform, "
+        "the build tool pulls each build's base image, and sandboxes pull at seed (those episodes are retried).",
+        "Log the build tool in to Docker Hub: `docker login` (or `buildah login docker.io`, `podman login "
+        "docker.io`). On OpenSandbox give prepare an account under `sandbox.opensandbox.images.auth.\"docker.io/\"` "
+        "(username/password from env.yaml keys). Before a fan-out of jobs on one dataset, start one job and wait "
+        "for `Run config written to ...`: later jobs on the same builds.platform reuse its image records. For "
+        "sandbox pulls, set `images.rewrites` to a mirror or add the account under \"library/\" and your org's "
+        "prefix. Then rerun the command (`gym eval run ... --resume` keeps finished rollouts).",
+        "seeds/004: Docker Hub answers 429",
+    ),
+    KnownProblem(
+        "task_not_loadable", 1, CONFIG, ("tasks_not_loadable", "skip_unloadable_hint", "validate_skipped",
+                                         "skipped_task"),
+        "Some tasks could not load",
+        "The loader refused these task folders, their image build failed, or their Compose file asks for something "
+        "the provider cannot run; skipped.json maps each task to its reason.",
+        "Read the reasons (`cat skipped.json`, quoted above). Run the rest with `gym eval run ... --skip-unloadable` "
+        "(`gym dataset validate` already does), or leave a task out with `--exclude-tasks <name or glob>`.",
+        "seeds/004: A task does not load",
+    ),
+    KnownProblem(
+        "no_task_loads", 1, CONFIG, ("no_task_loads", "no_runnable_task"),
+        "No task of {folder} loads",
+        "The loader refused every task folder (or every task was excluded), so `--skip-unloadable` cannot help.",
+        "Read the loader's reason for each task (skipped.json, or run one task: `gym dataset validate "
+        "<task folder>`), fix the folders or the dataset.toml overrides, then rerun.",
+        "seeds/004: A task does not load",
+    ),
+    KnownProblem(
+        "harness_not_allowed", 1, CONFIG, ("harness_not_allowed",),
+        "The dataset refuses this harness: allowed_agents admits {allowed}",
+        "{dataset}/dataset.toml's [gym] allowed_agents does not list the harness passed to `gym eval run`.",
+        "Rerun with a listed harness, or pass `--allow-unsupported-pairing` to run this one on purpose "
+        "(`gym dataset validate`'s oracle is always admitted).",
+        "seeds/004: The dataset refuses the harness",
+    ),
+    KnownProblem(
+        "image_platform", 1, INFRA, ("image_wrong_platform", "image_resolved_other_platform",
+                                     "image_index_no_platform", "exec_format_error"),
+        "The image platform does not match the host",
+        "Gym builds and records images for linux/amd64 unless builds.platform says otherwise, many published task "
+        "images exist for linux/amd64 only, and an arm64 host cannot run them without emulation.",
+        "Check the host: `uname -m`. Build on an x86_64 host or register qemu binfmt emulation on the build host; "
+        "run sandboxes on amd64 nodes. On a mixed OpenSandbox cluster set both keys: "
+        "`++harbor_environment_server.environment_servers.harbor.sandbox_provider_options.platform.os=linux "
+        "++harbor_environment_server.environment_servers.harbor.sandbox_provider_options.platform.arch=amd64`.",
+        "seeds/004: The image platform does not match",
+    ),
+    KnownProblem(
+        "builds_without_repository", 1, CONFIG, ("no_image_builder", "builder_store_unreadable",
+                                                 "local_image_not_pullable"),
+        "Images are built without a repository no sandbox can pull from",
+        "Without builds.repository a built image stays on the build host; a sandbox provider starts local images "
+        "only from the Docker daemon, so only docker builds without a repository, and only for the Docker provider.",
+        "Set `builds.repository` (or `export NEMO_GYM_BUILD_REPOSITORY=<registry path you can push to>`), log the "
+        "build tool in to that registry (`docker login <registry>`), and give OpenSandbox the pull credentials in "
+        "`images.auth`; or install docker, or name a builder with `builds.tool`.",
+        "seeds/004: Builds without a repository",
+    ),
+    KnownProblem(
+        "prompt_config_conflict", 1, CONFIG, ("prompt_config_conflict",),
+        "A prompt config was given for rows that already carry their prompt",
+        "`gym eval run --prompt-config` builds each row's `responses_create_params.input` from the row's fields; "
+        "Gym 0.7.0 refuses rows that already have an input, since one of the two prompts would be dropped.",
+        "Run without `--prompt-config` (Gym's `prompt_config`) for rows that carry their prompt, or export the rows "
+        "without `responses_create_params.input` so the prompt config builds it; then run again.",
+        "seeds/000 config: wrong extra args",
+    ),
+    KnownProblem(
+        "config_override", 1, CONFIG, ("config_override_error",),
+        "The command's config overrides do not fit the config",
+        "Hydra refused an override: the key does not exist in the loaded config bundle (a typo, a missing `+`, "
+        "or a different agent/config than intended) or a required value was never set.",
+        "Compare the override `{key}` with the loaded config: rerun with `-v` and check the key's path; a key the "
+        "config does not have needs `+{key}=<value>` to add it or `++{key}=<value>` to add or override it; check that "
+        "the agent and config bundle are the ones you meant.",
+        "seeds/000 config: wrong config bundle, missing agent, wrong extra args",
+    ),
+    # step 2 --------------------------------------------------------------------------------------
+    KnownProblem(
+        "checkpoint_missing", 2, CONFIG, ("checkpoint_missing",),
+        "The checkpoint to serve does not exist: {path}",
+        "The sweep has a partition for a checkpoint whose folder is not there (never written, moved, or deleted), "
+        "so no model server could start and nothing was collected.",
+        "Restore the folder or point the sweep at the right one (`ls {path}`; the sweep config's checkpoints), or "
+        "drop the partition; `gym-pipeline status` shows what each partition has. Then rerun the partition.",
+        "seeds/000 config: wrong config bundle, missing agent, wrong extra args",
+    ),
+    KnownProblem(
+        "model_endpoint_down", 2, MODEL_SERVING, ("model_endpoint_down",),
+        "The model server did not come up or did not answer",
+        "The stage needed a model endpoint that never answered `/v1/models` (it crashed while starting, the URL is "
+        "wrong, or it was still loading when the stage gave up).",
+        "Read the model server's log (`logs/model_server.log` in our run folders), then check it answers: "
+        "`curl -s {url}` (or `gym-pipeline diagnose <run_dir> --probe`). A refused connection means nothing "
+        "listens there: start the server, or give the stage the URL it serves (`--model-url`, or the sweep's "
+        "model server); a 503 means it is still loading: start the stage only once `/v1/models` answers 200 "
+        "(the server is ready; vLLM logs `Application startup complete`). Then rerun the stage (`gym-pipeline "
+        "collect ... --resume`).",
+        "seeds/000 debug step 2: vLLM readiness and /models",
+        effect=True,  # of whatever the model server's own log shows, when it shows something
+    ),
+    KnownProblem(
+        "gpu_out_of_memory", 2, MODEL_SERVING, ("gpu_out_of_memory",),
+        "The model server ran out of GPU memory",
+        "The model, its KV cache and the batch do not fit the GPU: too long a max_model_len, too many concurrent "
+        "sequences, or another process on the GPU.",
+        "`nvidia-smi` for other processes; restart vLLM with `--gpu-memory-utilization`, `--max-model-len` or "
+        "`--max-num-seqs` lowered, or lower `--concurrency` of the collection; then resume it.",
+        "seeds/000 debug step 2: vLLM throughput",
+    ),
+    KnownProblem(
+        "vllm_engine_failed", 2, MODEL_SERVING, ("vllm_engine_failed",),
+        "vLLM's engine failed to start",
+        "vLLM reports the root cause above this line: usually GPU memory, an unsupported model/config option, or a "
+        "missing kernel.",
+        "Read the lines above it in the vLLM log; retry with a smaller footprint (`vllm serve <model> "
+        "--gpu-memory-utilization 0.85 --max-model-len <n>`) and check `curl -s <model-url>/models` before "
+        "`gym env start`.",
+        "seeds/000 debug step 2: vLLM startup",
+    ),
+    KnownProblem(
+        "vllm_tool_parser_missing", 2, MODEL_SERVING, ("vllm_tool_parser_missing",),
+        "vLLM refuses tool calls: it was started without a tool-call parser",
+        "Rows that pass tools with tool_choice \"auto\" need vLLM started with automatic tool choice; the request "
+        "fails before any generation.",
+        "Restart vLLM with `--enable-auto-tool-choice --tool-call-parser <parser for this model>`, check "
+        "`curl -s <model-url>/models`, then resume the collection.",
+        "seeds/000: vLLM tool-call grammar/schema errors",
+    ),
+    KnownProblem(
+        "vllm_tool_schema", 2, DATA_SCHEMA, ("vllm_tool_schema",),
+        "vLLM rejected a tool-call schema before generation",
+        "The tools' JSON schema (from the rows' responses_create_params.tools) uses features vLLM's structured-output "
+        "grammar cannot compile, so those rows fail before generation: a data/schema problem, not a Gym wrapper bug.",
+        "Run a static tool-schema check before changing Gym wrappers: list the distinct tool schemas with `jq -c "
+        "'.responses_create_params.tools' <materialized inputs> | sort -u`, and simplify what the grammar backend "
+        "rejects (the error names it; see the guide's references/vllm-tool-call-schema-checks.md). Then re-run "
+        "one failing row before the whole collection.",
+        "seeds/000: vLLM tool-call grammar/schema errors",
+    ),
+    # step 4 --------------------------------------------------------------------------------------
+    KnownProblem(
+        "harness_install_failed", 4, INFRA, ("harness_install_failed",),
+        "The harness could not install its runtime in the sandbox",
+        "hermes_agent installs its runtime into each sandbox with uv, from GitHub and the Python package index, "
+        "unless the image already holds it; the sandbox (or the agent host, for uv itself) could not download it.",
+        "Allow the sandbox outbound access to GitHub and the package index, or bake the runtime into the image at "
+        "/tmp/nemo-gym-hermes-runtime-<key>/venv. On a slow network raise the agent's "
+        "`sandbox_install_timeout_seconds` (900 s) and the environment server's `harness_setup_allowance_s` "
+        "(300 s), or a long install ends in harbor:task_deadline.",
+        "seeds/004: A harness cannot install its runtime in the sandbox",
+    ),
+    KnownProblem(
+        "uv_missing_on_agent_host", 4, CONFIG, ("uv_missing_on_agent_host",),
+        "uv is not on the agent host's PATH",
+        "Installing a sandbox runtime copies uv from the agent host into the sandbox; the host running gym has none.",
+        "Install uv on the host and put it on PATH (`command -v uv`), or bake the runtime into the image at "
+        "/tmp/nemo-gym-hermes-runtime-<key>/venv; then rerun.",
+        "seeds/004: A harness cannot install its runtime in the sandbox",
+    ),
+    KnownProblem(
+        "opensandbox_networking", 4, CONFIG, ("opensandbox_networking", "opensandbox_port_forwarding"),
+        "A Compose task cannot start on OpenSandbox: its networking is not enabled",
+        "The shipped OpenSandbox config has no networking block, and a group of Compose services needs one.",
+        "Add to the OpenSandbox provider block `networking.enabled=true` (and `networking.loopback_forwarding=true` "
+        "for port forwarding), as in \"Networking and shared storage\"; then rerun.",
+        "seeds/004: A Compose task does not start on OpenSandbox",
+    ),
+    # step 5 --------------------------------------------------------------------------------------
+    KnownProblem(
+        "stale_inputs_refused", 5, CACHE_RESUME, ("stale_inputs_refused",),
+        "The pipeline refused to collect on stale inputs",
+        "The materialized inputs no longer match their source data or settings (or changed since the rollouts "
+        "began), so collecting or resuming would mix old and new rows.",
+        "See what changed: `gym-pipeline check-stale --inputs <materialized> --source <data> --num-repeats <n> "
+        "--agent <agent>`; rebuild with `gym-pipeline materialize ...`, then collect again without --resume.",
+        "seeds/000: stale materialized inputs after a data change with resume",
+    ),
+    KnownProblem(
+        "task_folder_changed", 5, CACHE_RESUME, ("task_folder_changed", "pulled_dataset_changed"),
+        "A task folder changed since its rows were materialized",
+        "A task folder (or its dataset.toml override, multipliers, or the dataset-level verifier.py) was edited "
+        "after its rows were written, or a pulled task folder was edited by hand.",
+        "Your own dataset: run the command again (prepare writes new rows). A pulled dataset: move the edited task "
+        "folder out of the dataset folder and fetch it again with `gym dataset pull <entry or harbor: reference>`; "
+        "put changes in dataset.toml overrides instead of editing pulled tasks.",
+        "seeds/004: A task folder changed",
+    ),
+    KnownProblem(
+        "earlier_fetch", 5, CACHE_RESUME, ("earlier_fetch",),
+        "{folder} holds an earlier fetch that nothing reads any more",
+        "A committed entry now declares {reference} as its [gym] source and fetches it into its own folder.",
+        "Move {folder} aside or delete it.",
+        "seeds/004: A task folder changed",
+    ),
+    KnownProblem(
+        "gym_malformed_json", 5, DATA_SCHEMA, ("gym_malformed_json",),
+        "A line of the data file is not valid JSON",
+        "Gym's reader refused a line of the dataset (the message names the file and line): a truncated or merged "
+        "line, a pretty-printed JSON array instead of one object per line, or a UTF-8 byte order mark (BOM) that "
+        "a spreadsheet or Windows editor put before the first line.",
+        "Fix that line of the data file (`sed -n '<line>p' <file> | python -m json.tool`); a BOM goes with "
+        "`sed -i '1s/^\\xEF\\xBB\\xBF//' <file>`; then run again on a clean output path.",
+        "seeds/000 data/schema: JSONL fields",
+    ),
+    # step 6 --------------------------------------------------------------------------------------
+    KnownProblem(
+        "no_result", 6, INFRA, ("no_result",),
+        "None of the {count} dispatched rollouts produced a result",
+        "Every episode failed before a result row existed, so the run has no score; most often no sandbox could be "
+        "created (Docker not installed, --sandbox left out, or the provider's endpoint or key wrong).",
+        "Read the failures file the message names (`head -n 3 <stem>_failures.jsonl`) or each task's "
+        "failure.message in the run summary; pass `--sandbox <provider>` and check the provider's settings.",
+        "seeds/004: No task produced a result",
+        effect=True,
+    ),
+    KnownProblem(
+        "conflicting_metrics", 6, CACHE_RESUME, ("conflicting_metrics",),
+        "Found conflicting aggregate metrics: two runs wrote one results folder",
+        "Two runs wrote one results folder at the same time, leaving a _metrics.json the next run cannot reconcile.",
+        "Run the jobs one at a time, or give each its own checkout; a fresh run clears the stale file, and before a "
+        "--resume run delete the _metrics.json the error names ({file}).",
+        "seeds/004: Found conflicting aggregate metrics",
+    ),
+    # step 7 --------------------------------------------------------------------------------------
+    KnownProblem(
+        "task_time_budget", 7, THROUGHPUT_RESOURCES, ("task_deadline", "episode_timeout"),
+        "Episodes ran past their time budget",
+        "harbor:task_deadline: the episode ran past its task's budget (harness setup, [agent].timeout_sec, collect "
+        "hooks, [verifier].timeout_sec and a grace period, from when the sandbox is ready); `Episode timed out`: "
+        "it hit the server's default_episode_timeout_seconds (6 h). Both are retried, not scored.",
+        "Raise the budgets in the dataset, not the task: `timeout_multiplier` in [gym.defaults] of dataset.toml "
+        "(scales every agent and verifier timeout_sec), or `[gym.tasks.\"<task>\".verifier] timeout_sec = <s>`; "
+        "raise the server's `default_episode_timeout_seconds` for longer tasks; then `gym eval run ... --resume`.",
+        "seeds/004: Verifier or agent timeout",
+    ),
+)
+
+PROBLEM_OF_SIGNATURE: dict[str, str] = {name: p.key for p in KNOWN_PROBLEMS for name in p.signatures}
+assert len(PROBLEM_OF_SIGNATURE) == sum(len(p.signatures) for p in KNOWN_PROBLEMS), "a hit proves one problem"
+assert [p.step for p in KNOWN_PROBLEMS] == sorted(p.step for p in KNOWN_PROBLEMS), "known problems in debug order"

@@ -1,0 +1,115 @@
+"""Stale inputs in a Gym folder without our manifest: find the source data and compare what it gives now.
+
+Gym records neither the source's digest nor the settings, and `--resume` reuses
+`<stem>_materialized_inputs.jsonl` whatever the data became. The folder and its logs still tell:
+the data file a log names (`--input data.jsonl`, `input_jsonl_fpath=...`) or a data file kept
+beside the run; the repeats and agent the materialized rows show; row counts; and file times (a
+source edited after its inputs were built, rollouts written after that). With those, the inputs
+are materialized again in memory exactly as Gym does and compared row by row.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from pathlib import Path
+
+from gym_pipeline.core.diagnose.artifacts import RunFiles, locate_named_file
+from gym_pipeline.core.diagnose.evidence_line import EvidenceLine
+from gym_pipeline.core.diagnose.logs import LogFacts
+from gym_pipeline.core.diagnose.manifests import SOURCE_CHANGED, ManifestFacts, Staleness
+from gym_pipeline.core.formats import ROLLOUT_INDEX, TASK_INDEX, JsonlFormatError, iter_jsonl_dicts
+from gym_pipeline.core.materialize import MaterializationSettings
+from gym_pipeline.core.staleness import compare_materialized
+
+MAX_CANDIDATES = 3
+# A data file beside the run (not named by a log) is taken for the source only if most of the inputs' tasks
+# are found in it: another dataset kept in the folder must not read as "the source changed".
+MIN_SHARED_TASKS = 0.5
+
+
+def check_unrecorded_source(facts: ManifestFacts, run_dir: Path, files: RunFiles, logs: LogFacts) -> None:
+    """Add a SOURCE_CHANGED staleness to `facts` when the run's source data no longer gives its inputs."""
+    materialized = files.materialized
+    if facts.present or not materialized.is_file():
+        return
+    settings = _settings_of(materialized)
+    if settings is None:
+        return
+    for source, named_by in _candidates(run_dir, files, logs):
+        try:
+            report = compare_materialized(materialized, source, settings)
+        except (JsonlFormatError, OSError, ValueError):
+            continue  # not a dataset Gym could have read
+        tasks = max(report.rows_found // max(settings.num_repeats, 1), 1)
+        shared = 1 - (report.tasks.changed + report.tasks.removed) / tasks
+        if named_by is None and shared < MIN_SHARED_TASKS:
+            continue
+        facts.source, facts.settings = str(source), settings
+        if not report.stale:
+            return
+        edited = _times(source, materialized, files.rollouts)
+        where = named_by or f"a data file beside the run ({source.name})"
+        message = (f"{materialized.name} no longer matches its source data {source} ({where}): "
+                   f"{'; '.join(report.reasons)}; {report.rows_found} materialized rows, {report.rows_expected} "
+                   f"from the data now{edited}")
+        evidence = EvidenceLine(file=_rel(source, run_dir), text=f"{report.rows_expected // settings.num_repeats} "
+                                f"tasks now x {settings.num_repeats} repeats; modified {_stamp(source)}")
+        facts.stale.append(Staleness(SOURCE_CHANGED, message, evidence, report))
+        return
+
+
+def _settings_of(materialized: Path) -> MaterializationSettings | None:
+    """The repeats, agent and order the materialized rows show."""
+    rows = []
+    try:
+        for _, row in iter_jsonl_dicts(materialized):
+            rows.append((row.get(TASK_INDEX), row.get(ROLLOUT_INDEX), (row.get("agent_ref") or {}).get("name")))
+    except (JsonlFormatError, OSError, AttributeError):
+        return None
+    if not rows:
+        return None
+    repeats = Counter(task for task, _, _ in rows).most_common(1)[0][1]
+    agents = Counter(agent for _, _, agent in rows if agent)
+    interleaved = len(rows) > 1 and rows[0][0] != rows[1][0] and repeats > 1
+    return MaterializationSettings(repeats, agents.most_common(1)[0][0] if agents else None, interleaved)
+
+
+def _candidates(run_dir: Path, files: RunFiles, logs: LogFacts) -> list[tuple[Path, str | None]]:
+    """Source data files: those a log names first (with the line), then JSONL files beside the run's output
+    or in the run folder."""
+    found: dict[Path, str | None] = {}
+    for hit in logs.hits.get("input_path", []):
+        path = locate_named_file(hit.groups["path"] or "", run_dir)
+        if path.is_file():
+            found.setdefault(path.resolve(), f"named at {hit.file}:{hit.line}")
+    outputs = {files.materialized, files.rollouts, files.failures, files.profile}
+    for folder in dict.fromkeys((files.materialized.parent, run_dir)):
+        for path in sorted(folder.glob("*.jsonl")):
+            if path not in outputs and not path.name.endswith(("_failures.jsonl", "_reward_profiling.jsonl",
+                                                               "_materialized_inputs.jsonl", "verdicts.jsonl")):
+                found.setdefault(path.resolve(), None)
+    return list(found.items())[:MAX_CANDIDATES]
+
+
+def _times(source: Path, materialized: Path, rollouts: Path) -> str:
+    """What the file times say: the data edited after its inputs were built, rollouts written after that."""
+    if source.stat().st_mtime <= materialized.stat().st_mtime:
+        return ""
+    text = f"; the data was modified after the inputs were built ({_stamp(source)} > {_stamp(materialized)})"
+    if rollouts.is_file() and rollouts.stat().st_mtime > source.stat().st_mtime:
+        text += (f", and rollouts were written after that ({_stamp(rollouts)}): a resume (`--resume`, "
+                 "resume_from_cache) kept collecting against the old rows")
+    return text
+
+
+def _stamp(path: Path) -> str:
+    return time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(path.stat().st_mtime))
+
+
+def _rel(path: Path, run_dir: Path) -> str:
+    try:
+        return str(path.relative_to(run_dir.resolve()))
+    except ValueError:
+        return str(path)
+
