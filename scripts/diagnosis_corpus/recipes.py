@@ -262,9 +262,73 @@ def user_resources_server(ctx: Ctx, name: str, source: str = "string_match",
     return search
 
 
+# --- helpers shared by the sets' recipes ---------------------------------------------------------------
+
+AGENTS = {"string_match": "string_match_simple_agent", "mcqa": "mcqa_simple_agent"}
+
+
+def materialize(ctx: Ctx, data: Path, repeats: int, env: str, folder: Path | None = None,
+                log: str = "logs/materialize.log") -> Path:
+    output = (folder or ctx.run) / "rollouts_materialized_inputs.jsonl"
+    code = ctx.sh(f"{GP} materialize --input {data} --num-repeats {repeats} --agent {AGENTS[env]} --output {output}",
+                  log)
+    if code != 0:
+        raise RecipeError(f"materialize exited {code}:\n{text_of(ctx.run / log)[-1500:]}")
+    return output
+
+
+def collect_argv(run: Path, url: str, env: str, concurrency: int, *extra: str) -> list[str]:
+    return [str(GP), "collect", "--inputs", f"{run}/rollouts_materialized_inputs.jsonl", "--output",
+            f"{run}/rollouts.jsonl", "--model-url", url, "--env", env, "--concurrency", str(concurrency), *extra]
+
+
+def profile_argv(run: Path, *extra: str) -> list[str]:
+    return [str(GP), "profile", "--inputs", f"{run}/rollouts_materialized_inputs.jsonl", "--rollouts",
+            f"{run}/rollouts.jsonl", *extra]
+
+
+def launched(ctx: Ctx, launcher, label: str, stage: str, argv: list[str]) -> str:
+    """`argv` as stage `stage` through one of the project's launchers, noted for `how`; how it ended."""
+    ctx.note(f"{label}.run(StageLaunch({stage!r}, {ctx._shown(shlex.join(argv))}))")
+    return launch(launcher, stage, argv, ctx.run)
+
+
+def launcher_state(ctx: Ctx, stage: str) -> dict:
+    path = ctx.run / "logs" / f"launcher_{stage}.json"
+    return json.loads(path.read_text()) if path.exists() else {}
+
+
+def gym_eval(ctx: Ctx, overrides: str, args: str, log: str = "eval_run.log", background: bool = False):
+    """`gym eval run --no-serve ARGS ++route_failures_to_sidecar=true` against the running `gym env start`."""
+    command = f"{GYM} eval run --no-serve {args} ++route_failures_to_sidecar=true {overrides}"
+    return ctx.bg(command, log) if background else ctx.sh(command, log, timeout=600)
+
+
+def finished(ctx: Ctx, count: int, total: int, log: str = "eval_run.log"):
+    return lambda: f"Finished {count} / {total}" in text_of(ctx.run / log)
+
+
+def rewrite_rows(path: Path, edit) -> int:
+    """Apply `edit(index, row)` (returns True when it changed the row) to every row of a JSONL file."""
+    rows = rows_of(path)
+    changed = sum(bool(edit(index, row)) for index, row in enumerate(rows))
+    path.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    return changed
+
+
+def unique_keys(path: Path) -> set[tuple[int, int]]:
+    return {(row["_ng_task_index"], row["_ng_rollout_index"]) for row in rows_of(path)}
+
+
+def replace_verify(app: str, new_verify: str) -> str:
+    """`app` (Gym's string_match server) with its verify method replaced by `new_verify`."""
+    start = app.index("    async def verify(self, body: StringMatchVerifyRequest)")
+    end = app.index('if __name__ == "__main__":', start)
+    return app[:start] + new_verify.strip("\n") + "\n\n\n" + app[end:]
+
+
 # =====================================================================================================
 # the driver
-# =====================================================================================================
 
 
 def make_case(spec: Case, out: Path, set_name: str) -> float:

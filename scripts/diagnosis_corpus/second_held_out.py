@@ -47,17 +47,26 @@ from recipes import (  # noqa: E402
     Ctx,
     RecipeError,
     case,
+    collect_argv,
+    finished,
+    gym_eval,
     gym_model_args,
     launch,
+    launched,
+    launcher_state,
     main,
+    materialize,
+    profile_argv,
+    replace_verify,
+    rewrite_rows,
     rows_of,
     text_of,
+    unique_keys,
     user_resources_server,
     wait_for,
 )
 
-AGENTS = {"string_match": "string_match_simple_agent", "mcqa": "mcqa_simple_agent"}
-
+from gym_pipeline.host import free_loopback_port  # noqa: E402
 
 # --- helpers of this set ------------------------------------------------------------------------------
 
@@ -69,65 +78,6 @@ def checkpoints(ctx: Ctx, env: str, dataset: Path) -> list[Path]:
 
     environment = {"string_match": StringMatchEnvironment, "mcqa": McqaEnvironment}[env](dataset)
     return demo_checkpoints(ctx.work / "checkpoints", 2, [environment])
-
-
-def materialize(ctx: Ctx, data: Path, repeats: int, env: str, folder: Path | None = None,
-                log: str = "logs/materialize.log") -> Path:
-    output = (folder or ctx.run) / "rollouts_materialized_inputs.jsonl"
-    code = ctx.sh(f"{GP} materialize --input {data} --num-repeats {repeats} --agent {AGENTS[env]} --output {output}",
-                  log)
-    if code != 0:
-        raise RecipeError(f"materialize exited {code}:\n{text_of(ctx.run / log)[-1500:]}")
-    return output
-
-
-def collect_argv(run: Path, url: str, env: str, concurrency: int, *extra: str) -> list[str]:
-    return [str(GP), "collect", "--inputs", f"{run}/rollouts_materialized_inputs.jsonl", "--output",
-            f"{run}/rollouts.jsonl", "--model-url", url, "--env", env, "--concurrency", str(concurrency), *extra]
-
-
-def profile_argv(run: Path, *extra: str) -> list[str]:
-    return [str(GP), "profile", "--inputs", f"{run}/rollouts_materialized_inputs.jsonl", "--rollouts",
-            f"{run}/rollouts.jsonl", *extra]
-
-
-def launched(ctx: Ctx, launcher, label: str, stage: str, argv: list[str]) -> str:
-    """`argv` as stage `stage` through one of the project's launchers, noted for `how`; how it ended."""
-    ctx.note(f"{label}.run(StageLaunch({stage!r}, {ctx._shown(shlex.join(argv))}))")
-    return launch(launcher, stage, argv, ctx.run)
-
-
-def launcher_state(ctx: Ctx, stage: str) -> dict:
-    path = ctx.run / "logs" / f"launcher_{stage}.json"
-    return json.loads(path.read_text()) if path.exists() else {}
-
-
-def free_port() -> int:
-    from gym_pipeline.host import free_loopback_port
-
-    return free_loopback_port()
-
-
-def gym_eval(ctx: Ctx, overrides: str, args: str, log: str = "eval_run.log", background: bool = False):
-    """`gym eval run --no-serve ARGS ++route_failures_to_sidecar=true` against the running `gym env start`."""
-    command = f"{GYM} eval run --no-serve {args} ++route_failures_to_sidecar=true {overrides}"
-    return ctx.bg(command, log) if background else ctx.sh(command, log, timeout=600)
-
-
-def finished(ctx: Ctx, count: int, total: int, log: str = "eval_run.log"):
-    return lambda: f"Finished {count} / {total}" in text_of(ctx.run / log)
-
-
-def rewrite_rows(path: Path, edit) -> int:
-    """Apply `edit(index, row)` (returns True when it changed the row) to every row of a JSONL file."""
-    rows = rows_of(path)
-    changed = sum(bool(edit(index, row)) for index, row in enumerate(rows))
-    path.write_text("".join(json.dumps(row) + "\n" for row in rows))
-    return changed
-
-
-def unique_keys(path: Path) -> set[tuple[int, int]]:
-    return {(row["_ng_task_index"], row["_ng_rollout_index"]) for row in rows_of(path)}
 
 
 # =====================================================================================================
@@ -277,7 +227,7 @@ def healthy_rerun_after_fixing_model_url(ctx: Ctx) -> str:
     url, _ = ctx.policy(checkpoint)
     run = ctx.run
     materialize(ctx, data, 3, "string_match")
-    wrong = f"http://127.0.0.1:{free_port()}/v1"
+    wrong = f"http://127.0.0.1:{free_loopback_port()}/v1"
     first = ctx.sh(shlex.join(collect_argv(run, wrong, "string_match", 4)), "logs/collect_first_attempt.log")
     if first == 0:
         raise RecipeError("the attempt against the wrong port succeeded")
@@ -470,7 +420,7 @@ def model_serving_checkpoint_config_truncated(ctx: Ctx) -> str:
     ctx.note(f"(the checkpoint's config.json was cut to its first {config.stat().st_size} bytes: an interrupted rsync)")
     run = ctx.run
     materialize(ctx, data, 2, "string_match")
-    port = free_port()
+    port = free_loopback_port()
     server = ctx.bg(f"{GP} serve-policy --port {port} --checkpoint {checkpoint} --latency-ms 50",
                     "logs/model_server.log")
     time.sleep(6)
@@ -950,13 +900,6 @@ def data_schema_sharegpt_roles(ctx: Ctx) -> str:
 # =====================================================================================================
 # verifier / runtime
 # =====================================================================================================
-
-
-def replace_verify(app: str, new_verify: str) -> str:
-    """`app` (Gym's string_match server) with its verify method replaced by `new_verify`."""
-    start = app.index("    async def verify(self, body: StringMatchVerifyRequest)")
-    end = app.index('if __name__ == "__main__":', start)
-    return app[:start] + new_verify.strip("\n") + "\n\n\n" + app[end:]
 
 
 OVERLAP_VERIFY = '''

@@ -51,17 +51,26 @@ from recipes import (  # noqa: E402
     Ctx,
     RecipeError,
     case,
+    collect_argv,
+    finished,
+    gym_eval,
     gym_model_args,
     launch,
+    launched,
+    launcher_state,
     main,
+    materialize,
+    profile_argv,
+    replace_verify,
+    rewrite_rows,
     rows_of,
     text_of,
+    unique_keys,
     user_resources_server,
     wait_for,
 )
 
-AGENTS = {"string_match": "string_match_simple_agent", "mcqa": "mcqa_simple_agent"}
-
+from gym_pipeline.host import free_loopback_port  # noqa: E402
 
 # --- helpers of this set ------------------------------------------------------------------------------
 
@@ -73,49 +82,6 @@ def checkpoints(ctx: Ctx, env: str, dataset: Path) -> list[Path]:
 
     environment = {"string_match": StringMatchEnvironment, "mcqa": McqaEnvironment}[env](dataset)
     return demo_checkpoints(ctx.work / "checkpoints", 2, [environment])
-
-
-def materialize(ctx: Ctx, data: Path, repeats: int, env: str, folder: Path | None = None,
-                log: str = "logs/materialize.log") -> Path:
-    output = (folder or ctx.run) / "rollouts_materialized_inputs.jsonl"
-    code = ctx.sh(f"{GP} materialize --input {data} --num-repeats {repeats} --agent {AGENTS[env]} --output {output}",
-                  log)
-    if code != 0:
-        raise RecipeError(f"materialize exited {code}:\n{text_of(ctx.run / log)[-1500:]}")
-    return output
-
-
-def collect_argv(run: Path, url: str, env: str, concurrency: int, *extra: str) -> list[str]:
-    return [str(GP), "collect", "--inputs", f"{run}/rollouts_materialized_inputs.jsonl", "--output",
-            f"{run}/rollouts.jsonl", "--model-url", url, "--env", env, "--concurrency", str(concurrency), *extra]
-
-
-def profile_argv(run: Path, *extra: str) -> list[str]:
-    return [str(GP), "profile", "--inputs", f"{run}/rollouts_materialized_inputs.jsonl", "--rollouts",
-            f"{run}/rollouts.jsonl", *extra]
-
-
-def launched(ctx: Ctx, launcher, label: str, stage: str, argv: list[str]) -> str:
-    """`argv` as stage `stage` through one of the project's launchers, noted for `how`; how it ended."""
-    ctx.note(f"{label}.run(StageLaunch({stage!r}, {ctx._shown(shlex.join(argv))}))")
-    return launch(launcher, stage, argv, ctx.run)
-
-
-def launcher_state(ctx: Ctx, stage: str) -> dict:
-    path = ctx.run / "logs" / f"launcher_{stage}.json"
-    return json.loads(path.read_text()) if path.exists() else {}
-
-
-def free_port() -> int:
-    from gym_pipeline.host import free_loopback_port
-
-    return free_loopback_port()
-
-
-def gym_eval(ctx: Ctx, overrides: str, args: str, log: str = "eval_run.log", background: bool = False):
-    """`gym eval run --no-serve ARGS ++route_failures_to_sidecar=true` against the running `gym env start`."""
-    command = f"{GYM} eval run --no-serve {args} ++route_failures_to_sidecar=true {overrides}"
-    return ctx.bg(command, log) if background else ctx.sh(command, log, timeout=600)
 
 
 def gym_profile(ctx: Ctx, folder: Path, log: str = "eval_profile.log", extra: str = "") -> int:
@@ -144,22 +110,6 @@ def gym_start(ctx: Ctx, args: str, log: str = "env_start.log") -> subprocess.Pop
     if not wait_env_start(ctx, env_start, 240, log):
         raise RecipeError(f"gym env start did not get ready (exit {env_start.poll()}):\n{text_of(ctx.run / log)[-1500:]}")
     return env_start
-
-
-def finished(ctx: Ctx, count: int, total: int, log: str = "eval_run.log"):
-    return lambda: f"Finished {count} / {total}" in text_of(ctx.run / log)
-
-
-def rewrite_rows(path: Path, edit) -> int:
-    """Apply `edit(index, row)` (returns True when it changed the row) to every row of a JSONL file."""
-    rows = rows_of(path)
-    changed = sum(bool(edit(index, row)) for index, row in enumerate(rows))
-    path.write_text("".join(json.dumps(row) + "\n" for row in rows))
-    return changed
-
-
-def unique_keys(path: Path) -> set[tuple[int, int]]:
-    return {(row["_ng_task_index"], row["_ng_rollout_index"]) for row in rows_of(path)}
 
 
 def gym_logs(ctx: Ctx, *names: str) -> str:
@@ -225,13 +175,6 @@ def serve_and_collect(ctx: Ctx, checkpoint: Path, server_config: str, launcher: 
     script.write_text(SERVE_AND_COLLECT.lstrip("\n").replace("SERVER_CONFIG", server_config)
                       .replace("LAUNCHER", launcher).replace("CONCURRENCY", str(concurrency)).replace("ENV", env))
     return ctx.bg(f"{PY} {script} {ctx.run} {checkpoint}", "logs/serve_and_collect.log")
-
-
-def replace_verify(app: str, new_verify: str) -> str:
-    """`app` (Gym's string_match server) with its verify method replaced by `new_verify`."""
-    start = app.index("    async def verify(self, body: StringMatchVerifyRequest)")
-    end = app.index('if __name__ == "__main__":', start)
-    return app[:start] + new_verify.strip("\n") + "\n\n\n" + app[end:]
 
 
 def user_collector(ctx: Ctx, source: str, name: str) -> Path:
@@ -472,7 +415,7 @@ def infra_slurm_controller_unreachable(ctx: Ctx) -> str:
     run = ctx.run
     materialize(ctx, data, 2, "string_match")
     conf = Path(SERVICES_ENV["SLURM_CONF"]).read_text()
-    dead = free_port()
+    dead = free_loopback_port()
     node_conf = run / "etc" / "slurm.conf"
     node_conf.parent.mkdir()
     node_conf.write_text(conf.replace("SlurmctldPort=16817", f"SlurmctldPort={dead}"))
@@ -504,7 +447,7 @@ def infra_gym_http_proxy_intercepts_loopback(ctx: Ctx) -> str:
     checkpoint = checkpoints(ctx, "string_match", data)[1]
     url, policy = ctx.policy(checkpoint, log="policy_server.log")
     overrides = ctx.gym_overrides()
-    proxy = f"http://127.0.0.1:{free_port()}"
+    proxy = f"http://127.0.0.1:{free_loopback_port()}"
     for name in ("http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY"):
         ctx.env[name] = proxy
     for name in ("no_proxy", "NO_PROXY"):
@@ -542,7 +485,7 @@ def infra_gym_stale_ray_address(ctx: Ctx) -> str:
     checkpoint = checkpoints(ctx, "mcqa", data)[1]
     url, policy = ctx.policy(checkpoint, log="policy_server.log")
     overrides = ctx.gym_overrides()
-    stale = f"127.0.0.1:{free_port()}"
+    stale = f"127.0.0.1:{free_loopback_port()}"
     ctx.env["RAY_ADDRESS"] = stale
     ctx.note(f"export RAY_ADDRESS={stale}   (left over from yesterday's session; that Ray cluster is gone)")
     ctx.sh("env | grep ^RAY_ADDRESS", "ray_env.log")
@@ -676,7 +619,7 @@ def model_serving_vllm_not_installed(ctx: Ctx) -> str:
 def model_serving_server_crashed_and_reloading(ctx: Ctx) -> str:
     data = ctx.dataset("string_match", 6, start=0, folder=ctx.run, name="string_match.jsonl")
     checkpoint = checkpoints(ctx, "string_match", data)[1]
-    port = free_port()
+    port = free_loopback_port()
     run = ctx.run
     materialize(ctx, data, 4, "string_match")
     first = ctx.bg(f"{GP} serve-policy --port {port} --checkpoint {checkpoint} --latency-ms 300",
