@@ -164,7 +164,7 @@ def peak_rss_kib() -> int:
 
 def child(run: str, headline_line: int, errors_every: int) -> None:
     """Diagnose once in a fresh process and print its peak RSS (KiB) and the seconds it took."""
-    from gym_pipeline.core.diagnose import diagnose
+    from gym_pipeline.diagnose import diagnose
 
     started = time.perf_counter()
     report = diagnose(run)
@@ -175,7 +175,7 @@ def child(run: str, headline_line: int, errors_every: int) -> None:
 
 def baseline() -> None:
     """The peak RSS of a process that only imports the diagnosis (Python, numpy, pyarrow, pydantic...)."""
-    import gym_pipeline.core.diagnose  # noqa: F401
+    import gym_pipeline.diagnose  # noqa: F401
 
     print(peak_rss_kib(), "0")
 
@@ -208,7 +208,7 @@ def main() -> None:
         baseline()
         return
 
-    from gym_pipeline.core.diagnose import diagnose
+    from gym_pipeline.diagnose import diagnose
 
     base_rss, _ = in_child("--baseline")
     print(f"import only: peak RSS {base_rss / 1024:.0f} MiB")

@@ -17,7 +17,7 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
-from gym_pipeline.core.diagnose import HEALTHY, diagnose
+from gym_pipeline.diagnose import HEALTHY, diagnose
 
 CORPUS = Path(__file__).resolve().parent.parent / "tests" / "data" / "diagnosis_corpus"
 

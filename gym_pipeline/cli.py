@@ -96,7 +96,7 @@ def cmd_profile(args: argparse.Namespace) -> int:
 
 
 def cmd_diagnose(args: argparse.Namespace) -> int:
-    from gym_pipeline.core.diagnose import diagnose, render_text
+    from gym_pipeline.diagnose import diagnose, render_text
 
     if not args.run_dir.is_dir():
         raise FileNotFoundError(f"{args.run_dir}: run directory not found")

@@ -13,9 +13,9 @@ import dagster as dg
 
 from gym_pipeline.assets.partitions import CHECKPOINT_DIMENSION, CHECKPOINTS, ENV_DIMENSION, sweep_partition_key
 from gym_pipeline.config import SweepConfig
-from gym_pipeline.core.diagnose import redact
-from gym_pipeline.core.diagnose.evidence import FAILED_RUN_LOG
 from gym_pipeline.core.formats import write_bytes_atomic
+from gym_pipeline.diagnose import redact
+from gym_pipeline.diagnose.evidence import FAILED_RUN_LOG
 from gym_pipeline.discovery import discover_checkpoints
 
 DIAGNOSE_FAILED_JOB = "diagnose_failed"

@@ -22,10 +22,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+from gym_pipeline import diagnose as diagnosis
 from gym_pipeline.config import SweepConfig
-from gym_pipeline.core import diagnose as diagnosis
 from gym_pipeline.core import materialize, plots, profile, reward_analysis
-from gym_pipeline.core.diagnose.report import DIAGNOSIS_STAGE
 from gym_pipeline.core.fingerprint import file_digest
 from gym_pipeline.core.formats import (
     DIAGNOSIS_FILE,
@@ -36,6 +35,7 @@ from gym_pipeline.core.formats import (
 )
 from gym_pipeline.core.manifest import COLLECTING, PROFILE_STAGE, ROLLOUTS_STAGE, read_manifest, record_stage
 from gym_pipeline.core.run_lock import run_directory_lock
+from gym_pipeline.diagnose.report import DIAGNOSIS_STAGE
 from gym_pipeline.engines.builtin import CollectionProgress, CollectorSettings, collect
 from gym_pipeline.engines.nemo_gym import collect_with_nemo_gym
 from gym_pipeline.environments import get_environment

@@ -32,7 +32,7 @@ EXPECTED_CHANGES = {
     # the comparison's statistics, which the profile's pass@k analysis shares
     "gym_pipeline.core.compare": {"checkpoint_comparison", "reward_profile"},
     # a rule of the diagnosis
-    "gym_pipeline.core.diagnose.origin": {"diagnostic_report"},
+    "gym_pipeline.diagnose.origin": {"diagnostic_report"},
     # wiring: where and how stages are launched, scheduled and configured, never what they compute
     "gym_pipeline.assets.rollouts": set(),
     "gym_pipeline.launchers.local": set(),

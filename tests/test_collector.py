@@ -6,10 +6,10 @@ import socket
 import orjson
 import pytest
 
-from gym_pipeline.core.diagnose import diagnose
 from gym_pipeline.core.formats import FailureRow, RolloutRow, read_rows
 from gym_pipeline.core.materialize import materialize_file
 from gym_pipeline.core.profile import profile_run
+from gym_pipeline.diagnose import diagnose
 from gym_pipeline.engines.builtin import CollectorSettings, collect, failures_path_for
 from gym_pipeline.engines.responses import output_text
 from gym_pipeline.environments import get_environment

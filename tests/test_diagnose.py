@@ -10,7 +10,14 @@ from pathlib import Path
 import pytest
 from conftest import FIXTURES
 
-from gym_pipeline.core.diagnose import (
+from gym_pipeline.core.formats import (
+    FAILURES_FILE,
+    MATERIALIZED_INPUTS_FILE,
+    REWARD_PROFILE_FILE,
+    ROLLOUTS_FILE,
+)
+from gym_pipeline.core.run_lock import LOCK_FILE
+from gym_pipeline.diagnose import (
     CATEGORIES,
     RULES,
     DiagnosisReport,
@@ -21,14 +28,7 @@ from gym_pipeline.core.diagnose import (
     render_text,
     write_diagnosis,
 )
-from gym_pipeline.core.diagnose.nested import unwrap_inner_server_error
-from gym_pipeline.core.formats import (
-    FAILURES_FILE,
-    MATERIALIZED_INPUTS_FILE,
-    REWARD_PROFILE_FILE,
-    ROLLOUTS_FILE,
-)
-from gym_pipeline.core.run_lock import LOCK_FILE
+from gym_pipeline.diagnose.nested import unwrap_inner_server_error
 
 CLEAN = FIXTURES / "clean_run"
 PARTIAL = FIXTURES / "partial_run_with_failures"

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from conftest import FIXTURES
 
-from gym_pipeline.core.diagnose import diagnose
-from gym_pipeline.core.diagnose.logs import (
+from gym_pipeline.diagnose import diagnose
+from gym_pipeline.diagnose.logs import (
     MAX_EXAMPLES,
     MAX_INCIDENTS_PER_FILE,
     LogFacts,

@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from gym_pipeline.core.diagnose.logs import LogFacts, scan_text
-from gym_pipeline.core.diagnose.origin import Listener, innermost_frame, place
+from gym_pipeline.diagnose.logs import LogFacts, scan_text
+from gym_pipeline.diagnose.origin import Listener, innermost_frame, place
 
 VERIFIER_IMPORT = """\
 (my_resources_server) Traceback (most recent call last):

@@ -9,8 +9,8 @@ import sys
 import time
 from pathlib import Path
 
-from gym_pipeline.core.diagnose import diagnose
 from gym_pipeline.core.materialize import materialize_file
+from gym_pipeline.diagnose import diagnose
 from gym_pipeline.environments import get_environment
 from gym_pipeline.host import free_loopback_port
 from gym_pipeline.serving.checkpoints import demo_checkpoints

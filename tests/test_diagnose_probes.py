@@ -11,8 +11,8 @@ import pytest
 from aiohttp import web
 from conftest import FIXTURES
 
-from gym_pipeline.core.diagnose import diagnose, render_text
-from gym_pipeline.core.diagnose.probes import DEFAULT_SOURCE, MODEL, PORT, ProbeTarget, allowed, probe
+from gym_pipeline.diagnose import diagnose, render_text
+from gym_pipeline.diagnose.probes import DEFAULT_SOURCE, MODEL, PORT, ProbeTarget, allowed, probe
 
 
 @pytest.fixture(scope="module")

@@ -14,12 +14,12 @@ import dagster as dg
 import pytest
 
 from gym_pipeline.config import ModelServerConfig
-from gym_pipeline.core.diagnose import diagnose, diagnose_failed_run, read_diagnosis, render_text, write_diagnosis
 from gym_pipeline.core.fingerprint import file_digest
 from gym_pipeline.core.formats import MATERIALIZED_INPUTS_FILE, ROLLOUTS_FILE
 from gym_pipeline.core.manifest import COLLECTING, ROLLOUTS_STAGE, read_manifest, record_stage
 from gym_pipeline.core.materialize import MaterializationSettings, materialize_and_record, materialize_file
 from gym_pipeline.core.profile import profile_run, write_profile
+from gym_pipeline.diagnose import diagnose, diagnose_failed_run, read_diagnosis, render_text, write_diagnosis
 from gym_pipeline.engines.builtin import CollectorSettings, collect
 from gym_pipeline.environments import get_environment
 from gym_pipeline.launchers.state import STOPPED_AFTER_SERVING, LauncherState, write_launcher_state

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 from conftest import FIXTURES
 
-from gym_pipeline.core.diagnose import diagnose, render_text
 from gym_pipeline.core.formats import FAILURES_FILE, MATERIALIZED_INPUTS_FILE, REWARD_PROFILE_FILE, ROLLOUTS_FILE
+from gym_pipeline.diagnose import diagnose, render_text
 
 DATA = Path(__file__).parent / "data" / "diagnose"
 CLEAN, PARTIAL, LOGS = FIXTURES / "clean_run", FIXTURES / "partial_run_with_failures", FIXTURES / "logs"

@@ -11,11 +11,11 @@ import pytest
 from conftest import FIXTURES
 
 from gym_pipeline.config import ModelServerConfig
-from gym_pipeline.core.diagnose import diagnose
-from gym_pipeline.core.diagnose.signatures import KNOWN_PROBLEMS, SIGNATURES, SIGNATURES_BY_NAME
-from gym_pipeline.core.diagnose.vocabulary import CATEGORIES, DEBUG_STEPS
 from gym_pipeline.core.materialize import MaterializationSettings
 from gym_pipeline.core.staleness import StaleInputsError, ensure_resume_is_safe
+from gym_pipeline.diagnose import diagnose
+from gym_pipeline.diagnose.signatures import KNOWN_PROBLEMS, SIGNATURES, SIGNATURES_BY_NAME
+from gym_pipeline.diagnose.vocabulary import CATEGORIES, DEBUG_STEPS
 from gym_pipeline.serving.servers import ModelServerError, serve_checkpoint
 
 DATA = Path(__file__).parent / "data" / "diagnose"

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from gym_pipeline.core.diagnose import CATEGORIES, diagnose, render_text
+from gym_pipeline.diagnose import CATEGORIES, diagnose, render_text
 
 CORPUS = Path(__file__).parent / "data" / "diagnosis_corpus"
 CASES = sorted(CORPUS.glob("*/*/case.json"))

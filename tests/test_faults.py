@@ -30,8 +30,8 @@ import pytest
 from aiohttp import web
 
 from gym_pipeline.cli import main
-from gym_pipeline.core.diagnose import diagnose
 from gym_pipeline.core.materialize import materialize_file
+from gym_pipeline.diagnose import diagnose
 from gym_pipeline.engines.builtin import CollectionError, CollectorSettings, collect, failures_path_for
 from gym_pipeline.engines.pacing import RampUp
 from gym_pipeline.engines.responses import chat_request

@@ -22,7 +22,6 @@ from hypothesis import strategies as st
 
 from gym_pipeline.cli import main
 from gym_pipeline.config import ConfigError, load_sweep_config
-from gym_pipeline.core.diagnose import diagnose, render_text
 from gym_pipeline.core.formats import (
     AGENT_REF,
     ROLLOUT_INDEX,
@@ -41,6 +40,7 @@ from gym_pipeline.core.materialize import MaterializationError, MaterializationS
 from gym_pipeline.core.profile import MissingRolloutsError, output_paths, profile_run, write_profile
 from gym_pipeline.core.profile_scan import line_ranges, merge_inputs, merge_rollouts, scan_inputs, scan_rollouts
 from gym_pipeline.core.run_lock import LOCK_FILE
+from gym_pipeline.diagnose import diagnose, render_text
 from gym_pipeline.sweep import build_definitions
 
 # --------------------------------------------------------------------------------------------------

@@ -10,11 +10,9 @@ import gym_pipeline
 
 PACKAGE_DIR = Path(gym_pipeline.__file__).resolve().parent
 PACKAGE = "gym_pipeline"
-# The core (`gym_pipeline.core`) may import none of these; the launchers' record format is the one
-# exception: the diagnosis reads the `LauncherState` the launchers write, and `launchers.state` is a
-# leaf that imports nothing of the launchers.
-ABOVE_THE_CORE = ("gym_pipeline.engines", "gym_pipeline.launchers", "gym_pipeline.assets")
-CORE_MAY_READ = {"gym_pipeline.launchers.state"}
+# The core (`gym_pipeline.core`) may import none of these. The diagnosis (`gym_pipeline.diagnose`) sits
+# above the core: it reads the `LauncherState` records the launchers write (`launchers.state`, a leaf).
+ABOVE_THE_CORE = ("gym_pipeline.engines", "gym_pipeline.launchers", "gym_pipeline.assets", "gym_pipeline.diagnose")
 
 
 def module_name(path: Path) -> str:
@@ -102,15 +100,28 @@ def test_the_core_imports_nothing_from_engines_launchers_or_assets():
     wrong = {
         (module, dep)
         for module, deps in import_graph().items() if module == "gym_pipeline.core" or module.startswith("gym_pipeline.core.")
-        for dep in deps if dep.startswith(ABOVE_THE_CORE) and dep not in CORE_MAY_READ
+        for dep in deps if dep.startswith(ABOVE_THE_CORE)
     }
     assert wrong == set()
 
 
-def test_the_launcher_record_format_the_core_reads_is_a_leaf():
+def test_the_launcher_state_records_are_a_leaf_of_the_launchers():
+    """The diagnosis reads the state records without loading a launcher (Docker's or Slurm's clients)."""
     graph = import_graph()
-    for module in CORE_MAY_READ:
-        assert not {dep for dep in graph[module] if dep.startswith(ABOVE_THE_CORE)}, module
+    assert {dep for dep in graph["gym_pipeline.launchers.state"] if dep.startswith("gym_pipeline.launchers")} == set()
+    assert {dep for dep in graph["gym_pipeline.diagnose.launcher"] if dep.startswith("gym_pipeline.launchers")} == {
+        "gym_pipeline.launchers.state"}
+
+
+def test_the_diagnosis_imports_no_engine_launcher_or_asset_code():
+    wrong = {
+        (module, dep)
+        for module, deps in import_graph().items() if module.startswith("gym_pipeline.diagnose")
+        for dep in deps
+        if dep.startswith(("gym_pipeline.engines", "gym_pipeline.assets", "gym_pipeline.launchers"))
+        and dep != "gym_pipeline.launchers.state"
+    }
+    assert wrong == set()
 
 
 def test_the_stage_functions_load_without_dagster():

@@ -1,1 +1,1 @@
-"""NeMo Gym domain core: file formats, materialization, profiling, diagnosis. No Dagster here."""
+"""NeMo Gym domain core: file formats, materialization, staleness, profiling, comparison. No Dagster here."""

@@ -16,5 +16,5 @@ import, so the sweep config can embed them without loading the launchers' depend
 Dagster, each kind is a resource: gym_pipeline/resources/launchers.py.
 
 Every launcher writes the stage's output to `<run_dir>/logs/<stage>.log` and its `LauncherState` to
-`logs/launcher.json` and `logs/launcher_<stage>.json` (read by gym_pipeline/core/diagnose/launcher.py).
+`logs/launcher.json` and `logs/launcher_<stage>.json` (read by gym_pipeline/diagnose/launcher.py).
 """

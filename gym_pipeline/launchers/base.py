@@ -30,7 +30,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import ClassVar, Literal
 
-from gym_pipeline.core.diagnose.evidence_line import redact
+from gym_pipeline.diagnose.evidence_line import redact
 from gym_pipeline.host import EndedBeforeReady, NotReadyInTime, read_log_tail, wait_until_ready
 from gym_pipeline.launchers.state import LAUNCHER_FILE, STOPPED_AFTER_SERVING, LauncherState, write_launcher_state
 

@@ -26,7 +26,7 @@ from docker.models.containers import Container
 from docker.types import DeviceRequest, Mount
 
 import gym_pipeline
-from gym_pipeline.core.diagnose.vocabulary import exit_signal
+from gym_pipeline.diagnose.vocabulary import exit_signal
 from gym_pipeline.launchers.base import Launcher, LauncherUnavailableError, RunningStage, StageLaunch
 from gym_pipeline.launchers.settings import DEFAULT_IMAGE
 from gym_pipeline.launchers.state import LauncherState

@@ -6,7 +6,7 @@ import os
 import signal
 import subprocess
 
-from gym_pipeline.core.diagnose.vocabulary import signal_name
+from gym_pipeline.diagnose.vocabulary import signal_name
 from gym_pipeline.host import process_tree, stop_process_tree
 from gym_pipeline.launchers.base import Launcher, LauncherUnavailableError, RunningStage, StageLaunch
 from gym_pipeline.launchers.state import LauncherState

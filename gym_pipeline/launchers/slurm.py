@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from gym_pipeline.core.diagnose.vocabulary import signal_name
+from gym_pipeline.diagnose.vocabulary import signal_name
 from gym_pipeline.host import read_log_tail
 from gym_pipeline.launchers.base import Launcher, LauncherUnavailableError, RunningStage, StageLaunch
 from gym_pipeline.launchers.state import LauncherState

@@ -1,7 +1,7 @@
 """Launcher state: where a stage ran and how it ended, as its launcher records it for the diagnosis.
 
 Written by every launcher (local process, Docker container, Slurm job) with `write_launcher_state`,
-read by the diagnosis (gym_pipeline/core/diagnose/launcher.py): one JSON object per stage, in
+read by the diagnosis (gym_pipeline/diagnose/launcher.py): one JSON object per stage, in
 `logs/launcher.json`, or in `launcher*.json` (e.g. `logs/launcher_rollouts.json`) in the run folder or
 its `logs/`:
 

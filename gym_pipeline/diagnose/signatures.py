@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cached_property
 
-from gym_pipeline.core.diagnose.vocabulary import (
+from gym_pipeline.diagnose.vocabulary import (
     CACHE_RESUME,
     CONFIG,
     DATA_SCHEMA,

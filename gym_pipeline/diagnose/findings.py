@@ -14,10 +14,10 @@ from typing import Literal
 
 from pydantic import BaseModel, Field, field_validator
 
-from gym_pipeline.core.diagnose.artifacts import FailureGroup, FileStats, Key
-from gym_pipeline.core.diagnose.evidence import Evidence
-from gym_pipeline.core.diagnose.evidence_line import EvidenceLine, excerpt, redact
-from gym_pipeline.core.diagnose.vocabulary import PARTIAL_PROFILE_FLAG, REQUEST_DEBUG_FLAG, Category
+from gym_pipeline.diagnose.artifacts import FailureGroup, FileStats, Key
+from gym_pipeline.diagnose.evidence import Evidence
+from gym_pipeline.diagnose.evidence_line import EvidenceLine, excerpt, redact
+from gym_pipeline.diagnose.vocabulary import PARTIAL_PROFILE_FLAG, REQUEST_DEBUG_FLAG, Category
 
 # A finding's place in the causal report: what went wrong first, what followed from it, and what is
 # worth knowing but no fault (a run not profiled yet).

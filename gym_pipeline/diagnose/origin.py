@@ -15,8 +15,8 @@ from dataclasses import dataclass, replace
 from typing import NamedTuple
 from urllib.parse import urlsplit
 
-from gym_pipeline.core.diagnose.logs import LogIncident
-from gym_pipeline.core.diagnose.vocabulary import (
+from gym_pipeline.diagnose.logs import LogIncident
+from gym_pipeline.diagnose.vocabulary import (
     CACHE_RESUME,
     CONFIG,
     DATA_SCHEMA,

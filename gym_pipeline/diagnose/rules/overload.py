@@ -14,13 +14,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from gym_pipeline.core.diagnose.artifacts import FailureGroup
-from gym_pipeline.core.diagnose.evidence import Evidence
-from gym_pipeline.core.diagnose.evidence_line import EvidenceLine
-from gym_pipeline.core.diagnose.findings import Finding, affected, keys_of, plural, resume_command, unique
-from gym_pipeline.core.diagnose.rules.routing import OVERLOADED_REPLY
-from gym_pipeline.core.diagnose.vocabulary import THROUGHPUT_RESOURCES
 from gym_pipeline.core.manifest import MANIFEST_FILE
+from gym_pipeline.diagnose.artifacts import FailureGroup
+from gym_pipeline.diagnose.evidence import Evidence
+from gym_pipeline.diagnose.evidence_line import EvidenceLine
+from gym_pipeline.diagnose.findings import Finding, affected, keys_of, plural, resume_command, unique
+from gym_pipeline.diagnose.rules.routing import OVERLOADED_REPLY
+from gym_pipeline.diagnose.vocabulary import THROUGHPUT_RESOURCES
 
 _TIMEOUT = re.compile(r"timeout|timed out", re.I)
 _QUOTA = re.compile(r"insufficient_quota|quota|billing|credit", re.I)

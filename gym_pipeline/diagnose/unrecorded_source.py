@@ -14,13 +14,13 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from gym_pipeline.core.diagnose.artifacts import RunFiles, locate_named_file
-from gym_pipeline.core.diagnose.evidence_line import EvidenceLine
-from gym_pipeline.core.diagnose.logs import LogFacts
-from gym_pipeline.core.diagnose.manifests import SOURCE_CHANGED, ManifestFacts, Staleness
 from gym_pipeline.core.formats import ROLLOUT_INDEX, TASK_INDEX, JsonlFormatError, iter_jsonl_dicts
 from gym_pipeline.core.materialize import MaterializationSettings
 from gym_pipeline.core.staleness import compare_materialized
+from gym_pipeline.diagnose.artifacts import RunFiles, locate_named_file
+from gym_pipeline.diagnose.evidence_line import EvidenceLine
+from gym_pipeline.diagnose.logs import LogFacts
+from gym_pipeline.diagnose.manifests import SOURCE_CHANGED, ManifestFacts, Staleness
 
 MAX_CANDIDATES = 3
 # A data file beside the run (not named by a log) is taken for the source only if most of the inputs' tasks

@@ -12,8 +12,8 @@ from pathlib import Path
 import orjson
 from pydantic import ValidationError
 
-from gym_pipeline.core.diagnose.evidence_line import EvidenceLine
-from gym_pipeline.core.diagnose.vocabulary import (
+from gym_pipeline.diagnose.evidence_line import EvidenceLine
+from gym_pipeline.diagnose.vocabulary import (
     CONFIG,
     CONTAINER_EXIT_CODES,
     INFRA,

@@ -6,12 +6,12 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-from gym_pipeline.core.diagnose.artifacts import FailureGroup
-from gym_pipeline.core.diagnose.evidence import Evidence
-from gym_pipeline.core.diagnose.logs import LogHit
-from gym_pipeline.core.diagnose.origin import VERIFY_RESPONSE_INVALID, server_role
-from gym_pipeline.core.diagnose.vocabulary import AGENT_STAGE
 from gym_pipeline.core.failure_kinds import ENVIRONMENT_SERVER_FAILED, TIMEOUT_EXCEEDED
+from gym_pipeline.diagnose.artifacts import FailureGroup
+from gym_pipeline.diagnose.evidence import Evidence
+from gym_pipeline.diagnose.logs import LogHit
+from gym_pipeline.diagnose.origin import VERIFY_RESPONSE_INVALID, server_role
+from gym_pipeline.diagnose.vocabulary import AGENT_STAGE
 
 # A connection that never opened (nothing listens, wrong host) and one the server closed before answering.
 _REFUSED = (r"Connection refused|ConnectionRefused|ClientConnectorError|Cannot connect to host|ConnectError"

@@ -22,10 +22,6 @@ from typing import Any
 
 import orjson
 
-from gym_pipeline.core.diagnose.evidence_line import MAX_TEXT_CHARS, EvidenceLine, excerpt
-from gym_pipeline.core.diagnose.logs import SKIPPED_DIRS, LogHit
-from gym_pipeline.core.diagnose.nested import ErrorBody, NestedError, parse_error_body, unwrap_inner_server_error
-from gym_pipeline.core.diagnose.signatures import PROBLEM_OF_SIGNATURE, match_text
 from gym_pipeline.core.formats import (
     FAILURES_FILE,
     MATERIALIZED_INPUTS_FILE,
@@ -35,6 +31,10 @@ from gym_pipeline.core.formats import (
     TASK_INDEX,
     JsonlFormatError,
 )
+from gym_pipeline.diagnose.evidence_line import MAX_TEXT_CHARS, EvidenceLine, excerpt
+from gym_pipeline.diagnose.logs import SKIPPED_DIRS, LogHit
+from gym_pipeline.diagnose.nested import ErrorBody, NestedError, parse_error_body, unwrap_inner_server_error
+from gym_pipeline.diagnose.signatures import PROBLEM_OF_SIGNATURE, match_text
 
 # File names of one run, derived from the shared constants: `<stem>.jsonl`, `<stem>_failures.jsonl`...
 DEFAULT_STEM = ROLLOUTS_FILE.removesuffix(".jsonl")

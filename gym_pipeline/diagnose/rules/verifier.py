@@ -7,10 +7,10 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import Any
 
-from gym_pipeline.core.diagnose.artifacts import FailureGroup
-from gym_pipeline.core.diagnose.evidence import Evidence
-from gym_pipeline.core.diagnose.evidence_line import EvidenceLine, excerpt
-from gym_pipeline.core.diagnose.findings import (
+from gym_pipeline.diagnose.artifacts import FailureGroup
+from gym_pipeline.diagnose.evidence import Evidence
+from gym_pipeline.diagnose.evidence_line import EvidenceLine, excerpt
+from gym_pipeline.diagnose.findings import (
     Finding,
     affected,
     debug_rerun,
@@ -23,9 +23,9 @@ from gym_pipeline.core.diagnose.findings import (
     status_words,
     unique,
 )
-from gym_pipeline.core.diagnose.rules.nesting import nested_finding, nested_log_findings
-from gym_pipeline.core.diagnose.rules.routing import all_servers_ready, groups_routed
-from gym_pipeline.core.diagnose.vocabulary import (
+from gym_pipeline.diagnose.rules.nesting import nested_finding, nested_log_findings
+from gym_pipeline.diagnose.rules.routing import all_servers_ready, groups_routed
+from gym_pipeline.diagnose.vocabulary import (
     DATA_SCHEMA,
     FAILURE_KINDS,
     STEP_KINDS,

@@ -24,9 +24,9 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 
-from gym_pipeline.core.diagnose.evidence import FAILED_RUN_LOG, FAILED_RUN_SOURCE, Evidence
-from gym_pipeline.core.diagnose.findings import CAUSE, CONSEQUENCE, NOTE, Finding, Rule
-from gym_pipeline.core.diagnose.rules.data import (
+from gym_pipeline.diagnose.evidence import FAILED_RUN_LOG, FAILED_RUN_SOURCE, Evidence
+from gym_pipeline.diagnose.findings import CAUSE, CONSEQUENCE, NOTE, Finding, Rule
+from gym_pipeline.diagnose.rules.data import (
     rule_empty_inputs,
     rule_malformed_jsonl,
     rule_missing_rollouts,
@@ -39,8 +39,8 @@ from gym_pipeline.core.diagnose.rules.data import (
     rule_stale_inputs,
     rule_truncated_answers,
 )
-from gym_pipeline.core.diagnose.rules.fallback import STEP_OF_CATEGORY, unexplained_log_errors
-from gym_pipeline.core.diagnose.rules.job import (
+from gym_pipeline.diagnose.rules.fallback import STEP_OF_CATEGORY, unexplained_log_errors
+from gym_pipeline.diagnose.rules.job import (
     rule_container_cannot_reach_host,
     rule_head_probe,
     rule_launcher_state,
@@ -59,10 +59,10 @@ from gym_pipeline.core.diagnose.rules.job import (
     rule_servers_not_ready,
     rule_tool_env_hangs,
 )
-from gym_pipeline.core.diagnose.rules.known import known_problems
-from gym_pipeline.core.diagnose.rules.refusals import rule_model_refusals
-from gym_pipeline.core.diagnose.rules.routing import failure_route
-from gym_pipeline.core.diagnose.rules.verifier import (
+from gym_pipeline.diagnose.rules.known import known_problems
+from gym_pipeline.diagnose.rules.refusals import rule_model_refusals
+from gym_pipeline.diagnose.rules.routing import failure_route
+from gym_pipeline.diagnose.rules.verifier import (
     rule_failure_kinds,
     rule_malformed_verify_response,
     rule_nested_verifier_errors,
@@ -76,7 +76,7 @@ from gym_pipeline.core.diagnose.rules.verifier import (
     rule_verifier_failures,
     rule_verifier_timeouts,
 )
-from gym_pipeline.core.diagnose.vocabulary import CONFIG, DEBUG_STEPS, INFRA, MODEL_SERVING
+from gym_pipeline.diagnose.vocabulary import CONFIG, DEBUG_STEPS, INFRA, MODEL_SERVING
 
 __all__ = ["RULES", "failure_route", "link_causes", "run_rules"]
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from gym_pipeline.core.diagnose.artifacts import FailureGroup
-from gym_pipeline.core.diagnose.evidence import Evidence
-from gym_pipeline.core.diagnose.findings import (
+from gym_pipeline.diagnose.artifacts import FailureGroup
+from gym_pipeline.diagnose.evidence import Evidence
+from gym_pipeline.diagnose.findings import (
     Finding,
     affected,
     debug_rerun,
@@ -14,10 +14,10 @@ from gym_pipeline.core.diagnose.findings import (
     status_words,
     unique,
 )
-from gym_pipeline.core.diagnose.logs import LogHit
-from gym_pipeline.core.diagnose.nested import unwrap_inner_server_error
-from gym_pipeline.core.diagnose.origin import missing_module_fix, server_role
-from gym_pipeline.core.diagnose.vocabulary import MODEL_SERVING, REQUEST_DEBUG_FLAG, VERIFIER_RUNTIME
+from gym_pipeline.diagnose.logs import LogHit
+from gym_pipeline.diagnose.nested import unwrap_inner_server_error
+from gym_pipeline.diagnose.origin import missing_module_fix, server_role
+from gym_pipeline.diagnose.vocabulary import MODEL_SERVING, REQUEST_DEBUG_FLAG, VERIFIER_RUNTIME
 
 
 def nested_finding(ev: Evidence, groups: list[FailureGroup], category: str, who: str, reading: str,

@@ -6,9 +6,9 @@ import itertools
 import re
 from pathlib import Path
 
-from gym_pipeline.core.diagnose.evidence import Evidence
-from gym_pipeline.core.diagnose.evidence_line import EvidenceLine
-from gym_pipeline.core.diagnose.findings import (
+from gym_pipeline.diagnose.evidence import Evidence
+from gym_pipeline.diagnose.evidence_line import EvidenceLine
+from gym_pipeline.diagnose.findings import (
     Finding,
     affected,
     debug_rerun,
@@ -24,14 +24,14 @@ from gym_pipeline.core.diagnose.findings import (
     status_words,
     unique,
 )
-from gym_pipeline.core.diagnose.launcher import MODEL_SERVER_STAGE, LauncherState, outcome
-from gym_pipeline.core.diagnose.logs import LogHit
-from gym_pipeline.core.diagnose.origin import layer_of_frame
-from gym_pipeline.core.diagnose.probes import HEAD_SERVER, MODEL, PORT, PORT_IN_USE, ProbeResult
-from gym_pipeline.core.diagnose.rules.nesting import nested_finding, nested_log_findings
-from gym_pipeline.core.diagnose.rules.overload import overload_finding, read_overload
-from gym_pipeline.core.diagnose.rules.routing import all_servers_ready, describe_endpoint_failures, groups_routed
-from gym_pipeline.core.diagnose.vocabulary import (
+from gym_pipeline.diagnose.launcher import MODEL_SERVER_STAGE, LauncherState, outcome
+from gym_pipeline.diagnose.logs import LogHit
+from gym_pipeline.diagnose.origin import layer_of_frame
+from gym_pipeline.diagnose.probes import HEAD_SERVER, MODEL, PORT, PORT_IN_USE, ProbeResult
+from gym_pipeline.diagnose.rules.nesting import nested_finding, nested_log_findings
+from gym_pipeline.diagnose.rules.overload import overload_finding, read_overload
+from gym_pipeline.diagnose.rules.routing import all_servers_ready, describe_endpoint_failures, groups_routed
+from gym_pipeline.diagnose.vocabulary import (
     CACHE_RESUME,
     CONFIG,
     INFRA,

@@ -16,13 +16,13 @@ from typing import Any
 
 import orjson
 
-from gym_pipeline.core.diagnose.artifacts import locate_named_file
-from gym_pipeline.core.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.core.fingerprint import file_digest
 from gym_pipeline.core.formats import JsonlFormatError
 from gym_pipeline.core.manifest import COLLECTING, MANIFEST_FILE, PROFILE_STAGE, ROLLOUTS_STAGE
 from gym_pipeline.core.materialize import MATERIALIZED_INPUTS_STAGE, MaterializationSettings
 from gym_pipeline.core.staleness import StaleInputsError, StaleReport, compare_materialized, ensure_resume_is_safe
+from gym_pipeline.diagnose.artifacts import locate_named_file
+from gym_pipeline.diagnose.evidence_line import EvidenceLine
 
 SOURCE_CHANGED = "source_changed"  # the data changed since the inputs were materialized
 SOURCE_GONE = "source_gone"

@@ -27,8 +27,8 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from gym_pipeline.core.diagnose.evidence_line import EvidenceLine
-from gym_pipeline.core.diagnose.signatures import (
+from gym_pipeline.diagnose.evidence_line import EvidenceLine
+from gym_pipeline.diagnose.signatures import (
     CAUSED_BY,
     ERROR_LINE,
     EXCEPTION_LINE,

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import re
 
-from gym_pipeline.core.diagnose.evidence import Evidence
-from gym_pipeline.core.diagnose.evidence_line import excerpt
-from gym_pipeline.core.diagnose.findings import Finding, input_field_fault
-from gym_pipeline.core.diagnose.launcher import served_and_stopped
-from gym_pipeline.core.diagnose.logs import LogIncident
-from gym_pipeline.core.diagnose.origin import Listener, Placement, address_of, innermost_frame, place, server_role
-from gym_pipeline.core.diagnose.vocabulary import (
+from gym_pipeline.diagnose.evidence import Evidence
+from gym_pipeline.diagnose.evidence_line import excerpt
+from gym_pipeline.diagnose.findings import Finding, input_field_fault
+from gym_pipeline.diagnose.launcher import served_and_stopped
+from gym_pipeline.diagnose.logs import LogIncident
+from gym_pipeline.diagnose.origin import Listener, Placement, address_of, innermost_frame, place, server_role
+from gym_pipeline.diagnose.vocabulary import (
     CACHE_RESUME,
     CATEGORY_MEANINGS,
     CONFIG,

@@ -18,12 +18,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from gym_pipeline.core.diagnose.artifacts import ArtifactFacts, collect_artifacts
-from gym_pipeline.core.diagnose.evidence_line import EvidenceLine, redact
-from gym_pipeline.core.diagnose.launcher import LauncherRecord, read_launcher_states
-from gym_pipeline.core.diagnose.logs import LogFacts, LogHit, LogIncident, scan_logs
-from gym_pipeline.core.diagnose.manifests import ManifestFacts, read_manifest_facts
-from gym_pipeline.core.diagnose.probes import (
+from gym_pipeline.diagnose.artifacts import ArtifactFacts, collect_artifacts
+from gym_pipeline.diagnose.evidence_line import EvidenceLine, redact
+from gym_pipeline.diagnose.launcher import LauncherRecord, read_launcher_states
+from gym_pipeline.diagnose.logs import LogFacts, LogHit, LogIncident, scan_logs
+from gym_pipeline.diagnose.manifests import ManifestFacts, read_manifest_facts
+from gym_pipeline.diagnose.probes import (
     DEFAULT_HEAD_URL,
     DEFAULT_SOURCE,
     HEAD_SERVER,
@@ -33,8 +33,8 @@ from gym_pipeline.core.diagnose.probes import (
     ProbeTarget,
     is_loopback,
 )
-from gym_pipeline.core.diagnose.probes import probe as run_probes
-from gym_pipeline.core.diagnose.unrecorded_source import check_unrecorded_source
+from gym_pipeline.diagnose.probes import probe as run_probes
+from gym_pipeline.diagnose.unrecorded_source import check_unrecorded_source
 
 __all__ = ["Evidence", "EvidenceLine", "collect_evidence", "redact"]
 

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import re
 
-from gym_pipeline.core.diagnose.evidence import Evidence
-from gym_pipeline.core.diagnose.evidence_line import EvidenceLine
-from gym_pipeline.core.diagnose.findings import (
+from gym_pipeline.core.manifest import MANIFEST_FILE
+from gym_pipeline.diagnose.evidence import Evidence
+from gym_pipeline.diagnose.evidence_line import EvidenceLine
+from gym_pipeline.diagnose.findings import (
     NOTE,
     Finding,
     agent_of,
@@ -19,9 +20,8 @@ from gym_pipeline.core.diagnose.findings import (
     resume_command,
     unique,
 )
-from gym_pipeline.core.diagnose.manifests import INPUTS_CHANGED, PROFILE_OUTDATED, SOURCE_CHANGED, SOURCE_GONE
-from gym_pipeline.core.diagnose.vocabulary import CACHE_RESUME, CONFIG, DATA_SCHEMA, SIDECAR_FLAG, VERIFIER_RUNTIME
-from gym_pipeline.core.manifest import MANIFEST_FILE
+from gym_pipeline.diagnose.manifests import INPUTS_CHANGED, PROFILE_OUTDATED, SOURCE_CHANGED, SOURCE_GONE
+from gym_pipeline.diagnose.vocabulary import CACHE_RESUME, CONFIG, DATA_SCHEMA, SIDECAR_FLAG, VERIFIER_RUNTIME
 
 # ---------------------------------------------------------------------------------------------
 # Step 5: materialized inputs and source data.

@@ -24,7 +24,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import orjson
 
-from gym_pipeline.core.diagnose.evidence_line import EvidenceLine
+from gym_pipeline.diagnose.evidence_line import EvidenceLine
 
 PROBE_TIMEOUT_S = 2.0
 DEFAULT_HEAD_URL = "http://127.0.0.1:11000"

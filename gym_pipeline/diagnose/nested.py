@@ -15,7 +15,7 @@ from typing import Any
 
 import orjson
 
-from gym_pipeline.core.diagnose.evidence_line import excerpt
+from gym_pipeline.diagnose.evidence_line import excerpt
 
 MAX_BODY_CHARS = 200_000  # a body is read from at most this many characters
 

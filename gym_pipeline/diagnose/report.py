@@ -14,14 +14,14 @@ from typing import Any, Literal
 import orjson
 from pydantic import BaseModel
 
-from gym_pipeline.core.diagnose.evidence import FAILED_RUN_SOURCE, Evidence, collect_evidence
-from gym_pipeline.core.diagnose.findings import CAUSE, CONSEQUENCE, NOTE, Finding, plural
-from gym_pipeline.core.diagnose.launcher import outcome
-from gym_pipeline.core.diagnose.rules import run_rules
-from gym_pipeline.core.diagnose.vocabulary import HEALTHY, Category
 from gym_pipeline.core.formats import DIAGNOSIS_FILE, write_json_atomic
 from gym_pipeline.core.redaction import redact_value
 from gym_pipeline.core.run_lock import run_directory_lock
+from gym_pipeline.diagnose.evidence import FAILED_RUN_SOURCE, Evidence, collect_evidence
+from gym_pipeline.diagnose.findings import CAUSE, CONSEQUENCE, NOTE, Finding, plural
+from gym_pipeline.diagnose.launcher import outcome
+from gym_pipeline.diagnose.rules import run_rules
+from gym_pipeline.diagnose.vocabulary import HEALTHY, Category
 
 DIAGNOSIS_STAGE = "diagnostic_report"  # its record in the run's manifest, and the lock holder's stage
 

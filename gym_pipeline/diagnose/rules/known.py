@@ -5,12 +5,12 @@ from __future__ import annotations
 import string
 from collections.abc import Callable, Mapping
 
-from gym_pipeline.core.diagnose.evidence import Evidence
-from gym_pipeline.core.diagnose.evidence_line import excerpt
-from gym_pipeline.core.diagnose.findings import Finding, affected, keys_of, resume_command, unique
-from gym_pipeline.core.diagnose.launcher import served_and_stopped
-from gym_pipeline.core.diagnose.logs import LogHit
-from gym_pipeline.core.diagnose.signatures import KNOWN_PROBLEMS
+from gym_pipeline.diagnose.evidence import Evidence
+from gym_pipeline.diagnose.evidence_line import excerpt
+from gym_pipeline.diagnose.findings import Finding, affected, keys_of, resume_command, unique
+from gym_pipeline.diagnose.launcher import served_and_stopped
+from gym_pipeline.diagnose.logs import LogHit
+from gym_pipeline.diagnose.signatures import KNOWN_PROBLEMS
 
 
 def known_problems(step: int) -> Callable[[Evidence], list[Finding]]:

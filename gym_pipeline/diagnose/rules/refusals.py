@@ -11,11 +11,11 @@ or nested in Gym's "inner server" 500s.
 
 from __future__ import annotations
 
-from gym_pipeline.core.diagnose.artifacts import FailureGroup
-from gym_pipeline.core.diagnose.evidence import Evidence
-from gym_pipeline.core.diagnose.findings import Finding, affected, keys_of, plural, resume_command, said, status_words
-from gym_pipeline.core.diagnose.rules.routing import ROUTE, ROW, SETTING, groups_routed, refused_field
-from gym_pipeline.core.diagnose.vocabulary import CONFIG, DATA_SCHEMA
+from gym_pipeline.diagnose.artifacts import FailureGroup
+from gym_pipeline.diagnose.evidence import Evidence
+from gym_pipeline.diagnose.findings import Finding, affected, keys_of, plural, resume_command, said, status_words
+from gym_pipeline.diagnose.rules.routing import ROUTE, ROW, SETTING, groups_routed, refused_field
+from gym_pipeline.diagnose.vocabulary import CONFIG, DATA_SCHEMA
 
 
 def _what(groups: list[FailureGroup]) -> tuple[str, str]:

@@ -1,6 +1,6 @@
 """Automatic diagnosis of a NeMo Gym run folder: evidence collectors -> rules in the debug order -> report.
 
-    from gym_pipeline.core.diagnose import diagnose, diagnose_failed_run, render_text, write_diagnosis
+    from gym_pipeline.diagnose import diagnose, diagnose_failed_run, render_text, write_diagnosis
     report = diagnose(run_dir)                       # DiagnosisReport: category, findings, summary
     report = diagnose(run_dir, probe=True)           # plus live probes of what the run's files name
     report = diagnose_failed_run(run_dir, error)     # a failed run's error text read as one more log
@@ -13,10 +13,10 @@ the table of log signatures and the known problems they prove, `vocabulary` the 
 failure vocabulary, `rules/` the rules in the guide's debug order, `report` the output.
 """
 
-from gym_pipeline.core.diagnose.evidence import Evidence, collect_evidence
-from gym_pipeline.core.diagnose.evidence_line import EvidenceLine, redact
-from gym_pipeline.core.diagnose.findings import Finding, Rule
-from gym_pipeline.core.diagnose.report import (
+from gym_pipeline.diagnose.evidence import Evidence, collect_evidence
+from gym_pipeline.diagnose.evidence_line import EvidenceLine, redact
+from gym_pipeline.diagnose.findings import Finding, Rule
+from gym_pipeline.diagnose.report import (
     DIAGNOSIS_FILE,
     DiagnosisReport,
     diagnose,
@@ -25,8 +25,8 @@ from gym_pipeline.core.diagnose.report import (
     render_text,
     write_diagnosis,
 )
-from gym_pipeline.core.diagnose.rules import RULES
-from gym_pipeline.core.diagnose.vocabulary import CATEGORIES, HEALTHY
+from gym_pipeline.diagnose.rules import RULES
+from gym_pipeline.diagnose.vocabulary import CATEGORIES, HEALTHY
 
 __all__ = [
     "CATEGORIES",
