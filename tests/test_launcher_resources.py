@@ -95,3 +95,26 @@ def test_a_launched_stage_outcome_crosses_as_json_and_becomes_dagster_metadata(t
     assert metadata["path"] == dg.MetadataValue.path(str(tmp_path))
     assert metadata["summary"] == dg.MetadataValue.md("| a |")
     assert (metadata["rows"], metadata["share"], metadata["mean"], metadata["model"]) == (3, None, 0.5, "m")
+
+
+def test_checkpoints_are_observed_through_the_model_server_resource_a_run_uses(tmp_path, policy_endpoint):
+    """sweep.yaml serves checkpoint folders; a run switched to an endpoint observes the endpoint's model instead."""
+    from gym_pipeline.assets.sources import build_model_checkpoint
+    from gym_pipeline.core.fingerprint import folder_digest
+
+    config = create_workspace(tmp_path / "home", checkpoint_count=1)
+    source = build_model_checkpoint(config)
+
+    def observed(model_server: ModelServerResource) -> str:
+        defs = dg.Definitions(assets=[source], jobs=[dg.define_asset_job("observe", [source.key])],
+                              resources={"model_server": model_server})
+        with dg.DagsterInstance.ephemeral() as instance:
+            instance.add_dynamic_partitions(CHECKPOINTS.name, ["step_0100"])
+            assert defs.resolve_job_def("observe").execute_in_process(instance=instance).success
+            record = instance.fetch_observations(source.key, limit=1).records[0]
+            return record.asset_observation.tags["dagster/data_version"]
+
+    folder = observed(ModelServerResource.from_config(config.model_server))
+    assert folder == folder_digest(config.checkpoint_dir("step_0100"))
+    endpoint = observed(ModelServerResource(kind="endpoint", url_template=policy_endpoint.url))
+    assert endpoint != folder

@@ -13,6 +13,7 @@ from gym_pipeline.assets.partitions import CHECKPOINTS, env_partitions
 from gym_pipeline.automation import source_observation
 from gym_pipeline.config import SweepConfig
 from gym_pipeline.core.fingerprint import file_digest, folder_digest, value_digest
+from gym_pipeline.resources.model_server import ModelServerResource
 from gym_pipeline.serving.servers import endpoint_identity
 
 MISSING = "missing"
@@ -67,15 +68,18 @@ def build_model_checkpoint(config: SweepConfig) -> dg.AssetsDefinition:
         tags={"dagster/kind/model": ""},
         automation_condition=source_observation(config),
     )
-    def model_checkpoint(context: dg.AssetExecutionContext) -> dg.DataVersionsByPartition:
+    def model_checkpoint(context: dg.AssetExecutionContext,
+                         model_server: ModelServerResource) -> dg.DataVersionsByPartition:
+        # The server the runs use (the resource, which the launchpad may switch), not the file's default.
+        server = model_server.settings()
         versions = {}
         for checkpoint in context.instance.get_dynamic_partitions(CHECKPOINTS.name):
-            if config.model_server.kind in ("simulated", "vllm"):  # a folder we serve ourselves
+            if server.kind in ("simulated", "vllm"):  # a folder we serve ourselves
                 folder = config.checkpoint_dir(checkpoint)
                 versions[checkpoint] = dg.DataVersion(folder_digest(folder) if folder.is_dir() else MISSING)
                 continue
             try:
-                versions[checkpoint] = dg.DataVersion(value_digest(endpoint_identity(config.model_server, checkpoint)))
+                versions[checkpoint] = dg.DataVersion(value_digest(endpoint_identity(server, checkpoint)))
             except (urllib.error.URLError, OSError, ValueError) as error:
                 # An endpoint that is down tells nothing about its model: keep the last observation.
                 context.log.warning(f"{checkpoint}: endpoint not observed ({error})")
