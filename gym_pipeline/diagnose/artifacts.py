@@ -34,6 +34,7 @@ from gym_pipeline.core.formats import (
 from gym_pipeline.diagnose.evidence_line import MAX_TEXT_CHARS, EvidenceLine, excerpt
 from gym_pipeline.diagnose.logs import SKIPPED_DIRS, LogHit
 from gym_pipeline.diagnose.nested import ErrorBody, NestedError, parse_error_body, unwrap_inner_server_error
+from gym_pipeline.diagnose.row_quality import RowQuality, note_materialized_row, note_rollout_row
 from gym_pipeline.diagnose.signatures import PROBLEM_OF_SIGNATURE, match_text
 
 # File names of one run, derived from the shared constants: `<stem>.jsonl`, `<stem>_failures.jsonl`...
@@ -230,6 +231,7 @@ class ArtifactFacts:
     truncated_rollouts: int = 0
     truncation_limit: int | None = None
     truncated_example: EvidenceLine | None = None
+    quality: RowQuality = field(default_factory=RowQuality)  # quiet data faults only the rows show
 
     # the reward profile
     profile_rollouts: int = 0  # sum of num_rollouts
@@ -483,6 +485,7 @@ def _collect_rollouts(facts: ArtifactFacts) -> dict[Key, int]:
         else:
             done[key] = line_number
         _note_truncation(facts, row, file, line_number)
+        note_rollout_row(facts.quality, row, key, file, line_number)
         masked = row.get("mask_sample") is True
         facts.masked_rollouts += masked
         kinds = [str(row["failure_kind"])] if row.get("failure_kind") is not None else []
@@ -591,6 +594,7 @@ def _collect_materialized(facts: ArtifactFacts, done: dict[Key, int]) -> None:
     for line_number, _raw, row in _iter_rows(facts.materialized, _check_materialized):
         key = _key(row)
         tasks.add(key[0])
+        note_materialized_row(facts.quality, row, key, line_number, MAX_EXAMPLES)
         facts.rows_with_tools += _uses_tools(row)
         facts.input_fields.update(row.keys())
         facts.input_fields_empty.update(name for name, value in row.items() if value in ("", None) or value == [] or value == {})

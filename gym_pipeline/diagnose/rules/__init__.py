@@ -60,6 +60,11 @@ from gym_pipeline.diagnose.rules.job import (
     rule_tool_env_hangs,
 )
 from gym_pipeline.diagnose.rules.known import known_problems
+from gym_pipeline.diagnose.rules.quality import (
+    rule_shared_task_index,
+    rule_unextracted_answers,
+    rule_verifier_refuses_row_values,
+)
 from gym_pipeline.diagnose.rules.refusals import rule_model_refusals
 from gym_pipeline.diagnose.rules.routing import failure_route
 from gym_pipeline.diagnose.rules.verifier import (
@@ -111,6 +116,8 @@ RULES: tuple[Rule, ...] = (
     Rule(5, "empty_inputs", rule_empty_inputs),
     Rule(5, "malformed_jsonl", rule_malformed_jsonl),
     Rule(5, "rollouts_without_inputs", rule_rollouts_without_inputs),
+    Rule(5, "shared_task_index", rule_shared_task_index),
+    Rule(5, "verifier_refuses_row_values", rule_verifier_refuses_row_values),
     Rule(5, "known_problems", known_problems(5)),
     Rule(6, "missing_rollouts", rule_missing_rollouts),
     Rule(6, "partial_profile_log", rule_partial_profile_log),
@@ -118,6 +125,7 @@ RULES: tuple[Rule, ...] = (
     Rule(6, "stale_files", rule_stale_files),
     Rule(6, "several_writers", rule_several_writers),
     Rule(6, "truncated_answers", rule_truncated_answers),
+    Rule(6, "unextracted_answers", rule_unextracted_answers),
     Rule(6, "known_problems", known_problems(6)),
     Rule(7, "time_budget_kinds", rule_time_budget_kinds),
     Rule(7, "step_failures", rule_step_failures),

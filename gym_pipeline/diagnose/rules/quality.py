@@ -1,0 +1,94 @@
+"""Steps 5-6 of the debug order, for runs that may have completed: data faults only the rows show
+(see `row_quality`). A profile of such a run is well formed and wrong."""
+
+from __future__ import annotations
+
+from gym_pipeline.diagnose.evidence import Evidence
+from gym_pipeline.diagnose.evidence_line import EvidenceLine
+from gym_pipeline.diagnose.findings import Finding, path_of, plural
+from gym_pipeline.diagnose.vocabulary import DATA_SCHEMA, VERIFIER_RUNTIME
+
+UNEXTRACTED_MIN_ROWS = 3
+UNEXTRACTED_SHARE = 0.2  # of the scored rollouts: beyond a few odd answers
+
+
+def rule_shared_task_index(ev: Evidence) -> list[Finding]:
+    """Rows of different tasks under one `_ng_task_index`."""
+    a = ev.artifacts
+    shared = a.quality.shared_task_indices
+    if not shared:
+        return []
+    file = a.rel(a.materialized.path)
+    evidence = []
+    for example in a.quality.shared_examples[:2]:
+        evidence += [EvidenceLine(file=file, line=example.first_line, text=f"task {example.task}: {example.first_prompt!r}"),
+                     EvidenceLine(file=file, line=example.line, text=f"task {example.task} again, another prompt: "
+                                                                    f"{example.prompt!r}")]
+    tasks = ", ".join(str(t) for t in sorted(shared)[:5]) + (", ..." if len(shared) > 5 else "")
+    return [Finding(
+        category=DATA_SCHEMA,
+        title=f"{len(shared)} task {'index' if len(shared) == 1 else 'indices'} ({tasks}) hold different prompts: "
+              "rows of different tasks share `_ng_task_index`",
+        evidence=evidence,
+        cause="Gym keys a task by `_ng_task_index`, and rows that carry one keep it when materialized: datasets "
+              "concatenated with their own numbering (each from 0) give one index to two tasks. Per-task statistics, "
+              "pass@k and the repeat-level metrics then mix unrelated tasks, and a resume matches rollouts to the "
+              "wrong task.",
+        fix=f"Give every task its own `_ng_task_index`: remove the field from the source rows so materialization "
+            f"numbers them (or renumber the second part after the first), then materialize again "
+            f"({path_of(a.materialized)}) and collect on a clean output path.",
+    )]
+
+
+def rule_verifier_refuses_row_values(ev: Evidence) -> list[Finding]:
+    """Most failed rows failed because the verifier could not take a value of the row itself."""
+    a = ev.artifacts
+    refused = a.quality.refused_fields
+    if not refused or refused.total() * 2 < a.failed_rollouts:
+        return []
+    name, count = refused.most_common(1)[0]
+    rollouts = path_of(a.rollouts)
+    return [Finding(
+        category=DATA_SCHEMA,
+        title=f"The verifier refused the rows' own `{name}` on {plural(count, 'rollout')}",
+        evidence=[a.quality.refused_examples[field] for field, _ in refused.most_common(2)],
+        cause=f"The verifier's failure reason names the row's field `{name}` and quotes its value: the rows give a value "
+              "it cannot grade (the data is wrong, not the verifier), so they come back as failures and leave the "
+              "statistics.",
+        fix=f"Correct `{name}` in the source data to the form the failure reason asks for, then materialize again and "
+            f"collect those tasks. The failed rows: `jq -c 'select(.failure_kind != null) | {{_ng_task_index, "
+            f"failure_reason}}' {rollouts}`; their `{name}` is in {path_of(a.materialized)}.",
+    )]
+
+
+def rule_unextracted_answers(ev: Evidence) -> list[Finding]:
+    """Answers scored 0 although the extracted text holds the expected answer: the extraction keeps too much."""
+    a = ev.artifacts
+    quality = a.quality
+    count, scored = quality.unextracted_answers, quality.scored_rows
+    if count < UNEXTRACTED_MIN_ROWS or count < UNEXTRACTED_SHARE * scored or quality.unextracted_example is None:
+        return []
+    head = f"{count} of {scored} scored answers got reward 0 while their extracted text holds the expected answer"
+    common = (" The profile's rewards measure the extraction, not the model.")
+    if quality.extraction_settings:
+        (setting, value), rows = quality.extraction_settings.most_common(1)[0]  # of the materialized rows
+        return [Finding(
+            category=DATA_SCHEMA,
+            title=f"{head}: the rows' `{setting}` ({value!r}) extracts more than the answer",
+            evidence=[quality.unextracted_example],
+            cause=f"The verifier compares the expected answer with what the rows' `{setting}` ({value!r}, on {rows} "
+                  f"materialized rows) cuts out of the response, and that keeps text around the answer the prompts ask for."
+                  + common,
+            fix=f"Set `{setting}` in the source rows to how each prompt asks for its answer (\\boxed{{}}, "
+                "'Final answer: ...', the last line), then materialize again and collect (or score the stored "
+                "responses again).",
+        )]
+    return [Finding(
+        category=VERIFIER_RUNTIME,
+        title=f"{head}: the verifier's extraction keeps more than the answer",
+        evidence=[quality.unextracted_example],
+        cause="The verifier compares the expected answer with an extracted text that still holds words around it, so "
+              "correct answers score 0." + common,
+        fix="Make the verifier extract the answer in the form the prompts ask for (\\boxed{}, 'Final answer: ...', "
+            "'Answer: X'), or ask for the form it extracts; then score the stored responses again.",
+    )]

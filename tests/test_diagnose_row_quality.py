@@ -1,0 +1,58 @@
+"""Quiet data faults only the rows show (diagnose/row_quality.py): what counts, and what must not."""
+
+from gym_pipeline.diagnose.evidence_line import EvidenceLine
+from gym_pipeline.diagnose.row_quality import RowQuality, note_materialized_row, note_rollout_row
+
+
+def prompt_row(text: str, task: int, repeat: int, **fields) -> dict:
+    return {"responses_create_params": {"input": [{"role": "user", "content": text}]},
+            "_ng_task_index": task, "_ng_rollout_index": repeat, **fields}
+
+
+def test_repeats_of_one_task_share_its_index_but_two_prompts_do_not():
+    quality = RowQuality()
+    for line, row in enumerate([prompt_row("2+2?", 0, 0), prompt_row("2+2?", 0, 1), prompt_row("Capital of Peru?", 1, 0),
+                                prompt_row("3+3?", 0, 2), prompt_row("3+3?", 0, 3)], start=1):
+        note_materialized_row(quality, row, (row["_ng_task_index"], row["_ng_rollout_index"]), line, 20)
+    assert quality.shared_task_indices == {0}
+    [example] = quality.shared_examples  # one example per task, however many rows repeat it
+    assert (example.first_line, example.line) == (1, 4) and "2+2?" in example.first_prompt and "3+3?" in example.prompt
+
+
+def scored(expected: str, extracted: str, reward: float) -> dict:
+    return {"reward": reward, "failure_kind": None, "expected_answer": expected, "extracted_answer": extracted}
+
+
+def test_an_answer_scored_0_counts_only_when_the_extracted_text_holds_the_expected_answer_and_more():
+    quality = RowQuality()
+    rows = [scored("1024", "Final answer: 1024", 0.0),  # counts
+            scored("1024", "1024", 1.0),  # right
+            scored("12", "120", 0.0),  # a wrong number that contains the digits
+            scored("Paris", "paris", 0.0),  # case-sensitive verifier: a real miss, not the extraction
+            scored("B", "I pick B", 0.0),  # one letter is too short to tell
+            scored("Leonardo da Vinci", "So the answer is \\boxed{Leonardo da Vinci}.", 0.0)]  # counts
+    for line, row in enumerate(rows, start=1):
+        note_rollout_row(quality, row, (line, 0), "rollouts.jsonl", line)
+    assert (quality.unextracted_answers, quality.scored_rows) == (2, 6)
+    assert quality.unextracted_example.line == 1
+
+
+def test_a_failure_reason_that_quotes_the_row_value_of_a_field_it_names_is_the_rows_fault():
+    quality = RowQuality()
+    reason = "VerifierInputError: field 'expected_answer': 'FRANCE' is not one of the option letters"
+    failed = {"reward": 0.0, "failure_kind": "verifier_error", "failure_reason": reason}
+    note_rollout_row(quality, failed, (1, 0), "rollouts.jsonl", 4)  # the result row has no expected_answer
+    assert not quality.refused_fields and (1, 0) in quality.reasons_to_check
+    note_materialized_row(quality, prompt_row("Capital of France?", 1, 0, expected_answer="France"), (1, 0), 3, 20)
+    assert quality.refused_fields == {"expected_answer": 1}
+    assert quality.refused_examples["expected_answer"] == EvidenceLine(
+        file="rollouts.jsonl", line=4, text=f"task 1 rollout 0: failure_reason={reason!r}; the row's expected_answer='France'")
+
+
+def test_a_verifier_bug_naming_a_field_without_its_value_is_not_the_rows_fault():
+    quality = RowQuality()
+    failed = {"reward": 0.0, "failure_kind": "verifier_error", "expected_answer": "42",
+              "failure_reason": "AttributeError: 'NoneType' object has no attribute 'strip' (expected_answer)"}
+    note_rollout_row(quality, failed, (0, 0), "rollouts.jsonl", 1)
+    note_materialized_row(quality, prompt_row("6*7?", 0, 0, expected_answer="42"), (0, 0), 1, 20)
+    assert not quality.refused_fields
