@@ -43,13 +43,6 @@ def inputs_automation(config: SweepConfig) -> dg.AutomationCondition | None:
     return REBUILD_WHEN_SOURCES_CHANGE if config.auto_rebuild_inputs else None
 
 
-def source_observation(config: SweepConfig) -> dg.AutomationCondition | None:
-    """With the opt-in rebuild, the sources are observed on a cron so their changes are noticed."""
-    if not config.auto_rebuild_inputs:
-        return None
-    return dg.AutomationCondition.cron_tick_passed(config.observe_cron) & ~dg.AutomationCondition.in_progress()
-
-
 def automation_sensor(config: SweepConfig) -> dg.AutomationConditionSensorDefinition:
     """Declared explicitly and running: the implicit one is created stopped."""
     return dg.AutomationConditionSensorDefinition(
@@ -58,7 +51,7 @@ def automation_sensor(config: SweepConfig) -> dg.AutomationConditionSensorDefini
         default_status=dg.DefaultSensorStatus.RUNNING,
         minimum_interval_seconds=30,
         description="Evaluates the sweep's automation conditions: checkpoint comparisons follow their profiles; "
-        "with auto_rebuild_inputs, sources are observed and changed inputs rebuilt.",
+        "with auto_rebuild_inputs, inputs whose source changed are rebuilt.",
     )
 
 

@@ -136,7 +136,7 @@ def cmd_status(args: argparse.Namespace) -> int:
     home = home_dir(args.home)
     if not (home / "dagster").is_dir():
         raise FileNotFoundError(f"{home}: no workspace here (run `gym-pipeline demo --home {home}` first)")
-    partitions = sweep_status(home)
+    partitions = sweep_status(home, rehash=args.rehash)
     if args.json:
         payload = {"partitions": [partition.as_dict() for partition in partitions]}
         sys.stdout.write(orjson.dumps(payload, option=orjson.OPT_INDENT_2).decode() + "\n")
@@ -371,6 +371,8 @@ def build_parser() -> argparse.ArgumentParser:
     status = command("status", cmd_status, "Observe the sources and show each partition's assets: FRESH, STALE, MISSING.")
     status.add_argument("--home", type=cli_args.folder, default=None)
     status.add_argument("--json", action="store_true")
+    status.add_argument("--rehash", action="store_true",
+                        help="hash every source file again, not only those whose size or modification time changed")
 
     diagnose = command("diagnose", cmd_diagnose, "Diagnose a run folder the way the debugging guide says.")
     diagnose.add_argument("run_dir", type=Path)

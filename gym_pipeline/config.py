@@ -231,17 +231,25 @@ class SweepConfig(_Strict):
     reward_profile_freshness: FreshnessConfig | None = Field(
         default_factory=lambda: FreshnessConfig(), description="how old a reward profile may get; null: no policy"
     )
-    auto_rebuild_inputs: bool = Field(
-        default=False, description="opt-in: observe sources on `observe_cron` and rebuild inputs whose source changed"
-    )
-    observe_cron: str = "*/10 * * * *"
+    auto_rebuild_inputs: bool = Field(default=False, description="opt-in: rebuild inputs whose source changed")
+    observe_sources: bool = Field(
+        default=True, description="observe datasets, settings and checkpoints on their own (the observe_sources "
+                                  "sensor); false: it starts stopped")
+    observe_interval_s: int = Field(default=60, ge=10, description="seconds between two observations of the sources")
+    digest_cache: Path = Field(
+        default=Path(".gym-pipeline/digests.sqlite"),
+        description="where source files' digests are kept by (device, inode, size, mtime) so unchanged files are "
+                    "not hashed again")
+    rehash_sources: bool = Field(
+        default=False, description="hash every source file on each observation instead of reusing kept digests")
 
     _check_name = field_validator("name")(lambda cls, value: check_safe_name(value, "sweep name"))
-    _check_paths = field_validator("checkpoints_dir", "checkpoint_registry", "runs_dir", "comparisons_dir")(
+    _check_paths = field_validator("checkpoints_dir", "checkpoint_registry", "runs_dir", "comparisons_dir",
+                                   "digest_cache")(
         lambda cls, value: value if value is None else _check_path(value))
     # A launched stage reads the config its Dagster step validated and wrote (`validate_from_step`): the cron
     # check, which needs Dagster, is not done again there, so that a stage process never loads Dagster.
-    _check_crons = field_validator("nightly_cron", "observe_cron")(
+    _check_crons = field_validator("nightly_cron")(
         lambda cls, value, info: value if (info.context or {}).get(_VALIDATED_BY_STEP) else _check_cron(value))
 
     @field_validator("responses_create_params")
@@ -283,6 +291,7 @@ class SweepConfig(_Strict):
                 "checkpoint_registry": absolute(self.checkpoint_registry) if self.checkpoint_registry else None,
                 "runs_dir": absolute(self.runs_dir),
                 "comparisons_dir": absolute(self.comparisons_dir),
+                "digest_cache": absolute(self.digest_cache),
                 "environments": [
                     environment.model_copy(update={"dataset": absolute(environment.dataset)})
                     for environment in self.environments

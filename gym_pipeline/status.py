@@ -59,11 +59,14 @@ def _describe(cause: StaleCause) -> str:
     return f"{text} ({_name(cause.dependency)})" if cause.dependency else text
 
 
-def sweep_status(home: Path) -> list[PartitionStatus]:
+def sweep_status(home: Path, rehash: bool = False) -> list[PartitionStatus]:
+    """`rehash`: hash every source file, not only those whose (device, inode, size, mtime) changed."""
     config = workspace_config(home)
     defs = build_definitions(config)
+    rehashing = {"resources": {"digest_cache": {"config": {"store": str(config.digest_cache), "rehash": True}}}}
+    run_config = _QUIET | (rehashing if rehash else {})
     with dg.DagsterInstance.from_config(str(home / "dagster")) as instance:
-        observe_sources(defs, instance, _QUIET)
+        observe_sources(defs, instance, run_config)
         resolver = CachingStaleStatusResolver(instance, defs.resolve_asset_graph(), _InstanceLoadingContext(instance))
         statuses = []
         for checkpoint in sorted(instance.get_dynamic_partitions(CHECKPOINTS.name)):

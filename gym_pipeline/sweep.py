@@ -11,6 +11,8 @@ from gym_pipeline.assets.partitions import sweep_partition_key
 from gym_pipeline.automation import automation_sensor, nightly_schedule
 from gym_pipeline.checks import build_checks
 from gym_pipeline.config import SWEEP_CONFIG_FILE, SweepConfig, load_sweep_config
+from gym_pipeline.observation import build_source_sensor
+from gym_pipeline.resources.digest_cache import DigestCacheResource
 from gym_pipeline.resources.launchers import launcher_resources
 from gym_pipeline.resources.model_server import ModelServerResource
 from gym_pipeline.sensors import (
@@ -38,7 +40,8 @@ def workspace_config(home: Path) -> SweepConfig:
         return load_sweep_config(path)
     example = load_sweep_config(EXAMPLES_DIR / SWEEP_CONFIG_FILE)
     return example.model_copy(update={"checkpoints_dir": home / "checkpoints", "runs_dir": home / "runs",
-                                      "comparisons_dir": home / "comparisons"})
+                                      "comparisons_dir": home / "comparisons",
+                                      "digest_cache": home / SweepConfig.model_fields["digest_cache"].default})
 
 
 def observe_sources(defs: dg.Definitions, instance: dg.DagsterInstance, run_config: dict | None = None) -> None:
@@ -92,10 +95,12 @@ def build_definitions(config: SweepConfig) -> dg.Definitions:
             automation_sensor(config),
             build_failure_sensor(config, [eval_sweep, recollect], diagnose_failed),
             build_checkpoint_sensor(config, eval_sweep),
+            build_source_sensor(config),
         ],
         schedules=[schedule] if (schedule := nightly_schedule(config, eval_sweep)) else [],
         # Where each stage runs (sweep.yaml's `launchers`, one resource per stage) and what serves the model.
         resources={"model_server": ModelServerResource.from_config(config.model_server),
+                   "digest_cache": DigestCacheResource(store=str(config.digest_cache), rehash=config.rehash_sources),
                    **launcher_resources(config.launchers)},
         # A sweep partition's stages run one after the other: a process per step would only add start-up.
         executor=dg.in_process_executor,

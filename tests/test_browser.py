@@ -2,7 +2,8 @@
 
 One workspace and one UI for the module: the asset graph loads, a partition whose source data
 changed is shown unsynced (stale) while its neighbour is not, a backfill launched over GraphQL
-re-evaluates two checkpoints, and the sensor picks up a new checkpoint folder. Screenshots are
+re-evaluates two checkpoints, the sensor picks up a new checkpoint folder, and a row edited while
+the UI runs shows as stale partitions with a failed inputs check within the default cadence. Screenshots are
 saved under test-results/screenshots/.
 """
 
@@ -11,6 +12,7 @@ from pathlib import Path
 
 import dagster as dg
 import pytest
+from dagster._core.storage.asset_check_execution_record import AssetCheckExecutionRecordStatus
 from ui_server import UI, running_ui, wait_until
 
 from gym_pipeline.demo import run_demo
@@ -112,3 +114,25 @@ def test_sensor_picks_up_a_new_checkpoint_folder(ui, page):
             "the runs the sensor requested")
     assert {run.tags["dagster/partition/env"] for run in runs} <= {"string_match", "mcqa"}
     _open(page, ui, "/assets/materialized_inputs?view=partitions", "step_0300", "new_checkpoint.png")
+
+
+def test_an_edited_row_shows_as_stale_with_a_failed_check_within_the_default_cadence(ui, page):
+    """Nothing run by hand: the observe_sources sensor (every 60 s by default) notices the edit."""
+    from gym_pipeline.observation import INPUTS_CHECK
+
+    dataset = ui.home / "data" / "string_match.jsonl"
+    lines = dataset.read_text().splitlines(keepends=True)
+    dataset.write_text("".join([lines[0].replace('"expected_answer": "', '"expected_answer": "not ', 1), *lines[1:]]))
+    assert dataset.read_text() != "".join(lines)
+
+    with dg.DagsterInstance.from_config(str(ui.home / "dagster")) as instance:
+        def failed_checks():
+            history = instance.event_log_storage.get_asset_check_execution_history(INPUTS_CHECK, limit=50)
+            return {record.partition for record in history
+                    if record.status == AssetCheckExecutionRecordStatus.FAILED and "string_match" in str(record.partition)}
+
+        failed = wait_until(failed_checks, 150, "the inputs check of string_match to fail on its own", interval_s=3)
+    assert failed >= {"step_0100|string_match", "step_0200|string_match"}
+    body = _open(page, ui, "/assets/materialized_inputs?view=partitions&partition=step_0100%7Cstring_match",
+                 "step_0100|string_match", "stale_after_edit.png")
+    assert "Unsynced" in body

@@ -87,7 +87,7 @@ def test_asset_graph_of_the_example_sweep(tmp_path):
         "observe_checkpoints"}
     sensors = {sensor.name: sensor.default_status.value for sensor in defs.sensors}
     assert sensors == {"gym_pipeline_automation": "RUNNING", "diagnose_failed_runs": "RUNNING",
-                       "new_checkpoints": "RUNNING"}
+                       "new_checkpoints": "RUNNING", "observe_sources": "RUNNING"}
     assert [schedule.name for schedule in defs.schedules] == ["nightly_sweep"]
 
 
@@ -95,4 +95,9 @@ def test_opt_in_rebuild_sets_the_automation_condition(tmp_path):
     config = workspace_config(tmp_path).model_copy(update={"auto_rebuild_inputs": True})
     graph = build_definitions(config).resolve_asset_graph()
     assert graph.get(dg.AssetKey("materialized_inputs")).automation_condition is not None
-    assert graph.get(dg.AssetKey("source_dataset")).automation_condition is not None
+
+
+def test_sources_are_observed_unless_asked_not_to(tmp_path):
+    config = workspace_config(tmp_path).model_copy(update={"observe_sources": False, "observe_interval_s": 300})
+    [sensor] = [s for s in build_definitions(config).sensors if s.name == "observe_sources"]
+    assert sensor.default_status == dg.DefaultSensorStatus.STOPPED and sensor.minimum_interval_seconds == 300

@@ -396,7 +396,8 @@ _CONFIG_VALUES = st.one_of(
 _CONFIG_KEYS = [
     "name", "checkpoints_dir", "checkpoint_registry", "runs_dir", "comparisons_dir", "num_repeats",
     "interleave_repeats", "responses_create_params", "concurrency", "request_timeout_s", "allow_partial_profiles",
-    "nightly_cron", "observe_cron", "backfill_batch_size", "regression_alpha", "auto_rebuild_inputs",
+    "nightly_cron", "observe_interval_s", "observe_sources", "backfill_batch_size", "regression_alpha",
+    "auto_rebuild_inputs", "digest_cache", "rehash_sources",
 ]
 _ENVIRONMENT = st.fixed_dictionaries(
     {"name": _field(st.sampled_from(["string_match", "mcqa"])), "dataset": _field(st.just("data/a.jsonl"))},

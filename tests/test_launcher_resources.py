@@ -10,6 +10,7 @@ from gym_pipeline.assets.partitions import CHECKPOINTS, sweep_partition_key
 from gym_pipeline.config import ModelServerConfig, StageLaunchersConfig
 from gym_pipeline.demo import create_workspace
 from gym_pipeline.launchers.settings import DockerLauncherSettings, LocalLauncherSettings, SlurmLauncherSettings
+from gym_pipeline.resources.digest_cache import DigestCacheResource
 from gym_pipeline.resources.launchers import (
     DockerLauncherResource,
     InStepLauncherResource,
@@ -107,7 +108,8 @@ def test_checkpoints_are_observed_through_the_model_server_resource_a_run_uses(t
 
     def observed(model_server: ModelServerResource) -> str:
         defs = dg.Definitions(assets=[source], jobs=[dg.define_asset_job("observe", [source.key])],
-                              resources={"model_server": model_server})
+                              resources={"model_server": model_server,
+                                         "digest_cache": DigestCacheResource(store=str(tmp_path / "digests.sqlite"))})
         with dg.DagsterInstance.ephemeral() as instance:
             instance.add_dynamic_partitions(CHECKPOINTS.name, ["step_0100"])
             assert defs.resolve_job_def("observe").execute_in_process(instance=instance).success

@@ -14,6 +14,7 @@ from gym_pipeline.config import SweepConfig
 from gym_pipeline.core.formats import FAILURES_FILE, ROLLOUTS_FILE
 from gym_pipeline.core.manifest import ROLLOUTS_STAGE, annotate_stage
 from gym_pipeline.core.redaction import redact
+from gym_pipeline.resources.digest_cache import DigestCacheResource
 from gym_pipeline.resources.launchers import StageLauncherResource
 from gym_pipeline.resources.model_server import ModelServerResource
 from gym_pipeline.serving.servers import Endpoint
@@ -52,7 +53,7 @@ def build_rollouts(config: SweepConfig) -> dg.AssetsDefinition:
     )
     def rollouts(context: dg.AssetExecutionContext, model_server: ModelServerResource,
                  model_server_launcher: StageLauncherResource, collect_launcher: StageLauncherResource,
-                 ) -> dg.MaterializeResult:
+                 digest_cache: DigestCacheResource) -> dg.MaterializeResult:
         partitions = partitions_of(context)
         for partition in partitions:  # refuse before anything is served or written
             report = inputs_report(config, partition.checkpoint, partition.env)
@@ -69,7 +70,7 @@ def build_rollouts(config: SweepConfig) -> dg.AssetsDefinition:
             group = list(group)
             run_dir = config.run_dir(checkpoint, group[0].env)
             with model_server.serve(checkpoint, config.checkpoint_dir(checkpoint), run_dir,
-                                    launcher=model_server_launcher) as endpoint:
+                                    launcher=model_server_launcher, digests=digest_cache.cache(context.log)) as endpoint:
                 context.log.info(f"serving {checkpoint} at {redact(endpoint.url)} (model {endpoint.model_name})")
                 for partition in group:
                     outcomes.append((partition, _collect_one(context, collect_launcher, config, partition, endpoint,

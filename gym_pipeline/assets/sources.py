@@ -3,86 +3,127 @@
 Each one's data version is a content fingerprint, so a changed dataset, changed
 materialization settings or a changed checkpoint marks exactly the partitions
 that read it stale, and a file whose mtime alone changed marks nothing.
+
+Looking stays cheap: files are hashed again only when their identity (device, inode,
+size, mtime) changed (`DigestCacheResource`), and an observation records a data version
+only for the partitions whose version changed or was never recorded, so observing often
+does not grow the instance. The `observe_sources` sensor (observation.py) computes the same
+versions every minute; the observe jobs and `gym-pipeline status` run these assets.
 """
 
+import logging
 import urllib.error
+from collections.abc import Iterable
 
 import dagster as dg
+from dagster._core.definitions.data_version import DATA_VERSION_TAG
+from dagster._core.events import DagsterEventType
 
 from gym_pipeline.assets.partitions import CHECKPOINTS, env_partitions
-from gym_pipeline.automation import source_observation
-from gym_pipeline.config import SweepConfig
-from gym_pipeline.core.fingerprint import file_digest, folder_digest, value_digest
+from gym_pipeline.config import ModelServerConfig, SweepConfig
+from gym_pipeline.core.digest_cache import DigestCache
+from gym_pipeline.core.fingerprint import value_digest
+from gym_pipeline.resources.digest_cache import DigestCacheResource
 from gym_pipeline.resources.model_server import ModelServerResource
 from gym_pipeline.serving.servers import endpoint_identity
 
 MISSING = "missing"
+SOURCE_DATASET = dg.AssetKey("source_dataset")
+MATERIALIZATION_SETTINGS = dg.AssetKey("materialization_settings")
+MODEL_CHECKPOINT = dg.AssetKey("model_checkpoint")
+
+
+def dataset_versions(config: SweepConfig, cache: DigestCache, log: logging.Logger) -> dict[str, str]:
+    versions = {}
+    for environment in config.environments:
+        if environment.dataset.exists():
+            versions[environment.name] = cache.file_digest(environment.dataset)
+        else:
+            log.warning(f"{environment.name}: dataset {environment.dataset} not found")
+            versions[environment.name] = MISSING
+    return versions
+
+
+def settings_versions(config: SweepConfig) -> dict[str, str]:
+    return {environment.name: value_digest(config.materialization_settings(environment.name).as_dict())
+            for environment in config.environments}
+
+
+def checkpoint_versions(config: SweepConfig, server: ModelServerConfig, checkpoints: Iterable[str],
+                        cache: DigestCache, log: logging.Logger) -> dict[str, str]:
+    """A folder we serve: its digest; an endpoint: the model it lists (unreachable: left out, nothing learned)."""
+    versions = {}
+    for checkpoint in checkpoints:
+        if server.kind in ("simulated", "vllm"):
+            folder = config.checkpoint_dir(checkpoint)
+            versions[checkpoint] = cache.folder_digest(folder) if folder.is_dir() else MISSING
+            continue
+        try:
+            versions[checkpoint] = value_digest(endpoint_identity(server, checkpoint))
+        except (urllib.error.URLError, OSError, ValueError) as error:
+            log.warning(f"{checkpoint}: endpoint not observed ({error})")
+    return versions
+
+
+def recorded_versions(instance: dg.DagsterInstance, key: dg.AssetKey, partitions: list[str]) -> dict[str, str]:
+    """The latest data version recorded for each partition, in one query (the tag is indexed)."""
+    tags = instance.event_log_storage.get_latest_tags_by_partition(
+        key, DagsterEventType.ASSET_OBSERVATION, [DATA_VERSION_TAG], asset_partitions=partitions)
+    return {partition: values[DATA_VERSION_TAG] for partition, values in tags.items() if DATA_VERSION_TAG in values}
+
+
+def changed_versions(context: dg.AssetExecutionContext, versions: dict[str, str]) -> dg.DataVersionsByPartition:
+    """The partitions whose version differs from the last one recorded (or that have none yet)."""
+    recorded = recorded_versions(context.instance, context.asset_key, list(versions))
+    changed = {partition: dg.DataVersion(version) for partition, version in versions.items()
+               if recorded.get(partition) != version}
+    if len(changed) < len(versions):
+        context.log.info(f"{len(versions) - len(changed)} of {len(versions)} partitions unchanged: not recorded again")
+    return dg.DataVersionsByPartition(changed)
 
 
 def build_source_dataset(config: SweepConfig) -> dg.AssetsDefinition:
     @dg.observable_source_asset(
-        name="source_dataset",
+        key=SOURCE_DATASET,
         partitions_def=env_partitions(config),
         group_name="sources",
         description="The task JSONL of each environment; its data version is a digest of the file's content.",
         tags={"dagster/kind/jsonl": ""},
-        automation_condition=source_observation(config),
     )
-    def source_dataset(context: dg.AssetExecutionContext) -> dg.DataVersionsByPartition:
-        versions = {}
-        for environment in config.environments:
-            if environment.dataset.exists():
-                versions[environment.name] = dg.DataVersion(file_digest(environment.dataset))
-            else:
-                context.log.warning(f"{environment.name}: dataset {environment.dataset} not found")
-                versions[environment.name] = dg.DataVersion(MISSING)
-        return dg.DataVersionsByPartition(versions)
+    def source_dataset(context: dg.AssetExecutionContext,
+                       digest_cache: DigestCacheResource) -> dg.DataVersionsByPartition:
+        return changed_versions(context, dataset_versions(config, digest_cache.cache(context.log), context.log))
 
     return source_dataset
 
 
 def build_materialization_settings(config: SweepConfig) -> dg.AssetsDefinition:
     @dg.observable_source_asset(
-        name="materialization_settings",
+        key=MATERIALIZATION_SETTINGS,
         partitions_def=env_partitions(config),
         group_name="sources",
         description="Repeats, interleaving, agent and prompt/sampling overrides of each environment, from sweep.yaml.",
         tags={"dagster/kind/yaml": ""},
-        automation_condition=source_observation(config),
     )
-    def materialization_settings() -> dg.DataVersionsByPartition:
-        return dg.DataVersionsByPartition({
-            environment.name: dg.DataVersion(value_digest(config.materialization_settings(environment.name).as_dict()))
-            for environment in config.environments
-        })
+    def materialization_settings(context: dg.AssetExecutionContext) -> dg.DataVersionsByPartition:
+        return changed_versions(context, settings_versions(config))
 
     return materialization_settings
 
 
 def build_model_checkpoint(config: SweepConfig) -> dg.AssetsDefinition:
     @dg.observable_source_asset(
-        name="model_checkpoint",
+        key=MODEL_CHECKPOINT,
         partitions_def=CHECKPOINTS,
         group_name="sources",
         description="Each checkpoint served: a digest of its folder's files, or an endpoint's model id and revision.",
         tags={"dagster/kind/model": ""},
-        automation_condition=source_observation(config),
     )
-    def model_checkpoint(context: dg.AssetExecutionContext,
-                         model_server: ModelServerResource) -> dg.DataVersionsByPartition:
+    def model_checkpoint(context: dg.AssetExecutionContext, model_server: ModelServerResource,
+                         digest_cache: DigestCacheResource) -> dg.DataVersionsByPartition:
         # The server the runs use (the resource, which the launchpad may switch), not the file's default.
-        server = model_server.settings()
-        versions = {}
-        for checkpoint in context.instance.get_dynamic_partitions(CHECKPOINTS.name):
-            if server.kind in ("simulated", "vllm"):  # a folder we serve ourselves
-                folder = config.checkpoint_dir(checkpoint)
-                versions[checkpoint] = dg.DataVersion(folder_digest(folder) if folder.is_dir() else MISSING)
-                continue
-            try:
-                versions[checkpoint] = dg.DataVersion(value_digest(endpoint_identity(server, checkpoint)))
-            except (urllib.error.URLError, OSError, ValueError) as error:
-                # An endpoint that is down tells nothing about its model: keep the last observation.
-                context.log.warning(f"{checkpoint}: endpoint not observed ({error})")
-        return dg.DataVersionsByPartition(versions)
+        checkpoints = context.instance.get_dynamic_partitions(CHECKPOINTS.name)
+        return changed_versions(context, checkpoint_versions(config, model_server.settings(), checkpoints,
+                                                             digest_cache.cache(context.log), context.log))
 
     return model_checkpoint

@@ -30,9 +30,14 @@ def file_digest(path: Path | str) -> str:
 def folder_digest(path: Path | str) -> str:
     """sha256 over a folder's files, in sorted relative-path order: each path and its content digest."""
     root = Path(path)
+    return folder_digest_of(root, {file: file_digest(file) for file in root.rglob("*") if file.is_file()})
+
+
+def folder_digest_of(root: Path, file_digests: dict[Path, str]) -> str:
+    """The folder digest from its files' content digests (however they were obtained)."""
     digest = hashlib.sha256()
-    for file in sorted((f for f in root.rglob("*") if f.is_file()), key=lambda f: f.relative_to(root).as_posix()):
-        digest.update(f"{file.relative_to(root).as_posix()}\0{file_digest(file)}\n".encode())
+    for file in sorted(file_digests, key=lambda f: f.relative_to(root).as_posix()):
+        digest.update(f"{file.relative_to(root).as_posix()}\0{file_digests[file]}\n".encode())
     return PREFIX + digest.hexdigest()
 
 

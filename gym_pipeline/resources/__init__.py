@@ -1,1 +1,2 @@
-"""Dagster resources that hand model servers (model_server.py) and launchers (launchers.py) to assets."""
+"""Dagster resources that hand model servers (model_server.py), launchers (launchers.py) and the digest cache
+(digest_cache.py) to assets."""

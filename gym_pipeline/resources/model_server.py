@@ -9,6 +9,8 @@ from pathlib import Path
 import dagster as dg
 
 from gym_pipeline.config import ModelServerConfig
+from gym_pipeline.core.digest_cache import DigestCache
+from gym_pipeline.core.fingerprint import folder_digest
 from gym_pipeline.resources.launchers import StageLauncherResource
 from gym_pipeline.serving.servers import Endpoint, serve_checkpoint
 
@@ -29,8 +31,11 @@ class ModelServerResource(dg.ConfigurableResource, ModelServerConfig):
 
     @contextmanager
     def serve(self, checkpoint: str, checkpoint_dir: Path, run_dir: Path,
-              launcher: StageLauncherResource | None = None) -> Iterator[Endpoint]:
-        """See `serve_checkpoint`; `launcher` (default: a local process) says where a server we start runs."""
+              launcher: StageLauncherResource | None = None, digests: DigestCache | None = None) -> Iterator[Endpoint]:
+        """See `serve_checkpoint`; `launcher` (default: a local process) says where a server we start runs,
+        `digests` keeps the digests of a checkpoint's files between runs."""
         launcher_settings = launcher.settings() if launcher is not None else None
-        with serve_checkpoint(self.settings(), checkpoint, checkpoint_dir, run_dir, launcher_settings) as endpoint:
+        digest_of_folder = digests.folder_digest if digests is not None else folder_digest
+        with serve_checkpoint(self.settings(), checkpoint, checkpoint_dir, run_dir, launcher_settings,
+                              digest_of_folder) as endpoint:
             yield endpoint

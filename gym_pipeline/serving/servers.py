@@ -15,7 +15,7 @@ import shutil
 import sys
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -146,6 +146,7 @@ def _launched_server(
     checkpoint_dir: Path,
     run_dir: Path,
     launcher_settings: LauncherSettings,
+    digest_of_folder: Callable[[Path], str],
 ) -> Iterator[Endpoint]:
     """The simulated policy or vLLM started through a launcher, on a free loopback port of this host.
 
@@ -206,7 +207,7 @@ def _launched_server(
         yield Endpoint(
             url=url, model_name=settings.model_name or model["id"],
             # vLLM does not list a digest: the folder's, as the simulated policy computes it.
-            checkpoint_digest=model.get("checkpoint_digest") or folder_digest(checkpoint_dir),
+            checkpoint_digest=model.get("checkpoint_digest") or digest_of_folder(checkpoint_dir),
             pid=state.pid, api_key=api_key, launcher=launcher_metadata(state),
         )
 
@@ -218,11 +219,13 @@ def serve_checkpoint(
     checkpoint_dir: Path,
     run_dir: Path,
     launcher_settings: LauncherSettings | None = None,
+    digest_of_folder: Callable[[Path], str] = folder_digest,
 ) -> Iterator[Endpoint]:
     """An answering endpoint for one checkpoint, for the duration of the `with` block.
 
     `launcher_settings` say where a server we start runs (the simulated or vllm kind; an existing
-    endpoint is not started and ignores them); without them, a local process. The launcher writes the
+    endpoint is not started and ignores them); without them, a local process. `digest_of_folder` identifies
+    a checkpoint whose server lists no digest (vLLM): a `DigestCache`'s hashes only files that changed. The launcher writes the
     server's log to `<run_dir>/logs/model_server.log` and its record to `logs/launcher_model_server.json`.
     """
     if settings.kind == "endpoint":
@@ -230,5 +233,5 @@ def serve_checkpoint(
             yield endpoint
     else:
         with _launched_server(settings, checkpoint, checkpoint_dir, Path(run_dir),
-                              launcher_settings or LocalLauncherSettings()) as endpoint:
+                              launcher_settings or LocalLauncherSettings(), digest_of_folder) as endpoint:
             yield endpoint
