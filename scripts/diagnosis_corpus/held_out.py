@@ -183,7 +183,7 @@ from gym_pipeline.serving.servers import serve_checkpoint
 
 run, checkpoint = Path(sys.argv[1]), Path(sys.argv[2])
 server = SERVER_CONFIG
-with serve_checkpoint(server, checkpoint.name, checkpoint, run / "logs" / "model_server.log", LAUNCHER, run) as endpoint:
+with serve_checkpoint(server, checkpoint.name, checkpoint, run, LAUNCHER) as endpoint:
     print(f"model server ready at {endpoint.url} ({endpoint.launcher})", flush=True)
     settings = CollectorSettings(model_url=endpoint.url, model_name=endpoint.model_name, concurrency=CONCURRENCY,
                                  request_timeout_s=TIMEOUT)
@@ -373,13 +373,13 @@ def model_serving_gym_policy_process_frozen(ctx: Ctx) -> str:
 
 
 @case("model_serving_gym_connections_dropped", "model_serving", [],
-      "the model server dropped most connections without answering (a crashing worker behind its port), so Gym's "
-      "model calls failed and many rollouts failed after their attempts", netns=True)
+      "the model server dropped nearly every connection without answering (a crashing worker behind its port), so "
+      "Gym's model calls kept failing past their retries and many rollouts failed", netns=True)
 def model_serving_gym_connections_dropped(ctx: Ctx) -> str:
     run = ctx.run
     data = ctx.dataset("mcqa", 5, start=10, folder=run, name="mcqa_tasks.jsonl")
     checkpoint = checkpoints(ctx, "mcqa", data)[1]
-    url, policy = ctx.policy(checkpoint, "--fault-rate 0.7 --fault-kinds drop --fault-seed 11 --latency-ms 20",
+    url, policy = ctx.policy(checkpoint, "--fault-rate 0.95 --fault-kinds drop --fault-seed 11 --latency-ms 20",
                              log="policy_server.log")
     overrides = ctx.gym_overrides()
     env_start = gym_start(ctx, f"{gym_model_args(url, resources_server='mcqa')} {overrides}")
@@ -390,7 +390,7 @@ def model_serving_gym_connections_dropped(ctx: Ctx) -> str:
     stop_gym(ctx, env_start, policy)
     if len(rows_of(run / "rollouts.jsonl")) >= 10:
         raise failed(ctx, f"every rollout succeeded (exit {eval_run.returncode})")
-    return ("Real NeMo Gym 0.7.0 (loopback-only namespace) on mcqa against the simulated policy closing 70% of "
+    return ("Real NeMo Gym 0.7.0 (loopback-only namespace) on mcqa against the simulated policy closing 95% of "
             "chat-completion connections without an answer (`--fault-kinds drop`, seed 11): `gym eval run --no-serve` "
             f"(5 tasks x 2 repeats, concurrency 4) exited {eval_run.returncode} with "
             f"{len(rows_of(run / 'rollouts.jsonl'))} rollouts and {len(rows_of(run / 'rollouts_failures.jsonl'))} "
@@ -621,7 +621,8 @@ NAN_VERIFY = '''
 
 @case("verifier_runtime_gym_nan_reward_response", "verifier_runtime", [],
       "the user's alias_mean resources server averages matches over metadata.aliases and returns NaN when a row has "
-      "no aliases (none of these do); a NaN reward is not valid JSON, so the verify responses failed", netns=True)
+      "no aliases (none of these do); the NaN reward went out as null, which the agent's verify response model "
+      "refuses (reward must be a number), so every rollout failed with 500", netns=True)
 def verifier_runtime_gym_nan_reward_response(ctx: Ctx) -> str:
     run = ctx.run
     data = ctx.dataset("string_match", 4, start=44, folder=run, name="tasks.jsonl")
@@ -687,26 +688,26 @@ def verifier_runtime_gym_server_syntax_error(ctx: Ctx) -> str:
       "rollouts file and is stale (the rollouts file itself is complete)", netns=True)
 def cache_resume_gym_profiled_while_collection_ran(ctx: Ctx) -> str:
     run = ctx.run
-    data = ctx.dataset("mcqa", 6, start=14, folder=run, name="mcqa_tasks.jsonl")
+    data = ctx.dataset("mcqa", 8, start=14, folder=run, name="mcqa_tasks.jsonl")
     checkpoint = checkpoints(ctx, "mcqa", data)[1]
-    url, policy = ctx.policy(checkpoint, "--latency-ms 700", log="policy_server.log")
+    url, policy = ctx.policy(checkpoint, "--latency-ms 5000", log="policy_server.log")
     overrides = ctx.gym_overrides()
     env_start = gym_start(ctx, f"{gym_model_args(url, resources_server='mcqa')} {overrides}")
     eval_run = gym_eval(ctx, overrides, f"--agent mcqa_simple_agent --input {data} --output {run}/rollouts.jsonl "
                                         "--num-repeats 2 --concurrency 2", background=True)
-    wait_for(lambda: finished(ctx, 4, 12)() or eval_run.poll() is not None, 180, "4 rollouts")
+    wait_for(lambda: finished(ctx, 4, 16)() or eval_run.poll() is not None, 180, "4 rollouts")
     ctx.note("(in a second terminal, while `gym eval run` is still collecting:)")
     profiled = gym_profile(ctx, run, extra="++allow_partial_rollouts=True")
-    wait_or_interrupt(ctx, eval_run, 180, "`gym eval run`")
+    wait_or_interrupt(ctx, eval_run, 300, "`gym eval run`")
     stop_gym(ctx, env_start, policy)
     profile_rows = rows_of(run / "rollouts_reward_profiling.jsonl")
     in_profile = sum(row.get("num_rollouts", 0) for row in profile_rows)
-    if eval_run.returncode != 0 or len(unique_keys(run / "rollouts.jsonl")) != 12 or in_profile >= 12:
+    if eval_run.returncode != 0 or len(unique_keys(run / "rollouts.jsonl")) != 16 or in_profile >= 16 or profiled:
         raise failed(ctx, f"eval exit {eval_run.returncode}; {in_profile} rollouts in the profile")
-    return ("Real NeMo Gym 0.7.0 (loopback-only namespace): `gym eval run --no-serve` (6 mcqa tasks x 2 repeats, "
-            "concurrency 2, policy latency 700 ms); after 4 rollouts, from a second terminal, `gym eval profile "
+    return ("Real NeMo Gym 0.7.0 (loopback-only namespace): `gym eval run --no-serve` (8 mcqa tasks x 2 repeats, "
+            "concurrency 2, policy latency 5 s); after 4 rollouts, from a second terminal, `gym eval profile "
             f"++allow_partial_rollouts=True` (exit {profiled}, {in_profile} rollouts in the profile); the collection "
-            f"then finished (exit {eval_run.returncode}, 12 rollouts) and was never profiled again.")
+            f"then finished (exit {eval_run.returncode}, 16 rollouts) and was never profiled again.")
 
 
 # =====================================================================================================
@@ -715,14 +716,14 @@ def cache_resume_gym_profiled_while_collection_ran(ctx: Ctx) -> str:
 
 
 @case("throughput_gym_concurrency_one_gave_up", "throughput_resources", ["concurrency"],
-      "the collection ran at --concurrency 1 against a model server that answers in 1.5 s and could serve many "
-      "requests at once, so 8 tasks x 4 repeats would take far longer than the user's time slot; they gave up with "
+      "the collection ran at --concurrency 1 against a model server that answers in 2.5 s and could serve many "
+      "requests at once, so 10 tasks x 4 repeats would take far longer than the user's time slot; they gave up with "
       "Ctrl-C a minute in, with only a few rollouts written", netns=True)
 def throughput_gym_concurrency_one_gave_up(ctx: Ctx) -> str:
     run = ctx.run
-    data = ctx.dataset("string_match", 8, start=52, folder=run, name="tasks.jsonl")
+    data = ctx.dataset("string_match", 10, start=52, folder=run, name="tasks.jsonl")
     checkpoint = checkpoints(ctx, "string_match", data)[1]
-    url, policy = ctx.policy(checkpoint, "--latency-ms 1500", log="policy_server.log")
+    url, policy = ctx.policy(checkpoint, "--latency-ms 2500", log="policy_server.log")
     overrides = ctx.gym_overrides()
     env_start = gym_start(ctx, f"{gym_model_args(url)} {overrides}")
     eval_run = gym_eval(ctx, overrides, f"--agent string_match_simple_agent --input {data} --output "
@@ -730,11 +731,11 @@ def throughput_gym_concurrency_one_gave_up(ctx: Ctx) -> str:
     wait_or_interrupt(ctx, eval_run, 60, "`gym eval run` (the user's time slot)")
     stop_gym(ctx, env_start, policy)
     got = len(rows_of(run / "rollouts.jsonl"))
-    if got >= 32 or got == 0:
+    if got >= 40 or got == 0:
         raise failed(ctx, f"{got} rollouts")
-    return ("Real NeMo Gym 0.7.0 (loopback-only namespace): `gym eval run --no-serve --concurrency 1` on 8 string_match "
-            "tasks x 4 repeats against the simulated policy answering in 1.5 s (no capacity limit); interrupted with "
-            f"Ctrl-C after 60 s (exit {eval_run.returncode}) with {got} of 32 rollouts.")
+    return ("Real NeMo Gym 0.7.0 (loopback-only namespace): `gym eval run --no-serve --concurrency 1` on 10 string_match "
+            "tasks x 4 repeats against the simulated policy answering in 2.5 s (no capacity limit); interrupted with "
+            f"Ctrl-C after 60 s (exit {eval_run.returncode}) with {got} of 40 rollouts.")
 
 
 # =====================================================================================================
@@ -856,7 +857,8 @@ def healthy_stage_collect_request_timeouts_retried(ctx: Ctx) -> str:
 
 @case("infra_builtin_open_files_limit_too_low", "infra", ["ulimit"],
       "the collection ran in a shell whose open-files limit is 12 (ulimit -n, a batch system's default) while "
-      "its concurrency needs more sockets and files than that, so it failed with Too many open files")
+      "its concurrency needs more sockets and files than that, so most requests failed to connect with Too many "
+      "open files (EMFILE) and ran out of attempts")
 def infra_builtin_open_files_limit_too_low(ctx: Ctx) -> str:
     data = ctx.dataset("string_match", 8, start=60)
     checkpoint = checkpoints(ctx, "string_match", data)[1]
@@ -866,7 +868,7 @@ def infra_builtin_open_files_limit_too_low(ctx: Ctx) -> str:
     ctx.sh("ulimit -n 12; ulimit -n", "logs/ulimit.log")
     code = ctx.sh(f"ulimit -n 12; {shlex.join(collect_argv(run, url, 'string_match', 64))}", "logs/collect.log",
                   timeout=300)
-    if "open files" not in text_of(run / "logs" / "collect.log").lower():
+    if "open files" not in (text_of(run / "logs" / "collect.log") + text_of(run / "rollouts_failures.jsonl")).lower():
         raise failed(ctx, f"collect exited {code} without 'Too many open files'")
     return ("`gym-pipeline materialize` (string_match, 8 tasks x 4 repeats), then `gym-pipeline collect --concurrency 64` "
             f"in a shell with `ulimit -n 12` (logs/ulimit.log) against a healthy simulated policy; exit {code}.")
@@ -1007,7 +1009,7 @@ def model_serving_slurm_server_job_cancelled(ctx: Ctx) -> str:
     if not job_id:
         raise failed(ctx, f"no Slurm job id for the model server: {launcher_state(ctx, 'model_server')}")
     ctx.note(f"(an administrator's cleanup script cancels job {job_id}, the model server)")
-    ctx.sh(f"scancel {job_id}; sleep 2; squeue -t all -j {job_id} -o '%.10i %.20j %.10T %R' || true",
+    ctx.sh(f"{{ scancel {job_id}; sleep 2; squeue -t all -j {job_id} -o '%.10i %.20j %.10T %R'; }}",
            "logs/scancel.log")
     wait_or_interrupt(ctx, job, 240, "the script")
     failures = rows_of(run / "rollouts_failures.jsonl")
@@ -1286,46 +1288,6 @@ def cache_resume_stage_repeats_raised_without_rematerialize(ctx: Ctx) -> str:
 # =====================================================================================================
 
 
-@case("throughput_builtin_address_space_limit", "throughput_resources", ["memory"],
-      "the collection ran under a virtual-memory limit (ulimit -v 400 MB, the login node's per-process cap) too "
-      "small for the collector at concurrency 64, so it failed with MemoryError / could not allocate")
-def throughput_builtin_address_space_limit(ctx: Ctx) -> str:
-    data = ctx.dataset("mcqa", 8, start=24)
-    checkpoint = checkpoints(ctx, "mcqa", data)[1]
-    url, _ = ctx.policy(checkpoint, "--latency-ms 100")
-    run = ctx.run
-    materialize(ctx, data, 4, "mcqa")
-    ctx.sh("ulimit -v 400000; ulimit -v", "logs/ulimit.log")
-    code = ctx.sh(f"ulimit -v 400000; {shlex.join(collect_argv(run, url, 'mcqa', 64))}", "logs/collect.log",
-                  timeout=300)
-    log = text_of(run / "logs" / "collect.log")
-    if code == 0 or not re.search(r"MemoryError|Cannot allocate|cannot allocate|out of memory|mmap", log):
-        raise failed(ctx, f"collect exited {code} without a memory error")
-    return ("`gym-pipeline materialize` (mcqa, 8 tasks x 4 repeats), then `gym-pipeline collect --concurrency 64` in a "
-            f"shell with `ulimit -v 400000` (logs/ulimit.log) against a healthy simulated policy; exit {code}.")
-
-
-@case("throughput_docker_model_server_cpu_starved", "throughput_resources", ["cpus"],
-      "the model server's container was limited to 2% of a CPU (--cpus 0.02, a typo for 2), so the server took far "
-      "longer to start than its startup timeout and was stopped before it answered; nothing was collected")
-def throughput_docker_model_server_cpu_starved(ctx: Ctx) -> str:
-    data = ctx.dataset("string_match", 4, start=83)
-    checkpoint = checkpoints(ctx, "string_match", data)[1]
-    materialize(ctx, data, 2, "string_match")
-    command = (f'["env", "PYTHONPATH={PROJECT_ENV["PYTHONPATH"]}", "{GP}", "serve-policy", "--checkpoint", '
-               '"{checkpoint_dir}", "--host", "127.0.0.1", "--port", "{port}"]')
-    job = serve_and_collect(ctx, checkpoint, f"ModelServerConfig(kind='vllm', startup_timeout_s=25, command={command})",
-                            "DockerLauncherSettings(network='host', cpus=0.02)")
-    wait_or_interrupt(ctx, job, 180, "the script")
-    if job.returncode == 0 or rows_of(ctx.run / "rollouts.jsonl"):
-        raise failed(ctx, f"the script exited {job.returncode}")
-    return ("`gym-pipeline materialize` (string_match, 4 tasks x 2 repeats); a user's script (RUN/serve_and_collect.py) "
-            "serves the checkpoint in a Docker container limited to --cpus 0.02 through the project's serve_checkpoint "
-            "(kind vllm whose command is `gym-pipeline serve-policy`, startup_timeout_s 25) + DockerLauncherSettings, "
-            "then would collect; the "
-            f"script exited {job.returncode}.")
-
-
 @case("throughput_slurm_served_vllm_queue_overflow", "throughput_resources", ["concurrency"],
       "the vllm-kind model server (run as a Slurm job) generates 1 request at a time and queues 3, while the "
       "collection sent 24 at once, so most requests were refused with 429 overloaded until their attempts ran out")
@@ -1432,8 +1394,9 @@ def model_serving_gym_model_url_without_v1(ctx: Ctx) -> str:
 
 
 @case("config_gym_eval_run_without_no_serve", "config", ["--no-serve"],
-      "`gym eval run` was run without --no-serve while `gym env start` was already serving, so it tried to start a "
-      "second set of servers on the same head port and failed instead of collecting against the running ones",
+      "`gym eval run` was run without --no-serve while `gym env start` was already serving; in its serving mode it "
+      "does not take the user's --input file (it serves its own prepared dataset), so it stopped before collecting "
+      "instead of collecting the input against the running servers",
       netns=True)
 def config_gym_eval_run_without_no_serve(ctx: Ctx) -> str:
     run = ctx.run
@@ -1613,6 +1576,85 @@ def config_slurm_gres_gpu_on_cpu_partition(ctx: Ctx) -> str:
             "running after 60 s).")
 
 
+
+
+@case("model_serving_stage_server_still_on_previous_checkpoint", "model_serving", ["checkpoint"],
+      "the long-running model server the sweep's partition step_0200 was collected against had never been "
+      "restarted after the previous night: it still serves checkpoint step_0100, so the completed run scored the "
+      "old checkpoint under step_0200's name")
+def model_serving_stage_server_still_on_previous_checkpoint(ctx: Ctx) -> str:
+    data = ctx.dataset("string_match", 8, start=20, folder=ctx.run, name="string_match.jsonl")
+    step_0100, step_0200 = checkpoints(ctx, "string_match", data)
+    ctx.note("(the model server started for last night's sweep, serving step_0100, is still running)")
+    url, _ = ctx.policy(step_0100, "--latency-ms 20")
+    sweep = write_sweep(ctx, "string_match", data, step_0200, num_repeats=3, concurrency=4)
+    ctx.sh(shlex.join(stage_argv(sweep, "materialize", step_0200, "string_match")), "logs/materialize.log")
+    code = ctx.sh(shlex.join(stage_argv(sweep, "collect", step_0200, "string_match", "--model-url", url,
+                                        "--model-name", "sim-policy")), "logs/collect.log")
+    profiled = ctx.sh(shlex.join(stage_argv(sweep, "profile", step_0200, "string_match")), "logs/profile.log")
+    if code != 0 or len(rows_of(ctx.run / "rollouts.jsonl")) != 24 or "step 100" not in text_of(
+            ctx.run / "logs" / "model_server.log"):
+        raise failed(ctx, f"collect {code}, profile {profiled}")
+    return ("A sweep config (RUN/sweep.json, 3 repeats) for partition step_0200/string_match; `gym-pipeline stage "
+            "materialize`, `gym-pipeline stage collect --checkpoint step_0200 --model-url URL` where URL is a model "
+            f"server still serving step_0100 (its log in logs/model_server.log; exit {code}), then `gym-pipeline "
+            f"stage profile` (exit {profiled}).")
+
+
+@case("throughput_stage_nemo_gym_engine_concurrency_overload", "throughput_resources", ["concurrency"],
+      "the sweep's collect stage (engine nemo_gym, the real NeMo Gym) ran at concurrency 48 against a model server "
+      "that generates 2 requests at once and queues 2 more, so most requests were refused with 429 overloaded and "
+      "many rollouts failed", netns=True)
+def throughput_stage_nemo_gym_engine_concurrency_overload(ctx: Ctx) -> str:
+    import shutil
+
+    data = ctx.dataset("string_match", 6, start=10, folder=ctx.run, name="string_match.jsonl")
+    checkpoint = checkpoints(ctx, "string_match", data)[1]
+    url, policy = ctx.policy(checkpoint, "--latency-ms 300 --max-running 2 --max-waiting 2")
+    sweep = write_sweep(ctx, "string_match", data, checkpoint, num_repeats=4, concurrency=48, engine="nemo_gym",
+                        nemo_gym={"executable": str(GYM)})
+    ctx.sh(shlex.join(stage_argv(sweep, "materialize", checkpoint, "string_match")), "logs/materialize.log")
+    code = ctx.sh(shlex.join(stage_argv(sweep, "collect", checkpoint, "string_match", "--model-url", url,
+                                        "--model-name", "sim-policy")), "logs/collect.log", timeout=600)
+    profiled = ctx.sh(shlex.join(stage_argv(sweep, "profile", checkpoint, "string_match")), "logs/profile.log")
+    ctx.stop(policy, signal.SIGINT, 10)
+    venvs = ctx.run / "nemo_gym" / "server_venvs"
+    if venvs.is_dir():  # symlinks into this machine's Gym venv (one per Gym server): not kept in the corpus
+        ctx.note("(RUN/nemo_gym/server_venvs, the engine's symlinks to the local Gym venv, removed from the case)")
+        shutil.rmtree(venvs)
+    everything = "".join(text_of(path) for path in ctx.run.rglob("*") if path.is_file() and path.suffix in
+                         (".log", ".jsonl", ".json"))
+    if "429" not in everything or len(rows_of(ctx.run / "rollouts.jsonl")) >= 24:
+        raise failed(ctx, f"no 429, or every rollout succeeded (collect {code})")
+    return ("A sweep config (RUN/sweep.json: engine nemo_gym, concurrency 48, 4 repeats); `gym-pipeline stage "
+            "materialize` (6 string_match tasks), `gym-pipeline stage collect` (the real NeMo Gym 0.7.0 behind it, "
+            "loopback-only namespace) against the simulated policy with `--max-running 2 --max-waiting 2 --latency-ms "
+            f"300` (exit {code}, {len(rows_of(ctx.run / 'rollouts.jsonl'))} of 24 rollouts), then `gym-pipeline "
+            f"stage profile` (exit {profiled}).")
+
+
+@case("throughput_slurm_profile_job_memory", "throughput_resources", ["memory"],
+      "the profile stage ran as a Slurm job with a 40 MiB memory limit (--mem), less than profiling needs, so Slurm "
+      "killed it for exceeding its memory (OUT_OF_MEMORY) and no reward profile was written; the collection itself "
+      "had completed")
+def throughput_slurm_profile_job_memory(ctx: Ctx) -> str:
+    from gym_pipeline.launchers.slurm import SlurmLauncher
+
+    data = ctx.dataset("mcqa", 6, start=50)
+    checkpoint = checkpoints(ctx, "mcqa", data)[1]
+    url, _ = ctx.policy(checkpoint)
+    run = ctx.run
+    materialize(ctx, data, 3, "mcqa")
+    ended = launched(ctx, SlurmLauncher(time_limit="10", poll_interval_s=0.5), "SlurmLauncher(time_limit='10')",
+                     "collect", collect_argv(run, url, "mcqa", 4))
+    profiled = launched(ctx, SlurmLauncher(time_limit="10", memory_mb=40, poll_interval_s=0.5),
+                        "SlurmLauncher(time_limit='10', memory_mb=40)", "profile", profile_argv(run))
+    state = launcher_state(ctx, "profile")
+    if (run / "rollouts_reward_profiling.jsonl").exists() or "MEMORY" not in json.dumps(state).upper():
+        raise failed(ctx, f"profile {profiled}: {state}")
+    return ("`gym-pipeline materialize` (mcqa, 6 tasks x 3 repeats); `gym-pipeline collect --concurrency 4` as a Slurm "
+            f"job ({ended}); `gym-pipeline profile` as a Slurm job with --mem 40 MiB (project's SlurmLauncher, "
+            f"memory_mb=40): {profiled} (Slurm state {state.get('slurm_state')}).")
 
 
 if __name__ == "__main__":
