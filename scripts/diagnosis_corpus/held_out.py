@@ -372,31 +372,6 @@ def model_serving_gym_policy_process_frozen(ctx: Ctx) -> str:
             f"(exit {eval_run.returncode}, {got} of 15 rollouts).")
 
 
-@case("model_serving_gym_connections_dropped", "model_serving", [],
-      "the model server dropped nearly every connection without answering (a crashing worker behind its port), so "
-      "Gym's model calls kept failing past their retries and many rollouts failed", netns=True)
-def model_serving_gym_connections_dropped(ctx: Ctx) -> str:
-    run = ctx.run
-    data = ctx.dataset("mcqa", 5, start=10, folder=run, name="mcqa_tasks.jsonl")
-    checkpoint = checkpoints(ctx, "mcqa", data)[1]
-    url, policy = ctx.policy(checkpoint, "--fault-rate 0.95 --fault-kinds drop --fault-seed 11 --latency-ms 20",
-                             log="policy_server.log")
-    overrides = ctx.gym_overrides()
-    env_start = gym_start(ctx, f"{gym_model_args(url, resources_server='mcqa')} {overrides}")
-    eval_run = gym_eval(ctx, overrides, f"--agent mcqa_simple_agent --input {data} --output {run}/rollouts.jsonl "
-                                        "--num-repeats 2 --concurrency 4", background=True)
-    wait_or_interrupt(ctx, eval_run, 180, "`gym eval run`")
-    profiled = gym_profile(ctx, run, extra="++allow_partial_rollouts=True")
-    stop_gym(ctx, env_start, policy)
-    if len(rows_of(run / "rollouts.jsonl")) >= 10:
-        raise failed(ctx, f"every rollout succeeded (exit {eval_run.returncode})")
-    return ("Real NeMo Gym 0.7.0 (loopback-only namespace) on mcqa against the simulated policy closing 95% of "
-            "chat-completion connections without an answer (`--fault-kinds drop`, seed 11): `gym eval run --no-serve` "
-            f"(5 tasks x 2 repeats, concurrency 4) exited {eval_run.returncode} with "
-            f"{len(rows_of(run / 'rollouts.jsonl'))} rollouts and {len(rows_of(run / 'rollouts_failures.jsonl'))} "
-            f"failure rows; `gym eval profile ++allow_partial_rollouts=True` exited {profiled}.")
-
-
 # =====================================================================================================
 # config
 # =====================================================================================================
@@ -1635,28 +1610,66 @@ def throughput_stage_nemo_gym_engine_concurrency_overload(ctx: Ctx) -> str:
             f"stage profile` (exit {profiled}).")
 
 
-@case("throughput_slurm_profile_job_memory", "throughput_resources", ["memory"],
-      "the profile stage ran as a Slurm job with a 40 MiB memory limit (--mem), less than profiling needs, so Slurm "
-      "killed it for exceeding its memory (OUT_OF_MEMORY) and no reward profile was written; the collection itself "
-      "had completed")
-def throughput_slurm_profile_job_memory(ctx: Ctx) -> str:
-    from gym_pipeline.launchers.slurm import SlurmLauncher
 
-    data = ctx.dataset("mcqa", 6, start=50)
-    checkpoint = checkpoints(ctx, "mcqa", data)[1]
-    url, _ = ctx.policy(checkpoint)
+TOOL_VERIFY = '''
+    async def verify(self, body: StringMatchVerifyRequest) -> StringMatchVerifyResponse:
+        import os
+
+        import aiohttp
+
+        text = _extract_last_assistant_text(body)
+        extracted = _extract_answer(text, body.extraction_mode)
+        # normalise the answer with the team's canonicalisation service (a small model behind an HTTP API)
+        request = {"model": "sim-policy", "messages": [{"role": "user", "content": "Canonicalise: " + (extracted or "")}]}
+        async with aiohttp.ClientSession() as session:
+            async with session.post(os.environ["CANON_URL"] + "/chat/completions", json=request) as answer:
+                answer.raise_for_status()
+                await answer.json()
+        reward = 0.0
+        if extracted is not None and body.expected_answer:
+            reward = _answers_match(extracted, body.expected_answer, body.case_sensitive)
+        return StringMatchVerifyResponse(
+            **body.model_dump(exclude={"expected_answer", "extracted_answer"}),
+            reward=reward,
+            expected_answer=body.expected_answer,
+            extracted_answer=extracted,
+        )
+'''
+
+
+@case("throughput_gym_canonicalisation_service_overloaded", "throughput_resources", ["concurrency"],
+      "the user's canon_match resources server calls a canonicalisation service for every verify; that service "
+      "runs one request at a time with a queue of one, and 16 rollouts verified at once, so it answered most calls "
+      "429 overloaded and those verify calls failed (500)", netns=True)
+def throughput_gym_canonicalisation_service_overloaded(ctx: Ctx) -> str:
     run = ctx.run
-    materialize(ctx, data, 3, "mcqa")
-    ended = launched(ctx, SlurmLauncher(time_limit="10", poll_interval_s=0.5), "SlurmLauncher(time_limit='10')",
-                     "collect", collect_argv(run, url, "mcqa", 4))
-    profiled = launched(ctx, SlurmLauncher(time_limit="10", memory_mb=40, poll_interval_s=0.5),
-                        "SlurmLauncher(time_limit='10', memory_mb=40)", "profile", profile_argv(run))
-    state = launcher_state(ctx, "profile")
-    if (run / "rollouts_reward_profiling.jsonl").exists() or "MEMORY" not in json.dumps(state).upper():
-        raise failed(ctx, f"profile {profiled}: {state}")
-    return ("`gym-pipeline materialize` (mcqa, 6 tasks x 3 repeats); `gym-pipeline collect --concurrency 4` as a Slurm "
-            f"job ({ended}); `gym-pipeline profile` as a Slurm job with --mem 40 MiB (project's SlurmLauncher, "
-            f"memory_mb=40): {profiled} (Slurm state {state.get('slurm_state')}).")
+    data = ctx.dataset("string_match", 6, start=12, folder=run, name="tasks.jsonl")
+    step_0100, step_0200 = checkpoints(ctx, "string_match", data)
+    url, policy = ctx.policy(step_0200, log="policy_server.log")
+    canon_url, canon = ctx.policy(step_0100, "--max-running 1 --max-waiting 1 --latency-ms 300",
+                                  log="canon_service.log")
+    ctx.env["CANON_URL"] = canon_url
+    ctx.note(f"export CANON_URL={canon_url}   (the canonicalisation service: one request at a time, queue of one)")
+    overrides = ctx.gym_overrides()
+    search = user_resources_server(ctx, "canon_match", "string_match", lambda app: replace_verify(app, TOOL_VERIFY),
+                                   requirements="fastapi\naiohttp\n")
+    ctx.note("(copied Gym's resources_servers/string_match to WORK/my_gym/resources_servers/canon_match; its verify "
+             "calls the canonicalisation service at $CANON_URL for every rollout)")
+    env_start = gym_start(ctx, f"--search-dir {search} {gym_model_args(url, resources_server='canon_match')} "
+                               f"{overrides}")
+    eval_run = gym_eval(ctx, overrides, f"--search-dir {search} --agent canon_match_simple_agent --input {data} "
+                                        f"--output {run}/rollouts.jsonl --num-repeats 3 --concurrency 16",
+                        background=True)
+    wait_or_interrupt(ctx, eval_run, 200, "`gym eval run`")
+    stop_gym(ctx, env_start, policy, canon)
+    if "429" not in gym_logs(ctx) + text_of(run / "canon_service.log") or len(rows_of(run / "rollouts.jsonl")) >= 18:
+        raise failed(ctx, f"no 429, or every rollout succeeded (exit {eval_run.returncode})")
+    return ("A user's resources server canon_match (Gym's string_match copied under a --search-dir; verify calls a "
+            "canonicalisation service for every rollout) served by the real `gym env start` (loopback-only "
+            "namespace); the service is the simulated policy with `--max-running 1 --max-waiting 1 --latency-ms 300` "
+            "(log in canon_service.log); `gym eval run --no-serve --concurrency 16` on 6 tasks x 3 repeats exited "
+            f"{eval_run.returncode}; {len(rows_of(run / 'rollouts.jsonl'))} rollouts, "
+            f"{len(rows_of(run / 'rollouts_failures.jsonl'))} failure rows.")
 
 
 if __name__ == "__main__":
