@@ -8,7 +8,7 @@ too, so no rollout is ever collected against rows that no longer match the data.
 import dagster as dg
 
 from gym_pipeline.assets.batching import partitions_of
-from gym_pipeline.assets.partitions import sweep_partitions
+from gym_pipeline.assets.partitions import sweep_partition_key, sweep_partitions
 from gym_pipeline.code_versions import code_version_of
 from gym_pipeline.config import SweepConfig
 from gym_pipeline.core.formats import MATERIALIZED_INPUTS_FILE
@@ -48,6 +48,16 @@ def report_metadata(report: StaleReport) -> dict:
         "settings_differences": dg.MetadataValue.json(report.settings_differences),
         "rebuild": dg.MetadataValue.md(f"`{report.rebuild_command}`"),
     }
+
+
+def inputs_check_evaluation(config: SweepConfig, checkpoint: str, env: str) -> dg.AssetCheckEvaluation:
+    """The check's verdict on one partition, as an event a sensor records without a run."""
+    report = inputs_report(config, checkpoint, env)
+    return dg.AssetCheckEvaluation(
+        asset_key=dg.AssetKey("materialized_inputs"), check_name=INPUTS_MATCH_SOURCE, passed=not report.stale,
+        description=report.summary(), metadata=report_metadata(report), blocking=True,
+        partition=str(sweep_partition_key(checkpoint, env)),
+    )
 
 
 def build_checks(config: SweepConfig) -> list[dg.AssetChecksDefinition]:

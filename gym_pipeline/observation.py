@@ -4,9 +4,9 @@ The `observe_sources` sensor runs every `observe_interval_s` (60 s by default; `
 sweep.yaml starts it stopped). Each tick computes every source's data version the way the observable
 assets do (digests reused while a file's identity holds, so a tick costs a few `stat` calls), records an
 observation only for the partitions whose version changed or was never recorded (runless events: no run
-per tick), and, when a dataset or an environment's settings changed, runs the blocking
-`inputs_match_source` check on that environment's partitions that have inputs, so the graph shows them
-failing instead of green.
+per tick), and, when a dataset or an environment's settings changed, evaluates the blocking
+`inputs_match_source` check on that environment's partitions that have inputs and records its verdicts
+(also without a run), so the graph shows them failing instead of green.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from __future__ import annotations
 import dagster as dg
 from dagster._core.definitions.data_version import DATA_VERSION_TAG
 
-from gym_pipeline.assets.partitions import CHECKPOINTS, sweep_partition_key
+from gym_pipeline.assets.partitions import CHECKPOINTS
 from gym_pipeline.assets.sources import (
     MATERIALIZATION_SETTINGS,
     MODEL_CHECKPOINT,
@@ -24,15 +24,13 @@ from gym_pipeline.assets.sources import (
     recorded_versions,
     settings_versions,
 )
-from gym_pipeline.checks import INPUTS_MATCH_SOURCE
+from gym_pipeline.checks import inputs_check_evaluation
 from gym_pipeline.config import SweepConfig
-from gym_pipeline.core.fingerprint import value_digest
 from gym_pipeline.core.formats import MATERIALIZED_INPUTS_FILE
 from gym_pipeline.resources.digest_cache import DigestCacheResource
 from gym_pipeline.resources.model_server import ModelServerResource
 
 OBSERVE_SOURCES_SENSOR = "observe_sources"
-INPUTS_CHECK = dg.AssetCheckKey(dg.AssetKey("materialized_inputs"), INPUTS_MATCH_SOURCE)
 
 
 def build_source_sensor(config: SweepConfig) -> dg.SensorDefinition:
@@ -40,7 +38,6 @@ def build_source_sensor(config: SweepConfig) -> dg.SensorDefinition:
         name=OBSERVE_SOURCES_SENSOR,
         minimum_interval_seconds=config.observe_interval_s,
         default_status=dg.DefaultSensorStatus.RUNNING if config.observe_sources else dg.DefaultSensorStatus.STOPPED,
-        asset_selection=dg.AssetSelection.checks(INPUTS_CHECK),
         description="Observes datasets, settings and checkpoints; records only changed versions, and checks the "
                     "inputs of environments whose data or settings changed.",
     )
@@ -66,18 +63,10 @@ def build_source_sensor(config: SweepConfig) -> dg.SensorDefinition:
             return dg.SkipReason("no source changed")
         context.log.info("new data versions: " + ", ".join(f"{e.asset_key.to_user_string()}[{e.partition}]"
                                                            for e in events))
-        sources_of = {env: value_digest([current[SOURCE_DATASET].get(env), current[MATERIALIZATION_SETTINGS][env]])
-                      for env in changed_environments}
-        return dg.SensorResult(asset_events=events, run_requests=[
-            dg.RunRequest(
-                # one check per partition and version of its sources: a later tick does not ask again
-                run_key=f"{INPUTS_MATCH_SOURCE}|{checkpoint}|{env}|{sources_of[env]}",
-                partition_key=sweep_partition_key(checkpoint, env),
-                asset_check_keys=[INPUTS_CHECK],
-            )
-            for env in changed_environments
-            for checkpoint in checkpoints
-            if (config.run_dir(checkpoint, env) / MATERIALIZED_INPUTS_FILE).exists()
-        ])
+        # the blocking check's verdict on every partition of a changed environment that has inputs
+        checks = [inputs_check_evaluation(config, checkpoint, env)
+                  for env in sorted(changed_environments) for checkpoint in checkpoints
+                  if (config.run_dir(checkpoint, env) / MATERIALIZED_INPUTS_FILE).exists()]
+        return dg.SensorResult(asset_events=events + checks)
 
     return observe_sources

@@ -118,7 +118,7 @@ def test_sensor_picks_up_a_new_checkpoint_folder(ui, page):
 
 def test_an_edited_row_shows_as_stale_with_a_failed_check_within_the_default_cadence(ui, page):
     """Nothing run by hand: the observe_sources sensor (every 60 s by default) notices the edit."""
-    from gym_pipeline.observation import INPUTS_CHECK
+    from gym_pipeline.checks import INPUTS_MATCH_SOURCE
 
     dataset = ui.home / "data" / "string_match.jsonl"
     lines = dataset.read_text().splitlines(keepends=True)
@@ -127,7 +127,8 @@ def test_an_edited_row_shows_as_stale_with_a_failed_check_within_the_default_cad
 
     with dg.DagsterInstance.from_config(str(ui.home / "dagster")) as instance:
         def failed_checks():
-            history = instance.event_log_storage.get_asset_check_execution_history(INPUTS_CHECK, limit=50)
+            check = dg.AssetCheckKey(dg.AssetKey("materialized_inputs"), INPUTS_MATCH_SOURCE)
+            history = instance.event_log_storage.get_asset_check_execution_history(check, limit=50)
             return {record.partition for record in history
                     if record.status == AssetCheckExecutionRecordStatus.FAILED and "string_match" in str(record.partition)}
 

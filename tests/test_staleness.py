@@ -176,7 +176,8 @@ def test_a_rewrite_keeping_size_and_mtime_is_found_only_by_rehash(home):
 
 
 def test_the_source_sensor_records_only_changes_and_checks_the_changed_environment(home):
-    from gym_pipeline.observation import INPUTS_CHECK, OBSERVE_SOURCES_SENSOR
+    from gym_pipeline.checks import INPUTS_MATCH_SOURCE
+    from gym_pipeline.observation import OBSERVE_SOURCES_SENSOR
     from gym_pipeline.resources.digest_cache import DigestCacheResource
     from gym_pipeline.resources.model_server import ModelServerResource
 
@@ -187,20 +188,27 @@ def test_the_source_sensor_records_only_changes_and_checks_the_changed_environme
     sensor = defs.resolve_sensor_def(OBSERVE_SOURCES_SENSOR)
 
     def tick():
-        result = sensor(dg.build_sensor_context(instance=instance, resources=resources))
-        for event in getattr(result, "asset_events", []):  # what the daemon does with them
+        """What the daemon does: evaluate the tick, record the events it returns."""
+        result = sensor.evaluate_tick(dg.build_sensor_context(instance=instance, resources=resources,
+                                                              repository_def=defs.get_repository_def()))
+        for event in result.asset_events:
             instance.report_runless_asset_event(event)
         return result
 
     with instance:
-        assert isinstance(tick(), dg.SkipReason)  # the demo observed everything; nothing changed since
+        assert tick().skip_message  # the demo observed everything; nothing changed since
         _mutate(home / "data" / "mcqa.jsonl", "value")
         result = tick()
-        assert [(e.asset_key.to_user_string(), e.partition) for e in result.asset_events] == [("source_dataset", "mcqa")]
-        checked = {(r.partition_key.keys_by_dimension["checkpoint"], r.partition_key.keys_by_dimension["env"])
-                   for r in result.run_requests}
-        assert checked == MCQA and all(r.asset_check_keys == [INPUTS_CHECK] for r in result.run_requests)
-        assert isinstance(tick(), dg.SkipReason)
+        observed = [(e.asset_key.to_user_string(), e.partition) for e in result.asset_events
+                    if isinstance(e, dg.AssetObservation)]
+        assert observed == [("source_dataset", "mcqa")]
+        checked = {e.partition: e.passed for e in result.asset_events if isinstance(e, dg.AssetCheckEvaluation)}
+        assert checked == {"step_0100|mcqa": False, "step_0200|mcqa": False}
+        assert tick().skip_message
+        failed = instance.event_log_storage.get_asset_check_execution_history(
+            dg.AssetCheckKey(dg.AssetKey("materialized_inputs"), INPUTS_MATCH_SOURCE), limit=10)
+        assert {(record.partition, record.status.value) for record in failed} >= {
+            ("step_0100|mcqa", "FAILED"), ("step_0200|mcqa", "FAILED")}
 
 
 def _edit_config(home, edit):

@@ -6,6 +6,7 @@ launchers, which write it: see gym_pipeline/launchers/state.py. Here it is found
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -112,8 +113,14 @@ def outcome(state: LauncherState) -> Outcome:
                        "which)", MODEL_SERVING if serving else INFRA)
     if state.launch_error:
         refusal = state.launch_error.split(": ", 1)[-1].splitlines()[0]
+        # a request written wrong (an option's value or format) is the settings'; a host or cluster that cannot
+        # take it (no client, no controller, no such partition or image) is infrastructure
+        wrong_request = _INVALID_REQUEST.search(state.launch_error)
         return Outcome(True, f"{who} was never started: the {state.launcher} launcher refused it ({refusal})",
-                       f"the launch itself failed ({state.launch_error}); nothing of the stage ran")
+                       f"the launch itself failed ({state.launch_error}); nothing of the stage ran"
+                       + ("; the launcher's settings ask for something in a form it does not accept"
+                          if wrong_request else ""),
+                       CONFIG if wrong_request else INFRA)
     if state.oom_killed:  # before Slurm's verdict: without cgroups Slurm calls an over-memory kill only FAILED
         return Outcome(True, f"{who} was killed for running out of memory",
                        "the kernel's OOM killer ended it: the stage used more memory than the container or host allows",
@@ -145,6 +152,11 @@ def outcome(state: LauncherState) -> Outcome:
                        category)
     return Outcome(True, f"{who} exited with code {state.exit_code}",
                    "the stage's own process failed; its log says why", own_failure=True)
+
+
+_INVALID_REQUEST = re.compile(
+    r"invalid (?:--[\w-]+|generic resource(?: \(gres\))?|gres|time|mem\w*|cpus?\w*|nodes?|ntasks\w*|"
+    r"tres\w*|constraint)\s+specification|unrecognized option|invalid option|unknown option", re.IGNORECASE)
 
 
 def _who(state: LauncherState) -> str:

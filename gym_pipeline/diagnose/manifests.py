@@ -28,6 +28,9 @@ SOURCE_CHANGED = "source_changed"  # the data changed since the inputs were mate
 SOURCE_GONE = "source_gone"
 INPUTS_CHANGED = "inputs_changed"  # the inputs changed since the rollouts were collected on them
 PROFILE_OUTDATED = "profile_outdated"  # the profile read other files than the folder holds now
+SETTINGS_CHANGED = "settings_changed"  # the sweep config beside the run asks for other materialization settings
+# The sweep config a stage read: kept beside the run, or written by a launched stage's step (logs/<stage>.sweep.json).
+SWEEP_CONFIGS = ("sweep.json", "sweep.yaml", "logs/*.sweep.json")
 
 
 @dataclass
@@ -48,6 +51,7 @@ class ManifestFacts:
     settings: MaterializationSettings | None = None
     model_urls: list[tuple[str, int | None]] = field(default_factory=list)  # (url, manifest line)
     concurrency: list[tuple[int, int | None]] = field(default_factory=list)  # (requests in flight, manifest line)
+    checkpoint: tuple[str, int | None] | None = None  # (the checkpoint the rollouts record names, its line)
 
     def of(self, kind: str) -> list[Staleness]:
         return [s for s in self.stale if s.kind == kind]
@@ -75,6 +79,10 @@ def read_manifest_facts(run_dir: Path | None, materialized: Path, rollouts: Path
     lines = text.splitlines()
     facts.model_urls = [(url, _line(lines, url)) for url in _values_of(manifest, "model_url")]
     facts.concurrency = [(n, _line(lines, f'"concurrency": {n}')) for n in _values_of(manifest, "concurrency", int)]
+    checkpoint = (manifest.get(ROLLOUTS_STAGE) or {}).get("checkpoint") if isinstance(manifest.get(ROLLOUTS_STAGE), dict) \
+        else None
+    if isinstance(checkpoint, dict) and isinstance(checkpoint.get("name"), str):
+        facts.checkpoint = (checkpoint["name"], _line(lines, f'"name": "{checkpoint["name"]}"'))
     try:
         _check_records(facts, manifest, materialized, rollouts, lines)
     except (KeyError, TypeError, AttributeError, ValueError) as error:
@@ -89,6 +97,7 @@ def _check_records(facts: ManifestFacts, manifest: dict[str, Any], materialized:
     rollouts_record = manifest.get(ROLLOUTS_STAGE)
     if inputs_record:
         _check_source(facts, inputs_record, materialized, lines)
+        _check_settings(facts, inputs_record["settings"], materialized.parent, lines)
     if rollouts_record and materialized.is_file():
         try:
             ensure_resume_is_safe(materialized, rollouts_record, None)
@@ -138,6 +147,36 @@ def _check_source(facts: ManifestFacts, record: dict[str, Any], materialized: Pa
         except JsonlFormatError:  # a malformed inputs or source file is reported by the artifact evidence
             report = None
         facts.stale.append(Staleness(SOURCE_CHANGED, str(error), evidence, report))
+
+
+def _check_settings(facts: ManifestFacts, recorded: dict[str, Any], run_dir: Path, lines: list[str]) -> None:
+    """The sweep config the later stages read, against the settings the inputs were materialized with."""
+    from gym_pipeline.config import ConfigError, SweepConfig, load_sweep_config  # the config model: only when needed
+
+    configs = sorted((path for pattern in SWEEP_CONFIGS for path in run_dir.glob(pattern)),
+                     key=lambda path: path.stat().st_mtime_ns)
+    if not configs:
+        return
+    try:
+        config = (SweepConfig.validate_from_step(configs[-1].read_bytes()) if configs[-1].suffix == ".json"
+                  else load_sweep_config(configs[-1]))
+    except (ConfigError, ValueError, OSError):
+        return  # a config that does not load is reported by the run's own error
+    for environment in config.environments:
+        current = config.materialization_settings(environment.name).as_dict()
+        if current["agent"] != recorded["agent"]:
+            continue  # another environment of the sweep
+        # settings a newer version added are compared only where the record has them
+        changed = {key: (recorded[key], value) for key, value in current.items() if key in recorded and recorded[key] != value}
+        if changed:
+            what = ", ".join(f"{key} {old!r} -> {new!r}" for key, (old, new) in changed.items())
+            facts.stale.append(Staleness(
+                SETTINGS_CHANGED,
+                f"{configs[-1].relative_to(run_dir)} asks for {what} (environment {environment.name}); the inputs were "
+                f"materialized with the old settings",
+                EvidenceLine(file=MANIFEST_FILE, line=_line(lines, '"settings"'),
+                             text=f"materialized_inputs.settings: {recorded}")))
+        return
 
 
 def _check_profile(facts: ManifestFacts, record: dict[str, Any], files: dict[str, Path], lines: list[str]) -> None:

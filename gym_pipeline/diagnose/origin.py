@@ -74,6 +74,15 @@ _WHAT = _kinds(
      "path must stay under 108 bytes."),
     (r"Network is unreachable|Errno 101\b|No route to host|Errno 113\b", INFRA, "the network is unreachable",
      "Check the route to the host it names (`ip route`, a firewall, the node's network)."),
+    # a text file that is not UTF-8: the data (a YAML config would say so in a YAML error first)
+    (r"UnicodeDecodeError|codec can't decode byte", DATA_SCHEMA, "a file it read is not UTF-8 text",
+     "Convert the file to UTF-8 (`file <path>` tells its encoding; `iconv -f latin1 -t utf-8 <path> > <new path>`), "
+     "then run again on a clean output path."),
+    # a YAML file that does not parse: a config file (data are JSONL)
+    (r"Malformed YAML|yaml\.(?:scanner|parser|constructor)\.|\b(?:Scanner|Parser)Error\b|while (?:scanning|parsing) a"
+     r"|found character '\\t'|mapping values are not allowed here", CONFIG, "a YAML config file does not parse",
+     "Fix the YAML file the error names at the line and column it gives (a tab used for indentation, a missing colon "
+     "or quote); check it with `python -c 'import sys, yaml; yaml.safe_load(open(sys.argv[1]))' <file>`."),
     # our commands name the data file, line and field of a bad row: `data.jsonl:3: not valid JSON`
     (r"(?P<file>[^\s:'\"]+\.jsonl):(?P<line>\d+)\b", DATA_SCHEMA,
      "a row of a JSONL data file is malformed or lacks a field (file:line named)",
@@ -89,6 +98,10 @@ _WHAT = _kinds(
      "vLLM is not installed where the model server runs",
      "Install vLLM where the model server runs (`pip install vllm` in that environment, node or image), or point the "
      "model server's command in sweep.yaml at the vllm that is installed; then start the server again."),
+    # `gym eval run --input` asks it to collect from servers already running
+    (r"is not supported when serving", CONFIG, "`gym eval run` was given `--input` without `--no-serve`",
+     "Start the servers with `gym env start ...`, then collect from them with `gym eval run --no-serve --input "
+     "<data.jsonl> ...` (without `--no-serve`, `gym eval run` serves a config's own datasets and takes no `--input`)."),
     # a setting naming a program that is not there
     (r"program not found|executable not found|not an executable|command not found", CONFIG,
      "the settings name a program that is not installed where the stage runs",
@@ -119,10 +132,13 @@ _ADDRESS = re.compile(r"Connect call failed \('(?P<h1>[^']+)', (?P<p1>\d+)\)|(?:
 # The package an exception's class comes from says which layer raised it.
 _EXCEPTION_PACKAGES = _kinds(
     (r"\b(?:omegaconf|hydra)\.errors\.|\bhydra\.|ConfigAttributeError|ConfigKeyError|MissingMandatoryValue"
-     r"|InterpolationResolutionError|Could not override|unrecognized arguments|error: argument", CONFIG,
+     r"|InterpolationResolutionError|Could not override|unrecognized arguments|error: argument"
+     # a command line refused: `(-i/--input) is not supported when ...`, click's `No such option`
+     r"|\(-\w+/--[\w-]+\)|\bNo such option\b|Invalid value for ['\"]?-|Missing (?:option|argument) ['\"]?-", CONFIG,
      "the config loader (Hydra/OmegaConf) or the command's arguments"),
-    (r"\bray\.exceptions\.|RaySystemError|RayActorError|GCS", INFRA, "Ray",
-     "Check Ray: `ray status`; a dead GCS or actor usually follows a killed node or process."),
+    (r"\bray\.exceptions\.|RaySystemError|RayActorError|GCS|Raylet|core_worker\w*\.cc", INFRA, "Ray",
+     "Check Ray: `ray status`; a dead GCS or actor usually follows a killed node or process, and workers that fail to "
+     "register or die at start usually lack file descriptors (`ulimit -n`: Ray wants 65536) or memory."),
     (r"\bdocker\.errors\.|Error response from daemon|docker: |Docker engine", INFRA, "the Docker engine",
      "Check the Docker engine the launcher talks to, with the same DOCKER_HOST: `echo $DOCKER_HOST; docker info`; "
      "start it or point DOCKER_HOST at its socket."),
@@ -133,7 +149,7 @@ _EXCEPTION_PACKAGES = _kinds(
 # Frames of a traceback: the innermost one in a known layer places the error.
 _FRAME = re.compile(r'File "(?P<path>[^"]+)", line (?P<line>\d+)(?:, in (?P<func>\S+))?')
 _FRAME_LAYERS = _kinds(
-    (r"resources_servers/|/verifiers?/|/verif\w*\.py|gym_pipeline/environments/|judge", VERIFIER_RUNTIME,
+    (r"resources_servers/|/verifiers?/|/verif\w*\.py|gym_pipeline/environments/|judge|, in _?verify\b", VERIFIER_RUNTIME,
      "the verifier (resources server)"),
     (r"responses_api_models/|/vllm/|gym_pipeline/(?:serving|models)/", MODEL_SERVING, "the model server"),
     (r"/hydra/|/omegaconf/|nemo_gym/config|gym_pipeline/config\.py", CONFIG, "loading the config"),
@@ -218,6 +234,18 @@ def place(incident: LogIncident, listeners: dict[int, Listener]) -> Placement:
                              guess=True)
     return Placement(VERIFIER_RUNTIME, "a guess: nothing places it, and runtime errors are most often the verifier's",
                      guess=True)
+
+
+_HOST_LIMITS = ("EMFILE", "ENOSPC", "EROFS", "ESTALE")
+
+
+def host_limit(text: str) -> Placement | None:
+    """An error of the machine the process ran on (out of descriptors, a full, read-only or stale filesystem),
+    whatever call met it: a request that failed for it says nothing of the server it was for."""
+    for kind in _WHAT:
+        if kind.basis.startswith(_HOST_LIMITS) and (match := kind.pattern.search(text)):
+            return Placement(kind.category, kind.basis, fix=_filled(kind.fix, match))
+    return None
 
 
 def _filled(fix: str, match: re.Match[str]) -> str:

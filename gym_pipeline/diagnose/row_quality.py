@@ -6,7 +6,11 @@ Collected while `artifacts` streams the files, one row at a time, in bounded mem
 - a verifier refusing a row's own value (its failure_reason names the field and quotes the row's value):
   the row, not the verifier, is wrong;
 - answers scored 0 whose extracted text holds the expected answer and more (`extracted_answer` =
-  "Final answer: 1024" against "1024"): the extraction does not fit how the prompts ask for answers.
+  "Final answer: 1024" against "1024"): the extraction does not fit how the prompts ask for answers;
+- answers exactly equal to the expected answer scored 0, or rewards outside [0, 1]: the verifier scores wrong;
+  answers scored 0 only because the expected answer is wrapped in markup (`$36$`): the data;
+- rows of one environment scored by another's server (`agent_ref` `string_match_simple_agent`,
+  `_ng_environment_server` `mcqa_environment_server`): the collection was pointed at the wrong environment.
 """
 
 from __future__ import annotations
@@ -44,6 +48,16 @@ class RowQuality:
     unextracted_example: EvidenceLine | None = None
     # (field, value) of the materialized rows' extraction settings (`extraction_mode`...), where they have any
     extraction_settings: Counter[tuple[str, str]] = field(default_factory=Counter)
+    matching_scored_zero: int = 0  # rollouts whose extracted answer is exactly the expected one, scored 0
+    matching_example: EvidenceLine | None = None
+    wrapped_expected: int = 0  # ... scored 0 because the expected answer is in markup ($36$) the answer lacks
+    wrapped_example: EvidenceLine | None = None
+    out_of_range: int = 0  # rewards outside [0, 1]
+    reward_range: tuple[float, float] = (0.0, 1.0)
+    out_of_range_example: EvidenceLine | None = None
+    # (the rows' agent, the environment server that scored them) whose environment names differ
+    crossed_environments: Counter[tuple[str, str]] = field(default_factory=Counter)
+    crossed_example: EvidenceLine | None = None
     # failure reasons of rollouts whose row holds no field they name: checked against the materialized row
     reasons_to_check: dict[tuple[int, int], tuple[str, EvidenceLine]] = field(default_factory=dict)
 
@@ -90,7 +104,28 @@ def _quoted(value: str, text: str, flags: int = 0) -> bool:
     return len(value) >= 2 and re.search(rf"(?<!\w){re.escape(value)}(?!\w)", text, flags) is not None
 
 
+_AGENT_SUFFIX = re.compile(r"_(?:simple_)?agent$")
+_SERVER_SUFFIX = re.compile(r"_(?:environment|resources)_server$")
+
+
+def _note_environment(quality: RowQuality, row: dict[str, Any], key: tuple[int, int], file: str, line: int) -> None:
+    """Gym names an environment's agent `<env>_simple_agent` and its server `<env>_environment_server`."""
+    agent = (row.get("agent_ref") or {}).get("name") if isinstance(row.get("agent_ref"), dict) else None
+    server = row.get("_ng_environment_server")
+    if not isinstance(agent, str) or not isinstance(server, str):
+        return
+    if not _AGENT_SUFFIX.search(agent) or not _SERVER_SUFFIX.search(server):
+        return
+    env, scored_by = _AGENT_SUFFIX.sub("", agent), _SERVER_SUFFIX.sub("", server)
+    if not env.startswith(scored_by) and not scored_by.startswith(env):  # `string_match_raises`: a variant of it
+        quality.crossed_environments[(agent, server)] += 1
+        if quality.crossed_example is None:
+            quality.crossed_example = EvidenceLine(file=file, line=line, text=f"task {key[0]} rollout {key[1]}: "
+                                                   f"agent_ref.name={agent} _ng_environment_server={server}")
+
+
 def note_rollout_row(quality: RowQuality, row: dict[str, Any], key: tuple[int, int], file: str, line: int) -> None:
+    _note_environment(quality, row, key, file, line)
     reason = row.get("failure_reason")
     if row.get("failure_kind") is not None:
         if isinstance(reason, str) and reason.strip():
@@ -101,30 +136,63 @@ def note_rollout_row(quality: RowQuality, row: dict[str, Any], key: tuple[int, i
                     len(quality.reasons_to_check) < MAX_REASONS_TO_CHECK:
                 quality.reasons_to_check[key] = (first_line, where)
         return
-    if not isinstance(row.get("reward"), (int, float)):
+    reward = row.get("reward")
+    if not isinstance(reward, (int, float)) or isinstance(reward, bool):
         return
     quality.scored_rows += 1
+    where = f"task {key[0]} rollout {key[1]}: reward={reward}"
+    if not 0 <= reward <= 1:
+        quality.out_of_range += 1
+        quality.reward_range = (min(quality.reward_range[0], reward), max(quality.reward_range[1], reward))
+        quality.out_of_range_example = quality.out_of_range_example or EvidenceLine(file=file, line=line, text=where)
     expected, extracted = row.get("expected_answer"), row.get("extracted_answer")
-    if row["reward"] != 0 or not isinstance(expected, str) or not isinstance(extracted, str):
+    if not isinstance(expected, str) or not isinstance(extracted, str):
         return
-    if extracted.strip() == expected.strip() or not _quoted(expected.strip(), extracted):
+    expected, extracted = expected.strip(), extracted.strip()
+    shown = f"{where} expected_answer={expected!r} extracted_answer={excerpt(extracted, MAX_SHOWN_VALUE)!r}"
+    if extracted == expected:
+        if reward == 0:  # the very answer expected, scored as wrong
+            quality.matching_scored_zero += 1
+            quality.matching_example = quality.matching_example or EvidenceLine(file=file, line=line, text=shown)
         return
-    quality.unextracted_answers += 1
-    if quality.unextracted_example is None:
-        quality.unextracted_example = EvidenceLine(
-            file=file, line=line, text=f"task {key[0]} rollout {key[1]}: reward=0 expected_answer={expected!r} "
-                                       f"extracted_answer={excerpt(extracted, MAX_SHOWN_VALUE)!r}")
+    if reward != 0:
+        return
+    if _quoted(expected, extracted):  # the answer, and more around it
+        quality.unextracted_answers += 1
+        quality.unextracted_example = quality.unextracted_example or EvidenceLine(file=file, line=line, text=shown)
+    elif _unwrapped(expected) == _unwrapped(extracted) != expected:  # the expected answer in markup the answers lack
+        quality.wrapped_expected += 1
+        quality.wrapped_example = quality.wrapped_example or EvidenceLine(file=file, line=line, text=shown)
+
+
+_MARKUP = (re.compile(r"^\$+(.*?)\$+$", re.S), re.compile(r"^\\\((.*)\\\)$", re.S),
+           re.compile(r"^\\(?:boxed|text|mathrm|textbf)\{(.*)\}$", re.S), re.compile(r"^[\"'`](.*)[\"'`]$", re.S))
+
+
+def _unwrapped(answer: str) -> str:
+    """An answer without the LaTeX or quotes around it: `$36$`, `\\boxed{36}`, `"36"` -> `36`."""
+    while True:
+        for markup in _MARKUP:
+            if match := markup.match(answer):
+                answer = match.group(1).strip()
+                break
+        else:
+            return answer
 
 
 def _note_refused_value(quality: RowQuality, row: dict[str, Any], reason: str, where: EvidenceLine) -> bool:
-    """A failure reason naming one of the row's own fields and quoting that field's value."""
+    """A failure reason naming one of the row's own fields and quoting that field's value, or saying the field is
+    wrong in so many words (`field 'options': ...`)."""
     for name, value in row.items():
-        if name.startswith("_ng_") or name in ("failure_reason", "failure_kind") or not isinstance(value, str):
+        if name.startswith("_ng_") or name in ("failure_reason", "failure_kind", "reward", "mask_sample"):
             continue
+        named = re.search(rf"(?<!\w){re.escape(name)}(?!\w)", reason)
+        blamed = re.search(rf"\bfield\s+['\"`]?{re.escape(name)}\b", reason, re.IGNORECASE)
         # the value quoted in any case: verifiers normalize it ("FRANCE" for France)
-        if re.search(rf"(?<!\w){re.escape(name)}(?!\w)", reason) and _quoted(value.strip(), reason, re.IGNORECASE):
+        quoted = isinstance(value, str) and _quoted(value.strip(), reason, re.IGNORECASE)
+        if named and (blamed or quoted):
             quality.refused_fields[name] += 1
             quality.refused_examples.setdefault(name, where.model_copy(update={
-                "text": f"{where.text}; the row's {name}={excerpt(value, MAX_SHOWN_VALUE)!r}"}))
+                "text": f"{where.text}; the row's {name}={excerpt(str(value), MAX_SHOWN_VALUE)!r}"}))
             return True
     return False

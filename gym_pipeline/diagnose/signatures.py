@@ -131,6 +131,8 @@ SIGNATURES: tuple[Signature, ...] = (
     Signature("served_weights", r"simulated policy: checkpoint (?P<checkpoint>[^,]+), served_model_name"
                                 r"|non-default args: \{.*'model': '(?P<model>[^']+)'"),
     # Gym's model proxy retrying a request it cannot complete (0.7.0 logs every 50th retry)
+    # Gym's model proxy retrying a call of the model server (0.7.0): the URL it called, and what came back
+    Signature("gym_model_retry", r"\[model_retry url=(?P<url>\S+) status=(?P<status>\d+)"),
     Signature("gym_request_retry", r"\[request_retry url=(?P<url>\S+) error=(?P<error>\w+) retry=(?P<retry>\d+) "
                                    r"elapsed_s=(?P<elapsed>[\d.]+)\]"),
     Signature("gym_concurrency", r"Querying with (?P<concurrency>\d+) concurrent requests"),
@@ -139,6 +141,8 @@ SIGNATURES: tuple[Signature, ...] = (
                                  r"(?P<partial>\d+) partial; (?P<dropped>\d+) without rollouts dropped"),
     Signature("run_failed", r"\[rollout_collection\] /run failed status=(?P<status>\d+)"),
     Signature("inner_server_error", r"Hit an exception in (?P<server>\S+?) calling an inner server"),
+    # a Gym server (its `(name)` prefix) refused by a service it calls: a judge, a sandbox, a helper service
+    Signature("server_call_rate_limited", r"^\((?P<server>[\w.-]+)\)[^\n]*Too Many Requests"),
     # --- known problems: step 1, the job and what stops it before anything runs ------------------
     Signature("address_in_use", r"(?i:address already in use)|\[Errno 98\]"),
     Signature("disk_full", r"No space left on device|Disk quota exceeded|\[Errno 28\]"),

@@ -34,6 +34,7 @@ from gym_pipeline.diagnose.rules.data import (
     rule_profile_counts,
     rule_resume_across_models,
     rule_rollouts_without_inputs,
+    rule_served_another_checkpoint,
     rule_several_writers,
     rule_stale_files,
     rule_stale_inputs,
@@ -43,6 +44,7 @@ from gym_pipeline.diagnose.rules.fallback import STEP_OF_CATEGORY, unexplained_l
 from gym_pipeline.diagnose.rules.job import (
     rule_container_cannot_reach_host,
     rule_head_probe,
+    rule_host_limits,
     rule_launcher_state,
     rule_model_endpoint_failures,
     rule_model_probe,
@@ -61,9 +63,13 @@ from gym_pipeline.diagnose.rules.job import (
 )
 from gym_pipeline.diagnose.rules.known import known_problems
 from gym_pipeline.diagnose.rules.quality import (
+    rule_crossed_environments,
+    rule_matching_answers_scored_zero,
+    rule_rewards_out_of_range,
     rule_shared_task_index,
     rule_unextracted_answers,
     rule_verifier_refuses_row_values,
+    rule_wrapped_expected_answers,
 )
 from gym_pipeline.diagnose.rules.refusals import rule_model_refusals
 from gym_pipeline.diagnose.rules.routing import failure_route
@@ -97,6 +103,7 @@ RULES: tuple[Rule, ...] = (
     Rule(1, "proxy_intercepts_loopback", rule_proxy_intercepts_loopback),
     Rule(1, "python_version", rule_python_version),
     Rule(1, "ports_in_use", rule_ports_in_use),
+    Rule(1, "host_limits", rule_host_limits),
     Rule(1, "known_problems", known_problems(1)),
     Rule(2, "model_probe", rule_model_probe),
     Rule(2, "nested_model_errors", rule_nested_model_errors),
@@ -105,6 +112,7 @@ RULES: tuple[Rule, ...] = (
     Rule(2, "model_request_retries", rule_model_request_retries),
     Rule(2, "run_failures_without_sidecar", rule_run_failures_without_sidecar),
     Rule(2, "nested_model_log_errors", rule_nested_model_log_errors),
+    Rule(2, "served_another_checkpoint", rule_served_another_checkpoint),
     Rule(2, "known_problems", known_problems(2)),
     Rule(3, "servers_not_ready", rule_servers_not_ready),
     Rule(3, "head_probe", rule_head_probe),
@@ -117,6 +125,7 @@ RULES: tuple[Rule, ...] = (
     Rule(5, "malformed_jsonl", rule_malformed_jsonl),
     Rule(5, "rollouts_without_inputs", rule_rollouts_without_inputs),
     Rule(5, "shared_task_index", rule_shared_task_index),
+    Rule(5, "crossed_environments", rule_crossed_environments),
     Rule(5, "verifier_refuses_row_values", rule_verifier_refuses_row_values),
     Rule(5, "known_problems", known_problems(5)),
     Rule(6, "missing_rollouts", rule_missing_rollouts),
@@ -126,6 +135,9 @@ RULES: tuple[Rule, ...] = (
     Rule(6, "several_writers", rule_several_writers),
     Rule(6, "truncated_answers", rule_truncated_answers),
     Rule(6, "unextracted_answers", rule_unextracted_answers),
+    Rule(6, "wrapped_expected_answers", rule_wrapped_expected_answers),
+    Rule(6, "rewards_out_of_range", rule_rewards_out_of_range),
+    Rule(6, "matching_answers_scored_zero", rule_matching_answers_scored_zero),
     Rule(6, "known_problems", known_problems(6)),
     Rule(7, "time_budget_kinds", rule_time_budget_kinds),
     Rule(7, "step_failures", rule_step_failures),

@@ -20,8 +20,21 @@ from gym_pipeline.diagnose.findings import (
     resume_command,
     unique,
 )
-from gym_pipeline.diagnose.manifests import INPUTS_CHANGED, PROFILE_OUTDATED, SOURCE_CHANGED, SOURCE_GONE
-from gym_pipeline.diagnose.vocabulary import CACHE_RESUME, CONFIG, DATA_SCHEMA, SIDECAR_FLAG, VERIFIER_RUNTIME
+from gym_pipeline.diagnose.manifests import (
+    INPUTS_CHANGED,
+    PROFILE_OUTDATED,
+    SETTINGS_CHANGED,
+    SOURCE_CHANGED,
+    SOURCE_GONE,
+)
+from gym_pipeline.diagnose.vocabulary import (
+    CACHE_RESUME,
+    CONFIG,
+    DATA_SCHEMA,
+    MODEL_SERVING,
+    SIDECAR_FLAG,
+    VERIFIER_RUNTIME,
+)
 
 # ---------------------------------------------------------------------------------------------
 # Step 5: materialized inputs and source data.
@@ -87,6 +100,16 @@ def rule_stale_inputs(ev: Evidence) -> list[Finding]:
                    f"<new folder>/rollouts.jsonl --num-repeats {settings.num_repeats if settings else '<n>'}`, "
                    "then profile it."),
             explains=frozenset({"stale_inputs_refused"}),
+        ))
+    for stale in m.of(SETTINGS_CHANGED):
+        findings.append(Finding(
+            category=CACHE_RESUME,
+            title="The sweep's settings changed since the inputs were materialized; later stages ran on the old inputs",
+            evidence=unique([stale.evidence, *refusals]),
+            cause=f"{stale.message}. Collecting and profiling reused the old materialized rows instead of building new "
+                  "ones, so the rollouts follow the old settings (repeats, agent, overrides) whatever the config says.",
+            fix=f"Materialize again with the current settings (`gym-pipeline stage materialize ...`, or the sweep's "
+                f"`materialized_inputs` asset), then collect again without --resume and profile: {profile_command(ev)}.",
         ))
     for stale in m.of(INPUTS_CHANGED):
         findings.append(Finding(
@@ -421,6 +444,34 @@ def rule_resume_across_models(ev: Evidence) -> list[Finding]:
         fix="Collect each checkpoint into its own output folder: re-run the resumed part on a clean path without "
             "--resume against the weights you meant (`gym eval run ... --output <checkpoint folder>/rollouts.jsonl`); "
             "keep the first part only if it was the same checkpoint.",
+    )]
+
+
+_STEP = re.compile(r"(\d+)")
+
+
+def rule_served_another_checkpoint(ev: Evidence) -> list[Finding]:
+    """The run says it collected checkpoint N; the model server's own log says it served checkpoint M."""
+    if ev.manifest.checkpoint is None:
+        return []
+    name, line = ev.manifest.checkpoint
+    wanted = _STEP.findall(name)
+    served = [h for h in ev.hits("served_weights")
+              if (step := _STEP.findall(h.group("checkpoint") or "")) and wanted and int(step[-1]) != int(wanted[-1])]
+    if not served:
+        return []
+    hit = served[0]
+    return [Finding(
+        category=MODEL_SERVING,
+        title=f"The rollouts say checkpoint {name}, but the model server served {hit.group('checkpoint')}",
+        evidence=[EvidenceLine(file=MANIFEST_FILE, line=line, text=f"rollouts.checkpoint.name: {name}"), hit.evidence()],
+        cause=f"The collection was pointed at a model server that serves another checkpoint ({hit.file} says "
+              f"{hit.group('checkpoint')}): a server left running from an earlier sweep, or a `--model-url` of another "
+              f"partition. Every rollout of {name} is the other checkpoint's answer, and the profile and comparisons "
+              "credit it to the wrong one.",
+        fix=f"Serve checkpoint {name} (stop the old server, or let the sweep start one: the `rollouts` asset serves "
+            f"each checkpoint itself), check it with `curl -s {model_url_of(ev)}/models`, then collect again on a clean "
+            "output path (`collect` without `--resume`) and profile.",
     )]
 
 

@@ -26,7 +26,7 @@ from gym_pipeline.diagnose.findings import (
 )
 from gym_pipeline.diagnose.launcher import MODEL_SERVER_STAGE, LauncherState, outcome
 from gym_pipeline.diagnose.logs import LogHit
-from gym_pipeline.diagnose.origin import layer_of_frame
+from gym_pipeline.diagnose.origin import host_limit, layer_of_frame
 from gym_pipeline.diagnose.probes import HEAD_SERVER, MODEL, PORT, PORT_IN_USE, ProbeResult
 from gym_pipeline.diagnose.rules.nesting import nested_finding, nested_log_findings
 from gym_pipeline.diagnose.rules.overload import overload_finding, read_overload
@@ -74,6 +74,12 @@ def _sweep_setting(state: LauncherState, key: str, value: object) -> str:
     return f"`launchers: {state.stage or '<stage>'}: {{kind: {state.launcher}, {key}: ...}}` in sweep.yaml{now}"
 
 
+# what an sbatch refusal names -> the Slurm launcher's setting in sweep.yaml
+_SLURM_SETTINGS = {r"--time\b|time limit": "time_limit", r"\bgres\b|generic resource": "gres",
+                   r"--mem\b|memory": "memory_mb", r"cpus.per.task": "cpus_per_task", r"partition": "partition",
+                   r"account": "account", r"\bqos\b": "extra_options"}
+
+
 def _launcher_fix(ev: Evidence, state: LauncherState) -> str:
     then = f" Then continue where it stopped: {resume_command(ev)}."
     if state.launch_error:
@@ -83,8 +89,10 @@ def _launcher_fix(ev: Evidence, state: LauncherState) -> str:
                  "docker": "`echo $DOCKER_HOST; docker info` shows which engine the launcher talks to and whether it "
                            "answers (set DOCKER_HOST to the engine's socket), `docker image ls` the images it has",
                  }.get(state.launcher, "run the stage's command by hand to see it start")
+        refused = [setting for option, setting in _SLURM_SETTINGS.items() if re.search(option, state.launch_error, re.I)]
+        named = f" (sbatch's refusal is about `{refused[0]}`)" if refused else ""
         return (f"Correct what the launcher refused ({state.launch_error.splitlines()[0]}): {check}; then fix the "
-                f"stage's settings, {settings}, and run the stage again.")
+                f"stage's settings{named}, {settings}, and run the stage again.")
     memory = _sweep_setting(state, "memory_mb", f"{state.memory_mb} MiB" if state.memory_mb else None)
     if state.launcher == "slurm":
         job = state.slurm_job_id or "<jobid>"
@@ -214,14 +222,26 @@ def rule_native_crash(ev: Evidence) -> list[Finding]:
         frames = _frames_below(ev.run_dir / hit.file, hit.line)
         placed = next((p for f in frames if (p := layer_of_frame(f)) is not None), None)
         where = f" in {frames[0]}" if frames else ""
+        whose = (f"Its innermost frame in a known layer places it: {placed.basis}." if placed else
+                 "Its stack does not say whose code it was.")
+        if hit.groups["what"] == "Aborted":  # SIGABRT: sent to stop a process, typically one that hung
+            findings.append(Finding(
+                category=placed.category if placed else INFRA,
+                title=f"A process was aborted (SIGABRT) while it was{where}",
+                evidence=[hit.evidence()],
+                cause="Python's faulthandler reported an abort: the process was stopped with SIGABRT, as one stops a "
+                      "process that hangs, and printed where it was, innermost frame first. " + whose,
+                fix=f"Read that frame ({frames[0] if frames else 'the stack in ' + hit.file}) for what waits forever: "
+                    "a lock taken twice, a call without a timeout, a queue nobody feeds; fix it (a timeout, a "
+                    "re-entrant lock), then run again.",
+            ))
+            continue
         findings.append(Finding(
             category=placed.category if placed else INFRA,
             title=f"A process crashed in native code ({hit.groups['what']}){where}",
             evidence=[hit.evidence()],
             cause=f"Python's faulthandler reported a {hit.groups['what'].lower()}: the process died at once, without a "
-                  "traceback, and every request to it failed after (a 500 or a refused connection upstream). "
-                  + (f"Its innermost frame places it: {placed.basis}." if placed else
-                     "Its stack does not say whose code it was."),
+                  "traceback, and every request to it failed after (a 500 or a refused connection upstream). " + whose,
             fix=f"Reproduce it on that input outside the server ({frames[0] if frames else 'the stack in ' + hit.file}): "
                 "a native call with a bad argument (ctypes, a C extension given None or a wrong type) or a broken "
                 "wheel; guard or fix the call, or reinstall the extension; then restart the servers and resume.",
@@ -364,6 +384,24 @@ def rule_nested_model_errors(ev: Evidence) -> list[Finding]:
         "endpoint shed load or failed.",
         f"Read {model_server_log(ev)} at the time of the failures (vLLM: `vllm serve ... --enable-log-requests`) and "
         f"check it answers: `curl -s {models_url(ev)}`." + _served_hint(ev, groups),
+    )]
+
+
+def rule_host_limits(ev: Evidence) -> list[Finding]:
+    """Requests that failed on the collecting machine itself: out of file descriptors, a full or read-only disk."""
+    groups = groups_routed(ev, "host_limit")
+    if not groups:
+        return []
+    placement = host_limit(groups[0].text)
+    return [Finding(
+        category=INFRA,
+        failed_keys=keys_of(groups),
+        title=f"{placement.basis}: {plural(sum(g.count for g in groups), 'failed attempt')}",
+        evidence=[g.first for g in groups[:3]],
+        cause=f"{status_words(groups[0])}: {said(groups[0])}. The error is the machine's, not the server's the request "
+              f"was for: the collecting process could not open a connection or write ({placement.basis}). "
+              f"Affected: {affected(ev, groups)}.",
+        fix=f"{placement.fix} Then collect the missing rollouts: {resume_command(ev)}.",
     )]
 
 

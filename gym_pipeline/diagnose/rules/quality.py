@@ -6,7 +6,7 @@ from __future__ import annotations
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import Finding, path_of, plural
-from gym_pipeline.diagnose.vocabulary import DATA_SCHEMA, VERIFIER_RUNTIME
+from gym_pipeline.diagnose.vocabulary import CONFIG, DATA_SCHEMA, VERIFIER_RUNTIME
 
 UNEXTRACTED_MIN_ROWS = 3
 UNEXTRACTED_SHARE = 0.2  # of the scored rollouts: beyond a few odd answers
@@ -37,6 +37,27 @@ def rule_shared_task_index(ev: Evidence) -> list[Finding]:
         fix=f"Give every task its own `_ng_task_index`: remove the field from the source rows so materialization "
             f"numbers them (or renumber the second part after the first), then materialize again "
             f"({path_of(a.materialized)}) and collect on a clean output path.",
+    )]
+
+
+def rule_crossed_environments(ev: Evidence) -> list[Finding]:
+    """Rows made for one environment's agent, scored by another environment's server."""
+    a = ev.artifacts
+    crossed = a.quality.crossed_environments
+    if not crossed or crossed.total() * 2 < a.rollouts.valid_rows or a.quality.crossed_example is None:
+        return []
+    (agent, server), count = crossed.most_common(1)[0]
+    env, scored_by = agent.removesuffix("_agent").removesuffix("_simple"), server.split("_environment_server")[0]
+    return [Finding(
+        category=CONFIG,
+        title=f"{plural(count, 'rollout')} of `{agent}` rows were scored by `{server}`: the collection ran with "
+              f"another environment",
+        evidence=[a.quality.crossed_example],
+        cause=f"The rows were materialized for `{agent}` (environment `{env}`), but the collection sent them to "
+              f"`{server}`: the environment (`--env`, the sweep's environment, or the agent given to `gym eval run`) "
+              f"does not match the data, so that environment's verifier reads fields these rows do not have.",
+        fix=f"Collect the rows with their own environment (`--env {env}`, or `--agent {agent}` for `gym eval run`), "
+            f"or materialize the `{scored_by}` data for `{scored_by}`; then collect again on a clean output path.",
     )]
 
 
@@ -91,4 +112,60 @@ def rule_unextracted_answers(ev: Evidence) -> list[Finding]:
               "correct answers score 0." + common,
         fix="Make the verifier extract the answer in the form the prompts ask for (\\boxed{}, 'Final answer: ...', "
             "'Answer: X'), or ask for the form it extracts; then score the stored responses again.",
+    )]
+
+
+MISSCORED_MIN_ROWS = 2
+
+
+def rule_rewards_out_of_range(ev: Evidence) -> list[Finding]:
+    """Rewards beyond [0, 1]: the verifier's scale is not the one profiles, pass@k and comparisons assume."""
+    quality = ev.artifacts.quality
+    if not quality.out_of_range or quality.out_of_range_example is None:
+        return []
+    low, high = quality.reward_range
+    return [Finding(
+        category=VERIFIER_RUNTIME,
+        title=f"{quality.out_of_range} of {quality.scored_rows} rewards lie outside [0, 1] (from {low:g} to {high:g})",
+        evidence=[quality.out_of_range_example],
+        cause="The verifier returns rewards on another scale (a percentage, a raw score): Gym's profile, pass@k "
+              "(which counts a reward of 1 as solved) and any comparison with other runs assume rewards in [0, 1], so "
+              "every statistic of this run is on the wrong scale.",
+        fix="Make the verifier's `verify` return its `reward` in [0, 1] (divide a percentage by 100, normalize a "
+            "score by its maximum); then score the stored responses again or collect again, and profile.",
+    )]
+
+
+def rule_matching_answers_scored_zero(ev: Evidence) -> list[Finding]:
+    """Answers exactly equal to the expected answer, scored 0: the verifier's comparison is wrong."""
+    quality = ev.artifacts.quality
+    if quality.matching_scored_zero < MISSCORED_MIN_ROWS or quality.matching_example is None:
+        return []
+    return [Finding(
+        category=VERIFIER_RUNTIME,
+        title=f"{quality.matching_scored_zero} answers exactly equal to their expected answer got reward 0",
+        evidence=[quality.matching_example],
+        cause="The extracted answer is the expected answer, character for character, and the verifier still scored "
+              "it 0: its comparison or its reward is wrong (inverted, compared with another field, or a reward "
+              "computed but not returned), so the run's rewards do not measure the model.",
+        fix="Fix the verifier's `verify`: return reward 1 when the extracted answer matches the expected one (check "
+            "it on one of these rows without a model); then score the stored responses again and profile.",
+    )]
+
+
+def rule_wrapped_expected_answers(ev: Evidence) -> list[Finding]:
+    """Answers scored 0 only because the data's expected answer carries markup the answers do not."""
+    a = ev.artifacts
+    quality = a.quality
+    if quality.wrapped_expected < MISSCORED_MIN_ROWS or quality.wrapped_example is None:
+        return []
+    return [Finding(
+        category=DATA_SCHEMA,
+        title=f"{quality.wrapped_expected} answers scored 0 differ from their `expected_answer` only by the markup "
+              "around it",
+        evidence=[quality.wrapped_example],
+        cause="The rows' `expected_answer` keeps LaTeX or quotes around the answer (`$36$`, `\\boxed{36}`), while "
+              "the verifier extracts the bare answer from the response: a correct answer never equals it.",
+        fix="Strip the markup from `expected_answer` in the source data (`$36$` -> `36`), then materialize again and "
+            f"collect (or score the stored responses again); the materialized rows: {path_of(a.materialized)}.",
     )]

@@ -4,18 +4,31 @@ vLLM (and any OpenAI-compatible server) answers a request it will not run with a
 naming the parameter: `{"error": {"message": "temperature: Input should be ...", "param":
 "temperature"}}`. A sampling setting out of range is the run's config; a message, role or tool
 schema it refuses comes from the rows (data/schema); a route it does not serve (404 Not Found, not
-an unknown model) means the policy's model type or base URL is wrong (config); an "overloaded"
+an unknown model) means the policy's model type is wrong (config), or its base URL lacks `/v1` when Gym's
+model proxy logged the route it called (model serving); an "overloaded"
 refusal is throughput. The refusal may reach us directly (the built-in collector calls the model)
 or nested in Gym's "inner server" 500s.
 """
 
 from __future__ import annotations
 
+import re
+
 from gym_pipeline.diagnose.artifacts import FailureGroup
 from gym_pipeline.diagnose.evidence import Evidence
-from gym_pipeline.diagnose.findings import Finding, affected, keys_of, plural, resume_command, said, status_words
+from gym_pipeline.diagnose.findings import (
+    Finding,
+    affected,
+    keys_of,
+    plural,
+    resume_command,
+    said,
+    status_words,
+    unique,
+)
+from gym_pipeline.diagnose.logs import LogHit
 from gym_pipeline.diagnose.rules.routing import ROUTE, ROW, SETTING, groups_routed, refused_field
-from gym_pipeline.diagnose.vocabulary import CONFIG, DATA_SCHEMA
+from gym_pipeline.diagnose.vocabulary import CONFIG, DATA_SCHEMA, MODEL_SERVING
 
 
 def _what(groups: list[FailureGroup]) -> tuple[str, str]:
@@ -25,6 +38,16 @@ def _what(groups: list[FailureGroup]) -> tuple[str, str]:
     body = lead.error_body
     message = (body.message if body and body.message else None) or said(lead)
     return refused_field(text) or "?", message
+
+
+_API_ROUTE = re.compile(r"/(?:chat/completions|completions|responses)$")
+_ROUTE_WITHOUT_V1 = re.compile(r"^https?://[^/]+(?:/(?!v1/)[^/]+)*/(?:chat/completions|completions|responses)$")
+
+
+def _called_without_v1(ev: Evidence) -> LogHit | None:
+    """A model call that got 404 on a route not under `/v1`: the base URL given to Gym lacks it."""
+    return next((h for h in ev.hits("gym_model_retry")
+                 if h.group("status") == "404" and _ROUTE_WITHOUT_V1.match(h.group("url") or "")), None)
 
 
 def rule_model_refusals(ev: Evidence) -> list[Finding]:
@@ -61,6 +84,19 @@ def rule_model_refusals(ev: Evidence) -> list[Finding]:
                     "the server knows (`system`, `user`, `assistant`, `tool`; not ShareGPT's `human`/`gpt`) and its "
                     "content as text or content parts, with at least one user message; then materialize again and "
                     f"collect on a clean output path.",
+            ))
+        elif (called := _called_without_v1(ev)) is not None:
+            base = _API_ROUTE.sub("", called.group("url"))
+            findings.append(Finding(
+                category=MODEL_SERVING, failed_keys=keys_of(groups),
+                title=f"The model URL lacks `/v1`: Gym called {called.group('url')}, 404 Not Found ({attempts})",
+                evidence=unique([called.evidence(), *(g.first for g in groups[:2])]),
+                cause=f"{status_words(lead)}: Gym's model server class appends the API route (`/chat/completions`, "
+                      "`/responses`) to the model URL it was given; an OpenAI-compatible server (vLLM, the simulated "
+                      f"policy) serves them under `/v1`, so `{base}` without `/v1` finds nothing. Affected: "
+                      f"{affected(ev, groups)}.",
+                fix=f"Give the servers the base URL with `/v1`: `gym env start ... --model-url {base}/v1` (Gym's "
+                    f"`policy_base_url`); check it with `curl -s {base}/v1/models`.{then}",
             ))
         else:
             findings.append(Finding(

@@ -10,7 +10,7 @@ from gym_pipeline.core.failure_kinds import ENVIRONMENT_SERVER_FAILED, TIMEOUT_E
 from gym_pipeline.diagnose.artifacts import FailureGroup
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.logs import LogHit
-from gym_pipeline.diagnose.origin import VERIFY_RESPONSE_INVALID, server_role
+from gym_pipeline.diagnose.origin import VERIFY_RESPONSE_INVALID, host_limit, server_role
 from gym_pipeline.diagnose.vocabulary import AGENT_STAGE
 
 # A connection that never opened (nothing listens, wrong host) and one the server closed before answering.
@@ -86,11 +86,18 @@ def _status_in(text: str) -> int | None:
     return int(match[1]) if match else None
 
 
+def _verifier_calls_refused(ev: Evidence) -> bool:
+    """A Gym server other than the model's logged 429s from a service it calls (its judge, sandbox or helper)."""
+    return any(server_role(hit.group("server") or "") != "model" for hit in ev.hits("server_call_rate_limited"))
+
+
 def failure_route(ev: Evidence, group: FailureGroup) -> str:
     """The one rule that reports a group of failed attempts."""
     if group.problems:
         return "known"  # its text is a known problem's exact message
     text = group.text
+    if host_limit(text) is not None:
+        return "host_limit"  # the collecting machine's limit, whichever server the request was for
     if _VERIFY_RESPONSE.search(text):
         return "verify_response"  # however deep it is nested: the verifier's own answer was malformed
     refusal = model_refusal(group)
@@ -105,7 +112,8 @@ def failure_route(ev: Evidence, group: FailureGroup) -> str:
         if nested.inner.fields or _FASTAPI_422.search(nested.inner_text) or nested.inner.code == 422:
             return "schema"
         role = server_role(nested.innermost)
-        if role in ("verifier", "agent") and _TIMEOUT.search(nested.inner_text) and not _MODEL_CALL.search(text):
+        waited = _TIMEOUT.search(nested.inner_text) or _verifier_calls_refused(ev)
+        if role in ("verifier", "agent") and waited and not _MODEL_CALL.search(text):
             return "verifier_timeout"  # a judge or sandbox behind the verifier too slow under the run's load
         if role in ("model", "verifier"):
             return f"nested_{role}"

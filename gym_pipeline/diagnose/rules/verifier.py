@@ -283,21 +283,26 @@ def rule_timeouts(ev: Evidence) -> list[Finding]:
 
 
 def rule_verifier_timeouts(ev: Evidence) -> list[Finding]:
-    """The verifier's own call (an LLM judge, a sandbox, a tool) timed out: latency under load, not a verifier bug."""
+    """The verifier's own call (an LLM judge, a sandbox, a tool) timed out or was refused with 429: its capacity under
+    the run's load, not a verifier bug."""
     groups = groups_routed(ev, "verifier_timeout")
     if not groups:
         return []
     lead = groups[0]
+    refused = [h.evidence() for h in ev.hits("server_call_rate_limited")][:1]
     concurrency = next((int(h.groups["concurrency"]) for h in ev.hits("gym_concurrency")), None)
     current = f" (the run sent {concurrency} at once)" if concurrency else ""
     return [Finding(
         category=THROUGHPUT_RESOURCES,
         failed_keys=keys_of(groups),
-        title=f"The verifier timed out waiting on what it calls: {plural(sum(g.count for g in groups), 'failed attempt')}"
-              f" ({lead.nested.headline if lead.nested else said(lead)})",
-        evidence=[g.first for g in groups[:3]],
-        cause=f"{status_words(lead)}: below the agent, the resources server's verify gave up waiting (a TimeoutError, "
-              f"not an exception of its own logic): the judge, sandbox or tool it calls serves fewer requests at once "
+        title=f"The verifier {'was refused (429) by' if refused else 'timed out waiting on'} what it calls: "
+              f"{plural(sum(g.count for g in groups), 'failed attempt')} "
+              f"({lead.nested.headline if lead.nested else said(lead)})",
+        evidence=[g.first for g in groups[:2]] + refused,
+        cause=f"{status_words(lead)}: below the agent, the resources server's verify "
+              + ("was refused with 429 Too Many Requests by the service it calls" if refused else
+                 "gave up waiting (a TimeoutError)")
+              + f", not an exception of its own logic: the judge, sandbox or tool it calls serves fewer requests at once "
               f"than the run sends{current}, so they queue past the verifier's time budget (seed 000: judge "
               f"bottleneck, tool/sandbox latency). Affected: {affected(ev, groups)}.",
         fix="Lower the run's `--concurrency` to what the judge or sandbox serves in time, or give it more capacity "
