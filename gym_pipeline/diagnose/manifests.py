@@ -28,6 +28,7 @@ SOURCE_CHANGED = "source_changed"  # the data changed since the inputs were mate
 SOURCE_GONE = "source_gone"
 INPUTS_CHANGED = "inputs_changed"  # the inputs changed since the rollouts were collected on them
 PROFILE_OUTDATED = "profile_outdated"  # the profile read other files than the folder holds now
+RESUMED_OVER_OTHER_DATA = "resumed_over_other_data"  # a resume that ran nothing, beside data it never read
 SETTINGS_CHANGED = "settings_changed"  # the sweep config beside the run asks for other materialization settings
 # The sweep config a stage read: kept beside the run, or written by a launched stage's step (logs/<stage>.sweep.json).
 SWEEP_CONFIGS = ("sweep.json", "sweep.yaml", "logs/*.sweep.json")

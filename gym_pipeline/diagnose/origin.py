@@ -98,6 +98,10 @@ _WHAT = _kinds(
      "vLLM is not installed where the model server runs",
      "Install vLLM where the model server runs (`pip install vllm` in that environment, node or image), or point the "
      "model server's command in sweep.yaml at the vllm that is installed; then start the server again."),
+    # a server started from a script its config names, which is not there
+    (r"can't open file '(?P<file>[^']+)': \[Errno 2\]", CONFIG, "a server's entrypoint script does not exist",
+     "The config names a script that is not there ({file}): point the server's `entrypoint` in its config at the file "
+     "that exists (renamed?), or restore it; then `gym env start` again."),
     # `gym eval run --input` asks it to collect from servers already running
     (r"is not supported when serving", CONFIG, "`gym eval run` was given `--input` without `--no-serve`",
      "Start the servers with `gym env start ...`, then collect from them with `gym eval run --no-serve --input "

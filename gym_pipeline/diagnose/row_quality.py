@@ -2,7 +2,8 @@
 
 Collected while `artifacts` streams the files, one row at a time, in bounded memory:
 - one task index holding different prompts (datasets concatenated with their own `_ng_task_index`), so
-  Gym's per-task statistics and pass@k mix unrelated tasks;
+  Gym's per-task statistics and pass@k mix unrelated tasks; tasks with k times the repeats of the others (a
+  row repeated in the data: Gym gives it one task index and k times the rollouts);
 - a verifier refusing a row's own value (its failure_reason names the field and quotes the row's value):
   the row, not the verifier, is wrong;
 - answers scored 0 whose extracted text holds the expected answer and more (`extracted_answer` =
@@ -39,6 +40,7 @@ class SharedTaskIndex:
 @dataclass
 class RowQuality:
     prompt_of_task: dict[int, tuple[int, int, str]] = field(default_factory=dict)  # task -> (digest, line, text)
+    rows_of_task: Counter[int] = field(default_factory=Counter)  # materialized rows per task
     shared_task_indices: set[int] = field(default_factory=set)
     shared_examples: list[SharedTaskIndex] = field(default_factory=list)
     refused_fields: Counter[str] = field(default_factory=Counter)  # field -> rows whose verifier refused its value
@@ -86,6 +88,7 @@ def note_materialized_row(quality: RowQuality, row: dict[str, Any], key: tuple[i
     if pending is not None:
         _note_refused_value(quality, row, *pending)
     task = key[0]
+    quality.rows_of_task[task] += 1
     prompt = _prompt(row)
     if prompt is None:
         return

@@ -77,7 +77,8 @@ SIGNATURES: tuple[Signature, ...] = (
         r"|\[[\d-]+ [\d:,.]+ [EF] \d+ \d+\]"  # Ray's C++ logs: [time E pid tid]
         r"|[\w.]+:\d+:\s*(?:error|ERROR)\b"  # file:line: error
         r"|[\w.-]+(?: [\w.-]+){0,3}: error:"  # slurmstepd: error:, srun: error:, gym env start: error:
-        r"|Error(?: response from daemon)?:)",  # docker, buildah, podman
+        r"|Error(?: response from daemon)?:"  # docker, buildah, podman
+        r"|\S*python[\d.]*: can't open file)",  # the interpreter given a script that is not there
     ),
     Signature(EXCEPTION_LINE, LINE_START + EXCEPTION_NAME + r"(?::|\s*$)"),
     # uv's (Rust's) error chain under an `error:` line: what the error really was (a DNS failure...)
@@ -133,9 +134,18 @@ SIGNATURES: tuple[Signature, ...] = (
     # Gym's model proxy retrying a request it cannot complete (0.7.0 logs every 50th retry)
     # Gym's model proxy retrying a call of the model server (0.7.0): the URL it called, and what came back
     Signature("gym_model_retry", r"\[model_retry url=(?P<url>\S+) status=(?P<status>\d+)"),
+    # a Gym resume that found every row done: nothing was collected
+    Signature("gym_resume_nothing_to_run", r"^- 0 rows that still need to be run"),
+    Signature("gym_row_limit", r"Limiting the number of rows to (?P<limit>\d+)"),
     Signature("gym_request_retry", r"\[request_retry url=(?P<url>\S+) error=(?P<error>\w+) retry=(?P<retry>\d+) "
                                    r"elapsed_s=(?P<elapsed>[\d.]+)\]"),
     Signature("gym_concurrency", r"Querying with (?P<concurrency>\d+) concurrent requests"),
+    # Gym's progress bar (tqdm, several updates a line joined by carriage returns) and a Ctrl-C ending a command
+    Signature("gym_progress", r"Collecting rollouts:\s+\d+%\|[^|\n]*\|\s*(?P<done>\d+)/(?P<total>\d+) "
+                              r"\[(?P<elapsed>[\d:]+)<"),
+    Signature("user_interrupt", r"^KeyboardInterrupt\s*$"),
+    # `ps -o pid,stat,cmd` showing a server stopped (state T: SIGSTOP, a debugger, a job suspended with Ctrl-Z)
+    Signature("process_stopped", r"^\s*(?P<pid>\d+)\s+T\S*\s+(?P<command>\S*(?:python|vllm|gym)\S*\s.*)$"),
     Signature("missing_rollout_keys", r"Missing rollout keys: (?P<keys>\[[^\]]*\]?)"),
     Signature("profile_dropped", r"Input rows: (?P<total>\d+) total; (?P<complete>\d+) complete; "
                                  r"(?P<partial>\d+) partial; (?P<dropped>\d+) without rollouts dropped"),

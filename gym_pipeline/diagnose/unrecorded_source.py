@@ -16,11 +16,11 @@ from pathlib import Path
 
 from gym_pipeline.core.formats import ROLLOUT_INDEX, TASK_INDEX, JsonlFormatError, iter_jsonl_dicts
 from gym_pipeline.core.materialize import MaterializationSettings
-from gym_pipeline.core.staleness import compare_materialized
+from gym_pipeline.core.staleness import StaleReport, compare_materialized
 from gym_pipeline.diagnose.artifacts import RunFiles, locate_named_file
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.logs import LogFacts
-from gym_pipeline.diagnose.manifests import SOURCE_CHANGED, ManifestFacts, Staleness
+from gym_pipeline.diagnose.manifests import RESUMED_OVER_OTHER_DATA, SOURCE_CHANGED, ManifestFacts, Staleness
 
 MAX_CANDIDATES = 3
 # A data file beside the run (not named by a log) is taken for the source only if most of the inputs' tasks
@@ -36,6 +36,8 @@ def check_unrecorded_source(facts: ManifestFacts, run_dir: Path, files: RunFiles
     settings = _settings_of(materialized)
     if settings is None:
         return
+    others = []  # data files beside the run whose tasks are not the inputs' tasks
+    found_source = False
     for source, named_by in _candidates(run_dir, files, logs):
         try:
             report = compare_materialized(materialized, source, settings)
@@ -44,10 +46,14 @@ def check_unrecorded_source(facts: ManifestFacts, run_dir: Path, files: RunFiles
         tasks = max(report.rows_found // max(settings.num_repeats, 1), 1)
         shared = 1 - (report.tasks.changed + report.tasks.removed) / tasks
         if named_by is None and shared < MIN_SHARED_TASKS:
+            others.append(source)
             continue
+        if found_source:
+            continue  # the first source found is the one compared; the rest only count as other data
+        found_source = True
         facts.source, facts.settings = str(source), settings
-        if not report.stale:
-            return
+        if not report.stale or _first_rows_only(report, settings, logs):
+            continue
         edited = _times(source, materialized, files.rollouts)
         where = named_by or f"a data file beside the run ({source.name})"
         message = (f"{materialized.name} no longer matches its source data {source} ({where}): "
@@ -57,6 +63,35 @@ def check_unrecorded_source(facts: ManifestFacts, run_dir: Path, files: RunFiles
                                 f"tasks now x {settings.num_repeats} repeats; modified {_stamp(source)}")
         facts.stale.append(Staleness(SOURCE_CHANGED, message, evidence, report))
         return
+    _resumed_over_other_data(facts, others, materialized, run_dir, logs)
+
+
+def _resumed_over_other_data(facts: ManifestFacts, others: list[Path], materialized: Path, run_dir: Path,
+                             logs: LogFacts) -> None:
+    """A `--resume` that found every row done, in a folder holding data none of whose tasks are in the inputs: the
+    user most likely meant to run that data, and Gym reused the old inputs instead."""
+    nothing_run = logs.hits.get("gym_resume_nothing_to_run", [])
+    if not nothing_run or not others:
+        return
+    hit = nothing_run[-1]
+    names = ", ".join(_rel(other, run_dir) for other in others)
+    facts.stale.append(Staleness(
+        RESUMED_OVER_OTHER_DATA,
+        f"a resume ({hit.file}:{hit.line}) found every row of {materialized.name} done and collected nothing, while "
+        f"the folder holds data whose tasks are not in those inputs ({names})",
+        hit.evidence()))
+
+
+def _first_rows_only(report: StaleReport, settings: MaterializationSettings, logs: LogFacts) -> bool:
+    """Inputs of a run told to read only the first N rows (`--limit N`, Gym's "Limiting the number of rows to N"):
+    every task they hold matches, and the data's later tasks are simply not in them."""
+    limits = {int(hit.groups["limit"]) for hit in logs.hits.get("gym_row_limit", [])}
+    tasks = report.rows_found // max(settings.num_repeats, 1)
+    unchanged = not (report.tasks.changed or report.tasks.removed or report.tasks.moved)
+    # a resume reuses the inputs whatever limit it was given, and Gym does not print that limit: after a resume
+    # the missing tasks may be ones the user asked for
+    resumed = bool(logs.hits.get("gym_resumed"))
+    return unchanged and report.tasks.added > 0 and bool(limits) and tasks == max(limits) and not resumed
 
 
 def _settings_of(materialized: Path) -> MaterializationSettings | None:
@@ -69,7 +104,8 @@ def _settings_of(materialized: Path) -> MaterializationSettings | None:
         return None
     if not rows:
         return None
-    repeats = Counter(task for task, _, _ in rows).most_common(1)[0][1]
+    # the fewest rows of a task: Gym gives a task that appears k times in the data k times the repeats
+    repeats = min(Counter(task for task, _, _ in rows).values())
     agents = Counter(agent for _, _, agent in rows if agent)
     interleaved = len(rows) > 1 and rows[0][0] != rows[1][0] and repeats > 1
     return MaterializationSettings(repeats, agents.most_common(1)[0][0] if agents else None, interleaved)

@@ -62,9 +62,11 @@ from gym_pipeline.diagnose.rules.job import (
     rule_tool_env_hangs,
 )
 from gym_pipeline.diagnose.rules.known import known_problems
+from gym_pipeline.diagnose.rules.progress import rule_interrupted_collection
 from gym_pipeline.diagnose.rules.quality import (
     rule_crossed_environments,
     rule_matching_answers_scored_zero,
+    rule_repeated_tasks,
     rule_rewards_out_of_range,
     rule_shared_task_index,
     rule_unextracted_answers,
@@ -113,12 +115,14 @@ RULES: tuple[Rule, ...] = (
     Rule(2, "run_failures_without_sidecar", rule_run_failures_without_sidecar),
     Rule(2, "nested_model_log_errors", rule_nested_model_log_errors),
     Rule(2, "served_another_checkpoint", rule_served_another_checkpoint),
+    Rule(2, "interrupted_collection", rule_interrupted_collection),
     Rule(2, "known_problems", known_problems(2)),
     Rule(3, "servers_not_ready", rule_servers_not_ready),
     Rule(3, "head_probe", rule_head_probe),
     Rule(4, "sandbox_cannot_reach_model", rule_sandbox_cannot_reach_model),
     Rule(4, "tool_env_hangs", rule_tool_env_hangs),
     Rule(4, "known_problems", known_problems(4)),
+    Rule(5, "repeated_tasks", rule_repeated_tasks),
     Rule(5, "stale_inputs", rule_stale_inputs),
     Rule(5, "resume_across_models", rule_resume_across_models),
     Rule(5, "empty_inputs", rule_empty_inputs),

@@ -23,6 +23,7 @@ from gym_pipeline.diagnose.findings import (
 from gym_pipeline.diagnose.manifests import (
     INPUTS_CHANGED,
     PROFILE_OUTDATED,
+    RESUMED_OVER_OTHER_DATA,
     SETTINGS_CHANGED,
     SOURCE_CHANGED,
     SOURCE_GONE,
@@ -100,6 +101,18 @@ def rule_stale_inputs(ev: Evidence) -> list[Finding]:
                    f"<new folder>/rollouts.jsonl --num-repeats {settings.num_repeats if settings else '<n>'}`, "
                    "then profile it."),
             explains=frozenset({"stale_inputs_refused"}),
+        ))
+    for stale in m.of(RESUMED_OVER_OTHER_DATA):
+        findings.append(Finding(
+            category=CACHE_RESUME,
+            title="A resume collected nothing: the output already held a finished run of other data",
+            evidence=[stale.evidence],
+            cause=f"{stale.message}. `--resume` (resume_from_cache) reuses `{ev.rel(a.materialized.path)}` whatever "
+                  "`--input` says: pointed at the output of an earlier run, it reports that run as done, and the new "
+                  "data is never read; the profile is the earlier run's.",
+            fix="Collect the new data into a new output folder, without --resume: `gym eval run --no-serve --agent "
+                f"{agent_of(ev)} --input <new data> --output <new folder>/rollouts.jsonl ...`, then profile it; use "
+                "--resume only to finish an interrupted run of the same data.",
         ))
     for stale in m.of(SETTINGS_CHANGED):
         findings.append(Finding(

@@ -90,9 +90,9 @@ def _explained(incident: LogIncident, findings: list[Finding]) -> bool:
     explained = set().union(*(f.explains for f in findings)) if findings else set()
     if incident.signatures & explained:
         return True
-    if any(
+    if any(  # a line cited right by it; an effect (servers not ready...) cites what followed, not the error
         line.file == incident.file and line.line is not None and incident.start - 2 <= line.line <= incident.end + 2
-        for finding in findings
+        for finding in findings if not finding.effect
         for line in finding.evidence
     ):
         return True

@@ -40,6 +40,31 @@ def rule_shared_task_index(ev: Evidence) -> list[Finding]:
     )]
 
 
+def rule_repeated_tasks(ev: Evidence) -> list[Finding]:
+    """Tasks materialized k times as often as the others: the same row appears k times in the data."""
+    a = ev.artifacts
+    counts = a.quality.rows_of_task
+    if len(counts) < 2:
+        return []
+    repeats = min(counts.values())
+    heavy = {task: count // repeats for task, count in counts.items() if count > repeats and count % repeats == 0}
+    if not heavy:
+        return []
+    tasks = ", ".join(f"{task} (x{times})" for task, times in sorted(heavy.items())[:5]) + (", ..." if len(heavy) > 5 else "")
+    source = ev.manifest.source or "the source data"
+    return [Finding(
+        category=DATA_SCHEMA,
+        title=f"{plural(len(heavy), 'task')} of {len(counts)} appear more than once in the data: {tasks}",
+        evidence=[EvidenceLine(file=a.rel(a.materialized.path), text=f"{len(counts)} tasks: {repeats} rows each, "
+                               f"except {tasks}")],
+        cause=f"Gym materializes every data row and gives identical rows one task index, so a row repeated in the data "
+              f"(a bad merge or concatenation) gets k x {repeats} rollouts: those tasks weigh k times in the mean "
+              "reward, and pass@k and the per-task statistics count repeats that are not independent samples.",
+        fix=f"Remove the duplicate rows from {source} (`sort data.jsonl | uniq -d` shows them; keep one of each), "
+            "then materialize again and collect on a clean output path.",
+    )]
+
+
 def rule_crossed_environments(ev: Evidence) -> list[Finding]:
     """Rows made for one environment's agent, scored by another environment's server."""
     a = ev.artifacts
