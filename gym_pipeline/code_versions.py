@@ -2,9 +2,10 @@
 
 A stage's version is a digest of the project code it executes: the stage function itself, the
 project modules it uses, and every project module those import, transitively (imports inside
-functions included). Each module is hashed as its parsed code with docstrings removed, so a
-change to comments, docstrings or formatting changes nothing, and a change to how a standard
-deviation or a reward is computed changes exactly the stages that run it.
+functions included). Each module is hashed as its compiled code (bytecode, names and constants,
+without line numbers) with docstrings removed, so a change to comments, docstrings or formatting
+changes nothing, and a change to how a standard deviation or a reward is computed changes exactly
+the stages that run it.
 
 Wiring is not part of any stage's version: the Dagster assets, sensors and automation, the
 config loading, the command line, and the launchers (where a stage runs, not what it computes).
@@ -18,7 +19,7 @@ import importlib.util
 import inspect
 import sys
 import textwrap
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from functools import cache
 from types import CodeType, FunctionType, ModuleType
 
@@ -125,7 +126,7 @@ def _imports_of(name: str) -> tuple[str, ...]:
     is_package = importlib.util.find_spec(name).submodule_search_locations is not None
     package = name if is_package else name.rpartition(".")[0]
     imported: list[str] = []
-    for node in ast.walk(ast.parse(_source(name))):
+    for node in _statements(ast.parse(_source(name)).body):
         if isinstance(node, ast.Import):
             imported += [alias.name for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
@@ -137,6 +138,16 @@ def _imports_of(name: str) -> tuple[str, ...]:
                 submodule = f"{base}.{alias.name}"
                 imported.append(submodule if _is_module(submodule) else base)
     return tuple(dict.fromkeys(imported))
+
+
+def _statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
+    """Every statement, nested ones included (an import may sit in a function): no expression is visited."""
+    for statement in body:
+        yield statement
+        for field in ("body", "orelse", "finalbody", "handlers", "cases"):
+            for child in getattr(statement, field, ()):
+                yield from _statements(child.body if isinstance(child, (ast.ExceptHandler, ast.match_case))
+                                       else [child])
 
 
 def _is_module(name: str) -> bool:
@@ -154,15 +165,29 @@ def _module_code(name: str) -> str:
 
 
 def _normalized(source: str) -> str:
-    return _dump(ast.parse(textwrap.dedent(source)))
+    """The compiled code without its line table: comments and formatting are gone, while any change to what the
+    code does changes its bytecode, names or constants. `optimize=2` drops docstrings (and asserts: stage code
+    has none that matter). Compiling is C-fast, unlike walking or dumping the syntax tree."""
+    digest = hashlib.sha256()
+    codes = [compile(textwrap.dedent(source), "<stage code>", "exec", dont_inherit=True, optimize=2)]
+    while codes:
+        code = codes.pop()
+        digest.update(code.co_code + code.co_exceptiontable)
+        digest.update(repr((code.co_name, code.co_names, code.co_varnames, code.co_freevars, code.co_cellvars,
+                            code.co_argcount, code.co_kwonlyargcount, code.co_flags)).encode())
+        for constant in code.co_consts:
+            if isinstance(constant, CodeType):
+                codes.append(constant)
+            digest.update(_constant_text(constant).encode())
+    return digest.hexdigest()
 
 
-def _dump(tree: ast.AST) -> str:
-    """The parsed code without docstrings (`tree` is changed): comments and formatting are gone from a tree."""
-    for node in ast.walk(tree):
-        body = getattr(node, "body", None)
-        if (isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and body
-                and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant)
-                and isinstance(body[0].value.value, str)):
-            node.body = body[1:] or [ast.Pass()]
-    return ast.dump(tree, annotate_fields=False, include_attributes=False)
+def _constant_text(constant: object) -> str:
+    """A constant's text, the same in every process (a frozenset's order follows the per-process string hash)."""
+    if isinstance(constant, CodeType):
+        return f"<code {constant.co_name}>"
+    if isinstance(constant, frozenset):
+        return "frozenset(" + ",".join(sorted(_constant_text(item) for item in constant)) + ")"
+    if isinstance(constant, tuple):
+        return "(" + ",".join(_constant_text(item) for item in constant) + ")"
+    return repr(constant)

@@ -11,7 +11,14 @@ from pathlib import Path
 
 import dagster as dg
 
-from gym_pipeline.assets.partitions import CHECKPOINT_DIMENSION, CHECKPOINTS, ENV_DIMENSION, sweep_partition_key
+from gym_pipeline.assets.partitions import (
+    CHECKPOINT_DIMENSION,
+    CHECKPOINTS,
+    ENV_DIMENSION,
+    env_partitions,
+    sweep_partition_key,
+)
+from gym_pipeline.backfill import RANGE_END_TAG, RANGE_START_TAG, plan_ranges
 from gym_pipeline.config import SweepConfig
 from gym_pipeline.core.formats import write_bytes_atomic
 from gym_pipeline.diagnose import redact
@@ -80,19 +87,23 @@ def build_checkpoint_sensor(config: SweepConfig, sweep_job) -> dg.SensorDefiniti
         minimum_interval_seconds=30,
         default_status=dg.DefaultSensorStatus.RUNNING,
         description="Adds each new checkpoint (folder or registry line) as a partition and sweeps it on every "
-        "environment.",
+        "environment, in ranged runs of backfill_batch_size partitions.",
     )
     def new_checkpoints(context: dg.SensorEvaluationContext):
         known = set(context.instance.get_dynamic_partitions(CHECKPOINTS.name))
         new = [name for name in discover_checkpoints(config) if name not in known]
         if not new:
             return dg.SkipReason(f"no new checkpoint in {config.checkpoints_dir}")
+        # The new checkpoints join the end of the partition order (checkpoint, then environment): their partitions
+        # are one contiguous stretch, swept in ranged runs of backfill_batch_size partitions, as a backfill would.
+        keys = [str(sweep_partition_key(checkpoint, env))
+                for checkpoint in new for env in env_partitions(config).get_partition_keys()]
+        ranges = plan_ranges(keys, keys, config.backfill_batch_size)
         return dg.SensorResult(
             run_requests=[
-                dg.RunRequest(run_key=f"{checkpoint}|{environment.name}",
-                              partition_key=sweep_partition_key(checkpoint, environment.name))
-                for checkpoint in new
-                for environment in config.environments
+                dg.RunRequest(run_key=f"{part.keys[0]}..{part.keys[-1]}",
+                              tags={RANGE_START_TAG: part.keys[0], RANGE_END_TAG: part.keys[-1]})
+                for part in ranges
             ],
             dynamic_partitions_requests=[CHECKPOINTS.build_add_request(new)],
         )

@@ -8,6 +8,7 @@ import yaml
 
 from gym_pipeline.assets.partitions import CHECKPOINTS, sweep_partition_key
 from gym_pipeline.automation import NIGHTLY_SCHEDULE
+from gym_pipeline.backfill import RANGE_END_TAG, RANGE_START_TAG
 from gym_pipeline.discovery import discover_checkpoints, natural_key
 from gym_pipeline.sensors import NEW_CHECKPOINTS_SENSOR
 from gym_pipeline.serving.checkpoints import demo_checkpoints
@@ -49,9 +50,21 @@ def test_sensor_adds_a_new_checkpoint_and_sweeps_every_environment(workspace):
     demo_checkpoints(home / "checkpoints", 2, list(ENVS))
     (home / "checkpoints" / "step_0300").mkdir()  # still being copied: no config.json yet
     result = _sensor(home, instance)
-    assert {request.partition_key for request in result.run_requests} == {
-        sweep_partition_key("step_0200", env) for env in ENVS}
+    [request] = result.run_requests  # one ranged run over the new checkpoint's partitions
+    keys = [str(sweep_partition_key("step_0200", env)) for env in ENVS]
+    assert (request.tags[RANGE_START_TAG], request.tags[RANGE_END_TAG]) == (keys[0], keys[-1])
     assert [request.partition_keys for request in result.dynamic_partitions_requests] == [["step_0200"]]
+
+
+def test_many_new_checkpoints_are_swept_in_runs_of_the_backfill_batch_size(workspace):
+    home, instance = workspace
+    demo_checkpoints(home / "checkpoints", 201, list(ENVS))  # 200 new folders at once
+    result = _sensor(home, instance)
+    assert len(result.dynamic_partitions_requests[0].partition_keys) == 200
+    batch = workspace_config(home).backfill_batch_size
+    assert len(result.run_requests) == -(-200 * len(ENVS) // batch)  # 400 partitions in runs of 20
+    starts = [request.tags[RANGE_START_TAG] for request in result.run_requests]
+    assert starts[0] == str(sweep_partition_key("step_0200", ENVS[0])) and len(set(starts)) == len(starts)
 
 
 def test_registry_names_checkpoints_served_by_endpoints(workspace):
