@@ -164,7 +164,8 @@ def cmd_backfill(args: argparse.Namespace) -> int:
     from gym_pipeline.backfill import WebserverBackfill, plan_backfill, run_in_process
     from gym_pipeline.config import home_dir
     from gym_pipeline.demo import QUIET_RUN_CONFIG, prepare_dagster_home
-    from gym_pipeline.sweep import build_definitions, observe_sources, workspace_config
+    from gym_pipeline.observation import observe_sources
+    from gym_pipeline.sweep import build_definitions, workspace_config
 
     home = home_dir(args.home)
     if not (home / "dagster").is_dir():
@@ -177,7 +178,7 @@ def cmd_backfill(args: argparse.Namespace) -> int:
             outcomes = WebserverBackfill(args.ui_url, plan.job_name, plan.ranges, plan.backfill_id).outcomes()
         else:
             defs = build_definitions(config)
-            observe_sources(defs, instance, QUIET_RUN_CONFIG)  # staleness as the files are now
+            observe_sources(config, instance)  # staleness as the files are now
             outcomes = run_in_process(defs, instance, plan.job_name, plan.ranges, plan.backfill_id, QUIET_RUN_CONFIG)
         stderr.print(f"backfill {plan.backfill_id}: {plan.partition_count} partitions of {plan.job_name} "
                      f"in {len(plan.ranges)} runs, {where}", highlight=False)

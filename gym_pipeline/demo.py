@@ -23,6 +23,7 @@ from gym_pipeline.core.run_summary import summarize_run
 from gym_pipeline.discovery import discover_checkpoints, natural_key
 from gym_pipeline.environments import get_environment
 from gym_pipeline.launchers.settings import LauncherSettings
+from gym_pipeline.observation import observe_sources
 from gym_pipeline.serving.checkpoints import demo_checkpoints
 from gym_pipeline.sweep import (
     COMPARE_JOB,
@@ -30,7 +31,6 @@ from gym_pipeline.sweep import (
     EXAMPLES_DIR,
     build_definitions,
     diagnose_failed_run,
-    observe_sources,
     workspace_config,
 )
 
@@ -116,7 +116,7 @@ def _run_sweep(instance: dg.DagsterInstance, config: SweepConfig, checkpoint_cou
     new = [name for name in discover_checkpoints(config)[:checkpoint_count] if name not in registered]
     instance.add_dynamic_partitions(CHECKPOINTS.name, new)
     checkpoints = sorted(registered | set(new), key=natural_key)
-    observe_sources(defs, instance, QUIET_RUN_CONFIG)
+    observe_sources(config, instance)
 
     console = Console(stderr=True, quiet=quiet)
     sweep = defs.resolve_job_def(EVAL_SWEEP_JOB)

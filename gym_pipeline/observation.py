@@ -11,6 +11,8 @@ per tick), and, when a dataset or an environment's settings changed, evaluates t
 
 from __future__ import annotations
 
+import logging
+
 import dagster as dg
 from dagster._core.definitions.data_version import DATA_VERSION_TAG
 
@@ -25,12 +27,46 @@ from gym_pipeline.assets.sources import (
     settings_versions,
 )
 from gym_pipeline.checks import inputs_check_evaluation
-from gym_pipeline.config import SweepConfig
+from gym_pipeline.config import ModelServerConfig, SweepConfig
+from gym_pipeline.core.digest_cache import DigestCache
 from gym_pipeline.core.formats import MATERIALIZED_INPUTS_FILE
 from gym_pipeline.resources.digest_cache import DigestCacheResource
 from gym_pipeline.resources.model_server import ModelServerResource
 
 OBSERVE_SOURCES_SENSOR = "observe_sources"
+_LOG = logging.getLogger(__name__)
+
+
+def changed_sources(config: SweepConfig, instance: dg.DagsterInstance, cache: DigestCache,
+                    server: ModelServerConfig, log: logging.Logger) -> tuple[list[dg.AssetObservation], set[str]]:
+    """Observations of the sources whose version changed or was never recorded, and the environments whose
+    data or settings changed (not merely first seen)."""
+    checkpoints = instance.get_dynamic_partitions(CHECKPOINTS.name)
+    current = {
+        SOURCE_DATASET: dataset_versions(config, cache, log),
+        MATERIALIZATION_SETTINGS: settings_versions(config),
+        MODEL_CHECKPOINT: checkpoint_versions(config, server, checkpoints, cache, log),
+    }
+    events, changed_environments = [], set()
+    for key, versions in current.items():
+        recorded = recorded_versions(instance, key, list(versions))
+        for partition, version in versions.items():
+            if recorded.get(partition) == version:
+                continue
+            events.append(dg.AssetObservation(asset_key=key, partition=partition, tags={DATA_VERSION_TAG: version}))
+            if key != MODEL_CHECKPOINT and partition in recorded:  # a change, not a first observation
+                changed_environments.add(partition)
+    return events, changed_environments
+
+
+def observe_sources(config: SweepConfig, instance: dg.DagsterInstance, rehash: bool = False,
+                    log: logging.Logger | None = None) -> None:
+    """Record what changed in the sources now, without a run, so staleness reflects the files as they are."""
+    cache = DigestCache(config.digest_cache, rehash=rehash or config.rehash_sources,
+                        progress=log.info if log is not None else None)
+    events, _ = changed_sources(config, instance, cache, config.model_server, log or _LOG)
+    for event in events:
+        instance.report_runless_asset_event(event)
 
 
 def build_source_sensor(config: SweepConfig) -> dg.SensorDefinition:
@@ -43,29 +79,16 @@ def build_source_sensor(config: SweepConfig) -> dg.SensorDefinition:
     )
     def observe_sources(context: dg.SensorEvaluationContext, digest_cache: DigestCacheResource,
                         model_server: ModelServerResource) -> dg.SensorResult | dg.SkipReason:
-        cache = digest_cache.cache(context.log)
-        checkpoints = context.instance.get_dynamic_partitions(CHECKPOINTS.name)
-        current = {
-            SOURCE_DATASET: dataset_versions(config, cache, context.log),
-            MATERIALIZATION_SETTINGS: settings_versions(config),
-            MODEL_CHECKPOINT: checkpoint_versions(config, model_server.settings(), checkpoints, cache, context.log),
-        }
-        events, changed_environments = [], set()
-        for key, versions in current.items():
-            recorded = recorded_versions(context.instance, key, list(versions))
-            for partition, version in versions.items():
-                if recorded.get(partition) == version:
-                    continue
-                events.append(dg.AssetObservation(asset_key=key, partition=partition, tags={DATA_VERSION_TAG: version}))
-                if key != MODEL_CHECKPOINT and partition in recorded:  # a change, not a first observation
-                    changed_environments.add(partition)
+        events, changed_environments = changed_sources(config, context.instance, digest_cache.cache(context.log),
+                                                       model_server.settings(), context.log)
         if not events:
             return dg.SkipReason("no source changed")
         context.log.info("new data versions: " + ", ".join(f"{e.asset_key.to_user_string()}[{e.partition}]"
                                                            for e in events))
         # the blocking check's verdict on every partition of a changed environment that has inputs
         checks = [inputs_check_evaluation(config, checkpoint, env)
-                  for env in sorted(changed_environments) for checkpoint in checkpoints
+                  for env in sorted(changed_environments)
+                  for checkpoint in context.instance.get_dynamic_partitions(CHECKPOINTS.name)
                   if (config.run_dir(checkpoint, env) / MATERIALIZED_INPUTS_FILE).exists()]
         return dg.SensorResult(asset_events=events + checks)
 

@@ -30,7 +30,6 @@ RECOLLECT_JOB = "recollect"
 COMPARE_JOB = "compare_checkpoints"
 OBSERVE_ENVIRONMENTS_JOB = "observe_environments"
 OBSERVE_CHECKPOINTS_JOB = "observe_checkpoints"
-OBSERVE_JOBS = (OBSERVE_ENVIRONMENTS_JOB, OBSERVE_CHECKPOINTS_JOB)
 
 
 def workspace_config(home: Path) -> SweepConfig:
@@ -42,12 +41,6 @@ def workspace_config(home: Path) -> SweepConfig:
     return example.model_copy(update={"checkpoints_dir": home / "checkpoints", "runs_dir": home / "runs",
                                       "comparisons_dir": home / "comparisons",
                                       "digest_cache": home / SweepConfig.model_fields["digest_cache"].default})
-
-
-def observe_sources(defs: dg.Definitions, instance: dg.DagsterInstance, run_config: dict | None = None) -> None:
-    """Record a fresh observation of every source, so staleness reflects the files as they are now."""
-    for job in OBSERVE_JOBS:
-        defs.resolve_job_def(job).execute_in_process(instance=instance, run_config=run_config or {})
 
 
 def build_definitions(config: SweepConfig) -> dg.Definitions:

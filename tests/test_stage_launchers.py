@@ -21,7 +21,8 @@ from gym_pipeline.config import StageLaunchersConfig
 from gym_pipeline.demo import create_workspace, run_demo
 from gym_pipeline.launchers.docker import LABEL_RUN_DIR
 from gym_pipeline.launchers.settings import DockerLauncherSettings, LocalLauncherSettings, SlurmLauncherSettings
-from gym_pipeline.sweep import EVAL_SWEEP_JOB, build_definitions, observe_sources
+from gym_pipeline.observation import observe_sources
+from gym_pipeline.sweep import EVAL_SWEEP_JOB, build_definitions
 
 STAGES = ("materialized_inputs", "rollouts", "reward_profile")
 WHERE = {"local": "pid", "docker": "container_id", "slurm": "slurm_job_id"}
@@ -83,7 +84,7 @@ def test_a_launched_stage_that_fails_fails_the_step_with_its_log(tmp_path):
     defs = build_definitions(config)
     with dg.DagsterInstance.ephemeral() as instance:
         instance.add_dynamic_partitions(CHECKPOINTS.name, ["step_0100"])
-        observe_sources(defs, instance)
+        observe_sources(config, instance)
         result = defs.resolve_job_def(EVAL_SWEEP_JOB).execute_in_process(
             instance=instance, partition_key=sweep_partition_key("step_0100", "mcqa"), raise_on_error=False)
     assert not result.success

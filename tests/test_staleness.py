@@ -403,8 +403,8 @@ def test_opt_in_automation_requests_rebuilds_of_changed_inputs_only(home, monkey
     with instance:
         first = dg.evaluate_automation_conditions(defs=defs, instance=instance)
         _mutate(home / "data" / "mcqa.jsonl", "value")
-        from gym_pipeline.sweep import observe_sources
-        observe_sources(defs, instance, QUIET)
+        from gym_pipeline.observation import observe_sources
+        observe_sources(workspace_config(home), instance)
         second = dg.evaluate_automation_conditions(defs=defs, instance=instance, cursor=first.cursor)
     requested = {
         (key.keys_by_dimension["checkpoint"], key.keys_by_dimension["env"])
