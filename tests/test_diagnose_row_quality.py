@@ -56,3 +56,35 @@ def test_a_verifier_bug_naming_a_field_without_its_value_is_not_the_rows_fault()
     note_rollout_row(quality, failed, (0, 0), "rollouts.jsonl", 1)
     note_materialized_row(quality, prompt_row("6*7?", 0, 0, expected_answer="42"), (0, 0), 1, 20)
     assert not quality.refused_fields
+
+
+def test_scores_that_cannot_be_right_are_counted_and_markup_is_told_apart():
+    quality = RowQuality()
+    rows = [scored("36", "36", 0.0),  # the very answer, scored 0
+            scored("$36$", "36", 0.0),  # the expected answer in LaTeX the answer lacks
+            scored("\\boxed{7}", "7", 0.0),
+            scored("36", "35", 0.0),  # simply wrong
+            scored("36", "36", 100.0)]  # a percentage
+    for line, row in enumerate(rows, start=1):
+        note_rollout_row(quality, row, (line, 0), "rollouts.jsonl", line)
+    assert (quality.matching_scored_zero, quality.wrapped_expected, quality.out_of_range) == (1, 2, 1)
+    assert quality.reward_range == (0.0, 100.0) and quality.out_of_range_example.line == 5
+
+
+def test_rows_scored_by_another_environment_but_not_by_a_variant_of_theirs():
+    quality = RowQuality()
+    crossed = {"reward": 0.0, "agent_ref": {"name": "string_match_simple_agent"},
+               "_ng_environment_server": "mcqa_environment_server"}
+    variant = {"reward": 0.0, "agent_ref": {"name": "string_match_simple_agent"},
+               "_ng_environment_server": "string_match_raises_environment_server"}
+    note_rollout_row(quality, crossed, (0, 0), "rollouts.jsonl", 1)
+    note_rollout_row(quality, variant, (1, 0), "rollouts.jsonl", 2)
+    assert quality.crossed_environments == {("string_match_simple_agent", "mcqa_environment_server"): 1}
+
+
+def test_rows_per_task_show_a_row_repeated_in_the_data():
+    quality = RowQuality()
+    keys = [(0, 0), (0, 1), (1, 0), (1, 1), (1, 2), (1, 3), (2, 0), (2, 1)]
+    for line, key in enumerate(keys, start=1):
+        note_materialized_row(quality, prompt_row(f"task {key[0]}", *key), key, line, 20)
+    assert quality.rows_of_task == {0: 2, 1: 4, 2: 2}

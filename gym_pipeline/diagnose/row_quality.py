@@ -26,6 +26,7 @@ import orjson
 from gym_pipeline.diagnose.evidence_line import EvidenceLine, excerpt
 
 MAX_SHOWN_VALUE = 80  # a quoted row value, in an evidence line
+MAX_REASONS_TO_CHECK = 1000  # failure reasons kept until their materialized row is read
 
 
 @dataclass
@@ -63,8 +64,6 @@ class RowQuality:
     # failure reasons of rollouts whose row holds no field they name: checked against the materialized row
     reasons_to_check: dict[tuple[int, int], tuple[str, EvidenceLine]] = field(default_factory=dict)
 
-MAX_REASONS_TO_CHECK = 1000
-
 
 def _prompt(row: dict[str, Any]) -> Any:
     """What makes a task that task: the request's input messages, or a taskset row's task."""
@@ -76,8 +75,8 @@ def _prompt(row: dict[str, Any]) -> Any:
 
 def _prompt_text(prompt: Any) -> str:
     text = prompt if isinstance(prompt, str) else orjson.dumps(prompt).decode()
-    found = re.findall(r'"(?:text|content)":"((?:[^"\\]|\\.)*)"', text)  # the message text, where there is one
-    return excerpt(found[0] if found else text, 60)
+    found = re.search(r'"(?:text|content)":"((?:[^"\\]|\\.)*)"', text)  # the message text, where there is one
+    return excerpt(found.group(1) if found else text, 60)
 
 
 def note_materialized_row(quality: RowQuality, row: dict[str, Any], key: tuple[int, int], line: int,
