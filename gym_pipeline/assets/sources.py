@@ -46,13 +46,14 @@ def build_materialization_settings(config: SweepConfig) -> dg.AssetsDefinition:
         name="materialization_settings",
         partitions_def=env_partitions(config),
         group_name="sources",
-        description="Repeats, interleaving, agent and prompt/sampling overrides of each environment, from sweep.yaml.",
+        description="Repeats, interleaving, limit, seeds, agent routing (agent_map, fan_out), prompt config (with its "
+                    "content) and sampling overrides of each environment, from sweep.yaml.",
         tags={"dagster/kind/yaml": ""},
         automation_condition=source_observation(config),
     )
     def materialization_settings() -> dg.DataVersionsByPartition:
         return dg.DataVersionsByPartition({
-            environment.name: dg.DataVersion(value_digest(config.materialization_settings(environment.name).as_dict()))
+            environment.name: dg.DataVersion(config.materialization_settings(environment.name).digest())
             for environment in config.environments
         })
 
