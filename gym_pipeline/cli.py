@@ -101,6 +101,8 @@ def cmd_profile(args: argparse.Namespace) -> int:
     from gym_pipeline.core.reward_analysis import summary_lines as analysis_lines
 
     result = profile_run(args.inputs, args.rollouts, allow_partial=args.allow_partial)
+    for warning in result.tolerated:
+        stderr.print(f"[yellow]warning:[/yellow] {escape(warning)}", highlight=False, soft_wrap=True)
     paths = write_profile(result, args.rollouts, args.output_dir)
     for line in [*summary_lines(result, paths), *analysis_lines(result.analysis)]:
         print(line)

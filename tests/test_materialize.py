@@ -77,8 +77,9 @@ def test_rows_keep_their_agent_ref_without_an_agent(tmp_path):
 
 def test_row_without_agent_is_refused(tmp_path):
     source = _write(tmp_path / "in.jsonl", [{"responses_create_params": PARAMS}])
-    with pytest.raises(MaterializationError, match="agent"):
-        materialize_rows(read_raw_rows(source), MaterializationSettings(1, None))
+    with pytest.raises(JsonlFormatError, match="no agent was given") as caught:
+        materialize_rows(read_raw_rows(source), MaterializationSettings(1, None), source)
+    assert (caught.value.line, caught.value.field) == (1, "agent_ref")
 
 
 def test_bad_input_names_file_line_and_field(tmp_path):

@@ -249,7 +249,6 @@ def materialize_rows(raw_rows: list[tuple[str, dict[str, Any]]], settings: Mater
     next_rollout_index: Counter[int] = Counter()
     names_seen: set[str] = set()
     overridden: set[tuple[str, str]] = set()
-    unrouted: list[int] = []
     unrepeated: set[str] = set()
     rows: list[dict[str, Any]] = []
     for line_number, (line_text, raw_row) in enumerate(raw_rows, start=1):
@@ -273,8 +272,8 @@ def materialize_rows(raw_rows: list[tuple[str, dict[str, Any]]], settings: Mater
                                    f"a row routed by its task_source ({task_source!r}) needs Gym's server config to "
                                    "find its agent; give an agent (--agent) or an agent_map entry for it")
         else:
-            unrouted.append(line_number)
-            continue
+            raise JsonlFormatError(source, line_number, AGENT_REF, "missing (or null), and no agent was given: pass "
+                                   "--agent (or an agent_map with a _default entry)")
         _check_request(source, line_number, row)
         row[RESPONSES_CREATE_PARAMS] = row[RESPONSES_CREATE_PARAMS] | overrides
         if TASK_INDEX not in row:
@@ -298,9 +297,6 @@ def materialize_rows(raw_rows: list[tuple[str, dict[str, Any]]], settings: Mater
     if overridden:
         log.warning("the agent (agent_map) replaced agent_ref values of the data: %s. Before NeMo Gym 0.7.0, "
                     "--agent only filled rows without an agent_ref; it now re-routes every row.", sorted(overridden))
-    if unrouted:
-        raise MaterializationError(f"{source}: lines {unrouted[:20]} have no agent_ref (or a null one) and no agent "
-                                   "was given: pass --agent (or an agent_map with a _default entry)")
     if unrepeated:
         raise MaterializationError(f"num_repeats has no entry for {sorted(unrepeated)} and no '_default' fallback")
     if isinstance(settings.num_repeats, dict):
