@@ -169,3 +169,13 @@ def test_an_input_row_naming_neither_agent_nor_server_is_refused(tmp_path):
 def test_outputs_are_the_usual_five_files(tmp_path):
     _profile(tmp_path, EPISODE_INPUTS, EPISODE_RESULTS)
     assert all(path.exists() for path in output_paths(tmp_path / "rollouts.jsonl").values())
+
+
+def test_an_episode_run_with_unscored_and_truthy_masked_results_diagnoses_healthy(tmp_path):
+    from gym_pipeline.diagnose import diagnose
+
+    results = [*EPISODE_RESULTS[:2], _episode_result(1, 0, 1.0) | {"mask_sample": 2}, EPISODE_RESULTS[3]]
+    del results[1]["reward"]
+    _profile(tmp_path, EPISODE_INPUTS, results)
+    report = diagnose(tmp_path)
+    assert report.healthy, report.to_json_dict()
