@@ -118,12 +118,18 @@ def _gym_keeps_task_index(value: Any) -> str:
     return f"Gym 0.7.0 would write `\"_ng_task_index\": {orjson.dumps(value).decode()}` in every repeat{shared}"
 
 
+def _taskset_of(row: dict[str, Any]) -> str | None:
+    """The taskset a materialized task row (`task_id.taskset` and `task_input`) routes by; None for a flat row."""
+    task_id = row.get("task_id")
+    taskset = task_id.get("taskset") if isinstance(task_id, dict) and "task_input" in row else None
+    return taskset if isinstance(taskset, str) and taskset else None
+
+
 def _check_row(path: Path, line_number: int, row: Any) -> None:
     """What Gym requires of a dataset row (it fails on anything else), and task indices our stages can use."""
     if not isinstance(row, dict):
         raise JsonlFormatError(path, line_number, None, "expected a JSON object")
-    task_id = row.get("task_id")
-    if isinstance(task_id, dict) and "task_input" in row and isinstance(task_id.get("taskset"), str) and task_id["taskset"]:
+    if _taskset_of(row):
         raise JsonlFormatError(path, line_number, "task_id", "a taskset row: Gym routes it by its taskset to an "
                                "environment server (environment_server_routes), which gym_pipeline does not "
                                "configure; materialize it with `gym eval run`")
