@@ -29,7 +29,7 @@ import aiohttp
 import orjson
 
 from gym_pipeline.core.formats import count_lines
-from gym_pipeline.core.materialize import materialize_file
+from gym_pipeline.core.materialize import MaterializationSettings, materialize_file
 from gym_pipeline.engines.builtin import CollectorSettings, collect
 from gym_pipeline.engines.responses import chat_request
 from gym_pipeline.environments import get_environment
@@ -55,7 +55,7 @@ def own_cpu_seconds() -> float:
 def make_inputs(path: Path, rows: int) -> None:
     environment = get_environment(ENV)
     tasks = count_lines(environment.dataset_path)
-    materialize_file(environment.dataset_path, path, -(-rows // tasks), environment.agent_name)
+    materialize_file(environment.dataset_path, path, MaterializationSettings(-(-rows // tasks), environment.agent_name))
     lines = path.read_bytes().splitlines(keepends=True)
     path.write_bytes(b"".join(lines[:rows]))
 

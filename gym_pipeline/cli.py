@@ -34,10 +34,22 @@ def _progress() -> Progress:
     )
 
 
-def cmd_materialize(args: argparse.Namespace) -> int:
-    from gym_pipeline.core.materialize import MaterializationSettings, materialize_and_record
+def _materialization_settings(args: argparse.Namespace):
+    from gym_pipeline.core.materialize import MaterializationSettings
 
-    settings = MaterializationSettings(args.num_repeats, args.agent, args.interleave_repeats)
+    return MaterializationSettings(
+        num_repeats=args.num_repeats, agent=args.agent, interleave_repeats=args.interleave_repeats,
+        responses_create_params=args.responses_create_params or {}, limit=args.limit,
+        num_repeats_add_seed=args.num_repeats_add_seed,
+        prompt_config=str(args.prompt_config) if args.prompt_config else None, agent_map=args.agent_map,
+        fan_out=args.fan_out,
+    )
+
+
+def cmd_materialize(args: argparse.Namespace) -> int:
+    from gym_pipeline.core.materialize import materialize_and_record
+
+    settings = _materialization_settings(args)
     record = materialize_and_record(args.input, args.output, settings)
     stderr.print(f"wrote {record['output']['rows']} rows to {args.output} (source {record['source']['digest']})")
     return 0
@@ -89,6 +101,8 @@ def cmd_profile(args: argparse.Namespace) -> int:
     from gym_pipeline.core.reward_analysis import summary_lines as analysis_lines
 
     result = profile_run(args.inputs, args.rollouts, allow_partial=args.allow_partial)
+    for warning in result.tolerated:
+        stderr.print(f"[yellow]warning:[/yellow] {escape(warning)}", highlight=False, soft_wrap=True)
     paths = write_profile(result, args.rollouts, args.output_dir)
     for line in [*summary_lines(result, paths), *analysis_lines(result.analysis)]:
         print(line)
@@ -109,10 +123,9 @@ def cmd_diagnose(args: argparse.Namespace) -> int:
 
 
 def cmd_check_stale(args: argparse.Namespace) -> int:
-    from gym_pipeline.core.materialize import MaterializationSettings
     from gym_pipeline.core.staleness import compare_materialized
 
-    settings = MaterializationSettings(args.num_repeats, args.agent, args.interleave_repeats)
+    settings = _materialization_settings(args)
     report = compare_materialized(args.inputs, args.source, settings)
     if args.json:
         sys.stdout.write(orjson.dumps(report.as_dict(), option=orjson.OPT_INDENT_2).decode() + "\n")
@@ -313,10 +326,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     materialize = command("materialize", cmd_materialize, "Write Gym-compatible materialized inputs.")
     materialize.add_argument("--input", type=Path, required=True)
-    materialize.add_argument("--num-repeats", type=cli_args.positive_int, required=True)
-    materialize.add_argument("--agent", required=True, help="agent_ref name for rows without one")
     materialize.add_argument("--output", type=cli_args.output_file, required=True)
-    materialize.add_argument("--interleave-repeats", action="store_true", help="abcabc instead of aabbcc")
+    _materialization_arguments(materialize)
 
     serve = command("serve-policy", cmd_serve_policy, "Serve a checkpoint with the simulated policy.")
     serve.add_argument("--checkpoint", type=Path, required=True, help="checkpoint folder")
@@ -364,9 +375,7 @@ def build_parser() -> argparse.ArgumentParser:
                           "Exit 0: it matches; 1: stale; 2: bad input.")
     check_stale.add_argument("--inputs", type=Path, required=True, help="the *_materialized_inputs.jsonl")
     check_stale.add_argument("--source", type=Path, required=True, help="the dataset JSONL it claims to come from")
-    check_stale.add_argument("--num-repeats", type=cli_args.positive_int, required=True)
-    check_stale.add_argument("--agent", required=True)
-    check_stale.add_argument("--interleave-repeats", action="store_true")
+    _materialization_arguments(check_stale)
     check_stale.add_argument("--json", action="store_true")
 
     status = command("status", cmd_status, "Observe the sources and show each partition's assets: FRESH, STALE, MISSING.")
@@ -383,6 +392,26 @@ def build_parser() -> argparse.ArgumentParser:
     diagnose.add_argument("--model-url", type=cli_args.http_url, default=None,
                           help="with --probe: the model endpoint to check")
     return parser
+
+
+def _materialization_arguments(parser: argparse.ArgumentParser) -> None:
+    """Gym 0.7.0's materialization settings (`gym eval run +num_repeats=... +agent_name=...`), with its meaning."""
+    parser.add_argument("--num-repeats", type=cli_args.repeats, required=True,
+                        help='repeats per task, or a JSON object per agent name: \'{"agent_a": 4, "_default": 1}\'')
+    parser.add_argument("--agent", default=None,
+                        help="the agent every row runs on: replaces each row's agent_ref (Gym 0.7.0's +agent_name)")
+    parser.add_argument("--interleave-repeats", action="store_true", help="abcabc instead of aabbcc")
+    parser.add_argument("--limit", type=cli_args.bounded_int(0), default=None, help="only the first N rows")
+    parser.add_argument("--num-repeats-add-seed", action="store_true",
+                        help="a seed per repeat in responses_create_params.metadata.extra_body")
+    parser.add_argument("--prompt-config", type=Path, default=None,
+                        help="prompt YAML (user, optional system) building responses_create_params.input")
+    parser.add_argument("--agent-map", type=cli_args.json_object, default=None,
+                        help='re-route rows by agent_ref.name or task_source: \'{"old": "new", "_default": "a"}\'')
+    parser.add_argument("--fan-out", type=cli_args.json_object, default=None,
+                        help='run matching rows once per agent: \'{"source_agent": ["agent_a", "agent_b"]}\'')
+    parser.add_argument("--responses-create-params", type=cli_args.json_object, default=None,
+                        help="overrides merged into every row's responses_create_params")
 
 
 def _expected_errors() -> tuple[type[BaseException], ...]:

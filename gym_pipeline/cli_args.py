@@ -51,6 +51,29 @@ demo_checkpoints = bounded_int(1, MAX_DEMO_CHECKPOINTS)
 port = bounded_int(1, MAX_PORT)
 
 
+def repeats(text: str) -> int | dict[str, int]:
+    """Gym's num_repeats: an integer >= 1, or a JSON object of agent name to integer (`{"a": 2, "_default": 1}`)."""
+    if text.strip().startswith("{"):
+        value = json_object(text)
+        if all(type(n) is int and n >= 1 for n in value.values()):
+            return value
+        raise argparse.ArgumentTypeError(f"every count must be an integer >= 1, got {text!r}")
+    return positive_int(text)
+
+
+def json_object(text: str) -> dict:
+    """A JSON object, e.g. an agent map `{"old_agent": "new_agent", "_default": "agent"}`."""
+    import orjson
+
+    try:
+        value = orjson.loads(text)
+    except orjson.JSONDecodeError as error:
+        raise argparse.ArgumentTypeError(f"must be a JSON object ({error}), got {text!r}") from None
+    if not isinstance(value, dict):
+        raise argparse.ArgumentTypeError(f"must be a JSON object, got {text!r}")
+    return value
+
+
 def safe_name(what: str) -> Callable[[str], str]:
     """A name that may become a folder name or a partition key (see `config.check_safe_name`)."""
 

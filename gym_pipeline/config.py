@@ -17,7 +17,7 @@ import orjson
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from gym_pipeline.core.materialize import MaterializationSettings
+from gym_pipeline.core.materialize import MaterializationError, MaterializationSettings
 from gym_pipeline.environments import get_environment
 from gym_pipeline.launchers.settings import LauncherSettings
 
@@ -71,10 +71,37 @@ class _Strict(BaseModel):
 class EnvironmentConfig(_Strict):
     name: str = Field(description="An environment gym_pipeline knows (string_match, mcqa...)")
     dataset: Path = Field(description="The source JSONL of tasks")
-    agent: str | None = Field(default=None, description="agent_ref name; defaults to the environment's agent")
+    agent: str | None = Field(
+        default=None,
+        description="the agent every row runs on (Gym's +agent_name: replaces each row's agent_ref); defaults to "
+                    "the environment's agent unless agent_map has a _default")
+    # Gym 0.7.0's other materialization settings, with its meaning (`gym eval run +limit=... ...`).
+    num_repeats: int | dict[str, int] | None = Field(
+        default=None, description="repeats per task, or per agent name (with an optional _default); "
+                                  "defaults to the sweep's num_repeats")
+    limit: int | None = Field(default=None, ge=0, description="materialize only the first N rows (Gym's +limit)")
+    num_repeats_add_seed: bool = Field(
+        default=False, description="give each repeat a seed in responses_create_params.metadata.extra_body")
+    prompt_config: Path | None = Field(
+        default=None, description="prompt YAML (user, optional system) that builds responses_create_params.input")
+    agent_map: dict[str, str] | None = Field(
+        default=None, description="re-route rows by their agent_ref.name or task_source ({old: new, _default: ...})")
+    fan_out: dict[str, list[str]] | None = Field(
+        default=None, description="run rows of an agent_ref.name or task_source once per listed agent")
 
     _check_name = field_validator("name")(lambda cls, value: check_safe_name(value, "environment name"))
-    _check_dataset = field_validator("dataset")(lambda cls, value: _check_path(value))
+    _check_dataset = field_validator("dataset", "prompt_config")(
+        lambda cls, value: value if value is None else _check_path(value))
+
+    @model_validator(mode="after")
+    def _gym_checks(self) -> EnvironmentConfig:
+        """Gym's checks of these settings, where the config names them."""
+        try:
+            MaterializationSettings(num_repeats=self.num_repeats or 1, agent=self.agent, agent_map=self.agent_map,
+                                    fan_out=self.fan_out)
+        except MaterializationError as error:
+            raise ValueError(str(error)) from None
+        return self
 
 
 class ModelServerConfig(_Strict):
@@ -293,7 +320,10 @@ class SweepConfig(_Strict):
                 "comparisons_dir": absolute(self.comparisons_dir),
                 "digest_cache": absolute(self.digest_cache),
                 "environments": [
-                    environment.model_copy(update={"dataset": absolute(environment.dataset)})
+                    environment.model_copy(update={
+                        "dataset": absolute(environment.dataset),
+                        "prompt_config": absolute(environment.prompt_config) if environment.prompt_config else None,
+                    })
                     for environment in self.environments
                 ],
             }
@@ -308,11 +338,17 @@ class SweepConfig(_Strict):
     def materialization_settings(self, env: str) -> MaterializationSettings:
         """Everything materialization reads besides the data: part of the inputs' fingerprint."""
         environment = self.environment(env)
+        routed_by_map = environment.agent_map and "_default" in environment.agent_map
         return MaterializationSettings(
-            num_repeats=self.num_repeats,
-            agent=environment.agent or get_environment(env).agent_name,
+            num_repeats=self.num_repeats if environment.num_repeats is None else environment.num_repeats,
+            agent=environment.agent or (None if routed_by_map else get_environment(env).agent_name),
             interleave_repeats=self.interleave_repeats,
             responses_create_params=self.responses_create_params,
+            limit=environment.limit,
+            num_repeats_add_seed=environment.num_repeats_add_seed,
+            prompt_config=str(environment.prompt_config) if environment.prompt_config else None,
+            agent_map=environment.agent_map,
+            fan_out=environment.fan_out,
         )
 
     def run_dir(self, checkpoint: str, env: str) -> Path:

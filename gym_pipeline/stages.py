@@ -300,9 +300,12 @@ def profile_partition(config: SweepConfig, checkpoint: str, env: str, code: str,
         # Failed rollouts are reported by the diagnosis; the profile covers what completed.
         with warnings.catch_warnings():  # Gym's statistics warnings go to the run log instead of stderr
             warnings.simplefilter("ignore")
-            result = profile.profile_run(inputs_path, rollouts_path, allow_partial=config.allow_partial_profiles)
+            # Our own collector's rollouts are read strictly; a real Gym's, as Gym reads them (with warnings).
+            result = profile.profile_run(inputs_path, rollouts_path, allow_partial=config.allow_partial_profiles,
+                                         strict=config.engine == "builtin")
         paths = profile.write_profile(result, rollouts_path)
-        for line in [*result.warnings, *profile.summary_lines(result), *reward_analysis.summary_lines(result.analysis)]:
+        for line in [*result.tolerated, *result.warnings, *profile.summary_lines(result),
+                     *reward_analysis.summary_lines(result.analysis)]:
             log.info(f"{checkpoint} x {env}: {line}")
         record_stage(
             run_dir,

@@ -7,7 +7,7 @@ import orjson
 import pytest
 
 from gym_pipeline.core.formats import FailureRow, RolloutRow, read_rows
-from gym_pipeline.core.materialize import materialize_file
+from gym_pipeline.core.materialize import MaterializationSettings, materialize_file
 from gym_pipeline.core.profile import profile_run
 from gym_pipeline.diagnose import diagnose
 from gym_pipeline.engines.builtin import CollectorSettings, collect, failures_path_for
@@ -23,7 +23,7 @@ REPEATS = 2
 @pytest.fixture
 def inputs(tmp_path):
     path = tmp_path / "rollouts_materialized_inputs.jsonl"
-    materialize_file(get_environment(ENV).dataset_path, path, REPEATS, get_environment(ENV).agent_name)
+    materialize_file(get_environment(ENV).dataset_path, path, MaterializationSettings(REPEATS, get_environment(ENV).agent_name))
     return path
 
 

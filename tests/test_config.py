@@ -34,6 +34,9 @@ def test_workspace_without_config_uses_example_with_runs_in_the_workspace(tmp_pa
         ("environments:\n  - {name: ../etc, dataset: d.jsonl}\n", "field 'environments.0.name'"),
         ("environments:\n  - {name: a, dataset: d.jsonl}\n  - {name: a, dataset: e.jsonl}\n", "unique"),
         ("environments:\n  - {name: a, dataset: d.jsonl}\nmodel_server: {kind: triton}\n", "field 'model_server.kind'"),
+        ("environments:\n  - {name: a, dataset: d.jsonl, fan_out: {x: []}}\n", "field 'environments.0': Value error, "
+                                                                             "fan_out['x'] is an empty list"),
+        ("environments:\n  - {name: a, dataset: d.jsonl, limit: -1}\n", "field 'environments.0.limit'"),
     ],
 )
 def test_bad_config_names_file_and_field(tmp_path, text, expected):
@@ -101,3 +104,15 @@ def test_sources_are_observed_unless_asked_not_to(tmp_path):
     config = workspace_config(tmp_path).model_copy(update={"observe_sources": False, "observe_interval_s": 300})
     [sensor] = [s for s in build_definitions(config).sensors if s.name == "observe_sources"]
     assert sensor.default_status == dg.DefaultSensorStatus.STOPPED and sensor.minimum_interval_seconds == 300
+
+
+def test_an_environment_takes_gyms_materialization_settings(tmp_path):
+    path = _write(tmp_path, "num_repeats: 4\nenvironments:\n  - name: mcqa\n    dataset: d.jsonl\n"
+                            "    num_repeats: {a: 2, _default: 1}\n    limit: 10\n    num_repeats_add_seed: true\n"
+                            "    prompt_config: prompts/p.yaml\n    agent_map: {old: new, _default: a}\n"
+                            "    fan_out: {src: [a, b]}\n")
+    settings = load_sweep_config(path).materialization_settings("mcqa")
+    assert settings.num_repeats == {"a": 2, "_default": 1} and settings.limit == 10 and settings.num_repeats_add_seed
+    assert settings.prompt_config == str(tmp_path / "prompts/p.yaml")  # relative to the config's folder
+    assert settings.agent is None  # agent_map's _default routes the rows, not the environment's agent
+    assert settings.agent_map == {"old": "new", "_default": "a"} and settings.fan_out == {"src": ["a", "b"]}

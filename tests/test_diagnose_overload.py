@@ -9,7 +9,7 @@ import sys
 import time
 from pathlib import Path
 
-from gym_pipeline.core.materialize import materialize_file
+from gym_pipeline.core.materialize import MaterializationSettings, materialize_file
 from gym_pipeline.diagnose import diagnose
 from gym_pipeline.environments import get_environment
 from gym_pipeline.host import free_loopback_port
@@ -24,7 +24,7 @@ def test_a_queue_deeper_than_the_batch_is_overload_not_a_model_fault(tmp_path: P
     run = tmp_path / "run"
     (run / "logs").mkdir(parents=True)
     inputs = run / "rollouts_materialized_inputs.jsonl"
-    materialize_file(environment.dataset_path, inputs, 3, environment.agent_name)
+    materialize_file(environment.dataset_path, inputs, MaterializationSettings(3, environment.agent_name))
     port = free_loopback_port()
     with (run / "logs" / "model_server.log").open("w") as log:
         server = subprocess.Popen([*CLI, "serve-policy", "--checkpoint", str(checkpoint), "--port", str(port),

@@ -102,7 +102,8 @@ def test_source_gone_is_a_note_on_a_finished_run(run):
 
 
 def test_rollouts_on_inputs_that_changed_since(run):
-    materialize_file(data_of(run), run / MATERIALIZED_INPUTS_FILE, REPEATS + 1, get_environment(ENV).agent_name)
+    materialize_file(data_of(run), run / MATERIALIZED_INPUTS_FILE,
+                     MaterializationSettings(REPEATS + 1, get_environment(ENV).agent_name))
     report = diagnose(run)
     titles = [f.title for f in report.findings]
     assert titles[0] == "Rollouts were collected on materialized inputs that changed since", titles

@@ -30,7 +30,7 @@ import pytest
 from aiohttp import web
 
 from gym_pipeline.cli import main
-from gym_pipeline.core.materialize import materialize_file
+from gym_pipeline.core.materialize import MaterializationSettings, materialize_file
 from gym_pipeline.diagnose import diagnose
 from gym_pipeline.engines.builtin import CollectionError, CollectorSettings, collect, failures_path_for
 from gym_pipeline.engines.pacing import RampUp
@@ -124,7 +124,7 @@ def run_dir_with_inputs(tmp_path: Path, tasks: int, repeats: int = 1) -> Path:
     run.mkdir()
     inputs = run / "rollouts_materialized_inputs.jsonl"
     environment = get_environment(ENV)
-    materialize_file(environment.dataset_path, inputs, repeats, environment.agent_name)
+    materialize_file(environment.dataset_path, inputs, MaterializationSettings(repeats, environment.agent_name))
     lines = inputs.read_bytes().splitlines(keepends=True)
     inputs.write_bytes(b"".join(lines[: tasks * repeats]))
     return run

@@ -20,7 +20,7 @@ import orjson
 import pytest
 import yaml
 
-from gym_pipeline.core.materialize import materialize_file
+from gym_pipeline.core.materialize import MaterializationSettings, materialize_file
 from gym_pipeline.demo import run_demo
 from gym_pipeline.engines import nemo_gym
 from gym_pipeline.engines.nemo_gym import NemoGymError, key_map
@@ -113,7 +113,7 @@ def test_real_gym_collects_our_keys_and_leaves_nothing_running(gym_executable, l
     run_dir = tmp_path / "runs" / "ckpt" / "string_match"
     run_dir.mkdir(parents=True)
     materialized = run_dir / "rollouts_materialized_inputs.jsonl"
-    materialize_file(source, materialized, 2, "string_match_simple_agent")
+    materialize_file(source, materialized, MaterializationSettings(2, "string_match_simple_agent"))
     # Keep a non-contiguous subset (task 1 only its rollout 1), as a partial re-collection would send:
     # Gym renumbers rollout indices from 0 per task, the engine must map them back.
     rows = [row for row in _rows(materialized) if (row["_ng_task_index"], row["_ng_rollout_index"]) != (1, 0)]

@@ -328,12 +328,13 @@ def test_bad_json_line_names_file_and_line(tmp_path):
     assert str(caught.value).startswith(f"{rollout_path}:2: not valid JSON")
 
 
-def test_missing_reward_names_file_line_and_field(tmp_path):
+def test_strict_profiling_of_our_own_files_names_file_line_and_field(tmp_path):
+    """Files our pipeline writes are read strictly (foreign folders: tests/test_foreign_folders.py)."""
     broken = _rollout(0, 1, 1.0)
     del broken["reward"]
     materialized, rollout_path = _run(tmp_path, [_input(0, 0), _input(0, 1)], [_rollout(0, 0, 1.0), broken])
     with pytest.raises(JsonlFormatError) as caught:
-        profile_run(materialized, rollout_path)
+        profile_run(materialized, rollout_path, strict=True)
     assert (caught.value.path, caught.value.line, caught.value.field) == (rollout_path, 2, "reward")
     assert f"{rollout_path}:2: field 'reward'" in str(caught.value)
 
@@ -343,7 +344,7 @@ def test_malformed_materialized_row_names_file_line_and_field(tmp_path):
     del bad["agent_ref"]
     materialized, rollout_path = _run(tmp_path, [_input(0, 0), bad], [_rollout(0, 0, 1.0)])
     with pytest.raises(JsonlFormatError) as caught:
-        profile_run(materialized, rollout_path)
+        profile_run(materialized, rollout_path, strict=True)
     assert (caught.value.path, caught.value.line, caught.value.field) == (materialized, 2, "agent_ref")
 
 
@@ -352,7 +353,7 @@ def test_missing_reward_names_file_line_and_field_on_the_fast_path_too(tmp_path)
     rows[1]["response"]["usage"]["output_tokens"] = -3  # right types, wrong value: pydantic has the last word
     materialized, rollout_path = _run(tmp_path, [_input(0, 0), _input(0, 1)], rows)
     with pytest.raises(JsonlFormatError) as caught:
-        profile_run(materialized, rollout_path)
+        profile_run(materialized, rollout_path, strict=True)
     assert (caught.value.line, caught.value.field) == (2, "response.usage.output_tokens")
 
 

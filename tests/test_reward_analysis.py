@@ -89,7 +89,7 @@ def test_masked_rollouts_are_left_out_of_every_statistic():
     assert analysis.task_num_rollouts.tolist() == [1]  # task 1 was masked whole
     assert analysis.task_row.tolist() == [0, 0, 0, -1, -1]
     assert analysis.summary["difficulty"] == {"never": 0, "sometimes": 0, "always": 1}
-    assert analysis.summary["rollouts"] == {"completed": 5, "masked": 4, "measured": 1}
+    assert analysis.summary["rollouts"] == {"completed": 5, "masked": 4, "unscored": 0, "measured": 1}
     assert analysis.summary["cut_off"] == {"rollouts": 0, "share": 0.0}
     assert analysis.summary["reward_vs_output_tokens"]["rollouts"] == 1
 
@@ -196,7 +196,7 @@ def test_parquet_table_and_json_summary(tmp_path):
     assert rows[0]["task_difficulty"] == "sometimes" and rows[0]["passed"] is True
     summary = orjson.loads(paths["reward_analysis_summary"].read_bytes())
     assert summary == result.analysis.summary
-    assert summary["rollouts"] == {"completed": 15, "masked": 4, "measured": 11}
+    assert summary["rollouts"] == {"completed": 15, "masked": 4, "unscored": 0, "measured": 11}
     assert summary["tasks"] == 4 and sum(summary["difficulty"].values()) == 4
     assert summary["pass_at_k"]["1"]["mean"] == pytest.approx(np.mean([r["mean/reward"] for r in profile_rows.values()]))
 

@@ -53,7 +53,7 @@ def gym_run(tmp_path):
     source = tmp_path / "data.jsonl"
     shutil.copyfile(Path(__file__).parents[1] / "gym_pipeline/examples/data/mcqa.jsonl", source)
     materialized = tmp_path / "rollouts_materialized_inputs.jsonl"
-    materialize_file(source, materialized, 4, AGENT)
+    materialize_file(source, materialized, MaterializationSettings(4, AGENT))
     return source, materialized
 
 

@@ -45,7 +45,7 @@ def dataset_versions(config: SweepConfig, cache: DigestCache, log: logging.Logge
 
 
 def settings_versions(config: SweepConfig) -> dict[str, str]:
-    return {environment.name: value_digest(config.materialization_settings(environment.name).as_dict())
+    return {environment.name: config.materialization_settings(environment.name).digest()
             for environment in config.environments}
 
 
@@ -102,7 +102,8 @@ def build_materialization_settings(config: SweepConfig) -> dg.AssetsDefinition:
         key=MATERIALIZATION_SETTINGS,
         partitions_def=env_partitions(config),
         group_name="sources",
-        description="Repeats, interleaving, agent and prompt/sampling overrides of each environment, from sweep.yaml.",
+        description="Repeats, interleaving, limit, seeds, agent routing (agent_map, fan_out), prompt config (with its "
+                    "content) and sampling overrides of each environment, from sweep.yaml.",
         tags={"dagster/kind/yaml": ""},
     )
     def materialization_settings(context: dg.AssetExecutionContext) -> dg.DataVersionsByPartition:

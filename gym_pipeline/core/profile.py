@@ -172,15 +172,15 @@ def _worker_context() -> multiprocessing.context.BaseContext:
     return context
 
 
-def _run_scans(jobs: list[tuple[Callable[..., Any], Path, int, int]], workers: int) -> list[Any]:
+def _run_scans(jobs: list[tuple[Callable[..., Any], Path, int, int]], workers: int, strict: bool) -> list[Any]:
     if workers <= 1:
-        return [scan(path, start, end) for scan, path, start, end in jobs]
+        return [scan(path, start, end, strict) for scan, path, start, end in jobs]
     with ProcessPoolExecutor(workers, mp_context=_worker_context()) as pool:
-        futures = [pool.submit(scan, path, start, end) for scan, path, start, end in jobs]
+        futures = [pool.submit(scan, path, start, end, strict) for scan, path, start, end in jobs]
         return [future.result() for future in futures]
 
 
-def _read_run(inputs_path: Path, rollouts_path: Path, workers: int | None) -> tuple[Inputs, Results]:
+def _read_run(inputs_path: Path, rollouts_path: Path, workers: int | None, strict: bool) -> tuple[Inputs, Results]:
     """Both files as arrays; errors are raised in the order a line-by-line reader meets them."""
     require_file(inputs_path)
     rollouts_exist = rollouts_path.is_file()
@@ -197,7 +197,7 @@ def _read_run(inputs_path: Path, rollouts_path: Path, workers: int | None) -> tu
     input_jobs = len(jobs)
     if rollouts_exist:
         jobs += [(scan_rollouts, rollouts_path, start, end) for start, end in ranges(rollouts_path, sizes[1])]
-    chunks = _run_scans(jobs, workers)
+    chunks = _run_scans(jobs, workers, strict)
     input_chunks, rollout_chunks = chunks[:input_jobs], chunks[input_jobs:]
     del chunks  # each file's chunks go as soon as they are merged
     inputs = merge_inputs(inputs_path, input_chunks)
@@ -257,11 +257,11 @@ def _agents(inputs: Inputs, input_task: np.ndarray, unmasked: np.ndarray) -> _Ag
     return _Agents(labels, label, per_agent, with_label if per_agent else input_task)
 
 
-def _label_runs(agent_by_key: dict[str, str]) -> dict[str, str]:
-    """Gym's `label_runs`: a run keeps its agent's name when that agent has one run, else its own key;
-    labels that would still repeat fall back to the key."""
+def _label_runs(agent_by_key: dict[str, str | None]) -> dict[str, str]:
+    """Gym's `label_runs`: a run keeps its agent's name when that agent has one run, else (or without an
+    agent, as a taskset's environment server) its own key; labels that would still repeat fall back to the key."""
     runs_of = Counter(agent_by_key.values())
-    labels = {key: agent if runs_of[agent] == 1 else key for key, agent in agent_by_key.items()}
+    labels = {key: agent if agent is not None and runs_of[agent] == 1 else key for key, agent in agent_by_key.items()}
     while True:
         counts = Counter(labels.values())
         clashing = [key for key, label in labels.items() if counts[label] > 1 and label != key]
@@ -272,30 +272,35 @@ def _label_runs(agent_by_key: dict[str, str]) -> dict[str, str]:
 
 
 def _ids(values: Sequence[Any]) -> tuple[np.ndarray, list[Any]]:
-    """Ids that sort like the values, and the distinct values by id."""
-    distinct = sorted(set(values))
+    """Ids that sort like the values (None first), and the distinct values by id."""
+    distinct = sorted(set(values), key=lambda value: (value is not None, value))
     position = {value: i for i, value in enumerate(distinct)}
     return np.array([position[value] for value in values], dtype=np.int64), distinct
 
 
-def _columns(results: Results, rows: np.ndarray) -> tuple[list[str], list[np.ndarray]]:
-    """The profiled fields over `rows`: names in first-seen order, one column each (NaN: no value)."""
+def _columns(results: Results, rows: np.ndarray) -> tuple[list[str], list[np.ndarray], bool]:
+    """The profiled fields over `rows`: names in first-seen order, one column each (NaN: no value), and
+    whether every row holds an integer in every column (pandas' int64 columns, in Gym's DataFrame)."""
     layout, start = results.layout[rows], results.value_start[rows]
     distinct, first = np.unique(layout, return_index=True)
     index: dict[str, int] = {}
     for layout_id in distinct[np.argsort(first)]:
         for name in results.layouts[layout_id].names:
             index.setdefault(name, len(index))
+    all_integer = bool(len(rows)) and all(
+        len(results.layouts[layout_id].names) == len(index) and not any(results.layouts[layout_id].floats)
+        for layout_id in distinct.tolist())
     columns = [np.full(len(rows), np.nan) for _ in index]
     for layout_id in distinct:
         at = np.flatnonzero(layout == layout_id)
         for position, name in enumerate(results.layouts[layout_id].names):
             columns[index[name]][at] = results.values[start[at] + position]
-    return list(index), columns
+    return list(index), columns, all_integer
 
 
 def _task_rows(inputs_path: Path, inputs: Inputs, results: Results, agents: _Agents, input_of: np.ndarray,
-               unmasked: np.ndarray, measured: np.ndarray, names: list[str], columns: list[np.ndarray]) -> TaskRows:
+               unmasked: np.ndarray, measured: np.ndarray, names: list[str], columns: list[np.ndarray],
+               all_integer: bool) -> TaskRows:
     measured_input = input_of[measured]
     group = agents.group[measured_input]
     starts = np.flatnonzero(np.diff(group, prepend=-1))
@@ -324,6 +329,7 @@ def _task_rows(inputs_path: Path, inputs: Inputs, results: Results, agents: _Age
         infos={int(j): results.infos[int(measured[j])] for j in irregular},
         info_specs=specs,
         columns=columns,
+        all_integer=all_integer,
     )
 
 
@@ -356,7 +362,8 @@ class ProfileResult:
     tasks_dropped: int
     masked_rollouts: int
     missing_keys: list[RolloutKey] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)  # Gym's statistics warnings
+    tolerated: list[str] = field(default_factory=list)  # deviations from our row models read as Gym reads them
 
     @property
     def completion_pct(self) -> float:
@@ -366,14 +373,15 @@ class ProfileResult:
 
 
 def profile_run(materialized_inputs: Path, rollouts: Path, allow_partial: bool = False, *,
-                workers: int | None = None) -> ProfileResult:
+                workers: int | None = None, strict: bool = False) -> ProfileResult:
     """Profile one run the way `gym eval profile` does; see the module docstring for the rules.
 
     `workers`: processes scanning the files (default: this process for small runs, else one per CPU,
-    at most 4). The outputs do not depend on it.
+    at most 4). The outputs do not depend on it. `strict`: refuse any row our row models refuse (for the
+    files our own pipeline writes); otherwise such rows are read as Gym reads them, with a warning each.
     """
     inputs_path, rollouts_path = Path(materialized_inputs), Path(rollouts)
-    inputs, results = _read_run(inputs_path, rollouts_path, workers)
+    inputs, results = _read_run(inputs_path, rollouts_path, workers, strict)
     input_of, has_result, input_task = _join(inputs, results, rollouts_path)
     missing_rows = inputs.order[~has_result[inputs.order]]
     missing = list(zip(inputs.task[missing_rows].tolist(), inputs.rollout[missing_rows].tolist(), strict=True))
@@ -387,7 +395,7 @@ def profile_run(materialized_inputs: Path, rollouts: Path, allow_partial: bool =
     measured = np.flatnonzero(~masked)
     if agents.per_agent:  # rows per (task, label), rollouts in key order within each
         measured = measured[np.argsort(agents.group[input_of[measured]], kind="stable")]
-    names, columns = _columns(results, measured)
+    names, columns, all_integer = _columns(results, measured)
     measured_label = agents.label[input_of[measured]]
 
     log = WarningLog()
@@ -396,7 +404,7 @@ def profile_run(materialized_inputs: Path, rollouts: Path, allow_partial: bool =
     agent_of_run, agent_names = _ids([agent for _, agent in inputs.runs])
     coverage = coverage_by_agent(agent_of_run[inputs.run[input_of]], agent_names, results.task, masked)
     agent_entries = agent_metrics(names, columns, measured_label, agents.labels, across_repeats(repeat_level, log),
-                                  coverage)
+                                  coverage, all_integer)
     total, complete, partial, dropped = _completion(inputs, input_task, has_result)
     analysis = reward_analysis.analyze(
         task=results.task,
@@ -411,7 +419,8 @@ def profile_run(materialized_inputs: Path, rollouts: Path, allow_partial: bool =
         num_repeats=int(np.unique(agents.group, return_counts=True)[1].max(initial=0)),
     )
     return ProfileResult(
-        task_rows=_task_rows(inputs_path, inputs, results, agents, input_of, unmasked, measured, names, columns),
+        task_rows=_task_rows(inputs_path, inputs, results, agents, input_of, unmasked, measured, names, columns,
+                             all_integer),
         agent_metrics=agent_entries,
         repeat_level_metrics=repeat_level,
         analysis=analysis,
@@ -424,6 +433,7 @@ def profile_run(materialized_inputs: Path, rollouts: Path, allow_partial: bool =
         masked_rollouts=int(np.count_nonzero(masked)),
         missing_keys=missing,
         warnings=log.messages,
+        tolerated=[*inputs.tolerated, *results.tolerated],
     )
 
 

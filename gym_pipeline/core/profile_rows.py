@@ -41,6 +41,7 @@ class TaskRows:
     infos: dict[int, bytes]  # measured rollout -> rollout_infos entry, for rollouts off the fast path
     info_specs: list[list[tuple[str, int, bool]] | None]  # by layout: (name, column, is float) in info order
     columns: list[np.ndarray]  # per measured rollout, each profiled field (NaN: no value)
+    all_integer: bool  # every measured rollout holds an integer in every column (see describe_groups)
 
     def __len__(self) -> int:
         return len(self.task)
@@ -62,6 +63,7 @@ class TaskRows:
             infos={j - start: info for j, info in self.infos.items() if start <= j < end},
             info_specs=self.info_specs,
             columns=[column[start:end] for column in self.columns],
+            all_integer=self.all_integer,
         )
 
     def __iter__(self) -> Iterator[dict[str, Any]]:
@@ -76,7 +78,7 @@ class TaskRows:
         start, stop = int(bounds[first]), int(bounds[last])
         infos = self._rollout_infos(np.repeat(self.task[first:last], np.diff(bounds[first:last + 1])), start, stop)
         stats = describe_groups(self.names, [column[start:stop] for column in self.columns],
-                                self.starts[first:last] - start)
+                                self.starts[first:last] - start, self.all_integer)
         offsets = (bounds[first:last + 1] - start).tolist()  # each row's rollouts within the block
         for i, (task, expected) in enumerate(zip(self.task[first:last].tolist(), self.expected[first:last].tolist(),
                                                  strict=True)):

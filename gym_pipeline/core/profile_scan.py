@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 import orjson
+from pydantic import BaseModel, ValidationError
 
 from gym_pipeline.core.formats import (
     AGENT_REF,
@@ -30,7 +31,6 @@ from gym_pipeline.core.formats import (
     JsonlFormatError,
     MaterializedInputRow,
     RolloutRow,
-    validate_row,
 )
 
 RolloutKey = tuple[int, int]
@@ -68,11 +68,14 @@ def _usage_of(result: dict[str, Any]) -> dict[str, Any]:
 
 
 def profiled_values(result: dict[str, Any]) -> dict[str, int | float]:
-    """The fields Gym profiles: numeric values of `result | response.usage`, private fields left out."""
+    """The fields Gym profiles: numeric values of `result | response.usage`, private fields left out. The
+    top-level `mask_sample` is a flag Gym strips before profiling; one inside `usage` is profiled like any
+    usage field."""
     values: dict[str, int | float] = {}
-    for name, value in (result | _usage_of(result)).items():
+    measured = {name: value for name, value in result.items() if name != MASK_SAMPLE}
+    for name, value in (measured | _usage_of(result)).items():
         number = _number(value)
-        if number is not None and not name.startswith("_") and name != MASK_SAMPLE:
+        if number is not None and not name.startswith("_"):
             values[name] = number
     return values
 
@@ -174,10 +177,63 @@ def _load(path: Path, number: int, raw: bytes) -> dict[str, Any] | None:
     return None
 
 
-def _check_index_limit(path: Path, number: int, task: int, repeat: int) -> None:
-    for name, value in ((TASK_INDEX, task), (ROLLOUT_INDEX, repeat)):
-        if value >= _INDEX_LIMIT:
-            raise JsonlFormatError(path, number, name, "too large: indices must fit in 64 bits")
+# --------------------------------------------------------------------------------------------------
+# Foreign folders: what Gym requires of a row is required; anything else our row models would refuse is
+# read as Gym reads it and reported (file:line, field). Files our own pipeline writes are strict.
+
+
+@dataclass
+class Tolerated:
+    """Deviations from our row models read as Gym does: per (field, message) the first line and a count."""
+
+    found: dict[tuple[str, str], list[int]] = field(default_factory=dict)
+
+    def add(self, line: int, field_name: str, message: str) -> None:
+        entry = self.found.setdefault((field_name, message), [line, 0])
+        entry[1] += 1
+
+    def shifted(self, base: int) -> dict[tuple[str, str], list[int]]:
+        return {key: [line + base, count] for key, (line, count) in self.found.items()}
+
+
+def _deviations(row: dict[str, Any], model: type[BaseModel]) -> list[tuple[str, str]]:
+    """(field, message) of everything `model` refuses in `row`; empty when it is valid."""
+    try:
+        model.model_validate(row)
+    except ValidationError as error:
+        return [(".".join(str(part) for part in item["loc"]) or "(row)", item["msg"]) for item in error.errors()]
+    return []
+
+
+def _tolerate(path: Path, number: int, row: dict[str, Any], model: type[BaseModel],
+              tolerated: Tolerated | None) -> None:
+    """Raise our models' first objection to `row` when strict (`tolerated` is None), else note them all."""
+    deviations = _deviations(row, model)
+    if deviations and tolerated is None:
+        raise JsonlFormatError(path, number, *deviations[0])
+    for field_name, message in deviations:
+        tolerated.add(number, field_name, message)
+
+
+def _gym_index(path: Path, number: int, row: dict[str, Any], name: str) -> int:
+    """A rollout key part, which Gym needs in every row; we also need it a non-negative 64-bit integer."""
+    if name not in row:
+        raise JsonlFormatError(path, number, name, "missing (Gym needs it in every row too)")
+    value = row[name]
+    if type(value) is not int or not 0 <= value < _INDEX_LIMIT:
+        raise JsonlFormatError(path, number, name, f"must be a non-negative 64-bit integer, got "
+                               f"{orjson.dumps(value).decode()}")
+    return value
+
+
+def _object_or_empty(path: Path, number: int, value: Any, field_name: str) -> dict[str, Any]:
+    """Gym's `value or {}`: a falsy value is empty; anything else must be an object (Gym fails on it)."""
+    if not value:
+        return {}
+    if type(value) is not dict:
+        raise JsonlFormatError(path, number, field_name, f"expected an object or null, got {type(value).__name__} "
+                               "(Gym fails on it too)")
+    return value
 
 
 @dataclass
@@ -186,11 +242,12 @@ class _InputsChunk:
 
     lines: int = 0
     rows: array = field(default_factory=partial(array, "q"))  # per row: the fields of _INPUT_COLUMNS
-    runs: dict[tuple[str, str], int] = field(default_factory=dict)  # (run key, agent name) -> id, in id order
+    runs: dict[tuple[str, str | None], int] = field(default_factory=dict)  # (run key, agent name) -> id
     error: tuple[int, str | None, str] | None = None  # (line, field, message) of the first bad line
+    tolerated: Tolerated | None = None  # None: strict
 
     def add(self, path: Path, number: int, row: dict[str, Any], offset: int, length: int) -> None:
-        task, repeat, agent = _input_identity(path, number, row)
+        task, repeat, agent = _input_identity(path, number, row, self.tolerated)
         server = row.get(ENVIRONMENT_SERVER)
         if server is not None and type(server) is not str:
             raise JsonlFormatError(path, number, ENVIRONMENT_SERVER, "expected a string or null")
@@ -198,8 +255,10 @@ class _InputsChunk:
         self.rows.extend((task, repeat, number, offset, length, run_id))
 
 
-def _input_identity(path: Path, number: int, row: dict[str, Any]) -> tuple[int, int, str]:
-    """(task, rollout, agent name) of a valid materialized row; pydantic judges anything unusual."""
+def _input_identity(path: Path, number: int, row: dict[str, Any],
+                    tolerated: Tolerated | None) -> tuple[int, int, str | None]:
+    """(task, rollout, agent name) of a materialized row; anything unusual is judged by Gym's needs (the
+    indices, and an agent or an environment server to group by) and reported, or refused when strict."""
     task, repeat, ref = row.get(TASK_INDEX), row.get(ROLLOUT_INDEX), row.get(AGENT_REF)
     if (
         type(task) is int
@@ -211,13 +270,19 @@ def _input_identity(path: Path, number: int, row: dict[str, Any]) -> tuple[int, 
         and type(ref.get("name")) is str
     ):
         return task, repeat, ref["name"]
-    model = validate_row(path, number, row, MaterializedInputRow)
-    _check_index_limit(path, number, model.task_index, model.rollout_index)
-    return model.task_index, model.rollout_index, model.agent_ref.name
+    task, repeat = _gym_index(path, number, row, TASK_INDEX), _gym_index(path, number, row, ROLLOUT_INDEX)
+    name = _object_or_empty(path, number, ref, AGENT_REF).get("name")
+    if name is not None and type(name) is not str:
+        raise JsonlFormatError(path, number, f"{AGENT_REF}.name", "must be a string")
+    if name is None and row.get(ENVIRONMENT_SERVER) is None:
+        raise JsonlFormatError(path, number, AGENT_REF, "missing, and no _ng_environment_server either: nothing "
+                               "names what ran the row (Gym leaves such rows out of its agent metrics)")
+    _tolerate(path, number, row, MaterializedInputRow, tolerated)
+    return task, repeat, name
 
 
-def scan_inputs(path: Path, start: int, end: int) -> _InputsChunk:
-    chunk = _InputsChunk()
+def scan_inputs(path: Path, start: int, end: int, strict: bool = False) -> _InputsChunk:
+    chunk = _InputsChunk(tolerated=None if strict else Tolerated())
     number, offset = 0, start
     try:
         for batch in _batches(path, start, end):
@@ -320,6 +385,7 @@ class _RolloutsChunk:
     layouts: dict[_Layout, int] = field(default_factory=dict)  # layout -> id, in id order
     infos: dict[int, bytes] = field(default_factory=dict)  # row -> its rollout_infos entry, off the fast path
     error: tuple[int, str | None, str] | None = None
+    tolerated: Tolerated | None = None  # None: strict
 
     def layout_id(self, layout: _Layout) -> int:
         return self.layouts.setdefault(layout, len(self.layouts))
@@ -357,26 +423,29 @@ class _RolloutsChunk:
         return True
 
     def add_exact(self, path: Path, number: int, row: dict[str, Any]) -> None:
-        """Validate a row with pydantic and record it by Gym's rules applied to the row itself."""
-        model = validate_row(path, number, row, RolloutRow)
-        task, repeat = model.task_index, model.rollout_index
-        _check_index_limit(path, number, task, repeat)
-        usage = model.response.usage
+        """Record a row by Gym's rules applied to the row itself, after checking what Gym needs of it (the
+        indices; `response` and its `usage` objects or empty) and what our row model would refuse (reported,
+        or refused when strict). A row without a numeric reward is unscored: its reward is NaN here."""
+        task, repeat = _gym_index(path, number, row, TASK_INDEX), _gym_index(path, number, row, ROLLOUT_INDEX)
+        response = _object_or_empty(path, number, row.get("response"), "response")
+        usage = _object_or_empty(path, number, response.get("usage"), "response.usage")
+        _tolerate(path, number, row, RolloutRow, self.tolerated)
         masked = bool(row.get(MASK_SAMPLE))  # Gym tests the raw value's truth
         layout_id, values = self.layout_id(_MASKED_LAYOUT), ()
         if not masked:
-            result = {k: v for k, v in row.items() if k != MASK_SAMPLE} | {TASK_INDEX: task, ROLLOUT_INDEX: repeat}
-            numbers = profiled_values(result)
+            numbers = profiled_values(row)
             values = tuple(numbers.values())
             layout_id = self.layout_id(_Layout(tuple(numbers), tuple(type(v) is float for v in values), None))
-            self.infos[len(self.scores) // 2] = orjson.dumps(rollout_info(result))
-        self.rows.extend((task, repeat, number, masked, _cut_off(row["response"]), layout_id))
-        self.scores.extend((model.reward, math.nan if usage is None else usage.output_tokens))
+            self.infos[len(self.scores) // 2] = orjson.dumps(rollout_info(row))
+        reward, output_tokens = _number(row.get("reward")), _number(usage.get("output_tokens"))
+        self.rows.extend((task, repeat, number, masked, _cut_off(response), layout_id))
+        self.scores.extend((math.nan if reward is None else reward,
+                            math.nan if output_tokens is None else output_tokens))
         self.values.extend(values)
 
 
-def scan_rollouts(path: Path, start: int, end: int) -> _RolloutsChunk:
-    chunk = _RolloutsChunk()
+def scan_rollouts(path: Path, start: int, end: int, strict: bool = False) -> _RolloutsChunk:
+    chunk = _RolloutsChunk(tolerated=None if strict else Tolerated())
     shapes: dict[tuple[Any, ...], _Shape] = {}
     last_key: tuple[Any, ...] = ()
     shape: _Shape | None = None
@@ -425,6 +494,18 @@ def _valid_prefix(path: Path, chunks: Sequence[Any]) -> tuple[list[Any], list[in
             return used, bases, JsonlFormatError(path, base + line, field_name, message)
         base += chunk.lines
     return used, bases, None
+
+
+def _tolerance_warnings(path: Path, chunks: Sequence[Any], bases: Sequence[int]) -> list[str]:
+    """One warning per kind of deviation read as Gym does, naming its first line and how many rows have it."""
+    merged: dict[tuple[str, str], list[int]] = {}
+    for chunk, base in zip(chunks, bases, strict=True):
+        for key, (line, count) in (chunk.tolerated.shifted(base) if chunk.tolerated else {}).items():
+            entry = merged.setdefault(key, [line, 0])
+            entry[0], entry[1] = min(entry[0], line), entry[1] + count
+    return [f"{path}:{line}: field '{field_name}': {message}; read as NeMo Gym 0.7.0 reads it"
+            + (f" ({count} rows like it)" if count > 1 else "")
+            for (field_name, message), (line, count) in sorted(merged.items(), key=lambda item: item[1][0])]
 
 
 def _columns_of(chunks: Sequence[Any], bases: Sequence[int], fields: dict[str, Any], id_field: str,
@@ -490,16 +571,18 @@ class Inputs:
     offset: np.ndarray
     length: np.ndarray
     run: np.ndarray
-    runs: list[tuple[str, str]]  # (run key, agent name) by run id
+    runs: list[tuple[str, str | None]]  # (run key, agent name) by run id
     order: np.ndarray  # rows sorted by key
+    tolerated: list[str]  # warnings: deviations read as Gym reads them
 
 
 def merge_inputs(path: Path, chunks: Sequence[_InputsChunk]) -> Inputs:
     used, bases, error = _valid_prefix(path, chunks)
+    tolerated = _tolerance_warnings(path, used, bases)
     columns, runs = _columns_of(used, bases, _INPUT_COLUMNS, "run", "runs")
     order = _key_order(path, "materialized input", columns, error)
     return Inputs(columns["task"], columns["rollout"], columns["offset"], columns["length"], columns["run"], runs,
-                  order)
+                  order, tolerated)
 
 
 _ROLLOUT_COLUMNS = {"task": np.int64, "rollout": np.int64, "line": np.int64, "masked": np.bool_,
@@ -522,10 +605,12 @@ class Results:
     values: np.ndarray
     layouts: list[_Layout]
     infos: dict[int, bytes]  # row -> rollout_infos entry, for rows off the fast path
+    tolerated: list[str]  # warnings: deviations read as Gym reads them
 
 
 def merge_rollouts(path: Path, chunks: Sequence[_RolloutsChunk]) -> Results:
     used, bases, error = _valid_prefix(path, chunks)
+    tolerated = _tolerance_warnings(path, used, bases)
     scores = _concat([chunk.scores for chunk in used], np.float64, 2)
     values = _concat([chunk.values for chunk in used], np.float64)
     infos, first_row = {}, 0
@@ -544,5 +629,5 @@ def merge_rollouts(path: Path, chunks: Sequence[_RolloutsChunk]) -> Results:
     position[order] = np.arange(len(order))
     return Results(
         **columns, reward=scores[order, 0], output_tokens=scores[order, 1], values=values, layouts=layouts,
-        infos={int(position[row]): info for row, info in infos.items()},
+        infos={int(position[row]): info for row, info in infos.items()}, tolerated=tolerated,
     )

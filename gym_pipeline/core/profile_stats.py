@@ -134,12 +134,14 @@ def _with_none(values: np.ndarray) -> list[float | None]:
     return boxed.tolist()
 
 
-def describe_groups(names: Sequence[str], columns: Sequence[np.ndarray],
-                    starts: np.ndarray) -> list[tuple[str, list[float | None]]]:
+def describe_groups(names: Sequence[str], columns: Sequence[np.ndarray], starts: np.ndarray,
+                    all_integer: bool = False) -> list[tuple[str, list[float | None]]]:
     """Gym's `describe_dataframe` for each group of consecutive rows (group i starts at row `starts[i]`).
 
     `columns` hold one value per row, NaN where the row lacks the field. Returns `(<stat>/<field>,
-    value per group)` in Gym's key order, None where Gym leaves the key out.
+    value per group)` in Gym's key order, None where Gym leaves the key out. `all_integer`: every row holds
+    an integer in every column, so pandas keeps Gym's max and min integers (`1`, not `1.0`); a single float
+    or missing value anywhere makes them all floats.
     """
     if not columns:
         return []
@@ -165,7 +167,9 @@ def describe_groups(names: Sequence[str], columns: Sequence[np.ndarray],
     every_std_undefined = ~np.any([n > 1 for n in counts], axis=0)
     stats["std"] = [np.where(every_std_undefined & (n == sizes), 0.0, std) for std, n in zip(stats["std"], counts,
                                                                                             strict=True)]
-    return [(f"{stat}/{name}", _with_none(stats[stat][i])) for stat in STAT_NAMES for i, name in enumerate(names)]
+    integer_stats = ("max", "min") if all_integer else ()
+    return [(f"{stat}/{name}", stats[stat][i].astype(np.int64).tolist() if stat in integer_stats
+             else _with_none(stats[stat][i])) for stat in STAT_NAMES for i, name in enumerate(names)]
 
 
 def _sample_std(values: np.ndarray) -> float:
@@ -299,7 +303,7 @@ def coverage_by_agent(agent: np.ndarray, agents: Sequence[str], task: np.ndarray
     for agent_id in distinct[np.argsort(first)]:
         mine = agent == agent_id
         masked_here = int(np.count_nonzero(mine & masked))
-        if not masked_here:
+        if not masked_here or agents[agent_id] is None:  # Gym counts coverage per agent_ref.name
             continue
         measured_tasks = np.unique(task[mine & ~masked])
         coverage[agents[agent_id]] = {
@@ -312,14 +316,15 @@ def coverage_by_agent(agent: np.ndarray, agents: Sequence[str], task: np.ndarray
 
 
 def agent_metrics(names: list[str], columns: list[np.ndarray], label: np.ndarray, labels: list[str],
-                  across: dict[str, dict[str, float]], coverage: dict[str, dict[str, int]]) -> list[dict[str, Any]]:
+                  across: dict[str, dict[str, float]], coverage: dict[str, dict[str, int]],
+                  all_integer: bool = False) -> list[dict[str, Any]]:
     """Per agent label (sorted): its describe statistics, across-repeat summaries and coverage counts;
     then coverage-only entries for agents whose every rollout was masked."""
     coverage = dict(coverage)
     entries: list[dict[str, Any]] = []
     order = np.argsort(label, kind="stable")
     label_ids, starts = np.unique(label[order], return_index=True)
-    stats = describe_groups(names, [column[order] for column in columns], starts)
+    stats = describe_groups(names, [column[order] for column in columns], starts, all_integer)
     for i, label_id in enumerate(label_ids.tolist()):
         name = labels[label_id]
         entry: dict[str, Any] = {key: values[i] for key, values in stats if values[i] is not None}

@@ -24,7 +24,8 @@ Definitions:
 * Reward against output length (`response.usage.output_tokens`): Pearson and Spearman (average ranks
   for ties) correlation, and quantile buckets (deciles) of output tokens with their mean reward.
 * Masked rollouts (`mask_sample`) are in the table, flagged, but left out of every statistic, as Gym
-  leaves them out of its quality metrics.
+  leaves them out of its quality metrics; so are unscored ones (no numeric `reward`, e.g. an episode
+  result without one), whose reward is null in the table.
 * A "task" is a row of the reward profile: a task, or a (task, agent) pair when a task ran under
   several agents (Gym's fan-out).
 """
@@ -108,11 +109,11 @@ class RewardAnalysis:
                 TASK_INDEX: _arrow(self.task[part]),
                 ROLLOUT_INDEX: _arrow(self.rollout[part]),
                 "agent": _dictionary(self.agent[part], self.agents),
-                "reward": _arrow(self.reward[part]),
+                "reward": _arrow(self.reward[part], ~np.isnan(self.reward[part])),  # null: unscored
                 "output_tokens": _arrow(np.nan_to_num(tokens).astype(np.int64), ~np.isnan(tokens)),
                 "cut_off": _arrow(self.cut_off[part]),
                 "masked": _arrow(self.masked[part]),
-                "passed": _arrow(self.passed[part]),
+                "passed": _arrow(self.passed[part], ~np.isnan(self.reward[part])),
                 "task_num_rollouts": per_task(self.task_num_rollouts),
                 "task_num_passed": per_task(self.task_num_passed),
                 "task_mean_reward": per_task(self.task_mean_reward),
@@ -201,8 +202,9 @@ def _reward_vs_length(tokens: np.ndarray, reward: np.ndarray) -> dict[str, Any]:
 def analyze(*, task: np.ndarray, rollout: np.ndarray, agent: np.ndarray, agents: list[str], per_agent: bool,
             reward: np.ndarray, output_tokens: np.ndarray, cut_off: np.ndarray, masked: np.ndarray,
             num_repeats: int, threshold: float = PASS_THRESHOLD) -> RewardAnalysis:
-    """The analysis of one run's completed rollouts, given in (task, rollout) order."""
-    measured = ~masked
+    """The analysis of one run's completed rollouts, given in (task, rollout) order. A rollout without a
+    numeric reward (NaN: an unscored episode result) is left out of the statistics, like a masked one."""
+    measured = ~masked & ~np.isnan(reward)
     passed = reward >= threshold
     # Task rows: by task, or by (task, agent) under fan-out; codes sort like the rows.
     task_rank = np.unique(task, return_inverse=True)[1].reshape(-1)
@@ -232,7 +234,8 @@ def analyze(*, task: np.ndarray, rollout: np.ndarray, agent: np.ndarray, agents:
 
     summary = {
         "pass_threshold": threshold,
-        "rollouts": {"completed": len(task), "masked": len(task) - n_measured, "measured": n_measured},
+        "rollouts": {"completed": len(task), "masked": int(np.count_nonzero(masked)),
+                     "unscored": int(np.count_nonzero(~masked & np.isnan(reward))), "measured": n_measured},
         "tasks": len(rows),
         "mean_reward": float(reward[measured].mean()) if n_measured else None,
         "mean_reward_ci_low": reward_low,

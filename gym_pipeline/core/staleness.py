@@ -17,9 +17,9 @@ from typing import Any
 
 import orjson
 
-from gym_pipeline.core.fingerprint import file_digest, value_digest
+from gym_pipeline.core.fingerprint import file_digest
 from gym_pipeline.core.formats import AGENT_REF, ROLLOUT_INDEX, TASK_INDEX, iter_jsonl_dicts
-from gym_pipeline.core.materialize import MaterializationSettings, materialize_rows, read_raw_rows
+from gym_pipeline.core.materialize import MaterializationSettings, materialize_source
 
 MAX_LISTED_ROWS = 20
 
@@ -62,11 +62,31 @@ class StaleReport:
 
 
 def rebuild_command(source: Path, output: Path, settings: MaterializationSettings) -> str:
-    words = ["gym-pipeline", "materialize", "--input", str(source), "--num-repeats", str(settings.num_repeats),
-             "--agent", settings.agent or "AGENT", "--output", str(output)]
+    return shlex.join(["gym-pipeline", "materialize", "--input", str(source), *settings_arguments(settings),
+                       "--output", str(output)])
+
+
+def settings_arguments(settings: MaterializationSettings) -> list[str]:
+    """The `materialize` / `check-stale` options that give these settings."""
+    repeats = settings.num_repeats
+    words = ["--num-repeats", str(repeats) if isinstance(repeats, int) else orjson.dumps(repeats).decode()]
+    if settings.agent or not settings.agent_map:
+        words += ["--agent", settings.agent or "AGENT"]
     if settings.interleave_repeats:
         words.append("--interleave-repeats")
-    return shlex.join(words)
+    if settings.limit:
+        words += ["--limit", str(settings.limit)]
+    if settings.num_repeats_add_seed:
+        words.append("--num-repeats-add-seed")
+    if settings.prompt_config:
+        words += ["--prompt-config", str(settings.prompt_config)]
+    if settings.agent_map:
+        words += ["--agent-map", orjson.dumps(settings.agent_map).decode()]
+    if settings.fan_out:
+        words += ["--fan-out", orjson.dumps(settings.fan_out).decode()]
+    if settings.responses_create_params:
+        words += ["--responses-create-params", orjson.dumps(settings.responses_create_params).decode()]
+    return words
 
 
 def _task_contents(rows: list[dict[str, Any]]) -> dict[int, bytes]:
@@ -113,14 +133,22 @@ def _settings_seen(rows: list[dict[str, Any]]) -> dict[str, Any]:
 def _settings_differences(found: list[dict[str, Any]], settings: MaterializationSettings) -> dict[str, dict]:
     seen = _settings_seen(found)
     differences = {}
-    if found and seen["num_repeats"] != [settings.num_repeats]:
+    if found and isinstance(settings.num_repeats, int) and seen["num_repeats"] != [settings.num_repeats]:
         differences["num_repeats"] = {"found": seen["num_repeats"], "expected": settings.num_repeats}
     if found and settings.agent and settings.agent not in seen["agent"]:
         differences["agent"] = {"found": seen["agent"], "expected": settings.agent}
-    if found and settings.num_repeats > 1 and seen["interleave_repeats"] != settings.interleave_repeats:
+    if found and settings.num_repeats != 1 and seen["interleave_repeats"] != settings.interleave_repeats:
         differences["interleave_repeats"] = {"found": seen["interleave_repeats"],
                                              "expected": settings.interleave_repeats}
     return differences
+
+
+def _same_row(old: dict[str, Any] | None, new: dict[str, Any] | None) -> bool:
+    """Equal as Gym writes them: type-exact (Python's `1 == 1.0 == True` is not) and in key order, both of which
+    change the file Gym writes."""
+    if old is None or new is None:
+        return old is new
+    return orjson.dumps(old) == orjson.dumps(new)
 
 
 def _differing_rows(found: list[dict[str, Any]], expected: list[dict[str, Any]]) -> tuple[int, list[dict[str, Any]]]:
@@ -128,7 +156,7 @@ def _differing_rows(found: list[dict[str, Any]], expected: list[dict[str, Any]])
     for index in range(max(len(found), len(expected))):
         old = found[index] if index < len(found) else None
         new = expected[index] if index < len(expected) else None
-        if old == new:
+        if _same_row(old, new):
             continue
         differing += 1
         if len(listed) < MAX_LISTED_ROWS:
@@ -148,7 +176,7 @@ def unchanged_since_recorded(materialized: Path, source: Path, settings: Materia
     writing from this source, these settings and this code; None when anything differs (compare rows then)."""
     if not record or record.get("code_version") != code_version:
         return None
-    if record.get("settings_digest") != value_digest(settings.as_dict()):
+    if record.get("settings_digest") != settings.digest():
         return None
     source_digest, materialized = file_digest(source), Path(materialized)
     if record["source"]["digest"] != source_digest or not materialized.exists():
@@ -172,10 +200,7 @@ def compare_materialized(
 ) -> StaleReport:
     """Compare a materialized-inputs file with what `source` and `settings` produce now."""
     materialized, source = Path(materialized), Path(source)
-    expected = materialize_rows(
-        read_raw_rows(source, require_agent_ref=not settings.agent), settings.num_repeats, settings.agent,
-        settings.interleave_repeats, settings.responses_create_params,
-    )
+    expected = materialize_source(source, settings)
     found = [row for _, row in iter_jsonl_dicts(materialized)]
     current_digest = file_digest(source)
     tasks = _task_changes(found, expected)

@@ -344,8 +344,13 @@ def _check_keys(row: dict[str, Any]) -> tuple[str, str] | None:
     return _index_problem(row, TASK_INDEX) or _index_problem(row, ROLLOUT_INDEX)
 
 
+def _is_taskset_row(row: dict[str, Any]) -> bool:
+    """A materialized task of an episode run (Gym 0.7.0): `task_id` and `task_input`, no request of its own."""
+    return isinstance(row.get("task_id"), dict) and "task_input" in row
+
+
 def _check_materialized(row: dict[str, Any]) -> tuple[str, str] | None:
-    if not isinstance(row.get("responses_create_params"), dict):
+    if not isinstance(row.get("responses_create_params"), dict) and not _is_taskset_row(row):
         return "responses_create_params", "field required (an object)"
     return _check_keys(row)
 
@@ -355,6 +360,8 @@ def _check_rollout(row: dict[str, Any]) -> tuple[str, str] | None:
     if problem:
         return problem
     reward = row.get("reward")
+    if reward is None and "_ng_task_id" in row:  # an episode result without a reward is unscored, not malformed
+        return None
     if "reward" not in row:
         return "reward", "field required"
     if not isinstance(reward, (int, float)) or isinstance(reward, bool):
@@ -486,7 +493,7 @@ def _collect_rollouts(facts: ArtifactFacts) -> dict[Key, int]:
             done[key] = line_number
         _note_truncation(facts, row, file, line_number)
         note_rollout_row(facts.quality, row, key, file, line_number)
-        masked = row.get("mask_sample") is True
+        masked = bool(row.get("mask_sample"))  # Gym masks by truthiness
         facts.masked_rollouts += masked
         kinds = [str(row["failure_kind"])] if row.get("failure_kind") is not None else []
         facts.failed_rollouts += bool(kinds)
