@@ -10,7 +10,8 @@ large files. Target (issue 16): the second within 1 s of the workspace without t
 `scale`: a workspace with `--checkpoints` small checkpoint folders registered as partitions and `--envs`
 environments (copies of the mcqa dataset), nothing materialized; `status` first and second, a tick of the
 `observe_sources` sensor with nothing changed, and a tick of `new_checkpoints` when 200 new folders appear at
-once. Targets: `status` under 10 s at 1,000 x 20, a sensor tick under 30 s.
+once, and the plan of a backfill over every partition. Targets: `status` under 10 s at 1,000 x 20, a sensor
+tick under 30 s.
 
 Each measurement is a fresh process, as a user runs it; the machine is shared, so the 1-minute load average is
 printed with each figure.
@@ -80,6 +81,14 @@ from gym_pipeline.resources.digest_cache import DigestCacheResource
 from gym_pipeline.resources.model_server import ModelServerResource
 home, which = Path(sys.argv[1]), sys.argv[2]
 config = workspace_config(home)
+if which == "plan":  # what `gym-pipeline backfill` plans over every partition, before it submits anything
+    from gym_pipeline.backfill import plan_backfill
+    from gym_pipeline.sweep import EVAL_SWEEP_JOB
+    with dg.DagsterInstance.from_config(str(home / "dagster")) as instance:
+        start = time.perf_counter()
+        plan = plan_backfill(config, instance, EVAL_SWEEP_JOB, None, None, None)
+        print(f"{time.perf_counter() - start:.2f} {len(plan.ranges)}")
+    sys.exit(0)
 defs = build_definitions(config)
 name = OBSERVE_SOURCES_SENSOR if which == "observe" else NEW_CHECKPOINTS_SENSOR
 sensor = defs.resolve_sensor_def(name)
@@ -119,12 +128,15 @@ def scale(checkpoints: int, envs: int) -> None:
     first, second = status(home), status(home)
     tick = subprocess.run([sys.executable, "-c", SCALE_SCRIPT, str(home), "observe"], check=True, cwd=REPO,
                           capture_output=True, text=True).stdout.split()
+    plan = subprocess.run([sys.executable, "-c", SCALE_SCRIPT, str(home), "plan"], check=True, cwd=REPO,
+                          capture_output=True, text=True).stdout.split()
     demo_checkpoints(home / "checkpoints", checkpoints + 200, ["mcqa"])  # 200 new folders at once
     new = subprocess.run([sys.executable, "-c", SCALE_SCRIPT, str(home), "new"], check=True, cwd=REPO,
                          capture_output=True, text=True).stdout.split()
     print(f"{checkpoints} checkpoints x {envs} envs ({checkpoints * envs} partitions): status first {first:.2f} s, "
           f"second {second:.2f} s; observe_sources tick {float(tick[0]):.2f} s; new_checkpoints tick with 200 new "
-          f"folders {float(new[0]):.2f} s, {new[1]} run requests ({load()})")
+          f"folders {float(new[0]):.2f} s, {new[1]} run requests; backfill plan of every partition "
+          f"{float(plan[0]):.2f} s, {plan[1]} runs ({load()})")
 
 
 def main() -> None:

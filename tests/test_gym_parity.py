@@ -112,6 +112,10 @@ MATERIALIZE_CASES = [
     Case("prompt_and_input_both_set", _lines(A), {"num_repeats": 1, "agent": "agent"}, prompt="user: '{id}'\n",
          gym_fails=True),
     # Held out: written after the fixes.
+    # from Gym's own tests (tests/unit_tests/test_rollout_collection.py): a per-agent repeats map that names no
+    # repeats for a row's agent, and has no _default, is refused
+    Case("num_repeats_map_missing_an_agent", _lines({**A, "agent_ref": {"name": "x"}}, {**B, "agent_ref": {"name": "y"}}),
+         {"num_repeats": {"x": 2}, "agent": None}, gym_fails=True),
     Case("held_out_map_and_fan_out",
          _lines({**A, "agent_ref": {"name": "old"}}, {**B, "agent_ref": {"name": "src"}}, {**C, "agent_ref": None}),
          {"num_repeats": 2, "agent": None, "agent_map": {"old": "new", "_default": "fallback"},
