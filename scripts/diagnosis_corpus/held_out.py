@@ -898,6 +898,26 @@ def healthy_slurm_collect_5xx_retried(ctx: Ctx) -> str:
             f"with 500: {len(failures)} attempts retried, all 18 rollouts.")
 
 
+@case("healthy_builtin_interleaved_rate_limited_retried", "healthy", [],
+      "nothing is wrong: inputs materialized with --interleave-repeats; the endpoint rate-limited about one request "
+      "in eight (429, Retry-After 2 s), each retried after the wait; every rollout succeeded and was profiled")
+def healthy_builtin_interleaved_rate_limited_retried(ctx: Ctx) -> str:
+    run = ctx.run
+    data = ctx.dataset("string_match", 6, start=76, folder=run, name="string_match.jsonl")
+    checkpoint = checkpoints(ctx, "string_match", data)[1]
+    url, _ = ctx.policy(checkpoint, "--fault-rate 0.12 --fault-kinds 429 --retry-after-s 2 --fault-seed 9")
+    ctx.sh(f"{GP} materialize --input {data} --num-repeats 3 --agent string_match_simple_agent --interleave-repeats "
+           f"--output {run}/rollouts_materialized_inputs.jsonl", "logs/materialize.log")
+    code = ctx.sh(shlex.join(collect_argv(run, url, "string_match", 4)), "logs/collect.log")
+    profiled = ctx.sh(shlex.join(profile_argv(run)), "logs/profile.log")
+    failures = rows_of(run / "rollouts_failures.jsonl")
+    if code or profiled or len(unique_keys(run / "rollouts.jsonl")) != 18 or not failures:
+        raise failed(ctx, f"collect {code}, profile {profiled}, {len(failures)} failures")
+    return ("`gym-pipeline materialize --interleave-repeats` (string_match, 6 tasks x 3 repeats); `gym-pipeline collect "
+            "--concurrency 4` against the simulated policy answering 12% with 429 (Retry-After 2 s): "
+            f"{len(failures)} attempts retried, all 18 rollouts; `gym-pipeline profile` exit 0.")
+
+
 # --- infra ----------------------------------------------------------------------------------------------
 
 
@@ -1414,8 +1434,8 @@ class JudgedMatch(StringMatchEnvironment):
 
 @case("throughput_builtin_judge_serves_one_at_a_time", "throughput_resources", ["judge"],
       "every verification asks a shared judge model that generates one request at a time (2 s each): the judge is "
-      "the bottleneck, the collection crawled at one rollout per 2 s whatever its concurrency, and the user "
-      "stopped it after 40 s")
+      "the bottleneck, the collection crawled at one rollout per 2 s whatever its concurrency, and the CI step's "
+      "40 s budget ran out")
 def throughput_builtin_judge_serves_one_at_a_time(ctx: Ctx) -> str:
     run = ctx.run
     data = ctx.dataset("string_match", 8, start=16)
@@ -1424,21 +1444,21 @@ def throughput_builtin_judge_serves_one_at_a_time(ctx: Ctx) -> str:
     judge, _ = ctx.policy(checkpoint, "--latency-ms 2000 --max-running 1", log="logs/judge_server.log")
     materialize(ctx, data, 4, "string_match")
     script = own_collector(ctx, "collect_judged.py", JUDGE_COLLECTOR, "JudgedMatch()", concurrency=16)
-    collect = ctx.bg(f"JUDGE_URL={judge} {PY} {script} {run}/rollouts_materialized_inputs.jsonl {run}/rollouts.jsonl "
-                     f"{url}", "logs/collect.log")
-    wait_or_interrupt(ctx, collect, 40, "the collection (32 rollouts)")
+    ctx.note("(the CI step that runs the collection has a 40 s budget: `timeout -k 5 40`)")
+    code = ctx.sh(f"JUDGE_URL={judge} timeout -k 5 40 {PY} {script} {run}/rollouts_materialized_inputs.jsonl "
+                  f"{run}/rollouts.jsonl {url}; echo \"exit status $?\"", "logs/collect.log", timeout=120)
     got = len(rows_of(run / "rollouts.jsonl"))
     if got >= 32:
-        raise failed(ctx, "finished")
+        raise failed(ctx, f"finished (exit {code})")
     return ("`gym-pipeline materialize` (string_match, 8 tasks x 4 repeats); a user's script (RUN/collect_judged.py: "
             "the built-in collector at concurrency 16, whose verifier asks a judge model) against a fast policy "
-            "(50 ms) and a judge serving one request at a time (2 s, logs/judge_server.log); Ctrl-C after 40 s with "
+            "(50 ms) and a judge serving one request at a time (2 s, logs/judge_server.log), under `timeout -k 5 40`: "
             f"{got} of 32 rollouts.")
 
 
 @case("throughput_stage_concurrency_one_missed_window", "throughput_resources", ["concurrency"],
       "the sweep's concurrency is 1 against a model server that answers in 1.5 s and has room for many requests: "
-      "32 rollouts would take far longer than the user's window, so they stopped the collect stage after 25 s")
+      "32 rollouts would take far longer than the nightly window, which stopped the collect stage after 25 s")
 def throughput_stage_concurrency_one_missed_window(ctx: Ctx) -> str:
     run = ctx.run
     data = ctx.dataset("mcqa", 8, start=50, folder=run, name="mcqa.jsonl")
@@ -1446,14 +1466,15 @@ def throughput_stage_concurrency_one_missed_window(ctx: Ctx) -> str:
     url, _ = ctx.policy(checkpoint, "--latency-ms 1500 --max-running 32")
     sweep = write_sweep(ctx, "mcqa", data, checkpoint, num_repeats=4, concurrency=1)
     ctx.sh(shlex.join(stage_argv(sweep, "materialize", checkpoint, "mcqa")), "logs/materialize.log")
-    collect = ctx.bg(shlex.join(stage_argv(sweep, "collect", checkpoint, "mcqa", "--model-url", url, "--model-name",
-                                           "sim-policy")), "logs/collect.log")
-    wait_or_interrupt(ctx, collect, 25, "the collect stage")
+    ctx.note("(the nightly window leaves the collect stage 25 s: `timeout -k 5 25`)")
+    code = ctx.sh("timeout -k 5 25 " + shlex.join(stage_argv(sweep, "collect", checkpoint, "mcqa", "--model-url", url,
+                                                             "--model-name", "sim-policy"))
+                  + '; echo "exit status $?"', "logs/collect.log", timeout=120)
     got = len(rows_of(run / "rollouts.jsonl"))
     if got >= 32:
-        raise failed(ctx, "finished")
+        raise failed(ctx, f"finished (exit {code})")
     return ("A sweep config (4 repeats, concurrency 1); `gym-pipeline stage materialize` (8 mcqa tasks); `stage collect` "
-            "against the simulated policy (1.5 s, up to 32 at once); Ctrl-C after 25 s with "
+            "against the simulated policy (1.5 s, up to 32 at once) under `timeout -k 5 25`: "
             f"{got} of 32 rollouts.")
 
 
