@@ -304,7 +304,7 @@ def healthy_gym_waited_for_slow_model_server(ctx: Ctx) -> str:
 def healthy_gym_weaker_checkpoint_low_reward(ctx: Ctx) -> str:
     run = ctx.run
     data, url, policy, overrides = gym_setup(ctx, "mcqa", 5, 8, "--latency-ms 30", weaker=True)
-    env_start = gym_start(ctx, f"{gym_model_args(url, model='step_0100', resources_server='mcqa')} {overrides}")
+    env_start = gym_start(ctx, f"{gym_model_args(url, resources_server='mcqa')} {overrides}")
     code = gym_eval(ctx, overrides, agent_args(data, run / "rollouts.jsonl", 3, 4, "mcqa_simple_agent"))
     profiled = gym_profile(ctx, run)
     stop_gym(ctx, env_start, policy)
@@ -566,7 +566,7 @@ def verifier_runtime_gym_verify_infinite_recursion(ctx: Ctx) -> str:
     search = user_resources_server(ctx, "lenient_match", "string_match", lambda app: replace_verify(app, RECURSIVE_VERIFY))
     ctx.note("(copied Gym's resources_servers/string_match to WORK/my_gym/resources_servers/lenient_match; its verify "
              "calls itself again when the match fails)")
-    env_start = gym_start(ctx, f"--search-dir {search} {gym_model_args(url, 'step_0100', 'lenient_match')} {overrides}")
+    env_start = gym_start(ctx, f"--search-dir {search} {gym_model_args(url, resources_server='lenient_match')} {overrides}")
     eval_run = gym_eval(ctx, overrides, agent_args(data, run / "rollouts.jsonl", 3, 4, "lenient_match_simple_agent",
                                                    f"--search-dir {search}"), background=True)
     wait_or_interrupt(ctx, eval_run, 180, "`gym eval run`")
@@ -708,6 +708,37 @@ def cache_resume_gym_materialized_inputs_copied_from_colleague(ctx: Ctx) -> str:
             "into RUN/results (copy.log), then `gym eval run --no-serve --input RUN/tasks.jsonl --resume` into "
             f"RUN/results (exit {code}) collected the colleague's rows, not RUN/tasks.jsonl's; `gym eval profile` exit "
             f"{profiled}.")
+
+
+@case("cache_resume_gym_old_profile_left_after_fresh_rerun", "cache_resume", ["profile"],
+      "the user re-ran `gym eval run` from scratch on this week's tasks into last week's output folder and did not "
+      "run `gym eval profile` again: Gym leaves the older profile files in place, so the reward profile beside the "
+      "new rollouts still describes last week's tasks", netns=True)
+def cache_resume_gym_old_profile_left_after_fresh_rerun(ctx: Ctx) -> str:
+    run = ctx.run
+    data, url, policy, overrides = gym_setup(ctx, "string_match", 8, 4, "--latency-ms 30")
+    lines = data.read_text().splitlines(keepends=True)
+    last_week, this_week = run / "tasks_week47.jsonl", run / "tasks_week48.jsonl"
+    last_week.write_text("".join(lines[:4]))
+    this_week.write_text("".join(lines[4:]))
+    data.unlink()
+    env_start = gym_start(ctx, f"{gym_model_args(url)} {overrides}")
+    ctx.note("(last week:)")
+    first = gym_eval(ctx, overrides, agent_args(last_week, run / "results" / "rollouts.jsonl", 2, 4),
+                     log="eval_run_week47.log")
+    gym_profile(ctx, run / "results", log="eval_profile_week47.log")
+    ctx.note("(this week, same output folder, from scratch:)")
+    code = gym_eval(ctx, overrides, agent_args(this_week, run / "results" / "rollouts.jsonl", 2, 4),
+                    log="eval_run_week48.log")
+    stop_gym(ctx, env_start, policy)
+    new = {json.loads(line)["expected_answer"] for line in lines[4:]}
+    profiled = {row.get("sample", {}).get("expected_answer") for row in rows_of(run / "results" / "rollouts_reward_profiling.jsonl")}
+    collected = {row.get("expected_answer") for row in rows_of(run / "results" / "rollouts.jsonl")}
+    if first or code or collected != new or not profiled or profiled & new:
+        raise failed(ctx, f"eval {first}/{code}, profiled {profiled}, collected {collected}")
+    return ("Real NeMo Gym 0.7.0 (loopback-only namespace): `gym eval run --no-serve` of last week's 4 tasks into "
+            "RUN/results and `gym eval profile`; then `gym eval run --no-serve` (no --resume) of this week's 4 tasks into "
+            f"the same RUN/results (exit {code}, all 8 rollouts) without profiling again.")
 
 
 @case("throughput_gym_policy_serves_one_request_at_a_time", "throughput_resources", [],
@@ -1380,32 +1411,6 @@ def cache_resume_builtin_resumed_after_fixing_verifier(ctx: Ctx) -> str:
     return ("`gym-pipeline materialize` (string_match, 6 tasks x 3 repeats); a user's script (RUN/collect_ours.py, "
             "verifier scoring 0: TODO) stopped with Ctrl-C after 6 rollouts; the script fixed in place and run with "
             f"--resume (exit {code}); {zeros} of 18 rollouts scored 0; `gym-pipeline profile` exit {profiled}.")
-
-
-@case("cache_resume_stage_profiled_while_collect_stage_ran", "cache_resume", ["profile"],
-      "the sweep allows partial profiles and the user ran the profile stage while the collect stage was still "
-      "running; the collection then completed but the profile was never re-run, so it covers a third of the "
-      "rollouts")
-def cache_resume_stage_profiled_while_collect_stage_ran(ctx: Ctx) -> str:
-    run = ctx.run
-    data = ctx.dataset("mcqa", 6, start=44, folder=run, name="mcqa.jsonl")
-    checkpoint = checkpoints(ctx, "mcqa", data)[1]
-    url, _ = ctx.policy(checkpoint, "--latency-ms 1500")
-    sweep = write_sweep(ctx, "mcqa", data, checkpoint, num_repeats=3, concurrency=2, allow_partial_profiles=True)
-    ctx.sh(shlex.join(stage_argv(sweep, "materialize", checkpoint, "mcqa")), "logs/materialize.log")
-    collect = ctx.bg(shlex.join(stage_argv(sweep, "collect", checkpoint, "mcqa", "--model-url", url, "--model-name",
-                                           "sim-policy")), "logs/collect.log")
-    wait_for(lambda: len(rows_of(run / "rollouts.jsonl")) >= 5 or collect.poll() is not None, 120, "5 rollouts")
-    ctx.note("(from a second terminal, while the collect stage still runs:)")
-    profiled = ctx.sh(shlex.join(stage_argv(sweep, "profile", checkpoint, "mcqa")), "logs/profile.log")
-    wait_or_interrupt(ctx, collect, 120, "the collect stage")
-    in_profile = sum(r.get("num_rollouts", 0) for r in rows_of(run / "rollouts_reward_profiling.jsonl"))
-    if collect.returncode or len(unique_keys(run / "rollouts.jsonl")) != 18 or in_profile >= 18:
-        raise failed(ctx, f"collect {collect.returncode}, profile {profiled}, {in_profile} in profile")
-    return ("A sweep config (3 repeats, concurrency 2, allow_partial_profiles true); `gym-pipeline stage materialize` "
-            "(6 mcqa tasks); `stage collect` (policy 1.5 s); after 5 rollouts `stage profile` from a second terminal "
-            f"(exit {profiled}, {in_profile} rollouts profiled); the collection then completed all 18 and was never "
-            "profiled again.")
 
 
 # --- throughput / resources ------------------------------------------------------------------------------
