@@ -372,16 +372,17 @@ def model_serving_gym_policy_drops_connections(ctx: Ctx) -> str:
     run = ctx.run
     data, url, policy, overrides = gym_setup(ctx, "string_match", 4, 20,
                                              "--fault-rate 1 --fault-kinds drop")
-    env_start = gym_start(ctx, f"{gym_model_args(url)} {overrides}")
-    eval_run = gym_eval(ctx, overrides, agent_args(data, run / "rollouts.jsonl", 3, 4), background=True)
-    wait_or_interrupt(ctx, eval_run, 90, "`gym eval run`")
+    debug = "++global_aiohttp_client_request_debug=True"  # the guide's request-boundary visibility
+    env_start = gym_start(ctx, f"{gym_model_args(url)} {overrides} {debug}")
+    eval_run = gym_eval(ctx, f"{overrides} {debug}", agent_args(data, run / "rollouts.jsonl", 3, 4), background=True)
+    wait_or_interrupt(ctx, eval_run, 60, "`gym eval run`")
     stop_gym(ctx, env_start, policy)
     got, failures = len(rows_of(run / "rollouts.jsonl")), rows_of(run / "rollouts_failures.jsonl")
     if got:
         raise failed(ctx, f"{got} rollouts, {len(failures)} failures")
     return ("Real NeMo Gym 0.7.0 (loopback-only namespace): `gym eval run --no-serve` (4 tasks x 3 repeats) against the "
             "simulated policy dropping every chat-completion connection (`--fault-rate 1 --fault-kinds drop`; "
-            "Ctrl-C if still running after 90 s); exit "
+            "servers and eval with ++global_aiohttp_client_request_debug=True; Ctrl-C if still running after 60 s); exit "
             f"{eval_run.returncode}, {got} rollouts, {len(failures)} failure rows.")
 
 
