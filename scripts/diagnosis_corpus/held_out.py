@@ -303,16 +303,16 @@ def healthy_gym_waited_for_slow_model_server(ctx: Ctx) -> str:
       "reward is low, but every rollout was collected, verified and profiled", netns=True)
 def healthy_gym_weaker_checkpoint_low_reward(ctx: Ctx) -> str:
     run = ctx.run
-    data, url, policy, overrides = gym_setup(ctx, "mcqa", 5, 8, "--latency-ms 30", weaker=True)
-    env_start = gym_start(ctx, f"{gym_model_args(url, resources_server='mcqa')} {overrides}")
-    code = gym_eval(ctx, overrides, agent_args(data, run / "rollouts.jsonl", 3, 4, "mcqa_simple_agent"))
+    data, url, policy, overrides = gym_setup(ctx, "string_match", 6, 8, "--latency-ms 30", weaker=True)
+    env_start = gym_start(ctx, f"{gym_model_args(url)} {overrides}")
+    code = gym_eval(ctx, overrides, agent_args(data, run / "rollouts.jsonl", 3, 4))
     profiled = gym_profile(ctx, run)
     stop_gym(ctx, env_start, policy)
     rewards = [row.get("reward") for row in rows_of(run / "rollouts.jsonl")]
-    if code or profiled or len(rewards) != 15:
+    if code or profiled or len(rewards) != 18 or not 0 < sum(rewards) < 18:
         raise failed(ctx, f"eval {code}, profile {profiled}, {len(rewards)} rewards")
-    return ("Real NeMo Gym 0.7.0 (loopback-only namespace) on mcqa against the simulated policy serving the weaker "
-            f"checkpoint step_0100: 5 tasks x 3 repeats, all 15 rollouts (mean reward {sum(rewards) / 15:.2f}); "
+    return ("Real NeMo Gym 0.7.0 (loopback-only namespace) on string_match against the simulated policy serving the weaker "
+            f"checkpoint step_0100: 6 tasks x 3 repeats, all 18 rollouts (mean reward {sum(rewards) / 18:.2f}); "
             "`gym eval profile` exit 0.")
 
 
