@@ -26,7 +26,9 @@ the root cause (what the user must change), not of its consequences. The recipes
 The framework (Ctx, the `case` decorator, the driver) is in recipes.py. Needs root (unshare, mount, ulimit), the
 Docker engine and the one-node Slurm of scripts/dev-services.sh, NeMo Gym 0.7.0 (GYM_PIPELINE_NEMO_GYM, default
 /root/.cache/gym-pipeline/nemo-gym/venv/bin/gym), and PYTHONPATH set to this checkout (the venv's entry point may
-import another one; Docker stages get it passed in).
+import another one; Docker stages get it passed in). Run it from a foreground shell, or with SIGINT and SIGHUP
+at their defaults: a background job of a non-interactive shell (`cmd &`, `nohup`) inherits them ignored, and
+the recipes' Ctrl-C's and hang-ups would then do nothing.
 """
 
 from __future__ import annotations
@@ -680,9 +682,9 @@ def cache_resume_gym_resumed_after_fixing_verifier(ctx: Ctx) -> str:
 
 
 @case("cache_resume_gym_materialized_inputs_copied_from_colleague", "cache_resume", ["materialized"],
-      "to save time the user copied a colleague's rollouts_materialized_inputs.jsonl (another dataset's rows) into "
-      "their output folder and ran `gym eval run --resume`: Gym reused those inputs instead of the user's data, so "
-      "the run scored the colleague's tasks", netns=True)
+      "to save time the user copied a colleague's results (rollouts_materialized_inputs.jsonl and rollouts.jsonl of "
+      "another split's rows) into their output folder and ran `gym eval run --resume` on their own data: Gym reused "
+      "those inputs and rollouts instead of the user's data, so the run holds the colleague's tasks only", netns=True)
 def cache_resume_gym_materialized_inputs_copied_from_colleague(ctx: Ctx) -> str:
     run = ctx.run
     rows = ctx.dataset("string_match", 8, start=64, name="all.jsonl")
@@ -695,9 +697,10 @@ def cache_resume_gym_materialized_inputs_copied_from_colleague(ctx: Ctx) -> str:
     env_start = gym_start(ctx, f"{gym_model_args(url)} {overrides}")
     ctx.note("(the colleague's earlier run, in their own folder:)")
     gym_eval(ctx, overrides, agent_args(colleague / "theirs.jsonl", colleague / "out" / "rollouts.jsonl", 2, 4,
-                                        extra="--limit 1"), log=str(ctx.work / "colleague.log"))
+                                        extra="--limit 2"), log=str(ctx.work / "colleague.log"))
     (run / "results").mkdir()
-    ctx.sh(f"cp {colleague}/out/rollouts_materialized_inputs.jsonl {run}/results/", "copy.log")
+    ctx.sh(f"cp -v {colleague}/out/rollouts_materialized_inputs.jsonl {colleague}/out/rollouts.jsonl {run}/results/",
+           "copy.log")
     code = gym_eval(ctx, overrides, agent_args(data, run / "results" / "rollouts.jsonl", 2, 4, extra="--resume"))
     profiled = gym_profile(ctx, run / "results")
     stop_gym(ctx, env_start, policy)
@@ -705,8 +708,8 @@ def cache_resume_gym_materialized_inputs_copied_from_colleague(ctx: Ctx) -> str:
     got = {row.get("expected_answer") for row in rows_of(run / "results" / "rollouts.jsonl")}
     if code or not got or got & mine:
         raise failed(ctx, f"eval {code}, answers {got}")
-    return ("Real NeMo Gym 0.7.0 (loopback-only namespace): a colleague's materialized inputs (another split) copied "
-            "into RUN/results (copy.log), then `gym eval run --no-serve --input RUN/tasks.jsonl --resume` into "
+    return ("Real NeMo Gym 0.7.0 (loopback-only namespace): a colleague's materialized inputs and rollouts (another "
+            "split, 2 tasks x 2) copied into RUN/results (copy.log), then `gym eval run --no-serve --input RUN/tasks.jsonl --resume` into "
             f"RUN/results (exit {code}) collected the colleague's rows, not RUN/tasks.jsonl's; `gym eval profile` exit "
             f"{profiled}.")
 
@@ -948,6 +951,29 @@ def healthy_builtin_interleaved_rate_limited_retried(ctx: Ctx) -> str:
     return ("`gym-pipeline materialize --interleave-repeats` (string_match, 6 tasks x 3 repeats); `gym-pipeline collect "
             "--concurrency 4` against the simulated policy answering 12% with 429 (Retry-After 2 s): "
             f"{len(failures)} attempts retried, all 18 rollouts; `gym-pipeline profile` exit 0.")
+
+
+@case("healthy_builtin_resumed_after_ssh_hangup", "healthy", [],
+      "nothing is wrong: the user's SSH session dropped (SIGHUP) during the collection; they logged in again and "
+      "resumed with --resume on the same inputs and data; every rollout was collected and profiled")
+def healthy_builtin_resumed_after_ssh_hangup(ctx: Ctx) -> str:
+    run = ctx.run
+    data = ctx.dataset("string_match", 6, start=42, folder=run, name="string_match.jsonl")
+    checkpoint = checkpoints(ctx, "string_match", data)[1]
+    url, _ = ctx.policy(checkpoint, "--latency-ms 1500")
+    materialize(ctx, data, 4, "string_match")
+    collect = ctx.bg(shlex.join(collect_argv(run, url, "string_match", 2)), "logs/collect.log")
+    wait_for(lambda: len(rows_of(run / "rollouts.jsonl")) >= 6 or collect.poll() is not None, 120, "6 rollouts")
+    ctx.note("(the SSH connection drops: SIGHUP to the session's processes)")
+    ctx.stop(collect, signal.SIGHUP, 20)
+    before = len(rows_of(run / "rollouts.jsonl"))
+    code = ctx.sh(shlex.join(collect_argv(run, url, "string_match", 2, "--resume")), "logs/collect_resume.log")
+    profiled = ctx.sh(shlex.join(profile_argv(run)), "logs/profile.log")
+    if code or profiled or before >= 24 or len(unique_keys(run / "rollouts.jsonl")) != 24:
+        raise failed(ctx, f"resume {code}, profile {profiled}, {before} before")
+    return ("`gym-pipeline materialize` (string_match, 6 tasks x 4 repeats); `gym-pipeline collect --concurrency 2` "
+            f"(policy 1.5 s) hung up with SIGHUP after {before} rollouts; `gym-pipeline collect --resume` completed "
+            "all 24; `gym-pipeline profile` exit 0.")
 
 
 # --- infra ----------------------------------------------------------------------------------------------
