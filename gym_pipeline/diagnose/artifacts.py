@@ -34,7 +34,7 @@ from gym_pipeline.core.formats import (
 from gym_pipeline.diagnose.evidence_line import MAX_TEXT_CHARS, EvidenceLine, excerpt
 from gym_pipeline.diagnose.logs import SKIPPED_DIRS, LogHit
 from gym_pipeline.diagnose.nested import ErrorBody, NestedError, parse_error_body, unwrap_inner_server_error
-from gym_pipeline.diagnose.row_quality import RowQuality, note_materialized_row, note_rollout_row
+from gym_pipeline.diagnose.row_quality import RowQuality, note_materialized_row, note_profile_row, note_rollout_row
 from gym_pipeline.diagnose.signatures import PROBLEM_OF_SIGNATURE, match_text
 
 # File names of one run, derived from the shared constants: `<stem>.jsonl`, `<stem>_failures.jsonl`...
@@ -645,7 +645,9 @@ def _collect_materialized(facts: ArtifactFacts, done: dict[Key, int]) -> None:
 
 
 def _collect_profile(facts: ArtifactFacts) -> None:
-    for _line_number, _raw, row in _iter_rows(facts.profile, _check_profile):
+    file = facts.rel(facts.profile.path)
+    for line_number, _raw, row in _iter_rows(facts.profile, _check_profile):
+        note_profile_row(facts.quality, row, file, line_number)
         facts.profile_rollouts += row["num_rollouts"]
         missing = row.get("missing_num_rollouts")
         if isinstance(missing, int):

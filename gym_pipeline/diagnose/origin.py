@@ -56,6 +56,9 @@ _WHAT = _kinds(
      "Re-run on the node after the mount recovers (`mount | grep <path>`), or write to local disk and copy after."),
     (r"Errno 30\b|Read-only file system|EROFS", INFRA, "EROFS: the filesystem is mounted read-only",
      "Write the output to a writable folder (`--output`), or remount it read-write."),
+    (r"Errno 27\b|File too large|EFBIG", INFRA, "EFBIG: a file reached the file size limit of the process",
+     "Lift the file size limit (`ulimit -f` shows it; `ulimit -f unlimited` in the shell or job script that starts the "
+     "run: Slurm jobs inherit it from the submitting shell), then resume."),
     (r"Errno 24\b|Too many open files|EMFILE", INFRA, "EMFILE: the process ran out of file descriptors",
      "Raise the limit (`ulimit -n 65536` before starting) or lower `--concurrency`."),
     (r"Errno 98\b|Errno 48\b|address already in use|EADDRINUSE", INFRA, "EADDRINUSE: another process holds the port",
@@ -102,6 +105,11 @@ _WHAT = _kinds(
     (r"can't open file '(?P<file>[^']+)': \[Errno 2\]", CONFIG, "a server's entrypoint script does not exist",
      "The config names a script that is not there ({file}): point the server's `entrypoint` in its config at the file "
      "that exists (renamed?), or restore it; then `gym env start` again."),
+    # a path given on the command line that is not there
+    (r"(?:Input|input|data|dataset) file (?:not found|does not exist)|No such file or directory: '[^']+\.jsonl'",
+     CONFIG, "the command was given a data path that does not exist",
+     "Point `--input` (or the environment's `dataset`) at the file that exists: `ls` the folder it names for the "
+     "real name; then run again."),
     # `gym eval run --input` asks it to collect from servers already running
     (r"is not supported when serving", CONFIG, "`gym eval run` was given `--input` without `--no-serve`",
      "Start the servers with `gym env start ...`, then collect from them with `gym eval run --no-serve --input "
@@ -240,7 +248,7 @@ def place(incident: LogIncident, listeners: dict[int, Listener]) -> Placement:
                      guess=True)
 
 
-_HOST_LIMITS = ("EMFILE", "ENOSPC", "EROFS", "ESTALE")
+_HOST_LIMITS = ("EMFILE", "ENOSPC", "EROFS", "ESTALE", "EFBIG")
 
 
 def host_limit(text: str) -> Placement | None:

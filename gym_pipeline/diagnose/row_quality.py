@@ -9,7 +9,9 @@ Collected while `artifacts` streams the files, one row at a time, in bounded mem
 - answers scored 0 whose extracted text holds the expected answer and more (`extracted_answer` =
   "Final answer: 1024" against "1024"): the extraction does not fit how the prompts ask for answers;
 - answers exactly equal to the expected answer scored 0, or rewards outside [0, 1]: the verifier scores wrong;
-  answers scored 0 only because the expected answer is wrapped in markup (`$36$`): the data;
+  answers scored 0 only because the expected answer is wrapped in markup (`$36$`) or followed by a note
+  ("42 (6 x 7)"): the data;
+- a reward profile whose tasks are not the rollouts' tasks (a profile left from an earlier run);
 - rows of one environment scored by another's server (`agent_ref` `string_match_simple_agent`,
   `_ng_environment_server` `mcqa_environment_server`): the collection was pointed at the wrong environment.
 """
@@ -53,7 +55,11 @@ class RowQuality:
     extraction_settings: Counter[tuple[str, str]] = field(default_factory=Counter)
     matching_scored_zero: int = 0  # rollouts whose extracted answer is exactly the expected one, scored 0
     matching_example: EvidenceLine | None = None
-    wrapped_expected: int = 0  # ... scored 0 because the expected answer is in markup ($36$) the answer lacks
+    matching_scored_one: int = 0
+    # file lines: the last matching answer scored 0 and the first scored 1 (a clean split: the scoring changed)
+    last_matching_zero: EvidenceLine | None = None
+    first_matching_one: EvidenceLine | None = None
+    wrapped_expected: int = 0  # ... scored 0: the expected answer has markup ($36$) or a note the answer lacks
     wrapped_example: EvidenceLine | None = None
     out_of_range: int = 0  # rewards outside [0, 1]
     reward_range: tuple[float, float] = (0.0, 1.0)
@@ -61,6 +67,10 @@ class RowQuality:
     # (the rows' agent, the environment server that scored them) whose environment names differ
     crossed_environments: Counter[tuple[str, str]] = field(default_factory=Counter)
     crossed_example: EvidenceLine | None = None
+    # profile rows whose task (its `sample` prompt) is not the materialized task of that index
+    profiled_other_tasks: int = 0
+    profiled_tasks: int = 0
+    profiled_other_example: EvidenceLine | None = None
     # failure reasons of rollouts whose row holds no field they name: checked against the materialized row
     reasons_to_check: dict[tuple[int, int], tuple[str, EvidenceLine]] = field(default_factory=dict)
 
@@ -99,6 +109,21 @@ def note_materialized_row(quality: RowQuality, row: dict[str, Any], key: tuple[i
         quality.shared_task_indices.add(task)
         if len(quality.shared_examples) < max_examples:
             quality.shared_examples.append(SharedTaskIndex(task, seen[1], line, seen[2], _prompt_text(prompt)))
+
+
+def note_profile_row(quality: RowQuality, row: dict[str, Any], file: str, line: int) -> None:
+    """A reward profile row's sample against the materialized task of the same index (read before the profile)."""
+    task, sample = row.get("_ng_task_index"), row.get("sample")
+    known = quality.prompt_of_task.get(task) if isinstance(task, int) else None
+    prompt = _prompt(sample) if isinstance(sample, dict) else None
+    if known is None or prompt is None:
+        return
+    quality.profiled_tasks += 1
+    if hash(orjson.dumps(prompt, option=orjson.OPT_SORT_KEYS)) != known[0]:
+        quality.profiled_other_tasks += 1
+        quality.profiled_other_example = quality.profiled_other_example or EvidenceLine(
+            file=file, line=line, text=f"task {task}: the profile's sample asks {_prompt_text(prompt)!r}; the "
+                                       f"materialized task {task} asks {known[2]!r}")
 
 
 def _quoted(value: str, text: str, flags: int = 0) -> bool:
@@ -153,22 +178,34 @@ def note_rollout_row(quality: RowQuality, row: dict[str, Any], key: tuple[int, i
     expected, extracted = expected.strip(), extracted.strip()
     shown = f"{where} expected_answer={expected!r} extracted_answer={excerpt(extracted, MAX_SHOWN_VALUE)!r}"
     if extracted == expected:
+        here = EvidenceLine(file=file, line=line, text=shown)
         if reward == 0:  # the very answer expected, scored as wrong
             quality.matching_scored_zero += 1
-            quality.matching_example = quality.matching_example or EvidenceLine(file=file, line=line, text=shown)
+            quality.matching_example = quality.matching_example or here
+            quality.last_matching_zero = here
+        else:
+            quality.matching_scored_one += 1
+            quality.first_matching_one = quality.first_matching_one or here
         return
     if reward != 0:
         return
     if _quoted(expected, extracted):  # the answer, and more around it
         quality.unextracted_answers += 1
         quality.unextracted_example = quality.unextracted_example or EvidenceLine(file=file, line=line, text=shown)
-    elif _unwrapped(expected) == _unwrapped(extracted) != expected:  # the expected answer in markup the answers lack
+    elif _unwrapped(expected) == _unwrapped(extracted) != expected or _annotated(expected, extracted):
+        # the expected answer in markup the answers lack, or with a note after it ("42 (6 x 7)")
         quality.wrapped_expected += 1
         quality.wrapped_example = quality.wrapped_example or EvidenceLine(file=file, line=line, text=shown)
 
 
 _MARKUP = (re.compile(r"^\$+(.*?)\$+$", re.S), re.compile(r"^\\\((.*)\\\)$", re.S),
            re.compile(r"^\\(?:boxed|text|mathrm|textbf)\{(.*)\}$", re.S), re.compile(r"^[\"'`](.*)[\"'`]$", re.S))
+
+
+def _annotated(expected: str, extracted: str) -> bool:
+    """`expected` is the extracted answer followed by a note: "42 (6 x 7)", "Paris - the capital"."""
+    return bool(extracted) and expected.startswith(extracted) and expected[len(extracted):len(extracted) + 1] in (
+        " ", "(", "[", ",", ";", ":", "\t")
 
 
 def _unwrapped(answer: str) -> str:

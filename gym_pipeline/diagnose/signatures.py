@@ -136,6 +136,8 @@ SIGNATURES: tuple[Signature, ...] = (
     Signature("gym_model_retry", r"\[model_retry url=(?P<url>\S+) status=(?P<status>\d+)"),
     # a Gym resume that found every row done: nothing was collected
     Signature("gym_resume_nothing_to_run", r"^- 0 rows that still need to be run"),
+    # our model server launch giving up at its startup timeout
+    Signature("server_not_ready_after", r"not ready after (?P<seconds>[\d.]+)s \(checkpoint"),
     Signature("gym_row_limit", r"Limiting the number of rows to (?P<limit>\d+)"),
     Signature("gym_request_retry", r"\[request_retry url=(?P<url>\S+) error=(?P<error>\w+) retry=(?P<retry>\d+) "
                                    r"elapsed_s=(?P<elapsed>[\d.]+)\]"),
@@ -143,7 +145,10 @@ SIGNATURES: tuple[Signature, ...] = (
     # Gym's progress bar (tqdm, several updates a line joined by carriage returns) and a Ctrl-C ending a command
     Signature("gym_progress", r"Collecting rollouts:\s+\d+%\|[^|\n]*\|\s*(?P<done>\d+)/(?P<total>\d+) "
                               r"\[(?P<elapsed>[\d:]+)<"),
-    Signature("user_interrupt", r"^KeyboardInterrupt\s*$"),
+    Signature("user_interrupt", r"^KeyboardInterrupt\s*$|^exit status 124$"),  # Ctrl-C, or `timeout`'s budget
+    # a server's load line whenever it runs anything (vLLM's, the simulated policy's, a judge's)
+    Signature("server_busy", r"Running: (?P<running>[1-9]\d*) reqs,(?: Swapped: \d+ reqs,)? (?:Waiting|Pending): "
+                             r"(?P<waiting>\d+) reqs"),
     # `ps -o pid,stat,cmd` showing a server stopped (state T: SIGSTOP, a debugger, a job suspended with Ctrl-Z)
     Signature("process_stopped", r"^\s*(?P<pid>\d+)\s+T\S*\s+(?P<command>\S*(?:python|vllm|gym)\S*\s.*)$"),
     Signature("missing_rollout_keys", r"Missing rollout keys: (?P<keys>\[[^\]]*\]?)"),
@@ -154,6 +159,7 @@ SIGNATURES: tuple[Signature, ...] = (
     # a Gym server (its `(name)` prefix) refused by a service it calls: a judge, a sandbox, a helper service
     Signature("server_call_rate_limited", r"^\((?P<server>[\w.-]+)\)[^\n]*Too Many Requests"),
     # --- known problems: step 1, the job and what stops it before anything runs ------------------
+    Signature("https_to_plain_http", r"WRONG_VERSION_NUMBER|\[SSL\] wrong version number|SSL: HTTP_REQUEST"),
     Signature("address_in_use", r"(?i:address already in use)|\[Errno 98\]"),
     Signature("disk_full", r"No space left on device|Disk quota exceeded|\[Errno 28\]"),
     Signature("slurm_time_limit", r"\*\*\* (?:JOB|STEP) (?P<job>[\d.]+) ON \S+ CANCELLED AT \S+ DUE TO TIME LIMIT"),
@@ -425,6 +431,16 @@ KNOWN_PROBLEMS: tuple[KnownProblem, ...] = (
         "the agent and config bundle are the ones you meant.",
         "seeds/000 config: wrong config bundle, missing agent, wrong extra args",
     ),
+    KnownProblem(
+        "https_to_plain_http", 1, CONFIG, ("https_to_plain_http",),
+        "An https:// URL points at a server that speaks plain HTTP",
+        "The client opened a TLS connection and the server answered in plain HTTP (`WRONG_VERSION_NUMBER`): the URL's "
+        "scheme is wrong, not the server; every request to it fails the same way.",
+        "Use `http://` in the URL the run was given (`--model-url`, the model server's `url_template`, Gym's "
+        "`policy_base_url`), check it with `curl -s http://<host>:<port>/v1/models`, then run again (`--resume` "
+        "collects only what is missing).",
+        "seeds/000 config: wrong config bundle, missing agent, wrong extra args",
+    ),
     # step 2 --------------------------------------------------------------------------------------
     KnownProblem(
         "checkpoint_missing", 2, CONFIG, ("checkpoint_missing",),
@@ -549,7 +565,8 @@ KNOWN_PROBLEMS: tuple[KnownProblem, ...] = (
         "Gym's reader refused a line of the dataset (the message names the file and line): a truncated or merged "
         "line, a pretty-printed JSON array instead of one object per line, or a UTF-8 byte order mark (BOM) that "
         "a spreadsheet or Windows editor put before the first line.",
-        "Fix that line of the data file (`sed -n '<line>p' <file> | python -m json.tool`); a BOM goes with "
+        "Fix that line of the data file (`sed -n '<line>p' <file> | python -m json.tool`): the file must be JSONL, "
+        "one JSON object per line (a pretty-printed file becomes JSONL with `jq -c . <file>`); a BOM goes with "
         "`sed -i '1s/^\\xEF\\xBB\\xBF//' <file>`; then run again on a clean output path.",
         "seeds/000 data/schema: JSONL fields",
     ),

@@ -26,6 +26,7 @@ from collections.abc import Iterable
 
 from gym_pipeline.diagnose.evidence import FAILED_RUN_LOG, FAILED_RUN_SOURCE, Evidence
 from gym_pipeline.diagnose.findings import CAUSE, CONSEQUENCE, NOTE, Finding, Rule
+from gym_pipeline.diagnose.origin import host_limit
 from gym_pipeline.diagnose.rules.data import (
     rule_empty_inputs,
     rule_malformed_jsonl,
@@ -66,6 +67,7 @@ from gym_pipeline.diagnose.rules.progress import rule_interrupted_collection
 from gym_pipeline.diagnose.rules.quality import (
     rule_crossed_environments,
     rule_matching_answers_scored_zero,
+    rule_profile_of_other_tasks,
     rule_repeated_tasks,
     rule_rewards_out_of_range,
     rule_shared_task_index,
@@ -140,6 +142,7 @@ RULES: tuple[Rule, ...] = (
     Rule(6, "truncated_answers", rule_truncated_answers),
     Rule(6, "unextracted_answers", rule_unextracted_answers),
     Rule(6, "wrapped_expected_answers", rule_wrapped_expected_answers),
+    Rule(6, "profile_of_other_tasks", rule_profile_of_other_tasks),
     Rule(6, "rewards_out_of_range", rule_rewards_out_of_range),
     Rule(6, "matching_answers_scored_zero", rule_matching_answers_scored_zero),
     Rule(6, "known_problems", known_problems(6)),
@@ -212,6 +215,9 @@ def _superseded_is_a_note(finding: Finding) -> Finding:
     only_in_logs = finding.evidence and all(line.file.endswith(_LOG_SUFFIXES) for line in finding.evidence)
     if finding.role != CAUSE or finding.category not in _SUPERSEDED_CATEGORIES or not only_in_logs:
         return finding
+    if any(host_limit(line.text) for line in finding.evidence):
+        return finding  # a full, read-only or size-limited disk is still there for the next stage
+
     return finding.model_copy(update={"role": NOTE, "title": f"Only a log shows it, and the outputs are complete: "
                                                               f"{finding.title}"})
 

@@ -110,9 +110,10 @@ def rule_stale_inputs(ev: Evidence) -> list[Finding]:
             cause=f"{stale.message}. `--resume` (resume_from_cache) reuses `{ev.rel(a.materialized.path)}` whatever "
                   "`--input` says: pointed at the output of an earlier run, it reports that run as done, and the new "
                   "data is never read; the profile is the earlier run's.",
-            fix="Collect the new data into a new output folder, without --resume: `gym eval run --no-serve --agent "
-                f"{agent_of(ev)} --input <new data> --output <new folder>/rollouts.jsonl ...`, then profile it; use "
-                "--resume only to finish an interrupted run of the same data.",
+            fix="Collect the new data into a new output folder, without --resume, so Gym materializes it afresh: "
+                f"`gym eval run --no-serve --agent {agent_of(ev)} --input <new data> --output <new folder>/rollouts.jsonl "
+                "...`, then profile it; use --resume only to finish an interrupted run of the same data, on the "
+                "materialized inputs it wrote.",
         ))
     for stale in m.of(SETTINGS_CHANGED):
         findings.append(Finding(

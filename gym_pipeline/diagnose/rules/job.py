@@ -77,7 +77,7 @@ def _sweep_setting(state: LauncherState, key: str, value: object) -> str:
 # what an sbatch refusal names -> the Slurm launcher's setting in sweep.yaml
 _SLURM_SETTINGS = {r"--time\b|time limit": "time_limit", r"\bgres\b|generic resource": "gres",
                    r"--mem\b|memory": "memory_mb", r"cpus.per.task": "cpus_per_task", r"partition": "partition",
-                   r"account": "account", r"\bqos\b": "extra_options"}
+                   r"account": "account", r"\bqos\b|reservation": "extra_options"}
 
 
 def _launcher_fix(ev: Evidence, state: LauncherState) -> str:
@@ -152,6 +152,21 @@ def rule_launcher_state(ev: Evidence) -> list[Finding]:
         job_lines = [h.evidence() for name in _JOB_LOG_SIGNATURES for h in ev.hits(name)]
         category, title = result.category, result.summary
         missing = ev.artifacts.missing_without_failure
+        too_short = _startup_timeout_too_short(ev) if record.state.stopped_by_launcher else None
+        if too_short is not None and record.state.stage == MODEL_SERVER_STAGE:
+            findings.append(Finding(
+                category=CONFIG,
+                title=f"The model server was given {too_short:g} s to start: less than any server needs",
+                evidence=unique([record.evidence("stopped_by_launcher"),
+                                 *(h.evidence() for h in ev.hits("server_not_ready_after")[:1])]),
+                cause=f"The launcher stopped the server when `startup_timeout_s` ({too_short:g} s) ran out, before it "
+                      "could answer `/v1/models` (the simulated policy needs a second or two, vLLM minutes to load "
+                      "weights): the setting, not the server, failed the stage.",
+                fix="Raise `startup_timeout_s` in the model server's settings (sweep.yaml `model_server`, or "
+                    "ModelServerConfig) to what the server needs (60 s is the default; minutes for vLLM), then run "
+                    "the stage again.",
+            ))
+            continue
         if result.unexplained_kill and record.state.stage == MODEL_SERVER_STAGE:
             # the model server went away under the collection: whoever killed it, serving stopped
             category = MODEL_SERVING
@@ -179,6 +194,14 @@ def rule_launcher_state(ev: Evidence) -> list[Finding]:
 
 
 _LOOPBACK = re.compile(r"https?://(?:127\.\d+\.\d+\.\d+|localhost|\[::1\])(?::(?P<port>\d+))?")
+
+
+STARTUP_TOO_SHORT_S = 10.0  # no model server answers within this; a timeout below it is a setting's mistake
+
+
+def _startup_timeout_too_short(ev: Evidence) -> float | None:
+    timeouts = [float(h.groups["seconds"]) for h in ev.hits("server_not_ready_after")]
+    return min(timeouts) if timeouts and min(timeouts) < STARTUP_TOO_SHORT_S else None
 
 
 def rule_container_cannot_reach_host(ev: Evidence) -> list[Finding]:

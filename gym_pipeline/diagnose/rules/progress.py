@@ -9,6 +9,7 @@ the time the user gave it (throughput: raise the concurrency).
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import excerpt
@@ -18,6 +19,7 @@ from gym_pipeline.diagnose.vocabulary import MODEL_SERVING, THROUGHPUT_RESOURCES
 
 STALLED_S = 60  # no rollout finished for this long: not slow, stuck
 LOW_CONCURRENCY = 2
+SLOW_MIN_S = 30  # a run stopped sooner was not given the time to look slow
 _UPDATE = re.compile(r"(?P<done>\d+)/(?P<total>\d+) \[(?P<elapsed>[\d:]+)<(?P<left>[\d:?]+)")
 
 
@@ -36,43 +38,84 @@ def _updates(hits: list[LogHit]) -> list[tuple[int, int, int, str]]:
 
 def rule_interrupted_collection(ev: Evidence) -> list[Finding]:
     interrupts = ev.hits("user_interrupt")
+    if not interrupts:
+        return []
     progress = [h for h in ev.hits("gym_progress") if any(i.file == h.file for i in interrupts)]
     updates = _updates(progress)
-    if not updates:
-        return []
-    done, total, elapsed, left = updates[-1]
-    if done >= total:
-        return []
-    since = min(e for d, _, e, _ in updates if d == done)  # when the count last moved
-    evidence = [progress[-1].evidence(), next(i for i in interrupts if i.file == progress[-1].file).evidence()]
-    if elapsed - since >= STALLED_S:
-        stopped = ev.hits("process_stopped")
+    if updates and updates[-1][0] < updates[-1][1]:
+        done, total, elapsed, _ = updates[-1]
+        since = min(e for d, _, e, _ in updates if d == done)  # when the count last moved
+        if elapsed - since >= STALLED_S:
+            return [_stalled(ev, progress[-1], next(i for i in interrupts if i.file == progress[-1].file), done, total,
+                             elapsed - since)]
+    missing = ev.artifacts.missing_without_failure
+    if not missing or ev.artifacts.failure_groups or not ev.artifacts.rollouts.valid_rows:
+        return []  # stopped after the end or before anything finished, or something failed: other rules say why
+    if updates and updates[-1][2] < SLOW_MIN_S:
+        return []  # stopped within seconds: a change of mind, not a run too slow to wait for
+    return _too_slow(ev, interrupts[-1], len(missing), updates[-1] if updates else None)
+
+
+def _stalled(ev: Evidence, progress: LogHit, interrupt: LogHit, done: int, total: int, stalled_s: int) -> Finding:
+    stopped = ev.hits("process_stopped")
+    return Finding(
+        category=MODEL_SERVING,
+        title=f"The collection stalled at {done}/{total} for {stalled_s} s before it was interrupted",
+        evidence=[progress.evidence(), interrupt.evidence()] + [h.evidence() for h in stopped[:1]],
+        cause=f"No rollout finished for {stalled_s} s while requests were in flight, and no error came back: "
+              "the server they wait on stopped answering without closing its connections (a hung or stopped "
+              "model server most often"
+              + (f"; `ps` shows `{excerpt(stopped[0].group('command'), 100)}` stopped, state T" if stopped else "")
+              + "). Gym waits for its request timeout, so the run looks frozen.",
+        fix="See whether the model server still answers (`curl -s <model-url>/models`, `ps -o pid,stat,cmd -p "
+            "<pid>`: T is stopped, D waits on I/O; `py-spy dump --pid <pid>` shows where it hangs); restart it "
+            f"(`kill -CONT <pid>` for a stopped one), then resume: {resume_command(ev)}.",
+    )
+
+
+def _too_slow(ev: Evidence, interrupt: LogHit, missing: int, update: tuple[int, int, int, str] | None
+              ) -> list[Finding]:
+    """Stopped by hand or by a time budget while it worked, with nothing failing: what held it back."""
+    concurrency = min([int(h.groups["concurrency"]) for h in ev.hits("gym_concurrency")]
+                      + [n for n, _ in ev.manifest.concurrency], default=None)
+    busy: dict[str, list[LogHit]] = {}
+    for hit in ev.hits("server_busy"):
+        busy.setdefault(hit.file, []).append(hit)
+    # a server that never ran more than LOW_CONCURRENCY requests at once, below what the run sent: the narrow part
+    narrow = {file: max(int(h.groups["running"]) for h in hits) for file, hits in busy.items()
+              if max(int(h.groups["running"]) for h in hits) <= LOW_CONCURRENCY
+              and (concurrency is None or max(int(h.groups["running"]) for h in hits) < concurrency)}
+    rate = f" ({update[0]}/{update[1]} after {update[2]} s)" if update else ""
+    left = f"{missing} of {ev.artifacts.materialized.valid_rows} rollouts were still to do"
+    if narrow:
+        file, running = next(iter(narrow.items()))
+        waiting = max(int(h.groups["waiting"]) for h in busy[file])
+        who = Path(file).stem.replace("_", " ")
         return [Finding(
-            category=MODEL_SERVING,
-            title=f"The collection stalled at {done}/{total} for {elapsed - since} s before it was interrupted",
-            evidence=evidence + [h.evidence() for h in stopped[:1]],
-            cause=f"No rollout finished for {elapsed - since} s while requests were in flight, and no error came back: "
-                  "the server they wait on stopped answering without closing its connections (a hung or stopped "
-                  "model server most often"
-                  + (f"; `ps` shows `{excerpt(stopped[0].group('command'), 100)}` stopped, state T" if stopped else "")
-                  + "). Gym waits for its request timeout, so the run looks frozen.",
-            fix="See whether the model server still answers (`curl -s <model-url>/models`, `ps -o pid,stat,cmd -p "
-                "<pid>`: T is stopped, D waits on I/O; `py-spy dump --pid <pid>` shows where it hangs); restart it "
-                f"(`kill -CONT <pid>` for a stopped one), then resume: {resume_command(ev)}.",
+            category=THROUGHPUT_RESOURCES,
+            title=f"Stopped before the end{rate}: the server of {file} ran {running} request(s) at a time",
+            evidence=[interrupt.evidence(), busy[file][-1].evidence()],
+            cause=f"The collection was stopped (by hand or a time budget) while it still worked, and {left}. Nothing "
+                  f"failed: every request waited its turn at the server logging to {file} ({who}), which never ran "
+                  f"more than {running} at once"
+                  + (f" while {waiting} waited" if waiting else "")
+                  + (f", though the run sent {concurrency}" if concurrency else "")
+                  + ": that server, not the model or the verifier's logic, set the pace (seed 000: throughput).",
+            fix=f"Give that server ({who}) more capacity: more requests at once (vLLM `--max-num-seqs`, a judge's or "
+                "sandbox's slots), or replicas behind a load balancer; or give the run the time that pace needs. Then "
+                f"resume: {resume_command(ev)}.",
         )]
-    concurrency = min((int(h.groups["concurrency"]) for h in ev.hits("gym_concurrency")), default=None)
-    if concurrency is None or concurrency > LOW_CONCURRENCY or done == 0:
-        return []
-    per_rollout = elapsed / done
-    return [Finding(
-        category=THROUGHPUT_RESOURCES,
-        title=f"Interrupted at {done}/{total} after {elapsed} s: {plural(concurrency, 'request')} at a time, "
-              f"{per_rollout:.1f} s a rollout",
-        evidence=evidence + [h.evidence() for h in ev.hits("gym_concurrency")[:1]],
-        cause=f"The collection was progressing, one rollout every {per_rollout:.1f} s, with {concurrency} "
-              f"request(s) in flight ({'about ' + left + ' left' if left != '?' else 'more to go'}): it was slow, "
-              "not broken, and was stopped by hand before the end.",
-        fix=f"Raise the concurrency so the server works on many requests at once (`gym eval run ... --concurrency "
-            f"{max(8, concurrency * 16)}`, within what the model server runs at once), then resume: "
-            f"{resume_command(ev)}.",
-    )]
+    if concurrency is not None and concurrency <= LOW_CONCURRENCY:
+        return [Finding(
+            category=THROUGHPUT_RESOURCES,
+            title=f"Stopped before the end{rate}: {plural(concurrency, 'request')} at a time",
+            evidence=[interrupt.evidence()] + [h.evidence() for h in ev.hits("gym_concurrency")[:1]],
+            cause=f"The collection was stopped (by hand or a time budget) while it still worked, and {left}. Nothing "
+                  f"failed: with {concurrency} request(s) in flight, the rollouts ran one after the other, slow, "
+                  "not broken.",
+            fix=f"Raise the concurrency so the servers work on many requests at once (`--concurrency "
+                f"{max(8, concurrency * 16)}` for `gym eval run` or `gym-pipeline collect`, `concurrency` in "
+                "sweep.yaml), within what the model server runs at once; then resume: "
+                f"{resume_command(ev)}.",
+        )]
+    return []

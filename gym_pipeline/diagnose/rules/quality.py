@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
-from gym_pipeline.diagnose.findings import Finding, path_of, plural
-from gym_pipeline.diagnose.vocabulary import CONFIG, DATA_SCHEMA, VERIFIER_RUNTIME
+from gym_pipeline.diagnose.findings import Finding, path_of, plural, profile_command
+from gym_pipeline.diagnose.vocabulary import CACHE_RESUME, CONFIG, DATA_SCHEMA, VERIFIER_RUNTIME
 
 UNEXTRACTED_MIN_ROWS = 3
 UNEXTRACTED_SHARE = 0.2  # of the scored rollouts: beyond a few odd answers
@@ -161,11 +161,32 @@ def rule_rewards_out_of_range(ev: Evidence) -> list[Finding]:
     )]
 
 
+def _scoring_changed(quality) -> bool:
+    """Every matching answer scored 0 comes before every one scored 1 in the file: two verifiers wrote it."""
+    zero, one = quality.last_matching_zero, quality.first_matching_one
+    return (quality.matching_scored_one >= MISSCORED_MIN_ROWS and zero is not None and one is not None
+            and zero.file == one.file and (zero.line or 0) < (one.line or 0))
+
+
 def rule_matching_answers_scored_zero(ev: Evidence) -> list[Finding]:
     """Answers exactly equal to the expected answer, scored 0: the verifier's comparison is wrong."""
     quality = ev.artifacts.quality
     if quality.matching_scored_zero < MISSCORED_MIN_ROWS or quality.matching_example is None:
         return []
+    if _scoring_changed(quality):
+        return [Finding(
+            category=CACHE_RESUME,
+            title=f"Two verifiers scored this run: matching answers got 0 up to line {quality.last_matching_zero.line} "
+                  f"and 1 from line {quality.first_matching_one.line} on",
+            evidence=[quality.last_matching_zero, quality.first_matching_one],
+            cause=f"{quality.matching_scored_zero} answers equal to their expected answer were scored 0, all of them "
+                  "written before the first such answer scored 1: the verifier was fixed (or changed) during the run "
+                  "and the collection continued (`--resume` keeps every row already written), so the rows before "
+                  "the change keep the old verifier's rewards and the profile mixes the two.",
+            fix="Score every row with one verifier: collect again on a clean output path without --resume (or score "
+                "the stored responses again with the fixed verifier), then profile; after a verifier change, never "
+                "--resume into the old rows.",
+        )]
     return [Finding(
         category=VERIFIER_RUNTIME,
         title=f"{quality.matching_scored_zero} answers exactly equal to their expected answer got reward 0",
@@ -173,8 +194,10 @@ def rule_matching_answers_scored_zero(ev: Evidence) -> list[Finding]:
         cause="The extracted answer is the expected answer, character for character, and the verifier still scored "
               "it 0: its comparison or its reward is wrong (inverted, compared with another field, or a reward "
               "computed but not returned), so the run's rewards do not measure the model.",
-        fix="Fix the verifier's `verify`: return reward 1 when the extracted answer matches the expected one (check "
-            "it on one of these rows without a model); then score the stored responses again and profile.",
+        fix="Fix the verifier's `verify`: return reward 1 when the extracted answer matches the expected one, "
+            "normalizing both sides alike (`.strip().lower()` on both, or on neither), and keep no state between "
+            "calls; check it on one of these rows without a model, then score the stored responses again and "
+            "profile.",
     )]
 
 
@@ -186,11 +209,30 @@ def rule_wrapped_expected_answers(ev: Evidence) -> list[Finding]:
         return []
     return [Finding(
         category=DATA_SCHEMA,
-        title=f"{quality.wrapped_expected} answers scored 0 differ from their `expected_answer` only by the markup "
-              "around it",
+        title=f"{quality.wrapped_expected} answers scored 0 differ from their `expected_answer` only by what surrounds "
+              "it",
         evidence=[quality.wrapped_example],
-        cause="The rows' `expected_answer` keeps LaTeX or quotes around the answer (`$36$`, `\\boxed{36}`), while "
-              "the verifier extracts the bare answer from the response: a correct answer never equals it.",
-        fix="Strip the markup from `expected_answer` in the source data (`$36$` -> `36`), then materialize again and "
-            f"collect (or score the stored responses again); the materialized rows: {path_of(a.materialized)}.",
+        cause="The rows' `expected_answer` holds more than the answer: LaTeX or quotes around it (`$36$`, "
+              "`\\boxed{36}`) or a note after it (`42 (6 x 7)`), while the verifier extracts the bare answer from the "
+              "response: a correct answer never equals it.",
+        fix="Keep only the answer in `expected_answer` in the source data (`$36$` -> `36`, `42 (6 x 7)` -> `42`; move "
+            "notes to a field of their own), then materialize again and collect (or score the stored responses "
+            f"again); the materialized rows: {path_of(a.materialized)}.",
+    )]
+
+
+def rule_profile_of_other_tasks(ev: Evidence) -> list[Finding]:
+    """A reward profile describing other tasks than the run's inputs: left from an earlier run in the folder."""
+    quality = ev.artifacts.quality
+    if not quality.profiled_other_tasks or quality.profiled_other_example is None:
+        return []
+    return [Finding(
+        category=CACHE_RESUME,
+        title=f"The reward profile describes other tasks: {quality.profiled_other_tasks} of {quality.profiled_tasks} "
+              "profiled task indices hold another prompt than the materialized inputs",
+        evidence=[quality.profiled_other_example],
+        cause="The profile was written for an earlier run in this folder (Gym leaves the old profile files in place "
+              "when a new run writes its rollouts), so its rewards, pass@k and per-task numbers are last run's.",
+        fix=f"Profile the rollouts that are there now: {profile_command(ev)}; profile after every run written into "
+            "the folder (or give each run its own output folder).",
     )]
