@@ -38,6 +38,7 @@ from gym_pipeline.diagnose.signatures import (
     SIGNATURES,
     STARTUP,
     STRUCTURE,
+    TAIL_SIGNATURES,
     TRACEBACK,
     Signature,
 )
@@ -51,6 +52,7 @@ CHUNK_BYTES = 8 << 20  # also the longest line read whole: a longer one is cut, 
 BLOCK_BYTES = 64 << 10  # the unit of the first RE2 pass: only blocks with a match are read line by line
 MAX_LINES_MATCHED_IN_PYTHON = 100  # per chunk; more are matched signature by signature with RE2
 MAX_EXAMPLES = 20  # hits kept per signature: the first ones and the last
+TAIL_BYTES = 256 << 10  # the end of each log, read again for `signatures.TAIL_SIGNATURES`
 MAX_INCIDENTS_PER_FILE = 20  # later errors of a file are counted, not kept
 MAX_TRACEBACK_LINES = 2000
 MAX_FRAMES = 8  # per traceback: the outermost frame and the innermost ones, where it was raised
@@ -440,7 +442,25 @@ def scan_file(path: Path, rel: str, facts: LogFacts, chunk_bytes: int = CHUNK_BY
     with path.open("rb", buffering=0) as handle:
         for buffer, length in _whole_line_chunks(handle, chunk_bytes):
             scan.feed(buffer, length)
+        handle.seek(max(0, path.stat().st_size - TAIL_BYTES))
+        tail = handle.read(TAIL_BYTES)
     scan.finish()
+    _scan_tail(rel, tail, scan.lines_before, facts, cut=len(tail) == TAIL_BYTES)
+
+
+def _scan_tail(rel: str, tail: bytes, total_lines: int, facts: LogFacts, cut: bool) -> None:
+    """The tail signatures, on the last lines of a log (the first one dropped when the tail cut through it)."""
+    lines = tail.decode("utf-8", errors="replace").split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    if cut and lines:
+        lines.pop(0)
+    first = total_lines - len(lines) + 1
+    for offset, text in enumerate(lines):
+        for signature in TAIL_SIGNATURES:
+            if match := signature.regex.search(text):
+                shown = text if match.start() <= 80 else "…" + text[match.start():]
+                facts.add_hit(signature.name, LogHit(rel, first + offset, shown, match.groupdict()))
 
 
 def scan_text(name: str, text: str, facts: LogFacts) -> None:
@@ -452,6 +472,7 @@ def scan_text(name: str, text: str, facts: LogFacts) -> None:
         data = data if data.endswith(b"\n") else data + b"\n"
         scan.feed(data, len(data))
     scan.finish()
+    _scan_tail(name, data[-TAIL_BYTES:], scan.lines_before, facts, cut=len(data) > TAIL_BYTES)
 
 
 def scan_logs(run_dir: Path | None, extra_logs: Iterable[tuple[str, str]] = ()) -> LogFacts:

@@ -142,13 +142,7 @@ SIGNATURES: tuple[Signature, ...] = (
     Signature("gym_request_retry", r"\[request_retry url=(?P<url>\S+) error=(?P<error>\w+) retry=(?P<retry>\d+) "
                                    r"elapsed_s=(?P<elapsed>[\d.]+)\]"),
     Signature("gym_concurrency", r"Querying with (?P<concurrency>\d+) concurrent requests"),
-    # Gym's progress bar (tqdm, several updates a line joined by carriage returns) and a Ctrl-C ending a command
-    Signature("gym_progress", r"Collecting rollouts:\s+\d+%\|[^|\n]*\|\s*(?P<done>\d+)/(?P<total>\d+) "
-                              r"\[(?P<elapsed>[\d:]+)<"),
     Signature("user_interrupt", r"^KeyboardInterrupt\s*$|^exit status 124$"),  # Ctrl-C, or `timeout`'s budget
-    # a server's load line whenever it runs anything (vLLM's, the simulated policy's, a judge's)
-    Signature("server_busy", r"Running: (?P<running>[1-9]\d*) reqs,(?: Swapped: \d+ reqs,)? (?:Waiting|Pending): "
-                             r"(?P<waiting>\d+) reqs"),
     # `ps -o pid,stat,cmd` showing a server stopped (state T: SIGSTOP, a debugger, a job suspended with Ctrl-Z)
     Signature("process_stopped", r"^\s*(?P<pid>\d+)\s+T\S*\s+(?P<command>\S*(?:python|vllm|gym)\S*\s.*)$"),
     Signature("missing_rollout_keys", r"Missing rollout keys: (?P<keys>\[[^\]]*\]?)"),
@@ -232,8 +226,20 @@ SIGNATURES: tuple[Signature, ...] = (
               r"|/logs/verifier/(?P<file2>[\w.-]+)[^\n]*?(?:No such file or directory|not found|does not exist)"),
 )
 
-SIGNATURES_BY_NAME: dict[str, Signature] = {s.name: s for s in SIGNATURES}
-assert len(SIGNATURES_BY_NAME) == len(SIGNATURES), "signature names must be unique"
+# Lines that fill a healthy log (a progress bar's every update, a server's load every few seconds): matched only in
+# the last bytes of each log (`logs.TAIL_BYTES`), where what they say about how a run ended is, so that the scan of
+# the whole log stays a pass over rare lines.
+TAIL_SIGNATURES: tuple[Signature, ...] = (
+    # Gym's progress bar (tqdm: several updates a line, joined by carriage returns)
+    Signature("gym_progress", r"Collecting rollouts:\s+\d+%\|[^|\n]*\|\s*(?P<done>\d+)/(?P<total>\d+) "
+                              r"\[(?P<elapsed>[\d:]+)<"),
+    # a server's load line whenever it runs anything (vLLM's, the simulated policy's, a judge's)
+    Signature("server_busy", r"Running: (?P<running>[1-9]\d*) reqs,(?: Swapped: \d+ reqs,)? (?:Waiting|Pending): "
+                             r"(?P<waiting>\d+) reqs"),
+)
+
+SIGNATURES_BY_NAME: dict[str, Signature] = {s.name: s for s in (*SIGNATURES, *TAIL_SIGNATURES)}
+assert len(SIGNATURES_BY_NAME) == len(SIGNATURES) + len(TAIL_SIGNATURES), "signature names must be unique"
 
 # Headlines that are not a run's error: a stop being carried out (a Ctrl-C, a cancelled task, a
 # server shutting down), or a wrapper whose cause follows it (a failed Dagster step's own exception).
