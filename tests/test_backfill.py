@@ -71,6 +71,7 @@ def test_in_process_backfill_materializes_every_partition_in_one_run(workspace, 
     assert _materialization_count(workspace, "reward_profile") == before + 4
 
 
+@pytest.mark.integration  # the real webserver and daemon
 def test_backfill_through_the_webserver_runs_the_batches_it_planned(workspace, tmp_path, capsys):
     before = _materialization_count(workspace, "rollouts")
     with running_ui(workspace, tmp_path) as ui:

@@ -1,6 +1,9 @@
 """`gym-pipeline ui` starts the real Dagster webserver on loopback, even on an empty workspace."""
 
+import pytest
 from ui_server import running_ui
+
+pytestmark = pytest.mark.integration  # the real webserver and daemon: tens of seconds to start
 
 REPOSITORIES = "{ repositoriesOrError { ... on RepositoryConnection { nodes { name location { name } } } } }"
 RESOURCES = """query ($selector: RepositorySelector!) {
