@@ -2,6 +2,7 @@
 
     .venv/bin/python benchmarks/status_scale.py large [--gb 2]          # the demo with 2 checkpoints of N GB each
     .venv/bin/python benchmarks/status_scale.py scale --checkpoints 200 --envs 2 [--envs 20 ...]
+    .venv/bin/python benchmarks/status_scale.py ui --checkpoints 1000 --envs 20     # after `scale` of those sizes
 
 `large`: the demo workspace (2 checkpoints, swept) with a weights file of `--gb` GB in each checkpoint; `status`
 the first time (every byte hashed) and the second (digests reused), against the same workspace without the
@@ -139,6 +140,61 @@ def scale(checkpoints: int, envs: int) -> None:
           f"{float(plan[0]):.2f} s, {plan[1]} runs ({load()})")
 
 
+UI_QUERIES = {  # what the asset's partitions page asks the webserver
+    "partition stats": """{ assetNodeOrError(assetKey: {path: ["materialized_inputs"]}) { ... on AssetNode {
+        partitionStats { numMaterialized numPartitions numFailed numMaterializing } } } }""",
+    "partition keys by dimension": """{ assetNodeOrError(assetKey: {path: ["materialized_inputs"]}) {
+        ... on AssetNode { partitionKeysByDimension { name partitionKeys } } } }""",
+    "partition statuses": """{ assetNodeOrError(assetKey: {path: ["materialized_inputs"]}) { ... on AssetNode {
+        assetPartitionStatuses { ... on MultiPartitionStatuses { primaryDimensionName ranges { primaryDimStartKey
+        primaryDimEndKey secondaryDim { ... on DefaultPartitionStatuses { materializedPartitions } } } } } } } }""",
+}
+
+
+def ui(checkpoints: int, envs: int) -> None:
+    """The UI's partitions page queries on a `scale` workspace (run `scale` with the same sizes first)."""
+    import json
+    import urllib.request
+
+    import dagster as dg
+
+    from gym_pipeline.host import free_loopback_port, stop_process_tree, wait_until_ready
+
+    home = OUT / f"scale_{checkpoints}x{envs}"
+    with dg.DagsterInstance.from_config(str(home / "dagster")) as instance:
+        registered = set(instance.get_dynamic_partitions("checkpoints"))
+    for folder in (home / "checkpoints").iterdir():  # the 200 `scale` added last: the sensor would sweep them
+        if folder.name not in registered:
+            shutil.rmtree(folder)
+    port = free_loopback_port()
+    process = subprocess.Popen([sys.executable, "-m", "gym_pipeline.cli", "ui", "--home", str(home), "--port",
+                                str(port)], cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                               start_new_session=True)
+
+    def ask(query: str) -> dict | None:
+        request = urllib.request.Request(f"http://127.0.0.1:{port}/graphql", headers={"Content-Type": "application/json"},
+                                         data=json.dumps({"query": query}).encode())
+        try:
+            with urllib.request.urlopen(request, timeout=300) as answer:
+                return json.loads(answer.read())
+        except OSError:
+            return None
+
+    try:
+        wait_until_ready(lambda: ask("{ version }"), 300, 1.0)
+        for name, query in UI_QUERIES.items():
+            for attempt in ("first", "second"):
+                start = time.perf_counter()
+                answer = ask(query)
+                assert answer and "errors" not in answer, answer
+                took = time.perf_counter() - start
+                size = len(json.dumps(answer))
+                print(f"{checkpoints} x {envs}: {name} ({attempt}) {took:.2f} s, {size} bytes ({load()})")
+        print(json.dumps(ask(UI_QUERIES["partition stats"])["data"]))
+    finally:
+        stop_process_tree(process, __import__("signal").SIGTERM, grace_s=60)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     commands = parser.add_subparsers(dest="command", required=True)
@@ -146,9 +202,14 @@ def main() -> None:
     scaled = commands.add_parser("scale")
     scaled.add_argument("--checkpoints", type=int, nargs="+", default=[200])
     scaled.add_argument("--envs", type=int, nargs="+", default=[2])
+    shown = commands.add_parser("ui")
+    shown.add_argument("--checkpoints", type=int, default=1000)
+    shown.add_argument("--envs", type=int, default=20)
     args = parser.parse_args()
     if args.command == "large":
         large(args.gb)
+    elif args.command == "ui":
+        ui(args.checkpoints, args.envs)
     else:
         for checkpoints in args.checkpoints:
             for envs in args.envs:
