@@ -81,10 +81,10 @@ def _too_slow(ev: Evidence, interrupt: LogHit, missing: int, update: tuple[int, 
     busy: dict[str, list[LogHit]] = {}
     for hit in ev.hits("server_busy"):
         busy.setdefault(hit.file, []).append(hit)
+    most_running = {file: max(int(h.groups["running"]) for h in hits) for file, hits in busy.items()}
     # a server that never ran more than LOW_CONCURRENCY requests at once, below what the run sent: the narrow part
-    narrow = {file: max(int(h.groups["running"]) for h in hits) for file, hits in busy.items()
-              if max(int(h.groups["running"]) for h in hits) <= LOW_CONCURRENCY
-              and (concurrency is None or max(int(h.groups["running"]) for h in hits) < concurrency)}
+    narrow = {file: running for file, running in most_running.items()
+              if running <= LOW_CONCURRENCY and (concurrency is None or running < concurrency)}
     rate = f" ({update[0]}/{update[1]} after {update[2]} s)" if update else ""
     left = f"{missing} of {ev.artifacts.materialized.valid_rows} rollouts were still to do"
     if narrow:
