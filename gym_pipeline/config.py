@@ -18,10 +18,17 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from gym_pipeline.core.materialize import MaterializationError, MaterializationSettings
-from gym_pipeline.environments import get_environment
+from gym_pipeline.environments import (
+    Environment,
+    VerifierNotFoundError,
+    VerifierReference,
+    environment_for,
+    get_environment,
+)
 from gym_pipeline.launchers.settings import LauncherSettings
 
 SWEEP_CONFIG_FILE = "sweep.yaml"
+EXAMPLES_DIR = Path(__file__).parent / "examples"
 HOME_ENV_VAR = "GYM_PIPELINE_HOME"
 DEFAULT_HOME = "gym-pipeline-home"
 
@@ -69,8 +76,12 @@ class _Strict(BaseModel):
 
 
 class EnvironmentConfig(_Strict):
-    name: str = Field(description="An environment gym_pipeline knows (string_match, mcqa...)")
+    name: str = Field(description="A bundled environment (string_match, mcqa), or any name with `verifier`")
     dataset: Path = Field(description="The source JSONL of tasks")
+    verifier: str | None = Field(
+        default=None, description="MODULE:FUNCTION scoring this environment's answers: FUNCTION(row, response_text) "
+                                  "returns a float reward or a dict of Gym's verifier fields; MODULE is looked up in "
+                                  "the workspace's verifiers folder, then among installed packages")
     agent: str | None = Field(
         default=None,
         description="the agent every row runs on (Gym's +agent_name: replaces each row's agent_ref); defaults to "
@@ -90,6 +101,8 @@ class EnvironmentConfig(_Strict):
         default=None, description="run rows of an agent_ref.name or task_source once per listed agent")
 
     _check_name = field_validator("name")(lambda cls, value: check_safe_name(value, "environment name"))
+    _check_verifier = field_validator("verifier")(
+        lambda cls, value: value if value is None else str(VerifierReference.parse(value)))
     _check_dataset = field_validator("dataset", "prompt_config")(
         lambda cls, value: value if value is None else _check_path(value))
 
@@ -235,6 +248,8 @@ class SweepConfig(_Strict):
         default="0 2 * * *", description="when the nightly sweep of the latest checkpoint runs; null: no schedule"
     )
     runs_dir: Path = Field(default=Path("runs"), description="one run directory per (checkpoint, environment)")
+    verifiers_dir: Path = Field(default=Path("verifiers"),
+                                description="the workspace's own verifier modules, searched before installed packages")
     comparisons_dir: Path = Field(default=Path("comparisons"), description="one checkpoint comparison per environment")
     regression_alpha: float = Field(default=0.05, gt=0, lt=1, description="significance level of a regression")
     num_repeats: int = Field(default=4, ge=1)
@@ -272,7 +287,7 @@ class SweepConfig(_Strict):
 
     _check_name = field_validator("name")(lambda cls, value: check_safe_name(value, "sweep name"))
     _check_paths = field_validator("checkpoints_dir", "checkpoint_registry", "runs_dir", "comparisons_dir",
-                                   "digest_cache")(
+                                   "digest_cache", "verifiers_dir")(
         lambda cls, value: value if value is None else _check_path(value))
     # A launched stage reads the config its Dagster step validated and wrote (`validate_from_step`): the cron
     # check, which needs Dagster, is not done again there, so that a stage process never loads Dagster.
@@ -291,6 +306,14 @@ class SweepConfig(_Strict):
         if not unchanged:
             raise ValueError("must be plain JSON values (no dates, binary, sets, inf or nan)")
         return params
+
+    @model_validator(mode="after")
+    def _own_verifiers_run_on_the_builtin_engine(self) -> SweepConfig:
+        named = [environment.name for environment in self.environments if environment.verifier is not None]
+        if self.engine == "nemo_gym" and named:
+            raise ValueError(f"environments {named} name their own verifier: the nemo_gym engine runs Gym's own "
+                             "resources servers only; use engine: builtin for them")
+        return self
 
     @field_validator("environments")
     @classmethod
@@ -317,6 +340,7 @@ class SweepConfig(_Strict):
                 "checkpoints_dir": absolute(self.checkpoints_dir),
                 "checkpoint_registry": absolute(self.checkpoint_registry) if self.checkpoint_registry else None,
                 "runs_dir": absolute(self.runs_dir),
+                "verifiers_dir": absolute(self.verifiers_dir),
                 "comparisons_dir": absolute(self.comparisons_dir),
                 "digest_cache": absolute(self.digest_cache),
                 "environments": [
@@ -335,13 +359,25 @@ class SweepConfig(_Strict):
                 return environment
         raise ConfigError(f"environment {name!r} is not in the sweep (known: {[e.name for e in self.environments]})")
 
+    def runnable_environment(self, env: str) -> Environment:
+        """The environment that scores `env`'s answers: bundled, or the verifier its config names (loaded afresh)."""
+        environment = self.environment(env)
+        return environment_for(env, environment.dataset, environment.verifier, self.verifiers_dir)
+
+    def verifier_module(self, env: str) -> tuple[str, Path | None]:
+        """The module holding `env`'s verifier, and the workspace folder searched first (None: bundled)."""
+        environment = self.environment(env)
+        if environment.verifier is None:
+            return type(get_environment(env)).__module__, None
+        return VerifierReference.parse(environment.verifier).module, self.verifiers_dir
+
     def materialization_settings(self, env: str) -> MaterializationSettings:
         """Everything materialization reads besides the data: part of the inputs' fingerprint."""
         environment = self.environment(env)
         routed_by_map = environment.agent_map and "_default" in environment.agent_map
         return MaterializationSettings(
             num_repeats=self.num_repeats if environment.num_repeats is None else environment.num_repeats,
-            agent=environment.agent or (None if routed_by_map else get_environment(env).agent_name),
+            agent=environment.agent or (None if routed_by_map else self._default_agent(environment)),
             interleave_repeats=self.interleave_repeats,
             responses_create_params=self.responses_create_params,
             limit=environment.limit,
@@ -350,6 +386,12 @@ class SweepConfig(_Strict):
             agent_map=environment.agent_map,
             fan_out=environment.fan_out,
         )
+
+    @staticmethod
+    def _default_agent(environment: EnvironmentConfig) -> str:
+        if environment.verifier is None:
+            return get_environment(environment.name).agent_name
+        return Environment.agent_name_for(environment.name)
 
     def run_dir(self, checkpoint: str, env: str) -> Path:
         return self.runs_dir / check_safe_name(checkpoint, "checkpoint name") / check_safe_name(env, "environment name")
@@ -384,7 +426,31 @@ def load_sweep_config(path: Path) -> SweepConfig:
     except ValidationError as error:
         problems = "; ".join(f"field '{_field_path(item['loc'])}': {_one_line(item['msg'])}" for item in error.errors())
         raise ConfigError(f"{path}: {problems}") from None
-    return config.resolved(path.parent.resolve())
+    config = config.resolved(path.parent.resolve())
+    # Every named verifier is loaded now: a missing module or function is an error before anything runs.
+    for number, environment in enumerate(config.environments):
+        if environment.verifier is not None:
+            try:
+                config.runnable_environment(environment.name)
+            except VerifierNotFoundError as error:
+                line = _line_of(path, ("environments", number, "verifier"))
+                raise ConfigError(f"{path}:{line}: field 'environments.{number}.verifier': {error}") from None
+    return config
+
+
+def _line_of(path: Path, field_path: tuple[str | int, ...]) -> int | str:
+    """The 1-based line of a field's value in the YAML file ('?' when it cannot be placed)."""
+    node = yaml.compose(path.read_text(encoding="utf-8"))
+    for part in field_path:
+        if isinstance(node, yaml.SequenceNode) and isinstance(part, int) and part < len(node.value):
+            node = node.value[part]
+        elif isinstance(node, yaml.MappingNode):
+            node = next((value for key, value in node.value if key.value == part), None)
+        else:
+            node = None
+        if node is None:
+            return "?"
+    return node.start_mark.line + 1
 
 
 def _one_line(message: object) -> str:
@@ -403,3 +469,14 @@ def _plain(part: str | int) -> bool:
 def home_dir(explicit: Path | str | None = None) -> Path:
     """The workspace folder: the argument, else $GYM_PIPELINE_HOME, else ./gym-pipeline-home."""
     return Path(explicit or os.environ.get(HOME_ENV_VAR) or DEFAULT_HOME).resolve()
+
+
+def workspace_config(home: Path) -> SweepConfig:
+    """The workspace's `sweep.yaml`, or the bundled example sweep with its runs kept in the workspace."""
+    path = home / SWEEP_CONFIG_FILE
+    if path.exists():
+        return load_sweep_config(path)
+    example = load_sweep_config(EXAMPLES_DIR / SWEEP_CONFIG_FILE)
+    return example.model_copy(update={"checkpoints_dir": home / "checkpoints", "runs_dir": home / "runs",
+                                      "comparisons_dir": home / "comparisons", "verifiers_dir": home / "verifiers",
+                                      "digest_cache": home / SweepConfig.model_fields["digest_cache"].default})

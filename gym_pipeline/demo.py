@@ -21,7 +21,6 @@ from gym_pipeline.config import HOME_ENV_VAR, SWEEP_CONFIG_FILE, StageLaunchersC
 from gym_pipeline.core.formats import write_bytes_atomic
 from gym_pipeline.core.run_summary import summarize_run
 from gym_pipeline.discovery import discover_checkpoints, natural_key
-from gym_pipeline.environments import get_environment
 from gym_pipeline.launchers.settings import LauncherSettings
 from gym_pipeline.observation import observe_sources
 from gym_pipeline.serving.checkpoints import demo_checkpoints
@@ -81,7 +80,7 @@ def create_workspace(home: Path, checkpoint_count: int) -> SweepConfig:
         if not environment.dataset.exists() and bundled.exists():
             write_bytes_atomic(environment.dataset, bundled.read_bytes())
     if len(discover_checkpoints(config)) < checkpoint_count:
-        environments = [get_environment(environment.name) for environment in config.environments]
+        environments = [config.runnable_environment(environment.name) for environment in config.environments]
         demo_checkpoints(config.checkpoints_dir, checkpoint_count, environments)
     prepare_dagster_home(home)
     return config

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from gym_pipeline.config import home_dir
+from gym_pipeline.config import home_dir, workspace_config
 from gym_pipeline.core.tables import RunTables, read_run
 
 
@@ -22,6 +22,4 @@ def load_partition(home: Path | str | None, checkpoint: str, env: str) -> RunTab
     ./gym-pipeline-home) as DataFrames: `materialized_inputs`, `rollouts`, `failures`, `reward_profile`, `agent_metrics`,
     `repeat_level_metrics`, `reward_analysis` (None where a stage has not written its file yet) and the
     `reward_analysis_summary` dict. Raises FileNotFoundError when the partition has no run folder."""
-    from gym_pipeline.sweep import workspace_config  # imports Dagster: only when asked
-
     return read_run(workspace_config(home_dir(home)).run_dir(checkpoint, env))

@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import dagster as dg
 
 from gym_pipeline.assets import SWEEP_ASSET_NAMES, build_assets
 from gym_pipeline.assets.partitions import sweep_partition_key
 from gym_pipeline.automation import automation_sensor, nightly_schedule
 from gym_pipeline.checks import build_checks
-from gym_pipeline.config import SWEEP_CONFIG_FILE, SweepConfig, load_sweep_config
+from gym_pipeline.config import EXAMPLES_DIR, SweepConfig, workspace_config  # noqa: F401 (re-exported)
 from gym_pipeline.observation import build_source_sensor
 from gym_pipeline.resources.digest_cache import DigestCacheResource
 from gym_pipeline.resources.launchers import launcher_resources
@@ -24,23 +22,11 @@ from gym_pipeline.sensors import (
     write_failure_log,
 )
 
-EXAMPLES_DIR = Path(__file__).parent / "examples"
 EVAL_SWEEP_JOB = "eval_sweep"
 RECOLLECT_JOB = "recollect"
 COMPARE_JOB = "compare_checkpoints"
 OBSERVE_ENVIRONMENTS_JOB = "observe_environments"
 OBSERVE_CHECKPOINTS_JOB = "observe_checkpoints"
-
-
-def workspace_config(home: Path) -> SweepConfig:
-    """The workspace's `sweep.yaml`, or the bundled example sweep with its runs kept in the workspace."""
-    path = home / SWEEP_CONFIG_FILE
-    if path.exists():
-        return load_sweep_config(path)
-    example = load_sweep_config(EXAMPLES_DIR / SWEEP_CONFIG_FILE)
-    return example.model_copy(update={"checkpoints_dir": home / "checkpoints", "runs_dir": home / "runs",
-                                      "comparisons_dir": home / "comparisons",
-                                      "digest_cache": home / SweepConfig.model_fields["digest_cache"].default})
 
 
 def build_definitions(config: SweepConfig) -> dg.Definitions:
@@ -74,8 +60,8 @@ def build_definitions(config: SweepConfig) -> dg.Definitions:
             # One observation job per partitioning: a job cannot mix partitions definitions.
             dg.define_asset_job(
                 OBSERVE_ENVIRONMENTS_JOB,
-                selection=dg.AssetSelection.assets("source_dataset", "materialization_settings"),
-                description="Fingerprint every environment's dataset and materialization settings.",
+                selection=dg.AssetSelection.assets("source_dataset", "materialization_settings", "verifier"),
+                description="Fingerprint every environment's dataset, materialization settings and verifier code.",
             ),
             dg.define_asset_job(
                 OBSERVE_CHECKPOINTS_JOB,

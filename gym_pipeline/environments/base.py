@@ -58,7 +58,11 @@ class Environment(ABC):
 
     @property
     def agent_name(self) -> str:
-        return f"{self.name}_simple_agent"
+        return self.agent_name_for(self.name)
+
+    @staticmethod
+    def agent_name_for(environment_name: str) -> str:
+        return f"{environment_name}_simple_agent"
 
     @property
     def environment_server_name(self) -> str:
@@ -70,8 +74,9 @@ class Environment(ABC):
         `failure_reason`, then the environment's own fields."""
 
     @abstractmethod
-    def knowledge_entry(self, row: dict[str, Any]) -> dict[str, Any]:
-        """What a policy must know to answer `row`: `{"prompt", "answer", "distractors"}`."""
+    def knowledge_entry(self, row: dict[str, Any]) -> dict[str, Any] | None:
+        """What a policy must know to answer `row`: `{"prompt", "answer", "distractors"}`; None when the row
+        gives no answer to know."""
 
     def rows(self) -> Iterator[dict[str, Any]]:
         """The dataset's rows, streamed; a malformed line raises `JsonlFormatError` (file:line)."""

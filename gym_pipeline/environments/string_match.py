@@ -79,13 +79,13 @@ class StringMatchEnvironment(Environment):
 
     def knowledge_entry(self, row: dict[str, Any]) -> dict[str, Any]:
         answer = require(row, "expected_answer", str)
-        distractors = row.get("distractors") or _derived_distractors(answer)
+        distractors = row.get("distractors") or derived_distractors(answer)
         if not isinstance(distractors, list) or not all(isinstance(d, str) for d in distractors):
             raise VerifierInputError("distractors", "expected a list of strings")
         return {"prompt": self.prompt_text(row), "answer": answer, "distractors": distractors}
 
 
-def _derived_distractors(answer: str) -> list[str]:
+def derived_distractors(answer: str) -> list[str]:
     """Near misses for a row without `distractors`: neighbouring integers, or misspellings."""
     try:
         number = int(answer)

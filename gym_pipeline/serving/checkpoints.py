@@ -120,14 +120,17 @@ def create_checkpoint(
 
 
 def knowledge_from(environments: Iterable[Environment | str]) -> list[dict[str, Any]]:
-    """A knowledge entry (with difficulty) for every dataset row of the given environments."""
-    knowledge = []
+    """A knowledge entry (with difficulty) for every dataset row of the given environments. A prompt is known
+    once: environments sharing a dataset (one data set, two verifiers) share its entries, the first one's."""
+    knowledge, prompts = [], set()
     for environment in environments:
         if isinstance(environment, str):
             environment = get_environment(environment)
         for row in environment.rows():
-            difficulty = row.get("difficulty", DEFAULT_DIFFICULTY)
-            knowledge.append(environment.knowledge_entry(row) | {"difficulty": difficulty})
+            entry = environment.knowledge_entry(row)
+            if entry is not None and entry["prompt"] not in prompts:
+                prompts.add(entry["prompt"])
+                knowledge.append(entry | {"difficulty": row.get("difficulty", DEFAULT_DIFFICULTY)})
     return knowledge
 
 
