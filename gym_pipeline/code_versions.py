@@ -21,7 +21,10 @@ import sys
 import textwrap
 from collections.abc import Callable, Iterable, Iterator
 from functools import cache
+from pathlib import Path
 from types import CodeType, FunctionType, ModuleType
+
+from gym_pipeline.environments.workspace_verifiers import workspace_module_path
 
 PROJECT = "gym_pipeline"
 # Modules (and packages, with everything below them) that wire stages together rather than compute them.
@@ -124,9 +127,13 @@ def _source(name: str) -> str:
 def _imports_of(name: str) -> tuple[str, ...]:
     """Modules `name` imports (anywhere in it): `from a.b import c` gives a.b.c when c is a module, else a.b."""
     is_package = importlib.util.find_spec(name).submodule_search_locations is not None
+    return _imports_in(_source(name), name, is_package, _is_module)
+
+
+def _imports_in(source: str, name: str, is_package: bool, is_module: Callable[[str], bool]) -> tuple[str, ...]:
     package = name if is_package else name.rpartition(".")[0]
     imported: list[str] = []
-    for node in _statements(ast.parse(_source(name)).body):
+    for node in _statements(ast.parse(source).body):
         if isinstance(node, ast.Import):
             imported += [alias.name for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
@@ -136,8 +143,44 @@ def _imports_of(name: str) -> tuple[str, ...]:
                 base = f"{anchor}.{base}" if base else anchor
             for alias in node.names:
                 submodule = f"{base}.{alias.name}"
-                imported.append(submodule if _is_module(submodule) else base)
+                imported.append(submodule if is_module(submodule) else base)
     return tuple(dict.fromkeys(imported))
+
+
+def verifier_version(module: str, workspace: Path | None = None) -> str:
+    """The version of a verifier: its module and the project or workspace modules it imports, transitively, each
+    as parsed code (comments, docstrings and formatting change nothing). Workspace modules (files under
+    `workspace`, found there first, as the verifier loader finds them) are read afresh on every call; an installed
+    module's imports other than the project's are not followed."""
+    code: dict[str, str] = {}
+    project: list[str] = []
+    pending = [module]
+
+    def is_module(name: str) -> bool:
+        return workspace_module_path(name, workspace) is not None or _is_module(name)
+
+    while pending:
+        name = pending.pop()
+        if name in code:
+            continue
+        path = workspace_module_path(name, workspace)
+        if path is not None:
+            source = path.read_text(encoding="utf-8")
+            code[name] = _normalized(source)
+            pending += _imports_in(source, name, path.name == "__init__.py", is_module)
+        elif _is_project_code(name):
+            project.append(name)
+        elif name == module and _is_module(name):  # an installed verifier module: itself, and the project's it uses
+            code[name] = _module_code(name)
+            pending += [imported for imported in _imports_of(name) if _is_project_code(imported)]
+    if not code and not project:
+        raise ModuleNotFoundError(f"verifier module {module} not found" + (f" in {workspace}" if workspace else ""))
+    for name in _closure(project):
+        code[name] = _module_code(name)
+    digest = hashlib.sha256()
+    for name, text in sorted(code.items()):
+        digest.update(f"{name}\0{text}\n".encode())
+    return digest.hexdigest()[:DIGEST_CHARS]
 
 
 def _statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:

@@ -21,6 +21,7 @@ from gym_pipeline.assets.sources import (
     MATERIALIZATION_SETTINGS,
     MODEL_CHECKPOINT,
     SOURCE_DATASET,
+    VERIFIER,
     checkpoint_versions,
     dataset_versions,
     recorded_versions,
@@ -32,6 +33,7 @@ from gym_pipeline.core.digest_cache import DigestCache
 from gym_pipeline.core.formats import MATERIALIZED_INPUTS_FILE
 from gym_pipeline.resources.digest_cache import DigestCacheResource
 from gym_pipeline.resources.model_server import ModelServerResource
+from gym_pipeline.verifiers import verifier_versions
 
 OBSERVE_SOURCES_SENSOR = "observe_sources"
 _LOG = logging.getLogger(__name__)
@@ -39,13 +41,14 @@ _LOG = logging.getLogger(__name__)
 
 def changed_sources(config: SweepConfig, instance: dg.DagsterInstance, cache: DigestCache,
                     server: ModelServerConfig, log: logging.Logger) -> tuple[list[dg.AssetObservation], set[str]]:
-    """Observations of the sources whose version changed or was never recorded, and the environments whose
-    data or settings changed (not merely first seen)."""
+    """Observations of the sources (datasets, settings, checkpoints, verifiers) whose version changed or was never
+    recorded, and the environments whose data or settings changed (not merely first seen)."""
     checkpoints = instance.get_dynamic_partitions(CHECKPOINTS.name)
     current = {
         SOURCE_DATASET: dataset_versions(config, cache, log),
         MATERIALIZATION_SETTINGS: settings_versions(config),
         MODEL_CHECKPOINT: checkpoint_versions(config, server, checkpoints, cache, log),
+        VERIFIER: verifier_versions(config),
     }
     events, changed_environments = [], set()
     for key, versions in current.items():
@@ -54,7 +57,8 @@ def changed_sources(config: SweepConfig, instance: dg.DagsterInstance, cache: Di
             if recorded.get(partition) == version:
                 continue
             events.append(dg.AssetObservation(asset_key=key, partition=partition, tags={DATA_VERSION_TAG: version}))
-            if key != MODEL_CHECKPOINT and partition in recorded:  # a change, not a first observation
+            # what the inputs are built from changed, not merely first seen
+            if key in (SOURCE_DATASET, MATERIALIZATION_SETTINGS) and partition in recorded:
                 changed_environments.add(partition)
     return events, changed_environments
 
@@ -74,7 +78,7 @@ def build_source_sensor(config: SweepConfig) -> dg.SensorDefinition:
         name=OBSERVE_SOURCES_SENSOR,
         minimum_interval_seconds=config.observe_interval_s,
         default_status=dg.DefaultSensorStatus.RUNNING if config.observe_sources else dg.DefaultSensorStatus.STOPPED,
-        description="Observes datasets, settings and checkpoints; records only changed versions, and checks the "
+        description="Observes datasets, settings, checkpoints and verifiers; records only changed versions, and checks the "
                     "inputs of environments whose data or settings changed.",
     )
     def observe_sources(context: dg.SensorEvaluationContext, digest_cache: DigestCacheResource,

@@ -18,8 +18,11 @@ from dagster._core.loader import LoadingContext
 
 from gym_pipeline.assets import SWEEP_ASSET_NAMES
 from gym_pipeline.assets.partitions import CHECKPOINTS, sweep_partition_key
+from gym_pipeline.assets.sources import VERIFIER
+from gym_pipeline.config import SweepConfig
 from gym_pipeline.observation import observe_sources
 from gym_pipeline.sweep import build_definitions, workspace_config
+from gym_pipeline.verifiers import verifier_name
 
 
 @dataclass
@@ -53,9 +56,13 @@ def _name(key) -> str:
     return key.asset_key.to_user_string() + (f"[{key.partition_key}]" if key.partition_key else "")
 
 
-def _describe(cause: StaleCause) -> str:
+def _describe(cause: StaleCause, config: SweepConfig) -> str:
     text = f"{_name(cause.key)} {cause.reason}"
-    return f"{text} ({_name(cause.dependency)})" if cause.dependency else text
+    if cause.dependency:
+        text += f" ({_name(cause.dependency)})"
+    if cause.key.asset_key == VERIFIER and cause.key.partition_key:  # say which code: the verifier's name
+        text += f": verifier {verifier_name(config, cause.key.partition_key)} changed"
+    return text
 
 
 def sweep_status(home: Path, rehash: bool = False) -> list[PartitionStatus]:
@@ -77,7 +84,8 @@ def sweep_status(home: Path, rehash: bool = False) -> list[PartitionStatus]:
                     asset_key = dg.AssetKey(name)
                     status = resolver.get_status(asset_key, key) if str(key) in materialized[name] else StaleStatus.MISSING
                     if status == StaleStatus.STALE:
-                        causes += [f"{name}: {_describe(cause)}" for cause in resolver.get_stale_root_causes(asset_key, key)]
+                        causes += [f"{name}: {_describe(cause, config)}"
+                                   for cause in resolver.get_stale_root_causes(asset_key, key)]
                     elif status == StaleStatus.FRESH and stale_upstream:
                         status = StaleStatus.STALE
                         causes.append(f"{name}: computed from stale {stale_upstream}")

@@ -64,15 +64,17 @@ def test_asset_graph_of_the_example_sweep(tmp_path):
         "source_dataset": [],
         "materialization_settings": [],
         "model_checkpoint": [],
+        "verifier": [],
         "materialized_inputs": ["materialization_settings", "source_dataset"],
-        "rollouts": ["materialized_inputs", "model_checkpoint"],
+        "rollouts": ["materialized_inputs", "model_checkpoint", "verifier"],
         "reward_profile": ["materialized_inputs", "rollouts"],
         "diagnostic_report": ["reward_profile", "rollouts"],
         "checkpoint_comparison": ["reward_profile"],
     }
     partitions = {key.to_user_string(): type(graph.get(key).partitions_def).__name__
                   for key in graph.get_all_asset_keys()}
-    assert partitions["source_dataset"] == partitions["materialization_settings"] == "StaticPartitionsDefinition"
+    assert partitions["source_dataset"] == partitions["materialization_settings"] == partitions["verifier"] \
+        == "StaticPartitionsDefinition"
     assert partitions["checkpoint_comparison"] == "StaticPartitionsDefinition"
     assert partitions["model_checkpoint"] == "DynamicPartitionsDefinition"
     assert {partitions[name] for name in ("materialized_inputs", "rollouts", "reward_profile",

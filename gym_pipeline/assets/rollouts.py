@@ -7,7 +7,7 @@ import dagster as dg
 from gym_pipeline.assets.batching import SweepPartition, backfill_policy, batch_result, partitions_of
 from gym_pipeline.assets.column_schemas import column_schemas
 from gym_pipeline.assets.launching import run_stage
-from gym_pipeline.assets.partitions import CHECKPOINT_OF_PARTITION, sweep_partitions
+from gym_pipeline.assets.partitions import CHECKPOINT_OF_PARTITION, ENV_OF_PARTITION, sweep_partitions
 from gym_pipeline.checks import inputs_report, report_metadata
 from gym_pipeline.code_versions import code_version_of
 from gym_pipeline.config import SweepConfig
@@ -43,7 +43,8 @@ def build_rollouts(config: SweepConfig) -> dg.AssetsDefinition:
     @dg.asset(
         name="rollouts",
         partitions_def=sweep_partitions(config),
-        deps=["materialized_inputs", dg.AssetDep("model_checkpoint", partition_mapping=CHECKPOINT_OF_PARTITION)],
+        deps=["materialized_inputs", dg.AssetDep("model_checkpoint", partition_mapping=CHECKPOINT_OF_PARTITION),
+              dg.AssetDep("verifier", partition_mapping=ENV_OF_PARTITION)],
         code_version=code_version_of(collect_partition),
         backfill_policy=backfill_policy(config),
         group_name="eval",

@@ -26,11 +26,13 @@ from gym_pipeline.core.fingerprint import value_digest
 from gym_pipeline.resources.digest_cache import DigestCacheResource
 from gym_pipeline.resources.model_server import ModelServerResource
 from gym_pipeline.serving.servers import endpoint_identity
+from gym_pipeline.verifiers import verifier_name, verifier_versions
 
 MISSING = "missing"
 SOURCE_DATASET = dg.AssetKey("source_dataset")
 MATERIALIZATION_SETTINGS = dg.AssetKey("materialization_settings")
 MODEL_CHECKPOINT = dg.AssetKey("model_checkpoint")
+VERIFIER = dg.AssetKey("verifier")
 
 
 def dataset_versions(config: SweepConfig, cache: DigestCache, log: logging.Logger) -> dict[str, str]:
@@ -128,3 +130,21 @@ def build_model_checkpoint(config: SweepConfig) -> dg.AssetsDefinition:
                                                              digest_cache.cache(context.log), context.log))
 
     return model_checkpoint
+
+
+def build_verifier(config: SweepConfig) -> dg.AssetsDefinition:
+    names = ", ".join(f"{environment.name}: {verifier_name(config, environment.name)}"
+                      for environment in config.environments)
+    @dg.observable_source_asset(
+        key=VERIFIER,
+        partitions_def=env_partitions(config),
+        group_name="sources",
+        description="The code that scores each environment's answers (its module and the project or workspace "
+                    f"modules it imports, as parsed code); a new version marks only that environment's rollouts "
+                    f"stale, and `reverify` re-scores them without collecting again. Verifiers: {names}.",
+        tags={"dagster/kind/python": ""},
+    )
+    def verifier(context: dg.AssetExecutionContext) -> dg.DataVersionsByPartition:
+        return changed_versions(context, verifier_versions(config))
+
+    return verifier
