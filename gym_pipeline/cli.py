@@ -122,6 +122,28 @@ def cmd_diagnose(args: argparse.Namespace) -> int:
     return 0 if report.healthy else 1
 
 
+def cmd_reverify(args: argparse.Namespace) -> int:
+    from gym_pipeline.config import home_dir, workspace_config
+    from gym_pipeline.stages import rescore_run_dir
+
+    if not args.run_dir.is_dir():
+        raise FileNotFoundError(f"{args.run_dir}: run directory not found")
+    config = workspace_config(home_dir(args.home))
+    summary = rescore_run_dir(config, args.run_dir, args.env, repeats=args.repeat)
+    if args.json:
+        sys.stdout.write(orjson.dumps(summary.as_json(), option=orjson.OPT_INDENT_2).decode() + "\n")
+    else:
+        print(f"re-scored {summary.rescored} of {summary.rows} rows with {summary.verifier['name']} (version "
+              f"{summary.verifier['version']}) in {summary.elapsed_s:.1f}s: {summary.changed} changed in "
+              f"{len(summary.changed_tasks)} tasks" + (f", {len(summary.flaky)} flaky over {args.repeat} repeats"
+                                                        if args.repeat > 1 else ""))
+        if summary.changed_tasks:
+            print("  changed tasks: " + ", ".join(map(str, summary.changed_tasks)))
+        for row in summary.flaky:
+            print(f"  flaky: task {row['_ng_task_index']} rollout {row['_ng_rollout_index']}: rewards {row['rewards']}")
+    return 0
+
+
 def cmd_check_stale(args: argparse.Namespace) -> int:
     from gym_pipeline.core.staleness import compare_materialized
 
@@ -370,6 +392,17 @@ def build_parser() -> argparse.ArgumentParser:
     profile.add_argument("--allow-partial", action="store_true")
     profile.add_argument("--output-dir", type=cli_args.folder, default=None)
 
+    reverify = command("reverify", cmd_reverify,
+                       "Re-score a run's stored responses with its environment's current verifier (no model server); "
+                       "the previous rollouts are kept as rollouts.before_reverify.jsonl.")
+    reverify.add_argument("run_dir", type=Path)
+    reverify.add_argument("--env", type=cli_args.safe_name("environment name"), required=True,
+                          help="environment whose verifier re-scores the answers (from the workspace's sweep.yaml)")
+    reverify.add_argument("--home", type=cli_args.folder, default=None, help="workspace folder (its sweep.yaml)")
+    reverify.add_argument("--repeat", type=cli_args.bounded_int(1, 100), default=1,
+                          help="verify each response N times and list the rows whose rewards differ (flaky)")
+    reverify.add_argument("--json", action="store_true")
+
     check_stale = command("check-stale", cmd_check_stale,
                           "Does a Gym materialized-inputs file still match its source data and settings? "
                           "Exit 0: it matches; 1: stale; 2: bad input.")
@@ -422,11 +455,13 @@ def _expected_errors() -> tuple[type[BaseException], ...]:
     from gym_pipeline.core.run_lock import RunDirectoryError
     from gym_pipeline.core.staleness import StaleInputsError
     from gym_pipeline.engines.builtin import CollectionError
-    from gym_pipeline.environments import UnknownEnvironmentError
+    from gym_pipeline.engines.rescoring import RescoringError
+    from gym_pipeline.environments import UnknownEnvironmentError, VerifierNotFoundError
     from gym_pipeline.serving.servers import ModelServerError
 
     return (ConfigError, JsonlFormatError, MaterializationError, MissingRolloutsError, UnknownEnvironmentError,
-            CollectionError, ModelServerError, StaleInputsError, BackfillError, RunDirectoryError,
+            CollectionError, ModelServerError, StaleInputsError, BackfillError, RunDirectoryError, RescoringError,
+            VerifierNotFoundError,
             FileNotFoundError)
 
 

@@ -38,8 +38,9 @@ from gym_pipeline.core.run_lock import run_directory_lock
 from gym_pipeline.diagnose.report import DIAGNOSIS_STAGE
 from gym_pipeline.engines.builtin import CollectionProgress, CollectorSettings, collect
 from gym_pipeline.engines.nemo_gym import collect_with_nemo_gym
-from gym_pipeline.environments import get_environment
+from gym_pipeline.engines.rescoring import RescoringSummary, rescore_run
 from gym_pipeline.serving.servers import Endpoint
+from gym_pipeline.verifiers import verifier_record
 
 # The sweep config's `launchers` keys, and the stage names the manifest, the lock and the launcher records use.
 STAGE_OF_LAUNCHER_KEY = {
@@ -166,12 +167,13 @@ def collect_partition(config: SweepConfig, checkpoint: str, env: str, endpoint: 
                   "digest": endpoint.checkpoint_digest, "server_pid": endpoint.pid}
         summary = asyncio.run(
             collect(
-                inputs_path, rollouts_path, get_environment(env), settings, resume=resume,
+                inputs_path, rollouts_path, config.runnable_environment(env), settings, resume=resume,
                 on_progress=_progress_logger(log, checkpoint, env),
                 manifest_extra={
                     "checkpoint": served,
                     "model_url": endpoint.url,  # what `gym-pipeline diagnose --probe` checks later
                     "code_version": code,
+                    "verifier": verifier_record(config, env),
                 },
             )
         )
@@ -202,7 +204,7 @@ def _collect_with_nemo_gym(config: SweepConfig, checkpoint: str, env: str, endpo
     settings = config.nemo_gym
     with run_directory_lock(run_dir, ROLLOUTS_STAGE, dagster_run_id=dagster_run_id):
         summary = collect_with_nemo_gym(
-            run_dir / MATERIALIZED_INPUTS_FILE, rollouts_path, get_environment(env), endpoint.url,
+            run_dir / MATERIALIZED_INPUTS_FILE, rollouts_path, config.runnable_environment(env), endpoint.url,
             endpoint.model_name, settings.executable, api_key=endpoint.api_key, concurrency=config.concurrency,
             link_venvs=settings.link_venvs, extra_overrides=settings.extra_overrides,
             startup_timeout_s=settings.startup_timeout_s,
@@ -212,6 +214,7 @@ def _collect_with_nemo_gym(config: SweepConfig, checkpoint: str, env: str, endpo
                                "digest": endpoint.checkpoint_digest, "server_pid": endpoint.pid},
                 "model_url": endpoint.url,
                 "code_version": code,
+                "verifier": verifier_record(config, env),
             },
         )
     log.info(f"{checkpoint} x {env}: NeMo Gym collected {summary.collected} of {summary.total} rows "
@@ -230,6 +233,41 @@ def _collect_with_nemo_gym(config: SweepConfig, checkpoint: str, env: str, endpo
             "checkpoint_digest": endpoint.checkpoint_digest or "",
         },
         digest=file_digest(rollouts_path),
+    )
+
+
+def rescore_run_dir(config: SweepConfig, run_dir: Path, env: str, repeats: int = 1,
+                    dagster_run_id: str | None = None) -> RescoringSummary:
+    """`env`'s current verifier on every stored response of `run_dir`, with no model server."""
+    return rescore_run(run_dir, config.runnable_environment(env), verifier_record(config, env), repeats,
+                       dagster_run_id=dagster_run_id)
+
+
+def reverify_partition(config: SweepConfig, checkpoint: str, env: str, log: StageLog, repeats: int = 1,
+                       dagster_run_id: str | None = None) -> PartitionOutcome:
+    """Re-score a partition's rollouts with its environment's current verifier (the `reverify` job)."""
+    run_dir = config.run_dir(checkpoint, env)
+    summary = rescore_run_dir(config, run_dir, env, repeats, dagster_run_id)
+    log.info(f"{checkpoint} x {env}: re-scored {summary.rescored} of {summary.rows} rows with "
+             f"{summary.verifier['name']} (version {summary.verifier['version']}): {summary.changed} changed "
+             f"({len(summary.changed_tasks)} tasks), {len(summary.flaky)} flaky over {repeats} repeats, "
+             f"in {summary.elapsed_s:.1f}s")
+    tasks = ", ".join(map(str, summary.changed_tasks[:50])) + (" ..." if len(summary.changed_tasks) > 50 else "")
+    return PartitionOutcome(
+        metadata={
+            "path": path_value(run_dir / ROLLOUTS_FILE),
+            "reverified": True,
+            "rollouts": summary.rows,
+            "rescored": summary.rescored,
+            "changed": summary.changed,
+            "changed_tasks": tasks or "none",
+            "flaky": len(summary.flaky),
+            "repeats": repeats,
+            "verifier": summary.verifier["name"],
+            "verifier_version": summary.verifier["version"],
+            "elapsed_s": round(summary.elapsed_s, 2),
+        },
+        digest=file_digest(run_dir / ROLLOUTS_FILE),
     )
 
 

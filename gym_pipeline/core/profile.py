@@ -161,21 +161,21 @@ def _default_workers() -> int:
     return min(os.cpu_count() or 1, _MAX_WORKERS)
 
 
-def _worker_context() -> multiprocessing.context.BaseContext:
+def worker_context(preload: str = __name__) -> multiprocessing.context.BaseContext:
     """Fork while this process runs a single thread (fast, nothing re-imported). A process with several
-    threads (a Dagster run) is unsafe to fork: workers then come from a fork server, which imports this
-    module (so the scanners and TaskRows) once and, like spawn, re-imports the main module in each worker."""
+    threads (a Dagster run) is unsafe to fork: workers then come from a fork server, which imports `preload`
+    (this module: the scanners and TaskRows) once and, like spawn, re-imports the main module in each worker."""
     if threading.active_count() == 1:
         return multiprocessing.get_context("fork")
     context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload([__name__])
+    context.set_forkserver_preload([preload])
     return context
 
 
 def _run_scans(jobs: list[tuple[Callable[..., Any], Path, int, int]], workers: int, strict: bool) -> list[Any]:
     if workers <= 1:
         return [scan(path, start, end, strict) for scan, path, start, end in jobs]
-    with ProcessPoolExecutor(workers, mp_context=_worker_context()) as pool:
+    with ProcessPoolExecutor(workers, mp_context=worker_context()) as pool:
         futures = [pool.submit(scan, path, start, end, strict) for scan, path, start, end in jobs]
         return [future.result() for future in futures]
 
@@ -462,7 +462,7 @@ def _rows_written(path: Path, rows: TaskRows, workers: int) -> Iterator[None]:
     cuts = np.linspace(0, len(rows), workers + 1).astype(int).tolist()
     parts = [path.with_name(f".{path.name}.{os.getpid()}.part{i}") for i in range(workers)]
     try:
-        with ProcessPoolExecutor(workers, mp_context=_worker_context()) as pool:
+        with ProcessPoolExecutor(workers, mp_context=worker_context()) as pool:
             futures = [pool.submit(write_jsonl_atomic, part, rows.part(first, last))
                        for part, first, last in zip(parts, cuts, cuts[1:], strict=False)]
             yield

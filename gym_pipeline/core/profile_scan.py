@@ -137,7 +137,7 @@ def line_ranges(path: Path, parts: int) -> list[tuple[int, int]]:
     return list(zip(bounds, bounds[1:], strict=False))
 
 
-def _batches(path: Path, start: int, end: int) -> Iterator[list[bytes]]:
+def line_batches(path: Path, start: int, end: int) -> Iterator[list[bytes]]:
     """The lines starting in [start, end) (`start` at a line start), in batches."""
     with path.open("rb", buffering=BATCH_BYTES) as handle:  # a large buffer: far fewer, larger reads
         handle.seek(start)
@@ -285,7 +285,7 @@ def scan_inputs(path: Path, start: int, end: int, strict: bool = False) -> _Inpu
     chunk = _InputsChunk(tolerated=None if strict else Tolerated())
     number, offset = 0, start
     try:
-        for batch in _batches(path, start, end):
+        for batch in line_batches(path, start, end):
             for raw in batch:
                 number += 1
                 offset += len(raw)
@@ -451,7 +451,7 @@ def scan_rollouts(path: Path, start: int, end: int, strict: bool = False) -> _Ro
     shape: _Shape | None = None
     number = 0
     try:
-        for batch in _batches(path, start, end):
+        for batch in line_batches(path, start, end):
             for raw in batch:
                 number += 1
                 row = _load(path, number, raw)

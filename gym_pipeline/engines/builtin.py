@@ -160,6 +160,15 @@ def _chat_completion(raw: bytes) -> dict[str, Any]:
     return completion
 
 
+def verdict_or_error(environment: Environment, row: dict[str, Any], response_text: str) -> dict[str, Any]:
+    """The verifier's fields for one answer; a verifier that raises gives Gym's masked `verifier_error` fields."""
+    try:
+        return environment.verify(row, response_text)
+    except Exception as error:
+        return {"reward": 0.0, "failure_kind": failure_kinds.VERIFIER_ERROR, "mask_sample": True,
+                "failure_reason": redact(f"{type(error).__name__}: {error}")}
+
+
 class _Collector:
     def __init__(self, environment: Environment, settings: CollectorSettings, session: aiohttp.ClientSession,
                  model_name: str):
@@ -211,15 +220,10 @@ class _Collector:
         the rollout counts for completion but stays out of every reward statistic (never a silent 0, never a crash)."""
         params = row[RESPONSES_CREATE_PARAMS]
         response = response_object(completion, params)
-        try:
-            verdict = self.environment.verify(row, output_text(response))
-        except Exception as error:
-            verdict = {"reward": 0.0, "failure_kind": failure_kinds.VERIFIER_ERROR, "mask_sample": True,
-                       "failure_reason": redact(f"{type(error).__name__}: {error}")}
         return {
             RESPONSES_CREATE_PARAMS: expanded_request(params),
             "response": response,
-            **verdict,
+            **verdict_or_error(self.environment, row, output_text(response)),
             TASK_INDEX: row[TASK_INDEX],
             ROLLOUT_INDEX: row[ROLLOUT_INDEX],
             AGENT_REF: row[AGENT_REF],
