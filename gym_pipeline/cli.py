@@ -322,7 +322,7 @@ def build_parser() -> argparse.ArgumentParser:
                           help="a registered checkpoint (repeatable; default: all)")
     backfill.add_argument("--env", action="append", type=cli_args.safe_name("environment name"), default=None,
                           help="an environment (repeatable; default: all)")
-    backfill.add_argument("--job", choices=("eval_sweep", "recollect"), default="eval_sweep")
+    backfill.add_argument("--job", choices=("eval_sweep", "recollect", "reverify"), default="eval_sweep")
     backfill.add_argument("--batch-size", type=cli_args.positive_int, default=None,
                           help="partitions per run (default: the sweep config's backfill_batch_size)")
     backfill.add_argument("--ui-url", type=cli_args.http_url, default=None,

@@ -6,6 +6,7 @@ import dagster as dg
 
 from gym_pipeline.assets import SWEEP_ASSET_NAMES, build_assets
 from gym_pipeline.assets.partitions import sweep_partition_key
+from gym_pipeline.assets.rollouts import REVERIFY, REVERIFY_REPEATS_TAG, ROLLOUTS_MODE_TAG
 from gym_pipeline.automation import automation_sensor, nightly_schedule
 from gym_pipeline.checks import build_checks
 from gym_pipeline.config import EXAMPLES_DIR, SweepConfig, workspace_config  # noqa: F401 (re-exported)
@@ -24,6 +25,7 @@ from gym_pipeline.sensors import (
 
 EVAL_SWEEP_JOB = "eval_sweep"
 RECOLLECT_JOB = "recollect"
+REVERIFY_JOB = "reverify"
 COMPARE_JOB = "compare_checkpoints"
 OBSERVE_ENVIRONMENTS_JOB = "observe_environments"
 OBSERVE_CHECKPOINTS_JOB = "observe_checkpoints"
@@ -41,6 +43,14 @@ def build_definitions(config: SweepConfig) -> dg.Definitions:
         | dg.AssetSelection.assets("rollouts", "reward_profile", "diagnostic_report"),
         description="Collect again on the existing inputs; the blocking inputs check runs first.",
     )
+    reverify = dg.define_asset_job(
+        REVERIFY_JOB,
+        selection=dg.AssetSelection.assets("rollouts", "reward_profile", "diagnostic_report"),
+        tags={ROLLOUTS_MODE_TAG: REVERIFY},
+        description="Re-score the stored answers with each environment's current verifier (no model server, no "
+                    f"collection), then profile and diagnose; the run tag {REVERIFY_REPEATS_TAG}=N verifies each "
+                    "answer N times and records the flaky rows.",
+    )
     diagnose_failed = dg.define_asset_job(
         DIAGNOSE_FAILED_JOB,
         selection=dg.AssetSelection.assets("diagnostic_report"),
@@ -51,6 +61,7 @@ def build_definitions(config: SweepConfig) -> dg.Definitions:
         jobs=[
             eval_sweep,
             recollect,
+            reverify,
             diagnose_failed,
             dg.define_asset_job(
                 COMPARE_JOB,
@@ -72,7 +83,7 @@ def build_definitions(config: SweepConfig) -> dg.Definitions:
         asset_checks=build_checks(config),
         sensors=[
             automation_sensor(config),
-            build_failure_sensor(config, [eval_sweep, recollect], diagnose_failed),
+            build_failure_sensor(config, [eval_sweep, recollect, reverify], diagnose_failed),
             build_checkpoint_sensor(config, eval_sweep),
             build_source_sensor(config),
         ],

@@ -1,4 +1,5 @@
-"""Rollouts: the built-in engine collects one rollout per materialized row against the checkpoint's server."""
+"""Rollouts: the built-in engine collects one rollout per materialized row against the checkpoint's server; in a
+`reverify` run (tagged `gym_pipeline/rollouts: reverify`), the stored answers are re-scored instead, with no server."""
 
 import itertools
 
@@ -18,7 +19,11 @@ from gym_pipeline.resources.digest_cache import DigestCacheResource
 from gym_pipeline.resources.launchers import StageLauncherResource
 from gym_pipeline.resources.model_server import ModelServerResource
 from gym_pipeline.serving.servers import Endpoint
-from gym_pipeline.stages import PartitionOutcome, collect_partition
+from gym_pipeline.stages import PartitionOutcome, collect_partition, reverify_partition
+
+ROLLOUTS_MODE_TAG = "gym_pipeline/rollouts"
+REVERIFY = "reverify"
+REVERIFY_REPEATS_TAG = "gym_pipeline/reverify_repeats"
 
 
 def _collect_one(context: dg.AssetExecutionContext, launcher: StageLauncherResource, config: SweepConfig,
@@ -56,6 +61,12 @@ def build_rollouts(config: SweepConfig) -> dg.AssetsDefinition:
                  model_server_launcher: StageLauncherResource, collect_launcher: StageLauncherResource,
                  digest_cache: DigestCacheResource) -> dg.MaterializeResult:
         partitions = partitions_of(context)
+        if context.run.tags.get(ROLLOUTS_MODE_TAG) == REVERIFY:
+            repeats = int(context.run.tags.get(REVERIFY_REPEATS_TAG, "1"))
+            return batch_result(context, config, [
+                (partition, reverify_partition(config, partition.checkpoint, partition.env, context.log, repeats,
+                                               dagster_run_id=context.run.run_id))
+                for partition in partitions])
         for partition in partitions:  # refuse before anything is served or written
             report = inputs_report(config, partition.checkpoint, partition.env)
             if report.stale:
