@@ -68,6 +68,7 @@ from typing import Any
 import numpy as np
 
 from gym_pipeline.core import reward_analysis
+from gym_pipeline.core.flakiness import read_flakiness
 from gym_pipeline.core.formats import (
     JsonlFormatError,
     atomic_file,
@@ -418,6 +419,9 @@ def profile_run(materialized_inputs: Path, rollouts: Path, allow_partial: bool =
         masked=masked,
         num_repeats=int(np.unique(agents.group, return_counts=True)[1].max(initial=0)),
     )
+    flakiness = read_flakiness(rollouts_path)
+    if flakiness is not None:  # `reverify --repeat N` measured these very rollouts
+        analysis.summary["verifier_flakiness"] = flakiness.summary()
     return ProfileResult(
         task_rows=_task_rows(inputs_path, inputs, results, agents, input_of, unmasked, measured, names, columns,
                              all_integer),

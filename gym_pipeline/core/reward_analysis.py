@@ -26,6 +26,8 @@ Definitions:
 * Masked rollouts (`mask_sample`) are in the table, flagged, but left out of every statistic, as Gym
   leaves them out of its quality metrics; so are unscored ones (no numeric `reward`, e.g. an episode
   result without one), whose reward is null in the table.
+* Verifier flakiness (`verifier_flakiness`, only after `reverify --repeat N` on these very rollouts): the rollouts
+  whose N verifications gave different rewards, overall and as a share of each task's rollouts.
 * A "task" is a row of the reward profile: a task, or a (task, agent) pair when a task ran under
   several agents (Gym's fan-out).
 """
@@ -291,4 +293,8 @@ def summary_lines(analysis: RewardAnalysis) -> list[str]:
                      f"rollouts ({100 * cut['share']:.2f}%)")
     lines.append(f"Reward vs output tokens over {length['rollouts']} rollouts: Pearson {number(length['pearson'])}, "
                  f"Spearman {number(length['spearman'])}")
+    flaky = summary.get("verifier_flakiness")
+    if flaky is not None:
+        lines.append(f"Verifier flakiness over {flaky['repeats']} verifications: {flaky['flaky_rollouts']} of "
+                     f"{flaky['rollouts_checked']} rollouts got different rewards, in {len(flaky['flaky_tasks'])} tasks")
     return lines
