@@ -42,6 +42,7 @@ from gym_pipeline.diagnose.rules.data import (
     rule_truncated_answers,
 )
 from gym_pipeline.diagnose.rules.fallback import STEP_OF_CATEGORY, unexplained_log_errors
+from gym_pipeline.diagnose.rules.flaky import rule_flaky_verifier
 from gym_pipeline.diagnose.rules.job import (
     rule_container_cannot_reach_host,
     rule_head_probe,
@@ -157,6 +158,7 @@ RULES: tuple[Rule, ...] = (
     Rule(7, "timeouts", rule_timeouts),
     Rule(7, "verifier_timeouts", rule_verifier_timeouts),
     Rule(7, "other_failures", rule_other_failures),
+    Rule(7, "flaky_verifier", rule_flaky_verifier),
     Rule(7, "known_problems", known_problems(7)),
     Rule(8, "request_schema", rule_request_schema),
 )
