@@ -84,3 +84,35 @@ def test_trend_plot_of_tasks_that_all_score_the_same(tmp_path):
     estimate = comparison.checkpoints[0].mean_reward
     assert (estimate.ci_low, estimate.ci_high) == (0.1, 0.1) and estimate.value == pytest.approx(0.1)
     assert checkpoint_trend(comparison).startswith(b"\x89PNG")
+
+
+def _run_with_flaky_tasks(run_dir, rewards_by_task, flaky_tasks):
+    """A run folder: its profile, a rollouts file, and the flakiness record `reverify --repeat 4` would leave."""
+    from gym_pipeline.core.fingerprint import file_digest
+    from gym_pipeline.core.flakiness import Flakiness, write_flakiness
+
+    run_dir.mkdir()
+    rollouts = run_dir / "rollouts.jsonl"
+    rollouts.write_bytes(b'{"reward": 1.0}\n')
+    write_flakiness(rollouts, Flakiness(
+        repeats=4, verifier={"name": "judge", "version": "1"}, rollouts_digest=file_digest(rollouts),
+        rollouts_checked=sum(map(len, rewards_by_task.values())),
+        task_rollouts={task: len(rewards) for task, rewards in rewards_by_task.items()},
+        flaky=[{"_ng_task_index": task, "_ng_rollout_index": 0, "rewards": [0.0, 1.0, 1.0, 0.0]}
+               for task in flaky_tasks]))
+    return _profile(run_dir / "rollouts_reward_profiling.jsonl", rewards_by_task)
+
+
+@pytest.mark.parametrize(("flaky", "warned"), [(range(10), True), (range(2), False), ((), False)])
+def test_a_regression_within_verifier_flakiness_is_flagged_with_a_warning(tmp_path, flaky, warned):
+    """12 tasks solved before and not after: significant. When 10 of them have a flaky verifier, the 2 left are not."""
+    before = {task: [1.0] * 4 for task in range(20)}
+    after = {task: [0.0] * 4 if task < 12 else [1.0] * 4 for task in range(20)}
+    comparison = compare_checkpoints("env", [("c1", _run_with_flaky_tasks(tmp_path / "c1", before, [])),
+                                             ("c2", _run_with_flaky_tasks(tmp_path / "c2", after, flaky))])
+    [change] = comparison.changes
+    assert change.significant_regression and change.flaky_tasks == list(flaky)
+    assert (change.flakiness_warning is not None) == warned
+    if warned:
+        assert "10 of the 12 regressed tasks have a flaky verifier" in change.flakiness_warning
+        assert "flakiness alone may explain" in change.flakiness_warning

@@ -71,7 +71,11 @@ def build_checkpoint_comparison(config: SweepConfig) -> dg.AssetsDefinition:
         write_json_atomic(output, comparison.as_dict(), indent=True)
         regressions = [f"{change.before} -> {change.after}: {len(change.regressed)} tasks regressed, "
                        f"{len(change.improved)} improved (McNemar p={change.mcnemar_p:.3g})"
+                       + (f"; warning: {change.flakiness_warning}" if change.flakiness_warning else "")
                        for change in comparison.regressions]
+        for change in comparison.regressions:
+            if change.flakiness_warning:
+                context.log.warning(f"{env} {change.before} -> {change.after}: {change.flakiness_warning}")
         return dg.MaterializeResult(
             metadata={
                 "path": dg.MetadataValue.path(str(output)),
@@ -80,6 +84,7 @@ def build_checkpoint_comparison(config: SweepConfig) -> dg.AssetsDefinition:
                 "changes_table": dg.MetadataValue.md(changes_table(comparison)),
                 "trend": dg.MetadataValue.md(markdown_image(checkpoint_trend(comparison), f"{env} by checkpoint")),
                 "significant_regressions": len(regressions),
+                "flakiness_warnings": sum(1 for change in comparison.changes if change.flakiness_warning),
             },
             data_version=dg.DataVersion(file_digest(output)),
             check_results=[dg.AssetCheckResult(

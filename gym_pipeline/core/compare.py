@@ -10,6 +10,10 @@ and pass@k in [0, 1], changes in [-1, 1]). A task counts as solved when its mean
 flips (the two-sided binomial test of the flips against a fair coin, `scipy.stats.binomtest`'s value)
 says whether the change is more than noise. A checkpoint regresses significantly when more tasks
 regressed than improved and the test's p-value is below `alpha`.
+
+When `reverify --repeat N` measured a run's verifier flakiness (`core/flakiness.py`), a flagged regression is
+checked against it: if the test, left without the tasks a flaky verifier scored in either checkpoint, no longer
+finds a significant regression, the change carries a warning that flakiness alone may explain it.
 """
 
 from __future__ import annotations
@@ -21,7 +25,8 @@ from pathlib import Path
 import numpy as np
 
 from gym_pipeline.core import intervals
-from gym_pipeline.core.formats import TASK_INDEX, iter_jsonl_dicts
+from gym_pipeline.core.flakiness import read_flakiness
+from gym_pipeline.core.formats import ROLLOUTS_FILE, TASK_INDEX, iter_jsonl_dicts
 from gym_pipeline.core.reward_analysis import k_values, pass_at_k
 
 SOLVED_AT = 0.5
@@ -54,6 +59,8 @@ class PairedChange:
     regressed: list[int] = field(default_factory=list)  # task indices solved only before
     mcnemar_p: float = 1.0
     significant_regression: bool = False
+    flaky_tasks: list[int] = field(default_factory=list)  # compared tasks with a flaky rollout in either checkpoint
+    flakiness_warning: str | None = None  # set when flakiness alone may explain a flagged regression
 
 
 @dataclass
@@ -120,7 +127,8 @@ def summarize_checkpoint(checkpoint: str, rewards: dict[int, list[float]]) -> Ch
 
 
 def paired_change(before: str, after: str, old: dict[int, list[float]], new: dict[int, list[float]],
-                  alpha: float) -> PairedChange:
+                  alpha: float, flaky: set[int] | None = None) -> PairedChange:
+    """`flaky`: tasks whose verifier gave one of these checkpoints' answers different rewards on repetition."""
     common = sorted(task for task in old.keys() & new.keys() if old[task] and new[task])
     old_means = np.array([np.mean(old[task]) for task in common], dtype=float)
     new_means = np.array([np.mean(new[task]) for task in common], dtype=float)
@@ -128,7 +136,7 @@ def paired_change(before: str, after: str, old: dict[int, list[float]], new: dic
     improved = [task for task, was, now in zip(common, solved_before, solved_after, strict=True) if now and not was]
     regressed = [task for task, was, now in zip(common, solved_before, solved_after, strict=True) if was and not now]
     p_value = mcnemar_exact(len(improved), len(regressed))
-    return PairedChange(
+    change = PairedChange(
         before=before,
         after=after,
         tasks_compared=len(common),
@@ -137,17 +145,42 @@ def paired_change(before: str, after: str, old: dict[int, list[float]], new: dic
         regressed=regressed,
         mcnemar_p=p_value,
         significant_regression=len(regressed) > len(improved) and p_value < alpha,
+        flaky_tasks=sorted(set(common) & (flaky or set())),
     )
+    if change.significant_regression and change.flaky_tasks:
+        change.flakiness_warning = _flakiness_warning(change, alpha)
+    return change
+
+
+def _flakiness_warning(change: PairedChange, alpha: float) -> str | None:
+    """A warning when the regression is no longer significant without the tasks a flaky verifier scored."""
+    flaky = set(change.flaky_tasks)
+    improved = [task for task in change.improved if task not in flaky]
+    regressed = [task for task in change.regressed if task not in flaky]
+    p_value = mcnemar_exact(len(improved), len(regressed))
+    if len(regressed) > len(improved) and p_value < alpha:
+        return None
+    return (f"{len(change.regressed) - len(regressed)} of the {len(change.regressed)} regressed tasks have a flaky "
+            f"verifier; without the {len(flaky)} flaky tasks, {len(regressed)} regressed and {len(improved)} improved "
+            f"(McNemar p={p_value:.3g}): verifier flakiness alone may explain this regression")
 
 
 def compare_checkpoints(env: str, profiles: list[tuple[str, Path]], alpha: float = 0.05) -> Comparison:
     """Compare the checkpoints of one environment, given (checkpoint, reward profile path) in order."""
     rewards = [(checkpoint, _task_rewards(path)) for checkpoint, path in profiles]
+    flaky = [_flaky_tasks(path) for _, path in profiles]
     return Comparison(
         env=env,
         checkpoints=[summarize_checkpoint(checkpoint, per_task) for checkpoint, per_task in rewards],
         changes=[
-            paired_change(before, after, old, new, alpha)
-            for (before, old), (after, new) in zip(rewards, rewards[1:], strict=False)
+            paired_change(before, after, old, new, alpha, flaky=flaky_before | flaky_after)
+            for (before, old), (after, new), flaky_before, flaky_after
+            in zip(rewards, rewards[1:], flaky, flaky[1:], strict=False)
         ],
     )
+
+
+def _flaky_tasks(profile: Path) -> set[int]:
+    """Tasks of the profiled run whose verifier was measured flaky (none when no flakiness was measured)."""
+    flakiness = read_flakiness(Path(profile).parent / ROLLOUTS_FILE)
+    return set(flakiness.flaky_per_task) if flakiness is not None else set()
