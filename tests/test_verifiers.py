@@ -292,3 +292,26 @@ def test_own_verifiers_are_refused_by_the_nemo_gym_engine(tmp_path):
                                          "verifier: 'gym_pipeline.environments.mcqa:extract_letter'}\n")
     with pytest.raises(ConfigError, match="nemo_gym engine runs Gym's own resources servers"):
         load_sweep_config(tmp_path / "sweep.yaml")
+
+
+def test_the_flaky_verifier_example_is_diagnosed_with_its_tasks():
+    from gym_pipeline.diagnose import diagnose
+
+    report = diagnose(Path(__file__).parent / "data" / "diagnose" / "flaky_verifier_run")
+    assert report.category == "verifier_runtime"
+    [finding] = [f for f in report.findings if f.id == "flaky_verifier"]
+    assert finding.role == "cause" and "in 4 tasks (0, 1, 2, 3)" in finding.title
+    assert finding.evidence[0].file == "rollouts_verifier_flakiness.json" and "coin_judge:judge" in finding.evidence[0].text
+
+
+def test_a_bad_rollouts_line_is_named_by_its_line_in_the_file(home):
+    from gym_pipeline.core.formats import JsonlFormatError
+
+    run_dir = home / "runs" / CHECKPOINT / "string_match"
+    lines = (run_dir / "rollouts.jsonl").read_bytes().splitlines(keepends=True)
+    (run_dir / "rollouts.jsonl").write_bytes(b"".join(lines[:5] + [b"{not json\n"] + lines[5:]))
+    before = (run_dir / "rollouts.jsonl").read_bytes()
+    with pytest.raises(JsonlFormatError, match=r"rollouts\.jsonl:6: not valid JSON"):
+        rescore_run(run_dir, environment_for("string_match"), {"name": "string_match", "version": "-"}, workers=2)
+    assert (run_dir / "rollouts.jsonl").read_bytes() == before  # nothing written
+    assert not (run_dir / "rollouts.before_reverify.jsonl").exists()

@@ -16,13 +16,16 @@ one written.
 from __future__ import annotations
 
 import os
+import shutil
 import tempfile
 import time
+from array import array
+from bisect import bisect_left
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import numpy as np
 import orjson
@@ -41,7 +44,7 @@ from gym_pipeline.core.formats import (
 )
 from gym_pipeline.core.manifest import ROLLOUTS_STAGE, annotate_stage, read_manifest, record_stage
 from gym_pipeline.core.profile import worker_context
-from gym_pipeline.core.profile_scan import line_batches, line_ranges, merge_inputs, scan_inputs
+from gym_pipeline.core.profile_scan import line_batches, line_ranges
 from gym_pipeline.core.run_lock import run_directory_lock
 from gym_pipeline.engines.builtin import verdict_or_error
 from gym_pipeline.engines.responses import output_text
@@ -84,6 +87,7 @@ class _PartResult:
     changed_tasks: set[int] = field(default_factory=set)
     task_rollouts: Counter[int] = field(default_factory=Counter)
     flaky: list[dict[str, Any]] = field(default_factory=list)
+    error: tuple[int, str | None, str] | None = None  # the first bad row: (line within the part, field, message)
 
 
 def before_reverify_path(rollouts_path: Path) -> Path:
@@ -94,6 +98,8 @@ def before_reverify_path(rollouts_path: Path) -> Path:
 def rescored_row(row: dict[str, Any], verdict: dict[str, Any]) -> dict[str, Any]:
     """`row` with the verifier's fields replaced where they stand; fields the row lacks go after the last of the
     verifier's fields it has (or at the end)."""
+    if verdict.keys() <= row.keys():  # the usual case: the same fields, values replaced in place
+        return row | verdict
     new_fields = [key for key in verdict if key not in row]
     last = next((key for key in reversed(row) if key in verdict), None)
     result: dict[str, Any] = {}
@@ -106,27 +112,67 @@ def rescored_row(row: dict[str, Any], verdict: dict[str, Any]) -> dict[str, Any]
     return result
 
 
-def _input_keys(inputs_path: Path, workers: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The materialized rows' keys (task << 32 | rollout), sorted, with each row's byte offset and length."""
+def _scan_input_keys(path: Path, start: int, end: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, tuple | None]:
+    """Keys (task << 32 | rollout), byte offsets and lengths of the materialized rows in [start, end), and the
+    first bad line's (line within the range, field, message)."""
+    keys, offsets, lengths = array("q"), array("q"), array("q")
+    number, offset, error = 0, start, None
+    for batch in line_batches(path, start, end):
+        for raw in batch:
+            number += 1
+            offset += len(raw)
+            if not raw.strip():
+                continue
+            try:
+                row = orjson.loads(raw)
+                task, rollout = row[TASK_INDEX], row[ROLLOUT_INDEX]
+            except (orjson.JSONDecodeError, KeyError, TypeError):
+                error = (number, TASK_INDEX, "not a materialized row with integer _ng_task_index and _ng_rollout_index")
+                break
+            if type(task) is not int or type(rollout) is not int or not (0 <= task < 1 << 31 and 0 <= rollout < 1 << 31):
+                error = (number, TASK_INDEX, f"indices ({task!r}, {rollout!r}) are not integers in [0, 2^31)")
+                break
+            keys.append((task << _KEY_BITS) | rollout)
+            offsets.append(offset - len(raw))
+            lengths.append(len(raw))
+        if error:
+            break
+    return np.frombuffer(keys, np.int64), np.frombuffer(offsets, np.int64), np.frombuffer(lengths, np.int64), error
+
+
+def _input_index(inputs_path: Path, workers: int) -> tuple[list[int], list[int], list[int]]:
+    """The materialized rows' keys, sorted, with each row's byte offset and length (plain lists: a lookup is one
+    `bisect`)."""
     ranges = line_ranges(inputs_path, workers)
+    jobs = [(inputs_path, start, end) for start, end in ranges]
     if workers > 1 and len(ranges) > 1:
         with ProcessPoolExecutor(workers, mp_context=worker_context(__name__)) as pool:
-            chunks = list(pool.map(scan_inputs, *zip(*[(inputs_path, start, end) for start, end in ranges],
-                                                    strict=True)))
+            chunks = list(pool.map(_scan_input_keys, *zip(*jobs, strict=True)))
     else:
-        chunks = [scan_inputs(inputs_path, start, end) for start, end in ranges]
-    inputs = merge_inputs(inputs_path, chunks)
-    keys = (inputs.task << _KEY_BITS) | inputs.rollout
+        chunks = [_scan_input_keys(*job) for job in jobs]
+    for index, (*_, error) in enumerate(chunks):
+        if error:
+            line, field_name, message = error
+            raise JsonlFormatError(inputs_path, _lines_before(inputs_path, ranges[index][0]) + line, field_name,
+                                   message)
+    keys, offsets, lengths = (np.concatenate([chunk[i] for chunk in chunks]) for i in range(3))
     order = np.argsort(keys, kind="stable")
-    return keys[order], inputs.offset[order], inputs.length[order]
+    keys = keys[order]
+    duplicate = np.flatnonzero(keys[1:] == keys[:-1])
+    if len(duplicate):
+        key = int(keys[duplicate[0]])
+        raise JsonlFormatError(inputs_path, 0, TASK_INDEX, f"(task, rollout) ({key >> _KEY_BITS}, "
+                               f"{key & ((1 << _KEY_BITS) - 1)}) appears twice")
+    return keys.tolist(), offsets[order].tolist(), lengths[order].tolist()
 
 
 # Set in each worker (by the pool's initializer, or directly when re-scoring in this process).
 _job: dict[str, Any] = {}
 
 
-def _start_worker(environment: Environment, inputs_path: Path, keys: np.ndarray, offsets: np.ndarray,
-                  lengths: np.ndarray, repeats: int) -> None:
+def _start_worker(environment: Environment, inputs_path: Path, index: tuple[list[int], list[int], list[int]],
+                  repeats: int) -> None:
+    keys, offsets, lengths = index
     _job.update(environment=environment, inputs=open(inputs_path, "rb"), keys=keys, offsets=offsets,  # noqa: SIM115
                 lengths=lengths, repeats=repeats, inputs_path=inputs_path)
 
@@ -134,64 +180,72 @@ def _start_worker(environment: Environment, inputs_path: Path, keys: np.ndarray,
 def _input_row(task: int, rollout: int) -> dict[str, Any] | None:
     key = (task << _KEY_BITS) | rollout
     keys = _job["keys"]
-    at = int(np.searchsorted(keys, key))
+    at = bisect_left(keys, key)
     if at >= len(keys) or keys[at] != key:
         return None
-    handle = _job["inputs"]
-    return orjson.loads(os.pread(handle.fileno(), int(_job["lengths"][at]), int(_job["offsets"][at])))
+    return orjson.loads(os.pread(_job["inputs"].fileno(), _job["lengths"][at], _job["offsets"][at]))
 
 
-def _rescore_part(rollouts_path: Path, start: int, end: int, first_line: int, part_path: Path) -> _PartResult:
-    """Re-score the rows in [start, end) of the rollouts into `part_path`; `first_line` numbers errors."""
-    environment, repeats = _job["environment"], _job["repeats"]
+def _rescore_part(rollouts_path: Path, start: int, end: int, part_path: Path) -> _PartResult:
+    """Re-score the rows in [start, end) of the rollouts into `part_path`. A bad row stops the part: its line
+    (within the range), field and message are in the result's `error`."""
+    environment, repeats, input_row = _job["environment"], _job["repeats"], _input_row
     result = _PartResult()
-    number = first_line - 1
-    with open(part_path, "wb", buffering=1 << 20) as out:
+    changed_tasks, task_rollouts, flaky = result.changed_tasks, result.task_rollouts, result.flaky
+    rows = rescored = changed = number = 0
+    with open(part_path, "wb") as out:
         for batch in line_batches(rollouts_path, start, end):
+            written = []
             for raw in batch:
                 number += 1
-                if not raw.strip():
-                    out.write(raw)
-                    continue
                 try:
                     row = orjson.loads(raw)
                 except orjson.JSONDecodeError as error:
-                    raise JsonlFormatError(rollouts_path, number, None, f"not valid JSON ({error})") from None
-                result.rows += 1
-                response = row.get("response")
-                if not isinstance(response, dict):  # nothing to re-score: kept as it is
-                    out.write(raw)
+                    if raw.strip():
+                        result.error = (number, None, f"not valid JSON ({error})")
+                        break
+                    written.append(raw)  # a blank line stays where it is
+                    continue
+                rows += 1
+                response = row.get("response") if type(row) is dict else None
+                if type(response) is not dict:  # nothing to re-score: kept as it is
+                    written.append(raw)
                     continue
                 task, rollout = row.get(TASK_INDEX), row.get(ROLLOUT_INDEX)
-                source = _input_row(task, rollout) if type(task) is int and type(rollout) is int else None
+                source = input_row(task, rollout) if type(task) is int and type(rollout) is int else None
                 if source is None:
-                    raise JsonlFormatError(rollouts_path, number, TASK_INDEX, f"no row ({task}, {rollout}) in "
-                                           f"{_job['inputs_path'].name}: cannot give the verifier its row")
+                    result.error = (number, TASK_INDEX, f"no row ({task}, {rollout}) in {_job['inputs_path'].name}: "
+                                                        "cannot give the verifier its row")
+                    break
                 text = output_text(response)
-                verdicts = [verdict_or_error(environment, source, text) for _ in range(repeats)]
-                verdict = verdicts[0]
+                verdict = verdict_or_error(environment, source, text)
                 new = rescored_row(row, verdict)
-                result.rescored += 1
-                result.task_rollouts[task] += 1
-                if any(row.get(name) != new.get(name) for name in ("reward", "mask_sample")):
-                    result.changed += 1
-                    result.changed_tasks.add(task)
-                rewards = [v["reward"] for v in verdicts]
-                if len(set(rewards)) > 1:
-                    result.flaky.append({TASK_INDEX: task, ROLLOUT_INDEX: rollout, "rewards": rewards})
-                out.write(orjson.dumps(new) + b"\n")
+                rescored += 1
+                task_rollouts[task] += 1
+                if row.get("reward") != new["reward"] or row.get("mask_sample") != new["mask_sample"]:
+                    changed += 1
+                    changed_tasks.add(task)
+                if repeats > 1:
+                    rewards = [verdict["reward"], *(verdict_or_error(environment, source, text)["reward"]
+                                                    for _ in range(repeats - 1))]
+                    if len(set(rewards)) > 1:
+                        flaky.append({TASK_INDEX: task, ROLLOUT_INDEX: rollout, "rewards": rewards})
+                written.append(orjson.dumps(new, option=orjson.OPT_APPEND_NEWLINE))
+            out.writelines(written)
+            if result.error:
+                break
+    result.rows, result.rescored, result.changed = rows, rescored, changed
     return result
 
 
-def _line_counts(path: Path, ranges: list[tuple[int, int]]) -> list[int]:
-    """The line number each range starts at (1-based), for errors that name the file's line."""
-    starts, count = [], 1
+def _lines_before(path: Path, offset: int) -> int:
+    """How many lines start before byte `offset` (read only when an error needs its file line)."""
+    count = 0
     with open(path, "rb") as handle:
-        for start, end in ranges:
-            starts.append(count)
-            handle.seek(start)
-            count += handle.read(end - start).count(b"\n")
-    return starts
+        while offset > 0 and (chunk := handle.read(min(1 << 22, offset))):
+            count += chunk.count(b"\n")
+            offset -= len(chunk)
+    return count
 
 
 def refuse_task_folder_runs(rollouts_path: Path) -> None:
@@ -224,15 +278,13 @@ def rescore_run(run_dir: Path, environment: Environment, verifier: dict[str, Any
         size = rollouts_path.stat().st_size + inputs_path.stat().st_size
         if workers is None:
             workers = 1 if size < _PARALLEL_MIN_BYTES else max(1, os.cpu_count() or 1)
-        keys, offsets, lengths = _input_keys(inputs_path, workers)
+        index = _input_index(inputs_path, workers)
         parts = max(workers, -(-rollouts_path.stat().st_size // _RANGE_BYTES))
         ranges = line_ranges(rollouts_path, parts if workers > 1 else 1)
-        first_lines = _line_counts(rollouts_path, ranges) if len(ranges) > 1 else [1]
-        setup = (environment, inputs_path, keys, offsets, lengths, repeats)
+        setup = (environment, inputs_path, index, repeats)
         with tempfile.TemporaryDirectory(dir=run_dir, prefix=".reverify-") as scratch:
-            part_paths = [Path(scratch) / f"part-{index:05d}.jsonl" for index in range(len(ranges))]
-            jobs = [(rollouts_path, start, end, line, part)
-                    for (start, end), line, part in zip(ranges, first_lines, part_paths, strict=True)]
+            part_paths = [Path(scratch) / f"part-{number:05d}.jsonl" for number in range(len(ranges))]
+            jobs = [(rollouts_path, start, end, part) for (start, end), part in zip(ranges, part_paths, strict=True)]
             if workers > 1 and len(jobs) > 1:
                 with ProcessPoolExecutor(workers, mp_context=worker_context(__name__), initializer=_start_worker,
                                          initargs=setup) as pool:
@@ -243,23 +295,42 @@ def rescore_run(run_dir: Path, environment: Environment, verifier: dict[str, Any
                     results = [_rescore_part(*job) for job in jobs]
                 finally:
                     _job.pop("inputs").close()
-            before = before_reverify_path(rollouts_path)
-            with atomic_file(rollouts_path) as temporary:
-                with open(temporary, "wb") as out:
-                    for part in part_paths:
-                        with open(part, "rb") as source:
-                            while chunk := source.read(1 << 22):
-                                out.write(chunk)
-                    out.flush()
-                    os.fsync(out.fileno())
-                # the previous file, kept under its new name before the new one takes its place
-                linked = sibling_path(before, ".tmp")
-                linked.unlink(missing_ok=True)
-                os.link(rollouts_path, linked)
-                os.replace(linked, before)
+            for (start, _), result in zip(ranges, results, strict=True):
+                if result.error:  # the first bad row of the file, by its line in the file
+                    line, field_name, message = result.error
+                    raise JsonlFormatError(rollouts_path, _lines_before(rollouts_path, start) + line, field_name,
+                                           message)
+            _replace_keeping_previous(rollouts_path, part_paths)
         summary = _summary(results, repeats, verifier, time.monotonic() - started)
         _record(run_dir, rollouts_path, summary, results)
         return summary
+
+
+def _replace_keeping_previous(rollouts_path: Path, part_paths: list[Path]) -> None:
+    """The parts joined into the new rollouts file, which takes the old one's place atomically; the old one is kept
+    as `rollouts.before_reverify.jsonl` (a hard link made before the rename: nothing is copied)."""
+    before = before_reverify_path(rollouts_path)
+    with atomic_file(rollouts_path) as temporary:
+        with open(temporary, "wb") as out:
+            for part in part_paths:
+                with open(part, "rb") as source:
+                    _append(source, out)
+            out.flush()
+            os.fsync(out.fileno())
+        linked = sibling_path(before, ".tmp")
+        linked.unlink(missing_ok=True)
+        os.link(rollouts_path, linked)
+        os.replace(linked, before)
+
+
+def _append(source: BinaryIO, out: BinaryIO) -> None:
+    """Copy a whole file in the kernel where it can (no trip through Python), else by blocks."""
+    out.flush()
+    try:
+        while os.copy_file_range(source.fileno(), out.fileno(), 1 << 30):
+            pass
+    except OSError:  # a file system or kernel without copy_file_range
+        shutil.copyfileobj(source, out, 1 << 22)
 
 
 def _summary(results: list[_PartResult], repeats: int, verifier: dict[str, Any], elapsed_s: float) -> RescoringSummary:
@@ -272,21 +343,21 @@ def _summary(results: list[_PartResult], repeats: int, verifier: dict[str, Any],
 
 
 def _record(run_dir: Path, rollouts_path: Path, summary: RescoringSummary, results: list[_PartResult]) -> None:
-    """The manifest says which verifier scored the rows now; a repeated verification leaves its flakiness record
-    (and a single one removes an older record, which described rows that are no longer there)."""
-    digest = file_digest(rollouts_path)
+    """The manifest says which verifier scored the rows now; a repeated verification leaves its flakiness record,
+    naming the digest of the rollouts it measured (a single one removes an older record, which described rows
+    that are no longer there)."""
     if summary.repeats > 1:
         task_rollouts: Counter[int] = Counter()
         for result in results:
             task_rollouts.update(result.task_rollouts)
         write_flakiness(rollouts_path, Flakiness(
-            repeats=summary.repeats, verifier=summary.verifier, rollouts_digest=digest,
+            repeats=summary.repeats, verifier=summary.verifier, rollouts_digest=file_digest(rollouts_path),
             rollouts_checked=summary.rescored, task_rollouts=dict(task_rollouts), flaky=summary.flaky))
     else:
         flakiness_path(rollouts_path).unlink(missing_ok=True)
     record_stage(run_dir, REVERIFY_STAGE, {
         "verifier": summary.verifier, "repeats": summary.repeats,
-        "output": {"path": str(rollouts_path), "digest": digest, "rows": summary.rows, "rescored": summary.rescored,
+        "output": {"path": str(rollouts_path), "rows": summary.rows, "rescored": summary.rescored,
                    "changed": summary.changed, "flaky": len(summary.flaky)},
         "previous": str(before_reverify_path(rollouts_path)),
     })
