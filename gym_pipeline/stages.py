@@ -38,7 +38,7 @@ from gym_pipeline.core.run_lock import run_directory_lock
 from gym_pipeline.diagnose.report import DIAGNOSIS_STAGE
 from gym_pipeline.engines.builtin import CollectionProgress, CollectorSettings, collect
 from gym_pipeline.engines.nemo_gym import collect_with_nemo_gym
-from gym_pipeline.engines.rescoring import RescoringSummary, rescore_run
+from gym_pipeline.engines.rescoring import RescoringError, RescoringSummary, rescore_run
 from gym_pipeline.serving.servers import Endpoint
 from gym_pipeline.verifiers import verifier_record
 
@@ -239,6 +239,10 @@ def _collect_with_nemo_gym(config: SweepConfig, checkpoint: str, env: str, endpo
 def rescore_run_dir(config: SweepConfig, run_dir: Path, env: str, repeats: int = 1,
                     dagster_run_id: str | None = None) -> RescoringSummary:
     """`env`'s current verifier on every stored response of `run_dir`, with no model server."""
+    if read_manifest(run_dir).get(ROLLOUTS_STAGE, {}).get("engine") == "nemo_gym":
+        # Gym's rows were scored by its resources server; our verifier re-implementing it would be another verifier.
+        raise RescoringError(f"{run_dir}: collected by the nemo_gym engine, whose rows Gym's resources server scored; "
+                             "re-scoring through Gym's own /verify (gym env start) is not supported yet")
     return rescore_run(run_dir, config.runnable_environment(env), verifier_record(config, env), repeats,
                        dagster_run_id=dagster_run_id)
 

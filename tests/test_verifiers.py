@@ -315,3 +315,13 @@ def test_a_bad_rollouts_line_is_named_by_its_line_in_the_file(home):
         rescore_run(run_dir, environment_for("string_match"), {"name": "string_match", "version": "-"}, workers=2)
     assert (run_dir / "rollouts.jsonl").read_bytes() == before  # nothing written
     assert not (run_dir / "rollouts.before_reverify.jsonl").exists()
+
+
+def test_a_nemo_gym_run_is_not_re_scored_by_another_verifier(home):
+    from gym_pipeline.core.manifest import annotate_stage
+    from gym_pipeline.stages import rescore_run_dir
+
+    run_dir = home / "runs" / CHECKPOINT / "string_match"
+    annotate_stage(run_dir, "rollouts", {"engine": "nemo_gym"})
+    with pytest.raises(RescoringError, match="Gym's own /verify"):
+        rescore_run_dir(workspace_config(home), run_dir, "string_match")
