@@ -22,6 +22,7 @@ from rich.table import Table
 from gym_pipeline import cli_args
 from gym_pipeline.config import ConfigError
 from gym_pipeline.core.redaction import redact
+from gym_pipeline.taskfolders.cli import add_tasks_parser
 
 EXIT_BAD_INPUT = 2
 stderr = Console(stderr=True)
@@ -383,6 +384,8 @@ def build_parser() -> argparse.ArgumentParser:
     status.add_argument("--json", action="store_true")
     status.add_argument("--rehash", action="store_true",
                         help="hash every source file again, not only those whose size or modification time changed")
+
+    add_tasks_parser(commands, cli_args.positive_int)
 
     diagnose = command("diagnose", cmd_diagnose, "Diagnose a run folder the way the debugging guide says.")
     diagnose.add_argument("run_dir", type=Path)

@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from gym_pipeline.core.materialize import MaterializationError, MaterializationSettings
 from gym_pipeline.environments import get_environment
 from gym_pipeline.launchers.settings import LauncherSettings
+from gym_pipeline.taskfolders.materialize import TASK_AGENT
 
 SWEEP_CONFIG_FILE = "sweep.yaml"
 HOME_ENV_VAR = "GYM_PIPELINE_HOME"
@@ -69,8 +70,14 @@ class _Strict(BaseModel):
 
 
 class EnvironmentConfig(_Strict):
-    name: str = Field(description="An environment gym_pipeline knows (string_match, mcqa...)")
-    dataset: Path = Field(description="The source JSONL of tasks")
+    name: str = Field(description="An environment gym_pipeline knows (string_match, mcqa...), or any name for `tasks`")
+    dataset: Path | None = Field(default=None, description="The source JSONL of tasks")
+    tasks: Path | None = Field(default=None, description="a task folder in Harbor's format, or a folder of them "
+                                                         "(instead of a dataset: see gym_pipeline/taskfolders)")
+    skip_unloadable: bool = Field(default=False, description="tasks: run the loadable tasks when some do not load "
+                                                             "(Gym's --skip-unloadable); they are in skipped.json")
+    allow_internet: bool = Field(default=False, description="tasks: the host lets a task that asks for the internet "
+                                                            "have the host's network (default: no network at all)")
     agent: str | None = Field(
         default=None,
         description="the agent every row runs on (Gym's +agent_name: replaces each row's agent_ref); defaults to "
@@ -90,8 +97,20 @@ class EnvironmentConfig(_Strict):
         default=None, description="run rows of an agent_ref.name or task_source once per listed agent")
 
     _check_name = field_validator("name")(lambda cls, value: check_safe_name(value, "environment name"))
-    _check_dataset = field_validator("dataset", "prompt_config")(
+    _check_dataset = field_validator("dataset", "tasks", "prompt_config")(
         lambda cls, value: value if value is None else _check_path(value))
+
+    @model_validator(mode="after")
+    def _one_source(self) -> EnvironmentConfig:
+        if (self.dataset is None) == (self.tasks is None):
+            raise ValueError("give either dataset (a JSONL of tasks) or tasks (a folder of task folders), not "
+                             + ("both" if self.dataset else "neither"))
+        return self
+
+    @property
+    def source(self) -> Path:
+        """What the environment's tasks are read from: the dataset file or the taskset folder."""
+        return self.tasks or self.dataset  # type: ignore[return-value]
 
     @model_validator(mode="after")
     def _gym_checks(self) -> EnvironmentConfig:
@@ -321,7 +340,8 @@ class SweepConfig(_Strict):
                 "digest_cache": absolute(self.digest_cache),
                 "environments": [
                     environment.model_copy(update={
-                        "dataset": absolute(environment.dataset),
+                        "dataset": absolute(environment.dataset) if environment.dataset else None,
+                        "tasks": absolute(environment.tasks) if environment.tasks else None,
                         "prompt_config": absolute(environment.prompt_config) if environment.prompt_config else None,
                     })
                     for environment in self.environments
@@ -341,7 +361,8 @@ class SweepConfig(_Strict):
         routed_by_map = environment.agent_map and "_default" in environment.agent_map
         return MaterializationSettings(
             num_repeats=self.num_repeats if environment.num_repeats is None else environment.num_repeats,
-            agent=environment.agent or (None if routed_by_map else get_environment(env).agent_name),
+            agent=environment.agent or (None if routed_by_map else
+                                        TASK_AGENT if environment.tasks else get_environment(env).agent_name),
             interleave_repeats=self.interleave_repeats,
             responses_create_params=self.responses_create_params,
             limit=environment.limit,

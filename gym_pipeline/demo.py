@@ -33,6 +33,8 @@ from gym_pipeline.sweep import (
     diagnose_failed_run,
     workspace_config,
 )
+from gym_pipeline.taskfolders.demo_taskset import enable_bundled_taskset, sandbox_engine_problem
+from gym_pipeline.taskfolders.knowledge import taskset_knowledge
 
 DAGSTER_DIR = "dagster"
 # The run queue is checked every second (Dagster's default is 5 s): a run submitted from the UI or by
@@ -75,14 +77,23 @@ def create_workspace(home: Path, checkpoint_count: int) -> SweepConfig:
     config_path = home / SWEEP_CONFIG_FILE
     if not config_path.exists():
         write_bytes_atomic(config_path, (EXAMPLES_DIR / SWEEP_CONFIG_FILE).read_bytes())
+    if (problem := sandbox_engine_problem()) is None:
+        enable_bundled_taskset(config_path)
+    else:
+        Console(stderr=True).print(f"demo: {problem}", highlight=False)
     config = workspace_config(home)
     for environment in config.environments:
+        if environment.dataset is None:
+            continue
         bundled = EXAMPLES_DIR / "data" / environment.dataset.name
         if not environment.dataset.exists() and bundled.exists():
             write_bytes_atomic(environment.dataset, bundled.read_bytes())
     if len(discover_checkpoints(config)) < checkpoint_count:
-        environments = [get_environment(environment.name) for environment in config.environments]
-        demo_checkpoints(config.checkpoints_dir, checkpoint_count, environments)
+        environments = [get_environment(environment.name) for environment in config.environments
+                        if environment.dataset]
+        tasks = [entry for environment in config.environments if environment.tasks
+                 for entry in taskset_knowledge(environment.tasks)]
+        demo_checkpoints(config.checkpoints_dir, checkpoint_count, environments, extra_knowledge=tasks)
     prepare_dagster_home(home)
     return config
 
