@@ -255,7 +255,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
     kinds = {"local": LocalLauncherSettings, "docker": DockerLauncherSettings, "slurm": SlurmLauncherSettings}
     launcher = kinds[args.launcher]() if args.launcher else None
-    result = run_demo(args.home, args.checkpoints, quiet=args.json, launcher=launcher)
+    result = run_demo(args.home, args.checkpoints, quiet=args.json, launcher=launcher, taskset=not args.no_tasks)
     if args.json:
         sys.stdout.write(orjson.dumps(result, option=orjson.OPT_INDENT_2).decode() + "\n")
     else:
@@ -293,6 +293,8 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
     demo.add_argument("--launcher", choices=("local", "docker", "slurm"), default=None,
                       help="run every stage and model server through this launcher (default: in the Dagster step)")
+    demo.add_argument("--no-tasks", action="store_true",
+                      help="leave out the bundled task folders (swept in Docker sandboxes when an engine answers)")
 
     backfill = command("backfill", cmd_backfill,
                        "Re-run sweep partitions in batched ranged runs that start at once (no backfill-daemon wait).")

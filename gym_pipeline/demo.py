@@ -71,15 +71,16 @@ def ui_command(port: int) -> list[str]:
             "-p", str(port)]
 
 
-def create_workspace(home: Path, checkpoint_count: int) -> SweepConfig:
-    """Lay out the workspace; files already there (an edited dataset, say) are kept as they are."""
+def create_workspace(home: Path, checkpoint_count: int, taskset: bool = False) -> SweepConfig:
+    """Lay out the workspace; files already there (an edited dataset, say) are kept as they are. `taskset`: add
+    the bundled task folders as an environment when a Docker engine answers (say how to start one otherwise)."""
     home.mkdir(parents=True, exist_ok=True)
     config_path = home / SWEEP_CONFIG_FILE
     if not config_path.exists():
         write_bytes_atomic(config_path, (EXAMPLES_DIR / SWEEP_CONFIG_FILE).read_bytes())
-    if (problem := sandbox_engine_problem()) is None:
+    if taskset and (problem := sandbox_engine_problem()) is None:
         enable_bundled_taskset(config_path)
-    else:
+    elif taskset:
         Console(stderr=True).print(f"demo: {problem}", highlight=False)
     config = workspace_config(home)
     for environment in config.environments:
@@ -99,7 +100,7 @@ def create_workspace(home: Path, checkpoint_count: int) -> SweepConfig:
 
 
 def run_demo(home: Path | None, checkpoint_count: int = 3, quiet: bool = False,
-             launcher: LauncherSettings | None = None) -> dict:
+             launcher: LauncherSettings | None = None, taskset: bool = False) -> dict:
     """Create the workspace and materialize every asset of every (checkpoint, env) partition.
 
     `launcher` sends every stage (and the model servers) through that launcher for this sweep,
@@ -108,7 +109,7 @@ def run_demo(home: Path | None, checkpoint_count: int = 3, quiet: bool = False,
     if checkpoint_count < 1:
         raise ValueError("--checkpoints must be at least 1")
     home = home_dir(home)
-    config = create_workspace(home, checkpoint_count)
+    config = create_workspace(home, checkpoint_count, taskset=taskset)
     if launcher is not None:
         config = config.model_copy(update={"launchers": StageLaunchersConfig.everywhere(launcher)})
     with dg.DagsterInstance.from_config(str(prepare_dagster_home(home))) as instance:

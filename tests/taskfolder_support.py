@@ -35,7 +35,7 @@ def verifier_timeout_task(root: Path) -> Path:
 
 
 def missing_reward_task(root: Path) -> Path:
-    return write_task(root, "verifier-crashes", test="python3 -c 'raise RuntimeError(\"fixture failed to load\")'\n"
+    return write_task(root, "verifier-crashes", test="set -e\npython3 -c 'raise RuntimeError(\"fixture failed to load\")'\n"
                                                      "echo 1 > /logs/verifier/reward.txt")
 
 

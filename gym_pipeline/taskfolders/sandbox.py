@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import tarfile
 import time
 import uuid
@@ -58,6 +59,20 @@ def image_tag(task: Task) -> str:
     return f"{IMAGE_REPOSITORY}/{name}:{task.environment_digest.removeprefix('sha256:')[:20]}"
 
 
+_FROM = re.compile(r"^\s*FROM\s+(?:--platform=\S+\s+)?(\S+)(?:\s+AS\s+(\S+))?", re.IGNORECASE | re.MULTILINE)
+
+
+def base_images(dockerfile: Path) -> list[str]:
+    """The images a Dockerfile starts FROM (not its own earlier stages, not `scratch`)."""
+    stages, bases = set(), []
+    for image, stage in _FROM.findall(dockerfile.read_text(encoding="utf-8", errors="replace")):
+        if image.lower() not in stages and image != "scratch" and "$" not in image:
+            bases.append(image)
+        if stage:
+            stages.add(stage.lower())
+    return bases
+
+
 def ensure_image(client: docker.DockerClient, task: Task) -> tuple[str, bool]:
     """The task's image (built when not cached yet) and whether it was built now."""
     prebuilt = task.config.environment.docker_image
@@ -74,6 +89,12 @@ def ensure_image(client: docker.DockerClient, task: Task) -> tuple[str, bool]:
         return tag, False
     except ImageNotFound:
         pass
+    for base in base_images(task.environment_dir / "Dockerfile"):
+        try:
+            client.images.get(base)
+        except ImageNotFound:
+            raise ImageBuildError(f"the Dockerfile's FROM names {base}, which the engine does not have (images are "
+                                  "never pulled here: build or load it first)") from None
     timeout_s = task.config.environment.build_timeout_sec
     started = time.monotonic()
     try:

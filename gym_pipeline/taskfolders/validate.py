@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from gym_pipeline.core.formats import MATERIALIZED_INPUTS_FILE, ROLLOUTS_FILE, write_jsonl_atomic
 from gym_pipeline.core.materialize import MaterializationSettings
 from gym_pipeline.core.run_lock import run_directory_lock
 from gym_pipeline.taskfolders import collect
@@ -34,7 +35,8 @@ def validate_taskset(tasks_dir: Path, output_dir: Path, concurrency: int = 2,
     settings = collect.TaskRunSettings(concurrency=concurrency, skip_unloadable=True,
                                        episode=EpisodeSettings(host_allows_internet=host_allows_internet,
                                                                run_dir=output_dir))
-    rollouts = output_dir / "rollouts.jsonl"
+    rollouts = output_dir / ROLLOUTS_FILE
+    write_jsonl_atomic(output_dir / MATERIALIZED_INPUTS_FILE, rows)  # the folder reads as any run's
     with run_directory_lock(output_dir, VALIDATION_STAGE):
         try:
             collect.run_tasks(rows, taskset, lambda row: run_oracle, rollouts, settings, agent_name=ORACLE_AGENT)
