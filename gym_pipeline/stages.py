@@ -40,7 +40,8 @@ from gym_pipeline.engines.builtin import CollectionProgress, CollectorSettings, 
 from gym_pipeline.engines.nemo_gym import collect_with_nemo_gym
 from gym_pipeline.environments import get_environment
 from gym_pipeline.serving.servers import Endpoint
-from gym_pipeline.taskfolders.stage import collect_taskset_partition, materialize_taskset_partition
+from gym_pipeline.taskfolders.stage_collect import collect_taskset_partition
+from gym_pipeline.taskfolders.stage_materialize import materialize_taskset_partition
 
 # The sweep config's `launchers` keys, and the stage names the manifest, the lock and the launcher records use.
 STAGE_OF_LAUNCHER_KEY = {

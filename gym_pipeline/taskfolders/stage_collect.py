@@ -1,8 +1,6 @@
-"""The materialize and collect stages of a task-folder environment's partition (called by `stages.py`).
-
-They return the partition's metadata and the digest of what they wrote; paths are plain strings here
-(`stages.py` types them for Dagster).
-"""
+"""The collect stage of a task-folder environment's partition (called by `stages.py`): every row an episode
+of the terminal agent. Returns the partition's metadata (paths as plain strings; `stages.py` types them for
+Dagster) and the digest of what it wrote."""
 
 from __future__ import annotations
 
@@ -13,17 +11,12 @@ from gym_pipeline.config import SweepConfig
 from gym_pipeline.core.fingerprint import file_digest
 from gym_pipeline.core.formats import MATERIALIZED_INPUTS_FILE, ROLLOUT_INDEX, ROLLOUTS_FILE, iter_jsonl_dicts
 from gym_pipeline.core.manifest import COLLECTING, COMPLETE, ROLLOUTS_STAGE, record_stage
-from gym_pipeline.core.materialize import MATERIALIZED_INPUTS_STAGE
 from gym_pipeline.core.run_lock import run_directory_lock
 from gym_pipeline.taskfolders.agents import ModelEndpoint, run_terminal_agent
 from gym_pipeline.taskfolders.collect import TaskRunSettings, run_tasks
 from gym_pipeline.taskfolders.episode import EpisodeSettings
 from gym_pipeline.taskfolders.loader import load_taskset
-from gym_pipeline.taskfolders.materialize import SKIPPED_FILE, materialize_taskset_and_record
-
-
-class _Log(Protocol):
-    def info(self, msg: str) -> Any: ...
+from gym_pipeline.taskfolders.stage_materialize import StageLog
 
 
 class _Endpoint(Protocol):
@@ -34,32 +27,8 @@ class _Endpoint(Protocol):
     pid: int | None
 
 
-def materialize_taskset_partition(config: SweepConfig, checkpoint: str, env: str, code: str, log: _Log,
-                                  dagster_run_id: str | None = None) -> tuple[dict[str, Any], str]:
-    environment = config.environment(env)
-    settings = config.materialization_settings(env)
-    run_dir = config.run_dir(checkpoint, env)
-    output = run_dir / MATERIALIZED_INPUTS_FILE
-    with run_directory_lock(run_dir, MATERIALIZED_INPUTS_STAGE, dagster_run_id=dagster_run_id):
-        record = materialize_taskset_and_record(environment.tasks, output, settings, environment.skip_unloadable,
-                                                code)
-    source = record["source"]
-    log.info(f"{output}: {record['output']['rows']} rows from {len(source['tasks'])} task folders "
-             f"({settings.num_repeats} repeats; {len(source['skipped'])} skipped, see {run_dir / SKIPPED_FILE})")
-    return {
-        "path": str(output),
-        "rows": record["output"]["rows"],
-        "tasks": len(source["tasks"]),
-        "tasks_skipped": len(source["skipped"]),
-        "num_repeats": settings.num_repeats,
-        "agent": settings.agent,
-        "source_digest": source["digest"],
-        "settings_digest": record["settings_digest"],
-    }, record["output"]["digest"]
-
-
 def collect_taskset_partition(config: SweepConfig, checkpoint: str, env: str, endpoint: _Endpoint, code: str,
-                              log: _Log, dagster_run_id: str | None = None) -> tuple[dict[str, Any], str]:
+                              log: StageLog, dagster_run_id: str | None = None) -> tuple[dict[str, Any], str]:
     """Every row as an episode of the terminal agent against the checkpoint's server; always a fresh run."""
     environment = config.environment(env)
     run_dir = config.run_dir(checkpoint, env)
