@@ -16,6 +16,7 @@ from gym_pipeline.core.manifest import read_manifest
 from gym_pipeline.core.materialize import MATERIALIZED_INPUTS_STAGE
 from gym_pipeline.core.staleness import StaleReport, compare_materialized, unchanged_since_recorded
 from gym_pipeline.stages import materialize_partition
+from gym_pipeline.taskfolders.materialize import taskset_report
 
 INPUTS_MATCH_SOURCE = "inputs_match_source"
 # The materialized_inputs asset's code version: inputs written by other code are compared row by row.
@@ -26,6 +27,10 @@ def inputs_report(config: SweepConfig, checkpoint: str, env: str) -> StaleReport
     """Compare a partition's materialized inputs with its environment's current data and settings."""
     run_dir = config.run_dir(checkpoint, env)
     record = read_manifest(run_dir).get(MATERIALIZED_INPUTS_STAGE, {})
+    if config.environment(env).tasks:  # rows stamped with their task folder's digest: compared task by task
+        return taskset_report(run_dir / MATERIALIZED_INPUTS_FILE, config.environment(env).tasks,
+                              config.materialization_settings(env), record.get("source", {}).get("digest"),
+                              f"gym-pipeline backfill --env {env} --checkpoint {checkpoint}")
     inputs, source = run_dir / MATERIALIZED_INPUTS_FILE, config.environment(env).dataset
     settings = config.materialization_settings(env)
     # Right after a materialization (the usual case in a sweep) the digests settle it without re-materializing.

@@ -22,6 +22,7 @@ from rich.table import Table
 from gym_pipeline import cli_args
 from gym_pipeline.config import ConfigError
 from gym_pipeline.core.redaction import redact
+from gym_pipeline.taskfolders.cli import add_tasks_parser
 
 EXIT_BAD_INPUT = 2
 stderr = Console(stderr=True)
@@ -276,7 +277,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
     kinds = {"local": LocalLauncherSettings, "docker": DockerLauncherSettings, "slurm": SlurmLauncherSettings}
     launcher = kinds[args.launcher]() if args.launcher else None
-    result = run_demo(args.home, args.checkpoints, quiet=args.json, launcher=launcher)
+    result = run_demo(args.home, args.checkpoints, quiet=args.json, launcher=launcher, taskset=not args.no_tasks)
     if args.json:
         sys.stdout.write(orjson.dumps(result, option=orjson.OPT_INDENT_2).decode() + "\n")
     else:
@@ -314,6 +315,8 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
     demo.add_argument("--launcher", choices=("local", "docker", "slurm"), default=None,
                       help="run every stage and model server through this launcher (default: in the Dagster step)")
+    demo.add_argument("--no-tasks", action="store_true",
+                      help="leave out the bundled task folders (swept in Docker sandboxes when an engine answers)")
 
     backfill = command("backfill", cmd_backfill,
                        "Re-run sweep partitions in batched ranged runs that start at once (no backfill-daemon wait).")
@@ -416,6 +419,8 @@ def build_parser() -> argparse.ArgumentParser:
     status.add_argument("--json", action="store_true")
     status.add_argument("--rehash", action="store_true",
                         help="hash every source file again, not only those whose size or modification time changed")
+
+    add_tasks_parser(commands, cli_args.positive_int)
 
     diagnose = command("diagnose", cmd_diagnose, "Diagnose a run folder the way the debugging guide says.")
     diagnose.add_argument("run_dir", type=Path)

@@ -26,10 +26,12 @@ from gym_pipeline.environments import (
     get_environment,
 )
 from gym_pipeline.launchers.settings import LauncherSettings
+from gym_pipeline.taskfolders.materialize import TASK_AGENT
 
 SWEEP_CONFIG_FILE = "sweep.yaml"
 EXAMPLES_DIR = Path(__file__).parent / "examples"
 HOME_ENV_VAR = "GYM_PIPELINE_HOME"
+TASKFOLDER_REWARDS_MODULE = "gym_pipeline.taskfolders.rewards"  # reads the reward files tests/test.sh writes
 DEFAULT_HOME = "gym-pipeline-home"
 
 # Names become folder names and partition keys: no separators, no `..`, nothing hidden.
@@ -76,12 +78,19 @@ class _Strict(BaseModel):
 
 
 class EnvironmentConfig(_Strict):
-    name: str = Field(description="A bundled environment (string_match, mcqa), or any name with `verifier`")
-    dataset: Path = Field(description="The source JSONL of tasks")
+    name: str = Field(description="A bundled environment (string_match, mcqa), or any name with `verifier` or "
+                                  "`tasks`")
+    dataset: Path | None = Field(default=None, description="The source JSONL of tasks")
     verifier: str | None = Field(
         default=None, description="MODULE:FUNCTION scoring this environment's answers: FUNCTION(row, response_text) "
                                   "returns a float reward or a dict of Gym's verifier fields; MODULE is looked up in "
                                   "the workspace's verifiers folder, then among installed packages")
+    tasks: Path | None = Field(default=None, description="a task folder in Harbor's format, or a folder of them "
+                                                         "(instead of a dataset: see gym_pipeline/taskfolders)")
+    skip_unloadable: bool = Field(default=False, description="tasks: run the loadable tasks when some do not load "
+                                                             "(Gym's --skip-unloadable); they are in skipped.json")
+    allow_internet: bool = Field(default=False, description="tasks: the host lets a task that asks for the internet "
+                                                            "have the host's network (default: no network at all)")
     agent: str | None = Field(
         default=None,
         description="the agent every row runs on (Gym's +agent_name: replaces each row's agent_ref); defaults to "
@@ -103,8 +112,22 @@ class EnvironmentConfig(_Strict):
     _check_name = field_validator("name")(lambda cls, value: check_safe_name(value, "environment name"))
     _check_verifier = field_validator("verifier")(
         lambda cls, value: value if value is None else str(VerifierReference.parse(value)))
-    _check_dataset = field_validator("dataset", "prompt_config")(
+    _check_dataset = field_validator("dataset", "tasks", "prompt_config")(
         lambda cls, value: value if value is None else _check_path(value))
+
+    @model_validator(mode="after")
+    def _one_source(self) -> EnvironmentConfig:
+        if (self.dataset is None) == (self.tasks is None):
+            raise ValueError("give either dataset (a JSONL of tasks) or tasks (a folder of task folders), not "
+                             + ("both" if self.dataset else "neither"))
+        if self.tasks is not None and self.verifier is not None:
+            raise ValueError("a task folder is scored by its own tests/test.sh: `verifier` applies to a dataset only")
+        return self
+
+    @property
+    def source(self) -> Path:
+        """What the environment's tasks are read from: the dataset file or the taskset folder."""
+        return self.tasks or self.dataset  # type: ignore[return-value]
 
     @model_validator(mode="after")
     def _gym_checks(self) -> EnvironmentConfig:
@@ -345,7 +368,8 @@ class SweepConfig(_Strict):
                 "digest_cache": absolute(self.digest_cache),
                 "environments": [
                     environment.model_copy(update={
-                        "dataset": absolute(environment.dataset),
+                        "dataset": absolute(environment.dataset) if environment.dataset else None,
+                        "tasks": absolute(environment.tasks) if environment.tasks else None,
                         "prompt_config": absolute(environment.prompt_config) if environment.prompt_config else None,
                     })
                     for environment in self.environments
@@ -367,6 +391,8 @@ class SweepConfig(_Strict):
     def verifier_module(self, env: str) -> tuple[str, Path | None]:
         """The module holding `env`'s verifier, and the workspace folder searched first (None: bundled)."""
         environment = self.environment(env)
+        if environment.tasks is not None:  # each task's own tests score it; this module reads their reward files
+            return TASKFOLDER_REWARDS_MODULE, None
         if environment.verifier is None:
             return type(get_environment(env)).__module__, None
         return VerifierReference.parse(environment.verifier).module, self.verifiers_dir
@@ -389,6 +415,8 @@ class SweepConfig(_Strict):
 
     @staticmethod
     def _default_agent(environment: EnvironmentConfig) -> str:
+        if environment.tasks is not None:
+            return TASK_AGENT
         if environment.verifier is None:
             return get_environment(environment.name).agent_name
         return Environment.agent_name_for(environment.name)

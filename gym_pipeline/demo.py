@@ -32,6 +32,8 @@ from gym_pipeline.sweep import (
     diagnose_failed_run,
     workspace_config,
 )
+from gym_pipeline.taskfolders.demo_taskset import enable_bundled_taskset, sandbox_engine_problem
+from gym_pipeline.taskfolders.knowledge import taskset_knowledge
 
 DAGSTER_DIR = "dagster"
 # The run queue is checked every second (Dagster's default is 5 s): a run submitted from the UI or by
@@ -68,26 +70,36 @@ def ui_command(port: int) -> list[str]:
             "-p", str(port)]
 
 
-def create_workspace(home: Path, checkpoint_count: int) -> SweepConfig:
-    """Lay out the workspace; files already there (an edited dataset, say) are kept as they are."""
+def create_workspace(home: Path, checkpoint_count: int, taskset: bool = False) -> SweepConfig:
+    """Lay out the workspace; files already there (an edited dataset, say) are kept as they are. `taskset`: add
+    the bundled task folders as an environment when a Docker engine answers (say how to start one otherwise)."""
     home.mkdir(parents=True, exist_ok=True)
     config_path = home / SWEEP_CONFIG_FILE
     if not config_path.exists():
         write_bytes_atomic(config_path, (EXAMPLES_DIR / SWEEP_CONFIG_FILE).read_bytes())
+    if taskset and (problem := sandbox_engine_problem()) is None:
+        enable_bundled_taskset(config_path)
+    elif taskset:
+        Console(stderr=True).print(f"demo: {problem}", highlight=False)
     config = workspace_config(home)
     for environment in config.environments:
+        if environment.dataset is None:
+            continue
         bundled = EXAMPLES_DIR / "data" / environment.dataset.name
         if not environment.dataset.exists() and bundled.exists():
             write_bytes_atomic(environment.dataset, bundled.read_bytes())
     if len(discover_checkpoints(config)) < checkpoint_count:
-        environments = [config.runnable_environment(environment.name) for environment in config.environments]
-        demo_checkpoints(config.checkpoints_dir, checkpoint_count, environments)
+        environments = [config.runnable_environment(environment.name) for environment in config.environments
+                        if environment.dataset]
+        tasks = [entry for environment in config.environments if environment.tasks
+                 for entry in taskset_knowledge(environment.tasks)]
+        demo_checkpoints(config.checkpoints_dir, checkpoint_count, environments, extra_knowledge=tasks)
     prepare_dagster_home(home)
     return config
 
 
 def run_demo(home: Path | None, checkpoint_count: int = 3, quiet: bool = False,
-             launcher: LauncherSettings | None = None) -> dict:
+             launcher: LauncherSettings | None = None, taskset: bool = False) -> dict:
     """Create the workspace and materialize every asset of every (checkpoint, env) partition.
 
     `launcher` sends every stage (and the model servers) through that launcher for this sweep,
@@ -96,7 +108,7 @@ def run_demo(home: Path | None, checkpoint_count: int = 3, quiet: bool = False,
     if checkpoint_count < 1:
         raise ValueError("--checkpoints must be at least 1")
     home = home_dir(home)
-    config = create_workspace(home, checkpoint_count)
+    config = create_workspace(home, checkpoint_count, taskset=taskset)
     if launcher is not None:
         config = config.model_copy(update={"launchers": StageLaunchersConfig.everywhere(launcher)})
     with dg.DagsterInstance.from_config(str(prepare_dagster_home(home))) as instance:

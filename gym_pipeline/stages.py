@@ -40,6 +40,8 @@ from gym_pipeline.engines.builtin import CollectionProgress, CollectorSettings, 
 from gym_pipeline.engines.nemo_gym import collect_with_nemo_gym
 from gym_pipeline.engines.rescoring import RescoringError, RescoringSummary, rescore_run
 from gym_pipeline.serving.servers import Endpoint
+from gym_pipeline.taskfolders.stage_collect import collect_taskset_partition
+from gym_pipeline.taskfolders.stage_materialize import materialize_taskset_partition
 from gym_pipeline.verifiers import verifier_record
 
 # The sweep config's `launchers` keys, and the stage names the manifest, the lock and the launcher records use.
@@ -99,8 +101,16 @@ def deserialize_outcome(text: str) -> PartitionOutcome:
     return PartitionOutcome(metadata=value["metadata"], digest=value["digest"])
 
 
+def _typed(metadata: dict[str, Any], digest: str) -> PartitionOutcome:
+    """A task-folder stage's outcome, its paths typed for Dagster."""
+    return PartitionOutcome({key: path_value(Path(value)) if key in ("path", "run_summary") else value
+                             for key, value in metadata.items()}, digest)
+
+
 def materialize_partition(config: SweepConfig, checkpoint: str, env: str, code: str, log: StageLog,
                           dagster_run_id: str | None = None) -> PartitionOutcome:
+    if config.environment(env).tasks:
+        return _typed(*materialize_taskset_partition(config, checkpoint, env, code, log, dagster_run_id))
     settings = config.materialization_settings(env)
     run_dir = config.run_dir(checkpoint, env)
     output = run_dir / MATERIALIZED_INPUTS_FILE
@@ -145,6 +155,8 @@ def _interrupted_on_same_inputs(previous: dict, inputs_digest: str, checkpoint_d
 
 def collect_partition(config: SweepConfig, checkpoint: str, env: str, endpoint: Endpoint, code: str, log: StageLog,
                       dagster_run_id: str | None = None) -> PartitionOutcome:
+    if config.environment(env).tasks:  # task folders run in sandboxes, whatever the engine of the JSONL ones
+        return _typed(*collect_taskset_partition(config, checkpoint, env, endpoint, code, log, dagster_run_id))
     if config.engine == "nemo_gym":
         return _collect_with_nemo_gym(config, checkpoint, env, endpoint, code, log, dagster_run_id)
     run_dir = config.run_dir(checkpoint, env)

@@ -18,6 +18,8 @@ MISSING = "missing"
 def verifier_name(config: SweepConfig, env: str) -> str:
     """`MODULE:FUNCTION` as the config names it, or the bundled environment's module."""
     environment = config.environment(env)
+    if environment.tasks is not None:
+        return f"each task's tests/test.sh, read by {config.verifier_module(env)[0]}"
     return environment.verifier or f"{config.verifier_module(env)[0]} (bundled)"
 
 

@@ -78,7 +78,7 @@ def _cli(*args, env=None):
 
 
 def test_demo_command_prints_json_summary(tmp_path):
-    done = _cli("demo", "--home", str(tmp_path / "ws"), "--checkpoints", "1", "--json")
+    done = _cli("demo", "--home", str(tmp_path / "ws"), "--checkpoints", "1", "--json", "--no-tasks")
     assert done.returncode == 0, done.stderr
     summary = orjson.loads(done.stdout)
     assert len(summary["partitions"]) == 2

@@ -34,12 +34,12 @@ def build_materialized_inputs(config: SweepConfig) -> dg.AssetsDefinition:
         code = context.assets_def.code_versions_by_key[context.asset_key]
 
         def materialize_one(partition: SweepPartition) -> PartitionOutcome:
-            dataset = config.environment(partition.env).dataset
+            source = config.environment(partition.env).source
             outcome = run_stage(
                 context, materialize_launcher, config, "materialize", partition.checkpoint, partition.env, code,
                 in_step=lambda: materialize_partition(config, partition.checkpoint, partition.env, code, context.log,
                                                       dagster_run_id=context.run.run_id),
-                read_only_paths=[dataset.parent],
+                read_only_paths=[source.parent],
             )
             outcome.metadata |= column_schemas(config.run_dir(partition.checkpoint, partition.env),
                                                MATERIALIZED_INPUTS_FILE)

@@ -38,10 +38,13 @@ VERIFIER = dg.AssetKey("verifier")
 def dataset_versions(config: SweepConfig, cache: DigestCache, log: logging.Logger) -> dict[str, str]:
     versions = {}
     for environment in config.environments:
-        if environment.dataset.exists():
+        if environment.tasks and environment.tasks.is_dir():  # every file of the taskset, dataset.toml included
+            versions[environment.name] = cache.folder_digest(environment.tasks)
+        elif environment.dataset and environment.dataset.exists():
             versions[environment.name] = cache.file_digest(environment.dataset)
         else:
-            log.warning(f"{environment.name}: dataset {environment.dataset} not found")
+            log.warning(f"{environment.name}: {'taskset' if environment.tasks else 'dataset'} "
+                        f"{environment.source} not found")
             versions[environment.name] = MISSING
     return versions
 
@@ -89,7 +92,8 @@ def build_source_dataset(config: SweepConfig) -> dg.AssetsDefinition:
         key=SOURCE_DATASET,
         partitions_def=env_partitions(config),
         group_name="sources",
-        description="The task JSONL of each environment; its data version is a digest of the file's content.",
+        description="The task JSONL (or the taskset folder) of each environment; its data version is a digest of its "
+                    "content.",
         tags={"dagster/kind/jsonl": ""},
     )
     def source_dataset(context: dg.AssetExecutionContext,

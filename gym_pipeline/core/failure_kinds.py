@@ -22,3 +22,14 @@ VERIFIER_ERROR = "verifier_error"  # the verifier could not run: masked, counted
 
 # Gym retries a failed (task, rollout) up to this many attempts (NEMO_GYM_MAX_ROLLOUT_ATTEMPTS).
 DEFAULT_MAX_ROLLOUT_ATTEMPTS = 3
+
+# Task-folder (Harbor) episodes: row `failure_kind`s (their treatment is in diagnose/vocabulary.py) and the
+# `_ng_failure_stage` of a failed episode in the sidecar.
+HARBOR_MISSING_REWARD = "harbor:missing_reward"
+HARBOR_INVALID_REWARD = "harbor:invalid_reward"
+HARBOR_VERIFIER_TIMEOUT = "harbor:verifier_timeout"
+HARBOR_TASK_DEADLINE = "harbor:task_deadline"
+HARBOR_ENTRYPOINT_FAILED = "harbor:entrypoint_failed"
+HARBOR_TRAJECTORY_EXPORT_FAILED = "harbor:trajectory_export_failed"
+PROVIDER_UNAVAILABLE = "provider_unavailable"
+STAGE_SEED, STAGE_AGENT, STAGE_VERIFICATION, STAGE_CLEANUP = "seed", "agent", "verification", "cleanup"

@@ -23,6 +23,7 @@ from gym_pipeline.core.materialize import MATERIALIZED_INPUTS_STAGE, Materializa
 from gym_pipeline.core.staleness import StaleInputsError, StaleReport, compare_materialized, ensure_resume_is_safe
 from gym_pipeline.diagnose.artifacts import locate_named_file
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
+from gym_pipeline.diagnose.taskset_source import is_taskset_record, taskset_staleness
 
 SOURCE_CHANGED = "source_changed"  # the data changed since the inputs were materialized
 SOURCE_GONE = "source_gone"
@@ -130,6 +131,13 @@ def _values_of(value: Any, key: str, kind: type = str) -> list[Any]:
 
 
 def _check_source(facts: ManifestFacts, record: dict[str, Any], materialized: Path, lines: list[str]) -> None:
+    if is_taskset_record(record):  # a folder of task folders, compared task by task
+        facts.source, facts.settings = record["source"]["path"], MaterializationSettings(**record["settings"])
+        if stale := taskset_staleness(record, materialized):
+            evidence = EvidenceLine(file=MANIFEST_FILE, line=_line(lines, record["source"]["digest"]),
+                                    text=f"materialized_inputs.source: {facts.source} at {record['source']['digest']}")
+            facts.stale.append(Staleness(SOURCE_CHANGED if stale[1] else SOURCE_GONE, stale[0], evidence, stale[1]))
+        return
     source = locate_named_file(record["source"]["path"], materialized.parent)
     record = record | {"source": record["source"] | {"path": str(source)}}
     recorded = record["source"]["digest"]

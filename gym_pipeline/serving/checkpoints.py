@@ -135,7 +135,8 @@ def knowledge_from(environments: Iterable[Environment | str]) -> list[dict[str, 
 
 
 def demo_checkpoints(
-    dest_root: Path, count: int, environments: Iterable[Environment | str], seed: int = 1234
+    dest_root: Path, count: int, environments: Iterable[Environment | str], seed: int = 1234,
+    extra_knowledge: Iterable[dict[str, Any]] = (),
 ) -> list[Path]:
     """`count` checkpoints `step_0100`, `step_0200`, ... whose skill rises by `DEMO_SKILL_STEP` each.
 
@@ -145,7 +146,7 @@ def demo_checkpoints(
     """
     if count < 1:
         raise ValueError(f"count must be at least 1, got {count}")
-    knowledge = knowledge_from(environments)
+    knowledge = knowledge_from(environments) + list(extra_knowledge)  # e.g. task folders' solutions
     low, high = DEMO_SKILL_RANGE
     paths = []
     for index in range(count):

@@ -34,6 +34,7 @@ from gym_pipeline.environments.base import content_text
 from gym_pipeline.serving.capacity import Capacity, CapacitySettings, Overloaded, install_capacity
 from gym_pipeline.serving.checkpoints import Checkpoint, load_checkpoint
 from gym_pipeline.serving.faults import FaultSettings, install_faults, openai_error
+from gym_pipeline.serving.terminal_play import instruction_of, is_terminal_agent, terminal_reply
 
 READY_PREFIX = "SIMULATED_POLICY_READY"
 SERVED_MODEL_KEY: web.AppKey[_PolicyServer] = web.AppKey("served_model")
@@ -259,7 +260,15 @@ class _PolicyServer:
         return f"draw:{self.unseeded_draws[prompt]}"
 
     def _complete(self, body: ChatCompletionRequest, prompt: str) -> dict[str, Any]:
-        content = generate(self.checkpoint, prompt, self._draw(body, prompt))
+        if is_terminal_agent(body.messages):  # a task-folder episode: the decision is drawn on the instruction
+            instruction = instruction_of(body.messages)
+            draw = self._draw(body, instruction)
+            happens = lambda p, purpose: p > 0.5 if draw is None else _unit(  # noqa: E731
+                self.checkpoint.config.seed, instruction, draw, purpose) < p
+            pick = lambda n, purpose: int(_unit(self.checkpoint.config.seed, instruction, draw, purpose) * n)  # noqa: E731
+            content = terminal_reply(self.checkpoint, body.messages, happens, pick, correct_probability)
+        else:
+            content = generate(self.checkpoint, prompt, self._draw(body, prompt))
         completion_tokens = approx_tokens(content)
         finish_reason = "stop"
         if body.max_tokens is not None:
