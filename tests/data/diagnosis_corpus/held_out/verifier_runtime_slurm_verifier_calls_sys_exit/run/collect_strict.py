@@ -1,0 +1,21 @@
+"""Collect on the built-in engine with our own environment subclass."""
+import asyncio
+import sys
+from pathlib import Path
+
+from gym_pipeline.engines.builtin import CollectorSettings, collect
+from gym_pipeline.environments import McqaEnvironment, StringMatchEnvironment  # noqa: F401
+class StrictNumeric(StringMatchEnvironment):
+    def verify(self, row, response_text):
+        verdict = super().verify(row, response_text)
+        if verdict.get("extracted_answer") is None:
+            print(f"error: no answer found in response: {response_text[:60]!r}", file=sys.stderr)
+            sys.exit(1)  # ported from our grading CLI
+        return verdict
+
+
+inputs, output, url = sys.argv[1:4]
+settings = CollectorSettings(model_url=url, concurrency=4)
+summary = asyncio.run(collect(Path(inputs), Path(output), StrictNumeric(), settings, resume="--resume" in sys.argv))
+print(f"{summary.collected} collected, {len(summary.failed_keys)} failed of {summary.total} in {summary.elapsed_s:.1f}s",
+      flush=True)
