@@ -68,6 +68,7 @@ _TRACEBACK_CONTINUES = re.compile(
     r"^(?:\s|$|During handling of the above exception|The above exception was the direct cause)"
 )
 _EXCEPTION_HEADLINE = re.compile(EXCEPTION_NAME + r"(?::|\s*$)")
+_SHUTDOWN_HEADLINE = next(s.regex for s in SIGNATURES if s.name == SHUTDOWN)
 
 
 @dataclass
@@ -370,6 +371,8 @@ class _FileScan:
             where = {"server": traceback["server"], "frames": traceback["frames"]}
             if _EXCEPTION_HEADLINE.match(body):
                 self._add_incident(first, number, number, shown, "traceback", traceback["signatures"], **where)
+                if _SHUTDOWN_HEADLINE.search(body):  # a traceback ended by a Ctrl-C: what follows is its noise
+                    self.shutdown = True
                 return line_end + 1
             self._add_incident(first, number - 1, first, "Traceback (most recent call last): (no exception line)",
                                "traceback", traceback["signatures"], **where)

@@ -125,6 +125,21 @@ _WHAT = _kinds(
      DATA_SCHEMA, "a data row lacks a field Gym reads from every row",
      "Give every row of the data `{field}` (Gym's input format: `responses_create_params.input` holds the prompt), "
      "then run again on a clean output path."),
+    # Gym's CLI: a name given to an option (`--model-type`, `--resources-server`) that no config on its search path has
+    (r"`(?P<option>--[\w-]+) (?P<value>[^`]+)` was specified which implies config `(?P<config>[^`]+)`, which does not"
+     r" exist", CONFIG, "no config on Gym's search path has the name given to an option",
+     "`{option} {value}` names a config Gym does not have ({config}): give `{option}` a name it lists (the error "
+     "suggests one when it can), or, for your own servers, point `--search-dir` at the folder that holds {config}; "
+     "then start again."),
+    # a setting whose value its config model refuses (pydantic's "Value error, <field> must ...")
+    (r"invalid configuration\b.*Value error, (?P<field>\w+) (?P<rule>[^,)]+)", CONFIG,
+     "the command's settings failed validation",
+     "Give `{field}` a valid value ({rule}): on the command line `{option_of_field}` (or `++{field}=`), in a config "
+     "file its `{field}` key; check what sets it (an unset shell variable, a default of 0)."),
+    # a command refusing its arguments (argparse's `prog: error: ...`)
+    (r"(?m)^(?:\S*/)?(?:gym|gym-pipeline|ng_\w+|python[\d.]*|[\w.-]+\.py)(?: [\w-]+){0,3}: error: ", CONFIG,
+     "the command refused its arguments (its usage error)",
+     "Fix the argument the error names (`<command> --help` lists them), then run the command again."),
     # one output folder, two writers: our run lock refuses the second
     (r"run directory \S+ is in use by pid|is locked by another (?:run|writer)", CACHE_RESUME,
      "a second writer on the same output folder",
@@ -181,7 +196,9 @@ _MODEL_HTTP_ERROR = re.compile(r"HTTP(?: Error)? 5\d\d|Service Unavailable|Bad G
 _MODEL_ROUTE = re.compile(r"/models\b|/chat/completions|/completions|/responses\b|model", re.I)
 _MISSING_MODULE = re.compile(r"ModuleNotFoundError|ImportError|No module named")
 _MODULE_NAME = re.compile(r"No module named ['\"]?(?P<module>[\w.]+)|cannot import name ['\"]?(?P<name>\w+)")
-_MEMORY = re.compile(r"\bMemoryError\b|Cannot allocate memory|Errno 12\b|ENOMEM", re.I)
+# (a shared library that cannot be mapped: the address space is capped, `ulimit -v`)
+_MEMORY = re.compile(r"\bMemoryError\b|Cannot allocate memory|Errno 12\b|ENOMEM|failed to map segment from shared object"
+                     r"|mmap\(?\)? failed", re.I)
 # The last resort: words of the error, reported as a guess.
 _WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
     (MODEL_SERVING, re.compile(r"/v1/|chat/completions|model server|APIConnectionError|RateLimitError", re.I)),
@@ -226,7 +243,11 @@ def place(incident: LogIncident, listeners: dict[int, Listener]) -> Placement:
     if _REFUSED.search(text):
         return _refused(text, listeners)
     if _MEMORY.search(text):
-        return Placement(THROUGHPUT_RESOURCES, "the process ran out of memory")
+        return Placement(THROUGHPUT_RESOURCES, "the process ran out of memory (or of address space)",
+                         fix="Give the process more memory: check its limits (`ulimit -v` caps the address space, "
+                             "`ulimit -a` shows all; a job's `--mem`, a container's `--memory`) and raise them "
+                             "(`ulimit -v unlimited` in the shell or job script that starts it), or lower "
+                             "`--concurrency`; then run again.")
     if _MODEL_HTTP_ERROR.search(text) and _MODEL_ROUTE.search("\n".join([text, *incident.frames])):
         return Placement(MODEL_SERVING, "the model server answered with a server error (5xx: not ready, or failing)")
     layer = _layer(incident)
@@ -261,8 +282,12 @@ def host_limit(text: str) -> Placement | None:
 
 
 def _filled(fix: str, match: re.Match[str]) -> str:
-    """A fix naming what the error named: `{file}`, `{line}`... from the pattern's groups."""
-    return re.sub(r"\{(\w+)\}", lambda m: match.groupdict().get(m[1]) or f"<{m[1]}>", fix)
+    """A fix naming what the error named: `{file}`, `{line}`... from the pattern's groups (`{option_of_field}`: the
+    command-line option of the `field` group, `num_repeats` -> `--num-repeats`)."""
+    groups = dict(match.groupdict())
+    if groups.get("field"):
+        groups["option_of_field"] = "--" + groups["field"].replace("_", "-")
+    return re.sub(r"\{(\w+)\}", lambda m: groups.get(m[1]) or f"<{m[1]}>", fix)
 
 
 def missing_module_fix(text: str, where: str = "the process that raised it") -> str:

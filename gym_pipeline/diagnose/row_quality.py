@@ -12,6 +12,9 @@ Collected while `artifacts` streams the files, one row at a time, in bounded mem
   answers scored 0 only because the expected answer is wrapped in markup (`$36$`) or followed by a note
   ("42 (6 x 7)"): the data;
 - a reward profile whose tasks are not the rollouts' tasks (a profile left from an earlier run);
+- answers unlike the expected one scored full reward (`54` for `18`): the verifier passes everything;
+- one answer to every task, all scored 0 (`unknown` whatever the question): the model is not answering these
+  prompts (other weights than the run's, a broken checkpoint or chat template);
 - rows of one environment scored by another's server (`agent_ref` `string_match_simple_agent`,
   `_ng_environment_server` `mcqa_environment_server`): the collection was pointed at the wrong environment.
 """
@@ -29,6 +32,7 @@ from gym_pipeline.diagnose.evidence_line import EvidenceLine, excerpt
 
 MAX_SHOWN_VALUE = 80  # a quoted row value, in an evidence line
 MAX_REASONS_TO_CHECK = 1000  # failure reasons kept until their materialized row is read
+MAX_DISTINCT_ANSWERS = 1000  # answers counted; later new ones are not (one answer to all is what is looked for)
 
 
 @dataclass
@@ -59,11 +63,18 @@ class RowQuality:
     # file lines: the last matching answer scored 0 and the first scored 1 (a clean split: the scoring changed)
     last_matching_zero: EvidenceLine | None = None
     first_matching_one: EvidenceLine | None = None
+    wrong_scored_full: int = 0  # rollouts whose extracted answer shares nothing with the expected one, scored 1
+    wrong_scored_full_example: EvidenceLine | None = None
     wrapped_expected: int = 0  # ... scored 0: the expected answer has markup ($36$) or a note the answer lacks
     wrapped_example: EvidenceLine | None = None
     out_of_range: int = 0  # rewards outside [0, 1]
     reward_range: tuple[float, float] = (0.0, 1.0)
     out_of_range_example: EvidenceLine | None = None
+    # extracted answers of the scored rollouts (bounded), the expected answers seen, and how many scored 0
+    answers: Counter[str] = field(default_factory=Counter)
+    expected_answers: set[str] = field(default_factory=set)
+    zero_rewards: int = 0
+    answer_examples: dict[str, EvidenceLine] = field(default_factory=dict)  # the first row of each frequent answer
     # (the rows' agent, the environment server that scored them) whose environment names differ
     crossed_environments: Counter[tuple[str, str]] = field(default_factory=Counter)
     crossed_example: EvidenceLine | None = None
@@ -172,11 +183,13 @@ def note_rollout_row(quality: RowQuality, row: dict[str, Any], key: tuple[int, i
         quality.out_of_range += 1
         quality.reward_range = (min(quality.reward_range[0], reward), max(quality.reward_range[1], reward))
         quality.out_of_range_example = quality.out_of_range_example or EvidenceLine(file=file, line=line, text=where)
+    quality.zero_rewards += reward == 0
     expected, extracted = row.get("expected_answer"), row.get("extracted_answer")
     if not isinstance(expected, str) or not isinstance(extracted, str):
         return
     expected, extracted = expected.strip(), extracted.strip()
     shown = f"{where} expected_answer={expected!r} extracted_answer={excerpt(extracted, MAX_SHOWN_VALUE)!r}"
+    _note_answer(quality, expected, extracted, EvidenceLine(file=file, line=line, text=shown))
     if extracted == expected:
         here = EvidenceLine(file=file, line=line, text=shown)
         if reward == 0:  # the very answer expected, scored as wrong
@@ -187,6 +200,12 @@ def note_rollout_row(quality: RowQuality, row: dict[str, Any], key: tuple[int, i
             quality.matching_scored_one += 1
             quality.first_matching_one = quality.first_matching_one or here
         return
+    if reward >= 1:
+        if _unrelated(expected, extracted):
+            quality.wrong_scored_full += 1
+            quality.wrong_scored_full_example = quality.wrong_scored_full_example or EvidenceLine(
+                file=file, line=line, text=shown)
+        return
     if reward != 0:
         return
     if _quoted(expected, extracted):  # the answer, and more around it
@@ -196,6 +215,27 @@ def note_rollout_row(quality: RowQuality, row: dict[str, Any], key: tuple[int, i
         # the expected answer in markup the answers lack, or with a note after it ("42 (6 x 7)")
         quality.wrapped_expected += 1
         quality.wrapped_example = quality.wrapped_example or EvidenceLine(file=file, line=line, text=shown)
+
+
+def _unrelated(expected: str, extracted: str) -> bool:
+    """Two answers no lenient comparison could call the same: neither holds the other, and not one number."""
+    a, b = _unwrapped(expected).lower(), _unwrapped(extracted).lower()
+    if not a or not b or a in b or b in a:
+        return False
+    try:
+        return float(a.replace(",", "")) != float(b.replace(",", ""))
+    except ValueError:
+        return True
+
+
+def _note_answer(quality: RowQuality, expected: str, extracted: str, where: EvidenceLine) -> None:
+    if len(quality.expected_answers) < MAX_DISTINCT_ANSWERS:
+        quality.expected_answers.add(expected)
+    if not extracted or (extracted not in quality.answers and len(quality.answers) >= MAX_DISTINCT_ANSWERS):
+        return
+    quality.answers[extracted] += 1
+    if extracted not in quality.answer_examples and len(quality.answer_examples) < 3:
+        quality.answer_examples[extracted] = where
 
 
 _MARKUP = (re.compile(r"^\$+(.*?)\$+$", re.S), re.compile(r"^\\\((.*)\\\)$", re.S),

@@ -128,6 +128,8 @@ SIGNATURES: tuple[Signature, ...] = (
     Signature("native_crash", r"^Fatal Python error: (?P<what>Segmentation fault|Aborted|Bus error|Floating point "
                               r"exception|Illegal instruction)"),
     Signature("gym_resumed", r"^Resumed from cache\. Found:"),
+    # the built-in collector's summary of a --resume that found rows already done
+    Signature("builtin_resumed", r"\d+ collected, [1-9]\d* already done, \d+ failed of \d+"),
     # which weights a model server serves: the simulated policy's checkpoint, vLLM's --model
     Signature("served_weights", r"simulated policy: checkpoint (?P<checkpoint>[^,]+), served_model_name"
                                 r"|non-default args: \{.*'model': '(?P<model>[^']+)'"),

@@ -37,7 +37,8 @@ def check_unrecorded_source(facts: ManifestFacts, run_dir: Path, files: RunFiles
     if settings is None:
         return
     others = []  # data files beside the run whose tasks are not the inputs' tasks
-    found_source = False
+    versions: list[tuple[Path, StaleReport]] = []  # other versions of the source: most tasks shared, some changed
+    found_source: Path | None = None
     for source, named_by in _candidates(run_dir, files, logs):
         try:
             report = compare_materialized(materialized, source, settings)
@@ -48,9 +49,11 @@ def check_unrecorded_source(facts: ManifestFacts, run_dir: Path, files: RunFiles
         if named_by is None and shared < MIN_SHARED_TASKS:
             others.append(source)
             continue
-        if found_source:
-            continue  # the first source found is the one compared; the rest only count as other data
-        found_source = True
+        if found_source:  # the first source found is the one compared; the rest count as other data or versions
+            if report.stale and named_by is None:
+                versions.append((source, report))
+            continue
+        found_source = source
         facts.source, facts.settings = str(source), settings
         if not report.stale or _first_rows_only(report, settings, logs):
             continue
@@ -63,7 +66,42 @@ def check_unrecorded_source(facts: ManifestFacts, run_dir: Path, files: RunFiles
                                 f"tasks now x {settings.num_repeats} repeats; modified {_stamp(source)}")
         facts.stale.append(Staleness(SOURCE_CHANGED, message, evidence, report))
         return
+    if found_source and versions:
+        _resumed_beside_a_newer_version(facts, found_source, versions, materialized, run_dir, logs, settings)
     _resumed_over_other_data(facts, others, materialized, run_dir, logs)
+
+
+def _resumed_beside_a_newer_version(facts: ManifestFacts, source: Path, versions: list[tuple[Path, StaleReport]],
+                                    materialized: Path, run_dir: Path, logs: LogFacts,
+                                    settings: MaterializationSettings) -> None:
+    """A resumed run whose inputs match one data file while a newer version of it (most tasks shared, some changed)
+    lies beside it: `--resume` never re-reads the data, so the newer version was not used, whatever `--input` said."""
+    resumed = logs.hits.get("gym_resumed", []) + logs.hits.get("builtin_resumed", [])
+    newer = [(path, report) for path, report in versions if _newer_than(path, source)]
+    if not resumed or not newer:
+        return
+    version, report = newer[-1]
+    message = (f"{materialized.name} was built from {source.name}, and the run was resumed "
+               f"({resumed[-1].file}:{resumed[-1].line}) beside {version.name}, a newer version of that data: "
+               f"{'; '.join(report.reasons)}; a resume reuses the materialized inputs, so {version.name} was never read")
+    evidence = EvidenceLine(file=_rel(version, run_dir), text=f"{report.rows_expected // settings.num_repeats} tasks "
+                            f"x {settings.num_repeats} repeats; {report.tasks.changed} changed, {report.tasks.added} "
+                            f"added against {materialized.name}")
+    facts.source, facts.settings = str(version), settings
+    facts.stale.append(Staleness(SOURCE_CHANGED, message, evidence, report))
+
+
+# File times within this of each other say nothing (a checkout writes every file at once): names decide then.
+_SAME_TIME_S = 2.0
+
+
+def _newer_than(version: Path, source: Path) -> bool:
+    """Whether `version` is the later of two versions of one dataset: by file time, or by name (v1 < v2) when the
+    times are a checkout's."""
+    version_time, source_time = version.stat().st_mtime, source.stat().st_mtime
+    if abs(version_time - source_time) > _SAME_TIME_S:
+        return version_time > source_time
+    return version.name > source.name
 
 
 def _resumed_over_other_data(facts: ManifestFacts, others: list[Path], materialized: Path, run_dir: Path,

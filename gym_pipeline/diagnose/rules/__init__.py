@@ -27,6 +27,8 @@ from collections.abc import Iterable
 from gym_pipeline.diagnose.evidence import FAILED_RUN_LOG, FAILED_RUN_SOURCE, Evidence
 from gym_pipeline.diagnose.findings import CAUSE, CONSEQUENCE, NOTE, Finding, Rule
 from gym_pipeline.diagnose.origin import host_limit
+from gym_pipeline.diagnose.rules.bad_data import rule_bad_data_line
+from gym_pipeline.diagnose.rules.client_timeout import rule_client_timeout_too_short
 from gym_pipeline.diagnose.rules.data import (
     rule_empty_inputs,
     rule_malformed_jsonl,
@@ -68,6 +70,7 @@ from gym_pipeline.diagnose.rules.progress import rule_interrupted_collection
 from gym_pipeline.diagnose.rules.quality import (
     rule_crossed_environments,
     rule_matching_answers_scored_zero,
+    rule_one_answer_to_every_task,
     rule_profile_of_other_tasks,
     rule_repeated_tasks,
     rule_rewards_out_of_range,
@@ -75,6 +78,7 @@ from gym_pipeline.diagnose.rules.quality import (
     rule_unextracted_answers,
     rule_verifier_refuses_row_values,
     rule_wrapped_expected_answers,
+    rule_wrong_answers_scored_full,
 )
 from gym_pipeline.diagnose.rules.refusals import rule_model_refusals
 from gym_pipeline.diagnose.rules.routing import failure_route
@@ -112,6 +116,7 @@ RULES: tuple[Rule, ...] = (
     Rule(1, "known_problems", known_problems(1)),
     Rule(2, "model_probe", rule_model_probe),
     Rule(2, "nested_model_errors", rule_nested_model_errors),
+    Rule(2, "client_timeout_too_short", rule_client_timeout_too_short),
     Rule(2, "model_endpoint_failures", rule_model_endpoint_failures),
     Rule(2, "model_refusals", rule_model_refusals),
     Rule(2, "model_request_retries", rule_model_request_retries),
@@ -119,6 +124,7 @@ RULES: tuple[Rule, ...] = (
     Rule(2, "nested_model_log_errors", rule_nested_model_log_errors),
     Rule(2, "served_another_checkpoint", rule_served_another_checkpoint),
     Rule(2, "interrupted_collection", rule_interrupted_collection),
+    Rule(2, "one_answer_to_every_task", rule_one_answer_to_every_task),
     Rule(2, "known_problems", known_problems(2)),
     Rule(3, "servers_not_ready", rule_servers_not_ready),
     Rule(3, "head_probe", rule_head_probe),
@@ -129,6 +135,7 @@ RULES: tuple[Rule, ...] = (
     Rule(5, "stale_inputs", rule_stale_inputs),
     Rule(5, "resume_across_models", rule_resume_across_models),
     Rule(5, "empty_inputs", rule_empty_inputs),
+    Rule(5, "bad_data_line", rule_bad_data_line),
     Rule(5, "malformed_jsonl", rule_malformed_jsonl),
     Rule(5, "rollouts_without_inputs", rule_rollouts_without_inputs),
     Rule(5, "shared_task_index", rule_shared_task_index),
@@ -146,6 +153,7 @@ RULES: tuple[Rule, ...] = (
     Rule(6, "profile_of_other_tasks", rule_profile_of_other_tasks),
     Rule(6, "rewards_out_of_range", rule_rewards_out_of_range),
     Rule(6, "matching_answers_scored_zero", rule_matching_answers_scored_zero),
+    Rule(6, "wrong_answers_scored_full", rule_wrong_answers_scored_full),
     Rule(6, "known_problems", known_problems(6)),
     Rule(7, "time_budget_kinds", rule_time_budget_kinds),
     Rule(7, "step_failures", rule_step_failures),

@@ -443,7 +443,7 @@ def rule_truncated_answers(ev: Evidence) -> list[Finding]:
 
 def rule_resume_across_models(ev: Evidence) -> list[Finding]:
     """A resumed collection whose model servers served other weights than the first part: rollouts of two models."""
-    resumed = ev.hits("gym_resumed")
+    resumed = ev.hits("gym_resumed") + ev.hits("builtin_resumed")
     weights = {h.group("checkpoint", "model"): h for h in ev.hits("served_weights") if h.group("checkpoint", "model")}
     if not resumed or len(weights) < 2:
         return []

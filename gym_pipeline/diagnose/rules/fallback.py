@@ -10,6 +10,7 @@ import re
 
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import excerpt
+from gym_pipeline.diagnose.exception_hints import code_fix_hint
 from gym_pipeline.diagnose.findings import Finding, input_field_fault
 from gym_pipeline.diagnose.launcher import served_and_stopped
 from gym_pipeline.diagnose.logs import LogIncident
@@ -109,8 +110,24 @@ def _quoted_by(incident: LogIncident, findings: list[Finding]) -> bool:
                for text in (finding.title, finding.cause, *(line.text for line in finding.evidence)))
 
 
+# The pipeline stage a log is named for: an error of an earlier stage (serving, materializing) comes before one of a
+# later stage (collecting, profiling), which often only met what the earlier one left undone.
+_STAGE_OF_LOG = (
+    (re.compile(r"serv|policy|env_start|vllm|model", re.I), 0),
+    (re.compile(r"materiali|prepare|download", re.I), 1),
+    (re.compile(r"profil|aggregat|report|compar", re.I), 3),
+)
+_UNNAMED_STAGE = 2  # collecting, or a log whose name does not say
+
+
+def stage_of_log(file: str) -> int:
+    name = file.rsplit("/", 1)[-1]
+    return next((stage for pattern, stage in _STAGE_OF_LOG if pattern.search(name)), _UNNAMED_STAGE)
+
+
 def unexplained_log_errors(ev: Evidence, findings: list[Finding]) -> list[Finding]:
-    """The first real error of each log that no finding explains: never call a run healthy over it."""
+    """The first real error of each log that no finding explains, earlier stages' logs first: never call a run
+    healthy over it."""
     result = []
     seen_files: set[str] = set()
     _, served_logs = served_and_stopped(ev.launchers)
@@ -134,6 +151,11 @@ def unexplained_log_errors(ev: Evidence, findings: list[Finding]) -> list[Findin
         raised_at = innermost_frame(incident)
         what = "traceback" if incident.kind == "traceback" else "error line"
         suggestion = _SUGGESTION.search(incident.full_text)
+        hint = code_fix_hint(incident.full_text)
+        if not hint and incident.kind == "error" and placement.guess and _ended_the_stage(ev, incident):
+            hint = ("The process printed this and ended without a traceback: code that calls `sys.exit()` on a bad "
+                    "input (a verifier taken from a command-line tool) ends the whole collection; raise an exception "
+                    "or return reward 0 instead.")
         result.append(Finding(
             category=category,
             title=f"First unexplained error in {incident.file}: {incident.text}",
@@ -151,8 +173,15 @@ def unexplained_log_errors(ev: Evidence, findings: list[Finding]) -> list[Findin
             fix=f"Read {incident.file}:{span}" + (f" (raised at {raised_at})" if raised_at else "")
                 + f"; it says: {excerpt(incident.text, 300)}."
                 + (f" It suggests `{suggestion['name']}`." if suggestion else "")
+                + (f" {hint}" if hint else "")
                 + f" {placement.fix or _FALLBACK_FIX[category]}",
             effect=bool(_WRAPPER.search(incident.text)),
             guess=placement.guess,
         ))
-    return result
+    return sorted(result, key=lambda finding: stage_of_log(finding.evidence[0].file))
+
+
+def _ended_the_stage(ev: Evidence, incident: LogIncident) -> bool:
+    """The stage logging to this file ended with a non-zero exit (its launcher record says so)."""
+    return any(record.state is not None and record.state.log == incident.file
+               and record.state.exit_code not in (None, 0) for record in ev.launchers)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from gym_pipeline.diagnose.artifacts import FailureGroup
 from gym_pipeline.diagnose.evidence import Evidence
+from gym_pipeline.diagnose.exception_hints import code_fix_hint
 from gym_pipeline.diagnose.findings import (
     Finding,
     affected,
@@ -41,7 +42,8 @@ def nested_finding(ev: Evidence, groups: list[FailureGroup], category: str, who:
             + (f" (HTTP {nested.inner.code})" if nested.inner.code else "")
             + f". {reading} Affected: {affected(ev, groups)}."
         ),
-        fix=(f"1. {module_fix} 2. " if (module_fix := missing_module_fix(nested.headline, f"`{nested.innermost}`"))
+        fix=(f"1. {module_fix} 2. " if (module_fix := missing_module_fix(nested.headline, f"`{nested.innermost}`")
+                                       or code_fix_hint(nested.headline))
              else f"1. {first} the real request and response at every boundary: {debug_rerun(ev, lead)}. 2. ")
         + f"{fix_next} 3. Once fixed, collect the missing rollouts: {resume_command(ev)}.",
         explains=frozenset({"inner_server_error", "run_failed"}),

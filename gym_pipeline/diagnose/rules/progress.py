@@ -3,7 +3,9 @@
 Nothing failed, so no error says why a user gave up. Gym's progress bar does: a count that stopped
 moving while the time ran on means requests got no answer (a server that hangs: model serving); a
 count that kept moving, slowly, at a concurrency of one or two means the run was simply too slow for
-the time the user gave it (throughput: raise the concurrency).
+the time the user gave it (throughput: raise the concurrency); a count that stood still, then jumped by
+many at once, means requests sent together were held by one process doing them one at a time (a
+verifier's CPU-bound work blocking its server's event loop, a one-slot server) and released together.
 """
 
 from __future__ import annotations
@@ -20,6 +22,9 @@ from gym_pipeline.diagnose.vocabulary import MODEL_SERVING, THROUGHPUT_RESOURCES
 STALLED_S = 60  # no rollout finished for this long: not slow, stuck
 LOW_CONCURRENCY = 2
 SLOW_MIN_S = 30  # a run stopped sooner was not given the time to look slow
+BURST_QUIET_S = 10  # a burst: no rollout finished for this long, then ...
+BURST_MIN_ROLLOUTS = 4  # ... at least this many (and half the concurrency) within BURST_WITHIN_S
+BURST_WITHIN_S = 2
 _UPDATE = re.compile(r"(?P<done>\d+)/(?P<total>\d+) \[(?P<elapsed>[\d:]+)<(?P<left>[\d:?]+)")
 
 
@@ -105,6 +110,26 @@ def _too_slow(ev: Evidence, interrupt: LogHit, missing: int, update: tuple[int, 
                 "sandbox's slots), or replicas behind a load balancer; or give the run the time that pace needs. Then "
                 f"resume: {resume_command(ev)}.",
         )]
+    burst = _burst(_updates(ev.hits("gym_progress")), concurrency)
+    if burst is not None and concurrency is not None and concurrency > LOW_CONCURRENCY:
+        quiet_s, jumped, at_s = burst
+        return [Finding(
+            category=THROUGHPUT_RESOURCES,
+            title=f"Stopped before the end{rate}: rollouts finished in bursts ({jumped} at once after {quiet_s} s "
+                  f"with none), at a concurrency of {concurrency}",
+            evidence=[interrupt.evidence()] + [h.evidence() for h in ev.hits("gym_concurrency")[:1]],
+            cause=f"The collection was stopped (by hand or a time budget) while it still worked, and {left}. Nothing "
+                  f"failed, but nothing finished for {quiet_s} s and then {jumped} rollouts did within "
+                  f"{BURST_WITHIN_S} s (at {at_s} s): the {concurrency} requests in flight were held by one process "
+                  "that handled them one at a time and released them together. The usual cause is CPU-bound work "
+                  "inside an async handler (a verifier's `verify` computing for seconds) blocking its server's event "
+                  "loop, so its requests are served one after another whatever the concurrency (seed 000: "
+                  "throughput); a server with a single slot does the same.",
+            fix="Find the server that holds the requests (the verifier's resources server when the model answers "
+                "fast: time one `/verify`); move its CPU-bound work off the event loop (`await asyncio.to_thread(...)` "
+                "or a process pool, or a sync `def` endpoint that FastAPI runs in threads), or give it more workers; "
+                f"then resume: {resume_command(ev)}.",
+        )]
     if concurrency is not None and concurrency <= LOW_CONCURRENCY:
         return [Finding(
             category=THROUGHPUT_RESOURCES,
@@ -119,3 +144,17 @@ def _too_slow(ev: Evidence, interrupt: LogHit, missing: int, update: tuple[int, 
                 f"{resume_command(ev)}.",
         )]
     return []
+
+
+def _burst(updates: list[tuple[int, int, int, str]], concurrency: int | None) -> tuple[int, int, int] | None:
+    """(quiet seconds, rollouts finished together, at what second) of the first burst the progress bar shows: a
+    count standing still for BURST_QUIET_S, then jumping by many within BURST_WITHIN_S."""
+    least = max(BURST_MIN_ROLLOUTS, (concurrency or 0) // 2)
+    for index, (done, _, elapsed, _) in enumerate(updates):
+        since = min(e for d, _, e, _ in updates[: index + 1] if d == done)  # when the count reached `done`
+        for later_done, _, later_elapsed, _ in updates[index + 1:]:
+            if later_elapsed - elapsed > BURST_WITHIN_S:
+                break
+            if later_done - done >= least and elapsed - since >= BURST_QUIET_S:
+                return elapsed - since, later_done - done, later_elapsed
+    return None

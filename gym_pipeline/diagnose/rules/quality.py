@@ -5,10 +5,13 @@ from __future__ import annotations
 
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
-from gym_pipeline.diagnose.findings import Finding, path_of, plural, profile_command
-from gym_pipeline.diagnose.vocabulary import CACHE_RESUME, CONFIG, DATA_SCHEMA, VERIFIER_RUNTIME
+from gym_pipeline.diagnose.findings import Finding, model_url_of, path_of, plural, profile_command
+from gym_pipeline.diagnose.vocabulary import CACHE_RESUME, CONFIG, DATA_SCHEMA, MODEL_SERVING, VERIFIER_RUNTIME
 
 UNEXTRACTED_MIN_ROWS = 3
+ONE_ANSWER_MIN_ROWS = 10
+ONE_ANSWER_SHARE = 0.8  # of the scored rollouts giving one answer, to tasks expecting at least ...
+ONE_ANSWER_MIN_EXPECTED = 3  # ... this many different answers
 UNEXTRACTED_SHARE = 0.2  # of the scored rollouts: beyond a few odd answers
 
 
@@ -195,9 +198,29 @@ def rule_matching_answers_scored_zero(ev: Evidence) -> list[Finding]:
               "it 0: its comparison or its reward is wrong (inverted, compared with another field, or a reward "
               "computed but not returned), so the run's rewards do not measure the model.",
         fix="Fix the verifier's `verify`: return reward 1 when the extracted answer matches the expected one, "
-            "normalizing both sides alike (`.strip().lower()` on both, or on neither), and keep no state between "
+            "comparing values with `==` (never `is`, which compares objects), normalizing both sides alike "
+            "(`.strip().lower()` on both, or on neither), and keep no state between "
             "calls; check it on one of these rows without a model, then score the stored responses again and "
             "profile.",
+    )]
+
+
+def rule_wrong_answers_scored_full(ev: Evidence) -> list[Finding]:
+    """Answers that have nothing of the expected answer, scored full reward: the verifier passes everything."""
+    quality = ev.artifacts.quality
+    if quality.wrong_scored_full < MISSCORED_MIN_ROWS or quality.wrong_scored_full_example is None:
+        return []
+    return [Finding(
+        category=VERIFIER_RUNTIME,
+        title=f"{quality.wrong_scored_full} answers unlike their expected answer got full reward",
+        evidence=[quality.wrong_scored_full_example],
+        cause="The extracted answer neither holds the expected answer nor is the same number, and the verifier scored "
+              "it 1: it does not compare at all (a placeholder `verify` returning a constant reward, a judge whose "
+              "call is stubbed out, a comparison against the answer itself), so the run's rewards do not measure the "
+              "model.",
+        fix="Fix the verifier's `verify` so the reward comes from comparing the answer with `expected_answer` (a "
+            "placeholder returning `reward=1.0` must not ship); check it on one of these rows without a model, then "
+            "score the stored responses again and profile.",
     )]
 
 
@@ -235,4 +258,29 @@ def rule_profile_of_other_tasks(ev: Evidence) -> list[Finding]:
               "when a new run writes its rollouts), so its rewards, pass@k and per-task numbers are last run's.",
         fix=f"Profile the rollouts that are there now: {profile_command(ev)}; profile after every run written into "
             "the folder (or give each run its own output folder).",
+    )]
+
+
+def rule_one_answer_to_every_task(ev: Evidence) -> list[Finding]:
+    """The model gives the same answer to tasks that expect different ones, and every rollout scores 0: the weights
+    served are not answering these prompts."""
+    quality = ev.artifacts.quality
+    if quality.scored_rows < ONE_ANSWER_MIN_ROWS or quality.zero_rewards < quality.scored_rows or not quality.answers:
+        return []
+    answer, count = quality.answers.most_common(1)[0]
+    if count < ONE_ANSWER_SHARE * quality.scored_rows or len(quality.expected_answers) < ONE_ANSWER_MIN_EXPECTED:
+        return []
+    served = ev.hits("served_weights")
+    return [Finding(
+        category=MODEL_SERVING,
+        title=f"The model answers {answer!r} to {count} of {quality.scored_rows} rollouts, whatever the task: every "
+              "rollout scored 0",
+        evidence=[quality.answer_examples[answer], *(hit.evidence() for hit in served[:1])],
+        cause=f"Tasks expecting {len(quality.expected_answers)} different answers all got {answer!r}: the model is not "
+              "answering these prompts at all. The usual cause is the weights served: another checkpoint or model "
+              "than the run's (a path off by one folder, a server left running), a broken checkpoint, or a chat "
+              "template that hides the question.",
+        fix="Check which checkpoint the model server loaded (its log's checkpoint or `--model` path, `curl -s "
+            f"{model_url_of(ev)}/models`) and serve this run's checkpoint; send one prompt by hand to see it answer; "
+            "then collect again on a clean output path and profile.",
     )]

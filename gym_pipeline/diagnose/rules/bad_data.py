@@ -1,0 +1,58 @@
+"""Step 5: a data file an error calls malformed, read at its bad line to say what kind of damage it is."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from gym_pipeline.diagnose.artifacts import locate_named_file
+from gym_pipeline.diagnose.bad_data_line import BadLine, first_bad_line
+from gym_pipeline.diagnose.evidence import Evidence
+from gym_pipeline.diagnose.evidence_line import EvidenceLine
+from gym_pipeline.diagnose.findings import Finding
+from gym_pipeline.diagnose.vocabulary import DATA_SCHEMA
+
+# our commands' `data.jsonl:6: not valid JSON`; Gym's own message is the `gym_malformed_json` signature
+_NAMED_BAD_LINE = re.compile(r"(?P<file>[^\s:'\"]+\.jsonl):(?P<line>\d+): not valid JSON")
+_OUTPUT_SUFFIXES = ("_failures.jsonl", "_reward_profiling.jsonl", "_materialized_inputs.jsonl", "verdicts.jsonl")
+
+
+def rule_bad_data_line(ev: Evidence) -> list[Finding]:
+    said: list[EvidenceLine] = [hit.evidence() for hit in ev.hits("gym_malformed_json")[:1]]
+    named: list[Path] = []
+    for incident in ev.logs.incidents:
+        if match := _NAMED_BAD_LINE.search(incident.text):
+            said.append(incident.evidence())
+            named.append(locate_named_file(match["file"], ev.run_dir))
+    if not said:
+        return []
+    bad = next((found for path in [*named, *_data_files(ev)] if (found := first_bad_line(path))), None)
+    if bad is None:
+        return []
+    return [Finding(
+        category=DATA_SCHEMA,
+        title=f"{bad.path.name} line {bad.line} is not JSON: {_KIND_TITLES[bad.kind]}",
+        evidence=[*said[:1], bad.evidence(_shown(bad, ev))],
+        cause=f"The reader refused the data, and the file says why: {bad.reading}.",
+        fix=bad.fix,
+        explains=frozenset({"gym_malformed_json"}),
+    )]
+
+
+_KIND_TITLES = {"comment": "a comment line", "cut": "the last line is cut off", "bom": "a byte order mark",
+                "document": "a pretty-printed JSON document", "other": "a malformed line"}
+
+
+def _data_files(ev: Evidence) -> list[Path]:
+    """JSON Lines files in the run folder that are not its outputs: the data a user keeps beside the run."""
+    files = ev.artifacts.files
+    outputs = {files.materialized, files.rollouts, files.failures, files.profile}
+    return [path for path in sorted(ev.run_dir.glob("*.jsonl"))
+            if path not in outputs and not path.name.endswith(_OUTPUT_SUFFIXES)]
+
+
+def _shown(bad: BadLine, ev: Evidence) -> str:
+    try:
+        return str(bad.path.resolve().relative_to(ev.run_dir.resolve()))
+    except ValueError:
+        return str(bad.path)

@@ -1,0 +1,54 @@
+"""Reading a data file's bad line: what kind of damage it is, and the hints an exception gives for the fix."""
+
+from __future__ import annotations
+
+import pytest
+
+from gym_pipeline.diagnose.bad_data_line import first_bad_line
+from gym_pipeline.diagnose.exception_hints import code_fix_hint
+
+ROW = '{"responses_create_params": {"input": "q"}, "expected_answer": "4"}'
+
+
+@pytest.mark.parametrize(("content", "line", "kind"), [
+    (f"# exported by a tool\n{ROW}\n", 1, "comment"),
+    (f"{ROW}\n// note\n{ROW}\n", 2, "comment"),
+    (f"{ROW}\n{ROW[:30]}", 2, "cut"),
+    ("\ufeff" + ROW + "\n", 1, "bom"),
+    (f"[\n  {ROW}\n]\n", 1, "document"),
+    (f"{ROW}\n{ROW}{ROW}\n", 2, "other"),
+    (f"{ROW}\n[1, 2]\n", 2, "other"),
+])
+def test_the_first_bad_line_and_its_kind(tmp_path, content, line, kind):
+    path = tmp_path / "data.jsonl"
+    path.write_text(content, encoding="utf-8")
+    bad = first_bad_line(path)
+    assert bad is not None and (bad.line, bad.kind) == (line, kind)
+    assert str(path) in bad.fix
+
+
+def test_a_cut_line_followed_by_a_newline_is_not_called_cut(tmp_path):
+    path = tmp_path / "data.jsonl"
+    path.write_text(f"{ROW[:30]}\n{ROW}\n", encoding="utf-8")
+    assert first_bad_line(path).kind == "other"
+
+
+def test_a_clean_file_has_no_bad_line(tmp_path):
+    path = tmp_path / "data.jsonl"
+    path.write_text(f"{ROW}\n\n{ROW}\n", encoding="utf-8")
+    assert first_bad_line(path) is None
+
+
+@pytest.mark.parametrize(("error", "words"), [
+    ("AttributeError(\"'MatchConfig' object has no attribute 'min_similarity'\")", ["min_similarity", "MatchConfig"]),
+    ("json.decoder.JSONDecodeError: Expecting value: line 1 column 1 (char 0)", ["json.loads"]),
+    ("TypeError: '<' not supported between instances of 'str' and 'float'", ["`str`", "`float`"]),
+    ("SystemExit: 1", ["sys.exit()"]),
+])
+def test_exception_hints_name_what_to_change(error, words):
+    hint = code_fix_hint(error)
+    assert all(word in hint for word in words), hint
+
+
+def test_no_hint_for_an_unknown_error():
+    assert code_fix_hint("RuntimeError: something else") == ""
