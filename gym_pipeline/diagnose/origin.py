@@ -136,6 +136,16 @@ _WHAT = _kinds(
      "the command's settings failed validation",
      "Give `{field}` a valid value ({rule}): on the command line `{option_of_field}` (or `++{field}=`), in a config "
      "file its `{field}` key; check what sets it (an unset shell variable, a default of 0)."),
+    # a verifier's result holding numpy values: the rollout row cannot be written as JSON
+    (r"not JSON serializable: numpy\.(?P<type>\w+)|Object of type '?(?P<type2>int64|int32|float64|float32|bool_|ndarray)'? "
+     r"is not JSON serializable", VERIFIER_RUNTIME, "the verifier returned a numpy value, which JSON cannot hold",
+     "Return plain Python values from `verify` (`float(reward)`, `bool(...)`, `.tolist()` for arrays), then collect "
+     "the missing rollouts."),
+    # a config file its model refuses (ours: `sweep.json: not a sweep config ...`; pydantic's "for <X>Config")
+    (r"(?P<file>[^\s:'\"]+\.(?:ya?ml|json|toml)): not a sweep config|validation errors? for \w*Config\b", CONFIG,
+     "a config file failed its settings' validation",
+     "Correct the setting the error names in {file} (the lines after the error give the field, what it accepts and "
+     "the value found), then run the stage again."),
     # a command refusing its arguments (argparse's `prog: error: ...`)
     (r"(?m)^(?:\S*/)?(?:gym|gym-pipeline|ng_\w+|python[\d.]*|[\w.-]+\.py)(?: [\w-]+){0,3}: error: ", CONFIG,
      "the command refused its arguments (its usage error)",
