@@ -9,6 +9,7 @@ from gym_pipeline.diagnose.findings import Finding, model_url_of, path_of, plura
 from gym_pipeline.diagnose.vocabulary import CACHE_RESUME, CONFIG, DATA_SCHEMA, MODEL_SERVING, VERIFIER_RUNTIME
 
 UNEXTRACTED_MIN_ROWS = 3
+WRONG_SCORED_FULL_SHARE = 0.3  # of the scored rollouts
 ONE_ANSWER_MIN_ROWS = 10
 ONE_ANSWER_SHARE = 0.8  # of the scored rollouts giving one answer, to tasks expecting at least ...
 ONE_ANSWER_MIN_EXPECTED = 3  # ... this many different answers
@@ -208,7 +209,10 @@ def rule_matching_answers_scored_zero(ev: Evidence) -> list[Finding]:
 def rule_wrong_answers_scored_full(ev: Evidence) -> list[Finding]:
     """Answers that have nothing of the expected answer, scored full reward: the verifier passes everything."""
     quality = ev.artifacts.quality
-    if quality.wrong_scored_full < MISSCORED_MIN_ROWS or quality.wrong_scored_full_example is None:
+    # a lenient verifier (equivalent forms: `1/2` for `0.5`) passes a few such answers; a stub passes most
+    share = quality.wrong_scored_full / max(quality.scored_rows, 1)
+    if quality.wrong_scored_full < MISSCORED_MIN_ROWS or share < WRONG_SCORED_FULL_SHARE \
+            or quality.wrong_scored_full_example is None:
         return []
     return [Finding(
         category=VERIFIER_RUNTIME,
