@@ -130,7 +130,10 @@ def cmd_reverify(args: argparse.Namespace) -> int:
     if not args.run_dir.is_dir():
         raise FileNotFoundError(f"{args.run_dir}: run directory not found")
     config = workspace_config(home_dir(args.home))
-    summary = rescore_run_dir(config, args.run_dir, args.env, repeats=args.repeat)
+    if args.search_dir:  # searched before the sweep's own, as Gym searches its --search-dir folders in order
+        config = config.model_copy(update={"nemo_gym": config.nemo_gym.model_copy(
+            update={"search_dirs": [*args.search_dir, *config.nemo_gym.search_dirs]})})
+    summary = rescore_run_dir(config, args.run_dir, args.env, repeats=args.repeat, through_gym=args.gym)
     if args.json:
         sys.stdout.write(orjson.dumps(summary.as_json(), option=orjson.OPT_INDENT_2).decode() + "\n")
     else:
@@ -397,10 +400,17 @@ def build_parser() -> argparse.ArgumentParser:
 
     reverify = command("reverify", cmd_reverify,
                        "Re-score a run's stored responses with its environment's current verifier (no model server); "
-                       "the previous rollouts are kept as rollouts.before_reverify.jsonl.")
+                       "a run the nemo_gym engine collected goes through Gym's own resources server (gym env start, "
+                       "then /verify). The previous rollouts are kept as rollouts.before_reverify.jsonl.")
     reverify.add_argument("run_dir", type=Path)
     reverify.add_argument("--env", type=cli_args.safe_name("environment name"), required=True,
-                          help="environment whose verifier re-scores the answers (from the workspace's sweep.yaml)")
+                          help="environment whose verifier re-scores the answers (from the workspace's sweep.yaml); "
+                               "with --gym, Gym's resources server")
+    reverify.add_argument("--gym", action="store_true",
+                          help="re-score through NeMo Gym's own resources server ENV (gym env start, then /verify), "
+                               "as for a run the nemo_gym engine collected: for a folder Gym wrote by hand")
+    reverify.add_argument("--search-dir", type=cli_args.existing_folder, action="append", default=[],
+                          help="a folder holding your own Gym resources servers (Gym's --search-dir); repeatable")
     reverify.add_argument("--home", type=cli_args.folder, default=None, help="workspace folder (its sweep.yaml)")
     reverify.add_argument("--repeat", type=cli_args.bounded_int(1, 100), default=1,
                           help="verify each response N times and list the rows whose rewards differ (flaky)")
@@ -460,13 +470,14 @@ def _expected_errors() -> tuple[type[BaseException], ...]:
     from gym_pipeline.core.run_lock import RunDirectoryError
     from gym_pipeline.core.staleness import StaleInputsError
     from gym_pipeline.engines.builtin import CollectionError
+    from gym_pipeline.engines.nemo_gym import NemoGymError
     from gym_pipeline.engines.rescoring import RescoringError
     from gym_pipeline.environments import UnknownEnvironmentError, VerifierNotFoundError
     from gym_pipeline.serving.servers import ModelServerError
 
     return (ConfigError, JsonlFormatError, MaterializationError, MissingRolloutsError, UnknownEnvironmentError,
             CollectionError, ModelServerError, StaleInputsError, BackfillError, RunDirectoryError, RescoringError,
-            VerifierNotFoundError,
+            VerifierNotFoundError, NemoGymError,
             FileNotFoundError)
 
 

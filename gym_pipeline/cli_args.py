@@ -116,6 +116,14 @@ def output_file(text: str) -> Path:
     return path
 
 
+def existing_folder(text: str) -> Path:
+    """A folder that must exist, made absolute (it is read from another working directory)."""
+    path = Path(text).resolve()
+    if not path.is_dir():
+        raise argparse.ArgumentTypeError(f"{path} is not a folder")
+    return path
+
+
 def folder(text: str) -> Path:
     """A folder to read or create: refused when a file already has that name."""
     path = Path(text)

@@ -244,6 +244,8 @@ class NemoGymConfig(_Strict):
                                                        "build one per server (needs Python >= 3.13.14 and network)")
     extra_overrides: list[str] = Field(default_factory=list, description="Hydra overrides (++key=value) for both "
                                                                          "commands")
+    search_dirs: list[Path] = Field(default_factory=list, description="folders holding your own resources servers "
+                                                                      "(Gym's --search-dir), searched before Gym's")
 
 
 class StageLaunchersConfig(_Strict):
@@ -366,6 +368,8 @@ class SweepConfig(_Strict):
                 "verifiers_dir": absolute(self.verifiers_dir),
                 "comparisons_dir": absolute(self.comparisons_dir),
                 "digest_cache": absolute(self.digest_cache),
+                "nemo_gym": self.nemo_gym.model_copy(
+                    update={"search_dirs": [absolute(folder) for folder in self.nemo_gym.search_dirs]}),
                 "environments": [
                     environment.model_copy(update={
                         "dataset": absolute(environment.dataset) if environment.dataset else None,

@@ -37,8 +37,10 @@ from gym_pipeline.core.manifest import COLLECTING, PROFILE_STAGE, ROLLOUTS_STAGE
 from gym_pipeline.core.run_lock import run_directory_lock
 from gym_pipeline.diagnose.report import DIAGNOSIS_STAGE
 from gym_pipeline.engines.builtin import CollectionProgress, CollectorSettings, collect
+from gym_pipeline.engines.gym_rescoring import GymRescoringSettings, rescore_run_with_gym
+from gym_pipeline.engines.nemo_gym import ENGINE as NEMO_GYM_ENGINE
 from gym_pipeline.engines.nemo_gym import collect_with_nemo_gym
-from gym_pipeline.engines.rescoring import RescoringError, RescoringSummary, rescore_run
+from gym_pipeline.engines.rescoring import RescoringSummary, rescore_run
 from gym_pipeline.serving.servers import Endpoint
 from gym_pipeline.taskfolders.stage_collect import collect_taskset_partition
 from gym_pipeline.taskfolders.stage_materialize import materialize_taskset_partition
@@ -218,7 +220,7 @@ def _collect_with_nemo_gym(config: SweepConfig, checkpoint: str, env: str, endpo
         summary = collect_with_nemo_gym(
             run_dir / MATERIALIZED_INPUTS_FILE, rollouts_path, config.runnable_environment(env), endpoint.url,
             endpoint.model_name, settings.executable, api_key=endpoint.api_key, concurrency=config.concurrency,
-            link_venvs=settings.link_venvs, extra_overrides=settings.extra_overrides,
+            link_venvs=settings.link_venvs, search_dirs=settings.search_dirs, extra_overrides=settings.extra_overrides,
             startup_timeout_s=settings.startup_timeout_s,
             on_ready=lambda line: log.info(f"{checkpoint} x {env}: NeMo Gym {line}"),
             manifest_extra={
@@ -248,20 +250,30 @@ def _collect_with_nemo_gym(config: SweepConfig, checkpoint: str, env: str, endpo
     )
 
 
+def gym_rescoring_settings(config: SweepConfig) -> GymRescoringSettings:
+    """The sweep's `nemo_gym` settings, as a re-scoring through Gym's resources server uses them."""
+    settings = config.nemo_gym
+    return GymRescoringSettings(
+        gym_executable=settings.executable, link_venvs=settings.link_venvs, search_dirs=settings.search_dirs,
+        extra_overrides=settings.extra_overrides, startup_timeout_s=settings.startup_timeout_s,
+        concurrency=config.concurrency, request_timeout_s=config.request_timeout_s)
+
+
 def rescore_run_dir(config: SweepConfig, run_dir: Path, env: str, repeats: int = 1,
-                    dagster_run_id: str | None = None) -> RescoringSummary:
-    """`env`'s current verifier on every stored response of `run_dir`, with no model server."""
-    if read_manifest(run_dir).get(ROLLOUTS_STAGE, {}).get("engine") == "nemo_gym":
-        # Gym's rows were scored by its resources server; our verifier re-implementing it would be another verifier.
-        raise RescoringError(f"{run_dir}: collected by the nemo_gym engine, whose rows Gym's resources server scored; "
-                             "re-scoring through Gym's own /verify (gym env start) is not supported yet")
+                    dagster_run_id: str | None = None, through_gym: bool = False) -> RescoringSummary:
+    """`env`'s current verifier on every stored response of `run_dir`, with no model server: Gym's own resources
+    server `env` (`gym env start`, then its /verify) for a run the nemo_gym engine collected, or when
+    `through_gym` (a folder Gym wrote by hand); otherwise the environment's verifier in this process."""
+    if through_gym or read_manifest(run_dir).get(ROLLOUTS_STAGE, {}).get("engine") == NEMO_GYM_ENGINE:
+        return rescore_run_with_gym(run_dir, env, gym_rescoring_settings(config), repeats, dagster_run_id)
     return rescore_run(run_dir, config.runnable_environment(env), verifier_record(config, env), repeats,
                        dagster_run_id=dagster_run_id)
 
 
 def reverify_partition(config: SweepConfig, checkpoint: str, env: str, log: StageLog, repeats: int = 1,
                        dagster_run_id: str | None = None) -> PartitionOutcome:
-    """Re-score a partition's rollouts with its environment's current verifier (the `reverify` job)."""
+    """Re-score a partition's rollouts with its environment's current verifier (the `reverify` job): Gym's own
+    resources server for a partition the nemo_gym engine collected."""
     run_dir = config.run_dir(checkpoint, env)
     summary = rescore_run_dir(config, run_dir, env, repeats, dagster_run_id)
     log.info(f"{checkpoint} x {env}: re-scored {summary.rescored} of {summary.rows} rows with "

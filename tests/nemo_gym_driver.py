@@ -1,4 +1,5 @@
-"""Run one real NeMo Gym collection inside a loopback-only network namespace (for test_nemo_gym_engine.py).
+"""Run one real NeMo Gym collection (or `backfill`, or `reverify`) inside a loopback-only network namespace (for
+test_nemo_gym_engine.py and test_nemo_gym_reverify.py).
 
     unshare --net --uts --pid --fork --kill-child --mount-proc python tests/nemo_gym_driver.py REQUEST RESULT
 
@@ -13,8 +14,10 @@ unreachable and `gym env start` hangs. `localhost` resolves to 127.0.0.1.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import fcntl
+import io
 import os
 import shutil
 import socket
@@ -66,6 +69,15 @@ def main(request_path: Path, result_path: Path) -> int:
         from gym_pipeline.cli import main as cli
 
         result["exit_code"] = cli(["backfill", *request["backfill"]])
+        result_path.write_bytes(orjson.dumps(result, option=orjson.OPT_INDENT_2))
+        return 0
+    if "reverify" in request:  # `gym-pipeline reverify ...` with no model server anywhere in the namespace
+        from gym_pipeline.cli import main as cli
+
+        printed = io.StringIO()
+        with contextlib.redirect_stdout(printed):
+            result["exit_code"] = cli(["reverify", *request["reverify"]])
+        result["stdout"] = printed.getvalue()
         result_path.write_bytes(orjson.dumps(result, option=orjson.OPT_INDENT_2))
         return 0
     rollouts = Path(request["rollouts"])

@@ -200,3 +200,15 @@ def test_a_sweep_configured_for_nemo_gym_collects_through_it(gym_executable, loo
                     for row in _rows(run_dir / "rollouts_materialized_inputs.jsonl")}
     assert (run_dir / "logs" / "gym_env_start.log").exists() and (run_dir / "logs" / "gym_eval_run.log").exists()
     assert orjson.loads((run_dir / "diagnosis.json").read_bytes())["category"] == "healthy"
+
+    # The reverify job re-scores the partition through Gym's own /verify, no model server: Gym's rewards again.
+    rewards = {(row["_ng_task_index"], row["_ng_rollout_index"]): row["reward"]
+               for row in _rows(run_dir / "rollouts.jsonl")}
+    result = _run_in_namespace(loopback_namespace, {"backfill": ["--home", str(home), "--env", "string_match",
+                                                                 "--job", "reverify"]}, tmp_path)
+    assert result["exit_code"] == 0 and _processes_in_netns(result["netns"]) == set()
+    manifest = orjson.loads((run_dir / "manifest.json").read_bytes())
+    assert manifest["reverify"]["verifier"]["name"] == "string_match (NeMo Gym resources server)"
+    assert manifest["reverify"]["output"]["changed"] == 0
+    assert rewards == {(row["_ng_task_index"], row["_ng_rollout_index"]): row["reward"]
+                       for row in _rows(run_dir / "rollouts.jsonl")}

@@ -317,11 +317,17 @@ def test_a_bad_rollouts_line_is_named_by_its_line_in_the_file(home):
     assert not (run_dir / "rollouts.before_reverify.jsonl").exists()
 
 
-def test_a_nemo_gym_run_is_not_re_scored_by_another_verifier(home):
+def test_a_nemo_gym_run_and_a_gym_folder_are_re_scored_through_gyms_resources_server(home, monkeypatch):
+    from gym_pipeline import stages
     from gym_pipeline.core.manifest import annotate_stage
-    from gym_pipeline.stages import rescore_run_dir
 
+    calls = []
+    monkeypatch.setattr(stages, "rescore_run_with_gym", lambda *args: calls.append(args) or "summary")
     run_dir = home / "runs" / CHECKPOINT / "string_match"
-    annotate_stage(run_dir, "rollouts", {"engine": "nemo_gym"})
-    with pytest.raises(RescoringError, match="Gym's own /verify"):
-        rescore_run_dir(workspace_config(home), run_dir, "string_match")
+    config = workspace_config(home)
+    assert stages.rescore_run_dir(config, run_dir, "string_match", through_gym=True) == "summary"  # a hand-run folder
+    annotate_stage(run_dir, "rollouts", {"engine": "nemo_gym"})  # a run the nemo_gym engine collected
+    assert stages.rescore_run_dir(config, run_dir, "string_match", repeats=3) == "summary"
+    (_, env, settings, repeats, _), = calls[1:]
+    assert (env, repeats) == ("string_match", 3)
+    assert settings == stages.gym_rescoring_settings(config) and settings.concurrency == config.concurrency

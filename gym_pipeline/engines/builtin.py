@@ -160,13 +160,18 @@ def _chat_completion(raw: bytes) -> dict[str, Any]:
     return completion
 
 
+def verifier_error(reason: str) -> dict[str, Any]:
+    """Gym's masked `verifier_error` fields: the verifier could not score this answer (`reason`, redacted)."""
+    return {"reward": 0.0, "failure_kind": failure_kinds.VERIFIER_ERROR, "mask_sample": True,
+            "failure_reason": redact(reason)}
+
+
 def verdict_or_error(environment: Environment, row: dict[str, Any], response_text: str) -> dict[str, Any]:
     """The verifier's fields for one answer; a verifier that raises gives Gym's masked `verifier_error` fields."""
     try:
         return environment.verify(row, response_text)
     except Exception as error:
-        return {"reward": 0.0, "failure_kind": failure_kinds.VERIFIER_ERROR, "mask_sample": True,
-                "failure_reason": redact(f"{type(error).__name__}: {error}")}
+        return verifier_error(f"{type(error).__name__}: {error}")
 
 
 class _Collector:

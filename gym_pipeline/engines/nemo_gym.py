@@ -31,8 +31,8 @@ import signal
 import subprocess
 import tempfile
 import time
-from collections.abc import Callable, Sequence
-from contextlib import ExitStack
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
@@ -119,20 +119,22 @@ def gym_venv_of(gym_executable: Path) -> Path:
     return venv
 
 
-def link_server_venvs(gym_venv: Path, into: Path) -> Path:
-    """`into/<kind>/<server>/.venv -> gym_venv` for every server Gym ships; returns `into` (for uv_venv_dir)."""
+def link_server_venvs(gym_venv: Path, into: Path, search_dirs: Sequence[Path] = ()) -> Path:
+    """`into/<kind>/<server>/.venv -> gym_venv` for every server Gym ships and every server under `search_dirs`
+    (a user's own, found by Gym's `--search-dir`); returns `into` (for uv_venv_dir)."""
     site_packages = sorted(gym_venv.glob("lib/python3*/site-packages"))
     if not site_packages:
         raise NemoGymError(f"no site-packages in {gym_venv}")
-    for kind in SERVER_KINDS:
-        for server in sorted((site_packages[0] / kind).glob("*/")):
-            if server.name.startswith(("_", ".")):
-                continue
-            link = into / kind / server.name / ".venv"
-            if link.is_symlink() or link.exists():
-                continue
-            link.parent.mkdir(parents=True, exist_ok=True)
-            link.symlink_to(gym_venv, target_is_directory=True)
+    for root in [site_packages[0], *search_dirs]:
+        for kind in SERVER_KINDS:
+            for server in sorted((Path(root) / kind).glob("*/")):
+                if server.name.startswith(("_", ".")):
+                    continue
+                link = into / kind / server.name / ".venv"
+                if link.is_symlink() or link.exists():
+                    continue
+                link.parent.mkdir(parents=True, exist_ok=True)
+                link.symlink_to(gym_venv, target_is_directory=True)
     return into
 
 
@@ -195,6 +197,62 @@ def _wait_ready(process: subprocess.Popen, log_path: Path, timeout_s: float) -> 
     return f"{int(match[1])} / {int(match[2])}"
 
 
+@dataclass
+class GymDeployment:
+    """A running `gym env start`: what Gym's other commands need to reach it, and how its teardown went."""
+
+    gym: Path
+    env: dict[str, str]  # the environment Gym's commands run with
+    arguments: list[str]  # search dirs and Hydra overrides, for every command against this deployment
+    head_port: int
+    ready: str = ""  # "4 / 4"
+    leftovers: list[int] = field(default_factory=list)  # processes still alive after teardown
+    teardown_s: float = 0.0
+
+    @property
+    def head_url(self) -> str:
+        return f"http://127.0.0.1:{self.head_port}"
+
+
+@contextmanager
+def gym_env_started(gym: Path, resources_server: str, model_url: str, model_name: str, staging: Path,
+                    log_path: Path, head_port: int, *, api_key: str | None = None, model_type: str = "vllm_model",
+                    link_venvs: bool = True, search_dirs: Sequence[Path] = (), extra_overrides: Sequence[str] = (),
+                    startup_timeout_s: float = 900.0, grace_s: float = 20.0) -> Iterator[GymDeployment]:
+    """`gym env start` for `resources_server` (run from `staging`, logging to `log_path`), yielded once all its
+    servers are ready; on leaving, every process it started is stopped and its Ray folder removed."""
+    with ExitStack() as stack:
+        # Short, private Ray folder: Ray's socket paths must stay under the AF_UNIX length limit.
+        ray_tmp = Path(tempfile.mkdtemp(prefix="gp-ray-"))
+        stack.callback(shutil.rmtree, ray_tmp, True)
+        env = {**os.environ, "RAY_TMPDIR": str(ray_tmp), "RAY_USAGE_STATS_ENABLED": "0", "PYTHONUNBUFFERED": "1",
+               "PATH": f"{gym.parent}{os.pathsep}{os.environ.get('PATH', '')}"}
+        arguments = [argument for folder in search_dirs for argument in ("--search-dir", str(folder))]
+        arguments += [f"++head_server.port={head_port}", *extra_overrides]
+        if link_venvs:
+            venvs = link_server_venvs(gym_venv_of(gym), staging / "server_venvs", search_dirs)
+            arguments += [f"++uv_venv_dir={venvs}", "++skip_venv_if_present=true"]
+        key_argument = "dummy"
+        if api_key:
+            env[_API_KEY_VAR] = api_key
+            key_argument = "${oc.env:" + _API_KEY_VAR + "}"
+        deployment = GymDeployment(gym, env, arguments, head_port)
+
+        command = [str(gym), "env", "start", "--resources-server", resources_server, "--model-type", model_type,
+                   "--model", model_name, "--model-url", model_url, "--model-api-key", key_argument, *arguments]
+        log_file = stack.enter_context(log_path.open("wb"))
+        process = _start(command, log_file, staging, env)
+
+        def stop() -> None:
+            began = time.monotonic()
+            deployment.leftovers.extend(stop_process_tree(process, signal.SIGINT, grace_s, _KILL_WAIT_S))
+            deployment.teardown_s = time.monotonic() - began
+
+        stack.callback(stop)
+        deployment.ready = _wait_ready(process, log_path, startup_timeout_s)
+        yield deployment
+
+
 def collect_with_nemo_gym(
     materialized_path: Path,
     rollouts_path: Path,
@@ -208,6 +266,7 @@ def collect_with_nemo_gym(
     resources_server: str | None = None,
     model_type: str = "vllm_model",
     link_venvs: bool = True,
+    search_dirs: Sequence[Path] = (),
     extra_overrides: Sequence[str] = (),
     startup_timeout_s: float = 900.0,
     eval_timeout_s: float | None = None,
@@ -219,7 +278,8 @@ def collect_with_nemo_gym(
 
     `environment` (or `resources_server`) names Gym's resources server (`string_match`, `mcqa`). The rows'
     `agent_ref` picks Gym's agent (`string_match_simple_agent`). `link_venvs=False` lets Gym build its own
-    server venvs (a Python >= 3.13.14 machine with network). `extra_overrides` are Hydra overrides
+    server venvs (a Python >= 3.13.14 machine with network). `search_dirs` are Gym's `--search-dir` folders
+    (a user's own resources servers). `extra_overrides` are Hydra overrides
     (`++key=value`) passed to both commands. Raises NemoGymError when Gym does not start or collects nothing
     (the logs are in `<run_dir>/logs/`); a run whose every rollout failed returns normally, with the failures
     in the sidecar and Gym's exit code in `eval_exit_code`. Nothing Gym started outlives the call.
@@ -248,53 +308,28 @@ def collect_with_nemo_gym(
         rollouts_path.unlink(missing_ok=True)
         failures_path.unlink(missing_ok=True)
 
-        # Short, private Ray folder: Ray's socket paths must stay under the AF_UNIX length limit.
-        ray_tmp = Path(tempfile.mkdtemp(prefix="gp-ray-"))
-        stack.callback(shutil.rmtree, ray_tmp, True)
-        env = {**os.environ, "RAY_TMPDIR": str(ray_tmp), "RAY_USAGE_STATS_ENABLED": "0", "PYTHONUNBUFFERED": "1",
-               "PATH": f"{gym.parent}{os.pathsep}{os.environ.get('PATH', '')}"}
-        overrides = [f"++head_server.port={head_port}", *extra_overrides]
-        if link_venvs:
-            venvs = link_server_venvs(gym_venv_of(gym), staging / "server_venvs")
-            overrides += [f"++uv_venv_dir={venvs}", "++skip_venv_if_present=true"]
-        key_argument = "dummy"
-        if api_key:
-            env[_API_KEY_VAR] = api_key
-            key_argument = "${oc.env:" + _API_KEY_VAR + "}"
-
-        env_command = [str(gym), "env", "start", "--resources-server", server, "--model-type", model_type,
-                       "--model", model_name, "--model-url", model_url, "--model-api-key", key_argument, *overrides]
-        env_log_file = stack.enter_context(env_log.open("wb"))
-        env_process = _start(env_command, env_log_file, staging, env)
-        leftovers: list[int] = []
-        teardown_s = 0.0
-
-        def stop_env() -> None:
-            nonlocal teardown_s
-            began = time.monotonic()
-            leftovers.extend(stop_process_tree(env_process, signal.SIGINT, grace_s, _KILL_WAIT_S))
-            teardown_s = time.monotonic() - began
-
-        stack.callback(stop_env)
-        ready = _wait_ready(env_process, env_log, startup_timeout_s)
+        servers = stack.enter_context(gym_env_started(
+            gym, server, model_url, model_name, staging, env_log, head_port, api_key=api_key, model_type=model_type,
+            link_venvs=link_venvs, search_dirs=search_dirs, extra_overrides=extra_overrides,
+            startup_timeout_s=startup_timeout_s, grace_s=grace_s))
         env_start_s = time.monotonic() - started
         if on_ready:
-            on_ready(ready)
+            on_ready(servers.ready)
 
         eval_began = time.monotonic()
         gym_rollouts = staging / "rollouts.jsonl"
         eval_command = [str(gym), "eval", "run", "--no-serve", "--input", str(materialized_path),
                         "--output", str(gym_rollouts), "--concurrency", str(concurrency),
-                        "++route_failures_to_sidecar=true", *overrides]
+                        "++route_failures_to_sidecar=true", *servers.arguments]
         with eval_log.open("wb") as eval_log_file:
-            eval_process = _start(eval_command, eval_log_file, staging, env)
+            eval_process = _start(eval_command, eval_log_file, staging, servers.env)
             try:
                 eval_process.wait(timeout=eval_timeout_s)
             except subprocess.TimeoutExpired:
                 raise NemoGymError(f"`gym eval run` still running after {eval_timeout_s}s; last lines of "
                                    f"{eval_log}:\n{_tail(eval_log)}") from None
             finally:
-                leftovers.extend(stop_process_tree(eval_process, signal.SIGINT, grace_s, _KILL_WAIT_S))
+                servers.leftovers.extend(stop_process_tree(eval_process, signal.SIGINT, grace_s, _KILL_WAIT_S))
         eval_s = time.monotonic() - eval_began
         gym_materialized = staging / "rollouts_materialized_inputs.jsonl"
         gym_failures = failures_path_for(gym_rollouts)
@@ -310,19 +345,19 @@ def collect_with_nemo_gym(
         failed_keys = sorted({(row[TASK_INDEX], row[ROLLOUT_INDEX]) for row in failures} - done)
         stack.close()  # teardown now, so the summary and the manifest can say how it went
 
-        if leftovers:
-            raise NemoGymError(f"processes left running after teardown: {sorted(set(leftovers))}")
+        if servers.leftovers:
+            raise NemoGymError(f"processes left running after teardown: {sorted(set(servers.leftovers))}")
         summary = NemoGymSummary(
             total=len(ours), collected=len(successes), failed_keys=failed_keys, failure_rows=len(failures),
-            model_name=model_name, servers_ready=ready, head_port=head_port, env_start_s=env_start_s,
-            eval_s=eval_s, teardown_s=teardown_s, elapsed_s=time.monotonic() - started,
+            model_name=model_name, servers_ready=servers.ready, head_port=head_port, env_start_s=env_start_s,
+            eval_s=eval_s, teardown_s=servers.teardown_s, elapsed_s=time.monotonic() - started,
             logs={"env_start": str(env_log), "eval_run": str(eval_log)}, eval_exit_code=eval_process.returncode,
         )
         record_stage(run_dir, ROLLOUTS_STAGE, record | {
-            "status": COMPLETE, "model": model_name, "servers_ready": ready,
+            "status": COMPLETE, "model": model_name, "servers_ready": servers.ready,
             "eval_exit_code": eval_process.returncode,
             "output": {"path": str(rollouts_path), "rows": len(successes), "failed_keys": len(failed_keys)},
             "timings_s": {"env_start": round(env_start_s, 1), "eval": round(eval_s, 1),
-                          "teardown": round(teardown_s, 1)},
+                          "teardown": round(servers.teardown_s, 1)},
         })
     return summary

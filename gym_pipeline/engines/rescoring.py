@@ -300,13 +300,16 @@ def rescore_run(run_dir: Path, environment: Environment, verifier: dict[str, Any
                     line, field_name, message = result.error
                     raise JsonlFormatError(rollouts_path, _lines_before(rollouts_path, start) + line, field_name,
                                            message)
-            _replace_keeping_previous(rollouts_path, part_paths)
+            replace_keeping_previous(rollouts_path, part_paths)
         summary = _summary(results, repeats, verifier, time.monotonic() - started)
-        _record(run_dir, rollouts_path, summary, results)
+        task_rollouts: Counter[int] = Counter()
+        for result in results:
+            task_rollouts.update(result.task_rollouts)
+        record_rescoring(run_dir, rollouts_path, summary, task_rollouts)
         return summary
 
 
-def _replace_keeping_previous(rollouts_path: Path, part_paths: list[Path]) -> None:
+def replace_keeping_previous(rollouts_path: Path, part_paths: list[Path]) -> None:
     """The parts joined into the new rollouts file, which takes the old one's place atomically; the old one is kept
     as `rollouts.before_reverify.jsonl` (a hard link made before the rename: nothing is copied)."""
     before = before_reverify_path(rollouts_path)
@@ -342,14 +345,12 @@ def _summary(results: list[_PartResult], repeats: int, verifier: dict[str, Any],
     )
 
 
-def _record(run_dir: Path, rollouts_path: Path, summary: RescoringSummary, results: list[_PartResult]) -> None:
-    """The manifest says which verifier scored the rows now; a repeated verification leaves its flakiness record,
-    naming the digest of the rollouts it measured (a single one removes an older record, which described rows
-    that are no longer there)."""
+def record_rescoring(run_dir: Path, rollouts_path: Path, summary: RescoringSummary,
+                     task_rollouts: Counter[int]) -> None:
+    """The manifest says which verifier scored the rows now; a repeated verification leaves its flakiness record
+    (`task_rollouts`: the rows re-scored in each task), naming the digest of the rollouts it measured (a single one
+    removes an older record, which described rows that are no longer there)."""
     if summary.repeats > 1:
-        task_rollouts: Counter[int] = Counter()
-        for result in results:
-            task_rollouts.update(result.task_rollouts)
         write_flakiness(rollouts_path, Flakiness(
             repeats=summary.repeats, verifier=summary.verifier, rollouts_digest=file_digest(rollouts_path),
             rollouts_checked=summary.rescored, task_rollouts=dict(task_rollouts), flaky=summary.flaky))
