@@ -27,7 +27,7 @@ def rule_run_directory_in_use(ev: Evidence) -> list[Finding]:
               f"{stage} stage. The run directory's lock stopped the second one before it wrote anything, so the files "
               "are the first run's alone and the second run's work was not done.",
         fix=f"Run one job per partition at a time: wait for pid {pid} to finish (or stop it), then run the refused "
-            "job again. Two jobs at once on one taskset need their own run directories: give each concurrent job "
-            "its own checkout (its own workspace and runs_dir).",
+            f"job again (the one whose output is {first.file}). Two jobs at once on one taskset need their own run directories: give each concurrent job "
+            "its own checkout (its own workspace and runs_dir), or, with `gym-pipeline collect`, its own --output.",
         explains=frozenset({"run_directory_in_use"}),
     )]

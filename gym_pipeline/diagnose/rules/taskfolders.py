@@ -188,10 +188,10 @@ def rule_no_sandbox(ev: Evidence) -> list[Finding]:
 
 
 def _summary_lines(ev: Evidence, words: str) -> list[EvidenceLine]:
-    """The first line of the run summary holding `words` (the known problem of these words cites it too)."""
+    """The lines of the run summary holding `words` (the known problem of these words cites them too)."""
     lines = (ev.run_dir / RUN_SUMMARY).read_text(encoding="utf-8", errors="replace").splitlines()
     return [EvidenceLine(file=ev.rel(ev.run_dir / RUN_SUMMARY), line=number, text=text.strip())
-            for number, text in enumerate(lines, start=1) if words in text][:1]
+            for number, text in enumerate(lines, start=1) if words in text][:4]
 
 
 def rule_task_folder_changed(ev: Evidence) -> list[Finding]:
@@ -266,6 +266,9 @@ def _by_kind_findings(ev: Evidence, run: TaskFolderRun, kinds: Iterable[str], ca
         evidence = [_line(ev, path, number, first, "failure_kind", "reward", "failure_reason", "_ng_failure_message")]
         if (printed := _last_printed_line(ev, first)) is not None:
             evidence.append(printed)
+        if kind == TASK_DEADLINE:  # every attempt's line, which the known problem of its message cites too
+            evidence += [_line(ev, p, n, row, "_ng_failure_stage", "_ng_failure_message") for p, n, row in hits[1:8]]
+            evidence += _summary_lines(ev, "Episode exceeded the time budget")
         in_failures = [row for p, _, row in hits if p.name == FAILURES_FILE]
         episodes = {(row["_ng_task_index"], row["_ng_rollout_index"]) for row in in_failures}
         findings.append(Finding(
