@@ -35,7 +35,12 @@ SCENARIOS = {
     "not_loadable": fixtures.failing_build_task,
     "engine_down": lambda root: fixtures.write_task(root, "needs-engine"),
     "two_runs": lambda root: fixtures.write_task(root, "slow-task", solve=SLOW_SOLUTION),
+    # the policy's command outlives [agent].timeout_sec (2 s) and test.sh its 1 s: with no grace, past the deadline
+    "task_deadline": lambda root: fixtures.write_task(root, "agent-overruns", solve="sleep 10; touch /app/done",
+                                                      agent_timeout=2, verifier_timeout=1,
+                                                      test="echo 1 > /logs/verifier/reward.txt; sleep 5"),
 }
+SETTINGS = {"task_deadline": ", episode_grace_sec: 0"}
 
 
 class _Log:
@@ -48,7 +53,7 @@ def _workspace(home: Path):
     for env, make in SCENARIOS.items():
         fixtures.write_task(home / "tasks" / env, "works")
         make(home / "tasks" / env)
-        lines.append(f"  - {{name: {env}, tasks: tasks/{env}}}")
+        lines.append(f"  - {{name: {env}, tasks: tasks/{env}{SETTINGS.get(env, '')}}}")
     (home / "sweep.yaml").write_text("name: diagnosis\nenvironments:\n" + "\n".join(lines) + "\ncheckpoints_dir: "
                                      "checkpoints\nruns_dir: runs\nnum_repeats: 1\nconcurrency: 2\nmodel_server: "
                                      "{kind: simulated}\n")
@@ -132,6 +137,8 @@ EXPECTED = [
      ("skip_unloadable: true", "--skip-unloadable", "gym-pipeline tasks validate")),
     ("engine_down", "infra", ("No sandbox could be created", "failed at seed", "needs-engine"),
      ("Read the failures file", "failure.message in the run summary", "bash scripts/dev-services.sh up docker")),
+    ("task_deadline", "throughput_resources", ("harbor:task_deadline", "agent-overruns", "Episode exceeded"),
+     ("Raise the budgets in the dataset", "episode_grace_sec", '[gym.tasks."agent-overruns".verifier]')),
     ("two_runs", "cache_resume", ("Two runs on one run directory", "second writer was refused", "stage rollouts"),
      ("Run one job per partition at a time", "its own checkout")),
 ]
@@ -173,3 +180,22 @@ def test_a_second_collection_of_one_taskset_partition_is_refused(runs):
     # the first run's files are whole: the second wrote nothing
     rows = [json.loads(line) for line in (run_dir / "rollouts.jsonl").read_text().splitlines()]
     assert sorted(row["task_id"] for row in rows) == ["slow-task", "works"]
+
+
+def test_an_agent_past_its_timeout_misses_the_task_deadline_and_is_retried(runs):
+    config, outcomes = runs
+    run_dir = config.run_dir(CHECKPOINT, "task_deadline")
+    assert outcomes["task_deadline"] is None  # the other task gave a result
+    failures = [json.loads(line) for line in (run_dir / "rollouts_failures.jsonl").read_text().splitlines()]
+    assert [(f["task_id"], f["failure_kind"], f["_ng_failure_stage"], f["_ng_failure_terminal"]) for f in failures] == [
+        ("agent-overruns", "harbor:task_deadline", "verification", False),
+        ("agent-overruns", "harbor:task_deadline", "verification", False),
+        ("agent-overruns", "harbor:task_deadline", "verification", True)]  # retried, as seed 004's table says
+    assert "Episode exceeded the time budget of task agent-overruns" in failures[0]["_ng_failure_message"]
+    transcript = json.loads((Path(failures[0]["episode_log_dir"]) / "agent" / "transcript.json").read_text())
+    assert transcript["agent"] == "terminal_agent" and transcript["commands"][0]["timed_out"]
+    summary = json.loads((run_dir / "rollouts_run_summary.json").read_text())
+    entry = next(entry for entry in summary["tasks"] if entry["task"] == "agent-overruns")
+    assert (entry["status"], entry["failure_kind"], entry["attempts"]) == ("error", "harbor:task_deadline", 3)
+    rows = [json.loads(line) for line in (run_dir / "rollouts.jsonl").read_text().splitlines()]
+    assert [row["task_id"] for row in rows] == ["works"]  # the episode has no result row
