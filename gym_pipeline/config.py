@@ -133,8 +133,11 @@ class EnvironmentConfig(_Strict):
                              + ("both" if self.dataset else "neither"))
         if self.tasks is not None and self.verifier is not None:
             raise ValueError("a task folder is scored by its own tests/test.sh: `verifier` applies to a dataset only")
-        if self.tasks is None and (set_for_tasks := TASK_ONLY_FIELDS & self.model_fields_set):
-            raise ValueError(f"{', '.join(sorted(set_for_tasks))} applies to task folders (`tasks`) only")
+        # by value, not by the fields given: a config a sweep step wrote back holds every field with its default
+        set_for_tasks = sorted(name for name in TASK_ONLY_FIELDS
+                               if getattr(self, name) != type(self).model_fields[name].default)
+        if self.tasks is None and set_for_tasks:
+            raise ValueError(f"{', '.join(set_for_tasks)} applies to task folders (`tasks`) only")
         return self
 
     @property
