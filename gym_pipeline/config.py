@@ -26,11 +26,13 @@ from gym_pipeline.environments import (
     get_environment,
 )
 from gym_pipeline.launchers.settings import LauncherSettings
+from gym_pipeline.taskfolders.episode import DEFAULT_GRACE_S
 from gym_pipeline.taskfolders.materialize import TASK_AGENT
 
 SWEEP_CONFIG_FILE = "sweep.yaml"
 EXAMPLES_DIR = Path(__file__).parent / "examples"
 HOME_ENV_VAR = "GYM_PIPELINE_HOME"
+TASK_ONLY_FIELDS = frozenset({"skip_unloadable", "allow_internet", "sandbox_concurrency", "episode_grace_sec"})
 TASKFOLDER_REWARDS_MODULE = "gym_pipeline.taskfolders.rewards"  # reads the reward files tests/test.sh writes
 DEFAULT_HOME = "gym-pipeline-home"
 
@@ -91,6 +93,15 @@ class EnvironmentConfig(_Strict):
                                                              "(Gym's --skip-unloadable); they are in skipped.json")
     allow_internet: bool = Field(default=False, description="tasks: the host lets a task that asks for the internet "
                                                             "have the host's network (default: no network at all)")
+    sandbox_concurrency: int | None = Field(
+        default=None, ge=1, le=MAX_CONCURRENCY,
+        description="tasks: episodes run at once, each in its own Docker container; default: this machine's cores, "
+                    "at most the sweep's concurrency (starting and running containers is CPU work: more at once "
+                    "only makes each episode slower, see benchmarks/README.md)")
+    episode_grace_sec: float = Field(
+        default=DEFAULT_GRACE_S, ge=0,
+        description="tasks: seconds an episode may run beyond [agent].timeout_sec + [verifier].timeout_sec before "
+                    "it fails with harbor:task_deadline (and is retried)")
     agent: str | None = Field(
         default=None,
         description="the agent every row runs on (Gym's +agent_name: replaces each row's agent_ref); defaults to "
@@ -122,6 +133,11 @@ class EnvironmentConfig(_Strict):
                              + ("both" if self.dataset else "neither"))
         if self.tasks is not None and self.verifier is not None:
             raise ValueError("a task folder is scored by its own tests/test.sh: `verifier` applies to a dataset only")
+        # by value, not by the fields given: a config a sweep step wrote back holds every field with its default
+        set_for_tasks = sorted(name for name in TASK_ONLY_FIELDS
+                               if getattr(self, name) != type(self).model_fields[name].default)
+        if self.tasks is None and set_for_tasks:
+            raise ValueError(f"{', '.join(set_for_tasks)} applies to task folders (`tasks`) only")
         return self
 
     @property

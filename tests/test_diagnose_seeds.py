@@ -83,6 +83,7 @@ SEED_004_LOGS = [
     ("earlier_fetch.log", "cache_resume", "holds an earlier fetch", "Move datasets/terminal_bench aside"),
     ("conflicting_metrics.log", "cache_resume", "Found conflicting aggregate metrics",
      "delete the _metrics.json the error names (results/harbor/terminal_bench/rollouts_aggregate_metrics.json)"),
+    ("run_directory_in_use.log", "cache_resume", "Two runs on one run directory", "its own checkout"),
 ]
 
 

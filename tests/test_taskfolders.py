@@ -152,3 +152,24 @@ def test_the_simulated_policy_plays_the_terminal_agent_better_as_skill_rises(tmp
         done = terminal_reply(checkpoint, [*messages, _Message(role="assistant", content=reply)], None, None, None)
         assert protocol.is_done(done)
     assert solved[0] < solved[1]
+
+
+def test_task_folder_settings_apply_to_task_folders_only(tmp_path):
+    from gym_pipeline.config import EnvironmentConfig
+
+    environment = EnvironmentConfig(name="t", tasks=tmp_path, sandbox_concurrency=3, episode_grace_sec=0)
+    assert (environment.sandbox_concurrency, environment.episode_grace_sec) == (3, 0)
+    assert EnvironmentConfig(name="t", tasks=tmp_path).episode_grace_sec == 60
+    with pytest.raises(ValueError, match="episode_grace_sec, sandbox_concurrency applies to task folders"):
+        EnvironmentConfig(name="t", dataset=tmp_path / "d.jsonl", sandbox_concurrency=2, episode_grace_sec=5)
+    with pytest.raises(ValueError, match="episode_grace_sec"):
+        EnvironmentConfig(name="t", tasks=tmp_path, episode_grace_sec=-1)
+
+
+def test_episodes_run_one_per_core_at_most_the_sweeps_concurrency():
+    import os
+
+    from gym_pipeline.taskfolders.collect import default_sandbox_concurrency
+
+    assert default_sandbox_concurrency(16) == min(16, os.cpu_count())
+    assert default_sandbox_concurrency(1) == 1

@@ -212,6 +212,8 @@ SIGNATURES: tuple[Signature, ...] = (
               r"OpenSandbox port forwarding requires networking\.loopback_forwarding=true"),
     # --- step 5: materialized inputs ----------------------------------------------------------------
     Signature("task_folder_changed", r"Task folder (?P<folder>\S+) changed since materialization"),
+    Signature("run_directory_in_use", r"run directory (?P<run_dir>\S+) is in use by pid (?P<pid>\d+) \((?P<command>[^;]*); "
+              r"stage (?P<stage>\w+)"),  # core/run_lock.py: a second writer refused
     Signature("pulled_dataset_changed", r"no longer match[^\n]*manifest\.toml"),
     Signature("earlier_fetch", r"(?P<folder>\S+) holds an earlier fetch of (?P<reference>\S+)"),
     Signature("stale_inputs_refused", r"refusing to collect on stale inputs: (?P<detail>.+)"

@@ -12,6 +12,7 @@ error, skipped), reward, failure_kind and the folder holding its verifier output
 from __future__ import annotations
 
 import json
+import os
 import threading
 import time
 from collections import Counter
@@ -77,6 +78,12 @@ class TaskRunSummary:
 
 class NoResultError(RuntimeError):
     """Every dispatched episode failed before a result existed (most often: no sandbox could be made)."""
+
+
+def default_sandbox_concurrency(sweep_concurrency: int) -> int:
+    """One episode per core, at most the sweep's concurrency: an episode's time is mostly starting, running and
+    removing its container, CPU work on the engine's host, so more at once only slows each one down."""
+    return max(1, min(sweep_concurrency, os.cpu_count() or 1))
 
 
 def run_summary_path(rollouts_path: Path) -> Path:

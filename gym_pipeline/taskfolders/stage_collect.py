@@ -13,7 +13,7 @@ from gym_pipeline.core.formats import MATERIALIZED_INPUTS_FILE, ROLLOUT_INDEX, R
 from gym_pipeline.core.manifest import COLLECTING, COMPLETE, ROLLOUTS_STAGE, record_stage
 from gym_pipeline.core.run_lock import run_directory_lock
 from gym_pipeline.taskfolders.agents import ModelEndpoint, run_terminal_agent
-from gym_pipeline.taskfolders.collect import TaskRunSettings, run_tasks
+from gym_pipeline.taskfolders.collect import TaskRunSettings, default_sandbox_concurrency, run_tasks
 from gym_pipeline.taskfolders.episode import EpisodeSettings
 from gym_pipeline.taskfolders.loader import load_taskset
 from gym_pipeline.taskfolders.stage_materialize import StageLog
@@ -34,9 +34,10 @@ def collect_taskset_partition(config: SweepConfig, checkpoint: str, env: str, en
     run_dir = config.run_dir(checkpoint, env)
     inputs_path, rollouts_path = run_dir / MATERIALIZED_INPUTS_FILE, run_dir / ROLLOUTS_FILE
     model = ModelEndpoint(endpoint.url, endpoint.model_name or checkpoint, endpoint.api_key, config.request_timeout_s)
-    settings = TaskRunSettings(concurrency=config.concurrency, skip_unloadable=environment.skip_unloadable,
+    concurrency = environment.sandbox_concurrency or default_sandbox_concurrency(config.concurrency)
+    settings = TaskRunSettings(concurrency=concurrency, skip_unloadable=environment.skip_unloadable,
                                episode=EpisodeSettings(host_allows_internet=environment.allow_internet,
-                                                       run_dir=run_dir))
+                                                       grace_s=environment.episode_grace_sec, run_dir=run_dir))
 
     def on_progress(done: int, total: int, failed: int) -> None:
         if done == total or done % max(1, total // 10) == 0:
@@ -45,7 +46,7 @@ def collect_taskset_partition(config: SweepConfig, checkpoint: str, env: str, en
     with run_directory_lock(run_dir, ROLLOUTS_STAGE, dagster_run_id=dagster_run_id):
         rows = [row for _, row in iter_jsonl_dicts(inputs_path)]
         record = {"engine": "taskfolders", "agent": "terminal_agent", "model_url": endpoint.url,
-                  "concurrency": config.concurrency, "code_version": code,
+                  "concurrency": concurrency, "code_version": code,
                   "inputs": {"path": str(inputs_path), "digest": file_digest(inputs_path)},
                   "checkpoint": {"name": checkpoint, "path": str(config.checkpoint_dir(checkpoint)),
                                  "digest": endpoint.checkpoint_digest, "server_pid": endpoint.pid}}

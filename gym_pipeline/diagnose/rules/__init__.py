@@ -82,6 +82,8 @@ from gym_pipeline.diagnose.rules.quality import (
 )
 from gym_pipeline.diagnose.rules.refusals import rule_model_refusals
 from gym_pipeline.diagnose.rules.routing import failure_route
+from gym_pipeline.diagnose.rules.run_directory import rule_run_directory_in_use
+from gym_pipeline.diagnose.rules.taskfolders import with_task_folder_rules
 from gym_pipeline.diagnose.rules.verifier import (
     rule_failure_kinds,
     rule_malformed_verify_response,
@@ -147,6 +149,7 @@ RULES: tuple[Rule, ...] = (
     Rule(6, "profile_counts", rule_profile_counts),
     Rule(6, "stale_files", rule_stale_files),
     Rule(6, "several_writers", rule_several_writers),
+    Rule(6, "run_directory_in_use", rule_run_directory_in_use),
     Rule(6, "truncated_answers", rule_truncated_answers),
     Rule(6, "unextracted_answers", rule_unextracted_answers),
     Rule(6, "wrapped_expected_answers", rule_wrapped_expected_answers),
@@ -170,6 +173,7 @@ RULES: tuple[Rule, ...] = (
     Rule(7, "known_problems", known_problems(7)),
     Rule(8, "request_schema", rule_request_schema),
 )
+RULES = with_task_folder_rules(RULES)  # task-folder runs of our engine, read through their run summary
 assert [r.step for r in RULES] == sorted(r.step for r in RULES), "RULES must follow the debug order"
 assert set(r.step for r in RULES) == set(DEBUG_STEPS), "every debug step has rules"
 

@@ -1,0 +1,382 @@
+"""Task-folder runs of our engine (`gym_pipeline/taskfolders`), read through their own files, as seed 004 says.
+
+Such a run keeps `rollouts_run_summary.json` (every task and rollout with its status, failure_kind and verifier log
+folder), `skipped.json` and, per failed attempt, a row of `rollouts_failures.jsonl` with its stage. The generic
+rules read the same runs as Gym's and give Gym's commands (`gym eval run --resume`, which a task-folder collection
+never does: it always starts afresh); here each finding names its tasks and failure kind and gives seed 004's fix
+in this pipeline's words. `with_task_folder_rules` puts these rules in the rule list: each replaces, on a
+task-folder run only, the generic rule that reads the same thing.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import defaultdict
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from gym_pipeline.core.formats import FAILURES_FILE, MATERIALIZED_INPUTS_FILE, ROLLOUTS_FILE
+from gym_pipeline.core.manifest import ROLLOUTS_STAGE, read_manifest
+from gym_pipeline.core.materialize import MATERIALIZED_INPUTS_STAGE
+from gym_pipeline.diagnose.evidence import Evidence
+from gym_pipeline.diagnose.evidence_line import EvidenceLine
+from gym_pipeline.diagnose.findings import Finding, Rule, plural
+from gym_pipeline.diagnose.taskset_source import is_taskset_record, taskset_staleness
+from gym_pipeline.diagnose.vocabulary import (
+    CACHE_RESUME,
+    CONFIG,
+    FAILURE_KINDS,
+    INFRA,
+    THROUGHPUT_RESOURCES,
+    TIMEOUT_KINDS,
+    VERIFIER_RUNTIME,
+)
+
+RUN_SUMMARY = "rollouts_run_summary.json"
+SKIPPED = "skipped.json"
+TEST_STDOUT = "test-stdout.txt"
+NO_SANDBOX = "Could not set up sandbox"
+FOLDER_CHANGED = "changed since materialization"
+TASK_DEADLINE = "harbor:task_deadline"
+LISTED = 6  # tasks named in a title
+CHANGED_TASK = re.compile(r"task (\S+): Task folder \S+ changed since materialization")  # taskfolders.materialize
+
+
+@dataclass
+class TaskFolderRun:
+    """What a task-folder run of this pipeline wrote, read once per rule."""
+
+    run_dir: Path
+    summary: dict[str, Any]
+    manifest: dict[str, Any]
+    rows: list[tuple[int, dict[str, Any]]]  # (line, row) of rollouts.jsonl
+    failures: list[tuple[int, dict[str, Any]]]  # (line, row) of rollouts_failures.jsonl
+
+    @property
+    def taskset(self) -> str:
+        return str(self.summary.get("taskset", "<taskset>"))
+
+    @property
+    def partition(self) -> tuple[str, str] | None:
+        checkpoint = self.manifest.get(ROLLOUTS_STAGE, {}).get("checkpoint", {}).get("name")
+        return (checkpoint, self.run_dir.name) if checkpoint else None
+
+    def rerun(self) -> str:
+        """How to run it again: a task-folder collection always starts afresh (no --resume)."""
+        if self.partition is None:  # `tasks validate` output
+            return f"run `gym-pipeline tasks validate {self.taskset}` again"
+        checkpoint, env = self.partition
+        return (f"run the partition again: `gym-pipeline backfill --checkpoint {checkpoint} --env {env}` (a "
+                "task-folder collection always starts afresh; there is no --resume)")
+
+    def task_path(self, task: str) -> str:
+        for _, row in self.rows:
+            if row.get("task_id") == task and row.get("task_path"):
+                return str(row["task_path"])
+        return f"{self.taskset}/{task}"
+
+
+def _jsonl(path: Path) -> list[tuple[int, dict[str, Any]]]:
+    if not path.is_file():
+        return []
+    found = []
+    for number, line in enumerate(path.read_text(encoding="utf-8", errors="replace").splitlines(), start=1):
+        try:
+            value = json.loads(line)
+        except ValueError:
+            continue  # a torn or malformed line is the generic rules' to report
+        if isinstance(value, dict):
+            found.append((number, value))
+    return found
+
+
+def task_folder_run(ev: Evidence) -> TaskFolderRun | None:
+    """The run when our task-folder engine wrote it (its summary has `agent` and `counts`; Gym's has neither)."""
+    path = ev.run_dir / RUN_SUMMARY
+    try:
+        summary = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(summary, dict) or "agent" not in summary or "counts" not in summary:
+        return None
+    return TaskFolderRun(ev.run_dir, summary, read_manifest(ev.run_dir), _jsonl(ev.run_dir / ROLLOUTS_FILE),
+                         _jsonl(ev.run_dir / FAILURES_FILE))
+
+
+def _names(tasks: Iterable[str]) -> str:
+    tasks = sorted(set(tasks))
+    return ", ".join(tasks[:LISTED]) + (" ..." if len(tasks) > LISTED else "")
+
+
+def _line(ev: Evidence, path: Path, number: int, row: dict[str, Any], *fields: str) -> EvidenceLine:
+    text = " ".join(f"{name}={row.get(name)!r}" for name in ("task_id", *fields) if row.get(name) is not None)
+    return EvidenceLine(file=ev.rel(path), line=number, text=text)
+
+
+# ---------------------------------------------------------------------------------------------
+# seed 004: A task does not load
+
+
+def rule_tasks_not_loadable(ev: Evidence) -> list[Finding]:
+    run = task_folder_run(ev)
+    skipped_path = ev.run_dir / SKIPPED
+    if run is None or not run.summary.get("skipped") or not skipped_path.is_file():
+        return []
+    skipped: dict[str, str] = run.summary["skipped"]
+    lines = skipped_path.read_text(encoding="utf-8", errors="replace").splitlines()
+    evidence = [EvidenceLine(file=ev.rel(skipped_path), line=number, text=f"{task}: {skipped[task]}")
+                for number, text in enumerate(lines, start=1)
+                for task in skipped if text.lstrip().startswith(json.dumps(task) + ":")]
+    stopped = not run.rows and not run.failures
+    first = next(iter(skipped))
+    return [Finding(
+        category=CONFIG,
+        title=f"{plural(len(skipped), 'task')} could not load: {_names(skipped)} ({first}: {skipped[first]})",
+        evidence=evidence,
+        cause=f"The loader refused {_names(skipped)} or its image build failed; skipped.json maps each task to its "
+              "reason. " + ("The environment does not set skip_unloadable, so the collection stopped before any "
+                            "episode ran." if stopped else "The other tasks ran (skip_unloadable)."),
+        fix=f"Read the reason (quoted above), fix the task folder ({run.task_path(first)}) and check it with "
+            f"`gym-pipeline tasks validate {run.task_path(first)}`. To run the loadable tasks meanwhile, set "
+            "`skip_unloadable: true` on the environment in sweep.yaml (Gym's --skip-unloadable), or move the task "
+            f"folder out of the taskset (Gym's --exclude-tasks); then {run.rerun()}.",
+        explains=frozenset({"tasks_not_loadable", "skip_unloadable_hint", "skipped_task"}),
+    )]
+
+
+# ---------------------------------------------------------------------------------------------
+# seed 004: No task produced a result (no sandbox could be created)
+
+
+def _failures_where(run: TaskFolderRun, test: Callable[[dict[str, Any]], bool]) -> list[tuple[int, dict[str, Any]]]:
+    return [(number, row) for number, row in run.failures if test(row)]
+
+
+def _no_sandbox(row: dict[str, Any]) -> bool:
+    return row.get("_ng_failure_stage") == "seed" and str(row.get("_ng_failure_message", "")).startswith(NO_SANDBOX)
+
+
+def rule_no_sandbox(ev: Evidence) -> list[Finding]:
+    run = task_folder_run(ev)
+    if run is None or not (failed := _failures_where(run, _no_sandbox)):
+        return []
+    number, first = failed[0]
+    tasks = {row.get("task_id") for _, row in failed}
+    episodes = {(row["_ng_task_index"], row["_ng_rollout_index"]) for _, row in failed}
+    total = len(run.summary.get("tasks", []))
+    none = not run.rows
+    return [Finding(
+        category=INFRA,
+        title=(f"No sandbox could be created: {len(episodes)} of {total} episodes failed at seed "
+               f"({_names(tasks)}); " + ("no task produced a result" if none else "the others ran")),
+        evidence=[_line(ev, ev.run_dir / FAILURES_FILE, number, first, "_ng_failure_stage", "_ng_failure_class",
+                        "_ng_failure_message")],
+        cause=f"Every attempt of these episodes failed at stage seed ({first.get('_ng_failure_class')}) before a "
+              f"result row existed, because no sandbox could be made: {first.get('_ng_failure_message')}",
+        fix=f"Read the failures file ({ev.rel(ev.run_dir / FAILURES_FILE)}) or each task's failure.message in the "
+            "run summary. Start the Docker engine (`bash scripts/dev-services.sh up docker`) or point DOCKER_HOST at "
+            f"one; `docker info` must answer. Then {run.rerun()}.",
+        failed_keys=frozenset(episodes),
+    )]
+
+
+# ---------------------------------------------------------------------------------------------
+# seed 004: A task folder changed
+
+
+def _summary_lines(ev: Evidence, words: str) -> list[EvidenceLine]:
+    """The lines of the run summary holding `words` (the known problem of these words cites them too)."""
+    lines = (ev.run_dir / RUN_SUMMARY).read_text(encoding="utf-8", errors="replace").splitlines()
+    return [EvidenceLine(file=ev.rel(ev.run_dir / RUN_SUMMARY), line=number, text=text.strip())
+            for number, text in enumerate(lines, start=1) if words in text][:4]
+
+
+def rule_task_folder_changed(ev: Evidence) -> list[Finding]:
+    run = task_folder_run(ev)
+    record = run.manifest.get(MATERIALIZED_INPUTS_STAGE, {}) if run else {}
+    if run is None or not is_taskset_record(record):
+        return []
+    stale = taskset_staleness(record, ev.run_dir / MATERIALIZED_INPUTS_FILE)
+    refused = _failures_where(run, lambda row: FOLDER_CHANGED in str(row.get("_ng_failure_message", "")))
+    if stale is None and not refused:
+        return []
+    changed = {row.get("task_id") for _, row in refused} | set(CHANGED_TASK.findall(stale[0] if stale else ""))
+    evidence = [_line(ev, ev.run_dir / FAILURES_FILE, number, row, "_ng_failure_stage", "_ng_failure_message")
+                for number, row in refused[:2]]
+    if stale:
+        evidence.append(EvidenceLine(file=ev.rel(ev.run_dir / MATERIALIZED_INPUTS_FILE), text=stale[0]))
+    evidence += _summary_lines(ev, FOLDER_CHANGED)
+    episodes = {(row["_ng_task_index"], row["_ng_rollout_index"]) for _, row in refused}
+    return [Finding(
+        category=CACHE_RESUME,
+        title=f"Task folder changed since materialization: {_names(map(str, changed))}"
+              + (f" ({plural(len(episodes), 'episode')} failed at seed)" if episodes else ""),
+        evidence=evidence,
+        cause=f"A task folder was edited after its rows were written (a task's digest covers its folder and its "
+              f"dataset.toml settings): {stale[0] if stale else 'the episodes say so'}. Its episodes fail at seed "
+              "with `Task folder ... changed since materialization; re-materialize the taskset` and are not retried.",
+        fix=f"Run the command again so the materialize stage writes new rows from the folders as they are now: "
+            f"{run.rerun()}; `gym-pipeline status` lists the partitions the edit made stale. To keep the old task, "
+            "restore its folder instead, and put changes in dataset.toml overrides rather than in the task.",
+        explains=frozenset({"task_folder_changed"}),
+        failed_keys=frozenset(episodes),
+    )]
+
+
+# ---------------------------------------------------------------------------------------------
+# seed 004: Verifier or agent timeout; Reward missing or invalid
+
+
+def _kind_rows(run: TaskFolderRun, kinds: Iterable[str]) -> dict[str, list[tuple[Path, int, dict[str, Any]]]]:
+    """Rows and failed attempts of each failure kind, in file order."""
+    wanted = set(kinds)
+    found: dict[str, list[tuple[Path, int, dict[str, Any]]]] = defaultdict(list)
+    for path, rows in ((run.run_dir / ROLLOUTS_FILE, run.rows), (run.run_dir / FAILURES_FILE, run.failures)):
+        for number, row in rows:
+            if row.get("failure_kind") in wanted:
+                found[row["failure_kind"]].append((path, number, row))
+    return found
+
+
+def _treatment(kind: str) -> str:
+    known = FAILURE_KINDS.get(kind)
+    return known.treatment if known else "not scored"
+
+
+def _last_printed_line(ev: Evidence, row: dict[str, Any]) -> EvidenceLine | None:
+    """The last line test.sh printed: where a crashed verifier says why."""
+    path = Path(row.get("episode_log_dir") or "") / "verifier" / TEST_STDOUT
+    if not row.get("episode_log_dir") or not path.is_file():
+        return None
+    lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+    last = next((n for n in range(len(lines), 0, -1) if lines[n - 1].strip()), None)
+    return EvidenceLine(file=ev.rel(path), line=last, text=lines[last - 1]) if last else None
+
+
+def _by_kind_findings(ev: Evidence, run: TaskFolderRun, kinds: Iterable[str], category: str,
+                      fix: Callable[[TaskFolderRun, str, list[str]], str]) -> list[Finding]:
+    findings = []
+    for kind, hits in sorted(_kind_rows(run, kinds).items()):
+        tasks = sorted({str(row.get("task_id")) for _, _, row in hits})
+        path, number, first = hits[0]
+        reason = first.get("failure_reason") or first.get("_ng_failure_message")
+        evidence = [_line(ev, path, number, first, "failure_kind", "reward", "failure_reason", "_ng_failure_message")]
+        if (printed := _last_printed_line(ev, first)) is not None:
+            evidence.append(printed)
+        if kind == TASK_DEADLINE:  # every attempt's line, which the known problem of its message cites too
+            evidence += [_line(ev, p, n, row, "_ng_failure_stage", "_ng_failure_message") for p, n, row in hits[1:8]]
+            evidence += _summary_lines(ev, "Episode exceeded the time budget")
+        in_failures = [row for p, _, row in hits if p.name == FAILURES_FILE]
+        episodes = {(row["_ng_task_index"], row["_ng_rollout_index"]) for row in in_failures}
+        findings.append(Finding(
+            category=category,
+            title=f"{kind} in {plural(len(tasks), 'task')} ({_names(tasks)}): {reason}",
+            evidence=evidence,
+            cause=f"{kind}: {FAILURE_KINDS[kind].meaning if kind in FAILURE_KINDS else kind}; "
+                  f"{_treatment(kind)}. {plural(len(hits), 'row')} of task {_names(tasks)}"
+                  + (f", {plural(len(in_failures), 'failed attempt')} in the sidecar" if in_failures else "") + ".",
+            fix=fix(run, kind, tasks),
+            explains=frozenset({"task_deadline"} if kind == TASK_DEADLINE else ()),
+            failed_keys=frozenset(episodes),
+        ))
+    return findings
+
+
+def _time_budget_fix(run: TaskFolderRun, kind: str, tasks: list[str]) -> str:
+    grace = (" The deadline also counts a grace period: `episode_grace_sec` of the environment in sweep.yaml "
+             "(60 s by default)." if kind == TASK_DEADLINE else "")
+    return (f"Raise the budgets in the dataset, not in the task: in {run.taskset}/dataset.toml, "
+            f"`[gym.tasks.\"{tasks[0]}\".verifier] timeout_sec = <seconds>` sets this task's verifier budget before "
+            "the multiplier scales it, and `timeout_multiplier` in [gym.defaults] scales every agent and verifier "
+            f"timeout_sec.{grace} Then {run.rerun()}.")
+
+
+def _reward_fix(run: TaskFolderRun, kind: str, tasks: list[str]) -> str:
+    return (f"Open the task's test-stdout.txt, which holds everything test.sh printed (the run summary's "
+            f"verifier_log_dir), or read failure_reason for a masked row. To check the verifier without a model, run "
+            f"`gym-pipeline tasks validate {run.task_path(tasks[0])}` (Gym's `gym dataset validate`); test.sh must "
+            f"write a finite number to /logs/verifier/reward.txt or reward.json. Then {run.rerun()}.")
+
+
+def rule_time_budget(ev: Evidence) -> list[Finding]:
+    run = task_folder_run(ev)
+    return [] if run is None else _by_kind_findings(ev, run, TIMEOUT_KINDS, THROUGHPUT_RESOURCES, _time_budget_fix)
+
+
+def rule_reward_kinds(ev: Evidence) -> list[Finding]:
+    run = task_folder_run(ev)
+    if run is None:
+        return []
+    kinds = {row.get("failure_kind") for _, row in run.rows} - set(TIMEOUT_KINDS) - {None}
+    return _by_kind_findings(ev, run, kinds, VERIFIER_RUNTIME, _reward_fix)
+
+
+def rule_episodes_without_result(ev: Evidence) -> list[Finding]:
+    """Episodes with neither a result nor a failed attempt: skipped tasks, or a collection that stopped."""
+    run = task_folder_run(ev)
+    failed = {(row.get("_ng_task_index"), row.get("_ng_rollout_index")) for _, row in run.failures} if run else set()
+    missing = [key for key in ev.artifacts.missing_keys if key not in failed]
+    if run is None or not missing:
+        return []
+    entries = {(e.get("_ng_task_index"), e.get("_ng_rollout_index")): e for e in run.summary.get("tasks", [])}
+    skipped = sorted({str(entries[key]["task"]) for key in missing if entries.get(key, {}).get("status") == "skipped"})
+    unrun = [key for key in missing if entries.get(key, {}).get("status") != "skipped"]
+    return [Finding(
+        category=CACHE_RESUME,
+        title=f"{len(missing)} of {ev.artifacts.materialized.valid_rows} episodes have no result",
+        evidence=[EvidenceLine(file=ev.rel(ev.run_dir / MATERIALIZED_INPUTS_FILE), line=None,
+                               text=f"keys without a result: {sorted(missing)[:8]}")],
+        cause=(f"Skipped, their task did not load: {_names(skipped)}. " if skipped else "")
+              + (f"{plural(len(unrun), 'episode')} never ran: the collection stopped before them." if unrun else ""),
+        fix=f"Once the cause is fixed, {run.rerun()}.",
+        effect=True,
+    )]
+
+
+def _explained_failure(row: dict[str, Any]) -> bool:
+    return (_no_sandbox(row) or FOLDER_CHANGED in str(row.get("_ng_failure_message", ""))
+            or row.get("failure_kind") == TASK_DEADLINE)
+
+
+# ---------------------------------------------------------------------------------------------
+# Wiring: which generic rule each of these stands in for on a task-folder run.
+
+
+def _instead_of(generic: Callable[[Evidence], list[Finding]],
+                specific: Callable[[Evidence], list[Finding]]) -> Callable[[Evidence], list[Finding]]:
+    def check(ev: Evidence) -> list[Finding]:
+        return specific(ev) if task_folder_run(ev) is not None else generic(ev)
+    return check
+
+
+def _unless_all_explained(generic: Callable[[Evidence], list[Finding]]) -> Callable[[Evidence], list[Finding]]:
+    """The generic reading of failed attempts, unless the task-folder rules explain every one of them."""
+    def check(ev: Evidence) -> list[Finding]:
+        run = task_folder_run(ev)
+        if run is not None and all(_explained_failure(row) for _, row in run.failures):
+            return []
+        return generic(ev)
+    return check
+
+
+_REPLACED = {"stale_inputs": rule_task_folder_changed, "time_budget_kinds": rule_time_budget,
+             "failure_kinds": rule_reward_kinds, "missing_rollouts": rule_episodes_without_result}
+_ADDED_BEFORE_KNOWN_PROBLEMS = {1: (("tasks_not_loadable", rule_tasks_not_loadable), ("no_sandbox", rule_no_sandbox))}
+
+
+def with_task_folder_rules(rules: tuple[Rule, ...]) -> tuple[Rule, ...]:
+    """`rules` with the task-folder rules in place: replacing the generic rule that reads the same files, or (the
+    ones no generic rule stands for) before their step's known problems, whose findings they then subsume."""
+    result: list[Rule] = []
+    for rule in rules:
+        if rule.name == "known_problems":
+            result += [Rule(rule.step, name, check) for name, check in _ADDED_BEFORE_KNOWN_PROBLEMS.get(rule.step, ())]
+        if rule.name in _REPLACED:
+            rule = Rule(rule.step, rule.name, _instead_of(rule.check, _REPLACED[rule.name]))
+        elif rule.name == "verifier_failures":
+            rule = Rule(rule.step, rule.name, _unless_all_explained(rule.check))
+        result.append(rule)
+    return tuple(result)

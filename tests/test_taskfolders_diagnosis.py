@@ -1,0 +1,201 @@
+"""The diagnosis of real task-folder runs: seed 004's entries, each made by the collect stage on the real Docker
+engine against the simulated policy, and diagnosed by category, title (the task and the failure kind) and fix
+(seed 004's words for that entry, in this pipeline's commands)."""
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import taskfolder_support as fixtures
+from launcher_support import docker_engine
+
+from gym_pipeline import diagnose, stages
+from gym_pipeline.config import load_sweep_config
+from gym_pipeline.core.run_lock import LOCK_FILE
+from gym_pipeline.serving.checkpoints import create_checkpoint
+from gym_pipeline.serving.servers import serve_checkpoint
+from gym_pipeline.taskfolders.collect import NoResultError
+from gym_pipeline.taskfolders.knowledge import taskset_knowledge
+from gym_pipeline.taskfolders.materialize import TasksNotLoadable
+
+pytestmark = pytest.mark.integration  # needs the real Docker engine
+CHECKPOINT = "step_0100"
+SLOW_SOLUTION = "sleep 8; touch /app/done"  # keeps a collection running while a second one is started
+
+# environment -> the task that goes wrong in it (beside a working one)
+SCENARIOS = {
+    "verifier_timeout": fixtures.verifier_timeout_task,
+    "missing_reward": fixtures.missing_reward_task,
+    "invalid_reward": fixtures.invalid_reward_task,
+    "edited": lambda root: fixtures.write_task(root, "edited-task"),
+    "not_loadable": fixtures.failing_build_task,
+    "engine_down": lambda root: fixtures.write_task(root, "needs-engine"),
+    "two_runs": lambda root: fixtures.write_task(root, "slow-task", solve=SLOW_SOLUTION),
+    # the policy's command outlives [agent].timeout_sec (2 s) and test.sh its 1 s: with no grace, past the deadline
+    "task_deadline": lambda root: fixtures.write_task(root, "agent-overruns", solve="sleep 10; touch /app/done",
+                                                      agent_timeout=2, verifier_timeout=1,
+                                                      test="echo 1 > /logs/verifier/reward.txt; sleep 5"),
+}
+SETTINGS = {"task_deadline": ", episode_grace_sec: 0"}
+
+
+class _Log:
+    def info(self, message: str) -> None:
+        print(message)
+
+
+def _workspace(home: Path):
+    lines = []
+    for env, make in SCENARIOS.items():
+        fixtures.write_task(home / "tasks" / env, "works")
+        make(home / "tasks" / env)
+        lines.append(f"  - {{name: {env}, tasks: tasks/{env}{SETTINGS.get(env, '')}}}")
+    (home / "sweep.yaml").write_text("name: diagnosis\nenvironments:\n" + "\n".join(lines) + "\ncheckpoints_dir: "
+                                     "checkpoints\nruns_dir: runs\nnum_repeats: 1\nconcurrency: 2\nmodel_server: "
+                                     "{kind: simulated}\n")
+    # every task folder's instruction is the same words but its name, so the policy knows each one
+    knowledge = [entry for env in SCENARIOS for entry in taskset_knowledge(home / "tasks" / env)]
+    unique = list({entry["prompt"]: entry for entry in knowledge}.values())
+    create_checkpoint(home / "checkpoints" / CHECKPOINT, 100, 0.99, unique)
+    return load_sweep_config(home / "sweep.yaml")
+
+
+def _collect_twice_at_once(home: Path, config, env: str, endpoint) -> tuple[subprocess.CompletedProcess, int]:
+    """Two `gym-pipeline stage collect` of one partition: the second starts while the first holds the folder."""
+    run_dir = config.run_dir(CHECKPOINT, env)
+    (home / "step_config.json").write_text(config.model_dump_json())
+    command = [sys.executable, "-m", "gym_pipeline.cli", "stage", "collect", "--sweep-config",
+               str(home / "step_config.json"), "--checkpoint", CHECKPOINT, "--env", env, "--code-version", "v1",
+               "--model-url", endpoint.url, "--model-name", endpoint.model_name]
+    first = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    while _lock_holder_pid(run_dir) != first.pid:
+        assert first.poll() is None and time.monotonic() < deadline, "the first collection never took the lock"
+        time.sleep(0.1)
+    (run_dir / "logs").mkdir(exist_ok=True)
+    with open(run_dir / "logs" / "second_collect.log", "w") as log:  # as a launcher keeps a stage's output
+        second = subprocess.run(command, stdout=log, stderr=subprocess.STDOUT, timeout=120)
+    return second, first.wait(timeout=180)
+
+
+def _lock_holder_pid(run_dir: Path) -> int | None:
+    try:
+        return json.loads((run_dir / LOCK_FILE).read_bytes().rstrip(b"\0"))["pid"]
+    except (OSError, ValueError, KeyError):
+        return None
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory):
+    """Each scenario's partition materialized, then collected by the collect stage; what each collection raised."""
+    docker_engine()
+    home = tmp_path_factory.mktemp("tf_diagnosis")
+    config = _workspace(home)
+    outcomes = {}
+    for env in SCENARIOS:
+        run_dir = config.run_dir(CHECKPOINT, env)
+        stages.materialize_partition(config, CHECKPOINT, env, "v1", _Log())
+        if env == "edited":  # between materialization and collection
+            test_sh = home / "tasks" / env / "edited-task" / "tests" / "test.sh"
+            test_sh.write_text(test_sh.read_text() + "# a stricter check\n")
+        with serve_checkpoint(config.model_server, CHECKPOINT, config.checkpoint_dir(CHECKPOINT), run_dir) as endpoint:
+            if env == "two_runs":
+                outcomes[env] = _collect_twice_at_once(home, config, env, endpoint)
+                continue
+            saved = os.environ.get("DOCKER_HOST")
+            if env == "engine_down":
+                os.environ["DOCKER_HOST"] = f"unix://{home}/no-engine.sock"
+            try:
+                stages.collect_partition(config, CHECKPOINT, env, endpoint, "v1", _Log())
+                outcomes[env] = None
+            except (TasksNotLoadable, NoResultError) as error:
+                outcomes[env] = error
+            finally:
+                if saved is None:
+                    os.environ.pop("DOCKER_HOST", None)
+                else:
+                    os.environ["DOCKER_HOST"] = saved
+    return config, outcomes
+
+
+# environment, category, words of the top finding's title (the task, the kind), seed 004's fix words
+EXPECTED = [
+    ("verifier_timeout", "throughput_resources", ("harbor:verifier_timeout", "verifier-sleeps"),
+     ("Raise the budgets in the dataset, not in the task", '[gym.tasks."verifier-sleeps".verifier] timeout_sec',
+      "timeout_multiplier", "gym-pipeline backfill --checkpoint step_0100 --env verifier_timeout")),
+    ("missing_reward", "verifier_runtime", ("harbor:missing_reward", "verifier-crashes"),
+     ("test-stdout.txt", "gym-pipeline tasks validate", "verifier-crashes")),
+    ("invalid_reward", "verifier_runtime", ("harbor:invalid_reward", "reward-not-a-number", "all tests passed"),
+     ("test-stdout.txt", "gym-pipeline tasks validate", "reward-not-a-number")),
+    ("edited", "cache_resume", ("Task folder changed since materialization", "edited-task"),
+     ("Run the command again", "materialize stage writes new rows", "gym-pipeline backfill")),
+    ("not_loadable", "config", ("could not load", "build-fails", "image build failed"),
+     ("skip_unloadable: true", "--skip-unloadable", "gym-pipeline tasks validate")),
+    ("engine_down", "infra", ("No sandbox could be created", "failed at seed", "needs-engine"),
+     ("Read the failures file", "failure.message in the run summary", "bash scripts/dev-services.sh up docker")),
+    ("task_deadline", "throughput_resources", ("harbor:task_deadline", "agent-overruns", "Episode exceeded"),
+     ("Raise the budgets in the dataset", "episode_grace_sec", '[gym.tasks."agent-overruns".verifier]')),
+    ("two_runs", "cache_resume", ("Two runs on one run directory", "second writer was refused", "stage rollouts"),
+     ("Run one job per partition at a time", "its own checkout")),
+]
+
+
+@pytest.mark.parametrize(("env", "category", "title", "fix"), EXPECTED, ids=[case[0] for case in EXPECTED])
+def test_the_diagnosis_of_a_real_run(runs, env, category, title, fix):
+    config, _ = runs
+    report = diagnose.diagnose(config.run_dir(CHECKPOINT, env))
+    causes = [f for f in report.findings if f.role == "cause"]
+    assert report.category == category, [(f.category, f.title) for f in report.findings]
+    assert len(causes) == 1, [f.title for f in causes]  # one cause, not restated by the generic rules
+    top = causes[0]
+    for words in title:
+        assert words in top.title, top.title
+    for words in fix:
+        assert words in top.fix, top.fix
+    assert "--resume" not in top.fix or "no --resume" in top.fix  # a task-folder collection always starts afresh
+
+
+def test_each_run_failed_the_way_its_entry_says(runs):
+    config, outcomes = runs
+    assert isinstance(outcomes["not_loadable"], TasksNotLoadable)
+    assert isinstance(outcomes["engine_down"], NoResultError)
+    assert "Could not set up sandbox: no Docker engine answers" in str(outcomes["engine_down"])
+    summary = json.loads((config.run_dir(CHECKPOINT, "edited") / "rollouts_run_summary.json").read_text())
+    edited = next(entry for entry in summary["tasks"] if entry["task"] == "edited-task")
+    assert edited["status"] == "error" and edited["attempts"] == 1  # terminal: not retried
+    assert "changed since materialization" in edited["failure"]["message"]
+
+
+def test_a_second_collection_of_one_taskset_partition_is_refused(runs):
+    config, outcomes = runs
+    second, first_code = outcomes["two_runs"]
+    run_dir = config.run_dir(CHECKPOINT, "two_runs")
+    assert second.returncode == 2 and first_code == 0
+    refusal = (run_dir / "logs" / "second_collect.log").read_text()
+    assert f"run directory {run_dir} is in use by pid" in refusal and "stage rollouts" in refusal
+    # the first run's files are whole: the second wrote nothing
+    rows = [json.loads(line) for line in (run_dir / "rollouts.jsonl").read_text().splitlines()]
+    assert sorted(row["task_id"] for row in rows) == ["slow-task", "works"]
+
+
+def test_an_agent_past_its_timeout_misses_the_task_deadline_and_is_retried(runs):
+    config, outcomes = runs
+    run_dir = config.run_dir(CHECKPOINT, "task_deadline")
+    assert outcomes["task_deadline"] is None  # the other task gave a result
+    failures = [json.loads(line) for line in (run_dir / "rollouts_failures.jsonl").read_text().splitlines()]
+    assert [(f["task_id"], f["failure_kind"], f["_ng_failure_stage"], f["_ng_failure_terminal"]) for f in failures] == [
+        ("agent-overruns", "harbor:task_deadline", "verification", False),
+        ("agent-overruns", "harbor:task_deadline", "verification", False),
+        ("agent-overruns", "harbor:task_deadline", "verification", True)]  # retried, as seed 004's table says
+    assert "Episode exceeded the time budget of task agent-overruns" in failures[0]["_ng_failure_message"]
+    transcript = json.loads((Path(failures[0]["episode_log_dir"]) / "agent" / "transcript.json").read_text())
+    assert transcript["agent"] == "terminal_agent" and transcript["commands"][0]["timed_out"]
+    summary = json.loads((run_dir / "rollouts_run_summary.json").read_text())
+    entry = next(entry for entry in summary["tasks"] if entry["task"] == "agent-overruns")
+    assert (entry["status"], entry["failure_kind"], entry["attempts"]) == ("error", "harbor:task_deadline", 3)
+    rows = [json.loads(line) for line in (run_dir / "rollouts.jsonl").read_text().splitlines()]
+    assert [row["task_id"] for row in rows] == ["works"]  # the episode has no result row
