@@ -136,8 +136,8 @@ def failure_route(ev: Evidence, group: FailureGroup) -> str:
         return "verifier_500"
     timed_out = _TIMEOUT.search(group.failure_type or "") or (_TIMEOUT.search(text) and status is None)
     short = (seconds := client_timeout_s(text)) is not None and seconds < SHORT_CLIENT_TIMEOUT_S
-    if timed_out and short and _MODEL_CALL.search(text):
-        return SHORT_TIMEOUT_ROUTE  # the client's own timeout is shorter than any answer takes
+    if timed_out and short and _MODEL_CALL.search(text) and not ev.artifacts.rollouts.valid_rows:
+        return SHORT_TIMEOUT_ROUTE  # the client's timeout is shorter than any answer took: none came back in it
     if timed_out and group.failure_class != TIMEOUT_EXCEEDED and _MODEL_CALL.search(text):
         return "endpoint"  # the model server did not answer in time (the built-in collector calls it directly)
     if group.failure_class == TIMEOUT_EXCEEDED or timed_out:
