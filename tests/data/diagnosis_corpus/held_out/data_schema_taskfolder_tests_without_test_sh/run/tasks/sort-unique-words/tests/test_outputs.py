@@ -1,0 +1,5 @@
+from pathlib import Path
+
+
+def test_output_exists():
+    assert Path('/app').exists()

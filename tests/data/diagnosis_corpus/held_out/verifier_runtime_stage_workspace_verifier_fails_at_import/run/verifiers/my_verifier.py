@@ -1,0 +1,11 @@
+"""Exact-answer scoring that ignores punctuation."""
+import re
+
+TABLE = str.maketrans("", "", string.punctuation)  # strip punctuation before comparing
+
+
+def score(row, response_text):
+    boxed = re.search(r"\\boxed\{([^}]*)\}", response_text)
+    answer = boxed.group(1) if boxed else response_text.strip().splitlines()[-1]
+    answer = answer.removeprefix("Final answer:").strip().translate(TABLE)
+    return {"reward": float(answer.lower() == row["expected_answer"].lower()), "extracted_answer": answer}
