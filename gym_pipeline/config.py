@@ -451,9 +451,10 @@ class SweepConfig(_Strict):
         return self.comparisons_dir / check_safe_name(env, "environment name")
 
 
-def load_sweep_config(path: Path) -> SweepConfig:
+def load_sweep_config(path: Path, load_verifiers: bool = True) -> SweepConfig:
     """Read and validate a sweep config; every error is a one-line `ConfigError` naming the file (and the
-    line or the field)."""
+    line or the field). `load_verifiers=False` leaves the named verifiers unimported (reading a config, as the
+    diagnosis does, must not run a user's code)."""
     path = Path(path)
     if not path.is_file():
         raise ConfigError(f"{path}: sweep config not found" if not path.exists() else f"{path}: not a file")
@@ -475,6 +476,8 @@ def load_sweep_config(path: Path) -> SweepConfig:
         problems = "; ".join(f"field '{_field_path(item['loc'])}': {_one_line(item['msg'])}" for item in error.errors())
         raise ConfigError(f"{path}: {problems}") from None
     config = config.resolved(path.parent.resolve())
+    if not load_verifiers:
+        return config
     # Every named verifier is loaded now: a missing module or function is an error before anything runs.
     for number, environment in enumerate(config.environments):
         if environment.verifier is not None:

@@ -46,6 +46,7 @@ from gym_pipeline.diagnose.signatures import (
 # What counts as a log below a run folder: our `logs/*.log`, Gym's `*.log` anywhere, Slurm's
 # `slurm-<job>.out`, harbor's verifier output. Virtual environments and caches are never logs.
 LOG_PATTERNS = ("*.log", "*.out", "*.err", "test-stdout.txt")
+TASK_FILE = "task.toml"  # marks a task folder (Harbor's format)
 SKIPPED_DIRS = frozenset({".venv", "venv", "site-packages", "node_modules", "__pycache__", ".git", ".cache"})
 
 CHUNK_BYTES = 8 << 20  # also the longest line read whole: a longer one is cut, the rest skipped
@@ -137,6 +138,9 @@ def find_log_files(run_dir: Path) -> list[Path]:
     """Every log below the run folder, in a stable order (top level first)."""
     found: list[Path] = []
     for folder, subfolders, names in os.walk(run_dir):
+        if TASK_FILE in names:  # a task folder kept beside the run: its files are the task's inputs, not run logs
+            subfolders[:] = []
+            continue
         subfolders[:] = sorted(d for d in subfolders if d not in SKIPPED_DIRS and not d.startswith("."))
         base = Path(folder)
         found += sorted(base / n for n in names if any(Path(n).match(p) for p in LOG_PATTERNS))

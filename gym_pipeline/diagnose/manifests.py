@@ -31,6 +31,7 @@ INPUTS_CHANGED = "inputs_changed"  # the inputs changed since the rollouts were 
 PROFILE_OUTDATED = "profile_outdated"  # the profile read other files than the folder holds now
 RESUMED_OVER_OTHER_DATA = "resumed_over_other_data"  # a resume that ran nothing, beside data it never read
 SETTINGS_CHANGED = "settings_changed"  # the sweep config beside the run asks for other materialization settings
+VERIFIER_CHANGED = "verifier_changed"  # the workspace verifier's code changed since it scored the rows
 # The sweep config a stage read: kept beside the run, or written by a launched stage's step (logs/<stage>.sweep.json).
 SWEEP_CONFIGS = ("sweep.json", "sweep.yaml", "logs/*.sweep.json")
 
@@ -107,6 +108,8 @@ def _check_records(facts: ManifestFacts, manifest: dict[str, Any], materialized:
             recorded = rollouts_record["inputs"]["digest"]
             facts.stale.append(Staleness(INPUTS_CHANGED, str(error), EvidenceLine(
                 file=MANIFEST_FILE, line=_line(lines, recorded), text=f"rollouts.inputs.digest: {recorded}")))
+    if rollouts_record and isinstance(rollouts_record.get("verifier"), dict):
+        _check_verifier(facts, rollouts_record["verifier"], rollouts.parent, lines)
     if rollouts_record and rollouts_record.get("status") == COLLECTING:
         facts.collection_cut_short = EvidenceLine(
             file=MANIFEST_FILE, line=_line(lines, f'"{COLLECTING}"'),
@@ -158,19 +161,52 @@ def _check_source(facts: ManifestFacts, record: dict[str, Any], materialized: Pa
         facts.stale.append(Staleness(SOURCE_CHANGED, str(error), evidence, report))
 
 
-def _check_settings(facts: ManifestFacts, recorded: dict[str, Any], run_dir: Path, lines: list[str]) -> None:
-    """The sweep config the later stages read, against the settings the inputs were materialized with."""
+def _sweep_config(run_dir: Path) -> tuple[Any, Path] | None:
+    """The sweep config beside the run (the latest written), read without importing its verifiers; None when there
+    is none or it does not load (the run's own error reports that)."""
     from gym_pipeline.config import ConfigError, SweepConfig, load_sweep_config  # the config model: only when needed
 
     configs = sorted((path for pattern in SWEEP_CONFIGS for path in run_dir.glob(pattern)),
                      key=lambda path: path.stat().st_mtime_ns)
     if not configs:
-        return
+        return None
     try:
-        config = (SweepConfig.validate_from_step(configs[-1].read_bytes()) if configs[-1].suffix == ".json"
-                  else load_sweep_config(configs[-1]))
+        return (SweepConfig.validate_from_step(configs[-1].read_bytes()) if configs[-1].suffix == ".json"
+                else load_sweep_config(configs[-1], load_verifiers=False)), configs[-1]
     except (ConfigError, ValueError, OSError):
-        return  # a config that does not load is reported by the run's own error
+        return None
+
+
+def _check_verifier(facts: ManifestFacts, recorded: dict[str, Any], run_dir: Path, lines: list[str]) -> None:
+    """The workspace verifier that scored the rows, against its code now: edited since, the rows keep old rewards."""
+    from gym_pipeline.code_versions import verifier_version
+
+    found = _sweep_config(run_dir)
+    name, version = recorded.get("name"), recorded.get("version")
+    if found is None or not isinstance(name, str) or not isinstance(version, str):
+        return
+    config, _ = found
+    environment = next((e for e in config.environments if e.verifier == name), None)
+    if environment is None:
+        return  # a bundled verifier (its version moves with the project) or one the config no longer names
+    try:
+        current = verifier_version(*config.verifier_module(environment.name))
+    except (ModuleNotFoundError, OSError, SyntaxError, ValueError):
+        return
+    if current != version:
+        facts.stale.append(Staleness(
+            VERIFIER_CHANGED,
+            f"the verifier `{name}` of environment {environment.name} scored these rows at version {version}; its "
+            f"code is at version {current} now",
+            EvidenceLine(file=MANIFEST_FILE, line=_line(lines, version), text=f"rollouts.verifier: {name} {version}")))
+
+
+def _check_settings(facts: ManifestFacts, recorded: dict[str, Any], run_dir: Path, lines: list[str]) -> None:
+    """The sweep config the later stages read, against the settings the inputs were materialized with."""
+    found = _sweep_config(run_dir)
+    if found is None:
+        return
+    config, config_path = found
     for environment in config.environments:
         current = config.materialization_settings(environment.name).as_dict()
         if current["agent"] != recorded["agent"]:
@@ -181,7 +217,7 @@ def _check_settings(facts: ManifestFacts, recorded: dict[str, Any], run_dir: Pat
             what = ", ".join(f"{key} {old!r} -> {new!r}" for key, (old, new) in changed.items())
             facts.stale.append(Staleness(
                 SETTINGS_CHANGED,
-                f"{configs[-1].relative_to(run_dir)} asks for {what} (environment {environment.name}); the inputs were "
+                f"{config_path.relative_to(run_dir)} asks for {what} (environment {environment.name}); the inputs were "
                 f"materialized with the old settings",
                 EvidenceLine(file=MANIFEST_FILE, line=_line(lines, '"settings"'),
                              text=f"materialized_inputs.settings: {recorded}")))

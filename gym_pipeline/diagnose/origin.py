@@ -86,6 +86,10 @@ _WHAT = _kinds(
      r"|found character '\\t'|mapping values are not allowed here", CONFIG, "a YAML config file does not parse",
      "Fix the YAML file the error names at the line and column it gives (a tab used for indentation, a missing colon "
      "or quote); check it with `python -c 'import sys, yaml; yaml.safe_load(open(sys.argv[1]))' <file>`."),
+    # our commands name a settings file's line and field: `dataset.toml:3: field 'gym.defaults.timeout_multiplier': ...`
+    (r"(?P<file>[^\s:'\"]+\.(?:toml|ya?ml|json)):(?P<line>\d+): field '(?P<field>[\w.\[\]-]+)': (?P<problem>[^\n]+)", CONFIG,
+     "a settings file has a field its model refuses (file, line and field named)",
+     "Correct `{field}` at line {line} of {file} ({problem}), then run the command again."),
     # our commands name the data file, line and field of a bad row: `data.jsonl:3: not valid JSON`
     (r"(?P<file>[^\s:'\"]+\.jsonl):(?P<line>\d+)\b", DATA_SCHEMA,
      "a row of a JSONL data file is malformed or lacks a field (file:line named)",
@@ -150,6 +154,18 @@ _WHAT = _kinds(
     (r"(?m)^(?:\S*/)?(?:gym|gym-pipeline|ng_\w+|python[\d.]*|[\w.-]+\.py)(?: [\w-]+){0,3}: error: ", CONFIG,
      "the command refused its arguments (its usage error)",
      "Fix the argument the error names (`<command> --help` lists them), then run the command again."),
+    # a profile given rollouts and materialized inputs of two different runs (Gym's profile refuses the pair)
+    (r"Rollout results contain rows with no matching materiali[sz]ed input", CACHE_RESUME,
+     "the profile was given rollouts and materialized inputs of different runs",
+     "Profile the rollouts with the materialized inputs they were collected on (the `<stem>_materialized_inputs.jsonl` "
+     "the same run wrote beside them): `gym eval profile --inputs <run>/rollouts_materialized_inputs.jsonl "
+     "--rollouts <run>/rollouts.jsonl`; never pair files of two runs."),
+    # a request URL with no scheme or host: the base URL it was built from is empty (an unset shell variable)
+    (r"InvalidURL\w*:?\s*['\"]?(?P<url>/[\w/.-]*)|Invalid URL ['\"]?(?P<url2>/[\w/.-]*)|MissingSchema", CONFIG,
+     "a request went to a URL with no host: the base URL it was built from is empty",
+     "Set the base URL (`--model-url http://<host>:<port>/v1` for Gym's model server, `model_server.url` in "
+     "sweep.yaml): it is empty, so requests went to `{url}` alone; check that the shell variable it comes from is set "
+     "and exported (`echo \"$POLICY_URL\"`), then start the servers again."),
     # one output folder, two writers: our run lock refuses the second
     (r"run directory \S+ is in use by pid|is locked by another (?:run|writer)", CACHE_RESUME,
      "a second writer on the same output folder",
@@ -219,6 +235,9 @@ _WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
 )
 
 
+HEAD_SERVER = "Gym's head server"
+
+
 @dataclass(frozen=True)
 class Listener:
     """Who listens at an address the run's files name: the model server, or a Gym server by name."""
@@ -250,6 +269,8 @@ def place(incident: LogIncident, listeners: dict[int, Listener]) -> Placement:
     for kind in _WHAT:
         if match := kind.pattern.search(text):
             return Placement(kind.category, kind.basis, fix=_filled(kind.fix, match))
+    if (head := _HEAD_SERVER_ELSEWHERE.search(text)) and (elsewhere := _head_server_elsewhere(head, listeners)):
+        return elsewhere
     if _REFUSED.search(text):
         return _refused(text, listeners)
     if _MEMORY.search(text):
@@ -329,6 +350,23 @@ def innermost_frame(incident: LogIncident) -> str | None:
         if match:
             return f"{match['path']}:{match['line']}" + (f" in {match['func']}" if match["func"] else "")
     return None
+
+
+_HEAD_SERVER_ELSEWHERE = re.compile(r"Could not connect to the head server at (?P<url>\S+?)\.?(?:\s|$)")
+
+
+def _head_server_elsewhere(match: re.Match[str], listeners: dict[int, Listener]) -> Placement | None:
+    """A command looking for Gym's head server at one port while the run's logs show it started on another."""
+    address = address_of(match["url"])
+    started = [(port, who) for port, who in listeners.items() if who.who == HEAD_SERVER]
+    if address is None or not started or any(port == address[1] for port, _ in started):
+        return None
+    port, listener = started[0]
+    return Placement(CONFIG, f"the command looked for Gym's head server at port {address[1]}, while it was started on "
+                             f"port {port} ({listener.source})",
+                     fix=f"Give every Gym command the head server's address it was started with: add "
+                         f"`++head_server.port={port}` to `gym eval run` (the same override `gym env start` got), "
+                         "then run again.")
 
 
 def _refused(text: str, listeners: dict[int, Listener]) -> Placement:

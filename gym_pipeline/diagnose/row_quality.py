@@ -11,7 +11,8 @@ Collected while `artifacts` streams the files, one row at a time, in bounded mem
 - answers exactly equal to the expected answer scored 0, or rewards outside [0, 1]: the verifier scores wrong;
   answers scored 0 only because the expected answer is wrapped in markup (`$36$`) or followed by a note
   ("42 (6 x 7)"): the data;
-- a reward profile whose tasks are not the rollouts' tasks (a profile left from an earlier run);
+- a reward profile whose tasks are not the rollouts' tasks, or whose per-task mean rewards are not the rollouts'
+  (a profile left from an earlier run, or from before the rollouts were collected or scored again);
 - answers unlike the expected one scored full reward (`54` for `18`): the verifier passes everything;
 - one answer to every task, all scored 0 (`unknown` whatever the question): the model is not answering these
   prompts (other weights than the run's, a broken checkpoint or chat template);
@@ -82,6 +83,13 @@ class RowQuality:
     profiled_other_tasks: int = 0
     profiled_tasks: int = 0
     profiled_other_example: EvidenceLine | None = None
+    # each task's reward sum and rollouts (unmasked, unfailed), tasks with any other row, and the profile's tasks whose
+    # mean reward is not the rollouts'
+    reward_sum_of_task: dict[int, float] = field(default_factory=dict)
+    scored_of_task: Counter[int] = field(default_factory=Counter)
+    unscored_tasks: set[int] = field(default_factory=set)
+    profiled_other_rewards: int = 0
+    profiled_other_rewards_example: EvidenceLine | None = None
     # failure reasons of rollouts whose row holds no field they name: checked against the materialized row
     reasons_to_check: dict[tuple[int, int], tuple[str, EvidenceLine]] = field(default_factory=dict)
 
@@ -130,11 +138,26 @@ def note_profile_row(quality: RowQuality, row: dict[str, Any], file: str, line: 
     if known is None or prompt is None:
         return
     quality.profiled_tasks += 1
+    _note_profiled_reward(quality, task, row, file, line)
     if hash(orjson.dumps(prompt, option=orjson.OPT_SORT_KEYS)) != known[0]:
         quality.profiled_other_tasks += 1
         quality.profiled_other_example = quality.profiled_other_example or EvidenceLine(
             file=file, line=line, text=f"task {task}: the profile's sample asks {_prompt_text(prompt)!r}; the "
                                        f"materialized task {task} asks {known[2]!r}")
+
+
+def _note_profiled_reward(quality: RowQuality, task: int, row: dict[str, Any], file: str, line: int) -> None:
+    """The profile's mean reward of a task against the mean of the task's rollouts, where every rollout was scored."""
+    mean, count = row.get("mean/reward"), quality.scored_of_task.get(task, 0)
+    if not isinstance(mean, (int, float)) or not count or task in quality.unscored_tasks \
+            or row.get("num_rollouts") != count:
+        return
+    actual = quality.reward_sum_of_task[task] / count
+    if abs(actual - mean) > 1e-6:
+        quality.profiled_other_rewards += 1
+        quality.profiled_other_rewards_example = quality.profiled_other_rewards_example or EvidenceLine(
+            file=file, line=line, text=f"task {task}: the profile's mean/reward={mean:g}; its {count} rollouts "
+                                       f"now average {actual:g}")
 
 
 def _quoted(value: str, text: str, flags: int = 0) -> bool:
@@ -166,6 +189,7 @@ def note_rollout_row(quality: RowQuality, row: dict[str, Any], key: tuple[int, i
     _note_environment(quality, row, key, file, line)
     reason = row.get("failure_reason")
     if row.get("failure_kind") is not None:
+        quality.unscored_tasks.add(key[0])
         if isinstance(reason, str) and reason.strip():
             first_line = reason.strip().splitlines()[0]
             where = EvidenceLine(file=file, line=line, text=f"task {key[0]} rollout {key[1]}: "
@@ -175,8 +199,11 @@ def note_rollout_row(quality: RowQuality, row: dict[str, Any], key: tuple[int, i
                 quality.reasons_to_check[key] = (first_line, where)
         return
     reward = row.get("reward")
-    if not isinstance(reward, (int, float)) or isinstance(reward, bool):
+    if not isinstance(reward, (int, float)) or isinstance(reward, bool) or row.get("mask_sample"):
+        quality.unscored_tasks.add(key[0])
         return
+    quality.reward_sum_of_task[key[0]] = quality.reward_sum_of_task.get(key[0], 0.0) + reward
+    quality.scored_of_task[key[0]] += 1
     quality.scored_rows += 1
     where = f"task {key[0]} rollout {key[1]}: reward={reward}"
     if not 0 <= reward <= 1:

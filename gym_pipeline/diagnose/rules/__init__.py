@@ -71,6 +71,7 @@ from gym_pipeline.diagnose.rules.quality import (
     rule_crossed_environments,
     rule_matching_answers_scored_zero,
     rule_one_answer_to_every_task,
+    rule_profile_of_other_rewards,
     rule_profile_of_other_tasks,
     rule_repeated_tasks,
     rule_rewards_out_of_range,
@@ -83,6 +84,7 @@ from gym_pipeline.diagnose.rules.quality import (
 from gym_pipeline.diagnose.rules.refusals import rule_model_refusals
 from gym_pipeline.diagnose.rules.routing import failure_route
 from gym_pipeline.diagnose.rules.run_directory import rule_run_directory_in_use
+from gym_pipeline.diagnose.rules.skipped_tasks import rule_skipped_tasks_by_reason
 from gym_pipeline.diagnose.rules.taskfolders import with_task_folder_rules
 from gym_pipeline.diagnose.rules.verifier import (
     rule_failure_kinds,
@@ -115,6 +117,7 @@ RULES: tuple[Rule, ...] = (
     Rule(1, "python_version", rule_python_version),
     Rule(1, "ports_in_use", rule_ports_in_use),
     Rule(1, "host_limits", rule_host_limits),
+    Rule(1, "skipped_tasks_by_reason", rule_skipped_tasks_by_reason),
     Rule(1, "known_problems", known_problems(1)),
     Rule(2, "model_probe", rule_model_probe),
     Rule(2, "nested_model_errors", rule_nested_model_errors),
@@ -154,6 +157,7 @@ RULES: tuple[Rule, ...] = (
     Rule(6, "unextracted_answers", rule_unextracted_answers),
     Rule(6, "wrapped_expected_answers", rule_wrapped_expected_answers),
     Rule(6, "profile_of_other_tasks", rule_profile_of_other_tasks),
+    Rule(6, "profile_of_other_rewards", rule_profile_of_other_rewards),
     Rule(6, "rewards_out_of_range", rule_rewards_out_of_range),
     Rule(6, "matching_answers_scored_zero", rule_matching_answers_scored_zero),
     Rule(6, "wrong_answers_scored_full", rule_wrong_answers_scored_full),

@@ -27,6 +27,7 @@ from gym_pipeline.diagnose.manifests import (
     SETTINGS_CHANGED,
     SOURCE_CHANGED,
     SOURCE_GONE,
+    VERIFIER_CHANGED,
 )
 from gym_pipeline.diagnose.vocabulary import (
     CACHE_RESUME,
@@ -124,6 +125,16 @@ def rule_stale_inputs(ev: Evidence) -> list[Finding]:
                   "ones, so the rollouts follow the old settings (repeats, agent, overrides) whatever the config says.",
             fix=f"Materialize again with the current settings (`gym-pipeline stage materialize ...`, or the sweep's "
                 f"`materialized_inputs` asset), then collect again without --resume and profile: {profile_command(ev)}.",
+        ))
+    for stale in m.of(VERIFIER_CHANGED):
+        findings.append(Finding(
+            category=CACHE_RESUME,
+            title="The verifier changed since it scored these rows: the rewards are the old verifier's",
+            evidence=[stale.evidence],
+            cause=f"{stale.message}. A profile made again from these rows (or a resume) keeps the old verifier's "
+                  "rewards: only re-scoring the stored answers, or collecting again, brings the fix into the numbers.",
+            fix=f"Re-score the stored answers with the verifier as it is now, no model needed: `gym-pipeline reverify "
+                f"{ev.run_dir} --env <env>` (or the sweep's `reverify` job), then profile: {profile_command(ev)}.",
         ))
     for stale in m.of(INPUTS_CHANGED):
         findings.append(Finding(

@@ -14,7 +14,15 @@ from gym_pipeline.diagnose.exception_hints import code_fix_hint
 from gym_pipeline.diagnose.findings import Finding, input_field_fault
 from gym_pipeline.diagnose.launcher import served_and_stopped
 from gym_pipeline.diagnose.logs import LogIncident
-from gym_pipeline.diagnose.origin import Listener, Placement, address_of, innermost_frame, place, server_role
+from gym_pipeline.diagnose.origin import (
+    HEAD_SERVER,
+    Listener,
+    Placement,
+    address_of,
+    innermost_frame,
+    place,
+    server_role,
+)
 from gym_pipeline.diagnose.vocabulary import (
     CACHE_RESUME,
     CATEGORY_MEANINGS,
@@ -78,7 +86,7 @@ def listeners(ev: Evidence) -> dict[int, Listener]:
         if address and address[1] not in found:
             role = server_role(server) if server else "head"
             category = MODEL_SERVING if role == "model" else INFRA
-            found[address[1]] = Listener(category, f"the Gym server `{server}`" if server else "Gym's head server",
+            found[address[1]] = Listener(category, f"the Gym server `{server}`" if server else HEAD_SERVER,
                                          f"{hit.file}:{hit.line}")
     return found
 

@@ -10,6 +10,7 @@ from gym_pipeline.diagnose.vocabulary import CACHE_RESUME, CONFIG, DATA_SCHEMA, 
 
 UNEXTRACTED_MIN_ROWS = 3
 WRONG_SCORED_FULL_SHARE = 0.3  # of the scored rollouts
+PROFILE_MISMATCH_MIN_TASKS = 2
 ONE_ANSWER_MIN_ROWS = 10
 ONE_ANSWER_SHARE = 0.8  # of the scored rollouts giving one answer, to tasks expecting at least ...
 ONE_ANSWER_MIN_EXPECTED = 3  # ... this many different answers
@@ -262,6 +263,26 @@ def rule_profile_of_other_tasks(ev: Evidence) -> list[Finding]:
               "when a new run writes its rollouts), so its rewards, pass@k and per-task numbers are last run's.",
         fix=f"Profile the rollouts that are there now: {profile_command(ev)}; profile after every run written into "
             "the folder (or give each run its own output folder).",
+    )]
+
+
+def rule_profile_of_other_rewards(ev: Evidence) -> list[Finding]:
+    """A reward profile whose per-task mean rewards are not those of the rollouts in the folder: made before they
+    were collected again, resumed or scored again."""
+    quality = ev.artifacts.quality
+    if quality.profiled_other_tasks or quality.profiled_other_rewards < PROFILE_MISMATCH_MIN_TASKS \
+            or quality.profiled_other_rewards_example is None:
+        return []
+    return [Finding(
+        category=CACHE_RESUME,
+        title=f"The reward profile is not of these rollouts: {quality.profiled_other_rewards} of "
+              f"{quality.profiled_tasks} tasks have another mean reward in the profile than in the rollouts",
+        evidence=[quality.profiled_other_rewards_example],
+        cause="The profile was written before the rollouts it sits beside: they were collected again, resumed or "
+              "scored again (`reverify`) afterwards, and the profile was not made again, so its rewards, pass@k and "
+              "per-task numbers describe rollouts that are no longer there.",
+        fix=f"Profile the rollouts that are there now: {profile_command(ev)}; profile again after every collection, "
+            "resume or re-scoring (the sweep's `reward_profile` asset does it on its own).",
     )]
 
 

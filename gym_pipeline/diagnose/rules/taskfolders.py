@@ -24,6 +24,7 @@ from gym_pipeline.core.materialize import MATERIALIZED_INPUTS_STAGE
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import Finding, Rule, plural
+from gym_pipeline.diagnose.skip_reasons import kind_of_skips
 from gym_pipeline.diagnose.taskset_source import is_taskset_record, taskset_staleness
 from gym_pipeline.diagnose.vocabulary import (
     CACHE_RESUME,
@@ -132,14 +133,16 @@ def rule_tasks_not_loadable(ev: Evidence) -> list[Finding]:
                 for task in skipped if text.lstrip().startswith(json.dumps(task) + ":")]
     stopped = not run.rows and not run.failures
     first = next(iter(skipped))
+    kind = kind_of_skips(skipped.values())
     return [Finding(
-        category=CONFIG,
+        category=kind.category if kind else CONFIG,
         title=f"{plural(len(skipped), 'task')} could not load: {_names(skipped)} ({first}: {skipped[first]})",
         evidence=evidence,
         cause=f"The loader refused {_names(skipped)} or its image build failed; skipped.json maps each task to its "
               "reason. " + ("The environment does not set skip_unloadable, so the collection stopped before any "
                             "episode ran." if stopped else "The other tasks ran (skip_unloadable)."),
-        fix=f"Read the reason (quoted above), fix the task folder ({run.task_path(first)}) and check it with "
+        fix=(f"{kind.fix} " if kind else "")
+            + f"Read the reason (quoted above), fix the task folder ({run.task_path(first)}) and check it with "
             f"`gym-pipeline tasks validate {run.task_path(first)}`. To run the loadable tasks meanwhile, set "
             "`skip_unloadable: true` on the environment in sweep.yaml (Gym's --skip-unloadable), or move the task "
             f"folder out of the taskset (Gym's --exclude-tasks); then {run.rerun()}.",

@@ -1,0 +1,47 @@
+"""Why a task folder did not load, by what its reason says: the host, the folder's format, or its settings.
+
+skipped.json maps each task to the loader's reason. A base image the Docker host lacks is the machine's
+(infra); a folder missing what Harbor's format requires (`tests/test.sh`, `instruction.md`) is the task's
+data (data/schema); a `task.toml` or `dataset.toml` that does not parse or validate is its settings (config).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from gym_pipeline.diagnose.vocabulary import DATA_SCHEMA, INFRA
+
+
+@dataclass(frozen=True)
+class SkipKind:
+    category: str
+    what: str  # for a title: "the base image is missing on this host"
+    fix: str
+
+
+_KINDS: tuple[tuple[re.Pattern[str], SkipKind], ...] = (
+    (re.compile(r"FROM names \S+, which the engine does not have|image .* not found|pull access denied|no such image"
+                r"|Cannot connect to the Docker daemon", re.I),
+     SkipKind(INFRA, "the Docker host lacks the image a Dockerfile starts FROM",
+              "Put the base image on this Docker host (`docker pull <image>` where a registry is reachable, or `docker "
+              "load -i <image>.tar`), or start the Dockerfiles FROM an image the host has (`docker images`); then "
+              "validate the tasks again (`gym-pipeline tasks validate <taskset>`).")),
+    (re.compile(r"(?:tests/test\.sh|instruction\.md|environment/Dockerfile|Dockerfile)\b.*not found|not found: the "
+                r"(?:verifier's entry point|instruction)|missing (?:tests/test\.sh|instruction\.md)", re.I),
+     SkipKind(DATA_SCHEMA, "task folders lack a file Harbor's task format requires",
+              "Give each task folder what the format requires: `instruction.md`, `environment/Dockerfile`, and "
+              "`tests/test.sh`, the verifier's entry point, which writes /logs/verifier/reward.txt or reward.json "
+              "(checks kept in another harness's file, such as tests/test_outputs.py, are run from test.sh); then "
+              "validate the tasks again (`gym-pipeline tasks validate <taskset>`).")),
+)
+
+
+def kind_of_skips(reasons: Iterable[str]) -> SkipKind | None:
+    """The kind most of the reasons share, when it is one of the known kinds (None: the settings, or unknown)."""
+    kinds = Counter(next((kind for pattern, kind in _KINDS if pattern.search(reason)), None) for reason in reasons)
+    kind, _ = kinds.most_common(1)[0] if kinds else (None, 0)
+    return kind
+
