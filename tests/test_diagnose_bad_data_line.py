@@ -27,6 +27,14 @@ def test_the_first_bad_line_and_its_kind(tmp_path, content, line, kind):
     assert str(path) in bad.fix
 
 
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-le"])
+def test_a_utf16_file_is_named_for_its_encoding(tmp_path, encoding):
+    path = tmp_path / "data.jsonl"
+    path.write_bytes(f"{ROW}\n{ROW}\n".encode(encoding))
+    bad = first_bad_line(path)
+    assert bad is not None and bad.kind == "utf16" and "iconv -f UTF-16 -t UTF-8" in bad.fix
+
+
 def test_a_cut_line_followed_by_a_newline_is_not_called_cut(tmp_path):
     path = tmp_path / "data.jsonl"
     path.write_text(f"{ROW[:30]}\n{ROW}\n", encoding="utf-8")

@@ -17,6 +17,7 @@ from gym_pipeline.diagnose.evidence_line import EvidenceLine, excerpt
 
 MAX_BYTES_READ = 64 << 20  # a file damaged further in is left to the message's own line number
 _BOM = b"\xef\xbb\xbf"
+_UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
 
 
 @dataclass(frozen=True)
@@ -50,6 +51,10 @@ _READINGS = {
             "`sha256sum` or the row count with the original), then run again on a clean output path."),
     "bom": ("{name} starts with a UTF-8 byte order mark, which a spreadsheet or Windows editor puts there",
             "Remove the BOM (`sed -i '1s/^\\xEF\\xBB\\xBF//' {path}`), then run again."),
+    "utf16": ("{name} is UTF-16 text (a spreadsheet's or editor's \"Unicode\" export), not UTF-8: every line reads as "
+              "bytes the JSON reader refuses",
+              "Convert it to UTF-8 (`iconv -f UTF-16 -t UTF-8 {path} > <new>.jsonl`), then run again on a clean output "
+              "path."),
     "document": ("{name} holds a pretty-printed JSON document (an array or an object over many lines), not one JSON "
                  "object per line",
                  "Convert it to JSON Lines (`jq -c '.[]' {path} > <new>.jsonl` for an array, `jq -c . {path}` for "
@@ -67,6 +72,8 @@ def first_bad_line(path: Path) -> BadLine | None:
             data = file.read(MAX_BYTES_READ)
     except OSError:
         return None
+    if data.startswith(_UTF16_BOMS) or (len(data) > 1 and data[1:40:2].count(0) > 10):  # every other byte zero
+        return BadLine(path, 1, "utf16", data[:80].decode("utf-16", errors="replace"))
     if data.startswith(_BOM):
         return BadLine(path, 1, "bom", data[3:80].decode(errors="replace"))
     lines = data.split(b"\n")

@@ -16,6 +16,9 @@ _HINTS: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(pattern), hi
     (r"'(?P<cls>\w+)' object has no attribute '(?P<attr>\w+)'",
      "The code reads `{attr}` from a `{cls}`, which has no such attribute: a misspelt name or another object than "
      "the code expects."),
+    (r"NameError: name '(?P<name>\w+)' is not defined",
+     "The code uses `{name}` without defining or importing it: add `import {name}` (or the definition) at the top "
+     "of the module."),
     (r"JSONDecodeError|Expecting value: line \d+ column \d+",
      "The code parses text as JSON (`json.loads`) that is not JSON, such as plain-text answers: parse only what "
      "is structured, or catch `json.JSONDecodeError` and score the answer 0."),

@@ -160,6 +160,11 @@ _WHAT = _kinds(
      "Profile the rollouts with the materialized inputs they were collected on (the `<stem>_materialized_inputs.jsonl` "
      "the same run wrote beside them): `gym eval profile --inputs <run>/rollouts_materialized_inputs.jsonl "
      "--rollouts <run>/rollouts.jsonl`; never pair files of two runs."),
+    # a workspace verifier whose module raises when imported: the verifier's code, whoever loads it
+    (r"module '(?P<module>[\w.]+)' (?:\([^)]*\) )?failed to import: (?P<error>[^\n]+)", VERIFIER_RUNTIME,
+     "the verifier's module raises when it is imported",
+     "Fix the verifier module `{module}` so it imports ({error}); check it with `python -c 'import {module}'` in the "
+     "workspace's verifiers folder, then run again."),
     # a request URL with no scheme or host: the base URL it was built from is empty (an unset shell variable)
     (r"InvalidURL\w*:?\s*['\"]?(?P<url>/[\w/.-]*)|Invalid URL ['\"]?(?P<url2>/[\w/.-]*)|MissingSchema", CONFIG,
      "a request went to a URL with no host: the base URL it was built from is empty",

@@ -13,6 +13,9 @@ Collected while `artifacts` streams the files, one row at a time, in bounded mem
   ("42 (6 x 7)"): the data;
 - a reward profile whose tasks are not the rollouts' tasks, or whose per-task mean rewards are not the rollouts'
   (a profile left from an earlier run, or from before the rollouts were collected or scored again);
+- expected answers that are not one of the row's own option labels (`(B)` where the options are A-D), and
+  expected answers lower-cased where the answers keep their case (`au` for `Au`, on case-sensitive rows): the data;
+- every rollout masked (`mask_sample`) with no failure: a verifier left masking everything;
 - answers unlike the expected one scored full reward (`54` for `18`): the verifier passes everything;
 - one answer to every task, all scored 0 (`unknown` whatever the question): the model is not answering these
   prompts (other weights than the run's, a broken checkpoint or chat template);
@@ -64,6 +67,13 @@ class RowQuality:
     # file lines: the last matching answer scored 0 and the first scored 1 (a clean split: the scoring changed)
     last_matching_zero: EvidenceLine | None = None
     first_matching_one: EvidenceLine | None = None
+    expected_not_option: int = 0  # materialized rows whose expected_answer is none of their options' labels
+    expected_not_option_example: EvidenceLine | None = None
+    case_lost: int = 0  # rollouts scored 0 whose answer is the lower-cased expected answer with its case
+    case_lost_example: EvidenceLine | None = None
+    masked_without_failure: int = 0  # rollouts the verifier masked while reporting no failure
+    masked_example: EvidenceLine | None = None
+    rollouts_seen: int = 0
     wrong_scored_full: int = 0  # rollouts whose extracted answer shares nothing with the expected one, scored 1
     wrong_scored_full_example: EvidenceLine | None = None
     wrapped_expected: int = 0  # ... scored 0: the expected answer has markup ($36$) or a note the answer lacks
@@ -115,6 +125,7 @@ def note_materialized_row(quality: RowQuality, row: dict[str, Any], key: tuple[i
     pending = quality.reasons_to_check.pop(key, None)
     if pending is not None:
         _note_refused_value(quality, row, *pending)
+    _note_options(quality, row, key, line)
     task = key[0]
     quality.rows_of_task[task] += 1
     prompt = _prompt(row)
@@ -128,6 +139,24 @@ def note_materialized_row(quality: RowQuality, row: dict[str, Any], key: tuple[i
         quality.shared_task_indices.add(task)
         if len(quality.shared_examples) < max_examples:
             quality.shared_examples.append(SharedTaskIndex(task, seen[1], line, seen[2], _prompt_text(prompt)))
+
+
+def _option_labels(options: Any) -> set[str] | None:
+    """The labels of a row's `options` (`[{"A": "Greece"}, ...]` or `{"A": ...}`), None when it has none."""
+    if isinstance(options, dict):
+        return {str(label) for label in options}
+    if isinstance(options, list) and options and all(isinstance(o, dict) and len(o) == 1 for o in options):
+        return {str(label) for option in options for label in option}
+    return None
+
+
+def _note_options(quality: RowQuality, row: dict[str, Any], key: tuple[int, int], line: int) -> None:
+    labels, expected = _option_labels(row.get("options")), row.get("expected_answer")
+    if labels and isinstance(expected, str) and expected.strip() not in labels:
+        quality.expected_not_option += 1
+        quality.expected_not_option_example = quality.expected_not_option_example or EvidenceLine(
+            file="", line=line, text=f"task {key[0]} rollout {key[1]}: expected_answer={expected!r}, options "
+                                     f"{sorted(labels)}")
 
 
 def note_profile_row(quality: RowQuality, row: dict[str, Any], file: str, line: int) -> None:
@@ -186,6 +215,7 @@ def _note_environment(quality: RowQuality, row: dict[str, Any], key: tuple[int, 
 
 
 def note_rollout_row(quality: RowQuality, row: dict[str, Any], key: tuple[int, int], file: str, line: int) -> None:
+    quality.rollouts_seen += 1
     _note_environment(quality, row, key, file, line)
     reason = row.get("failure_reason")
     if row.get("failure_kind") is not None:
@@ -199,6 +229,11 @@ def note_rollout_row(quality: RowQuality, row: dict[str, Any], key: tuple[int, i
                 quality.reasons_to_check[key] = (first_line, where)
         return
     reward = row.get("reward")
+    if row.get("mask_sample"):
+        quality.masked_without_failure += 1
+        quality.masked_example = quality.masked_example or EvidenceLine(
+            file=file, line=line, text=f"task {key[0]} rollout {key[1]}: reward={reward} mask_sample=True "
+                                       "failure_kind=None")
     if not isinstance(reward, (int, float)) or isinstance(reward, bool) or row.get("mask_sample"):
         quality.unscored_tasks.add(key[0])
         return
@@ -234,6 +269,10 @@ def note_rollout_row(quality: RowQuality, row: dict[str, Any], key: tuple[int, i
                 file=file, line=line, text=shown)
         return
     if reward != 0:
+        return
+    if expected == expected.lower() != extracted and extracted.lower() == expected:  # the expected answer's case lost
+        quality.case_lost += 1
+        quality.case_lost_example = quality.case_lost_example or EvidenceLine(file=file, line=line, text=shown)
         return
     if _quoted(expected, extracted):  # the answer, and more around it
         quality.unextracted_answers += 1

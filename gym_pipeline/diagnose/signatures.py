@@ -143,6 +143,10 @@ SIGNATURES: tuple[Signature, ...] = (
     Signature("gym_row_limit", r"Limiting the number of rows to (?P<limit>\d+)"),
     Signature("gym_request_retry", r"\[request_retry url=(?P<url>\S+) error=(?P<error>\w+) retry=(?P<retry>\d+) "
                                    r"elapsed_s=(?P<elapsed>[\d.]+)\]"),
+    # a shell's `ulimit -a` printed into a log: the file size and address space its processes may use
+    Signature("process_limit", r"^(?P<what>file size|virtual memory)\s+\((?:blocks|kbytes), -[fv]\) (?P<value>\d+)\s*$"),
+    # a native library that could not get memory (an address-space cap, or the machine out of memory)
+    Signature("memory_allocation_failed", r"Memory allocation (?:still )?failed|OpenBLAS error: Memory"),
     Signature("gym_concurrency", r"Querying with (?P<concurrency>\d+) concurrent requests"),
     Signature("user_interrupt", r"^KeyboardInterrupt\s*$|^exit status 124$"),  # Ctrl-C, or `timeout`'s budget
     # `ps -o pid,stat,cmd` showing a server stopped (state T: SIGSTOP, a debugger, a job suspended with Ctrl-Z)

@@ -66,9 +66,13 @@ from gym_pipeline.diagnose.rules.job import (
     rule_tool_env_hangs,
 )
 from gym_pipeline.diagnose.rules.known import known_problems
+from gym_pipeline.diagnose.rules.process_limits import rule_process_limits
 from gym_pipeline.diagnose.rules.progress import rule_interrupted_collection
 from gym_pipeline.diagnose.rules.quality import (
     rule_crossed_environments,
+    rule_every_rollout_masked,
+    rule_expected_answers_case_lost,
+    rule_expected_answers_not_options,
     rule_matching_answers_scored_zero,
     rule_one_answer_to_every_task,
     rule_profile_of_other_rewards,
@@ -117,6 +121,7 @@ RULES: tuple[Rule, ...] = (
     Rule(1, "python_version", rule_python_version),
     Rule(1, "ports_in_use", rule_ports_in_use),
     Rule(1, "host_limits", rule_host_limits),
+    Rule(1, "process_limits", rule_process_limits),
     Rule(1, "skipped_tasks_by_reason", rule_skipped_tasks_by_reason),
     Rule(1, "known_problems", known_problems(1)),
     Rule(2, "model_probe", rule_model_probe),
@@ -148,6 +153,7 @@ RULES: tuple[Rule, ...] = (
     Rule(5, "verifier_refuses_row_values", rule_verifier_refuses_row_values),
     Rule(5, "known_problems", known_problems(5)),
     Rule(6, "missing_rollouts", rule_missing_rollouts),
+    Rule(6, "every_rollout_masked", rule_every_rollout_masked),
     Rule(6, "partial_profile_log", rule_partial_profile_log),
     Rule(6, "profile_counts", rule_profile_counts),
     Rule(6, "stale_files", rule_stale_files),
@@ -161,6 +167,8 @@ RULES: tuple[Rule, ...] = (
     Rule(6, "rewards_out_of_range", rule_rewards_out_of_range),
     Rule(6, "matching_answers_scored_zero", rule_matching_answers_scored_zero),
     Rule(6, "wrong_answers_scored_full", rule_wrong_answers_scored_full),
+    Rule(6, "expected_answers_not_options", rule_expected_answers_not_options),
+    Rule(6, "expected_answers_case_lost", rule_expected_answers_case_lost),
     Rule(6, "known_problems", known_problems(6)),
     Rule(7, "time_budget_kinds", rule_time_budget_kinds),
     Rule(7, "step_failures", rule_step_failures),

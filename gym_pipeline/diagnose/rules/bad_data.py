@@ -39,7 +39,7 @@ def rule_bad_data_line(ev: Evidence) -> list[Finding]:
     )]
 
 
-_KIND_TITLES = {"comment": "a comment line", "cut": "the last line is cut off", "bom": "a byte order mark",
+_KIND_TITLES = {"utf16": "the file is UTF-16, not UTF-8", "comment": "a comment line", "cut": "the last line is cut off", "bom": "a byte order mark",
                 "document": "a pretty-printed JSON document", "other": "a malformed line"}
 
 

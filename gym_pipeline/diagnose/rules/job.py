@@ -520,7 +520,9 @@ def rule_model_request_retries(ev: Evidence) -> list[Finding]:
               "elsewhere) or drops every connection, not a slow answer.",
         fix=f"Read {model_server_log(ev)} (does it end without a shutdown line? then the process died: `dmesg -T | "
             "grep -i killed` for the OOM killer); check it answers: "
-            f"`curl -s {last.groups['url'].rsplit('/chat/completions', 1)[0]}/models`; restart it, then resume: "
+            f"`curl -s {last.groups['url'].rsplit('/chat/completions', 1)[0]}/models`; restart it (if it was restarted "
+            "on another host or port, point `--model-url` at its new address and start Gym's servers again), then "
+            "resume: "
             f"{resume_command(ev)}.",
         explains=frozenset({"gym_request_retry"}),
     )]

@@ -22,6 +22,7 @@ from gym_pipeline.diagnose.vocabulary import MODEL_SERVING, THROUGHPUT_RESOURCES
 STALLED_S = 60  # no rollout finished for this long: not slow, stuck
 LOW_CONCURRENCY = 2
 SLOW_MIN_S = 30  # a run stopped sooner was not given the time to look slow
+TIME_BUDGET_SPENT = "exit status 124"  # what a shell prints after `timeout` ended the command
 BURST_QUIET_S = 10  # a burst: no rollout finished for this long, then ...
 BURST_MIN_ROLLOUTS = 4  # ... at least this many (and half the concurrency) within BURST_WITHIN_S
 BURST_WITHIN_S = 2
@@ -129,6 +130,22 @@ def _too_slow(ev: Evidence, interrupt: LogHit, missing: int, update: tuple[int, 
                 "fast: time one `/verify`); move its CPU-bound work off the event loop (`await asyncio.to_thread(...)` "
                 "or a process pool, or a sync `def` endpoint that FastAPI runs in threads), or give it more workers; "
                 f"then resume: {resume_command(ev)}.",
+        )]
+    if interrupt.text.strip() == TIME_BUDGET_SPENT and (concurrency is None or concurrency > LOW_CONCURRENCY):
+        return [Finding(
+            category=THROUGHPUT_RESOURCES,
+            title=f"The time budget ran out before the end{rate}: {left}, and nothing failed",
+            evidence=[interrupt.evidence()] + [h.evidence() for h in ev.hits("gym_concurrency")[:1]],
+            cause=f"`timeout` ended the collection (exit status 124) while it still worked, and {left}. No request "
+                  "failed and no error was logged: the run was simply slower than its budget"
+                  + (f" at a concurrency of {concurrency}" if concurrency else "")
+                  + ". When raising the concurrency changes nothing, one part handles the rollouts one at a time: "
+                  "most often the verifier (a blocking call in it, such as a synchronous HTTP lookup or `time.sleep`, "
+                  "or a lock held around a slow grading call), otherwise a model server with a single slot.",
+            fix="Time one verification (the verifier on one stored row, or one `/verify` of the resources server) and "
+                "one model request. Make a slow verifier concurrent: async calls instead of blocking ones, no lock "
+                "around the slow part (or a pool of clients), CPU work off the event loop; or give the step the time "
+                f"that pace needs. Then resume: {resume_command(ev)}.",
         )]
     if concurrency is not None and concurrency <= LOW_CONCURRENCY:
         return [Finding(

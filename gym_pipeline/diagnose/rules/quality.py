@@ -12,6 +12,7 @@ UNEXTRACTED_MIN_ROWS = 3
 WRONG_SCORED_FULL_SHARE = 0.3  # of the scored rollouts
 PROFILE_MISMATCH_MIN_TASKS = 2
 ONE_ANSWER_MIN_ROWS = 10
+MASKED_MIN_ROWS = 3
 ONE_ANSWER_SHARE = 0.8  # of the scored rollouts giving one answer, to tasks expecting at least ...
 ONE_ANSWER_MIN_EXPECTED = 3  # ... this many different answers
 UNEXTRACTED_SHARE = 0.2  # of the scored rollouts: beyond a few odd answers
@@ -204,6 +205,63 @@ def rule_matching_answers_scored_zero(ev: Evidence) -> list[Finding]:
             "(`.strip().lower()` on both, or on neither), and keep no state between "
             "calls; check it on one of these rows without a model, then score the stored responses again and "
             "profile.",
+    )]
+
+
+def rule_every_rollout_masked(ev: Evidence) -> list[Finding]:
+    """The verifier masked every rollout while reporting no failure: nothing is left to score."""
+    quality = ev.artifacts.quality
+    if quality.masked_without_failure < MASKED_MIN_ROWS or quality.masked_without_failure < quality.rollouts_seen \
+            or quality.masked_example is None:
+        return []
+    return [Finding(
+        category=VERIFIER_RUNTIME,
+        title=f"The verifier masked all {quality.masked_without_failure} rollouts (mask_sample=True) with no failure",
+        evidence=[quality.masked_example],
+        cause="A masked rollout leaves the quality statistics (Gym's profile keeps it in the completion count only); "
+              "the verifier set `mask_sample` on every answer, right or wrong, without a failure_kind, so the run "
+              "has no score at all: a verifier left in a dry-run or debug mode, or a mask computed from the wrong "
+              "field.",
+        fix="Make `verify` return `mask_sample=False` for answers it scored (mask only what it could not judge, with a "
+            "failure_kind saying why); check it on one row without a model, then re-score the stored answers and "
+            "profile.",
+    )]
+
+
+def rule_expected_answers_not_options(ev: Evidence) -> list[Finding]:
+    """Expected answers that are none of the row's option labels: no answer the model can give is ever right."""
+    a = ev.artifacts
+    quality = a.quality
+    if quality.expected_not_option < MISSCORED_MIN_ROWS or quality.expected_not_option_example is None:
+        return []
+    example = quality.expected_not_option_example.model_copy(update={"file": a.rel(a.materialized.path)})
+    return [Finding(
+        category=DATA_SCHEMA,
+        title=f"{quality.expected_not_option} rows expect an answer that is none of their options' labels",
+        evidence=[example],
+        cause="The verifier compares the model's chosen option label with `expected_answer`; an expected answer "
+              "written another way than the labels (`(B)`, `B)`, the option's text) never matches, so every answer "
+              "scores 0 and the run measures nothing.",
+        fix="Write each row's `expected_answer` as one of its option labels, exactly (`B`), in the source data; then "
+            "materialize again and collect on a clean output path.",
+    )]
+
+
+def rule_expected_answers_case_lost(ev: Evidence) -> list[Finding]:
+    """Answers scored 0 only because the expected answer was lower-cased (`au` for `Au`) on case-sensitive rows."""
+    quality = ev.artifacts.quality
+    if quality.case_lost < MISSCORED_MIN_ROWS or quality.case_lost_example is None:
+        return []
+    return [Finding(
+        category=DATA_SCHEMA,
+        title=f"{quality.case_lost} answers scored 0 only for their case: the expected answers are lower-cased",
+        evidence=[quality.case_lost_example],
+        cause="The answer is the expected answer with its capitals (`Au` for `au`), and the rows are compared case "
+              "by case: the data's expected answers lost their case (a clean-up that lower-cased the labels), so "
+              "correct answers score 0.",
+        fix="Restore the case of `expected_answer` in the source data (chemical symbols, units, names), or set the "
+            "rows' `case_sensitive: false` where case does not matter; then materialize again and collect on a clean "
+            "output path (or re-score the stored answers).",
     )]
 
 

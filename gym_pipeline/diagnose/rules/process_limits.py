@@ -1,0 +1,57 @@
+"""Step 1: a process limit the shell set (`ulimit -f`, `ulimit -v`) that the run did not fit in.
+
+A run that stops without an error of its own (servers that never get ready, a profile that exits at once)
+may show why in a `ulimit -a` printed into its log: a file size limit of a few blocks stops every log and
+output file (SIGXFSZ), an address-space cap below what Python, Ray or a BLAS library maps stops them at
+start. Only a run that did not finish is blamed on them.
+"""
+
+from __future__ import annotations
+
+import re
+
+from gym_pipeline.diagnose.evidence import Evidence
+from gym_pipeline.diagnose.findings import Finding
+from gym_pipeline.diagnose.vocabulary import INFRA, THROUGHPUT_RESOURCES
+
+_FILE_TOO_LARGE = re.compile(r"File too large|Errno 27\b|EFBIG|SIGXFSZ")
+SMALL_FILE_SIZE_BLOCKS = 1 << 20  # 512 MB in 512-byte blocks: below this, a run's logs and outputs can reach it
+SMALL_ADDRESS_SPACE_KB = 4 << 20  # 4 GB: Python with numpy, Ray or a model client maps more than a few hundred MB
+
+
+def rule_process_limits(ev: Evidence) -> list[Finding]:
+    a = ev.artifacts
+    finished = a.materialized.valid_rows > 0 and not a.missing_keys and a.profile.exists
+    if finished:
+        return []
+    findings = []
+    for hit in ev.hits("process_limit"):
+        value = int(hit.groups["value"])
+        if hit.groups["what"] == "file size" and value < SMALL_FILE_SIZE_BLOCKS:
+            too_large = [i.evidence() for i in ev.logs.incidents if _FILE_TOO_LARGE.search(i.full_text)]
+            findings.append(Finding(
+                category=INFRA,
+                title=f"The shell limits files to {value} blocks ({value * 512 // 1024} KB): the run's logs and outputs "
+                      "cannot grow past it",
+                evidence=[hit.evidence(), *too_large[:1]],
+                cause=f"`ulimit -a` in {hit.file} shows a file size limit of {value} blocks. A process writing past it "
+                      "is killed (SIGXFSZ) or gets EFBIG (`File too large`): Ray's and the servers' logs, the rollouts "
+                      "and the profile all hit it, and servers die or never get ready without an error of their own.",
+                fix="Lift the file size limit in the shell or job script that starts the run (`ulimit -f unlimited`; a "
+                    "batch profile or Slurm job inherits it from where it was submitted), then start again.",
+                explains=frozenset({"process_limit"}),
+            ))
+        elif hit.groups["what"] == "virtual memory" and value < SMALL_ADDRESS_SPACE_KB:
+            failed = ev.hits("memory_allocation_failed")
+            findings.append(Finding(
+                category=THROUGHPUT_RESOURCES,
+                title=f"The shell caps each process's address space at {value // 1024} MB (ulimit -v)",
+                evidence=[hit.evidence(), *(h.evidence() for h in failed[:1])],
+                cause=f"`ulimit -a` in {hit.file} shows a virtual memory limit of {value} kB. Python with numpy, Ray, "
+                      "or a BLAS library maps more than that at start, so allocations fail (`MemoryError`, `Memory "
+                      "allocation failed`, `failed to map segment`) and the command stops before doing its work.",
+                fix="Raise or lift the address-space limit where the command runs (`ulimit -v unlimited` in the shell "
+                    "or job script; ask for memory with the job's `--mem` instead), then run the command again.",
+                explains=frozenset({"process_limit", "memory_allocation_failed"}),
+            ))
+    return findings
