@@ -22,6 +22,7 @@ import time
 from array import array
 from bisect import bisect_left
 from collections import Counter
+from collections.abc import Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -279,28 +280,26 @@ def rescore_run(run_dir: Path, environment: Environment, verifier: dict[str, Any
         if workers is None:
             workers = 1 if size < _PARALLEL_MIN_BYTES else max(1, os.cpu_count() or 1)
         index = _input_index(inputs_path, workers)
-        parts = max(workers, -(-rollouts_path.stat().st_size // _RANGE_BYTES))
+        # Whole rounds of parts, so that no worker is left with the last one alone.
+        parts = -(-max(workers, -(-rollouts_path.stat().st_size // _RANGE_BYTES)) // workers) * workers
         ranges = line_ranges(rollouts_path, parts if workers > 1 else 1)
         setup = (environment, inputs_path, index, repeats)
+        results: list[_PartResult] = []
         with tempfile.TemporaryDirectory(dir=run_dir, prefix=".reverify-") as scratch:
             part_paths = [Path(scratch) / f"part-{number:05d}.jsonl" for number in range(len(ranges))]
             jobs = [(rollouts_path, start, end, part) for (start, end), part in zip(ranges, part_paths, strict=True)]
             if workers > 1 and len(jobs) > 1:
                 with ProcessPoolExecutor(workers, mp_context=worker_context(__name__), initializer=_start_worker,
                                          initargs=setup) as pool:
-                    results = list(pool.map(_rescore_part, *zip(*jobs, strict=True)))
+                    made = pool.map(_rescore_part, *zip(*jobs, strict=True))
+                    replace_keeping_previous(rollouts_path, _checked_parts(made, jobs, results))
             else:
                 _start_worker(*setup)
                 try:
-                    results = [_rescore_part(*job) for job in jobs]
+                    made = (_rescore_part(*job) for job in jobs)
+                    replace_keeping_previous(rollouts_path, _checked_parts(made, jobs, results))
                 finally:
                     _job.pop("inputs").close()
-            for (start, _), result in zip(ranges, results, strict=True):
-                if result.error:  # the first bad row of the file, by its line in the file
-                    line, field_name, message = result.error
-                    raise JsonlFormatError(rollouts_path, _lines_before(rollouts_path, start) + line, field_name,
-                                           message)
-            replace_keeping_previous(rollouts_path, part_paths)
         summary = _summary(results, repeats, verifier, time.monotonic() - started)
         task_rollouts: Counter[int] = Counter()
         for result in results:
@@ -309,16 +308,31 @@ def rescore_run(run_dir: Path, environment: Environment, verifier: dict[str, Any
         return summary
 
 
-def replace_keeping_previous(rollouts_path: Path, part_paths: list[Path]) -> None:
+def _checked_parts(results: Iterable[_PartResult], jobs: list[tuple[Path, int, int, Path]],
+                   collected: list[_PartResult]) -> Iterator[Path]:
+    """Each part file as soon as it is made, in order (collecting its result), removed once joined; the first bad
+    row of the file stops the join, named by its line in the file."""
+    for (rollouts_path, start, _, part_path), result in zip(jobs, results, strict=True):
+        if result.error:
+            line, field_name, message = result.error
+            raise JsonlFormatError(rollouts_path, _lines_before(rollouts_path, start) + line, field_name, message)
+        collected.append(result)
+        yield part_path
+        part_path.unlink()  # its pages need not stay cached
+
+
+def replace_keeping_previous(rollouts_path: Path, part_paths: Iterable[Path]) -> None:
     """The parts joined into the new rollouts file, which takes the old one's place atomically; the old one is kept
-    as `rollouts.before_reverify.jsonl` (a hard link made before the rename: nothing is copied)."""
+    as `rollouts.before_reverify.jsonl` (a hard link made before the rename: nothing is copied). Each part is
+    appended and written to disk as it comes, so with a lazy `part_paths` the join overlaps making the next parts."""
     before = before_reverify_path(rollouts_path)
     with atomic_file(rollouts_path) as temporary:
         with open(temporary, "wb") as out:
             for part in part_paths:
                 with open(part, "rb") as source:
                     _append(source, out)
-            out.flush()
+                out.flush()
+                os.fdatasync(out.fileno())
             os.fsync(out.fileno())
         linked = sibling_path(before, ".tmp")
         linked.unlink(missing_ok=True)
