@@ -5,7 +5,8 @@ rollouts file: the new file is written by workers range by range.
 
 The run is profile_benchmark.py's synthetic Gym 0.7.0 run (868 MB of rollouts, rows shaped like the fixture's,
 `\\boxed{}` answers, some masked rows and some rewards the string_match verifier would not give, so re-scoring
-changes about 3% of the rows). Before each measurement the original rollouts are copied back in place (not timed).
+changes about 3% of the rows). Before each measurement the original rollouts are copied back in place and
+synced to disk (not timed).
 Each re-scoring runs in a fresh child process (`rescore_run` with the bundled string_match verifier, all cores):
 its wall time (interpreter start and imports included) and the re-scoring's own time, the child's peak RSS, the
 largest worker peak RSS and the peak PSS of all of them, as profile_benchmark.py measures them.
@@ -59,6 +60,7 @@ def main() -> None:
         for run in range(args.runs):
             shutil.copyfile(rollouts, work / rollouts.name)
             (work / "manifest.json").unlink(missing_ok=True)
+            os.sync()  # the copy on disk before the clock starts: its writeback is not the re-scoring's cost
             measured = measure([sys.executable, "-c", _CHILD, str(work), str(repeats)])
             summary = json.loads(measured.pop("output")[-1])
             row = {
