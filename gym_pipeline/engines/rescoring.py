@@ -15,7 +15,6 @@ one written.
 
 from __future__ import annotations
 
-import mmap
 import os
 import shutil
 import tempfile
@@ -175,10 +174,8 @@ _job: dict[str, Any] = {}
 def _start_worker(environment: Environment, inputs_path: Path, index: tuple[list[int], list[int], list[int]],
                   repeats: int) -> None:
     keys, offsets, lengths = index
-    with open(inputs_path, "rb") as handle:  # mapped (no read call per row); the mapping outlives the handle
-        inputs = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) if keys else b""
-    _job.update(environment=environment, inputs=inputs, keys=keys, offsets=offsets, lengths=lengths,
-                repeats=repeats, inputs_path=inputs_path)
+    _job.update(environment=environment, inputs=open(inputs_path, "rb"), keys=keys, offsets=offsets,  # noqa: SIM115
+                lengths=lengths, repeats=repeats, inputs_path=inputs_path)
 
 
 def _input_row(task: int, rollout: int) -> dict[str, Any] | None:
@@ -187,8 +184,7 @@ def _input_row(task: int, rollout: int) -> dict[str, Any] | None:
     at = bisect_left(keys, key)
     if at >= len(keys) or keys[at] != key:
         return None
-    offset = _job["offsets"][at]
-    return orjson.loads(_job["inputs"][offset:offset + _job["lengths"][at]])
+    return orjson.loads(os.pread(_job["inputs"].fileno(), _job["lengths"][at], _job["offsets"][at]))
 
 
 def _rescore_part(rollouts_path: Path, start: int, end: int, part_path: Path) -> _PartResult:
@@ -303,7 +299,7 @@ def rescore_run(run_dir: Path, environment: Environment, verifier: dict[str, Any
                     made = (_rescore_part(*job) for job in jobs)
                     replace_keeping_previous(rollouts_path, _checked_parts(made, jobs, results))
                 finally:
-                    _job.clear()  # unmaps the inputs
+                    _job.pop("inputs").close()
         summary = _summary(results, repeats, verifier, time.monotonic() - started)
         task_rollouts: Counter[int] = Counter()
         for result in results:
