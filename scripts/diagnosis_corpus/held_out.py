@@ -47,10 +47,13 @@ from recipes import (  # noqa: E402
     Ctx,
     RecipeError,
     case,
+    collect_argv,
     gym_eval,
     gym_model_args,
+    launched,
     main,
     materialize,
+    profile_argv,
     replace_verify,
     rewrite_rows,
     rows_of,
@@ -637,6 +640,512 @@ def cache_resume_gym_profiled_copy_taken_mid_run(ctx: Ctx) -> str:
     return ("Real NeMo Gym 0.7.0 (loopback-only namespace): `gym eval run --no-serve --output RUN/results/"
             f"rollouts.jsonl` (6 tasks x 4, all {full}); mid-run `cp RUN/results/*.jsonl RUN/shared/` ({copied} rows); "
             f"`gym eval profile` of RUN/shared exit {profiled}.")
+
+
+# =====================================================================================================
+# the built-in engine, stages and launchers
+# =====================================================================================================
+
+
+def collect_sh(ctx: Ctx, url: str, env: str, concurrency: int, *extra: str, wrap: str = "",
+               log: str = "logs/collect.log", timeout: float = 300) -> int:
+    argv = shlex.join(collect_argv(ctx.run, url, env, concurrency, *extra))
+    return ctx.sh(f"( {wrap}; {argv} )" if wrap else argv, log, timeout=timeout)
+
+
+def profile_sh(ctx: Ctx, *extra: str, wrap: str = "", log: str = "logs/profile.log") -> int:
+    argv = shlex.join(profile_argv(ctx.run, *extra))
+    return ctx.sh(f"( {wrap}; {argv} )" if wrap else argv, log, timeout=300)
+
+
+@case("healthy_builtin_mcqa_complete_low_concurrency", "healthy", [],
+      "nothing is wrong: an mcqa collection at concurrency 2 with the built-in engine collected every rollout and "
+      "was profiled")
+def healthy_builtin_mcqa_complete_low_concurrency(ctx: Ctx) -> str:
+    run = ctx.run
+    _, _, url, policy = builtin_setup(ctx, "mcqa", 6, 6, 3, "--latency-ms 40")
+    collected, profiled = collect_sh(ctx, url, "mcqa", 2), profile_sh(ctx)
+    if collected or profiled or len(unique_keys(run / "rollouts.jsonl")) != 18:
+        raise failed(ctx, f"collect {collected}, profile {profiled}")
+    return "`gym-pipeline materialize`, `collect --concurrency 2` (mcqa, 6 tasks x 3, all 18) and `profile` exit 0."
+
+
+@case("healthy_builtin_profile_into_report_folder", "healthy", [],
+      "nothing is wrong: a complete string_match collection, profiled into a separate report folder "
+      "(--output-dir RUN/report) as the team's dashboard expects")
+def healthy_builtin_profile_into_report_folder(ctx: Ctx) -> str:
+    run = ctx.run
+    _, _, url, policy = builtin_setup(ctx, "string_match", 7, 12, 3, "--latency-ms 30")
+    collected = collect_sh(ctx, url, "string_match", 4)
+    profiled = profile_sh(ctx, "--output-dir", f"{run}/report")
+    if collected or profiled or len(unique_keys(run / "rollouts.jsonl")) != 21:
+        raise failed(ctx, f"collect {collected}, profile {profiled}")
+    return ("`gym-pipeline materialize`, `collect` (string_match, 7 tasks x 3, all 21) and `profile --output-dir "
+            "RUN/report` exit 0.")
+
+
+@case("healthy_slurm_mcqa_collect_and_profile", "healthy", [],
+      "nothing is wrong: an mcqa collection and its profile ran as Slurm jobs and completed every rollout; the "
+      "endpoint dropped a few connections, which were retried")
+def healthy_slurm_mcqa_collect_and_profile(ctx: Ctx) -> str:
+    run = ctx.run
+    _, _, url, policy = builtin_setup(ctx, "mcqa", 5, 20, 3, "--latency-ms 40 --fault-rate 0.08 --fault-kinds drop "
+                                      "--fault-seed 4")
+    launcher, label = slurm()
+    collected = launched(ctx, launcher, label, "collect", collect_argv(run, url, "mcqa", 3))
+    profiled = launched(ctx, launcher, label, "profile", profile_argv(run))
+    if "exit code 0" not in collected or "exit code 0" not in profiled or len(unique_keys(run / "rollouts.jsonl")) != 15:
+        raise failed(ctx, f"{collected}; {profiled}")
+    return (f"`gym-pipeline materialize` (mcqa, 5 tasks x 3); collect as a Slurm job: {collected}; profile as a Slurm "
+            f"job: {profiled}; all 15 rollouts.")
+
+
+# --- infra --------------------------------------------------------------------------------------------
+
+
+@case("infra_builtin_materialize_file_size_limit", "infra", ["ulimit"],
+      "`gym-pipeline materialize` ran in a shell whose file-size limit is 4 KB (ulimit -f 4, the batch profile's "
+      "default), so writing the materialized inputs stopped at the limit (File too large)")
+def infra_builtin_materialize_file_size_limit(ctx: Ctx) -> str:
+    run = ctx.run
+    data = ctx.dataset("string_match", 20, start=0, folder=run, name="string_match.jsonl")
+    output = run / "rollouts_materialized_inputs.jsonl"
+    code = ctx.sh(f"( ulimit -f 4; ulimit -a | grep -i 'file size'; {GP} materialize --input {data} --num-repeats 4 "
+                  f"--agent string_match_simple_agent --output {output} )", "logs/materialize.log")
+    if code == 0:
+        raise failed(ctx, "materialize exited 0")
+    return (f"`gym-pipeline materialize` (20 string_match tasks x 4) in a subshell with `ulimit -f 4`: exit {code}; "
+            f"{output.stat().st_size if output.exists() else 0} bytes written.")
+
+
+@case("infra_builtin_collect_file_size_limit", "infra", ["ulimit"],
+      "the built-in collection ran in a shell whose file-size limit is 8 KB (ulimit -f 8, set by the site's batch "
+      "profile), so rollouts.jsonl could not grow past it (SIGXFSZ, File too large)")
+def infra_builtin_collect_file_size_limit(ctx: Ctx) -> str:
+    run = ctx.run
+    _, _, url, policy = builtin_setup(ctx, "string_match", 8, 30, 4, "--latency-ms 20")
+    collected = collect_sh(ctx, url, "string_match", 4, wrap="ulimit -f 8; ulimit -a | grep -i 'file size'")
+    got = len(rows_of(run / "rollouts.jsonl"))
+    if collected == 0 and got == 32:
+        raise failed(ctx, "collect completed")
+    return (f"`gym-pipeline materialize` (8 tasks x 4); `gym-pipeline collect` with `ulimit -f 8`: exit {collected}, "
+            f"{got} of 32 rollouts.")
+
+
+@case("infra_builtin_collect_http_proxy_without_no_proxy", "infra", ["no_proxy"],
+      "the shell exports HTTP_PROXY/http_proxy (the site proxy, not reachable from the compute node) without a "
+      "no_proxy for 127.0.0.1, so the built-in collector sent its requests to the loopback model server through "
+      "the proxy and none arrived")
+def infra_builtin_collect_http_proxy_without_no_proxy(ctx: Ctx) -> str:
+    run = ctx.run
+    _, _, url, policy = builtin_setup(ctx, "string_match", 5, 40, 2, "--latency-ms 20")
+    collected = collect_sh(ctx, url, "string_match", 2, wrap="export http_proxy=http://proxy.corp.example:3128 "
+                           "HTTP_PROXY=http://proxy.corp.example:3128 https_proxy=http://proxy.corp.example:3128; "
+                           "env | grep -i _proxy", timeout=240)
+    got = len(rows_of(run / "rollouts.jsonl"))
+    if collected == 0 and got == 10:
+        raise failed(ctx, "the proxy was not used")
+    return (f"`gym-pipeline collect` (5 tasks x 2) with http_proxy/HTTP_PROXY exported, no no_proxy: exit {collected}, "
+            f"{got} of 10 rollouts.")
+
+
+@case("infra_slurm_memory_beyond_node", "infra", ["mem"],
+      "the collect stage's Slurm settings ask for 512 GB of memory (memory_mb copied from the GPU nodes' settings) "
+      "on a cluster whose only node has about 21 GB, so sbatch refused the job")
+def infra_slurm_memory_beyond_node(ctx: Ctx) -> str:
+    run = ctx.run
+    _, _, url, policy = builtin_setup(ctx, "string_match", 4, 44, 2, "--latency-ms 20")
+    launcher, label = slurm(memory_mb=512000)
+    ended = launched(ctx, launcher, label, "collect", collect_argv(run, url, "string_match", 2))
+    if "exit code 0" in ended or rows_of(run / "rollouts.jsonl"):
+        raise failed(ctx, ended)
+    return f"`gym-pipeline materialize` (4 tasks x 2); collect as a Slurm job with memory_mb=512000: {ended}."
+
+
+# --- model serving ------------------------------------------------------------------------------------
+
+
+@case("model_serving_builtin_port_reused_by_other_service", "model_serving", [],
+      "the model server died in the middle of the collection and another service (a notebook's static file "
+      "server) took its port, so the remaining chat completions got HTTP error pages (404/501) instead of answers")
+def model_serving_builtin_port_reused_by_other_service(ctx: Ctx) -> str:
+    run = ctx.run
+    _, _, url, policy = builtin_setup(ctx, "string_match", 6, 50, 4, "--latency-ms 300")
+    collect = ctx.bg(shlex.join(collect_argv(run, url, "string_match", 2)), "logs/collect.log")
+    wait_for(lambda: len(rows_of(run / "rollouts.jsonl")) >= 5 or collect.poll() is not None, 90, "5 rollouts")
+    ctx.note("(the model server dies: kill -9; a colleague's static file server starts on the freed port)")
+    ctx.stop(policy, signal.SIGKILL, 5)
+    port = url.rsplit(":", 1)[1].split("/")[0]
+    other = ctx.bg(f"{PY} -m http.server {port} --bind 127.0.0.1", "logs/other_service.log")
+    wait_or_interrupt(ctx, collect, 200, "`gym-pipeline collect`")
+    ctx.stop(other, signal.SIGINT, 5)
+    got = len(rows_of(run / "rollouts.jsonl"))
+    if collect.returncode == 0 and got == 24:
+        raise failed(ctx, "collect completed")
+    return (f"`gym-pipeline collect` (6 tasks x 4, 300 ms policy); after 5 rollouts kill -9 on the policy and "
+            f"`python -m http.server` on its port; collect exit {collect.returncode}, {got} of 24 rollouts.")
+
+
+@case("model_serving_builtin_mcqa_most_connections_dropped", "model_serving", [],
+      "the model server drops about nine connections in ten without answering (a crashing worker behind its port) "
+      "at a load of 2 requests, so most mcqa rollouts failed after their retries")
+def model_serving_builtin_mcqa_most_connections_dropped(ctx: Ctx) -> str:
+    run = ctx.run
+    _, _, url, policy = builtin_setup(ctx, "mcqa", 5, 0, 3, "--latency-ms 20 --fault-rate 0.9 --fault-kinds drop "
+                                      "--fault-seed 9")
+    collected = collect_sh(ctx, url, "mcqa", 2)
+    profiled = profile_sh(ctx, "--allow-partial")
+    got = len(rows_of(run / "rollouts.jsonl"))
+    if collected == 0 and got == 15 and all(r.get("reward") is not None for r in rows_of(run / "rollouts.jsonl")):
+        raise failed(ctx, "everything collected")
+    return (f"simulated policy dropping 90 % of connections; `gym-pipeline collect` (mcqa, 5 tasks x 3) exit "
+            f"{collected}, {got} rows; `profile --allow-partial` exit {profiled}.")
+
+
+@case("model_serving_builtin_generations_hang", "model_serving", [],
+      "the model server accepts chat completions but holds most of them without answering (a wedged generation "
+      "engine), so the collection stalled and was interrupted with most rollouts missing")
+def model_serving_builtin_generations_hang(ctx: Ctx) -> str:
+    run = ctx.run
+    _, _, url, policy = builtin_setup(ctx, "string_match", 5, 60, 3, "--latency-ms 20 --fault-rate 0.7 "
+                                      "--fault-kinds timeout --timeout-hold-s 600 --fault-seed 2")
+    collect = ctx.bg(shlex.join(collect_argv(run, url, "string_match", 3)), "logs/collect.log")
+    wait_or_interrupt(ctx, collect, 75, "`gym-pipeline collect`")
+    got = len(rows_of(run / "rollouts.jsonl"))
+    if collect.returncode == 0 and got == 15:
+        raise failed(ctx, "collect completed")
+    return (f"simulated policy holding 70 % of completions (600 s); `gym-pipeline collect` (5 tasks x 3), Ctrl-C "
+            f"after 75 s: exit {collect.returncode}, {got} of 15 rows.")
+
+
+# --- config -------------------------------------------------------------------------------------------
+
+
+@case("config_builtin_collect_concurrency_zero", "config", ["concurrency"],
+      "the collection was started with --concurrency 0 (the wrapper script's $CONC was unset and defaulted to 0), "
+      "which is not a usable number of parallel requests")
+def config_builtin_collect_concurrency_zero(ctx: Ctx) -> str:
+    run = ctx.run
+    _, _, url, policy = builtin_setup(ctx, "string_match", 4, 64, 2)
+    collect = ctx.bg(shlex.join(collect_argv(run, url, "string_match", 0)), "logs/collect.log")
+    wait_or_interrupt(ctx, collect, 40, "`gym-pipeline collect`")
+    if collect.returncode == 0 and len(rows_of(run / "rollouts.jsonl")) == 8:
+        raise failed(ctx, "collect completed")
+    return f"`gym-pipeline collect --concurrency 0` (4 tasks x 2): exit {collect.returncode}."
+
+
+@case("config_builtin_collect_given_raw_dataset", "config", ["materialize"],
+      "`gym-pipeline collect --inputs` was given the raw dataset (string_match.jsonl) instead of the materialized "
+      "inputs: the user skipped `gym-pipeline materialize`")
+def config_builtin_collect_given_raw_dataset(ctx: Ctx) -> str:
+    run = ctx.run
+    data = ctx.dataset("string_match", 5, start=10, folder=run, name="string_match.jsonl")
+    checkpoint = checkpoints(ctx, "string_match", data)[1]
+    url, policy = ctx.policy(checkpoint, "--latency-ms 20")
+    code = ctx.sh(f"{GP} collect --inputs {data} --output {run}/rollouts.jsonl --model-url {url} --env string_match "
+                  "--concurrency 2", "logs/collect.log", timeout=200)
+    if code == 0 and len(rows_of(run / "rollouts.jsonl")) == 5:
+        raise failed(ctx, "collect accepted the dataset")
+    return f"`gym-pipeline collect --inputs RUN/string_match.jsonl` (the raw dataset, never materialized): exit {code}."
+
+
+@case("config_stage_checkpoint_not_in_checkpoints_dir", "config", ["checkpoint"],
+      "the stage was run with --checkpoint step_0300, a checkpoint name that does not exist in the sweep's "
+      "checkpoints_dir (the latest saved is step_0200)")
+def config_stage_checkpoint_not_in_checkpoints_dir(ctx: Ctx) -> str:
+    run = ctx.run
+    data = ctx.dataset("string_match", 4, start=14, folder=run, name="string_match.jsonl")
+    checkpoint = checkpoints(ctx, "string_match", data)[1]
+    sweep = write_sweep(ctx, "string_match", data, checkpoint, num_repeats=2, concurrency=2)
+    code = stage(ctx, sweep, "materialize", "step_0300", "string_match")
+    if code == 0:
+        raise failed(ctx, "stage accepted step_0300")
+    return f"`gym-pipeline stage materialize --checkpoint step_0300` (checkpoints: step_0100, step_0200): exit {code}."
+
+
+@case("config_sweep_num_repeats_negative", "config", ["num_repeats"],
+      "the sweep config sets num_repeats: -4 (a sign slipped in when the user edited the value), which no stage can "
+      "use")
+def config_sweep_num_repeats_negative(ctx: Ctx) -> str:
+    run = ctx.run
+    data = ctx.dataset("string_match", 4, start=18, folder=run, name="string_match.jsonl")
+    checkpoint = checkpoints(ctx, "string_match", data)[1]
+    sweep = write_sweep(ctx, "string_match", data, checkpoint, num_repeats=-4, concurrency=2)
+    code = stage(ctx, sweep, "materialize", checkpoint, "string_match")
+    if code == 0 and len(rows_of(run / "rollouts_materialized_inputs.jsonl")) > 0:
+        raise failed(ctx, "materialized")
+    return f"sweep config with num_repeats -4; `gym-pipeline stage materialize` exit {code}."
+
+
+# --- data schema --------------------------------------------------------------------------------------
+
+
+@case("data_schema_builtin_rows_with_trailing_commas", "data_schema", ["comma"],
+      "the dataset was hand-converted from a JavaScript array: every line ends with a trailing comma ({...},), so "
+      "no line is valid JSON")
+def data_schema_builtin_rows_with_trailing_commas(ctx: Ctx) -> str:
+    run = ctx.run
+    data = ctx.dataset("string_match", 5, start=22, folder=run, name="string_match.jsonl")
+    data.write_text("".join(line + ",\n" for line in data.read_text().splitlines()))
+    code = ctx.sh(f"{GP} materialize --input {data} --num-repeats 2 --agent string_match_simple_agent --output "
+                  f"{run}/rollouts_materialized_inputs.jsonl", "logs/materialize.log")
+    if code == 0:
+        raise failed(ctx, "materialize exited 0")
+    return f"RUN/string_match.jsonl with a trailing comma on every line; `gym-pipeline materialize` exit {code}."
+
+
+@case("data_schema_builtin_mcqa_rows_without_options", "data_schema", ["options"],
+      "the mcqa rows lost their options field in an export (only the prompt and the answer letter were kept), so "
+      "the mcqa verifier has no options to check the answer against")
+def data_schema_builtin_mcqa_rows_without_options(ctx: Ctx) -> str:
+    run = ctx.run
+    data = ctx.dataset("mcqa", 5, start=25, folder=run, name="mcqa.jsonl")
+    checkpoint = checkpoints(ctx, "mcqa", data)[1]
+    rewrite_rows(data, lambda index, row: row.pop("options", None) is not None)
+    url, policy = ctx.policy(checkpoint, "--latency-ms 20")
+    code = ctx.sh(f"{GP} materialize --input {data} --num-repeats 2 --agent mcqa_simple_agent --output "
+                  f"{run}/rollouts_materialized_inputs.jsonl", "logs/materialize.log")
+    collected = collect_sh(ctx, url, "mcqa", 2) if code == 0 else None
+    rows = rows_of(run / "rollouts.jsonl")
+    if code == 0 and collected == 0 and len(rows) == 10 and any(r.get("reward") for r in rows):
+        raise failed(ctx, "nothing went wrong")
+    return (f"RUN/mcqa.jsonl (5 rows without options); `gym-pipeline materialize` exit {code}; `collect` exit "
+            f"{collected}, {len(rows)} rows.")
+
+
+@case("data_schema_builtin_mcqa_answer_as_option_index", "data_schema", ["letter"],
+      "the mcqa export wrote expected_answer as the 0-based index of the right option (0, 1, 2, 3) instead of its "
+      "letter (A-D)")
+def data_schema_builtin_mcqa_answer_as_option_index(ctx: Ctx) -> str:
+    run = ctx.run
+    data = ctx.dataset("mcqa", 6, start=30, folder=run, name="mcqa.jsonl")
+    checkpoint = checkpoints(ctx, "mcqa", data)[1]
+    rewrite_rows(data, lambda index, row: row.__setitem__("expected_answer", "ABCDEFGH".index(row["expected_answer"]))
+                 is None)
+    url, policy = ctx.policy(checkpoint, "--latency-ms 20")
+    code = ctx.sh(f"{GP} materialize --input {data} --num-repeats 2 --agent mcqa_simple_agent --output "
+                  f"{run}/rollouts_materialized_inputs.jsonl", "logs/materialize.log")
+    collected = collect_sh(ctx, url, "mcqa", 2) if code == 0 else None
+    profiled = profile_sh(ctx, "--allow-partial") if code == 0 else None
+    rows = rows_of(run / "rollouts.jsonl")
+    if code == 0 and collected == 0 and len(rows) == 12 and sum(r.get("reward") or 0 for r in rows) > 6:
+        raise failed(ctx, "rewards fine")
+    return (f"RUN/mcqa.jsonl (expected_answer as 0-based integer index); `materialize` exit {code}; `collect` exit "
+            f"{collected}, {len(rows)} rows; `profile --allow-partial` exit {profiled}.")
+
+
+@case("data_schema_stage_expected_answer_null", "data_schema", ["expected_answer"],
+      "half of the dataset's rows have \"expected_answer\": null (unlabelled rows from the annotation queue were "
+      "exported with the labelled ones)")
+def data_schema_stage_expected_answer_null(ctx: Ctx) -> str:
+    run = ctx.run
+    data = ctx.dataset("string_match", 6, start=36, folder=run, name="string_match.jsonl")
+    checkpoint = checkpoints(ctx, "string_match", data)[1]
+    rewrite_rows(data, lambda index, row: index % 2 == 0 and row.__setitem__("expected_answer", None) is None)
+    url, policy = ctx.policy(checkpoint, "--latency-ms 20")
+    sweep = write_sweep(ctx, "string_match", data, checkpoint, num_repeats=2, concurrency=3)
+    codes = [stage(ctx, sweep, "materialize", checkpoint, "string_match")]
+    if codes[0] == 0:
+        codes += [stage(ctx, sweep, "collect", checkpoint, "string_match", *served(url)),
+                  stage(ctx, sweep, "profile", checkpoint, "string_match")]
+    rows = rows_of(run / "rollouts.jsonl")
+    if not any(codes) and len(rows) == 12 and all(r.get("reward") for r in rows):
+        raise failed(ctx, "nothing went wrong")
+    return f"sweep stages materialize/collect/profile on 6 rows, 3 with expected_answer null: exit {codes}."
+
+
+# --- verifier runtime ---------------------------------------------------------------------------------
+
+TUPLE_VERIFIER = '''
+"""Exact-answer scoring for our string tasks."""
+import re
+
+FINAL = re.compile(r"(?:final answer:|boxed\\{)\\s*([^}\\n]+)", re.IGNORECASE)
+
+
+def score(row, response_text):
+    match = FINAL.search(response_text)
+    answer = match.group(1).strip() if match else response_text.strip().splitlines()[-1].strip()
+    return float(answer.lower() == str(row["expected_answer"]).lower()), answer
+'''
+
+ANSWER_KEY_VERIFIER = '''
+"""Exact-answer scoring, ported from our old eval harness (whose rows had an `answer` column)."""
+import re
+
+FINAL = re.compile(r"(?:final answer:|boxed\\{)\\s*([^}\\n]+)", re.IGNORECASE)
+
+
+def score(row, response_text):
+    match = FINAL.search(response_text)
+    answer = match.group(1).strip() if match else response_text.strip().splitlines()[-1].strip()
+    return {"reward": float(answer.lower() == str(row["answer"]).lower()), "extracted_answer": answer}
+'''
+
+FIRST_LINE_VERIFIER = '''
+"""Exact-answer scoring for our string tasks."""
+
+
+def score(row, response_text):
+    answer = response_text.strip().splitlines()[0].strip()  # the answer line
+    for prefix in ("Final answer:", "\\\\boxed{"):
+        answer = answer.removeprefix(prefix).rstrip("}").strip()
+    return {"reward": float(answer.lower() == str(row["expected_answer"]).lower()), "extracted_answer": answer}
+'''
+
+
+def verifier_stages(ctx: Ctx, source: str, start: int, n: int = 6) -> tuple[list[int], list[dict]]:
+    run = ctx.run
+    data = ctx.dataset("string_match", n, start=start, folder=run, name="exact_answer.jsonl")
+    checkpoint = checkpoints(ctx, "string_match", data)[1]
+    url, policy = ctx.policy(checkpoint, "--latency-ms 20")
+    sweep = workspace_sweep(ctx, "exact_answer", data, checkpoint, {"verifier": "my_verifier:score"}, source,
+                            num_repeats=2, concurrency=3)
+    codes = [stage(ctx, sweep, "materialize", checkpoint, "exact_answer"),
+             stage(ctx, sweep, "collect", checkpoint, "exact_answer", *served(url)),
+             stage(ctx, sweep, "profile", checkpoint, "exact_answer")]
+    return codes, rows_of(run / "rollouts.jsonl")
+
+
+@case("verifier_runtime_stage_workspace_verifier_returns_tuple", "verifier_runtime", ["dict"],
+      "the user's workspace verifier returns a (reward, answer) tuple instead of a mapping with a reward field, "
+      "so no rollout could be scored")
+def verifier_runtime_stage_workspace_verifier_returns_tuple(ctx: Ctx) -> str:
+    codes, rows = verifier_stages(ctx, TUPLE_VERIFIER, 40)
+    if not any(codes) and len(rows) == 12 and all(isinstance(r.get("reward"), (int, float)) for r in rows):
+        raise failed(ctx, "scored fine")
+    return f"workspace verifier verifiers/my_verifier.py:score returning a tuple; stages exit {codes}, {len(rows)} rows."
+
+
+@case("verifier_runtime_stage_workspace_verifier_reads_old_column", "verifier_runtime", ["expected_answer"],
+      "the user's workspace verifier, ported from an old harness, reads row[\"answer\"], a field these rows do not "
+      "have (they carry expected_answer), so it raised KeyError on every rollout")
+def verifier_runtime_stage_workspace_verifier_reads_old_column(ctx: Ctx) -> str:
+    codes, rows = verifier_stages(ctx, ANSWER_KEY_VERIFIER, 46)
+    if not any(codes) and len(rows) == 12 and any(r.get("reward") for r in rows):
+        raise failed(ctx, "scored fine")
+    return f"workspace verifier reading row['answer']; stages exit {codes}, {len(rows)} rows."
+
+
+@case("verifier_runtime_stage_workspace_verifier_reads_first_line", "verifier_runtime", ["last line"],
+      "the user's workspace verifier takes the answer from the response's first line, but the model reasons first "
+      "and gives its answer at the end, so correct answers are scored 0")
+def verifier_runtime_stage_workspace_verifier_reads_first_line(ctx: Ctx) -> str:
+    codes, rows = verifier_stages(ctx, FIRST_LINE_VERIFIER, 52, 8)
+    mean = sum(r.get("reward") or 0 for r in rows) / max(len(rows), 1)
+    if mean > 0.3:
+        raise failed(ctx, f"mean reward {mean:.2f}")
+    return f"workspace verifier reading the first line; stages exit {codes}, {len(rows)} rows, mean reward {mean:.2f}."
+
+
+# --- throughput and resources -------------------------------------------------------------------------
+
+
+@case("throughput_builtin_collect_address_space_limit", "throughput_resources", ["ulimit"],
+      "the built-in collection ran under a 120 MB address-space limit (ulimit -v 120000, the login node's "
+      "per-process cap), too little memory for the collector, which failed with MemoryError")
+def throughput_builtin_collect_address_space_limit(ctx: Ctx) -> str:
+    run = ctx.run
+    _, _, url, policy = builtin_setup(ctx, "string_match", 5, 56, 2, "--latency-ms 20")
+    collected = collect_sh(ctx, url, "string_match", 2, wrap="ulimit -v 120000; ulimit -a | grep -i virtual")
+    if collected == 0 and len(rows_of(run / "rollouts.jsonl")) == 10:
+        raise failed(ctx, "collect completed")
+    return f"`gym-pipeline collect` (5 tasks x 2) under `ulimit -v 120000`: exit {collected}."
+
+
+@case("throughput_stage_collect_429_queue_overflow_mcqa", "throughput_resources", ["concurrency"],
+      "the sweep's collect stage ran mcqa at concurrency 40 against a model server that generates 1 request at a "
+      "time and lets 3 wait (0.5 s each): the rest were refused with 429 overloaded until the retries ran out")
+def throughput_stage_collect_429_queue_overflow_mcqa(ctx: Ctx) -> str:
+    run = ctx.run
+    data = ctx.dataset("mcqa", 10, start=10, folder=run, name="mcqa.jsonl")
+    checkpoint = checkpoints(ctx, "mcqa", data)[1]
+    url, policy = ctx.policy(checkpoint, "--latency-ms 500 --max-running 1 --max-waiting 3")
+    sweep = write_sweep(ctx, "mcqa", data, checkpoint, num_repeats=4, concurrency=40)
+    codes = [stage(ctx, sweep, "materialize", checkpoint, "mcqa"),
+             stage(ctx, sweep, "collect", checkpoint, "mcqa", *served(url))]
+    got = len(rows_of(run / "rollouts.jsonl"))
+    if not any(codes) and got == 40 and all(r.get("reward") is not None for r in rows_of(run / "rollouts.jsonl")):
+        raise failed(ctx, "all collected")
+    return f"sweep stages materialize/collect (mcqa, 10 x 4, concurrency 40) on a 1+3 server: exit {codes}, {got} rows."
+
+
+@case("throughput_builtin_collect_too_slow_for_wall_time", "throughput_resources", ["concurrency"],
+      "the collection ran at --concurrency 1 against a model server answering in 1 s, inside the batch wrapper's "
+      "25 s wall-time budget (timeout 25): it needed about 40 s, so it was cut off part way; the server had room "
+      "for many more requests at once")
+def throughput_builtin_collect_too_slow_for_wall_time(ctx: Ctx) -> str:
+    run = ctx.run
+    _, _, url, policy = builtin_setup(ctx, "string_match", 10, 60, 4, "--latency-ms 1000")
+    collected = ctx.sh(f"timeout 25 {shlex.join(collect_argv(run, url, 'string_match', 1))}; code=$?; "
+                       "echo \"batch wrapper: wall time of 25 s reached (exit $code)\"; exit $code", "logs/collect.log",
+                       timeout=120)
+    profiled = profile_sh(ctx)
+    got = len(rows_of(run / "rollouts.jsonl"))
+    if got >= 40:
+        raise failed(ctx, "completed")
+    return (f"`timeout 25 gym-pipeline collect --concurrency 1` (10 tasks x 4, 1 s policy): exit {collected}, {got} of "
+            f"40; strict `profile` exit {profiled}.")
+
+
+# --- cache and resume ---------------------------------------------------------------------------------
+
+
+@case("cache_resume_builtin_profile_old_rollouts_with_rematerialized_inputs", "cache_resume", ["collect"],
+      "after the collection the user fixed two labels and re-ran materialize, but did not collect again: the "
+      "profile pairs the new inputs with rollouts scored against the old labels")
+def cache_resume_builtin_profile_old_rollouts_with_rematerialized_inputs(ctx: Ctx) -> str:
+    run = ctx.run
+    data, _, url, policy = builtin_setup(ctx, "string_match", 6, 64, 2, "--latency-ms 20", in_run=True)
+    collected = collect_sh(ctx, url, "string_match", 3)
+    ctx.note("(two labels corrected in the dataset; materialize re-run; collect not re-run)")
+    rewrite_rows(data, lambda index, row: index in (1, 4) and row.__setitem__(
+        "expected_answer", row["expected_answer"] + " ") is None)
+    materialize(ctx, data, 2, "string_match", log="logs/materialize_again.log")
+    stale = ctx.sh(f"{GP} check-stale --help >/dev/null; {GP} profile --inputs {run}/rollouts_materialized_inputs.jsonl "
+                   f"--rollouts {run}/rollouts.jsonl", "logs/profile.log")
+    if collected:
+        raise failed(ctx, f"collect {collected}")
+    return (f"`materialize`, `collect` (6 tasks x 2, exit {collected}); dataset edited, `materialize` again; "
+            f"`profile` exit {stale}.")
+
+
+@case("cache_resume_builtin_old_partial_appended_to_output", "cache_resume", ["duplicate"],
+      "the user appended the rollouts of an earlier, interrupted attempt (attempt1/rollouts.jsonl) to the finished "
+      "run's rollouts.jsonl to 'keep everything', so several (task, rollout) keys appear twice")
+def cache_resume_builtin_old_partial_appended_to_output(ctx: Ctx) -> str:
+    run = ctx.run
+    _, _, url, policy = builtin_setup(ctx, "string_match", 5, 70, 3, "--latency-ms 200")
+    first = ctx.bg(shlex.join(collect_argv(run, url, "string_match", 2)).replace(
+        f"{run}/rollouts.jsonl", f"{run}/attempt1/rollouts.jsonl"), "logs/collect_attempt1.log")
+    wait_for(lambda: len(rows_of(run / "attempt1" / "rollouts.jsonl")) >= 5 or first.poll() is not None, 60,
+             "5 rollouts")
+    ctx.stop(first, signal.SIGINT, 20)
+    collected = collect_sh(ctx, url, "string_match", 4)
+    ctx.sh(f"cat {run}/attempt1/rollouts.jsonl >> {run}/rollouts.jsonl; wc -l {run}/rollouts.jsonl", "logs/merge.log")
+    profiled = profile_sh(ctx)
+    if collected or len(rows_of(run / "rollouts.jsonl")) <= 15:
+        raise failed(ctx, f"collect {collected}")
+    return (f"attempt1 interrupted (Ctrl-C) after {len(rows_of(run / 'attempt1' / 'rollouts.jsonl'))} rows; a full "
+            f"collect (15); attempt1 appended to rollouts.jsonl; `profile` exit {profiled}.")
+
+
+@case("cache_resume_builtin_preempted_then_profiled_partial", "cache_resume", ["resume"],
+      "the collection was preempted (SIGTERM from the scheduler) half way and never resumed; the user profiled the "
+      "partial rollouts with --allow-partial and reported them as the checkpoint's score")
+def cache_resume_builtin_preempted_then_profiled_partial(ctx: Ctx) -> str:
+    run = ctx.run
+    _, _, url, policy = builtin_setup(ctx, "string_match", 6, 76, 4, "--latency-ms 300")
+    collect = ctx.bg(shlex.join(collect_argv(run, url, "string_match", 2)), "logs/collect.log")
+    wait_for(lambda: len(rows_of(run / "rollouts.jsonl")) >= 8 or collect.poll() is not None, 90, "8 rollouts")
+    ctx.note("(the scheduler preempts the job: SIGTERM)")
+    ctx.stop(collect, signal.SIGTERM, 20)
+    profiled = profile_sh(ctx, "--allow-partial")
+    got = len(rows_of(run / "rollouts.jsonl"))
+    if got >= 24:
+        raise failed(ctx, "completed")
+    return (f"`gym-pipeline collect` (6 tasks x 4) stopped by SIGTERM after {got} rows, never resumed; `profile "
+            f"--allow-partial` exit {profiled}.")
 
 
 if __name__ == "__main__":
