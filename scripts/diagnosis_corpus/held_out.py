@@ -718,37 +718,6 @@ def infra_builtin_materialize_file_size_limit(ctx: Ctx) -> str:
             f"{output.stat().st_size if output.exists() else 0} bytes written.")
 
 
-@case("infra_builtin_collect_file_size_limit", "infra", ["ulimit"],
-      "the built-in collection ran in a shell whose file-size limit is 8 KB (ulimit -f 8, set by the site's batch "
-      "profile), so rollouts.jsonl could not grow past it (SIGXFSZ, File too large)")
-def infra_builtin_collect_file_size_limit(ctx: Ctx) -> str:
-    run = ctx.run
-    _, _, url, policy = builtin_setup(ctx, "string_match", 8, 30, 4, "--latency-ms 20")
-    collected = collect_sh(ctx, url, "string_match", 4, wrap="ulimit -f 8; ulimit -a | grep -i 'file size'")
-    got = len(rows_of(run / "rollouts.jsonl"))
-    if collected == 0 and got == 32:
-        raise failed(ctx, "collect completed")
-    return (f"`gym-pipeline materialize` (8 tasks x 4); `gym-pipeline collect` with `ulimit -f 8`: exit {collected}, "
-            f"{got} of 32 rollouts.")
-
-
-@case("infra_builtin_collect_http_proxy_without_no_proxy", "infra", ["no_proxy"],
-      "the shell exports HTTP_PROXY/http_proxy (the site proxy, not reachable from the compute node) without a "
-      "no_proxy for 127.0.0.1, so the built-in collector sent its requests to the loopback model server through "
-      "the proxy and none arrived")
-def infra_builtin_collect_http_proxy_without_no_proxy(ctx: Ctx) -> str:
-    run = ctx.run
-    _, _, url, policy = builtin_setup(ctx, "string_match", 5, 40, 2, "--latency-ms 20")
-    collected = collect_sh(ctx, url, "string_match", 2, wrap="export http_proxy=http://proxy.corp.example:3128 "
-                           "HTTP_PROXY=http://proxy.corp.example:3128 https_proxy=http://proxy.corp.example:3128; "
-                           "env | grep -i _proxy", timeout=240)
-    got = len(rows_of(run / "rollouts.jsonl"))
-    if collected == 0 and got == 10:
-        raise failed(ctx, "the proxy was not used")
-    return (f"`gym-pipeline collect` (5 tasks x 2) with http_proxy/HTTP_PROXY exported, no no_proxy: exit {collected}, "
-            f"{got} of 10 rollouts.")
-
-
 @case("infra_slurm_memory_beyond_node", "infra", ["mem"],
       "the collect stage's Slurm settings ask for 512 GB of memory (memory_mb copied from the GPU nodes' settings) "
       "on a cluster whose only node has about 21 GB, so sbatch refused the job")
@@ -849,20 +818,6 @@ def config_builtin_collect_given_raw_dataset(ctx: Ctx) -> str:
     return f"`gym-pipeline collect --inputs RUN/string_match.jsonl` (the raw dataset, never materialized): exit {code}."
 
 
-@case("config_stage_checkpoint_not_in_checkpoints_dir", "config", ["checkpoint"],
-      "the stage was run with --checkpoint step_0300, a checkpoint name that does not exist in the sweep's "
-      "checkpoints_dir (the latest saved is step_0200)")
-def config_stage_checkpoint_not_in_checkpoints_dir(ctx: Ctx) -> str:
-    run = ctx.run
-    data = ctx.dataset("string_match", 4, start=14, folder=run, name="string_match.jsonl")
-    checkpoint = checkpoints(ctx, "string_match", data)[1]
-    sweep = write_sweep(ctx, "string_match", data, checkpoint, num_repeats=2, concurrency=2)
-    code = stage(ctx, sweep, "materialize", "step_0300", "string_match")
-    if code == 0:
-        raise failed(ctx, "stage accepted step_0300")
-    return f"`gym-pipeline stage materialize --checkpoint step_0300` (checkpoints: step_0100, step_0200): exit {code}."
-
-
 @case("config_sweep_num_repeats_negative", "config", ["num_repeats"],
       "the sweep config sets num_repeats: -4 (a sign slipped in when the user edited the value), which no stage can "
       "use")
@@ -956,19 +911,6 @@ def data_schema_stage_expected_answer_null(ctx: Ctx) -> str:
 
 # --- verifier runtime ---------------------------------------------------------------------------------
 
-TUPLE_VERIFIER = '''
-"""Exact-answer scoring for our string tasks."""
-import re
-
-FINAL = re.compile(r"(?:final answer:|boxed\\{)\\s*([^}\\n]+)", re.IGNORECASE)
-
-
-def score(row, response_text):
-    match = FINAL.search(response_text)
-    answer = match.group(1).strip() if match else response_text.strip().splitlines()[-1].strip()
-    return float(answer.lower() == str(row["expected_answer"]).lower()), answer
-'''
-
 ANSWER_KEY_VERIFIER = '''
 """Exact-answer scoring, ported from our old eval harness (whose rows had an `answer` column)."""
 import re
@@ -1005,16 +947,6 @@ def verifier_stages(ctx: Ctx, source: str, start: int, n: int = 6) -> tuple[list
              stage(ctx, sweep, "collect", checkpoint, "exact_answer", *served(url)),
              stage(ctx, sweep, "profile", checkpoint, "exact_answer")]
     return codes, rows_of(run / "rollouts.jsonl")
-
-
-@case("verifier_runtime_stage_workspace_verifier_returns_tuple", "verifier_runtime", ["dict"],
-      "the user's workspace verifier returns a (reward, answer) tuple instead of a mapping with a reward field, "
-      "so no rollout could be scored")
-def verifier_runtime_stage_workspace_verifier_returns_tuple(ctx: Ctx) -> str:
-    codes, rows = verifier_stages(ctx, TUPLE_VERIFIER, 40)
-    if not any(codes) and len(rows) == 12 and all(isinstance(r.get("reward"), (int, float)) for r in rows):
-        raise failed(ctx, "scored fine")
-    return f"workspace verifier verifiers/my_verifier.py:score returning a tuple; stages exit {codes}, {len(rows)} rows."
 
 
 @case("verifier_runtime_stage_workspace_verifier_reads_old_column", "verifier_runtime", ["expected_answer"],
@@ -1146,6 +1078,82 @@ def cache_resume_builtin_preempted_then_profiled_partial(ctx: Ctx) -> str:
         raise failed(ctx, "completed")
     return (f"`gym-pipeline collect` (6 tasks x 4) stopped by SIGTERM after {got} rows, never resumed; `profile "
             f"--allow-partial` exit {profiled}.")
+
+
+# --- more infra ---------------------------------------------------------------------------------------
+
+
+@case("infra_builtin_collect_file_size_limit", "infra", ["ulimit"],
+      "the built-in collection ran in a shell whose file-size limit is 8 KB (ulimit -f 8, set by the site's batch "
+      "profile), so rollouts.jsonl could not grow past it (File too large) and its last line was cut")
+def infra_builtin_collect_file_size_limit(ctx: Ctx) -> str:
+    run = ctx.run
+    _, _, url, policy = builtin_setup(ctx, "string_match", 8, 30, 4, "--latency-ms 20")
+    collected = collect_sh(ctx, url, "string_match", 4, wrap="ulimit -f 8; ulimit -a | grep -i 'file size'")
+    lines = text_of(run / "rollouts.jsonl").count("\n")
+    if collected == 0 and lines == 32:
+        raise failed(ctx, "collect completed")
+    return (f"`gym-pipeline materialize` (8 tasks x 4); `gym-pipeline collect` with `ulimit -f 8`: exit {collected}, "
+            f"{lines} complete lines of 32.")
+
+
+@case("infra_gym_profile_file_size_limit", "infra", ["ulimit"],
+      "`gym eval profile` ran from a shell whose file-size limit is 1 KB (ulimit -f 1, a batch profile's default), "
+      "so writing the reward profile failed (File too large) although the collection had completed",
+      netns=True)
+def infra_gym_profile_file_size_limit(ctx: Ctx) -> str:
+    run = ctx.run
+    data, url, policy, overrides = gym_setup(ctx, "string_match", 5, 74, "--latency-ms 30")
+    env_start = gym_start(ctx, f"{gym_model_args(url)} {overrides}")
+    evaluated = gym_eval(ctx, overrides, agent_args(data, run / "rollouts.jsonl", 3, 4))
+    profiled = ctx.sh(f"( ulimit -f 1; ulimit -a | grep -i 'file size'; {GYM} eval profile --inputs "
+                      f"{run}/rollouts_materialized_inputs.jsonl --rollouts {run}/rollouts.jsonl )", "eval_profile.log",
+                      timeout=300)
+    stop_gym(ctx, env_start, policy)
+    if evaluated or len(rows_of(run / "rollouts.jsonl")) != 15 or profiled == 0:
+        raise failed(ctx, f"eval {evaluated}, profile {profiled}")
+    return ("Real NeMo Gym 0.7.0 (loopback-only namespace): `gym eval run --no-serve` (5 tasks x 3, all 15) exit 0; "
+            f"`gym eval profile` with `ulimit -f 1` exit {profiled}.")
+
+
+@case("infra_gym_eval_run_output_on_full_tmpfs_midway", "infra", ["space"],
+      "RUN/results, where `gym eval run` wrote its rollouts, is a 24 KB scratch tmpfs already half filled by "
+      "another job's checkpoint shards, so it filled up part way through the collection (No space left on device)",
+      netns=True)
+def infra_gym_eval_run_output_on_full_tmpfs_midway(ctx: Ctx) -> str:
+    run = ctx.run
+    data, url, policy, overrides = gym_setup(ctx, "string_match", 6, 80, "--latency-ms 30")
+    results = run / "results"
+    results.mkdir()
+    ctx.sh(f"mount -t tmpfs -o size=24k tmpfs {results} && dd if=/dev/zero of={results}/.other_job_shard bs=4k "
+           f"count=3; df -h {results}", "scratch.log")
+    env_start = gym_start(ctx, f"{gym_model_args(url)} {overrides}")
+    evaluated = gym_eval(ctx, overrides, agent_args(data, results / "rollouts.jsonl", 4, 4))
+    ctx.sh(f"df -h {results}; ls -la {results}", "scratch_after.log")
+    stop_gym(ctx, env_start, policy)
+    (results / ".other_job_shard").unlink(missing_ok=True)
+    copy_out_of_mount(ctx, results)
+    if evaluated == 0 and text_of(results / "rollouts.jsonl").count("\n") == 24:
+        raise failed(ctx, "collection fit")
+    return ("Real NeMo Gym 0.7.0 (loopback-only namespace): `gym eval run --no-serve --output RUN/results/"
+            f"rollouts.jsonl` (6 tasks x 4) on a 24 KB tmpfs with 12 KB taken by another job: exit {evaluated}.")
+
+
+@case("healthy_stage_mcqa_sweep_with_slow_policy", "healthy", [],
+      "nothing is wrong: a sweep partition (mcqa) ran its materialize, collect and profile stages against a model "
+      "server answering in 0.4 s; every rollout was collected and profiled")
+def healthy_stage_mcqa_sweep_with_slow_policy(ctx: Ctx) -> str:
+    run = ctx.run
+    data = ctx.dataset("mcqa", 6, start=40, folder=run, name="mcqa.jsonl")
+    checkpoint = checkpoints(ctx, "mcqa", data)[1]
+    url, policy = ctx.policy(checkpoint, "--latency-ms 400")
+    sweep = write_sweep(ctx, "mcqa", data, checkpoint, num_repeats=3, concurrency=6)
+    codes = [stage(ctx, sweep, "materialize", checkpoint, "mcqa"),
+             stage(ctx, sweep, "collect", checkpoint, "mcqa", *served(url)),
+             stage(ctx, sweep, "profile", checkpoint, "mcqa")]
+    if any(codes) or len(unique_keys(run / "rollouts.jsonl")) != 18:
+        raise failed(ctx, f"exit {codes}")
+    return f"sweep stages materialize/collect/profile (mcqa, 6 tasks x 3, 400 ms policy, all 18): exit {codes}."
 
 
 if __name__ == "__main__":
