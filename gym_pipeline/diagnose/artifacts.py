@@ -52,15 +52,16 @@ MAX_REMEMBERED_LINES = 1000  # materialized line numbers kept for failed or miss
 Key = tuple[int, int]
 
 
-def locate_named_file(named: str | Path, run_dir: Path) -> Path:
+def locate_named_file(named: str | Path, run_dir: Path, folder: bool = False) -> Path:
     """The file a manifest or log names, found again. A relative path (as given on a command line) is tried
     from the current folder, the run folder's parent and the run folder, since the folder it was given in is
     not recorded. An absolute path that is gone is usually a run folder copied or moved (off a cluster, into
     a bug report): the longest tail of the path found under the run folder or its parent is that file.
-    Returns `named` itself when nothing is found."""
+    Returns `named` itself when nothing is found. `folder=True` looks for a folder instead of a file."""
     path = Path(named)
     if path.exists():
         return path
+    found = Path.is_dir if folder else Path.is_file
     bases = (run_dir.parent, run_dir)
     if not path.is_absolute():
         return next((base / path for base in bases if (base / path).exists()), path)
@@ -68,7 +69,7 @@ def locate_named_file(named: str | Path, run_dir: Path) -> Path:
     for start in range(len(parts)):
         tail = Path(*parts[start:])
         for base in bases:
-            if (base / tail).is_file():
+            if found(base / tail):
                 return base / tail
     return path
 

@@ -189,8 +189,11 @@ def _check_verifier(facts: ManifestFacts, recorded: dict[str, Any], run_dir: Pat
     environment = next((e for e in config.environments if e.verifier == name), None)
     if environment is None:
         return  # a bundled verifier (its version moves with the project) or one the config no longer names
+    module, workspace = config.verifier_module(environment.name)
+    if workspace is not None and not workspace.is_dir():  # a run folder copied or moved: its verifiers below it
+        workspace = locate_named_file(workspace, run_dir, folder=True)
     try:
-        current = verifier_version(*config.verifier_module(environment.name))
+        current = verifier_version(module, workspace)
     except (ModuleNotFoundError, OSError, SyntaxError, ValueError):
         return
     if current != version:

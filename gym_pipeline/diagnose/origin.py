@@ -86,6 +86,12 @@ _WHAT = _kinds(
      r"|found character '\\t'|mapping values are not allowed here", CONFIG, "a YAML config file does not parse",
      "Fix the YAML file the error names at the line and column it gives (a tab used for indentation, a missing colon "
      "or quote); check it with `python -c 'import sys, yaml; yaml.safe_load(open(sys.argv[1]))' <file>`."),
+    # a data file given where materialized inputs are read: its rows lack what only materialization adds
+    (r"(?P<file>[^\s:'\"]+(?<!_materialized_inputs)\.jsonl):(?P<line>\d+): field '(?P<field>agent_ref|_ng_task_index"
+     r"|_ng_rollout_index)': Field required", CONFIG,
+     "the command was given the source data where it reads materialized inputs",
+     "Materialize the data first (`gym-pipeline materialize --input {file} --num-repeats <n> --agent <agent> --output "
+     "<run>/rollouts_materialized_inputs.jsonl`, or the sweep's stage), then give `--inputs` that file."),
     # our commands name a settings file's line and field: `dataset.toml:3: field 'gym.defaults.timeout_multiplier': ...`
     (r"(?P<file>[^\s:'\"]+\.(?:toml|ya?ml|json)):(?P<line>\d+): field '(?P<field>[\w.\[\]-]+)': (?P<problem>[^\n]+)", CONFIG,
      "a settings file has a field its model refuses (file, line and field named)",
@@ -207,6 +213,7 @@ _EXCEPTION_PACKAGES = _kinds(
 # Frames of a traceback: the innermost one in a known layer places the error.
 _FRAME = re.compile(r'File "(?P<path>[^"]+)", line (?P<line>\d+)(?:, in (?P<func>\S+))?')
 _FRAME_LAYERS = _kinds(
+    (r", in _?(?:preprocess|load|read|parse)_\w*rows?\b", DATA_SCHEMA, "reading the data rows"),
     (r"resources_servers/|/verifiers?/|/verif\w*\.py|gym_pipeline/environments/|judge|, in _?verify\b", VERIFIER_RUNTIME,
      "the verifier (resources server)"),
     (r"responses_api_models/|/vllm/|gym_pipeline/(?:serving|models)/", MODEL_SERVING, "the model server"),

@@ -84,8 +84,9 @@ def materialize_taskset_and_record(tasks_dir: Path, output: Path, settings: Mate
 
 
 def taskset_report(materialized: Path, tasks_dir: Path, settings: MaterializationSettings,
-                   recorded_source_digest: str | None, rebuild_command: str) -> StaleReport:
-    """Do the inputs still match the task folders? Each changed task is named with the seed's words."""
+                   recorded_source_digest: str | None, rebuild_command: str, moved: bool = False) -> StaleReport:
+    """Do the inputs still match the task folders? Each changed task is named with the seed's words. `moved`: the
+    taskset was found elsewhere than the rows say (a run folder copied off a machine), so `task_path` is not compared."""
     materialized = Path(materialized)
     taskset = load_taskset(tasks_dir)
     expected = materialize_taskset(taskset, settings)
@@ -103,7 +104,7 @@ def taskset_report(materialized: Path, tasks_dir: Path, settings: Materializatio
     reasons += [f"task {task_id} was added to the taskset" for task_id in added]
     if not materialized.exists():
         reasons = [f"{materialized} not found"]
-    elif not reasons and found != expected:
+    elif not reasons and _without_paths(found, moved) != _without_paths(expected, moved):
         reasons.append("the materialization settings (repeats, agent, sampling overrides...) changed")
     current_digest = taskset_digest(tasks_dir)
     return StaleReport(
@@ -113,3 +114,7 @@ def taskset_report(materialized: Path, tasks_dir: Path, settings: Materializatio
         tasks=TaskChanges(added=len(added), removed=len(removed), changed=len(changed)),
         settings_differences={}, differing_rows=[], rebuild_command=rebuild_command)
 
+
+
+def _without_paths(rows: list[dict], drop: bool) -> list[dict]:
+    return [{key: value for key, value in row.items() if key != TASK_PATH} for row in rows] if drop else rows
