@@ -19,6 +19,9 @@ _HINTS: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(pattern), hi
     (r"NameError: name '(?P<name>\w+)' is not defined",
      "The code uses `{name}` without defining or importing it: add `import {name}` (or the definition) at the top "
      "of the module."),
+    (r"KeyError\(?:? ?['\"](?P<key>[\w.-]+)['\"]",
+     "The code looks up `{key}` in a mapping that lacks it (a table of modes, a row's field, a config key): add "
+     "`{key}` to that mapping, or look it up with a default."),
     (r"JSONDecodeError|Expecting value: line \d+ column \d+",
      "The code parses text as JSON (`json.loads`) that is not JSON, such as plain-text answers: parse only what "
      "is structured, or catch `json.JSONDecodeError` and score the answer 0."),

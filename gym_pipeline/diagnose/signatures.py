@@ -148,7 +148,9 @@ SIGNATURES: tuple[Signature, ...] = (
     # a native library that could not get memory (an address-space cap, or the machine out of memory)
     Signature("memory_allocation_failed", r"Memory allocation (?:still )?failed|OpenBLAS error: Memory"),
     Signature("gym_concurrency", r"Querying with (?P<concurrency>\d+) concurrent requests"),
-    Signature("user_interrupt", r"^KeyboardInterrupt\s*$|^exit status 124$"),  # Ctrl-C, or `timeout`'s budget
+    # Ctrl-C, or `timeout`'s budget
+    Signature("user_interrupt", r"^KeyboardInterrupt\s*$|^exit status 124$"),
+    Signature("builtin_interrupted", r"^interrupted$"),  # what our commands print on a Ctrl-C
     # `ps -o pid,stat,cmd` showing a server stopped (state T: SIGSTOP, a debugger, a job suspended with Ctrl-Z)
     Signature("process_stopped", r"^\s*(?P<pid>\d+)\s+T\S*\s+(?P<command>\S*(?:python|vllm|gym)\S*\s.*)$"),
     Signature("missing_rollout_keys", r"Missing rollout keys: (?P<keys>\[[^\]]*\]?)"),
@@ -239,6 +241,9 @@ SIGNATURES: tuple[Signature, ...] = (
 # the whole log stays a pass over rare lines.
 TAIL_SIGNATURES: tuple[Signature, ...] = (
     # Gym's progress bar (tqdm: several updates a line, joined by carriage returns)
+    # our collector's progress line: `collecting rollouts (0 failed) ━━━ 8/24 0:00:02`
+    Signature("builtin_progress", r"collecting rollouts \((?P<failed>\d+) failed\)[^\n]*?(?P<done>\d+)/(?P<total>\d+) "
+                                  r"(?P<elapsed>\d+:\d\d:\d\d)\s*$"),
     Signature("gym_progress", r"Collecting rollouts:\s+\d+%\|[^|\n]*\|\s*(?P<done>\d+)/(?P<total>\d+) "
                               r"\[(?P<elapsed>[\d:]+)<"),
     # a server's load line whenever it runs anything (vLLM's, the simulated policy's, a judge's)

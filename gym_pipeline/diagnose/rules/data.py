@@ -246,7 +246,7 @@ def rule_rollouts_without_inputs(ev: Evidence) -> list[Finding]:
             title=f"{a.duplicate_rollout_keys} duplicate (task, rollout) keys in {ev.rel(a.rollouts.path)}",
             evidence=a.duplicate_examples[:3],
             cause="One key has several rollouts: two runs appended to one file, or a resume re-ran finished keys.",
-            fix="Keep one row per key: re-collect on a clean output path (or drop the repeated rows) and profile "
+            fix="Keep one row per key: re-collect on a clean output path (or drop the duplicate rows) and profile "
                 "again. Run one job per output folder, and finish an interrupted collection with `--resume` on its own "
                 "output (it runs only the keys without a rollout) instead of a fresh run whose rows are appended to "
                 "the old ones.",

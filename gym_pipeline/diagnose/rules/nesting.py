@@ -42,9 +42,9 @@ def nested_finding(ev: Evidence, groups: list[FailureGroup], category: str, who:
             + (f" (HTTP {nested.inner.code})" if nested.inner.code else "")
             + f". {reading} Affected: {affected(ev, groups)}."
         ),
-        fix=(f"1. {module_fix} 2. " if (module_fix := missing_module_fix(nested.headline, f"`{nested.innermost}`")
-                                       or code_fix_hint(nested.headline))
-             else f"1. {first} the real request and response at every boundary: {debug_rerun(ev, lead)}. 2. ")
+        fix=(f"{hint} " if (hint := code_fix_hint(nested.headline)) else "")
+        + (f"1. {module_fix} 2. " if (module_fix := missing_module_fix(nested.headline, f"`{nested.innermost}`"))
+           else f"1. {first} the real request and response at every boundary: {debug_rerun(ev, lead)}. 2. ")
         + f"{fix_next} 3. Once fixed, collect the missing rollouts: {resume_command(ev)}.",
         explains=frozenset({"inner_server_error", "run_failed"}),
     )

@@ -37,23 +37,35 @@ def _seconds(clock: str) -> int:
 
 
 def _updates(hits: list[LogHit]) -> list[tuple[int, int, int, str]]:
-    """(done, total, elapsed s, time left) of every progress update the hits hold, in order."""
-    return [(int(m["done"]), int(m["total"]), _seconds(m["elapsed"]), m["left"])
-            for hit in hits for m in _UPDATE.finditer(hit.text)]
+    """(done, total, elapsed s, time left) of every progress update the hits hold, in order: Gym's bar
+    (`10/32 [00:33<01:12`) and ours (`0/15 0:01:14`)."""
+    return [(int(m["done"]), int(m["total"]), _seconds(m["elapsed"]), m.groupdict().get("left") or "?")
+            for hit in hits for pattern in (_UPDATE, _OUR_UPDATE) for m in pattern.finditer(hit.text)]
+
+
+_OUR_UPDATE = re.compile(r"(?P<done>\d+)/(?P<total>\d+) (?P<elapsed>\d+:\d\d:\d\d)\s*$")
+
+
 
 
 def rule_interrupted_collection(ev: Evidence) -> list[Finding]:
     interrupts = ev.hits("user_interrupt")
-    if not interrupts:
+    # our collector's own line on a Ctrl-C says a stall as well; whether a run was too slow needs Python's or a budget's
+    stopped = interrupts + ev.hits("builtin_interrupted")
+    if not stopped:
         return []
-    progress = [h for h in ev.hits("gym_progress") if any(i.file == h.file for i in interrupts)]
+    progress = [h for h in ev.hits("gym_progress") + ev.hits("builtin_progress")
+                if any(i.file == h.file for i in stopped)]
     updates = _updates(progress)
     if updates and updates[-1][0] < updates[-1][1]:
         done, total, elapsed, _ = updates[-1]
-        since = min(e for d, _, e, _ in updates if d == done)  # when the count last moved
+        # when the count last moved (a count still at 0 never moved since the start)
+        since = 0 if done == 0 else min(e for d, _, e, _ in updates if d == done)
         if elapsed - since >= STALLED_S:
-            return [_stalled(ev, progress[-1], next(i for i in interrupts if i.file == progress[-1].file), done, total,
+            return [_stalled(ev, progress[-1], next(i for i in stopped if i.file == progress[-1].file), done, total,
                              elapsed - since)]
+    if not interrupts:
+        return []
     missing = ev.artifacts.missing_without_failure
     if not missing or ev.artifacts.failure_groups or not ev.artifacts.rollouts.valid_rows:
         return []  # stopped after the end or before anything finished, or something failed: other rules say why
