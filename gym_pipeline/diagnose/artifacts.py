@@ -52,6 +52,17 @@ MAX_REMEMBERED_LINES = 1000  # materialized line numbers kept for failed or miss
 Key = tuple[int, int]
 
 
+# The files a run writes beside its rollouts (`<stem>_failures.jsonl`...), never a user's data.
+OUTPUT_SUFFIXES = ("_failures.jsonl", "_reward_profiling.jsonl", "_materialized_inputs.jsonl", "verdicts.jsonl")
+
+
+def data_files_in(folder: Path, files: RunFiles) -> list[Path]:
+    """The JSON Lines files in `folder` that are not the run's outputs: the data a user keeps beside the run."""
+    outputs = {files.materialized, files.rollouts, files.failures, files.profile}
+    return [path for path in sorted(folder.glob("*.jsonl"))
+            if path not in outputs and not path.name.endswith(OUTPUT_SUFFIXES)]
+
+
 def locate_named_file(named: str | Path, run_dir: Path, folder: bool = False) -> Path:
     """The file a manifest or log names, found again. A relative path (as given on a command line) is tried
     from the current folder, the run folder's parent and the run folder, since the folder it was given in is

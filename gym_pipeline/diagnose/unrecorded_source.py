@@ -17,7 +17,7 @@ from pathlib import Path
 from gym_pipeline.core.formats import ROLLOUT_INDEX, TASK_INDEX, JsonlFormatError, iter_jsonl_dicts
 from gym_pipeline.core.materialize import MaterializationSettings
 from gym_pipeline.core.staleness import StaleReport, compare_materialized
-from gym_pipeline.diagnose.artifacts import RunFiles, locate_named_file
+from gym_pipeline.diagnose.artifacts import RunFiles, data_files_in, locate_named_file
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.logs import LogFacts
 from gym_pipeline.diagnose.manifests import RESUMED_OVER_OTHER_DATA, SOURCE_CHANGED, ManifestFacts, Staleness
@@ -157,12 +157,9 @@ def _candidates(run_dir: Path, files: RunFiles, logs: LogFacts) -> list[tuple[Pa
         path = locate_named_file(hit.groups["path"] or "", run_dir)
         if path.is_file():
             found.setdefault(path.resolve(), f"named at {hit.file}:{hit.line}")
-    outputs = {files.materialized, files.rollouts, files.failures, files.profile}
     for folder in dict.fromkeys((files.materialized.parent, run_dir)):
-        for path in sorted(folder.glob("*.jsonl")):
-            if path not in outputs and not path.name.endswith(("_failures.jsonl", "_reward_profiling.jsonl",
-                                                               "_materialized_inputs.jsonl", "verdicts.jsonl")):
-                found.setdefault(path.resolve(), None)
+        for path in data_files_in(folder, files):
+            found.setdefault(path.resolve(), None)
     return list(found.items())[:MAX_CANDIDATES]
 
 

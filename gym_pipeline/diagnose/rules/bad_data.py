@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from gym_pipeline.diagnose.artifacts import locate_named_file
+from gym_pipeline.diagnose.artifacts import data_files_in, locate_named_file
 from gym_pipeline.diagnose.bad_data_line import BadLine, first_bad_line
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
@@ -14,7 +14,6 @@ from gym_pipeline.diagnose.vocabulary import DATA_SCHEMA
 
 # our commands' `data.jsonl:6: not valid JSON`; Gym's own message is the `gym_malformed_json` signature
 _NAMED_BAD_LINE = re.compile(r"(?P<file>[^\s:'\"]+\.jsonl):(?P<line>\d+): not valid JSON")
-_OUTPUT_SUFFIXES = ("_failures.jsonl", "_reward_profiling.jsonl", "_materialized_inputs.jsonl", "verdicts.jsonl")
 
 
 def rule_bad_data_line(ev: Evidence) -> list[Finding]:
@@ -26,7 +25,8 @@ def rule_bad_data_line(ev: Evidence) -> list[Finding]:
             named.append(locate_named_file(match["file"], ev.run_dir))
     if not said:
         return []
-    bad = next((found for path in [*named, *_data_files(ev)] if (found := first_bad_line(path))), None)
+    candidates = [*named, *data_files_in(ev.run_dir, ev.artifacts.files)]
+    bad = next((found for path in candidates if (found := first_bad_line(path))), None)
     if bad is None:
         return []
     return [Finding(
@@ -39,16 +39,9 @@ def rule_bad_data_line(ev: Evidence) -> list[Finding]:
     )]
 
 
-_KIND_TITLES = {"utf16": "the file is UTF-16, not UTF-8", "comment": "a comment line", "cut": "the last line is cut off", "bom": "a byte order mark",
+_KIND_TITLES = {"utf16": "the file is UTF-16, not UTF-8", "comment": "a comment line",
+                "cut": "the last line is cut off", "bom": "a byte order mark",
                 "document": "a pretty-printed JSON document", "other": "a malformed line"}
-
-
-def _data_files(ev: Evidence) -> list[Path]:
-    """JSON Lines files in the run folder that are not its outputs: the data a user keeps beside the run."""
-    files = ev.artifacts.files
-    outputs = {files.materialized, files.rollouts, files.failures, files.profile}
-    return [path for path in sorted(ev.run_dir.glob("*.jsonl"))
-            if path not in outputs and not path.name.endswith(_OUTPUT_SUFFIXES)]
 
 
 def _shown(bad: BadLine, ev: Evidence) -> str:
