@@ -7,11 +7,9 @@ The failure text names that timeout (`within request_timeout_s=0.5`, `read timeo
 
 from __future__ import annotations
 
-import re
-
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.findings import Finding, affected, keys_of, plural, resume_command
-from gym_pipeline.diagnose.rules.routing import SHORT_TIMEOUT_ROUTE, client_timeout_s, groups_routed
+from gym_pipeline.diagnose.rules.routing import SHORT_TIMEOUT_ROUTE, client_timeout, groups_routed
 from gym_pipeline.diagnose.vocabulary import CONFIG
 
 
@@ -20,9 +18,7 @@ def rule_client_timeout_too_short(ev: Evidence) -> list[Finding]:
     if not groups:
         return []
     lead = groups[0]
-    seconds = client_timeout_s(lead.text)
-    setting = _SETTING.search(lead.text)
-    name = setting["name"] if setting else "the request timeout"
+    name, seconds = client_timeout(lead.text)  # routed here because its text names one
     return [Finding(
         category=CONFIG,
         failed_keys=keys_of(groups),
@@ -35,6 +31,3 @@ def rule_client_timeout_too_short(ev: Evidence) -> list[Finding]:
         fix=f"Raise `{name}` (sweep.yaml `request_timeout_s`, Gym's client timeout) to minutes, not seconds (the "
             f"default is 120), and collect the missing rollouts: {resume_command(ev)}.",
     )]
-
-
-_SETTING = re.compile(r"(?P<name>\w*timeout\w*)\s*=\s*\d", re.I)

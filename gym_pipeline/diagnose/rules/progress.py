@@ -27,6 +27,7 @@ BURST_QUIET_S = 10  # a burst: no rollout finished for this long, then ...
 BURST_MIN_ROLLOUTS = 4  # ... at least this many (and half the concurrency) within BURST_WITHIN_S
 BURST_WITHIN_S = 2
 _UPDATE = re.compile(r"(?P<done>\d+)/(?P<total>\d+) \[(?P<elapsed>[\d:]+)<(?P<left>[\d:?]+)")
+_OUR_UPDATE = re.compile(r"(?P<done>\d+)/(?P<total>\d+) (?P<elapsed>\d+:\d\d:\d\d)\s*$")
 
 
 def _seconds(clock: str) -> int:
@@ -41,10 +42,6 @@ def _updates(hits: list[LogHit]) -> list[tuple[int, int, int, str]]:
     (`10/32 [00:33<01:12`) and ours (`0/15 0:01:14`)."""
     return [(int(m["done"]), int(m["total"]), _seconds(m["elapsed"]), m.groupdict().get("left") or "?")
             for hit in hits for pattern in (_UPDATE, _OUR_UPDATE) for m in pattern.finditer(hit.text)]
-
-
-_OUR_UPDATE = re.compile(r"(?P<done>\d+)/(?P<total>\d+) (?P<elapsed>\d+:\d\d:\d\d)\s*$")
-
 
 
 
@@ -71,7 +68,7 @@ def rule_interrupted_collection(ev: Evidence) -> list[Finding]:
         return []  # stopped after the end or before anything finished, or something failed: other rules say why
     if updates and updates[-1][2] < SLOW_MIN_S:
         return []  # stopped within seconds: a change of mind, not a run too slow to wait for
-    return _too_slow(ev, interrupts[-1], len(missing), updates[-1] if updates else None)
+    return _too_slow(ev, interrupts[-1], len(missing), updates)
 
 
 def _stalled(ev: Evidence, progress: LogHit, interrupt: LogHit, done: int, total: int, stalled_s: int) -> Finding:
@@ -91,7 +88,7 @@ def _stalled(ev: Evidence, progress: LogHit, interrupt: LogHit, done: int, total
     )
 
 
-def _too_slow(ev: Evidence, interrupt: LogHit, missing: int, update: tuple[int, int, int, str] | None
+def _too_slow(ev: Evidence, interrupt: LogHit, missing: int, updates: list[tuple[int, int, int, str]]
               ) -> list[Finding]:
     """Stopped by hand or by a time budget while it worked, with nothing failing: what held it back."""
     concurrency = min([int(h.groups["concurrency"]) for h in ev.hits("gym_concurrency")]
@@ -103,7 +100,7 @@ def _too_slow(ev: Evidence, interrupt: LogHit, missing: int, update: tuple[int, 
     # a server that never ran more than LOW_CONCURRENCY requests at once, below what the run sent: the narrow part
     narrow = {file: running for file, running in most_running.items()
               if running <= LOW_CONCURRENCY and (concurrency is None or running < concurrency)}
-    rate = f" ({update[0]}/{update[1]} after {update[2]} s)" if update else ""
+    rate = f" ({updates[-1][0]}/{updates[-1][1]} after {updates[-1][2]} s)" if updates else ""
     left = f"{missing} of {ev.artifacts.materialized.valid_rows} rollouts were still to do"
     if narrow:
         file, running = next(iter(narrow.items()))
@@ -123,7 +120,7 @@ def _too_slow(ev: Evidence, interrupt: LogHit, missing: int, update: tuple[int, 
                 "sandbox's slots), or replicas behind a load balancer; or give the run the time that pace needs. Then "
                 f"resume: {resume_command(ev)}.",
         )]
-    burst = _burst(_updates(ev.hits("gym_progress")), concurrency)
+    burst = _burst(updates, concurrency)
     if burst is not None and concurrency is not None and concurrency > LOW_CONCURRENCY:
         quiet_s, jumped, at_s = burst
         return [Finding(

@@ -51,13 +51,15 @@ SHORT_TIMEOUT_ROUTE = "short_client_timeout"
 # A timeout no model answer fits in (a few tokens take seconds under load): under this, a timed-out request is the
 # setting's fault.
 SHORT_CLIENT_TIMEOUT_S = 2.0
-_CLIENT_TIMEOUT = re.compile(r"\w*timeout\w*\s*=\s*(?P<seconds>\d+(?:\.\d+)?)\b(?!\s*(?:ms|m\b|min))", re.I)
+_CLIENT_TIMEOUT = re.compile(r"(?P<name>\w*timeout\w*)\s*=\s*(?P<seconds>\d+(?:\.\d+)?)\b(?!\s*(?:ms|m\b|min))",
+                             re.I)
 
 
-def client_timeout_s(text: str) -> float | None:
-    """The timeout in seconds a failure's text says the client gave itself (`request_timeout_s=0.5`)."""
+def client_timeout(text: str) -> tuple[str, float] | None:
+    """(the setting, its seconds) of the timeout a failure's text says the client gave itself
+    (`request_timeout_s=0.5`)."""
     match = _CLIENT_TIMEOUT.search(text)
-    return float(match["seconds"]) if match else None
+    return (match["name"], float(match["seconds"])) if match else None
 
 
 def model_refusal(group: FailureGroup) -> str | None:
@@ -135,7 +137,7 @@ def failure_route(ev: Evidence, group: FailureGroup) -> str:
     if group.failure_class == ENVIRONMENT_SERVER_FAILED:
         return "verifier_500"
     timed_out = _TIMEOUT.search(group.failure_type or "") or (_TIMEOUT.search(text) and status is None)
-    short = (seconds := client_timeout_s(text)) is not None and seconds < SHORT_CLIENT_TIMEOUT_S
+    short = (timeout := client_timeout(text)) is not None and timeout[1] < SHORT_CLIENT_TIMEOUT_S
     if timed_out and short and _MODEL_CALL.search(text) and not ev.artifacts.rollouts.valid_rows:
         return SHORT_TIMEOUT_ROUTE  # the client's timeout is shorter than any answer took: none came back in it
     if timed_out and group.failure_class != TIMEOUT_EXCEEDED and _MODEL_CALL.search(text):
