@@ -8,6 +8,9 @@ Collected while `artifacts` streams the files, one row at a time, in bounded mem
   the row, not the verifier, is wrong;
 - answers scored 0 whose extracted text holds the expected answer and more (`extracted_answer` =
   "Final answer: 1024" against "1024"): the extraction does not fit how the prompts ask for answers;
+- answers scored 0 whose response ends with a line holding the expected answer ("Final answer: 273.15") while
+  the extracted answer (if the row keeps one) does not: the verifier reads the answer from another place than the
+  one the responses give it;
 - answers exactly equal to the expected answer scored 0, or rewards outside [0, 1]: the verifier scores wrong;
   answers scored 0 only because the expected answer is wrapped in markup (`$36$`) or followed by a note
   ("42 (6 x 7)"): the data;
@@ -59,6 +62,11 @@ class RowQuality:
     scored_rows: int = 0  # rollouts with a reward and no failure_kind
     unextracted_answers: int = 0  # ... scored 0 while the extracted text holds the expected answer
     unextracted_example: EvidenceLine | None = None
+    last_line_answers_scored_zero: int = 0  # ... the extracted answer does not hold it, the response's last line does
+    last_line_example: EvidenceLine | None = None
+    # rollouts scored 0 without an expected_answer of their own: (the response's last line, the extracted answer,
+    # where), checked against the materialized row of their key
+    last_lines_to_check: dict[tuple[int, int], tuple[str, str | None, EvidenceLine]] = field(default_factory=dict)
     # (field, value) of the materialized rows' extraction settings (`extraction_mode`...), where they have any
     extraction_settings: Counter[tuple[str, str]] = field(default_factory=Counter)
     matching_scored_zero: int = 0  # rollouts whose extracted answer is exactly the expected one, scored 0
@@ -125,6 +133,9 @@ def note_materialized_row(quality: RowQuality, row: dict[str, Any], key: tuple[i
     pending = quality.reasons_to_check.pop(key, None)
     if pending is not None:
         _note_refused_value(quality, row, *pending)
+    last_line = quality.last_lines_to_check.pop(key, None)
+    if last_line is not None and isinstance(row.get("expected_answer"), str):
+        _note_last_line_answer(quality, row["expected_answer"].strip(), *last_line)
     _note_options(quality, row, key, line)
     task = key[0]
     quality.rows_of_task[task] += 1
@@ -152,7 +163,9 @@ def _option_labels(options: Any) -> set[str] | None:
 
 def _note_options(quality: RowQuality, row: dict[str, Any], key: tuple[int, int], line: int) -> None:
     labels, expected = _option_labels(row.get("options")), row.get("expected_answer")
-    if labels and isinstance(expected, str) and expected.strip() not in labels:
+    # an option's index (`2`) or text given for its label is as wrong as `(B)`
+    if labels and isinstance(expected, (str, int)) and not isinstance(expected, bool) \
+            and str(expected).strip() not in labels:
         quality.expected_not_option += 1
         quality.expected_not_option_example = quality.expected_not_option_example or EvidenceLine(
             file="", line=line, text=f"task {key[0]} rollout {key[1]}: expected_answer={expected!r}, options "
@@ -247,6 +260,13 @@ def note_rollout_row(quality: RowQuality, row: dict[str, Any], key: tuple[int, i
         quality.out_of_range_example = quality.out_of_range_example or EvidenceLine(file=file, line=line, text=where)
     quality.zero_rewards += reward == 0
     expected, extracted = row.get("expected_answer"), row.get("extracted_answer")
+    if reward == 0 and (last_line := _last_response_line(row)) is not None:
+        shown = EvidenceLine(file=file, line=line, text=where)
+        extracted_text = extracted.strip() if isinstance(extracted, str) else None
+        if isinstance(expected, str):
+            _note_last_line_answer(quality, expected.strip(), last_line, extracted_text, shown)
+        elif len(quality.last_lines_to_check) < MAX_REASONS_TO_CHECK:
+            quality.last_lines_to_check[key] = (last_line, extracted_text, shown)
     if not isinstance(expected, str) or not isinstance(extracted, str):
         return
     expected, extracted = expected.strip(), extracted.strip()
@@ -281,6 +301,27 @@ def note_rollout_row(quality: RowQuality, row: dict[str, Any], key: tuple[int, i
         # the expected answer in markup the answers lack, or with a note after it ("42 (6 x 7)")
         quality.wrapped_expected += 1
         quality.wrapped_example = quality.wrapped_example or EvidenceLine(file=file, line=line, text=shown)
+
+
+def _last_response_line(row: dict[str, Any]) -> str | None:
+    """The last non-empty line of the response's last output text (Responses API `output` messages)."""
+    output = row.get("response", {}).get("output") if isinstance(row.get("response"), dict) else None
+    texts = [part.get("text") for item in output or () if isinstance(item, dict) and item.get("type") == "message"
+             for part in item.get("content") or () if isinstance(part, dict) and isinstance(part.get("text"), str)]
+    lines = [text for text in (texts[-1].splitlines() if texts else ()) if text.strip()]
+    return lines[-1].strip() if lines else None
+
+
+def _note_last_line_answer(quality: RowQuality, expected: str, last_line: str, extracted: str | None,
+                           where: EvidenceLine) -> None:
+    """An answer scored 0 that the response gives on its last line, and the extraction (if kept) missed."""
+    if not _quoted(expected, last_line) or (extracted is not None and _quoted(expected, extracted)):
+        return
+    quality.last_line_answers_scored_zero += 1
+    kept = "" if extracted is None else f", extracted_answer={excerpt(extracted, MAX_SHOWN_VALUE)!r}"
+    quality.last_line_example = quality.last_line_example or where.model_copy(update={
+        "text": f"{where.text} expected_answer={expected!r}{kept}, the response's last line "
+                f"{excerpt(last_line, MAX_SHOWN_VALUE)!r}"})
 
 
 def _unrelated(expected: str, extracted: str) -> bool:

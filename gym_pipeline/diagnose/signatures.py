@@ -593,10 +593,12 @@ KNOWN_PROBLEMS: tuple[KnownProblem, ...] = (
     KnownProblem(
         "no_result", 6, INFRA, ("no_result",),
         "None of the {count} dispatched rollouts produced a result",
-        "Every episode failed before a result row existed, so the run has no score; most often no sandbox could be "
-        "created (Docker not installed, --sandbox left out, or the provider's endpoint or key wrong).",
-        "Read the failures file the message names (`head -n 3 <stem>_failures.jsonl`) or each task's "
-        "failure.message in the run summary; pass `--sandbox <provider>` and check the provider's settings.",
+        "Every rollout failed before a result row existed, so the run has no score: what failed is in the failure "
+        "classes the message counts and in the failures file (a model server not answering, an agent or verifier "
+        "error; for task folders most often no sandbox could be created: Docker not running, --sandbox left out).",
+        "Read the failures file the message names (`head -n 3 <stem>_failures.jsonl`: each row's "
+        "`_ng_failure_class` and message) or each task's failure.message in the run summary, and fix what the first "
+        "failure names (for task folders: pass `--sandbox <provider>` and check the provider's settings).",
         "seeds/004: No task produced a result",
         effect=True,
     ),

@@ -42,6 +42,9 @@ from gym_pipeline.diagnose.vocabulary import (
     signal_name,
 )
 
+# an answer that is a web page (`<!DOCTYPE HTML>`, `<html lang="en">`) rather than an API's JSON
+_HTML_PAGE = re.compile(r"\s*<(?:!doctype\s+html|html)\b", re.IGNORECASE)
+
 # ---------------------------------------------------------------------------------------------
 # Step 1: the job, and what stops it before anything runs.
 
@@ -400,6 +403,16 @@ def rule_nested_model_errors(ev: Evidence) -> list[Finding]:
     groups = groups_routed(ev, "nested_model")
     if not groups:
         return []
+    if any(g.nested and _HTML_PAGE.match(g.nested.headline) for g in groups):
+        return [nested_finding(
+            ev, groups, MODEL_SERVING, "Model server",
+            "That body is an HTML page, not the JSON every OpenAI-compatible server answers with (errors included): "
+            "the model URL points at another web server (a docs preview, a dashboard, a notebook, a proxy's login "
+            "page) or at a path of it that is not the API.",
+            "Point the model URL (`gym env start --model-url`, `policy_base_url`) at the model server's API base, "
+            f"`http://HOST:PORT/v1`: the port the model server printed when it started, checked with `curl -s "
+            f"{models_url(ev)}` (it must list the model).",
+        )]
     return [nested_finding(
         ev, groups, MODEL_SERVING, "Model server",
         "The model endpoint refused or failed the request: a BadRequestError (400) usually means the request "
@@ -408,6 +421,7 @@ def rule_nested_model_errors(ev: Evidence) -> list[Finding]:
         f"Read {model_server_log(ev)} at the time of the failures (vLLM: `vllm serve ... --enable-log-requests`) and "
         f"check it answers: `curl -s {models_url(ev)}`." + _served_hint(ev, groups),
     )]
+
 
 
 def rule_host_limits(ev: Evidence) -> list[Finding]:

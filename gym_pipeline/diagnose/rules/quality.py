@@ -100,6 +100,9 @@ def rule_verifier_refuses_row_values(ev: Evidence) -> list[Finding]:
         return []
     name, count = refused.most_common(1)[0]
     rollouts = path_of(a.rollouts)
+    labels = a.quality.expected_not_option_example
+    not_labels = (f" The rows' expected answers are not their options' labels ({labels.text}): write each as the "
+                  "option's letter (`B`), not its index or text." if name == "expected_answer" and labels else "")
     return [Finding(
         category=DATA_SCHEMA,
         title=f"The verifier refused the rows' own `{name}` on {plural(count, 'rollout')}",
@@ -109,7 +112,7 @@ def rule_verifier_refuses_row_values(ev: Evidence) -> list[Finding]:
               "statistics.",
         fix=f"Correct `{name}` in the source data to the form the failure reason asks for, then materialize again and "
             f"collect those tasks. The failed rows: `jq -c 'select(.failure_kind != null) | {{_ng_task_index, "
-            f"failure_reason}}' {rollouts}`; their `{name}` is in {path_of(a.materialized)}.",
+            f"failure_reason}}' {rollouts}`; their `{name}` is in {path_of(a.materialized)}." + not_labels,
     )]
 
 
@@ -143,6 +146,29 @@ def rule_unextracted_answers(ev: Evidence) -> list[Finding]:
               "correct answers score 0." + common,
         fix="Make the verifier extract the answer in the form the prompts ask for (\\boxed{}, 'Final answer: ...', "
             "'Answer: X'), or ask for the form it extracts; then score the stored responses again.",
+    )]
+
+
+def rule_last_line_answers_scored_zero(ev: Evidence) -> list[Finding]:
+    """Responses ending with the expected answer, scored 0 by a verifier that keeps no extracted answer: it reads
+    the answer from another place than the one the responses (and the prompts) put it."""
+    quality = ev.artifacts.quality
+    count, scored = quality.last_line_answers_scored_zero, quality.scored_rows
+    if count < UNEXTRACTED_MIN_ROWS or count < UNEXTRACTED_SHARE * scored or quality.last_line_example is None:
+        return []
+    return [Finding(
+        category=VERIFIER_RUNTIME,
+        title=f"{count} of {scored} scored rollouts got reward 0 while their response's last line holds the expected "
+              "answer",
+        evidence=[quality.last_line_example],
+        cause="The responses give the expected answer on their last line, where the prompts ask for it ('Final "
+              "answer: ...'), and the verifier scored them 0: it takes the answer from somewhere else (the first "
+              "line, the whole text, another pattern), so correct answers score 0 and the profile measures the "
+              "verifier, not the model.",
+        fix="Make the verifier read the answer where the responses give it (the last line, after 'Final answer:'), "
+            "check it on one of these rows without a model, then score the stored responses again, no model needed: "
+            f"`gym-pipeline reverify {ev.run_dir} --env <env>` (add `--gym` for a run of NeMo Gym's own resources "
+            f"server), and profile: {profile_command(ev)}.",
     )]
 
 
@@ -242,8 +268,9 @@ def rule_expected_answers_not_options(ev: Evidence) -> list[Finding]:
         cause="The verifier compares the model's chosen option label with `expected_answer`; an expected answer "
               "written another way than the labels (`(B)`, `B)`, the option's text) never matches, so every answer "
               "scores 0 and the run measures nothing.",
-        fix="Write each row's `expected_answer` as one of its option labels, exactly (`B`), in the source data; then "
-            "materialize again and collect on a clean output path.",
+        fix="Write each row's `expected_answer` as one of its option labels, exactly: the option's letter (`B`), "
+            "not its index, text or `(B)`, in the source data; then materialize again and collect on a clean output "
+            "path.",
     )]
 
 
