@@ -95,6 +95,15 @@ def test_the_profile_command_prints_what_it_tolerated(tmp_path, capsys):
     assert f"warning: {rollouts}:1: field 'response': Field required; read as NeMo Gym 0.7.0 reads it (4 rows like it)" in err
 
 
+def test_the_two_files_given_the_wrong_way_round_are_profiled_as_gym_does_with_a_warning_saying_so(tmp_path, capsys):
+    inputs = [_input(0, 0), _input(0, 1)]
+    materialized, rollouts = _run(tmp_path, inputs, [_rollout(0, r, agent_ref={"name": "agent"}) for r in range(2)])
+    assert main(["profile", "--inputs", str(rollouts), "--rollouts", str(materialized)]) == 0
+    err = " ".join(capsys.readouterr().err.split())
+    assert f"warning: {materialized}: no row has a 'reward': it reads like materialized inputs" in err
+    assert "are --inputs and --rollouts swapped?" in err
+
+
 def test_partial_or_empty_usage_and_null_response_profile_what_is_there(tmp_path):
     rollouts = [_rollout(0, 0), _rollout(0, 1)]
     rollouts[0]["response"]["usage"] = {"total_tokens": 7}

@@ -496,13 +496,18 @@ def _valid_prefix(path: Path, chunks: Sequence[Any]) -> tuple[list[Any], list[in
     return used, bases, None
 
 
-def _tolerance_warnings(path: Path, chunks: Sequence[Any], bases: Sequence[int]) -> list[str]:
-    """One warning per kind of deviation read as Gym does, naming its first line and how many rows have it."""
+def _tolerated_kinds(chunks: Sequence[Any], bases: Sequence[int]) -> dict[tuple[str, str], list[int]]:
+    """Each kind of deviation read as Gym does, (field, message), with its first line and how many rows have it."""
     merged: dict[tuple[str, str], list[int]] = {}
     for chunk, base in zip(chunks, bases, strict=True):
         for key, (line, count) in (chunk.tolerated.shifted(base) if chunk.tolerated else {}).items():
             entry = merged.setdefault(key, [line, 0])
             entry[0], entry[1] = min(entry[0], line), entry[1] + count
+    return merged
+
+
+def _tolerance_warnings(path: Path, merged: dict[tuple[str, str], list[int]]) -> list[str]:
+    """One warning per kind of deviation read as Gym does, naming its first line and how many rows have it."""
     return [f"{path}:{line}: field '{field_name}': {message}; read as NeMo Gym 0.7.0 reads it"
             + (f" ({count} rows like it)" if count > 1 else "")
             for (field_name, message), (line, count) in sorted(merged.items(), key=lambda item: item[1][0])]
@@ -578,7 +583,7 @@ class Inputs:
 
 def merge_inputs(path: Path, chunks: Sequence[_InputsChunk]) -> Inputs:
     used, bases, error = _valid_prefix(path, chunks)
-    tolerated = _tolerance_warnings(path, used, bases)
+    tolerated = _tolerance_warnings(path, _tolerated_kinds(used, bases))
     columns, runs = _columns_of(used, bases, _INPUT_COLUMNS, "run", "runs")
     order = _key_order(path, "materialized input", columns, error)
     return Inputs(columns["task"], columns["rollout"], columns["offset"], columns["length"], columns["run"], runs,
@@ -610,7 +615,8 @@ class Results:
 
 def merge_rollouts(path: Path, chunks: Sequence[_RolloutsChunk]) -> Results:
     used, bases, error = _valid_prefix(path, chunks)
-    tolerated = _tolerance_warnings(path, used, bases)
+    kinds = _tolerated_kinds(used, bases)
+    tolerated = _tolerance_warnings(path, kinds)
     scores = _concat([chunk.scores for chunk in used], np.float64, 2)
     values = _concat([chunk.values for chunk in used], np.float64)
     infos, first_row = {}, 0
@@ -620,6 +626,10 @@ def merge_rollouts(path: Path, chunks: Sequence[_RolloutsChunk]) -> Results:
         chunk.scores, chunk.values = array("d"), array("d")
     columns, layouts = _columns_of(used, bases, _ROLLOUT_COLUMNS, "layout", "layouts")
     order = _key_order(path, "rollout result", columns, error)
+    without_reward = sum(count for (field_name, _), (_, count) in kinds.items() if field_name == "reward")
+    if len(order) and without_reward == len(order):  # Gym profiles such a file too, every reward read as 0
+        tolerated.append(f"{path}: no row has a 'reward': it reads like materialized inputs, not rollouts "
+                         "(are --inputs and --rollouts swapped?)")
     lengths = np.array([len(layout.names) for layout in layouts], dtype=np.int64)[columns["layout"]]
     columns["value_start"] = np.cumsum(lengths) - lengths
     del lengths
