@@ -20,7 +20,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from gym_pipeline import cli_args
-from gym_pipeline.config import ConfigError
+from gym_pipeline.config import ConfigError, api_key_from_env
 from gym_pipeline.core.redaction import redact
 from gym_pipeline.taskfolders.cli import add_tasks_parser
 
@@ -79,7 +79,7 @@ def cmd_collect(args: argparse.Namespace) -> int:
         model_url=args.model_url,
         model_name=args.model,
         concurrency=args.concurrency,
-        api_key=os.environ.get(args.api_key_env) if args.api_key_env else None,
+        api_key=api_key_from_env(args.api_key_env, "--api-key-env"),
     )
     with _progress() as progress:
         bar = progress.add_task("collecting rollouts", total=None)
@@ -260,9 +260,8 @@ def cmd_stage(args: argparse.Namespace) -> int:
             return stages.profile_partition(**common)
         if not (args.model_url and args.model_name):
             raise ConfigError("stage collect needs --model-url and --model-name")
-        key_variable = config.model_server.api_key_env
         endpoint = Endpoint(args.model_url, args.model_name, args.checkpoint_digest, args.server_pid,
-                            api_key=os.environ.get(key_variable) if key_variable else None)
+                            api_key=api_key_from_env(config.model_server.api_key_env, "model_server.api_key_env"))
         return stages.collect_partition(endpoint=endpoint, **common)
 
     if not PipesEnvVarParamsLoader().is_dagster_pipes_process():  # run by hand: the files and log are the result

@@ -47,6 +47,18 @@ class ConfigError(ValueError):
     pass
 
 
+def api_key_from_env(variable: str | None, setting: str) -> str | None:
+    """The API key held by the environment variable a setting names; None when none is named. A variable named
+    but unset is an error: requests would go without the key and fail later, far from the cause."""
+    if not variable:
+        return None
+    api_key = os.environ.get(variable)
+    if not api_key:
+        raise ConfigError(f"{setting} names the environment variable {variable}, which is not set (or empty): "
+                          f"export {variable}=<key> first")
+    return api_key
+
+
 def check_safe_name(value: str, what: str = "name") -> str:
     """`value` when it is safe as one path component and a partition key, else a ValueError naming `what`."""
     if not isinstance(value, str) or not _SAFE_NAME.fullmatch(value) or ".." in value:

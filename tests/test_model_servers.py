@@ -19,7 +19,7 @@ import orjson
 import pytest
 from launcher_support import docker_engine, processes_with, record, slurm_cluster
 
-from gym_pipeline.config import ModelServerConfig
+from gym_pipeline.config import ConfigError, ModelServerConfig
 from gym_pipeline.core.fingerprint import folder_digest
 from gym_pipeline.launchers.settings import (
     DockerLauncherSettings,
@@ -179,7 +179,7 @@ def test_the_vllm_kind_gets_its_api_key_through_the_environment_and_probes_with_
 def test_the_vllm_kind_refuses_an_api_key_variable_that_is_not_set(checkpoint_dir, run_dir, monkeypatch):
     monkeypatch.delenv("SERVED_MODEL_KEY", raising=False)
     settings = ModelServerConfig(kind="vllm", api_key_env="SERVED_MODEL_KEY", command=SIMULATED_POLICY_COMMAND)
-    with pytest.raises(ModelServerError, match="SERVED_MODEL_KEY, which is not set"), \
+    with pytest.raises(ConfigError, match="SERVED_MODEL_KEY, which is not set"), \
             serve(settings, checkpoint_dir, run_dir):
         pass
 

@@ -181,6 +181,16 @@ def _materialize(run: Path) -> Path:
     return inputs
 
 
+def test_an_api_key_variable_that_is_not_set_is_refused_before_anything_is_collected(tmp_path, capsys, monkeypatch):
+    monkeypatch.delenv(KEY_VAR, raising=False)
+    run = tmp_path / "run"
+    inputs = _materialize(run)
+    assert main(["collect", "--inputs", str(inputs), "--output", str(run / "rollouts.jsonl"), "--model-url",
+                 "http://127.0.0.1:9/v1", "--env", "mcqa", "--api-key-env", KEY_VAR]) == 2
+    assert f"--api-key-env names the environment variable {KEY_VAR}, which is not set" in capsys.readouterr().err
+    assert not (run / "rollouts.jsonl").exists()
+
+
 @pytest.mark.parametrize("credentials", ["url", "api_key_env"])
 def test_a_cli_run_writes_no_secret_anywhere(policy_endpoint, tmp_path, capsys, monkeypatch, credentials):
     monkeypatch.setenv(KEY_VAR, API_KEY)

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import base64
 import http.client
-import os
 import shutil
 import sys
 import urllib.error
@@ -23,7 +22,7 @@ from urllib.parse import unquote, urlsplit, urlunsplit
 
 import orjson
 
-from gym_pipeline.config import ModelServerConfig, check_safe_name
+from gym_pipeline.config import ModelServerConfig, api_key_from_env, check_safe_name
 from gym_pipeline.core.fingerprint import folder_digest
 from gym_pipeline.core.redaction import redact
 from gym_pipeline.host import LOOPBACK, NotReadyInTime, free_loopback_port, wait_until_ready
@@ -67,7 +66,7 @@ def _list_models(url: str, api_key: str | None, timeout_s: float = 5.0) -> dict:
 def _endpoint_url_and_key(settings: ModelServerConfig, checkpoint: str) -> tuple[str, str | None]:
     if not settings.url_template:
         raise ModelServerError("model_server.kind 'endpoint' needs model_server.url_template")
-    api_key = os.environ.get(settings.api_key_env) if settings.api_key_env else None
+    api_key = api_key_from_env(settings.api_key_env, "model_server.api_key_env")
     return settings.url_template.format(checkpoint=check_safe_name(checkpoint, "checkpoint name")), api_key
 
 
@@ -130,13 +129,9 @@ def _server_command(settings: ModelServerConfig, checkpoint: str, checkpoint_dir
 
 
 def _server_api_key(settings: ModelServerConfig) -> str | None:
-    if settings.kind != "vllm" or not settings.api_key_env:
+    if settings.kind != "vllm":
         return None  # the simulated policy checks no key
-    api_key = os.environ.get(settings.api_key_env)
-    if not api_key:
-        raise ModelServerError(f"model_server.api_key_env names {settings.api_key_env}, which is not set: "
-                               "the server would start without its key")
-    return api_key
+    return api_key_from_env(settings.api_key_env, "model_server.api_key_env")
 
 
 @contextmanager
