@@ -14,6 +14,7 @@ VERIFIER_IMPORT = """\
 (my_resources_server) ModuleNotFoundError: No module named 'sympy'
 """
 VENV_NETWORK = (Path(__file__).parent / "data" / "diagnose" / "venv_network.log").read_text()
+API_KEY_ENV_UNSET = (Path(__file__).parent / "data" / "diagnose" / "api_key_env_unset.log").read_text()
 CONFIG_NOT_FOUND = """\
 Traceback (most recent call last):
   File "/gym/nemo_gym/cli.py", line 120, in main
@@ -50,11 +51,17 @@ def incident(text: str, file: str = "env_start.log"):
     (DISK_FULL_IN_VERIFIER, "infra", "ENOSPC"),  # what it is wins over where it happened
     (HYDRA, "config", "Hydra/OmegaConf"),
     (MODEL_CRASH, "model_serving", "the model server"),
+    (API_KEY_ENV_UNSET, "config", "environment variable that is not set"),
 ])
 def test_placed_by_origin_and_errno(text, category, basis):
     placement = place(incident(text), {})
     assert (placement.category, placement.guess) == (category, False)
     assert basis in placement.basis
+
+
+def test_the_fix_names_the_variable_whichever_alternative_of_the_pattern_matched():
+    assert "export MYKEY=<value>" in place(incident(API_KEY_ENV_UNSET), {}).fix
+    assert "export POLICY_URL=<value>" in place(incident("Error: Environment variable 'POLICY_URL' not found\n"), {}).fix
 
 
 def test_connection_refused_is_placed_by_who_listens_on_the_port():

@@ -177,6 +177,13 @@ _WHAT = _kinds(
      "Set the base URL (`--model-url http://<host>:<port>/v1` for Gym's model server, `model_server.url` in "
      "sweep.yaml): it is empty, so requests went to `{url}` alone; check that the shell variable it comes from is set "
      "and exported (`echo \"$POLICY_URL\"`), then start the servers again."),
+    # a setting read from an environment variable the shell did not set or export (ours, OmegaConf's oc.env, bash -u)
+    (r"environment variable \$?(?P<var>\w+),? which is not set|Environment variable '(?P<var2>\w+)' not found"
+     r"|(?P<var3>\b[A-Z_][A-Z0-9_]*): unbound variable", CONFIG,
+     "a setting names an environment variable that is not set",
+     "Export the variable the error names in the shell (or job script) that runs the command: `export "
+     "{var}=<value>`; a key kept in a file your login shell reads is not in a Slurm job or container unless it is "
+     "passed on (`--export=ALL`, `-e`). Then run the command again."),
     # one output folder, two writers: our run lock refuses the second
     (r"run directory \S+ is in use by pid|is locked by another (?:run|writer)", CACHE_RESUME,
      "a second writer on the same output folder",
@@ -326,8 +333,12 @@ def host_limit(text: str) -> Placement | None:
 
 def _filled(fix: str, match: re.Match[str]) -> str:
     """A fix naming what the error named: `{file}`, `{line}`... from the pattern's groups (`{option_of_field}`: the
-    command-line option of the `field` group, `num_repeats` -> `--num-repeats`)."""
-    groups = dict(match.groupdict())
+    command-line option of the `field` group, `num_repeats` -> `--num-repeats`). A pattern's alternatives name
+    their groups `var`, `var2`, `var3`...: whichever matched fills `{var}`."""
+    groups: dict[str, str | None] = {}
+    for name, value in match.groupdict().items():
+        base = name.rstrip("0123456789")
+        groups[base] = groups.get(base) or value
     if groups.get("field"):
         groups["option_of_field"] = "--" + groups["field"].replace("_", "-")
     return re.sub(r"\{(\w+)\}", lambda m: groups.get(m[1]) or f"<{m[1]}>", fix)
