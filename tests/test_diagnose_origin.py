@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from gym_pipeline.diagnose.logs import LogFacts, scan_text
-from gym_pipeline.diagnose.origin import Listener, innermost_frame, place
+from gym_pipeline.diagnose.origin import Listener, address_of, innermost_frame, place
 
 VERIFIER_IMPORT = """\
 (my_resources_server) Traceback (most recent call last):
@@ -81,3 +81,34 @@ def test_only_words_make_a_guess_and_say_so():
 
 def test_the_innermost_frame_is_where_it_was_raised():
     assert innermost_frame(incident(VERIFIER_IMPORT)) == "/gym/resources_servers/my_env/app.py:7 in <module>"
+
+
+def test_a_url_cut_short_in_its_port_names_no_address():
+    assert address_of("http://127.0.0.1:4741…;") is None
+    assert address_of("http://127.0.0.1:8000/v1") == ("127.0.0.1", 8000)
+
+
+@pytest.mark.parametrize(("line", "category", "basis"), [
+    ("OSError: [Errno 5] Input/output error: '/mnt/nfs/run/rollouts.jsonl'", "infra", "EIO"),
+    ("OSError: [Errno 36] File name too long: '/runs/aaaa'", "config", "ENAMETOOLONG"),
+    ("RuntimeError: can't start new thread", "throughput_resources", "could not start a thread"),
+    ("ssl.SSLCertVerificationError: [SSL: CERTIFICATE_VERIFY_FAILED] certificate verify failed", "config",
+     "certificate"),
+    ("ssl.SSLError: [SSL: WRONG_VERSION_NUMBER] wrong version number (_ssl.c:1000)", "config", "plain HTTP"),
+    ("httpx.ProxyError: 407 Proxy Authentication Required", "infra", "proxy"),
+    ("error: No interpreter found for Python >=3.13 in managed installations or search path", "infra", "Python"),
+    ("tomllib.TOMLDecodeError: Invalid value (at line 3, column 9)", "config", "TOML"),
+    ("slurmstepd: error: Detected 1 oom_kill event in StepId=12.batch.", "throughput_resources", "out of memory"),
+])
+def test_what_an_error_is_places_it_whoever_met_it(line, category, basis):
+    placement = place(incident(line + "\n"), {})
+    assert (placement.category, placement.guess) == (category, False)
+    assert basis in placement.basis
+
+
+def test_a_connection_dropped_is_placed_by_who_listens_on_the_port():
+    text = "aiohttp.client_exceptions.ServerDisconnectedError: Server disconnected (http://127.0.0.1:8000/v1)\n"
+    model = {8000: Listener("model_serving", "the model server", "manifest.json:3")}
+    placement = place(incident(text), model)
+    assert (placement.category, placement.guess) == ("model_serving", False)
+    assert "crashed, restarted or was killed" in placement.basis

@@ -77,6 +77,54 @@ _WHAT = _kinds(
      "path must stay under 108 bytes."),
     (r"Network is unreachable|Errno 101\b|No route to host|Errno 113\b", INFRA, "the network is unreachable",
      "Check the route to the host it names (`ip route`, a firewall, the node's network)."),
+    (r"Errno 5\b|Input/output error|\bEIO\b", INFRA, "EIO: the storage failed to read or write (a disk or network "
+     "mount error)", "Check the filesystem it names (`dmesg`, `mount`); re-run on healthy storage, then resume."),
+    (r"Errno 36\b|File name too long|ENAMETOOLONG", CONFIG, "ENAMETOOLONG: a path it built is longer than the "
+     "filesystem allows", "Shorten what the path is built from (the output folder, run or checkpoint names), then run "
+     "again."),
+    (r"Errno 99\b|Cannot assign requested address|EADDRNOTAVAIL", INFRA, "EADDRNOTAVAIL: the address is not on this "
+     "machine, or no local port was left for a new connection",
+     "Bind servers to an address of this machine (`127.0.0.1`, `0.0.0.0`); with thousands of short connections, "
+     "lower `--concurrency` or reuse connections."),
+    (r"can't start new thread|Errno 11\b|Resource temporarily unavailable|EAGAIN|fork: retry", THROUGHPUT_RESOURCES,
+     "the process could not start a thread or process: a limit on processes (`ulimit -u`, a container's pids "
+     "limit) or memory", "Raise the process limit where it runs (`ulimit -u` shows it; a container's `--pids-limit`, "
+     "a job's limits) or lower `--concurrency` and the workers per server; then run again."),
+    # TLS: a certificate the client does not trust, or TLS spoken to a server that speaks plain HTTP
+    (r"CERTIFICATE_VERIFY_FAILED|certificate verify failed|SSLCertVerificationError", CONFIG,
+     "TLS: the server's certificate is not trusted by the client",
+     "For a server on this machine use `http://` in the URL; for a server with its own CA, point the client at it "
+     "(`SSL_CERT_FILE=<ca.pem>`); then run again."),
+    (r"WRONG_VERSION_NUMBER|wrong version number|record layer failure|http request to an https server", CONFIG,
+     "TLS spoken to a server that speaks plain HTTP (or the reverse)",
+     "Use the scheme the server speaks in the URL (`http://` for vLLM and the simulated policy unless they were "
+     "started with TLS), then run again."),
+    # a proxy between the client and the server (a loopback address sent to the proxy)
+    (r"ProxyError|Proxy Authentication Required|\b407\b.*[Pp]roxy|Unable to connect to proxy", INFRA,
+     "a web proxy stands between the client and the server",
+     "Keep loopback and cluster addresses off the proxy: `export no_proxy=127.0.0.1,localhost,<cluster hosts>` (and "
+     "NO_PROXY) in the shell that runs the command, or unset http_proxy/https_proxy there; then run again."),
+    # no network to a model hub: a tokenizer or weights fetched at start
+    (r"couldn't connect to 'https://huggingface\.co'|huggingface_hub\.errors\.\w*(?:Connection|Offline)|"
+     r"LocalEntryNotFoundError|We couldn't connect to", INFRA,
+     "no network to the model hub, and the files are not in its cache",
+     "Download the model's files where the server runs beforehand (`huggingface-cli download <repo>`), point it at a "
+     "local folder, and set `HF_HUB_OFFLINE=1`; then start again."),
+    # a Python version the environment's requirements refuse (uv building a server's venv)
+    (r"No interpreter found for Python|requires-python|Requires-Python|Python version .*(?:unsatisfiable|not supported)",
+     INFRA, "no Python interpreter of the version a server's environment requires",
+     "Install the Python version it requires where the servers start (`uv python install <version>`), or pre-build "
+     "the servers' venvs and start with `++skip_venv_if_present=true`; then start again."),
+    # a TOML settings file that does not parse (dataset.toml, task.toml, pyproject.toml)
+    (r"TOMLDecodeError|tomli?\.\w*DecodeError|Invalid TOML", CONFIG, "a TOML settings file does not parse",
+     "Fix the TOML file the error names at the line and column it gives (a value without quotes, a duplicate key), "
+     "check it with `python -c 'import sys, tomllib; tomllib.load(open(sys.argv[1], \"rb\"))' <file>`; then run "
+     "again."),
+    # a request model refusing a row's fields: the data (a verify response refused is the verifier's, below)
+    (r"validation errors? for \w*(?:Run|Seed|Create)\w*Request\b", DATA_SCHEMA,
+     "the request model refused a row's fields (field and type named)",
+     "Give the rows the fields and types the error lists (each field name, then what it should be), then materialize "
+     "again and run on a clean output path."),
     # a text file that is not UTF-8: the data (a YAML config would say so in a YAML error first)
     (r"UnicodeDecodeError|codec can't decode byte", DATA_SCHEMA, "a file it read is not UTF-8 text",
      "Convert the file to UTF-8 (`file <path>` tells its encoding; `iconv -f latin1 -t utf-8 <path> > <new path>`), "
@@ -198,6 +246,15 @@ _WHAT = _kinds(
 # A connection that did not open, and the address it was for.
 _REFUSED = re.compile(r"Connection refused|Errno 111\b|Connect call failed|Cannot connect to host|ConnectError"
                       r"|ECONNREFUSED", re.I)
+# A connection the other side dropped, or one that never got an answer to its opening.
+_DROPPED = re.compile(r"Connection reset by peer|Errno 104\b|ECONNRESET|Server disconnected|RemoteProtocolError"
+                      r"|Broken pipe|Errno 32\b|EPIPE", re.I)
+_CONNECT_TIMEOUT = re.compile(r"Errno 110\b|Connection timed out|ConnectTimeout|ETIMEDOUT", re.I)
+_CONNECTION_TROUBLE = (
+    (_REFUSED, "connection refused", "was not running"),
+    (_DROPPED, "connection dropped by the other side", "crashed, restarted or was killed mid-request"),
+    (_CONNECT_TIMEOUT, "connection timed out", "did not answer (a wrong host, a firewall, or a frozen process)"),
+)
 _ADDRESS = re.compile(r"Connect call failed \('(?P<h1>[^']+)', (?P<p1>\d+)\)|(?:https?://)?(?P<h2>[\w.-]+|\[[\w:]+\])"
                       r":(?P<p2>\d{2,5})\b")
 # The package an exception's class comes from says which layer raised it.
@@ -243,7 +300,7 @@ _MISSING_MODULE = re.compile(r"ModuleNotFoundError|ImportError|No module named")
 _MODULE_NAME = re.compile(r"No module named ['\"]?(?P<module>[\w.]+)|cannot import name ['\"]?(?P<name>\w+)")
 # (a shared library that cannot be mapped: the address space is capped, `ulimit -v`)
 _MEMORY = re.compile(r"\bMemoryError\b|Cannot allocate memory|Errno 12\b|ENOMEM|failed to map segment from shared object"
-                     r"|mmap\(?\)? failed", re.I)
+                     r"|mmap\(?\)? failed|\boom[_ -]?kill|OOM[ -]?Killed|Out of memory", re.I)
 # The last resort: words of the error, reported as a guess.
 _WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
     (MODEL_SERVING, re.compile(r"/v1/|chat/completions|model server|APIConnectionError|RateLimitError", re.I)),
@@ -278,8 +335,13 @@ def server_role(name: str) -> str:
 
 
 def address_of(url: str) -> tuple[str, int] | None:
-    parts = urlsplit(url if "://" in url else f"http://{url}")
-    return (parts.hostname or "", parts.port) if parts.port else None
+    """(host, port) of a URL a log names; None without a port, or with one that is not a number (a line cut short
+    mid-port: `http://127.0.0.1:4741…`)."""
+    try:
+        parts = urlsplit(url if "://" in url else f"http://{url}")
+        return (parts.hostname or "", parts.port) if parts.port else None
+    except ValueError:
+        return None
 
 
 def place(incident: LogIncident, listeners: dict[int, Listener]) -> Placement:
@@ -290,8 +352,9 @@ def place(incident: LogIncident, listeners: dict[int, Listener]) -> Placement:
             return Placement(kind.category, kind.basis, fix=_filled(kind.fix, match))
     if (head := _HEAD_SERVER_ELSEWHERE.search(text)) and (elsewhere := _head_server_elsewhere(head, listeners)):
         return elsewhere
-    if _REFUSED.search(text):
-        return _refused(text, listeners)
+    for pattern, what, meaning in _CONNECTION_TROUBLE:
+        if pattern.search(text):
+            return _at_peer(text, listeners, what, meaning)
     if _MEMORY.search(text):
         return Placement(THROUGHPUT_RESOURCES, "the process ran out of memory (or of address space)",
                          fix="Give the process more memory: check its limits (`ulimit -v` caps the address space, "
@@ -392,20 +455,20 @@ def _head_server_elsewhere(match: re.Match[str], listeners: dict[int, Listener])
                          "then run again.")
 
 
-def _refused(text: str, listeners: dict[int, Listener]) -> Placement:
+def _at_peer(text: str, listeners: dict[int, Listener], what: str, meaning: str) -> Placement:
+    """A connection that failed (`what`), placed by who listens at the address it names."""
     match = _ADDRESS.search(text)
     port = int(match["p1"] or match["p2"]) if match else None
     listener = listeners.get(port) if port else None
     if listener is not None:
-        return Placement(listener.category, f"connection refused by {listener.who} at port {port} (named in "
-                                            f"{listener.source}): it was not running")
+        return Placement(listener.category, f"{what} by {listener.who} at port {port} (named in "
+                                            f"{listener.source}): it {meaning}")
     where = f"port {port}" if port else "an address the error does not name"
     if re.search(r"/v1/|completions|model", text, re.I):
-        return Placement(MODEL_SERVING, f"connection refused at {where}, on a model request: the model server was "
-                                        "not running (a guess: the run's files do not say who listens there)",
-                         guess=True)
-    return Placement(INFRA, f"connection refused at {where}: nothing listened there (a guess: the run's files do not "
-                            "say which server should)", guess=True)
+        return Placement(MODEL_SERVING, f"{what} at {where}, on a model request: the model server {meaning} (a "
+                                        "guess: the run's files do not say who listens there)", guess=True)
+    return Placement(INFRA, f"{what} at {where}: the server there {meaning} (a guess: the run's files do not say "
+                            "which server should listen there)", guess=True)
 
 
 def _layer(incident: LogIncident) -> Placement | None:
