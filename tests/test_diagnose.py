@@ -683,3 +683,18 @@ def test_another_dataset_beside_a_gym_run_is_not_taken_for_its_source(tmp_path):
     other = {"responses_create_params": {"input": "something else entirely"}, "expected_answer": "x"}
     (run / "other_dataset.jsonl").write_text(json.dumps(other) + "\n")
     assert diagnose(run).healthy
+
+
+def test_a_rule_that_raises_costs_its_own_findings_with_a_note_not_the_report(tmp_path):
+    from gym_pipeline.diagnose.findings import Rule
+    from gym_pipeline.diagnose.rules import run_rules
+
+    def broken(ev):
+        raise KeyError("a field this rule did not expect to miss")
+
+    run = copy_run(PARTIAL, tmp_path)
+    expected = run_rules(collect_evidence(run))
+    findings = run_rules(collect_evidence(run), [Rule(1, "broken", broken), *RULES])
+    note = next(f for f in findings if f.id == "broken")
+    assert note.role == "note" and "KeyError" in note.title and "the other rules ran" in note.title
+    assert [f.id for f in findings if f.role != "note"] == [f.id for f in expected if f.role != "note"]

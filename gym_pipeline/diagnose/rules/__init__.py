@@ -21,6 +21,7 @@ real error.
 
 from __future__ import annotations
 
+import logging
 from collections import Counter
 from collections.abc import Iterable
 
@@ -113,6 +114,8 @@ __all__ = ["RULES", "failure_route", "link_causes", "run_rules"]
 # ---------------------------------------------------------------------------------------------
 # The rules in the guide's debug order.
 
+logger = logging.getLogger(__name__)
+
 RULES: tuple[Rule, ...] = (
     Rule(1, "nothing_to_diagnose", rule_nothing_to_diagnose),
     Rule(1, "launcher_state", rule_launcher_state),
@@ -202,7 +205,7 @@ def run_rules(ev: Evidence, rules: Iterable[Rule] = RULES) -> list[Finding]:
     ordered: list[tuple[int, Finding]] = []  # (debug step, finding)
     names: Counter[str] = Counter()
     for rule in rules:
-        for finding in rule.check(ev):
+        for finding in _checked(rule, ev):
             if finding.subsumable and _restates_earlier(finding, [f for _, f in ordered]):
                 continue
             names[rule.name] += 1
@@ -218,6 +221,25 @@ def run_rules(ev: Evidence, rules: Iterable[Rule] = RULES) -> list[Finding]:
     if _collection_complete(ev) and not _latest_run_failed(findings):
         findings = [_superseded_is_a_note(finding) for finding in findings]
     return link_causes(findings)
+
+
+def _checked(rule: Rule, ev: Evidence) -> list[Finding]:
+    """A rule's findings; a rule that raises on a folder it did not expect costs its own findings, with a note
+    saying so, not the whole report."""
+    try:
+        return rule.check(ev)
+    except Exception as error:  # noqa: BLE001 (any bug of one rule)
+        logger.exception("diagnosis rule %s failed on %s", rule.name, ev.run_dir)
+        # the category the guide checks at this step or next; a note never sets the report's category
+        category = min((step, category) for category, step in STEP_OF_CATEGORY.items() if step >= rule.step)[1]
+        return [Finding(
+            category=category, role=NOTE,
+            title=f"The diagnosis rule `{rule.name}` failed on this folder ({type(error).__name__}: {error}); the "
+                  "other rules ran",
+            cause="A fault of the diagnosis, not of the run: this rule could not read something in the folder, so "
+                  "what it checks (debug step " + str(rule.step) + ") is not in this report.",
+            fix="Check that step by hand (the guide's debug order), and report the fault with the folder's layout.",
+        )]
 
 
 def _collection_complete(ev: Evidence) -> bool:
