@@ -88,3 +88,36 @@ def test_rows_per_task_show_a_row_repeated_in_the_data():
     for line, key in enumerate(keys, start=1):
         note_materialized_row(quality, prompt_row(f"task {key[0]}", *key), key, line, 20)
     assert quality.rows_of_task == {0: 2, 1: 4, 2: 2}
+
+
+def answered(extracted: str, reward: float, last_line: str = "") -> dict:
+    """A result row as a workspace verifier leaves it: what it returned, not the row's expected_answer."""
+    row = {"reward": reward, "failure_kind": None, "extracted_answer": extracted}
+    if last_line:
+        row["response"] = {"output": [{"type": "message", "content": [{"type": "output_text",
+                                                                        "text": f"Let me think.\n\n{last_line}"}]}]}
+    return row
+
+
+def test_answers_of_rows_without_their_expected_answer_are_judged_when_the_materialized_row_gives_it():
+    quality = RowQuality()
+    for line, extracted in enumerate(["54", "Lima", "7"], start=1):  # a stub verifier: every answer scores 1
+        note_rollout_row(quality, answered(extracted, 1.0), (line, 0), "rollouts.jsonl", line)
+    assert quality.wrong_scored_full == 0 and len(quality.answers_to_check) == 3
+    for line, expected in enumerate(["18", "Paris", "7"], start=1):
+        note_materialized_row(quality, prompt_row("q", line, 0, expected_answer=expected), (line, 0), line, 20)
+    assert (quality.wrong_scored_full, quality.matching_scored_one) == (2, 1) and not quality.answers_to_check
+    assert quality.wrong_scored_full_example.text == "task 1 rollout 0: reward=1.0 expected_answer='18' extracted_answer='54'"
+
+
+def test_an_answer_on_the_last_line_scored_0_counts_only_when_the_extraction_missed_it():
+    quality = RowQuality()
+    rows = [answered("First I restate the question.", 0.0, "Final answer: 273.15"),  # counts: read the first line
+            answered("273.15", 0.0, "Final answer: 273.15"),  # extracted right, scored 0: another fault
+            answered("First I restate the question.", 0.0, "Final answer: 300"),  # a wrong answer
+            answered("Final answer: 273.15", 1.0, "Final answer: 273.15")]  # right
+    for line, row in enumerate(rows, start=1):
+        note_rollout_row(quality, row, (line, 0), "rollouts.jsonl", line)
+        note_materialized_row(quality, prompt_row("q", line, 0, expected_answer="273.15"), (line, 0), line, 20)
+    assert quality.last_line_answers_scored_zero == 1 and quality.last_line_example.line == 1
+    assert quality.matching_scored_zero == 1

@@ -331,3 +331,22 @@ def test_a_nemo_gym_run_and_a_gym_folder_are_re_scored_through_gyms_resources_se
     (_, env, settings, repeats, _), = calls[1:]
     assert (env, repeats) == ("string_match", 3)
     assert settings == stages.gym_rescoring_settings(config) and settings.concurrency == config.concurrency
+
+
+STUB_VERIFIER = '''def score(row, response_text):
+    return 1.0  # TODO: compare with row["expected_answer"]
+'''
+
+
+def test_a_placeholder_verifier_passing_every_answer_is_diagnosed_from_the_answers_it_passed(home, capsys):
+    (home / "verifiers" / "last_word_verifier.py").write_text(STUB_VERIFIER)
+    run_dir = home / "runs" / CHECKPOINT / "last_word"
+    assert main(["reverify", str(run_dir), "--env", "last_word", "--home", str(home)]) == 0
+    assert main(["profile", "--inputs", str(run_dir / "rollouts_materialized_inputs.jsonl"),
+                 "--rollouts", str(run_dir / "rollouts.jsonl")]) == 0
+    capsys.readouterr()
+    assert main(["diagnose", str(run_dir), "--json"]) == 1
+    diagnosis = orjson.loads(capsys.readouterr().out)
+    top = diagnosis["findings"][0]
+    assert diagnosis["category"] == "verifier_runtime" and top["id"] == "wrong_answers_scored_full"
+    assert "the response's last line" in top["evidence"][0]["text"]

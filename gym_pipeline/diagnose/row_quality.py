@@ -19,7 +19,8 @@ Collected while `artifacts` streams the files, one row at a time, in bounded mem
 - expected answers that are not one of the row's own option labels (`(B)` where the options are A-D), and
   expected answers lower-cased where the answers keep their case (`au` for `Au`, on case-sensitive rows): the data;
 - every rollout masked (`mask_sample`) with no failure: a verifier left masking everything;
-- answers unlike the expected one scored full reward (`54` for `18`): the verifier passes everything;
+- answers unlike the expected one scored full reward (`54` for `18`; the response's last line where the verifier keeps
+  no extracted answer): the verifier passes everything;
 - one answer to every task, all scored 0 (`unknown` whatever the question): the model is not answering these
   prompts (other weights than the run's, a broken checkpoint or chat template);
 - rows of one environment scored by another's server (`agent_ref` `string_match_simple_agent`,
@@ -30,7 +31,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import orjson
@@ -40,6 +41,8 @@ from gym_pipeline.diagnose.evidence_line import EvidenceLine, excerpt
 MAX_SHOWN_VALUE = 80  # a quoted row value, in an evidence line
 MAX_REASONS_TO_CHECK = 1000  # failure reasons kept until their materialized row is read
 MAX_DISTINCT_ANSWERS = 1000  # answers counted; later new ones are not (one answer to all is what is looked for)
+MAX_ANSWERS_TO_CHECK = 100_000  # scored rollouts kept until the materialized rows give their expected answers
+MAX_KEPT = 400  # characters of each such answer kept
 
 
 @dataclass
@@ -49,6 +52,16 @@ class SharedTaskIndex:
     line: int
     first_prompt: str
     prompt: str
+
+
+@dataclass
+class ScoredAnswer:
+    """What a scored rollout answered, kept until its expected answer is known."""
+
+    reward: float
+    extracted: str | None  # the row's extracted_answer
+    last_line: str | None  # the response's last line, for answers scored 0
+    where: EvidenceLine  # its rollouts file line: "task 3 rollout 0: reward=0.0"
 
 
 @dataclass
@@ -64,9 +77,9 @@ class RowQuality:
     unextracted_example: EvidenceLine | None = None
     last_line_answers_scored_zero: int = 0  # ... the extracted answer does not hold it, the response's last line does
     last_line_example: EvidenceLine | None = None
-    # rollouts scored 0 without an expected_answer of their own: (the response's last line, the extracted answer,
-    # where), checked against the materialized row of their key
-    last_lines_to_check: dict[tuple[int, int], tuple[str, str | None, EvidenceLine]] = field(default_factory=dict)
+    # scored rollouts without an expected_answer of their own (a workspace verifier's rows keep only what it
+    # returns): checked against the materialized row of their key
+    answers_to_check: dict[tuple[int, int], ScoredAnswer] = field(default_factory=dict)
     # (field, value) of the materialized rows' extraction settings (`extraction_mode`...), where they have any
     extraction_settings: Counter[tuple[str, str]] = field(default_factory=Counter)
     matching_scored_zero: int = 0  # rollouts whose extracted answer is exactly the expected one, scored 0
@@ -133,9 +146,9 @@ def note_materialized_row(quality: RowQuality, row: dict[str, Any], key: tuple[i
     pending = quality.reasons_to_check.pop(key, None)
     if pending is not None:
         _note_refused_value(quality, row, *pending)
-    last_line = quality.last_lines_to_check.pop(key, None)
-    if last_line is not None and isinstance(row.get("expected_answer"), str):
-        _note_last_line_answer(quality, row["expected_answer"].strip(), *last_line)
+    answer = quality.answers_to_check.pop(key, None)
+    if answer is not None and isinstance(row.get("expected_answer"), str):
+        _note_scored_answer(quality, row["expected_answer"].strip(), answer)
     _note_options(quality, row, key, line)
     task = key[0]
     quality.rows_of_task[task] += 1
@@ -259,48 +272,63 @@ def note_rollout_row(quality: RowQuality, row: dict[str, Any], key: tuple[int, i
         quality.reward_range = (min(quality.reward_range[0], reward), max(quality.reward_range[1], reward))
         quality.out_of_range_example = quality.out_of_range_example or EvidenceLine(file=file, line=line, text=where)
     quality.zero_rewards += reward == 0
-    expected, extracted = row.get("expected_answer"), row.get("extracted_answer")
-    if reward == 0 and (last_line := _last_response_line(row)) is not None:
-        shown = EvidenceLine(file=file, line=line, text=where)
-        extracted_text = extracted.strip() if isinstance(extracted, str) else None
-        if isinstance(expected, str):
-            _note_last_line_answer(quality, expected.strip(), last_line, extracted_text, shown)
-        elif len(quality.last_lines_to_check) < MAX_REASONS_TO_CHECK:
-            quality.last_lines_to_check[key] = (last_line, extracted_text, shown)
-    if not isinstance(expected, str) or not isinstance(extracted, str):
+    extracted = row.get("extracted_answer")
+    extracted = extracted.strip() if isinstance(extracted, str) else None
+    answer = ScoredAnswer(reward, extracted, _last_response_line(row) if reward == 0 or extracted is None else None,
+                          EvidenceLine(file=file, line=line, text=where))
+    expected = row.get("expected_answer")
+    if isinstance(expected, str):
+        _note_scored_answer(quality, expected.strip(), answer)
+    elif expected is None and len(quality.answers_to_check) < MAX_ANSWERS_TO_CHECK:
+        # kept short: a whole response taken for the answer must not hold the run's text in memory
+        quality.answers_to_check[key] = replace(answer, extracted=answer.extracted and answer.extracted[:MAX_KEPT],
+                                                last_line=answer.last_line and answer.last_line[:MAX_KEPT])
+
+
+def _note_scored_answer(quality: RowQuality, expected: str, answer: ScoredAnswer) -> None:
+    """A scored answer against its expected answer: the quiet scoring and data faults of the module docstring."""
+    reward, extracted, where = answer.reward, answer.extracted, answer.where
+    if answer.last_line is not None and reward == 0:
+        _note_last_line_answer(quality, expected, answer.last_line, extracted, where)
+    if extracted is None:  # a verifier keeping no extracted answer: the response's last line is the answer given
+        if reward >= 1 and answer.last_line and _unrelated(expected, answer.last_line):
+            quality.wrong_scored_full += 1
+            quality.wrong_scored_full_example = quality.wrong_scored_full_example or where.model_copy(update={
+                "text": f"{where.text} expected_answer={expected!r}, the response's last line "
+                        f"{excerpt(answer.last_line, MAX_SHOWN_VALUE)!r}"})
         return
-    expected, extracted = expected.strip(), extracted.strip()
-    shown = f"{where} expected_answer={expected!r} extracted_answer={excerpt(extracted, MAX_SHOWN_VALUE)!r}"
-    _note_answer(quality, expected, extracted, EvidenceLine(file=file, line=line, text=shown))
+    here = where.model_copy(update={
+        "text": f"{where.text} expected_answer={expected!r} extracted_answer={excerpt(extracted, MAX_SHOWN_VALUE)!r}"})
+    _note_answer(quality, expected, extracted, here)
     if extracted == expected:
-        here = EvidenceLine(file=file, line=line, text=shown)
         if reward == 0:  # the very answer expected, scored as wrong
             quality.matching_scored_zero += 1
             quality.matching_example = quality.matching_example or here
-            quality.last_matching_zero = here
+            if quality.last_matching_zero is None or (here.line or 0) > (quality.last_matching_zero.line or 0):
+                quality.last_matching_zero = here
         else:
             quality.matching_scored_one += 1
-            quality.first_matching_one = quality.first_matching_one or here
+            if quality.first_matching_one is None or (here.line or 0) < (quality.first_matching_one.line or 0):
+                quality.first_matching_one = here
         return
     if reward >= 1:
         if _unrelated(expected, extracted):
             quality.wrong_scored_full += 1
-            quality.wrong_scored_full_example = quality.wrong_scored_full_example or EvidenceLine(
-                file=file, line=line, text=shown)
+            quality.wrong_scored_full_example = quality.wrong_scored_full_example or here
         return
     if reward != 0:
         return
     if expected == expected.lower() != extracted and extracted.lower() == expected:  # the expected answer's case lost
         quality.case_lost += 1
-        quality.case_lost_example = quality.case_lost_example or EvidenceLine(file=file, line=line, text=shown)
+        quality.case_lost_example = quality.case_lost_example or here
         return
     if _quoted(expected, extracted):  # the answer, and more around it
         quality.unextracted_answers += 1
-        quality.unextracted_example = quality.unextracted_example or EvidenceLine(file=file, line=line, text=shown)
+        quality.unextracted_example = quality.unextracted_example or here
     elif _unwrapped(expected) == _unwrapped(extracted) != expected or _annotated(expected, extracted):
         # the expected answer in markup the answers lack, or with a note after it ("42 (6 x 7)")
         quality.wrapped_expected += 1
-        quality.wrapped_example = quality.wrapped_example or EvidenceLine(file=file, line=line, text=shown)
+        quality.wrapped_example = quality.wrapped_example or here
 
 
 def _last_response_line(row: dict[str, Any]) -> str | None:
