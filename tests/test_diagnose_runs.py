@@ -112,6 +112,19 @@ def test_rollouts_on_inputs_that_changed_since(run):
     assert any(t.startswith("Stale reward profile: it was computed from other files") for t in titles)
 
 
+def test_rollouts_answering_other_prompts_than_their_inputs_without_a_manifest_to_say_so(run):
+    """Inputs made again from reordered data over kept rollouts, in a folder of Gym's (no manifest of ours)."""
+    data = data_of(run)
+    data.write_text("".join(reversed(data.read_text().splitlines(keepends=True))))
+    materialize_file(data, run / MATERIALIZED_INPUTS_FILE, MaterializationSettings(REPEATS, get_environment(ENV).agent_name))
+    (run / "manifest.json").unlink()
+    report = diagnose(run)
+    top = report.findings[0]
+    assert (report.category, top.id) == ("cache_resume", "rollouts_of_other_inputs"), [f.title for f in report.findings]
+    assert top.title.startswith("172 of 174 rollouts answered another prompt")  # the middle task keeps its place
+    assert top.evidence[0].file == ROLLOUTS_FILE and "answered another prompt than line" in top.evidence[0].text
+
+
 def test_a_collection_cut_short(run):
     rows = (run / ROLLOUTS_FILE).read_text().splitlines(keepends=True)
     (run / ROLLOUTS_FILE).write_text("".join(rows[:100]))

@@ -23,6 +23,8 @@ Collected while `artifacts` streams the files, one row at a time, in bounded mem
   no extracted answer): the verifier passes everything;
 - one answer to every task, all scored 0 (`unknown` whatever the question): the model is not answering these
   prompts (other weights than the run's, a broken checkpoint or chat template);
+- rollouts that answered another prompt than the materialized row of their key (inputs materialized again after the
+  rollouts were written, or rollouts of another run copied in): their rewards are for other tasks;
 - rows of one environment scored by another's server (`agent_ref` `string_match_simple_agent`,
   `_ng_environment_server` `mcqa_environment_server`): the collection was pointed at the wrong environment.
 """
@@ -123,6 +125,12 @@ class RowQuality:
     profiled_other_rewards_example: EvidenceLine | None = None
     # failure reasons of rollouts whose row holds no field they name: checked against the materialized row
     reasons_to_check: dict[tuple[int, int], tuple[str, EvidenceLine]] = field(default_factory=dict)
+    # each rollout's prompt (a digest of its messages' text) and line, against the materialized row of its key
+    rollouts_file: str = ""
+    rollout_prompts: dict[tuple[int, int], tuple[int, int]] = field(default_factory=dict)
+    prompts_compared: int = 0
+    other_prompt_rollouts: int = 0
+    other_prompt_example: EvidenceLine | None = None
 
 
 def _prompt(row: dict[str, Any]) -> Any:
@@ -139,6 +147,39 @@ def _prompt_text(prompt: Any) -> str:
     return excerpt(found.group(1) if found else text, 60)
 
 
+def _message_texts(prompt: Any) -> tuple[str, ...]:
+    """The text of a prompt's messages, in order: what the model was asked, whatever fields a writer added around
+    it (Gym writes its rollouts' messages with `type` and null fields the materialized rows lack)."""
+    if isinstance(prompt, str):
+        return (prompt,)
+    if isinstance(prompt, list):
+        return tuple(text for part in prompt for text in _message_texts(part))
+    if isinstance(prompt, dict):
+        return tuple(text for name in ("text", "content") if name in prompt for text in _message_texts(prompt[name]))
+    return ()
+
+
+def _note_rollout_prompt(quality: RowQuality, row: dict[str, Any], key: tuple[int, int], line: int) -> None:
+    params = row.get("responses_create_params")
+    if isinstance(params, dict) and "input" in params and len(quality.rollout_prompts) < MAX_ANSWERS_TO_CHECK:
+        quality.rollout_prompts[key] = (hash(_message_texts(params["input"])), line)
+
+
+def _compare_rollout_prompt(quality: RowQuality, row: dict[str, Any], key: tuple[int, int], line: int) -> None:
+    """The prompt a rollout answered against its materialized row's: collected on other inputs when they differ."""
+    answered = quality.rollout_prompts.pop(key, None)
+    params = row.get("responses_create_params")
+    if answered is None or not isinstance(params, dict) or "input" not in params:
+        return
+    quality.prompts_compared += 1
+    if hash(_message_texts(params["input"])) != answered[0]:
+        quality.other_prompt_rollouts += 1
+        quality.other_prompt_example = quality.other_prompt_example or EvidenceLine(
+            file=quality.rollouts_file, line=answered[1], text=f"task {key[0]} rollout {key[1]} answered another prompt than line "
+                                              f"{line} of the materialized inputs, which asks "
+                                              f"{_prompt_text(params['input'])!r}")
+
+
 def note_materialized_row(quality: RowQuality, row: dict[str, Any], key: tuple[int, int], line: int,
                           max_examples: int) -> None:
     quality.extraction_settings.update((name, value) for name, value in row.items()
@@ -149,6 +190,7 @@ def note_materialized_row(quality: RowQuality, row: dict[str, Any], key: tuple[i
     answer = quality.answers_to_check.pop(key, None)
     if answer is not None and isinstance(row.get("expected_answer"), str):
         _note_scored_answer(quality, row["expected_answer"].strip(), answer)
+    _compare_rollout_prompt(quality, row, key, line)
     _note_options(quality, row, key, line)
     task = key[0]
     quality.rows_of_task[task] += 1
@@ -242,7 +284,9 @@ def _note_environment(quality: RowQuality, row: dict[str, Any], key: tuple[int, 
 
 def note_rollout_row(quality: RowQuality, row: dict[str, Any], key: tuple[int, int], file: str, line: int) -> None:
     quality.rollouts_seen += 1
+    quality.rollouts_file = file
     _note_environment(quality, row, key, file, line)
+    _note_rollout_prompt(quality, row, key, line)
     reason = row.get("failure_reason")
     if row.get("failure_kind") is not None:
         quality.unscored_tasks.add(key[0])

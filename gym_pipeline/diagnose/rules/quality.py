@@ -16,6 +16,7 @@ MASKED_MIN_ROWS = 3
 ONE_ANSWER_SHARE = 0.8  # of the scored rollouts giving one answer, to tasks expecting at least ...
 ONE_ANSWER_MIN_EXPECTED = 3  # ... this many different answers
 UNEXTRACTED_SHARE = 0.2  # of the scored rollouts: beyond a few odd answers
+OTHER_INPUTS_SHARE = 0.1  # of the rollouts compared with their materialized rows
 
 
 def rule_shared_task_index(ev: Evidence) -> list[Finding]:
@@ -331,6 +332,28 @@ def rule_wrapped_expected_answers(ev: Evidence) -> list[Finding]:
         fix="Keep only the answer in `expected_answer` in the source data (`$36$` -> `36`, `42 (6 x 7)` -> `42`; move "
             "notes to a field of their own), then materialize again and collect (or score the stored responses "
             f"again); the materialized rows: {path_of(a.materialized)}.",
+    )]
+
+
+def rule_rollouts_of_other_inputs(ev: Evidence) -> list[Finding]:
+    """Rollouts that answered other prompts than the materialized rows of their keys: the two files are of two
+    materializations (inputs made again after the rollouts, or rollouts copied from another run)."""
+    a = ev.artifacts
+    quality = a.quality
+    count, compared = quality.other_prompt_rollouts, quality.prompts_compared
+    if count < MISSCORED_MIN_ROWS or count < OTHER_INPUTS_SHARE * compared or quality.other_prompt_example is None:
+        return []
+    return [Finding(
+        category=CACHE_RESUME,
+        title=f"{count} of {compared} rollouts answered another prompt than the materialized row of their key",
+        evidence=[quality.other_prompt_example],
+        cause="The rollouts were collected on other inputs than the materialized rows beside them: the inputs were "
+              "materialized again (edited or other data, other repeats) after the rollouts were written, or rollouts "
+              "of another run were copied or appended here. Gym's resume and profile pair rows by (task, rollout) "
+              "index only, so these rewards are counted for tasks they did not answer.",
+        fix=f"Collect again on a clean output path with the current inputs ({path_of(a.materialized)}): move "
+            f"{path_of(a.rollouts)} aside (a `--resume` keeps its rows), or restore the materialized inputs they "
+            f"were collected on; then profile: {profile_command(ev)}.",
     )]
 
 
