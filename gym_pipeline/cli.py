@@ -242,6 +242,7 @@ def cmd_stage(args: argparse.Namespace) -> int:
 
     from gym_pipeline import stages
     from gym_pipeline.config import SweepConfig
+    from gym_pipeline.serving.checkpoints import checkpoint_digest
     from gym_pipeline.serving.servers import Endpoint
 
     # The launcher keeps stdout in the stage's log file; inside a sweep step, Pipes also streams it to Dagster.
@@ -260,7 +261,10 @@ def cmd_stage(args: argparse.Namespace) -> int:
             return stages.profile_partition(**common)
         if not (args.model_url and args.model_name):
             raise ConfigError("stage collect needs --model-url and --model-name")
-        endpoint = Endpoint(args.model_url, args.model_name, args.checkpoint_digest, args.server_pid,
+        digest = args.checkpoint_digest
+        if digest is None and (folder := config.checkpoint_dir(args.checkpoint)).is_dir():
+            digest = checkpoint_digest(folder)  # run by hand: what the sweep step would have passed
+        endpoint = Endpoint(args.model_url, args.model_name, digest, args.server_pid,
                             api_key=api_key_from_env(config.model_server.api_key_env, "model_server.api_key_env"))
         return stages.collect_partition(endpoint=endpoint, **common)
 

@@ -147,9 +147,11 @@ def _progress_logger(log: StageLog, checkpoint: str, env: str):
 
 
 def _interrupted_on_same_inputs(previous: dict, inputs_digest: str, checkpoint_digest: str | None) -> bool:
-    """Resume only a collection that was cut short, on the very same inputs and checkpoint."""
+    """Resume only a collection that was cut short, on the very same inputs and checkpoint (a checkpoint whose
+    digest is unknown is not known to be the same)."""
     return (
-        previous.get("status") == COLLECTING
+        checkpoint_digest is not None
+        and previous.get("status") == COLLECTING
         and previous.get("inputs", {}).get("digest") == inputs_digest
         and previous.get("checkpoint", {}).get("digest") == checkpoint_digest
     )
