@@ -22,6 +22,7 @@ MANIFEST_FILE = "manifest.json"
 # Stage records the engines and the profiler write and the diagnosis reads, and a collection's status.
 ROLLOUTS_STAGE = "rollouts"
 PROFILE_STAGE = "reward_profile"  # also the run-directory lock holder's stage
+REVERIFY_STAGE = "reverify"  # the stored answers scored again (`gym-pipeline reverify`)
 COLLECTING, COMPLETE = "collecting", "complete"  # a "collecting" record after a crash marks a resumable run
 
 

@@ -11,6 +11,7 @@ nothing here, and the log signatures of a changed task folder speak instead.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +19,7 @@ import orjson
 
 from gym_pipeline.core.fingerprint import file_digest
 from gym_pipeline.core.formats import JsonlFormatError
-from gym_pipeline.core.manifest import COLLECTING, MANIFEST_FILE, PROFILE_STAGE, ROLLOUTS_STAGE
+from gym_pipeline.core.manifest import COLLECTING, MANIFEST_FILE, PROFILE_STAGE, REVERIFY_STAGE, ROLLOUTS_STAGE
 from gym_pipeline.core.materialize import MATERIALIZED_INPUTS_STAGE, MaterializationSettings
 from gym_pipeline.core.staleness import StaleInputsError, StaleReport, compare_materialized, ensure_resume_is_safe
 from gym_pipeline.diagnose.artifacts import locate_named_file
@@ -32,6 +33,7 @@ PROFILE_OUTDATED = "profile_outdated"  # the profile read other files than the f
 RESUMED_OVER_OTHER_DATA = "resumed_over_other_data"  # a resume that ran nothing, beside data it never read
 SETTINGS_CHANGED = "settings_changed"  # the sweep config beside the run asks for other materialization settings
 VERIFIER_CHANGED = "verifier_changed"  # the workspace verifier's code changed since it scored the rows
+ROLLOUTS_REPLACED = "rollouts_replaced"  # the rollouts file is not the one the last collection (or re-scoring) wrote
 # The sweep config a stage read: kept beside the run, or written by a launched stage's step (logs/<stage>.sweep.json).
 SWEEP_CONFIGS = ("sweep.json", "sweep.yaml", "logs/*.sweep.json")
 
@@ -110,6 +112,7 @@ def _check_records(facts: ManifestFacts, manifest: dict[str, Any], materialized:
                 file=MANIFEST_FILE, line=_line(lines, recorded), text=f"rollouts.inputs.digest: {recorded}")))
     if rollouts_record and isinstance(rollouts_record.get("verifier"), dict):
         _check_verifier(facts, rollouts_record["verifier"], rollouts.parent, lines)
+    _check_rollouts_output(facts, manifest, rollouts, lines)
     if rollouts_record and rollouts_record.get("status") == COLLECTING:
         facts.collection_cut_short = EvidenceLine(
             file=MANIFEST_FILE, line=_line(lines, f'"{COLLECTING}"'),
@@ -117,6 +120,28 @@ def _check_records(facts: ManifestFacts, manifest: dict[str, Any], materialized:
     profile_record = manifest.get(PROFILE_STAGE)
     if profile_record:
         _check_profile(facts, profile_record, {"materialized": materialized, "rollouts": rollouts}, lines)
+
+
+def _check_rollouts_output(facts: ManifestFacts, manifest: dict[str, Any], rollouts: Path, lines: list[str]) -> None:
+    """The rollouts file against the digest its last writer recorded (the collection, or a re-scoring after it): a
+    copy restored over it, rows merged in or edited by hand leave rewards no stage of the run produced."""
+    writers = [(record.get("recorded_at") or "", stage, record) for stage in (ROLLOUTS_STAGE, REVERIFY_STAGE)
+               if isinstance(record := manifest.get(stage), dict) and record.get("status") != COLLECTING]
+    if not writers or not rollouts.is_file():
+        return
+    recorded_at, stage, record = max(writers, key=lambda writer: writer[0])
+    recorded = (record.get("output") or {}).get("digest")
+    if not isinstance(recorded, str) or (current := file_digest(rollouts)) == recorded:
+        return
+    facts.stale.append(Staleness(
+        ROLLOUTS_REPLACED,
+        f"{rollouts.name} is not the file the {stage} stage wrote at {recorded_at} (its digest was {recorded}, it is "
+        f"{current} now; modified {_modified(rollouts)})",
+        EvidenceLine(file=MANIFEST_FILE, line=_line(lines, recorded), text=f"{stage}.output.digest: {recorded}")))
+
+
+def _modified(path: Path) -> str:
+    return datetime.fromtimestamp(path.stat().st_mtime, tz=UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def _values_of(value: Any, key: str, kind: type = str) -> list[Any]:

@@ -130,6 +130,8 @@ SIGNATURES: tuple[Signature, ...] = (
     Signature("gym_resumed", r"^Resumed from cache\. Found:"),
     # the built-in collector's summary of a --resume that found rows already done
     Signature("builtin_resumed", r"\d+ collected, [1-9]\d* already done, \d+ failed of \d+"),
+    # a sweep's collect stage resuming the collection it finds cut short
+    Signature("stage_resumed", r"resuming a collection cut short on"),
     # which weights a model server serves: the simulated policy's checkpoint, vLLM's --model
     Signature("served_weights", r"simulated policy: checkpoint (?P<checkpoint>[^,]+), served_model_name"
                                 r"|non-default args: \{.*'model': '(?P<model>[^']+)'"),

@@ -371,7 +371,8 @@ async def collect(
                     await asyncio.gather(*tasks, return_exceptions=True)
         record_stage(run_dir, ROLLOUTS_STAGE, record | {
             "status": COMPLETE, "model": model_name,
-            "output": {"path": str(rollouts_path), "rows": len(done) + collected, "failed_keys": len(failed_keys)},
+            "output": {"path": str(rollouts_path), "rows": len(done) + collected, "failed_keys": len(failed_keys),
+                       "digest": file_digest(rollouts_path)},
         })
         return CollectionSummary(
             total=len(rows),

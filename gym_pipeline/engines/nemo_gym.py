@@ -356,7 +356,8 @@ def collect_with_nemo_gym(
         record_stage(run_dir, ROLLOUTS_STAGE, record | {
             "status": COMPLETE, "model": model_name, "servers_ready": servers.ready,
             "eval_exit_code": eval_process.returncode,
-            "output": {"path": str(rollouts_path), "rows": len(successes), "failed_keys": len(failed_keys)},
+            "output": {"path": str(rollouts_path), "rows": len(successes), "failed_keys": len(failed_keys),
+                       "digest": file_digest(rollouts_path)},
             "timings_s": {"env_start": round(env_start_s, 1), "eval": round(eval_s, 1),
                           "teardown": round(servers.teardown_s, 1)},
         })

@@ -43,7 +43,7 @@ from gym_pipeline.core.formats import (
     require_file,
     sibling_path,
 )
-from gym_pipeline.core.manifest import ROLLOUTS_STAGE, annotate_stage, read_manifest, record_stage
+from gym_pipeline.core.manifest import REVERIFY_STAGE, ROLLOUTS_STAGE, annotate_stage, read_manifest, record_stage
 from gym_pipeline.core.profile import worker_context
 from gym_pipeline.core.profile_scan import line_batches, line_ranges
 from gym_pipeline.core.run_lock import run_directory_lock
@@ -51,7 +51,6 @@ from gym_pipeline.engines.builtin import verdict_or_error
 from gym_pipeline.engines.responses import output_text
 from gym_pipeline.environments import Environment
 
-REVERIFY_STAGE = "reverify"
 BEFORE_REVERIFY_SUFFIX = ".before_reverify.jsonl"
 _VERIFIER_FIELDS = ("reward", "mask_sample", "failure_kind", "failure_reason")
 _PARALLEL_MIN_BYTES = 4 << 20  # below this, one process is faster than starting workers
@@ -373,7 +372,7 @@ def record_rescoring(run_dir: Path, rollouts_path: Path, summary: RescoringSumma
     record_stage(run_dir, REVERIFY_STAGE, {
         "verifier": summary.verifier, "repeats": summary.repeats,
         "output": {"path": str(rollouts_path), "rows": summary.rows, "rescored": summary.rescored,
-                   "changed": summary.changed, "flaky": len(summary.flaky)},
+                   "changed": summary.changed, "flaky": len(summary.flaky), "digest": file_digest(rollouts_path)},
         "previous": str(before_reverify_path(rollouts_path)),
     })
     if ROLLOUTS_STAGE in read_manifest(run_dir):

@@ -56,7 +56,8 @@ def collect_taskset_partition(config: SweepConfig, checkpoint: str, env: str, en
                             rollouts_path, settings, on_progress)
         record_stage(run_dir, ROLLOUTS_STAGE, record | {
             "status": COMPLETE, "model": model.model,
-            "output": {"path": str(rollouts_path), "rows": summary.results, "failed_keys": len(summary.failed_keys)},
+            "output": {"path": str(rollouts_path), "rows": summary.results, "failed_keys": len(summary.failed_keys),
+                       "digest": file_digest(rollouts_path)},
             "run_summary": str(summary.summary_path)})
     log.info(f"{checkpoint} x {env}: {summary.results} of {summary.total} episodes gave a result in "
              f"{summary.elapsed_s:.1f} s ({dict(summary.statuses)}; {summary.images_built} images built)")

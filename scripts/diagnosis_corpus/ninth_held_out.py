@@ -1336,17 +1336,18 @@ def cache_resume_builtin_backup_restored_over_new_rollouts(ctx: Ctx) -> str:
     materialize(ctx, data, 3, "string_match")
     url, first_policy = ctx.policy(old, "--latency-ms 20", log="logs/model_server_step_0100.log")
     first = collect_sh(ctx, url, "string_match", 4, log="logs/collect_step_0100.log")
-    ctx.sh(f"mkdir -p {ctx.work}/backup && rsync -a {run}/rollouts.jsonl {ctx.work}/backup/", "logs/backup.log")
+    # cp -a: rsync is not installed on every machine (it was not here when the case was first made)
+    ctx.sh(f"mkdir -p {ctx.work}/backup && cp -av {run}/rollouts.jsonl {ctx.work}/backup/", "logs/backup.log")
     ctx.stop(first_policy)
     url, policy = ctx.policy(new, "--latency-ms 20", log="logs/model_server_step_0200.log")
     second = collect_sh(ctx, url, "string_match", 4, log="logs/collect_step_0200.log")
-    ctx.sh(f"rsync -av {ctx.work}/backup/rollouts.jsonl {run}/", "logs/restore.log")
+    restored = ctx.sh(f"cp -av {ctx.work}/backup/rollouts.jsonl {run}/", "logs/restore.log")
     profiled = profile_sh(ctx)
-    if first or second:
-        raise failed(ctx, f"collect {first}, {second}")
+    if first or second or restored:
+        raise failed(ctx, f"collect {first}, {second}; restore {restored}")
     return (
-        "`materialize` (6 tasks x 3); `collect` against step_0100, backed up with rsync; `collect` against "
-        f"step_0200; the backup rsync'd back over RUN/rollouts.jsonl; `profile` exit {profiled}."
+        "`materialize` (6 tasks x 3); `collect` against step_0100, backed up with cp; `collect` against "
+        f"step_0200; the backup copied back over RUN/rollouts.jsonl; `profile` exit {profiled}."
     )
 
 

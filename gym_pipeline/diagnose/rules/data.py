@@ -20,10 +20,12 @@ from gym_pipeline.diagnose.findings import (
     resume_command,
     unique,
 )
+from gym_pipeline.diagnose.logs import LogHit
 from gym_pipeline.diagnose.manifests import (
     INPUTS_CHANGED,
     PROFILE_OUTDATED,
     RESUMED_OVER_OTHER_DATA,
+    ROLLOUTS_REPLACED,
     SETTINGS_CHANGED,
     SOURCE_CHANGED,
     SOURCE_GONE,
@@ -135,6 +137,19 @@ def rule_stale_inputs(ev: Evidence) -> list[Finding]:
                   "rewards: only re-scoring the stored answers, or collecting again, brings the fix into the numbers.",
             fix=f"Re-score the stored answers with the verifier as it is now, no model needed: `gym-pipeline reverify "
                 f"{ev.run_dir} --env <env>` (or the sweep's `reverify` job), then profile: {profile_command(ev)}.",
+        ))
+    for stale in m.of(ROLLOUTS_REPLACED):
+        findings.append(Finding(
+            category=CACHE_RESUME,
+            title="The rollouts file was replaced or edited after the run wrote it",
+            evidence=[stale.evidence],
+            cause=f"{stale.message}. No stage of this run wrote the rows it holds now: a copy restored over it (a "
+                  "backup, a sync from another machine or run), rows merged in, or a hand edit. A profile of it "
+                  "reports rewards this run's collection did not produce.",
+            fix=f"Collect again (`gym-pipeline collect --inputs {inputs} --output {rollouts} --model-url "
+                f"{model_url_of(ev)} --env <env>`, or the sweep's rollouts asset) or put back the file the run wrote, "
+                f"then profile: {profile_command(ev)}. Keep backups and syncs out of run folders that are still "
+                "being written, or restore them into a folder of their own.",
         ))
     for stale in m.of(INPUTS_CHANGED):
         findings.append(Finding(
@@ -454,11 +469,17 @@ def rule_truncated_answers(ev: Evidence) -> list[Finding]:
     )]
 
 
+def _resumed_across_weights(ev: Evidence) -> tuple[list[LogHit], dict[str, LogHit]]:
+    """The resumes the logs show, and each set of weights the model servers' logs say they served."""
+    resumed = ev.hits("gym_resumed") + ev.hits("builtin_resumed") + ev.hits("stage_resumed")
+    weights = {h.group("checkpoint", "model"): h for h in ev.hits("served_weights") if h.group("checkpoint", "model")}
+    return (resumed, weights) if resumed and len(weights) >= 2 else ([], {})
+
+
 def rule_resume_across_models(ev: Evidence) -> list[Finding]:
     """A resumed collection whose model servers served other weights than the first part: rollouts of two models."""
-    resumed = ev.hits("gym_resumed") + ev.hits("builtin_resumed")
-    weights = {h.group("checkpoint", "model"): h for h in ev.hits("served_weights") if h.group("checkpoint", "model")}
-    if not resumed or len(weights) < 2:
+    resumed, weights = _resumed_across_weights(ev)
+    if not resumed:
         return []
     names = ", ".join(f"`{w}` ({h.file})" for w, h in weights.items())
     return [Finding(
@@ -479,7 +500,7 @@ _STEP = re.compile(r"(\d+)")
 
 def rule_served_another_checkpoint(ev: Evidence) -> list[Finding]:
     """The run says it collected checkpoint N; the model server's own log says it served checkpoint M."""
-    if ev.manifest.checkpoint is None:
+    if ev.manifest.checkpoint is None or _resumed_across_weights(ev)[0]:  # a resume onto other weights says more
         return []
     name, line = ev.manifest.checkpoint
     wanted = _STEP.findall(name)
