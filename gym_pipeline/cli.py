@@ -239,9 +239,10 @@ def cmd_stage(args: argparse.Namespace) -> int:
     import logging
 
     from dagster_pipes import PipesEnvVarParamsLoader, open_dagster_pipes
+    from pydantic import ValidationError
 
     from gym_pipeline import stages
-    from gym_pipeline.config import SweepConfig
+    from gym_pipeline.config import SweepConfig, validation_problems
     from gym_pipeline.serving.checkpoints import checkpoint_digest
     from gym_pipeline.serving.servers import Endpoint
 
@@ -249,8 +250,8 @@ def cmd_stage(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s", stream=sys.stdout)
     try:
         config = SweepConfig.validate_from_step(args.sweep_config.read_bytes())
-    except ValueError as error:
-        raise ConfigError(f"{args.sweep_config}: not a sweep config written by a sweep step ({error})") from None
+    except ValidationError as error:
+        raise ConfigError(f"{args.sweep_config}: not a valid sweep config: {validation_problems(error)}") from None
 
     def run(log: logging.Logger) -> stages.PartitionOutcome:
         common = {"config": config, "checkpoint": args.checkpoint, "env": args.env, "code": args.code_version,

@@ -485,8 +485,7 @@ def load_sweep_config(path: Path, load_verifiers: bool = True) -> SweepConfig:
     try:
         config = SweepConfig.model_validate(raw)
     except ValidationError as error:
-        problems = "; ".join(f"field '{_field_path(item['loc'])}': {_one_line(item['msg'])}" for item in error.errors())
-        raise ConfigError(f"{path}: {problems}") from None
+        raise ConfigError(f"{path}: {validation_problems(error)}") from None
     config = config.resolved(path.parent.resolve())
     if not load_verifiers:
         return config
@@ -499,6 +498,16 @@ def load_sweep_config(path: Path, load_verifiers: bool = True) -> SweepConfig:
                 line = _line_of(path, ("environments", number, "verifier"))
                 raise ConfigError(f"{path}:{line}: field 'environments.{number}.verifier': {error}") from None
     return config
+
+
+def validation_problems(error: ValidationError) -> str:
+    """A settings model's refusal on one line: each field's path, what it wants, and the value given."""
+    def given(item: dict[str, Any]) -> str:
+        value = item.get("input")
+        return f" (got {value!r})" if isinstance(value, str | int | float) and not isinstance(value, bool) else ""
+
+    return "; ".join(f"field '{_field_path(item['loc'])}': {_one_line(item['msg'])}{given(item)}" if item["loc"]
+                     else _one_line(item["msg"]) for item in error.errors())
 
 
 def _line_of(path: Path, field_path: tuple[str | int, ...]) -> int | str:

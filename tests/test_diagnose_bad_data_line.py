@@ -60,3 +60,11 @@ def test_exception_hints_name_what_to_change(error, words):
 
 def test_no_hint_for_an_unknown_error():
     assert code_fix_hint("RuntimeError: something else") == ""
+
+
+def test_a_blank_line_is_bad_only_for_a_reader_that_refuses_it(tmp_path):
+    data = tmp_path / "tasks.jsonl"
+    data.write_text('{"a": 1} \n\n{"a": 2} \n\n')  # print(json.dumps(row), "\n") leaves a blank line after each row
+    assert first_bad_line(data) is None  # ours skips blank lines
+    bad = first_bad_line(data, blank_lines_bad=True)  # Gym's reader does not
+    assert (bad.line, bad.kind) == (2, "blank") and "sed -i" in bad.fix

@@ -112,3 +112,13 @@ def test_a_connection_dropped_is_placed_by_who_listens_on_the_port():
     placement = place(incident(text), model)
     assert (placement.category, placement.guess) == ("model_serving", False)
     assert "crashed, restarted or was killed" in placement.basis
+
+
+def test_a_refused_sweep_config_field_is_named_in_the_fix_in_both_forms_our_command_printed():
+    now = (Path(__file__).parent / "data" / "diagnose" / "sweep_config_field_refused.log").read_text()
+    before = (Path(__file__).parent / "data" / "diagnosis_corpus" / "ninth_held_out" /
+              "config_sweep_launcher_memory_with_unit" / "run" / "logs" / "materialize.log").read_text()
+    for text in (now, before):  # one line, or pydantic's details on the lines after it
+        placement = place(incident(text), {})
+        assert placement.category == "config" and not placement.guess
+        assert "Correct `launchers.collect.docker.memory_mb`" in placement.fix and "'4g'" in placement.fix

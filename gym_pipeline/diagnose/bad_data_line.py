@@ -2,7 +2,8 @@
 
 An error names a file and line (ours: `data.jsonl:6: not valid JSON`; Gym's, wrapped over several log
 lines: `Malformed JSON in '<file>' at line 1`). Reading that line says what happened, which the message
-does not: a `#` comment header an export tool wrote, a last line cut off mid-object (the file copied or
+does not: a `#` comment header an export tool wrote, a blank line (which Gym's reader refuses), a last line cut
+off mid-object (the file copied or
 read while still being written, or a full disk), a byte order mark, a pretty-printed JSON document.
 """
 
@@ -59,14 +60,20 @@ _READINGS = {
                  "object per line",
                  "Convert it to JSON Lines (`jq -c '.[]' {path} > <new>.jsonl` for an array, `jq -c . {path}` for "
                  "objects), then run again."),
+    "blank": ("line {line} of {name} is blank: Gym's reader takes every line for one JSON object, and an empty line "
+              "is none (`print(json.dumps(row), '\\n')` writes one after every row; files joined with blank lines "
+              "between them do too)",
+              "Remove the blank lines (`sed -i '/^[[:space:]]*$/d' {path}`; write rows with `f.write(json.dumps(row) + "
+              "'\\n')`), then run again on a clean output path."),
     "other": ("line {line} of {name} is not one JSON object",
               "Fix line {line} of {path} (`sed -n '{line}p' {path} | python -m json.tool`), then run again on a "
               "clean output path."),
 }
 
 
-def first_bad_line(path: Path) -> BadLine | None:
-    """The first line of a JSON Lines file that is not a JSON object, read in its first MAX_BYTES_READ."""
+def first_bad_line(path: Path, blank_lines_bad: bool = False) -> BadLine | None:
+    """The first line of a JSON Lines file that is not a JSON object, read in its first MAX_BYTES_READ; a blank line
+    is one only for readers that refuse them (`blank_lines_bad`: Gym's does, ours skips them)."""
     try:
         with path.open("rb") as file:
             data = file.read(MAX_BYTES_READ)
@@ -80,6 +87,8 @@ def first_bad_line(path: Path) -> BadLine | None:
     whole = len(data) < MAX_BYTES_READ
     for index, raw in enumerate(lines):
         if not raw.strip():
+            if blank_lines_bad and index < len(lines) - 1:  # not the end of the last line
+                return BadLine(path, index + 1, "blank", "")
             continue
         try:
             if isinstance(orjson.loads(raw), dict):

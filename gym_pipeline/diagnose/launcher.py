@@ -156,7 +156,7 @@ def outcome(state: LauncherState) -> Outcome:
 
 _INVALID_REQUEST = re.compile(
     r"invalid (?:--[\w-]+|generic resource(?: \(gres\))?|gres|time|mem\w*|cpus?\w*|nodes?|ntasks\w*|"
-    r"tres\w*|constraint)\s+specification|unrecognized option|invalid option|unknown option"
+    r"tres\w*|constraint|feature)\s+specification|unrecognized option|invalid option|unknown option"
     r"|requested reservation is invalid|invalid reservation|invalid qos|invalid account", re.IGNORECASE)
 
 

@@ -16,6 +16,7 @@ never looks at a line in Python unless it can matter:
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
 from collections import Counter
@@ -181,6 +182,10 @@ def _whole_line_chunks(handle, chunk_bytes: int) -> Iterator[tuple[bytearray | b
         elif filled == len(buffer):
             yield bytes(view) + b"\n", filled + 1
             filled, skipping = 0, True
+
+
+# An error line whose details are on the next lines (pydantic: the field's path, then what it wants and the value).
+_DETAILS_FOLLOW = re.compile(r"\d+ validation errors? for \w+\s*$")
 
 
 class _Chunk:
@@ -352,6 +357,9 @@ class _FileScan:
             shown = chunk.shown(line.start, line.end)
             self._add_incident(line.number, line.number, line.number, shown, "error", set(names),
                                server=_split_prefix(shown)[0])
+            if _DETAILS_FOLLOW.search(shown):  # pydantic's "1 validation error for X": the field and problem follow
+                for number, (start, end) in enumerate(itertools.islice(chunk.lines_from(after), 2), line.number + 1):
+                    self._chain(number, chunk.shown(start, end).strip())
         return after
 
     def _continue_traceback(self, chunk: _Chunk, start: int, number: int) -> int:

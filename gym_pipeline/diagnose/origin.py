@@ -199,8 +199,15 @@ _WHAT = _kinds(
      r"is not JSON serializable", VERIFIER_RUNTIME, "the verifier returned a numpy value, which JSON cannot hold",
      "Return plain Python values from `verify` (`float(reward)`, `bool(...)`, `.tolist()` for arrays), then collect "
      "the missing rollouts."),
-    # a config file its model refuses (ours: `sweep.json: not a sweep config ...`; pydantic's "for <X>Config")
-    (r"(?P<file>[^\s:'\"]+\.(?:ya?ml|json|toml)): not a sweep config|validation errors? for \w*Config\b", CONFIG,
+    # a config file its model refuses, naming the field (ours: `sweep.json: not a valid sweep config: field 'x': ...`;
+    # pydantic's "validation error for <X>Config" with the field's path on the next line)
+    (r"(?P<file>[^\s:'\"]+\.(?:ya?ml|json|toml)): not a (?:valid )?sweep config\b[^\n]*?field '(?P<field>[\w.\[\]-]+)': "
+     r"(?P<problem>[^\n]+?)(?: \(got (?P<value3>[^\n]+)\))?(?=\n|$)|validation errors? for \w*Config\)?\s*\n(?P<field2>[\w.\[\]-]+)\s*\n\s*(?P<problem2>[^\n\[]+?)\s*"
+     r"(?:\[type=\w+, input_value=(?P<value>[^,\]]+)|$)", CONFIG,
+     "a config file failed its settings' validation (the field named)",
+     "Correct `{field}` in the sweep config ({problem}; the value given: {value}), then run the stage again."),
+    # ... and without the field's path
+    (r"(?P<file>[^\s:'\"]+\.(?:ya?ml|json|toml)): not a (?:valid )?sweep config|validation errors? for \w*Config\b", CONFIG,
      "a config file failed its settings' validation",
      "Correct the setting the error names in {file} (the lines after the error give the field, what it accepts and "
      "the value found), then run the stage again."),

@@ -26,7 +26,8 @@ def rule_bad_data_line(ev: Evidence) -> list[Finding]:
     if not said:
         return []
     candidates = [*named, *data_files_in(ev.run_dir, ev.artifacts.files)]
-    bad = next((found for path in candidates if (found := first_bad_line(path))), None)
+    gyms = bool(ev.hits("gym_malformed_json"))  # Gym's reader refuses blank lines too
+    bad = next((found for path in candidates if (found := first_bad_line(path, blank_lines_bad=gyms))), None)
     if bad is None:
         return []
     return [Finding(
@@ -41,7 +42,7 @@ def rule_bad_data_line(ev: Evidence) -> list[Finding]:
 
 _KIND_TITLES = {"utf16": "the file is UTF-16, not UTF-8", "comment": "a comment line",
                 "cut": "the last line is cut off", "bom": "a byte order mark",
-                "document": "a pretty-printed JSON document", "other": "a malformed line"}
+                "document": "a pretty-printed JSON document", "blank": "a blank line", "other": "a malformed line"}
 
 
 def _shown(bad: BadLine, ev: Evidence) -> str:

@@ -78,9 +78,11 @@ def _sweep_setting(state: LauncherState, key: str, value: object) -> str:
 
 
 # what an sbatch refusal names -> the Slurm launcher's setting in sweep.yaml
-_SLURM_SETTINGS = {r"--time\b|time limit": "time_limit", r"\bgres\b|generic resource": "gres",
-                   r"--mem\b|memory": "memory_mb", r"cpus.per.task": "cpus_per_task", r"partition": "partition",
-                   r"account": "account", r"\bqos\b|reservation": "extra_options"}
+_SLURM_SETTINGS = {r"--time\b|time limit": "`time_limit`", r"\bgres\b|generic resource": "`gres`",
+                   r"--mem\b|memory": "`memory_mb`", r"cpus.per.task": "`cpus_per_task`", r"partition": "`partition`",
+                   r"account": "`account`", r"\bqos\b|reservation": "`extra_options`",
+                   # a node feature no node has (`sinfo -o '%N %f'` lists them)
+                   r"feature|constraint": "`extra_options`: its `--constraint`"}
 
 
 def _launcher_fix(ev: Evidence, state: LauncherState) -> str:
@@ -93,7 +95,7 @@ def _launcher_fix(ev: Evidence, state: LauncherState) -> str:
                            "answers (set DOCKER_HOST to the engine's socket), `docker image ls` the images it has",
                  }.get(state.launcher, "run the stage's command by hand to see it start")
         refused = [setting for option, setting in _SLURM_SETTINGS.items() if re.search(option, state.launch_error, re.I)]
-        named = f" (sbatch's refusal is about `{refused[0]}`)" if refused else ""
+        named = f" (sbatch's refusal is about {refused[0]})" if refused else ""
         return (f"Correct what the launcher refused ({state.launch_error.splitlines()[0]}): {check}; then fix the "
                 f"stage's settings{named}, {settings}, and run the stage again.")
     memory = _sweep_setting(state, "memory_mb", f"{state.memory_mb} MiB" if state.memory_mb else None)
