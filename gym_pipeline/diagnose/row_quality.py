@@ -1,6 +1,8 @@
 """Quiet data faults that only the rows show: a run can complete, profile and still measure nothing.
 
 Collected while `artifacts` streams the files, one row at a time, in bounded memory:
+- one prompt given as two tasks with different expected answers (annotation batches merged): one copy always
+  scores 0;
 - one task index holding different prompts (datasets concatenated with their own `_ng_task_index`), so
   Gym's per-task statistics and pass@k mix unrelated tasks; tasks with k times the repeats of the others (a
   row repeated in the data: Gym gives it one task index and k times the rollouts);
@@ -71,6 +73,10 @@ class RowQuality:
     prompt_of_task: dict[int, tuple[int, int, str]] = field(default_factory=dict)  # task -> (digest, line, text)
     rows_of_task: Counter[int] = field(default_factory=Counter)  # materialized rows per task
     shared_task_indices: set[int] = field(default_factory=set)
+    # a prompt's first task and expected answer, and prompts asked again as another task expecting another answer
+    expected_of_prompt: dict[int, tuple[int, int, str]] = field(default_factory=dict)  # digest -> (task, line, answer)
+    conflicting_prompts: set[int] = field(default_factory=set)
+    conflicting_example: tuple[EvidenceLine, EvidenceLine] | None = None
     shared_examples: list[SharedTaskIndex] = field(default_factory=list)
     refused_fields: Counter[str] = field(default_factory=Counter)  # field -> rows whose verifier refused its value
     refused_examples: dict[str, EvidenceLine] = field(default_factory=dict)
@@ -198,6 +204,7 @@ def note_materialized_row(quality: RowQuality, row: dict[str, Any], key: tuple[i
     if prompt is None:
         return
     digest = hash(orjson.dumps(prompt, option=orjson.OPT_SORT_KEYS))
+    _note_expected_of_prompt(quality, row, task, line, digest, prompt)
     seen = quality.prompt_of_task.get(task)
     if seen is None:  # the first row of a task: its text kept short, for the evidence
         quality.prompt_of_task[task] = (digest, line, _prompt_text(prompt))
@@ -205,6 +212,28 @@ def note_materialized_row(quality: RowQuality, row: dict[str, Any], key: tuple[i
         quality.shared_task_indices.add(task)
         if len(quality.shared_examples) < max_examples:
             quality.shared_examples.append(SharedTaskIndex(task, seen[1], line, seen[2], _prompt_text(prompt)))
+
+
+def _note_expected_of_prompt(quality: RowQuality, row: dict[str, Any], task: int, line: int, digest: int,
+                             prompt: Any) -> None:
+    """One prompt given as two tasks with two expected answers (annotation batches merged): one copy of each always
+    scores 0, whatever the model answers."""
+    expected = row.get("expected_answer")
+    if not isinstance(expected, str | int | float) or isinstance(expected, bool):
+        return
+    if row.get("options") is not None:  # the same question over other (shuffled) options is another task
+        digest = hash((digest, orjson.dumps(row["options"], option=orjson.OPT_SORT_KEYS)))
+    first = quality.expected_of_prompt.get(digest)
+    if first is None:
+        if len(quality.expected_of_prompt) < MAX_ANSWERS_TO_CHECK:
+            quality.expected_of_prompt[digest] = (task, line, str(expected).strip())
+        return
+    if first[0] != task and first[2] != str(expected).strip() and digest not in quality.conflicting_prompts:
+        quality.conflicting_prompts.add(digest)
+        quality.conflicting_example = quality.conflicting_example or (
+            EvidenceLine(file="", line=first[1], text=f"task {first[0]}: {_prompt_text(prompt)!r} expects "
+                                                      f"{first[2]!r}"),
+            EvidenceLine(file="", line=line, text=f"task {task}: the same prompt expects {str(expected).strip()!r}"))
 
 
 def _option_labels(options: Any) -> set[str] | None:

@@ -2,8 +2,8 @@
 
 skipped.json maps each task to the loader's reason. A base image the Docker host lacks is the machine's
 (infra); a folder missing what Harbor's format requires (`tests/test.sh`, `instruction.md`) is the task's
-data (data/schema); a `task.toml` or `dataset.toml` that does not parse or validate is its settings (config).
-"""
+data (data/schema), and so is a `task.toml` that does not parse or validate (the task's own definition, kept
+with it); a `dataset.toml` that does not is the run's settings (config)."""
 
 from __future__ import annotations
 
@@ -36,6 +36,11 @@ _KINDS: tuple[tuple[re.Pattern[str], SkipKind], ...] = (
               "`tests/test.sh`, the verifier's entry point, which writes /logs/verifier/reward.txt or reward.json "
               "(checks kept in another harness's file, such as tests/test_outputs.py, are run from test.sh); then "
               "validate the tasks again (`gym-pipeline tasks validate <taskset>`).")),
+    (re.compile(r"task\.toml(?::\d+)?: (?:not valid TOML|field '|not UTF-8)", re.I),
+     SkipKind(DATA_SCHEMA, "a task's task.toml does not parse or validate",
+              "Fix the task.toml the reason names, at its line (a string value needs quotes: `category = "
+              "\"text-processing\"`; check it with `python -c 'import sys, tomllib; tomllib.load(open(sys.argv[1], "
+              "\"rb\"))' <task>/task.toml`); then validate the tasks again (`gym-pipeline tasks validate <taskset>`).")),
 )
 
 

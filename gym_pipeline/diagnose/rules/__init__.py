@@ -70,6 +70,7 @@ from gym_pipeline.diagnose.rules.known import known_problems
 from gym_pipeline.diagnose.rules.process_limits import rule_process_limits
 from gym_pipeline.diagnose.rules.progress import rule_interrupted_collection
 from gym_pipeline.diagnose.rules.quality import (
+    rule_conflicting_labels,
     rule_crossed_environments,
     rule_every_rollout_masked,
     rule_expected_answers_case_lost,
@@ -155,6 +156,7 @@ RULES: tuple[Rule, ...] = (
     Rule(5, "rollouts_without_inputs", rule_rollouts_without_inputs),
     Rule(5, "rollouts_of_other_inputs", rule_rollouts_of_other_inputs),
     Rule(5, "shared_task_index", rule_shared_task_index),
+    Rule(5, "conflicting_labels", rule_conflicting_labels),
     Rule(5, "crossed_environments", rule_crossed_environments),
     Rule(5, "verifier_refuses_row_values", rule_verifier_refuses_row_values),
     Rule(5, "known_problems", known_problems(5)),

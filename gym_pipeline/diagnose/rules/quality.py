@@ -47,6 +47,27 @@ def rule_shared_task_index(ev: Evidence) -> list[Finding]:
     )]
 
 
+def rule_conflicting_labels(ev: Evidence) -> list[Finding]:
+    """The same prompt as two tasks expecting two different answers: the data contradicts itself."""
+    a = ev.artifacts
+    quality = a.quality
+    if not quality.conflicting_prompts or quality.conflicting_example is None:
+        return []
+    file = a.rel(a.materialized.path)
+    count = len(quality.conflicting_prompts)
+    return [Finding(
+        category=DATA_SCHEMA,
+        title=f"{plural(count, 'prompt')} appear as two tasks with different `expected_answer`s",
+        evidence=[line.model_copy(update={"file": file}) for line in quality.conflicting_example],
+        cause="The data asks the same question twice and expects two different answers (two annotation batches or "
+              "dataset versions merged, a label corrected in one copy only): whatever the model answers, one copy "
+              "scores 0, so these tasks cap the mean reward and pass@k below what the model earns.",
+        fix="Keep one row per prompt with the right `expected_answer` in the source data (find them: `jq -c "
+            "'[.responses_create_params.input, .expected_answer]' <data.jsonl> | sort | uniq -c`), then materialize "
+            f"again ({path_of(a.materialized)}) and collect on a clean output path.",
+    )]
+
+
 def rule_repeated_tasks(ev: Evidence) -> list[Finding]:
     """Tasks materialized k times as often as the others: the same row appears k times in the data."""
     a = ev.artifacts
