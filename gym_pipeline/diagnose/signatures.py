@@ -100,6 +100,10 @@ SIGNATURES: tuple[Signature, ...] = (
     # an environment dump (`env`, a job's environment): the proxies that HTTP clients follow, and what they skip
     Signature("proxy_env", r"^(?:https?_proxy|HTTPS?_PROXY|ALL_PROXY|all_proxy)=(?P<proxy>\S+)"),
     Signature("no_proxy_env", r"^(?:no_proxy|NO_PROXY)=(?P<hosts>\S*)"),
+    # Ray told which cluster to join (a RAY_ADDRESS the shell exported), rather than starting its own
+    Signature("ray_address_from_env", r"Using address (?P<address>\S+) set in the environment variable RAY_ADDRESS"),
+    # `ip -brief link/addr` showing the loopback interface down
+    Signature("loopback_down", r"^lo\s+DOWN\b"),
     Signature("ray_gcs_unreachable", r"Failed to connect to GCS at address (?P<address>\S+)"
                                      r"|Failed to get cluster ID from GCS server"),
     Signature("gym_malformed_json", r"Malformed JSON in\b|byte order mark \(BOM\) is not supported"),
@@ -174,7 +178,8 @@ SIGNATURES: tuple[Signature, ...] = (
     Signature("kernel_oom_kill", r"Out of memory: Killed process (?P<pid>\d+)|^Killed\s*$"),
     Signature("ray_failure", r"ray\.exceptions\.(?P<kind>\w+Error)|A worker died or was killed while executing"
                              r"|The node with node id \S+ has been marked dead"),
-    Signature("ray_node_startup", r"The current node timed out during startup|raylet failed to start"),
+    Signature("ray_node_startup", r"The current node timed out during startup|raylet failed to start"
+                                  r"|Timed out waiting for file \S*/gcs_server_port"),
     Signature("docker_hub_429", r"registry returned HTTP 429 for (?P<path>\S+)"),
     Signature("docker_toomanyrequests", r"toomanyrequests"),
     Signature("sandbox_pull_rate_limited",
@@ -197,6 +202,9 @@ SIGNATURES: tuple[Signature, ...] = (
     Signature("config_override_error",
               r"Could not override '(?P<key>[^']+)'|Key '(?P<missing>[^']+)' is not in struct"
               r"|ConfigAttributeError: (?P<attribute>.+)|MissingMandatoryValue: (?P<value>.+)"),
+    # a host name that does not resolve (aiohttp's and the resolver's words): the machine's name service, or the name
+    Signature("host_unresolved", r"Cannot connect to host (?P<host>[^\s:]+):\d+ [^\n]*?\[(?:Name or service not known|"
+                                 r"Temporary failure in name resolution|nodename nor servname provided)"),
     # --- step 2: model serving ---------------------------------------------------------------------
     Signature("model_endpoint_down",
               r"model endpoint (?P<url>\S+?) did not answer|model endpoint (?P<url2>\S+) lists no model"
@@ -461,6 +469,17 @@ KNOWN_PROBLEMS: tuple[KnownProblem, ...] = (
         "`policy_base_url`), check it with `curl -s http://<host>:<port>/v1/models`, then run again (`--resume` "
         "collects only what is missing).",
         "seeds/000 config: wrong config bundle, missing agent, wrong extra args",
+    ),
+    KnownProblem(
+        "host_unresolved", 1, INFRA, ("host_unresolved",),
+        "The host name {host} does not resolve on this machine",
+        "A request's URL names {host}, and the machine's name service has no address for it (no line in /etc/hosts, "
+        "no DNS answer), so no connection was ever made: the server behind it may be up and fine.",
+        "Check the name where the stage runs: `getent hosts {host}`. For a server on this machine use `127.0.0.1` "
+        "in the URL (`--model-url http://127.0.0.1:<port>/v1`), or restore `127.0.0.1 localhost` in /etc/hosts (a "
+        "provisioning tool or container image can leave it out); for another machine, fix the name or the DNS, or "
+        "use its address. Then run the stage again.",
+        "seeds/000 infra: network",
     ),
     # step 2 --------------------------------------------------------------------------------------
     KnownProblem(

@@ -67,6 +67,7 @@ from gym_pipeline.diagnose.rules.job import (
     rule_tool_env_hangs,
 )
 from gym_pipeline.diagnose.rules.known import known_problems
+from gym_pipeline.diagnose.rules.local_ray import rule_own_ray_unreachable
 from gym_pipeline.diagnose.rules.process_limits import rule_process_limits
 from gym_pipeline.diagnose.rules.progress import rule_interrupted_collection
 from gym_pipeline.diagnose.rules.quality import (
@@ -129,6 +130,7 @@ RULES: tuple[Rule, ...] = (
     Rule(1, "host_limits", rule_host_limits),
     Rule(1, "process_limits", rule_process_limits),
     Rule(1, "skipped_tasks_by_reason", rule_skipped_tasks_by_reason),
+    Rule(1, "own_ray_unreachable", rule_own_ray_unreachable),
     Rule(1, "known_problems", known_problems(1)),
     Rule(2, "model_probe", rule_model_probe),
     Rule(2, "nested_model_errors", rule_nested_model_errors),

@@ -114,7 +114,7 @@ def _quoted_by(incident: LogIncident, findings: list[Finding]) -> bool:
     if len(message) < MIN_QUOTED_CHARS:
         return False
     return any(message in " ".join(text.split())
-               for finding in findings
+               for finding in findings if not finding.effect  # an effect quotes what followed, not the error
                for text in (finding.title, finding.cause, *(line.text for line in finding.evidence)))
 
 
