@@ -147,7 +147,9 @@ def unexplained_log_errors(ev: Evidence, findings: list[Finding]) -> list[Findin
         seen_files.add(incident.file)
         noise = sum(1 for i in ev.logs.incidents if i.file == incident.file and i.after_shutdown)
         others = ev.logs.incident_counts[incident.file] - noise - 1
-        placement = place(incident, ports)
+        first = incident
+        incident, placement = _first_placed(first, ev.logs.incidents, findings, ports)
+        vaguer = "" if incident is first else f"; the error at line {first.line} before it does not say what failed"
         field_fault = input_field_fault(ev, incident.full_text) if placement.category == VERIFIER_RUNTIME else None
         if field_fault is not None:  # the verifier raised on a field the rows lack or mistype: the data's fault
             placement = Placement(DATA_SCHEMA, f"{placement.basis}, on the input field `{field_fault[0]}`, and "
@@ -166,10 +168,13 @@ def unexplained_log_errors(ev: Evidence, findings: list[Finding]) -> list[Findin
                     "or return reward 0 instead.")
         result.append(Finding(
             category=category,
-            title=f"First unexplained error in {incident.file}: {incident.text}",
+            title=f"{'First unexplained' if incident is first else 'Unexplained'} error in {incident.file}: "
+                  f"{incident.text}",
             evidence=[incident.evidence()],
             cause=(
-                f"The first real {what} of this log ({incident.file}:{span}; shutdown noise skipped)"
+                f"The first {'real ' if incident is first else ''}{what} of this log"
+                + ("" if incident is first else " that says what it is")
+                + f" ({incident.file}:{span}; shutdown noise skipped{vaguer})"
                 + (f", raised at {raised_at}" if raised_at else "")
                 + f", matches no known problem. Placed in {category} ({CATEGORY_MEANINGS[category]}) "
                 + ("as a guess: " if placement.guess else "by ")
@@ -187,6 +192,25 @@ def unexplained_log_errors(ev: Evidence, findings: list[Finding]) -> list[Findin
             guess=placement.guess,
         ))
     return sorted(result, key=lambda finding: stage_of_log(finding.evidence[0].file))
+
+
+MAX_ERRORS_WEIGHED = 8  # of one log, for one that says what it is
+
+
+def _first_placed(first: LogIncident, incidents: list[LogIncident], findings: list[Finding],
+                  ports: dict[int, Listener]) -> tuple[LogIncident, Placement]:
+    """The log's first unexplained error, or a later one (of the same run of the process) that its words or origin
+    place where the first is only a guess: a component failing vaguely ("Failed to start the dashboard, return code
+    -6") before the error that says why (`BlockingIOError: [Errno 11] Resource temporarily unavailable`)."""
+    placement = place(first, ports)
+    if not placement.guess:
+        return first, placement
+    later = [i for i in incidents if i.file == first.file and i.start > first.start and not i.after_shutdown
+             and not _explained(i, findings)][:MAX_ERRORS_WEIGHED]
+    for incident in later:
+        if not (found := place(incident, ports)).guess:
+            return incident, found
+    return first, placement
 
 
 def _ended_the_stage(ev: Evidence, incident: LogIncident) -> bool:
