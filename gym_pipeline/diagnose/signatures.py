@@ -149,8 +149,9 @@ SIGNATURES: tuple[Signature, ...] = (
     Signature("gym_row_limit", r"Limiting the number of rows to (?P<limit>\d+)"),
     Signature("gym_request_retry", r"\[request_retry url=(?P<url>\S+) error=(?P<error>\w+) retry=(?P<retry>\d+) "
                                    r"elapsed_s=(?P<elapsed>[\d.]+)\]"),
-    # a shell's `ulimit -a` printed into a log: the file size and address space its processes may use
-    Signature("process_limit", r"^(?P<what>file size|virtual memory)\s+\((?:blocks|kbytes), -[fv]\) (?P<value>\d+)\s*$"),
+    # a shell's `ulimit -a` printed into a log: the file size, address space and CPU time its processes may use
+    Signature("process_limit", r"^(?P<what>file size|virtual memory|cpu time)\s+\((?:blocks|kbytes|seconds), -[fvt]\) "
+                               r"(?P<value>\d+)\s*$"),
     # a native library that could not get memory (an address-space cap, or the machine out of memory)
     Signature("memory_allocation_failed", r"Memory allocation (?:still )?failed|OpenBLAS error: Memory"),
     Signature("gym_concurrency", r"Querying with (?P<concurrency>\d+) concurrent requests"),

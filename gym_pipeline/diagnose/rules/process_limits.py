@@ -1,9 +1,10 @@
-"""Step 1: a process limit the shell set (`ulimit -f`, `ulimit -v`) that the run did not fit in.
+"""Step 1: a process limit the shell set (`ulimit -f`, `ulimit -v`, `ulimit -t`) that the run did not fit in.
 
 A run that stops without an error of its own (servers that never get ready, a profile that exits at once)
 may show why in a `ulimit -a` printed into its log: a file size limit of a few blocks stops every log and
 output file (SIGXFSZ), an address-space cap below what Python, Ray or a BLAS library maps stops them at
-start. Only a run that did not finish is blamed on them.
+start, a CPU-time cap of minutes kills a long collection part way (SIGXCPU, then SIGKILL). Only a run that did not
+finish is blamed on them.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from gym_pipeline.diagnose.vocabulary import INFRA, THROUGHPUT_RESOURCES
 _FILE_TOO_LARGE = re.compile(r"File too large|Errno 27\b|EFBIG|SIGXFSZ")
 SMALL_FILE_SIZE_BLOCKS = 1 << 20  # 512 MB in 512-byte blocks: below this, a run's logs and outputs can reach it
 SMALL_ADDRESS_SPACE_KB = 4 << 20  # 4 GB: Python with numpy, Ray or a model client maps more than a few hundred MB
+SMALL_CPU_TIME_S = 24 * 3600  # a collection, its verifiers included, can use a day of CPU
 
 
 def rule_process_limits(ev: Evidence) -> list[Finding]:
@@ -53,5 +55,19 @@ def rule_process_limits(ev: Evidence) -> list[Finding]:
                 fix="Raise or lift the address-space limit where the command runs (`ulimit -v unlimited` in the shell "
                     "or job script; ask for memory with the job's `--mem` instead), then run the command again.",
                 explains=frozenset({"process_limit", "memory_allocation_failed"}),
+            ))
+        elif hit.groups["what"] == "cpu time" and value < SMALL_CPU_TIME_S:
+            findings.append(Finding(
+                category=THROUGHPUT_RESOURCES,
+                title=f"The shell caps each process at {value} s of CPU time (ulimit -t): the run stopped part way",
+                evidence=[hit.evidence()],
+                cause=f"`ulimit -a` in {hit.file} shows a CPU time limit of {value} s (a login node's per-process "
+                      "cap, or a job script's). The kernel stops a process that has used it (SIGXCPU, then SIGKILL), "
+                      "with no error of its own: a collection whose verifier or client spends CPU on every rollout "
+                      "reaches it long before its work is done.",
+                fix="Lift the CPU-time limit where the stage runs (`ulimit -t unlimited` in the shell or job script; "
+                    "run long collections as batch jobs rather than on a login node whose cap is fixed), or make the "
+                    "verifier cheaper; then resume the collection.",
+                explains=frozenset({"process_limit"}),
             ))
     return findings

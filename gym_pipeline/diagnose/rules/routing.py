@@ -62,6 +62,9 @@ def client_timeout(text: str) -> tuple[str, float] | None:
     return (match["name"], float(match["seconds"])) if match else None
 
 
+_LOOPBACK = re.compile(r"\b(?:127\.\d+\.\d+\.\d+|localhost)\b|\[::1\]")
+
+
 def model_refusal(group: FailureGroup) -> str | None:
     """How a model server's refusal in this group reads (one of the routes above), or None when it is not one."""
     nested = group.nested
@@ -119,6 +122,10 @@ def failure_route(ev: Evidence, group: FailureGroup) -> str:
     if refusal is not None:
         return refusal
     if group.stage == AGENT_STAGE and (CONNECTION.search(text) or _TIMEOUT.search(text)):
+        # a call to loopback comes from the host, not from inside a sandbox (Gym gives sandboxed harnesses the
+        # machine's network address); refused there after other episodes got results: the model server went away
+        if REFUSED.search(text) and _LOOPBACK.search(text) and ev.artifacts.rollouts.valid_rows:
+            return "endpoint"
         return "sandbox_network"
     nested = group.nested
     if nested is not None:
