@@ -81,6 +81,7 @@ def test_a_job_over_its_memory_limit_is_reported_oom_killed(tmp_path, launcher):
 
     recorded = record(tmp_path)
     assert recorded["oom_killed"] is True and recorded["signal"] == "SIGKILL"
+    assert recorded["exit_code"] == 137  # Slurm's `0:9` read as a shell would, not "killed by SIGKILL, exit 0"
     assert "no limit stopped me" not in (tmp_path / "logs" / "profile.log").read_text()
     assert_job_gone(recorded["slurm_job_id"])
 

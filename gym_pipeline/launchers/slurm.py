@@ -212,6 +212,8 @@ class _SlurmJob(RunningStage):
             self.state.exit_code = int(code)
             if signum.isdigit() and int(signum) > 0:
                 self.state.signal = signal_name(int(signum))
+                if self.state.exit_code == 0:  # Slurm's `0:9`: no exit of its own; a shell would say 128 + 9
+                    self.state.exit_code = 128 + int(signum)
         if details.get("Reason") not in (None, "None"):
             self.state.slurm_reason = details["Reason"]
         code_from_file = self._exit_code_from_file()
