@@ -698,3 +698,10 @@ def test_a_rule_that_raises_costs_its_own_findings_with_a_note_not_the_report(tm
     note = next(f for f in findings if f.id == "broken")
     assert note.role == "note" and "KeyError" in note.title and "the other rules ran" in note.title
     assert [f.id for f in findings if f.role != "note"] == [f.id for f in expected if f.role != "note"]
+
+
+def test_inputs_materialized_from_the_first_rows_of_their_data_are_noted():
+    run = (Path(__file__).parent / "data" / "diagnosis_corpus" / "ninth_held_out" /
+           "cache_resume_builtin_full_run_on_smoke_test_inputs" / "run")
+    note = next(f for f in diagnose(run).findings if f.id == "limited_inputs")
+    assert note.role == "note" and "first 3 of the data's 12 rows" in note.title and "without the limit" in note.fix

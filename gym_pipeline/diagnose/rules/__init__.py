@@ -32,6 +32,7 @@ from gym_pipeline.diagnose.rules.bad_data import rule_bad_data_line
 from gym_pipeline.diagnose.rules.client_timeout import rule_client_timeout_too_short
 from gym_pipeline.diagnose.rules.data import (
     rule_empty_inputs,
+    rule_limited_inputs,
     rule_malformed_jsonl,
     rule_missing_rollouts,
     rule_partial_profile_log,
@@ -152,6 +153,7 @@ RULES: tuple[Rule, ...] = (
     Rule(5, "repeated_tasks", rule_repeated_tasks),
     Rule(5, "stale_inputs", rule_stale_inputs),
     Rule(5, "resume_across_models", rule_resume_across_models),
+    Rule(5, "limited_inputs", rule_limited_inputs),
     Rule(5, "empty_inputs", rule_empty_inputs),
     Rule(5, "bad_data_line", rule_bad_data_line),
     Rule(5, "malformed_jsonl", rule_malformed_jsonl),

@@ -476,6 +476,33 @@ def _resumed_across_weights(ev: Evidence) -> tuple[list[LogHit], dict[str, LogHi
     return (resumed, weights) if resumed and len(weights) >= 2 else ([], {})
 
 
+def rule_limited_inputs(ev: Evidence) -> list[Finding]:
+    """Inputs materialized from the first N rows of their data (`limit`): worth knowing before reading the profile
+    as the whole dataset's (a smoke test's limit kept for the full run is the usual way it happens)."""
+    m = ev.manifest
+    if m.settings is None or not m.settings.limit or m.source is None:
+        return []
+    try:
+        with open(m.source, "rb") as data:
+            rows = sum(1 for line in data if line.strip())
+    except OSError:
+        return []
+    if rows <= m.settings.limit:
+        return []
+    return [Finding(
+        category=CACHE_RESUME,
+        role=NOTE,
+        title=f"The inputs hold the first {m.settings.limit} of the data's {rows} rows (materialized with limit "
+              f"{m.settings.limit})",
+        evidence=[EvidenceLine(file=MANIFEST_FILE, text=f"materialized_inputs.settings.limit: {m.settings.limit}")],
+        cause="The materialization read only the first rows of the data, so the rollouts and the profile describe "
+              "that subset, not the dataset. A limit set for a smoke test and kept for the full run does this.",
+        fix=f"If the whole dataset was meant, materialize again without the limit (`gym-pipeline materialize --input "
+            f"{m.source} ...` without `--limit`; Gym: without `++limit`), then collect on a clean output path and "
+            "profile.",
+    )]
+
+
 def rule_resume_across_models(ev: Evidence) -> list[Finding]:
     """A resumed collection whose model servers served other weights than the first part: rollouts of two models."""
     resumed, weights = _resumed_across_weights(ev)
