@@ -107,3 +107,16 @@ def test_a_served_model_server_answers_until_the_block_ends(run_dir, engine):
     assert engine.containers.list(all=True, filters={"id": state.container_id}) == []
     recorded = record(run_dir, "model_server")
     assert recorded["stopped_by_launcher"] == "after serving" and "exit_code" not in recorded
+
+
+def test_a_run_directory_reached_through_a_symlink_is_the_same_folder_at_both_paths(run_dir):
+    scratch = run_dir / "scratch"
+    scratch.mkdir()
+    linked = run_dir / "runs"
+    linked.symlink_to(scratch)  # a runs folder linked to scratch space, as clusters do
+    script = ("import sys; from pathlib import Path; "
+              "[Path(p, name).write_text('x') for p, name in ((sys.argv[1], 'a'), (sys.argv[2], 'b'))]")
+    launch = python_launch("collect", script, linked, str(linked), str(scratch))
+    state = DockerLauncher(network="none").run(launch)
+    assert state.exit_code == 0
+    assert (scratch / "a").read_text() == (scratch / "b").read_text() == "x"

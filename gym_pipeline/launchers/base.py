@@ -19,6 +19,7 @@ its key puts it in its log.
 from __future__ import annotations
 
 import logging
+import os
 import re
 import shlex
 import time
@@ -75,9 +76,11 @@ class StageLaunch:
         if not _STAGE_NAME.match(self.stage):
             raise ValueError(f"stage name {self.stage!r} must be letters, digits, '_', '.' or '-' (it names files)")
         object.__setattr__(self, "argv", tuple(self.argv))
-        object.__setattr__(self, "run_dir", Path(self.run_dir).resolve())
+        # absolute, but symlinks kept: the stage names its paths the way the sweep config does (a runs folder linked
+        # to scratch space), and a container mounts both that path and where it leads
+        object.__setattr__(self, "run_dir", Path(os.path.abspath(self.run_dir)))
         object.__setattr__(self, "env", dict(self.env))
-        object.__setattr__(self, "read_only_paths", tuple(Path(p).resolve() for p in self.read_only_paths))
+        object.__setattr__(self, "read_only_paths", tuple(Path(os.path.abspath(p)) for p in self.read_only_paths))
 
     @property
     def workdir(self) -> Path:

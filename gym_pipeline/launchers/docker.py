@@ -125,11 +125,15 @@ class DockerLauncher(Launcher):
         read_write = [launch.run_dir]
         read_only = [_PROJECT_DIR, Path(sys.prefix).resolve(), Path(sys.base_prefix).resolve(),
                      *launch.read_only_paths, launch.workdir]
-        mounts = [Mount(str(path), str(path), type="bind") for path in read_write]
+        # a run directory reached through a symlink (a runs folder linked to scratch) is mounted at both paths: the
+        # stage inside names it the way the sweep config does, resolved or not
+        read_write = list(dict.fromkeys(p for path in read_write for p in (path, path.resolve())))
+        read_only = [p for path in read_only for p in (path, path.resolve())]
+        mounts = [Mount(str(path), str(path.resolve()), type="bind") for path in read_write]
         covered = list(read_write)
         for path in sorted(set(read_only), key=lambda p: len(p.parts)):
             if not any(path.is_relative_to(parent) for parent in covered):
-                mounts.append(Mount(str(path), str(path), type="bind", read_only=True))
+                mounts.append(Mount(str(path), str(path.resolve()), type="bind", read_only=True))
                 covered.append(path)
         for extra in self.mounts:
             target = extra.target or extra.source
