@@ -517,8 +517,12 @@ def rule_resume_across_models(ev: Evidence) -> list[Finding]:
               "whatever model now answers: the rows before the restart come from one set of weights, the rest from "
               "another, and the profile averages them as one checkpoint.",
         fix="Collect each checkpoint into its own output folder: re-run the resumed part on a clean path without "
-            "--resume against the weights you meant (`gym eval run ... --output <checkpoint folder>/rollouts.jsonl`); "
-            "keep the first part only if it was the same checkpoint.",
+            "--resume against the weights you meant ("
+            + (f"`gym-pipeline collect --inputs {path_of(ev.artifacts.materialized)} --output <checkpoint folder>/"
+               f"rollouts.jsonl --model-url <its server> --env <env>`, or the sweep's rollouts asset, which serves "
+               "each checkpoint itself" if ours(ev) else "`gym eval run ... --output <checkpoint folder>/rollouts.jsonl`")
+            + "); keep the first part only if it was the same checkpoint. A checkpoint folder overwritten in place "
+              "is another checkpoint: export new weights to a new folder.",
     )]
 
 
