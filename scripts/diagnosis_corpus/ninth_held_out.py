@@ -259,18 +259,38 @@ def healthy_gym_small_dev_shm_ray_warning(ctx: Ctx) -> str:
 # =====================================================================================================
 
 
+def gym_start_and_eval(
+    ctx: Ctx,
+    model_url: str,
+    overrides: str,
+    data: Path,
+    ready_s: float,
+    *servers: subprocess.Popen,
+    eval_s: float | None = None,
+) -> tuple[subprocess.Popen, bool, int | None]:
+    """`gym env start`, then, once ready, `gym eval run` of `data` (2 repeats, concurrency 4), waited for or (with
+    `eval_s`) interrupted after that long; then Gym and `servers` are stopped. (env start, ready, eval exit or None)."""
+    env_start, ready = gym_start_maybe(ctx, f"{gym_model_args(model_url)} {overrides}", ready_s)
+    evaluated = None
+    if ready:
+        args = agent_args(data, ctx.run / "rollouts.jsonl", 2, 4)
+        if eval_s is None:
+            evaluated = gym_eval(ctx, overrides, args)
+        else:
+            eval_run = gym_eval(ctx, overrides, args, background=True)
+            wait_or_interrupt(ctx, eval_run, eval_s, "`gym eval run`")
+            evaluated = eval_run.returncode
+    elif env_start.poll() is None:
+        ctx.note(f"{ready_s:.0f} s without `gym env start` getting ready: Ctrl-C on it")
+    stop_gym(ctx, env_start, *servers)
+    return env_start, ready, evaluated
+
+
 def gym_start_with_ray_tmpdir(ctx: Ctx, ray_tmpdir: Path, url: str, overrides: str) -> tuple[bool, int | None]:
     """`gym env start` from a shell exporting RAY_TMPDIR=`ray_tmpdir`; (ready, eval run's exit code or None)."""
     ctx.env["RAY_TMPDIR"] = str(ray_tmpdir)
     ctx.note(f"export RAY_TMPDIR={ctx._shown(str(ray_tmpdir))}   # from the site profile")
-    env_start, ready = gym_start_maybe(ctx, f"{gym_model_args(url)} {overrides}", 150)
-    evaluated = None
-    if ready:
-        data = ctx.run / "tasks.jsonl"
-        evaluated = gym_eval(ctx, overrides, agent_args(data, ctx.run / "rollouts.jsonl", 2, 4))
-    elif env_start.poll() is None:
-        ctx.note("150 s without `gym env start` getting ready: Ctrl-C on it")
-    stop_gym(ctx, env_start)
+    _, ready, evaluated = gym_start_and_eval(ctx, url, overrides, ctx.run / "tasks.jsonl", 150)
     return ready, evaluated
 
 
@@ -339,13 +359,7 @@ def infra_gym_ray_tmpdir_path_too_long(ctx: Ctx) -> str:
 def infra_gym_loopback_interface_down(ctx: Ctx) -> str:
     data, url, policy, overrides = gym_setup(ctx, "string_match", 4, 22)
     ctx.sh("ip link set lo down; ip -brief link show lo; ip -brief addr", "network.log")
-    env_start, ready = gym_start_maybe(ctx, f"{gym_model_args(url)} {overrides}", 120)
-    evaluated = None
-    if ready:
-        evaluated = gym_eval(ctx, overrides, agent_args(data, ctx.run / "rollouts.jsonl", 2, 4))
-    elif env_start.poll() is None:
-        ctx.note("120 s without `gym env start` getting ready: Ctrl-C on it")
-    stop_gym(ctx, env_start, policy)
+    env_start, ready, evaluated = gym_start_and_eval(ctx, url, overrides, data, 120, policy)
     code = env_start.returncode
     if ready and evaluated == 0:
         raise failed(ctx, "gym worked")
@@ -366,15 +380,7 @@ def infra_gym_loopback_interface_down(ctx: Ctx) -> str:
 def model_serving_gym_env_start_while_model_loading(ctx: Ctx) -> str:
     run = ctx.run
     data, url, policy, overrides = gym_setup(ctx, "string_match", 4, 24, "--slow-start-s 600")
-    env_start, ready = gym_start_maybe(ctx, f"{gym_model_args(url)} {overrides}", 150)
-    evaluated = None
-    if ready:
-        eval_run = gym_eval(ctx, overrides, agent_args(data, run / "rollouts.jsonl", 2, 4), background=True)
-        wait_or_interrupt(ctx, eval_run, 120, "`gym eval run`")
-        evaluated = eval_run.returncode
-    elif env_start.poll() is None:
-        ctx.note("150 s without `gym env start` getting ready: Ctrl-C on it")
-    stop_gym(ctx, env_start, policy)
+    _, ready, evaluated = gym_start_and_eval(ctx, url, overrides, data, 150, policy, eval_s=120)
     if evaluated == 0 and len(rows_of(run / "rollouts.jsonl")) == 8:
         raise failed(ctx, "collected")
     return (
@@ -396,15 +402,7 @@ def model_serving_gym_server_listens_on_other_address(ctx: Ctx) -> str:
     data, url, policy, overrides = gym_setup(ctx, "string_match", 4, 28, "--host 127.0.0.2")
     given = url.replace("127.0.0.2", "127.0.0.1")
     ctx.note(f"(the policy listens at {url}; the Gym command names {given})")
-    env_start, ready = gym_start_maybe(ctx, f"{gym_model_args(given)} {overrides}", 120)
-    evaluated = None
-    if ready:
-        eval_run = gym_eval(ctx, overrides, agent_args(data, run / "rollouts.jsonl", 2, 4), background=True)
-        wait_or_interrupt(ctx, eval_run, 120, "`gym eval run`")
-        evaluated = eval_run.returncode
-    elif env_start.poll() is None:
-        ctx.note("120 s without `gym env start` getting ready: Ctrl-C on it")
-    stop_gym(ctx, env_start, policy)
+    _, ready, evaluated = gym_start_and_eval(ctx, given, overrides, data, 120, policy, eval_s=120)
     if evaluated == 0 and len(rows_of(run / "rollouts.jsonl")) == 8:
         raise failed(ctx, "collected")
     return (
