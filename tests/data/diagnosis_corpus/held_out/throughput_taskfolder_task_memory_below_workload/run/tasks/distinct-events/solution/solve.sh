@@ -1,0 +1,2 @@
+#!/bin/bash
+python3 -c "print(len(set(open('/app/events.log').read().splitlines())))" > /app/distinct.txt

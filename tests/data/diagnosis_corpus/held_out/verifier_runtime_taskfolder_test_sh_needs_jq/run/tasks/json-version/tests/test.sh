@@ -1,0 +1,12 @@
+#!/bin/bash
+# Writes 1 to /logs/verifier/reward.txt when the task is done, else 0.
+set -euo pipefail
+cd /app
+expected="$(jq -r .version /app/package.json)"
+if test "$(tr -d "[:space:]" < /app/version.txt 2>/dev/null)" = "$expected"; then
+  echo "PASS"
+  echo 1 > /logs/verifier/reward.txt
+else
+  echo "FAIL"
+  echo 0 > /logs/verifier/reward.txt
+fi
