@@ -184,8 +184,9 @@ def _whole_line_chunks(handle, chunk_bytes: int) -> Iterator[tuple[bytearray | b
             filled, skipping = 0, True
 
 
-# An error line whose details are on the next lines (pydantic: the field's path, then what it wants and the value).
-_DETAILS_FOLLOW = re.compile(r"\d+ validation errors? for \w+\s*$")
+# An error line whose details are on the next lines (pydantic: the field's path, then what it wants and the value;
+# Gym's unset config value: which key it references).
+_DETAILS_FOLLOW = re.compile(r"\d+ validation errors? for \w+\s*$|Config value '[^']+'\s*$")
 
 
 class _Chunk:

@@ -189,8 +189,14 @@ _WHAT = _kinds(
      "`{option} {value}` names a config Gym does not have ({config}): give `{option}` a name it lists (the error "
      "suggests one when it can), or, for your own servers, point `--search-dir` at the folder that holds {config}; "
      "then start again."),
-    # a setting whose value its config model refuses (pydantic's "Value error, <field> must ...")
-    (r"invalid configuration\b.*Value error, (?P<field>\w+) (?P<rule>[^,)]+)", CONFIG,
+    # a config value that refers to a key nothing set (`${policy_api_key}` with no --model-api-key, env.yaml entry)
+    (r"Config value '(?P<path>[^']+)'\s*\n?\s*references '(?P<key>\w+)', which is not set", CONFIG,
+     "a config value refers to a setting that nothing set",
+     "Set `{key}`: on the command line with `{option_of_key}` (or its `++{key}` override), or in env.yaml; `{path}` "
+     "reads it. Then start again."),
+    # a setting whose value its config model refuses (pydantic's "Value error, <field> must ...", or its message)
+    (r"invalid configuration\b[^\n]*?(?:Value error, (?P<field>\w+) (?P<rule>[^,)]+)|: (?P<field2>\w+) "
+     r"\((?P<rule2>[^)]+)\))", CONFIG,
      "the command's settings failed validation",
      "Give `{field}` a valid value ({rule}): on the command line `{option_of_field}` (or `++{field}=`), in a config "
      "file its `{field}` key; check what sets it (an unset shell variable, a default of 0)."),
@@ -319,6 +325,9 @@ _WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
 
 
 HEAD_SERVER = "Gym's head server"
+# Gym's settings that its CLI sets under another name (`gym env start --model-api-key` is `policy_api_key`)
+GYM_OPTION_OF_SETTING = {"num_samples_in_parallel": "--concurrency", "policy_api_key": "--model-api-key",
+                         "policy_base_url": "--model-url", "policy_model_name": "--model"}
 
 
 @dataclass(frozen=True)
@@ -409,8 +418,9 @@ def _filled(fix: str, match: re.Match[str]) -> str:
     for name, value in match.groupdict().items():
         base = name.rstrip("0123456789")
         groups[base] = groups.get(base) or value
-    if groups.get("field"):
-        groups["option_of_field"] = "--" + groups["field"].replace("_", "-")
+    for name in ("field", "key"):
+        if groups.get(name):
+            groups[f"option_of_{name}"] = GYM_OPTION_OF_SETTING.get(groups[name], "--" + groups[name].replace("_", "-"))
     return re.sub(r"\{(\w+)\}", lambda m: groups.get(m[1]) or f"<{m[1]}>", fix)
 
 
