@@ -44,6 +44,7 @@ from gym_pipeline.diagnose.vocabulary import (
 
 # an answer that is a web page (`<!DOCTYPE HTML>`, `<html lang="en">`) rather than an API's JSON
 _HTML_PAGE = re.compile(r"\s*<(?:!doctype\s+html|html)\b", re.IGNORECASE)
+_NOT_FOUND_PAGE = re.compile(r"\s*(?:\{\s*\"detail\"\s*:\s*)?\"?Not Found\"?\s*\}?\s*$")  # a web framework's 404 body
 
 # ---------------------------------------------------------------------------------------------
 # Step 1: the job, and what stops it before anything runs.
@@ -405,12 +406,13 @@ def rule_nested_model_errors(ev: Evidence) -> list[Finding]:
     groups = groups_routed(ev, "nested_model")
     if not groups:
         return []
-    if any(g.nested and _HTML_PAGE.match(g.nested.headline) for g in groups):
+    if any(g.nested and (_HTML_PAGE.match(g.nested.headline) or _NOT_FOUND_PAGE.match(g.nested.headline))
+           for g in groups):
         return [nested_finding(
             ev, groups, MODEL_SERVING, "Model server",
-            "That body is an HTML page, not the JSON every OpenAI-compatible server answers with (errors included): "
-            "the model URL points at another web server (a docs preview, a dashboard, a notebook, a proxy's login "
-            "page) or at a path of it that is not the API.",
+            "That body is an HTML page or a bare `Not Found`, not the JSON error every OpenAI-compatible server "
+            "answers with: the model URL points at another web server (a docs preview, a dashboard, Gym's own head "
+            "server, a proxy's login page) or at a path of it that is not the API.",
             "Point the model URL (`gym env start --model-url`, `policy_base_url`) at the model server's API base, "
             f"`http://HOST:PORT/v1`: the port the model server printed when it started, checked with `curl -s "
             f"{models_url(ev)}` (it must list the model).",

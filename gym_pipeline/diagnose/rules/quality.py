@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import re
+
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import Finding, model_url_of, path_of, plural, profile_command
@@ -171,6 +173,9 @@ def rule_unextracted_answers(ev: Evidence) -> list[Finding]:
     )]
 
 
+_LAST_LINE_SETTING = re.compile(r"last|final|answer_line|end", re.IGNORECASE)
+
+
 def rule_last_line_answers_scored_zero(ev: Evidence) -> list[Finding]:
     """Responses ending with the expected answer, scored 0 by a verifier that keeps no extracted answer: it reads
     the answer from another place than the one the responses (and the prompts) put it."""
@@ -178,16 +183,32 @@ def rule_last_line_answers_scored_zero(ev: Evidence) -> list[Finding]:
     count, scored = quality.last_line_answers_scored_zero, quality.scored_rows
     if count < UNEXTRACTED_MIN_ROWS or count < UNEXTRACTED_SHARE * scored or quality.last_line_example is None:
         return []
+    head = f"{count} of {scored} scored rollouts got reward 0 while their response's last line holds the expected answer"
+    setting = quality.extraction_settings.most_common(1)[0] if quality.extraction_settings else None
+    # the rows tell the verifier where to look, and they say elsewhere (a setting that names the last line or the
+    # final answer is right, and a verifier that still misses the answer is the verifier's fault)
+    if setting is not None and not _LAST_LINE_SETTING.search(setting[0][1]):
+        (setting, value), rows = setting
+        return [Finding(
+            category=DATA_SCHEMA,
+            title=f"{head}: the rows' `{setting}` ({value!r}) looks elsewhere",
+            evidence=[quality.last_line_example],
+            cause=f"The verifier extracts the answer the way the rows' `{setting}` ({value!r}, on {rows} materialized "
+                  "rows) says, and the responses give it where their prompts ask ('Final answer: ...' on the last "
+                  "line): the setting does not fit the prompts, so correct answers score 0.",
+            fix=f"Set `{setting}` in the source rows to how each prompt asks for its answer (or change the prompts), "
+                "then materialize again and collect, or score the stored responses again.",
+        )]
     return [Finding(
         category=VERIFIER_RUNTIME,
-        title=f"{count} of {scored} scored rollouts got reward 0 while their response's last line holds the expected "
-              "answer",
+        title=head,
         evidence=[quality.last_line_example],
         cause="The responses give the expected answer on their last line, where the prompts ask for it ('Final "
               "answer: ...'), and the verifier scored them 0: it takes the answer from somewhere else (the first "
               "line, the whole text, another pattern), so correct answers score 0 and the profile measures the "
               "verifier, not the model.",
-        fix="Make the verifier read the answer where the responses give it (the last line, after 'Final answer:'), "
+        fix="Make the verifier read the answer where the responses give it (the last line, after 'Final answer:'; "
+            "a pattern applied with `re.match`, anchored at the start of the response, must use `re.search`), "
             "check it on one of these rows without a model, then score the stored responses again, no model needed: "
             f"`gym-pipeline reverify {ev.run_dir} --env <env>` (add `--gym` for a run of NeMo Gym's own resources "
             f"server), and profile: {profile_command(ev)}.",
