@@ -99,6 +99,9 @@ def test_a_url_cut_short_in_its_port_names_no_address():
     ("error: No interpreter found for Python >=3.13 in managed installations or search path", "infra", "Python"),
     ("tomllib.TOMLDecodeError: Invalid value (at line 3, column 9)", "config", "TOML"),
     ("slurmstepd: error: Detected 1 oom_kill event in StepId=12.batch.", "throughput_resources", "out of memory"),
+    ("error: [Errno 2] No such file or directory: '/scratch/run/rollouts.jsonl'", "infra", "output folder was removed"),
+    ("FileNotFoundError: [Errno 2] No such file or directory", "infra", "working directory no longer exists"),
+    ("error: /data/evals/math_tasks.jsonl: file not found", "config", "data path that does not exist"),
 ])
 def test_what_an_error_is_places_it_whoever_met_it(line, category, basis):
     placement = place(incident(line + "\n"), {})

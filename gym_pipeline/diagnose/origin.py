@@ -163,8 +163,22 @@ _WHAT = _kinds(
     (r"can't open file '(?P<file>[^']+)': \[Errno 2\]", CONFIG, "a server's entrypoint script does not exist",
      "The config names a script that is not there ({file}): point the server's `entrypoint` in its config at the file "
      "that exists (renamed?), or restore it; then `gym env start` again."),
+    # the run's own output file gone while the run wrote it (a scratch cleaner, a folder removed under a job): the
+    # inputs a command is given are refused as `file not found` before anything runs, not with an errno
+    (r"Errno 2\] No such file or directory: '(?P<file>[^']*(?:rollouts[^'/]*|_failures|_reward_profiling)\.jsonl)'",
+     INFRA, "the run's output folder was removed while the run was writing to it",
+     "Find what deletes files there (a scratch-space cleaner, a quota purge, another job's cleanup: `ls -ld` the "
+     "folder of {file}) and write the run to a folder it spares; then collect again on a clean output path."),
+    # no path at all: the working directory itself is gone (os.getcwd() in a shell whose folder was deleted)
+    (r"FileNotFoundError: \[Errno 2\] No such file or directory\s*$|getcwd\(?\)?: cannot access parent|"
+     r"shell-init: error retrieving current directory", INFRA,
+     "the current working directory no longer exists (deleted, or its mount gone, under the shell)",
+     "`cd` to a folder that exists (the project or $HOME) before running, and keep cleanups off folders a shell or "
+     "job is still in; then run again."),
     # a path given on the command line that is not there
-    (r"(?:Input|input|data|dataset) file (?:not found|does not exist)|No such file or directory: '[^']+\.jsonl'",
+    (r"(?:Input|input|data|dataset) file (?:not found|does not exist)|No such file or directory: '[^']+\.jsonl'"
+     # (not a file an earlier stage should have written: its absence follows from that stage's failure)
+     r"|(?<!rollouts)(?<!_materialized_inputs)(?<!_failures)\.jsonl: file not found",
      CONFIG, "the command was given a data path that does not exist",
      "Point `--input` (or the environment's `dataset`) at the file that exists: `ls` the folder it names for the "
      "real name; then run again."),
