@@ -75,3 +75,12 @@ def test_missing_input_file_is_named(tmp_path, capsys):
     assert main(["materialize", "--input", str(missing), "--num-repeats", "1", "--agent", "a",
                  "--output", str(tmp_path / "o.jsonl")]) == 2
     assert str(missing) in capsys.readouterr().err
+
+
+def test_collecting_over_the_inputs_file_is_refused_and_the_inputs_are_kept(tmp_path, capsys):
+    inputs = _materialize(tmp_path)
+    before = inputs.read_bytes()
+    assert main(["collect", "--inputs", str(inputs), "--output", str(inputs), "--model-url", "http://127.0.0.1:9/v1",
+                 "--env", "mcqa"]) == 2
+    assert "would overwrite the inputs it collects on" in " ".join(capsys.readouterr().err.split())
+    assert inputs.read_bytes() == before

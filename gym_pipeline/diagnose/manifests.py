@@ -57,6 +57,7 @@ class ManifestFacts:
     model_urls: list[tuple[str, int | None]] = field(default_factory=list)  # (url, manifest line)
     concurrency: list[tuple[int, int | None]] = field(default_factory=list)  # (requests in flight, manifest line)
     checkpoint: tuple[str, int | None] | None = None  # (the checkpoint the rollouts record names, its line)
+    output_over_inputs: EvidenceLine | None = None  # a collection whose --output was its own inputs file
 
     def of(self, kind: str) -> list[Staleness]:
         return [s for s in self.stale if s.kind == kind]
@@ -110,6 +111,10 @@ def _check_records(facts: ManifestFacts, manifest: dict[str, Any], materialized:
             recorded = rollouts_record["inputs"]["digest"]
             facts.stale.append(Staleness(INPUTS_CHANGED, str(error), EvidenceLine(
                 file=MANIFEST_FILE, line=_line(lines, recorded), text=f"rollouts.inputs.digest: {recorded}")))
+    if rollouts_record and (rollouts_record.get("output") or {}).get("path") == rollouts_record["inputs"]["path"]:
+        facts.output_over_inputs = EvidenceLine(
+            file=MANIFEST_FILE, line=_line(lines, '"output"'),
+            text=f"rollouts.inputs.path and rollouts.output.path: {rollouts_record['inputs']['path']}")
     if rollouts_record and isinstance(rollouts_record.get("verifier"), dict):
         _check_verifier(facts, rollouts_record["verifier"], rollouts.parent, lines)
     _check_rollouts_output(facts, manifest, rollouts, lines)

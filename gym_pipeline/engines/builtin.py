@@ -307,6 +307,10 @@ async def collect(
     started = time.monotonic()
     materialized_path, rollouts_path = Path(materialized_path), Path(rollouts_path)
     failures_path = failures_path_for(rollouts_path)
+    if materialized_path.resolve() in (rollouts_path.resolve(), failures_path.resolve()):
+        raise CollectionError(f"--output {rollouts_path} would overwrite the inputs it collects on "
+                              f"({materialized_path}): give the rollouts their own path, e.g. "
+                              f"{materialized_path.parent / 'rollouts.jsonl'}")
     run_dir = rollouts_path.parent
     with run_directory_lock(run_dir, ROLLOUTS_STAGE):  # one writer per run directory
         manifest = read_manifest(run_dir)

@@ -151,6 +151,20 @@ def rule_stale_inputs(ev: Evidence) -> list[Finding]:
                 f"then profile: {profile_command(ev)}. Keep backups and syncs out of run folders that are still "
                 "being written, or restore them into a folder of their own.",
         ))
+    if m.output_over_inputs is not None:
+        findings.append(Finding(
+            category=CONFIG,
+            title="The collection wrote its rollouts over its own inputs file (--output named the materialized inputs)",
+            evidence=[m.output_over_inputs],
+            cause="`collect` was given the materialized inputs as `--output`: a fresh collection clears its output "
+                  "first, so the inputs were replaced by the rollouts, and everything after (the profile, a resume, "
+                  "staleness checks) reads rollouts where inputs should be.",
+            fix=f"Materialize the inputs again (`gym-pipeline materialize --input {m.source or '<data>'} ... --output "
+                f"{inputs}`), then collect with `--output` pointing at the rollouts' own file (`<run>/rollouts.jsonl`) "
+                "and profile; newer versions refuse this pair.",
+            explains=frozenset({"stale_inputs_refused"}),
+        ))
+        return findings  # the inputs "changed" because they were overwritten: not staleness
     for stale in m.of(INPUTS_CHANGED):
         findings.append(Finding(
             category=CACHE_RESUME,
