@@ -8,7 +8,7 @@ the format requires, this finding places it there instead, and subsumes the know
 from __future__ import annotations
 
 from gym_pipeline.diagnose.evidence import Evidence
-from gym_pipeline.diagnose.findings import Finding, plural, unique
+from gym_pipeline.diagnose.findings import NOTE, Finding, plural, unique
 from gym_pipeline.diagnose.skip_reasons import kind_of_skips
 
 _SIGNATURES = ("tasks_not_loadable", "skip_unloadable_hint", "validate_skipped", "skipped_task")
@@ -21,6 +21,18 @@ def rule_skipped_tasks_by_reason(ev: Evidence) -> list[Finding]:
         return []
     hits = sorted((h for name in _SIGNATURES for h in ev.hits(name)), key=lambda h: (h.file, h.line))
     tasks = sorted({hit.groups.get("task") or hit.text.split(":")[0] for hit in skipped})
+    a = ev.artifacts
+    if a.rollouts.valid_rows and not a.missing_keys:  # skipped as asked (skip_unloadable), and the rest all ran
+        return [Finding(
+            category=kind.category, role=NOTE,
+            title=f"{plural(len(tasks), 'task')} left out as unloadable ({kind.what}: {', '.join(tasks[:5])}); every "
+                  "other task ran",
+            evidence=unique(h.evidence() for h in hits),
+            cause=f"skip_unloadable (`--skip-unloadable`) let the run go on without them: {skipped[0].text}. The "
+                  "profile covers the loadable tasks only.",
+            fix=f"Nothing, if they were left out on purpose (a draft); otherwise: {kind.fix}",
+            explains=frozenset(_SIGNATURES),
+        )]
     return [Finding(
         category=kind.category,
         title=f"{plural(len(tasks), 'task')} could not load: {kind.what} ({', '.join(tasks[:5])})",

@@ -23,7 +23,7 @@ from gym_pipeline.core.manifest import ROLLOUTS_STAGE, read_manifest
 from gym_pipeline.core.materialize import MATERIALIZED_INPUTS_STAGE
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
-from gym_pipeline.diagnose.findings import Finding, Rule, plural
+from gym_pipeline.diagnose.findings import CAUSE, NOTE, Finding, Rule, plural
 from gym_pipeline.diagnose.skip_reasons import kind_of_skips
 from gym_pipeline.diagnose.taskset_source import is_taskset_record, taskset_staleness
 from gym_pipeline.diagnose.vocabulary import (
@@ -134,8 +134,11 @@ def rule_tasks_not_loadable(ev: Evidence) -> list[Finding]:
     stopped = not run.rows and not run.failures
     first = next(iter(skipped))
     kind = kind_of_skips(skipped.values())
+    # skipped as asked (skip_unloadable) and every other task ran: a draft left out on purpose looks the same
+    complete = not stopped and ev.artifacts.rollouts.valid_rows and not ev.artifacts.missing_keys
     return [Finding(
         category=kind.category if kind else CONFIG,
+        role=NOTE if complete else CAUSE,
         title=f"{plural(len(skipped), 'task')} could not load: {_names(skipped)} ({first}: {skipped[first]})",
         evidence=evidence,
         cause=f"The loader refused {_names(skipped)} or its image build failed; skipped.json maps each task to its "
