@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import re
+import tomllib
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -21,6 +22,7 @@ from typing import Any
 from gym_pipeline.core.formats import FAILURES_FILE, MATERIALIZED_INPUTS_FILE, ROLLOUTS_FILE
 from gym_pipeline.core.manifest import ROLLOUTS_STAGE, read_manifest
 from gym_pipeline.core.materialize import MATERIALIZED_INPUTS_STAGE
+from gym_pipeline.diagnose.artifacts import locate_named_file
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import CAUSE, NOTE, Finding, Rule, plural
@@ -307,9 +309,37 @@ def _reward_fix(run: TaskFolderRun, kind: str, tasks: list[str]) -> str:
             f"write a finite number to /logs/verifier/reward.txt or reward.json. Then {run.rerun()}.")
 
 
+SHRUNK_MULTIPLIER = 0.5  # below this, the dataset cuts every task's own budgets: a setting, not a slow episode
+
+
+def _timeout_multiplier(ev: Evidence, run: TaskFolderRun) -> tuple[float, Path] | None:
+    """The taskset's `[gym.defaults] timeout_multiplier` (dataset.toml, found below the run folder if it moved)."""
+    taskset = locate_named_file(run.taskset, ev.run_dir, folder=True)
+    try:
+        settings = tomllib.loads((taskset / "dataset.toml").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    value = settings.get("gym", {}).get("defaults", {}).get("timeout_multiplier")
+    return (float(value), taskset / "dataset.toml") if isinstance(value, int | float) else None
+
+
 def rule_time_budget(ev: Evidence) -> list[Finding]:
     run = task_folder_run(ev)
-    return [] if run is None else _by_kind_findings(ev, run, TIMEOUT_KINDS, THROUGHPUT_RESOURCES, _time_budget_fix)
+    if run is None:
+        return []
+    findings = _by_kind_findings(ev, run, TIMEOUT_KINDS, THROUGHPUT_RESOURCES, _time_budget_fix)
+    multiplier = _timeout_multiplier(ev, run) if findings else None
+    if multiplier is None or multiplier[0] >= SHRUNK_MULTIPLIER:
+        return findings
+    value, dataset = multiplier
+    return [finding.model_copy(update={
+        "category": CONFIG,
+        "title": f"{finding.title}, under a timeout_multiplier of {value:g}",
+        "cause": f"{finding.cause} {dataset.name} sets `timeout_multiplier = {value:g}` in [gym.defaults]: every agent "
+                 f"and verifier budget is {value:g} times the task's own, too short for any episode.",
+        "fix": f"Set `timeout_multiplier` in [gym.defaults] of {ev.rel(dataset)} back to what was meant (1 keeps the "
+               f"tasks' own budgets; above 1 for slow machines), then {run.rerun()}.",
+    }) for finding in findings]
 
 
 def rule_reward_kinds(ev: Evidence) -> list[Finding]:
