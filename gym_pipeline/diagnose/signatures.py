@@ -149,6 +149,11 @@ SIGNATURES: tuple[Signature, ...] = (
     Signature("gym_row_limit", r"Limiting the number of rows to (?P<limit>\d+)"),
     Signature("gym_request_retry", r"\[request_retry url=(?P<url>\S+) error=(?P<error>\w+) retry=(?P<retry>\d+) "
                                    r"elapsed_s=(?P<elapsed>[\d.]+)\]"),
+    # a job's cgroup limits printed into a log (`grep . /sys/fs/cgroup/memory.max`, `name: value`), and the node's
+    # ephemeral port range as `sysctl` prints it
+    Signature("cgroup_limit", r"(?:^|/)(?P<what>memory\.limit_in_bytes|memory\.max|cpu\.cfs_quota_us|cpu\.max)\s*[:=]?\s*"
+                              r"(?P<value>\d+)(?:\s+(?:of\s+)?(?P<period>\d+))?\s*$"),
+    Signature("port_range", r"net\.ipv4\.ip_local_port_range\s*=\s*(?P<low>\d+)\s+(?P<high>\d+)"),
     # a shell's `ulimit -a` printed into a log: the file size, address space and CPU time its processes may use
     Signature("process_limit", r"^(?P<what>file size|virtual memory|cpu time)\s+\((?:blocks|kbytes|seconds), -[fvt]\) "
                                r"(?P<value>\d+)\s*$"),

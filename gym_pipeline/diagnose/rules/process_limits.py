@@ -19,6 +19,9 @@ _FILE_TOO_LARGE = re.compile(r"File too large|Errno 27\b|EFBIG|SIGXFSZ")
 SMALL_FILE_SIZE_BLOCKS = 1 << 20  # 512 MB in 512-byte blocks: below this, a run's logs and outputs can reach it
 SMALL_ADDRESS_SPACE_KB = 4 << 20  # 4 GB: Python with numpy, Ray or a model client maps more than a few hundred MB
 SMALL_CPU_TIME_S = 24 * 3600  # a collection, its verifiers included, can use a day of CPU
+SMALL_MEMORY_BYTES = 2 << 30  # Ray, Gym's servers and a verifier's tables together want more than 2 GB
+SMALL_CPU_SHARE = 0.5  # of one CPU
+SMALL_PORT_RANGE = 1000  # ephemeral ports: every connection a run opens takes one
 
 
 def rule_process_limits(ev: Evidence) -> list[Finding]:
@@ -70,4 +73,55 @@ def rule_process_limits(ev: Evidence) -> list[Finding]:
                     "verifier cheaper; then resume the collection.",
                 explains=frozenset({"process_limit"}),
             ))
+    findings += _cgroup_findings(ev)
+    findings += [_port_range_finding(hit) for hit in ev.hits("port_range")
+                 if int(hit.groups["high"]) - int(hit.groups["low"]) < SMALL_PORT_RANGE][:1]
     return findings
+
+
+def _cgroup_findings(ev: Evidence) -> list[Finding]:
+    """A job's cgroup memory limit or CPU quota, printed into a log, that the run did not fit in."""
+    findings = []
+    for hit in ev.hits("cgroup_limit"):
+        what, value, period = hit.groups["what"], int(hit.groups["value"]), hit.groups.get("period")
+        if what.startswith("memory") and value < SMALL_MEMORY_BYTES:
+            findings.append(Finding(
+                category=THROUGHPUT_RESOURCES,
+                title=f"The job's cgroup limits its memory to {value >> 20} MB ({what}): the run did not fit",
+                evidence=[hit.evidence()],
+                cause=f"{hit.file} shows the cgroup memory limit of the job ({what} = {value} bytes). Past it the "
+                      "kernel's OOM killer ends a process (often with no error of its own in the log, only a log "
+                      "that stops): Ray, each Gym server and a verifier's tables all count against it.",
+                fix="Give the job more memory (the container's `--memory`, the job's `--mem`, or `memory_mb` of the "
+                    "stage's launcher in sweep.yaml), or lower `--concurrency` and what the verifier keeps in memory; "
+                    "then run again.",
+                explains=frozenset({"cgroup_limit"}),
+            ))
+        elif what.startswith("cpu") and period and value / int(period) < SMALL_CPU_SHARE:
+            share = value / int(period)
+            findings.append(Finding(
+                category=THROUGHPUT_RESOURCES,
+                title=f"The job's cgroup gives it {share:.0%} of one CPU ({what}): the run was starved",
+                evidence=[hit.evidence()],
+                cause=f"{hit.file} shows a CPU quota of {value} per {period} µs: Ray's processes, Gym's servers and "
+                      "the client share that sliver, so start-up steps time out and components fail to start.",
+                fix="Give the job whole CPUs (the container's `--cpus`, the job's `--cpus-per-task`, or `cpus` of the "
+                    "stage's launcher in sweep.yaml); then run again.",
+                explains=frozenset({"cgroup_limit"}),
+            ))
+    return findings[:1]
+
+
+def _port_range_finding(hit) -> Finding:
+    low, high = int(hit.groups["low"]), int(hit.groups["high"])
+    return Finding(
+        category=INFRA,
+        title=f"The node's ephemeral port range is {low}-{high}: {high - low + 1} ports for every connection it opens",
+        evidence=[hit.evidence()],
+        cause="Every outgoing connection (Ray's workers to their GCS, Gym's servers to each other and to the model) "
+              "takes a local port from net.ipv4.ip_local_port_range; a range this narrow runs out at once and "
+              "connections fail (`Cannot assign requested address`) or hang.",
+        fix="Restore the range (`sysctl -w net.ipv4.ip_local_port_range=\"32768 60999\"`, and the file in "
+            "/etc/sysctl.d/ that narrowed it), then start again.",
+        explains=frozenset({"port_range"}),
+    )
