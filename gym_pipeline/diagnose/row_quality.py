@@ -2,7 +2,8 @@
 
 Collected while `artifacts` streams the files, one row at a time, in bounded memory:
 - one prompt given as two tasks with different expected answers (annotation batches merged): one copy always
-  scores 0;
+  scores 0; a few tasks in another row format (other fields) that all score 0 while the rest score: rows of
+  another dataset merged in;
 - one task index holding different prompts (datasets concatenated with their own `_ng_task_index`), so
   Gym's per-task statistics and pass@k mix unrelated tasks; tasks with k times the repeats of the others (a
   row repeated in the data: Gym gives it one task index and k times the rollouts);
@@ -73,6 +74,8 @@ class RowQuality:
     prompt_of_task: dict[int, tuple[int, int, str]] = field(default_factory=dict)  # task -> (digest, line, text)
     rows_of_task: Counter[int] = field(default_factory=Counter)  # materialized rows per task
     shared_task_indices: set[int] = field(default_factory=set)
+    # each task's row format (its field names), for rows of another dataset's format merged in
+    fields_of_task: dict[int, frozenset[str]] = field(default_factory=dict)
     # a prompt's first task and expected answer, and prompts asked again as another task expecting another answer
     expected_of_prompt: dict[int, tuple[int, int, str]] = field(default_factory=dict)  # digest -> (task, line, answer)
     conflicting_prompts: set[int] = field(default_factory=set)
@@ -200,6 +203,8 @@ def note_materialized_row(quality: RowQuality, row: dict[str, Any], key: tuple[i
     _note_options(quality, row, key, line)
     task = key[0]
     quality.rows_of_task[task] += 1
+    if task not in quality.fields_of_task and len(quality.fields_of_task) < MAX_ANSWERS_TO_CHECK:
+        quality.fields_of_task[task] = frozenset(name for name in row if not name.startswith("_ng_"))
     prompt = _prompt(row)
     if prompt is None:
         return

@@ -70,6 +70,53 @@ def rule_conflicting_labels(ev: Evidence) -> list[Finding]:
     )]
 
 
+MERGED_MAX_SHARE = 0.34  # of the tasks: a minority format
+MERGED_MIN_TASKS = 2
+# a field that says which environment's format a row has: (environment, what marks it)
+FORMAT_OF_FIELD = {"options": ("mcqa", "options and a letter answer"), "task_input": ("a task folder", "task_input")}
+
+
+def rule_rows_of_another_format(ev: Evidence) -> list[Finding]:
+    """A few tasks whose rows have other fields than the rest, all scored 0 while the rest score: rows of another
+    dataset (another environment's format) merged into this one, which this verifier cannot grade."""
+    quality = ev.artifacts.quality
+    formats: dict[frozenset[str], list[int]] = {}
+    for task, fields in quality.fields_of_task.items():
+        formats.setdefault(fields, []).append(task)
+    if len(formats) < 2:
+        return []
+    ranked = sorted(formats.items(), key=lambda item: -len(item[1]))
+    main_fields, main_tasks = ranked[0]
+
+    def mean(tasks: list[int]) -> float | None:
+        scored = sum(quality.scored_of_task.get(t, 0) for t in tasks)
+        return sum(quality.reward_sum_of_task.get(t, 0.0) for t in tasks) / scored if scored else None
+
+    main_mean, total = mean(main_tasks), len(quality.fields_of_task)
+    for fields, tasks in ranked[1:]:
+        extra, lacking = sorted(fields - main_fields), sorted(main_fields - fields)
+        if not extra or len(tasks) < MERGED_MIN_TASKS or len(tasks) > MERGED_MAX_SHARE * total:
+            continue
+        if mean(tasks) != 0 or not main_mean:
+            continue
+        known = next((FORMAT_OF_FIELD[name] for name in extra if name in FORMAT_OF_FIELD), None)
+        return [Finding(
+            category=DATA_SCHEMA,
+            title=f"{len(tasks)} of {total} tasks are rows of another format (with {', '.join(extra)}"
+                  + (f"; without {', '.join(lacking)}" if lacking else "") + "), and all of them score 0",
+            evidence=[EvidenceLine(file=ev.rel(ev.artifacts.materialized.path), text=f"tasks {sorted(tasks)[:8]}: "
+                                   f"fields {sorted(fields)}; the other {len(main_tasks)} tasks: {sorted(main_fields)}")],
+            cause=f"Most rows share one set of fields and score a mean of {main_mean:.2f}; these have other fields "
+                  + (f"({known[0]}'s format: {known[1]}) " if known else "")
+                  + "and score 0 every time: rows of another dataset merged into this one (two exports "
+                    "concatenated), which this environment's verifier cannot grade.",
+            fix="Move those rows to the dataset of the environment whose format they have"
+                + (f" ({known[0]})" if known else "")
+                + " or convert them to this one's fields, then materialize again and collect on a clean output path.",
+        )]
+    return []
+
+
 def rule_repeated_tasks(ev: Evidence) -> list[Finding]:
     """Tasks materialized k times as often as the others: the same row appears k times in the data."""
     a = ev.artifacts
