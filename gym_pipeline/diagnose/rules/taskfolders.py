@@ -400,7 +400,60 @@ def _unless_all_explained(generic: Callable[[Evidence], list[Finding]]) -> Calla
 
 _REPLACED = {"stale_inputs": rule_task_folder_changed, "time_budget_kinds": rule_time_budget,
              "failure_kinds": rule_reward_kinds, "missing_rollouts": rule_episodes_without_result}
-_ADDED_BEFORE_KNOWN_PROBLEMS = {1: (("tasks_not_loadable", rule_tasks_not_loadable), ("no_sandbox", rule_no_sandbox))}
+# ---------------------------------------------------------------------------------------------
+# A task's sandbox too small for its work: the agent's commands killed (exit 137) and every episode scored 0
+
+_KILLED = re.compile(r"exit code 137\b|\bKilled\b")
+MAX_TRANSCRIPTS = 200  # read, at most: enough to name the tasks
+
+
+def _task_memory_mb(ev: Evidence, run: TaskFolderRun, task: str) -> int | None:
+    folder = locate_named_file(run.task_path(task), ev.run_dir, folder=True)
+    try:
+        value = tomllib.loads((folder / "task.toml").read_text(encoding="utf-8")).get("environment", {}).get("memory_mb")
+    except (OSError, ValueError):
+        return None
+    return value if isinstance(value, int) else None
+
+
+def rule_sandbox_commands_killed(ev: Evidence) -> list[Finding]:
+    run = task_folder_run(ev)
+    if run is None:
+        return []
+    rewards: dict[str, list[float]] = defaultdict(list)
+    for _, row in run.rows:
+        if isinstance(row.get("reward"), int | float):
+            rewards[str(row.get("task_id"))].append(row["reward"])
+    killed: dict[str, EvidenceLine] = {}
+    for transcript in sorted((ev.run_dir / "rollouts_episodes").glob("*/*/attempt_*/agent/transcript.json"))[:MAX_TRANSCRIPTS]:
+        task = transcript.relative_to(ev.run_dir / "rollouts_episodes").parts[0]
+        if task in killed or not rewards.get(task) or any(rewards[task]):
+            continue  # only tasks that never scored
+        for number, line in enumerate(transcript.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
+            if _KILLED.search(line):
+                killed[task] = EvidenceLine(file=ev.rel(transcript), line=number, text=line.strip())
+                break
+    if not killed:
+        return []
+    task = next(iter(killed))
+    memory = _task_memory_mb(ev, run, task)
+    return [Finding(
+        category=THROUGHPUT_RESOURCES,
+        title=f"The agent's commands were killed in the sandbox of {_names(killed)} (exit 137, out of memory)"
+              + (f" under memory_mb = {memory}" if memory else "") + "; every episode of it scored 0",
+        evidence=list(killed.values())[:3],
+        cause="A command the agent ran in the task's sandbox was killed (`Killed`, exit code 137: the container's "
+              "memory limit) before it could write its result, so the verifier found nothing and scored 0"
+              + (f"; the task gives its sandbox {memory} MB ([environment] memory_mb of task.toml)" if memory else "")
+              + ". The model is not at fault: the sandbox is too small for the task's work.",
+        fix=f"Raise `memory_mb` in [environment] of {run.task_path(task)}/task.toml (or the dataset's override for the "
+            f"task) to what its work needs, check the oracle passes (`gym-pipeline tasks validate "
+            f"{run.task_path(task)}`), then {run.rerun()}.",
+    )]
+
+
+_ADDED_BEFORE_KNOWN_PROBLEMS = {1: (("tasks_not_loadable", rule_tasks_not_loadable), ("no_sandbox", rule_no_sandbox)),
+                                7: (("sandbox_commands_killed", rule_sandbox_commands_killed),)}
 
 
 def with_task_folder_rules(rules: tuple[Rule, ...]) -> tuple[Rule, ...]:
