@@ -93,6 +93,8 @@ def cmd_collect(args: argparse.Namespace) -> int:
         f"{summary.collected} collected, {summary.resumed} already done, {summary.failed} failed "
         f"of {summary.total} in {summary.elapsed_s:.1f}s -> {args.output}"
         + "".join(f"\n{escape(str(torn))}" for torn in summary.torn_lines_repaired)
+        + (f"\n{summary.given_up_before} of the failed were given up by an earlier run (their attempts used up) and "
+           "not retried: collect again without --resume to try them" if summary.given_up_before else "")
     )
     return 1 if summary.failed else 0
 

@@ -84,3 +84,19 @@ def test_collecting_over_the_inputs_file_is_refused_and_the_inputs_are_kept(tmp_
                  "--env", "mcqa"]) == 2
     assert "would overwrite the inputs it collects on" in " ".join(capsys.readouterr().err.split())
     assert inputs.read_bytes() == before
+
+
+def test_a_resume_says_it_did_not_retry_what_an_earlier_run_gave_up_on(tmp_path, capsys, policy_endpoint):
+    inputs = _materialize(tmp_path)
+    rollouts = tmp_path / "rollouts.jsonl"
+    down = ["collect", "--inputs", str(inputs), "--output", str(rollouts), "--model-url",
+            f"http://127.0.0.1:{_closed_port()}/v1", "--model", "m", "--env", "mcqa"]
+    assert main(down) == 1  # the server was not up: every rollout given up after its attempts
+    capsys.readouterr()
+    up = ["collect", "--inputs", str(inputs), "--output", str(rollouts), "--model-url", policy_endpoint.url,
+          "--env", "mcqa", "--resume"]
+    assert main(up) == 1
+    err = " ".join(capsys.readouterr().err.split())
+    rows = len(inputs.read_bytes().splitlines())
+    assert f"0 collected, 0 already done, {rows} failed" in err
+    assert f"{rows} of the failed were given up by an earlier run" in err and "without --resume" in err

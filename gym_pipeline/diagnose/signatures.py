@@ -134,6 +134,8 @@ SIGNATURES: tuple[Signature, ...] = (
     Signature("gym_resumed", r"^Resumed from cache\. Found:"),
     # the built-in collector's summary of a --resume that found rows already done
     Signature("builtin_resumed", r"\d+ collected, [1-9]\d* already done, \d+ failed of \d+"),
+    # the built-in collector's resume that retried none of the rollouts an earlier run gave up on
+    Signature("resume_kept_given_up", r"(?P<count>\d+) of the failed were given up by an earlier run"),
     # a sweep's collect stage resuming the collection it finds cut short
     Signature("stage_resumed", r"resuming a collection cut short on"),
     # which weights a model server serves: the simulated policy's checkpoint, vLLM's --model
@@ -628,6 +630,16 @@ KNOWN_PROBLEMS: tuple[KnownProblem, ...] = (
         "failure names (for task folders: pass `--sandbox <provider>` and check the provider's settings).",
         "seeds/004: No task produced a result",
         effect=True,
+    ),
+    KnownProblem(
+        "resume_kept_given_up", 6, CACHE_RESUME, ("resume_kept_given_up",),
+        "A resume retried none of the {count} rollouts an earlier run gave up on",
+        "`--resume` counts a rollout whose attempts an earlier run used up as settled: whatever made that run fail "
+        "(a model server not up yet) is fixed or not, those rollouts are never tried again, and the profile finds "
+        "them missing.",
+        "Collect again without --resume (on a clean output path, or after moving the failures sidecar aside) so every "
+        "rollout is tried afresh, then profile.",
+        "seeds/000 cache/resume: partial rollout output",
     ),
     KnownProblem(
         "conflicting_metrics", 6, CACHE_RESUME, ("conflicting_metrics",),

@@ -78,6 +78,7 @@ class CollectionSummary:
     elapsed_s: float
     model_name: str
     torn_lines_repaired: list[TornLine] = field(default_factory=list)  # cut off on resume, see drop_torn_last_line
+    given_up_before: int = 0  # of failed_keys: given up by an earlier run (attempts used up), not retried on resume
 
     @property
     def failed(self) -> int:
@@ -386,4 +387,5 @@ async def collect(
             elapsed_s=time.monotonic() - started,
             model_name=model_name,
             torn_lines_repaired=torn_lines,
+            given_up_before=len(given_up),
         )
