@@ -153,7 +153,7 @@ SIGNATURES: tuple[Signature, ...] = (
                                    r"elapsed_s=(?P<elapsed>[\d.]+)\]"),
     # a job's cgroup limits printed into a log (`grep . /sys/fs/cgroup/memory.max`, `name: value`), and the node's
     # ephemeral port range as `sysctl` prints it
-    Signature("cgroup_limit", r"(?:^|/)(?P<what>memory\.limit_in_bytes|memory\.max|cpu\.cfs_quota_us|cpu\.max)\s*[:=]?\s*"
+    Signature("cgroup_limit", r"(?P<what>memory\.limit_in_bytes|memory\.max|cpu\.cfs_quota_us|cpu\.max)\s*[:=]?\s*"
                               r"(?P<value>\d+)(?:\s+(?:of\s+)?(?P<period>\d+))?\s*$"),
     Signature("port_range", r"net\.ipv4\.ip_local_port_range\s*=\s*(?P<low>\d+)\s+(?P<high>\d+)"),
     # a shell's `ulimit -a` printed into a log: the file size, address space and CPU time its processes may use
