@@ -208,7 +208,7 @@ def collect_partition(config: SweepConfig, checkpoint: str, env: str, endpoint: 
                 "checkpoint_digest": endpoint.checkpoint_digest or "",
                 "torn_lines_repaired": repaired,
             },
-            digest=file_digest(rollouts_path),
+            digest=summary.output_digest,
         )
 
 
@@ -248,7 +248,7 @@ def _collect_with_nemo_gym(config: SweepConfig, checkpoint: str, env: str, endpo
             "model": endpoint.model_name,
             "checkpoint_digest": endpoint.checkpoint_digest or "",
         },
-        digest=file_digest(rollouts_path),
+        digest=summary.output_digest,
     )
 
 

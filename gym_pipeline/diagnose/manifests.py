@@ -117,17 +117,19 @@ def _check_records(facts: ManifestFacts, manifest: dict[str, Any], materialized:
             text=f"rollouts.inputs.path and rollouts.output.path: {rollouts_record['inputs']['path']}")
     if rollouts_record and isinstance(rollouts_record.get("verifier"), dict):
         _check_verifier(facts, rollouts_record["verifier"], rollouts.parent, lines)
-    _check_rollouts_output(facts, manifest, rollouts, lines)
+    digests: dict[Path, str] = {}
+    _check_rollouts_output(facts, manifest, rollouts, lines, digests)
     if rollouts_record and rollouts_record.get("status") == COLLECTING:
         facts.collection_cut_short = EvidenceLine(
             file=MANIFEST_FILE, line=_line(lines, f'"{COLLECTING}"'),
             text=f"rollouts.status: {COLLECTING} (recorded {rollouts_record.get('recorded_at', '?')})")
     profile_record = manifest.get(PROFILE_STAGE)
     if profile_record:
-        _check_profile(facts, profile_record, {"materialized": materialized, "rollouts": rollouts}, lines)
+        _check_profile(facts, profile_record, {"materialized": materialized, "rollouts": rollouts}, lines, digests)
 
 
-def _check_rollouts_output(facts: ManifestFacts, manifest: dict[str, Any], rollouts: Path, lines: list[str]) -> None:
+def _check_rollouts_output(facts: ManifestFacts, manifest: dict[str, Any], rollouts: Path, lines: list[str],
+                           digests: dict[Path, str]) -> None:
     """The rollouts file against the digest its last writer recorded (the collection, or a re-scoring after it): a
     copy restored over it, rows merged in or edited by hand leave rewards no stage of the run produced."""
     writers = [(record.get("recorded_at") or "", stage, record) for stage in (ROLLOUTS_STAGE, REVERIFY_STAGE)
@@ -136,13 +138,20 @@ def _check_rollouts_output(facts: ManifestFacts, manifest: dict[str, Any], rollo
         return
     recorded_at, stage, record = max(writers, key=lambda writer: writer[0])
     recorded = (record.get("output") or {}).get("digest")
-    if not isinstance(recorded, str) or (current := file_digest(rollouts)) == recorded:
+    if not isinstance(recorded, str) or (current := _digest(rollouts, digests)) == recorded:
         return
     facts.stale.append(Staleness(
         ROLLOUTS_REPLACED,
         f"{rollouts.name} is not the file the {stage} stage wrote at {recorded_at} (its digest was {recorded}, it is "
         f"{current} now; modified {_modified(rollouts)})",
         EvidenceLine(file=MANIFEST_FILE, line=_line(lines, recorded), text=f"{stage}.output.digest: {recorded}")))
+
+
+def _digest(path: Path, digests: dict[Path, str]) -> str:
+    """A file's digest, read once per diagnosis: the collection's record and the profile's both name the rollouts."""
+    if path not in digests:
+        digests[path] = file_digest(path)
+    return digests[path]
 
 
 def _modified(path: Path) -> str:
@@ -257,12 +266,13 @@ def _check_settings(facts: ManifestFacts, recorded: dict[str, Any], run_dir: Pat
         return
 
 
-def _check_profile(facts: ManifestFacts, record: dict[str, Any], files: dict[str, Path], lines: list[str]) -> None:
+def _check_profile(facts: ManifestFacts, record: dict[str, Any], files: dict[str, Path], lines: list[str],
+                   digests: dict[Path, str]) -> None:
     for name, path in files.items():
         recorded = record.get("inputs", {}).get(name)
         if not recorded or not path.is_file():
             continue
-        current = file_digest(path)
+        current = _digest(path, digests)
         if current != recorded:
             facts.stale.append(Staleness(
                 PROFILE_OUTDATED,

@@ -79,6 +79,7 @@ class CollectionSummary:
     model_name: str
     torn_lines_repaired: list[TornLine] = field(default_factory=list)  # cut off on resume, see drop_torn_last_line
     given_up_before: int = 0  # of failed_keys: given up by an earlier run (attempts used up), not retried on resume
+    output_digest: str = ""  # of the rollouts file as this run left it (what the manifest records)
 
     @property
     def failed(self) -> int:
@@ -374,10 +375,11 @@ async def collect(
                     for task in tasks:
                         task.cancel()
                     await asyncio.gather(*tasks, return_exceptions=True)
+        output_digest = file_digest(rollouts_path)
         record_stage(run_dir, ROLLOUTS_STAGE, record | {
             "status": COMPLETE, "model": model_name,
             "output": {"path": str(rollouts_path), "rows": len(done) + collected, "failed_keys": len(failed_keys),
-                       "digest": file_digest(rollouts_path)},
+                       "digest": output_digest},
         })
         return CollectionSummary(
             total=len(rows),
@@ -388,4 +390,5 @@ async def collect(
             model_name=model_name,
             torn_lines_repaired=torn_lines,
             given_up_before=len(given_up),
+            output_digest=output_digest,
         )

@@ -84,6 +84,7 @@ class NemoGymSummary:
     elapsed_s: float
     logs: dict[str, str] = field(default_factory=dict)
     eval_exit_code: int = 0  # `gym eval run` exits 1 when no rollout produced a result (all in the sidecar)
+    output_digest: str = ""  # of our rollouts file as the run left it (what the manifest records)
 
     @property
     def failed(self) -> int:
@@ -352,12 +353,13 @@ def collect_with_nemo_gym(
             model_name=model_name, servers_ready=servers.ready, head_port=head_port, env_start_s=env_start_s,
             eval_s=eval_s, teardown_s=servers.teardown_s, elapsed_s=time.monotonic() - started,
             logs={"env_start": str(env_log), "eval_run": str(eval_log)}, eval_exit_code=eval_process.returncode,
+            output_digest=file_digest(rollouts_path),
         )
         record_stage(run_dir, ROLLOUTS_STAGE, record | {
             "status": COMPLETE, "model": model_name, "servers_ready": servers.ready,
             "eval_exit_code": eval_process.returncode,
             "output": {"path": str(rollouts_path), "rows": len(successes), "failed_keys": len(failed_keys),
-                       "digest": file_digest(rollouts_path)},
+                       "digest": summary.output_digest},
             "timings_s": {"env_start": round(env_start_s, 1), "eval": round(eval_s, 1),
                           "teardown": round(servers.teardown_s, 1)},
         })

@@ -363,16 +363,17 @@ def record_rescoring(run_dir: Path, rollouts_path: Path, summary: RescoringSumma
     """The manifest says which verifier scored the rows now; a repeated verification leaves its flakiness record
     (`task_rollouts`: the rows re-scored in each task), naming the digest of the rollouts it measured (a single one
     removes an older record, which described rows that are no longer there)."""
+    digest = file_digest(rollouts_path)
     if summary.repeats > 1:
         write_flakiness(rollouts_path, Flakiness(
-            repeats=summary.repeats, verifier=summary.verifier, rollouts_digest=file_digest(rollouts_path),
+            repeats=summary.repeats, verifier=summary.verifier, rollouts_digest=digest,
             rollouts_checked=summary.rescored, task_rollouts=dict(task_rollouts), flaky=summary.flaky))
     else:
         flakiness_path(rollouts_path).unlink(missing_ok=True)
     record_stage(run_dir, REVERIFY_STAGE, {
         "verifier": summary.verifier, "repeats": summary.repeats,
         "output": {"path": str(rollouts_path), "rows": summary.rows, "rescored": summary.rescored,
-                   "changed": summary.changed, "flaky": len(summary.flaky), "digest": file_digest(rollouts_path)},
+                   "changed": summary.changed, "flaky": len(summary.flaky), "digest": digest},
         "previous": str(before_reverify_path(rollouts_path)),
     })
     if ROLLOUTS_STAGE in read_manifest(run_dir):

@@ -54,10 +54,11 @@ def collect_taskset_partition(config: SweepConfig, checkpoint: str, env: str, en
         summary = run_tasks(rows, load_taskset(environment.tasks),
                             lambda row: partial(run_terminal_agent, endpoint=model, seed=row[ROLLOUT_INDEX]),
                             rollouts_path, settings, on_progress)
+        output_digest = file_digest(rollouts_path)
         record_stage(run_dir, ROLLOUTS_STAGE, record | {
             "status": COMPLETE, "model": model.model,
             "output": {"path": str(rollouts_path), "rows": summary.results, "failed_keys": len(summary.failed_keys),
-                       "digest": file_digest(rollouts_path)},
+                       "digest": output_digest},
             "run_summary": str(summary.summary_path)})
     log.info(f"{checkpoint} x {env}: {summary.results} of {summary.total} episodes gave a result in "
              f"{summary.elapsed_s:.1f} s ({dict(summary.statuses)}; {summary.images_built} images built)")
@@ -73,4 +74,4 @@ def collect_taskset_partition(config: SweepConfig, checkpoint: str, env: str, en
         "images_built": summary.images_built,
         "model": model.model,
         "checkpoint_digest": endpoint.checkpoint_digest or "",
-    }, file_digest(rollouts_path)
+    }, output_digest
