@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import re
-import tomllib
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -37,6 +36,7 @@ from gym_pipeline.diagnose.vocabulary import (
     TIMEOUT_KINDS,
     VERIFIER_RUNTIME,
 )
+from gym_pipeline.taskfolders.loader import DATASET_FILE, TaskLoadError, load_dataset_settings, load_task
 
 RUN_SUMMARY = "rollouts_run_summary.json"
 SKIPPED = "skipped.json"
@@ -313,14 +313,15 @@ SHRUNK_MULTIPLIER = 0.5  # below this, the dataset cuts every task's own budgets
 
 
 def _timeout_multiplier(ev: Evidence, run: TaskFolderRun) -> tuple[float, Path] | None:
-    """The taskset's `[gym.defaults] timeout_multiplier` (dataset.toml, found below the run folder if it moved)."""
+    """The taskset's `[gym.defaults] timeout_multiplier` as the loader reads it (dataset.toml, found below the run
+    folder if it moved); None when there is no dataset.toml or it does not load."""
     taskset = locate_named_file(run.taskset, ev.run_dir, folder=True)
-    try:
-        settings = tomllib.loads((taskset / "dataset.toml").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+    if not (taskset / DATASET_FILE).is_file():
         return None
-    value = settings.get("gym", {}).get("defaults", {}).get("timeout_multiplier")
-    return (float(value), taskset / "dataset.toml") if isinstance(value, int | float) else None
+    try:
+        return load_dataset_settings(taskset).gym.defaults.timeout_multiplier, taskset / DATASET_FILE
+    except (OSError, TaskLoadError):
+        return None
 
 
 def rule_time_budget(ev: Evidence) -> list[Finding]:
@@ -408,12 +409,12 @@ MAX_TRANSCRIPTS = 200  # read, at most: enough to name the tasks
 
 
 def _task_memory_mb(ev: Evidence, run: TaskFolderRun, task: str) -> int | None:
+    """The memory the task gives its sandbox, as the loader reads its task.toml; None when it does not load."""
     folder = locate_named_file(run.task_path(task), ev.run_dir, folder=True)
     try:
-        value = tomllib.loads((folder / "task.toml").read_text(encoding="utf-8")).get("environment", {}).get("memory_mb")
-    except (OSError, ValueError):
+        return load_task(folder).config.environment.memory_mb
+    except (OSError, TaskLoadError):
         return None
-    return value if isinstance(value, int) else None
 
 
 def rule_sandbox_commands_killed(ev: Evidence) -> list[Finding]:
