@@ -46,7 +46,7 @@ from gym_pipeline.diagnose.evidence_line import EvidenceLine, excerpt
 MAX_SHOWN_VALUE = 80  # a quoted row value, in an evidence line
 MAX_REASONS_TO_CHECK = 1000  # failure reasons kept until their materialized row is read
 MAX_DISTINCT_ANSWERS = 1000  # answers counted; later new ones are not (one answer to all is what is looked for)
-MAX_ANSWERS_TO_CHECK = 100_000  # scored rollouts kept until the materialized rows give their expected answers
+MAX_ROWS_TRACKED = 100_000  # rows (or tasks) held per check: answers and prompts until their materialized row, formats
 MAX_KEPT = 400  # characters of each such answer kept
 
 
@@ -170,7 +170,7 @@ def _message_texts(prompt: Any) -> tuple[str, ...]:
 
 def _note_rollout_prompt(quality: RowQuality, row: dict[str, Any], key: tuple[int, int], line: int) -> None:
     params = row.get("responses_create_params")
-    if isinstance(params, dict) and "input" in params and len(quality.rollout_prompts) < MAX_ANSWERS_TO_CHECK:
+    if isinstance(params, dict) and "input" in params and len(quality.rollout_prompts) < MAX_ROWS_TRACKED:
         quality.rollout_prompts[key] = (hash(_message_texts(params["input"])), line)
 
 
@@ -203,7 +203,7 @@ def note_materialized_row(quality: RowQuality, row: dict[str, Any], key: tuple[i
     _note_options(quality, row, key, line)
     task = key[0]
     quality.rows_of_task[task] += 1
-    if task not in quality.fields_of_task and len(quality.fields_of_task) < MAX_ANSWERS_TO_CHECK:
+    if task not in quality.fields_of_task and len(quality.fields_of_task) < MAX_ROWS_TRACKED:
         quality.fields_of_task[task] = frozenset(name for name in row if not name.startswith("_ng_"))
     prompt = _prompt(row)
     if prompt is None:
@@ -230,7 +230,7 @@ def _note_expected_of_prompt(quality: RowQuality, row: dict[str, Any], task: int
         digest = hash((digest, orjson.dumps(row["options"], option=orjson.OPT_SORT_KEYS)))
     first = quality.expected_of_prompt.get(digest)
     if first is None:
-        if len(quality.expected_of_prompt) < MAX_ANSWERS_TO_CHECK:
+        if len(quality.expected_of_prompt) < MAX_ROWS_TRACKED:
             quality.expected_of_prompt[digest] = (task, line, str(expected).strip())
         return
     if first[0] != task and first[2] != str(expected).strip() and digest not in quality.conflicting_prompts:
@@ -357,7 +357,7 @@ def note_rollout_row(quality: RowQuality, row: dict[str, Any], key: tuple[int, i
     expected = row.get("expected_answer")
     if isinstance(expected, str):
         _note_scored_answer(quality, expected.strip(), answer)
-    elif expected is None and len(quality.answers_to_check) < MAX_ANSWERS_TO_CHECK:
+    elif expected is None and len(quality.answers_to_check) < MAX_ROWS_TRACKED:
         # kept short: a whole response taken for the answer must not hold the run's text in memory
         quality.answers_to_check[key] = replace(answer, extracted=answer.extracted and answer.extracted[:MAX_KEPT],
                                                 last_line=answer.last_line and answer.last_line[:MAX_KEPT])
