@@ -242,3 +242,16 @@ def test_the_lock_of_a_killed_collection_is_taken_over(slow_policy, tmp_path):
     assert resumed.wait() == 0, resumed.stderr
     assert f"taking over the lock of pid {killed.pid} (gym-pipeline collect" in resumed.stderr
     _assert_every_row_exactly_once(run_dir)
+
+
+@pytest.mark.parametrize(("recorded", "now", "resumed"), [
+    ("sha256:a", "sha256:a", True),  # the same weights: finish the collection cut short
+    ("sha256:a", "sha256:b", False),  # another checkpoint in the folder: start afresh
+    (None, None, False),  # unknown on both sides is not the same: a folder overwritten in place looks like this
+])
+def test_a_cut_short_collection_is_resumed_only_on_a_checkpoint_known_to_be_the_same(recorded, now, resumed):
+    from gym_pipeline.core.manifest import COLLECTING
+    from gym_pipeline.stages import _interrupted_on_same_inputs
+
+    previous = {"status": COLLECTING, "inputs": {"digest": "sha256:inputs"}, "checkpoint": {"digest": recorded}}
+    assert _interrupted_on_same_inputs(previous, "sha256:inputs", now) is resumed
