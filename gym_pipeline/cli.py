@@ -22,6 +22,7 @@ from rich.table import Table
 from gym_pipeline import cli_args
 from gym_pipeline.config import ConfigError, api_key_from_env
 from gym_pipeline.core.redaction import redact
+from gym_pipeline.fatal_signals import announce_fatal_signals
 from gym_pipeline.taskfolders.cli import add_tasks_parser
 
 EXIT_BAD_INPUT = 2
@@ -489,6 +490,9 @@ def _expected_errors() -> tuple[type[BaseException], ...]:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    if args.command != "ui":  # ui execs `dagster dev`, which handles its own signals
+        subcommand = getattr(args, "key", None) or getattr(args, "tasks_command", None)  # stage KEY, tasks ACTION
+        announce_fatal_signals(f"{args.command} {subcommand}" if subcommand else args.command)
     try:
         return args.handler(args)
     except _expected_errors() as error:

@@ -29,6 +29,7 @@ from gym_pipeline.diagnose.vocabulary import (
     INFRA,
     MODEL_SERVING,
     THROUGHPUT_RESOURCES,
+    VERIFIER_RUNTIME,
 )
 
 # What may precede a message on a line: a progress bar's "\r", Ray's "(server_name) " or
@@ -165,6 +166,10 @@ SIGNATURES: tuple[Signature, ...] = (
     # Ctrl-C, or `timeout`'s budget
     Signature("user_interrupt", r"^KeyboardInterrupt\s*$|^exit status 124$"),
     Signature("builtin_interrupted", r"^interrupted$"),  # what our commands print on a Ctrl-C
+    # what our commands print when a signal ends them (gym_pipeline/fatal_signals.py)
+    Signature("ended_by_hangup", r"^gym-pipeline [\w -]+: ended by SIGHUP:"),
+    Signature("ended_by_cpu_limit", r"^gym-pipeline [\w -]+: ended by SIGXCPU:"),
+    Signature("ended_by_alarm", r"^gym-pipeline [\w -]+: ended by SIGALRM:"),
     # `ps -o pid,stat,cmd` showing a server stopped (state T: SIGSTOP, a debugger, a job suspended with Ctrl-Z)
     Signature("process_stopped", r"^\s*(?P<pid>\d+)\s+T\S*\s+(?P<command>\S*(?:python|vllm|gym)\S*\s.*)$"),
     Signature("missing_rollout_keys", r"Missing rollout keys: (?P<keys>\[[^\]]*\]?)"),
@@ -336,6 +341,25 @@ KNOWN_PROBLEMS: tuple[KnownProblem, ...] = (
         "`sacct -j {job} --format=JobID,State,ExitCode,NodeList,Reason`; resubmit, and continue where it stopped: "
         "`gym-pipeline collect ... --resume` (Gym: `gym eval run ... --resume`).",
         "seeds/000 debug step 1: Slurm job state",
+    ),
+    KnownProblem(
+        "session_hangup", 1, INFRA, ("ended_by_hangup",),
+        "The terminal session that started the command went away (SIGHUP)",
+        "The shell or ssh session the command ran in closed (a dropped connection, a closed laptop, a logout), "
+        "and its hangup signal ended the command part way: nothing in the run itself failed.",
+        "Run long collections where a lost session cannot stop them: `nohup ... &`, inside `tmux` or `screen`, or "
+        "as a Slurm job (`sbatch`); then continue where it stopped: `gym-pipeline collect ... --resume` (Gym: "
+        "`gym eval run ... --resume`).",
+        "seeds/000 debug step 1: job state and logs",
+    ),
+    KnownProblem(
+        "cpu_time_limit", 1, THROUGHPUT_RESOURCES, ("ended_by_cpu_limit",),
+        "The command used up its CPU-time limit (SIGXCPU)",
+        "The shell or job script caps each process's CPU time (`ulimit -t`, a login node's per-process cap): the "
+        "kernel ended the command once it had used it, part way through its work.",
+        "Lift the limit where the command runs (`ulimit -t unlimited` in the shell or job script; run long "
+        "collections as batch jobs rather than on a login node), then resume: `gym-pipeline collect ... --resume`.",
+        "seeds/000 debug step 1: job state and logs",
     ),
     KnownProblem(
         "ray_failure", 1, INFRA, ("ray_failure",),
@@ -650,6 +674,17 @@ KNOWN_PROBLEMS: tuple[KnownProblem, ...] = (
         "seeds/004: Found conflicting aggregate metrics",
     ),
     # step 7 --------------------------------------------------------------------------------------
+    KnownProblem(
+        "verifier_alarm", 7, VERIFIER_RUNTIME, ("ended_by_alarm",),
+        "An alarm that code the command ran set and never cancelled ended it (SIGALRM)",
+        "gym-pipeline sets no alarm: a verifier (or a library it calls) used `signal.alarm` as a grading time "
+        "limit and did not cancel it, so the alarm went off later, outside the grading, and its default action "
+        "ended the whole process.",
+        "In the verifier, cancel the alarm once grading ends (`signal.alarm(0)` in a `finally:`), or bound grading "
+        "time without process signals (a thread or process pool's timeout); then `gym-pipeline collect ... "
+        "--resume`.",
+        "seeds/000 debug step 7: first real verifier exception",
+    ),
     KnownProblem(
         "task_time_budget", 7, THROUGHPUT_RESOURCES, ("task_deadline", "episode_timeout"),
         "Episodes ran past their time budget",
