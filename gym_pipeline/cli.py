@@ -480,11 +480,12 @@ def _expected_errors() -> tuple[type[BaseException], ...]:
     from gym_pipeline.engines.nemo_gym import NemoGymError
     from gym_pipeline.engines.rescoring import RescoringError
     from gym_pipeline.environments import UnknownEnvironmentError, VerifierNotFoundError
+    from gym_pipeline.serving.checkpoints import CheckpointError
     from gym_pipeline.serving.servers import ModelServerError
 
     return (ConfigError, JsonlFormatError, MaterializationError, MissingRolloutsError, UnknownEnvironmentError,
             CollectionError, ModelServerError, StaleInputsError, BackfillError, RunDirectoryError, RescoringError,
-            VerifierNotFoundError, NemoGymError,
+            VerifierNotFoundError, NemoGymError, CheckpointError,
             FileNotFoundError)
 
 

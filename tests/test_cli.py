@@ -77,6 +77,15 @@ def test_missing_input_file_is_named(tmp_path, capsys):
     assert str(missing) in capsys.readouterr().err
 
 
+def test_a_checkpoint_without_its_step_is_named_with_file_and_field(tmp_path, capsys):
+    checkpoint = tmp_path / "step_0100"
+    checkpoint.mkdir()
+    (checkpoint / "config.json").write_text("{}")
+    assert main(["serve-policy", "--checkpoint", str(checkpoint), "--port", "0"]) == 2
+    err = capsys.readouterr().err
+    assert "config.json" in err and "'step'" in err and "Traceback" not in err
+
+
 def test_collecting_over_the_inputs_file_is_refused_and_the_inputs_are_kept(tmp_path, capsys):
     inputs = _materialize(tmp_path)
     before = inputs.read_bytes()
