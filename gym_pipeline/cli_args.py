@@ -8,6 +8,7 @@ and exit code 2, like every other bad input of the command.
 from __future__ import annotations
 
 import argparse
+import os
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -108,11 +109,21 @@ def http_url(text: str) -> str:
     return text
 
 
+def _refuse_dangling_link(path: Path) -> None:
+    """Refuse a path through a symlink whose target is gone: writing would create the target's folders wherever
+    it points (a scratch link whose filesystem is not mounted would fill the root filesystem instead)."""
+    for part in (path, *path.parents):
+        if part.is_symlink() and not part.exists():
+            raise argparse.ArgumentTypeError(
+                f"{part} is a symlink to {os.readlink(part)}, which does not exist (a filesystem not mounted?)")
+
+
 def output_file(text: str) -> Path:
     """A file to write: refused when a folder already has that name (it would never be replaced)."""
     path = Path(text)
     if path.is_dir():
         raise argparse.ArgumentTypeError(f"{path} is a folder, expected a file name")
+    _refuse_dangling_link(path)
     return path
 
 
@@ -129,4 +140,5 @@ def folder(text: str) -> Path:
     path = Path(text)
     if path.exists() and not path.is_dir():
         raise argparse.ArgumentTypeError(f"{path} is a file, expected a folder")
+    _refuse_dangling_link(path)
     return path

@@ -4,6 +4,7 @@ import shutil
 import socket
 
 import orjson
+import pytest
 
 from gym_pipeline.cli import main
 from gym_pipeline.environments import get_environment
@@ -109,3 +110,14 @@ def test_a_resume_says_it_did_not_retry_what_an_earlier_run_gave_up_on(tmp_path,
     rows = len(inputs.read_bytes().splitlines())
     assert f"0 collected, 0 already done, {rows} failed" in err
     assert f"{rows} of the failed were given up by an earlier run" in err and "without --resume" in err
+
+
+def test_an_output_through_a_dangling_symlink_is_refused_and_nothing_is_created(tmp_path, capsys):
+    # a scratch link whose filesystem is not mounted: writing through it would create the target's folders
+    target = tmp_path / "scratch" / "runs"
+    (tmp_path / "run").symlink_to(target)
+    with pytest.raises(SystemExit):
+        main(["materialize", "--input", str(tmp_path / "data.jsonl"), "--num-repeats", "1", "--agent", "a",
+              "--output", str(tmp_path / "run" / "inputs.jsonl")])
+    assert "which does not exist" in capsys.readouterr().err
+    assert not (tmp_path / "scratch").exists()
