@@ -24,7 +24,7 @@ from launcher_support import (
 )
 
 from gym_pipeline.launchers.base import LauncherUnavailableError, StageFailedError, StageResources
-from gym_pipeline.launchers.docker import LABEL_RUN_DIR, DockerLauncher
+from gym_pipeline.launchers.docker import LABEL_RUN_DIR, BindMount, DockerLauncher
 
 pytestmark = pytest.mark.integration  # needs the real Docker engine
 
@@ -96,6 +96,16 @@ def test_a_missing_image_is_reported_before_anything_runs(run_dir):
         DockerLauncher(image="gym-pipeline/missing:1").run(launch)
 
     assert record(run_dir)["launch_error"].startswith("LauncherUnavailableError: image 'gym-pipeline/missing:1'")
+
+
+def test_a_container_the_engine_refuses_is_named_with_the_engines_reason(run_dir):
+    launch = python_launch("collect", "print(1)", run_dir)
+    missing = run_dir / "not-on-this-node"
+    with pytest.raises(LauncherUnavailableError, match=f"refused stage 'collect' .*bind source path does not exist: "
+                                                       f"{missing}"):
+        DockerLauncher(mounts=[BindMount(missing)]).run(launch)
+
+    assert "bind source path does not exist" in record(run_dir)["launch_error"]
 
 
 def test_a_served_model_server_answers_until_the_block_ends(run_dir, engine):

@@ -21,7 +21,7 @@ from typing import Literal
 
 import docker
 import requests
-from docker.errors import DockerException, ImageNotFound, NotFound
+from docker.errors import APIError, DockerException, ImageNotFound, NotFound
 from docker.models.containers import Container
 from docker.types import DeviceRequest, Mount
 
@@ -159,10 +159,20 @@ class _Container(RunningStage):
                 f"image {self.launcher.image!r} is not on the engine; build it (`bash scripts/dev-services.sh "
                 f"up docker` builds {DEFAULT_IMAGE}) or pull it: {error}"
             ) from error
+        except APIError as error:
+            raise self._refused(error) from error
         self.state.container_id = self.container.id
-        self.container.start()
+        try:
+            self.container.start()
+        except APIError as error:
+            raise self._refused(error) from error
         self._log_thread = threading.Thread(target=self._copy_logs, name=f"logs-{self.name}", daemon=True)
         self._log_thread.start()
+
+    def _refused(self, error: APIError) -> LauncherUnavailableError:
+        # e.g. a mount source that is not there, a memory limit the engine rejects, an OCI runtime failure
+        return LauncherUnavailableError(f"the Docker engine refused stage {self.launch.stage!r} "
+                                        f"({error.status_code}): {self.launch.mask(str(error.explanation or error))}")
 
     def poll(self) -> bool:
         if self.container is None:
