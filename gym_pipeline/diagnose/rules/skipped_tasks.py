@@ -2,13 +2,15 @@
 
 Gym's and our loaders list each refused task in skipped.json; the known problem "Some tasks could not
 load" reads as a settings fault. When the reasons say the host lacks an image, or the folders lack a file
-the format requires, this finding places it there instead, and subsumes the known problem's.
+the format requires, this finding places it there instead, and subsumes the known problem's. A run of our
+task-folder engine has its own, richer finding (`taskfolders.rule_tasks_not_loadable`), placed the same way.
 """
 
 from __future__ import annotations
 
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.findings import NOTE, Finding, plural, unique
+from gym_pipeline.diagnose.rules.taskfolders import task_folder_run
 from gym_pipeline.diagnose.skip_reasons import kind_of_skips
 
 _SIGNATURES = ("tasks_not_loadable", "skip_unloadable_hint", "validate_skipped", "skipped_task")
@@ -17,7 +19,8 @@ _SIGNATURES = ("tasks_not_loadable", "skip_unloadable_hint", "validate_skipped",
 def rule_skipped_tasks_by_reason(ev: Evidence) -> list[Finding]:
     skipped = ev.hits("skipped_task")
     kind = kind_of_skips(hit.text for hit in skipped)
-    if kind is None:
+    run = task_folder_run(ev)
+    if kind is None or (run is not None and run.summary.get("skipped")):  # our engine's run: rule_tasks_not_loadable
         return []
     hits = sorted((h for name in _SIGNATURES for h in ev.hits(name)), key=lambda h: (h.file, h.line))
     tasks = sorted({hit.groups.get("task") or hit.text.split(":")[0] for hit in skipped})

@@ -146,12 +146,13 @@ def rule_tasks_not_loadable(ev: Evidence) -> list[Finding]:
         cause=f"The loader refused {_names(skipped)} or its image build failed; skipped.json maps each task to its "
               "reason. " + ("The environment does not set skip_unloadable, so the collection stopped before any "
                             "episode ran." if stopped else "The other tasks ran (skip_unloadable)."),
-        fix=(f"{kind.fix} " if kind else "")
+        fix=("Nothing, if they were left out on purpose (a draft); otherwise: " if complete else "")
+            + (f"{kind.fix} " if kind else "")
             + f"Read the reason (quoted above), fix the task folder ({run.task_path(first)}) and check it with "
             f"`gym-pipeline tasks validate {run.task_path(first)}`. To run the loadable tasks meanwhile, set "
             "`skip_unloadable: true` on the environment in sweep.yaml (Gym's --skip-unloadable), or move the task "
             f"folder out of the taskset (Gym's --exclude-tasks); then {run.rerun()}.",
-        explains=frozenset({"tasks_not_loadable", "skip_unloadable_hint", "skipped_task"}),
+        explains=frozenset({"tasks_not_loadable", "skip_unloadable_hint", "validate_skipped", "skipped_task"}),
     )]
 
 
