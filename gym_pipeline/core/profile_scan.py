@@ -45,8 +45,13 @@ class DuplicateRolloutKeyError(JsonlFormatError):
     def __init__(self, path: Path | str, line: int, key: RolloutKey, first_line: int, what: str):
         self.key = key
         self.first_line = first_line
+        path = Path(path)
+        # the failures sidecar holds a row per failed attempt: repeated keys are its nature, not a fault
+        sidecar = path.name.endswith("_failures.jsonl")
+        hint = (f": this is the failures sidecar (a row per failed attempt), not rollouts; give --rollouts "
+                f"{path.with_name(path.name.removesuffix('_failures.jsonl') + '.jsonl')}") if sidecar else ""
         super().__init__(
-            path, line, None, f"Duplicate {what} row for rollout key {key} (first seen at line {first_line})"
+            path, line, None, f"Duplicate {what} row for rollout key {key} (first seen at line {first_line}){hint}"
         )
 
 

@@ -384,6 +384,10 @@ class _FileScan:
             where = {"server": traceback["server"], "frames": traceback["frames"]}
             if _EXCEPTION_HEADLINE.match(body):
                 self._add_incident(first, number, number, shown, "traceback", traceback["signatures"], **where)
+                if _DETAILS_FOLLOW.search(body):  # a traceback ending in pydantic's "1 validation error for X"
+                    for detail, (start, end) in enumerate(itertools.islice(chunk.lines_from(line_end + 1), 2),
+                                                          number + 1):
+                        self._chain(detail, chunk.shown(start, end).strip(), after_traceback=True)
                 if _SHUTDOWN_HEADLINE.search(body):  # a traceback ended by a Ctrl-C: what follows is its noise
                     self.shutdown = True
                 return line_end + 1
@@ -392,11 +396,12 @@ class _FileScan:
             return line_start
         return chunk.length
 
-    def _chain(self, number: int, text: str) -> None:
-        """A `Caused by:` line right under an error line belongs to it."""
+    def _chain(self, number: int, text: str, after_traceback: bool = False) -> None:
+        """A `Caused by:` line right under an error line belongs to it (and a detail line under a traceback's)."""
         incidents = self.facts.incidents
         previous = incidents[-1] if incidents and incidents[-1].file == self.rel else None
-        if previous is not None and previous.kind == "error" and number - previous.end <= 1:
+        kind = "traceback" if after_traceback else "error"
+        if previous is not None and previous.kind == kind and number - previous.end <= 1:
             previous.end = number
             if len(previous.chain) < MAX_FRAMES:
                 previous.chain.append(text)

@@ -46,6 +46,7 @@ def _kinds(*rows: tuple[str, str, str] | tuple[str, str, str, str]) -> tuple[_Ki
     return tuple(_Kind(re.compile(row[0], re.I), *row[1:]) for row in rows)
 
 
+NAME_NOT_DEFINED = "a name the config does not define"
 # What it is, whoever met it: errno classes, network failures, and the few errors our own commands name.
 VERIFY_RESPONSE_INVALID = r"validation errors? for \w*Verify\w*Response\b"
 _WHAT = _kinds(
@@ -144,6 +145,18 @@ _WHAT = _kinds(
     (r"(?P<file>[^\s:'\"]+\.(?:toml|ya?ml|json)):(?P<line>\d+): field '(?P<field>[\w.\[\]-]+)': (?P<problem>[^\n]+)", CONFIG,
      "a settings file has a field its model refuses (file, line and field named)",
      "Correct `{field}` at line {line} of {file} ({problem}), then run the command again."),
+    # the failures sidecar (a row per failed attempt) given to a profile as its rollouts: keys repeat
+    (r"(?P<file>[^\s:'\"]*_failures\.jsonl):\d+: Duplicate rollout result row", CONFIG,
+     "the profile was given the failures sidecar as its rollouts (a row per failed attempt, so keys repeat)",
+     "Give `--rollouts` the rollouts file beside the sidecar, not {file}: `gym-pipeline profile --inputs "
+     "<run>/rollouts_materialized_inputs.jsonl --rollouts <run>/rollouts.jsonl` (Gym: `gym eval profile "
+     "--rollouts`)."),
+    # a prompt template filling a field the very first row lacks: a template written for other data
+    (r"(?P<file>[^\s:'\"]+\.jsonl):1: field '(?P<field>[\w.]+)': the prompt template uses this field and the row "
+     r"lacks it", CONFIG, "the prompt template (prompt_config) fills a field the data's rows do not have, from the "
+     "first row on: a template written for other data",
+     "Point `prompt_config` at the template written for this data, or change its `{{field}}` placeholder to the "
+     "field the rows of {file} hold; then materialize again."),
     # our commands name the data file, line and field of a bad row: `data.jsonl:3: not valid JSON`
     (r"(?P<file>[^\s:'\"]+\.jsonl):(?P<line>\d+)\b", DATA_SCHEMA,
      "a row of a JSONL data file is malformed or lacks a field (file:line named)",
@@ -225,7 +238,9 @@ _WHAT = _kinds(
      r"(?P<problem>[^\n]+?)(?: \(got (?P<value3>[^\n]+)\))?(?=\n|$)|validation errors? for \w*Config\)?\s*\n(?P<field2>[\w.\[\]-]+)\s*\n\s*(?P<problem2>[^\n\[]+?)\s*"
      r"(?:\[type=\w+, input_value=(?P<value>[^,\]]+)|$)", CONFIG,
      "a config file failed its settings' validation (the field named)",
-     "Correct `{field}` in the sweep config ({problem}; the value given: {value}), then run the stage again."),
+     "Correct `{field}` where it is set: the sweep config, a config file, or a `++{field}=` override on the command "
+     "line (an empty value there is often a shell variable that is not set) ({problem}; the value given: {value}); "
+     "then run again."),
     # ... and without the field's path
     (r"(?P<file>[^\s:'\"]+\.(?:ya?ml|json|toml)): not a (?:valid )?sweep config|validation errors? for \w*Config\b", CONFIG,
      "a config file failed its settings' validation",
@@ -266,7 +281,7 @@ _WHAT = _kinds(
     # a name the config does not define: an agent, a server, an environment
     (r"unknown (?:environment|agent|server|resources.server)|not present in the running config"
      r"|(?:agent|server|environment)\S* \S+ (?:is )?not (?:defined|found) in|no (?:agent|server) named", CONFIG,
-     "a name the config does not define",
+     NAME_NOT_DEFINED,
      "Use a name the config defines (the error lists or suggests them), or add that agent's or server's config "
      "(`config_paths`) to the run."),
 )
@@ -316,6 +331,10 @@ _FRAME_LAYERS = _kinds(
 _LOG_LAYERS = _kinds(
     (r"model_server|vllm|policy", MODEL_SERVING, "the model server's log"),
     (r"test-stdout|verifier", VERIFIER_RUNTIME, "the verifier's output"),
+    # materializing reads only the data and the settings: an error naming no data line (placed above) is the settings'
+    (r"materiali", CONFIG, "the materialize step's log: materializing reads only the data and its settings",
+     "Correct the materialization setting the error names (`num_repeats`, `agent` or `agent_map`, `prompt_config`, "
+     "`limit`) in the sweep config or on the command line, then materialize again."),
 )
 _MISSING_CONFIG_FILE = re.compile(r"(?:Errno 2\]|FileNotFoundError|No such file or directory|not found|does not exist)"
                                   r".*\.(?:ya?ml|json|toml)\b|\.ya?ml\b.*(?:not found|does not exist)"
@@ -379,7 +398,7 @@ def place(incident: LogIncident, listeners: dict[int, Listener]) -> Placement:
     text = incident.full_text
     for kind in _WHAT:
         if match := kind.pattern.search(text):
-            return Placement(kind.category, kind.basis, fix=_filled(kind.fix, match))
+            return Placement(kind.category, kind.basis, fix=_filled(kind.fix, match, _config_section(incident)))
     if (head := _HEAD_SERVER_ELSEWHERE.search(text)) and (elsewhere := _head_server_elsewhere(head, listeners)):
         return elsewhere
     for pattern, what, meaning in _CONNECTION_TROUBLE:
@@ -424,14 +443,23 @@ def host_limit(text: str) -> Placement | None:
     return None
 
 
-def _filled(fix: str, match: re.Match[str]) -> str:
+def _config_section(incident: LogIncident) -> str | None:
+    """The section of Gym's config a traceback was loading, when its frames say: only the head server's has a
+    loader of its own (`load_head_server_config`)."""
+    return "head_server" if any("load_head_server_config" in frame for frame in incident.frames) else None
+
+
+def _filled(fix: str, match: re.Match[str], section: str | None = None) -> str:
     """A fix naming what the error named: `{file}`, `{line}`... from the pattern's groups (`{option_of_field}`: the
     command-line option of the `field` group, `num_repeats` -> `--num-repeats`). A pattern's alternatives name
-    their groups `var`, `var2`, `var3`...: whichever matched fills `{var}`."""
+    their groups `var`, `var2`, `var3`...: whichever matched fills `{var}`. `section` qualifies a bare field
+    (`port` of the head server's config is `head_server.port`)."""
     groups: dict[str, str | None] = {}
     for name, value in match.groupdict().items():
         base = name.rstrip("0123456789")
         groups[base] = groups.get(base) or value
+    if section and groups.get("field") and "." not in groups["field"]:
+        groups["field"] = f"{section}.{groups['field']}"
     for name in ("field", "key"):
         if groups.get(name):
             groups[f"option_of_{name}"] = GYM_OPTION_OF_SETTING.get(groups[name], "--" + groups[name].replace("_", "-"))
@@ -518,5 +546,5 @@ def _layer(incident: LogIncident) -> Placement | None:
             return placement
     for kind in _LOG_LAYERS:
         if kind.pattern.search(incident.file):
-            return Placement(kind.category, f"written to {kind.basis} ({incident.file})")
+            return Placement(kind.category, f"written to {kind.basis} ({incident.file})", fix=kind.fix)
     return None

@@ -110,6 +110,7 @@ SIGNATURES: tuple[Signature, ...] = (
     Signature("gym_malformed_json", r"Malformed JSON in\b|byte order mark \(BOM\) is not supported"),
     Signature("head_server_listening", r"^INFO:\s+Uvicorn running on (?P<url>https?://[^\s]+)"),
     Signature("server_listening", r"^\((?P<server>[\w.-]+)\) INFO:\s+Uvicorn running on (?P<url>https?://[^\s]+)"),
+    Signature("gym_server_starting", r"^Starting `(?P<server>[\w.-]+)` from venv"),  # `gym env start`, a server each
     Signature("servers_ready", r"(?P<ready>\d+) / (?P<total>\d+) servers ready"),
     Signature("model_url", r"(?:SIMULATED_POLICY_READY |--model-url[= ]|Starting vLLM API server (?:\d+ )?on )"
                            r"(?P<url>https?://[^\s'\"]+)"),

@@ -7,6 +7,7 @@ exception's name; a placement that rests only on its words says it is a guess.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import excerpt
@@ -16,6 +17,7 @@ from gym_pipeline.diagnose.launcher import served_and_stopped
 from gym_pipeline.diagnose.logs import LogIncident
 from gym_pipeline.diagnose.origin import (
     HEAD_SERVER,
+    NAME_NOT_DEFINED,
     Listener,
     Placement,
     address_of,
@@ -55,7 +57,8 @@ _FALLBACK_FIX: dict[str, str] = {
 # what it reads (the materialized inputs): the other error (in its own log) is the cause, this one its consequence.
 _WRAPPER = re.compile(r"StageFailedError|CalledProcessError|exited \(-?\d+\)|exited with (?:code|status)"
                       r"|returned non-zero exit status|still running after"
-                      r"|_materialized_inputs\.jsonl\W+(?:file not found|No such file)")
+                      r"|_materialized_inputs\.jsonl\W+(?:file not found|No such file)"
+                      r"|No such file or directory: '[^']*_materialized_inputs\.jsonl'")
 _SUGGESTION = re.compile(r"[Dd]id you mean [`'\"]?(?P<name>[\w./:-]+)")
 
 
@@ -156,6 +159,8 @@ def unexplained_log_errors(ev: Evidence, findings: list[Finding]) -> list[Findin
                                                f"{field_fault[1]}",
                                   fix=f"Give every row the `{field_fault[0]}` the verifier reads, with its type, then "
                                       "materialize again and collect on a clean output path.")
+        if placement.basis == NAME_NOT_DEFINED and (started := _servers_started(ev)):
+            placement = replace(placement, fix=f"{placement.fix} {started}")
         category = placement.category
         span = f"{incident.start}-{incident.end}" if incident.end > incident.start else str(incident.start)
         raised_at = innermost_frame(incident)
@@ -192,6 +197,18 @@ def unexplained_log_errors(ev: Evidence, findings: list[Finding]) -> list[Findin
             guess=placement.guess,
         ))
     return sorted(result, key=lambda finding: stage_of_log(finding.evidence[0].file))
+
+
+def _servers_started(ev: Evidence) -> str:
+    """The Gym servers the run's logs show starting, its agents named apart: what a name must be one of."""
+    started = sorted({hit.groups["server"] for name in ("gym_server_starting", "server_listening")
+                      for hit in ev.hits(name)})
+    if not started:
+        return ""
+    agents = [server for server in started if server_role(server) == "agent"]
+    return (f"The servers this run started: {', '.join(started)}"
+            + (f"; its agents: {', '.join(agents)} (route the rows to one: `gym eval run --agent {agents[0]}`, "
+               f"`+agent_name={agents[0]}`)." if agents else "."))
 
 
 MAX_ERRORS_WEIGHED = 8  # of one log, for one that says what it is
