@@ -151,6 +151,26 @@ def _check_request(path: Path, line_number: int, row: dict[str, Any]) -> None:
         raise JsonlFormatError(path, line_number, RESPONSES_CREATE_PARAMS, f"{what} (Gym sends it to the model)")
 
 
+def first_row_fault(input_path: Path, max_rows: int) -> JsonlFormatError | None:
+    """The first of a data file's first `max_rows` rows that Gym refuses or cannot use, checked as `read_raw_rows`
+    and `materialize_rows` check them (a row without `responses_create_params` passes: a prompt config may build
+    it); None when they are all fine."""
+    with input_path.open(encoding="utf-8", errors="surrogateescape") as handle:
+        for line_number, line in enumerate(handle, start=1):
+            if line_number > max_rows:
+                break
+            try:
+                row = orjson.loads(line)
+                _check_row(input_path, line_number, row)
+                if RESPONSES_CREATE_PARAMS in row:
+                    _check_request(input_path, line_number, row)
+            except orjson.JSONDecodeError:
+                continue  # a line that is not JSON at all: the readers name that themselves
+            except JsonlFormatError as error:
+                return error
+    return None
+
+
 def read_raw_rows(input_path: Path, limit: int | None = None) -> list[tuple[str, dict[str, Any]]]:
     """(raw line text, parsed row) for the first `limit` lines (all when None or 0, as Gym); the raw text is what
     Gym de-duplicates tasks on."""

@@ -20,6 +20,7 @@ from gym_pipeline.diagnose.vocabulary import (
     INFRA,
     MODEL_SERVING,
     SIGNAL_MEANINGS,
+    SLURM_REQUEST_REASONS,
     SLURM_STATES,
     THROUGHPUT_RESOURCES,
     exit_signal,
@@ -32,6 +33,11 @@ LAUNCHER_GLOB = "launcher*.json"
 
 MODEL_SERVER_STAGE = "model_server"  # the stage name launchers give a model server (logs/launcher_model_server.json)
 NOT_READY = "StageNotReadyError"  # `stopped_by_launcher` of a server stopped at its startup timeout
+
+
+def slurm_reason_name(state: LauncherState) -> str:
+    """The reason's first word (`PartitionConfig`), or ""."""
+    return (state.slurm_reason or "").split(" ", 1)[0]
 
 
 @dataclass(frozen=True)
@@ -132,6 +138,9 @@ def outcome(state: LauncherState) -> Outcome:
         if known is None:
             return Outcome(True, f"{who} ended in state {state.slurm_state}{reason}", "Slurm reports a state this "
                            "diagnosis does not know; read `sacct` for its meaning")
+        if asked := SLURM_REQUEST_REASONS.get(slurm_reason_name(state)):
+            return Outcome(True, f"{who} {known.summary}{reason}: it asked for more than it may have",
+                           f"{asked[0]}, so it could never start", CONFIG)
         # a cancel that neither Slurm nor the launcher explains: someone's scancel
         unexplained = base == "CANCELLED" and not state.slurm_reason and not state.stopped_by_launcher
         return Outcome(known.failed, f"{who} {known.summary}{reason}", known.cause + reason, known.category,

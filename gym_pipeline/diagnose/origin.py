@@ -47,6 +47,7 @@ def _kinds(*rows: tuple[str, str, str] | tuple[str, str, str, str]) -> tuple[_Ki
 
 
 NAME_NOT_DEFINED = "a name the config does not define"
+READING_ROWS = "reading the data rows"
 # What it is, whoever met it: errno classes, network failures, and the few errors our own commands name.
 VERIFY_RESPONSE_INVALID = r"validation errors? for \w*Verify\w*Response\b"
 _WHAT = _kinds(
@@ -66,6 +67,11 @@ _WHAT = _kinds(
      "Find the holder (`ss -ltnp 'sport = :<port>'`), stop it or pick another port, then start again."),
     (r"Errno 13\b|Permission denied|EACCES", INFRA, "EACCES: a file or folder it needs is not accessible",
      "Check the owner and mode of the path it names (`ls -ld <path>`), and which user the stage runs as."),
+    (r"Errno 1\] Operation not permitted|\bEPERM\b", INFRA, "EPERM: the system refused the operation whatever the "
+     "file modes say (an immutable or append-only file or folder, `chattr +i`; a mount or security policy)",
+     "Find what protects the path the error names (`lsattr -d <path>` shows an `i` or `a` flag; `mount` its mount "
+     "options) and have it lifted (`chattr -i`, by whoever set it: a retention or cleanup job), or write the run "
+     "elsewhere (`--output`); then run again."),
     (r"Temporary failure in name resolution|Name or service not known|nodename nor servname|gaierror"
      r"|Could not resolve host|dns error|failed to lookup address", INFRA,
      "DNS resolution failed: no network, or a wrong host name",
@@ -319,7 +325,7 @@ _EXCEPTION_PACKAGES = _kinds(
 # Frames of a traceback: the innermost one in a known layer places the error.
 _FRAME = re.compile(r'File "(?P<path>[^"]+)", line (?P<line>\d+)(?:, in (?P<func>\S+))?')
 _FRAME_LAYERS = _kinds(
-    (r", in _?(?:preprocess|load|read|parse)_\w*rows?\b", DATA_SCHEMA, "reading the data rows"),
+    (r", in _?(?:preprocess|load|read|parse)_\w*rows?\b", DATA_SCHEMA, READING_ROWS),
     (r"resources_servers/|/verifiers?/|/verif\w*\.py|gym_pipeline/environments/|judge|, in _?verify\b", VERIFIER_RUNTIME,
      "the verifier (resources server)"),
     (r"responses_api_models/|/vllm/|gym_pipeline/(?:serving|models)/", MODEL_SERVING, "the model server"),

@@ -110,6 +110,8 @@ class RowQuality:
     wrong_scored_full_example: EvidenceLine | None = None
     wrapped_expected: int = 0  # ... scored 0: the expected answer has markup ($36$) or a note the answer lacks
     wrapped_example: EvidenceLine | None = None
+    invisible_expected: int = 0  # ... scored 0: the expected answer holds invisible characters (U+200B) the answer lacks
+    invisible_example: EvidenceLine | None = None
     out_of_range: int = 0  # rewards outside [0, 1]
     reward_range: tuple[float, float] = (0.0, 1.0)
     out_of_range_example: EvidenceLine | None = None
@@ -400,6 +402,10 @@ def _note_scored_answer(quality: RowQuality, expected: str, answer: ScoredAnswer
         quality.case_lost += 1
         quality.case_lost_example = quality.case_lost_example or here
         return
+    if _INVISIBLE.search(expected) and _INVISIBLE.sub("", expected).strip() == extracted.strip():
+        quality.invisible_expected += 1
+        quality.invisible_example = quality.invisible_example or here
+        return
     if _quoted(expected, extracted):  # the answer, and more around it
         quality.unextracted_answers += 1
         quality.unextracted_example = quality.unextracted_example or here
@@ -422,6 +428,8 @@ def _note_last_line_answer(quality: RowQuality, expected: str, last_line: str, e
                            where: EvidenceLine) -> None:
     """An answer scored 0 that the response gives on its last line, and the extraction (if kept) missed."""
     if not _quoted(expected, last_line) or (extracted is not None and _quoted(expected, extracted)):
+        return
+    if extracted is not None and _unwrapped(expected) == _unwrapped(extracted):  # the answer found; the label wraps it
         return
     quality.last_line_answers_scored_zero += 1
     kept = "" if extracted is None else f", extracted_answer={excerpt(extracted, MAX_SHOWN_VALUE)!r}"
@@ -459,6 +467,11 @@ def _annotated(expected: str, extracted: str) -> bool:
     """`expected` is the extracted answer followed by a note: "42 (6 x 7)", "Paris - the capital"."""
     return bool(extracted) and expected.startswith(extracted) and expected[len(extracted):len(extracted) + 1] in (
         " ", "(", "[", ",", ";", ":", "\t")
+
+
+# Characters that print as nothing (zero-width spaces and joiners, a byte order mark, soft hyphens), or as a
+# space that is not one: copied in from web pages and spreadsheets, they make two equal-looking strings differ.
+_INVISIBLE = re.compile("[\u200b\u200c\u200d\u2060\ufeff\u00ad\u00a0]")
 
 
 def _unwrapped(answer: str) -> str:

@@ -158,6 +158,11 @@ SIGNATURES: tuple[Signature, ...] = (
     Signature("cgroup_limit", r"(?P<what>memory\.limit_in_bytes|memory\.max|cpu\.cfs_quota_us|cpu\.max)\s*[:=]?\s*"
                               r"(?P<value>\d+)(?:\s+(?:of\s+)?(?P<period>\d+))?\s*$"),
     Signature("port_range", r"net\.ipv4\.ip_local_port_range\s*=\s*(?P<low>\d+)\s+(?P<high>\d+)"),
+    # a firewall rule printed into a log (`iptables -S` / `iptables-save`, `nft list ruleset`) that refuses or drops
+    # connections to a port range
+    Signature("firewall_rule", r"^-A (?:INPUT|OUTPUT)\b[^\n]*?--dports? (?P<low>\d+)(?::(?P<high>\d+))?[^\n]*? -j "
+                               r"(?P<action>REJECT|DROP)\b|^\s*tcp dport (?P<low2>\d+)(?:-(?P<high2>\d+))?[^\n]*? "
+                               r"(?P<action2>reject|drop)\b"),
     # a shell's `ulimit -a` printed into a log: the file size, address space and CPU time its processes may use
     Signature("process_limit", r"^(?P<what>file size|virtual memory|cpu time)\s+\((?:blocks|kbytes|seconds), -[fvt]\) "
                                r"(?P<value>\d+)\s*$"),

@@ -39,7 +39,7 @@ def check_unrecorded_source(facts: ManifestFacts, run_dir: Path, files: RunFiles
     others = []  # data files beside the run whose tasks are not the inputs' tasks
     versions: list[tuple[Path, StaleReport]] = []  # other versions of the source: most tasks shared, some changed
     found_source: Path | None = None
-    for source, named_by in _candidates(run_dir, files, logs):
+    for source, named_by in source_candidates(run_dir, files, logs):
         try:
             report = compare_materialized(materialized, source, settings)
         except (JsonlFormatError, OSError, ValueError):
@@ -149,7 +149,7 @@ def _settings_of(materialized: Path) -> MaterializationSettings | None:
     return MaterializationSettings(repeats, agents.most_common(1)[0][0] if agents else None, interleaved)
 
 
-def _candidates(run_dir: Path, files: RunFiles, logs: LogFacts) -> list[tuple[Path, str | None]]:
+def source_candidates(run_dir: Path, files: RunFiles, logs: LogFacts) -> list[tuple[Path, str | None]]:
     """Source data files: those a log names first (with the line), then JSONL files beside the run's output
     or in the run folder."""
     found: dict[Path, str | None] = {}

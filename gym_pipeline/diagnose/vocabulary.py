@@ -141,6 +141,23 @@ SLURM_STATES: dict[str, JobOutcome] = {
     "FAILED": JobOutcome("failed", "a process of the job exited non-zero", own_failure=True),
 }
 
+# Reasons Slurm gives for a job that cannot start because it asks for more than its partition, QOS or
+# association allows (`squeue -o %r`): the request is the user's setting to change, not the cluster's fault.
+SLURM_REQUEST_REASONS: dict[str, tuple[str, str]] = {
+    "PartitionConfig": ("the job asks for more than its partition has (nodes, CPUs, memory or GPUs)",
+                        "the request (`--nodes` in `extra_options`, `cpus_per_task`, `memory_mb`, `gres`)"),
+    "PartitionNodeLimit": ("the job asks for more nodes than its partition allows", "`--nodes` in `extra_options`"),
+    "PartitionTimeLimit": ("the job's --time is longer than its partition allows", "`time_limit`"),
+    "QOSMaxNodePerJobLimit": ("the job asks for more nodes than its QOS allows", "`--nodes` in `extra_options`"),
+    "QOSMaxWallDurationPerJobLimit": ("the job's --time is longer than its QOS allows", "`time_limit`"),
+    "QOSMaxCpuPerJobLimit": ("the job asks for more CPUs than its QOS allows", "`cpus_per_task`"),
+    "QOSMaxMemoryPerJob": ("the job asks for more memory than its QOS allows", "`memory_mb`"),
+    "QOSMaxGRESPerJob": ("the job asks for more GPUs than its QOS allows", "`gres`"),
+    "AssocMaxNodesPerJobLimit": ("the job asks for more nodes than its account allows", "`--nodes` in `extra_options`"),
+    "AssocMaxWallDurationPerJobLimit": ("the job's --time is longer than its account allows", "`time_limit`"),
+    "BadConstraints": ("no node has the features the job asks for", "`--constraint` in `extra_options`"),
+}
+
 # Container runtimes' own exit codes; 128+N means "killed by signal N".
 CONTAINER_EXIT_CODES: dict[int, str] = {
     125: "the container runtime could not start the container (bad run options, missing image)",

@@ -46,6 +46,7 @@ from gym_pipeline.diagnose.rules.data import (
     rule_truncated_answers,
 )
 from gym_pipeline.diagnose.rules.fallback import STEP_OF_CATEGORY, unexplained_log_errors
+from gym_pipeline.diagnose.rules.firewall import rule_firewall_blocks_run_port
 from gym_pipeline.diagnose.rules.flaky import rule_flaky_verifier
 from gym_pipeline.diagnose.rules.job import (
     rule_container_cannot_reach_host,
@@ -69,6 +70,7 @@ from gym_pipeline.diagnose.rules.job import (
 )
 from gym_pipeline.diagnose.rules.known import known_problems
 from gym_pipeline.diagnose.rules.local_ray import rule_own_ray_unreachable
+from gym_pipeline.diagnose.rules.port_taken import rule_model_port_held_by_another_server
 from gym_pipeline.diagnose.rules.process_limits import rule_process_limits
 from gym_pipeline.diagnose.rules.progress import rule_interrupted_collection
 from gym_pipeline.diagnose.rules.quality import (
@@ -77,6 +79,7 @@ from gym_pipeline.diagnose.rules.quality import (
     rule_every_rollout_masked,
     rule_expected_answers_case_lost,
     rule_expected_answers_not_options,
+    rule_invisible_characters_in_expected_answers,
     rule_last_line_answers_scored_zero,
     rule_matching_answers_scored_zero,
     rule_one_answer_to_every_task,
@@ -131,9 +134,11 @@ RULES: tuple[Rule, ...] = (
     Rule(1, "ports_in_use", rule_ports_in_use),
     Rule(1, "host_limits", rule_host_limits),
     Rule(1, "process_limits", rule_process_limits),
+    Rule(1, "firewall_blocks_run_port", rule_firewall_blocks_run_port),
     Rule(1, "skipped_tasks_by_reason", rule_skipped_tasks_by_reason),
     Rule(1, "own_ray_unreachable", rule_own_ray_unreachable),
     Rule(1, "known_problems", known_problems(1)),
+    Rule(2, "model_port_held_by_another_server", rule_model_port_held_by_another_server),
     Rule(2, "model_probe", rule_model_probe),
     Rule(2, "nested_model_errors", rule_nested_model_errors),
     Rule(2, "client_timeout_too_short", rule_client_timeout_too_short),
@@ -177,6 +182,7 @@ RULES: tuple[Rule, ...] = (
     Rule(6, "unextracted_answers", rule_unextracted_answers),
     Rule(6, "last_line_answers_scored_zero", rule_last_line_answers_scored_zero),
     Rule(6, "wrapped_expected_answers", rule_wrapped_expected_answers),
+    Rule(6, "invisible_characters_in_expected_answers", rule_invisible_characters_in_expected_answers),
     Rule(6, "profile_of_other_tasks", rule_profile_of_other_tasks),
     Rule(6, "profile_of_other_rewards", rule_profile_of_other_rewards),
     Rule(6, "rewards_out_of_range", rule_rewards_out_of_range),

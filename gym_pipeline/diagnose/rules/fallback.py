@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from gym_pipeline.core.materialize import first_row_fault
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import excerpt
 from gym_pipeline.diagnose.exception_hints import code_fix_hint
@@ -18,6 +19,7 @@ from gym_pipeline.diagnose.logs import LogIncident
 from gym_pipeline.diagnose.origin import (
     HEAD_SERVER,
     NAME_NOT_DEFINED,
+    READING_ROWS,
     Listener,
     Placement,
     address_of,
@@ -25,6 +27,7 @@ from gym_pipeline.diagnose.origin import (
     place,
     server_role,
 )
+from gym_pipeline.diagnose.unrecorded_source import source_candidates
 from gym_pipeline.diagnose.vocabulary import (
     CACHE_RESUME,
     CATEGORY_MEANINGS,
@@ -159,6 +162,11 @@ def unexplained_log_errors(ev: Evidence, findings: list[Finding]) -> list[Findin
                                                f"{field_fault[1]}",
                                   fix=f"Give every row the `{field_fault[0]}` the verifier reads, with its type, then "
                                       "materialize again and collect on a clean output path.")
+        if placement.category == DATA_SCHEMA and READING_ROWS in placement.basis and (
+                fault := _source_row_fault(ev)):
+            placement = replace(placement, fix=f"Our check of the data, as materializing reads it, finds {fault}: give "
+                                               "every row that field as the error says, then run again on a clean "
+                                               "output path.")
         if placement.basis == NAME_NOT_DEFINED and (started := _servers_started(ev)):
             placement = replace(placement, fix=f"{placement.fix} {started}")
         category = placement.category
@@ -197,6 +205,21 @@ def unexplained_log_errors(ev: Evidence, findings: list[Finding]) -> list[Findin
             guess=placement.guess,
         ))
     return sorted(result, key=lambda finding: stage_of_log(finding.evidence[0].file))
+
+
+MAX_ROWS_CHECKED = 1000  # of a source data file, for the first row Gym cannot use
+
+
+def _source_row_fault(ev: Evidence) -> str | None:
+    """`file:line: field 'x': ...` for the first row of the run's source data that Gym cannot use."""
+    for source, _ in source_candidates(ev.run_dir, ev.artifacts.files, ev.logs):
+        try:
+            fault = first_row_fault(source, MAX_ROWS_CHECKED)
+        except OSError:
+            continue
+        if fault is not None:
+            return f"{ev.rel(source)}:{fault.line}: " + (f"field '{fault.field}': " if fault.field else "") + fault.message
+    return None
 
 
 def _servers_started(ev: Evidence) -> str:

@@ -24,7 +24,7 @@ from gym_pipeline.diagnose.findings import (
     status_words,
     unique,
 )
-from gym_pipeline.diagnose.launcher import MODEL_SERVER_STAGE, LauncherState, outcome
+from gym_pipeline.diagnose.launcher import MODEL_SERVER_STAGE, LauncherState, outcome, slurm_reason_name
 from gym_pipeline.diagnose.logs import LogHit
 from gym_pipeline.diagnose.origin import host_limit, layer_of_frame
 from gym_pipeline.diagnose.probes import HEAD_SERVER, MODEL, PORT, PORT_IN_USE, ProbeResult
@@ -38,6 +38,7 @@ from gym_pipeline.diagnose.vocabulary import (
     MODEL_SERVING,
     REQUEST_DEBUG_FLAG,
     SIDECAR_FLAG,
+    SLURM_REQUEST_REASONS,
     exit_signal,
     signal_name,
 )
@@ -118,6 +119,10 @@ def _launcher_fix(ev: Evidence, state: LauncherState) -> str:
             "DEADLINE": "raise or drop `--deadline`",
         }.get(base, f"raise `memory_mb` (sbatch `--mem`), {memory}, or lower `--concurrency`" if state.oom_killed
               else f"read the job's output (slurm-{job}.out) for the failing command")
+        if asked := SLURM_REQUEST_REASONS.get(slurm_reason_name(state)):
+            return (f"`sinfo -o '%P %D %c %m %G %l %f'` lists each partition's nodes, CPUs, memory, GPUs, time limit and "
+                    f"features; ask for no more than it has: change {asked[1]} in the stage's launcher settings "
+                    "(sweep.yaml `launchers`), then run the stage again.")
         return f"{check}; {remedy}." + ("" if base == "PENDING" else then)
     if state.launcher == "docker":
         container = state.container_id or "<container>"

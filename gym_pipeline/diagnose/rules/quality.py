@@ -424,6 +424,27 @@ def rule_wrapped_expected_answers(ev: Evidence) -> list[Finding]:
     )]
 
 
+def rule_invisible_characters_in_expected_answers(ev: Evidence) -> list[Finding]:
+    """Answers scored 0 only because the data's expected answer holds characters that print as nothing."""
+    a = ev.artifacts
+    quality = a.quality
+    if quality.invisible_expected < MISSCORED_MIN_ROWS or quality.invisible_example is None:
+        return []
+    return [Finding(
+        category=DATA_SCHEMA,
+        title=f"{quality.invisible_expected} answers scored 0 equal their `expected_answer` but for characters that "
+              "print as nothing",
+        evidence=[quality.invisible_example],
+        cause="The rows' `expected_answer` holds invisible characters (a zero-width space U+200B, a byte order mark, "
+              "a no-break space), most often copied in from a web page or a spreadsheet: the answer looks the same "
+              "and never compares equal, so correct answers score 0.",
+        fix="Remove the invisible characters from `expected_answer` in the source data (`grep -nP "
+            "'[\\x{200b}\\x{200c}\\x{200d}\\x{2060}\\x{feff}\\x{ad}\\x{a0}]' <data.jsonl>` finds the rows), "
+            "then materialize again and collect (or score the stored responses again); the materialized rows: "
+            f"{path_of(a.materialized)}.",
+    )]
+
+
 def rule_rollouts_of_other_inputs(ev: Evidence) -> list[Finding]:
     """Rollouts that answered other prompts than the materialized rows of their keys: the two files are of two
     materializations (inputs made again after the rollouts, or rollouts copied from another run)."""

@@ -41,13 +41,19 @@ def _what(groups: list[FailureGroup]) -> tuple[str, str]:
 
 
 _API_ROUTE = re.compile(r"/(?:chat/completions|completions|responses)$")
-_ROUTE_WITHOUT_V1 = re.compile(r"^https?://[^/]+(?:/(?!v1/)[^/]+)*/(?:chat/completions|completions|responses)$")
 
 
-def _called_without_v1(ev: Evidence) -> LogHit | None:
-    """A model call that got 404 on a route not under `/v1`: the base URL given to Gym lacks it."""
+def _called_off_base(ev: Evidence) -> LogHit | None:
+    """A model call that got 404 on a route not right under `/v1`: the URL given to Gym is not the API's base URL
+    (it lacks `/v1`, or goes past it: a full endpoint such as `.../v1/chat/completions` copied from a curl example)."""
     return next((h for h in ev.hits("gym_model_retry")
-                 if h.group("status") == "404" and _ROUTE_WITHOUT_V1.match(h.group("url") or "")), None)
+                 if h.group("status") == "404" and _API_ROUTE.search(url := h.group("url") or "")
+                 and not _API_ROUTE.sub("", url).endswith("/v1")), None)
+
+
+def _base_url(given: str) -> str:
+    """The API's base URL for a URL given in its place: up to `/v1` when it holds one, else with `/v1` added."""
+    return given[: given.index("/v1") + 3] if "/v1" in given else f"{given.rstrip('/')}/v1"
 
 
 def rule_model_refusals(ev: Evidence) -> list[Finding]:
@@ -85,18 +91,20 @@ def rule_model_refusals(ev: Evidence) -> list[Finding]:
                     "content as text or content parts, with at least one user message; then materialize again and "
                     f"collect on a clean output path.",
             ))
-        elif (called := _called_without_v1(ev)) is not None:
-            base = _API_ROUTE.sub("", called.group("url"))
+        elif (called := _called_off_base(ev)) is not None:
+            given = _API_ROUTE.sub("", called.group("url"))
+            base = _base_url(given)
+            what = "lacks `/v1`" if "/v1" not in given else "goes past `/v1` (a full endpoint, not the base URL)"
             findings.append(Finding(
                 category=MODEL_SERVING, failed_keys=keys_of(groups),
-                title=f"The model URL lacks `/v1`: Gym called {called.group('url')}, 404 Not Found ({attempts})",
+                title=f"The model URL {what}: Gym called {called.group('url')}, 404 Not Found ({attempts})",
                 evidence=unique([called.evidence(), *(g.first for g in groups[:2])]),
                 cause=f"{status_words(lead)}: Gym's model server class appends the API route (`/chat/completions`, "
                       "`/responses`) to the model URL it was given; an OpenAI-compatible server (vLLM, the simulated "
-                      f"policy) serves them under `/v1`, so `{base}` without `/v1` finds nothing. Affected: "
+                      f"policy) serves them right under `/v1`, so the URL given, `{given}`, finds nothing. Affected: "
                       f"{affected(ev, groups)}.",
-                fix=f"Give the servers the base URL with `/v1`: `gym env start ... --model-url {base}/v1` (Gym's "
-                    f"`policy_base_url`); check it with `curl -s {base}/v1/models`.{then}",
+                fix=f"Give the servers the API's base URL, ending in `/v1`: `gym env start ... --model-url {base}` "
+                    f"(Gym's `policy_base_url`); check it with `curl -s {base}/models`.{then}",
             ))
         else:
             findings.append(Finding(

@@ -1,0 +1,43 @@
+"""Step 1: a firewall rule, printed into a log, that refuses or drops connections to a port the run uses.
+
+A site's hardening script may reject a port range on every node; a model server started on a port inside it is up
+and answers on its own (`curl` from the same network namespace the rule exempts, or before the rule), while every
+client of it sees connections refused or timed out: the model server looks down, and it is not the server's fault.
+"""
+
+from __future__ import annotations
+
+from gym_pipeline.diagnose.evidence import Evidence
+from gym_pipeline.diagnose.findings import Finding, unique
+from gym_pipeline.diagnose.rules.fallback import listeners
+from gym_pipeline.diagnose.vocabulary import INFRA
+
+# what a refused or dropped connection to the model or a Gym server shows in the logs
+_CONNECTION_FAILURES = ("gym_request_retry", "model_endpoint_down")
+
+
+def rule_firewall_blocks_run_port(ev: Evidence) -> list[Finding]:
+    ports = listeners(ev)
+    for hit in ev.hits("firewall_rule"):
+        low = int(hit.group("low", "low2"))
+        high = int(hit.group("high", "high2") or low)
+        blocked = sorted(port for port in ports if low <= port <= high)
+        if not blocked:
+            continue
+        port, listener = blocked[0], ports[blocked[0]]
+        action = (hit.group("action", "action2") or "").upper()
+        return [Finding(
+            category=INFRA,
+            title=f"A firewall rule {'rejects' if action == 'REJECT' else 'drops'} connections to ports {low}-{high}, "
+                  f"where {listener.who} listens (port {port})",
+            evidence=unique([hit.evidence(), *(h.evidence() for name in _CONNECTION_FAILURES
+                                               for h in ev.hits(name)[:1])]),
+            cause=f"{hit.file} shows the node's firewall (iptables or nftables) refusing TCP to ports {low}-{high}, and "
+                  f"{listener.who} listens on {port} ({listener.source}): every connection to it fails although the "
+                  "server is up, so requests are refused or time out and are retried until the run gives up.",
+            fix=f"Start the server on a port outside {low}-{high} (`--port`, or the model server's port setting), or have "
+                "the rule allow loopback (`iptables -I INPUT -i lo -j ACCEPT`, by whoever manages the node's firewall); "
+                "check with `curl -s http://127.0.0.1:<port>/v1/models`, then start the run again.",
+            explains=frozenset({"firewall_rule", *_CONNECTION_FAILURES}),
+        )]
+    return []
