@@ -27,6 +27,15 @@ _HINTS: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(pattern), hi
      "is structured, or catch `json.JSONDecodeError` and score the answer 0."),
     (r"'(?P<op>[<>]=?)' not supported between instances of '(?P<a>\w+)' and '(?P<b>\w+)'",
      "The code compares a `{a}` with a `{b}`: convert both to one type (`float(...)`) before comparing."),
+    (r"invalid normalization form",
+     "The code passes `unicodedata.normalize` a form it does not know: it takes only 'NFC', 'NFD', 'NFKC' or 'NFKD'; "
+     "correct the form string (often a misspelling of one of them)."),
+    (r"Object of type '?(?P<cls>int64|int32|float64|float32|bool_|ndarray)'? is not JSON serializable",
+     "The code hands JSON a numpy `{cls}`: convert it to a plain value first (`float(x)`, `bool(x)`, `.tolist()`)."),
+    (r"Object of type '?(?P<cls>\w+)'? is not JSON serializable",
+     "The code passes a `{cls}` object to `json.dumps`, which takes only plain values: for a pydantic model (a "
+     "request or response) dump it first, `json.dumps(body.model_dump())` or `body.model_dump_json()`; convert "
+     "other objects to dicts or strings."),
     (r"ZeroDivisionError",
      "The code divides by zero for some input (an empty answer, list or count): guard the denominator."),
     (r"\bSystemExit\b",

@@ -112,6 +112,8 @@ class RowQuality:
     wrapped_example: EvidenceLine | None = None
     invisible_expected: int = 0  # ... scored 0: the expected answer holds invisible characters (U+200B) the answer lacks
     invisible_example: EvidenceLine | None = None
+    cut_answers: int = 0  # ... scored 0: the extracted answer is the expected one with characters cut off its ends
+    cut_example: EvidenceLine | None = None
     out_of_range: int = 0  # rewards outside [0, 1]
     reward_range: tuple[float, float] = (0.0, 1.0)
     out_of_range_example: EvidenceLine | None = None
@@ -368,6 +370,12 @@ def note_rollout_row(quality: RowQuality, row: dict[str, Any], key: tuple[int, i
 def _note_scored_answer(quality: RowQuality, expected: str, answer: ScoredAnswer) -> None:
     """A scored answer against its expected answer: the quiet scoring and data faults of the module docstring."""
     reward, extracted, where = answer.reward, answer.extracted, answer.where
+    if reward == 0 and extracted and answer.last_line and _cut_from_response(answer.last_line, extracted):
+        quality.cut_answers += 1
+        quality.cut_example = quality.cut_example or where.model_copy(update={
+            "text": f"{where.text} extracted_answer={excerpt(extracted, MAX_SHOWN_VALUE)!r}, the response's last line "
+                    f"{excerpt(answer.last_line, MAX_SHOWN_VALUE)!r}"})
+        return
     if answer.last_line is not None and reward == 0:
         _note_last_line_answer(quality, expected, answer.last_line, extracted, where)
     if extracted is None:  # a verifier keeping no extracted answer: the response's last line is the answer given
@@ -405,6 +413,10 @@ def _note_scored_answer(quality: RowQuality, expected: str, answer: ScoredAnswer
     if _INVISIBLE.search(expected) and _INVISIBLE.sub("", expected).strip() == extracted.strip():
         quality.invisible_expected += 1
         quality.invisible_example = quality.invisible_example or here
+        return
+    if _cut_short(expected, extracted):
+        quality.cut_answers += 1
+        quality.cut_example = quality.cut_example or here
         return
     if _quoted(expected, extracted):  # the answer, and more around it
         quality.unextracted_answers += 1
@@ -461,6 +473,27 @@ def _note_answer(quality: RowQuality, expected: str, extracted: str, where: Evid
 
 _MARKUP = (re.compile(r"^\$+(.*?)\$+$", re.S), re.compile(r"^\\\((.*)\\\)$", re.S),
            re.compile(r"^\\(?:boxed|text|mathrm|textbf)\{(.*)\}$", re.S), re.compile(r"^[\"'`](.*)[\"'`]$", re.S))
+
+
+MAX_CUT_CHARS = 4  # characters an extraction that strips a set of characters (`str.strip("Final answer:")`) eats
+
+
+def _cut_short(expected: str, extracted: str) -> bool:
+    """`extracted` is `expected` with a few characters cut from its start or end, mid-word: "Amundsen" -> "Amund"."""
+    a, b = expected.lower(), extracted.lower()
+    if len(b) < 2 or a == b or b not in a or len(a) - len(b) > MAX_CUT_CHARS:
+        return False
+    start = a.index(b)
+    end = start + len(b)
+    return (start > 0 and a[start - 1].isalnum() and b[0].isalnum()) or (end < len(a) and a[end].isalnum()
+                                                                           and b[-1].isalnum())
+
+
+def _cut_from_response(last_line: str, extracted: str) -> bool:
+    """The extracted answer is what the response's last line gives (after a `Label:`, without a final period) with
+    a few characters cut off mid-word: the extraction ate into the answer."""
+    given = last_line.strip().rstrip(".")
+    return any(_cut_short(text.strip(), extracted.strip()) for text in (given, given.rsplit(":", 1)[-1]))
 
 
 def _annotated(expected: str, extracted: str) -> bool:

@@ -74,6 +74,7 @@ from gym_pipeline.diagnose.rules.port_taken import rule_model_port_held_by_anoth
 from gym_pipeline.diagnose.rules.process_limits import rule_process_limits
 from gym_pipeline.diagnose.rules.progress import rule_interrupted_collection
 from gym_pipeline.diagnose.rules.quality import (
+    rule_answers_cut_by_the_extraction,
     rule_conflicting_labels,
     rule_crossed_environments,
     rule_every_rollout_masked,
@@ -183,6 +184,7 @@ RULES: tuple[Rule, ...] = (
     Rule(6, "last_line_answers_scored_zero", rule_last_line_answers_scored_zero),
     Rule(6, "wrapped_expected_answers", rule_wrapped_expected_answers),
     Rule(6, "invisible_characters_in_expected_answers", rule_invisible_characters_in_expected_answers),
+    Rule(6, "answers_cut_by_the_extraction", rule_answers_cut_by_the_extraction),
     Rule(6, "profile_of_other_tasks", rule_profile_of_other_tasks),
     Rule(6, "profile_of_other_rewards", rule_profile_of_other_rewards),
     Rule(6, "rewards_out_of_range", rule_rewards_out_of_range),

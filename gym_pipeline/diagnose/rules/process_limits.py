@@ -21,6 +21,7 @@ SMALL_ADDRESS_SPACE_KB = 4 << 20  # 4 GB: Python with numpy, Ray or a model clie
 SMALL_CPU_TIME_S = 24 * 3600  # a collection, its verifiers included, can use a day of CPU
 SMALL_MEMORY_BYTES = 2 << 30  # Ray, Gym's servers and a verifier's tables together want more than 2 GB
 SMALL_CPU_SHARE = 0.5  # of one CPU
+DEFAULT_CFS_PERIOD_US = 100_000  # the kernel's default cpu.cfs_period_us
 SMALL_PORT_RANGE = 1000  # ephemeral ports: every connection a run opens takes one
 
 
@@ -84,6 +85,8 @@ def _cgroup_findings(ev: Evidence) -> list[Finding]:
     findings = []
     for hit in ev.hits("cgroup_limit"):
         what, value, period = hit.groups["what"], int(hit.groups["value"]), hit.groups.get("period")
+        if what == "cpu.cfs_quota_us" and not period:  # printed alone: cpu.cfs_period_us is almost never changed
+            period = str(DEFAULT_CFS_PERIOD_US)
         if what.startswith("memory") and value < SMALL_MEMORY_BYTES:
             findings.append(Finding(
                 category=THROUGHPUT_RESOURCES,
@@ -103,8 +106,9 @@ def _cgroup_findings(ev: Evidence) -> list[Finding]:
                 category=THROUGHPUT_RESOURCES,
                 title=f"The job's cgroup gives it {share:.0%} of one CPU ({what}): the run was starved",
                 evidence=[hit.evidence()],
-                cause=f"{hit.file} shows a CPU quota of {value} per {period} µs: Ray's processes, Gym's servers and "
-                      "the client share that sliver, so start-up steps time out and components fail to start.",
+                cause=f"{hit.file} shows a CPU quota of {value} per {period} µs: Ray's processes, Gym's servers, the "
+                      "client and the verifier share that sliver, so start-up steps time out, components fail to start "
+                      "and a collection crawls (one whose verifier needs CPU for every rollout most of all).",
                 fix="Give the job whole CPUs (the container's `--cpus`, the job's `--cpus-per-task`, or `cpus` of the "
                     "stage's launcher in sweep.yaml); then run again.",
                 explains=frozenset({"cgroup_limit"}),

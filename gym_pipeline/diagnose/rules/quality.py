@@ -445,6 +445,29 @@ def rule_invisible_characters_in_expected_answers(ev: Evidence) -> list[Finding]
     )]
 
 
+def rule_answers_cut_by_the_extraction(ev: Evidence) -> list[Finding]:
+    """Answers scored 0 that are the expected answer with a few characters cut from their ends: the verifier's
+    extraction strips characters (`str.strip` with a string strips any of its characters, not the prefix)."""
+    quality = ev.artifacts.quality
+    count, scored = quality.cut_answers, quality.scored_rows
+    if count < UNEXTRACTED_MIN_ROWS or count < UNEXTRACTED_SHARE * scored or quality.cut_example is None:
+        return []
+    return [Finding(
+        category=VERIFIER_RUNTIME,
+        title=f"{count} of {scored} answers scored 0 were extracted with characters cut off their ends (the "
+              "response's answer, or the expected one): the verifier's extraction cuts into the answer",
+        evidence=[quality.cut_example],
+        cause="The extracted answers are what the responses answered (or the expected answers) short of a few "
+              "letters at their start or end (`Amundsen` -> `Amund`): the verifier removes characters, not a prefix. `str.strip(\"Final answer:\")` (and "
+              "`lstrip`, `rstrip`) removes any of the characters it is given from both ends, so answers ending in one "
+              "of them lose it. The model answered right; the verifier scored it 0.",
+        fix="In the verifier, remove the prefix itself: `text.removeprefix(\"Final answer:\").strip()` (or a regex "
+            "such as `re.search(r\"Final answer:\\s*(.+)\", text)`) instead of `strip` with a string; check it on one of "
+            f"these rows without a model, then score the stored responses again: `gym-pipeline reverify {ev.run_dir} "
+            "--env <env>`.",
+    )]
+
+
 def rule_rollouts_of_other_inputs(ev: Evidence) -> list[Finding]:
     """Rollouts that answered other prompts than the materialized rows of their keys: the two files are of two
     materializations (inputs made again after the rollouts, or rollouts copied from another run)."""

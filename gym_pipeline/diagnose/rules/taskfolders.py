@@ -37,6 +37,7 @@ from gym_pipeline.diagnose.vocabulary import (
     VERIFIER_RUNTIME,
 )
 from gym_pipeline.taskfolders.loader import DATASET_FILE, TaskLoadError, load_dataset_settings, load_task
+from gym_pipeline.taskfolders.models import TaskConfig
 
 RUN_SUMMARY = "rollouts_run_summary.json"
 SKIPPED = "skipped.json"
@@ -409,13 +410,19 @@ _KILLED = re.compile(r"exit code 137\b|\bKilled\b")
 MAX_TRANSCRIPTS = 200  # read, at most: enough to name the tasks
 
 
-def _task_memory_mb(ev: Evidence, run: TaskFolderRun, task: str) -> int | None:
-    """The memory the task gives its sandbox, as the loader reads its task.toml; None when it does not load."""
+def _task_config(ev: Evidence, run: TaskFolderRun, task: str) -> TaskConfig | None:
+    """The task's task.toml as the loader reads it; None when it does not load."""
     folder = locate_named_file(run.task_path(task), ev.run_dir, folder=True)
     try:
-        return load_task(folder).config.environment.memory_mb
+        return load_task(folder).config
     except (OSError, TaskLoadError):
         return None
+
+
+def _task_memory_mb(ev: Evidence, run: TaskFolderRun, task: str) -> int | None:
+    """The memory the task gives its sandbox; None when its task.toml does not load."""
+    config = _task_config(ev, run, task)
+    return config.environment.memory_mb if config else None
 
 
 def rule_sandbox_commands_killed(ev: Evidence) -> list[Finding]:
@@ -454,8 +461,97 @@ def rule_sandbox_commands_killed(ev: Evidence) -> list[Finding]:
     )]
 
 
+# ---------------------------------------------------------------------------------------------
+# A task's own test.sh failing in the shell (a test it cannot evaluate) while it still writes a reward of 0
+
+_SHELL_ERROR = re.compile(r"^(?:\S*test\.sh|\S*bash|sh): (?:line \d+: )?[^\n]*?(?:integer expression expected|unary "
+                          r"operator expected|binary operator expected|too many arguments|syntax error|bad substitution"
+                          r"|unbound variable|command not found)")
+
+
+def rule_test_script_errors(ev: Evidence) -> list[Finding]:
+    run = task_folder_run(ev)
+    if run is None:
+        return []
+    rewards: dict[str, list[float]] = defaultdict(list)
+    for _, row in run.rows:
+        if isinstance(row.get("reward"), int | float):
+            rewards[str(row.get("task_id"))].append(row["reward"])
+    broken: dict[str, EvidenceLine] = {}
+    outputs = sorted((ev.run_dir / "rollouts_episodes").glob(f"*/*/attempt_*/verifier/{TEST_STDOUT}"))
+    for output in outputs[:MAX_TRANSCRIPTS]:
+        task = output.relative_to(ev.run_dir / "rollouts_episodes").parts[0]
+        if task in broken or not rewards.get(task) or any(rewards[task]):
+            continue  # only tasks that never scored
+        for number, line in enumerate(output.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
+            if _SHELL_ERROR.search(line):
+                broken[task] = EvidenceLine(file=ev.rel(output), line=number, text=line.strip())
+                break
+    if not broken:
+        return []
+    task, first = next(iter(broken.items()))
+    return [Finding(
+        category=VERIFIER_RUNTIME,
+        title=f"The test script of {_names(broken)} fails in the shell and every episode of it scored 0",
+        evidence=list(broken.values())[:3],
+        cause=f"test.sh itself errs ({first.text}): the shell cannot run one of its checks (a text compared with "
+              "`-eq`, an unquoted empty variable, a command the image lacks), so the check fails whatever the agent "
+              "did and the script writes 0. The model is not at fault: the verifier is.",
+        fix=f"Fix {run.task_path(task)}/tests/test.sh at the line the error names (compare text with `=` inside "
+            "`[ ]`, numbers with `-eq`; quote variables: `\"$x\"`; install what it calls in the image), check it "
+            f"with the oracle (`gym-pipeline tasks validate {run.task_path(task)}`, which must score 1), then "
+            f"{run.rerun()}.",
+    )]
+
+
+# ---------------------------------------------------------------------------------------------
+# A task whose every episode ran out of agent time and scored 0: the sandbox or the budget is too small for it
+
+SMALL_TASK_CPUS = 0.5  # a sandbox with less than half a CPU runs a task's commands many times slower
+
+
+def rule_task_agent_timeouts(ev: Evidence) -> list[Finding]:
+    run = task_folder_run(ev)
+    if run is None:
+        return []
+    rows_of_task: dict[str, list[tuple[int, dict]]] = defaultdict(list)
+    for number, row in run.rows:
+        rows_of_task[str(row.get("task_id"))].append((number, row))
+    timed_out = [task for task, rows in rows_of_task.items()
+                 if all(row.get("agent_stop_reason") == "agent_timeout" and not row.get("reward") for _, row in rows)]
+    if not timed_out:
+        return []
+    task = timed_out[0]
+    number, row = rows_of_task[task][0]
+    config = _task_config(ev, run, task)
+    cpus = config.environment.cpus if config else None
+    budget = config.agent.timeout_sec if config else None
+    starved = cpus is not None and cpus < SMALL_TASK_CPUS
+    toml = f"{run.task_path(task)}/task.toml"
+    return [Finding(
+        category=THROUGHPUT_RESOURCES,
+        title=f"Every episode of {_names(timed_out)} ran out of agent time and scored 0"
+              + (f": its sandbox has cpus = {cpus:g}" if starved else ""),
+        evidence=[_line(ev, ev.run_dir / ROLLOUTS_FILE, number, row, "agent_stop_reason", "reward")],
+        cause=(f"The task gives its sandbox {cpus:g} CPU ([environment] cpus of task.toml): its commands run that many "
+               "times slower than on one CPU, so the work cannot finish within the agent's budget"
+               + (f" ([agent] timeout_sec = {budget:g} s)" if budget else "") + " and the verifier finds nothing."
+               if starved else
+               "The agent was stopped at its time budget"
+               + (f" ([agent] timeout_sec = {budget:g} s)" if budget else "") + " in every episode of the task, "
+               "before its work was done: the budget is too short for the task on this machine, or the sandbox too "
+               "small for its work."),
+        fix=(f"Give the sandbox whole CPUs: `cpus` in [environment] of {toml} (1 or more)" if starved else
+             f"Raise the task's budget in the dataset (`timeout_multiplier` in [gym.defaults] of dataset.toml, or "
+             f"`[gym.tasks.\"{task}\".agent] timeout_sec`), or its sandbox's `cpus` and `memory_mb` in {toml}")
+            + f"; check the oracle passes (`gym-pipeline tasks validate {run.task_path(task)}`), then {run.rerun()}.",
+    )]
+
+
 _ADDED_BEFORE_KNOWN_PROBLEMS = {1: (("tasks_not_loadable", rule_tasks_not_loadable), ("no_sandbox", rule_no_sandbox)),
-                                7: (("sandbox_commands_killed", rule_sandbox_commands_killed),)}
+                                7: (("sandbox_commands_killed", rule_sandbox_commands_killed),
+                    ("task_agent_timeouts", rule_task_agent_timeouts),
+                    ("test_script_errors", rule_test_script_errors))}
 
 
 def with_task_folder_rules(rules: tuple[Rule, ...]) -> tuple[Rule, ...]:
