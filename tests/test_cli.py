@@ -121,3 +121,16 @@ def test_an_output_through_a_dangling_symlink_is_refused_and_nothing_is_created(
               "--output", str(tmp_path / "run" / "inputs.jsonl")])
     assert "which does not exist" in capsys.readouterr().err
     assert not (tmp_path / "scratch").exists()
+
+
+def test_profiling_the_failures_sidecar_as_rollouts_says_which_file_to_give(tmp_path, capsys):
+    inputs = _materialize(tmp_path)
+    rollouts = tmp_path / "rollouts.jsonl"
+    # a server that is not up: every rollout fails its attempts, a sidecar row for each
+    assert main(["collect", "--inputs", str(inputs), "--output", str(rollouts), "--model-url",
+                 f"http://127.0.0.1:{_closed_port()}/v1", "--model", "m", "--env", "mcqa"]) == 1
+    capsys.readouterr()
+    sidecar = tmp_path / "rollouts_failures.jsonl"
+    assert main(["profile", "--inputs", str(inputs), "--rollouts", str(sidecar)]) == 2
+    err = " ".join(capsys.readouterr().err.split())
+    assert "this is the failures sidecar" in err and f"give --rollouts {rollouts}" in err

@@ -6,6 +6,7 @@ from gym_pipeline.core.formats import JsonlFormatError
 from gym_pipeline.core.materialize import (
     MaterializationError,
     MaterializationSettings,
+    first_row_fault,
     materialize_file,
     materialize_rows,
     read_raw_rows,
@@ -208,3 +209,13 @@ def test_cli_takes_gyms_settings(tmp_path):
     assert _keys(_rows(output)) == [("a", 0, 0), ("b", 0, 1), ("b", 0, 2)]
     assert main(["check-stale", "--inputs", str(output), "--source", str(source), *arguments]) == 0
     assert main(["check-stale", "--inputs", str(output), "--source", str(source), *arguments[:4]]) == 1
+
+
+def test_the_first_row_gym_cannot_use_is_named_with_its_field(tmp_path):
+    data = tmp_path / "data.jsonl"
+    good = {"responses_create_params": {"input": "q"}, "expected_answer": "a"}
+    encoded = {"responses_create_params": orjson.dumps({"input": "q"}).decode(), "expected_answer": "a"}
+    data.write_bytes(b"".join(orjson.dumps(row) + b"\n" for row in (good, {"prompt": "built later"}, encoded)))
+    fault = first_row_fault(data, max_rows=10)
+    assert (fault.line, fault.field) == (3, "responses_create_params") and "must be an object" in fault.message
+    assert first_row_fault(data, max_rows=2) is None  # a row without the field passes: a prompt config builds it
