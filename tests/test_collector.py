@@ -13,6 +13,7 @@ from gym_pipeline.diagnose import diagnose
 from gym_pipeline.engines.builtin import CollectorSettings, collect, failures_path_for
 from gym_pipeline.engines.responses import output_text
 from gym_pipeline.environments import get_environment
+from gym_pipeline.taskfolders.collect import TaskRunSettings
 
 ENV = "string_match"
 REPEATS = 2
@@ -136,3 +137,15 @@ def test_a_verifier_that_raises_gives_masked_verifier_error_rows(policy_endpoint
     assert result.masked_rollouts == REPEATS and result.completed_rollouts == len(rows)
     report = diagnose(tmp_path)
     assert any("verifier_error" in finding.title for finding in report.findings), report.findings
+
+
+@pytest.mark.parametrize(("value", "attempts"), [(None, 3), ("", 3), ("5", 5), ("0", 3), ("many", 3)])
+def test_attempts_per_rollout_follow_gyms_variable(monkeypatch, caplog, value, attempts):
+    # Gym 0.7.0's get_max_rollout_attempts: a positive integer, else the default with a warning
+    if value is None:
+        monkeypatch.delenv("NEMO_GYM_MAX_ROLLOUT_ATTEMPTS", raising=False)
+    else:
+        monkeypatch.setenv("NEMO_GYM_MAX_ROLLOUT_ATTEMPTS", value)
+    assert CollectorSettings(model_url="http://127.0.0.1:9/v1").max_attempts == attempts
+    assert TaskRunSettings().max_attempts == attempts
+    assert ("could not parse NEMO_GYM_MAX_ROLLOUT_ATTEMPTS" in caplog.text) == (value in ("0", "many"))

@@ -1,5 +1,10 @@
 """NeMo Gym's failure vocabulary in one place: sidecar failure classes and row `failure_kind`s."""
 
+import logging
+import os
+
+log = logging.getLogger(__name__)
+
 # `_ng_failure_class` values of the failures sidecar.
 AGENT_RUN_ERROR = "agent_run_error"  # the agent/model answered with an HTTP error
 AGENT_REQUEST_FAILED = "agent_request_failed"  # the request never got an answer (refused, reset, timeout)
@@ -20,8 +25,26 @@ FAILURE_CLASSES = (
 # Row `failure_kind`s we write (Gym's shared vocabulary; seeds/004 gives their meaning).
 VERIFIER_ERROR = "verifier_error"  # the verifier could not run: masked, counted for completion only
 
-# Gym retries a failed (task, rollout) up to this many attempts (NEMO_GYM_MAX_ROLLOUT_ATTEMPTS).
+# Gym retries a failed (task, rollout) up to this many attempts, unless NEMO_GYM_MAX_ROLLOUT_ATTEMPTS says otherwise.
 DEFAULT_MAX_ROLLOUT_ATTEMPTS = 3
+MAX_ROLLOUT_ATTEMPTS_VARIABLE = "NEMO_GYM_MAX_ROLLOUT_ATTEMPTS"
+
+
+def max_rollout_attempts() -> int:
+    """Attempts per rollout as Gym 0.7.0 reads them: NEMO_GYM_MAX_ROLLOUT_ATTEMPTS when it is a positive integer,
+    else (unset, empty, or not one: with a warning, as Gym) the default of 3."""
+    raw = os.environ.get(MAX_ROLLOUT_ATTEMPTS_VARIABLE, "")
+    if not raw:
+        return DEFAULT_MAX_ROLLOUT_ATTEMPTS
+    try:
+        attempts = int(raw)
+    except ValueError:
+        attempts = 0
+    if attempts < 1:
+        log.warning("could not parse %s=%r (a positive integer); falling back to default %d",
+                    MAX_ROLLOUT_ATTEMPTS_VARIABLE, raw, DEFAULT_MAX_ROLLOUT_ATTEMPTS)
+        return DEFAULT_MAX_ROLLOUT_ATTEMPTS
+    return attempts
 
 # Task-folder (Harbor) episodes: row `failure_kind`s (their treatment is in diagnose/vocabulary.py) and the
 # `_ng_failure_stage` of a failed episode in the sidecar.

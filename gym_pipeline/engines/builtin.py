@@ -56,7 +56,7 @@ class CollectorSettings:
     model_url: str  # base URL ending in /v1
     model_name: str | None = None  # None: the first model the endpoint lists
     concurrency: int = 32
-    max_attempts: int = failure_kinds.DEFAULT_MAX_ROLLOUT_ATTEMPTS
+    max_attempts: int = field(default_factory=failure_kinds.max_rollout_attempts)
     request_timeout_s: float = 120.0
     backoff_base_s: float = 0.2
     api_key: str | None = field(default=None, repr=False)

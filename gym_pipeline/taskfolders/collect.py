@@ -59,7 +59,7 @@ AgentForRow = Callable[[dict[str, Any]], Agent]
 @dataclass
 class TaskRunSettings:
     concurrency: int = 4
-    max_attempts: int = kinds.DEFAULT_MAX_ROLLOUT_ATTEMPTS
+    max_attempts: int = field(default_factory=kinds.max_rollout_attempts)
     skip_unloadable: bool = False
     episode: EpisodeSettings = field(default_factory=EpisodeSettings)
 
