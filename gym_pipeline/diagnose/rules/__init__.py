@@ -236,6 +236,8 @@ def run_rules(ev: Evidence, rules: Iterable[Rule] = RULES) -> list[Finding]:
         position = next((i for i, (s, _) in enumerate(ordered) if s > step), len(ordered))
         ordered.insert(position, (step, _named(finding, "log_error", names["log_error"])))
     findings = [finding for _, finding in ordered]
+    if given_up := max((int(hit.groups["count"]) for hit in ev.hits("resume_kept_given_up")), default=0):
+        findings = [_before_the_resume_is_a_note(finding, given_up) for finding in findings]
     if _collection_complete(ev) and not _latest_run_failed(findings):
         findings = [_superseded_is_a_note(finding) for finding in findings]
     return link_causes(findings)
@@ -287,6 +289,16 @@ def _superseded_is_a_note(finding: Finding) -> Finding:
         return finding  # a full, read-only or size-limited disk is still there for the next stage
 
     return finding.model_copy(update={"role": NOTE, "title": f"Only a log shows it, and the outputs are complete: "
+                                                              f"{finding.title}"})
+
+
+def _before_the_resume_is_a_note(finding: Finding, given_up: int) -> Finding:
+    """Failed attempts of rollouts an earlier run gave up on, which the resume then left alone: what the endpoint did
+    then says nothing of now; the resume that retried none of them is what to act on."""
+    if finding.role != CAUSE or finding.category != MODEL_SERVING or not finding.failed_keys \
+            or len(finding.failed_keys) > given_up:
+        return finding
+    return finding.model_copy(update={"role": NOTE, "title": f"Before the resume (it retried none of these): "
                                                               f"{finding.title}"})
 
 
