@@ -26,7 +26,8 @@ from gym_pipeline.fatal_signals import announce_fatal_signals
 from gym_pipeline.taskfolders.cli import add_tasks_parser
 
 EXIT_BAD_INPUT = 2
-stderr = Console(stderr=True)
+# soft_wrap: a message is one line however wide, so logs captured with `| tee` keep paths and sentences whole
+stderr = Console(stderr=True, soft_wrap=True)
 
 
 def _progress() -> Progress:
