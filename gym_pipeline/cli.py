@@ -246,16 +246,19 @@ def cmd_stage(args: argparse.Namespace) -> int:
     from pydantic import ValidationError
 
     from gym_pipeline import stages
-    from gym_pipeline.config import SweepConfig, validation_problems
+    from gym_pipeline.config import SweepConfig, load_sweep_config, validation_problems
     from gym_pipeline.serving.checkpoints import checkpoint_digest
     from gym_pipeline.serving.servers import Endpoint
 
     # The launcher keeps stdout in the stage's log file; inside a sweep step, Pipes also streams it to Dagster.
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s", stream=sys.stdout)
-    try:
-        config = SweepConfig.validate_from_step(args.sweep_config.read_bytes())
-    except ValidationError as error:
-        raise ConfigError(f"{args.sweep_config}: not a valid sweep config: {validation_problems(error)}") from None
+    if args.sweep_config.suffix == ".json":  # what a launcher writes for the stage, checked by its Dagster step
+        try:
+            config = SweepConfig.validate_from_step(args.sweep_config.read_bytes())
+        except ValidationError as error:
+            raise ConfigError(f"{args.sweep_config}: not a valid sweep config: {validation_problems(error)}") from None
+    else:  # a sweep.yaml given by hand
+        config = load_sweep_config(args.sweep_config)
 
     def run(log: logging.Logger) -> stages.PartitionOutcome:
         common = {"config": config, "checkpoint": args.checkpoint, "env": args.env, "code": args.code_version,
@@ -346,7 +349,8 @@ def build_parser() -> argparse.ArgumentParser:
     stage = command("stage", cmd_stage, "Run one stage of one partition, as a launcher does for a sweep step "
                     "(which writes the sweep config and reads the outcome through Dagster Pipes).")
     stage.add_argument("key", choices=("materialize", "collect", "profile"))
-    stage.add_argument("--sweep-config", type=Path, required=True, help="the sweep config as JSON")
+    stage.add_argument("--sweep-config", type=Path, required=True,
+                       help="the sweep config: the JSON a launcher writes for the stage, or a sweep.yaml")
     stage.add_argument("--checkpoint", type=cli_args.safe_name("checkpoint name"), required=True)
     stage.add_argument("--env", type=cli_args.safe_name("environment name"), required=True)
     stage.add_argument("--code-version", required=True, help="the asset's code version, recorded in the manifest")

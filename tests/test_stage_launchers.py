@@ -107,6 +107,22 @@ def test_the_stage_command_refuses_a_file_that_is_not_a_sweep_config(tmp_path):
     assert "Traceback" not in done.stderr
 
 
+def test_the_stage_command_reads_a_sweep_yaml_given_by_hand(tmp_path):
+    home = tmp_path / "home"
+    create_workspace(home, checkpoint_count=1)
+    done = subprocess.run([sys.executable, "-m", "gym_pipeline.cli", "stage", "materialize", "--sweep-config",
+                           str(home / "sweep.yaml"), "--checkpoint", "step_0100", "--env", "mcqa", "--code-version", "x"],
+                          capture_output=True, text=True, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert list(home.glob("runs/step_0100/mcqa/rollouts_materialized_inputs.jsonl"))
+
+    (home / "sweep.yaml").write_text("environments:\n\t- name: mcqa\n")  # indented with a tab
+    done = subprocess.run([sys.executable, "-m", "gym_pipeline.cli", "stage", "materialize", "--sweep-config",
+                           str(home / "sweep.yaml"), "--checkpoint", "step_0100", "--env", "mcqa", "--code-version", "x"],
+                          capture_output=True, text=True)
+    assert done.returncode == 2 and f"{home / 'sweep.yaml'}:2:1: not valid YAML" in done.stderr
+
+
 @pytest.mark.integration
 def test_terminating_a_run_from_the_ui_stops_its_launched_stage_and_server(tmp_path):
     """A run terminated mid-collection through Dagster (as the UI's Terminate button does) leaves no container,
