@@ -139,3 +139,14 @@ def _signal(processes: list[psutil.Process], signum: signal.Signals) -> None:
             process.send_signal(signum)  # psutil checks the pid still names the same process
         except psutil.Error:
             pass
+
+
+def docker_unreachable(error: BaseException) -> str:
+    """Why the Docker engine of DOCKER_HOST (or the default socket) cannot be used, for an error message: a socket
+    that refuses this user is not an engine that is down."""
+    where = os.environ.get("DOCKER_HOST", "the default socket")
+    if "Permission denied" in str(error) or "PermissionError" in str(error):
+        return (f"the Docker engine at {where} refuses this user (permission denied on its socket): add the user to "
+                "the docker group (`sudo usermod -aG docker $USER`, then log in again) or point DOCKER_HOST at an "
+                "engine it may use")
+    return f"no Docker engine answers at {where} ({error})"

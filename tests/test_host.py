@@ -5,10 +5,18 @@ import subprocess
 import sys
 import time
 
+import docker
 import pytest
 
 from gym_pipeline.core.formats import atomic_file
-from gym_pipeline.host import EndedBeforeReady, NotReadyInTime, process_tree, stop_process_tree, wait_until_ready
+from gym_pipeline.host import (
+    EndedBeforeReady,
+    NotReadyInTime,
+    docker_unreachable,
+    process_tree,
+    stop_process_tree,
+    wait_until_ready,
+)
 
 
 def test_an_atomic_file_appears_whole_or_not_at_all(tmp_path):
@@ -53,3 +61,12 @@ def test_stopping_a_tree_reaches_everything_it_started(script):
     assert stop_process_tree(process, signal.SIGINT, grace_s=0.5, kill_wait_s=10) == []
     assert process_tree(process.pid, zombies=True) == []
     assert process.returncode == (0 if script is DAEMONIZING else -signal.SIGKILL)
+
+
+def test_a_docker_socket_that_refuses_the_user_is_not_called_a_missing_engine(monkeypatch):
+    monkeypatch.setenv("DOCKER_HOST", "unix:///var/run/docker.sock")
+    refused = docker.errors.DockerException(
+        "Error while fetching server API version: ('Connection aborted.', PermissionError(13, 'Permission denied'))")
+    assert "refuses this user" in docker_unreachable(refused) and "docker group" in docker_unreachable(refused)
+    down = docker.errors.DockerException("Error while fetching server API version: Connection refused")
+    assert docker_unreachable(down).startswith("no Docker engine answers at unix:///var/run/docker.sock")

@@ -72,6 +72,23 @@ _WHAT = _kinds(
      "Find what protects the path the error names (`lsattr -d <path>` shows an `i` or `a` flag; `mount` its mount "
      "options) and have it lifted (`chattr -i`, by whoever set it: a retention or cleanup job), or write the run "
      "elsewhere (`--output`); then run again."),
+    (r"IsADirectoryError|Errno 21\b|Is a directory", CONFIG, "EISDIR: a path given where a file is read names a "
+     "folder", "Point the option that names the file (`--input` or `--inputs` for data, `--rollouts`, a config path) "
+     "at a file inside that folder (`ls` it for the .jsonl), not at the folder itself; then run again."),
+    # a folder to create that exists as something else: most often a symlink whose target is gone (an unmounted
+    # scratch filesystem), which mkdir sees as existing and Path.is_dir as not a folder
+    (r"FileExistsError: \[Errno 17\] File exists: '(?P<path>[^']+)'", INFRA,
+     "EEXIST: a folder the run creates exists as something that is not a folder (often a symlink whose target is "
+     "gone: a filesystem not mounted)",
+     "Look at what is there (`ls -l {path}`): a symlink to a scratch or network filesystem that is not mounted on "
+     "this node (`mount | grep <target>`; mount it, or point the link or `--output` elsewhere), or a file in the "
+     "folder's place (move it); then run again."),
+    # the Docker socket refused to this user: not in the `docker` group (or a rootless engine's socket elsewhere)
+    (r"(?:docker\.sock|Docker engine|docker daemon)[^\n]*(?:Permission denied|Errno 13)|"
+     r"(?:Permission denied|Errno 13)[^\n]*docker\.sock", INFRA,
+     "the Docker engine's socket refuses this user (not in the `docker` group)",
+     "Add the user to the docker group (`sudo usermod -aG docker $USER`, then log in again or `newgrp docker`), or run "
+     "with a DOCKER_HOST this user may use (a rootless engine's socket); `docker info` must answer; then run again."),
     (r"Temporary failure in name resolution|Name or service not known|nodename nor servname|gaierror"
      r"|Could not resolve host|dns error|failed to lookup address", INFRA,
      "DNS resolution failed: no network, or a wrong host name",
@@ -139,8 +156,8 @@ _WHAT = _kinds(
     # a YAML file that does not parse: a config file (data are JSONL)
     (r"Malformed YAML|yaml\.(?:scanner|parser|constructor)\.|\b(?:Scanner|Parser)Error\b|while (?:scanning|parsing) a"
      r"|found character '\\t'|mapping values are not allowed here", CONFIG, "a YAML config file does not parse",
-     "Fix the YAML file the error names at the line and column it gives (a tab used for indentation, a missing colon "
-     "or quote); check it with `python -c 'import sys, yaml; yaml.safe_load(open(sys.argv[1]))' <file>`."),
+     "Fix the YAML file the error names at the line and column it gives (indent with spaces: YAML refuses tabs; a "
+     "missing colon or quote); check it with `python -c 'import sys, yaml; yaml.safe_load(open(sys.argv[1]))' <file>`."),
     # a data file given where materialized inputs are read: its rows lack what only materialization adds
     (r"(?P<file>[^\s:'\"]+(?<!_materialized_inputs)\.jsonl):(?P<line>\d+): field '(?P<field>agent_ref|_ng_task_index"
      r"|_ng_rollout_index)': Field required", CONFIG,

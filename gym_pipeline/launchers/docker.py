@@ -27,6 +27,7 @@ from docker.types import DeviceRequest, Mount
 
 import gym_pipeline
 from gym_pipeline.diagnose.vocabulary import exit_signal
+from gym_pipeline.host import docker_unreachable
 from gym_pipeline.launchers.base import Launcher, LauncherUnavailableError, RunningStage, StageLaunch
 from gym_pipeline.launchers.settings import DEFAULT_IMAGE
 from gym_pipeline.launchers.state import LauncherState
@@ -84,9 +85,8 @@ class DockerLauncher(Launcher):
                 client = docker.from_env()
                 client.ping()
             except DockerException as error:
-                where = os.environ.get("DOCKER_HOST", "the default socket")
                 raise LauncherUnavailableError(
-                    f"no Docker engine answers at {where} ({error}); for development start one with "
+                    f"{docker_unreachable(error)}; for development start one with "
                     "`bash scripts/dev-services.sh up docker` and export what it prints"
                 ) from error
             self._client = client

@@ -12,7 +12,6 @@ engine's exec call has no deadline of its own.
 from __future__ import annotations
 
 import io
-import os
 import re
 import tarfile
 import time
@@ -24,6 +23,7 @@ import docker
 import requests
 from docker.errors import APIError, BuildError, DockerException, ImageNotFound, NotFound
 
+from gym_pipeline.host import docker_unreachable
 from gym_pipeline.launchers.docker import LABEL_RUN_DIR
 from gym_pipeline.taskfolders.loader import Task
 
@@ -47,9 +47,8 @@ def docker_client() -> docker.DockerClient:
         client = docker.from_env()
         client.ping()
     except (DockerException, requests.RequestException) as error:
-        where = os.environ.get("DOCKER_HOST", "the default socket")
-        raise SandboxUnavailable(f"Could not set up sandbox: no Docker engine answers at {where} ({error}); start "
-                                 "one with `bash scripts/dev-services.sh up docker`") from None
+        raise SandboxUnavailable(f"Could not set up sandbox: {docker_unreachable(error)}; for development start one "
+                                 "with `bash scripts/dev-services.sh up docker`") from None
     return client
 
 

@@ -169,6 +169,9 @@ def _no_sandbox(row: dict[str, Any]) -> bool:
     return row.get("_ng_failure_stage") == "seed" and str(row.get("_ng_failure_message", "")).startswith(NO_SANDBOX)
 
 
+_PERMISSION_DENIED = re.compile(r"Permission denied|PermissionError|Errno 13\b")
+
+
 def rule_no_sandbox(ev: Evidence) -> list[Finding]:
     run = task_folder_run(ev)
     if run is None or not (failed := _failures_where(run, _no_sandbox)):
@@ -187,8 +190,12 @@ def rule_no_sandbox(ev: Evidence) -> list[Finding]:
         cause=f"Every attempt of these episodes failed at stage seed ({first.get('_ng_failure_class')}) before a "
               f"result row existed, because no sandbox could be made: {first.get('_ng_failure_message')}",
         fix=f"Read the failures file ({ev.rel(ev.run_dir / FAILURES_FILE)}) or each task's failure.message in the "
-            "run summary. Start the Docker engine (`bash scripts/dev-services.sh up docker`) or point DOCKER_HOST at "
-            f"one; `docker info` must answer. Then {run.rerun()}.",
+            "run summary. "
+            + ("Let this user use the Docker engine: add it to the docker group (`sudo usermod -aG docker $USER`, "
+               "then log in again) or point DOCKER_HOST at an engine it may use"
+               if _PERMISSION_DENIED.search(str(first.get("_ng_failure_message"))) else
+               "Start the Docker engine (`bash scripts/dev-services.sh up docker`) or point DOCKER_HOST at one")
+            + f"; `docker info` must answer. Then {run.rerun()}.",
         failed_keys=frozenset(episodes),
     )]
 
