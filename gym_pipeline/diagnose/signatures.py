@@ -136,6 +136,9 @@ SIGNATURES: tuple[Signature, ...] = (
     Signature("gym_resumed", r"^Resumed from cache\. Found:"),
     # the built-in collector's summary of a --resume that found rows already done
     Signature("builtin_resumed", r"\d+ collected, [1-9]\d* already done, \d+ failed of \d+"),
+    # our collector's summary, with where it wrote the rollouts (the path may start on the next line in old logs)
+    Signature("builtin_wrote", r"(?P<collected>[1-9]\d*) collected, \d+ already done, \d+ failed of \d+ in [\d.]+s "
+                               r"-> (?P<path>\S+\.jsonl)"),
     # the built-in collector's resume that retried none of the rollouts an earlier run gave up on
     Signature("resume_kept_given_up", r"(?P<count>\d+) of the failed were given up by an earlier run"),
     # a sweep's collect stage resuming the collection it finds cut short
@@ -176,6 +179,7 @@ SIGNATURES: tuple[Signature, ...] = (
     Signature("ended_by_hangup", r"^gym-pipeline [\w -]+: ended by SIGHUP:"),
     Signature("ended_by_cpu_limit", r"^gym-pipeline [\w -]+: ended by SIGXCPU:"),
     Signature("ended_by_alarm", r"^gym-pipeline [\w -]+: ended by SIGALRM:"),
+    Signature("ended_by_terminate", r"^gym-pipeline [\w -]+: ended by SIGTERM:"),  # `timeout`, scancel, kill
     # `ps -o pid,stat,cmd` showing a server stopped (state T: SIGSTOP, a debugger, a job suspended with Ctrl-Z)
     Signature("process_stopped", r"^\s*(?P<pid>\d+)\s+T\S*\s+(?P<command>\S*(?:python|vllm|gym)\S*\s.*)$"),
     Signature("missing_rollout_keys", r"Missing rollout keys: (?P<keys>\[[^\]]*\]?)"),

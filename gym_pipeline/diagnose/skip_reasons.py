@@ -36,6 +36,13 @@ _KINDS: tuple[tuple[re.Pattern[str], SkipKind], ...] = (
               "`tests/test.sh`, the verifier's entry point, which writes /logs/verifier/reward.txt or reward.json "
               "(checks kept in another harness's file, such as tests/test_outputs.py, are run from test.sh); then "
               "validate the tasks again (`gym-pipeline tasks validate <taskset>`).")),
+    # no task.toml at all: most often a task unpacked from an archive with its own top folder (<task>/<task>/...)
+    (re.compile(r"task\.toml: not found|no task\.toml|missing task\.toml", re.I),
+     SkipKind(DATA_SCHEMA, "task folders hold no task.toml (the task is not at the folder's top level)",
+              "Put each task's files at the top of its folder: `task.toml`, `instruction.md`, `environment/` and "
+              "`tests/` right in `<taskset>/<task>/`; a task unpacked from an archive with its own top folder sits one "
+              "level deeper (`ls <taskset>/<task>/*/task.toml` finds it: move its contents up); then validate the tasks "
+              "again (`gym-pipeline tasks validate <taskset>`).")),
     (re.compile(r"task\.toml(?::\d+)?: (?:not valid TOML|field '|not UTF-8)", re.I),
      SkipKind(DATA_SCHEMA, "a task's task.toml does not parse or validate",
               "Fix the task.toml the reason names, at its line (a string value needs quotes: `category = "

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from gym_pipeline.core.formats import ROLLOUTS_FILE
 from gym_pipeline.core.manifest import MANIFEST_FILE
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
@@ -285,6 +286,28 @@ def rule_rollouts_without_inputs(ev: Evidence) -> list[Finding]:
 
 # ---------------------------------------------------------------------------------------------
 # Step 6: rollout output and profile counts.
+
+
+def rule_rollouts_written_elsewhere(ev: Evidence) -> list[Finding]:
+    """A collection that says it wrote rollouts, in a run folder that has none: its --output pointed elsewhere (a
+    path inside a container, another folder), so the profile and this diagnosis find nothing here."""
+    if ev.artifacts.rollouts.exists or not ev.artifacts.materialized.valid_rows:
+        return []
+    for hit in ev.hits("builtin_wrote"):
+        path = hit.groups["path"]
+        return [Finding(
+            category=CONFIG,
+            title=f"The collection wrote {hit.groups['collected']} rollouts to {path}, not to this run folder",
+            evidence=[hit.evidence()],
+            cause=f"The collect command's --output was {path}: outside the run folder (a path inside a container "
+                  "that is not the mounted run folder vanishes with it), so this folder holds the materialized inputs "
+                  "and no rollouts, and the profile found none.",
+            fix="Give `collect` an --output in the run folder, beside its inputs (`--output "
+                f"{ev.run_dir / ROLLOUTS_FILE}`; in a container, a path of the mounted run folder), then collect and "
+                "profile again.",
+            explains=frozenset({"builtin_wrote"}),
+        )]
+    return []
 
 
 def rule_missing_rollouts(ev: Evidence) -> list[Finding]:

@@ -57,10 +57,11 @@ _FALLBACK_FIX: dict[str, str] = {
 
 
 # A command or stage that failed because something inside it failed, or because an earlier stage did not write
-# what it reads (the materialized inputs): the other error (in its own log) is the cause, this one its consequence.
+# what it reads (the materialized inputs, the rollouts): the other error (in its own log) is the cause, this one its
+# consequence.
 _WRAPPER = re.compile(r"StageFailedError|CalledProcessError|exited \(-?\d+\)|exited with (?:code|status)"
                       r"|returned non-zero exit status|still running after"
-                      r"|_materialized_inputs\.jsonl\W+(?:file not found|No such file)"
+                      r"|(?:_materialized_inputs|rollouts)\.jsonl\W+(?:file not found|No such file)"
                       r"|No such file or directory: '[^']*_materialized_inputs\.jsonl'")
 _SUGGESTION = re.compile(r"[Dd]id you mean [`'\"]?(?P<name>[\w./:-]+)")
 

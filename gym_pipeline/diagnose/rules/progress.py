@@ -45,8 +45,13 @@ def _updates(hits: list[LogHit]) -> list[tuple[int, int, int, str]]:
 
 
 
+def _budget_spent(interrupt: LogHit) -> bool:
+    """`timeout`'s exit status, or our command's line saying another process ended it (a time budget most often)."""
+    return interrupt.text.strip() == TIME_BUDGET_SPENT or "ended by SIGTERM" in interrupt.text
+
+
 def rule_interrupted_collection(ev: Evidence) -> list[Finding]:
-    interrupts = ev.hits("user_interrupt")
+    interrupts = ev.hits("user_interrupt") + ev.hits("ended_by_terminate")
     # our collector's own line on a Ctrl-C says a stall as well; whether a run was too slow needs Python's or a budget's
     stopped = interrupts + ev.hits("builtin_interrupted")
     if not stopped:
@@ -140,12 +145,14 @@ def _too_slow(ev: Evidence, interrupt: LogHit, missing: int, updates: list[tuple
                 "or a process pool, or a sync `def` endpoint that FastAPI runs in threads), or give it more workers; "
                 f"then resume: {resume_command(ev)}.",
         )]
-    if interrupt.text.strip() == TIME_BUDGET_SPENT and (concurrency is None or concurrency > LOW_CONCURRENCY):
+    if _budget_spent(interrupt) and (concurrency is None or concurrency > LOW_CONCURRENCY):
         return [Finding(
             category=THROUGHPUT_RESOURCES,
             title=f"The time budget ran out before the end{rate}: {left}, and nothing failed",
             evidence=[interrupt.evidence()] + [h.evidence() for h in ev.hits("gym_concurrency")[:1]],
-            cause=f"`timeout` ended the collection (exit status 124) while it still worked, and {left}. No request "
+            cause=("`timeout` ended the collection (exit status 124)" if TIME_BUDGET_SPENT in interrupt.text else
+                   "Another process ended the collection (SIGTERM: `timeout`, a scheduler or a kill)")
+                  + f" while it still worked, and {left}. No request "
                   "failed and no error was logged: the run was simply slower than its budget"
                   + (f" at a concurrency of {concurrency}" if concurrency else "")
                   + ". When raising the concurrency changes nothing, one part handles the rollouts one at a time: "
@@ -153,8 +160,10 @@ def _too_slow(ev: Evidence, interrupt: LogHit, missing: int, updates: list[tuple
                   "or a lock held around a slow grading call), otherwise a model server with a single slot.",
             fix="Time one verification (the verifier on one stored row, or one `/verify` of the resources server) and "
                 "one model request. Make a slow verifier concurrent: async calls instead of blocking ones, no lock "
-                "around the slow part (or a pool of clients), CPU work off the event loop; or give the step the time "
-                f"that pace needs. Then resume: {resume_command(ev)}.",
+                "around the slow part (or a pool of clients), CPU work off the event loop; check the CPUs the step "
+                "gets (a stage pinned to a busy core with `taskset`, or a cgroup's CPU quota, runs a CPU-bound "
+                "verifier at a fraction of its speed); or give the step the time that pace needs. Then resume: "
+                f"{resume_command(ev)}.",
         )]
     if concurrency is not None and concurrency <= LOW_CONCURRENCY:
         return [Finding(

@@ -346,6 +346,20 @@ def _has_path(row: dict[str, Any], path: str) -> bool:
     return True
 
 
+# content part types of the chat completions API, which the Responses API's message input does not take
+_CHAT_PART_TYPES = frozenset({"text", "image_url", "input_audio", "file"})
+
+
+def _chat_content_parts(row: dict) -> list[str]:
+    """The chat-completions content part types among the row's `responses_create_params.input` messages."""
+    request = row.get("responses_create_params")
+    messages = request.get("input") if isinstance(request, dict) else None
+    found = {part.get("type") for message in (messages if isinstance(messages, list) else ())
+             if isinstance(message, dict) and isinstance(message.get("content"), list)
+             for part in message["content"] if isinstance(part, dict)}
+    return sorted(found & _CHAT_PART_TYPES)
+
+
 def rule_request_schema(ev: Evidence) -> list[Finding]:
     groups = groups_routed(ev, "schema")
     if not groups:
@@ -366,6 +380,13 @@ def rule_request_schema(ev: Evidence) -> list[Finding]:
     where = f"{row_line.file}:{row_line.line}" if row_line else "the failing row"
     wanted = (f"The request model wants {'; '.join(wants)}: give every row " + " and ".join(f"`{f}`" for f in fields)
               + " as it says, " if wants else "Fix the data, ")
+    if row is not None and (chat_parts := _chat_content_parts(row)):
+        # a union's first branch (`input.str`) leads the body, and the literal the message parts need is cut off
+        check += (f" The row's message content parts are typed {', '.join(f'`{t}`' for t in chat_parts)} (the chat "
+                  "completions form); the Responses API input Gym sends wants `input_text` (and `input_image`, "
+                  "`input_file`).")
+        wanted = ("Type the rows' content parts as the Responses API does (`{\"type\": \"input_text\", \"text\": "
+                  "...}` for `{\"type\": \"text\", ...}`; `input_image` for `image_url`), ")
     return [Finding(
         category=DATA_SCHEMA,
         failed_keys=keys_of(groups),
