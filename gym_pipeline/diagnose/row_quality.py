@@ -67,6 +67,7 @@ class ScoredAnswer:
     extracted: str | None  # the row's extracted_answer
     last_line: str | None  # the response's last line, for answers scored 0
     where: EvidenceLine  # its rollouts file line: "task 3 rollout 0: reward=0.0"
+    key: tuple[int, int] = (-1, -1)  # its (task, rollout)
 
 
 @dataclass
@@ -112,6 +113,10 @@ class RowQuality:
     wrapped_example: EvidenceLine | None = None
     invisible_expected: int = 0  # ... scored 0: the expected answer holds invisible characters (U+200B) the answer lacks
     invisible_example: EvidenceLine | None = None
+    last_line_failed: dict[tuple[int, int], str] = field(default_factory=dict)  # ... those last-line answers' lines
+    last_line_failed_settings: Counter[tuple[str, str]] = field(default_factory=Counter)  # ... their rows' extraction
+    last_line_followed_setting: int = 0  # ... of them, answers given in the form their row's extraction setting names
+    unextracted_whole: int = 0  # ... of the unextracted answers, those that are the whole (multi-line) response
     cut_answers: int = 0  # ... scored 0: the extracted answer is the expected one with characters cut off its ends
     cut_example: EvidenceLine | None = None
     out_of_range: int = 0  # rewards outside [0, 1]
@@ -203,6 +208,11 @@ def note_materialized_row(quality: RowQuality, row: dict[str, Any], key: tuple[i
     answer = quality.answers_to_check.pop(key, None)
     if answer is not None and isinstance(row.get("expected_answer"), str):
         _note_scored_answer(quality, row["expected_answer"].strip(), answer)
+    if key in quality.last_line_failed:  # where this row told the verifier to look, when it missed
+        settings = [(name, value) for name, value in row.items() if "extract" in name and isinstance(value, str)]
+        quality.last_line_failed_settings.update(settings)
+        quality.last_line_followed_setting += any(_gives_answer_as(value, quality.last_line_failed[key])
+                                                  for _, value in settings)
     _compare_rollout_prompt(quality, row, key, line)
     _note_options(quality, row, key, line)
     task = key[0]
@@ -357,7 +367,7 @@ def note_rollout_row(quality: RowQuality, row: dict[str, Any], key: tuple[int, i
     extracted = row.get("extracted_answer")
     extracted = extracted.strip() if isinstance(extracted, str) else None
     answer = ScoredAnswer(reward, extracted, _last_response_line(row) if reward == 0 or extracted is None else None,
-                          EvidenceLine(file=file, line=line, text=where))
+                          EvidenceLine(file=file, line=line, text=where), key)
     expected = row.get("expected_answer")
     if isinstance(expected, str):
         _note_scored_answer(quality, expected.strip(), answer)
@@ -377,7 +387,7 @@ def _note_scored_answer(quality: RowQuality, expected: str, answer: ScoredAnswer
                     f"{excerpt(answer.last_line, MAX_SHOWN_VALUE)!r}"})
         return
     if answer.last_line is not None and reward == 0:
-        _note_last_line_answer(quality, expected, answer.last_line, extracted, where)
+        _note_last_line_answer(quality, expected, answer.last_line, extracted, where, answer.key)
     if extracted is None:  # a verifier keeping no extracted answer: the response's last line is the answer given
         if reward >= 1 and answer.last_line and _unrelated(expected, answer.last_line):
             quality.wrong_scored_full += 1
@@ -420,6 +430,7 @@ def _note_scored_answer(quality: RowQuality, expected: str, answer: ScoredAnswer
         return
     if _quoted(expected, extracted):  # the answer, and more around it
         quality.unextracted_answers += 1
+        quality.unextracted_whole += "\n" in extracted  # the whole response: nothing was extracted
         quality.unextracted_example = quality.unextracted_example or here
     elif _unwrapped(expected) == _unwrapped(extracted) != expected or _annotated(expected, extracted):
         # the expected answer in markup the answers lack, or with a note after it ("42 (6 x 7)")
@@ -437,13 +448,15 @@ def _last_response_line(row: dict[str, Any]) -> str | None:
 
 
 def _note_last_line_answer(quality: RowQuality, expected: str, last_line: str, extracted: str | None,
-                           where: EvidenceLine) -> None:
+                           where: EvidenceLine, answer_key: tuple[int, int]) -> None:
     """An answer scored 0 that the response gives on its last line, and the extraction (if kept) missed."""
     if not _quoted(expected, last_line) or (extracted is not None and _quoted(expected, extracted)):
         return
     if extracted is not None and _unwrapped(expected) == _unwrapped(extracted):  # the answer found; the label wraps it
         return
     quality.last_line_answers_scored_zero += 1
+    if len(quality.last_line_failed) < MAX_ROWS_TRACKED:
+        quality.last_line_failed[answer_key] = last_line[:MAX_KEPT]
     kept = "" if extracted is None else f", extracted_answer={excerpt(extracted, MAX_SHOWN_VALUE)!r}"
     quality.last_line_example = quality.last_line_example or where.model_copy(update={
         "text": f"{where.text} expected_answer={expected!r}{kept}, the response's last line "
@@ -487,6 +500,20 @@ def _cut_short(expected: str, extracted: str) -> bool:
     end = start + len(b)
     return (start > 0 and a[start - 1].isalnum() and b[0].isalnum()) or (end < len(a) and a[end].isalnum()
                                                                            and b[-1].isalnum())
+
+
+_ANSWER_LABEL = re.compile(r"\b(?:final )?answer\s*(?:is\s*)?:", re.IGNORECASE)
+
+
+def _gives_answer_as(setting: str, last_line: str) -> bool:
+    """The response's last line gives its answer in the form an extraction setting names (`boxed`: \\boxed{};
+    `final_answer`: 'Final answer: ...'; `last_line`: any)."""
+    mode = setting.lower()
+    if "box" in mode:
+        return "\\boxed{" in last_line
+    if "final" in mode or "answer" in mode:
+        return bool(_ANSWER_LABEL.search(last_line))
+    return "last" in mode or "line" in mode
 
 
 def _cut_from_response(last_line: str, extracted: str) -> bool:

@@ -196,6 +196,19 @@ def rule_unextracted_answers(ev: Evidence) -> list[Finding]:
         return []
     head = f"{count} of {scored} scored answers got reward 0 while their extracted text holds the expected answer"
     common = (" The profile's rewards measure the extraction, not the model.")
+    if quality.unextracted_whole * 2 > count:  # most "extracted" answers are the whole response: nothing was extracted
+        return [Finding(
+            category=VERIFIER_RUNTIME,
+            title=f"{head}: the verifier compares the whole response, not an answer extracted from it",
+            evidence=[quality.unextracted_example],
+            cause=f"{quality.unextracted_whole} of these extracted answers are the model's whole response, its "
+                  "reasoning and all: the verifier compares that text with the expected answer instead of the answer "
+                  "the response gives, so every answer wrapped in any text scores 0." + common,
+            fix="Make the verifier extract the answer before comparing it, where the prompts ask for it (\\boxed{}, "
+                "'Final answer: ...', the last line; the rows' `extraction_mode` says which), check it on one of these "
+                f"rows without a model, then score the stored responses again: `gym-pipeline reverify {ev.run_dir} "
+                "--env <env>`.",
+        )]
     if quality.extraction_settings:
         (setting, value), rows = quality.extraction_settings.most_common(1)[0]  # of the materialized rows
         return [Finding(
@@ -231,10 +244,15 @@ def rule_last_line_answers_scored_zero(ev: Evidence) -> list[Finding]:
     if count < UNEXTRACTED_MIN_ROWS or count < UNEXTRACTED_SHARE * scored or quality.last_line_example is None:
         return []
     head = f"{count} of {scored} scored rollouts got reward 0 while their response's last line holds the expected answer"
-    setting = quality.extraction_settings.most_common(1)[0] if quality.extraction_settings else None
-    # the rows tell the verifier where to look, and they say elsewhere (a setting that names the last line or the
-    # final answer is right, and a verifier that still misses the answer is the verifier's fault)
-    if setting is not None and not _LAST_LINE_SETTING.search(setting[0][1]):
+    # the setting of the rows that were missed, when their materialized rows say; else the rows' most common one
+    settings = quality.last_line_failed_settings or quality.extraction_settings
+    setting = settings.most_common(1)[0] if settings else None
+    # the rows tell the verifier where to look, and they say elsewhere: a setting that names the last line or the
+    # final answer is right, and so is one whose form the missed answers were given in (\boxed{} for `boxed`); a
+    # verifier that still misses the answer is the verifier's fault
+    followed = bool(quality.last_line_failed_settings) and \
+        quality.last_line_followed_setting * 2 > len(quality.last_line_failed)
+    if setting is not None and not _LAST_LINE_SETTING.search(setting[0][1]) and not followed:
         (setting, value), rows = setting
         return [Finding(
             category=DATA_SCHEMA,
@@ -255,6 +273,7 @@ def rule_last_line_answers_scored_zero(ev: Evidence) -> list[Finding]:
               "line, the whole text, another pattern), so correct answers score 0 and the profile measures the "
               "verifier, not the model.",
         fix="Make the verifier read the answer where the responses give it (the last line, after 'Final answer:'; "
+            "where the rows carry an `extraction_mode`, the mode each row names, not one fixed pattern; "
             "a pattern applied with `re.match`, anchored at the start of the response, must use `re.search`), "
             "check it on one of these rows without a model, then score the stored responses again, no model needed: "
             f"`gym-pipeline reverify {ev.run_dir} --env <env>` (add `--gym` for a run of NeMo Gym's own resources "
