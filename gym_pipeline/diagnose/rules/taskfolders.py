@@ -417,6 +417,15 @@ _KILLED = re.compile(r"exit code 137\b|\bKilled\b")
 MAX_TRANSCRIPTS = 200  # read, at most: enough to name the tasks
 
 
+def _never_scored(run: TaskFolderRun) -> list[str]:
+    """The tasks every scored episode of which got reward 0."""
+    rewards: dict[str, list[float]] = defaultdict(list)
+    for _, row in run.rows:
+        if isinstance(row.get("reward"), int | float):
+            rewards[str(row.get("task_id"))].append(row["reward"])
+    return [task for task, values in rewards.items() if values and not any(values)]
+
+
 def _task_config(ev: Evidence, run: TaskFolderRun, task: str) -> TaskConfig | None:
     """The task's task.toml as the loader reads it; None when it does not load."""
     folder = locate_named_file(run.task_path(task), ev.run_dir, folder=True)
@@ -436,14 +445,11 @@ def rule_sandbox_commands_killed(ev: Evidence) -> list[Finding]:
     run = task_folder_run(ev)
     if run is None:
         return []
-    rewards: dict[str, list[float]] = defaultdict(list)
-    for _, row in run.rows:
-        if isinstance(row.get("reward"), int | float):
-            rewards[str(row.get("task_id"))].append(row["reward"])
+    never = set(_never_scored(run))
     killed: dict[str, EvidenceLine] = {}
     for transcript in sorted((ev.run_dir / "rollouts_episodes").glob("*/*/attempt_*/agent/transcript.json"))[:MAX_TRANSCRIPTS]:
         task = transcript.relative_to(ev.run_dir / "rollouts_episodes").parts[0]
-        if task in killed or not rewards.get(task) or any(rewards[task]):
+        if task in killed or task not in never:
             continue  # only tasks that never scored
         for number, line in enumerate(transcript.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
             if _KILLED.search(line):
@@ -480,15 +486,12 @@ def rule_test_script_errors(ev: Evidence) -> list[Finding]:
     run = task_folder_run(ev)
     if run is None:
         return []
-    rewards: dict[str, list[float]] = defaultdict(list)
-    for _, row in run.rows:
-        if isinstance(row.get("reward"), int | float):
-            rewards[str(row.get("task_id"))].append(row["reward"])
+    never = set(_never_scored(run))
     broken: dict[str, EvidenceLine] = {}
     outputs = sorted((ev.run_dir / "rollouts_episodes").glob(f"*/*/attempt_*/verifier/{TEST_STDOUT}"))
     for output in outputs[:MAX_TRANSCRIPTS]:
         task = output.relative_to(ev.run_dir / "rollouts_episodes").parts[0]
-        if task in broken or not rewards.get(task) or any(rewards[task]):
+        if task in broken or task not in never:
             continue  # only tasks that never scored
         for number, line in enumerate(output.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
             if _SHELL_ERROR.search(line):
@@ -509,6 +512,51 @@ def rule_test_script_errors(ev: Evidence) -> list[Finding]:
             f"with the oracle (`gym-pipeline tasks validate {run.task_path(task)}`, which must score 1), then "
             f"{run.rerun()}.",
     )]
+
+
+# ---------------------------------------------------------------------------------------------
+# A task's test.sh checking a file its instruction never asks for (one renamed on one side only)
+
+_APP_PATH = re.compile(r"/app/[\w.-]+(?:/[\w.-]+)*")
+
+
+def _app_paths(text: str) -> set[str]:
+    """The paths under /app a text names (a sentence's final period is not part of a path)."""
+    return {path.rstrip(".") for path in _APP_PATH.findall(text)}
+
+
+def rule_test_checks_unasked_paths(ev: Evidence) -> list[Finding]:
+    run = task_folder_run(ev)
+    if run is None:
+        return []
+    for task in _never_scored(run):
+        folder = locate_named_file(run.task_path(task), ev.run_dir, folder=True)
+        try:
+            instruction = (folder / "instruction.md").read_text(encoding="utf-8", errors="replace")
+            test = (folder / "tests" / "test.sh").read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        asked, checked = _app_paths(instruction), _app_paths(test)
+        # a rename on one side: the test checks a file beside one the instruction asks for, and never that one
+        unasked = sorted(path for path in checked - asked
+                         if any(other.rsplit("/", 1)[0] == path.rsplit("/", 1)[0] for other in asked - checked))
+        if not unasked:
+            continue
+        line = next(number for number, text in enumerate(test.splitlines(), 1) if unasked[0] in text)
+        return [Finding(
+            category=VERIFIER_RUNTIME,
+            title=f"The test of {task} checks {unasked[0]}, which its instruction never asks for; every episode of it "
+                  "scored 0",
+            evidence=[EvidenceLine(file=ev.rel(folder / "tests" / "test.sh"), line=line,
+                                   text=next(t for t in test.splitlines() if unasked[0] in t).strip())],
+            cause=f"instruction.md asks for {', '.join(sorted(asked))}, and tests/test.sh checks {', '.join(unasked)}: "
+                  "a file renamed on one side only, so the test fails whatever the agent did. The model is not at "
+                  "fault: the verifier is.",
+            fix=f"Make {run.task_path(task)}/tests/test.sh check what instruction.md asks for (or the instruction ask "
+                f"for what the test checks), check it with the oracle (`gym-pipeline tasks validate "
+                f"{run.task_path(task)}`, which must score 1), then {run.rerun()}.",
+        )]
+    return []
 
 
 # ---------------------------------------------------------------------------------------------
@@ -558,7 +606,8 @@ def rule_task_agent_timeouts(ev: Evidence) -> list[Finding]:
 _ADDED_BEFORE_KNOWN_PROBLEMS = {1: (("tasks_not_loadable", rule_tasks_not_loadable), ("no_sandbox", rule_no_sandbox)),
                                 7: (("sandbox_commands_killed", rule_sandbox_commands_killed),
                     ("task_agent_timeouts", rule_task_agent_timeouts),
-                    ("test_script_errors", rule_test_script_errors))}
+                    ("test_script_errors", rule_test_script_errors),
+                    ("test_checks_unasked_paths", rule_test_checks_unasked_paths))}
 
 
 def with_task_folder_rules(rules: tuple[Rule, ...]) -> tuple[Rule, ...]:
