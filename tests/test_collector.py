@@ -149,3 +149,17 @@ def test_attempts_per_rollout_follow_gyms_variable(monkeypatch, caplog, value, a
     assert CollectorSettings(model_url="http://127.0.0.1:9/v1").max_attempts == attempts
     assert TaskRunSettings().max_attempts == attempts
     assert ("could not parse NEMO_GYM_MAX_ROLLOUT_ATTEMPTS" in caplog.text) == (value in ("0", "many"))
+
+
+def test_a_server_that_takes_connections_and_answers_none_is_warned_about(inputs, tmp_path, caplog):
+    # a listening socket never accepted: the kernel completes the handshake and nothing ever answers (a stopped or
+    # hung server)
+    with socket.socket() as silent:
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(64)
+        url = f"http://127.0.0.1:{silent.getsockname()[1]}/v1"
+        settings = CollectorSettings(model_url=url, model_name="m", max_attempts=1, request_timeout_s=1.5,
+                                     silence_warning_s=0.5)
+        summary = _collect(inputs, tmp_path / "rollouts.jsonl", settings)
+    assert summary.collected == 0 and summary.failed_keys
+    assert f"no answer from the model endpoint {url} for " in caplog.text

@@ -141,6 +141,8 @@ SIGNATURES: tuple[Signature, ...] = (
                                r"-> (?P<path>\S+\.jsonl)"),
     # the built-in collector's resume that retried none of the rollouts an earlier run gave up on
     Signature("resume_kept_given_up", r"(?P<count>\d+) of the failed were given up by an earlier run"),
+    # our collector's warning while nothing settles: a server that takes connections and answers none
+    Signature("model_endpoint_silent", r"no answer from the model endpoint (?P<url>\S+) for (?P<seconds>\d+) s"),
     # a sweep's collect stage resuming the collection it finds cut short
     Signature("stage_resumed", r"resuming a collection cut short on"),
     # which weights a model server serves: the simulated policy's checkpoint, vLLM's --model
@@ -532,6 +534,16 @@ KNOWN_PROBLEMS: tuple[KnownProblem, ...] = (
         "Restore the folder or point the sweep at the right one (`ls {path}`; the sweep config's checkpoints), or "
         "drop the partition; `gym-pipeline status` shows what each partition has. Then rerun the partition.",
         "seeds/000 config: wrong config bundle, missing agent, wrong extra args",
+    ),
+    KnownProblem(
+        "model_endpoint_silent", 2, MODEL_SERVING, ("model_endpoint_silent",),
+        "The model endpoint took connections and answered none",
+        "Requests reached the model server's port and got no answer for a minute or more, while nothing failed fast: "
+        "a server stopped (Ctrl-Z or SIGSTOP: its process in state T), hung, or so overloaded it answers nothing.",
+        "`ps -o pid,stat,cmd -p <pid>` of the model server (T: stopped, resume it with `kill -CONT <pid>` or `fg` in "
+        "its terminal, and start servers in the background with `&`, not Ctrl-Z; D: waiting on I/O); `curl -m 5 "
+        "<model-url>/models`; restart it if it hangs, then resume: `gym-pipeline collect ... --resume`.",
+        "seeds/000 debug step 2: vLLM readiness and /models",
     ),
     KnownProblem(
         "model_endpoint_down", 2, MODEL_SERVING, ("model_endpoint_down",),

@@ -10,6 +10,7 @@ attempt) as soon as it is done, in Gym 0.7.0's formats.
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -47,6 +48,8 @@ from gym_pipeline.engines.responses import chat_request, expanded_request, outpu
 from gym_pipeline.engines.retry import RETRY_AFTER_STATUSES, parse_retry_after, retry_delay
 from gym_pipeline.environments import Environment
 
+log = logging.getLogger(__name__)
+
 Key = tuple[int, int]
 _JSON_CONTENT = {"Content-Type": "application/json"}
 
@@ -59,6 +62,9 @@ class CollectorSettings:
     max_attempts: int = field(default_factory=failure_kinds.max_rollout_attempts)
     request_timeout_s: float = 120.0
     backoff_base_s: float = 0.2
+    # a warning when nothing settled for this long: a server that accepts connections and never answers (stopped,
+    # hung) otherwise leaves the run silent for the request timeout times the attempts
+    silence_warning_s: float = 60.0
     api_key: str | None = field(default=None, repr=False)
 
 
@@ -258,6 +264,20 @@ class _Collector:
         return None
 
 
+async def _warn_while_silent(settings: CollectorSettings, settled: Callable[[], int]) -> None:
+    """Warn, every `silence_warning_s`, while no rollout settles: the endpoint takes requests and answers none."""
+    silent_s, last = 0.0, settled()
+    while True:
+        await asyncio.sleep(settings.silence_warning_s)
+        silent_s = silent_s + settings.silence_warning_s if settled() == last else 0.0
+        last = settled()
+        if silent_s:
+            log.warning("no answer from the model endpoint %s for %d s: a server that takes connections and answers "
+                        "none is stopped (Ctrl-Z, SIGSTOP), hung or overloaded; check it: `curl -m 5 %s/models`, "
+                        "`ps -o pid,stat,cmd -p <pid>` (state T: stopped)", redact(settings.model_url), silent_s,
+                        redact(settings.model_url.rstrip("/")))
+
+
 async def discover_model_name(session: aiohttp.ClientSession, settings: CollectorSettings) -> str:
     """The first model the endpoint lists; a server still starting (503, refused) is retried like a row."""
     url = settings.model_url.rstrip("/") + "/models"
@@ -345,36 +365,41 @@ async def collect(
         connector = aiohttp.TCPConnector(limit=settings.concurrency)
         failed_keys: list[Key] = sorted(given_up)
         collected = 0
-        async with aiohttp.ClientSession(timeout=timeout, connector=connector, headers=headers) as session:
-            model_name = settings.model_name or await discover_model_name(session, settings)
-            collector = _Collector(environment, settings, session, model_name)
+        # the closure reads `collected` and `failed_keys` as they grow
+        watchdog = asyncio.ensure_future(_warn_while_silent(settings, lambda: collected + len(failed_keys)))
+        try:
+            async with aiohttp.ClientSession(timeout=timeout, connector=connector, headers=headers) as session:
+                model_name = settings.model_name or await discover_model_name(session, settings)
+                collector = _Collector(environment, settings, session, model_name)
 
-            async def run_one(row: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any] | None]:
-                return row, await collector.run_row(row, prior_attempts[_key(row)], failures)
+                async def run_one(row: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any] | None]:
+                    return row, await collector.run_row(row, prior_attempts[_key(row)], failures)
 
-            with JsonlAppender(rollouts_path) as successes, JsonlAppender(failures_path) as failures:
-                def report() -> None:
-                    if on_progress:
-                        settled = len(done) + collected + len(failed_keys)
-                        on_progress(CollectionProgress(len(rows), settled, len(failed_keys)))
+                with JsonlAppender(rollouts_path) as successes, JsonlAppender(failures_path) as failures:
+                    def report() -> None:
+                        if on_progress:
+                            settled = len(done) + collected + len(failed_keys)
+                            on_progress(CollectionProgress(len(rows), settled, len(failed_keys)))
 
-                report()
-                tasks = [asyncio.ensure_future(run_one(row)) for row in pending]
-                try:
-                    for finished in asyncio.as_completed(tasks):
-                        row, result = await finished
-                        if result is None:
-                            failed_keys.append(_key(row))
-                        else:
-                            successes.append(result)
-                            collected += 1
-                        report()
-                finally:
-                    # interrupted (Ctrl-C, a cancelled run): stop every row before the files close, so none
-                    # writes to a closed file or dies with an unretrieved exception
-                    for task in tasks:
-                        task.cancel()
-                    await asyncio.gather(*tasks, return_exceptions=True)
+                    report()
+                    tasks = [asyncio.ensure_future(run_one(row)) for row in pending]
+                    try:
+                        for finished in asyncio.as_completed(tasks):
+                            row, result = await finished
+                            if result is None:
+                                failed_keys.append(_key(row))
+                            else:
+                                successes.append(result)
+                                collected += 1
+                            report()
+                    finally:
+                        # interrupted (Ctrl-C, a cancelled run): stop every row before the files close, so none
+                        # writes to a closed file or dies with an unretrieved exception
+                        for task in tasks:
+                            task.cancel()
+                        await asyncio.gather(*tasks, return_exceptions=True)
+        finally:
+            watchdog.cancel()
         output_digest = file_digest(rollouts_path)
         record_stage(run_dir, ROLLOUTS_STAGE, record | {
             "status": COMPLETE, "model": model_name,
