@@ -441,20 +441,29 @@ def _task_memory_mb(ev: Evidence, run: TaskFolderRun, task: str) -> int | None:
     return config.environment.memory_mb if config else None
 
 
+def _first_line_of_unscored_tasks(ev: Evidence, run: TaskFolderRun, episode_file: str,
+                                  pattern: re.Pattern[str]) -> dict[str, EvidenceLine]:
+    """For each task that never scored, the first line matching `pattern` in one of its episodes' `episode_file`
+    (`agent/transcript.json`, `verifier/test-stdout.txt`), reading at most MAX_TRANSCRIPTS files."""
+    never = set(_never_scored(run))
+    episodes = ev.run_dir / "rollouts_episodes"
+    found: dict[str, EvidenceLine] = {}
+    for path in sorted(episodes.glob(f"*/*/attempt_*/{episode_file}"))[:MAX_TRANSCRIPTS]:
+        task = path.relative_to(episodes).parts[0]
+        if task in found or task not in never:
+            continue
+        for number, line in enumerate(path.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
+            if pattern.search(line):
+                found[task] = EvidenceLine(file=ev.rel(path), line=number, text=line.strip())
+                break
+    return found
+
+
 def rule_sandbox_commands_killed(ev: Evidence) -> list[Finding]:
     run = task_folder_run(ev)
     if run is None:
         return []
-    never = set(_never_scored(run))
-    killed: dict[str, EvidenceLine] = {}
-    for transcript in sorted((ev.run_dir / "rollouts_episodes").glob("*/*/attempt_*/agent/transcript.json"))[:MAX_TRANSCRIPTS]:
-        task = transcript.relative_to(ev.run_dir / "rollouts_episodes").parts[0]
-        if task in killed or task not in never:
-            continue  # only tasks that never scored
-        for number, line in enumerate(transcript.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
-            if _KILLED.search(line):
-                killed[task] = EvidenceLine(file=ev.rel(transcript), line=number, text=line.strip())
-                break
+    killed = _first_line_of_unscored_tasks(ev, run, "agent/transcript.json", _KILLED)
     if not killed:
         return []
     task = next(iter(killed))
@@ -486,17 +495,7 @@ def rule_test_script_errors(ev: Evidence) -> list[Finding]:
     run = task_folder_run(ev)
     if run is None:
         return []
-    never = set(_never_scored(run))
-    broken: dict[str, EvidenceLine] = {}
-    outputs = sorted((ev.run_dir / "rollouts_episodes").glob(f"*/*/attempt_*/verifier/{TEST_STDOUT}"))
-    for output in outputs[:MAX_TRANSCRIPTS]:
-        task = output.relative_to(ev.run_dir / "rollouts_episodes").parts[0]
-        if task in broken or task not in never:
-            continue  # only tasks that never scored
-        for number, line in enumerate(output.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
-            if _SHELL_ERROR.search(line):
-                broken[task] = EvidenceLine(file=ev.rel(output), line=number, text=line.strip())
-                break
+    broken = _first_line_of_unscored_tasks(ev, run, f"verifier/{TEST_STDOUT}", _SHELL_ERROR)
     if not broken:
         return []
     task, first = next(iter(broken.items()))
