@@ -269,8 +269,9 @@ async def _warn_while_silent(settings: CollectorSettings, settled: Callable[[], 
     silent_s, last = 0.0, settled()
     while True:
         await asyncio.sleep(settings.silence_warning_s)
-        silent_s = silent_s + settings.silence_warning_s if settled() == last else 0.0
-        last = settled()
+        now = settled()
+        silent_s = silent_s + settings.silence_warning_s if now == last else 0.0
+        last = now
         if silent_s:
             log.warning("no answer from the model endpoint %s for %d s: a server that takes connections and answers "
                         "none is stopped (Ctrl-Z, SIGSTOP), hung or overloaded; check it: `curl -m 5 %s/models`, "

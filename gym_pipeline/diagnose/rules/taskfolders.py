@@ -541,13 +541,12 @@ def rule_test_checks_unasked_paths(ev: Evidence) -> list[Finding]:
                          if any(other.rsplit("/", 1)[0] == path.rsplit("/", 1)[0] for other in asked - checked))
         if not unasked:
             continue
-        line = next(number for number, text in enumerate(test.splitlines(), 1) if unasked[0] in text)
+        line, text = next((number, text) for number, text in enumerate(test.splitlines(), 1) if unasked[0] in text)
         return [Finding(
             category=VERIFIER_RUNTIME,
             title=f"The test of {task} checks {unasked[0]}, which its instruction never asks for; every episode of it "
                   "scored 0",
-            evidence=[EvidenceLine(file=ev.rel(folder / "tests" / "test.sh"), line=line,
-                                   text=next(t for t in test.splitlines() if unasked[0] in t).strip())],
+            evidence=[EvidenceLine(file=ev.rel(folder / "tests" / "test.sh"), line=line, text=text.strip())],
             cause=f"instruction.md asks for {', '.join(sorted(asked))}, and tests/test.sh checks {', '.join(unasked)}: "
                   "a file renamed on one side only, so the test fails whatever the agent did. The model is not at "
                   "fault: the verifier is.",
