@@ -91,9 +91,22 @@ def test_unreachable_model_goes_to_the_sidecar_after_three_attempts(inputs, tmp_
     assert summary.failed == total and summary.collected == 0
     assert len(failures) == 3 * total
     assert {f.failure_class for f in failures} == {"agent_request_failed"}
-    assert sum(1 for f in failures if f.failure_terminal) == total
+    assert not any(f.failure_terminal for f in failures)  # as Gym: only an environment stamps a failure terminal
     # Resume does not retry keys that used up their attempts.
     assert _collect(inputs, output, settings, resume=True).collected == 0
+
+
+def test_resume_with_more_attempts_allowed_retries_given_up_rows(policy_endpoint, inputs, tmp_path, monkeypatch):
+    """Gym's resume counts a row's sidecar rows against NEMO_GYM_MAX_ROLLOUT_ATTEMPTS: raised after the
+    model server is fixed, the rows that used up three attempts get a fourth, and succeed."""
+    output = tmp_path / "rollouts.jsonl"
+    down = CollectorSettings(model_url=f"http://127.0.0.1:{_closed_port()}/v1", model_name="m", backoff_base_s=0.001)
+    total = len(inputs.read_bytes().splitlines())
+    assert _collect(inputs, output, down).failed == total
+    monkeypatch.setenv("NEMO_GYM_MAX_ROLLOUT_ATTEMPTS", "4")
+    summary = _collect(inputs, output, CollectorSettings(model_url=policy_endpoint.url, concurrency=8), resume=True)
+    assert summary.collected == total and summary.failed == 0
+    assert len(_keys(output, RolloutRow)) == total
 
 
 def test_unknown_model_endpoint_is_a_clear_error(inputs, tmp_path):

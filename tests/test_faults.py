@@ -1,8 +1,8 @@
 """Faults from the model server: the simulated policy injects them over HTTP on loopback, the built-in
 collector retries them and routes what still fails to the sidecar with Gym's failure classes.
 
-Every collection here must settle each (task, rollout) exactly once: collected, or terminal in the
-sidecar after one row per attempt, and never both. Timing is asserted only as order (a retry after a
+Every collection here must settle each (task, rollout) exactly once: collected, or given up in the
+sidecar after one row per attempt (none stamped terminal: as Gym, a resume may retry it), and never both. Timing is asserted only as order (a retry after a
 429 arrives no sooner than its Retry-After, on the server's clock), never as a duration of the test.
 """
 
@@ -147,7 +147,7 @@ def key(row: dict) -> Key:
 @dataclass
 class Outcome:
     collected: set[Key]
-    terminal: set[Key]
+    given_up: set[Key]  # every attempt failed
     attempts: dict[Key, list[dict]]  # the sidecar rows of each key, in file order
     failures: list[dict]
 
@@ -162,14 +162,13 @@ def settled(run: Path, max_attempts: int = 3) -> Outcome:
     attempts: dict[Key, list[dict]] = defaultdict(list)
     for row in failures:
         attempts[key(row)].append(row)
-    terminal = {k for k, rows in attempts.items() if rows[-1]["_ng_failure_terminal"]}
-    assert collected | terminal == expected, "a (task, rollout) was lost"
-    assert not collected & terminal, "a (task, rollout) both collected and given up"
-    for k, rows in attempts.items():
+    given_up = {k for k, rows in attempts.items() if len(rows) == max_attempts}
+    assert collected | given_up == expected, "a (task, rollout) was lost"
+    assert not collected & given_up, "a (task, rollout) both collected and given up"
+    for rows in attempts.values():
         assert [row["_ng_attempt_index"] for row in rows] == list(range(len(rows)))
-        assert [row["_ng_failure_terminal"] for row in rows] == [False] * (len(rows) - 1) + [k in terminal]
-        assert len(rows) == max_attempts if k in terminal else len(rows) < max_attempts
-    return Outcome(collected, terminal, dict(attempts), failures)
+        assert not any("_ng_failure_terminal" in row for row in rows), "a model failure stamped terminal"
+    return Outcome(collected, given_up, dict(attempts), failures)
 
 
 def requests_of(run: Path) -> dict[tuple[str, int], Key]:
@@ -287,7 +286,7 @@ def test_each_fault_is_retried_and_what_still_fails_is_in_the_sidecar(checkpoint
     with serving(create_app(checkpoint, faults=faults)) as (url, arrivals):
         collect_run(run, url, request_timeout_s=0.25)
     outcome = settled(run)
-    assert outcome.terminal, "some key failed every attempt"
+    assert outcome.given_up, "some key failed every attempt"
     assert outcome.collected & set(outcome.attempts), "some key was collected on a retry"
     failure_class, statuses, failure_type = SIDECAR_ROW[kind]
     for row in outcome.failures:
@@ -311,7 +310,7 @@ def test_429_is_retried_no_sooner_than_its_retry_after(checkpoint, tmp_path):
     with serving(create_app(checkpoint, faults=faults)) as (url, arrivals):
         collect_run(run, url, backoff_base_s=0.001)  # the backoff alone would retry after about a millisecond
     outcome = settled(run)
-    assert outcome.terminal == {(task, 0) for task in range(4)}
+    assert outcome.given_up == {(task, 0) for task in range(4)}
     assert {row["_ng_failure_http_status"] for row in outcome.failures} == {429}
     gaps = [later.at - earlier.at
             for seen in arrivals_by_key(run, arrivals).values()
@@ -337,7 +336,7 @@ def test_a_slow_start_is_waited_out(checkpoint, tmp_path):
     with serving(create_app(checkpoint, faults=FaultSettings(slow_start_s=2.0))) as (url, arrivals):
         collect_run(run, url, backoff_base_s=0.001)
     outcome = settled(run)
-    assert outcome.collected == {(task, 0) for task in range(8)} and not outcome.terminal
+    assert outcome.collected == {(task, 0) for task in range(8)} and not outcome.given_up
     assert {row["_ng_failure_http_status"] for row in outcome.failures} == {503}
     # The 503's Retry-After covers what is left of the start: each key needed one retry at most.
     assert all(len(rows) == 1 for rows in outcome.attempts.values())
@@ -355,8 +354,8 @@ def test_a_run_at_20_percent_mixed_faults_loses_nothing_and_is_diagnosed(checkpo
     with serve_policy_process(checkpoint, tmp_path, *flags) as url:
         collect_run(run, url, concurrency=32, request_timeout_s=0.5, backoff_base_s=0.01)
     outcome = settled(run)
-    assert len(outcome.collected) + len(outcome.terminal) == 174
-    assert outcome.terminal, "at this seed a key failed all three attempts"
+    assert len(outcome.collected) + len(outcome.given_up) == 174
+    assert outcome.given_up, "at this seed a key failed all three attempts"
     kinds = {(row["_ng_failure_class"], row["_ng_failure_type"], row["_ng_failure_http_status"])
              for row in outcome.failures}
     assert {("agent_run_error", "ClientResponseError", status) for status in (429, 500, 502, 503)} <= kinds
@@ -388,7 +387,7 @@ def test_an_answer_that_is_not_a_chat_completion_is_a_failed_attempt_not_a_crash
     with serving(app) as (url, _):
         collect_run(run, url, max_attempts=4)
     outcome = settled(run, max_attempts=4)
-    assert outcome.terminal == {(0, 0), (1, 0)}
+    assert outcome.given_up == {(0, 0), (1, 0)}
     assert {(row["_ng_failure_class"], row["_ng_failure_http_status"]) for row in outcome.failures} == {
         ("agent_run_error", 200)}
     assert {row["_ng_failure_response_body"].encode() for row in outcome.failures} == set(answers)

@@ -190,7 +190,7 @@ def test_an_agent_past_its_timeout_misses_the_task_deadline_and_is_retried(runs)
     assert [(f["task_id"], f["failure_kind"], f["_ng_failure_stage"], f["_ng_failure_terminal"]) for f in failures] == [
         ("agent-overruns", "harbor:task_deadline", "verification", False),
         ("agent-overruns", "harbor:task_deadline", "verification", False),
-        ("agent-overruns", "harbor:task_deadline", "verification", True)]  # retried, as seed 004's table says
+        ("agent-overruns", "harbor:task_deadline", "verification", False)]  # retried, as seed 004's table says
     assert "Episode exceeded the time budget of task agent-overruns" in failures[0]["_ng_failure_message"]
     transcript = json.loads((Path(failures[0]["episode_log_dir"]) / "agent" / "transcript.json").read_text())
     assert transcript["agent"] == "terminal_agent" and transcript["commands"][0]["timed_out"]

@@ -135,7 +135,6 @@ class FailureGroup:
     stage: str | None = None  # `_ng_failure_stage` (admission, seed, agent, verification, cleanup)
     body: ErrorBody | None = None  # what a body that is not nested says
     count: int = 0
-    terminal: int = 0
     keys: list[Key] = field(default_factory=list)  # the first MAX_EXAMPLES
     all_keys: set[Key] = field(default_factory=set)
     agents: Counter[str] = field(default_factory=Counter)
@@ -587,7 +586,6 @@ def _collect_failures(facts: ArtifactFacts) -> None:
                 group.problems = facts.match_errors(file, line_number, group.text)
                 groups[group_key] = group
         group.count += 1
-        group.terminal += row.get("_ng_failure_terminal") is True
         if len(group.keys) < MAX_EXAMPLES and key not in group.all_keys:
             group.keys.append(key)
         group.all_keys.add(key)

@@ -248,6 +248,9 @@ class _Collector:
         """One (task, rollout): retried with backoff and jitter; every failed attempt goes to the sidecar.
 
         A row waiting to retry gives its slot back, so backoff and Retry-After waits do not idle the endpoint.
+        As Gym, no model failure is stamped `_ng_failure_terminal` (only an environment calls its failures
+        terminal): a resume retries the row until its sidecar rows reach the attempts allowed, so a fixed server
+        or a raised NEMO_GYM_MAX_ROLLOUT_ATTEMPTS gives it another try.
         """
         for attempt in range(prior_attempts, self.settings.max_attempts):
             async with self.slots:
@@ -255,9 +258,8 @@ class _Collector:
                 try:
                     return self._verify(row, await self._complete(row))
                 except _AttemptFailed as failed:
-                    last = attempt + 1 >= self.settings.max_attempts or not failed.retryable
-                    failures.append(failed.failure | {"_ng_attempt_index": attempt, "_ng_failure_terminal": last})
-                    if last:
+                    failures.append(failed.failure | {"_ng_attempt_index": attempt})
+                    if attempt + 1 >= self.settings.max_attempts or not failed.retryable:
                         return None
                     delay = retry_delay(attempt, self.settings.backoff_base_s, failed.retry_after_s)
             await asyncio.sleep(delay)

@@ -218,10 +218,10 @@ def run_tasks(rows: list[dict[str, Any]], taskset: Taskset, agent_for_row: Agent
                     with lock:
                         results.append(_result_row(row, outcome, attempt, log_dir))
                     break
-                terminal = not outcome.retryable or attempt + 1 >= settings.max_attempts
+                # Terminal is the environment's word (this failure cannot pass on a retry), not "out of attempts".
                 with lock:
-                    failures.append(_failure_row(row, outcome, attempt, terminal))
-                if terminal:
+                    failures.append(_failure_row(row, outcome, attempt, terminal=not outcome.retryable))
+                if not outcome.retryable:
                     break
             with lock:
                 entries[key] = _entry(row, _status(outcome), outcome, attempt + 1)
