@@ -114,6 +114,15 @@ def test_a_refused_submission_names_sbatch_and_its_error(tmp_path, cluster):
     assert record(tmp_path)["launch_error"].startswith("LauncherUnavailableError: sbatch refused")
 
 
+def test_a_batch_script_that_cannot_be_written_is_a_clear_launch_error(tmp_path, launcher):
+    (tmp_path / "logs" / "collect.sbatch").mkdir(parents=True)  # in the way, as a full or read-only disk would be
+    with pytest.raises(LauncherUnavailableError,
+                       match=r"cannot start stage 'collect' on the slurm launcher: \[Errno 21\] Is a directory: .*collect\.sbatch"):
+        launcher.run(python_launch("collect", "print(1)", tmp_path))
+
+    assert record(tmp_path)["launch_error"].startswith("LauncherUnavailableError: cannot start stage 'collect'")
+
+
 class PollingAfterPurgeLauncher(SlurmLauncher):
     """Polls its job only once Slurm has forgotten it (MinJobAge after it ended), like a poller that slept."""
 

@@ -228,7 +228,11 @@ class Launcher(ABC):
         started = refused = False
         in_flight: BaseException | None = None
         try:
-            stage.start()
+            try:
+                stage.start()
+            except OSError as error:  # no such program or workdir; the batch script or log not writable (EACCES, ENOSPC)
+                raise LauncherUnavailableError(f"cannot start stage {launch.stage!r} on the {self.kind} launcher: "
+                                               f"{error}") from error
             started = True
             _record(launch, state, files)
             yield stage, state

@@ -8,7 +8,7 @@ import subprocess
 
 from gym_pipeline.diagnose.vocabulary import signal_name
 from gym_pipeline.host import process_tree, stop_process_tree
-from gym_pipeline.launchers.base import Launcher, LauncherUnavailableError, RunningStage, StageLaunch
+from gym_pipeline.launchers.base import Launcher, RunningStage, StageLaunch
 from gym_pipeline.launchers.state import LauncherState
 
 _KILL_WAIT_S = 10.0  # after SIGKILL, how long the tree may take to vanish
@@ -38,14 +38,11 @@ class _LocalProcess(RunningStage):
 
     def start(self) -> None:
         with self.launch.log_path.open("ab") as log_file:
-            try:
-                self.process = subprocess.Popen(
-                    self.launch.argv, cwd=self.launch.workdir, env={**os.environ, **self.launch.env},
-                    stdin=subprocess.DEVNULL, stdout=log_file, stderr=subprocess.STDOUT,
-                    start_new_session=True,  # its own session and process group (pgid == pid)
-                )
-            except OSError as error:  # no such program, not executable, no such workdir
-                raise LauncherUnavailableError(f"cannot start stage {self.launch.stage!r}: {error}") from error
+            self.process = subprocess.Popen(
+                self.launch.argv, cwd=self.launch.workdir, env={**os.environ, **self.launch.env},
+                stdin=subprocess.DEVNULL, stdout=log_file, stderr=subprocess.STDOUT,
+                start_new_session=True,  # its own session and process group (pgid == pid)
+            )
         self.state.pid = self.process.pid
 
     def poll(self) -> bool:
