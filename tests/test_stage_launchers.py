@@ -116,6 +116,12 @@ def test_the_stage_command_reads_a_sweep_yaml_given_by_hand(tmp_path):
     assert done.returncode == 0, done.stderr
     assert list(home.glob("runs/step_0100/mcqa/rollouts_materialized_inputs.jsonl"))
 
+    done = subprocess.run([sys.executable, "-m", "gym_pipeline.cli", "stage", "materialize", "--sweep-config",
+                           str(home / "sweep.yaml"), "--checkpoint", "step_100", "--env", "mcqa", "--code-version", "x"],
+                          capture_output=True, text=True)
+    assert done.returncode == 2 and "checkpoint 'step_100' is not in the sweep" in done.stderr
+    assert "known: ['step_0100']" in done.stderr and not (home / "runs" / "step_100").exists()
+
     (home / "sweep.yaml").write_text("environments:\n\t- name: mcqa\n")  # indented with a tab
     done = subprocess.run([sys.executable, "-m", "gym_pipeline.cli", "stage", "materialize", "--sweep-config",
                            str(home / "sweep.yaml"), "--checkpoint", "step_0100", "--env", "mcqa", "--code-version", "x"],
