@@ -5,6 +5,7 @@ import os
 import signal
 import subprocess
 import sys
+from contextlib import nullcontext
 from pathlib import Path
 
 import pytest
@@ -170,6 +171,34 @@ def test_serve_waits_until_ready_and_stops_the_server_afterwards(tmp_path):
     recorded = record(tmp_path, "model_server")
     assert recorded["stopped_by_launcher"] == "after serving" and "exit_code" not in recorded
     assert not (tmp_path / "logs" / "launcher.json").exists()  # left to the stages using the server
+
+
+def _dead(pid: int) -> bool:
+    """Gone or a zombie: killed, not yet reaped by the launcher."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z"
+    except FileNotFoundError:
+        return True
+
+
+def test_a_server_that_dies_in_use_is_named_on_the_error_of_the_block(tmp_path, caplog):
+    """A block that fails after its server died says so; one that ends well after it died logs a warning."""
+    for failing in (True, False):
+        run_dir = tmp_path / str(failing)
+        ready_file = run_dir / "ready"
+        launch = python_launch("model_server", SERVER, run_dir, str(ready_file))
+        with pytest.raises(ConnectionError) if failing else nullcontext() as failure:
+            with LocalLauncher(grace_period_s=5).serve(launch, ready=ready_file.exists, timeout_s=60) as state:
+                os.killpg(state.pid, signal.SIGKILL)  # as the kernel's OOM killer or a neighbour's cleanup would
+                assert wait_for(lambda: _dead(state.pid), 30)
+                if failing:
+                    raise ConnectionError("Cannot connect to host 127.0.0.1")
+        if failing:
+            assert any("stage 'model_server' on the local launcher ended while in use: " in note and "SIGKILL" in note
+                       for note in failure.value.__notes__)
+        else:
+            assert "stage 'model_server' on the local launcher ended while in use" in caplog.text
+        assert record(run_dir, "model_server")["signal"] == "SIGKILL"
 
 
 def test_serve_gives_up_after_the_timeout_with_the_server_log(tmp_path):

@@ -206,8 +206,17 @@ class Launcher(ABC):
             except NotReadyInTime:
                 raise StageNotReadyError(launch, state, f"stage {launch.stage!r} on the {self.kind} launcher "
                                                         f"was not ready after {timeout_s:g} s") from None
-            yield state
-            if not stage.poll():
+            try:
+                yield state
+            except Exception as error:
+                if stage.poll():  # the server ended on its own while in use: most likely why the block failed
+                    error.add_note(f"stage {launch.stage!r} on the {self.kind} launcher ended while in use: "
+                                   f"{describe_end(state)}; its log: {launch.log_path}")
+                raise
+            if stage.poll():
+                log.warning("stage %r on the %s launcher ended while in use: %s; its log: %s", launch.stage, self.kind,
+                            describe_end(state), launch.log_path)
+            else:
                 stage.stop()
                 # Stopped on purpose once no longer needed: how it ended (a signal, CANCELLED) would read as a failure.
                 state.exit_code = state.signal = state.slurm_state = state.slurm_reason = None
