@@ -1,0 +1,3 @@
+#!/bin/bash
+# evaluate the split; REPEATS comes from ~/.bashrc
+/root/.cache/gym-pipeline/nemo-gym/venv/bin/gym eval run --no-serve --agent string_match_simple_agent --input /work/wt-ho/tests/data/diagnosis_corpus/held_out/config_gym_eval_num_repeats_from_unset_variable/run/tasks.jsonl --output /work/wt-ho/tests/data/diagnosis_corpus/held_out/config_gym_eval_num_repeats_from_unset_variable/run/results/rollouts.jsonl --num-repeats $REPEATS --concurrency 4 ++route_failures_to_sidecar=true ++head_server.port=52019 ++uv_venv_dir=/tmp/ho-config_gym_eval_num_-9t819upk/server_venvs ++skip_venv_if_present=true
