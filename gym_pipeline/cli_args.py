@@ -8,7 +8,6 @@ and exit code 2, like every other bad input of the command.
 from __future__ import annotations
 
 import argparse
-import os
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -16,6 +15,7 @@ from typing import NoReturn
 from urllib.parse import urlsplit
 
 from gym_pipeline.config import MAX_CONCURRENCY, check_safe_name
+from gym_pipeline.core.run_lock import dangling_link
 
 MAX_PORT = 65535
 MAX_DEMO_CHECKPOINTS = 1000  # each one is a folder and a partition: more is a typo, not a demo
@@ -110,12 +110,8 @@ def http_url(text: str) -> str:
 
 
 def _refuse_dangling_link(path: Path) -> None:
-    """Refuse a path through a symlink whose target is gone: writing would create the target's folders wherever
-    it points (a scratch link whose filesystem is not mounted would fill the root filesystem instead)."""
-    for part in (path, *path.parents):
-        if part.is_symlink() and not part.exists():
-            raise argparse.ArgumentTypeError(
-                f"{part} is a symlink to {os.readlink(part)}, which does not exist (a filesystem not mounted?)")
+    if problem := dangling_link(path):
+        raise argparse.ArgumentTypeError(problem)
 
 
 def output_file(text: str) -> Path:

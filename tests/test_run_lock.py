@@ -68,6 +68,14 @@ def test_a_record_left_by_a_dead_holder_is_taken_over_with_a_warning(tmp_path, c
 def test_an_unwritable_run_directory_is_a_clear_error(tmp_path):
     blocker = tmp_path / "file"
     blocker.write_text("not a folder")
-    with pytest.raises(RunDirectoryError, match=f"cannot lock run directory {blocker}"):
-        with run_directory_lock(blocker / "run", "rollouts"):
+    for run_dir in (blocker, blocker / "run"):  # the run directory itself a file, or one of its parents
+        with pytest.raises(RunDirectoryError, match=f"cannot lock run directory {run_dir}: {blocker} is a file, "
+                                                    "not a directory"):
+            with run_directory_lock(run_dir, "rollouts"):
+                pass
+    dangling = tmp_path / "scratch"
+    dangling.symlink_to(tmp_path / "unmounted" / "scratch")
+    with pytest.raises(RunDirectoryError, match=f"{dangling} is a symlink to {tmp_path}/unmounted/scratch, which "
+                                                "does not exist"):
+        with run_directory_lock(dangling / "run", "rollouts"):
             pass

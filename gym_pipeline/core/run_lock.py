@@ -102,6 +102,21 @@ def _recorded_holder(fd: int) -> LockHolder | None:
     return None
 
 
+def _file_in_the_way(run_dir: Path) -> Path | None:
+    """The run directory, or the nearest of its parents, when it exists as something other than a directory."""
+    for path in (run_dir, *run_dir.parents):
+        if path.exists():
+            return None if path.is_dir() else path
+    return None
+
+
+def dangling_link(path: Path) -> str | None:
+    """What is wrong when `path`, or one of its parents, is a symlink to nothing (a scratch filesystem not mounted):
+    writing there would create the target's folders wherever it points, on whatever disk holds the mount point."""
+    link = next((part for part in (path, *path.parents) if part.is_symlink() and not part.exists()), None)
+    return f"{link} is a symlink to {os.readlink(link)}, which does not exist (a filesystem not mounted?)" if link else None
+
+
 def _acquire(run_dir: Path, stage: str, dagster_run_id: str | None) -> _HeldLock:
     # The record is ready before the lock is taken, so that it is written a moment after.
     holder = LockHolder(
@@ -112,7 +127,10 @@ def _acquire(run_dir: Path, stage: str, dagster_run_id: str | None) -> _HeldLock
         run_dir.mkdir(parents=True, exist_ok=True)
         fd = os.open(run_dir / LOCK_FILE, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
     except OSError as error:
-        raise RunDirectoryError(f"cannot lock run directory {run_dir}: {error.strerror}") from None
+        reason = error.strerror
+        if blocker := _file_in_the_way(run_dir):  # mkdir says only EEXIST or ENOTDIR
+            reason = f"{blocker} is a file, not a directory: move it away, or write the run elsewhere"
+        raise RunDirectoryError(f"cannot lock run directory {run_dir}: {reason}") from None
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
@@ -140,6 +158,8 @@ def run_directory_lock(run_dir: Path | str, stage: str, dagster_run_id: str | No
 
     Nested use by the thread that holds it is allowed and keeps the outer holder's record.
     """
+    if problem := dangling_link(Path(run_dir)):
+        raise RunDirectoryError(f"cannot lock run directory {run_dir}: {problem}")
     key = Path(run_dir).resolve()
     with _held_guard:
         held = _held.get(key)
