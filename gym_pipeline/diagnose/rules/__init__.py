@@ -46,6 +46,7 @@ from gym_pipeline.diagnose.rules.data import (
     rule_stale_inputs,
     rule_truncated_answers,
 )
+from gym_pipeline.diagnose.rules.endpoint_address import rule_endpoint_not_where_server_listens
 from gym_pipeline.diagnose.rules.fallback import STEP_OF_CATEGORY, unexplained_log_errors
 from gym_pipeline.diagnose.rules.firewall import rule_firewall_blocks_run_port
 from gym_pipeline.diagnose.rules.flaky import rule_flaky_verifier
@@ -141,6 +142,7 @@ RULES: tuple[Rule, ...] = (
     Rule(1, "own_ray_unreachable", rule_own_ray_unreachable),
     Rule(1, "known_problems", known_problems(1)),
     Rule(2, "model_port_held_by_another_server", rule_model_port_held_by_another_server),
+    Rule(2, "endpoint_not_where_server_listens", rule_endpoint_not_where_server_listens),
     Rule(2, "model_probe", rule_model_probe),
     Rule(2, "nested_model_errors", rule_nested_model_errors),
     Rule(2, "client_timeout_too_short", rule_client_timeout_too_short),

@@ -1,0 +1,85 @@
+"""Step 2: the stage asked for the model at one address, and the run's own model server said it listens at another.
+
+The server's ready line (`SIMULATED_POLICY_READY <url>`, vLLM's `Starting vLLM API server on <url>`) names where it
+listens; a stage that found nothing at its `--model-url` was given another address. Which side is wrong follows
+from how the two differ: a URL without a port goes to 80 (or 443), the client's mistake (config); a server bound
+to one loopback address is not reached on another (its `--host`); a port that differs is a URL taken from another
+server's run (a stale ready file, yesterday's script).
+"""
+
+from __future__ import annotations
+
+from urllib.parse import urlsplit
+
+from gym_pipeline.diagnose.evidence import Evidence
+from gym_pipeline.diagnose.findings import Finding, unique
+from gym_pipeline.diagnose.vocabulary import CONFIG, MODEL_SERVING
+
+_SERVER_SAYS = ("SIMULATED_POLICY_READY", "Starting vLLM API server")
+_ANY_ADDRESS = {"0.0.0.0", "::", ""}  # a server bound to these listens on every address of the machine
+_LOOPBACK_NAMES = {"localhost": "127.0.0.1", "::1": "127.0.0.1"}
+_DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+def _address(url: str) -> tuple[str, int, bool] | None:
+    """(host, port, port given) of a URL; None when it does not parse."""
+    try:
+        parts = urlsplit(url if "://" in url else f"http://{url}")
+        port = parts.port
+    except ValueError:
+        return None
+    host = parts.hostname or ""
+    return _LOOPBACK_NAMES.get(host, host), port or _DEFAULT_PORTS.get(parts.scheme, 80), port is not None
+
+
+def _reaches(asked: tuple[str, int, bool], served: tuple[str, int, bool]) -> bool:
+    return asked[1] == served[1] and (served[0] in _ANY_ADDRESS or asked[0] == served[0])
+
+
+def rule_endpoint_not_where_server_listens(ev: Evidence) -> list[Finding]:
+    down = [(hit, address) for hit in ev.hits("model_endpoint_down")
+            if (url := hit.group("url", "url2", "url3")) and (address := _address(url))]
+    ready = [(hit, address) for hit in ev.hits("model_url")
+             if any(says in hit.text for says in _SERVER_SAYS) and (address := _address(hit.groups["url"]))]
+    if not down or not ready:
+        return []
+    hit, asked = down[0]
+    if any(_reaches(asked, served) for _, served in ready):
+        return []  # the address was right: the server was down, still loading or unreachable there
+    server_hit, served = ready[-1]
+    tried, listening = hit.group("url", "url2", "url3").removesuffix("/models"), server_hit.groups["url"]
+    evidence = unique([hit.evidence(), server_hit.evidence()])
+    use = f"give the stage the address the server prints, `--model-url {listening}` (or the sweep's model server)"
+    if not asked[2]:
+        return [Finding(
+            category=CONFIG,
+            title=f"The model URL {tried} has no port, and the model server listens on port {served[1]}",
+            evidence=evidence,
+            cause=f"The stage asked {tried}: without a port the request goes to port {asked[1]}, where nothing "
+                  f"serves the model; the run's model server says it listens at {listening}. The port was left "
+                  "out of the URL (a pasted address, a variable that was empty).",
+            fix=f"Put the port in the URL: {use}; then rerun the stage (`gym-pipeline collect ... --resume`).",
+            explains=frozenset({"model_endpoint_down"}),
+        )]
+    if asked[1] == served[1]:
+        return [Finding(
+            category=MODEL_SERVING,
+            title=f"The model server listens only on {served[0]}, and the stage asked {asked[0]}",
+            evidence=evidence,
+            cause=f"The model server was started bound to {served[0]} ({listening}), so it answers only there: "
+                  f"a request to {tried} on the same port finds nothing listening (connection refused). The "
+                  "server's `--host` is the odd one out.",
+            fix=f"Start the model server with `--host 127.0.0.1` (or `--host 0.0.0.0` for every address), or "
+                f"{use}; then rerun the stage.",
+            explains=frozenset({"model_endpoint_down"}),
+        )]
+    return [Finding(
+        category=MODEL_SERVING,
+        title=f"The stage asked for the model on port {asked[1]}, and the model server listens on port {served[1]}",
+        evidence=evidence,
+        cause=f"The run's model server says it listens at {listening}, and the stage was given {tried}: an "
+              "address of another server (one that has ended, a URL file or script from an earlier run), where "
+              "nothing serves the model now.",
+        fix=f"Take the URL from the running server's ready line: {use}; then rerun the stage.",
+        explains=frozenset({"model_endpoint_down"}),
+    )]
