@@ -29,7 +29,7 @@ from gym_pipeline.diagnose.logs import LogHit
 from gym_pipeline.diagnose.origin import host_limit, layer_of_frame
 from gym_pipeline.diagnose.probes import HEAD_SERVER, MODEL, PORT, PORT_IN_USE, ProbeResult
 from gym_pipeline.diagnose.rules.nesting import nested_finding, nested_log_findings
-from gym_pipeline.diagnose.rules.overload import overload_finding, read_overload
+from gym_pipeline.diagnose.rules.overload import overload_finding, rate_limited_at_lowest_load, read_overload
 from gym_pipeline.diagnose.rules.routing import all_servers_ready, describe_endpoint_failures, groups_routed
 from gym_pipeline.diagnose.vocabulary import (
     CACHE_RESUME,
@@ -454,8 +454,11 @@ def rule_host_limits(ev: Evidence) -> list[Finding]:
 def rule_model_endpoint_failures(ev: Evidence) -> list[Finding]:
     findings = []
     groups = groups_routed(ev, "endpoint")
-    overload = read_overload(ev, groups) if groups else None
-    if overload is not None:
+    limited = rate_limited_at_lowest_load(ev, groups) if groups else None
+    overload = read_overload(ev, groups) if groups and limited is None else None
+    if limited is not None:
+        findings.append(limited)
+    elif overload is not None:
         findings.append(overload_finding(ev, groups, overload))
     elif groups:
         lead = groups[0]

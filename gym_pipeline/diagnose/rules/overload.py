@@ -6,7 +6,8 @@ serves. What tells them apart: the server's own load line (vLLM's `Running: R re
 reqs`) showing a queue as deep as its batch or deeper, a 429 that says the server is overloaded,
 or a concurrency far above what the server was seen running. A rate limit (429) is the server asking
 for fewer requests whatever it says, so it reads as throughput too, unless it is a spent quota
-(billing, an account matter).
+(billing, an account matter) or it refused every request of a run that sent one or two at a time: lower
+concurrency cannot help, the endpoint (a key's limit, a gateway) refuses whatever the load.
 """
 
 from __future__ import annotations
@@ -18,13 +19,14 @@ from gym_pipeline.core.manifest import MANIFEST_FILE
 from gym_pipeline.diagnose.artifacts import FailureGroup
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
-from gym_pipeline.diagnose.findings import Finding, affected, keys_of, plural, resume_command, unique
+from gym_pipeline.diagnose.findings import Finding, affected, keys_of, models_url, plural, resume_command, unique
 from gym_pipeline.diagnose.rules.routing import OVERLOADED_REPLY
-from gym_pipeline.diagnose.vocabulary import THROUGHPUT_RESOURCES
+from gym_pipeline.diagnose.vocabulary import MODEL_SERVING, THROUGHPUT_RESOURCES
 
 _TIMEOUT = re.compile(r"timeout|timed out", re.I)
 _QUOTA = re.compile(r"insufficient_quota|quota|billing|credit", re.I)
 FAR_ABOVE = 4  # concurrency this many times what the server runs at once is overload, whatever else it shows
+SERIAL = 2  # at most this many requests at once, a run cannot ask for less: a 429 to every one is the endpoint's
 
 
 @dataclass(frozen=True)
@@ -121,4 +123,30 @@ def overload_finding(ev: Evidence, groups: list[FailureGroup], overload: Overloa
             f"{target or '<n>'}`, or `concurrency:` in sweep.yaml), or give the model server more capacity (vLLM "
             "`--max-num-seqs`, more replicas behind the URL). Then collect the missing rollouts: "
             f"{resume_command(ev)}.",
+    )
+
+
+def rate_limited_at_lowest_load(ev: Evidence, groups: list[FailureGroup]) -> Finding | None:
+    """Every request of a run that sent one or two at a time refused with 429, and no rollout collected: the
+    endpoint's limit (a key's quota, a gateway's rate limit), which no lower concurrency gets under."""
+    concurrency, concurrency_line = _concurrency(ev)
+    limited = [g for g in groups if g.http_status == 429 and not OVERLOADED_REPLY.search(g.text)]
+    if (concurrency is None or concurrency > SERIAL or not limited or ev.artifacts.rollouts.valid_rows
+            or sum(g.count for g in limited) * 2 < sum(g.count for g in groups)):
+        return None
+    attempts = sum(g.count for g in limited)
+    return Finding(
+        category=MODEL_SERVING,
+        failed_keys=keys_of(groups),
+        title=f"The model endpoint rate limits every request (HTTP 429) at {concurrency} in flight: "
+              f"{plural(attempts, 'failed attempt')}, no rollout collected",
+        evidence=unique([limited[0].first, *([concurrency_line] if concurrency_line else [])]),
+        cause=f"The run sent at most {plural(concurrency, 'request')} at once, about as few as a run can send, and the endpoint "
+              "answered 429 to every attempt: not load from this run but the endpoint's own limit (the API key's "
+              "rate limit or quota at the provider or the team's gateway, or a limiter set to refuse everything). "
+              f"Lowering the concurrency cannot help. Affected: {affected(ev, groups)}.",
+        fix=f"Check the endpoint's limit for this key: `curl -si {models_url(ev)}` with the run's key, and the 429's "
+            "body and its `x-ratelimit-*` / `Retry-After` headers on a chat completion; raise the "
+            "key's limit or quota with the provider or gateway owner, or use a key or endpoint with capacity; then "
+            f"collect the missing rollouts: {resume_command(ev)}.",
     )
