@@ -77,12 +77,25 @@ _WHAT = _kinds(
      "at a file inside that folder (`ls` it for the .jsonl), not at the folder itself; then run again."),
     # a folder to create that exists as something else: most often a symlink whose target is gone (an unmounted
     # scratch filesystem), which mkdir sees as existing and Path.is_dir as not a folder
-    (r"FileExistsError: \[Errno 17\] File exists: '(?P<path>[^']+)'", INFRA,
-     "EEXIST: a folder the run creates exists as something that is not a folder (often a symlink whose target is "
-     "gone: a filesystem not mounted)",
-     "Look at what is there (`ls -l {path}`): a symlink to a scratch or network filesystem that is not mounted on "
-     "this node (`mount | grep <target>`; mount it, or point the link or `--output` elsewhere), or a file in the "
-     "folder's place (move it); then run again."),
+    (r"FileExistsError: \[Errno 17\] File exists: '(?P<path>[^']+)'|cannot lock run directory (?P<path2>\S+): "
+     r"File exists", INFRA,
+     "EEXIST: a folder the run creates exists as something that is not a directory (a file left in its place, or "
+     "a symlink whose target is gone: a filesystem not mounted)",
+     "Look at what is there (`ls -ld {path}`): a regular file where the directory should be (left by a `> path` "
+     "redirect: move or delete it, or write the run to another directory with `--output`), or a symlink to a "
+     "scratch or network filesystem not mounted on this node (`mount | grep <target>`; mount it, or point the link "
+     "elsewhere); then run again."),
+    # a path written under a file, as if it were a folder: `out/rollouts.jsonl` where `out` is a file
+    # our commands refuse a path through a symlink to nothing before writing anything
+    (r"is a symlink to (?P<path>\S+), which does not exist", INFRA,
+     "a symlink on the output's path points to nothing (a scratch or network filesystem not mounted on this node)",
+     "Mount the filesystem the link points into (`mount | grep` its mount point; `ls -l` the link), or point the link "
+     "or the output elsewhere; then run again."),
+    (r"NotADirectoryError|Errno 20\b|Not a directory|ENOTDIR|is a file, not a directory", INFRA,
+     "ENOTDIR: a path the run writes or reads goes through a file, not a directory",
+     "Find the file standing where a directory of the path should be (`ls -ld` each parent of the path the error "
+     "names), move or delete it (often left by a `> path` redirect), or write the run to another directory; then "
+     "run again."),
     # the Docker socket refused to this user: not in the `docker` group (or a rootless engine's socket elsewhere)
     (r"(?:docker\.sock|Docker engine|docker daemon)[^\n]*(?:Permission denied|Errno 13)|"
      r"(?:Permission denied|Errno 13)[^\n]*docker\.sock", INFRA,
