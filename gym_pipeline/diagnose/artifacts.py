@@ -259,10 +259,12 @@ class ArtifactFacts:
     def rel(self, path: Path | None) -> str:
         if path is None:
             return "(none)"
-        try:
-            return str(path.relative_to(self.run_dir))
-        except ValueError:
-            return str(path)
+        for base in (self.run_dir, self.run_dir.resolve()):  # a path found again is often resolved
+            try:
+                return str(path.relative_to(base))
+            except ValueError:
+                continue
+        return str(path)
 
     @property
     def has_run_files(self) -> bool:

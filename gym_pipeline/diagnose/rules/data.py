@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from gym_pipeline.core.formats import ROLLOUTS_FILE
 from gym_pipeline.core.manifest import MANIFEST_FILE
+from gym_pipeline.diagnose.artifacts import locate_named_file
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import (
@@ -32,6 +34,7 @@ from gym_pipeline.diagnose.manifests import (
     SOURCE_GONE,
     VERIFIER_CHANGED,
 )
+from gym_pipeline.diagnose.unrecorded_source import source_candidates
 from gym_pipeline.diagnose.vocabulary import (
     CACHE_RESUME,
     CONFIG,
@@ -185,16 +188,47 @@ def rule_empty_inputs(ev: Evidence) -> list[Finding]:
     m = ev.artifacts.materialized
     if not m.exists or m.rows:
         return []
-    source = ev.manifest.source
+    source = _source_data(ev)
+    evidence = [EvidenceLine(file=ev.rel(m.path), text="0 rows")]
+    if source is not None and _empty(source):
+        return [Finding(
+            category=DATA_SCHEMA,
+            title=f"The source data {ev.rel(source)} is empty, so the materialized inputs hold no rows",
+            evidence=[EvidenceLine(file=ev.rel(source), text=f"{source.stat().st_size} bytes, no row"), *evidence],
+            cause=f"The data file the run read, {ev.rel(source)}, is empty: whatever wrote it (an export, a copy, a "
+                  "download) failed after truncating it, or wrote nothing. With no task there was nothing to collect.",
+            fix=f"Restore the data: write {ev.rel(source)} again (rerun its export or copy and check it with `wc -l`), "
+                f"or point the run at a non-empty dataset; then materialize again ({ev.rel(m.path)} is rebuilt from "
+                "it) and run.",
+        )]
     return [Finding(
         category=DATA_SCHEMA,
         title=f"The materialized inputs hold no rows: {ev.rel(m.path)} is empty",
-        evidence=[EvidenceLine(file=ev.rel(m.path), text="0 rows")],
+        evidence=evidence,
         cause="Materialization wrote no row, so the run had nothing to collect: the source data was empty (a "
               "truncated copy, a filter or `limit` that kept nothing, the wrong file) or the inputs were cut short.",
-        fix=f"Check the source data: `wc -l {source or '<source data>'}`; point the environment at the dataset you "
-            f"meant, then materialize again ({ev.rel(m.path)} is rebuilt from it).",
+        fix=f"Check the source data is not empty: `wc -l {source or '<source data>'}`; point the environment at the "
+            f"dataset you meant, then materialize again ({ev.rel(m.path)} is rebuilt from it).",
     )]
+
+
+_EMPTY_PROBE_BYTES = 4096  # an empty data file (only whitespace) is told from its first few kilobytes
+
+
+def _empty(path: Path) -> bool:
+    if not path.is_file():
+        return False
+    with path.open("rb") as data:
+        return not data.read(_EMPTY_PROBE_BYTES).strip()
+
+
+def _source_data(ev: Evidence) -> Path | None:
+    """The data file the run materialized from: our manifest's source; else, of the data files a log names
+    (`--input`) or the run folder holds, an empty one (the likeliest culprit), or the first."""
+    if ev.manifest.source:
+        return locate_named_file(ev.manifest.source, ev.run_dir)
+    candidates = [path for path, _ in source_candidates(ev.run_dir, ev.artifacts.files, ev.logs)]
+    return next((path for path in candidates if _empty(path)), candidates[0] if candidates else None)
 
 
 def rule_malformed_jsonl(ev: Evidence) -> list[Finding]:
