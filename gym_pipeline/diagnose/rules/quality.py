@@ -233,6 +233,9 @@ def rule_unextracted_answers(ev: Evidence) -> list[Finding]:
     )]
 
 
+SUMMED_TERMS_MAX = 2.0  # rewards up to this (or below 0) are a score with terms added, not a score on another scale
+
+
 _LAST_LINE_SETTING = re.compile(r"last|final|answer_line|end", re.IGNORECASE)
 
 
@@ -290,15 +293,27 @@ def rule_rewards_out_of_range(ev: Evidence) -> list[Finding]:
     if not quality.out_of_range or quality.out_of_range_example is None:
         return []
     low, high = quality.reward_range
+    assumed = ("Gym's profile, pass@k (which counts a reward of 1 as solved) and any comparison with other runs assume "
+               "rewards in [0, 1], so every statistic of this run is on the wrong scale.")
+    then = "; then score the stored responses again or collect again, and profile."
+    if low < 0 or high <= SUMMED_TERMS_MAX:
+        # a little past 1, or below 0: terms added to the correctness score (a bonus, a penalty), not another scale
+        cause = (f"The verifier's reward runs from {low:g} to {high:g}: it adds terms to the correctness score (a "
+                 "format or length bonus, a penalty subtracted), so a well-formatted wrong answer can score as much "
+                 "as a correct one and the reward no longer says whether the task was solved. " + assumed)
+        fix = ("Keep the bonus (a format bonus, a length bonus) or penalty out of `reward`: return the correctness "
+               "score in [0, 1] as `reward` and the other terms as fields of their own (or weight the terms so they "
+               "sum to at most 1)" + then)
+    else:
+        cause = "The verifier returns rewards on another scale (a percentage, a raw score): " + assumed
+        fix = ("Make the verifier's `verify` return its `reward` in [0, 1] (divide a percentage by 100, normalize a "
+               "score by its maximum)" + then)
     return [Finding(
         category=VERIFIER_RUNTIME,
         title=f"{quality.out_of_range} of {quality.scored_rows} rewards lie outside [0, 1] (from {low:g} to {high:g})",
         evidence=[quality.out_of_range_example],
-        cause="The verifier returns rewards on another scale (a percentage, a raw score): Gym's profile, pass@k "
-              "(which counts a reward of 1 as solved) and any comparison with other runs assume rewards in [0, 1], so "
-              "every statistic of this run is on the wrong scale.",
-        fix="Make the verifier's `verify` return its `reward` in [0, 1] (divide a percentage by 100, normalize a "
-            "score by its maximum); then score the stored responses again or collect again, and profile.",
+        cause=cause,
+        fix=fix,
     )]
 
 
@@ -307,6 +322,12 @@ def _scoring_changed(quality) -> bool:
     zero, one = quality.last_matching_zero, quality.first_matching_one
     return (quality.matching_scored_one >= MISSCORED_MIN_ROWS and zero is not None and one is not None
             and zero.file == one.file and (zero.line or 0) < (one.line or 0))
+
+
+def _inverted(quality) -> bool:
+    """Right answers all scored 0 and wrong ones scored 1: the reward says the opposite of correctness."""
+    return (quality.matching_scored_zero >= MISSCORED_MIN_ROWS and quality.matching_scored_one == 0
+            and quality.wrong_scored_full >= MISSCORED_MIN_ROWS and quality.wrong_scored_full_example is not None)
 
 
 def rule_matching_answers_scored_zero(ev: Evidence) -> list[Finding]:
@@ -327,6 +348,19 @@ def rule_matching_answers_scored_zero(ev: Evidence) -> list[Finding]:
             fix="Score every row with one verifier: collect again on a clean output path without --resume (or score "
                 "the stored responses again with the fixed verifier), then profile; after a verifier change, never "
                 "--resume into the old rows.",
+        )]
+    if _inverted(quality):
+        return [Finding(
+            category=VERIFIER_RUNTIME,
+            title=f"The verifier's reward is inverted: {quality.matching_scored_zero} answers equal to their expected "
+                  f"answer got 0, and {quality.wrong_scored_full} answers unlike it got 1",
+            evidence=[quality.matching_example, quality.wrong_scored_full_example],
+            cause="Every right answer was scored 0 and wrong ones were scored 1: the verifier returns the opposite of "
+                  "correctness (a mismatch or loss, `1 - score`, a `!=` for `==`), so a better model scores lower and "
+                  "every comparison across checkpoints reads backwards.",
+            fix="Make `verify` return reward 1 for a match and 0 for a miss (return the score, not the mismatch or "
+                "loss, which is inverted); check it on one right and one wrong row without a model, then score the "
+                "stored responses again and profile.",
         )]
     return [Finding(
         category=VERIFIER_RUNTIME,
@@ -407,7 +441,7 @@ def rule_wrong_answers_scored_full(ev: Evidence) -> list[Finding]:
     # a lenient verifier (equivalent forms: `1/2` for `0.5`) passes a few such answers; a stub passes most
     share = quality.wrong_scored_full / max(quality.scored_rows, 1)
     if quality.wrong_scored_full < MISSCORED_MIN_ROWS or share < WRONG_SCORED_FULL_SHARE \
-            or quality.wrong_scored_full_example is None:
+            or quality.wrong_scored_full_example is None or _inverted(quality):
         return []
     return [Finding(
         category=VERIFIER_RUNTIME,
