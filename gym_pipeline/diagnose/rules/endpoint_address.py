@@ -19,6 +19,10 @@ _SERVER_SAYS = ("SIMULATED_POLICY_READY", "Starting vLLM API server")
 _ANY_ADDRESS = {"0.0.0.0", "::", ""}  # a server bound to these listens on every address of the machine
 _LOOPBACK_NAMES = {"localhost": "127.0.0.1", "::1": "127.0.0.1"}
 _DEFAULT_PORTS = {"http": 80, "https": 443}
+_NO_CONNECTION = {"ClientConnectorError", "ClientOSError"}  # aiohttp's errors of a connection never made
+
+
+_EXPLAINED = frozenset({"model_endpoint_down", "gym_request_retry"})
 
 
 def _address(url: str) -> tuple[str, int, bool] | None:
@@ -37,7 +41,10 @@ def _reaches(asked: tuple[str, int, bool], served: tuple[str, int, bool]) -> boo
 
 
 def rule_endpoint_not_where_server_listens(ev: Evidence) -> list[Finding]:
-    down = [(hit, address) for hit in ev.hits("model_endpoint_down")
+    # our stages' "did not answer", and Gym's model proxy failing to connect to the URL it was given
+    asked = ev.hits("model_endpoint_down") + [h for h in ev.hits("gym_request_retry")
+                                               if h.groups.get("error") in _NO_CONNECTION]
+    down = [(hit, address) for hit in asked
             if (url := hit.group("url", "url2", "url3")) and (address := _address(url))]
     ready = [(hit, address) for hit in ev.hits("model_url")
              if any(says in hit.text for says in _SERVER_SAYS) and (address := _address(hit.groups["url"]))]
@@ -47,39 +54,45 @@ def rule_endpoint_not_where_server_listens(ev: Evidence) -> list[Finding]:
     if any(_reaches(asked, served) for _, served in ready):
         return []  # the address was right: the server was down, still loading or unreachable there
     server_hit, served = ready[-1]
-    tried, listening = hit.group("url", "url2", "url3").removesuffix("/models"), server_hit.groups["url"]
+    tried = hit.group("url", "url2", "url3").removesuffix("/models").removesuffix("/chat/completions")
+    listening = server_hit.groups["url"]
     evidence = unique([hit.evidence(), server_hit.evidence()])
-    use = f"give the stage the address the server prints, `--model-url {listening}` (or the sweep's model server)"
+    if "[request_retry" in hit.text:  # Gym's model proxy dials the URL `gym env start` was given
+        use = f"start Gym's servers again with the address the server prints, `gym env start ... --model-url {listening}`"
+        again = "then run the evaluation again"
+    else:
+        use = f"give the stage the address the server prints, `--model-url {listening}` (or the sweep's model server)"
+        again = "then rerun the stage (`gym-pipeline collect ... --resume`)"
     if not asked[2]:
         return [Finding(
             category=CONFIG,
             title=f"The model URL {tried} has no port, and the model server listens on port {served[1]}",
             evidence=evidence,
-            cause=f"The stage asked {tried}: without a port the request goes to port {asked[1]}, where nothing "
+            cause=f"The run asked {tried}: without a port the request goes to port {asked[1]}, where nothing "
                   f"serves the model; the run's model server says it listens at {listening}. The port was left "
                   "out of the URL (a pasted address, a variable that was empty).",
-            fix=f"Put the port in the URL: {use}; then rerun the stage (`gym-pipeline collect ... --resume`).",
-            explains=frozenset({"model_endpoint_down"}),
+            fix=f"Put the port in the URL: {use}; {again}.",
+            explains=_EXPLAINED,
         )]
     if asked[1] == served[1]:
         return [Finding(
             category=MODEL_SERVING,
-            title=f"The model server listens only on {served[0]}, and the stage asked {asked[0]}",
+            title=f"The model server listens only on {served[0]}, and the run asked {asked[0]}",
             evidence=evidence,
             cause=f"The model server was started bound to {served[0]} ({listening}), so it answers only there: "
                   f"a request to {tried} on the same port finds nothing listening (connection refused). The "
                   "server's `--host` is the odd one out.",
             fix=f"Start the model server with `--host 127.0.0.1` (or `--host 0.0.0.0` for every address), or "
-                f"{use}; then rerun the stage.",
-            explains=frozenset({"model_endpoint_down"}),
+                f"{use}; {again}.",
+            explains=_EXPLAINED,
         )]
     return [Finding(
         category=MODEL_SERVING,
-        title=f"The stage asked for the model on port {asked[1]}, and the model server listens on port {served[1]}",
+        title=f"The run asked for the model on port {asked[1]}, and the model server listens on port {served[1]}",
         evidence=evidence,
-        cause=f"The run's model server says it listens at {listening}, and the stage was given {tried}: an "
+        cause=f"The run's model server says it listens at {listening}, and the run was given {tried}: an "
               "address of another server (one that has ended, a URL file or script from an earlier run), where "
               "nothing serves the model now.",
-        fix=f"Take the URL from the running server's ready line: {use}; then rerun the stage.",
-        explains=frozenset({"model_endpoint_down"}),
+        fix=f"Take the URL from the running server's ready line: {use}; {again}.",
+        explains=_EXPLAINED,
     )]
