@@ -50,7 +50,10 @@ LOG_PATTERNS = ("*.log", "*.out", "*.err", "test-stdout.txt")
 TASK_FILE = "task.toml"  # marks a task folder (Harbor's format)
 SKIPPED_DIRS = frozenset({".venv", "venv", "site-packages", "node_modules", "__pycache__", ".git", ".cache"})
 
-CHUNK_BYTES = 8 << 20  # also the longest line read whole: a longer one is cut, the rest skipped
+# Also the longest line read whole (a longer one is cut, the rest skipped). Each RE2 call builds its DFA afresh,
+# which for the union of every signature costs as much as scanning megabytes: fewer, larger chunks scan faster
+# (8 MiB: 150-190 MB/s on a noisy log, 32 MiB: 240-250 under the same load), for a constant 50 MiB more memory.
+CHUNK_BYTES = 32 << 20
 BLOCK_BYTES = 64 << 10  # the unit of the first RE2 pass: only blocks with a match are read line by line
 MAX_LINES_MATCHED_IN_PYTHON = 100  # per chunk; more are matched signature by signature with RE2
 MAX_EXAMPLES = 20  # hits kept per signature: the first ones and the last
