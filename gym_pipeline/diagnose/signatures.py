@@ -168,9 +168,11 @@ SIGNATURES: tuple[Signature, ...] = (
     Signature("firewall_rule", r"^-A (?:INPUT|OUTPUT)\b[^\n]*?--dports? (?P<low>\d+)(?::(?P<high>\d+))?[^\n]*? -j "
                                r"(?P<action>REJECT|DROP)\b|^\s*tcp dport (?P<low2>\d+)(?:-(?P<high2>\d+))?[^\n]*? "
                                r"(?P<action2>reject|drop)\b"),
-    # a shell's `ulimit -a` printed into a log: the file size, address space and CPU time its processes may use
-    Signature("process_limit", r"^(?P<what>file size|virtual memory|cpu time)\s+\((?:blocks|kbytes|seconds), -[fvt]\) "
-                               r"(?P<value>\d+)\s*$"),
+    # a shell's limits printed into a log (`ulimit -a`'s lines, or a script's `echo "ulimit -d: $(ulimit -d)"`): the
+    # file size, address space, data segment and CPU time its processes may use
+    Signature("process_limit", r"^(?P<what>file size|virtual memory|data seg size|cpu time)\s+"
+                               r"\((?:blocks|kbytes|seconds), -[fvdt]\) (?P<value>\d+)\s*$"
+                               r"|^ulimit -(?P<flag>[fvdt]):?\s+(?P<value2>\d+)\s*$"),
     # a native library that could not get memory (an address-space cap, or the machine out of memory)
     Signature("memory_allocation_failed", r"Memory allocation (?:still )?failed|OpenBLAS error: Memory"),
     Signature("gym_concurrency", r"Querying with (?P<concurrency>\d+) concurrent requests"),
@@ -372,6 +374,17 @@ KNOWN_PROBLEMS: tuple[KnownProblem, ...] = (
         "Lift the limit where the command runs (`ulimit -t unlimited` in the shell or job script; run long "
         "collections as batch jobs rather than on a login node), then resume: `gym-pipeline collect ... --resume`.",
         "seeds/000 debug step 1: job state and logs",
+    ),
+    KnownProblem(
+        "memory_allocation_failed", 1, THROUGHPUT_RESOURCES, ("memory_allocation_failed",),
+        "A process could not allocate memory",
+        "A native library (OpenBLAS, numpy, Ray) could not get the memory it asked for: a per-process limit "
+        "(`ulimit -v` or `ulimit -d` in the shell, job script or batch profile), the job's memory limit (`--mem`, "
+        "a cgroup), or a machine out of memory; the command stopped before doing its work.",
+        "`ulimit -a` where the command runs (virtual memory, data seg size) and the job's memory limit; raise or "
+        "lift the limit (`ulimit -v unlimited`, `ulimit -d unlimited`, more `--mem` or `memory_mb`), or run where "
+        "memory is free; then run the command again.",
+        "seeds/000 debug step 7: resources",
     ),
     KnownProblem(
         "ray_failure", 1, INFRA, ("ray_failure",),

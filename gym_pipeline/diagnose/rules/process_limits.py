@@ -1,4 +1,4 @@
-"""Step 1: a process limit the shell set (`ulimit -f`, `ulimit -v`, `ulimit -t`) that the run did not fit in.
+"""Step 1: a process limit the shell set (`ulimit -f`, `-v`, `-d`, `-t`) that the run did not fit in.
 
 A run that stops without an error of its own (servers that never get ready, a profile that exits at once)
 may show why in a `ulimit -a` printed into its log: a file size limit of a few blocks stops every log and
@@ -25,6 +25,10 @@ DEFAULT_CFS_PERIOD_US = 100_000  # the kernel's default cpu.cfs_period_us
 SMALL_PORT_RANGE = 1000  # ephemeral ports: every connection a run opens takes one
 
 
+_LIMIT_OF_FLAG = {"f": "file size", "v": "virtual memory", "d": "data seg size", "t": "cpu time"}
+_MEMORY_LIMITS = {"virtual memory": ("v", "address space"), "data seg size": ("d", "data segment (heap)")}
+
+
 def rule_process_limits(ev: Evidence) -> list[Finding]:
     a = ev.artifacts
     finished = a.materialized.valid_rows > 0 and not a.missing_keys and a.profile.exists
@@ -32,8 +36,8 @@ def rule_process_limits(ev: Evidence) -> list[Finding]:
         return []
     findings = []
     for hit in ev.hits("process_limit"):
-        value = int(hit.groups["value"])
-        if hit.groups["what"] == "file size" and value < SMALL_FILE_SIZE_BLOCKS:
+        what, value = hit.groups["what"] or _LIMIT_OF_FLAG[hit.groups["flag"]], int(hit.group("value", "value2"))
+        if what == "file size" and value < SMALL_FILE_SIZE_BLOCKS:
             too_large = [i.evidence() for i in ev.logs.incidents if _FILE_TOO_LARGE.search(i.full_text)]
             findings.append(Finding(
                 category=INFRA,
@@ -47,20 +51,23 @@ def rule_process_limits(ev: Evidence) -> list[Finding]:
                     "batch profile or Slurm job inherits it from where it was submitted), then start again.",
                 explains=frozenset({"process_limit"}),
             ))
-        elif hit.groups["what"] == "virtual memory" and value < SMALL_ADDRESS_SPACE_KB:
+        elif what in _MEMORY_LIMITS and value < SMALL_ADDRESS_SPACE_KB:
             failed = ev.hits("memory_allocation_failed")
+            flag, name = _MEMORY_LIMITS[what]
             findings.append(Finding(
                 category=THROUGHPUT_RESOURCES,
-                title=f"The shell caps each process's address space at {value // 1024} MB (ulimit -v)",
+                title=f"The shell caps each process's {name} at {value // 1024} MB (ulimit -{flag})",
                 evidence=[hit.evidence(), *(h.evidence() for h in failed[:1])],
-                cause=f"`ulimit -a` in {hit.file} shows a virtual memory limit of {value} kB. Python with numpy, Ray, "
-                      "or a BLAS library maps more than that at start, so allocations fail (`MemoryError`, `Memory "
-                      "allocation failed`, `failed to map segment`) and the command stops before doing its work.",
-                fix="Raise or lift the address-space limit where the command runs (`ulimit -v unlimited` in the shell "
-                    "or job script; ask for memory with the job's `--mem` instead), then run the command again.",
+                cause=f"{hit.file} shows a {what} limit of {value} kB (`ulimit -{flag}`). Python with numpy, Ray, or a "
+                      "BLAS library needs more memory than that at start, so allocations fail (`MemoryError`, "
+                      "`Memory allocation failed`, `failed to map segment`) and the command stops before doing its "
+                      "work.",
+                fix=f"Raise or lift the memory limit where the command runs (`ulimit -{flag} unlimited` in the shell or "
+                    "job script, or the batch profile that sets it; ask for memory with the job's `--mem` instead), "
+                    "then run the command again.",
                 explains=frozenset({"process_limit", "memory_allocation_failed"}),
             ))
-        elif hit.groups["what"] == "cpu time" and value < SMALL_CPU_TIME_S:
+        elif what == "cpu time" and value < SMALL_CPU_TIME_S:
             findings.append(Finding(
                 category=THROUGHPUT_RESOURCES,
                 title=f"The shell caps each process at {value} s of CPU time (ulimit -t): the run stopped part way",
