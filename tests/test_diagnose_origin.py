@@ -102,6 +102,7 @@ def test_a_url_cut_short_in_its_port_names_no_address():
     ("error: [Errno 2] No such file or directory: '/scratch/run/rollouts.jsonl'", "infra", "output folder was removed"),
     ("FileNotFoundError: [Errno 2] No such file or directory", "infra", "working directory no longer exists"),
     ("error: /data/evals/math_tasks.jsonl: file not found", "config", "data path that does not exist"),
+    ("LexerNoViableAltException: +input_jsonl_fpath=~/datasets/tasks.jsonl", "config", "override grammar"),
     ("error: cannot lock run directory /runs/out: File exists", "infra", "EEXIST"),
     ("error: cannot lock run directory /runs/out/a: /runs/out is a file, not a directory: move it away", "infra",
      "ENOTDIR"),

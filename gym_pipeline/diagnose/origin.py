@@ -72,6 +72,14 @@ _WHAT = _kinds(
      "Find what protects the path the error names (`lsattr -d <path>` shows an `i` or `a` flag; `mount` its mount "
      "options) and have it lifted (`chattr -i`, by whoever set it: a retention or cleanup job), or write the run "
      "elsewhere (`--output`); then run again."),
+    # Hydra's override grammar refusing a value: `~` that no shell expanded, spaces, brackets, quotes
+    (r"(?:LexerNoViableAltException|mismatched input [^\n]*expecting)[^\n]*?(?P<override>\+?[\w.]+=\S*)"
+     r"|override_grammar", CONFIG,
+     "a command-line value Gym's config loader (Hydra's override grammar) cannot parse",
+     "Give the value in a form the grammar takes: an absolute path for a file option such as `--input` (a `~` in "
+     "quotes reaches Gym unexpanded: write `$HOME/...` or leave the `~` unquoted so the shell expands it), and "
+     "quote values with spaces, brackets or `=` for Hydra (`'++key=\"a b\"'`); the refused override was "
+     "`{override}`. Then run again."),
     (r"IsADirectoryError|Errno 21\b|Is a directory", CONFIG, "EISDIR: a path given where a file is read names a "
      "folder", "Point the option that names the file (`--input` or `--inputs` for data, `--rollouts`, a config path) "
      "at a file inside that folder (`ls` it for the .jsonl), not at the folder itself; then run again."),
