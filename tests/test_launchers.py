@@ -261,6 +261,9 @@ def test_launchers_are_built_from_settings():
                                             "--cpus-per-task=8", "--mem=64000M", "--gres=gpu:2", "--qos=high"]
     with pytest.raises(ValidationError, match="Extra inputs are not permitted"):
         SlurmLauncherSettings(partion="gpu")
+    with pytest.raises(ValidationError, match="memory_mb .* and extra_options' --mem-per-cpu=2G both set the job's "
+                                              "memory"):
+        SlurmLauncherSettings(memory_mb=4096, extra_options=["--mem-per-cpu=2G"])
 
 
 def test_a_stage_command_is_an_argument_list_never_a_shell_string(tmp_path):

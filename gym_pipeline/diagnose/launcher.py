@@ -166,7 +166,9 @@ def outcome(state: LauncherState) -> Outcome:
 _INVALID_REQUEST = re.compile(
     r"invalid (?:--[\w-]+|generic resource(?: \(gres\))?|gres|time|mem\w*|cpus?\w*|nodes?|ntasks\w*|"
     r"tres\w*|constraint|feature)\s+specification|unrecognized option|invalid option|unknown option"
-    r"|requested reservation is invalid|invalid reservation|invalid qos|invalid account", re.IGNORECASE)
+    r"|requested reservation is invalid|invalid reservation|invalid qos|invalid account"
+    # options that cannot go together (`--mem`, `--mem-per-cpu` and `--mem-per-gpu`; `--ntasks` with `--ntasks-per-node`)
+    r"|mutually exclusive|cannot be used together|conflicting options?", re.IGNORECASE)
 
 
 def _who(state: LauncherState) -> str:

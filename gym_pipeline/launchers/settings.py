@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 DEFAULT_IMAGE = "gym-pipeline/base:bookworm"  # built by `scripts/dev-services.sh up docker`
 
@@ -59,6 +59,15 @@ class SlurmLauncherSettings(_Settings):
     exit_file_grace_s: float = Field(30.0, ge=0, description="How long to wait for a job's exit-code file once "
                                                             "the job has left the queue (shared file systems lag).")
     cancel_timeout_s: float = Field(60.0, gt=0, description="How long to wait, after scancel, for the job to end.")
+
+    @model_validator(mode="after")
+    def _one_memory_request(self) -> SlurmLauncherSettings:
+        """sbatch refuses `--mem` beside `--mem-per-cpu` or `--mem-per-gpu` (they are mutually exclusive)."""
+        other = next((option for option in self.extra_options if option.startswith(("--mem=", "--mem-per-"))), None)
+        if self.memory_mb is not None and other is not None:
+            raise ValueError(f"memory_mb ({self.memory_mb}, sbatch --mem) and extra_options' {other} both set the "
+                             "job's memory, and sbatch takes only one of --mem, --mem-per-cpu and --mem-per-gpu: keep one")
+        return self
 
 
 LauncherSettings = Annotated[

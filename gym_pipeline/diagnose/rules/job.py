@@ -81,6 +81,8 @@ def _sweep_setting(state: LauncherState, key: str, value: object) -> str:
 
 # what an sbatch refusal names -> the Slurm launcher's setting in sweep.yaml
 _SLURM_SETTINGS = {r"--time\b|time limit": "`time_limit`", r"\bgres\b|generic resource": "`gres`",
+                   r"--mem-per-\w+": "`memory_mb` (sbatch `--mem`), which another `--mem-per-...` in `extra_options` "
+                                     "contradicts: keep one of them",
                    r"--mem\b|memory": "`memory_mb`", r"cpus.per.task": "`cpus_per_task`", r"partition": "`partition`",
                    r"account": "`account`", r"\bqos\b|reservation": "`extra_options`",
                    # a node feature no node has (`sinfo -o '%N %f'` lists them)
