@@ -184,7 +184,9 @@ def test_registry() -> None:
     assert environment.dataset_path.name == "string_match.jsonl" and environment.dataset_path.is_file()
     with pytest.raises(UnknownEnvironmentError, match="mcqa, string_match") as error:
         get_environment("math")
-    assert isinstance(error.value, ValueError)
+    assert isinstance(error.value, ValueError) and "did you mean" not in str(error.value)
+    with pytest.raises(UnknownEnvironmentError, match="did you mean 'string_match'"):
+        get_environment("String_Match")
 
 
 # --- the bundled datasets ---------------------------------------------------------------------------

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from difflib import get_close_matches
 from pathlib import Path
 
 from gym_pipeline.environments.base import Environment, VerifierInputError
@@ -23,8 +24,10 @@ def get_environment(name: str) -> Environment:
     try:
         return ENVIRONMENTS[name]
     except KeyError:
+        close = get_close_matches(name.lower(), sorted(ENVIRONMENTS), n=1)
+        suggestion = f"; did you mean {close[0]!r}? (names are case-sensitive)" if close else ""
         raise UnknownEnvironmentError(
-            f"unknown environment {name!r} (known: {', '.join(sorted(ENVIRONMENTS))})"
+            f"unknown environment {name!r} (known: {', '.join(sorted(ENVIRONMENTS))}){suggestion}"
         ) from None
 
 
