@@ -103,6 +103,13 @@ def test_a_url_cut_short_in_its_port_names_no_address():
     ("FileNotFoundError: [Errno 2] No such file or directory", "infra", "working directory no longer exists"),
     ("error: /data/evals/math_tasks.jsonl: file not found", "config", "data path that does not exist"),
     ("LexerNoViableAltException: +input_jsonl_fpath=~/datasets/tasks.jsonl", "config", "override grammar"),
+    ("UnicodeDecodeError: 'utf-8' codec can't decode byte 0x8b in position 1: invalid start byte", "data_schema",
+     "gzip"),
+    ("UnicodeDecodeError: 'utf-8' codec can't decode byte 0xff in position 0: invalid start byte", "data_schema",
+     "UTF-16"),
+    ("gym eval run: error: invalid configuration: num_repeats.int (Input should be a valid integer, unable to parse "
+     "string as an integer)", "config", "wrong type"),
+    ("error: unknown environment 'String_Match' (known: mcqa, string_match)", "config", "does not define"),
     ("error: cannot lock run directory /runs/out: File exists", "infra", "EEXIST"),
     ("error: cannot lock run directory /runs/out/a: /runs/out is a file, not a directory: move it away", "infra",
      "ENOTDIR"),

@@ -170,7 +170,15 @@ _WHAT = _kinds(
      "the request model refused a row's fields (field and type named)",
      "Give the rows the fields and types the error lists (each field name, then what it should be), then materialize "
      "again and run on a clean output path."),
-    # a text file that is not UTF-8: the data (a YAML config would say so in a YAML error first)
+    # a text file that is not UTF-8: the data (a YAML config would say so in a YAML error first); its first bytes
+    # tell a compressed file (gzip: 1f 8b) and UTF-16 text (a byte-order mark: ff fe or fe ff) from a legacy encoding
+    (r"can't decode byte 0x8b in position 1\b", DATA_SCHEMA, "a file it read is gzip-compressed (its bytes 1f 8b)",
+     "Decompress the data file before reading it (`file <path>` says `gzip compressed data`; `gunzip -c <path> > "
+     "<new>.jsonl`), or download it decompressed; then run again on a clean output path."),
+    (r"can't decode byte 0x(?:ff|fe) in position 0\b", DATA_SCHEMA,
+     "a file it read is UTF-16 text (a byte-order mark at its start)",
+     "Convert the file from UTF-16 to UTF-8 (`file <path>` says `UTF-16`; `iconv -f utf-16 -t utf-8 <path> > "
+     "<new path>`: an editor's or a Windows export's 'Unicode' is UTF-16), then run again on a clean output path."),
     (r"UnicodeDecodeError|codec can't decode byte", DATA_SCHEMA, "a file it read is not UTF-8 text",
      "Convert the file to UTF-8 (`file <path>` tells its encoding; `iconv -f latin1 -t utf-8 <path> > <new path>`), "
      "then run again on a clean output path."),
@@ -290,6 +298,11 @@ _WHAT = _kinds(
      "a config file failed its settings' validation",
      "Correct the setting the error names in {file} (the lines after the error give the field, what it accepts and "
      "the value found), then run the stage again."),
+    # Gym's settings validated (pydantic): `invalid configuration: num_repeats.int (Input should be a valid integer...`
+    (r"invalid configuration: (?P<field>[a-z_]\w*)(?:\.[\w\[\], ]+)? \((?P<wants>Input should be [^)]*)\)", CONFIG,
+     "a setting given a value of the wrong type",
+     "Give `{option_of_field}` (the setting `{field}`) a value of the type it takes ({wants}): a word, or a variable "
+     "that was empty or unset, is not a number; then run the command again."),
     # a command refusing its arguments (argparse's `prog: error: ...`)
     (r"(?m)^(?:\S*/)?(?:gym|gym-pipeline|ng_\w+|python[\d.]*|[\w.-]+\.py)(?: [\w-]+){0,3}: error: ", CONFIG,
      "the command refused its arguments (its usage error)",
@@ -322,6 +335,11 @@ _WHAT = _kinds(
     (r"run directory \S+ is in use by pid|is locked by another (?:run|writer)", CACHE_RESUME,
      "a second writer on the same output folder",
      "Run one job per output folder: wait for the other writer to finish, or give this run its own `--output`."),
+    # an environment our commands do not know (`--env`, a sweep's `environments`): they list the known ones
+    (r"unknown environment '(?P<name>[^']+)' \(known: (?P<known>[^)]+)\)", CONFIG, NAME_NOT_DEFINED,
+     "Give `--env` (or the sweep's `environments`) one of the names the error lists, {known}, exactly: names are "
+     "case-sensitive and `{name}` is none of them (or register the environment with a `verifier:`); then run "
+     "again."),
     # a name the config does not define: an agent, a server, an environment
     (r"unknown (?:environment|agent|server|resources.server)|not present in the running config"
      r"|(?:agent|server|environment)\S* \S+ (?:is )?not (?:defined|found) in|no (?:agent|server) named", CONFIG,
