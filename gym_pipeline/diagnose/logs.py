@@ -54,6 +54,7 @@ SKIPPED_DIRS = frozenset({".venv", "venv", "site-packages", "node_modules", "__p
 # which for the union of every signature costs as much as scanning megabytes: fewer, larger chunks scan faster
 # (8 MiB: 150-190 MB/s on a noisy log, 32 MiB: 240-250 under the same load), for a constant 50 MiB more memory.
 CHUNK_BYTES = 32 << 20
+SMALL_FILE_BUFFER = 64 << 10  # the least buffer a log is read through (one that grows while read keeps its lines)
 BLOCK_BYTES = 64 << 10  # the unit of the first RE2 pass: only blocks with a match are read line by line
 MAX_LINES_MATCHED_IN_PYTHON = 100  # per chunk; more are matched signature by signature with RE2
 MAX_EXAMPLES = 20  # hits kept per signature: the first ones and the last
@@ -463,8 +464,10 @@ def scan_file(path: Path, rel: str, facts: LogFacts, chunk_bytes: int = CHUNK_BY
     """Scan one log file into `facts`."""
     facts.files.append(rel)
     scan = _FileScan(rel, facts)
+    size = path.stat().st_size
     with path.open("rb", buffering=0) as handle:
-        for buffer, length in _whole_line_chunks(handle, chunk_bytes):
+        # a small log gets a buffer its size (a line of it cannot be longer), not a whole chunk's to allocate
+        for buffer, length in _whole_line_chunks(handle, min(chunk_bytes, max(size + 1, SMALL_FILE_BUFFER))):
             scan.feed(buffer, length)
         handle.seek(max(0, path.stat().st_size - TAIL_BYTES))
         tail = handle.read(TAIL_BYTES)
