@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from gym_pipeline.diagnose.vocabulary import DATA_SCHEMA, INFRA
 
@@ -51,9 +51,21 @@ _KINDS: tuple[tuple[re.Pattern[str], SkipKind], ...] = (
 )
 
 
+# a task.toml field the loader refused, and what it wants: `field 'verifier.timeout_sec': Input should be a number`
+_FIELD_REFUSED = re.compile(r"field '(?P<field>[\w.]+)': (?P<wants>Input should be [^,;]+)")
+
+
 def kind_of_skips(reasons: Iterable[str]) -> SkipKind | None:
-    """The kind most of the reasons share, when it is one of the known kinds (None: the settings, or unknown)."""
+    """The kind most of the reasons share, when it is one of the known kinds (None: the settings, or unknown); its
+    fix names the first field a reason says was refused, and what that field takes."""
+    reasons = list(reasons)
     kinds = Counter(next((kind for pattern, kind in _KINDS if pattern.search(reason)), None) for reason in reasons)
     kind, _ = kinds.most_common(1)[0] if kinds else (None, 0)
-    return kind
+    refused = next((match for reason in reasons if (match := _FIELD_REFUSED.search(reason))), None)
+    if kind is None or refused is None:
+        return kind
+    wants = refused["wants"].lower()
+    bare = ("; a number is written bare, without quotes or a unit: `timeout_sec = 30`"
+            if "number" in wants or "integer" in wants else "")
+    return replace(kind, fix=f"Give `{refused['field']}` what it takes ({wants}{bare}). {kind.fix}")
 

@@ -89,6 +89,11 @@ _SLURM_SETTINGS = {r"--time\b|time limit": "`time_limit`", r"\bgres\b|generic re
                    r"feature|constraint": "`extra_options`: its `--constraint`"}
 
 
+# sbatch without a readable slurm.conf (SLURM_CONF naming a file that is not there, or no config at all)
+_SLURM_CONFIG_UNREADABLE = re.compile(r"cannot stat file (?P<path>\S*slurm\.conf)|Unable to process configuration "
+                                      r"file|Could not establish a configuration source")
+
+
 def _launcher_fix(ev: Evidence, state: LauncherState) -> str:
     then = f" Then continue where it stopped: {resume_command(ev)}."
     if state.launch_error:
@@ -98,6 +103,11 @@ def _launcher_fix(ev: Evidence, state: LauncherState) -> str:
                  "docker": "`echo $DOCKER_HOST; docker info` shows which engine the launcher talks to and whether it "
                            "answers (set DOCKER_HOST to the engine's socket), `docker image ls` the images it has",
                  }.get(state.launcher, "run the stage's command by hand to see it start")
+        if conf := _SLURM_CONFIG_UNREADABLE.search(state.launch_error):
+            return (f"sbatch could not read the cluster's configuration ({conf.group('path') or 'slurm.conf'}): check "
+                    "`echo $SLURM_CONF` where the pipeline runs (sbatch reads the file it names, else "
+                    "/etc/slurm/slurm.conf) and point SLURM_CONF at this cluster's slurm.conf, or unset it; `sinfo` "
+                    "must answer. Then run the stage again.")
         refused = [setting for option, setting in _SLURM_SETTINGS.items() if re.search(option, state.launch_error, re.I)]
         named = f" (sbatch's refusal is about {refused[0]})" if refused else ""
         return (f"Correct what the launcher refused ({state.launch_error.splitlines()[0]}): {check}; then fix the "

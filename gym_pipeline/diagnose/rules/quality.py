@@ -369,8 +369,9 @@ def rule_matching_answers_scored_zero(ev: Evidence) -> list[Finding]:
         cause="The extracted answer is the expected answer, character for character, and the verifier still scored "
               "it 0: its comparison or its reward is wrong (inverted, compared with another field, or a reward "
               "computed but not returned), so the run's rewards do not measure the model.",
-        fix="Fix the verifier's `verify`: return reward 1 when the extracted answer matches the expected one, "
-            "comparing values with `==` (never `is`, which compares objects), normalizing both sides alike "
+        fix="Fix the verifier's `verify`: return reward 1 when the extracted answer matches the row's "
+            "`expected_answer`, comparing values of one type with `==` (never `is`, which compares objects; a number "
+            "parsed from the answer never equals the row's string: convert both alike), normalizing both sides alike "
             "(`.strip().lower()` on both, or on neither), and keep no state between "
             "calls; check it on one of these rows without a model, then score the stored responses again and "
             "profile.",
