@@ -77,6 +77,8 @@ def test_connection_refused_is_placed_by_who_listens_on_the_port():
 def test_only_words_make_a_guess_and_say_so():
     placement = place(incident("ERROR: request timed out after 30 s\n"), {})
     assert placement.guess and "guess" in placement.basis
+    refused = place(incident("ERROR: invalid value for the override ++policy.port\n"), {})
+    assert (refused.category, refused.guess) == ("config", True)
 
 
 def test_the_innermost_frame_is_where_it_was_raised():

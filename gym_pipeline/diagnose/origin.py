@@ -413,7 +413,8 @@ _MEMORY = re.compile(r"\bMemoryError\b|Cannot allocate memory|Errno 12\b|ENOMEM|
 _WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
     (MODEL_SERVING, re.compile(r"/v1/|chat/completions|model server|APIConnectionError|RateLimitError", re.I)),
     (CONFIG, re.compile(r"No such file or directory|FileNotFoundError|agent_ref|not defined|unknown (?:agent|server)"
-                        r"|config", re.I)),
+                        r"|config|\busage:|\boverride|invalid (?:value|choice|argument|option)|unrecognized argument"
+                        r"|expected (?:one|an?) argument", re.I)),
     (DATA_SCHEMA, re.compile(r"ValidationError|JSONDecodeError|Unprocessable|\b422\b|validation error", re.I)),
     (THROUGHPUT_RESOURCES, re.compile(r"TimeoutError|timed out|Timeout", re.I)),
 )
