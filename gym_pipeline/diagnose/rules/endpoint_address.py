@@ -20,8 +20,6 @@ _ANY_ADDRESS = {"0.0.0.0", "::", ""}  # a server bound to these listens on every
 _LOOPBACK_NAMES = {"localhost": "127.0.0.1", "::1": "127.0.0.1"}
 _DEFAULT_PORTS = {"http": 80, "https": 443}
 _NO_CONNECTION = {"ClientConnectorError", "ClientOSError"}  # aiohttp's errors of a connection never made
-
-
 _EXPLAINED = frozenset({"model_endpoint_down", "gym_request_retry"})
 
 
@@ -42,9 +40,9 @@ def _reaches(asked: tuple[str, int, bool], served: tuple[str, int, bool]) -> boo
 
 def rule_endpoint_not_where_server_listens(ev: Evidence) -> list[Finding]:
     # our stages' "did not answer", and Gym's model proxy failing to connect to the URL it was given
-    asked = ev.hits("model_endpoint_down") + [h for h in ev.hits("gym_request_retry")
-                                               if h.groups.get("error") in _NO_CONNECTION]
-    down = [(hit, address) for hit in asked
+    attempts = ev.hits("model_endpoint_down") + [h for h in ev.hits("gym_request_retry")
+                                                  if h.groups.get("error") in _NO_CONNECTION]
+    down = [(hit, address) for hit in attempts
             if (url := hit.group("url", "url2", "url3")) and (address := _address(url))]
     ready = [(hit, address) for hit in ev.hits("model_url")
              if any(says in hit.text for says in _SERVER_SAYS) and (address := _address(hit.groups["url"]))]
