@@ -4,15 +4,18 @@ The server's ready line (`SIMULATED_POLICY_READY <url>`, vLLM's `Starting vLLM A
 listens; a stage that found nothing at its `--model-url` was given another address. Which side is wrong follows
 from how the two differ: a URL without a port goes to 80 (or 443), the client's mistake (config); a server bound
 to one loopback address is not reached on another (its `--host`); a port that differs is a URL taken from another
-server's run (a stale ready file, yesterday's script).
+server's run (a stale ready file, yesterday's script); the right address with a 404 is a wrong path in the URL (a
+`/v1` doubled or left out).
 """
 
 from __future__ import annotations
 
+import re
 from urllib.parse import urlsplit
 
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.findings import Finding, unique
+from gym_pipeline.diagnose.logs import LogHit
 from gym_pipeline.diagnose.vocabulary import CONFIG, MODEL_SERVING
 
 _SERVER_SAYS = ("SIMULATED_POLICY_READY", "Starting vLLM API server")
@@ -49,8 +52,8 @@ def rule_endpoint_not_where_server_listens(ev: Evidence) -> list[Finding]:
     if not down or not ready:
         return []
     hit, asked = down[0]
-    if any(_reaches(asked, served) for _, served in ready):
-        return []  # the address was right: the server was down, still loading or unreachable there
+    if reached := next((r for r in ready if _reaches(asked, r[1])), None):
+        return _wrong_path(hit, reached[0])  # the address was right: the path, or the server down or loading there
     server_hit, served = ready[-1]
     tried = hit.group("url", "url2", "url3").removesuffix("/models").removesuffix("/chat/completions")
     listening = server_hit.groups["url"]
@@ -92,5 +95,28 @@ def rule_endpoint_not_where_server_listens(ev: Evidence) -> list[Finding]:
               "address of another server (one that has ended, a URL file or script from an earlier run), where "
               "nothing serves the model now.",
         fix=f"Take the URL from the running server's ready line: {use}; {again}.",
+        explains=_EXPLAINED,
+    )]
+
+
+_NOT_FOUND = re.compile(r"answered HTTP 404")
+
+
+def _wrong_path(hit: LogHit, server_hit: LogHit) -> list[Finding]:
+    """Our stage found the server's address but not its API: 404 on a path other than the one it serves."""
+    tried = (hit.group("url", "url2", "url3") or "").removesuffix("/models")
+    listening = server_hit.groups["url"].rstrip("/")
+    if not _NOT_FOUND.search(hit.text) or urlsplit(tried).path.rstrip("/") == urlsplit(listening).path:
+        return []
+    return [Finding(
+        category=CONFIG,
+        title=f"The model URL {tried} has the wrong path: the model server serves {listening}",
+        evidence=unique([hit.evidence(), server_hit.evidence()]),
+        cause=f"The stage reached the model server's address, and the server answered 404 there: it serves its API "
+              f"under `{urlsplit(listening).path or '/'}` ({listening}), and the stage was given "
+              f"`{urlsplit(tried).path or '/'}` (a `/v1` doubled or left out, a full endpoint path where the base URL "
+              "belongs).",
+        fix=f"Give the stage the base URL the server prints, `--model-url {listening}` (a script that appends `/v1` "
+            "must start from the URL without it); then rerun the stage (`gym-pipeline collect ... --resume`).",
         explains=_EXPLAINED,
     )]
