@@ -89,6 +89,10 @@ def test_bad_input_names_file_line_and_field(tmp_path):
     with pytest.raises(JsonlFormatError) as caught:
         materialize_rows(read_raw_rows(source), MaterializationSettings(1, "agent"), source)
     assert (caught.value.line, caught.value.field) == (2, "responses_create_params")
+    assert "spelled another way" not in str(caught.value)
+    source.write_bytes(orjson.dumps({"responsesCreateParams": PARAMS, "expectedAnswer": "x"}) + b"\n")
+    with pytest.raises(JsonlFormatError, match="the row has `responsesCreateParams`: its keys are spelled another way"):
+        materialize_rows(read_raw_rows(source), MaterializationSettings(1, "agent"), source)
 
 
 def test_failed_materialization_keeps_the_previous_output(tmp_path, capsys):

@@ -148,13 +148,22 @@ def _check_row(path: Path, line_number: int, row: Any) -> None:
 def _check_request(path: Path, line_number: int, row: dict[str, Any]) -> None:
     if not isinstance(row.get(RESPONSES_CREATE_PARAMS), dict):
         what = "missing" if RESPONSES_CREATE_PARAMS not in row else "must be an object"
-        raise JsonlFormatError(path, line_number, RESPONSES_CREATE_PARAMS, f"{what} (Gym sends it to the model)")
+        spelled = _spelled_otherwise(RESPONSES_CREATE_PARAMS, row)
+        also = (f"; the row has `{spelled}`: its keys are spelled another way (camelCase, dashes), and Gym reads "
+                "snake_case names (responses_create_params, expected_answer...)") if spelled else ""
+        raise JsonlFormatError(path, line_number, RESPONSES_CREATE_PARAMS, f"{what} (Gym sends it to the model){also}")
+
+
+def _spelled_otherwise(field: str, row: dict[str, Any]) -> str | None:
+    """A key of the row that is `field` in another naming convention (`responsesCreateParams`, `Responses-Create-Params`)."""
+    wanted = field.replace("_", "").lower()
+    return next((key for key in row if key != field and key.replace("_", "").replace("-", "").lower() == wanted), None)
 
 
 def first_row_fault(input_path: Path, max_rows: int) -> JsonlFormatError | None:
     """The first of a data file's first `max_rows` rows that Gym refuses or cannot use, checked as `read_raw_rows`
-    and `materialize_rows` check them (a row without `responses_create_params` passes: a prompt config may build
-    it); None when they are all fine."""
+    and `materialize_rows` check them (a row without `responses_create_params` passes, a prompt config may build
+    it, unless it has the field spelled another way); None when they are all fine."""
     with input_path.open(encoding="utf-8", errors="surrogateescape") as handle:
         for line_number, line in enumerate(handle, start=1):
             if line_number > max_rows:
@@ -162,7 +171,7 @@ def first_row_fault(input_path: Path, max_rows: int) -> JsonlFormatError | None:
             try:
                 row = orjson.loads(line)
                 _check_row(input_path, line_number, row)
-                if RESPONSES_CREATE_PARAMS in row:
+                if RESPONSES_CREATE_PARAMS in row or _spelled_otherwise(RESPONSES_CREATE_PARAMS, row):
                     _check_request(input_path, line_number, row)
             except orjson.JSONDecodeError:
                 continue  # a line that is not JSON at all: the readers name that themselves

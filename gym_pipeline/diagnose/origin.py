@@ -48,6 +48,7 @@ def _kinds(*rows: tuple[str, str, str] | tuple[str, str, str, str]) -> tuple[_Ki
 
 NAME_NOT_DEFINED = "a name the config does not define"
 READING_ROWS = "reading the data rows"
+BAD_DATA_ROW = "a row of a JSONL data file is malformed or lacks a field (file:line named)"
 # What it is, whoever met it: errno classes, network failures, and the few errors our own commands name.
 VERIFY_RESPONSE_INVALID = r"validation errors? for \w*Verify\w*Response\b"
 _WHAT = _kinds(
@@ -210,8 +211,7 @@ _WHAT = _kinds(
      "Point `prompt_config` at the template written for this data, or change its `{{field}}` placeholder to the "
      "field the rows of {file} hold; then materialize again."),
     # our commands name the data file, line and field of a bad row: `data.jsonl:3: not valid JSON`
-    (r"(?P<file>[^\s:'\"]+\.jsonl):(?P<line>\d+)\b", DATA_SCHEMA,
-     "a row of a JSONL data file is malformed or lacks a field (file:line named)",
+    (r"(?P<file>[^\s:'\"]+\.jsonl):(?P<line>\d+)\b", DATA_SCHEMA, BAD_DATA_ROW,
      "Fix line {line} of {file} (`sed -n '{line}p' {file}`), then materialize again."),
     # the verifier answered, but not with what Gym's verify response model requires (the guide's "malformed verify
     # response"); a request model refusing a row is the data's fault and is read as a 422 elsewhere

@@ -17,6 +17,7 @@ from gym_pipeline.diagnose.findings import Finding, input_field_fault
 from gym_pipeline.diagnose.launcher import served_and_stopped
 from gym_pipeline.diagnose.logs import LogIncident
 from gym_pipeline.diagnose.origin import (
+    BAD_DATA_ROW,
     HEAD_SERVER,
     NAME_NOT_DEFINED,
     READING_ROWS,
@@ -168,6 +169,8 @@ def unexplained_log_errors(ev: Evidence, findings: list[Finding]) -> list[Findin
             placement = replace(placement, fix=f"Our check of the data, as materializing reads it, finds {fault}: give "
                                                "every row that field as the error says, then run again on a clean "
                                                "output path.")
+        elif placement.basis == BAD_DATA_ROW and (fault := _source_row_fault(ev)):
+            placement = replace(placement, fix=f"{placement.fix} Our check of the data finds {fault}.")
         if placement.basis == NAME_NOT_DEFINED and (started := _servers_started(ev)):
             placement = replace(placement, fix=f"{placement.fix} {started}")
         category = placement.category
