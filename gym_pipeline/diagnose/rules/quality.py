@@ -372,9 +372,9 @@ def rule_matching_answers_scored_zero(ev: Evidence) -> list[Finding]:
         fix="Fix the verifier's `verify`: return reward 1 when the extracted answer matches the row's "
             "`expected_answer`, comparing values of one type with `==` (never `is`, which compares objects; a number "
             "parsed from the answer never equals the row's string: convert both alike), normalizing both sides alike "
-            "(`.strip().lower()` on both, or on neither), and keep no state between "
-            "calls; check it on one of these rows without a model, then score the stored responses again and "
-            "profile.",
+            "(`.strip().lower()` on both, or on neither), and keep no state between calls (no label or answer "
+            "cached in a global or on the class: every row brings its own); check it on one of these rows without a "
+            "model, then score the stored responses again and profile.",
     )]
 
 

@@ -295,7 +295,7 @@ def _by_kind_findings(ev: Evidence, run: TaskFolderRun, kinds: Iterable[str], ca
             cause=f"{kind}: {FAILURE_KINDS[kind].meaning if kind in FAILURE_KINDS else kind}; "
                   f"{_treatment(kind)}. {plural(len(hits), 'row')} of task {_names(tasks)}"
                   + (f", {plural(len(in_failures), 'failed attempt')} in the sidecar" if in_failures else "") + ".",
-            fix=fix(run, kind, tasks),
+            fix=fix(run, kind, tasks) + _ended_early(reason),
             explains=frozenset({"task_deadline"} if kind == TASK_DEADLINE else ()),
             failed_keys=frozenset(episodes),
         ))
@@ -309,6 +309,19 @@ def _time_budget_fix(run: TaskFolderRun, kind: str, tasks: list[str]) -> str:
             f"`[gym.tasks.\"{tasks[0]}\".verifier] timeout_sec = <seconds>` sets this task's verifier budget before "
             "the multiplier scales it, and `timeout_multiplier` in [gym.defaults] scales every agent and verifier "
             f"timeout_sec.{grace} Then {run.rerun()}.")
+
+
+_TEST_EXIT = re.compile(r"test\.sh exited (?P<code>[1-9]\d*)")
+
+
+def _ended_early(reason: str | None) -> str:
+    """test.sh that ended with an error before writing its reward: most often a failing check under `set -e`."""
+    if not reason or not (ended := _TEST_EXIT.search(reason)):
+        return ""
+    return (f" test.sh ended with exit {ended['code']} before writing a reward: under `set -e` (`set -euo pipefail`) "
+            "the first check that fails (`grep -q`, `test`, `diff`) ends the script there. Write the reward on "
+            "either outcome instead: `if grep -q ...; then echo 1; else echo 0; fi > /logs/verifier/reward.txt`, or "
+            "let a check fail without ending the script (`|| true`).")
 
 
 def _reward_fix(run: TaskFolderRun, kind: str, tasks: list[str]) -> str:
