@@ -52,7 +52,6 @@ from eighth_held_out import (  # noqa: E402
     gym_profile,
     gym_setup,
     gym_start,
-    gym_start_failing,
     profile_sh,
     served,
     slurm,

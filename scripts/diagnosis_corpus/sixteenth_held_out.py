@@ -65,7 +65,6 @@ from eighth_held_out import (  # noqa: E402
     workspace_sweep,
     write_sweep,
 )
-from fifteenth_held_out import policy_wrapped  # noqa: E402
 from fourteenth_held_out import mean, rewards  # noqa: E402
 from ninth_held_out import own_gym_server, taskset_stages, taskset_sweep  # noqa: E402
 from recipes import (  # noqa: E402
