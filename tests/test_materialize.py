@@ -93,6 +93,12 @@ def test_bad_input_names_file_line_and_field(tmp_path):
     source.write_bytes(orjson.dumps({"responsesCreateParams": PARAMS, "expectedAnswer": "x"}) + b"\n")
     with pytest.raises(JsonlFormatError, match="the row has `responsesCreateParams`: its keys are spelled another way"):
         materialize_rows(read_raw_rows(source), MaterializationSettings(1, "agent"), source)
+    message = {"role": "user", "content": "What is 2 + 2?"}
+    source.write_bytes(orjson.dumps({"responses_create_params": {"input": message}}) + b"\n")
+    with pytest.raises(JsonlFormatError, match="a single message object, where the Responses API takes a string or a "
+                                               "list of messages") as caught:
+        materialize_rows(read_raw_rows(source), MaterializationSettings(1, "agent"), source)
+    assert caught.value.field == "responses_create_params.input"
 
 
 def test_failed_materialization_keeps_the_previous_output(tmp_path, capsys):

@@ -152,6 +152,15 @@ def _check_request(path: Path, line_number: int, row: dict[str, Any]) -> None:
         also = (f"; the row has `{spelled}`: its keys are spelled another way (camelCase, dashes), and Gym reads "
                 "snake_case names (responses_create_params, expected_answer...)") if spelled else ""
         raise JsonlFormatError(path, line_number, RESPONSES_CREATE_PARAMS, f"{what} (Gym sends it to the model){also}")
+    given = row[RESPONSES_CREATE_PARAMS].get("input")
+    field = f"{RESPONSES_CREATE_PARAMS}.input"
+    if isinstance(given, dict):
+        raise JsonlFormatError(path, line_number, field, "a single message object, where the Responses API takes a "
+                               "string or a list of messages: wrap it in a list ([{...}])")
+    if isinstance(given, list) and (item := next((i for i, m in enumerate(given) if not isinstance(m, dict)), None)) \
+            is not None:
+        raise JsonlFormatError(path, line_number, f"{field}[{item}]", "must be a message object ({\"role\": ..., "
+                               "\"content\": ...})")
 
 
 def _spelled_otherwise(field: str, row: dict[str, Any]) -> str | None:

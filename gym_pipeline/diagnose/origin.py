@@ -336,7 +336,8 @@ _WHAT = _kinds(
      "a second writer on the same output folder",
      "Run one job per output folder: wait for the other writer to finish, or give this run its own `--output`."),
     # an environment our commands do not know (`--env`, a sweep's `environments`): they list the known ones
-    (r"unknown environment '(?P<name>[^']+)' \(known: (?P<known>[^)]+)\)", CONFIG, NAME_NOT_DEFINED,
+    (r"unknown environment '(?P<name>[^']+)' \(known: (?P<known>[^)]+)\)"
+     r"|environment '(?P<name2>[^']+)' is not in the sweep \(known: (?P<known2>[^)]+)\)", CONFIG, NAME_NOT_DEFINED,
      "Give `--env` (or the sweep's `environments`) one of the names the error lists, {known}, exactly: names are "
      "case-sensitive and `{name}` is none of them (or register the environment with a `verifier:`); then run "
      "again."),
@@ -381,7 +382,8 @@ _EXCEPTION_PACKAGES = _kinds(
 # Frames of a traceback: the innermost one in a known layer places the error.
 _FRAME = re.compile(r'File "(?P<path>[^"]+)", line (?P<line>\d+)(?:, in (?P<func>\S+))?')
 _FRAME_LAYERS = _kinds(
-    (r", in _?(?:preprocess|load|read|parse)_\w*rows?\b", DATA_SCHEMA, READING_ROWS),
+    # ...and turning a row's responses_create_params into the request (our collector's engines/responses.py)
+    (r", in _?(?:preprocess|load|read|parse)_\w*rows?\b|gym_pipeline/engines/responses\.py", DATA_SCHEMA, READING_ROWS),
     (r"resources_servers/|/verifiers?/|/verif\w*\.py|gym_pipeline/environments/|judge|, in _?verify\b", VERIFIER_RUNTIME,
      "the verifier (resources server)"),
     (r"responses_api_models/|/vllm/|gym_pipeline/(?:serving|models)/", MODEL_SERVING, "the model server"),
