@@ -217,6 +217,8 @@ def rule_launcher_state(ev: Evidence) -> list[Finding]:
 
 
 _LOOPBACK = re.compile(r"https?://(?:127\.\d+\.\d+\.\d+|localhost|\[::1\])(?::(?P<port>\d+))?")
+_REFUSED_ON_LOOPBACK = re.compile(r"https?://(?:127\.\d+\.\d+\.\d+|localhost|\[::1\])[^\n]*?(?:Connection refused"
+                                  r"|Errno 111|NewConnectionError|Connect call failed)")
 
 
 STARTUP_TOO_SHORT_S = 10.0  # no model server answers within this; a timeout below it is a setting's mistake
@@ -672,6 +674,24 @@ def rule_sandbox_cannot_reach_model(ev: Evidence) -> list[Finding]:
         return []
     lead = groups[0]
     agents = sorted({a for g in groups for a in g.agents})
+    if _REFUSED_ON_LOOPBACK.search(lead.text):
+        # the agent's calls to a loopback address were refused: nothing listens there, the server is not running
+        url = _LOOPBACK.search(lead.text).group(0)
+        return [Finding(
+            category=MODEL_SERVING,
+            failed_keys=keys_of(groups),
+            title=f"Nothing listens at the model server's address {url}: "
+                  f"{plural(sum(g.count for g in groups), 'episode')} failed at the agent stage, connection refused",
+            evidence=[g.first for g in groups[:3]],
+            cause=f"{status_words(lead)}: {said(lead)}. The agent's requests went to a loopback address on this host "
+                  "and were refused: no process listens on that port, so the model server was not running (stopped, "
+                  "or crashed, before or during the collection), not a network between the sandbox and the host. "
+                  f"Affected: {affected(ev, groups)}.",
+            fix=f"Start the model server again and check it answers (`curl -s {url}/v1/models`; "
+                f"{model_server_log(ev)} says how it ended), keep it running for the whole collection (in the "
+                f"background or under a launcher, not a terminal that closes), then collect again: "
+                f"{resume_command(ev)}.",
+        )]
     return [Finding(
         category=INFRA,
         failed_keys=keys_of(groups),
