@@ -351,7 +351,7 @@ async def _serve(app: web.Application, host: str, port: int, ready_file: Path | 
     try:
         await web.TCPSite(runner, host, port).start()
         bound_port = runner.addresses[0][1]
-        url = f"http://{host}:{bound_port}/v1"
+        url = f"http://{f'[{host}]' if ':' in host else host}:{bound_port}/v1"  # an IPv6 address in brackets
         if ready_file is not None:
             ready_file = Path(ready_file)
             with atomic_file(ready_file) as temporary:

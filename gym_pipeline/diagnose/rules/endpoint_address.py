@@ -20,14 +20,20 @@ from gym_pipeline.diagnose.vocabulary import CONFIG, MODEL_SERVING
 
 _SERVER_SAYS = ("SIMULATED_POLICY_READY", "Starting vLLM API server")
 _ANY_ADDRESS = {"0.0.0.0", "::", ""}  # a server bound to these listens on every address of the machine
-_LOOPBACK_NAMES = {"localhost": "127.0.0.1", "::1": "127.0.0.1"}
+_LOOPBACK_NAMES = {"localhost": "127.0.0.1"}  # ::1 is not: a server bound to it refuses 127.0.0.1
 _DEFAULT_PORTS = {"http": 80, "https": 443}
 _NO_CONNECTION = {"ClientConnectorError", "ClientOSError"}  # aiohttp's errors of a connection never made
 _EXPLAINED = frozenset({"model_endpoint_down", "gym_request_retry"})
 
 
+# an IPv6 address printed without its brackets (`http://::1:8000/v1`): the last colon starts the port
+_BARE_IPV6 = re.compile(r"^(?P<scheme>https?)://(?P<host>[0-9A-Fa-f]*:[0-9A-Fa-f:]*):(?P<port>\d+)(?P<path>/\S*)?$")
+
+
 def _address(url: str) -> tuple[str, int, bool] | None:
     """(host, port, port given) of a URL; None when it does not parse."""
+    if bare := _BARE_IPV6.match(url):
+        return _LOOPBACK_NAMES.get(bare["host"], bare["host"]), int(bare["port"]), True
     try:
         parts = urlsplit(url if "://" in url else f"http://{url}")
         port = parts.port
