@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import re
 import string
+from difflib import get_close_matches
 from pathlib import Path
 from typing import Any, Literal
 from urllib.parse import urlsplit
@@ -413,7 +414,10 @@ class SweepConfig(_Strict):
         for environment in self.environments:
             if environment.name == name:
                 return environment
-        raise ConfigError(f"environment {name!r} is not in the sweep (known: {[e.name for e in self.environments]})")
+        known = [e.name for e in self.environments]
+        close = get_close_matches(name.lower().replace("-", "_"), known, n=1)
+        suggestion = f"; did you mean {close[0]!r}?" if close else ""
+        raise ConfigError(f"environment {name!r} is not in the sweep (known: {known}){suggestion}")
 
     def runnable_environment(self, env: str) -> Environment:
         """The environment that scores `env`'s answers: bundled, or the verifier its config names (loaded afresh)."""

@@ -431,7 +431,7 @@ KNOWN_PROBLEMS: tuple[KnownProblem, ...] = (
         "The file system is full",
         "A write failed with no space left (the output folder, Ray's session folder under /tmp, or the venv cache).",
         "`df -h <output folder> /tmp` for space and `df -i <output folder> /tmp` for inodes (a filesystem of many small "
-        "files runs out of inodes with space left); free space or inodes, or point outputs and Ray's temp folder "
+        "files runs out of inodes with space left); free disk space or inodes, or point outputs and Ray's temp folder "
         "elsewhere, then resume: `gym-pipeline collect ... --resume`.",
         "seeds/000 infra: filesystem",
     ),

@@ -278,7 +278,8 @@ def rule_last_line_answers_scored_zero(ev: Evidence) -> list[Finding]:
         fix="Make the verifier read the answer where the responses give it (the last line, after 'Final answer:'; "
             "where the rows carry an `extraction_mode`, the mode each row names, not one fixed pattern; "
             "a pattern applied with `re.match`, anchored at the start of the response, must use `re.search`), "
-            "check it on one of these rows without a model, then score the stored responses again, no model needed: "
+            "check it on one of these rows without a model (print the answer it extracted beside the expected one: "
+            "a character lost or kept shows there), then score the stored responses again, no model needed: "
             f"`gym-pipeline reverify {ev.run_dir} --env <env>` (add `--gym` for a run of NeMo Gym's own resources "
             f"server), and profile: {profile_command(ev)}.",
     )]
