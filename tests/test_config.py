@@ -15,6 +15,8 @@ def test_bundled_example_loads_and_resolves_paths():
     config = load_sweep_config(EXAMPLES_DIR / "sweep.yaml")
     assert [e.name for e in config.environments] == ["string_match", "mcqa"]
     assert all(e.dataset.is_absolute() and e.dataset.exists() for e in config.environments)
+    with pytest.raises(ConfigError, match=r"'string-match' is not in the sweep .*; did you mean 'string_match'\?"):
+        config.environment("string-match")
 
 
 def test_workspace_without_config_uses_example_with_runs_in_the_workspace(tmp_path):

@@ -141,3 +141,13 @@ def test_a_refused_sweep_config_field_is_named_in_the_fix_in_both_forms_our_comm
         placement = place(incident(text), {})
         assert placement.category == "config" and not placement.guess
         assert "Correct `launchers.collect.docker.memory_mb`" in placement.fix and "'4g'" in placement.fix
+
+
+def test_an_ipv6_address_printed_without_brackets_is_read_and_kept_apart_from_127_0_0_1():
+    from gym_pipeline.diagnose.rules.endpoint_address import _address, _reaches
+
+    served, asked = _address("http://::1:37445/v1"), _address("http://127.0.0.1:37445/v1/models")
+    assert served == ("::1", 37445, True) and not _reaches(asked, served)
+    assert _reaches(_address("http://localhost:37445/v1"), _address("http://0.0.0.0:37445/v1"))
+    assert _address("http://127.0.0.1/v1") == ("127.0.0.1", 80, False)
+
