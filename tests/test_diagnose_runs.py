@@ -290,3 +290,20 @@ def test_a_failed_run_error_adds_to_what_the_folder_shows(run):
     [finding] = report.findings  # the refusal is cited by the stale-inputs finding, not repeated
     assert finding.category == "cache_resume" and finding.title.startswith("Stale materialized inputs")
     assert any(e.file == "dagster: run failure" for e in finding.evidence)
+
+
+def test_a_collection_into_another_file_leaves_the_runs_rollouts_as_they_stopped(run, policy_endpoint):
+    """A stopped collection "resumed" with a new --output: the new file is collected afresh, the old one stays partial."""
+    rows = (run / ROLLOUTS_FILE).read_text().splitlines(keepends=True)
+    (run / ROLLOUTS_FILE).write_text("".join(rows[:50]))
+    asyncio.run(collect(run / MATERIALIZED_INPUTS_FILE, run / "rollouts_v2.jsonl", get_environment(ENV),
+                        CollectorSettings(model_url=policy_endpoint.url, concurrency=16), resume=True))
+    report = diagnose(run)
+    top = report.causes[0]
+    assert (report.category, top.title) == (
+        "cache_resume", "The last collection wrote rollouts_v2.jsonl, not rollouts.jsonl: the run's own rollouts file "
+                        "was left as it stopped"), [f.title for f in report.findings]
+    assert top.evidence[0].text.startswith("rollouts.output.path: ") and top.evidence[0].text.endswith("rollouts_v2.jsonl")
+    assert f"--rollouts {run / 'rollouts_v2.jsonl'}" in top.fix and f"--output {run / ROLLOUTS_FILE}" in top.fix
+    assert "--resume" in top.fix
+    assert any(f.role == "consequence" and "partial output" in f.title for f in report.findings)

@@ -34,6 +34,7 @@ RESUMED_OVER_OTHER_DATA = "resumed_over_other_data"  # a resume that ran nothing
 SETTINGS_CHANGED = "settings_changed"  # the sweep config beside the run asks for other materialization settings
 VERIFIER_CHANGED = "verifier_changed"  # the workspace verifier's code changed since it scored the rows
 ROLLOUTS_REPLACED = "rollouts_replaced"  # the rollouts file is not the one the last collection (or re-scoring) wrote
+COLLECTED_ELSEWHERE = "collected_elsewhere"  # the last collection wrote another file of the folder (a new --output)
 # The sweep config a stage read: kept beside the run, or written by a launched stage's step (logs/<stage>.sweep.json).
 SWEEP_CONFIGS = ("sweep.json", "sweep.yaml", "logs/*.sweep.json")
 
@@ -44,6 +45,7 @@ class Staleness:
     message: str
     evidence: EvidenceLine
     report: StaleReport | None = None  # what changed, for SOURCE_CHANGED
+    other_file: Path | None = None  # the file the last collection wrote instead, for COLLECTED_ELSEWHERE
 
 
 @dataclass
@@ -137,6 +139,19 @@ def _check_rollouts_output(facts: ManifestFacts, manifest: dict[str, Any], rollo
     if not writers or not rollouts.is_file():
         return
     recorded_at, stage, record = max(writers, key=lambda writer: writer[0])
+    written = (record.get("output") or {}).get("path")
+    if isinstance(written, str) and (other := locate_named_file(written, rollouts.parent)).is_file() \
+            and other.name != rollouts.name:
+        # A collection given a new --output starts afresh there (even with --resume): the folder's rollouts
+        # file is an earlier collection's, left as it stopped.
+        rows = (record.get("output") or {}).get("rows")
+        facts.stale.append(Staleness(
+            COLLECTED_ELSEWHERE,
+            f"the last {stage} stage ({recorded_at}, status {record.get('status', '?')}) wrote {other.name}"
+            + (f" ({rows} rows)" if isinstance(rows, int) else "") + f", not {rollouts.name}",
+            EvidenceLine(file=MANIFEST_FILE, line=_line(lines, written), text=f"{stage}.output.path: {written}"),
+            other_file=other))
+        return
     recorded = (record.get("output") or {}).get("digest")
     if not isinstance(recorded, str) or (current := _digest(rollouts, digests)) == recorded:
         return
@@ -200,7 +215,7 @@ def _check_source(facts: ManifestFacts, record: dict[str, Any], materialized: Pa
         facts.stale.append(Staleness(SOURCE_CHANGED, str(error), evidence, report))
 
 
-def _sweep_config(run_dir: Path) -> tuple[Any, Path] | None:
+def sweep_config_beside(run_dir: Path) -> tuple[Any, Path] | None:
     """The sweep config beside the run (the latest written), read without importing its verifiers; None when there
     is none or it does not load (the run's own error reports that)."""
     from gym_pipeline.config import ConfigError, SweepConfig, load_sweep_config  # the config model: only when needed
@@ -220,7 +235,7 @@ def _check_verifier(facts: ManifestFacts, recorded: dict[str, Any], run_dir: Pat
     """The workspace verifier that scored the rows, against its code now: edited since, the rows keep old rewards."""
     from gym_pipeline.code_versions import verifier_version
 
-    found = _sweep_config(run_dir)
+    found = sweep_config_beside(run_dir)
     name, version = recorded.get("name"), recorded.get("version")
     if found is None or not isinstance(name, str) or not isinstance(version, str):
         return
@@ -245,7 +260,7 @@ def _check_verifier(facts: ManifestFacts, recorded: dict[str, Any], run_dir: Pat
 
 def _check_settings(facts: ManifestFacts, recorded: dict[str, Any], run_dir: Path, lines: list[str]) -> None:
     """The sweep config the later stages read, against the settings the inputs were materialized with."""
-    found = _sweep_config(run_dir)
+    found = sweep_config_beside(run_dir)
     if found is None:
         return
     config, config_path = found

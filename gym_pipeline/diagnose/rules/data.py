@@ -25,6 +25,7 @@ from gym_pipeline.diagnose.findings import (
 )
 from gym_pipeline.diagnose.logs import LogHit
 from gym_pipeline.diagnose.manifests import (
+    COLLECTED_ELSEWHERE,
     INPUTS_CHANGED,
     PROFILE_OUTDATED,
     RESUMED_OVER_OTHER_DATA,
@@ -154,6 +155,21 @@ def rule_stale_inputs(ev: Evidence) -> list[Finding]:
                 f"{model_url_of(ev)} --env <env>`, or the sweep's rollouts asset) or put back the file the run wrote, "
                 f"then profile: {profile_command(ev)}. Keep backups and syncs out of run folders that are still "
                 "being written, or restore them into a folder of their own.",
+        ))
+    for stale in m.of(COLLECTED_ELSEWHERE):
+        other = Path(rollouts).with_name(stale.other_file.name)
+        findings.append(Finding(
+            category=CACHE_RESUME,
+            title=f"The last collection wrote {stale.other_file.name}, not {ev.artifacts.rollouts.path.name}: "
+                  "the run's own rollouts file was left as it stopped",
+            evidence=[stale.evidence],
+            cause=f"{stale.message[0].upper()}{stale.message[1:]}. A collection given a new `--output` starts afresh in that file, even "
+                  f"with --resume (a resume only finishes the file it is given), so {rollouts} still holds the rows "
+                  f"of the collection that stopped, and whatever reads it (a profile, a comparison) sees a partial run.",
+            fix=f"Profile the file the collection finished: `gym-pipeline profile --inputs {inputs} --rollouts {other}`. "
+                f"To finish a stopped collection, --resume into the same --output it was writing: "
+                f"`gym-pipeline collect --inputs {inputs} --output {rollouts} --model-url {model_url_of(ev)} --env <env> "
+                "--resume`.",
         ))
     if m.output_over_inputs is not None:
         findings.append(Finding(
