@@ -25,6 +25,7 @@ from gym_pipeline.diagnose.findings import (
 )
 from gym_pipeline.diagnose.rules.nesting import nested_finding, nested_log_findings
 from gym_pipeline.diagnose.rules.routing import all_servers_ready, groups_routed
+from gym_pipeline.diagnose.verifier_source import undefined_name_hint
 from gym_pipeline.diagnose.vocabulary import (
     DATA_SCHEMA,
     FAILURE_KINDS,
@@ -241,7 +242,7 @@ def rule_failure_kinds(ev: Evidence) -> list[Finding]:
             "completion, retried ones are collected again." + contrast
         ),
         fix=(
-            _most_said(kinds)
+            _most_said(ev, kinds)
             + (f"Make the verifier handle a response without {', '.join(f'`{f}`' for f in empty[:3])} (score it 0 "
                "instead of raising). " if empty else "")
             + f"{read_reasons} For task-folder runs open the task's "
@@ -251,14 +252,18 @@ def rule_failure_kinds(ev: Evidence) -> list[Finding]:
     )]
 
 
-def _most_said(kinds: list) -> str:
-    """The reason the verifier gave most often, quoted: what the fix starts from."""
+def _most_said(ev: Evidence, kinds: list) -> str:
+    """The reason the verifier gave most often, quoted: what the fix starts from (with the misspelt name's line and
+    the name it meant, when the verifier's source is beside the run)."""
     reasons = sum((k.reasons for k in kinds), Counter())
     if not reasons:
         return ""
     reason, count = reasons.most_common(1)[0]
-    return (f"Start from what the verifier said {'most often' if len(reasons) > 1 else ''} ({count} "
-            f"{'row' if count == 1 else 'rows'}): `{reason}`; make it score such a response (0) instead of failing. ")
+    hint = undefined_name_hint(ev.run_dir, reason)
+    return (f"Start from what the verifier said {'most often ' if len(reasons) > 1 else ''}({count} "
+            f"{'row' if count == 1 else 'rows'}): `{reason}`; "
+            + (f"{hint}(a typo in the verifier: fix it, then re-score the stored answers: `gym-pipeline reverify "
+               f"{ev.run_dir} --env <env>`). " if hint else "make it score such a response (0) instead of failing. "))
 
 
 def rule_timeouts(ev: Evidence) -> list[Finding]:

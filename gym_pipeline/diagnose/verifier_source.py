@@ -1,0 +1,76 @@
+"""A verifier that failed on a name it does not define: where, and the name it most likely meant.
+
+Python names a misspelt variable or attribute (`NameError: name 'respone_text' is not defined`) but
+the row's failure reason carries no traceback. When the run folder holds the workspace verifier the
+sweep config points at, its source says both: the line that uses the name, and the names it defines
+that are close to it (what Python's own "Did you mean" would print).
+"""
+
+from __future__ import annotations
+
+import ast
+import difflib
+import re
+from pathlib import Path
+
+from gym_pipeline.diagnose.artifacts import locate_named_file
+from gym_pipeline.diagnose.manifests import sweep_config_beside
+
+UNDEFINED_NAME = re.compile(r"NameError: name '(?P<name>\w+)' is not defined"
+                            r"|AttributeError: .*has no attribute '(?P<attribute>\w+)'")
+
+
+def undefined_name_hint(run_dir: Path | None, reason: str) -> str | None:
+    """`name` used at file:line, and the defined name it is closest to; None when the reason names no undefined
+    name, Python already suggested one, or no verifier source is found beside the run."""
+    match = UNDEFINED_NAME.search(reason)
+    if match is None or "Did you mean" in reason or run_dir is None:
+        return None
+    name = match["name"] or match["attribute"]
+    for source in _workspace_verifier_sources(run_dir):
+        try:
+            text = source.read_text(encoding="utf-8", errors="replace")
+            tree = ast.parse(text)
+        except (OSError, SyntaxError, ValueError):
+            continue
+        uses = [node.lineno for node in ast.walk(tree)
+                if (isinstance(node, ast.Name) and node.id == name)
+                or (isinstance(node, ast.Attribute) and node.attr == name)]
+        if not uses:
+            continue
+        defined = {node.id for node in ast.walk(tree) if isinstance(node, ast.Name)} \
+            | {node.arg for node in ast.walk(tree) if isinstance(node, ast.arg)} \
+            | {node.name for node in ast.walk(tree) if isinstance(node, ast.FunctionDef | ast.ClassDef)} \
+            | {node.attr for node in ast.walk(tree) if isinstance(node, ast.Attribute)}
+        close = difflib.get_close_matches(name, sorted(defined - {name}), n=1, cutoff=0.75)
+        where = f"{_shown(source, run_dir)}:{min(uses)}"
+        return (f"`{name}` is used at {where}" + (f"; did you mean `{close[0]}`?" if close else
+                                                   " and defined nowhere in that file") + " ")
+    return None
+
+
+def _workspace_verifier_sources(run_dir: Path) -> list[Path]:
+    found = sweep_config_beside(run_dir)
+    if found is None:
+        return []
+    config, _ = found
+    sources = []
+    for environment in config.environments:
+        if environment.verifier is None or environment.tasks is not None:
+            continue
+        module, workspace = config.verifier_module(environment.name)
+        if workspace is None:
+            continue
+        if not workspace.is_dir():  # a run folder copied or moved: its verifiers below it
+            workspace = locate_named_file(workspace, run_dir, folder=True)
+        source = workspace / (module.replace(".", "/") + ".py")
+        if source.is_file():
+            sources.append(source)
+    return sources
+
+
+def _shown(source: Path, run_dir: Path) -> str:
+    try:
+        return str(source.resolve().relative_to(run_dir.resolve()))
+    except ValueError:
+        return str(source)
