@@ -166,7 +166,8 @@ def settled(run: Path, max_attempts: int = 3) -> Outcome:
     assert collected | given_up == expected, "a (task, rollout) was lost"
     assert not collected & given_up, "a (task, rollout) both collected and given up"
     for rows in attempts.values():
-        assert [row["_ng_attempt_index"] for row in rows] == list(range(len(rows)))
+        assert [row.get("_ng_attempt_index", 0) for row in rows] == list(range(len(rows)))
+        assert "_ng_attempt_index" not in rows[0], "the first attempt stamped (Gym leaves it unstamped)"
         assert not any("_ng_failure_terminal" in row for row in rows), "a model failure stamped terminal"
     return Outcome(collected, given_up, dict(attempts), failures)
 

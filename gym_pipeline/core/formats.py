@@ -21,6 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 TASK_INDEX = "_ng_task_index"
 ROLLOUT_INDEX = "_ng_rollout_index"
 AGENT_REF = "agent_ref"
+ATTEMPT_INDEX = "_ng_attempt_index"
 RESPONSES_CREATE_PARAMS = "responses_create_params"
 
 # Gym derives every file of a run from the `--output` stem (`rollouts.jsonl`).
@@ -34,6 +35,11 @@ DIAGNOSIS_FILE = "diagnosis.json"  # ours: the diagnosis of a run folder
 
 _SCAN_CHUNK_BYTES = 1 << 20
 log = logging.getLogger(__name__)
+
+
+def attempt_stamp(attempt: int) -> dict[str, int]:
+    """The attempt index as Gym stamps it: on retries only; the first attempt (0) is left unstamped."""
+    return {ATTEMPT_INDEX: attempt} if attempt else {}
 
 
 def sibling_path(rollouts_path: Path, suffix: str) -> Path:

@@ -33,6 +33,7 @@ from gym_pipeline.core.formats import (
     MaterializedInputRow,
     RolloutRow,
     TornLine,
+    attempt_stamp,
     drop_torn_last_line,
     iter_jsonl_dicts,
     sibling_path,
@@ -258,7 +259,7 @@ class _Collector:
                 try:
                     return self._verify(row, await self._complete(row))
                 except _AttemptFailed as failed:
-                    failures.append(failed.failure | {"_ng_attempt_index": attempt})
+                    failures.append(failed.failure | attempt_stamp(attempt))
                     if attempt + 1 >= self.settings.max_attempts or not failed.retryable:
                         return None
                     delay = retry_delay(attempt, self.settings.backoff_base_s, failed.retry_after_s)

@@ -29,6 +29,7 @@ from gym_pipeline.core.formats import (
     ROLLOUT_INDEX,
     TASK_INDEX,
     JsonlAppender,
+    attempt_stamp,
     sibling_path,
     write_json_atomic,
 )
@@ -137,7 +138,7 @@ def _result_row(row: dict[str, Any], outcome: EpisodeOutcome, attempt: int, log_
         TASK_INDEX: row[TASK_INDEX],
         ROLLOUT_INDEX: row[ROLLOUT_INDEX],
         AGENT_REF: row[AGENT_REF],
-        "_ng_attempt_index": attempt,
+        **attempt_stamp(attempt),
         "_ng_environment_server": ENVIRONMENT_SERVER,
         "_ng_result_type": "harbor_episode",
     }
@@ -157,7 +158,7 @@ def _failure_row(row: dict[str, Any], outcome: EpisodeOutcome, attempt: int, ter
         TASK_INDEX: row[TASK_INDEX],
         ROLLOUT_INDEX: row[ROLLOUT_INDEX],
         AGENT_REF: row[AGENT_REF],
-        "_ng_attempt_index": attempt,
+        **attempt_stamp(attempt),
         "_ng_failure_terminal": terminal,
         "_ng_environment_server": ENVIRONMENT_SERVER,
     }
