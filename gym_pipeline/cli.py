@@ -247,7 +247,7 @@ def cmd_stage(args: argparse.Namespace) -> int:
 
     from gym_pipeline import stages
     from gym_pipeline.config import SweepConfig, load_sweep_config, validation_problems
-    from gym_pipeline.discovery import READY_MARKER, discover_checkpoints
+    from gym_pipeline.discovery import READY_MARKER, closest_checkpoint, discover_checkpoints
     from gym_pipeline.serving.checkpoints import checkpoint_digest
     from gym_pipeline.serving.servers import Endpoint
 
@@ -258,11 +258,15 @@ def cmd_stage(args: argparse.Namespace) -> int:
             config = SweepConfig.validate_from_step(args.sweep_config.read_bytes())
         except ValidationError as error:
             raise ConfigError(f"{args.sweep_config}: not a valid sweep config: {validation_problems(error)}") from None
-    else:  # a sweep.yaml given by hand: the checkpoint must be one its sweep would evaluate
+    else:
         config = load_sweep_config(args.sweep_config)
-        if args.checkpoint not in (known := discover_checkpoints(config)):
-            raise ConfigError(f"checkpoint {args.checkpoint!r} is not in the sweep of {args.sweep_config} (known: "
-                              f"{known}; a folder of {config.checkpoints_dir} counts once it holds {READY_MARKER})")
+    # The checkpoint must be one the sweep would evaluate (a step's config is checked too where the checkpoints
+    # folder is visible: on a node that does not mount it, the Dagster step that launched the stage checked it).
+    if (args.sweep_config.suffix != ".json" or config.checkpoints_dir.is_dir()) \
+            and args.checkpoint not in (known := discover_checkpoints(config)):
+        raise ConfigError(f"checkpoint {args.checkpoint!r} is not in the sweep of {args.sweep_config} (known: "
+                          f"{known}; a folder of {config.checkpoints_dir} counts once it holds {READY_MARKER})"
+                          + closest_checkpoint(args.checkpoint, known))
 
     def run(log: logging.Logger) -> stages.PartitionOutcome:
         common = {"config": config, "checkpoint": args.checkpoint, "env": args.env, "code": args.code_version,

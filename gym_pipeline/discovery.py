@@ -7,6 +7,7 @@ A registry (one checkpoint name a line, `#` comments) names checkpoints served b
 
 import logging
 import re
+from difflib import get_close_matches
 from pathlib import Path
 
 from gym_pipeline.config import SweepConfig, check_safe_name
@@ -58,3 +59,13 @@ def discover_checkpoints(config: SweepConfig) -> list[str]:
     if config.checkpoint_registry is not None and config.checkpoint_registry.exists():
         names |= set(_registry_names(config.checkpoint_registry))
     return sorted(names, key=natural_key)
+
+
+def closest_checkpoint(name: str, known: list[str]) -> str:
+    """"; did you mean ...?" for a checkpoint name typed with other zero padding, case or a slip of the keys."""
+    def unpadded(text: str) -> str:
+        return re.sub(r"\d+", lambda number: str(int(number.group())), text.lower())
+
+    same = [checkpoint for checkpoint in known if unpadded(checkpoint) == unpadded(name)]
+    close = same or get_close_matches(name, known, n=1)
+    return f"; did you mean {close[0]!r}?" if close else ""

@@ -17,7 +17,7 @@ from ui_server import running_ui, wait_until
 
 from gym_pipeline.assets.partitions import CHECKPOINTS, sweep_partition_key
 from gym_pipeline.backfill import PartitionRange, WebserverBackfill
-from gym_pipeline.config import StageLaunchersConfig
+from gym_pipeline.config import StageLaunchersConfig, load_sweep_config
 from gym_pipeline.demo import create_workspace, run_demo
 from gym_pipeline.launchers.docker import LABEL_RUN_DIR
 from gym_pipeline.launchers.settings import DockerLauncherSettings, LocalLauncherSettings, SlurmLauncherSettings
@@ -121,6 +121,16 @@ def test_the_stage_command_reads_a_sweep_yaml_given_by_hand(tmp_path):
                           capture_output=True, text=True)
     assert done.returncode == 2 and "checkpoint 'step_100' is not in the sweep" in done.stderr
     assert "known: ['step_0100']" in done.stderr and not (home / "runs" / "step_100").exists()
+    assert "did you mean 'step_0100'?" in done.stderr  # the same number, other zero padding
+
+    # a step's config given by hand is checked too, where the checkpoints folder is visible
+    step_config = tmp_path / "sweep.json"
+    step_config.write_bytes(load_sweep_config(home / "sweep.yaml").model_dump_json().encode())
+    done = subprocess.run([sys.executable, "-m", "gym_pipeline.cli", "stage", "materialize", "--sweep-config",
+                           str(step_config), "--checkpoint", "step_100", "--env", "mcqa", "--code-version", "x"],
+                          capture_output=True, text=True)
+    assert done.returncode == 2 and "checkpoint 'step_100' is not in the sweep" in done.stderr
+    assert not (home / "runs" / "step_100").exists()
 
     (home / "sweep.yaml").write_text("environments:\n\t- name: mcqa\n")  # indented with a tab
     done = subprocess.run([sys.executable, "-m", "gym_pipeline.cli", "stage", "materialize", "--sweep-config",
