@@ -36,6 +36,14 @@ def test_older_size_spellings_and_unknown_keys(tmp_path):
     assert any("environment.gpu_kind" in warning for warning in task.warnings)
 
 
+def test_a_dataset_override_naming_no_task_is_a_warning_with_the_name_meant(tmp_path):
+    tasks = copy_bundled(tmp_path / "tasks")
+    (tasks / "dataset.toml").write_text('[gym.tasks."create-greting".verifier]\ntimeout_sec = 120.0\n')
+    [warning] = load_taskset(tasks).warnings
+    assert warning == (f'{tasks / "dataset.toml"}: [gym.tasks."create-greting"] names no task of the taskset: its '
+                       'override applies to nothing; did you mean "create-greeting"?')
+
+
 @pytest.mark.parametrize(("toml", "expected"), [
     ('version = "1.0"\n[verifier]\ntimeout_sec = "soon"\n', "task.toml:3: field 'verifier.timeout_sec'"),
     ('[agent]\ntimeout_sec = -1\n', "task.toml:2: field 'agent.timeout_sec'"),

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 import tomllib
 from dataclasses import dataclass, field
+from difflib import get_close_matches
 from pathlib import Path
 from typing import Any
 
@@ -213,7 +214,19 @@ def load_taskset(root: Path) -> Taskset:
             continue
         tasks.append(task)
         warnings.extend(task.warnings)
+    warnings += _overrides_of_no_task(root, settings, [folder.name for folder in folders])
     return Taskset(root=root, tasks=tasks, skipped=skipped, settings=settings, warnings=warnings)
+
+
+def _overrides_of_no_task(root: Path, settings: DatasetSettings, task_ids: list[str]) -> list[str]:
+    """`[gym.tasks."NAME"]` tables naming no task folder: their override applies to nothing (a misspelt name)."""
+    warnings = []
+    for name in settings.gym.tasks:
+        if name not in task_ids:
+            close = get_close_matches(name, task_ids, n=1)
+            warnings.append(f"{root / DATASET_FILE}: [gym.tasks.\"{name}\"] names no task of the taskset: its override "
+                            "applies to nothing" + (f"; did you mean \"{close[0]}\"?" if close else ""))
+    return warnings
 
 
 def taskset_digest(root: Path) -> str:

@@ -13,6 +13,7 @@ Tasks that do not load are listed in `skipped.json` beside the inputs; materiali
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +31,8 @@ ENVIRONMENT_SERVER = "harbor_environment_server"  # as Gym names the server that
 SKIPPED_FILE = "skipped.json"
 TASKSET_SOURCE_KIND = "taskset"  # `materialized_inputs.source.kind` in the manifest
 TASK_ID, TASK_PATH, TASK_DIGEST = "task_id", "task_path", "task_digest"
+
+log = logging.getLogger(__name__)
 
 
 class TasksNotLoadable(ValueError):
@@ -71,6 +74,8 @@ def materialize_taskset_and_record(tasks_dir: Path, output: Path, settings: Mate
     run_dir = Path(output).parent
     source_digest = taskset_digest(tasks_dir)
     taskset = load_taskset(tasks_dir)
+    for warning in taskset.warnings:  # fields Harbor does not know, overrides of no task: said once, when materialized
+        log.warning(warning)
     refuse_unloadable(taskset, run_dir / SKIPPED_FILE, skip_unloadable)
     rows = write_jsonl_atomic(output, materialize_taskset(taskset, settings))
     return record_stage(run_dir, MATERIALIZED_INPUTS_STAGE, {
