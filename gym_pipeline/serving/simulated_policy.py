@@ -31,6 +31,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from gym_pipeline.core.formats import atomic_file
 from gym_pipeline.environments.base import content_text
+from gym_pipeline.fatal_signals import WHO_SENDS
 from gym_pipeline.serving.capacity import Capacity, CapacitySettings, Overloaded, install_capacity
 from gym_pipeline.serving.checkpoints import Checkpoint, load_checkpoint
 from gym_pipeline.serving.faults import FaultSettings, install_faults, openai_error
@@ -343,9 +344,10 @@ def run_server(
 
 async def _serve(app: web.Application, host: str, port: int, ready_file: Path | None) -> None:
     stop = asyncio.Event()
+    stopped_by: list[signal.Signals] = []
     loop = asyncio.get_running_loop()
     for signal_number in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(signal_number, stop.set)
+        loop.add_signal_handler(signal_number, lambda number=signal_number: (stopped_by.append(number), stop.set()))
     runner = web.AppRunner(app)
     await runner.setup()
     try:
@@ -361,6 +363,11 @@ async def _serve(app: web.Application, host: str, port: int, ready_file: Path | 
         print(f"INFO simulated policy: checkpoint step {served.checkpoint.config.step}, "
               f"served_model_name=['{served.checkpoint.config.model_id}']", flush=True)
         await stop.wait()
+        # a server that stops says why, as our commands do (fatal_signals.py): a stage that finds nothing at its
+        # URL later is then explained by this line
+        name = stopped_by[0].name
+        print(f"INFO simulated policy: stopped by {name} ({WHO_SENDS.get(name, 'Ctrl-C')}); no longer serving {url}",
+              flush=True)
     finally:
         await runner.cleanup()
         if ready_file is not None:
