@@ -6,7 +6,11 @@ from __future__ import annotations
 import asyncio
 import json
 import shutil
+import signal
 import socket
+import subprocess
+import sys
+import time
 import warnings
 from pathlib import Path
 
@@ -307,3 +311,37 @@ def test_a_collection_into_another_file_leaves_the_runs_rollouts_as_they_stopped
     assert f"--rollouts {run / 'rollouts_v2.jsonl'}" in top.fix and f"--output {run / ROLLOUTS_FILE}" in top.fix
     assert "--resume" in top.fix
     assert any(f.role == "consequence" and "partial output" in f.title for f in report.findings)
+
+
+def test_a_model_server_stopped_after_it_got_ready_is_named_with_what_stopped_it(run, tmp_path):
+    """A real server that printed its address and was then stopped (SIGTERM, as a script's `trap ... EXIT` sends)."""
+    from gym_pipeline.serving.checkpoints import demo_checkpoints
+
+    checkpoint = demo_checkpoints(tmp_path / "checkpoints", 1, [ENV])[0]
+    (run / ROLLOUTS_FILE).unlink()
+    with (run / "logs" / "model_server.log").open("w") as log:
+        server = subprocess.Popen([sys.executable, "-m", "gym_pipeline.cli", "serve-policy", "--port", "0",
+                                   "--checkpoint", str(checkpoint)], stdout=log, stderr=subprocess.STDOUT)
+        url = wait_for_ready_url(run / "logs" / "model_server.log")
+        server.send_signal(signal.SIGTERM)
+        assert server.wait(timeout=30) == 0
+    with (run / "logs" / "collect.log").open("w") as log:
+        collected = subprocess.run([sys.executable, "-m", "gym_pipeline.cli", "collect", "--inputs",
+                                    str(run / MATERIALIZED_INPUTS_FILE), "--output", str(run / ROLLOUTS_FILE),
+                                    "--model-url", url, "--env", ENV], stdout=log, stderr=subprocess.STDOUT)
+    assert collected.returncode != 0
+    top = diagnose(run).causes[0]
+    assert (top.category, top.title) == (
+        "model_serving", f"The model server was ready at {url}, and had stopped when the stage called it")
+    assert "(its log: `INFO simulated policy: stopped by SIGTERM" in top.cause
+    assert "trap ... EXIT" in top.fix and f"curl -s {url}/models" in top.fix
+
+
+def wait_for_ready_url(log: Path, timeout_s: float = 30) -> str:
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        for line in log.read_text().splitlines():
+            if line.startswith(READY_PREFIX):
+                return line.split()[1]
+        time.sleep(0.1)
+    raise AssertionError(f"no ready line in {log}: {log.read_text()}")

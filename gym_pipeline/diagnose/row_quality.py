@@ -112,6 +112,8 @@ class RowQuality:
     wrapped_expected: int = 0  # ... scored 0: the expected answer has markup ($36$) or a note the answer lacks
     wrapped_example: EvidenceLine | None = None
     invisible_expected: int = 0  # ... scored 0: the expected answer holds invisible characters (U+200B) the answer lacks
+    number_written_otherwise: int = 0  # ... scored 0: the same number, written otherwise (`42.0` expected, `42` given)
+    number_example: EvidenceLine | None = None
     invisible_example: EvidenceLine | None = None
     last_line_failed: dict[tuple[int, int], str] = field(default_factory=dict)  # ... those last-line answers' lines
     last_line_failed_settings: Counter[tuple[str, str]] = field(default_factory=Counter)  # ... their rows' extraction
@@ -424,6 +426,10 @@ def _note_scored_answer(quality: RowQuality, expected: str, answer: ScoredAnswer
         quality.invisible_expected += 1
         quality.invisible_example = quality.invisible_example or here
         return
+    if _same_number(expected, extracted):
+        quality.number_written_otherwise += 1
+        quality.number_example = quality.number_example or here
+        return
     if _cut_short(expected, extracted):
         quality.cut_answers += 1
         quality.cut_example = quality.cut_example or here
@@ -521,6 +527,14 @@ def _cut_from_response(last_line: str, extracted: str) -> bool:
     a few characters cut off mid-word: the extraction ate into the answer."""
     given = last_line.strip().rstrip(".")
     return any(_cut_short(text.strip(), extracted.strip()) for text in (given, given.rsplit(":", 1)[-1]))
+
+
+def _same_number(expected: str, extracted: str) -> bool:
+    """Two spellings of one number (`42.0` and `42`, `1,000` and `1000`): a label exported through a float column."""
+    try:
+        return float(expected.strip().replace(",", "")) == float(extracted.strip().replace(",", ""))
+    except ValueError:
+        return False
 
 
 def _annotated(expected: str, extracted: str) -> bool:

@@ -184,6 +184,8 @@ SIGNATURES: tuple[Signature, ...] = (
     Signature("ended_by_cpu_limit", r"^gym-pipeline [\w -]+: ended by SIGXCPU:"),
     Signature("ended_by_alarm", r"^gym-pipeline [\w -]+: ended by SIGALRM:"),
     Signature("ended_by_terminate", r"^gym-pipeline [\w -]+: ended by SIGTERM:"),  # `timeout`, scancel, kill
+    # a model server saying it stopped serving (ours, with the signal; uvicorn's last line under vLLM)
+    Signature("model_server_stopped", r"^INFO simulated policy: stopped by SIG\w+|Finished server process \[\d+\]"),
     # `ps -o pid,stat,cmd` showing a server stopped (state T: SIGSTOP, a debugger, a job suspended with Ctrl-Z)
     Signature("process_stopped", r"^\s*(?P<pid>\d+)\s+T\S*\s+(?P<command>\S*(?:python|vllm|gym)\S*\s.*)$"),
     Signature("missing_rollout_keys", r"Missing rollout keys: (?P<keys>\[[^\]]*\]?)"),

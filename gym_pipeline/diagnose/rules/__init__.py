@@ -46,7 +46,7 @@ from gym_pipeline.diagnose.rules.data import (
     rule_stale_inputs,
     rule_truncated_answers,
 )
-from gym_pipeline.diagnose.rules.endpoint_address import rule_endpoint_not_where_server_listens
+from gym_pipeline.diagnose.rules.endpoint_address import rule_endpoint_not_where_server_listens, rule_url_without_scheme
 from gym_pipeline.diagnose.rules.fallback import STEP_OF_CATEGORY, unexplained_log_errors
 from gym_pipeline.diagnose.rules.firewall import rule_firewall_blocks_run_port
 from gym_pipeline.diagnose.rules.flaky import rule_flaky_verifier
@@ -85,6 +85,7 @@ from gym_pipeline.diagnose.rules.quality import (
     rule_invisible_characters_in_expected_answers,
     rule_last_line_answers_scored_zero,
     rule_matching_answers_scored_zero,
+    rule_numbers_written_otherwise_in_expected_answers,
     rule_one_answer_to_every_task,
     rule_profile_of_other_rewards,
     rule_profile_of_other_tasks,
@@ -143,6 +144,7 @@ RULES: tuple[Rule, ...] = (
     Rule(1, "known_problems", known_problems(1)),
     Rule(2, "model_port_held_by_another_server", rule_model_port_held_by_another_server),
     Rule(2, "endpoint_not_where_server_listens", rule_endpoint_not_where_server_listens),
+    Rule(2, "url_without_scheme", rule_url_without_scheme),
     Rule(2, "model_probe", rule_model_probe),
     Rule(2, "nested_model_errors", rule_nested_model_errors),
     Rule(2, "client_timeout_too_short", rule_client_timeout_too_short),
@@ -188,6 +190,7 @@ RULES: tuple[Rule, ...] = (
     Rule(6, "last_line_answers_scored_zero", rule_last_line_answers_scored_zero),
     Rule(6, "wrapped_expected_answers", rule_wrapped_expected_answers),
     Rule(6, "invisible_characters_in_expected_answers", rule_invisible_characters_in_expected_answers),
+    Rule(6, "numbers_written_otherwise_in_expected_answers", rule_numbers_written_otherwise_in_expected_answers),
     Rule(6, "answers_cut_by_the_extraction", rule_answers_cut_by_the_extraction),
     Rule(6, "profile_of_other_tasks", rule_profile_of_other_tasks),
     Rule(6, "profile_of_other_rewards", rule_profile_of_other_rewards),

@@ -5,7 +5,7 @@ listens; a stage that found nothing at its `--model-url` was given another addre
 from how the two differ: a URL without a port goes to 80 (or 443), the client's mistake (config); a server bound
 to one loopback address is not reached on another (its `--host`); a port that differs is a URL taken from another
 server's run (a stale ready file, yesterday's script); the right address with a 404 is a wrong path in the URL (a
-`/v1` doubled or left out).
+`/v1` doubled or left out). A URL with no `http://` at all is refused by the client before anything is dialled.
 """
 
 from __future__ import annotations
@@ -14,8 +14,9 @@ import re
 from urllib.parse import urlsplit
 
 from gym_pipeline.diagnose.evidence import Evidence
-from gym_pipeline.diagnose.findings import Finding, unique
+from gym_pipeline.diagnose.findings import Finding, affected, keys_of, plural, unique
 from gym_pipeline.diagnose.logs import LogHit
+from gym_pipeline.diagnose.rules.routing import URL_WITHOUT_SCHEME, groups_routed
 from gym_pipeline.diagnose.vocabulary import CONFIG, MODEL_SERVING
 
 _SERVER_SAYS = ("SIMULATED_POLICY_READY", "Starting vLLM API server")
@@ -59,7 +60,10 @@ def rule_endpoint_not_where_server_listens(ev: Evidence) -> list[Finding]:
         return []
     hit, asked = down[0]
     if reached := next((r for r in ready if _reaches(asked, r[1])), None):
-        return _wrong_path(hit, reached[0])  # the address was right: the path, or the server down or loading there
+        # the address was right: the path, or the server gone from there (unless another server printed another
+        # address: then the URL may be an ended server's, read from a stale file), or still loading
+        only_server = all(_reaches(asked, address) for _, address in ready)
+        return _wrong_path(hit, reached[0]) or (_server_gone(ev, hit, reached[0]) if only_server else [])
     server_hit, served = ready[-1]
     tried = hit.group("url", "url2", "url3").removesuffix("/models").removesuffix("/chat/completions")
     listening = server_hit.groups["url"]
@@ -106,6 +110,33 @@ def rule_endpoint_not_where_server_listens(ev: Evidence) -> list[Finding]:
 
 
 _NOT_FOUND = re.compile(r"answered HTTP 404")
+_REFUSED = re.compile(r"Connect call failed|Connection refused|ConnectionRefused", re.I)
+
+
+def _server_gone(ev: Evidence, hit: LogHit, server_hit: LogHit) -> list[Finding]:
+    """The stage dialled the address the server printed when ready, and nothing listened there any more: the
+    server had stopped (what stopped it is in its log's last lines when it said; often it did not)."""
+    if not _REFUSED.search(hit.text):
+        return []
+    said = next((h.text for h in reversed(ev.hits("model_server_stopped"))
+                 if h.file == server_hit.file and h.line > server_hit.line), None)
+    listening = server_hit.groups["url"]
+    return [Finding(
+        category=MODEL_SERVING,
+        title=f"The model server was ready at {listening}, and had stopped when the stage called it",
+        evidence=unique([hit.evidence(), server_hit.evidence()]),
+        cause=f"The run's model server printed that it listens at {listening}, and the stage's connection to that "
+              "very address was refused: nothing listened there any more. The server had ended after getting ready"
+              + (f" (its log: `{said.strip()}`)" if said else ", without a word in its log (killed, or stopped "
+                 "with the shell or job that started it)")
+              + ". A server started in the background ends with what started it: a script's cleanup "
+              "(`trap 'kill $(jobs -p)' EXIT`), a closed terminal, the end of a Slurm job step.",
+        fix="Keep the model server running for the whole collection: start it on its own (`nohup ... &`, tmux, its "
+            "own job, or the sweep's model server), not in a script whose `trap ... EXIT` or end stops it; check "
+            f"that it answers (`curl -s {listening}/models`) before the stage starts; then rerun the stage "
+            "(`gym-pipeline collect ... --resume`).",
+        explains=_EXPLAINED,
+    )]
 
 
 def _wrong_path(hit: LogHit, server_hit: LogHit) -> list[Finding]:
@@ -124,5 +155,36 @@ def _wrong_path(hit: LogHit, server_hit: LogHit) -> list[Finding]:
               "belongs).",
         fix=f"Give the stage the base URL the server prints, `--model-url {listening}` (a script that appends `/v1` "
             "must start from the URL without it); then rerun the stage (`gym-pipeline collect ... --resume`).",
+        explains=_EXPLAINED,
+    )]
+
+
+_API_PATHS = re.compile(r"/(?:chat/completions|completions|responses|models)$")
+
+
+def rule_url_without_scheme(ev: Evidence) -> list[Finding]:
+    """Requests refused by the client itself: the URL they were sent to has no `http://` (a base URL pasted from a
+    server's `host:port` line, or built as `$HOST:$PORT/v1`)."""
+    groups = groups_routed(ev, "url_without_scheme")
+    if not groups:
+        return []
+    match = URL_WITHOUT_SCHEME.search(groups[0].text)
+    url = match["url"] or match["url2"] if match else None
+    base = _API_PATHS.sub("", url) if url else None
+    model_call = bool(url and _API_PATHS.search(url) and not url.endswith("/models"))
+    given = f"`{base}`" if base else "a URL without `http://`"
+    use = (f"`gym env start ... --model-url http://{base}` (Gym's `policy_base_url`; `--model-url` of our stages)"
+           if model_call and base else f"`http://{base}`" if base else "`http://<host>:<port>/v1`")
+    return [Finding(
+        category=CONFIG,
+        failed_keys=keys_of(groups),
+        title=f"The {'model ' if model_call else ''}URL {given} has no scheme (http://): "
+              f"{plural(sum(g.count for g in groups), 'request')} refused before being sent",
+        evidence=[g.first for g in groups[:2]],
+        cause=f"The {'agent called the model at' if model_call else 'request went to'} {url or 'a URL'}: with no "
+              "`http://` or `https://` the HTTP client refuses the URL before dialling anything, so no server was "
+              "reached and nothing was scored. The base URL was given as `host:port/...` (pasted from a server's "
+              f"'listening on' line, or built from `$HOST:$PORT`). Affected: {affected(ev, groups)}.",
+        fix=f"Give the URL with its scheme: {use}; then start the servers and run the evaluation again.",
         explains=_EXPLAINED,
     )]

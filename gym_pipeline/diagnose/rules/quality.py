@@ -479,6 +479,28 @@ def rule_wrapped_expected_answers(ev: Evidence) -> list[Finding]:
     )]
 
 
+def rule_numbers_written_otherwise_in_expected_answers(ev: Evidence) -> list[Finding]:
+    """Answers scored 0 only because the data writes the expected number otherwise (`42.0` for 42)."""
+    a = ev.artifacts
+    quality = a.quality
+    if quality.number_written_otherwise < MISSCORED_MIN_ROWS or quality.number_example is None:
+        return []
+    return [Finding(
+        category=DATA_SCHEMA,
+        title=f"{quality.number_written_otherwise} answers scored 0 give the number their `expected_answer` holds, "
+              "written otherwise",
+        evidence=[quality.number_example],
+        cause="The rows' `expected_answer` writes its numbers otherwise than the answers do (`42.0` for 42, `1,000` "
+              "for 1000), most often because the data went through a table whose column turned integers into floats "
+              "(pandas with a missing value, a spreadsheet export): the verifier compares text, so a correct answer "
+              "never equals it.",
+        fix="Write `expected_answer` as the answers give it in the source data (`42.0` -> `42`: export the column as "
+            "text or integers, `df['expected_answer'].astype('Int64').astype(str)`), then materialize again and "
+            "collect (or score the stored responses again); the materialized rows: "
+            f"{path_of(a.materialized)}.",
+    )]
+
+
 def rule_invisible_characters_in_expected_answers(ev: Evidence) -> list[Finding]:
     """Answers scored 0 only because the data's expected answer holds characters that print as nothing."""
     a = ev.artifacts

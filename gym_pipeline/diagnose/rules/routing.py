@@ -37,6 +37,11 @@ _PARAM = re.compile(r"[\"']param[\"']\s*:\s*[\"'](?P<param>[\w.\[\]]+)|(?:^|[\"'
 _UNKNOWN_MODEL = re.compile(r"model_not_found|model [`'\"]?\S+[`'\"]? does not exist|The model .* does not exist", re.I)
 _BAD_REQUEST = re.compile(r"invalid_request_error|BadRequest", re.I)  # what a 400 says when its status is not kept
 _NOT_FOUND = re.compile(r"\b404\b|Not Found", re.I)
+# A request URL without http:// or https:// (aiohttp, requests, httpx each say so their way): a base URL given
+# without its scheme, wherever the request was going.
+URL_WITHOUT_SCHEME = re.compile(r"NonHttpUrlClientError\W*(?:URL\W*)?(?P<url>\w[^\s'()<>\\\"]*)"
+                                r"|MissingSchema: Invalid URL '(?P<url2>[^'/][^']*)'"
+                                r"|Request URL is missing an 'http://' or 'https://' protocol")
 # Request settings a run chooses (Gym's CLI flags, `responses_create_params` of a sweep), not the rows' content.
 SETTINGS = frozenset({
     "temperature", "top_p", "top_k", "min_p", "max_tokens", "max_completion_tokens", "max_output_tokens", "n",
@@ -114,6 +119,8 @@ def failure_route(ev: Evidence, group: FailureGroup) -> str:
     text = group.text
     if host_limit(text) is not None:
         return "host_limit"  # the collecting machine's limit, whichever server the request was for
+    if URL_WITHOUT_SCHEME.search(text):
+        return "url_without_scheme"  # however deep it is nested: the URL the caller was given
     if _VERIFY_RESPONSE.search(text):
         return "verify_response"  # however deep it is nested: the verifier's own answer was malformed
     refusal = model_refusal(group)

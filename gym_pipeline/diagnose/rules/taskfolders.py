@@ -15,6 +15,7 @@ import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from difflib import get_close_matches
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +46,7 @@ TEST_STDOUT = "test-stdout.txt"
 NO_SANDBOX = "Could not set up sandbox"
 FOLDER_CHANGED = "changed since materialization"
 TASK_DEADLINE = "harbor:task_deadline"
+VERIFIER_TIMEOUT = "harbor:verifier_timeout"
 LISTED = 6  # tasks named in a title
 CHANGED_TASK = re.compile(r"task (\S+): Task folder \S+ changed since materialization")  # taskfolders.materialize
 
@@ -258,6 +260,12 @@ def _kind_rows(run: TaskFolderRun, kinds: Iterable[str]) -> dict[str, list[tuple
     return found
 
 
+def _kinds_and_tasks(run: TaskFolderRun, kinds: Iterable[str]) -> list[tuple[str, list[str]]]:
+    """(kind, its tasks) in the order `_by_kind_findings` reports them."""
+    return [(kind, sorted({str(row.get("task_id")) for _, _, row in hits}))
+            for kind, hits in sorted(_kind_rows(run, kinds).items())]
+
+
 def _treatment(kind: str) -> str:
     known = FAILURE_KINDS.get(kind)
     return known.treatment if known else "not scored"
@@ -346,11 +354,77 @@ def _timeout_multiplier(ev: Evidence, run: TaskFolderRun) -> tuple[float, Path] 
         return None
 
 
+_SLEEP = re.compile(r"^\s*(?:sleep\s+(?P<shell>\d+(?:\.\d+)?)s?\b|.*\btime\.sleep\(\s*(?P<python>\d+(?:\.\d+)?)\s*\))",
+                    re.M)
+
+
+_REWARD_WRITE = re.compile(r"/logs/verifier/reward\.(?:txt|json)")
+
+
+def _verifier_budget_reading(ev: Evidence, run: TaskFolderRun, finding: Finding, task_id: str) -> Finding:
+    """A verifier timeout the task's own files explain: test.sh sleeping past its budget (a debug pause left in),
+    or a dataset.toml override meant for the task under a misspelt name (so the task kept its own budget)."""
+    folder = locate_named_file(run.task_path(task_id), ev.run_dir, folder=True)
+    taskset = locate_named_file(run.taskset, ev.run_dir, folder=True)
+    try:
+        settings = load_dataset_settings(taskset) if (taskset / DATASET_FILE).is_file() else None
+        task = load_task(folder, settings)
+    except (OSError, TaskLoadError):
+        return finding
+    budget = task.verifier_timeout_sec
+    test_sh = folder / "tests" / "test.sh"
+    text = test_sh.read_text(encoding="utf-8", errors="replace") if test_sh.is_file() else ""
+    # a pause longer than the whole budget before the checks that write the reward (a script that only sleeps
+    # stands for a slow check: its budget is the setting to change)
+    sleep = next((m for m in _SLEEP.finditer(text) if float(m["shell"] or m["python"]) >= budget
+                  and _REWARD_WRITE.search(text, m.end())), None)
+    if sleep is not None:
+        line = text.count("\n", 0, sleep.start()) + 1
+        seconds = float(sleep["shell"] or sleep["python"])
+        return finding.model_copy(update={
+            "category": VERIFIER_RUNTIME,
+            "title": f"{finding.title}: its test.sh sleeps {seconds:g} s, past its {budget:g} s budget",
+            "evidence": [EvidenceLine(file=ev.rel(test_sh), line=line, text=sleep.group(0).strip()), *finding.evidence],
+            "cause": f"{finding.cause} The verifier itself waits past its budget: {ev.rel(test_sh)}:{line} sleeps "
+                     f"{seconds:g} s, and the task's verifier may run {budget:g} s in all, so test.sh never reaches "
+                     "its reward whatever the agent did (a pause left in while debugging, or a wait for a service "
+                     "that should poll instead).",
+            "fix": f"Remove the `{sleep.group(0).strip()}` from {ev.rel(test_sh)} (to look inside a task's container, "
+                   f"run it by hand rather than pausing its test), check it with `gym-pipeline tasks validate "
+                   f"{folder}`, then {run.rerun()}.",
+        })
+    if settings is None or task_id in settings.gym.tasks:
+        return finding
+    unmatched = [name for name in settings.gym.tasks if not (taskset / name).is_dir()]
+    meant = get_close_matches(task_id, unmatched, n=1, cutoff=0.8)
+    if not meant:
+        return finding
+    dataset = taskset / DATASET_FILE
+    return finding.model_copy(update={
+        "category": CONFIG,
+        "title": f"{finding.title}: dataset.toml's override for it is under another name, \"{meant[0]}\"",
+        "evidence": [EvidenceLine(file=ev.rel(dataset), line=_line_of(dataset, meant[0]),
+                                  text=f'[gym.tasks."{meant[0]}"] names no task of the taskset'), *finding.evidence],
+        "cause": f"{finding.cause} {ev.rel(dataset)} overrides `[gym.tasks.\"{meant[0]}\"]`, a name no task has: "
+                 f"the override applies to nothing, and {task_id} kept its own verifier budget ({budget:g} s).",
+        "fix": f"Name the task as its folder is named: `[gym.tasks.\"{task_id}\".verifier]` in {ev.rel(dataset)}; "
+               f"then {run.rerun()}.",
+    })
+
+
+def _line_of(path: Path, needle: str) -> int | None:
+    lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+    return next((number for number, line in enumerate(lines, start=1) if needle in line), None)
+
+
 def rule_time_budget(ev: Evidence) -> list[Finding]:
     run = task_folder_run(ev)
     if run is None:
         return []
     findings = _by_kind_findings(ev, run, TIMEOUT_KINDS, THROUGHPUT_RESOURCES, _time_budget_fix)
+    findings = [_verifier_budget_reading(ev, run, finding, tasks[0]) if kind == VERIFIER_TIMEOUT and len(tasks) == 1
+                else finding for finding, (kind, tasks) in zip(findings, _kinds_and_tasks(run, TIMEOUT_KINDS),
+                                                               strict=True)]
     multiplier = _timeout_multiplier(ev, run) if findings else None
     if multiplier is None or multiplier[0] >= SHRUNK_MULTIPLIER:
         return findings
