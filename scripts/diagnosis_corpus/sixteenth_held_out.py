@@ -436,6 +436,23 @@ def config_builtin_collect_concurrency_computed_negative(ctx: Ctx) -> str:
     return f"RUN/collect.sh: --concurrency $(( $(nproc) - 4 )) = -2 on 2 cores: exit {code}, {len(rows)} rows."
 
 
+NAME_ERROR_VERIFIER = '''
+"""Exact-answer scoring with a fallback for answers without a marker."""
+import re
+
+FINAL = re.compile(r"(?:final answer:|boxed\\{)\\s*([^}\\n]+)", re.IGNORECASE)
+
+
+def score(row, response_text):
+    match = FINAL.search(response_text)
+    if match:
+        answer = match.group(1).strip()
+    else:
+        answer = respone_text.strip().splitlines()[-1].strip()  # last line
+    return {"reward": float(answer.lower() == str(row["expected_answer"]).strip().lower()), "extracted_answer": answer}
+'''
+
+
 @case(
     "verifier_runtime_stage_workspace_verifier_name_error_in_fallback_branch",
     "verifier_runtime",
