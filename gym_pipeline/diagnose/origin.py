@@ -128,6 +128,12 @@ _WHAT = _kinds(
     (r"Errno 36\b|File name too long|ENAMETOOLONG", CONFIG, "ENAMETOOLONG: a path it built is longer than the "
      "filesystem allows", "Shorten what the path is built from (the output folder, run or checkpoint names), then run "
      "again."),
+    # a server told to listen on an address this machine does not have: a host setting copied from another node
+    (r"error while attempting to bind on address \('(?P<host>[^']+)', (?P<port>\d+)\): cannot assign requested "
+     r"address", CONFIG, "a server was told to listen on an address this machine does not have",
+     "Bind the servers to an address of this machine, not {host} (`ip -brief addr` lists them): drop the host copied from "
+     "another node's or a multi-node config, or set it to 127.0.0.1 (0.0.0.0 for every address): for Gym, "
+     "`++head_server.host`, `++default_host` or the server's own `host`; then start the servers again."),
     (r"Errno 99\b|Cannot assign requested address|EADDRNOTAVAIL", INFRA, "EADDRNOTAVAIL: the address is not on this "
      "machine, or no local port was left for a new connection",
      "Bind servers to an address of this machine (`127.0.0.1`, `0.0.0.0`); with thousands of short connections, "
@@ -251,6 +257,12 @@ _WHAT = _kinds(
     (r"is not supported when serving", CONFIG, "`gym eval run` was given `--input` without `--no-serve`",
      "Start the servers with `gym env start ...`, then collect from them with `gym eval run --no-serve --input "
      "<data.jsonl> ...` (without `--no-serve`, `gym eval run` serves a config's own datasets and takes no `--input`)."),
+    # a script whose interpreter (its #! line) is gone: the environment it was installed in was deleted or moved
+    (r"(?P<script>/\S+): cannot execute: required file not found|(?P<script2>/\S+): bad interpreter: No such file",
+     INFRA, "a program's interpreter is gone: the environment it was installed in was deleted or moved",
+     "`head -1 {script}` names the interpreter it needs, which is gone (a purged scratch, a rebuilt or moved venv): "
+     "take that environment off the PATH (`which -a <command>` lists what runs first; check ~/.bashrc and module "
+     "loads) or reinstall it; then run the command again."),
     # a setting naming a program that is not there
     (r"program not found|executable not found|not an executable|command not found", CONFIG,
      "the settings name a program that is not installed where the stage runs",

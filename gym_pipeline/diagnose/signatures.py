@@ -79,7 +79,10 @@ SIGNATURES: tuple[Signature, ...] = (
         r"|[\w.]+:\d+:\s*(?:error|ERROR)\b"  # file:line: error
         r"|[\w.-]+(?: [\w.-]+){0,3}: error:"  # slurmstepd: error:, srun: error:, gym env start: error:
         r"|Error(?: response from daemon)?:"  # docker, buildah, podman
-        r"|\S*python[\d.]*: can't open file)",  # the interpreter given a script that is not there
+        r"|\S*python[\d.]*: can't open file"  # the interpreter given a script that is not there
+        # the shell failing to run a command: not there, no interpreter, not executable
+        r"|(?:ba|z|da)?sh: (?:line \d+: )?\S+: (?:cannot execute|bad interpreter|command not found|No such file"
+        r"|Permission denied))",
     ),
     Signature(EXCEPTION_LINE, LINE_START + EXCEPTION_NAME + r"(?::|\s*$)"),
     # uv's (Rust's) error chain under an `error:` line: what the error really was (a DNS failure...)
@@ -184,6 +187,12 @@ SIGNATURES: tuple[Signature, ...] = (
     Signature("ended_by_cpu_limit", r"^gym-pipeline [\w -]+: ended by SIGXCPU:"),
     Signature("ended_by_alarm", r"^gym-pipeline [\w -]+: ended by SIGALRM:"),
     Signature("ended_by_terminate", r"^gym-pipeline [\w -]+: ended by SIGTERM:"),  # `timeout`, scancel, kill
+    # our profile reading a file with no reward at all as rollouts (Gym profiles it too, every reward read as 0)
+    Signature("profile_inputs_swapped", r"warning: (?P<path>\S+): no row has a 'reward': it reads like materialized "
+                                        r"inputs, not rollouts"),
+    # a port forward or tunnel between a client and a server (a forwarder's own line, an `ssh -L` command line)
+    Signature("port_forward", r"(?i)\bforward\w*\b[^\n]*?:(?P<local>\d{2,5})\b[^\n]*?(?:->|=>|\bto\b)[^\n]*?:(?P<remote>\d{2,5})\b"
+                              r"|\bssh\b[^\n]*\s-L\s*(?:[\w.]+:)?(?P<local2>\d{2,5}):[\w.-]+:(?P<remote2>\d{2,5})\b"),
     # a model server saying it stopped serving (ours, with the signal; uvicorn's last line under vLLM)
     Signature("model_server_stopped", r"^INFO simulated policy: stopped by SIG\w+|Finished server process \[\d+\]"),
     # `ps -o pid,stat,cmd` showing a server stopped (state T: SIGSTOP, a debugger, a job suspended with Ctrl-Z)

@@ -666,3 +666,32 @@ def rule_stale_files(ev: Evidence) -> list[Finding]:
     )]
 
 
+
+
+_PROFILE_FILE_SUFFIX = "_reward_profiling.jsonl"
+
+
+def rule_profile_of_swapped_files(ev: Evidence) -> list[Finding]:
+    """Our profile warned that its `--rollouts` hold no reward at all: the materialized inputs, given in the
+    rollouts' place (Gym profiles such a pair too, every reward read as 0)."""
+    hits = ev.hits("profile_inputs_swapped")
+    if not hits:
+        return []
+    read_as_rollouts = Path(hits[0].groups["path"])
+    written = locate_named_file(read_as_rollouts.with_name(read_as_rollouts.stem + _PROFILE_FILE_SUFFIX), ev.run_dir)
+    evidence = [hits[0].evidence()]
+    if written.is_file():  # the profile it wrote, named after the file it read as rollouts
+        evidence.append(EvidenceLine(file=ev.rel(written), text="the profile of the swapped pair"))
+    a = ev.artifacts
+    return [Finding(
+        category=CONFIG,
+        title=f"The profile was given the materialized inputs as its rollouts ({read_as_rollouts.name}): --inputs "
+              "and --rollouts swapped",
+        evidence=evidence,
+        cause=f"`--rollouts` named {read_as_rollouts.name}, a file without a single reward, and `--inputs` most likely "
+              "the rollouts: the profile read the inputs as unscored rollouts and reports no reward at all (pass@k "
+              "over 0 tasks), so the collection was never profiled. Gym's `gym eval profile` accepts the pair too.",
+        fix=f"Profile again with the two files the right way round: `gym-pipeline profile --inputs "
+            f"{path_of(a.materialized)} --rollouts {path_of(a.rollouts)}` (Gym: `gym eval profile --inputs ... "
+            f"--rollouts ...`), and remove the wrong profile's files (named after {read_as_rollouts.stem}).",
+    )]

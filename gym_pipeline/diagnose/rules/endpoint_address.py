@@ -17,7 +17,7 @@ from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.findings import Finding, affected, keys_of, plural, unique
 from gym_pipeline.diagnose.logs import LogHit
 from gym_pipeline.diagnose.rules.routing import URL_WITHOUT_SCHEME, groups_routed
-from gym_pipeline.diagnose.vocabulary import CONFIG, MODEL_SERVING
+from gym_pipeline.diagnose.vocabulary import CONFIG, INFRA, MODEL_SERVING
 
 _SERVER_SAYS = ("SIMULATED_POLICY_READY", "Starting vLLM API server")
 _ANY_ADDRESS = {"0.0.0.0", "::", ""}  # a server bound to these listens on every address of the machine
@@ -95,6 +95,23 @@ def rule_endpoint_not_where_server_listens(ev: Evidence) -> list[Finding]:
                   "server's `--host` is the odd one out.",
             fix=f"Start the model server with `--host 127.0.0.1` (or `--host 0.0.0.0` for every address), or "
                 f"{use}; {again}.",
+            explains=_EXPLAINED,
+        )]
+    forward = next((h for h in ev.hits("port_forward") if h.group("local", "local2") == str(asked[1])
+                    and h.group("remote", "remote2") == str(served[1])), None)
+    if forward is not None:
+        return [Finding(
+            category=INFRA,
+            title=f"The port forward from {asked[1]} to the model server's port {served[1]} stopped forwarding",
+            evidence=unique([hit.evidence(), forward.evidence(), server_hit.evidence()]),
+            cause=f"The run reaches the model through a forward ({forward.file}: `{forward.text.strip()}`): port "
+                  f"{asked[1]} carries its requests to the server at {listening}. Requests to {tried} were refused "
+                  "while the server itself has no error: the forward (an `ssh -L` tunnel, a port forwarder) went "
+                  "away under the run (its terminal closed, the ssh connection dropped, a timeout).",
+            fix=f"Keep the forward alive for the whole run (start it under tmux or nohup; for ssh, `-o "
+                "ServerAliveInterval=30` or autossh), or let the run call the server directly where it can "
+                f"(`--model-url {listening}`); check `curl -s http://127.0.0.1:{asked[1]}/v1/models` through it, then "
+                f"{again.removeprefix('then ')} (the forward's log: {forward.file}).",
             explains=_EXPLAINED,
         )]
     return [Finding(

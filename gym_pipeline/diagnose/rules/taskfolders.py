@@ -26,6 +26,7 @@ from gym_pipeline.diagnose.artifacts import locate_named_file
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import CAUSE, NOTE, Finding, Rule, plural
+from gym_pipeline.diagnose.manifests import sweep_config_beside
 from gym_pipeline.diagnose.skip_reasons import kind_of_skips
 from gym_pipeline.diagnose.taskset_source import is_taskset_record, taskset_staleness
 from gym_pipeline.diagnose.vocabulary import (
@@ -439,12 +440,54 @@ def rule_time_budget(ev: Evidence) -> list[Finding]:
     }) for finding in findings]
 
 
+_NO_NETWORK = re.compile(r"Connection refused|Errno 111|Could not resolve|Name or service not known|Temporary failure "
+                         r"in name resolution|Network is unreachable|Failed to connect|Couldn't connect", re.I)
+
+
+def _no_network_reading(ev: Evidence, run: TaskFolderRun, finding: Finding, task_id: str) -> Finding:
+    """A test that failed on a network call, in a sandbox the run gave no network: the task asks for it
+    (`allow_internet`, true by default in task.toml) and the sweep's environment does not allow it."""
+    first = next((row for _, row in run.rows if row.get("task_id") == task_id and row.get("episode_log_dir")), None)
+    found = sweep_config_beside(ev.run_dir)
+    if first is None or found is None:
+        return finding
+    environments = [e for e in found[0].environments if e.tasks is not None]
+    if len(environments) != 1 or environments[0].allow_internet:
+        return finding
+    output = locate_named_file(Path(first["episode_log_dir"]) / "verifier" / TEST_STDOUT, ev.run_dir)
+    text = output.read_text(encoding="utf-8", errors="replace") if output.is_file() else ""
+    refused = _NO_NETWORK.search(text)
+    try:
+        asks = load_task(locate_named_file(run.task_path(task_id), ev.run_dir, folder=True)).config.environment.allow_internet
+    except (OSError, TaskLoadError):
+        return finding
+    if refused is None or not asks:
+        return finding
+    line = text.count("\n", 0, refused.start()) + 1
+    config = found[1]
+    return finding.model_copy(update={
+        "category": CONFIG,
+        "title": f"{finding.title}: its test needs the network, and the run gave its sandbox none",
+        "evidence": [EvidenceLine(file=ev.rel(output), line=line, text=text.splitlines()[line - 1].strip()),
+                     *finding.evidence],
+        "cause": f"{finding.cause} The test made a network call that failed ({refused.group(0)}): the task asks for "
+                 f"the network (`allow_internet` is true in its task.toml), but the environment "
+                 f"{environments[0].name} in {ev.rel(config)} does not set `allow_internet: true`, so its sandboxes "
+                 "ran with no network at all (`--network none`) and the test could not reach what it calls.",
+        "fix": f"Let the host give the task the network it asks for: `allow_internet: true` on environment "
+               f"{environments[0].name} in {ev.rel(config)} (or make the test work offline: bake what it fetches into "
+               f"the task's image or tests/); then {run.rerun()}.",
+    })
+
+
 def rule_reward_kinds(ev: Evidence) -> list[Finding]:
     run = task_folder_run(ev)
     if run is None:
         return []
     kinds = {row.get("failure_kind") for _, row in run.rows} - set(TIMEOUT_KINDS) - {None}
-    return _by_kind_findings(ev, run, kinds, VERIFIER_RUNTIME, _reward_fix)
+    findings = _by_kind_findings(ev, run, kinds, VERIFIER_RUNTIME, _reward_fix)
+    return [_no_network_reading(ev, run, finding, tasks[0]) if len(tasks) == 1 else finding
+            for finding, (_, tasks) in zip(findings, _kinds_and_tasks(run, kinds), strict=True)]
 
 
 def rule_episodes_without_result(ev: Evidence) -> list[Finding]:

@@ -163,8 +163,9 @@ def rule_malformed_verify_response(ev: Evidence) -> list[Finding]:
                "what it returned does not validate against Gym's verify response model, so no rollout row could be "
                f"written: a verifier bug, not the data or the model. Affected: {affected(ev, groups)}."),
         fix=(f"Make `verify` return {'`' + invalid['field'] + '`' if invalid else 'every required field'} as the "
-             "response model requires (`reward` is a float; other scores go beside it, not instead of it); run it "
-             f"on one row ({debug_rerun(ev, lead)}), then collect again: {resume_command(ev)}."),
+             f"response model {'`' + invalid['model'] + '` ' if invalid else ''}requires (`reward` is a float; other "
+             f"scores go beside it, not instead of it); run it on one row ({debug_rerun(ev, lead)}), then collect "
+             f"again: {resume_command(ev)}."),
     )]
 
 
