@@ -1,0 +1,7 @@
+#!/bin/bash
+# clear the previous run, then materialize, collect and profile
+cd /work/wt-h19/tests/data/diagnosis_corpus/held_out/healthy_builtin_cleanup_script_complains_about_missing_old_outputs/run
+rm rollouts.jsonl rollouts_reward_profiling.jsonl
+/work/wt-h19/.venv/bin/gym-pipeline materialize --input /work/wt-h19/tests/data/diagnosis_corpus/held_out/healthy_builtin_cleanup_script_complains_about_missing_old_outputs/run/string_match.jsonl --num-repeats 3 --agent string_match_simple_agent --output /work/wt-h19/tests/data/diagnosis_corpus/held_out/healthy_builtin_cleanup_script_complains_about_missing_old_outputs/run/rollouts_materialized_inputs.jsonl
+/work/wt-h19/.venv/bin/gym-pipeline collect --inputs /work/wt-h19/tests/data/diagnosis_corpus/held_out/healthy_builtin_cleanup_script_complains_about_missing_old_outputs/run/rollouts_materialized_inputs.jsonl --output /work/wt-h19/tests/data/diagnosis_corpus/held_out/healthy_builtin_cleanup_script_complains_about_missing_old_outputs/run/rollouts.jsonl --model-url http://127.0.0.1:42065/v1 --env string_match --concurrency 4 || exit 1
+/work/wt-h19/.venv/bin/gym-pipeline profile --inputs /work/wt-h19/tests/data/diagnosis_corpus/held_out/healthy_builtin_cleanup_script_complains_about_missing_old_outputs/run/rollouts_materialized_inputs.jsonl --rollouts /work/wt-h19/tests/data/diagnosis_corpus/held_out/healthy_builtin_cleanup_script_complains_about_missing_old_outputs/run/rollouts.jsonl

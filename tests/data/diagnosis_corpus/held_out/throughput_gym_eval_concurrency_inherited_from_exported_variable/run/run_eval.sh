@@ -1,0 +1,3 @@
+#!/bin/bash
+source /work/wt-h19/tests/data/diagnosis_corpus/held_out/throughput_gym_eval_concurrency_inherited_from_exported_variable/run/env.sh
+/root/.cache/gym-pipeline/nemo-gym/venv/bin/gym eval run --no-serve --agent string_match_simple_agent --input /work/wt-h19/tests/data/diagnosis_corpus/held_out/throughput_gym_eval_concurrency_inherited_from_exported_variable/run/tasks.jsonl --output /work/wt-h19/tests/data/diagnosis_corpus/held_out/throughput_gym_eval_concurrency_inherited_from_exported_variable/run/results/rollouts.jsonl --num-repeats ${NUM_REPEATS:-3} --concurrency ${CONCURRENCY:-4} ++route_failures_to_sidecar=true ++head_server.port=39431 ++uv_venv_dir=/tmp/ho-throughput_gym_eval_-4tty8v9y/server_venvs ++skip_venv_if_present=true

@@ -1,0 +1,11 @@
+#!/bin/bash
+# Writes 1 to /logs/verifier/reward.txt when the task is done, else 0.
+# The expected word now lives beside this script (tests/expected.txt), so it can change without editing the test.
+cd /app
+if test "$(tr -d "[:space:]" < /app/top.txt 2>/dev/null)" = "$(cat expected.txt)"; then
+  echo "PASS"
+  echo 1 > /logs/verifier/reward.txt
+else
+  echo "FAIL"
+  echo 0 > /logs/verifier/reward.txt
+fi
