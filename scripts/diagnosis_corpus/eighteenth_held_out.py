@@ -3,7 +3,7 @@
     PYTHONPATH=. .venv/bin/python scripts/diagnosis_corpus/eighteenth_held_out.py --out tests/data/diagnosis_corpus/eighteenth_held_out [--only CASE ...]
 
 Measured once on 2026-12-03 (top-1 76 %, see benchmarks/README.md), then tuned on: these cases now count as
-tuning cases. The next held-out set (`held_out.py`) is still to be written.
+tuning cases. The next held-out set is nineteenth_held_out.py.
 
 This is the eighteenth held-out set, written from the guides alone (the NeMo Gym debugging guide, the reward
 profiling guide, the task-folder troubleshooting guide, docs/nemo_gym.md and docs/real_components.md), without
