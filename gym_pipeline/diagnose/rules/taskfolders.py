@@ -261,12 +261,6 @@ def _kind_rows(run: TaskFolderRun, kinds: Iterable[str]) -> dict[str, list[tuple
     return found
 
 
-def _kinds_and_tasks(run: TaskFolderRun, kinds: Iterable[str]) -> list[tuple[str, list[str]]]:
-    """(kind, its tasks) in the order `_by_kind_findings` reports them."""
-    return [(kind, sorted({str(row.get("task_id")) for _, _, row in hits}))
-            for kind, hits in sorted(_kind_rows(run, kinds).items())]
-
-
 def _treatment(kind: str) -> str:
     known = FAILURE_KINDS.get(kind)
     return known.treatment if known else "not scored"
@@ -282,8 +276,13 @@ def _last_printed_line(ev: Evidence, row: dict[str, Any]) -> EvidenceLine | None
     return EvidenceLine(file=ev.rel(path), line=last, text=lines[last - 1]) if last else None
 
 
+# a finding of one kind in one task, read again against that task's own files (or returned as it is)
+TaskReading = Callable[[Evidence, TaskFolderRun, Finding, str, str], Finding]
+
+
 def _by_kind_findings(ev: Evidence, run: TaskFolderRun, kinds: Iterable[str], category: str,
-                      fix: Callable[[TaskFolderRun, str, list[str]], str]) -> list[Finding]:
+                      fix: Callable[[TaskFolderRun, str, list[str]], str],
+                      reading: TaskReading | None = None) -> list[Finding]:
     findings = []
     for kind, hits in sorted(_kind_rows(run, kinds).items()):
         tasks = sorted({str(row.get("task_id")) for _, _, row in hits})
@@ -297,7 +296,7 @@ def _by_kind_findings(ev: Evidence, run: TaskFolderRun, kinds: Iterable[str], ca
             evidence += _summary_lines(ev, "Episode exceeded the time budget")
         in_failures = [row for p, _, row in hits if p.name == FAILURES_FILE]
         episodes = {(row["_ng_task_index"], row["_ng_rollout_index"]) for row in in_failures}
-        findings.append(Finding(
+        finding = Finding(
             category=category,
             title=f"{kind} in {plural(len(tasks), 'task')} ({_names(tasks)}): {reason}",
             evidence=evidence,
@@ -307,7 +306,8 @@ def _by_kind_findings(ev: Evidence, run: TaskFolderRun, kinds: Iterable[str], ca
             fix=fix(run, kind, tasks) + _ended_early(reason),
             explains=frozenset({"task_deadline"} if kind == TASK_DEADLINE else ()),
             failed_keys=frozenset(episodes),
-        ))
+        )
+        findings.append(reading(ev, run, finding, kind, tasks[0]) if reading and len(tasks) == 1 else finding)
     return findings
 
 
@@ -362,9 +362,11 @@ _SLEEP = re.compile(r"^\s*(?:sleep\s+(?P<shell>\d+(?:\.\d+)?)s?\b|.*\btime\.slee
 _REWARD_WRITE = re.compile(r"/logs/verifier/reward\.(?:txt|json)")
 
 
-def _verifier_budget_reading(ev: Evidence, run: TaskFolderRun, finding: Finding, task_id: str) -> Finding:
+def _verifier_budget_reading(ev: Evidence, run: TaskFolderRun, finding: Finding, kind: str, task_id: str) -> Finding:
     """A verifier timeout the task's own files explain: test.sh sleeping past its budget (a debug pause left in),
     or a dataset.toml override meant for the task under a misspelt name (so the task kept its own budget)."""
+    if kind != VERIFIER_TIMEOUT:
+        return finding
     folder = locate_named_file(run.task_path(task_id), ev.run_dir, folder=True)
     taskset = locate_named_file(run.taskset, ev.run_dir, folder=True)
     try:
@@ -422,10 +424,8 @@ def rule_time_budget(ev: Evidence) -> list[Finding]:
     run = task_folder_run(ev)
     if run is None:
         return []
-    findings = _by_kind_findings(ev, run, TIMEOUT_KINDS, THROUGHPUT_RESOURCES, _time_budget_fix)
-    findings = [_verifier_budget_reading(ev, run, finding, tasks[0]) if kind == VERIFIER_TIMEOUT and len(tasks) == 1
-                else finding for finding, (kind, tasks) in zip(findings, _kinds_and_tasks(run, TIMEOUT_KINDS),
-                                                               strict=True)]
+    findings = _by_kind_findings(ev, run, TIMEOUT_KINDS, THROUGHPUT_RESOURCES, _time_budget_fix,
+                                 _verifier_budget_reading)
     multiplier = _timeout_multiplier(ev, run) if findings else None
     if multiplier is None or multiplier[0] >= SHRUNK_MULTIPLIER:
         return findings
@@ -444,7 +444,7 @@ _NO_NETWORK = re.compile(r"Connection refused|Errno 111|Could not resolve|Name o
                          r"in name resolution|Network is unreachable|Failed to connect|Couldn't connect", re.I)
 
 
-def _no_network_reading(ev: Evidence, run: TaskFolderRun, finding: Finding, task_id: str) -> Finding:
+def _no_network_reading(ev: Evidence, run: TaskFolderRun, finding: Finding, _kind: str, task_id: str) -> Finding:
     """A test that failed on a network call, in a sandbox the run gave no network: the task asks for it
     (`allow_internet`, true by default in task.toml) and the sweep's environment does not allow it."""
     first = next((row for _, row in run.rows if row.get("task_id") == task_id and row.get("episode_log_dir")), None)
@@ -485,9 +485,7 @@ def rule_reward_kinds(ev: Evidence) -> list[Finding]:
     if run is None:
         return []
     kinds = {row.get("failure_kind") for _, row in run.rows} - set(TIMEOUT_KINDS) - {None}
-    findings = _by_kind_findings(ev, run, kinds, VERIFIER_RUNTIME, _reward_fix)
-    return [_no_network_reading(ev, run, finding, tasks[0]) if len(tasks) == 1 else finding
-            for finding, (_, tasks) in zip(findings, _kinds_and_tasks(run, kinds), strict=True)]
+    return _by_kind_findings(ev, run, kinds, VERIFIER_RUNTIME, _reward_fix, _no_network_reading)
 
 
 def rule_episodes_without_result(ev: Evidence) -> list[Finding]:
