@@ -368,6 +368,19 @@ def test_a_run_at_20_percent_mixed_faults_loses_nothing_and_is_diagnosed(checkpo
     for name in ("failing (HTTP 500, 502, 503)", "rate limited (HTTP 429)", "timing out", "dropping connections"):
         assert name in first.title
     assert len(first.evidence) == 4, "a sidecar line of each fault"
+    assert "--fault-rate" in first.fix, "the server said its faults were injected: the fix says to turn them off"
+
+
+def test_serve_policy_warns_that_fault_injection_is_on(checkpoint, tmp_path):
+    command = [sys.executable, "-m", "gym_pipeline.cli", "serve-policy", "--checkpoint", str(checkpoint), "--port",
+               "0", "--fault-rate", "0.3", "--fault-kinds", "5xx,drop"]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        lines = [process.stdout.readline() for _ in range(3)]
+    finally:
+        stop_process_tree(process, signal.SIGTERM)
+    assert lines[2].rstrip("\n") == ("WARNING simulated policy: fault injection is on: --fault-rate 0.3 of chat "
+                                      "completions fail on purpose (--fault-kinds 5xx,drop)")
 
 
 # --- answers that are not chat completions, and the first wave's ramp ------------------------------

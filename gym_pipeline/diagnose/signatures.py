@@ -193,6 +193,8 @@ SIGNATURES: tuple[Signature, ...] = (
     # a port forward or tunnel between a client and a server (a forwarder's own line, an `ssh -L` command line)
     Signature("port_forward", r"(?i)\bforward\w*\b[^\n]*?:(?P<local>\d{2,5})\b[^\n]*?(?:->|=>|\bto\b)[^\n]*?:(?P<remote>\d{2,5})\b"
                               r"|\bssh\b[^\n]*\s-L\s*(?:[\w.]+:)?(?P<local2>\d{2,5}):[\w.-]+:(?P<remote2>\d{2,5})\b"),
+    # our simulated policy started with fault injection on (`serve-policy --fault-rate`): it fails requests on purpose
+    Signature("policy_fault_injection", r"^WARNING simulated policy: fault injection is on: (?P<what>.*)$"),
     # a model server saying it stopped serving (ours, with the signal; uvicorn's last line under vLLM)
     Signature("model_server_stopped", r"^INFO simulated policy: stopped by SIG\w+|Finished server process \[\d+\]"),
     # `ps -o pid,stat,cmd` showing a server stopped (state T: SIGSTOP, a debugger, a job suspended with Ctrl-Z)

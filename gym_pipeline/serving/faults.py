@@ -78,6 +78,16 @@ class FaultSettings:
     def active(self) -> bool:
         return self.rate > 0 or self.slow_start_s > 0
 
+    def describe(self) -> str:
+        """What the server will do wrong on purpose, in the `serve-policy` flags that set it."""
+        parts = []
+        if self.rate > 0:
+            parts.append(f"--fault-rate {self.rate:g} of chat completions fail on purpose (--fault-kinds "
+                         f"{','.join(self.kinds)})")
+        if self.slow_start_s > 0:
+            parts.append(f"every route answers 503 for the first {self.slow_start_s:g} s (--slow-start-s)")
+        return "; ".join(parts)
+
 
 @dataclass(frozen=True)
 class Fault:

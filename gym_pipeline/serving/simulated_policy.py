@@ -339,10 +339,11 @@ def run_server(
     (`faults.slow_start_s`) it is listening but answers 503 until the slow start is over.
     """
     app = create_app(checkpoint_dir, latency_ms=latency_ms, faults=faults, capacity=capacity)
-    asyncio.run(_serve(app, host, port, ready_file))
+    asyncio.run(_serve(app, host, port, ready_file, faults.describe() if faults and faults.active else None))
 
 
-async def _serve(app: web.Application, host: str, port: int, ready_file: Path | None) -> None:
+async def _serve(app: web.Application, host: str, port: int, ready_file: Path | None,
+                 injected_faults: str | None = None) -> None:
     stop = asyncio.Event()
     stopped_by: list[signal.Signals] = []
     loop = asyncio.get_running_loop()
@@ -362,6 +363,8 @@ async def _serve(app: web.Application, host: str, port: int, ready_file: Path | 
         served = app[SERVED_MODEL_KEY]  # what it answers to, in vLLM's words (a diagnosis reads it)
         print(f"INFO simulated policy: checkpoint step {served.checkpoint.config.step}, "
               f"served_model_name=['{served.checkpoint.config.model_id}']", flush=True)
+        if injected_faults:  # a drill's flags left in a launch script must not pass for a failing model
+            print(f"WARNING simulated policy: fault injection is on: {injected_faults}", flush=True)
         await stop.wait()
         # a server that stops says why, as our commands do (fatal_signals.py): a stage that finds nothing at its
         # URL later is then explained by this line

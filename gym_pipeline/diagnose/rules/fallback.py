@@ -15,7 +15,6 @@ from gym_pipeline.diagnose.evidence_line import excerpt
 from gym_pipeline.diagnose.exception_hints import code_fix_hint
 from gym_pipeline.diagnose.findings import Finding, input_field_fault
 from gym_pipeline.diagnose.launcher import served_and_stopped
-from gym_pipeline.diagnose.line_endings import crlf_hint
 from gym_pipeline.diagnose.logs import LogIncident
 from gym_pipeline.diagnose.origin import (
     BAD_DATA_ROW,
@@ -30,6 +29,7 @@ from gym_pipeline.diagnose.origin import (
     server_role,
 )
 from gym_pipeline.diagnose.unrecorded_source import source_candidates
+from gym_pipeline.diagnose.user_scripts import script_hints
 from gym_pipeline.diagnose.vocabulary import (
     CACHE_RESUME,
     CATEGORY_MEANINGS,
@@ -174,8 +174,8 @@ def unexplained_log_errors(ev: Evidence, findings: list[Finding]) -> list[Findin
             placement = replace(placement, fix=f"{placement.fix} Our check of the data finds {fault}.")
         if placement.basis == NAME_NOT_DEFINED and (started := _servers_started(ev)):
             placement = replace(placement, fix=f"{placement.fix} {started}")
-        if placement.category == CONFIG and (crlf := crlf_hint(ev.run_dir)):
-            placement = replace(placement, fix=f"{crlf} {placement.fix or ''}".strip())
+        if placement.category == CONFIG and (hints := script_hints(ev.run_dir)):
+            placement = replace(placement, fix=f"{hints} {placement.fix or ''}".strip())
         category = placement.category
         span = f"{incident.start}-{incident.end}" if incident.end > incident.start else str(incident.start)
         raised_at = innermost_frame(incident)

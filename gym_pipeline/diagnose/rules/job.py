@@ -31,6 +31,7 @@ from gym_pipeline.diagnose.probes import HEAD_SERVER, MODEL, PORT, PORT_IN_USE, 
 from gym_pipeline.diagnose.rules.nesting import nested_finding, nested_log_findings
 from gym_pipeline.diagnose.rules.overload import overload_finding, rate_limited_at_lowest_load, read_overload
 from gym_pipeline.diagnose.rules.routing import all_servers_ready, describe_endpoint_failures, groups_routed
+from gym_pipeline.diagnose.user_scripts import user_text_files
 from gym_pipeline.diagnose.vocabulary import (
     CACHE_RESUME,
     CONFIG,
@@ -483,7 +484,7 @@ def rule_model_endpoint_failures(ev: Evidence) -> list[Finding]:
             title=f"Model endpoint {described.what}: {plural(sum(g.count for g in groups), 'failed attempt')}",
             evidence=[g.first for g in described.examples],
             cause=f"{status_words(lead)}: {said(lead)}. {described.reading} Affected: {affected(ev, groups)}.",
-            fix=(
+            fix=_injected_faults(ev, groups) + (
                 f"1. Check the endpoint answers: `curl -s {models_url(ev)}` (`gym env start` probes "
                 f"`<base_url>/models`; {diagnose_command(ev, probe=True)} does it for you) and read "
                 f"{model_server_log(ev)}. 2. For 429 or overload, lower `--concurrency` of `gym eval run`. 3. If the error body stays "
@@ -513,6 +514,19 @@ def rule_model_endpoint_failures(ev: Evidence) -> list[Finding]:
 
 
 _MODEL_NOT_FOUND = re.compile(r"model_not_found|The model `?(?P<model>[^`'\s]+)`? does not exist", re.I)
+_INJECTED = "injected fault"  # what our simulated policy's failures say (serving/faults.py)
+
+
+def _injected_faults(ev: Evidence, groups: list) -> str:
+    """When the server says it failed on purpose: a fault drill's flags left on, and where they are set."""
+    if not any(_INJECTED in g.text for g in groups) and not ev.hits("policy_fault_injection"):
+        return ""
+    scripts = [name for name, content in user_text_files(ev.run_dir) if b"--fault-rate" in content]
+    where = f" (set in {', '.join(scripts[:3])})" if scripts else ""
+    return ("0. The server fails these on purpose: its errors say 'injected fault', so it runs with fault injection "
+            f"on (`gym-pipeline serve-policy --fault-rate ... --fault-kinds ...`{where}, flags of a resilience "
+            "drill). Start it again without `--fault-rate` and `--fault-kinds`, then collect the missing rollouts; "
+            "the checks below are for a server that fails by itself. ")
 
 
 def _served_hint(ev: Evidence, groups: list) -> str:

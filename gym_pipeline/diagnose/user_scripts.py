@@ -1,0 +1,63 @@
+"""Faults of the user's own scripts and settings files in a run folder, which the errors they cause never name.
+
+- Windows (CRLF) line endings: a shell that sources such a file (`source eval.env`, a job script) keeps the carriage
+  return at the end of every value: an agent name, a path or a number then ends in `\\r`, and whatever reads it
+  refuses it in words that never mention the `\\r` (Hydra's `LexerNoViableAltException`, a file not found).
+- A line continuation broken by a space after its backslash: the backslash escapes the space, not the newline, so
+  the command ends there without the options on the next lines (which then run as a command of their own:
+  `--output: command not found`), and Gym's config loader is handed a lone space it cannot parse.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+_INPUT_SUFFIXES = {".sh", ".env", ".bash", ".yaml", ".yml", ".toml", ".cfg", ".ini", ".conf", ".sbatch", ""}
+_SCRIPT_SUFFIXES = {".sh", ".bash", ".sbatch", ""}
+_MAX_BYTES = 1 << 20  # a script or settings file, not data or logs
+_BROKEN_CONTINUATION = re.compile(rb"\\[ \t]+\r?$")
+
+
+def user_text_files(run_dir: Path | None, suffixes: set[str] = _INPUT_SUFFIXES) -> list[tuple[str, bytes]]:
+    """(name relative to the run folder, content) of the small scripts and settings files in it, or one folder
+    down."""
+    if run_dir is None or not run_dir.is_dir():
+        return []
+    found = []
+    for path in sorted([*run_dir.iterdir(), *(p for d in run_dir.iterdir() if d.is_dir() for p in d.iterdir())]):
+        if path.suffix not in suffixes or not path.is_file() or path.stat().st_size > _MAX_BYTES:
+            continue
+        try:
+            found.append((str(path.relative_to(run_dir)), path.read_bytes()))
+        except OSError:
+            continue
+    return found
+
+
+def crlf_inputs(run_dir: Path | None) -> list[str]:
+    """The user's scripts and settings files that have CRLF line endings."""
+    return [name for name, content in user_text_files(run_dir) if b"\r\n" in content]
+
+
+def broken_continuations(run_dir: Path | None) -> list[tuple[str, int]]:
+    """(script, line) of the lines of the user's shell scripts that end in a backslash followed by blanks."""
+    return [(name, number) for name, content in user_text_files(run_dir, _SCRIPT_SUFFIXES)
+            for number, line in enumerate(content.splitlines(), start=1) if _BROKEN_CONTINUATION.search(line)]
+
+
+def script_hints(run_dir: Path | None) -> str:
+    """Sentences naming the user's files with CRLF line endings or broken line continuations, or ""."""
+    hints = []
+    if files := crlf_inputs(run_dir):
+        named = ", ".join(f"`{name}`" for name in files[:3])
+        hints.append(f"{named} {'has' if len(files) == 1 else 'have'} Windows (CRLF) line endings: every value a "
+                     "shell reads from it ends in a carriage return (`\\r`), which breaks names, paths and numbers. "
+                     f"Convert it: `sed -i 's/\\r$//' {files[0]}` (or `dos2unix`), then run again.")
+    if broken := broken_continuations(run_dir):
+        named = ", ".join(f"{name}:{line}" for name, line in broken[:3])
+        hints.append(f"A backslash followed by a space ends a line of a script ({named}): it escapes the space, not "
+                     "the newline, so the command ends there and the options on the next lines never reach it (the "
+                     f"shell runs them as a command of their own). Delete what follows the backslash (`sed -i "
+                     f"'s/\\\\[[:blank:]]*$/\\\\/' {broken[0][0]}`), then run again.")
+    return " ".join(hints)
