@@ -49,8 +49,14 @@ def _kinds(*rows: tuple[str, str, str] | tuple[str, str, str, str]) -> tuple[_Ki
 NAME_NOT_DEFINED = "a name the config does not define"
 READING_ROWS = "reading the data rows"
 BAD_DATA_ROW = "a row of a JSONL data file is malformed or lacks a field (file:line named)"
-# What it is, whoever met it: errno classes, network failures, and the few errors our own commands name.
 VERIFY_RESPONSE_INVALID = r"validation errors? for \w*Verify\w*Response\b"
+# the Docker client told to use TLS with certificates that are not there (settings left from a remote engine)
+DOCKER_TLS = r"client_cert param|TLS configuration|DOCKER_CERT_PATH|DOCKER_TLS_VERIFY|[Dd]ocker[^\n]*\bx509:"
+DOCKER_TLS_FIX = ("Unset the TLS settings left from another engine (`unset DOCKER_TLS_VERIFY DOCKER_CERT_PATH`, and "
+                  "DOCKER_HOST if it names that engine) where they are set (a sourced env script, `~/.bashrc`), or "
+                  "give DOCKER_CERT_PATH a folder holding ca.pem, cert.pem and key.pem; `docker info` must answer; "
+                  "then run again.")
+# What it is, whoever met it: errno classes, network failures, and the few errors our own commands name.
 _WHAT = _kinds(
     (r"Errno 28\b|No space left on device|ENOSPC|Disk quota exceeded|EDQUOT", INFRA,
      "ENOSPC: the filesystem it writes to is full",
@@ -81,6 +87,32 @@ _WHAT = _kinds(
      "quotes reaches Gym unexpanded: write `$HOME/...` or leave the `~` unquoted so the shell expands it), and "
      "quote values with spaces, brackets or `=` for Hydra (`'++key=\"a b\"'`); the refused override was "
      "`{override}`. Then run again."),
+    (r"LexerNoViableAltException", CONFIG,
+     "a command-line value Gym's config loader (Hydra's override grammar) cannot parse",
+     "The `^` under the error marks where the value went wrong; a blank one is most often a line break gone wrong (a "
+     "backslash followed by a space in a script, a variable that is empty or ends in `\\r`): give Gym the options as "
+     "the usage says, values with spaces or brackets quoted for Hydra (`'++key=\"a b\"'`); then run again."),
+    # a line of a script starting with an option, run as a command of its own
+    (r"(?P<script>\S+): line (?P<line>\d+): (?P<option>-[-\w]*): command not found", CONFIG,
+     "a line of a script that starts with an option ran as a command of its own: the line before it does not end "
+     "in a continuing backslash",
+     "In {script}, end the line before line {line} with a backslash and nothing after it (a space after the "
+     "backslash ends the command there; `cat -A {script}` shows one as `\\ $`), so {option} and the options after it "
+     "reach the command; then run again."),
+    # our commands' and argparse's refusals of a command line: nothing ran
+    (r"(?:^|\n)(?:[\w.-]+: )?[Ee]rror: (?:[^\n]*\bneeds? --[\w-]+|the following arguments are required"
+     r"|unrecognized arguments|argument --?[\w-]+|Missing option|No such option|invalid choice)", CONFIG,
+     "the command line was refused (an option missing, unknown or with a bad value): the command did nothing",
+     "Give the command the options its error and usage line name (`<command> --help`); then run again."),
+    # Python started without its standard library: PYTHONHOME (or PYTHONPATH) left pointing at another installation
+    (r"init_fs_encoding|No module named '?encodings'?|Could not find platform (?:in)?dependent libraries", INFRA,
+     "Python could not find its own standard library: PYTHONHOME (or PYTHONPATH) points at an installation that is "
+     "gone or of another version",
+     "Unset PYTHONHOME (`unset PYTHONHOME`, and PYTHONPATH if it names another Python's library) where the job's "
+     "environment is set (a sourced env script, `~/.bashrc`, a module load), or point it at an installation that "
+     "exists; `python -c 'import sys; print(sys.prefix)'` must work; then run again."),
+    (DOCKER_TLS, INFRA, "the Docker client was told to use TLS (DOCKER_TLS_VERIFY, DOCKER_CERT_PATH) with certificates "
+     "it cannot find: settings left from another engine", DOCKER_TLS_FIX),
     (r"IsADirectoryError|Errno 21\b|Is a directory", CONFIG, "EISDIR: a path given where a file is read names a "
      "folder", "Point the option that names the file (`--input` or `--inputs` for data, `--rollouts`, a config path) "
      "at a file inside that folder (`ls` it for the .jsonl), not at the folder itself; then run again."),

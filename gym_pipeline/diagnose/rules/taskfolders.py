@@ -27,6 +27,7 @@ from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import CAUSE, NOTE, Finding, Rule, plural
 from gym_pipeline.diagnose.manifests import sweep_config_beside
+from gym_pipeline.diagnose.origin import DOCKER_TLS, DOCKER_TLS_FIX
 from gym_pipeline.diagnose.skip_reasons import kind_of_skips
 from gym_pipeline.diagnose.taskset_source import is_taskset_record, taskset_staleness
 from gym_pipeline.diagnose.vocabulary import (
@@ -194,13 +195,20 @@ def rule_no_sandbox(ev: Evidence) -> list[Finding]:
               f"result row existed, because no sandbox could be made: {first.get('_ng_failure_message')}",
         fix=f"Read the failures file ({ev.rel(ev.run_dir / FAILURES_FILE)}) or each task's failure.message in the "
             "run summary. "
-            + ("Let this user use the Docker engine: add it to the docker group (`sudo usermod -aG docker $USER`, "
-               "then log in again) or point DOCKER_HOST at an engine it may use"
-               if _PERMISSION_DENIED.search(str(first.get("_ng_failure_message"))) else
-               "Start the Docker engine (`bash scripts/dev-services.sh up docker`) or point DOCKER_HOST at one")
-            + f"; `docker info` must answer. Then {run.rerun()}.",
+            + _sandbox_fix(str(first.get("_ng_failure_message"))) + f" Then {run.rerun()}.",
         failed_keys=frozenset(episodes),
     )]
+
+
+def _sandbox_fix(message: str) -> str:
+    """How to get a Docker engine the stages can use, by what the sandbox's failure says."""
+    if re.search(DOCKER_TLS, message, re.I):
+        return DOCKER_TLS_FIX
+    if _PERMISSION_DENIED.search(message):
+        return ("Let this user use the Docker engine: add it to the docker group (`sudo usermod -aG docker $USER`, "
+                "then log in again) or point DOCKER_HOST at an engine it may use; `docker info` must answer.")
+    return ("Start the Docker engine (`bash scripts/dev-services.sh up docker`) or point DOCKER_HOST at one; `docker "
+            "info` must answer.")
 
 
 # ---------------------------------------------------------------------------------------------
