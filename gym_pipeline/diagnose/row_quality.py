@@ -29,7 +29,9 @@ Collected while `artifacts` streams the files, one row at a time, in bounded mem
 - rollouts that answered another prompt than the materialized row of their key (inputs materialized again after the
   rollouts were written, or rollouts of another run copied in): their rewards are for other tasks;
 - rows of one environment scored by another's server (`agent_ref` `string_match_simple_agent`,
-  `_ng_environment_server` `mcqa_environment_server`): the collection was pointed at the wrong environment.
+  `_ng_environment_server` `mcqa_environment_server`): the collection was pointed at the wrong environment;
+- answers scored 0 that are the expected answer of the task before or after theirs: the labels were joined to the
+  prompts one row off (a header line counted as a label, a row dropped on one side).
 """
 
 from __future__ import annotations
@@ -151,6 +153,9 @@ class RowQuality:
     prompts_compared: int = 0
     other_prompt_rollouts: int = 0
     other_prompt_example: EvidenceLine | None = None
+    # each task's expected answer (the first seen), and answers scored 0 that matched none of the readings above
+    expected_of_task: dict[int, str] = field(default_factory=dict)
+    unexplained_zeros: list[tuple[int, str, EvidenceLine]] = field(default_factory=list)  # (task, answer, line)
 
 
 def _prompt(row: dict[str, Any]) -> Any:
@@ -372,6 +377,8 @@ def note_rollout_row(quality: RowQuality, row: dict[str, Any], key: tuple[int, i
                           EvidenceLine(file=file, line=line, text=where), key)
     expected = row.get("expected_answer")
     if isinstance(expected, str):
+        if len(quality.expected_of_task) < MAX_ROWS_TRACKED:
+            quality.expected_of_task.setdefault(key[0], expected.strip()[:MAX_KEPT])
         _note_scored_answer(quality, expected.strip(), answer)
     elif expected is None and len(quality.answers_to_check) < MAX_ROWS_TRACKED:
         # kept short: a whole response taken for the answer must not hold the run's text in memory
@@ -442,6 +449,25 @@ def _note_scored_answer(quality: RowQuality, expected: str, answer: ScoredAnswer
         # the expected answer in markup the answers lack, or with a note after it ("42 (6 x 7)")
         quality.wrapped_expected += 1
         quality.wrapped_example = quality.wrapped_example or here
+    elif len(quality.unexplained_zeros) < MAX_REASONS_TO_CHECK:
+        quality.unexplained_zeros.append((answer.key[0], extracted[:MAX_KEPT], here))
+
+
+def labels_one_row_off(quality: RowQuality) -> tuple[int, set[int], int, list[EvidenceLine]]:
+    """(shift, tasks, other): the tasks with an answer scored 0 that is the expected answer of the task `shift` (-1 or
+    +1) away, for the shift with more of them, and how many tasks the other shift finds (chance alone finds as
+    many either way); with the first examples."""
+    found: dict[int, tuple[set[int], list[EvidenceLine]]] = {}
+    for shift in (-1, 1):
+        tasks, examples = set(), []
+        for task, answer, where in quality.unexplained_zeros:
+            if quality.expected_of_task.get(task + shift) == answer != quality.expected_of_task.get(task):
+                tasks.add(task)
+                examples.append(where.model_copy(update={"text": f"{where.text}: task {task + shift}'s expected "
+                                                                 "answer"}))
+        found[shift] = (tasks, examples[:2])
+    shift = max(found, key=lambda s: len(found[s][0]))
+    return shift, found[shift][0], len(found[-shift][0]), found[shift][1]
 
 
 def _last_response_line(row: dict[str, Any]) -> str | None:

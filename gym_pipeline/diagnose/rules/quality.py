@@ -8,6 +8,7 @@ import re
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import Finding, model_url_of, path_of, plural, profile_command
+from gym_pipeline.diagnose.row_quality import labels_one_row_off
 from gym_pipeline.diagnose.vocabulary import CACHE_RESUME, CONFIG, DATA_SCHEMA, MODEL_SERVING, VERIFIER_RUNTIME
 
 UNEXTRACTED_MIN_ROWS = 3
@@ -498,6 +499,40 @@ def rule_numbers_written_otherwise_in_expected_answers(ev: Evidence) -> list[Fin
             "text or integers, `df['expected_answer'].astype('Int64').astype(str)`), then materialize again and "
             "collect (or score the stored responses again); the materialized rows: "
             f"{path_of(a.materialized)}.",
+    )]
+
+
+SHIFTED_MIN_TASKS = 3
+DISTINCT_LABELS_SHARE = 0.8  # of the tasks: with few labels (A-D, yes/no) a neighbour's label is often the answer
+_HEADER_WORDS = frozenset({"expected_answer", "answer", "answers", "label", "labels", "target", "gold", "solution"})
+
+
+def rule_labels_one_row_off(ev: Evidence) -> list[Finding]:
+    """Answers scored 0 that are the expected answer of the neighbouring task: the labels sit one row off."""
+    a = ev.artifacts
+    quality = a.quality
+    shift, tasks, other_way, examples = labels_one_row_off(quality)
+    labels = quality.expected_of_task.values()
+    rewarded = quality.scored_rows - quality.zero_rewards
+    if len(tasks) < SHIFTED_MIN_TASKS or len(tasks) < 3 * other_way or rewarded >= len(tasks) \
+            or len(set(labels)) < DISTINCT_LABELS_SHARE * len(labels):
+        return []
+    headers = sorted({f"task {task}: {answer!r}" for task, answer in quality.expected_of_task.items()
+                      if answer.lower() in _HEADER_WORDS})
+    header = (f" An expected answer is a column name ({', '.join(headers[:2])}): a header line was read as a label, "
+              "which pushed every later label one row down." if headers else "")
+    return [Finding(
+        category=DATA_SCHEMA,
+        title=f"In {len(tasks)} tasks, answers scored 0 are the expected answer of the task "
+              f"{'before' if shift < 0 else 'after'} theirs: the labels are one row off the prompts",
+        evidence=examples,
+        cause="Each of these answers is the label of the neighbouring task, so the answers are right and the labels "
+              "are not theirs: the data was built by pairing prompts and labels by position (a join of two files, a "
+              "table export), and one side has a row more or less (a header line, a dropped or blank row)." + header,
+        fix="Rebuild the source data so each prompt gets its own `expected_answer`: join prompts and labels by an id, "
+            "not by position, or drop the extra line (a CSV header: read it with `csv.DictReader`, or `tail -n +2`); "
+            "check a few rows by eye, then materialize again and collect (or score the stored responses again); the "
+            f"materialized rows: {path_of(a.materialized)}.",
     )]
 
 
