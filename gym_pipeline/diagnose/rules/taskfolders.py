@@ -650,6 +650,54 @@ def rule_test_script_errors(ev: Evidence) -> list[Finding]:
 
 
 # ---------------------------------------------------------------------------------------------
+# A task's test.sh reading a file of its own tests/ folder by a path where it is not (a relative path after `cd /app`)
+
+_UNREADABLE = re.compile(r"^(?:\S+: )?(?:line \d+: )?(?P<path>[^\s:]+): No such file or directory")
+
+
+def _own_files_not_found(ev: Evidence, run: TaskFolderRun) -> dict[str, tuple[EvidenceLine, str]]:
+    """For each task whose test output says a file is missing that its tests/ folder holds (and not at the path it
+    was read by), the first such line and the file's name; reading at most MAX_TRANSCRIPTS files."""
+    episodes = ev.run_dir / "rollouts_episodes"
+    found: dict[str, tuple[EvidenceLine, str]] = {}
+    for path in sorted(episodes.glob(f"*/*/attempt_*/verifier/{TEST_STDOUT}"))[:MAX_TRANSCRIPTS]:
+        task = path.relative_to(episodes).parts[0]
+        if task in found:
+            continue
+        tests = locate_named_file(run.task_path(task), ev.run_dir, folder=True) / "tests"
+        for number, line in enumerate(path.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
+            missing = _UNREADABLE.match(line.strip())
+            name = missing and Path(missing["path"]).name
+            if name and missing["path"] != f"/tests/{name}" and (tests / name).is_file():
+                found[task] = (EvidenceLine(file=ev.rel(path), line=number, text=line.strip()), name)
+                break
+    return found
+
+
+def rule_test_reads_its_files_elsewhere(ev: Evidence) -> list[Finding]:
+    run = task_folder_run(ev)
+    if run is None:
+        return []
+    found = _own_files_not_found(ev, run)
+    if not found:
+        return []
+    task, (first, name) = next(iter(found.items()))
+    return [Finding(
+        category=VERIFIER_RUNTIME,
+        title=f"The test of {_names(found)} cannot find its own tests/{name}, so its rewards do not measure the "
+              "agent",
+        evidence=[line for line, _ in found.values()][:3],
+        cause=f"The task's tests folder holds {name}, and the sandbox mounts it at /tests/{name}; test.sh reads it by "
+              "another path (a relative one, resolved against the folder it `cd`s to), finds nothing and goes on "
+              "comparing the agent's work with an empty text: it fails agents that did the task and can pass one "
+              "that did nothing. The model is not at fault: the verifier is.",
+        fix=f"In {run.task_path(task)}/tests/test.sh read it as /tests/{name} (or `\"$(dirname \"$0\")/{name}\"`), and "
+            "stop the test when a file of its own is missing (`set -e`, or test `-f` first); check it with the "
+            f"oracle (`gym-pipeline tasks validate {run.task_path(task)}`, which must score 1), then {run.rerun()}.",
+    )]
+
+
+# ---------------------------------------------------------------------------------------------
 # A task's test.sh checking a file its instruction never asks for (one renamed on one side only)
 
 _APP_PATH = re.compile(r"/app/[\w.-]+(?:/[\w.-]+)*")
@@ -741,6 +789,7 @@ _ADDED_BEFORE_KNOWN_PROBLEMS = {1: (("tasks_not_loadable", rule_tasks_not_loadab
                                 7: (("sandbox_commands_killed", rule_sandbox_commands_killed),
                     ("task_agent_timeouts", rule_task_agent_timeouts),
                     ("test_script_errors", rule_test_script_errors),
+                    ("test_reads_its_files_elsewhere", rule_test_reads_its_files_elsewhere),
                     ("test_checks_unasked_paths", rule_test_checks_unasked_paths))}
 
 
