@@ -19,6 +19,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from gym_pipeline.core.materialize import MaterializationError, MaterializationSettings
+from gym_pipeline.core.yaml_numbers import octal_numbers
 from gym_pipeline.environments import (
     Environment,
     VerifierNotFoundError,
@@ -475,7 +476,8 @@ def load_sweep_config(path: Path, load_verifiers: bool = True) -> SweepConfig:
     if not path.is_file():
         raise ConfigError(f"{path}: sweep config not found" if not path.exists() else f"{path}: not a file")
     try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
+        raw = yaml.safe_load(text)
     except UnicodeDecodeError as error:
         raise ConfigError(f"{path}: not UTF-8 text (byte {error.start})") from None
     except yaml.MarkedYAMLError as error:
@@ -486,6 +488,9 @@ def load_sweep_config(path: Path, load_verifiers: bool = True) -> SweepConfig:
         raise ConfigError(f"{path}: not valid YAML ({_one_line(error)})") from None
     if not isinstance(raw, dict):
         raise ConfigError(f"{path}: expected a mapping at the top level")
+    if padded := octal_numbers(text):  # `num_repeats: 010` would silently be 8
+        raise ConfigError(f"{path}:{padded[0].line}: field '{padded[0].key}': {padded[0].describe()}; write "
+                          f"{padded[0].meant} (or quote it, if it is text)")
     try:
         config = SweepConfig.model_validate(raw)
     except ValidationError as error:

@@ -39,6 +39,9 @@ def test_workspace_without_config_uses_example_with_runs_in_the_workspace(tmp_pa
         ("environments:\n  - {name: a, dataset: d.jsonl, fan_out: {x: []}}\n", "field 'environments.0': Value error, "
                                                                              "fan_out['x'] is an empty list"),
         ("environments:\n  - {name: a, dataset: d.jsonl, limit: -1}\n", "field 'environments.0.limit'"),
+        # zero-padded, YAML would read it as octal 8
+        ("environments:\n  - {name: a, dataset: d.jsonl}\nnum_repeats: 010\n", "sweep.yaml:3: field 'num_repeats': "
+                                                                               "`num_repeats: 010` reads as 8, not 10"),
     ],
 )
 def test_bad_config_names_file_and_field(tmp_path, text, expected):
