@@ -345,3 +345,32 @@ def wait_for_ready_url(log: Path, timeout_s: float = 30) -> str:
                 return line.split()[1]
         time.sleep(0.1)
     raise AssertionError(f"no ready line in {log}: {log.read_text()}")
+
+
+def _second_checkpoint_unprofiled(run: Path) -> Path:
+    """Beside the profiled run of step_0100, step_0200's run: collected later (its manifest says so), not profiled."""
+    newer = run.parents[1] / "step_0200" / ENV
+    shutil.copytree(run, newer, ignore=shutil.ignore_patterns("rollouts_reward_profiling.jsonl", "*metrics.json",
+                                                              "rollouts_reward_analysis.*"))
+    manifest = read_manifest(newer)
+    manifest[ROLLOUTS_STAGE]["recorded_at"] = "2999-01-01T00:00:00Z"
+    (newer / "manifest.json").write_text(json.dumps(manifest))
+    return newer
+
+
+def test_a_latest_link_left_on_the_previous_checkpoint_is_a_profile_of_an_older_run(run):
+    _second_checkpoint_unprofiled(run)
+    runs = run.parents[1]
+    (runs / "latest").symlink_to(runs / "step_0100")
+    report = diagnose(runs)
+    assert report.category == "cache_resume", [f.title for f in report.findings]
+    finding = report.causes[0]
+    assert finding.id == "profile_of_an_older_run"
+    assert "`latest` points at step_0100, not at the newest run step_0200" in finding.title
+    assert "ln -sfn step_0200 latest" in finding.fix
+
+
+def test_a_newer_run_not_profiled_yet_without_a_pointer_to_the_older_one_is_no_fault(run):
+    _second_checkpoint_unprofiled(run)
+    report = diagnose(run.parents[1])
+    assert "profile_of_an_older_run" not in [f.id for f in report.findings]

@@ -300,7 +300,7 @@ class ArtifactFacts:
 # Locating the files.
 
 
-def _walk_glob(run_dir: Path, suffix: str) -> list[Path]:
+def walk_glob(run_dir: Path, suffix: str) -> list[Path]:
     """Files ending in `suffix` below `run_dir`, outside virtual environments and caches."""
     return sorted(
         p for p in run_dir.rglob(f"*{suffix}")
@@ -316,7 +316,7 @@ def find_run_files(run_dir: Path) -> RunFiles:
     """
     candidates = sorted(run_dir.glob(f"*{MATERIALIZED_SUFFIX}"))
     if not candidates and not (run_dir / ROLLOUTS_FILE).exists():
-        candidates = _walk_glob(run_dir, MATERIALIZED_SUFFIX) or _walk_glob(run_dir, RUN_SUMMARY_SUFFIX)
+        candidates = walk_glob(run_dir, MATERIALIZED_SUFFIX) or walk_glob(run_dir, RUN_SUMMARY_SUFFIX)
     if candidates:
         chosen = max(candidates, key=lambda p: (p.stat().st_mtime, p.name == MATERIALIZED_INPUTS_FILE))
         directory = chosen.parent
