@@ -69,8 +69,12 @@ class TaskFolderRun:
 
     @property
     def partition(self) -> tuple[str, str] | None:
-        checkpoint = self.manifest.get(ROLLOUTS_STAGE, {}).get("checkpoint", {}).get("name")
-        return (checkpoint, self.run_dir.name) if checkpoint else None
+        record = self.manifest.get(ROLLOUTS_STAGE, {})
+        checkpoint = record.get("checkpoint", {}).get("name")
+        # the environment is the folder the stage wrote into (`<runs_dir>/<checkpoint>/<env>`), wherever the run
+        # folder was copied or moved since
+        written = record.get("output", {}).get("path")
+        return (checkpoint, Path(written).parent.name if written else self.run_dir.name) if checkpoint else None
 
     def rerun(self) -> str:
         """How to run it again: a task-folder collection always starts afresh (no --resume)."""
