@@ -31,7 +31,7 @@ from gym_pipeline.core.formats import (
     TASK_INDEX,
     JsonlFormatError,
 )
-from gym_pipeline.diagnose.evidence_line import MAX_TEXT_CHARS, EvidenceLine, excerpt
+from gym_pipeline.diagnose.evidence_line import MAX_TEXT_CHARS, EvidenceLine, excerpt, line_holding
 from gym_pipeline.diagnose.logs import SKIPPED_DIRS, LogHit
 from gym_pipeline.diagnose.nested import ErrorBody, NestedError, parse_error_body, unwrap_inner_server_error
 from gym_pipeline.diagnose.row_quality import RowQuality, note_materialized_row, note_profile_row, note_rollout_row
@@ -666,10 +666,6 @@ def _collect_profile(facts: ArtifactFacts) -> None:
             facts.profile_missing_rollouts += missing
 
 
-def _line_of(lines: list[str], needle: str) -> int | None:
-    return next((number for number, line in enumerate(lines, start=1) if needle in line), None)
-
-
 def _read_json(path: Path) -> tuple[Any, list[str]] | None:
     if not path.is_file():
         return None
@@ -698,12 +694,12 @@ def _collect_run_summary(facts: ArtifactFacts) -> None:
         stale = item.get("stale_files")
         if isinstance(stale, list) and stale:
             facts.stale_files += [str(s) for s in stale]
-            line = _line_of(lines, '"stale_files"')
+            line = line_holding(lines, '"stale_files"')
             facts.stale_files_line = EvidenceLine(file=file, line=line, text=f"stale_files: {stale}")
         failure = item.get("failure")
         message = failure.get("message") if isinstance(failure, dict) else None
         if isinstance(message, str):
-            facts.match_errors(file, _line_of(lines, orjson.dumps(message).decode()[1:-1][:80]), message)
+            facts.match_errors(file, line_holding(lines, orjson.dumps(message).decode()[1:-1][:80]), message)
         stack.extend(item.values())
 
 
@@ -724,7 +720,7 @@ def _collect_skipped(facts: ArtifactFacts) -> None:
         if isinstance(reason, dict):
             reason = reason.get("reason") or reason.get("message") or orjson.dumps(reason).decode()
         task, reason = str(task), str(reason)
-        line = _line_of(lines, orjson.dumps(task).decode())
+        line = line_holding(lines, orjson.dumps(task).decode())
         where = EvidenceLine(file=file, line=line, text=f"{task}: {excerpt(reason)}")
         facts.skipped.append(SkippedTask(task, reason, where))
         facts.hits.append(("skipped_task", LogHit(file, line or 0, f"{task}: {reason}", {"task": task})))

@@ -16,6 +16,11 @@ from gym_pipeline.core.redaction import redact
 MAX_TEXT_CHARS = 300  # one evidence line
 
 
+def line_holding(lines: list[str], needle: str) -> int | None:
+    """The number (from 1) of the first of `lines` that holds `needle`; None when none does."""
+    return next((number for number, line in enumerate(lines, start=1) if needle in line), None)
+
+
 def excerpt(text: str, limit: int = MAX_TEXT_CHARS) -> str:
     """One redacted line of at most `limit` characters (redaction first: a cut never reveals a key)."""
     one_line = " ".join(redact(text).split())

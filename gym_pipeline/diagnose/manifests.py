@@ -23,7 +23,7 @@ from gym_pipeline.core.manifest import COLLECTING, MANIFEST_FILE, PROFILE_STAGE,
 from gym_pipeline.core.materialize import MATERIALIZED_INPUTS_STAGE, MaterializationSettings
 from gym_pipeline.core.staleness import StaleInputsError, StaleReport, compare_materialized, ensure_resume_is_safe
 from gym_pipeline.diagnose.artifacts import locate_named_file
-from gym_pipeline.diagnose.evidence_line import EvidenceLine
+from gym_pipeline.diagnose.evidence_line import EvidenceLine, line_holding
 from gym_pipeline.diagnose.taskset_source import is_taskset_record, taskset_staleness
 
 SOURCE_CHANGED = "source_changed"  # the data changed since the inputs were materialized
@@ -65,10 +65,6 @@ class ManifestFacts:
         return [s for s in self.stale if s.kind == kind]
 
 
-def _line(lines: list[str], needle: str) -> int | None:
-    return next((number for number, line in enumerate(lines, start=1) if needle in line), None)
-
-
 def read_manifest_facts(run_dir: Path | None, materialized: Path, rollouts: Path) -> ManifestFacts:
     facts = ManifestFacts()
     path = run_dir / MANIFEST_FILE if run_dir is not None else None
@@ -85,12 +81,12 @@ def read_manifest_facts(run_dir: Path | None, materialized: Path, rollouts: Path
         facts.unreadable = f"expected a JSON object of stage records, got {type(manifest).__name__}"
         return facts
     lines = text.splitlines()
-    facts.model_urls = [(url, _line(lines, url)) for url in _values_of(manifest, "model_url")]
-    facts.concurrency = [(n, _line(lines, f'"concurrency": {n}')) for n in _values_of(manifest, "concurrency", int)]
+    facts.model_urls = [(url, line_holding(lines, url)) for url in _values_of(manifest, "model_url")]
+    facts.concurrency = [(n, line_holding(lines, f'"concurrency": {n}')) for n in _values_of(manifest, "concurrency", int)]
     checkpoint = (manifest.get(ROLLOUTS_STAGE) or {}).get("checkpoint") if isinstance(manifest.get(ROLLOUTS_STAGE), dict) \
         else None
     if isinstance(checkpoint, dict) and isinstance(checkpoint.get("name"), str):
-        facts.checkpoint = (checkpoint["name"], _line(lines, f'"name": "{checkpoint["name"]}"'))
+        facts.checkpoint = (checkpoint["name"], line_holding(lines, f'"name": "{checkpoint["name"]}"'))
     try:
         _check_records(facts, manifest, materialized, rollouts, lines)
     except (KeyError, TypeError, AttributeError, ValueError) as error:
@@ -112,10 +108,10 @@ def _check_records(facts: ManifestFacts, manifest: dict[str, Any], materialized:
         except StaleInputsError as error:
             recorded = rollouts_record["inputs"]["digest"]
             facts.stale.append(Staleness(INPUTS_CHANGED, str(error), EvidenceLine(
-                file=MANIFEST_FILE, line=_line(lines, recorded), text=f"rollouts.inputs.digest: {recorded}")))
+                file=MANIFEST_FILE, line=line_holding(lines, recorded), text=f"rollouts.inputs.digest: {recorded}")))
     if rollouts_record and (rollouts_record.get("output") or {}).get("path") == rollouts_record["inputs"]["path"]:
         facts.output_over_inputs = EvidenceLine(
-            file=MANIFEST_FILE, line=_line(lines, '"output"'),
+            file=MANIFEST_FILE, line=line_holding(lines, '"output"'),
             text=f"rollouts.inputs.path and rollouts.output.path: {rollouts_record['inputs']['path']}")
     if rollouts_record and isinstance(rollouts_record.get("verifier"), dict):
         _check_verifier(facts, rollouts_record["verifier"], rollouts.parent, lines)
@@ -123,7 +119,7 @@ def _check_records(facts: ManifestFacts, manifest: dict[str, Any], materialized:
     _check_rollouts_output(facts, manifest, rollouts, lines, digests)
     if rollouts_record and rollouts_record.get("status") == COLLECTING:
         facts.collection_cut_short = EvidenceLine(
-            file=MANIFEST_FILE, line=_line(lines, f'"{COLLECTING}"'),
+            file=MANIFEST_FILE, line=line_holding(lines, f'"{COLLECTING}"'),
             text=f"rollouts.status: {COLLECTING} (recorded {rollouts_record.get('recorded_at', '?')})")
     profile_record = manifest.get(PROFILE_STAGE)
     if profile_record:
@@ -149,7 +145,7 @@ def _check_rollouts_output(facts: ManifestFacts, manifest: dict[str, Any], rollo
             COLLECTED_ELSEWHERE,
             f"the last {stage} stage ({recorded_at}, status {record.get('status', '?')}) wrote {other.name}"
             + (f" ({rows} rows)" if isinstance(rows, int) else "") + f", not {rollouts.name}",
-            EvidenceLine(file=MANIFEST_FILE, line=_line(lines, written), text=f"{stage}.output.path: {written}"),
+            EvidenceLine(file=MANIFEST_FILE, line=line_holding(lines, written), text=f"{stage}.output.path: {written}"),
             other_file=other))
         return
     recorded = (record.get("output") or {}).get("digest")
@@ -159,7 +155,7 @@ def _check_rollouts_output(facts: ManifestFacts, manifest: dict[str, Any], rollo
         ROLLOUTS_REPLACED,
         f"{rollouts.name} is not the file the {stage} stage wrote at {recorded_at} (its digest was {recorded}, it is "
         f"{current} now; modified {_modified(rollouts)})",
-        EvidenceLine(file=MANIFEST_FILE, line=_line(lines, recorded), text=f"{stage}.output.digest: {recorded}")))
+        EvidenceLine(file=MANIFEST_FILE, line=line_holding(lines, recorded), text=f"{stage}.output.digest: {recorded}")))
 
 
 def _digest(path: Path, digests: dict[Path, str]) -> str:
@@ -191,7 +187,7 @@ def _check_source(facts: ManifestFacts, record: dict[str, Any], materialized: Pa
     if is_taskset_record(record):  # a folder of task folders, compared task by task
         facts.source, facts.settings = record["source"]["path"], MaterializationSettings(**record["settings"])
         if stale := taskset_staleness(record, materialized):
-            evidence = EvidenceLine(file=MANIFEST_FILE, line=_line(lines, record["source"]["digest"]),
+            evidence = EvidenceLine(file=MANIFEST_FILE, line=line_holding(lines, record["source"]["digest"]),
                                     text=f"materialized_inputs.source: {facts.source} at {record['source']['digest']}")
             facts.stale.append(Staleness(SOURCE_CHANGED if stale[1] else SOURCE_GONE, stale[0], evidence, stale[1]))
         return
@@ -203,7 +199,7 @@ def _check_source(facts: ManifestFacts, record: dict[str, Any], materialized: Pa
     try:
         ensure_resume_is_safe(materialized, None, record)
     except StaleInputsError as error:
-        evidence = EvidenceLine(file=MANIFEST_FILE, line=_line(lines, recorded),
+        evidence = EvidenceLine(file=MANIFEST_FILE, line=line_holding(lines, recorded),
                                 text=f"materialized_inputs.source: {source} at {recorded}")
         if not source.exists():
             facts.stale.append(Staleness(SOURCE_GONE, str(error), evidence))
@@ -255,7 +251,7 @@ def _check_verifier(facts: ManifestFacts, recorded: dict[str, Any], run_dir: Pat
             VERIFIER_CHANGED,
             f"the verifier `{name}` of environment {environment.name} scored these rows at version {version}; its "
             f"code is at version {current} now",
-            EvidenceLine(file=MANIFEST_FILE, line=_line(lines, version), text=f"rollouts.verifier: {name} {version}")))
+            EvidenceLine(file=MANIFEST_FILE, line=line_holding(lines, version), text=f"rollouts.verifier: {name} {version}")))
 
 
 def _check_settings(facts: ManifestFacts, recorded: dict[str, Any], run_dir: Path, lines: list[str]) -> None:
@@ -276,7 +272,7 @@ def _check_settings(facts: ManifestFacts, recorded: dict[str, Any], run_dir: Pat
                 SETTINGS_CHANGED,
                 f"{config_path.relative_to(run_dir)} asks for {what} (environment {environment.name}); the inputs were "
                 f"materialized with the old settings",
-                EvidenceLine(file=MANIFEST_FILE, line=_line(lines, '"settings"'),
+                EvidenceLine(file=MANIFEST_FILE, line=line_holding(lines, '"settings"'),
                              text=f"materialized_inputs.settings: {recorded}")))
         return
 
@@ -292,5 +288,5 @@ def _check_profile(facts: ManifestFacts, record: dict[str, Any], files: dict[str
             facts.stale.append(Staleness(
                 PROFILE_OUTDATED,
                 f"the reward profile was computed from {path.name} at {recorded}; it is {current} now",
-                EvidenceLine(file=MANIFEST_FILE, line=_line(lines, recorded),
+                EvidenceLine(file=MANIFEST_FILE, line=line_holding(lines, recorded),
                              text=f"reward_profile.inputs.{name}: {recorded}")))

@@ -24,7 +24,7 @@ from gym_pipeline.core.manifest import ROLLOUTS_STAGE, read_manifest
 from gym_pipeline.core.materialize import MATERIALIZED_INPUTS_STAGE
 from gym_pipeline.diagnose.artifacts import locate_named_file
 from gym_pipeline.diagnose.evidence import Evidence
-from gym_pipeline.diagnose.evidence_line import EvidenceLine
+from gym_pipeline.diagnose.evidence_line import EvidenceLine, line_holding
 from gym_pipeline.diagnose.findings import CAUSE, NOTE, Finding, Rule, plural
 from gym_pipeline.diagnose.manifests import sweep_config_beside
 from gym_pipeline.diagnose.origin import DOCKER_TLS, DOCKER_TLS_FIX
@@ -418,18 +418,13 @@ def _verifier_budget_reading(ev: Evidence, run: TaskFolderRun, finding: Finding,
     return finding.model_copy(update={
         "category": CONFIG,
         "title": f"{finding.title}: dataset.toml's override for it is under another name, \"{meant[0]}\"",
-        "evidence": [EvidenceLine(file=ev.rel(dataset), line=_line_of(dataset, meant[0]),
+        "evidence": [EvidenceLine(file=ev.rel(dataset), line=line_holding(dataset.read_text(encoding="utf-8", errors="replace").splitlines(), meant[0]),
                                   text=f'[gym.tasks."{meant[0]}"] names no task of the taskset'), *finding.evidence],
         "cause": f"{finding.cause} {ev.rel(dataset)} overrides `[gym.tasks.\"{meant[0]}\"]`, a name no task has: "
                  f"the override applies to nothing, and {task_id} kept its own verifier budget ({budget:g} s).",
         "fix": f"Name the task as its folder is named: `[gym.tasks.\"{task_id}\".verifier]` in {ev.rel(dataset)}; "
                f"then {run.rerun()}.",
     })
-
-
-def _line_of(path: Path, needle: str) -> int | None:
-    lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
-    return next((number for number, line in enumerate(lines, start=1) if needle in line), None)
 
 
 def rule_time_budget(ev: Evidence) -> list[Finding]:
