@@ -239,9 +239,7 @@ def _check_verifier(facts: ManifestFacts, recorded: dict[str, Any], run_dir: Pat
     environment = next((e for e in config.environments if e.verifier == name), None)
     if environment is None:
         return  # a bundled verifier (its version moves with the project) or one the config no longer names
-    module, workspace = config.verifier_module(environment.name)
-    if workspace is not None and not workspace.is_dir():  # a run folder copied or moved: its verifiers below it
-        workspace = locate_named_file(workspace, run_dir, folder=True)
+    module, workspace = workspace_verifier(config, environment.name, run_dir)
     try:
         current = verifier_version(module, workspace)
     except (ModuleNotFoundError, OSError, SyntaxError, ValueError):
@@ -252,6 +250,15 @@ def _check_verifier(facts: ManifestFacts, recorded: dict[str, Any], run_dir: Pat
             f"the verifier `{name}` of environment {environment.name} scored these rows at version {version}; its "
             f"code is at version {current} now",
             EvidenceLine(file=MANIFEST_FILE, line=line_holding(lines, version), text=f"rollouts.verifier: {name} {version}")))
+
+
+def workspace_verifier(config: Any, environment: str, run_dir: Path) -> tuple[str, Path | None]:
+    """(module, workspace) of an environment's verifier, the workspace found below the run folder when the folder was
+    copied or moved since (None for a bundled verifier)."""
+    module, workspace = config.verifier_module(environment)
+    if workspace is not None and not workspace.is_dir():
+        workspace = locate_named_file(workspace, run_dir, folder=True)
+    return module, workspace
 
 
 def _check_settings(facts: ManifestFacts, recorded: dict[str, Any], run_dir: Path, lines: list[str]) -> None:

@@ -13,8 +13,7 @@ import difflib
 import re
 from pathlib import Path
 
-from gym_pipeline.diagnose.artifacts import locate_named_file
-from gym_pipeline.diagnose.manifests import sweep_config_beside
+from gym_pipeline.diagnose.manifests import sweep_config_beside, workspace_verifier
 
 UNDEFINED_NAME = re.compile(r"NameError: name '(?P<name>\w+)' is not defined"
                             r"|AttributeError: .*has no attribute '(?P<attribute>\w+)'")
@@ -58,11 +57,9 @@ def _workspace_verifier_sources(run_dir: Path) -> list[Path]:
     for environment in config.environments:
         if environment.verifier is None or environment.tasks is not None:
             continue
-        module, workspace = config.verifier_module(environment.name)
+        module, workspace = workspace_verifier(config, environment.name, run_dir)
         if workspace is None:
             continue
-        if not workspace.is_dir():  # a run folder copied or moved: its verifiers below it
-            workspace = locate_named_file(workspace, run_dir, folder=True)
         source = workspace / (module.replace(".", "/") + ".py")
         if source.is_file():
             sources.append(source)
