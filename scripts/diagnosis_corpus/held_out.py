@@ -24,8 +24,8 @@ Labels (`case.json`) come from what was injected, following the NeMo Gym debuggi
 the root cause (what the user must change), not of its consequences. The recipes never run the diagnosis.
 
 The framework is in recipes.py; the helpers shared with the earlier sets are imported from eighth_held_out.py,
-ninth_held_out.py, tenth_held_out.py, fourteenth_held_out.py, seventeenth_held_out.py, eighteenth_held_out.py and
-nineteenth_held_out.py, and only this set's own are defined here. Needs root (unshare), Docker, NeMo Gym 0.7.0, and
+ninth_held_out.py, tenth_held_out.py, fourteenth_held_out.py, seventeenth_held_out.py and eighteenth_held_out.py,
+and only this set's own are defined here. Needs root (unshare), Docker, NeMo Gym 0.7.0, and
 PYTHONPATH set to this checkout. Run it from a foreground shell (SIGINT and SIGHUP at their defaults).
 """
 
@@ -321,6 +321,40 @@ def data_schema_builtin_multiword_labels_with_html_nbsp_entities(ctx: Ctx) -> st
             f"exit {collected}, profile exit {profiled}; mean reward {mean(rewards(rows)):.2f}.")
 
 
+@case(
+    "data_schema_builtin_numeric_labels_with_thousands_separators",
+    "data_schema",
+    ["expected_answer"],
+    "the labels went through a spreadsheet whose number format adds thousands separators: every numeric "
+    "expected_answer of four digits or more was exported as '5,040' rather than '5040', which the model's answers "
+    "never match, so correct answers on those tasks score 0 (everything exits 0)",
+)
+def data_schema_builtin_numeric_labels_with_thousands_separators(ctx: Ctx) -> str:
+    run = ctx.run
+    data, (_, better) = builtin_rows(ctx, 10, 33)
+    grouped = set()
+
+    def separators(i, row):
+        label = row["expected_answer"]
+        if label.isdigit() and len(label) >= 4:
+            grouped.add(i)
+            row["expected_answer"] = f"{int(label):,}"
+            return True
+        return False
+
+    changed = rewrite_rows(data, separators)
+    url, policy = ctx.policy(better, "--latency-ms 20")
+    materialize(ctx, data, 3, "string_match")
+    collected = collect_sh(ctx, url, "string_match", 4, timeout=300)
+    profiled = profile_sh(ctx)
+    rows = rows_of(run / "rollouts.jsonl")
+    hit = [row for row in rows if row.get("_ng_task_index") in grouped]
+    if changed < 3 or not hit or any(rewards(hit)) or collected:
+        raise failed(ctx, f"{changed} changed; collect {collected}, {len(rows)} rows, rewards {rewards(hit)}")
+    return (f"RUN/string_match.jsonl (10 rows, {changed} numeric labels with thousands separators); materialize (x 3), "
+            f"collect exit {collected}, profile exit {profiled}; mean reward {mean(rewards(rows)):.2f}.")
+
+
 OVERLAP_VERIFIER = '''
 """Our answer verifier: partial credit for the words of the expected answer that the final answer names."""
 import re
@@ -415,7 +449,7 @@ def verifier_runtime_stage_workspace_verifier_alias_table_moved_to_subfolder(ctx
 @case(
     "throughput_builtin_shards_collected_at_once_with_xargs",
     "throughput_resources",
-    ["-P"],
+    [],
     "the user's collect_shards.sh runs one `gym-pipeline collect` per shard through `xargs -P 4`, each at concurrency "
     "8: 32 requests at once against a model server that generates 2 at a time with 4 waiting, so the overflow was "
     "answered 429 overloaded and many rollouts were given up",
