@@ -2,8 +2,8 @@
 
     PYTHONPATH=. .venv/bin/python scripts/diagnosis_corpus/nineteenth_held_out.py --out tests/data/diagnosis_corpus/nineteenth_held_out [--only CASE ...]
 
-Measured once on 2026-12-03 (top-1 68 %, see benchmarks/README.md), then tuned on by kind. The next held-out set
-(`held_out.py`) is the twentieth.
+Measured once on 2026-12-03 (top-1 68 %, see benchmarks/README.md), then tuned on by kind. The next held-out set is
+twentieth_held_out.py.
 
 This is the nineteenth held-out set, written from the guides alone (the NeMo Gym debugging guide, the reward
 profiling guide, the task-folder troubleshooting guide, docs/nemo_gym.md and docs/real_components.md), without
