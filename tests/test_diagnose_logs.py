@@ -168,3 +168,13 @@ def test_logs_below_a_gym_results_folder_are_diagnosed(tmp_path):
     assert report.category == "infra"
     assert report.findings[0].evidence[0].file == "results/logs/e.log"
     assert scan_logs(tmp_path).files == ["results/logs/e.log"]
+
+
+def test_a_preload_the_loader_ignored_is_no_error_and_a_library_it_could_not_load_is(tmp_path):
+    from gym_pipeline.diagnose import diagnose
+
+    [incident] = scan(DATA / "shared_library_loader.log").incidents
+    assert incident.line == 2 and "error while loading shared libraries" in incident.text
+    shutil.copy(DATA / "shared_library_loader.log", tmp_path / "collect.log")
+    report = diagnose(tmp_path)
+    assert report.category == "infra" and "LD_LIBRARY_PATH" in report.causes[0].fix

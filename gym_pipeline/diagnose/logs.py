@@ -190,6 +190,8 @@ def _whole_line_chunks(handle, chunk_bytes: int) -> Iterator[tuple[bytearray | b
 
 # An error line whose details are on the next lines (pydantic: the field's path, then what it wants and the value;
 # Gym's unset config value: which key it references).
+# lines that say ERROR and end in nothing: the dynamic loader ignoring an LD_PRELOAD library it cannot load
+_NOT_AN_ERROR = re.compile(r"ld\.so: object \S+ from LD_PRELOAD cannot be preloaded [^\n]*: ignored")
 _DETAILS_FOLLOW = re.compile(r"\d+ validation errors? for \w+\s*$|Config value '[^']+'\s*$")
 
 
@@ -360,6 +362,8 @@ class _FileScan:
             return after
         if ERROR_LINE in names or EXCEPTION_LINE in names:
             shown = chunk.shown(line.start, line.end)
+            if _NOT_AN_ERROR.search(shown):
+                return after
             self._add_incident(line.number, line.number, line.number, shown, "error", set(names),
                                server=_split_prefix(shown)[0])
             if _DETAILS_FOLLOW.search(shown):  # pydantic's "1 validation error for X": the field and problem follow

@@ -48,6 +48,7 @@ def _kinds(*rows: tuple[str, str, str] | tuple[str, str, str, str]) -> tuple[_Ki
 
 NAME_NOT_DEFINED = "a name the config does not define"
 READING_ROWS = "reading the data rows"
+REFUSED_COMMAND_LINE = "the command line was refused (an option missing, unknown or with a bad value): the command did nothing"
 BAD_DATA_ROW = "a row of a JSONL data file is malformed or lacks a field (file:line named)"
 VERIFY_RESPONSE_INVALID = r"validation errors? for \w*Verify\w*Response\b"
 # the Docker client told to use TLS with certificates that are not there (settings left from a remote engine)
@@ -102,7 +103,7 @@ _WHAT = _kinds(
     # our commands' and argparse's refusals of a command line: nothing ran
     (r"(?:^|\n)(?:[\w.-]+: )?[Ee]rror: (?:[^\n]*\bneeds? --[\w-]+|the following arguments are required"
      r"|unrecognized arguments|argument --?[\w-]+|Missing option|No such option|invalid choice)", CONFIG,
-     "the command line was refused (an option missing, unknown or with a bad value): the command did nothing",
+     REFUSED_COMMAND_LINE,
      "Give the command the options its error and usage line name (`<command> --help`); then run again."),
     # Python started without its standard library: PYTHONHOME (or PYTHONPATH) left pointing at another installation
     (r"init_fs_encoding|No module named '?encodings'?|Could not find platform (?:in)?dependent libraries", INFRA,
@@ -111,6 +112,22 @@ _WHAT = _kinds(
      "Unset PYTHONHOME (`unset PYTHONHOME`, and PYTHONPATH if it names another Python's library) where the job's "
      "environment is set (a sourced env script, `~/.bashrc`, a module load), or point it at an installation that "
      "exists; `python -c 'import sys; print(sys.prefix)'` must work; then run again."),
+    # the dynamic loader found a broken or wrong copy of a library first (a folder on LD_LIBRARY_PATH), or none
+    (r"error while loading shared libraries: (?P<lib>\S+?): (?:file too short|cannot read file data|cannot open shared "
+     r"object file|wrong ELF class|invalid ELF header|[^\n]*version `[^`']+' not found)", INFRA,
+     "the dynamic loader could not load a shared library the program needs, so it never started",
+     "See which copy the loader takes (`ldd $(command -v python)`; `echo $LD_LIBRARY_PATH`): a folder on LD_LIBRARY_PATH "
+     "holding a broken or other-version copy of {lib} comes before the right one. Take that folder out of "
+     "LD_LIBRARY_PATH where the job's environment is set (a sourced modules script, `~/.bashrc`), or repair the "
+     "copy; then run again."),
+    # a package imported from a folder outside the environment (PYTHONPATH, `pip install --target`) that lacks a name
+    (r"cannot import name '?(?P<name>\w+)'? from '?(?P<package>[\w.]+)'? \((?P<path>(?![^)]*(?:site|dist)-packages)/"
+     r"[^)]*)\)", INFRA,
+     "a copy of the package outside the environment (on PYTHONPATH) shadows the installed one, and lacks the name",
+     "`{package}` was imported from {path}, not from the environment's site-packages: a folder on PYTHONPATH (or a "
+     "`pip install --target` folder) holds another version. Take that folder off PYTHONPATH where the job's "
+     "environment is set (a sourced env script, `~/.bashrc`), or uninstall that copy; `python -c 'import {package}; "
+     "print({package}.__file__)'` must name site-packages; then run again."),
     (DOCKER_TLS, INFRA, "the Docker client was told to use TLS (DOCKER_TLS_VERIFY, DOCKER_CERT_PATH) with certificates "
      "it cannot find: settings left from another engine", DOCKER_TLS_FIX),
     (r"IsADirectoryError|Errno 21\b|Is a directory", CONFIG, "EISDIR: a path given where a file is read names a "

@@ -80,6 +80,7 @@ SIGNATURES: tuple[Signature, ...] = (
         r"|[\w.-]+(?: [\w.-]+){0,3}: error:"  # slurmstepd: error:, srun: error:, gym env start: error:
         r"|Error(?: response from daemon)?:"  # docker, buildah, podman
         r"|\S*python[\d.]*: can't open file"  # the interpreter given a script that is not there
+        r"|\S+: error while loading shared libraries:"  # the dynamic loader, before a program could start
         # the shell failing to run a command: not there, no interpreter, not executable
         r"|(?:ba|z|da)?sh: (?:line \d+: )?\S+: (?:cannot execute|bad interpreter|command not found|No such file"
         r"|Permission denied))",

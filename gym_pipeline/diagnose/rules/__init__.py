@@ -27,7 +27,7 @@ from collections.abc import Iterable
 
 from gym_pipeline.diagnose.evidence import FAILED_RUN_LOG, FAILED_RUN_SOURCE, Evidence
 from gym_pipeline.diagnose.findings import CAUSE, CONSEQUENCE, NOTE, Finding, Rule
-from gym_pipeline.diagnose.origin import host_limit
+from gym_pipeline.diagnose.origin import REFUSED_COMMAND_LINE, host_limit
 from gym_pipeline.diagnose.rules.bad_data import rule_bad_data_line
 from gym_pipeline.diagnose.rules.client_timeout import rule_client_timeout_too_short
 from gym_pipeline.diagnose.rules.data import (
@@ -48,7 +48,7 @@ from gym_pipeline.diagnose.rules.data import (
     rule_truncated_answers,
 )
 from gym_pipeline.diagnose.rules.endpoint_address import rule_endpoint_not_where_server_listens, rule_url_without_scheme
-from gym_pipeline.diagnose.rules.fallback import STEP_OF_CATEGORY, unexplained_log_errors
+from gym_pipeline.diagnose.rules.fallback import PROFILE_STAGE, STEP_OF_CATEGORY, stage_of_log, unexplained_log_errors
 from gym_pipeline.diagnose.rules.firewall import rule_firewall_blocks_run_port
 from gym_pipeline.diagnose.rules.flaky import rule_flaky_verifier
 from gym_pipeline.diagnose.rules.job import (
@@ -254,7 +254,8 @@ def run_rules(ev: Evidence, rules: Iterable[Rule] = RULES) -> list[Finding]:
     if given_up := max((int(hit.groups["count"]) for hit in ev.hits("resume_kept_given_up")), default=0):
         findings = [_before_the_resume_is_a_note(finding, given_up) for finding in findings]
     if _collection_complete(ev) and not _latest_run_failed(findings):
-        findings = [_superseded_is_a_note(finding) for finding in findings]
+        profiled = ev.artifacts.files.profile.is_file()
+        findings = [_superseded_is_a_note(finding, profiled) for finding in findings]
     return link_causes(findings)
 
 
@@ -294,11 +295,15 @@ _SUPERSEDED_CATEGORIES = frozenset({INFRA, MODEL_SERVING, CONFIG})
 _LOG_SUFFIXES = (".log", ".out", ".err", ".txt")
 
 
-def _superseded_is_a_note(finding: Finding) -> Finding:
+def _superseded_is_a_note(finding: Finding, profiled: bool) -> Finding:
     """In a complete run, a serving, infra or config error that only a log shows did not stop the collection that
-    wrote these outputs (an earlier attempt's, or one after it): worth a note, not a fault."""
+    wrote these outputs (an earlier attempt's, or one after it): worth a note, not a fault. Unless it is the profile
+    stage's and there is no profile: that stage, after the collection, is what it stopped."""
     only_in_logs = finding.evidence and all(line.file.endswith(_LOG_SUFFIXES) for line in finding.evidence)
     if finding.role != CAUSE or finding.category not in _SUPERSEDED_CATEGORIES or not only_in_logs:
+        return finding
+    if not profiled and REFUSED_COMMAND_LINE not in finding.cause \
+            and all(stage_of_log(line.file) == PROFILE_STAGE for line in finding.evidence):
         return finding
     if any(host_limit(line.text) for line in finding.evidence):
         return finding  # a full, read-only or size-limited disk is still there for the next stage

@@ -134,6 +134,7 @@ _STAGE_OF_LOG = (
     (re.compile(r"materiali|prepare|download", re.I), 1),
     (re.compile(r"profil|aggregat|report|compar", re.I), 3),
 )
+PROFILE_STAGE = 3
 _UNNAMED_STAGE = 2  # collecting, or a log whose name does not say
 
 
