@@ -19,7 +19,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from gym_pipeline.core.materialize import MaterializationError, MaterializationSettings
-from gym_pipeline.core.yaml_numbers import octal_numbers
+from gym_pipeline.core.yaml_pitfalls import duplicate_keys, octal_numbers
 from gym_pipeline.environments import (
     Environment,
     VerifierNotFoundError,
@@ -491,6 +491,8 @@ def load_sweep_config(path: Path, load_verifiers: bool = True) -> SweepConfig:
     if padded := octal_numbers(text):  # `num_repeats: 010` would silently be 8
         raise ConfigError(f"{path}:{padded[0].line}: field '{padded[0].key}': {padded[0].describe()}; write "
                           f"{padded[0].meant} (or quote it, if it is text)")
+    if twice := duplicate_keys(text):  # a forgotten `num_repeats: 1` below `num_repeats: 8` would silently win
+        raise ConfigError(f"{path}:{twice[0].lines[-1]}: field '{twice[0].key}': {twice[0].describe()}; keep one")
     try:
         config = SweepConfig.model_validate(raw)
     except ValidationError as error:

@@ -42,6 +42,8 @@ def test_workspace_without_config_uses_example_with_runs_in_the_workspace(tmp_pa
         # zero-padded, YAML would read it as octal 8
         ("environments:\n  - {name: a, dataset: d.jsonl}\nnum_repeats: 010\n", "sweep.yaml:3: field 'num_repeats': "
                                                                                "`num_repeats: 010` reads as 8, not 10"),
+        ("num_repeats: 8\nenvironments:\n  - {name: a, dataset: d.jsonl}\nnum_repeats: 1\n",
+         "sweep.yaml:4: field 'num_repeats': `num_repeats` is given 2 times (lines 1, 4): YAML keeps the last, `1`"),
     ],
 )
 def test_bad_config_names_file_and_field(tmp_path, text, expected):
