@@ -31,7 +31,9 @@ Collected while `artifacts` streams the files, one row at a time, in bounded mem
 - rows of one environment scored by another's server (`agent_ref` `string_match_simple_agent`,
   `_ng_environment_server` `mcqa_environment_server`): the collection was pointed at the wrong environment;
 - answers scored 0 that are the expected answer of the task before or after theirs: the labels were joined to the
-  prompts one row off (a header line counted as a label, a row dropped on one side).
+  prompts one row off (a header line counted as a label, a row dropped on one side);
+- expected answers holding HTML entities (`Ludwig&nbsp;van&nbsp;Beethoven`): labels scraped from a web page, which
+  no answer matches.
 """
 
 from __future__ import annotations
@@ -50,6 +52,7 @@ MAX_REASONS_TO_CHECK = 1000  # failure reasons kept until their materialized row
 MAX_DISTINCT_ANSWERS = 1000  # answers counted; later new ones are not (one answer to all is what is looked for)
 MAX_ROWS_TRACKED = 100_000  # rows (or tasks) held per check: answers and prompts until their materialized row, formats
 MAX_KEPT = 400  # characters of each such answer kept
+HTML_ENTITY = re.compile(r"&(?:[A-Za-z]{2,8}|#\d{2,5}|#x[0-9A-Fa-f]{2,4});")
 
 
 @dataclass
@@ -156,6 +159,7 @@ class RowQuality:
     # each task's expected answer (the first seen), and answers scored 0 that matched none of the readings above
     expected_of_task: dict[int, str] = field(default_factory=dict)
     unexplained_zeros: list[tuple[int, str, EvidenceLine]] = field(default_factory=list)  # (task, answer, line)
+    entity_example: EvidenceLine | None = None  # the first rollout whose expected answer holds an HTML entity
 
 
 def _prompt(row: dict[str, Any]) -> Any:
@@ -379,6 +383,9 @@ def note_rollout_row(quality: RowQuality, row: dict[str, Any], key: tuple[int, i
     if isinstance(expected, str):
         if len(quality.expected_of_task) < MAX_ROWS_TRACKED:
             quality.expected_of_task.setdefault(key[0], expected.strip()[:MAX_KEPT])
+        if quality.entity_example is None and "&" in expected and HTML_ENTITY.search(expected):
+            quality.entity_example = EvidenceLine(file=file, line=line, text=f"task {key[0]} rollout {key[1]}: "
+                                                  f"expected_answer={excerpt(expected, MAX_SHOWN_VALUE)!r}")
         _note_scored_answer(quality, expected.strip(), answer)
     elif expected is None and len(quality.answers_to_check) < MAX_ROWS_TRACKED:
         # kept short: a whole response taken for the answer must not hold the run's text in memory

@@ -3,12 +3,13 @@
 
 from __future__ import annotations
 
+import html
 import re
 
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import Finding, model_url_of, path_of, plural, profile_command
-from gym_pipeline.diagnose.row_quality import labels_one_row_off
+from gym_pipeline.diagnose.row_quality import HTML_ENTITY, labels_one_row_off
 from gym_pipeline.diagnose.vocabulary import CACHE_RESUME, CONFIG, DATA_SCHEMA, MODEL_SERVING, VERIFIER_RUNTIME
 
 UNEXTRACTED_MIN_ROWS = 3
@@ -532,6 +533,29 @@ def rule_labels_one_row_off(ev: Evidence) -> list[Finding]:
         fix="Rebuild the source data so each prompt gets its own `expected_answer`: join prompts and labels by an id, "
             "not by position, or drop the extra line (a CSV header: read it with `csv.DictReader`, or `tail -n +2`); "
             "check a few rows by eye, then materialize again and collect (or score the stored responses again); the "
+            f"materialized rows: {path_of(a.materialized)}.",
+    )]
+
+
+def rule_html_entities_in_expected_answers(ev: Evidence) -> list[Finding]:
+    """Expected answers holding HTML entities (`&nbsp;`), scored 0 in every rollout: labels scraped from a web page."""
+    a = ev.artifacts
+    quality = a.quality
+    tasks = sorted(task for task, expected in quality.expected_of_task.items() if HTML_ENTITY.search(expected))
+    if quality.entity_example is None or len(tasks) < MISSCORED_MIN_ROWS \
+            or any(quality.reward_sum_of_task.get(task, 0) > 0 for task in tasks):
+        return []
+    example = quality.expected_of_task[tasks[0]]
+    return [Finding(
+        category=DATA_SCHEMA,
+        title=f"{len(tasks)} tasks' `expected_answer` hold HTML entities ({example!r}), and none of their rollouts "
+              "scored",
+        evidence=[quality.entity_example],
+        cause=f"The labels were taken from a web page or an HTML export without decoding it: `{example}` is "
+              f"`{html.unescape(example)}` written as HTML. No answer writes `&nbsp;` or `&amp;`, so correct "
+              f"answers on these tasks ({', '.join(map(str, tasks[:8]))}) score 0.",
+        fix="Decode the labels in the source data (`html.unescape(label).replace('\\xa0', ' ')` for each "
+            "`expected_answer`), then materialize again and collect (or score the stored responses again); the "
             f"materialized rows: {path_of(a.materialized)}.",
     )]
 
