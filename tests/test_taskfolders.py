@@ -44,6 +44,18 @@ def test_a_dataset_override_naming_no_task_is_a_warning_with_the_name_meant(tmp_
                        'override applies to nothing; did you mean "create-greeting"?')
 
 
+def test_a_backup_copy_of_a_task_left_in_the_taskset_runs_as_a_task_with_a_warning(tmp_path):
+    import shutil
+
+    tasks = copy_bundled(tmp_path / "tasks")
+    shutil.copytree(tasks / "create-greeting", tasks / "create-greeting.bak")
+    taskset = load_taskset(tasks)
+    assert "create-greeting.bak" in [task.task_id for task in taskset.tasks]  # as Harbor runs it
+    assert taskset.warnings == [f"{tasks / 'create-greeting.bak'}: looks like a backup copy of the task "
+                                "create-greeting, and runs as a task of its own (its episodes count twice in the "
+                                "report): move it out of the taskset"]
+
+
 @pytest.mark.parametrize(("toml", "expected"), [
     ('version = "1.0"\n[verifier]\ntimeout_sec = "soon"\n', "task.toml:3: field 'verifier.timeout_sec'"),
     ('[agent]\ntimeout_sec = -1\n', "task.toml:2: field 'agent.timeout_sec'"),

@@ -215,7 +215,21 @@ def load_taskset(root: Path) -> Taskset:
         tasks.append(task)
         warnings.extend(task.warnings)
     warnings += _overrides_of_no_task(root, settings, [folder.name for folder in folders])
+    warnings += [f"{root / copy}: looks like a backup copy of the task {original}, and runs as a task of its own (its "
+                 "episodes count twice in the report): move it out of the taskset"
+                 for copy, original in backup_copies([folder.name for folder in folders])]
     return Taskset(root=root, tasks=tasks, skipped=skipped, settings=settings, warnings=warnings)
+
+
+_BACKUP_SUFFIX = re.compile(r"(?:[._-](?:bak|backup|old|orig|copy|save|tmp)\d*| copy(?: \d+)?|~)$", re.I)
+
+
+def backup_copies(task_ids: list[str]) -> list[tuple[str, str]]:
+    """(copy, original) for the task folders named like a backup of another one (`fix-bug.bak`, `fix-bug~`,
+    `fix-bug copy`): Harbor runs them as tasks of their own."""
+    names = set(task_ids)
+    return [(name, original) for name in sorted(names)
+            if (original := _BACKUP_SUFFIX.sub("", name)) != name and original in names]
 
 
 def _overrides_of_no_task(root: Path, settings: DatasetSettings, task_ids: list[str]) -> list[str]:

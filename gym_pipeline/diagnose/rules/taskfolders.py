@@ -33,13 +33,20 @@ from gym_pipeline.diagnose.taskset_source import is_taskset_record, taskset_stal
 from gym_pipeline.diagnose.vocabulary import (
     CACHE_RESUME,
     CONFIG,
+    DATA_SCHEMA,
     FAILURE_KINDS,
     INFRA,
     THROUGHPUT_RESOURCES,
     TIMEOUT_KINDS,
     VERIFIER_RUNTIME,
 )
-from gym_pipeline.taskfolders.loader import DATASET_FILE, TaskLoadError, load_dataset_settings, load_task
+from gym_pipeline.taskfolders.loader import (
+    DATASET_FILE,
+    TaskLoadError,
+    backup_copies,
+    load_dataset_settings,
+    load_task,
+)
 from gym_pipeline.taskfolders.models import TaskConfig
 
 RUN_SUMMARY = "rollouts_run_summary.json"
@@ -213,6 +220,33 @@ def _sandbox_fix(message: str) -> str:
                 "then log in again) or point DOCKER_HOST at an engine it may use; `docker info` must answer.")
     return ("Start the Docker engine (`bash scripts/dev-services.sh up docker`) or point DOCKER_HOST at one; `docker "
             "info` must answer.")
+
+
+# ---------------------------------------------------------------------------------------------
+# A backup copy of a task folder left in the taskset: Harbor runs it as a task of its own
+
+
+def rule_backup_copies_run_as_tasks(ev: Evidence) -> list[Finding]:
+    run = task_folder_run(ev)
+    if run is None:
+        return []
+    ran = {str(entry.get("task")) for entry in run.summary.get("tasks", []) if isinstance(entry, dict)}
+    copies = backup_copies(sorted(ran))
+    if not copies:
+        return []
+    copy, original = copies[0]
+    lines = [line for name, _ in copies[:2] for line in _summary_lines(ev, f'"task": "{name}"')[:1]]
+    return [Finding(
+        category=DATA_SCHEMA,
+        title=f"The taskset holds a backup copy of a task, run as a task of its own: {copy} (of {original})"
+              + (f" and {len(copies) - 1} more" if len(copies) > 1 else ""),
+        evidence=lines,
+        cause=f"{copy} is named like a copy of {original} kept while editing it; it is a task folder like any other "
+              "(task.toml, instruction.md, tests/), so the sweep ran it too: the report counts that task twice under "
+              "two names (the copy perhaps in its old, unedited form), and its mean reward and pass@k weigh it double.",
+        fix=f"Move {run.taskset}/{copy} out of the taskset (keep backups elsewhere, or in version control), then "
+            f"{run.rerun()}.",
+    )]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -785,6 +819,7 @@ def rule_task_agent_timeouts(ev: Evidence) -> list[Finding]:
 
 
 _ADDED_BEFORE_KNOWN_PROBLEMS = {1: (("tasks_not_loadable", rule_tasks_not_loadable), ("no_sandbox", rule_no_sandbox)),
+                                5: (("backup_copies_run_as_tasks", rule_backup_copies_run_as_tasks),),
                                 7: (("sandbox_commands_killed", rule_sandbox_commands_killed),
                     ("task_agent_timeouts", rule_task_agent_timeouts),
                     ("test_script_errors", rule_test_script_errors),
