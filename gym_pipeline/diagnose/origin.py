@@ -120,6 +120,14 @@ _WHAT = _kinds(
      "holding a broken or other-version copy of {lib} comes before the right one. Take that folder out of "
      "LD_LIBRARY_PATH where the job's environment is set (a sourced modules script, `~/.bashrc`), or repair the "
      "copy; then run again."),
+    # a data file a script copies or joins into the dataset was not there: the dataset is built without it
+    (r"(?:cp|mv|cat|zcat|gzip|gunzip|tar|rsync|scp): (?:cannot (?:stat|access|open) '?(?P<path>\S+?\.(?:jsonl|json|"
+     r"parquet|csv|tsv|gz))'?|(?P<path2>\S+?\.(?:jsonl|json|parquet|csv|tsv|gz)): No such file or directory)", DATA_SCHEMA,
+     "a data file the dataset is built from was not there, and what built it went on without it",
+     "The data is incomplete: {path} was missing when it was copied or joined in (a shard not on the mirror yet, a "
+     "wrong name), so the run covers only part of the dataset. Get the file, make the build script stop on a failed "
+     "step (`set -euo pipefail`), build the data again and check its row count against the dataset's own list; then "
+     "run again on a clean output path."),
     # a package imported from a folder outside the environment (PYTHONPATH, `pip install --target`) that lacks a name
     (r"cannot import name '?(?P<name>\w+)'? from '?(?P<package>[\w.]+)'? \((?P<path>(?![^)]*(?:site|dist)-packages)/"
      r"[^)]*)\)", INFRA,

@@ -81,6 +81,9 @@ SIGNATURES: tuple[Signature, ...] = (
         r"|Error(?: response from daemon)?:"  # docker, buildah, podman
         r"|\S*python[\d.]*: can't open file"  # the interpreter given a script that is not there
         r"|\S+: error while loading shared libraries:"  # the dynamic loader, before a program could start
+        # a file tool that did not find what a script gave it (a data build going on without a shard)
+        r"|(?:cp|mv|cat|zcat|gzip|gunzip|tar|ls|rsync|scp): (?:cannot (?:stat|access|open)|[^\n]*: No such file or "
+        r"directory)"
         # the shell failing to run a command: not there, no interpreter, not executable
         r"|(?:ba|z|da)?sh: (?:line \d+: )?\S+: (?:cannot execute|bad interpreter|command not found|No such file"
         r"|Permission denied))",
