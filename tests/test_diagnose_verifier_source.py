@@ -1,8 +1,10 @@
-"""The name a workspace verifier misspelt, found in its source beside the run."""
+"""The name a workspace verifier misspelt, and a file it could not open, found in the run folder beside it."""
 
 from pathlib import Path
 
-from gym_pipeline.diagnose.verifier_source import undefined_name_hint
+import pytest
+
+from gym_pipeline.diagnose.verifier_source import moved_file_hint, undefined_name_hint
 
 VERIFIER = '''def score(row, response_text):
     if row.get("strict"):
@@ -39,3 +41,15 @@ def test_no_hint_without_a_verifier_source_or_when_python_already_suggested_one(
     assert undefined_name_hint(run, "NameError: name 'respone_text' is not defined. Did you mean: 'response_text'?") is None
     assert undefined_name_hint(run, "KeyError: 'expected_answer'") is None
     assert undefined_name_hint(tmp_path / "elsewhere", "NameError: name 'respone_text' is not defined") is None
+
+
+@pytest.mark.parametrize("reason", [
+    "FileNotFoundError: [Errno 2] No such file or directory: '/old/place/verifiers/aliases.json'",
+    "FileNotFoundError: [Errno 2] No such file or directory: '/old/place/verifiers/alias…",  # a reason kept short
+])
+def test_a_file_the_verifier_could_not_open_is_found_where_it_was_moved(tmp_path, reason):
+    (tmp_path / "verifiers" / "tables").mkdir(parents=True)
+    (tmp_path / "verifiers" / "tables" / "aliases.json").write_text("{}")
+    hint = moved_file_hint(tmp_path, reason)
+    assert "`aliases.json` at verifiers/tables/aliases.json: the file was moved" in hint
+    assert moved_file_hint(tmp_path, "FileNotFoundError: [Errno 2] No such file or directory: '/x/rubric.json'") is None

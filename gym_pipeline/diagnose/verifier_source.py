@@ -1,9 +1,13 @@
-"""A verifier that failed on a name it does not define: where, and the name it most likely meant.
+"""A verifier that failed on a name it does not define, or a file that is not where it looks: what it meant.
 
 Python names a misspelt variable or attribute (`NameError: name 'respone_text' is not defined`) but
 the row's failure reason carries no traceback. When the run folder holds the workspace verifier the
 sweep config points at, its source says both: the line that uses the name, and the names it defines
 that are close to it (what Python's own "Did you mean" would print).
+
+A verifier that opens a data file (an alias table, a rubric) by a path where it is not
+(`FileNotFoundError: ... 'verifiers/aliases.json'`) often finds it moved: a file of that name elsewhere in the
+run folder says where.
 """
 
 from __future__ import annotations
@@ -15,6 +19,8 @@ from pathlib import Path
 
 from gym_pipeline.diagnose.manifests import sweep_config_beside, workspace_verifier
 
+MISSING_FILE = re.compile(r"(?:FileNotFoundError|No such file or directory)[^'\"]*['\"](?P<path>[^'\"]+?(?:['\"]|…))")
+_NOT_SEARCHED = frozenset({".venv", "venv", "site-packages", "node_modules", "__pycache__", ".git", "rollouts_episodes"})
 UNDEFINED_NAME = re.compile(r"NameError: name '(?P<name>\w+)' is not defined"
                             r"|AttributeError: .*has no attribute '(?P<attribute>\w+)'")
 
@@ -71,3 +77,23 @@ def _shown(source: Path, run_dir: Path) -> str:
         return str(source.resolve().relative_to(run_dir.resolve()))
     except ValueError:
         return str(source)
+
+
+def moved_file_hint(run_dir: Path | None, reason: str) -> str | None:
+    """Where in the run folder the file a verifier could not open is, by its name; None when the reason names no
+    missing file or the folder has none of that name."""
+    match = MISSING_FILE.search(reason)
+    if match is None or run_dir is None or not run_dir.is_dir():
+        return None
+    # a reason kept short may end inside the name ("alias…"): then the files whose names start so
+    cut = match["path"].endswith("…")
+    opened = match["path"].rstrip("'\"…")
+    name = Path(opened).name
+    found = sorted(path for path in run_dir.rglob(f"{name}*" if cut else name)
+                   if path.is_file() and not _NOT_SEARCHED & set(path.relative_to(run_dir).parts))
+    if not found:
+        return None
+    return (f"the verifier opens {opened}{'…' if cut else ''}, which is not there, and the run folder has "
+            f"`{found[0].name}` at "
+            f"{_shown(found[0], run_dir)}: the file was moved, or the verifier looks in the wrong place. Point the "
+            "verifier at it (or put it back) ")

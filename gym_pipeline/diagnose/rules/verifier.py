@@ -25,7 +25,7 @@ from gym_pipeline.diagnose.findings import (
 )
 from gym_pipeline.diagnose.rules.nesting import nested_finding, nested_log_findings
 from gym_pipeline.diagnose.rules.routing import all_servers_ready, groups_routed
-from gym_pipeline.diagnose.verifier_source import undefined_name_hint
+from gym_pipeline.diagnose.verifier_source import moved_file_hint, undefined_name_hint
 from gym_pipeline.diagnose.vocabulary import (
     DATA_SCHEMA,
     FAILURE_KINDS,
@@ -261,10 +261,12 @@ def _most_said(ev: Evidence, kinds: list) -> str:
         return ""
     reason, count = reasons.most_common(1)[0]
     hint = undefined_name_hint(ev.run_dir, reason)
+    moved = None if hint else moved_file_hint(ev.run_dir, reason)
+    rescore = f"then re-score the stored answers: `gym-pipeline reverify {ev.run_dir} --env <env>`"
     return (f"Start from what the verifier said {'most often ' if len(reasons) > 1 else ''}({count} "
             f"{'row' if count == 1 else 'rows'}): `{reason}`; "
-            + (f"{hint}(a typo in the verifier: fix it, then re-score the stored answers: `gym-pipeline reverify "
-               f"{ev.run_dir} --env <env>`). " if hint else "make it score such a response (0) instead of failing. "))
+            + (f"{hint}(a typo in the verifier: fix it, {rescore}). " if hint else
+               f"{moved}({rescore}). " if moved else "make it score such a response (0) instead of failing. "))
 
 
 def rule_timeouts(ev: Evidence) -> list[Finding]:
