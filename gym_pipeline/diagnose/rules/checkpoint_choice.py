@@ -1,0 +1,98 @@
+"""The model server started on the wrong checkpoint by the user's own serving script: nothing fails, and every
+rollout is another model's.
+
+- A script meant to serve "the newest" checkpoint that takes the first name `ls` gives (`ls -d ckpts/step_* | head
+  -1`): names sort ascending, so it serves the oldest.
+- A script that serves a checkpoint folder other than the one the run records (`--checkpoint` copied from another
+  project's script: the same step name under another run's folder).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from gym_pipeline.core.manifest import ROLLOUTS_STAGE, read_manifest
+from gym_pipeline.diagnose.evidence import Evidence
+from gym_pipeline.diagnose.evidence_line import EvidenceLine
+from gym_pipeline.diagnose.findings import Finding
+from gym_pipeline.diagnose.user_scripts import user_text_files
+from gym_pipeline.diagnose.vocabulary import MODEL_SERVING
+
+# `ls` (not by time, not reversed) of checkpoint folders, the first name taken
+_FIRST_OF_LS = re.compile(r"\bls\b(?![^|\n]*\s-\w*[tr])[^|\n]*(?:step|ckpt|checkpoint|iter)[^|\n]*\|\s*head\s+-(?:n\s*)?1\b",
+                          re.I)
+# the checkpoint a serving command is given: ours, vLLM's positional model path, a `--model` path
+_SERVED_PATH = re.compile(r"(?:serve-policy\b[^\n]*?--checkpoint|vllm serve|--model)[ =](?P<path>/[^\s\"']+)")
+# what a serving log says it serves: our policy's step, a script's echo
+_SERVED_STEP = re.compile(r"checkpoint step (?P<step>\d+)|^serving \S*?(?P<name>step_?\d+)", re.M)
+
+
+def _served_lines(ev: Evidence) -> list[EvidenceLine]:
+    """The lines of the run's logs that say which checkpoint the model server serves."""
+    lines = []
+    for log in sorted(ev.run_dir.rglob("*.log"))[:50]:
+        try:
+            text = log.read_text(encoding="utf-8", errors="replace")[:200_000]
+        except OSError:
+            continue
+        for match in _SERVED_STEP.finditer(text):
+            number = text.count("\n", 0, match.start()) + 1
+            lines.append(EvidenceLine(file=ev.rel(log), line=number, text=text.splitlines()[number - 1].strip()))
+            break
+    return lines
+
+
+def rule_oldest_checkpoint_served_as_newest(ev: Evidence) -> list[Finding]:
+    if ev.run_dir is None or not ev.run_dir.is_dir():
+        return []
+    for name, content in user_text_files(ev.run_dir):
+        text = content.decode("utf-8", errors="replace")
+        for number, line in enumerate(text.splitlines(), start=1):
+            if not _FIRST_OF_LS.search(line):
+                continue
+            served = _served_lines(ev)
+            return [Finding(
+                category=MODEL_SERVING,
+                title=f"The model server serves the oldest checkpoint: {name} takes the first name `ls` gives",
+                evidence=[EvidenceLine(file=name, line=number, text=line.strip()), *served[:1]],
+                cause=f"{name} picks the checkpoint to serve with `ls ... | head -1`: `ls` sorts names ascending, so "
+                      "the first is the oldest step, not the newest. Nothing fails; every rollout is the older "
+                      "checkpoint's answer, and the report credits it to the one meant.",
+                fix=f"In {name}, take the newest: `ls -d <checkpoints>/step_* | sort -V | tail -1` (or `ls -td ... | "
+                    "head -1`, by time); start the server again, check what it serves (`curl -s <url>/models`), then "
+                    "collect again on a clean output path and profile.",
+            )]
+    return []
+
+
+def rule_checkpoint_of_another_run_served(ev: Evidence) -> list[Finding]:
+    if ev.run_dir is None or not ev.run_dir.is_dir():
+        return []
+    try:
+        recorded = read_manifest(ev.run_dir).get(ROLLOUTS_STAGE, {}).get("checkpoint", {})
+    except (OSError, ValueError, AttributeError):
+        return []
+    wanted = recorded.get("path") if isinstance(recorded, dict) else None
+    if not isinstance(wanted, str):
+        return []
+    for name, content in user_text_files(ev.run_dir):
+        text = content.decode("utf-8", errors="replace")
+        for number, line in enumerate(text.splitlines(), start=1):
+            served = _SERVED_PATH.search(line)
+            if served is None or Path(served["path"]) == Path(wanted) \
+                    or Path(served["path"]).name != Path(wanted).name:
+                continue
+            return [Finding(
+                category=MODEL_SERVING,
+                title=f"The model server was started on {served['path']}, not on the run's checkpoint {wanted}",
+                evidence=[EvidenceLine(file=name, line=number, text=line.strip()),
+                          EvidenceLine(file="manifest.json", line=None, text=f"rollouts.checkpoint.path: {wanted}")],
+                cause=f"{name} serves {Path(served['path']).name} of another folder ({Path(served['path']).parent}), "
+                      f"a path copied from another run's or project's script, while the run records "
+                      f"{recorded.get('name')} at {wanted}. The step names match, so nothing looks wrong: every "
+                      "rollout is the other model's answer, and the report credits it to this run's checkpoint.",
+                fix=f"Give the server the run's checkpoint (`--checkpoint {wanted}` in {name}), start it again, "
+                    "then collect again on a clean output path and profile.",
+            )]
+    return []
