@@ -110,6 +110,7 @@ from gym_pipeline.diagnose.rules.quality import (
 from gym_pipeline.diagnose.rules.refusals import rule_model_refusals
 from gym_pipeline.diagnose.rules.routing import failure_route
 from gym_pipeline.diagnose.rules.run_directory import rule_run_directory_in_use
+from gym_pipeline.diagnose.rules.script_defaults import rule_model_url_from_the_environment
 from gym_pipeline.diagnose.rules.settings_files import rule_keys_given_twice_in_settings, rule_octal_numbers_in_settings
 from gym_pipeline.diagnose.rules.skipped_tasks import rule_skipped_tasks_by_reason
 from gym_pipeline.diagnose.rules.taskfolders import with_task_folder_rules
@@ -156,6 +157,7 @@ RULES: tuple[Rule, ...] = (
     Rule(2, "model_port_held_by_another_server", rule_model_port_held_by_another_server),
     Rule(2, "endpoint_not_where_server_listens", rule_endpoint_not_where_server_listens),
     Rule(2, "url_without_scheme", rule_url_without_scheme),
+    Rule(2, "model_url_from_the_environment", rule_model_url_from_the_environment),
     Rule(2, "model_probe", rule_model_probe),
     Rule(2, "nested_model_errors", rule_nested_model_errors),
     Rule(2, "client_timeout_too_short", rule_client_timeout_too_short),

@@ -1,0 +1,76 @@
+"""A script's default model URL overridden by a variable left in the user's environment.
+
+`MODEL_URL=${MODEL_URL:-http://host:8001/v1}` keeps whatever the shell already exported: a variable set for
+another day's debugging (in `~/.bashrc`, a sourced env file) silently points the collection at another server,
+often one still serving an older checkpoint. Nothing fails; the rollouts are that server's.
+"""
+
+from __future__ import annotations
+
+import re
+
+from gym_pipeline.diagnose.evidence import Evidence
+from gym_pipeline.diagnose.evidence_line import EvidenceLine
+from gym_pipeline.diagnose.findings import Finding, model_url_of
+from gym_pipeline.diagnose.user_scripts import user_text_files
+from gym_pipeline.diagnose.vocabulary import CONFIG
+
+_DEFAULTED_URL = re.compile(r"\$\{(?P<name>\w+):?-(?P<default>https?://[^}\s]+)\}")
+_READY = re.compile(r"(?:SIMULATED_POLICY_READY|Uvicorn running on|listening on)\s+(?P<url>https?://\S+)", re.I)
+_SERVES = re.compile(r"checkpoint step (?P<step>\d+)|served_model_name=\S+")
+
+
+def _same_address(a: str, b: str) -> bool:
+    return a.rstrip("/").removesuffix("/v1") == b.rstrip("/").removesuffix("/v1")
+
+
+def _server_log_of(ev: Evidence, url: str) -> EvidenceLine | None:
+    """The line of a model server's log in the run folder that says it serves at `url` (with what it serves)."""
+    for log in sorted(ev.run_dir.rglob("*.log"))[:50]:
+        try:
+            lines = log.read_text(encoding="utf-8", errors="replace").splitlines()[:50]
+        except OSError:
+            continue
+        for number, line in enumerate(lines, start=1):
+            ready = _READY.search(line)
+            if ready and _same_address(ready["url"], url):
+                serves = next((later.strip() for later in lines[number:number + 3] if _SERVES.search(later)), "")
+                return EvidenceLine(file=ev.rel(log), line=number, text=f"{line.strip()} {serves}".strip())
+    return None
+
+
+def rule_model_url_from_the_environment(ev: Evidence) -> list[Finding]:
+    if ev.run_dir is None or not ev.run_dir.is_dir():
+        return []
+    used = model_url_of(ev)
+    if used == "<model-url>":
+        return []
+    scripts = user_text_files(ev.run_dir)
+    for name, content in scripts:
+        text = content.decode("utf-8", errors="replace")
+        for number, line in enumerate(text.splitlines(), start=1):
+            defaulted = _DEFAULTED_URL.search(line)
+            if defaulted is None or _same_address(defaulted["default"], used):
+                continue
+            variable = defaulted["name"]
+            setters = [other for other, body in scripts if other != name
+                       and re.search(rf"^\s*(?:export\s+)?{variable}=", body.decode("utf-8", errors="replace"), re.M)]
+            other_server = _server_log_of(ev, used)
+            meant_server = _server_log_of(ev, defaulted["default"])
+            return [Finding(
+                category=CONFIG,
+                title=f"The run used {variable}={used} from the environment, not {name}'s default "
+                      f"{defaulted['default']}",
+                evidence=[EvidenceLine(file=name, line=number, text=line.strip()),
+                          *(server for server in (other_server, meant_server) if server is not None)],
+                cause=f"{name} takes the model URL from {variable} when the shell has it set, and it was: the "
+                      f"collection went to {used}"
+                      + (f" ({other_server.file}: {other_server.text})" if other_server else "")
+                      + (f" instead of {defaulted['default']} ({meant_server.text})" if meant_server else "")
+                      + ". A variable exported for another day's work (" + (", ".join(setters) or "~/.bashrc, a "
+                      "sourced env file") + ") points the run at another server; nothing fails, and every rollout "
+                      "is that server's answer.",
+                fix=f"`unset {variable}` (and take its export out of {', '.join(setters) or 'where it is set'}), or "
+                    f"pass the URL meant explicitly; then collect again on a clean output path and profile.",
+            )]
+    return []
