@@ -32,6 +32,7 @@ from gym_pipeline.diagnose.rules.bad_data import rule_bad_data_line
 from gym_pipeline.diagnose.rules.checkpoint_choice import (
     rule_checkpoint_of_another_run_served,
     rule_oldest_checkpoint_served_as_newest,
+    rule_rollouts_kept_by_a_build_tool,
 )
 from gym_pipeline.diagnose.rules.client_timeout import rule_client_timeout_too_short
 from gym_pipeline.diagnose.rules.data import (
@@ -179,6 +180,7 @@ RULES: tuple[Rule, ...] = (
     Rule(4, "known_problems", known_problems(4)),
     Rule(5, "repeated_tasks", rule_repeated_tasks),
     Rule(5, "stale_inputs", rule_stale_inputs),
+    Rule(5, "rollouts_kept_by_a_build_tool", rule_rollouts_kept_by_a_build_tool),
     Rule(5, "resume_across_models", rule_resume_across_models),
     Rule(5, "limited_inputs", rule_limited_inputs),
     Rule(5, "empty_inputs", rule_empty_inputs),

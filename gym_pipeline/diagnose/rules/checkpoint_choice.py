@@ -5,6 +5,8 @@ rollout is another model's.
   -1`): names sort ascending, so it serves the oldest.
 - A script that serves a checkpoint folder other than the one the run records (`--checkpoint` copied from another
   project's script: the same step name under another run's folder).
+- A build tool that kept the rollouts of an earlier checkpoint's server (`make: Nothing to be done`): the rollouts
+  depend on their inputs only, so a new server changes nothing to make.
 """
 
 from __future__ import annotations
@@ -15,9 +17,9 @@ from pathlib import Path
 from gym_pipeline.core.manifest import ROLLOUTS_STAGE, read_manifest
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
-from gym_pipeline.diagnose.findings import Finding
+from gym_pipeline.diagnose.findings import Finding, model_url_of
 from gym_pipeline.diagnose.user_scripts import user_text_files
-from gym_pipeline.diagnose.vocabulary import MODEL_SERVING
+from gym_pipeline.diagnose.vocabulary import CACHE_RESUME, MODEL_SERVING
 
 # `ls` (not by time, not reversed) of checkpoint folders, the first name taken
 _FIRST_OF_LS = re.compile(r"\bls\b(?![^|\n]*\s-\w*[tr])[^|\n]*(?:step|ckpt|checkpoint|iter)[^|\n]*\|\s*head\s+-(?:n\s*)?1\b",
@@ -96,3 +98,52 @@ def rule_checkpoint_of_another_run_served(ev: Evidence) -> list[Finding]:
                     "then collect again on a clean output path and profile.",
             )]
     return []
+
+
+_READY = re.compile(r"SIMULATED_POLICY_READY (?P<url>\S+)|Uvicorn running on (?P<url2>\S+)")
+_STEP = re.compile(r"checkpoint step (?P<step>\d+)")
+
+
+def started_model_servers(ev: Evidence) -> list[tuple[str, int, EvidenceLine]]:
+    """(address, checkpoint step, its line) of each model server whose log in the run folder says both."""
+    found = []
+    for log in sorted(ev.run_dir.rglob("*.log"))[:50]:
+        try:
+            lines = log.read_text(encoding="utf-8", errors="replace").splitlines()[:50]
+        except OSError:
+            continue
+        ready = next(((n, m) for n, line in enumerate(lines, 1) if (m := _READY.search(line))), None)
+        step = next((int(m["step"]) for line in lines if (m := _STEP.search(line))), None)
+        if ready and step is not None:
+            number, match = ready
+            address = (match["url"] or match["url2"]).rstrip("/").removesuffix("/v1")
+            found.append((address, step, EvidenceLine(file=ev.rel(log), line=number, text=lines[number - 1].strip())))
+    return found
+
+
+def rule_rollouts_kept_by_a_build_tool(ev: Evidence) -> list[Finding]:
+    if ev.run_dir is None or not ev.run_dir.is_dir():
+        return []
+    hits = ev.hits("make_nothing_to_do")
+    up_to_date = hits[-1].evidence() if hits else None
+    used = model_url_of(ev).rstrip("/").removesuffix("/v1")
+    servers = started_model_servers(ev)
+    of_rollouts = next(((step, line) for address, step, line in servers if address == used), None)
+    newest = max(servers, key=lambda server: server[1], default=None)
+    if up_to_date is None or of_rollouts is None or newest is None or newest[1] <= of_rollouts[0]:
+        return []
+    makefile = next((name for name, _ in user_text_files(ev.run_dir) if Path(name).name in ("Makefile", "makefile",
+                                                                                             "GNUmakefile")), None)
+    return [Finding(
+        category=CACHE_RESUME,
+        title=f"make kept the rollouts of checkpoint step {of_rollouts[0]}: the step {newest[1]} server was started, "
+              "and make found nothing to do",
+        evidence=[up_to_date, of_rollouts[1], newest[2]],
+        cause=f"The rollouts were collected from the step {of_rollouts[0]} server ({used}); when the step "
+              f"{newest[1]} server was started, make saw rollouts.jsonl newer than its inputs and did nothing: "
+              "its rule for the rollouts depends on the materialized inputs only, not on the model. The report is "
+              f"step {of_rollouts[0]}'s, credited to step {newest[1]}.",
+        fix=f"Make the rollouts depend on the model in {makefile or 'the Makefile'} (a stamp file holding "
+            "MODEL_URL and the checkpoint, written when they change, as a prerequisite), or force it this time "
+            "(`make -B`, or delete rollouts.jsonl and the profile); then collect again and profile.",
+    )]

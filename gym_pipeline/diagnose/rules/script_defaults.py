@@ -12,31 +12,19 @@ import re
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import Finding, model_url_of
+from gym_pipeline.diagnose.rules.checkpoint_choice import started_model_servers
 from gym_pipeline.diagnose.user_scripts import user_text_files
 from gym_pipeline.diagnose.vocabulary import CONFIG
 
 _DEFAULTED_URL = re.compile(r"\$\{(?P<name>\w+):?-(?P<default>https?://[^}\s]+)\}")
-_READY = re.compile(r"(?:SIMULATED_POLICY_READY|Uvicorn running on|listening on)\s+(?P<url>https?://\S+)", re.I)
-_SERVES = re.compile(r"checkpoint step (?P<step>\d+)|served_model_name=\S+")
-
-
 def _same_address(a: str, b: str) -> bool:
     return a.rstrip("/").removesuffix("/v1") == b.rstrip("/").removesuffix("/v1")
 
 
 def _server_log_of(ev: Evidence, url: str) -> EvidenceLine | None:
-    """The line of a model server's log in the run folder that says it serves at `url` (with what it serves)."""
-    for log in sorted(ev.run_dir.rglob("*.log"))[:50]:
-        try:
-            lines = log.read_text(encoding="utf-8", errors="replace").splitlines()[:50]
-        except OSError:
-            continue
-        for number, line in enumerate(lines, start=1):
-            ready = _READY.search(line)
-            if ready and _same_address(ready["url"], url):
-                serves = next((later.strip() for later in lines[number:number + 3] if _SERVES.search(later)), "")
-                return EvidenceLine(file=ev.rel(log), line=number, text=f"{line.strip()} {serves}".strip())
-    return None
+    """The line of a model server's log in the run folder that says it serves at `url`, with its checkpoint."""
+    return next((line.model_copy(update={"text": f"{line.text} (checkpoint step {step})"})
+                 for address, step, line in started_model_servers(ev) if _same_address(address, url)), None)
 
 
 def rule_model_url_from_the_environment(ev: Evidence) -> list[Finding]:
