@@ -52,6 +52,7 @@ MAX_REASONS_TO_CHECK = 1000  # failure reasons kept until their materialized row
 MAX_DISTINCT_ANSWERS = 1000  # answers counted; later new ones are not (one answer to all is what is looked for)
 MAX_ROWS_TRACKED = 100_000  # rows (or tasks) held per check: answers and prompts until their materialized row, formats
 MAX_KEPT = 400  # characters of each such answer kept
+REGEX_CHARS = re.compile(r"[.^$*+?()\[\]{}|\\]")
 HTML_ENTITY = re.compile(r"&(?:[A-Za-z]{2,8}|#\d{2,5}|#x[0-9A-Fa-f]{2,4});")
 
 
@@ -102,6 +103,9 @@ class RowQuality:
     matching_scored_zero: int = 0  # rollouts whose extracted answer is exactly the expected one, scored 0
     matching_example: EvidenceLine | None = None
     matching_scored_one: int = 0
+    # ... of those, answers holding characters that mean something in a regular expression (`C++`, `(3, 4)`, `$120`)
+    matching_zero_regex_chars: int = 0
+    matching_one_regex_chars: int = 0
     # file lines: the last matching answer scored 0 and the first scored 1 (a clean split: the scoring changed)
     last_matching_zero: EvidenceLine | None = None
     first_matching_one: EvidenceLine | None = None
@@ -415,13 +419,16 @@ def _note_scored_answer(quality: RowQuality, expected: str, answer: ScoredAnswer
         "text": f"{where.text} expected_answer={expected!r} extracted_answer={excerpt(extracted, MAX_SHOWN_VALUE)!r}"})
     _note_answer(quality, expected, extracted, here)
     if extracted == expected:
+        special = bool(REGEX_CHARS.search(expected))
         if reward == 0:  # the very answer expected, scored as wrong
             quality.matching_scored_zero += 1
+            quality.matching_zero_regex_chars += special
             quality.matching_example = quality.matching_example or here
             if quality.last_matching_zero is None or (here.line or 0) > (quality.last_matching_zero.line or 0):
                 quality.last_matching_zero = here
         else:
             quality.matching_scored_one += 1
+            quality.matching_one_regex_chars += special
             if quality.first_matching_one is None or (here.line or 0) < (quality.first_matching_one.line or 0):
                 quality.first_matching_one = here
         return

@@ -365,6 +365,22 @@ def rule_matching_answers_scored_zero(ev: Evidence) -> list[Finding]:
                 "loss, which is inverted); check it on one right and one wrong row without a model, then score the "
                 "stored responses again and profile.",
         )]
+    if quality.matching_zero_regex_chars == quality.matching_scored_zero and quality.matching_scored_one \
+            and not quality.matching_one_regex_chars:
+        return [Finding(
+            category=VERIFIER_RUNTIME,
+            title=f"{quality.matching_scored_zero} answers equal to labels holding regular-expression characters got "
+                  f"0, while {quality.matching_scored_one} equal to plain labels got 1: the verifier matches labels "
+                  "as patterns",
+            evidence=[quality.matching_example],
+            cause="Every answer scored 0 although equal to its label has a label with characters that mean something "
+                  "in a regular expression (`+`, `*`, `(`, `$`, `.`), and every plain one scored: the verifier uses "
+                  "`expected_answer` as a pattern (`re.fullmatch(expected_answer, answer)`), so `C++` or `(3, 4)` "
+                  "never match themselves and `*` raises `re.error` (those rollouts fail).",
+            fix="Compare the label as text in the verifier (`answer == expected_answer`), or escape it when labels "
+                "may be patterns (`re.fullmatch(re.escape(expected_answer), answer)`, keeping real patterns in a "
+                "field of their own); then score the stored responses again and profile.",
+        )]
     return [Finding(
         category=VERIFIER_RUNTIME,
         title=f"{quality.matching_scored_zero} answers exactly equal to their expected answer got reward 0",
