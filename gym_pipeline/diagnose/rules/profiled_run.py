@@ -9,6 +9,9 @@ profile is complete and healthy-looking, and describes the wrong run, while the 
 The profile is matched to the collection it describes by where it sits (beside its rollouts) or by its numbers (the
 tasks and each task's mean reward); the newest collection is the latest recorded in our manifests, or else the one
 whose name numbers the highest (`step_0200`, `run_10`).
+
+A user's own summary of the profile (a report script's cache, `summary.json`) can go stale the same way: a mean
+reward that is neither the profile's nor the rollouts' is a summary of an earlier run.
 """
 
 from __future__ import annotations
@@ -187,5 +190,60 @@ def rule_profile_of_an_older_run(ev: Evidence) -> list[Finding]:
                   "profile: its numbers were never looked at.",
             fix=f"{first.fix}; then profile the newest run: `gym eval profile --inputs "
                 f"{newest.directory}/{newest.rollouts.stem}{MATERIALIZED_SUFFIX} --rollouts {newest.rollouts}`.",
+        )]
+    return []
+
+
+# the files ours and Gym's commands write beside a run: not a user's summary
+_OWN_JSON = re.compile(r"^(?:rollouts\w*|manifest|sweep|skipped|quality_summary|diagnosis)\.json$")
+_MEAN_REWARD_KEY = re.compile(r"^(?:mean|avg|average)[_/ -]?reward$", re.I)
+MAX_SUMMARY_BYTES = 64 << 10
+
+
+def _summaries(run_dir: Path) -> list[tuple[Path, str, float]]:
+    """(file, key, value) of the mean rewards the user's small JSON files in the run folder hold at their top."""
+    found = []
+    for path in sorted(run_dir.glob("*.json")):
+        if _OWN_JSON.match(path.name) or path.stat().st_size > MAX_SUMMARY_BYTES:
+            continue
+        try:
+            data = orjson.loads(path.read_bytes())
+        except (OSError, orjson.JSONDecodeError):
+            continue
+        if isinstance(data, dict):
+            found += [(path, key, float(value)) for key, value in data.items()
+                      if _MEAN_REWARD_KEY.match(key) and isinstance(value, int | float) and not isinstance(value, bool)]
+    return found
+
+
+def rule_summary_of_an_older_run(ev: Evidence) -> list[Finding]:
+    run_dir = ev.run_dir
+    if run_dir is None or not run_dir.is_dir() or not ev.artifacts.files.profile.is_file():
+        return []
+    summaries = _summaries(run_dir)
+    if not summaries:
+        return []
+    per_task = _profile_means(ev.artifacts.files.profile)
+    rollouts = _means(ev.artifacts.files.rollouts) if ev.artifacts.files.rollouts.is_file() else {}
+    if not per_task:
+        return []
+    now = {sum(per_task.values()) / len(per_task)}
+    if rollouts:
+        now.add(sum(rollouts.values()) / len(rollouts))
+    for path, key, value in summaries:
+        if any(abs(value - mean) < 5e-4 for mean in now):
+            continue
+        shown = min(now, key=lambda mean: abs(mean - value))
+        return [Finding(
+            category=CACHE_RESUME,
+            title=f"{path.name} says {key} {value:g}, but the profile beside it gives {shown:.4f}: a summary of an "
+                  "earlier run",
+            evidence=[EvidenceLine(file=ev.rel(path), line=1, text=f"{key}: {value:g}")],
+            cause=f"{path.name} holds a mean reward that is neither the profile's nor the rollouts' now in the "
+                  "folder: it was written for an earlier run (a report script that keeps its numbers in a cache and "
+                  "reads the cache whenever it exists) and was not made again after this run was collected and "
+                  "profiled. Whatever reads it (the weekly report) shows the earlier run's numbers.",
+            fix=f"Delete {ev.rel(path)} and make the summary again from the profile; make the script that writes it "
+                "check its cache against the profile it summarizes (its digest or time), or not cache at all.",
         )]
     return []
