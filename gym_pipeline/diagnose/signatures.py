@@ -198,7 +198,7 @@ SIGNATURES: tuple[Signature, ...] = (
     Signature("port_forward", r"(?i)\bforward\w*\b[^\n]*?:(?P<local>\d{2,5})\b[^\n]*?(?:->|=>|\bto\b)[^\n]*?:(?P<remote>\d{2,5})\b"
                               r"|\bssh\b[^\n]*\s-L\s*(?:[\w.]+:)?(?P<local2>\d{2,5}):[\w.-]+:(?P<remote2>\d{2,5})\b"),
     # make finding its targets newer than their prerequisites: it ran nothing (rollouts kept from an earlier model)
-    Signature("make_nothing_to_do", r"make(?:\[\d+\])?: (?:Nothing to be done for '[^']+'|'[^']+' is up to date)\."),
+    Signature("make_nothing_to_do", r"^make(?:\[\d+\])?: (?:Nothing to be done for '[^']+'|'[^']+' is up to date)\."),
     # our simulated policy started with fault injection on (`serve-policy --fault-rate`): it fails requests on purpose
     Signature("policy_fault_injection", r"^WARNING simulated policy: fault injection is on: (?P<what>.*)$"),
     # a model server saying it stopped serving (ours, with the signal; uvicorn's last line under vLLM)

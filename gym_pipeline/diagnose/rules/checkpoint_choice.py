@@ -30,14 +30,26 @@ _SERVED_PATH = re.compile(r"(?:serve-policy\b[^\n]*?--checkpoint|vllm serve|--mo
 _SERVED_STEP = re.compile(r"checkpoint step (?P<step>\d+)|^serving \S*?(?P<name>step_?\d+)", re.M)
 
 
+HEAD_BYTES = 64 << 10  # of a log: a server says what it serves, and where, when it starts
+MAX_LOGS = 50
+
+
+def _log_heads(ev: Evidence) -> list[tuple[Path, str]]:
+    """The first HEAD_BYTES of each log of the run folder (never the whole of a log that may be gigabytes)."""
+    heads = []
+    for log in sorted(ev.run_dir.rglob("*.log"))[:MAX_LOGS]:
+        try:
+            with log.open("rb") as file:
+                heads.append((log, file.read(HEAD_BYTES).decode("utf-8", errors="replace")))
+        except OSError:
+            continue
+    return heads
+
+
 def _served_lines(ev: Evidence) -> list[EvidenceLine]:
     """The lines of the run's logs that say which checkpoint the model server serves."""
     lines = []
-    for log in sorted(ev.run_dir.rglob("*.log"))[:50]:
-        try:
-            text = log.read_text(encoding="utf-8", errors="replace")[:200_000]
-        except OSError:
-            continue
+    for log, text in _log_heads(ev):
         for match in _SERVED_STEP.finditer(text):
             number = text.count("\n", 0, match.start()) + 1
             lines.append(EvidenceLine(file=ev.rel(log), line=number, text=text.splitlines()[number - 1].strip()))
@@ -107,11 +119,8 @@ _STEP = re.compile(r"checkpoint step (?P<step>\d+)")
 def started_model_servers(ev: Evidence) -> list[tuple[str, int, EvidenceLine]]:
     """(address, checkpoint step, its line) of each model server whose log in the run folder says both."""
     found = []
-    for log in sorted(ev.run_dir.rglob("*.log"))[:50]:
-        try:
-            lines = log.read_text(encoding="utf-8", errors="replace").splitlines()[:50]
-        except OSError:
-            continue
+    for log, head in _log_heads(ev):
+        lines = head.splitlines()[:50]
         ready = next(((n, m) for n, line in enumerate(lines, 1) if (m := _READY.search(line))), None)
         step = next((int(m["step"]) for line in lines if (m := _STEP.search(line))), None)
         if ready and step is not None:
@@ -125,12 +134,14 @@ def rule_rollouts_kept_by_a_build_tool(ev: Evidence) -> list[Finding]:
     if ev.run_dir is None or not ev.run_dir.is_dir():
         return []
     hits = ev.hits("make_nothing_to_do")
-    up_to_date = hits[-1].evidence() if hits else None
+    if not hits:
+        return []
+    up_to_date = hits[-1].evidence()
     used = model_url_of(ev).rstrip("/").removesuffix("/v1")
     servers = started_model_servers(ev)
     of_rollouts = next(((step, line) for address, step, line in servers if address == used), None)
     newest = max(servers, key=lambda server: server[1], default=None)
-    if up_to_date is None or of_rollouts is None or newest is None or newest[1] <= of_rollouts[0]:
+    if of_rollouts is None or newest is None or newest[1] <= of_rollouts[0]:
         return []
     makefile = next((name for name, _ in user_text_files(ev.run_dir) if Path(name).name in ("Makefile", "makefile",
                                                                                              "GNUmakefile")), None)
