@@ -19,3 +19,8 @@ def test_keys_given_twice_in_one_mapping():
         ("num_repeats", (1, 9), "`1`"), ("launchers.collect", (3, 4), "a mapping or list"),
         ("environments.0.limit", (7, 8), "`5`")]
     assert duplicate_keys("a: 1\nb: {a: 2}\n") == [] and duplicate_keys("a: [\n") == []
+
+
+def test_anchors_and_aliases_are_walked_once_even_when_a_node_holds_itself():
+    assert duplicate_keys("a: &x [1, *x]\nb: *x\n") == []
+    assert [d.key for d in duplicate_keys("base: &b {k: 1, k: 2}\nother: *b\n")] == ["base.k"]

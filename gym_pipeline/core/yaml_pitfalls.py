@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import re
+from collections import deque
 from dataclasses import dataclass
 
 import yaml
@@ -65,9 +66,13 @@ def duplicate_keys(text: str) -> list[DuplicateKey]:
     except yaml.YAMLError:
         return []
     found: list[DuplicateKey] = []
-    pending = [(root, "")] if root is not None else []
+    pending = deque([(root, "")] if root is not None else [])  # in document order: an alias names its anchor's place
+    seen_nodes: set[int] = set()  # an alias (`*a`) shares its anchor's node, and may hold itself
     while pending:
-        node, path = pending.pop()
+        node, path = pending.popleft()
+        if id(node) in seen_nodes:
+            continue
+        seen_nodes.add(id(node))
         if isinstance(node, yaml.SequenceNode):
             pending += [(item, f"{path}.{number}" if path else str(number)) for number, item in enumerate(node.value)]
         if not isinstance(node, yaml.MappingNode):
