@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -35,6 +36,7 @@ from gym_pipeline.diagnose.probes import (
 )
 from gym_pipeline.diagnose.probes import probe as run_probes
 from gym_pipeline.diagnose.unrecorded_source import check_unrecorded_source
+from gym_pipeline.diagnose.user_scripts import UserFile, read_user_files
 
 __all__ = ["Evidence", "EvidenceLine", "collect_evidence", "redact"]
 
@@ -72,6 +74,11 @@ class Evidence:
 
     def incidents_near(self, file: str, line: int, window: int = 5) -> list[LogIncident]:
         return [i for i in self.logs.incidents if i.file == file and i.start - window <= line <= i.end + window]
+
+    @cached_property
+    def user_files(self) -> list[UserFile]:
+        """The user's own scripts and settings files in the run folder, read once for every rule that looks."""
+        return read_user_files(self.run_dir)
 
     @property
     def has_anything(self) -> bool:

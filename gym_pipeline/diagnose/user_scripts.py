@@ -11,6 +11,9 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 _INPUT_SUFFIXES = {".sh", ".env", ".bash", ".yaml", ".yml", ".toml", ".cfg", ".ini", ".conf", ".sbatch", ""}
@@ -19,42 +22,69 @@ _MAX_BYTES = 1 << 20  # a script or settings file, not data or logs
 _BROKEN_CONTINUATION = re.compile(rb"\\[ \t]+\r?$")
 
 
-def user_text_files(run_dir: Path | None, suffixes: set[str] = _INPUT_SUFFIXES) -> list[tuple[str, bytes]]:
-    """(name relative to the run folder, content) of the small scripts and settings files in it, or one folder
-    down."""
+@dataclass
+class UserFile:
+    """One of the user's small scripts or settings files in a run folder."""
+
+    name: str  # relative to the run folder
+    content: bytes
+
+    @property
+    def suffix(self) -> str:
+        return Path(self.name).suffix
+
+    @cached_property
+    def text(self) -> str:
+        return self.content.decode("utf-8", errors="replace")
+
+
+def read_user_files(run_dir: Path | None) -> list[UserFile]:
+    """The small scripts and settings files in the run folder, or one folder down (read once per diagnosis:
+    `Evidence.user_files`)."""
     if run_dir is None or not run_dir.is_dir():
         return []
     found = []
     for path in sorted([*run_dir.iterdir(), *(p for d in run_dir.iterdir() if d.is_dir() for p in d.iterdir())]):
-        if path.suffix not in suffixes or not path.is_file() or path.stat().st_size > _MAX_BYTES:
+        if path.suffix not in _INPUT_SUFFIXES or not path.is_file() or path.stat().st_size > _MAX_BYTES:
             continue
         try:
-            found.append((str(path.relative_to(run_dir)), path.read_bytes()))
+            found.append(UserFile(str(path.relative_to(run_dir)), path.read_bytes()))
         except OSError:
             continue
     return found
 
 
-def crlf_inputs(run_dir: Path | None) -> list[str]:
+def lines_matching(files: list[UserFile], pattern: re.Pattern[str],
+                   suffixes: set[str] | None = None) -> Iterator[tuple[UserFile, int, str, re.Match[str]]]:
+    """(file, line number, line, match) of every line of `files` (of those `suffixes`) where `pattern` matches."""
+    for file in files:
+        if suffixes is not None and file.suffix not in suffixes:
+            continue
+        for number, line in enumerate(file.text.splitlines(), start=1):
+            if match := pattern.search(line):
+                yield file, number, line, match
+
+
+def crlf_inputs(files: list[UserFile]) -> list[str]:
     """The user's scripts and settings files that have CRLF line endings."""
-    return [name for name, content in user_text_files(run_dir) if b"\r\n" in content]
+    return [file.name for file in files if b"\r\n" in file.content]
 
 
-def broken_continuations(run_dir: Path | None) -> list[tuple[str, int]]:
+def broken_continuations(files: list[UserFile]) -> list[tuple[str, int]]:
     """(script, line) of the lines of the user's shell scripts that end in a backslash followed by blanks."""
-    return [(name, number) for name, content in user_text_files(run_dir, _SCRIPT_SUFFIXES)
-            for number, line in enumerate(content.splitlines(), start=1) if _BROKEN_CONTINUATION.search(line)]
+    return [(file.name, number) for file in files if file.suffix in _SCRIPT_SUFFIXES
+            for number, line in enumerate(file.content.splitlines(), start=1) if _BROKEN_CONTINUATION.search(line)]
 
 
-def script_hints(run_dir: Path | None) -> str:
+def script_hints(files: list[UserFile]) -> str:
     """Sentences naming the user's files with CRLF line endings or broken line continuations, or ""."""
     hints = []
-    if files := crlf_inputs(run_dir):
-        named = ", ".join(f"`{name}`" for name in files[:3])
-        hints.append(f"{named} {'has' if len(files) == 1 else 'have'} Windows (CRLF) line endings: every value a "
+    if crlf := crlf_inputs(files):
+        named = ", ".join(f"`{name}`" for name in crlf[:3])
+        hints.append(f"{named} {'has' if len(crlf) == 1 else 'have'} Windows (CRLF) line endings: every value a "
                      "shell reads from it ends in a carriage return (`\\r`), which breaks names, paths and numbers. "
-                     f"Convert it: `sed -i 's/\\r$//' {files[0]}` (or `dos2unix`), then run again.")
-    if broken := broken_continuations(run_dir):
+                     f"Convert it: `sed -i 's/\\r$//' {crlf[0]}` (or `dos2unix`), then run again.")
+    if broken := broken_continuations(files):
         named = ", ".join(f"{name}:{line}" for name, line in broken[:3])
         hints.append(f"A backslash followed by a space ends a line of a script ({named}): it escapes the space, not "
                      "the newline, so the command ends there and the options on the next lines never reach it (the "

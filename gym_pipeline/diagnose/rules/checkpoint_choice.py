@@ -18,7 +18,7 @@ from gym_pipeline.core.manifest import ROLLOUTS_STAGE, read_manifest
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import Finding, model_url_of
-from gym_pipeline.diagnose.user_scripts import user_text_files
+from gym_pipeline.diagnose.user_scripts import lines_matching
 from gym_pipeline.diagnose.vocabulary import CACHE_RESUME, MODEL_SERVING
 
 # `ls` (not by time, not reversed) of checkpoint folders, the first name taken
@@ -60,23 +60,19 @@ def _served_lines(ev: Evidence) -> list[EvidenceLine]:
 def rule_oldest_checkpoint_served_as_newest(ev: Evidence) -> list[Finding]:
     if ev.run_dir is None or not ev.run_dir.is_dir():
         return []
-    for name, content in user_text_files(ev.run_dir):
-        text = content.decode("utf-8", errors="replace")
-        for number, line in enumerate(text.splitlines(), start=1):
-            if not _FIRST_OF_LS.search(line):
-                continue
-            served = _served_lines(ev)
-            return [Finding(
-                category=MODEL_SERVING,
-                title=f"The model server serves the oldest checkpoint: {name} takes the first name `ls` gives",
-                evidence=[EvidenceLine(file=name, line=number, text=line.strip()), *served[:1]],
-                cause=f"{name} picks the checkpoint to serve with `ls ... | head -1`: `ls` sorts names ascending, so "
-                      "the first is the oldest step, not the newest. Nothing fails; every rollout is the older "
-                      "checkpoint's answer, and the report credits it to the one meant.",
-                fix=f"In {name}, take the newest: `ls -d <checkpoints>/step_* | sort -V | tail -1` (or `ls -td ... | "
-                    "head -1`, by time); start the server again, check what it serves (`curl -s <url>/models`), then "
-                    "collect again on a clean output path and profile.",
-            )]
+    for file, number, line, _ in lines_matching(ev.user_files, _FIRST_OF_LS):
+        served = _served_lines(ev)
+        return [Finding(
+            category=MODEL_SERVING,
+            title=f"The model server serves the oldest checkpoint: {file.name} takes the first name `ls` gives",
+            evidence=[EvidenceLine(file=file.name, line=number, text=line.strip()), *served[:1]],
+            cause=f"{file.name} picks the checkpoint to serve with `ls ... | head -1`: `ls` sorts names ascending, so "
+                  "the first is the oldest step, not the newest. Nothing fails; every rollout is the older "
+                  "checkpoint's answer, and the report credits it to the one meant.",
+            fix=f"In {file.name}, take the newest: `ls -d <checkpoints>/step_* | sort -V | tail -1` (or `ls -td ... | "
+                "head -1`, by time); start the server again, check what it serves (`curl -s <url>/models`), then "
+                "collect again on a clean output path and profile.",
+        )]
     return []
 
 
@@ -90,25 +86,21 @@ def rule_checkpoint_of_another_run_served(ev: Evidence) -> list[Finding]:
     wanted = recorded.get("path") if isinstance(recorded, dict) else None
     if not isinstance(wanted, str):
         return []
-    for name, content in user_text_files(ev.run_dir):
-        text = content.decode("utf-8", errors="replace")
-        for number, line in enumerate(text.splitlines(), start=1):
-            served = _SERVED_PATH.search(line)
-            if served is None or Path(served["path"]) == Path(wanted) \
-                    or Path(served["path"]).name != Path(wanted).name:
-                continue
-            return [Finding(
-                category=MODEL_SERVING,
-                title=f"The model server was started on {served['path']}, not on the run's checkpoint {wanted}",
-                evidence=[EvidenceLine(file=name, line=number, text=line.strip()),
-                          EvidenceLine(file="manifest.json", line=None, text=f"rollouts.checkpoint.path: {wanted}")],
-                cause=f"{name} serves {Path(served['path']).name} of another folder ({Path(served['path']).parent}), "
-                      f"a path copied from another run's or project's script, while the run records "
-                      f"{recorded.get('name')} at {wanted}. The step names match, so nothing looks wrong: every "
-                      "rollout is the other model's answer, and the report credits it to this run's checkpoint.",
-                fix=f"Give the server the run's checkpoint (`--checkpoint {wanted}` in {name}), start it again, "
-                    "then collect again on a clean output path and profile.",
-            )]
+    for file, number, line, served in lines_matching(ev.user_files, _SERVED_PATH):
+        if Path(served["path"]) == Path(wanted) or Path(served["path"]).name != Path(wanted).name:
+            continue
+        return [Finding(
+            category=MODEL_SERVING,
+            title=f"The model server was started on {served['path']}, not on the run's checkpoint {wanted}",
+            evidence=[EvidenceLine(file=file.name, line=number, text=line.strip()),
+                      EvidenceLine(file="manifest.json", line=None, text=f"rollouts.checkpoint.path: {wanted}")],
+            cause=f"{file.name} serves {Path(served['path']).name} of another folder ({Path(served['path']).parent}), "
+                  f"a path copied from another run's or project's script, while the run records "
+                  f"{recorded.get('name')} at {wanted}. The step names match, so nothing looks wrong: every "
+                  "rollout is the other model's answer, and the report credits it to this run's checkpoint.",
+            fix=f"Give the server the run's checkpoint (`--checkpoint {wanted}` in {file.name}), start it again, "
+                "then collect again on a clean output path and profile.",
+        )]
     return []
 
 
@@ -143,8 +135,8 @@ def rule_rollouts_kept_by_a_build_tool(ev: Evidence) -> list[Finding]:
     newest = max(servers, key=lambda server: server[1], default=None)
     if of_rollouts is None or newest is None or newest[1] <= of_rollouts[0]:
         return []
-    makefile = next((name for name, _ in user_text_files(ev.run_dir) if Path(name).name in ("Makefile", "makefile",
-                                                                                             "GNUmakefile")), None)
+    makefile = next((file.name for file in ev.user_files
+                     if Path(file.name).name in ("Makefile", "makefile", "GNUmakefile")), None)
     return [Finding(
         category=CACHE_RESUME,
         title=f"make kept the rollouts of checkpoint step {of_rollouts[0]}: the step {newest[1]} server was started, "

@@ -175,7 +175,7 @@ def unexplained_log_errors(ev: Evidence, findings: list[Finding]) -> list[Findin
             placement = replace(placement, fix=f"{placement.fix} Our check of the data finds {fault}.")
         if placement.basis == NAME_NOT_DEFINED and (started := _servers_started(ev)):
             placement = replace(placement, fix=f"{placement.fix} {started}")
-        if placement.category == CONFIG and (hints := script_hints(ev.run_dir)):
+        if placement.category == CONFIG and (hints := script_hints(ev.user_files)):
             placement = replace(placement, fix=f"{hints} {placement.fix or ''}".strip())
         category = placement.category
         span = f"{incident.start}-{incident.end}" if incident.end > incident.start else str(incident.start)

@@ -31,7 +31,6 @@ from gym_pipeline.diagnose.probes import HEAD_SERVER, MODEL, PORT, PORT_IN_USE, 
 from gym_pipeline.diagnose.rules.nesting import nested_finding, nested_log_findings
 from gym_pipeline.diagnose.rules.overload import overload_finding, rate_limited_at_lowest_load, read_overload
 from gym_pipeline.diagnose.rules.routing import all_servers_ready, describe_endpoint_failures, groups_routed
-from gym_pipeline.diagnose.user_scripts import user_text_files
 from gym_pipeline.diagnose.vocabulary import (
     CACHE_RESUME,
     CONFIG,
@@ -521,7 +520,7 @@ def _injected_faults(ev: Evidence, groups: list) -> str:
     """When the server says it failed on purpose: a fault drill's flags left on, and where they are set."""
     if not any(_INJECTED in g.text for g in groups) and not ev.hits("policy_fault_injection"):
         return ""
-    scripts = [name for name, content in user_text_files(ev.run_dir) if b"--fault-rate" in content]
+    scripts = [file.name for file in ev.user_files if b"--fault-rate" in file.content]
     where = f" (set in {', '.join(scripts[:3])})" if scripts else ""
     return ("0. The server fails these on purpose: its errors say 'injected fault', so it runs with fault injection "
             f"on (`gym-pipeline serve-policy --fault-rate ... --fault-kinds ...`{where}, flags of a resilience "

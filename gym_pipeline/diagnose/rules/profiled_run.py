@@ -30,7 +30,7 @@ from gym_pipeline.diagnose.artifacts import MATERIALIZED_SUFFIX, PROFILE_SUFFIX,
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import Finding
-from gym_pipeline.diagnose.user_scripts import user_text_files
+from gym_pipeline.diagnose.user_scripts import lines_matching
 from gym_pipeline.diagnose.vocabulary import CACHE_RESUME
 
 MAX_COLLECTIONS = 50  # compared, at most: a folder of a sweep's runs, not a whole results tree
@@ -149,16 +149,14 @@ def _pointers(ev: Evidence, collections: list[Collection], older: Collection, ne
     last_as_text = max((c.directory for c in collections), key=str)
     if last_as_text != older.directory:  # a sort of the names as text would not have picked it
         return found
-    for name, content in user_text_files(run_dir):
-        text = content.decode("utf-8", errors="replace")
-        for number, line in enumerate(text.splitlines(), start=1):
-            if _PICKS_BY_SORT.search(line) and not _BY_TIME_OR_NUMBER.search(line):
-                found.append(Pointer(
-                    EvidenceLine(file=name, line=number, text=line.strip()),
-                    f"{name} takes the last name `ls` gives, and names sort as text ({older.directory.name} after "
-                    f"{newest.directory.name})",
-                    f"In {name}, pick the run by number (`ls -d ... | sort -V | tail -1`) or by time (`ls -td ... "
-                    "| head -1`)"))
+    for file, number, line, _ in lines_matching(ev.user_files, _PICKS_BY_SORT):
+        if not _BY_TIME_OR_NUMBER.search(line):
+            found.append(Pointer(
+                EvidenceLine(file=file.name, line=number, text=line.strip()),
+                f"{file.name} takes the last name `ls` gives, and names sort as text ({older.directory.name} after "
+                f"{newest.directory.name})",
+                f"In {file.name}, pick the run by number (`ls -d ... | sort -V | tail -1`) or by time (`ls -td ... "
+                "| head -1`)"))
     return found
 
 

@@ -13,7 +13,7 @@ from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import Finding, model_url_of
 from gym_pipeline.diagnose.rules.checkpoint_choice import started_model_servers
-from gym_pipeline.diagnose.user_scripts import user_text_files
+from gym_pipeline.diagnose.user_scripts import lines_matching
 from gym_pipeline.diagnose.vocabulary import CONFIG
 
 _DEFAULTED_URL = re.compile(r"\$\{(?P<name>\w+):?-(?P<default>https?://[^}\s]+)\}")
@@ -21,10 +21,11 @@ def _same_address(a: str, b: str) -> bool:
     return a.rstrip("/").removesuffix("/v1") == b.rstrip("/").removesuffix("/v1")
 
 
-def _server_log_of(ev: Evidence, url: str) -> EvidenceLine | None:
-    """The line of a model server's log in the run folder that says it serves at `url`, with its checkpoint."""
+def _server_log_of(servers: list[tuple[str, int, EvidenceLine]], url: str) -> EvidenceLine | None:
+    """The line of a model server's log (of `started_model_servers`) that says it serves at `url`, with its
+    checkpoint."""
     return next((line.model_copy(update={"text": f"{line.text} (checkpoint step {step})"})
-                 for address, step, line in started_model_servers(ev) if _same_address(address, url)), None)
+                 for address, step, line in servers if _same_address(address, url)), None)
 
 
 def rule_model_url_from_the_environment(ev: Evidence) -> list[Finding]:
@@ -33,32 +34,29 @@ def rule_model_url_from_the_environment(ev: Evidence) -> list[Finding]:
     used = model_url_of(ev)
     if used == "<model-url>":
         return []
-    scripts = user_text_files(ev.run_dir)
-    for name, content in scripts:
-        text = content.decode("utf-8", errors="replace")
-        for number, line in enumerate(text.splitlines(), start=1):
-            defaulted = _DEFAULTED_URL.search(line)
-            if defaulted is None or _same_address(defaulted["default"], used):
-                continue
-            variable = defaulted["name"]
-            setters = [other for other, body in scripts if other != name
-                       and re.search(rf"^\s*(?:export\s+)?{variable}=", body.decode("utf-8", errors="replace"), re.M)]
-            other_server = _server_log_of(ev, used)
-            meant_server = _server_log_of(ev, defaulted["default"])
-            return [Finding(
-                category=CONFIG,
-                title=f"The run used {variable}={used} from the environment, not {name}'s default "
-                      f"{defaulted['default']}",
-                evidence=[EvidenceLine(file=name, line=number, text=line.strip()),
-                          *(server for server in (other_server, meant_server) if server is not None)],
-                cause=f"{name} takes the model URL from {variable} when the shell has it set, and it was: the "
-                      f"collection went to {used}"
-                      + (f" ({other_server.file}: {other_server.text})" if other_server else "")
-                      + (f" instead of {defaulted['default']} ({meant_server.text})" if meant_server else "")
-                      + ". A variable exported for another day's work (" + (", ".join(setters) or "~/.bashrc, a "
-                      "sourced env file") + ") points the run at another server; nothing fails, and every rollout "
-                      "is that server's answer.",
-                fix=f"`unset {variable}` (and take its export out of {', '.join(setters) or 'where it is set'}), or "
-                    f"pass the URL meant explicitly; then collect again on a clean output path and profile.",
-            )]
+    for file, number, line, defaulted in lines_matching(ev.user_files, _DEFAULTED_URL):
+        if _same_address(defaulted["default"], used):
+            continue
+        variable = defaulted["name"]
+        setter = re.compile(rf"^\s*(?:export\s+)?{variable}=", re.M)
+        setters = [other.name for other in ev.user_files if other is not file and setter.search(other.text)]
+        servers = started_model_servers(ev)
+        other_server = _server_log_of(servers, used)
+        meant_server = _server_log_of(servers, defaulted["default"])
+        return [Finding(
+            category=CONFIG,
+            title=f"The run used {variable}={used} from the environment, not {file.name}'s default "
+                  f"{defaulted['default']}",
+            evidence=[EvidenceLine(file=file.name, line=number, text=line.strip()),
+                      *(server for server in (other_server, meant_server) if server is not None)],
+            cause=f"{file.name} takes the model URL from {variable} when the shell has it set, and it was: the "
+                  f"collection went to {used}"
+                  + (f" ({other_server.file}: {other_server.text})" if other_server else "")
+                  + (f" instead of {defaulted['default']} ({meant_server.text})" if meant_server else "")
+                  + ". A variable exported for another day's work (" + (", ".join(setters) or "~/.bashrc, a "
+                  "sourced env file") + ") points the run at another server; nothing fails, and every rollout "
+                  "is that server's answer.",
+            fix=f"`unset {variable}` (and take its export out of {', '.join(setters) or 'where it is set'}), or "
+                f"pass the URL meant explicitly; then collect again on a clean output path and profile.",
+        )]
     return []

@@ -11,14 +11,13 @@ from gym_pipeline.core.yaml_pitfalls import duplicate_keys, octal_numbers
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import Finding
-from gym_pipeline.diagnose.user_scripts import user_text_files
 from gym_pipeline.diagnose.vocabulary import CONFIG
 
 _YAML = {".yaml", ".yml"}
 
 
 def _settings_texts(ev: Evidence) -> list[tuple[str, str]]:
-    return [(name, content.decode("utf-8", errors="replace")) for name, content in user_text_files(ev.run_dir, _YAML)]
+    return [(file.name, file.text) for file in ev.user_files if file.suffix in _YAML]
 
 
 def rule_octal_numbers_in_settings(ev: Evidence) -> list[Finding]:
