@@ -21,6 +21,7 @@ from gym_pipeline.diagnose.evidence import FAILED_RUN_SOURCE, Evidence, collect_
 from gym_pipeline.diagnose.findings import CAUSE, CONSEQUENCE, NOTE, Finding, plural
 from gym_pipeline.diagnose.launcher import outcome
 from gym_pipeline.diagnose.rules import run_rules
+from gym_pipeline.diagnose.shards import joined_shards, with_shard_findings
 from gym_pipeline.diagnose.vocabulary import HEALTHY, Category
 
 DIAGNOSIS_STAGE = "diagnostic_report"  # its record in the run's manifest, and the lock holder's stage
@@ -119,6 +120,8 @@ def diagnose(
     """
     evidence = collect_evidence(run_dir, probe=probe, extra_logs=extra_logs, model_url=model_url)
     findings = run_rules(evidence)
+    if shards := joined_shards(evidence.artifacts.files, evidence.run_dir):
+        findings = with_shard_findings(evidence, findings, shards, lambda shard: diagnose(shard).findings)
     causes = [f for f in findings if f.role == CAUSE]
     return DiagnosisReport(
         run_dir=str(run_dir),

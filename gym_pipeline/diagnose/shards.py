@@ -1,0 +1,156 @@
+"""A run folder whose top-level rollouts are its shard collections joined: each shard is diagnosed on its own.
+
+Users who collect at scale split the data, collect each part in a subfolder of its own (one job or one
+process per shard), then join the parts with `cat shards/*/rollouts.jsonl > rollouts.jsonl`. The joined
+files keep no failures sidecar and no manifest, and their keys collide (each shard numbers its tasks from
+0), so what failed is only in the shards. The shards' causes lead the report: they are upstream of the
+join; what the joined files show follows from the join.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable
+from pathlib import Path
+
+from gym_pipeline.diagnose.artifacts import MATERIALIZED_SUFFIX, RunFiles, walk_glob
+from gym_pipeline.diagnose.evidence import Evidence
+from gym_pipeline.diagnose.evidence_line import EvidenceLine
+from gym_pipeline.diagnose.findings import CAUSE, CONSEQUENCE, NOTE, Finding, plural
+
+# Bytes compared at the start of each shard's place in the joined file: enough to tell a join from a
+# coincidence of sizes, without reading the files again.
+_COMPARED_BYTES = 4096
+_EVIDENCE_PER_SHARD = 2
+MERGE_ID = "shards_joined"
+
+
+def joined_shards(files: RunFiles, run_dir: Path) -> list[RunFiles]:
+    """The shard collections below `run_dir` whose rollouts files, joined in name order (as a shell glob
+    sorts them), are the top-level rollouts file byte for byte; [] when it is no such join."""
+    top = files.rollouts
+    if files.directory != run_dir or not top.is_file():
+        return []
+    shards = []
+    for materialized in walk_glob(run_dir, MATERIALIZED_SUFFIX):
+        if materialized.parent == run_dir:
+            continue
+        stem = materialized.name.removesuffix(MATERIALIZED_SUFFIX)
+        rollouts = materialized.parent / f"{stem}.jsonl"
+        if rollouts.is_file():
+            shards.append(_shard_files(materialized.parent, stem))
+    shards.sort(key=lambda s: str(s.rollouts))
+    if len(shards) < 2 or sum(s.rollouts.stat().st_size for s in shards) != top.stat().st_size:
+        return []
+    offset = 0
+    with top.open("rb") as joined:
+        for shard in shards:
+            with shard.rollouts.open("rb") as part:
+                head = part.read(_COMPARED_BYTES)
+            joined.seek(offset)
+            if joined.read(len(head)) != head:
+                return []
+            offset += shard.rollouts.stat().st_size
+    return shards
+
+
+def _shard_files(directory: Path, stem: str) -> RunFiles:
+    return RunFiles(
+        directory=directory, stem=stem,
+        materialized=directory / f"{stem}{MATERIALIZED_SUFFIX}",
+        rollouts=directory / f"{stem}.jsonl",
+        failures=directory / f"{stem}_failures.jsonl",
+        profile=directory / f"{stem}_reward_profiling.jsonl",
+        summary=directory / f"{stem}_run_summary.json",
+        skipped=directory / "skipped.jsonl",
+    )
+
+
+def with_shard_findings(
+    ev: Evidence,
+    findings: list[Finding],
+    shards: list[RunFiles],
+    diagnose_shard: Callable[[Path], list[Finding]],
+) -> list[Finding]:
+    """The report of a joined folder: each shard cause (once for all the shards it holds in), then the join,
+    then the top-level findings; those that read the joined files follow from the join."""
+    names = [ev.rel(s.directory) for s in shards]
+    by_rule: dict[str, list[tuple[str, Finding]]] = defaultdict(list)
+    for name, shard in zip(names, shards, strict=True):
+        for finding in diagnose_shard(shard.directory):
+            if finding.role == CAUSE:
+                by_rule[finding.id].append((name, finding))
+    shard_causes = [_across_shards(held, len(shards)) for held in by_rule.values()]
+    join = _join_finding(ev, names, keys_collide=ev.artifacts.duplicate_rollout_keys > 0)
+    # what the joined files show follows from the join when it made the keys collide, else from the shards' cause
+    explained_by = join if join.role == CAUSE else (shard_causes or [None])[0]
+    if explained_by is None:
+        return [*findings, join]
+    joined_files = {ev.rel(p) for p in (ev.artifacts.files.materialized, ev.artifacts.files.rollouts,
+                                        ev.artifacts.files.failures, ev.artifacts.files.profile)}
+    moved = {f.id for f in findings if f.role == CAUSE and _reads_joined_files(f, joined_files)}
+    top_causes, followed, notes = [], [], []
+    for finding in findings:
+        if finding.id in moved or finding.caused_by in moved:
+            followed.append(finding.model_copy(update={"role": CONSEQUENCE, "caused_by": explained_by.id}))
+        elif finding.role == NOTE:
+            notes.append(finding)
+        else:
+            (top_causes if finding.role == CAUSE else followed).append(finding)
+    if join.role == CAUSE:
+        return [*shard_causes, join, *followed, *top_causes, *notes]
+    return [*shard_causes, *followed, *top_causes, *notes, join]
+
+
+def _reads_joined_files(finding: Finding, joined_files: set[str]) -> bool:
+    """Whether a finding reads the joined files: it cites them, or a log line naming them."""
+    return any(
+        line.file in joined_files or any(name in line.text for name in joined_files)
+        for line in finding.evidence
+    )
+
+
+def _across_shards(held: list[tuple[str, Finding]], shard_count: int) -> Finding:
+    """One shard cause, as found in each shard it holds in: its first shard's words, every shard's lines."""
+    first_name, first = held[0]
+    names = [name for name, _ in held]
+    evidence = [
+        line.model_copy(update={"file": f"{name}/{line.file}"}) if not line.file.startswith("/") else line
+        for name, finding in held for line in finding.evidence[:_EVIDENCE_PER_SHARD]
+    ]
+    where = (f"In {first_name}" if len(held) == 1 else
+             f"In {len(held)} of {shard_count} shards ({', '.join(names)})")
+    others = f" The same holds in {', '.join(names[1:])}." if len(held) > 1 else ""
+    return first.model_copy(update={
+        "id": f"shard:{first.id}",
+        "title": f"{where}: {first.title}",
+        "evidence": evidence,
+        "fix": f"{first.fix} (shown for {first_name}.{others})",
+    })
+
+
+def _join_finding(ev: Evidence, names: list[str], keys_collide: bool) -> Finding:
+    rollouts = ev.rel(ev.artifacts.files.rollouts)
+    joined = f"{rollouts} is {plural(len(names), 'shard collection')} joined ({', '.join(names)})"
+    evidence = [EvidenceLine(file=rollouts, text=f"{ev.artifacts.rollouts.rows} rows: the shards' rollouts files "
+                                                 "one after another, byte for byte")]
+    if not keys_collide:
+        return Finding(
+            category="data_schema", role=NOTE, id=MERGE_ID, evidence=evidence,
+            title=f"{joined}; each shard was diagnosed on its own",
+            cause="The top-level files are a join of the shards' own collections: their failures and manifests are "
+                  "in the shard folders, so each shard was read on its own, and its causes lead this report.",
+            fix="Profile and resume each shard in its own folder; join only finished shards.",
+        )
+    return Finding(
+        category="data_schema", role=CAUSE, id=MERGE_ID, evidence=evidence,
+        title=f"{joined}: each shard numbers its tasks from 0, so the joined file repeats "
+              f"{plural(ev.artifacts.duplicate_rollout_keys, '(task, rollout) key')}",
+        cause="A shard's `_ng_task_index` and `_ng_rollout_index` count within its own data, so joining the shards' "
+              "files gives several rows the same key: the profile refuses the joined file or mixes different tasks "
+              "under one index, and what the joined files show (duplicates, stale inputs, missing keys) follows from "
+              "the join, not from the data.",
+        fix="Profile each shard in its own folder (`gym-pipeline profile --inputs <shard>/rollouts_materialized_"
+            "inputs.jsonl --rollouts <shard>/rollouts.jsonl`), or materialize the whole dataset once and give each "
+            "shard a slice of those rows, so the keys stay unique when the shards' rollouts are joined.",
+    )

@@ -1,0 +1,82 @@
+"""A run folder whose top-level rollouts are its shard collections joined (`cat shards/*/rollouts.jsonl`): the
+shards are diagnosed on their own, and what the joined files show follows from the join."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from gym_pipeline.core.formats import MATERIALIZED_INPUTS_FILE, ROLLOUTS_FILE
+from gym_pipeline.core.materialize import MaterializationSettings, materialize_and_record
+from gym_pipeline.diagnose import diagnose, render_text
+from gym_pipeline.engines.builtin import CollectorSettings, collect
+from gym_pipeline.environments import get_environment
+
+ENV = "string_match"
+SHARD_TASKS = 4
+
+
+def collect_shards(root: Path, model_url: str, model_names: list[str | None]) -> Path:
+    """The data split into one shard per model name, each materialized and collected in shards/part_NN, then
+    joined at the top level as a user's script does."""
+    environment = get_environment(ENV)
+    rows = environment.dataset_path.read_text().splitlines(keepends=True)
+    run = root / "run"
+    for number, model_name in enumerate(model_names):
+        shard = run / "shards" / f"part_{number:02d}"
+        shard.mkdir(parents=True)
+        data = run / "shards" / f"part_{number:02d}.jsonl"
+        data.write_text("".join(rows[number * SHARD_TASKS:(number + 1) * SHARD_TASKS]))
+        inputs = shard / MATERIALIZED_INPUTS_FILE
+        materialize_and_record(data, inputs, MaterializationSettings(2, environment.agent_name))
+        settings = CollectorSettings(model_url=model_url, model_name=model_name, max_attempts=1)
+        asyncio.run(collect(inputs, shard / ROLLOUTS_FILE, environment, settings))
+    for name in (ROLLOUTS_FILE, MATERIALIZED_INPUTS_FILE):
+        parts = sorted((run / "shards").glob(f"part_*/{name}"))
+        (run / name).write_bytes(b"".join(p.read_bytes() for p in parts))
+    return run
+
+
+def test_a_join_of_healthy_shards_is_named_for_the_keys_it_repeats(policy_endpoint, tmp_path):
+    run = collect_shards(tmp_path, policy_endpoint.url, [None, None])
+
+    report = diagnose(run)
+
+    top = report.causes[0]
+    assert (report.category, top.id) == ("data_schema", "shards_joined"), [f.title for f in report.causes]
+    assert "2 shard collections joined (shards/part_00, shards/part_01)" in top.title
+    assert "repeats" in top.title and "Profile each shard in its own folder" in top.fix
+    # the duplicates and repeated tasks of the joined files follow from the join: no other cause
+    assert report.causes == [top]
+    assert {f.id for f in report.consequences_of(top)} >= {"rollouts_without_inputs", "shared_task_index"}
+
+
+def test_a_shards_own_failure_leads_the_report_of_the_join(policy_endpoint, tmp_path):
+    run = collect_shards(tmp_path, policy_endpoint.url, [None, "no-such-model", None])
+
+    report = diagnose(run)
+
+    top = report.causes[0]
+    assert report.category == "model_serving", render_text(report)
+    assert top.title.startswith("In shards/part_01: ")
+    assert top.id.startswith("shard:")
+    assert top.evidence[0].file == "shards/part_01/rollouts_failures.jsonl"
+    assert report.causes[1].id == "shards_joined"
+
+
+def test_a_top_level_file_that_is_not_the_shards_byte_for_byte_is_read_as_it_is(policy_endpoint, tmp_path):
+    run = collect_shards(tmp_path, policy_endpoint.url, [None, None])
+    rollouts = run / ROLLOUTS_FILE
+    rollouts.write_bytes(rollouts.read_bytes().replace(b"{", b" ", 1))  # as many bytes, not the same ones
+
+    report = diagnose(run)
+
+    assert all(not f.id.startswith(("shard", "shards_joined")) for f in report.findings)
+
+
+def test_one_subfolder_is_no_join(policy_endpoint, tmp_path):
+    run = collect_shards(tmp_path, policy_endpoint.url, [None])
+
+    report = diagnose(run)
+
+    assert report.category == "healthy", [f.title for f in report.causes]
