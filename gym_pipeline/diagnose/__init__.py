@@ -10,7 +10,8 @@
 One module per concern: `artifacts`, `logs`, `launcher`, `manifests`, `probes` collect evidence
 (`evidence` gathers them; `nested` reads error bodies, `evidence_line` redacts and cuts what a report quotes), `signatures` is
 the table of log signatures and the known problems they prove, `vocabulary` the categories and the
-failure vocabulary, `rules/` the rules in the guide's debug order, `report` the output.
+failure vocabulary, `rules/` the rules in the guide's debug order, `shards` a join of shard collections read
+shard by shard, `report` the output.
 """
 
 from gym_pipeline.diagnose.evidence import Evidence, collect_evidence
