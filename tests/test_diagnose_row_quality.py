@@ -121,3 +121,17 @@ def test_an_answer_on_the_last_line_scored_0_counts_only_when_the_extraction_mis
         note_materialized_row(quality, prompt_row("q", line, 0, expected_answer="273.15"), (line, 0), line, 20)
     assert quality.last_line_answers_scored_zero == 1 and quality.last_line_example.line == 1
     assert quality.matching_scored_zero == 1
+
+
+def test_an_answer_in_other_typography_counts_on_the_side_that_is_not_plain():
+    quality = RowQuality()
+    rows = [scored("O\u2019Neill", "O'Neill", 0.0),  # a curly apostrophe in the label
+            scored("Dvor\u030c\u00e1k", "Dvo\u0159\u00e1k", 0.0),  # the label's accent decomposed
+            scored("Roald  Amundsen", "Roald Amundsen", 0.0),  # a doubled space in the label
+            scored("Jean-Paul Sartre", "Jean\u2013Paul Sartre", 0.0),  # the answer's en dash
+            scored("Jean-Paul Sartre", "Jean-Paul Sartre", 1.0),  # equal: no finding
+            scored("O'Neill", "O'Neil", 0.0)]  # another spelling is a wrong answer, not typography
+    for line, row in enumerate(rows, start=1):
+        note_rollout_row(quality, row, (line, 0), "rollouts.jsonl", line)
+    assert (quality.typographic_expected, quality.typographic_answers) == (3, 1)
+    assert quality.typographic_expected_example.line == 1 and quality.typographic_answers_example.line == 4

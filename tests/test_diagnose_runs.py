@@ -129,6 +129,36 @@ def test_rollouts_answering_other_prompts_than_their_inputs_without_a_manifest_t
     assert top.evidence[0].file == ROLLOUTS_FILE and "answered another prompt than line" in top.evidence[0].text
 
 
+def test_labels_written_in_other_typography_than_the_answers(run, policy_endpoint):
+    """Multi-word labels exported with full-width capitals (`Ａlbert Einstein`): the model's plain answers score 0."""
+    data = data_of(run)
+    rows = [json.loads(line) for line in data.read_text().splitlines()]
+    changed = 0
+    for row in rows:
+        label = row["expected_answer"]
+        if " " in label and "A" <= label[0] <= "Z":
+            row["expected_answer"] = chr(ord(label[0]) - ord("A") + ord("\uff21")) + label[1:]
+            changed += 1
+    data.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    environment = get_environment(ENV)
+    inputs, rollouts = run / MATERIALIZED_INPUTS_FILE, run / ROLLOUTS_FILE
+    materialize_and_record(data, inputs, MaterializationSettings(REPEATS, environment.agent_name))
+    rollouts.unlink()
+    asyncio.run(collect(inputs, rollouts, environment, CollectorSettings(model_url=policy_endpoint.url, concurrency=16)))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        write_profile(profile_run(inputs, rollouts, allow_partial=True), rollouts)
+    record_stage(run, "reward_profile", {"inputs": {"materialized": file_digest(inputs), "rollouts": file_digest(rollouts)}})
+
+    report = diagnose(run)
+
+    top = report.causes[0]
+    assert (report.category, top.id) == ("data_schema", "expected_answers_in_other_typography"), \
+        [f.title for f in report.causes]
+    assert changed >= 2 and "expected_answer=" in top.evidence[0].text
+    assert "NFKC" in top.fix
+
+
 def test_a_collection_cut_short(run):
     rows = (run / ROLLOUTS_FILE).read_text().splitlines(keepends=True)
     (run / ROLLOUTS_FILE).write_text("".join(rows[:100]))

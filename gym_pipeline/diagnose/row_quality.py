@@ -32,6 +32,8 @@ Collected while `artifacts` streams the files, one row at a time, in bounded mem
   `_ng_environment_server` `mcqa_environment_server`): the collection was pointed at the wrong environment;
 - answers scored 0 that are the expected answer of the task before or after theirs: the labels were joined to the
   prompts one row off (a header line counted as a label, a row dropped on one side);
+- answers scored 0 that are their expected answer in other typography (curly quotes, dashes, full-width or decomposed
+  letters, spacing): the labels' when they are the ones not plain, else the verifier compares without normalizing;
 - expected answers holding HTML entities (`Ludwig&nbsp;van&nbsp;Beethoven`): labels scraped from a web page, which
   no answer matches.
 """
@@ -39,6 +41,7 @@ Collected while `artifacts` streams the files, one row at a time, in bounded mem
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -124,6 +127,13 @@ class RowQuality:
     number_written_otherwise: int = 0  # ... scored 0: the same number, written otherwise (`42.0` expected, `42` given)
     number_example: EvidenceLine | None = None
     invisible_example: EvidenceLine | None = None
+    # ... scored 0: the same answer in other typography (curly quotes, dashes, full-width or decomposed letters, spacing),
+    # on the expected answer's side or the answer's
+    typographic_expected: int = 0
+    typographic_expected_example: EvidenceLine | None = None
+    typographic_answers: int = 0
+    typographic_answers_example: EvidenceLine | None = None
+    typographic_chars: Counter[str] = field(default_factory=Counter)  # the characters plain typography changes
     last_line_failed: dict[tuple[int, int], str] = field(default_factory=dict)  # ... those last-line answers' lines
     last_line_failed_settings: Counter[tuple[str, str]] = field(default_factory=Counter)  # ... their rows' extraction
     last_line_followed_setting: int = 0  # ... of them, answers given in the form their row's extraction setting names
@@ -447,6 +457,15 @@ def _note_scored_answer(quality: RowQuality, expected: str, answer: ScoredAnswer
         quality.invisible_expected += 1
         quality.invisible_example = quality.invisible_example or here
         return
+    if _plain(expected) == _plain(extracted):
+        quality.typographic_chars.update(c for c in expected + extracted if _plain(f"x{c}x") != f"x{c}x")
+        if expected != _plain(expected) and extracted == _plain(extracted):  # the label is the one written otherwise
+            quality.typographic_expected += 1
+            quality.typographic_expected_example = quality.typographic_expected_example or here
+        else:
+            quality.typographic_answers += 1
+            quality.typographic_answers_example = quality.typographic_answers_example or here
+        return
     if _same_number(expected, extracted):
         quality.number_written_otherwise += 1
         quality.number_example = quality.number_example or here
@@ -586,6 +605,20 @@ def _annotated(expected: str, extracted: str) -> bool:
 # Characters that print as nothing (zero-width spaces and joiners, a byte order mark, soft hyphens), or as a
 # space that is not one: copied in from web pages and spreadsheets, they make two equal-looking strings differ.
 _INVISIBLE = re.compile("[\u200b\u200c\u200d\u2060\ufeff\u00ad\u00a0]")
+
+
+# Typographic spellings of ASCII quotes, dashes and spaces (a word processor's, a PDF's): answers that look the same
+# and never compare equal. NFKC besides folds full-width forms, ligatures and decomposed accents.
+_TYPOGRAPHIC = str.maketrans({
+    "\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'", "\u2032": "'",
+    "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u201f": '"', "\u2033": '"',
+    "\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2014": "-", "\u2212": "-",
+})
+
+
+def _plain(text: str) -> str:
+    """`text` in plain typography: NFKC, ASCII quotes and dashes, single spaces, no spaces at its ends."""
+    return " ".join(unicodedata.normalize("NFKC", text).translate(_TYPOGRAPHIC).split())
 
 
 def _unwrapped(answer: str) -> str:

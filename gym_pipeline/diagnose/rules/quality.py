@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import html
 import re
+import unicodedata
+from collections import Counter
 
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
@@ -594,6 +596,53 @@ def rule_invisible_characters_in_expected_answers(ev: Evidence) -> list[Finding]
             "'[\\x{200b}\\x{200c}\\x{200d}\\x{2060}\\x{feff}\\x{ad}\\x{a0}]' <data.jsonl>` finds the rows), "
             "then materialize again and collect (or score the stored responses again); the materialized rows: "
             f"{path_of(a.materialized)}.",
+    )]
+
+
+def rule_expected_answers_in_other_typography(ev: Evidence) -> list[Finding]:
+    """Answers scored 0 that are their expected answer in plain typography, where the expected answer is not:
+    labels written with a word processor's quotes and dashes, full-width or decomposed letters, doubled spaces."""
+    a = ev.artifacts
+    quality = a.quality
+    if quality.typographic_expected < MISSCORED_MIN_ROWS or quality.typographic_expected_example is None:
+        return []
+    return [Finding(
+        category=DATA_SCHEMA,
+        title=f"{quality.typographic_expected} answers scored 0 are their `expected_answer` in plain typography: the "
+              f"expected answers are written with other characters ({_characters(quality.typographic_chars)})",
+        evidence=[quality.typographic_expected_example],
+        cause="The labels were written or exported by a tool that changes typography (a word processor's `’` and "
+              "`–`, a PDF's full-width digits, decomposed accents, doubled spaces): they look like the answers and "
+              "never compare equal, so correct answers score 0.",
+        fix="Normalize `expected_answer` in the source data (`unicodedata.normalize(\"NFKC\", label)`, then "
+            "replace `‘’“”` with ASCII quotes and `‐–—−` with `-`, and collapse spaces), then materialize again and "
+            f"collect (or score the stored responses again); the materialized rows: {path_of(a.materialized)}.",
+    )]
+
+
+def _characters(counts: Counter[str]) -> str:
+    """The characters plain typography would change, most frequent first, each with its Unicode name."""
+    named = [f"{c!r} {unicodedata.name(c, f'U+{ord(c):04X}')}" for c, _ in counts.most_common(3)]
+    return ", ".join(named) or "spacing, or accents written as two code points"
+
+
+def rule_answers_in_other_typography_scored_0(ev: Evidence) -> list[Finding]:
+    """Answers scored 0 that differ from their expected answer only in typography the answers use: a verifier
+    comparing strings without normalizing them."""
+    quality = ev.artifacts.quality
+    if quality.typographic_answers < MISSCORED_MIN_ROWS or quality.typographic_answers_example is None:
+        return []
+    return [Finding(
+        category=VERIFIER_RUNTIME,
+        title=f"{quality.typographic_answers} answers scored 0 differ from their `expected_answer` only in "
+              f"typography ({_characters(quality.typographic_chars)}): the verifier compares them without normalizing",
+        evidence=[quality.typographic_answers_example],
+        cause="The model wrote the expected answer with other characters for the same text (`’` for `'`, `–` for "
+              "`-`, a full-width digit, an accent as two code points, two spaces), and the verifier compares the "
+              "strings as they are: right answers score 0.",
+        fix="In the verifier, compare normalized text: `unicodedata.normalize(\"NFKC\", s)`, ASCII quotes and dashes, "
+            "single spaces, on both the answer and `expected_answer`; check it on one of these rows without a model, "
+            f"then score the stored responses again: `gym-pipeline reverify {ev.run_dir} --env <env>`.",
     )]
 
 
