@@ -26,6 +26,7 @@ from gym_pipeline.fatal_signals import announce_fatal_signals
 from gym_pipeline.taskfolders.cli import add_tasks_parser
 
 EXIT_BAD_INPUT = 2
+EXIT_DIAGNOSIS_INCOMPLETE = 3  # `diagnose`: no cause found, but a rule of the diagnosis failed on the folder
 # soft_wrap: a message is one line however wide, so logs captured with `| tee` keep paths and sentences whole
 stderr = Console(stderr=True, soft_wrap=True)
 
@@ -124,7 +125,9 @@ def cmd_diagnose(args: argparse.Namespace) -> int:
         sys.stdout.write(orjson.dumps(report.to_json_dict(), option=orjson.OPT_INDENT_2).decode() + "\n")
     else:
         print(render_text(report))
-    return 0 if report.healthy else 1
+    if report.healthy:
+        return EXIT_DIAGNOSIS_INCOMPLETE if report.rules_failed else 0
+    return 1
 
 
 def cmd_reverify(args: argparse.Namespace) -> int:

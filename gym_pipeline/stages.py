@@ -411,6 +411,6 @@ def diagnose_partition(config: SweepConfig, checkpoint: str, env: str, code: str
             "titles": markdown_value("\n".join(f"- {title}" for title in titles) or "none"),
         },
         digest=file_digest(run_dir / DIAGNOSIS_FILE),
-        healthy=result.healthy,
+        healthy=result.healthy and not result.rules_failed,  # an incomplete diagnosis fails the check
         headline=result.headline,
     )

@@ -24,6 +24,7 @@ from gym_pipeline.diagnose import (
     Finding,
     collect_evidence,
     diagnose,
+    read_diagnosis,
     redact,
     render_text,
     write_diagnosis,
@@ -698,6 +699,30 @@ def test_a_rule_that_raises_costs_its_own_findings_with_a_note_not_the_report(tm
     note = next(f for f in findings if f.id == "broken")
     assert note.role == "note" and "KeyError" in note.title and "the other rules ran" in note.title
     assert [f.id for f in findings if f.role != "note"] == [f.id for f in expected if f.role != "note"]
+
+
+def test_a_rule_that_raises_on_a_folder_with_no_cause_leaves_the_verdict_incomplete_not_healthy(tmp_path, monkeypatch,
+                                                                                               capsys):
+    from gym_pipeline.cli import EXIT_DIAGNOSIS_INCOMPLETE, main
+    from gym_pipeline.diagnose.findings import Rule
+
+    def broken(ev):
+        raise KeyError("a field this rule did not expect to miss")
+
+    from gym_pipeline.diagnose import report as report_module
+    from gym_pipeline.diagnose.rules import run_rules
+
+    run = copy_run(CLEAN, tmp_path)
+    monkeypatch.setattr(report_module, "run_rules", lambda ev: run_rules(ev, [Rule(1, "broken", broken), *RULES]))
+
+    report = diagnose(run)
+
+    assert report.healthy and report.rules_failed == ["broken"]
+    assert report.headline == "no cause found, but the diagnosis is incomplete (broken failed)"
+    assert read_diagnosis(write_diagnosis(report, run)).rules_failed == ["broken"]
+    assert main(["diagnose", str(run)]) == EXIT_DIAGNOSIS_INCOMPLETE
+    assert "no cause found, but the diagnosis is incomplete: 1 rule failed on this folder (broken)" in \
+        capsys.readouterr().out
 
 
 def test_inputs_materialized_from_the_first_rows_of_their_data_are_noted():

@@ -26,7 +26,8 @@ def build_diagnostic_report(config: SweepConfig) -> dg.AssetsDefinition:
                 DIAGNOSIS_HEALTHY,
                 asset="diagnostic_report",
                 partitions_def=sweep_partitions(config),
-                description="Fails with the top cause's title when the diagnosis is not `healthy`.",
+                description="Fails with the top cause's title when the diagnosis is not `healthy`, or when a rule of "
+                            "the diagnosis failed on a partition's folder (the verdict is then incomplete).",
             )
         ],
     )

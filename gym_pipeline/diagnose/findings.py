@@ -52,6 +52,8 @@ class Finding(BaseModel):
     # The (task, rollout) keys whose failed attempts this finding reports: when every one of them has a
     # rollout now (recovered on retry), the finding is a note, not a fault.
     failed_keys: frozenset[Key] = Field(default=frozenset(), exclude=True)
+    # A rule that raised on this folder: a fault of the diagnosis, and a report without it is incomplete.
+    diagnosis_fault: bool = Field(default=False, exclude=True)
 
     @field_validator("title", mode="before")
     @classmethod

@@ -50,12 +50,19 @@ class DiagnosisReport(BaseModel):
     def healthy(self) -> bool:
         return not self.causes
 
+    @property
+    def rules_failed(self) -> list[str]:
+        """The rules that raised on this folder: without their findings, "healthy" is only what the others saw."""
+        return self.summary.get("rules_failed", [])
+
     def consequences_of(self, cause: Finding) -> list[Finding]:
         return [f for f in self.findings if f.role == CONSEQUENCE and f.caused_by == cause.id]
 
     @property
     def headline(self) -> str:
         """One line for an asset check or a table: `healthy`, or the top cause's category and title."""
+        if self.healthy and self.rules_failed:
+            return f"no cause found, but the diagnosis is incomplete ({', '.join(self.rules_failed)} failed)"
         return HEALTHY if self.healthy else f"{self.category}: {self.causes[0].title}"
 
     def to_json_dict(self) -> dict[str, Any]:
@@ -123,11 +130,12 @@ def diagnose(
     if shards := joined_shards(evidence.artifacts.files, evidence.run_dir):
         findings = with_shard_findings(evidence, findings, shards, lambda shard: diagnose(shard).findings)
     causes = [f for f in findings if f.role == CAUSE]
+    summary = summarize(evidence) | {"rules_failed": [f.id for f in findings if f.diagnosis_fault]}
     return DiagnosisReport(
         run_dir=str(run_dir),
         category=causes[0].category if causes else HEALTHY,
         findings=findings,
-        summary=redact_value(summarize(evidence)),  # probe addresses and details may hold a URL's credentials
+        summary=redact_value(summary),  # probe addresses and details may hold a URL's credentials
     )
 
 
@@ -183,6 +191,13 @@ def render_text(report: DiagnosisReport) -> str:
     looked_at = _looked_at(summary)
     probed = _probed(summary)
     notes = report.notes
+    if report.healthy and report.rules_failed:
+        lines = [f"{report.run_dir}: no cause found, but the diagnosis is incomplete: "
+                 f"{plural(len(report.rules_failed), 'rule')} failed on this folder ({', '.join(report.rules_failed)}). "
+                 f"{looked_at}."]
+        lines += [probed] if probed else []
+        lines += [f"Note: {note.title}. {note.fix}" for note in notes]
+        return "\n".join(lines) + "\n"
     if report.healthy:
         lines = [f"{report.run_dir}: healthy. {looked_at}; nothing failed. Nothing to fix."]
         lines += [probed] if probed else []

@@ -78,7 +78,7 @@ def with_shard_findings(
     by_rule: dict[str, list[tuple[str, Finding]]] = defaultdict(list)
     for name, shard in zip(names, shards, strict=True):
         for finding in diagnose_shard(shard.directory):
-            if finding.role == CAUSE:
+            if finding.role == CAUSE or finding.diagnosis_fault:
                 by_rule[finding.id].append((name, finding))
     shard_causes = [_across_shards(held, len(shards)) for held in by_rule.values()]
     join = _join_finding(ev, names, keys_collide=ev.artifacts.duplicate_rollout_keys > 0)

@@ -293,6 +293,7 @@ def _checked(rule: Rule, ev: Evidence) -> list[Finding]:
             cause="A fault of the diagnosis, not of the run: this rule could not read something in the folder, so "
                   "what it checks (debug step " + str(rule.step) + ") is not in this report.",
             fix="Check that step by hand (the guide's debug order), and report the fault with the folder's layout.",
+            diagnosis_fault=True,
         )]
 
 
