@@ -47,6 +47,10 @@ FAILED_RUN_SOURCE = "dagster: run failure"  # the name a failed run's error text
 FAILED_RUN_LOG = "logs/dagster_failure.log"  # where the failed-run sensor keeps that text in the run folder
 
 
+LOG_HEAD_BYTES = 64 << 10
+MAX_LOG_HEADS = 50
+
+
 @dataclass
 class Evidence:
     run_dir: Path
@@ -79,6 +83,19 @@ class Evidence:
     def user_files(self) -> list[UserFile]:
         """The user's own scripts and settings files in the run folder, read once for every rule that looks."""
         return read_user_files(self.run_dir)
+
+    @cached_property
+    def log_heads(self) -> list[tuple[Path, str]]:
+        """The first LOG_HEAD_BYTES of each log of the run folder, read once for every rule that looks at what a
+        server says when it starts (what it serves, and where); never the whole of a log that may be gigabytes."""
+        heads = []
+        for log in sorted(self.run_dir.rglob("*.log"))[:MAX_LOG_HEADS]:
+            try:
+                with log.open("rb") as file:
+                    heads.append((log, file.read(LOG_HEAD_BYTES).decode("utf-8", errors="replace")))
+            except OSError:
+                continue
+        return heads
 
     @property
     def has_anything(self) -> bool:

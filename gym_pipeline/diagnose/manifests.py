@@ -59,6 +59,7 @@ class ManifestFacts:
     model_urls: list[tuple[str, int | None]] = field(default_factory=list)  # (url, manifest line)
     concurrency: list[tuple[int, int | None]] = field(default_factory=list)  # (requests in flight, manifest line)
     checkpoint: tuple[str, int | None] | None = None  # (the checkpoint the rollouts record names, its line)
+    checkpoint_path: str | None = None  # ... and the folder it records for it
     output_over_inputs: EvidenceLine | None = None  # a collection whose --output was its own inputs file
 
     def of(self, kind: str) -> list[Staleness]:
@@ -87,6 +88,7 @@ def read_manifest_facts(run_dir: Path | None, materialized: Path, rollouts: Path
         else None
     if isinstance(checkpoint, dict) and isinstance(checkpoint.get("name"), str):
         facts.checkpoint = (checkpoint["name"], line_holding(lines, f'"name": "{checkpoint["name"]}"'))
+        facts.checkpoint_path = checkpoint.get("path") if isinstance(checkpoint.get("path"), str) else None
     try:
         _check_records(facts, manifest, materialized, rollouts, lines)
     except (KeyError, TypeError, AttributeError, ValueError) as error:

@@ -14,7 +14,6 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from gym_pipeline.core.manifest import ROLLOUTS_STAGE, read_manifest
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import Finding, model_url_of
@@ -30,26 +29,10 @@ _SERVED_PATH = re.compile(r"(?:serve-policy\b[^\n]*?--checkpoint|vllm serve|--mo
 _SERVED_STEP = re.compile(r"checkpoint step (?P<step>\d+)|^serving \S*?(?P<name>step_?\d+)", re.M)
 
 
-HEAD_BYTES = 64 << 10  # of a log: a server says what it serves, and where, when it starts
-MAX_LOGS = 50
-
-
-def _log_heads(ev: Evidence) -> list[tuple[Path, str]]:
-    """The first HEAD_BYTES of each log of the run folder (never the whole of a log that may be gigabytes)."""
-    heads = []
-    for log in sorted(ev.run_dir.rglob("*.log"))[:MAX_LOGS]:
-        try:
-            with log.open("rb") as file:
-                heads.append((log, file.read(HEAD_BYTES).decode("utf-8", errors="replace")))
-        except OSError:
-            continue
-    return heads
-
-
 def _served_lines(ev: Evidence) -> list[EvidenceLine]:
     """The lines of the run's logs that say which checkpoint the model server serves."""
     lines = []
-    for log, text in _log_heads(ev):
+    for log, text in ev.log_heads:
         for match in _SERVED_STEP.finditer(text):
             number = text.count("\n", 0, match.start()) + 1
             lines.append(EvidenceLine(file=ev.rel(log), line=number, text=text.splitlines()[number - 1].strip()))
@@ -77,15 +60,10 @@ def rule_oldest_checkpoint_served_as_newest(ev: Evidence) -> list[Finding]:
 
 
 def rule_checkpoint_of_another_run_served(ev: Evidence) -> list[Finding]:
-    if ev.run_dir is None or not ev.run_dir.is_dir():
+    wanted = ev.manifest.checkpoint_path
+    if wanted is None or ev.manifest.checkpoint is None:
         return []
-    try:
-        recorded = read_manifest(ev.run_dir).get(ROLLOUTS_STAGE, {}).get("checkpoint", {})
-    except (OSError, ValueError, AttributeError):
-        return []
-    wanted = recorded.get("path") if isinstance(recorded, dict) else None
-    if not isinstance(wanted, str):
-        return []
+    name, _ = ev.manifest.checkpoint
     for file, number, line, served in lines_matching(ev.user_files, _SERVED_PATH):
         if Path(served["path"]) == Path(wanted) or Path(served["path"]).name != Path(wanted).name:
             continue
@@ -96,7 +74,7 @@ def rule_checkpoint_of_another_run_served(ev: Evidence) -> list[Finding]:
                       EvidenceLine(file="manifest.json", line=None, text=f"rollouts.checkpoint.path: {wanted}")],
             cause=f"{file.name} serves {Path(served['path']).name} of another folder ({Path(served['path']).parent}), "
                   f"a path copied from another run's or project's script, while the run records "
-                  f"{recorded.get('name')} at {wanted}. The step names match, so nothing looks wrong: every "
+                  f"{name} at {wanted}. The step names match, so nothing looks wrong: every "
                   "rollout is the other model's answer, and the report credits it to this run's checkpoint.",
             fix=f"Give the server the run's checkpoint (`--checkpoint {wanted}` in {file.name}), start it again, "
                 "then collect again on a clean output path and profile.",
@@ -105,16 +83,16 @@ def rule_checkpoint_of_another_run_served(ev: Evidence) -> list[Finding]:
 
 
 _READY = re.compile(r"SIMULATED_POLICY_READY (?P<url>\S+)|Uvicorn running on (?P<url2>\S+)")
-_STEP = re.compile(r"checkpoint step (?P<step>\d+)")
 
 
 def started_model_servers(ev: Evidence) -> list[tuple[str, int, EvidenceLine]]:
     """(address, checkpoint step, its line) of each model server whose log in the run folder says both."""
     found = []
-    for log, head in _log_heads(ev):
+    for log, head in ev.log_heads:
         lines = head.splitlines()[:50]
         ready = next(((n, m) for n, line in enumerate(lines, 1) if (m := _READY.search(line))), None)
-        step = next((int(m["step"]) for line in lines if (m := _STEP.search(line))), None)
+        step = next((int(re.sub(r"\D", "", m["step"] or m["name"])) for line in lines
+                     if (m := _SERVED_STEP.search(line))), None)
         if ready and step is not None:
             number, match = ready
             address = (match["url"] or match["url2"]).rstrip("/").removesuffix("/v1")
