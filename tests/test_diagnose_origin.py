@@ -109,6 +109,8 @@ def test_a_url_cut_short_in_its_port_names_no_address():
      "gzip"),
     ("UnicodeDecodeError: 'utf-8' codec can't decode byte 0xff in position 0: invalid start byte", "data_schema",
      "UTF-16"),
+    ("UnicodeEncodeError: 'ascii' codec can't encode character '\\u2014' in position 12: ordinal not in range(128)",
+     "infra", "text encoding is ASCII"),
     ("gym eval run: error: invalid configuration: num_repeats.int (Input should be a valid integer, unable to parse "
      "string as an integer)", "config", "wrong type"),
     ("error: unknown environment 'String_Match' (known: mcqa, string_match)", "config", "does not define"),

@@ -112,6 +112,14 @@ _WHAT = _kinds(
      "Unset PYTHONHOME (`unset PYTHONHOME`, and PYTHONPATH if it names another Python's library) where the job's "
      "environment is set (a sourced env script, `~/.bashrc`, a module load), or point it at an installation that "
      "exists; `python -c 'import sys; print(sys.prefix)'` must work; then run again."),
+    # a process whose text encoding is ASCII (PYTHONIOENCODING=ascii, a non-UTF-8 locale with PYTHONUTF8=0) meeting
+    # any character beyond it: printing a progress bar, a name, an answer
+    (r"'(?:ascii|ANSI_X3\.4-1968)' codec can't (?:en|de)code (?:character|byte)", INFRA,
+     "the process's text encoding is ASCII (its environment sets PYTHONIOENCODING=ascii, or a locale that is not UTF-8), "
+     "so it cannot write or read a character beyond ASCII",
+     "Run it with UTF-8 text: `export PYTHONIOENCODING=utf-8 LANG=C.UTF-8` (or `PYTHONUTF8=1`) where the job's "
+     "environment is set (a job script, a sourced env script, `~/.bashrc`), or unset what sets ASCII; "
+     "`python -c 'import sys; print(sys.stdout.encoding)'` must say utf-8; then run again."),
     # the dynamic loader found a broken or wrong copy of a library first (a folder on LD_LIBRARY_PATH), or none
     (r"error while loading shared libraries: (?P<lib>\S+?): (?:file too short|cannot read file data|cannot open shared "
      r"object file|wrong ELF class|invalid ELF header|[^\n]*version `[^`']+' not found)", INFRA,
