@@ -111,6 +111,19 @@ def test_a_url_cut_short_in_its_port_names_no_address():
      "UTF-16"),
     ("UnicodeEncodeError: 'ascii' codec can't encode character '\\u2014' in position 12: ordinal not in range(128)",
      "infra", "text encoding is ASCII"),
+    ("OSError: [Errno 40] Too many levels of symbolic links: '/data/current'", "infra", "ELOOP"),
+    ("OSError: [Errno 107] Transport endpoint is not connected: '/mnt/s3/tasks.jsonl'", "infra", "ENOTCONN"),
+    ("OSError: [Errno 26] Text file busy: '/work/run/verify.sh'", "infra", "ETXTBSY"),
+    ("bash: /work/.venv/bin/gym-pipeline: Argument list too long", "config", "E2BIG"),
+    ("docker: Error response from daemon: pull access denied for gym-verifier, repository does not exist or may "
+     "require 'docker login'", "infra", "container image"),
+    ("docker: Error response from daemon: No such image: gym-verifier:latest.", "infra", "container image"),
+    ("ERROR: Could not find a version that satisfies the requirement nemo-gym==0.9.0", "infra", "installing"),
+    ("error: externally-managed-environment", "infra", "system Python"),
+    ("gzip: stdin: unexpected end of file", "data_schema", "interrupted"),
+    ("tar: Unexpected EOF in archive", "data_schema", "interrupted"),
+    ("pyarrow.lib.ArrowInvalid: JSON parse error: Missing a closing quotation mark in string. in row 12", "data_schema",
+     "does not parse"),
     ("gym eval run: error: invalid configuration: num_repeats.int (Input should be a valid integer, unable to parse "
      "string as an integer)", "config", "wrong type"),
     ("error: unknown environment 'String_Match' (known: mcqa, string_match)", "config", "does not define"),
@@ -153,3 +166,29 @@ def test_an_ipv6_address_printed_without_brackets_is_read_and_kept_apart_from_12
     assert _reaches(_address("http://localhost:37445/v1"), _address("http://0.0.0.0:37445/v1"))
     assert _address("http://127.0.0.1/v1") == ("127.0.0.1", 80, False)
 
+
+
+def _stderr_of(command: list[str], cwd: Path) -> str:
+    import subprocess
+
+    return subprocess.run(command, cwd=cwd, capture_output=True, text=True, check=False).stderr
+
+
+def test_errors_the_system_really_prints_are_placed_by_what_they_are(tmp_path):
+    """The messages come from running the failing thing here, not from memory."""
+    import gzip
+    import sys
+
+    data = tmp_path / "tasks.jsonl.gz"
+    data.write_bytes(gzip.compress(b'{"x": 1}\n' * 1000)[:40])  # a download cut short
+    (tmp_path / "current").symlink_to(tmp_path / "current")  # a link made to point at itself
+    errors = {
+        "interrupted": _stderr_of(["gzip", "-t", str(data)], tmp_path),
+        "ELOOP": _stderr_of([sys.executable, "-c", "open('current/tasks.jsonl')"], tmp_path),
+        # an argument of 3 MB, as a glob over very many files gives
+        "E2BIG": _stderr_of(["bash", "-c", "/bin/true $(head -c 3000000 /dev/zero | tr '\\0' a)"], tmp_path),
+    }
+    for basis, text in errors.items():
+        assert text, basis
+        placement = place(incident(text, "build.log"), {})
+        assert basis in placement.basis and not placement.guess, (basis, text)

@@ -69,6 +69,23 @@ _WHAT = _kinds(
     (r"Errno 27\b|File too large|EFBIG", INFRA, "EFBIG: a file reached the file size limit of the process",
      "Lift the file size limit (`ulimit -f` shows it; `ulimit -f unlimited` in the shell or job script that starts the "
      "run: Slurm jobs inherit it from the submitting shell), then resume."),
+    (r"Errno 40\b|Too many levels of symbolic links|ELOOP", INFRA,
+     "ELOOP: a path goes through a symbolic link that leads back to itself (a `latest` or `current` link made to point "
+     "at itself or at a link to it)",
+     "Follow the path the error names (`ls -l` each link on it; `readlink -f <path>` fails on the loop) and point the "
+     "link at a real folder (`ln -sfn <real folder> <link>`); then run again."),
+    (r"Errno 107\b|Transport endpoint is not connected|ENOTCONN\b", INFRA,
+     "ENOTCONN: the mount the path is on dropped (a FUSE mount such as s3fs, gcsfuse, sshfs, or a network filesystem)",
+     "Mount it again (`mount | grep <mount point>`; `fusermount -u <mount point>` and mount it, or restart its "
+     "service), or copy the files to local disk first; then resume."),
+    (r"Errno 26\b|Text file busy|ETXTBSY", INFRA,
+     "ETXTBSY: a program or script was written while it ran (or run while still open for writing)",
+     "Do not rewrite a script or binary a running job executes: write the new one beside it and move it into place "
+     "(`mv` is atomic), or wait for the job to end; then run again."),
+    (r"Argument list too long|Errno 7\b|E2BIG", CONFIG,
+     "E2BIG: the command line is longer than the system allows: a glob expanded to too many file names",
+     "Give the command a folder or a file list instead of the expanded names (`find <dir> -name '*.jsonl' -print0 | "
+     "xargs -0 ...`, or join the files first); then run again."),
     (r"Errno 24\b|Too many open files|EMFILE", INFRA, "EMFILE: the process ran out of file descriptors",
      "Raise the limit (`ulimit -n 65536` before starting) or lower `--concurrency`."),
     (r"Errno 98\b|Errno 48\b|address already in use|EADDRINUSE", INFRA, "EADDRINUSE: another process holds the port",
@@ -120,6 +137,32 @@ _WHAT = _kinds(
      "Run it with UTF-8 text: `export PYTHONIOENCODING=utf-8 LANG=C.UTF-8` (or `PYTHONUTF8=1`) where the job's "
      "environment is set (a job script, a sourced env script, `~/.bashrc`), or unset what sets ASCII; "
      "`python -c 'import sys; print(sys.stdout.encoding)'` must say utf-8; then run again."),
+    # an image the container runtime does not have and could not pull
+    (r"Error response from daemon: (?:pull access denied|No such image|manifest (?:for \S+ )?(?:not found|unknown))"
+     r"|repository does not exist or may require 'docker login'", INFRA,
+     "the container image is not on this machine and could not be pulled (a wrong name or tag, a private registry "
+     "without `docker login`, or no network to the registry)",
+     "See which images the engine has (`docker images`), then build the image or pull it where the registry is "
+     "reachable (`docker login` first for a private one), or fix the name and tag in the command; then run again."),
+    # a package the environment asks for that the package index it reaches does not have, or pip refusing the system
+    # Python (PEP 668)
+    (r"Could not find a version that satisfies the requirement (?P<requirement>\S+)|No matching distribution found "
+     r"for (?P<requirement2>\S+)|externally-managed-environment", INFRA,
+     "installing the environment's packages failed: a version the index it reaches does not have, or pip refused to "
+     "install into the system Python",
+     "See which versions the index has (`pip index versions <package>`) and pin one of them, or point pip at the "
+     "index or mirror that has it (PIP_INDEX_URL); for the system Python, install into a virtual environment "
+     "(`python -m venv`, `uv venv`); then run again."),
+    # an archive or compressed data file cut short: an interrupted download or copy
+    (r"(?:gzip|gunzip|zcat|tar|unzip|xz|zstd): [^\n]*(?:unexpected end of file|Unexpected EOF|truncated)", DATA_SCHEMA,
+     "a compressed or archived file ends before its end: its download or copy was interrupted",
+     "Check it (`gzip -t <file>`, `tar -tzf <file> > /dev/null`), fetch it again and compare its size or checksum with "
+     "the source's; make the script stop on a failed step (`set -euo pipefail`); then build the data again and run."),
+    # a JSON or JSONL file that does not parse, read by pyarrow or pandas
+    (r"ArrowInvalid: JSON parse error|ValueError: (?:Expected object or value|Trailing data)\b", DATA_SCHEMA,
+     "a JSON or JSONL file does not parse (read with pyarrow or pandas, which name no line)",
+     "Find the first line that does not parse (`python -c \"import json,sys; [json.loads(l) for l in "
+     "open(sys.argv[1])]\" <file>` names it) and repair or drop it; then run again."),
     # the dynamic loader found a broken or wrong copy of a library first (a folder on LD_LIBRARY_PATH), or none
     (r"error while loading shared libraries: (?P<lib>\S+?): (?:file too short|cannot read file data|cannot open shared "
      r"object file|wrong ELF class|invalid ELF header|[^\n]*version `[^`']+' not found)", INFRA,

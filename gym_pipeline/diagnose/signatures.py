@@ -38,7 +38,7 @@ LINE_START = (
     r"(?:^|\r)(?:\([^)\n]*\) )?"
     r"(?:\[\d{4}-\d\d-\d\d[ T][\d:,.]+\] ?|\d{4}-\d\d-\d\d[ T][\d:,.]+\s+)?"
 )
-EXCEPTION_NAME = r"(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Exit|Interrupt)\b"
+EXCEPTION_NAME = r"(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Exit|Interrupt)\b|(?:pyarrow\.lib\.)?ArrowInvalid\b"
 
 
 @dataclass(frozen=True)
@@ -78,15 +78,17 @@ SIGNATURES: tuple[Signature, ...] = (
         r"|\[[\d-]+ [\d:,.]+ [EF] \d+ \d+\]"  # Ray's C++ logs: [time E pid tid]
         r"|[\w.]+:\d+:\s*(?:error|ERROR)\b"  # file:line: error
         r"|[\w.-]+(?: [\w.-]+){0,3}: error:"  # slurmstepd: error:, srun: error:, gym env start: error:
-        r"|Error(?: response from daemon)?:"  # docker, buildah, podman
+        r"|(?:docker: |podman: )?Error(?: response from daemon)?:"  # docker, buildah, podman
         r"|\S*python[\d.]*: can't open file"  # the interpreter given a script that is not there
         r"|\S+: error while loading shared libraries:"  # the dynamic loader, before a program could start
         # a file tool that did not find what a script gave it (a data build going on without a shard)
         r"|(?:cp|mv|cat|zcat|gzip|gunzip|tar|ls|rsync|scp): (?:cannot (?:stat|access|open)|[^\n]*: No such file or "
         r"directory)"
+        # an archive or compressed file cut short (a download or copy interrupted)
+        r"|(?:gzip|gunzip|zcat|tar|unzip|xz|zstd): [^\n]*(?:unexpected end of file|Unexpected EOF|truncated)"
         # the shell failing to run a command: not there, no interpreter, not executable
         r"|(?:ba|z|da)?sh: (?:line \d+: )?\S+: (?:cannot execute|bad interpreter|command not found|No such file"
-        r"|Permission denied))",
+        r"|Permission denied|Argument list too long))",
     ),
     Signature(EXCEPTION_LINE, LINE_START + EXCEPTION_NAME + r"(?::|\s*$)"),
     # uv's (Rust's) error chain under an `error:` line: what the error really was (a DNS failure...)
