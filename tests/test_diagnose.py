@@ -725,6 +725,20 @@ def test_a_rule_that_raises_on_a_folder_with_no_cause_leaves_the_verdict_incompl
         capsys.readouterr().out
 
 
+def test_an_error_line_only_its_words_place_is_a_note_in_a_complete_run_and_a_placed_one_is_not(tmp_path):
+    run = copy_run(CLEAN, tmp_path)
+    log = run / "eval_run.log"
+    log.write_text("Error: division by zero is undefined, so the answer is none\n")
+
+    report = diagnose(run)
+
+    assert report.healthy, [f.title for f in report.causes]
+    [note] = [f for f in report.notes if "division by zero" in f.title]
+    assert note.title.startswith("Only a log shows it, and the outputs are complete")
+    log.write_text("(my_resources_server) ERROR: judge unreachable, every answer scored 0\n")
+    assert diagnose(run).category == "verifier_runtime"  # the server it came from places it
+
+
 def test_inputs_materialized_from_the_first_rows_of_their_data_are_noted():
     run = (Path(__file__).parent / "data" / "diagnosis_corpus" / "ninth_held_out" /
            "cache_resume_builtin_full_run_on_smoke_test_inputs" / "run")

@@ -319,7 +319,7 @@ def _superseded_is_a_note(finding: Finding, profiled: bool) -> Finding:
     wrote these outputs (an earlier attempt's, or one after it): worth a note, not a fault. Unless it is the profile
     stage's and there is no profile: that stage, after the collection, is what it stopped."""
     only_in_logs = finding.evidence and all(line.file.endswith(_LOG_SUFFIXES) for line in finding.evidence)
-    if finding.role != CAUSE or finding.category not in _SUPERSEDED_CATEGORIES or not only_in_logs:
+    if finding.role != CAUSE or not (finding.category in _SUPERSEDED_CATEGORIES or finding.guess) or not only_in_logs:
         return finding
     if not profiled and REFUSED_COMMAND_LINE not in finding.cause \
             and all(stage_of_log(line.file) == PROFILE_STAGE for line in finding.evidence):
