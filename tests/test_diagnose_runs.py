@@ -129,26 +129,34 @@ def test_rollouts_answering_other_prompts_than_their_inputs_without_a_manifest_t
     assert top.evidence[0].file == ROLLOUTS_FILE and "answered another prompt than line" in top.evidence[0].text
 
 
-def test_labels_written_in_other_typography_than_the_answers(run, policy_endpoint):
-    """Multi-word labels exported with full-width capitals (`Ａlbert Einstein`): the model's plain answers score 0."""
+def recollect_with_labels(run: Path, endpoint, relabel) -> int:
+    """The run's data with `relabel(labels) -> labels` applied, materialized, collected from the simulated policy
+    (which answers from what its checkpoint learned, not from the data) and profiled again; how many labels changed."""
     data = data_of(run)
     rows = [json.loads(line) for line in data.read_text().splitlines()]
-    changed = 0
-    for row in rows:
-        label = row["expected_answer"]
-        if " " in label and "A" <= label[0] <= "Z":
-            row["expected_answer"] = chr(ord(label[0]) - ord("A") + ord("\uff21")) + label[1:]
-            changed += 1
-    data.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    labels = relabel([row["expected_answer"] for row in rows])
+    changed = sum(row["expected_answer"] != label for row, label in zip(rows, labels, strict=True))
+    data.write_text("".join(json.dumps(row | {"expected_answer": label}) + "\n" for row, label in zip(rows, labels,
+                                                                                                     strict=True)))
     environment = get_environment(ENV)
     inputs, rollouts = run / MATERIALIZED_INPUTS_FILE, run / ROLLOUTS_FILE
     materialize_and_record(data, inputs, MaterializationSettings(REPEATS, environment.agent_name))
     rollouts.unlink()
-    asyncio.run(collect(inputs, rollouts, environment, CollectorSettings(model_url=policy_endpoint.url, concurrency=16)))
+    asyncio.run(collect(inputs, rollouts, environment, CollectorSettings(model_url=endpoint.url, concurrency=16)))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         write_profile(profile_run(inputs, rollouts, allow_partial=True), rollouts)
     record_stage(run, "reward_profile", {"inputs": {"materialized": file_digest(inputs), "rollouts": file_digest(rollouts)}})
+    return changed
+
+
+def test_labels_written_in_other_typography_than_the_answers(run, policy_endpoint):
+    """Multi-word labels exported with full-width capitals (`Ａlbert Einstein`): the model's plain answers score 0."""
+    def full_width_capital(labels):
+        return [chr(ord(label[0]) - ord("A") + ord("\uff21")) + label[1:] if " " in label and "A" <= label[0] <= "Z"
+                else label for label in labels]
+
+    changed = recollect_with_labels(run, policy_endpoint, full_width_capital)
 
     report = diagnose(run)
 
@@ -156,7 +164,22 @@ def test_labels_written_in_other_typography_than_the_answers(run, policy_endpoin
     assert (report.category, top.id) == ("data_schema", "expected_answers_in_other_typography"), \
         [f.title for f in report.causes]
     assert changed >= 2 and "expected_answer=" in top.evidence[0].text
-    assert "NFKC" in top.fix
+    assert "FULLWIDTH LATIN CAPITAL LETTER" in top.title and "NFKC" in top.fix
+
+
+@pytest.mark.parametrize(("relabel", "how"), [
+    (lambda labels: labels[-5:] + labels[:-5], "most labels sit 5 rows after their prompt"),
+    (lambda labels: sorted(labels), "reordered apart from the prompts"),
+])
+def test_labels_paired_with_other_prompts_than_theirs(run, policy_endpoint, relabel, how):
+    """Labels moved five rows (a block of rows dropped on one side) or sorted on their own: right answers score 0."""
+    recollect_with_labels(run, policy_endpoint, relabel)
+
+    report = diagnose(run)
+
+    top = report.causes[0]
+    assert (report.category, top.id) == ("data_schema", "labels_of_other_tasks"), [f.title for f in report.causes]
+    assert how in top.title and "expected answer" in top.evidence[0].text
 
 
 def test_a_collection_cut_short(run):

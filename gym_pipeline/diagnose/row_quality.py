@@ -34,6 +34,8 @@ Collected while `artifacts` streams the files, one row at a time, in bounded mem
   prompts one row off (a header line counted as a label, a row dropped on one side);
 - answers scored 0 that are their expected answer in other typography (curly quotes, dashes, full-width or decomposed
   letters, spacing): the labels' when they are the ones not plain, else the verifier compares without normalizing;
+- answers scored 0 that are the expected answer of a task farther away: labels moved by several rows, or sorted or
+  shuffled apart from the prompts;
 - expected answers holding HTML entities (`Ludwig&nbsp;van&nbsp;Beethoven`): labels scraped from a web page, which
   no answer matches.
 """
@@ -501,6 +503,25 @@ def labels_one_row_off(quality: RowQuality) -> tuple[int, set[int], int, list[Ev
         found[shift] = (tasks, examples[:2])
     shift = max(found, key=lambda s: len(found[s][0]))
     return shift, found[shift][0], len(found[-shift][0]), found[shift][1]
+
+
+def labels_of_other_tasks(quality: RowQuality) -> tuple[set[int], Counter[int], list[EvidenceLine]]:
+    """(tasks, shifts, examples): the tasks with an answer scored 0 that is the expected answer of another task (and
+    not of its own), how far away that task is, counted per distance, and the first examples."""
+    tasks_of_label: dict[str, list[int]] = {}
+    for task, expected in quality.expected_of_task.items():
+        tasks_of_label.setdefault(expected, []).append(task)
+    tasks, shifts, examples = set(), Counter(), []
+    for task, answer, where in quality.unexplained_zeros:
+        others = [other for other in tasks_of_label.get(answer, []) if other != task]
+        if not others or task in tasks or answer == quality.expected_of_task.get(task):
+            continue
+        nearest = min(others, key=lambda other: abs(other - task))
+        tasks.add(task)
+        shifts[nearest - task] += 1
+        if len(examples) < 2:
+            examples.append(where.model_copy(update={"text": f"{where.text}: task {nearest}'s expected answer"}))
+    return tasks, shifts, examples
 
 
 def _last_response_line(row: dict[str, Any]) -> str | None:

@@ -11,7 +11,7 @@ from collections import Counter
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import Finding, model_url_of, path_of, plural, profile_command
-from gym_pipeline.diagnose.row_quality import HTML_ENTITY, labels_one_row_off
+from gym_pipeline.diagnose.row_quality import HTML_ENTITY, labels_of_other_tasks, labels_one_row_off
 from gym_pipeline.diagnose.vocabulary import CACHE_RESUME, CONFIG, DATA_SCHEMA, MODEL_SERVING, VERIFIER_RUNTIME
 
 UNEXTRACTED_MIN_ROWS = 3
@@ -552,6 +552,42 @@ def rule_labels_one_row_off(ev: Evidence) -> list[Finding]:
             "not by position, or drop the extra line (a CSV header: read it with `csv.DictReader`, or `tail -n +2`); "
             "check a few rows by eye, then materialize again and collect (or score the stored responses again); the "
             f"materialized rows: {path_of(a.materialized)}.",
+    )]
+
+
+# of the tasks whose answer is another task's label: most at one distance (and far more than at any other: wrong
+# answers that happen to be some task's label scatter), the labels moved by it
+SHIFT_SHARE, SHIFT_OVER_NEXT = 0.5, 3
+
+
+def rule_labels_of_other_tasks(ev: Evidence) -> list[Finding]:
+    """Answers scored 0 that are the expected answer of another task, farther than the next one: the labels were
+    sorted or shuffled apart from the prompts (or moved by several rows)."""
+    a = ev.artifacts
+    quality = a.quality
+    _, neighbours, _, _ = labels_one_row_off(quality)
+    tasks, shifts, examples = labels_of_other_tasks(quality)
+    labels = quality.expected_of_task.values()
+    rewarded_tasks = sum(1 for total in quality.reward_sum_of_task.values() if total > 0)
+    if len(tasks) < SHIFTED_MIN_TASKS or len(tasks) <= rewarded_tasks or len(neighbours) * 2 >= len(tasks) \
+            or len(set(labels)) < DISTINCT_LABELS_SHARE * len(labels):
+        return []
+    (shift, at_shift), *others = shifts.most_common(2)
+    moved = at_shift >= SHIFT_SHARE * len(tasks) and at_shift >= SHIFT_OVER_NEXT * sum(n for _, n in others)
+    how = (f"most labels sit {abs(shift)} rows {'before' if shift < 0 else 'after'} their prompt" if moved else
+           "the labels were reordered apart from the prompts (sorted or shuffled on one side)")
+    return [Finding(
+        category=DATA_SCHEMA,
+        title=f"In {len(tasks)} tasks, answers scored 0 are the expected answer of another task: the labels are not "
+              f"paired with their prompts ({how})",
+        evidence=examples,
+        cause="Each of these answers is another task's label, so the answers are right and the labels are not theirs: "
+              f"the data was built by pairing prompts and labels by position, and {how}. Only "
+              f"{rewarded_tasks} tasks scored at all.",
+        fix="Rebuild the source data so each prompt gets its own `expected_answer`: join prompts and labels by an id, "
+            "not by position, and sort or shuffle whole rows, never one column; check a few rows by eye, then "
+            f"materialize again and collect (or score the stored responses again); the materialized rows: "
+            f"{path_of(a.materialized)}.",
     )]
 
 
