@@ -1,0 +1,3 @@
+#!/bin/bash
+# candidate: step_0200
+/work/wt-h21/.venv/bin/gym-pipeline serve-policy --port 0 --ready-file /tmp/ho-model_serving_builti-j15_d2ax/model_url --checkpoint /tmp/ho-model_serving_builti-j15_d2ax/checkpoints/step_0200 --latency-ms 20
