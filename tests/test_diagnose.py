@@ -744,3 +744,37 @@ def test_inputs_materialized_from_the_first_rows_of_their_data_are_noted():
            "cache_resume_builtin_full_run_on_smoke_test_inputs" / "run")
     note = next(f for f in diagnose(run).findings if f.id == "limited_inputs")
     assert note.role == "note" and "first 3 of the data's 12 rows" in note.title and "without the limit" in note.fix
+
+
+def _run_job_script(run: Path, body: str) -> None:
+    """A user's job script in `run`, run by bash with its output in run/job.log, as a batch job keeps it."""
+    import subprocess
+
+    run.mkdir(parents=True, exist_ok=True)
+    (run / "job.sh").write_text(f"#!/bin/bash\n{body}\necho \"exit code $?\"\n")
+    with (run / "job.log").open("w") as log:
+        subprocess.run(["bash", "job.sh"], cwd=run, stdout=log, stderr=subprocess.STDOUT, check=False)
+
+
+def test_a_stack_limit_given_as_megabytes_is_the_cause_of_the_crash_the_shell_reports(tmp_path):
+    run = tmp_path / "run"
+    _run_job_script(run, "ulimit -s 16  # 16 MB for the tokenizer threads\npython3 -c 'print(1)'")
+
+    report = diagnose(run)
+
+    top = report.causes[0]
+    assert report.category == "infra" and top.id == "process_limits", [f.title for f in report.causes]
+    assert "`ulimit -s 16`" in top.title and "ulimit -s 16384" in top.fix
+    [crash] = report.consequences_of(top)
+    assert crash.id == "shell_reported_signal" and "Segmentation fault" in crash.title
+
+
+def test_a_command_the_shell_reports_killed_by_a_signal_is_the_cause_when_nothing_explains_it(tmp_path):
+    run = tmp_path / "run"
+    _run_job_script(run, "python3 -c 'import os, signal; os.kill(os.getpid(), signal.SIGKILL)'")
+
+    report = diagnose(run)
+
+    top = report.causes[0]
+    assert (report.category, top.id) == ("throughput_resources", "shell_reported_signal"), render_text(report)
+    assert top.title.startswith("`python3` was ended by a signal (Killed) at line 2 of job.sh")

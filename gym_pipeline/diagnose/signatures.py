@@ -142,6 +142,10 @@ SIGNATURES: tuple[Signature, ...] = (
     # a Python process that crashed in native code (faulthandler's report, its frames follow, innermost first)
     Signature("native_crash", r"^Fatal Python error: (?P<what>Segmentation fault|Aborted|Bus error|Floating point "
                               r"exception|Illegal instruction)"),
+    # the shell's report of a command that a signal ended (bash prints it for a script's child, with the child's pid)
+    Signature("shell_reported_signal", r"^(?P<script>\S+): line (?P<line>\d+): +\d+ (?P<what>Segmentation fault|Killed|"
+                                       r"Aborted|Bus error|Illegal instruction|Floating point exception|File size limit "
+                                       r"exceeded|CPU time limit exceeded)(?: \(core dumped\))?\s+(?P<command>\S.*)$"),
     Signature("gym_resumed", r"^Resumed from cache\. Found:"),
     # the built-in collector's summary of a --resume that found rows already done
     Signature("builtin_resumed", r"\d+ collected, [1-9]\d* already done, \d+ failed of \d+"),

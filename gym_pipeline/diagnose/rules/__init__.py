@@ -74,6 +74,7 @@ from gym_pipeline.diagnose.rules.job import (
     rule_run_failures_without_sidecar,
     rule_sandbox_cannot_reach_model,
     rule_servers_not_ready,
+    rule_shell_reported_signal,
     rule_tool_env_hangs,
 )
 from gym_pipeline.diagnose.rules.known import known_problems
@@ -147,6 +148,7 @@ RULES: tuple[Rule, ...] = (
     Rule(1, "launcher_state", rule_launcher_state),
     Rule(1, "container_cannot_reach_host", rule_container_cannot_reach_host),
     Rule(1, "native_crash", rule_native_crash),
+    Rule(1, "shell_reported_signal", rule_shell_reported_signal),
     Rule(1, "proxy_intercepts_loopback", rule_proxy_intercepts_loopback),
     Rule(1, "python_version", rule_python_version),
     Rule(1, "ports_in_use", rule_ports_in_use),

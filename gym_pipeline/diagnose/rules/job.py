@@ -39,6 +39,7 @@ from gym_pipeline.diagnose.vocabulary import (
     REQUEST_DEBUG_FLAG,
     SIDECAR_FLAG,
     SLURM_REQUEST_REASONS,
+    THROUGHPUT_RESOURCES,
     exit_signal,
     signal_name,
 )
@@ -295,6 +296,45 @@ def rule_native_crash(ev: Evidence) -> list[Finding]:
                 "wheel; guard or fix the call, or reinstall the extension; then restart the servers and resume.",
         ))
     return findings
+
+
+# what the shell's report of a signal says of the process, and where the guide places it
+_SHELL_SIGNALS = {
+    "Segmentation fault": (INFRA, "SIGSEGV: it crashed in native code (a broken build or wheel, a stack or memory "
+                                  "limit, a C extension given a bad argument)"),
+    "Bus error": (INFRA, "SIGBUS: it touched memory that is not there (a file mapped in memory that shrank, a full "
+                         "/dev/shm)"),
+    "Illegal instruction": (INFRA, "SIGILL: it ran an instruction this CPU does not have (a build for another CPU)"),
+    "Aborted": (INFRA, "SIGABRT: it aborted itself (a failed assertion in native code) or was stopped as a hung process"),
+    "Floating point exception": (INFRA, "SIGFPE: native code divided by zero"),
+    "Killed": (THROUGHPUT_RESOURCES, "SIGKILL: the kernel's OOM killer, a scheduler's limit or a `kill -9` ended it"),
+    "File size limit exceeded": (INFRA, "SIGXFSZ: it wrote past the file size limit (`ulimit -f`)"),
+    "CPU time limit exceeded": (THROUGHPUT_RESOURCES, "SIGXCPU: it used up its CPU-time limit (`ulimit -t`)"),
+}
+
+
+def rule_shell_reported_signal(ev: Evidence) -> list[Finding]:
+    """A command of a user's script that a signal ended, as bash reports it (`run.sh: line 5: 542 Segmentation fault
+    gym eval run ...`): the command printed nothing of its own. An effect: a limit that explains it is the cause."""
+    for hit in ev.hits("shell_reported_signal")[:1]:
+        category, what = _SHELL_SIGNALS[hit.groups["what"]]
+        program, *words = hit.groups["command"].split()
+        subcommands = list(itertools.takewhile(lambda word: re.fullmatch(r"[a-z][\w-]*", word), words[:2]))
+        name = " ".join([Path(program).name, *subcommands])  # `gym eval run`, `python3`
+        return [Finding(
+            category=category,
+            title=f"`{name}` was ended by a signal ({hit.groups['what']}) at line {hit.groups['line']} of "
+                  f"{Path(hit.groups['script']).name}",
+            evidence=[hit.evidence()],
+            cause=f"The shell reported that the command died of {what}. It wrote no error of its own, and nothing it "
+                  "should have written was written after that point.",
+            fix=f"Run the command alone in the same environment (the limits and variables {Path(hit.groups['script']).name} "
+                "sets: `ulimit -a`, `env`) to see it fail again; lift the limit or fix the install the signal points "
+                "to, then run again.",
+            explains=frozenset({"shell_reported_signal"}),
+            effect=True,
+        )]
+    return []
 
 
 def _frames_below(path: Path, line: int) -> list[str]:

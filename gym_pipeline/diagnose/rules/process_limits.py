@@ -1,31 +1,39 @@
-"""Step 1: a process limit the shell set (`ulimit -f`, `-v`, `-d`, `-t`) that the run did not fit in.
+"""Step 1: a process limit the shell set (`ulimit -f`, `-v`, `-d`, `-t`, `-s`) that the run did not fit in.
 
 A run that stops without an error of its own (servers that never get ready, a profile that exits at once)
-may show why in a `ulimit -a` printed into its log: a file size limit of a few blocks stops every log and
+may show why in a `ulimit -a` printed into its log, or in a `ulimit` of the user's own job script: a file size limit of a few blocks stops every log and
 output file (SIGXFSZ), an address-space cap below what Python, Ray or a BLAS library maps stops them at
-start, a CPU-time cap of minutes kills a long collection part way (SIGXCPU, then SIGKILL). Only a run that did not
+start, a CPU-time cap of minutes kills a long collection part way (SIGXCPU, then SIGKILL), a stack of a few KB
+(`ulimit -s 16` meant as MB: ulimit counts in KB) makes every program segfault at start. Only a run that did not
 finish is blamed on them.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from gym_pipeline.diagnose.evidence import Evidence
+from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import Finding
+from gym_pipeline.diagnose.user_scripts import lines_matching
 from gym_pipeline.diagnose.vocabulary import INFRA, THROUGHPUT_RESOURCES
 
 _FILE_TOO_LARGE = re.compile(r"File too large|Errno 27\b|EFBIG|SIGXFSZ")
 SMALL_FILE_SIZE_BLOCKS = 1 << 20  # 512 MB in 512-byte blocks: below this, a run's logs and outputs can reach it
 SMALL_ADDRESS_SPACE_KB = 4 << 20  # 4 GB: Python with numpy, Ray or a model client maps more than a few hundred MB
 SMALL_CPU_TIME_S = 24 * 3600  # a collection, its verifiers included, can use a day of CPU
+SMALL_STACK_KB = 1024  # Python, its threads and native libraries need more than 1 MB of stack (the default is 8 MB)
 SMALL_MEMORY_BYTES = 2 << 30  # Ray, Gym's servers and a verifier's tables together want more than 2 GB
 SMALL_CPU_SHARE = 0.5  # of one CPU
 DEFAULT_CFS_PERIOD_US = 100_000  # the kernel's default cpu.cfs_period_us
 SMALL_PORT_RANGE = 1000  # ephemeral ports: every connection a run opens takes one
 
 
-_LIMIT_OF_FLAG = {"f": "file size", "v": "virtual memory", "d": "data seg size", "t": "cpu time"}
+_LIMIT_OF_FLAG = {"f": "file size", "v": "virtual memory", "d": "data seg size", "t": "cpu time", "s": "stack size"}
+# a `ulimit` a user's script runs, with a number (not `unlimited`)
+_SCRIPT_ULIMIT = re.compile(r"^\s*ulimit\s+(?:-[HS]\s+)?-(?P<flag>[fvdts])\s+(?P<value>\d+)\s*(?:#.*)?$")
+_SIGNALLED = ("Segmentation fault", "Bus error", "Illegal instruction", "Aborted")
 _MEMORY_LIMITS = {"virtual memory": ("v", "address space"), "data seg size": ("d", "data segment (heap)")}
 
 
@@ -35,9 +43,27 @@ def rule_process_limits(ev: Evidence) -> list[Finding]:
     if finished:
         return []
     findings = []
-    for hit in ev.hits("process_limit"):
-        what, value = hit.groups["what"] or _LIMIT_OF_FLAG[hit.groups["flag"]], int(hit.group("value", "value2"))
-        if what == "file size" and value < SMALL_FILE_SIZE_BLOCKS:
+    limits = [(hit.groups["what"] or _LIMIT_OF_FLAG[hit.groups["flag"]], int(hit.group("value", "value2")), hit)
+              for hit in ev.hits("process_limit")]
+    limits += [(_LIMIT_OF_FLAG[match["flag"]], int(match["value"]), _ScriptLimit(file.name, number, line.strip()))
+               for file, number, line, match in lines_matching(ev.user_files, _SCRIPT_ULIMIT)]
+    for what, value, hit in limits:
+        if what == "stack size" and value < SMALL_STACK_KB:
+            crashed = [h.evidence() for h in ev.hits("shell_reported_signal") + ev.hits("native_crash")
+                       if (h.groups.get("what") or "") in _SIGNALLED]
+            findings.append(Finding(
+                category=INFRA,
+                title=f"{hit.file} limits the stack to {value} KB (`ulimit -s {value}`): programs of the job crash at "
+                      "start",
+                evidence=[hit.evidence(), *crashed[:1]],
+                cause=f"`ulimit -s` counts in kilobytes: {value} is {value} KB, not {value} MB. Python, its threads and "
+                      "native libraries need more stack than that, so every program the job starts after it dies of a "
+                      "segmentation fault (SIGSEGV) before doing any work, without an error of its own.",
+                fix=f"In {hit.file}, give the stack in kilobytes (`ulimit -s {value * 1024}` for {value} MB) or leave "
+                    "the default (8192); then run again.",
+                explains=frozenset({"process_limit", "shell_reported_signal", "native_crash"}),
+            ))
+        elif what == "file size" and value < SMALL_FILE_SIZE_BLOCKS:
             too_large = [i.evidence() for i in ev.logs.incidents if _FILE_TOO_LARGE.search(i.full_text)]
             findings.append(Finding(
                 category=INFRA,
@@ -85,6 +111,18 @@ def rule_process_limits(ev: Evidence) -> list[Finding]:
     findings += [_port_range_finding(hit) for hit in ev.hits("port_range")
                  if int(hit.groups["high"]) - int(hit.groups["low"]) < SMALL_PORT_RANGE][:1]
     return findings
+
+
+@dataclass(frozen=True)
+class _ScriptLimit:
+    """A `ulimit` line of a user's script, read as a log's `ulimit -a` line is."""
+
+    file: str
+    line: int
+    text: str
+
+    def evidence(self) -> EvidenceLine:
+        return EvidenceLine(file=self.file, line=self.line, text=self.text)
 
 
 def _cgroup_findings(ev: Evidence) -> list[Finding]:
