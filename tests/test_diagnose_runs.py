@@ -427,3 +427,31 @@ def test_a_newer_run_not_profiled_yet_without_a_pointer_to_the_older_one_is_no_f
     _second_checkpoint_unprofiled(run)
     report = diagnose(run.parents[1])
     assert "profile_of_an_older_run" not in [f.id for f in report.findings]
+
+
+def test_inputs_a_script_copies_from_a_cache_kept_by_file_name_are_stale_and_the_fix_names_the_cache(
+        policy_endpoint, tmp_path):
+    """prepare.sh materializes into a cache named after the data file and copies it in: after the data changed, the
+    cache still gives last week's rows, and no manifest of ours records where the inputs came from."""
+    environment = get_environment(ENV)
+    run, cache = tmp_path / "run", tmp_path / "cache" / "eval_inputs"
+    (run / "data").mkdir(parents=True)
+    cache.mkdir(parents=True)
+    data = run / "data" / f"{ENV}.jsonl"
+    rows = environment.dataset_path.read_text().splitlines(keepends=True)
+    data.write_text("".join(rows[:8]))
+    materialize_file(data, cache / "inputs_string_match_x2.jsonl", MaterializationSettings(REPEATS, environment.agent_name))
+    data.write_text("".join(rows[:12]))  # this week's data: four tasks more
+    (run / "prepare.sh").write_text(f"#!/bin/bash\nCACHE_DIR={cache}\nCACHE=$CACHE_DIR/inputs_string_match_x2.jsonl\n"
+                                    "[ -f $CACHE ] || exit 1\ncp $CACHE rollouts_materialized_inputs.jsonl\n")
+    subprocess.run(["bash", "prepare.sh"], cwd=run, check=True)
+    inputs, rollouts = run / MATERIALIZED_INPUTS_FILE, run / ROLLOUTS_FILE
+    asyncio.run(collect(inputs, rollouts, environment, CollectorSettings(model_url=policy_endpoint.url, concurrency=8)))
+
+    report = diagnose(run)
+
+    top = report.causes[0]
+    assert (report.category, top.id) == ("cache_resume", "stale_inputs"), [f.title for f in report.causes]
+    assert "4 tasks added" in top.cause
+    assert "copied in by prepare.sh:5 (`cp $CACHE rollouts_materialized_inputs.jsonl`" in top.fix
+    assert f"CACHE_DIR={cache}" in top.fix

@@ -146,6 +146,8 @@ SIGNATURES: tuple[Signature, ...] = (
     Signature("shell_reported_signal", r"^(?P<script>\S+): line (?P<line>\d+): +\d+ (?P<what>Segmentation fault|Killed|"
                                        r"Aborted|Bus error|Illegal instruction|Floating point exception|File size limit "
                                        r"exceeded|CPU time limit exceeded)(?: \(core dumped\))?\s+(?P<command>\S.*)$"),
+    # a script's own report of a command's exit code (`echo "exit code $?"`): 128 + N is a death by signal N
+    Signature("exit_code_report", r"^(?:[\w .-]+ )?exit (?:code|status)[ :=]+(?P<code>\d+)\s*$"),
     Signature("gym_resumed", r"^Resumed from cache\. Found:"),
     # the built-in collector's summary of a --resume that found rows already done
     Signature("builtin_resumed", r"\d+ collected, [1-9]\d* already done, \d+ failed of \d+"),

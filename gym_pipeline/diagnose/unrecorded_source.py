@@ -1,4 +1,4 @@
-"""Stale inputs in a Gym folder without our manifest: find the source data and compare what it gives now.
+"""Stale inputs in a folder whose manifest does not record them (Gym's, or inputs a script copied in): find the source data and compare what it gives now.
 
 Gym records neither the source's digest nor the settings, and `--resume` reuses
 `<stem>_materialized_inputs.jsonl` whatever the data became. The folder and its logs still tell:
@@ -23,6 +23,7 @@ from gym_pipeline.diagnose.logs import LogFacts
 from gym_pipeline.diagnose.manifests import RESUMED_OVER_OTHER_DATA, SOURCE_CHANGED, ManifestFacts, Staleness
 
 MAX_CANDIDATES = 3
+DATA_FOLDERS = ("data", "datasets")  # where users keep a run's data, inside its folder
 # A data file beside the run (not named by a log) is taken for the source only if most of the inputs' tasks
 # are found in it: another dataset kept in the folder must not read as "the source changed".
 MIN_SHARED_TASKS = 0.5
@@ -31,8 +32,8 @@ MIN_SHARED_TASKS = 0.5
 def check_unrecorded_source(facts: ManifestFacts, run_dir: Path, files: RunFiles, logs: LogFacts) -> None:
     """Add a SOURCE_CHANGED staleness to `facts` when the run's source data no longer gives its inputs."""
     materialized = files.materialized
-    if facts.present or not materialized.is_file():
-        return
+    if facts.source is not None or facts.unreadable or not materialized.is_file():
+        return  # the manifest records the inputs' source (or cannot be read): nothing to find
     settings = _settings_of(materialized)
     if settings is None:
         return
@@ -150,14 +151,14 @@ def _settings_of(materialized: Path) -> MaterializationSettings | None:
 
 
 def source_candidates(run_dir: Path, files: RunFiles, logs: LogFacts) -> list[tuple[Path, str | None]]:
-    """Source data files: those a log names first (with the line), then JSONL files beside the run's output
-    or in the run folder."""
+    """Source data files: those a log names first (with the line), then JSONL files beside the run's output,
+    in the run folder or its data folder."""
     found: dict[Path, str | None] = {}
     for hit in logs.hits.get("input_path", []):
         path = locate_named_file(hit.groups["path"] or "", run_dir)
         if path.is_file():
             found.setdefault(path.resolve(), f"named at {hit.file}:{hit.line}")
-    for folder in dict.fromkeys((files.materialized.parent, run_dir)):
+    for folder in dict.fromkeys((files.materialized.parent, run_dir, *(run_dir / name for name in DATA_FOLDERS))):
         for path in data_files_in(folder, files):
             found.setdefault(path.resolve(), None)
     return list(found.items())[:MAX_CANDIDATES]

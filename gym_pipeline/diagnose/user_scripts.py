@@ -65,6 +65,24 @@ def lines_matching(files: list[UserFile], pattern: re.Pattern[str],
                 yield file, number, line, match
 
 
+_VARIABLE = re.compile(r"\$\{?(?P<name>[A-Za-z_]\w*)")
+
+
+def copied_onto(files: list[UserFile], target: str) -> tuple[UserFile, int, str, list[str]] | None:
+    """The first line of the user's scripts that copies or links a file onto `target` (a file name), with the
+    assignments of the shell variables it uses, followed one level down (`CACHE=$CACHE_DIR/...`, `CACHE_DIR=...`)."""
+    copy = re.compile(rf"\b(?:cp|rsync|ln|mv|install)\b[^#\n]*\s\S*{re.escape(target)}\b")
+    for file, number, line, _ in lines_matching(files, copy, _SCRIPT_SUFFIXES):
+        assignments, names = [], [m["name"] for m in _VARIABLE.finditer(line)]
+        for name in names:  # grows with the variables the assignments use, each once
+            for _, _, assignment, _ in lines_matching([file], re.compile(rf"^\s*(?:export\s+)?{name}=")):
+                assignments.append(assignment.strip())
+                names += [m["name"] for m in _VARIABLE.finditer(assignment) if m["name"] not in names]
+                break
+        return file, number, line.strip(), assignments
+    return None
+
+
 def crlf_inputs(files: list[UserFile]) -> list[str]:
     """The user's scripts and settings files that have CRLF line endings."""
     return [file.name for file in files if b"\r\n" in file.content]

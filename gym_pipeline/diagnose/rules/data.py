@@ -36,6 +36,7 @@ from gym_pipeline.diagnose.manifests import (
     VERIFIER_CHANGED,
 )
 from gym_pipeline.diagnose.unrecorded_source import source_candidates
+from gym_pipeline.diagnose.user_scripts import copied_onto
 from gym_pipeline.diagnose.vocabulary import (
     CACHE_RESUME,
     CONFIG,
@@ -89,6 +90,11 @@ def rule_stale_inputs(ev: Evidence) -> list[Finding]:
             ))
             continue
         rebuild = report.rebuild_command if report else "gym-pipeline materialize --input <data> ..."
+        copied = None if gone else copied_onto(ev.user_files, a.materialized.path.name)
+        cached = (f" The inputs were copied in by {copied[0].name}:{copied[1]} (`{copied[2]}`"
+                  + (f"; {'; '.join(copied[3])}" if copied[3] else "") + "): a kept copy that outlived the data it "
+                  "was built from. Key such a cache by the data's content and the settings (its `sha256sum` in the "
+                  "name), or delete the copy, so a changed dataset is materialized again." if copied else "")
         findings.append(Finding(
             category=CACHE_RESUME,
             title=f"Stale materialized inputs: their source {m.source} "
@@ -107,7 +113,7 @@ def rule_stale_inputs(ev: Evidence) -> list[Finding]:
                    f"collect again on a clean output path, without --resume: `gym eval run --no-serve --agent "
                    f"{(settings.agent if settings else None) or agent_of(ev)} --input {m.source} --output "
                    f"<new folder>/rollouts.jsonl --num-repeats {settings.num_repeats if settings else '<n>'}`, "
-                   "then profile it."),
+                   "then profile it.") + cached,
             explains=frozenset({"stale_inputs_refused"}),
         ))
     for stale in m.of(RESUMED_OVER_OTHER_DATA):

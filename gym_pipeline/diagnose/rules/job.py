@@ -298,43 +298,57 @@ def rule_native_crash(ev: Evidence) -> list[Finding]:
     return findings
 
 
-# what the shell's report of a signal says of the process, and where the guide places it
-_SHELL_SIGNALS = {
-    "Segmentation fault": (INFRA, "SIGSEGV: it crashed in native code (a broken build or wheel, a stack or memory "
-                                  "limit, a C extension given a bad argument)"),
-    "Bus error": (INFRA, "SIGBUS: it touched memory that is not there (a file mapped in memory that shrank, a full "
-                         "/dev/shm)"),
-    "Illegal instruction": (INFRA, "SIGILL: it ran an instruction this CPU does not have (a build for another CPU)"),
-    "Aborted": (INFRA, "SIGABRT: it aborted itself (a failed assertion in native code) or was stopped as a hung process"),
-    "Floating point exception": (INFRA, "SIGFPE: native code divided by zero"),
-    "Killed": (THROUGHPUT_RESOURCES, "SIGKILL: the kernel's OOM killer, a scheduler's limit or a `kill -9` ended it"),
-    "File size limit exceeded": (INFRA, "SIGXFSZ: it wrote past the file size limit (`ulimit -f`)"),
-    "CPU time limit exceeded": (THROUGHPUT_RESOURCES, "SIGXCPU: it used up its CPU-time limit (`ulimit -t`)"),
+# the signals that end a command with no error of its own, what each says of the process, and where the guide places it
+_FATAL_SIGNALS = {
+    "SIGSEGV": (INFRA, "it crashed in native code (a broken build or wheel, a stack or memory limit, a C extension "
+                       "given a bad argument)"),
+    "SIGBUS": (INFRA, "it touched memory that is not there (a file mapped in memory that shrank, a full /dev/shm)"),
+    "SIGILL": (INFRA, "it ran an instruction this CPU does not have (a build for another CPU)"),
+    "SIGABRT": (INFRA, "it aborted itself (a failed assertion in native code) or was stopped as a hung process"),
+    "SIGFPE": (INFRA, "native code divided by zero"),
+    "SIGKILL": (THROUGHPUT_RESOURCES, "the kernel's OOM killer, a scheduler's limit or a `kill -9` ended it"),
+    "SIGXFSZ": (INFRA, "it wrote past the file size limit (`ulimit -f`)"),
+    "SIGXCPU": (THROUGHPUT_RESOURCES, "it used up its CPU-time limit (`ulimit -t`)"),
 }
+# bash's words for them
+_SHELL_WORDS = {"Segmentation fault": "SIGSEGV", "Bus error": "SIGBUS", "Illegal instruction": "SIGILL",
+                "Aborted": "SIGABRT", "Floating point exception": "SIGFPE", "Killed": "SIGKILL",
+                "File size limit exceeded": "SIGXFSZ", "CPU time limit exceeded": "SIGXCPU"}
 
 
 def rule_shell_reported_signal(ev: Evidence) -> list[Finding]:
     """A command of a user's script that a signal ended, as bash reports it (`run.sh: line 5: 542 Segmentation fault
-    gym eval run ...`): the command printed nothing of its own. An effect: a limit that explains it is the cause."""
+    gym eval run ...`) or as the script echoes its exit code (`exit code 139`, 128 + the signal): the command printed
+    nothing of its own. An effect: a limit that explains it is the cause."""
     for hit in ev.hits("shell_reported_signal")[:1]:
-        category, what = _SHELL_SIGNALS[hit.groups["what"]]
         program, *words = hit.groups["command"].split()
         subcommands = list(itertools.takewhile(lambda word: re.fullmatch(r"[a-z][\w-]*", word), words[:2]))
         name = " ".join([Path(program).name, *subcommands])  # `gym eval run`, `python3`
-        return [Finding(
-            category=category,
-            title=f"`{name}` was ended by a signal ({hit.groups['what']}) at line {hit.groups['line']} of "
-                  f"{Path(hit.groups['script']).name}",
-            evidence=[hit.evidence()],
-            cause=f"The shell reported that the command died of {what}. It wrote no error of its own, and nothing it "
-                  "should have written was written after that point.",
-            fix=f"Run the command alone in the same environment (the limits and variables {Path(hit.groups['script']).name} "
-                "sets: `ulimit -a`, `env`) to see it fail again; lift the limit or fix the install the signal points "
-                "to, then run again.",
-            explains=frozenset({"shell_reported_signal"}),
-            effect=True,
-        )]
+        script = Path(hit.groups["script"]).name
+        return [_ended_by_signal(hit, _SHELL_WORDS[hit.groups["what"]],
+                                 f"`{name}` was ended by a signal ({hit.groups['what']}) at line {hit.groups['line']} "
+                                 f"of {script}", script)]
+    for hit in ev.hits("exit_code_report"):
+        signal = exit_signal(int(hit.groups["code"]))
+        if signal in _FATAL_SIGNALS:
+            return [_ended_by_signal(hit, signal, f"A command of the job was ended by {signal} (exit code "
+                                                  f"{hit.groups['code']}, as {hit.file} reports)", "the job script")]
     return []
+
+
+def _ended_by_signal(hit: LogHit, signal: str, title: str, script: str) -> Finding:
+    category, what = _FATAL_SIGNALS[signal]
+    return Finding(
+        category=category,
+        title=title,
+        evidence=[hit.evidence()],
+        cause=f"The command died of {signal}: {what}. It wrote no error of its own, and nothing it should have written "
+              "was written after that point.",
+        fix=f"Run the command alone in the same environment (the limits and variables {script} sets: `ulimit -a`, "
+            "`env`) to see it fail again; lift the limit or fix the install the signal points to, then run again.",
+        explains=frozenset({"shell_reported_signal", "exit_code_report"}),
+        effect=True,
+    )
 
 
 def _frames_below(path: Path, line: int) -> list[str]:

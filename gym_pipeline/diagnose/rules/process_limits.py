@@ -34,6 +34,7 @@ _LIMIT_OF_FLAG = {"f": "file size", "v": "virtual memory", "d": "data seg size",
 # a `ulimit` a user's script runs, with a number (not `unlimited`)
 _SCRIPT_ULIMIT = re.compile(r"^\s*ulimit\s+(?:-[HS]\s+)?-(?P<flag>[fvdts])\s+(?P<value>\d+)\s*(?:#.*)?$")
 _SIGNALLED = ("Segmentation fault", "Bus error", "Illegal instruction", "Aborted")
+_SIGNALLED_CODES = ("139", "135", "132", "134")  # 128 + SIGSEGV, SIGBUS, SIGILL, SIGABRT
 _MEMORY_LIMITS = {"virtual memory": ("v", "address space"), "data seg size": ("d", "data segment (heap)")}
 
 
@@ -51,6 +52,7 @@ def rule_process_limits(ev: Evidence) -> list[Finding]:
         if what == "stack size" and value < SMALL_STACK_KB:
             crashed = [h.evidence() for h in ev.hits("shell_reported_signal") + ev.hits("native_crash")
                        if (h.groups.get("what") or "") in _SIGNALLED]
+            crashed += [h.evidence() for h in ev.hits("exit_code_report") if h.groups["code"] in _SIGNALLED_CODES]
             findings.append(Finding(
                 category=INFRA,
                 title=f"{hit.file} limits the stack to {value} KB (`ulimit -s {value}`): programs of the job crash at "
@@ -61,7 +63,7 @@ def rule_process_limits(ev: Evidence) -> list[Finding]:
                       "segmentation fault (SIGSEGV) before doing any work, without an error of its own.",
                 fix=f"In {hit.file}, give the stack in kilobytes (`ulimit -s {value * 1024}` for {value} MB) or leave "
                     "the default (8192); then run again.",
-                explains=frozenset({"process_limit", "shell_reported_signal", "native_crash"}),
+                explains=frozenset({"process_limit", "shell_reported_signal", "native_crash", "exit_code_report"}),
             ))
         elif what == "file size" and value < SMALL_FILE_SIZE_BLOCKS:
             too_large = [i.evidence() for i in ev.logs.incidents if _FILE_TOO_LARGE.search(i.full_text)]
