@@ -22,8 +22,38 @@ MAX_DEMO_CHECKPOINTS = 1000  # each one is a folder and a partition: more is a t
 _ENV_VAR_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
+_GIVEN = "_options_given"  # the namespace attribute that holds, while parsing, the options already given
+
+
+class _StoreOnce(argparse._StoreAction):
+    """An option that takes one value refuses a second: argparse's own would keep the last without a word (`--input
+    a.jsonl --input b.jsonl` reads only b.jsonl)."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        given = getattr(namespace, _GIVEN, None)
+        if given is None:
+            given = set()
+            setattr(namespace, _GIVEN, given)
+        if option_string is not None and self.dest in given:
+            parser.error(f"{option_string} given twice: it takes one value, and the last would replace the first")
+        given.add(self.dest)
+        super().__call__(parser, namespace, values, option_string)
+
+
 class ArgumentParser(argparse.ArgumentParser):
-    """Reports a usage error as one line (no usage dump), exit code 2; subcommands inherit it."""
+    """Reports a usage error as one line (no usage dump), exit code 2; an option that takes one value, given twice, is
+    such an error; subcommands inherit both."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.register("action", None, _StoreOnce)
+        self.register("action", "store", _StoreOnce)
+
+    def parse_known_args(self, args=None, namespace=None):
+        parsed, extras = super().parse_known_args(args, namespace)
+        if hasattr(parsed, _GIVEN):
+            delattr(parsed, _GIVEN)
+        return parsed, extras
 
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: error: {message} (see `{self.prog} --help`)\n")

@@ -134,3 +134,14 @@ def test_profiling_the_failures_sidecar_as_rollouts_says_which_file_to_give(tmp_
     assert main(["profile", "--inputs", str(inputs), "--rollouts", str(sidecar)]) == 2
     err = " ".join(capsys.readouterr().err.split())
     assert "this is the failures sidecar" in err and f"give --rollouts {rollouts}" in err
+
+
+def test_an_option_that_takes_one_value_given_twice_is_refused(capsys):
+    from gym_pipeline.cli import main
+
+    with pytest.raises(SystemExit) as exited:
+        main(["materialize", "--input", "a.jsonl", "--input", "b.jsonl", "--num-repeats", "1", "--agent", "a",
+              "--output", "out.jsonl"])
+
+    assert exited.value.code == 2
+    assert "--input given twice" in capsys.readouterr().err

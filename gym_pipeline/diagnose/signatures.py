@@ -146,6 +146,8 @@ SIGNATURES: tuple[Signature, ...] = (
     Signature("shell_reported_signal", r"^(?P<script>\S+): line (?P<line>\d+): +\d+ (?P<what>Segmentation fault|Killed|"
                                        r"Aborted|Bus error|Illegal instruction|Floating point exception|File size limit "
                                        r"exceeded|CPU time limit exceeded)(?: \(core dumped\))?\s+(?P<command>\S.*)$"),
+    # our command line's refusal of a one-value option given twice (argparse alone keeps the last)
+    Signature("option_given_twice_refused", r"error: (?P<option>--[\w-]+) given twice: it takes one value"),
     # a script's own report of a command's exit code (`echo "exit code $?"`): 128 + N is a death by signal N
     Signature("exit_code_report", r"^(?:[\w .-]+ )?exit (?:code|status)[ :=]+(?P<code>\d+)\s*$"),
     Signature("gym_resumed", r"^Resumed from cache\. Found:"),

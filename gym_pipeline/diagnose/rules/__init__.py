@@ -35,6 +35,7 @@ from gym_pipeline.diagnose.rules.checkpoint_choice import (
     rule_rollouts_kept_by_a_build_tool,
 )
 from gym_pipeline.diagnose.rules.client_timeout import rule_client_timeout_too_short
+from gym_pipeline.diagnose.rules.command_lines import rule_option_given_twice
 from gym_pipeline.diagnose.rules.data import (
     rule_empty_inputs,
     rule_limited_inputs,
@@ -160,6 +161,7 @@ RULES: tuple[Rule, ...] = (
     Rule(1, "own_ray_unreachable", rule_own_ray_unreachable),
     Rule(1, "octal_numbers_in_settings", rule_octal_numbers_in_settings),
     Rule(1, "keys_given_twice_in_settings", rule_keys_given_twice_in_settings),
+    Rule(1, "option_given_twice", rule_option_given_twice),
     Rule(1, "known_problems", known_problems(1)),
     Rule(2, "model_port_held_by_another_server", rule_model_port_held_by_another_server),
     Rule(2, "endpoint_not_where_server_listens", rule_endpoint_not_where_server_listens),

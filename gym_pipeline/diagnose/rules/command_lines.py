@@ -1,0 +1,77 @@
+"""An option given twice on a command line of the user's scripts: the command kept the last value without a word.
+
+`gym eval run` (and `gym-pipeline` before it refused) read `--input a.jsonl --input b.jsonl` as `--input b.jsonl`: a
+dataset kept as two files, passed as two `--input`s, is evaluated on its last file only, and everything exits 0.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+
+from gym_pipeline.diagnose.evidence import Evidence
+from gym_pipeline.diagnose.evidence_line import EvidenceLine
+from gym_pipeline.diagnose.findings import Finding
+from gym_pipeline.diagnose.user_scripts import UserFile
+from gym_pipeline.diagnose.vocabulary import CONFIG
+
+# a command of NeMo Gym or of ours, and the words of its subcommand
+_COMMAND = re.compile(r"(?:^|[\s;&|(])(?P<program>\S*\b(?:gym|gym-pipeline|ng_\w+))\s+(?P<rest>.*)$")
+# the options that may be given more than once (each adds a value)
+REPEATABLE = frozenset({"--checkpoint", "--env", "--search-dir", "--config-paths"})
+
+
+def rule_option_given_twice(ev: Evidence) -> list[Finding]:
+    for file, number, line in _commands(ev.user_files):
+        match = _COMMAND.search(line)
+        try:
+            words = shlex.split(match["rest"], comments=True)
+        except ValueError:
+            continue
+        values: dict[str, list[str]] = {}
+        for option, value in zip(words, [*words[1:], ""], strict=True):
+            name, _, inline = option.partition("=")
+            if name.startswith("--") and name not in REPEATABLE:
+                values.setdefault(name, []).append(inline or value)
+        twice = next(((name, given) for name, given in values.items() if len(given) > 1), None)
+        if twice is None:
+            continue
+        name, given = twice
+        program = " ".join([match["program"].rsplit("/", 1)[-1], *_subcommands(words)])
+        refused = [hit for hit in ev.hits("option_given_twice_refused") if hit.groups["option"] == name]
+        return [Finding(
+            category=CONFIG,
+            title=f"{file.name} gives `{name}` {len(given)} times to `{program}`: "
+                  + ("the command refused it" if refused else f"only the last ({given[-1]}) was used"),
+            evidence=[EvidenceLine(file=file.name, line=number, text=line.strip()), *(h.evidence() for h in refused[:1])],
+            cause=f"`{name}` takes one value. "
+                  + ("gym-pipeline refuses it given twice, so the command did nothing." if refused else
+                     f"Given again, the command keeps the last without a word, so {', '.join(given[:-1])} "
+                     f"{'was' if len(given) == 2 else 'were'} not read. Everything exits 0 and the run covers less (or "
+                     "other) than the script says."),
+            fix=f"Give `{name}` once in {file.name}: join the files first (`cat {' '.join(given)} > all.jsonl`, then "
+                f"`{name} all.jsonl`), or run the command once per value into separate output folders; then run "
+                "again on a clean output path.",
+            explains=frozenset({"option_given_twice_refused"}),
+        )]
+    return []
+
+
+def _subcommands(words: list[str]) -> list[str]:
+    return [word for word in words[:3] if re.fullmatch(r"[a-z][\w-]*", word)][:2]
+
+
+def _commands(files: list[UserFile]):
+    """(file, first line number, the command joined from its continued lines) of each line of a script that runs a
+    Gym or gym-pipeline command."""
+    for file in files:
+        lines = file.text.splitlines()
+        number = 0
+        while number < len(lines):
+            start, text = number + 1, lines[number]
+            while text.rstrip().endswith("\\") and number + 1 < len(lines):
+                number += 1
+                text = text.rstrip()[:-1] + " " + lines[number]
+            number += 1
+            if _COMMAND.search(text) and not text.lstrip().startswith("#"):
+                yield file, start, text
