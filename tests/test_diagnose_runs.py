@@ -455,3 +455,23 @@ def test_inputs_a_script_copies_from_a_cache_kept_by_file_name_are_stale_and_the
     assert "4 tasks added" in top.cause
     assert "copied in by prepare.sh:5 (`cp $CACHE rollouts_materialized_inputs.jsonl`" in top.fix
     assert f"CACHE_DIR={cache}" in top.fix
+
+
+def test_prompts_built_from_a_template_that_was_never_filled(run, policy_endpoint):
+    """build_rows.py writes the template itself (no f prefix): every task asks '{question} ...'."""
+    template = "{question} Reply with just the answer."
+    (run / "build_rows.py").write_text(f'prompt = "{template}"  # later: row["prompt"] = prompt\n')
+    data = data_of(run)
+    rows = [json.loads(line) for line in data.read_text().splitlines()]
+    for row in rows:
+        row["responses_create_params"]["input"] = [{"role": "user", "content": template}]
+    data.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    recollect_with_labels(run, policy_endpoint, lambda labels: labels)
+
+    report = diagnose(run)
+
+    top = report.causes[0]
+    assert (report.category, top.id) == ("data_schema", "one_prompt_for_most_tasks"), [f.title for f in report.causes]
+    assert top.title == "87 of 87 tasks have one and the same prompt, holding the placeholder `{question}`"
+    assert top.evidence[1].where == "build_rows.py:1" and "Fix build_rows.py" in top.fix
+    assert all(f.id != "one_answer_to_every_task" for f in report.findings)

@@ -12,6 +12,7 @@ from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import Finding, model_url_of, path_of, plural, profile_command
 from gym_pipeline.diagnose.row_quality import HTML_ENTITY, labels_of_other_tasks, labels_one_row_off
+from gym_pipeline.diagnose.user_scripts import lines_matching
 from gym_pipeline.diagnose.vocabulary import CACHE_RESUME, CONFIG, DATA_SCHEMA, MODEL_SERVING, VERIFIER_RUNTIME
 
 UNEXTRACTED_MIN_ROWS = 3
@@ -50,6 +51,53 @@ def rule_shared_task_index(ev: Evidence) -> list[Finding]:
         fix=f"Give every task its own `_ng_task_index`: remove the field from the source rows so materialization "
             f"numbers them (or renumber the second part after the first), then materialize again "
             f"({path_of(a.materialized)}) and collect on a clean output path.",
+    )]
+
+
+SAME_PROMPT_MIN_TASKS = 4
+SAME_PROMPT_SHARE = 0.75  # of the tasks, holding one prompt: the questions never reached the prompts
+# a template's placeholder left in a prompt: `{question}`, `{{question}}`, `<QUESTION>`, `$question`, `%(question)s`
+_PLACEHOLDER = re.compile(r"\{\{?\s*[A-Za-z_]\w*\s*\}\}?|<[A-Z][A-Z_]{2,}>|\$\{?[a-z_]{3,}\}?\b|%\([a-z_]+\)s")
+
+
+def one_prompt_for_most_tasks(ev: Evidence) -> tuple[int, int, str] | None:
+    """(tasks sharing it, the first line, its text) when most tasks have one and the same prompt."""
+    prompts = ev.artifacts.quality.prompt_of_task
+    if len(prompts) < SAME_PROMPT_MIN_TASKS:
+        return None
+    (digest, count), = Counter(digest for digest, _, _ in prompts.values()).most_common(1)
+    if count < SAME_PROMPT_SHARE * len(prompts):
+        return None
+    line, text = min((line, text) for d, line, text in prompts.values() if d == digest)
+    return count, line, text
+
+
+def rule_one_prompt_for_most_tasks(ev: Evidence) -> list[Finding]:
+    """Most tasks have one and the same prompt: the rows were built without their question (a template that was not
+    filled, the wrong column taken), so the model answers nothing it was asked."""
+    shared = one_prompt_for_most_tasks(ev)
+    if shared is None:
+        return []
+    count, line, text = shared
+    a = ev.artifacts
+    placeholder = _PLACEHOLDER.search(text)
+    builder = next(lines_matching(ev.user_files, re.compile(re.escape(placeholder.group(0)))), None) \
+        if placeholder else None
+    unfilled = (f" It holds the template's placeholder `{placeholder.group(0)}`: the template was never filled (a "
+                "Python string without its f prefix or `.format()`, a Jinja template not rendered, a variable empty "
+                "in the shell)." if placeholder else "")
+    return [Finding(
+        category=DATA_SCHEMA,
+        title=f"{count} of {len(a.quality.prompt_of_task)} tasks have one and the same prompt"
+              + (f", holding the placeholder `{placeholder.group(0)}`" if placeholder else ""),
+        evidence=[EvidenceLine(file=a.rel(a.materialized.path), line=line, text=f"the prompt of {count} tasks: {text!r}"),
+                  *([EvidenceLine(file=builder[0].name, line=builder[1], text=builder[2].strip())] if builder else [])],
+        cause="The tasks differ by their expected answers only: the questions never reached the prompts, so the model "
+              "answers something it was not asked and the scores measure nothing." + unfilled,
+        fix=f"Fix {builder[0].name if builder else 'the script that builds the rows'} so each prompt holds its own "
+            "question (fill the template: "
+            "`f\"{question} ...\"` or `template.format(question=...)`), check a few built rows by eye, then materialize "
+            f"again and collect; the materialized rows: {path_of(a.materialized)}.",
     )]
 
 
@@ -770,6 +818,8 @@ def rule_one_answer_to_every_task(ev: Evidence) -> list[Finding]:
     quality = ev.artifacts.quality
     if quality.scored_rows < ONE_ANSWER_MIN_ROWS or quality.zero_rewards < quality.scored_rows or not quality.answers:
         return []
+    if one_prompt_for_most_tasks(ev) is not None:
+        return []  # one answer to one prompt: the data's fault (rule_one_prompt_for_most_tasks)
     answer, count = quality.answers.most_common(1)[0]
     if count < ONE_ANSWER_SHARE * quality.scored_rows or len(quality.expected_answers) < ONE_ANSWER_MIN_EXPECTED:
         return []
