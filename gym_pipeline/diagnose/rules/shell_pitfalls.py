@@ -1,0 +1,131 @@
+"""Shell mistakes in the user's own scripts that run without an error and change what the run does.
+
+- `[ $N > 100 ]`: inside single brackets `>` and `<` are redirections, not comparisons. The test becomes `[ $N ]`,
+  always true, and an empty file named `100` appears beside the script.
+- `... | while read key value; do VAR=...; done`: each part of a pipeline runs in a subshell of its own, so what the
+  loop sets is gone after it, and the script goes on with the values from before.
+- Options parsed from the command line, then a settings file sourced that sets the same variables unconditionally
+  (`REPEATS=1`, not `: "${REPEATS:=1}"`): the file's values replace what the caller asked for.
+
+Each is a config cause: the script's settings are not the ones that reached the run. All of them exit 0.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from gym_pipeline.diagnose.evidence import Evidence
+from gym_pipeline.diagnose.evidence_line import EvidenceLine
+from gym_pipeline.diagnose.findings import Finding
+from gym_pipeline.diagnose.user_scripts import UserFile, lines_matching
+from gym_pipeline.diagnose.vocabulary import CONFIG
+
+_SHELL = {".sh", ".bash", ".sbatch", ""}
+# `[ ... > word ]` / `[ ... < word ]` (single brackets; `[[ ]]` compares strings, `(( ))` numbers)
+_REDIRECT_IN_TEST = re.compile(r"(?<!\[)\[\s+[^\]\n]*?\s(?P<op>[<>])\s*(?P<word>[\w.-]+)\s*\](?!\])")
+_PIPED_LOOP = re.compile(r"\|\s*while\s+(?:IFS=\S*\s+)?read\b")
+_SETS_VARIABLE = re.compile(r"^\s*(?:declare|export|eval|typeset|readonly|local)\b|^\s*[A-Za-z_]\w*=|\bprintf\s+-v\b")
+_DONE = re.compile(r"^\s*done\b")
+_CASE_ASSIGNMENT = re.compile(r"^\s*--?[\w-]+\)\s*(?P<name>[A-Za-z_]\w*)=")
+_SOURCE = re.compile(r"^\s*(?:source|\.)\s+(?P<path>\S+)")
+_UNCONDITIONAL = r"^\s*(?:export\s+)?{name}=(?!\$\{{{name}:?[-=])"
+
+
+def rule_shell_pitfalls(ev: Evidence) -> list[Finding]:
+    for finding in (_redirect_in_test(ev), _loop_in_a_pipeline(ev), _defaults_sourced_after_options(ev)):
+        if finding is not None:
+            return [finding]
+    return []
+
+
+def _redirect_in_test(ev: Evidence) -> Finding | None:
+    for file, number, line, match in lines_matching(ev.user_files, _REDIRECT_IN_TEST, _SHELL):
+        word, op = match["word"], match["op"]
+        made = ev.run_dir is not None and (ev.run_dir / Path(file.name).parent / word).is_file() and op == ">"
+        return Finding(
+            category=CONFIG,
+            title=f"{file.name}:{number} tests `{match.group(0).strip()}`: inside [ ] `{op}` is a redirection, so the "
+                  "test is always true",
+            evidence=[EvidenceLine(file=file.name, line=number, text=line.strip()),
+                      *([EvidenceLine(file=str(Path(file.name).parent / word), text="an empty file the test made")]
+                        if made else [])],
+            cause=f"In `[ ... {op} {word} ]` the shell reads `{op} {word}` as a redirection (it "
+                  f"{'creates an empty file named ' + word if op == '>' else 'reads from a file named ' + word}), and "
+                  "what is left tests only that the value is not empty: always true. The branch meant for one case "
+                  "ran every time, without an error.",
+            fix=f"Compare numbers in {file.name} with `-gt`/`-lt` (`[ \"$N\" -gt {word} ]`) or `(( N > {word} ))`; "
+                f"delete the stray file `{word}`; then run again.",
+        )
+    return None
+
+
+def _loop_in_a_pipeline(ev: Evidence) -> Finding | None:
+    for file in ev.user_files:
+        if file.suffix not in _SHELL:
+            continue
+        lines = file.text.splitlines()
+        for index, line in enumerate(lines):
+            if not _PIPED_LOOP.search(line):
+                continue
+            body = lines[index + 1:index + 1 + next((n for n, text in enumerate(lines[index + 1:]) if _DONE.match(text)),
+                                                    0)]
+            setting = next((text for text in body if _SETS_VARIABLE.search(text)), None)
+            if setting is None:
+                continue
+            return Finding(
+                category=CONFIG,
+                title=f"{file.name}:{index + 1} sets variables in a `while read` loop fed by a pipe: they are lost when "
+                      "the loop ends",
+                evidence=[EvidenceLine(file=file.name, line=index + 1, text=line.strip()),
+                          EvidenceLine(file=file.name, line=index + 2 + body.index(setting), text=setting.strip())],
+                cause="Every part of a pipeline runs in a subshell of its own, the `while` loop too: what it sets "
+                      f"(`{setting.strip()}`) lives only in that subshell, so after `done` the script goes on with the "
+                      "values from before the loop. The settings read were never used, and nothing said so.",
+                fix=f"Feed the loop without a pipe in {file.name}: `while read key value; do ...; done < <(grep -v "
+                    "'^#' settings)` (or `< settings`), or `shopt -s lastpipe`; print the values after the loop to "
+                    "check them, then run again.",
+            )
+    return None
+
+
+def _defaults_sourced_after_options(ev: Evidence) -> Finding | None:
+    for file in ev.user_files:
+        if file.suffix not in _SHELL:
+            continue
+        lines = file.text.splitlines()
+        parsed = {m["name"]: n for n, text in enumerate(lines, 1) if (m := _CASE_ASSIGNMENT.search(text))}
+        if not parsed:
+            continue
+        for number, text in enumerate(lines, 1):
+            source = _SOURCE.match(text)
+            if source is None or number < max(parsed.values()):
+                continue
+            sourced = next((f for f in ev.user_files if Path(f.name).name == Path(source["path"]).name), None)
+            overridden = _unconditional(sourced, parsed) if sourced else []
+            if overridden:
+                name, at, assignment = overridden[0]
+                return Finding(
+                    category=CONFIG,
+                    title=f"{file.name} sources {sourced.name} after reading its options: {sourced.name} sets "
+                          f"{', '.join(n for n, _, _ in overridden)} again, over what the caller gave",
+                    evidence=[EvidenceLine(file=file.name, line=parsed[name], text=lines[parsed[name] - 1].strip()),
+                              EvidenceLine(file=file.name, line=number, text=text.strip()),
+                              EvidenceLine(file=sourced.name, line=at, text=assignment)],
+                    cause=f"{file.name} takes `--{name.lower()}`-style options into variables, then sources "
+                          f"{sourced.name}, whose plain assignments (`{assignment}`) replace them: whatever the caller "
+                          "asked for, the run used the file's defaults, and nothing said so.",
+                    fix=f"Source {sourced.name} before parsing the options in {file.name}, or write its defaults so "
+                        f"they yield to a value already set (`: \"${{{name}:={assignment.split('=', 1)[1]}}}\"`); "
+                        "print the values used, then run again.",
+                )
+    return None
+
+
+def _unconditional(sourced: UserFile, parsed: dict[str, int]) -> list[tuple[str, int, str]]:
+    """(name, line, text) of the plain assignments in `sourced` of the variables the options set."""
+    found = []
+    for name in parsed:
+        pattern = re.compile(_UNCONDITIONAL.format(name=name))
+        found += [(name, number, line.strip()) for _, number, line, _ in lines_matching([sourced], pattern)][:1]
+    return found

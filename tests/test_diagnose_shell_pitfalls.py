@@ -1,0 +1,73 @@
+"""Shell mistakes in the user's scripts that exit 0 and change what the run does (diagnose/rules/shell_pitfalls.py).
+
+Each script is run for real by bash, with its output kept as the run's log, beside a finished run of Gym's."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from conftest import FIXTURES
+
+from gym_pipeline.diagnose import diagnose
+
+
+def run_with_script(tmp_path: Path, script: str, files: dict[str, str] | None = None) -> Path:
+    run = tmp_path / "run"
+    shutil.copytree(FIXTURES / "clean_run", run)
+    for name, text in (files or {}).items():
+        (run / name).write_text(text)
+    (run / "run_eval.sh").write_text("#!/bin/bash\n" + script)
+    with (run / "run_eval.log").open("w") as log:
+        subprocess.run(["bash", "run_eval.sh", "--repeats", "5"], cwd=run, stdout=log, stderr=subprocess.STDOUT,
+                       check=True)
+    return run
+
+
+def test_a_comparison_written_with_a_redirect_inside_single_brackets(tmp_path):
+    run = run_with_script(tmp_path, 'N=12\nif [ $N > 100 ]; then echo "sampling 10 of $N"; fi\n')
+
+    top = diagnose(run).causes[0]
+
+    assert (top.category, top.id) == ("config", "shell_pitfalls")
+    assert top.title == "run_eval.sh:3 tests `[ $N > 100 ]`: inside [ ] `>` is a redirection, so the test is always true"
+    assert [line.where for line in top.evidence] == ["run_eval.sh:3", "100"]  # the file the redirect made
+    assert '[ "$N" -gt 100 ]' in top.fix
+
+
+def test_settings_read_in_a_loop_fed_by_a_pipe_are_lost(tmp_path):
+    run = run_with_script(tmp_path, "REPEATS=1\ngrep -v '^#' eval.conf | while read key value; do\n"
+                                    '  declare "$key=$value"\ndone\necho "repeats $REPEATS"\n',
+                          {"eval.conf": "# settings\nREPEATS 5\n"})
+    assert "repeats 1" in (run / "run_eval.log").read_text()  # bash really lost it
+
+    top = diagnose(run).causes[0]
+
+    assert (top.category, top.id) == ("config", "shell_pitfalls")
+    assert [line.where for line in top.evidence] == ["run_eval.sh:3", "run_eval.sh:4"]
+    assert "< <(grep -v" in top.fix
+
+
+def test_defaults_sourced_after_the_options_replace_them(tmp_path):
+    run = run_with_script(tmp_path, 'while [ $# -gt 0 ]; do\n  case $1 in\n    --repeats) REPEATS=$2; shift 2;;\n'
+                                    '    *) exit 2;;\n  esac\ndone\nsource defaults.env\necho "repeats $REPEATS"\n',
+                          {"defaults.env": "REPEATS=1\n"})
+    assert "repeats 1" in (run / "run_eval.log").read_text()
+
+    top = diagnose(run).causes[0]
+
+    assert (top.category, top.id) == ("config", "shell_pitfalls")
+    assert top.title.startswith("run_eval.sh sources defaults.env after reading its options: defaults.env sets REPEATS")
+    assert ': "${REPEATS:=1}"' in top.fix
+
+
+@pytest.mark.parametrize("script", [
+    'N=12\nif [[ $N > 100 ]]; then echo big; fi\nif (( N > 100 )); then echo big; fi\nif [ "$N" -gt 100 ]; then :; fi\n',
+    "while read key value; do declare \"$key=$value\"; done < eval.conf\n",
+    'source defaults.env\nwhile [ $# -gt 0 ]; do\n  case $1 in\n    --repeats) REPEATS=$2; shift 2;;\n  esac\ndone\n',
+])
+def test_the_same_done_right_is_no_fault(tmp_path, script):
+    run = run_with_script(tmp_path, script, {"eval.conf": "REPEATS 5\n", "defaults.env": ": \"${REPEATS:=1}\"\n"})
+    assert diagnose(run).healthy
