@@ -47,7 +47,7 @@ def test_settings_read_in_a_loop_fed_by_a_pipe_are_lost(tmp_path):
 
     assert (top.category, top.id) == ("config", "shell_pitfalls")
     assert [line.where for line in top.evidence] == ["run_eval.sh:3", "run_eval.sh:4"]
-    assert "< <(grep -v" in top.fix
+    assert "< <(grep -v '^#' eval.conf)" in top.fix
 
 
 def test_defaults_sourced_after_the_options_replace_them(tmp_path):

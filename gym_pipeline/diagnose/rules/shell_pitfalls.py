@@ -73,6 +73,8 @@ def _loop_in_a_pipeline(ev: Evidence) -> Finding | None:
             setting = next((text for text in body if _SETS_VARIABLE.search(text)), None)
             if setting is None:
                 continue
+            names = {Path(f.name).name for f in ev.user_files}
+            read = next((word for word in line.split("|", 1)[0].split() if word.strip("'\"") in names), "settings")
             return Finding(
                 category=CONFIG,
                 title=f"{file.name}:{index + 1} sets variables in a `while read` loop fed by a pipe: they are lost when "
@@ -83,7 +85,7 @@ def _loop_in_a_pipeline(ev: Evidence) -> Finding | None:
                       f"(`{setting.strip()}`) lives only in that subshell, so after `done` the script goes on with the "
                       "values from before the loop. The settings read were never used, and nothing said so.",
                 fix=f"Feed the loop without a pipe in {file.name}: `while read key value; do ...; done < <(grep -v "
-                    "'^#' settings)` (or `< settings`), or `shopt -s lastpipe`; print the values after the loop to "
+                    f"'^#' {read})` (or `< {read}`), or `shopt -s lastpipe`; print the values after the loop to "
                     "check them, then run again.",
             )
     return None
