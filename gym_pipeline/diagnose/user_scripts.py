@@ -83,6 +83,20 @@ def copied_onto(files: list[UserFile], target: str) -> tuple[UserFile, int, str,
     return None
 
 
+_ASSIGNED_PATH = re.compile(r"^\s*(?:export\s+)?(?P<name>[A-Za-z_]\w*)=[\"']?(?P<path>/[^\s\"'$:]{4,}?)/?[\"']?\s*(?:#.*)?$")
+
+
+def variable_pointing_at(files: list[UserFile], path: str) -> tuple[UserFile, int, str, str] | None:
+    """(file, line number, line, name) of the assignment in the user's scripts of a variable whose value is `path`
+    or a folder above it (`export TMPDIR=/local/tmp` for `/local/tmp/sortX1`): where the path came from."""
+    best = None
+    for file, number, line, match in lines_matching(files, _ASSIGNED_PATH):
+        value = match["path"]
+        if (path == value or path.startswith(value + "/")) and (best is None or len(value) > len(best[4])):
+            best = (file, number, line.strip(), match["name"], value)
+    return best[:4] if best else None
+
+
 def crlf_inputs(files: list[UserFile]) -> list[str]:
     """The user's scripts and settings files that have CRLF line endings."""
     return [file.name for file in files if b"\r\n" in file.content]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import string
 from collections.abc import Callable, Mapping
 
@@ -11,6 +12,7 @@ from gym_pipeline.diagnose.findings import Finding, affected, keys_of, resume_co
 from gym_pipeline.diagnose.launcher import served_and_stopped
 from gym_pipeline.diagnose.logs import LogHit
 from gym_pipeline.diagnose.signatures import KNOWN_PROBLEMS
+from gym_pipeline.diagnose.user_scripts import variable_pointing_at
 
 
 def known_problems(step: int) -> Callable[[Evidence], list[Finding]]:
@@ -30,7 +32,7 @@ def known_problems(step: int) -> Callable[[Evidence], list[Finding]]:
             lines = sum(ev.hit_count(name) for name in problem.signatures)
             if lines > 3:
                 cause += f" {lines} lines show it."
-            fix = _fill(problem.fix, fields)
+            fix = _fill(problem.fix, fields) + _path_from_a_variable(ev, hits)
             if groups:
                 cause += f" Affected: {affected(ev, groups)}."
                 if ev.artifacts.missing_keys:
@@ -49,6 +51,21 @@ def known_problems(step: int) -> Callable[[Evidence], list[Finding]]:
         return findings
 
     return rule
+
+
+_PATH = re.compile(r"(?<![\w.])/[\w.+-]+(?:/[\w.+-]+)+")
+
+
+def _path_from_a_variable(ev: Evidence, hits: list[LogHit]) -> str:
+    """Where the path an error names came from, when the user's scripts set a variable to it (or a folder above)."""
+    for hit in hits[:3]:
+        for path in _PATH.findall(hit.text):
+            if found := variable_pointing_at(ev.user_files, path):
+                file, number, line, name = found
+                return (f" The path {path} is under {name}, set in {file.name}:{number} (`{line}`): check what {name} "
+                        "points at (`df -h`, `ls -ld`) and point it elsewhere (or unset it) where the job's environment "
+                        "is set, then run again.")
+    return ""
 
 
 def _stopped_on_purpose(hit: LogHit, served_jobs: set[str]) -> bool:
