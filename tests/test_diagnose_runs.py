@@ -475,3 +475,19 @@ def test_prompts_built_from_a_template_that_was_never_filled(run, policy_endpoin
     assert top.title == "87 of 87 tasks have one and the same prompt, holding the placeholder `{question}`"
     assert top.evidence[1].where == "build_rows.py:1" and "Fix build_rows.py" in top.fix
     assert all(f.id != "one_answer_to_every_task" for f in report.findings)
+
+
+def test_labels_converted_from_yaml_whose_bare_yes_and_no_became_booleans(run, policy_endpoint):
+    """questions.yaml answers `no` and `yes` unquoted; PyYAML (YAML 1.1) loads them as booleans."""
+    import yaml
+
+    (run / "questions.yaml").write_text("- answer: no\n- answer: yes\n- answer: Paris\n")
+    loaded = [item["answer"] for item in yaml.safe_load((run / "questions.yaml").read_text())]
+    assert loaded[:2] == [False, True]
+    recollect_with_labels(run, policy_endpoint, lambda labels: [*loaded[:2]] * 10 + labels[20:])
+
+    report = diagnose(run)
+
+    top = report.causes[0]
+    assert (report.category, top.id) == ("data_schema", "verifier_refuses_row_values"), [f.title for f in report.causes]
+    assert "questions.yaml:1 writes one as a bare word (`- answer: no`)" in top.fix

@@ -215,6 +215,10 @@ def rule_crossed_environments(ev: Evidence) -> list[Finding]:
     )]
 
 
+# a YAML value that YAML 1.1 reads as a boolean: `answer: no`, `- yes`
+_YAML_BOOLEAN_WORD = re.compile(r"(?::|^\s*-)\s+(?i:yes|no|on|off|y|n)\s*(?:#.*)?$")
+
+
 def rule_verifier_refuses_row_values(ev: Evidence) -> list[Finding]:
     """Most failed rows failed because the verifier could not take a value of the row itself."""
     a = ev.artifacts
@@ -226,6 +230,13 @@ def rule_verifier_refuses_row_values(ev: Evidence) -> list[Finding]:
     labels = a.quality.expected_not_option_example
     not_labels = (f" The rows' expected answers are not their options' labels ({labels.text}): write each as the "
                   "option's letter (`B`), not its index or text." if name == "expected_answer" and labels else "")
+    example = a.quality.refused_examples[name].text
+    yaml_words = next(lines_matching(ev.user_files, _YAML_BOOLEAN_WORD, {".yaml", ".yml"}), None) \
+        if re.search(r"\bbool\b|='(?:True|False)'", example) else None
+    from_yaml = (f" The values are booleans, and {yaml_words[0].name}:{yaml_words[1]} writes one as a bare word "
+                 f"(`{yaml_words[2].strip()}`): YAML 1.1 (PyYAML) reads yes/no/on/off/y/n as true/false. Quote them "
+                 f"in {yaml_words[0].name} (`answer: \"no\"`), or load it as YAML 1.2 (ruamel.yaml), then convert "
+                 "again." if yaml_words else "")
     return [Finding(
         category=DATA_SCHEMA,
         title=f"The verifier refused the rows' own `{name}` on {plural(count, 'rollout')}",
@@ -235,7 +246,7 @@ def rule_verifier_refuses_row_values(ev: Evidence) -> list[Finding]:
               "statistics.",
         fix=f"Correct `{name}` in the source data to the form the failure reason asks for, then materialize again and "
             f"collect those tasks. The failed rows: `jq -c 'select(.failure_kind != null) | {{_ng_task_index, "
-            f"failure_reason}}' {rollouts}`; their `{name}` is in {path_of(a.materialized)}." + not_labels,
+            f"failure_reason}}' {rollouts}`; their `{name}` is in {path_of(a.materialized)}." + not_labels + from_yaml,
     )]
 
 
