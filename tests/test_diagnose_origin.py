@@ -182,11 +182,17 @@ def test_errors_the_system_really_prints_are_placed_by_what_they_are(tmp_path):
     data = tmp_path / "tasks.jsonl.gz"
     data.write_bytes(gzip.compress(b'{"x": 1}\n' * 1000)[:40])  # a download cut short
     (tmp_path / "current").symlink_to(tmp_path / "current")  # a link made to point at itself
+    gym = tmp_path / "venv" / "bin" / "gym"  # an entry script of a virtual environment moved from /opt/venv
+    gym.parent.mkdir(parents=True)
+    gym.write_text("#!/opt/venv/bin/python3\nprint('gym')\n")
+    gym.chmod(0o755)
+    (tmp_path / "run_eval.sh").write_text(f"#!/bin/bash\n{gym} eval run\n")
     errors = {
         "interrupted": _stderr_of(["gzip", "-t", str(data)], tmp_path),
         "ELOOP": _stderr_of([sys.executable, "-c", "open('current/tasks.jsonl')"], tmp_path),
         # an argument of 3 MB, as a glob over very many files gives
         "E2BIG": _stderr_of(["bash", "-c", "/bin/true $(head -c 3000000 /dev/zero | tr '\\0' a)"], tmp_path),
+        "interpreter": _stderr_of(["bash", "run_eval.sh"], tmp_path),
     }
     for basis, text in errors.items():
         assert text, basis

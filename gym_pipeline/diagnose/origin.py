@@ -137,6 +137,13 @@ _WHAT = _kinds(
      "Run it with UTF-8 text: `export PYTHONIOENCODING=utf-8 LANG=C.UTF-8` (or `PYTHONUTF8=1`) where the job's "
      "environment is set (a job script, a sourced env script, `~/.bashrc`), or unset what sets ASCII; "
      "`python -c 'import sys; print(sys.stdout.encoding)'` must say utf-8; then run again."),
+    # a program whose interpreter (its `#!` line) is not there: a virtual environment moved or copied elsewhere
+    (r"(?P<program>\S+): (?:cannot execute: required file not found|bad interpreter: No such file or directory)", INFRA,
+     "a program's interpreter (the path in its `#!` line) is not there: a virtual environment moved or copied to "
+     "another folder, whose entry scripts still name the old one",
+     "`head -1 {program}` shows the interpreter it wants. A virtual environment is not relocatable: create it again "
+     "where it now lives (`python -m venv` or `uv venv`, then reinstall) rather than moving it with `mv`, or put it "
+     "back where it was built; then run again."),
     # an image the container runtime does not have and could not pull
     (r"Error response from daemon: (?:pull access denied|No such image|manifest (?:for \S+ )?(?:not found|unknown))"
      r"|repository does not exist or may require 'docker login'", INFRA,
