@@ -1,6 +1,6 @@
 """What the user's own scripts say (diagnose/user_scripts.py): where a path, a copy, a variable came from."""
 
-from gym_pipeline.diagnose.user_scripts import UserFile, copied_onto, variable_pointing_at
+from gym_pipeline.diagnose.user_scripts import UserFile, copied_onto, server_capacity_settings, variable_pointing_at
 
 JOB_ENV = UserFile("job_env.sh", b"# node-local scratch\nexport TMPDIR=/local/tmp\nSCRATCH=/local\nOUT=\"$HOME/out\"\n")
 
@@ -16,3 +16,12 @@ def test_a_copy_onto_a_file_is_found_with_the_variables_it_uses():
     file, number, line, assignments = copied_onto([prepare], "rollouts_inputs.jsonl")
     assert (file.name, number, line) == ("prepare.sh", 3, "cp $CACHE rollouts_inputs.jsonl")
     assert assignments == ["CACHE=$CACHE_DIR/in.jsonl", "CACHE_DIR=/cache"]
+
+
+def test_a_servers_capacity_is_found_with_the_variables_it_takes_its_values_from():
+    serve = UserFile("serve.sh", b"source serving.env\ngym-pipeline serve-policy --max-running ${MAX_NUM_SEQS:-64} "
+                                 b"--max-waiting $MAX_WAITING --latency-ms 30\n")
+    env = UserFile("serving.env", b"# debugging the OOM\nMAX_NUM_SEQS=1\nexport MAX_WAITING=2\n")
+    found = server_capacity_settings([serve, env])
+    assert found[0].startswith("serve.sh:2: gym-pipeline serve-policy --max-running")
+    assert found[1:] == ["serving.env:2: MAX_NUM_SEQS=1", "serving.env:3: export MAX_WAITING=2"]

@@ -97,6 +97,24 @@ def variable_pointing_at(files: list[UserFile], path: str) -> tuple[UserFile, in
     return best[:4] if best else None
 
 
+# a model server's capacity on its command line: ours, vLLM's, SGLang's
+_CAPACITY_FLAG = re.compile(r"--(?:max-running|max-waiting|max-num-seqs|max-running-requests|max-num-batched-tokens)"
+                            r"[ =](?P<value>\S+)")
+
+
+def server_capacity_settings(files: list[UserFile]) -> list[str]:
+    """`file:line: text` of the user's lines that set a model server's capacity: the flag itself, and the assignment of
+    each variable it takes its value from (`--max-running ${MAX_NUM_SEQS:-64}` and `MAX_NUM_SEQS=1` in a sourced file)."""
+    found, names = [], []
+    for file, number, line, _ in lines_matching(files, _CAPACITY_FLAG):
+        found.append(f"{file.name}:{number}: {line.strip()}")
+        names += [m["name"] for m in _VARIABLE.finditer(" ".join(m.group(0) for m in _CAPACITY_FLAG.finditer(line)))]
+    for name in dict.fromkeys(names):
+        assigned = re.compile(rf"^\s*(?:export\s+)?{name}=")
+        found += [f"{file.name}:{number}: {line.strip()}" for file, number, line, _ in lines_matching(files, assigned)][:1]
+    return found
+
+
 def crlf_inputs(files: list[UserFile]) -> list[str]:
     """The user's scripts and settings files that have CRLF line endings."""
     return [file.name for file in files if b"\r\n" in file.content]
