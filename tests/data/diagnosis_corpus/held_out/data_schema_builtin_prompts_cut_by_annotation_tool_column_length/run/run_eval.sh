@@ -1,0 +1,8 @@
+#!/bin/bash
+# weekly eval: export of eval_items -> jsonl -> eval
+cd /work/wt-h23/tests/data/diagnosis_corpus/held_out/data_schema_builtin_prompts_cut_by_annotation_tool_column_length/run
+python3 build_rows.py eval_set.csv string_match.jsonl
+wc -l string_match.jsonl
+/work/wt-h23/.venv/bin/gym-pipeline materialize --input string_match.jsonl --num-repeats 3 --agent string_match_simple_agent --output rollouts_materialized_inputs.jsonl
+/work/wt-h23/.venv/bin/gym-pipeline collect --inputs rollouts_materialized_inputs.jsonl --output rollouts.jsonl --model-url http://127.0.0.1:43741/v1 --env string_match --concurrency 4
+/work/wt-h23/.venv/bin/gym-pipeline profile --inputs rollouts_materialized_inputs.jsonl --rollouts rollouts.jsonl

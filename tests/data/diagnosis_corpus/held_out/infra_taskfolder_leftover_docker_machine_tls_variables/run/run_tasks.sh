@@ -1,0 +1,10 @@
+#!/bin/bash
+cd /work/wt-h23/tests/data/diagnosis_corpus/held_out/infra_taskfolder_leftover_docker_machine_tls_variables/run
+source docker_env.sh
+echo "docker host: $DOCKER_HOST"
+echo '== materialize'
+/work/wt-h23/.venv/bin/gym-pipeline stage materialize --sweep-config /work/wt-h23/tests/data/diagnosis_corpus/held_out/infra_taskfolder_leftover_docker_machine_tls_variables/run/sweep.yaml --checkpoint step_0200 --env terminal_tasks --code-version v14
+echo '== collect'
+/work/wt-h23/.venv/bin/gym-pipeline stage collect --sweep-config /work/wt-h23/tests/data/diagnosis_corpus/held_out/infra_taskfolder_leftover_docker_machine_tls_variables/run/sweep.yaml --checkpoint step_0200 --env terminal_tasks --code-version v14 --model-url http://127.0.0.1:38321/v1 --model-name sim-policy
+echo '== profile'
+/work/wt-h23/.venv/bin/gym-pipeline stage profile --sweep-config /work/wt-h23/tests/data/diagnosis_corpus/held_out/infra_taskfolder_leftover_docker_machine_tls_variables/run/sweep.yaml --checkpoint step_0200 --env terminal_tasks --code-version v14
