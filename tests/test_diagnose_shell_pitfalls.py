@@ -65,9 +65,21 @@ def test_defaults_sourced_after_the_options_replace_them(tmp_path):
 
 @pytest.mark.parametrize("script", [
     'N=12\nif [[ $N > 100 ]]; then echo big; fi\nif (( N > 100 )); then echo big; fi\nif [ "$N" -gt 100 ]; then :; fi\n',
-    "while read key value; do declare \"$key=$value\"; done < eval.conf\n",
+    "while read key value; do declare \"$key=$value\"; done < eval.conf\nREPEATS=5  # a comment = fine\n",
     'source defaults.env\nwhile [ $# -gt 0 ]; do\n  case $1 in\n    --repeats) REPEATS=$2; shift 2;;\n  esac\ndone\n',
 ])
 def test_the_same_done_right_is_no_fault(tmp_path, script):
     run = run_with_script(tmp_path, script, {"eval.conf": "REPEATS 5\n", "defaults.env": ": \"${REPEATS:=1}\"\n"})
     assert diagnose(run).healthy
+
+
+def test_a_setting_written_with_spaces_around_the_equals_sign_is_a_command_not_an_assignment(tmp_path):
+    run = run_with_script(tmp_path, 'source settings.env\necho "repeats ${REPEATS:-1}"\n',
+                          {"settings.env": "# eval settings\nREPEATS = 5\n"})
+    assert "repeats 1" in (run / "run_eval.log").read_text()
+
+    top = diagnose(run).causes[0]
+
+    assert (top.category, top.id) == ("config", "shell_pitfalls")
+    assert top.title.startswith("settings.env:2 writes `REPEATS = 5`: with spaces around `=` the shell runs a command")
+    assert [line.where for line in top.evidence] == ["settings.env:2", "run_eval.log:1"]

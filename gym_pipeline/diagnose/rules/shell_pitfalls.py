@@ -7,6 +7,9 @@
 - Options parsed from the command line, then a settings file sourced that sets the same variables unconditionally
   (`REPEATS=1`, not `: "${REPEATS:=1}"`): the file's values replace what the caller asked for.
 
+- `REPEATS = 5` in a file the shell reads (`.env`, `.sh`): with spaces around `=` it is no assignment but a command
+  named REPEATS (`REPEATS: command not found`), so the variable keeps its default.
+
 Each is a config cause: the script's settings are not the ones that reached the run. All of them exit 0.
 """
 
@@ -22,6 +25,9 @@ from gym_pipeline.diagnose.user_scripts import UserFile, lines_matching
 from gym_pipeline.diagnose.vocabulary import CONFIG
 
 _SHELL = {".sh", ".bash", ".sbatch", ""}
+_SOURCED = _SHELL | {".env"}
+# `NAME = value`, `NAME= value`, `NAME =value`: a command named NAME, not an assignment
+_SPACED_ASSIGNMENT = re.compile(r"^\s*(?:export\s+)?(?P<name>[A-Z_][A-Z0-9_]*)(?:\s+=\s*|=\s+)\S")
 # `[ ... > word ]` / `[ ... < word ]` (single brackets; `[[ ]]` compares strings, `(( ))` numbers)
 _REDIRECT_IN_TEST = re.compile(r"(?<!\[)\[\s+[^\]\n]*?\s(?P<op>[<>])\s*(?P<word>[\w.-]+)\s*\](?!\])")
 _PIPED_LOOP = re.compile(r"\|\s*while\s+(?:IFS=\S*\s+)?read\b")
@@ -33,10 +39,33 @@ _UNCONDITIONAL = r"^\s*(?:export\s+)?{name}=(?!\$\{{{name}:?[-=])"
 
 
 def rule_shell_pitfalls(ev: Evidence) -> list[Finding]:
-    for finding in (_redirect_in_test(ev), _loop_in_a_pipeline(ev), _defaults_sourced_after_options(ev)):
+    for finding in (_spaced_assignment(ev), _redirect_in_test(ev), _loop_in_a_pipeline(ev),
+                    _defaults_sourced_after_options(ev)):
         if finding is not None:
             return [finding]
     return []
+
+
+def _spaced_assignment(ev: Evidence) -> Finding | None:
+    spaced = list(lines_matching(ev.user_files, _SPACED_ASSIGNMENT, _SOURCED))
+    if not spaced:
+        return None
+    file, number, line, match = spaced[0]
+    names = list(dict.fromkeys(m["name"] for _, _, _, m in spaced))
+    said = [h.evidence() for h in ev.hits("command_not_found") if h.groups["command"] in names]
+    return Finding(
+        category=CONFIG,
+        title=f"{file.name}:{number} writes `{line.strip()}`: with spaces around `=` the shell runs a command named "
+              f"{match['name']} instead of setting it",
+        evidence=[EvidenceLine(file=file.name, line=number, text=line.strip()), *said[:1]],
+        cause=f"In the shell, `NAME=value` sets a variable only without spaces around `=`; `{line.strip()}` runs a "
+              f"command `{match['name']}` with arguments (`{match['name']}: command not found`), so "
+              f"{', '.join(names)} kept {'its' if len(names) == 1 else 'their'} earlier or default value and the run "
+              "used that, without an error that stopped it.",
+        fix=f"Remove the spaces around `=` in {file.name} (`{match['name']}=...`), print the values the script uses, then "
+            "run again.",
+        explains=frozenset({"command_not_found"}),
+    )
 
 
 def _redirect_in_test(ev: Evidence) -> Finding | None:
