@@ -135,3 +135,15 @@ def test_an_answer_in_other_typography_counts_on_the_side_that_is_not_plain():
         note_rollout_row(quality, row, (line, 0), "rollouts.jsonl", line)
     assert (quality.typographic_expected, quality.typographic_answers) == (3, 1)
     assert quality.typographic_expected_example.line == 1 and quality.typographic_answers_example.line == 4
+
+
+def test_fractions_against_spreadsheet_dates_and_decimals_against_their_integer_part_count():
+    quality = RowQuality()
+    rows = [scored("4-Mar", "3/4", 0.0), scored("Mar-04", "3/4", 0.0),  # a spreadsheet's dates
+            scored("273", "273.15", 0.0), scored("0", "0.375", 0.0),  # labels cut to integers
+            scored("3", "3.5", 1.0),  # scored right: a lenient verifier, no finding
+            scored("4", "3.5", 0.0)]  # a wrong answer
+    for line, row in enumerate(rows, start=1):
+        note_rollout_row(quality, row, (line, 0), "rollouts.jsonl", line)
+    assert (quality.date_labels, quality.truncated_labels) == (2, 2)
+    assert quality.date_label_example.line == 1 and quality.truncated_label_example.line == 3

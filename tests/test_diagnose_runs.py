@@ -491,3 +491,37 @@ def test_labels_converted_from_yaml_whose_bare_yes_and_no_became_booleans(run, p
     top = report.causes[0]
     assert (report.category, top.id) == ("data_schema", "verifier_refuses_row_values"), [f.title for f in report.causes]
     assert "questions.yaml:1 writes one as a bare word (`- answer: no`)" in top.fix
+
+
+def test_labels_cut_to_integers_by_the_users_tidying_script(run, policy_endpoint):
+    """normalize_labels.py writes `int(float(label))` for numeric labels: 273.15 becomes 273, 0.375 becomes 0."""
+    (run / "normalize_labels.py").write_text("def tidy(label):\n    return str(int(float(label)))  # '7.0' -> '7'\n")
+
+    def tidy(labels):
+        return [str(int(float(label))) if label.replace(".", "", 1).isdigit() else label for label in labels]
+
+    recollect_with_labels(run, policy_endpoint, tidy)
+
+    report = diagnose(run)
+
+    top = report.causes[0]
+    assert (report.category, top.id) == ("data_schema", "labels_truncated_to_integers"), [f.title for f in report.causes]
+    assert top.evidence[1].where == "normalize_labels.py:2" and "normalize_labels.py" in top.fix
+
+
+def test_prompts_cut_at_one_length_by_an_export(run, policy_endpoint):
+    """An annotation tool's column of 60 characters cut every longer prompt."""
+    data = data_of(run)
+    rows = [json.loads(line) for line in data.read_text().splitlines()]
+    for row in rows:
+        part = row["responses_create_params"]["input"][-1]["content"][0]
+        part["text"] = part["text"][:60]
+    data.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    (run / "eval_set.csv").write_text("prompt,answer\n")
+    recollect_with_labels(run, policy_endpoint, lambda labels: labels)
+
+    report = diagnose(run)
+
+    cut = next(f for f in report.causes if f.id == "prompts_cut_at_one_length")
+    assert cut.category == "data_schema" and "are exactly 60 characters long" in cut.title
+    assert "eval_set.csv" in cut.fix

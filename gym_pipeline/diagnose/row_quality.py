@@ -136,6 +136,15 @@ class RowQuality:
     typographic_answers: int = 0
     typographic_answers_example: EvidenceLine | None = None
     typographic_chars: Counter[str] = field(default_factory=Counter)  # the characters plain typography changes
+    # ... scored 0: the answer a decimal number, the expected answer its integer part (`273` for `273.15`)
+    truncated_labels: int = 0
+    truncated_label_example: EvidenceLine | None = None
+    # ... scored 0: the expected answer a spreadsheet's date (`4-Mar`) where the answer is a fraction (`3/4`)
+    date_labels: int = 0
+    date_label_example: EvidenceLine | None = None
+    # each task's last prompt message length, and the first line of a task with it
+    prompt_lengths: Counter[int] = field(default_factory=Counter)
+    prompt_length_examples: dict[int, tuple[int, str]] = field(default_factory=dict)  # length -> (line, its end)
     last_line_failed: dict[tuple[int, int], str] = field(default_factory=dict)  # ... those last-line answers' lines
     last_line_failed_settings: Counter[tuple[str, str]] = field(default_factory=Counter)  # ... their rows' extraction
     last_line_followed_setting: int = 0  # ... of them, answers given in the form their row's extraction setting names
@@ -244,6 +253,10 @@ def note_materialized_row(quality: RowQuality, row: dict[str, Any], key: tuple[i
     _note_options(quality, row, key, line)
     task = key[0]
     quality.rows_of_task[task] += 1
+    if quality.rows_of_task[task] == 1 and (texts := _message_texts(_prompt(row))):
+        length = len(texts[-1])
+        quality.prompt_lengths[length] += 1
+        quality.prompt_length_examples.setdefault(length, (line, texts[-1][-40:]))
     if task not in quality.fields_of_task and len(quality.fields_of_task) < MAX_ROWS_TRACKED:
         quality.fields_of_task[task] = frozenset(name for name in row if not name.startswith("_ng_"))
     prompt = _prompt(row)
@@ -468,6 +481,15 @@ def _note_scored_answer(quality: RowQuality, expected: str, answer: ScoredAnswer
             quality.typographic_answers += 1
             quality.typographic_answers_example = quality.typographic_answers_example or here
         return
+    if _DECIMAL.fullmatch(extracted.strip()) and expected.strip().lstrip("-").isdigit() \
+            and int(float(extracted)) == int(expected):
+        quality.truncated_labels += 1
+        quality.truncated_label_example = quality.truncated_label_example or here
+        return
+    if _SPREADSHEET_DATE.fullmatch(expected.strip()) and _FRACTION.fullmatch(extracted.strip()):
+        quality.date_labels += 1
+        quality.date_label_example = quality.date_label_example or here
+        return
     if _same_number(expected, extracted):
         quality.number_written_otherwise += 1
         quality.number_example = quality.number_example or here
@@ -640,6 +662,13 @@ _TYPOGRAPHIC = str.maketrans({
 def _plain(text: str) -> str:
     """`text` in plain typography: NFKC, ASCII quotes and dashes, single spaces, no spaces at its ends."""
     return " ".join(unicodedata.normalize("NFKC", text).translate(_TYPOGRAPHIC).split())
+
+
+_DECIMAL = re.compile(r"-?\d+\.\d+")
+_FRACTION = re.compile(r"-?\d+\s*/\s*\d+")
+_MONTHS = "Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec"
+# how a spreadsheet shows a date it read from `3/4`: `4-Mar`, `Mar-04`, `2024-03-04`, `03/04/2024`
+_SPREADSHEET_DATE = re.compile(rf"\d{{1,2}}-(?:{_MONTHS})|(?:{_MONTHS})-\d{{1,4}}|\d{{4}}-\d\d-\d\d|\d{{1,2}}/\d{{1,2}}/\d{{2,4}}")
 
 
 def _unwrapped(answer: str) -> str:

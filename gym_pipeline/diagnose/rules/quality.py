@@ -101,6 +101,94 @@ def rule_one_prompt_for_most_tasks(ev: Evidence) -> list[Finding]:
     )]
 
 
+_TABLE_SUFFIXES = (".csv", ".tsv", ".xlsx", ".xls", ".ods")
+_INT_OF = re.compile(r"\bint\(\s*(?:float\(|round\()?")
+CUT_PROMPTS_MIN_TASKS, CUT_PROMPTS_SHARE, CUT_PROMPTS_MIN_LENGTH = 3, 0.25, 30
+_ENDS_A_SENTENCE = re.compile(r"[.?!:;)\]}\"'>*`]\s*$")
+
+
+def _tables(ev: Evidence) -> list[str]:
+    """The spreadsheet and table files of the run folder (or one folder down): where labels are often edited."""
+    if ev.run_dir is None or not ev.run_dir.is_dir():
+        return []
+    found = [*ev.run_dir.glob("*"), *ev.run_dir.glob("*/*")]
+    return sorted(ev.rel(path) for path in found if path.suffix.lower() in _TABLE_SUFFIXES and path.is_file())[:3]
+
+
+def rule_labels_truncated_to_integers(ev: Evidence) -> list[Finding]:
+    """Answers scored 0 that are decimal numbers whose integer part is the expected answer: the labels lost their
+    fractional part (`int(float(x))` in a tidying script, an integer column)."""
+    a = ev.artifacts
+    quality = a.quality
+    if quality.truncated_labels < MISSCORED_MIN_ROWS or quality.truncated_label_example is None:
+        return []
+    script = next(lines_matching(ev.user_files, _INT_OF, {".py"}), None)
+    where = f" {script[0].name}:{script[1]} does it: `{script[2].strip()}`." if script else ""
+    return [Finding(
+        category=DATA_SCHEMA,
+        title=f"{quality.truncated_labels} answers scored 0 are decimals whose integer part is their `expected_answer`: "
+              "the labels were cut to integers",
+        evidence=[quality.truncated_label_example,
+                  *([EvidenceLine(file=script[0].name, line=script[1], text=script[2].strip())] if script else [])],
+        cause="The answers are right (`273.15` where the label says `273`, `0.83` where it says `0`): the labels lost "
+              "their fractional part when the data was built (`int(float(x))`, an integer column, a number format "
+              "without decimals), so every task with a decimal answer scores 0." + where,
+        fix=f"Keep the labels as written in the source ({script[0].name if script else 'the script that tidies them'}: "
+            "`str(x)`, or `float(x)` where a number is needed, never `int()`), build the data again and check a "
+            f"decimal label by eye; then materialize again and collect. The materialized rows: {path_of(a.materialized)}.",
+    )]
+
+
+def rule_labels_read_as_dates(ev: Evidence) -> list[Finding]:
+    """Expected answers that are dates (`4-Mar`) where the answers are fractions (`3/4`): a spreadsheet read them."""
+    a = ev.artifacts
+    quality = a.quality
+    if quality.date_labels < MISSCORED_MIN_ROWS or quality.date_label_example is None:
+        return []
+    tables = _tables(ev)
+    return [Finding(
+        category=DATA_SCHEMA,
+        title=f"{quality.date_labels} answers scored 0 are fractions whose `expected_answer` is a date: a spreadsheet "
+              "turned the labels into dates",
+        evidence=[quality.date_label_example],
+        cause="The labels went through a spreadsheet (Excel, LibreOffice, Google Sheets), which reads `3/4` as the 4th "
+              "of March and writes it back as `4-Mar`: no answer can match, so every fraction task scores 0."
+              + (f" Table files in the run folder: {', '.join(tables)}." if tables else ""),
+        fix=f"Fix the labels at their source ({', '.join(tables) if tables else 'the spreadsheet they went through'}): "
+            "format the column as text before typing or importing (or prefix the values with `'`), or build the data "
+            "from the original file without a spreadsheet; then materialize again and collect. The materialized "
+            f"rows: {path_of(a.materialized)}.",
+    )]
+
+
+def rule_prompts_cut_at_one_length(ev: Evidence) -> list[Finding]:
+    """Many prompts exactly one length, ending mid-word: a tool cut them (a database column, a spreadsheet cell)."""
+    a = ev.artifacts
+    quality = a.quality
+    tasks = sum(quality.prompt_lengths.values())
+    if not quality.prompt_lengths:
+        return []
+    length, count = quality.prompt_lengths.most_common(1)[0]
+    line, end = quality.prompt_length_examples[length]
+    if length < CUT_PROMPTS_MIN_LENGTH or count < max(CUT_PROMPTS_MIN_TASKS, CUT_PROMPTS_SHARE * tasks) \
+            or _ENDS_A_SENTENCE.search(end):
+        return []
+    tables = _tables(ev)
+    return [Finding(
+        category=DATA_SCHEMA,
+        title=f"{count} of {tasks} prompts are exactly {length} characters long and end mid-sentence: they were cut",
+        evidence=[EvidenceLine(file=a.rel(a.materialized.path), line=line, text=f"a prompt of {length} characters "
+                               f"ending {end!r}")],
+        cause=f"Prompts of one length that stop mid-word were cut by a tool on their way into the data (a database "
+              f"column of {length} characters, a spreadsheet cell, an export with a width): the model is asked "
+              "half a question, often without the instruction on how to answer, so those tasks score 0."
+              + (f" Table files in the run folder: {', '.join(tables)}." if tables else ""),
+        fix=f"Export the prompts again without the length limit ({', '.join(tables) if tables else 'the export'}: "
+            "widen the column, or export from the original), check that no prompt is exactly that long, then "
+            f"materialize again and collect. The materialized rows: {path_of(a.materialized)}.",
+    )]
+
+
 def rule_conflicting_labels(ev: Evidence) -> list[Finding]:
     """The same prompt as two tasks expecting two different answers: the data contradicts itself."""
     a = ev.artifacts
