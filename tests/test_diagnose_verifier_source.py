@@ -53,3 +53,29 @@ def test_a_file_the_verifier_could_not_open_is_found_where_it_was_moved(tmp_path
     hint = moved_file_hint(tmp_path, reason)
     assert "`aliases.json` at verifiers/tables/aliases.json: the file was moved" in hint
     assert moved_file_hint(tmp_path, "FileNotFoundError: [Errno 2] No such file or directory: '/x/rubric.json'") is None
+
+
+def test_the_lines_of_a_users_verify_that_take_the_answer_apart_or_compare_it(tmp_path):
+    from gym_pipeline.diagnose.verifier_source import COMPARISON, EXTRACTION, verify_lines
+
+    server = tmp_path / "my_gym" / "resources_servers" / "colon_match"
+    server.mkdir(parents=True)
+    (server / "app.py").write_text(
+        "def helper(text):\n    return text.split()\n\n\n"
+        "async def verify(self, body):\n    extracted = body.response.partition(':')[2]  # after the label\n"
+        "    reward = 1.0 if extracted == body.expected_answer else 0.0\n    return reward\n")
+
+    assert verify_lines(tmp_path, EXTRACTION) == [
+        ("my_gym/resources_servers/colon_match/app.py", 6, "extracted = body.response.partition(':')[2]  # after the label")]
+    assert [number for _, number, _ in verify_lines(tmp_path, COMPARISON)] == [7]
+
+
+def test_module_state_an_async_verify_writes_across_an_await_is_a_race(tmp_path):
+    from gym_pipeline.diagnose.verifier_source import state_shared_across_awaits
+
+    source = ("import asyncio\n_CURRENT = {}\n\n\nasync def verify(self, body):\n"
+              "    _CURRENT['expected'] = body.expected_answer\n{wait}    return _CURRENT['expected'] == body.answer\n")
+    (tmp_path / "app.py").write_text(source.replace("{wait}", "    await asyncio.sleep(0)\n"))
+    assert state_shared_across_awaits(tmp_path) == ("app.py", 2, "_CURRENT")
+    (tmp_path / "app.py").write_text(source.replace("{wait}", ""))  # no await: requests cannot interleave inside it
+    assert state_shared_across_awaits(tmp_path) is None

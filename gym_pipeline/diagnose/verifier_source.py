@@ -54,6 +54,79 @@ def undefined_name_hint(run_dir: Path | None, reason: str) -> str | None:
     return None
 
 
+MAX_SOURCES = 5  # verifier sources read from a run folder
+_VERIFY_FUNCTIONS = ("verify", "grade", "score", "compute_reward", "reward")
+# what a verifier's lines do: take the answer apart, or compare it
+EXTRACTION = re.compile(r"\.(?:partition|rpartition|split|rsplit|strip|lstrip|rstrip|removeprefix)\(|re\.\w+\(|"
+                        r"\[-?\d*:?-?\d*\]|isalpha|isdigit|isalnum|\.lower\(|\.upper\(")
+_DEFINES_VERIFY = re.compile(r"def (?:" + "|".join(_VERIFY_FUNCTIONS) + r")\(")
+COMPARISON = re.compile(r"==|!=|\bin\b|startswith|endswith|\bany\(|\ball\(|reward\s*=")
+
+
+def verifier_sources(run_dir: Path | None) -> list[Path]:
+    """The verifier code a run folder holds: the workspace verifier its sweep config names, then the Python files of
+    the folder that define a `verify` (a user's own resources server, a copied verifier)."""
+    if run_dir is None or not run_dir.is_dir():
+        return []
+    found = list(_workspace_verifier_sources(run_dir))
+    for path in sorted(run_dir.rglob("*.py")):
+        if len(found) >= MAX_SOURCES:
+            break
+        if path in found or set(path.relative_to(run_dir).parts[:-1]) & (_NOT_SEARCHED | {"outputs"}):
+            continue
+        try:
+            text = path.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        if _DEFINES_VERIFY.search(text):
+            found.append(path)
+    return found
+
+
+def verify_lines(run_dir: Path | None, pattern: re.Pattern[str]) -> list[tuple[str, int, str]]:
+    """(file, line, text) of the lines of the verifier's `verify` (or `grade`, `score`...) that match `pattern`,
+    comments left out."""
+    lines = []
+    for source in verifier_sources(run_dir):
+        try:
+            text = source.read_text(encoding="utf-8", errors="replace")
+            tree = ast.parse(text)
+        except (OSError, SyntaxError, ValueError):
+            continue
+        rows = text.splitlines()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name in _VERIFY_FUNCTIONS:
+                for number in range(node.lineno + 1, (node.end_lineno or node.lineno) + 1):
+                    code = rows[number - 1].split("#", 1)[0]
+                    if pattern.search(code):
+                        lines.append((_shown(source, run_dir), number, rows[number - 1].strip()))
+    return lines
+
+
+def state_shared_across_awaits(run_dir: Path | None) -> tuple[str, int, str] | None:
+    """(file, line, name) of a module-level variable that an async `verify` writes and that outlives an `await` in
+    it: concurrent requests overwrite each other's values (a race that grades one answer against another's label)."""
+    for source in verifier_sources(run_dir):
+        try:
+            tree = ast.parse(source.read_text(encoding="utf-8", errors="replace"))
+        except (OSError, SyntaxError, ValueError):
+            continue
+        module_names = {target.id: node.lineno for node in tree.body if isinstance(node, ast.Assign)
+                        for target in node.targets if isinstance(target, ast.Name)}
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.AsyncFunctionDef) or node.name not in _VERIFY_FUNCTIONS:
+                continue
+            if not any(isinstance(inner, ast.Await) for inner in ast.walk(node)):
+                continue
+            for inner in ast.walk(node):
+                targets = inner.targets if isinstance(inner, ast.Assign) else []
+                for target in targets:
+                    base = target.value if isinstance(target, ast.Subscript | ast.Attribute) else None
+                    if isinstance(base, ast.Name) and base.id in module_names:
+                        return _shown(source, run_dir), module_names[base.id], base.id
+    return None
+
+
 def _workspace_verifier_sources(run_dir: Path) -> list[Path]:
     found = sweep_config_beside(run_dir)
     if found is None:

@@ -26,6 +26,7 @@ from collections import Counter
 from collections.abc import Iterable
 
 from gym_pipeline.diagnose.evidence import FAILED_RUN_LOG, FAILED_RUN_SOURCE, Evidence
+from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import CAUSE, CONSEQUENCE, NOTE, Finding, Rule
 from gym_pipeline.diagnose.origin import REFUSED_COMMAND_LINE, host_limit
 from gym_pipeline.diagnose.rules.bad_data import rule_bad_data_line
@@ -140,7 +141,8 @@ from gym_pipeline.diagnose.rules.verifier import (
     rule_verifier_failures,
     rule_verifier_timeouts,
 )
-from gym_pipeline.diagnose.vocabulary import CONFIG, DEBUG_STEPS, INFRA, MODEL_SERVING
+from gym_pipeline.diagnose.verifier_source import COMPARISON, EXTRACTION, state_shared_across_awaits, verify_lines
+from gym_pipeline.diagnose.vocabulary import CONFIG, DEBUG_STEPS, INFRA, MODEL_SERVING, VERIFIER_RUNTIME
 
 __all__ = ["RULES", "failure_route", "link_causes", "run_rules"]
 
@@ -278,7 +280,8 @@ def run_rules(ev: Evidence, rules: Iterable[Rule] = RULES) -> list[Finding]:
             if finding.subsumable and _restates_earlier(finding, [f for _, f in ordered]):
                 continue
             names[rule.name] += 1
-            ordered.append((rule.step, _named(_recovered_is_a_note(ev, finding), rule.name, names[rule.name])))
+            finding = _with_the_verifiers_lines(ev, rule.name, _recovered_is_a_note(ev, finding))
+            ordered.append((rule.step, _named(finding, rule.name, names[rule.name])))
     # an error no rule explains goes where the guide checks its category
     for finding in unexplained_log_errors(ev, [f for _, f in ordered]):
         # a guess goes after every finding placed on evidence
@@ -364,6 +367,36 @@ def _recovered_is_a_note(ev: Evidence, finding: Finding) -> Finding:
     if not finding.failed_keys or finding.failed_keys & set(ev.artifacts.missing_keys):
         return finding
     return finding.model_copy(update={"role": NOTE, "title": f"Recovered on retry: {finding.title}"})
+
+
+# the readings of scored rows that blame how the verifier takes the answer apart, or compares it
+_BLAMES_THE_VERIFIERS = {
+    "unextracted_answers": EXTRACTION, "last_line_answers_scored_zero": EXTRACTION,
+    "answers_cut_by_the_extraction": EXTRACTION, "answers_in_other_typography_scored_0": COMPARISON,
+    "wrong_answers_scored_full": COMPARISON, "matching_answers_scored_zero": COMPARISON,
+}
+
+
+def _with_the_verifiers_lines(ev: Evidence, rule: str, finding: Finding) -> Finding:
+    """A verifier fault read from the rows, with the verifier's own lines that do what it blames, when the run folder
+    holds its code; and shared module state its async `verify` writes across an `await` (a race between requests)."""
+    if rule not in _BLAMES_THE_VERIFIERS or finding.role != CAUSE or finding.category != VERIFIER_RUNTIME:
+        return finding
+    lines = verify_lines(ev.run_dir, _BLAMES_THE_VERIFIERS[rule])[:2]
+    shared = state_shared_across_awaits(ev.run_dir)
+    if not lines and not shared:
+        return finding
+    race = (f" {shared[0]}:{shared[1]} keeps the request being verified in the module-level `{shared[2]}`, which "
+            "`verify` writes and reads back across an `await`: concurrent requests overwrite it, so an answer is "
+            f"graded against another row's label. Keep per-request values in local variables, not in `{shared[2]}`."
+            if shared else "")
+    code = ("In the verifier's code: " + "; ".join(f"{file}:{number} `{text}`" for file, number, text in lines) + "."
+            if lines else "")
+    return finding.model_copy(update={
+        "evidence": [*finding.evidence, *(EvidenceLine(file=file, line=number, text=text) for file, number, text in lines)],
+        "cause": finding.cause + race,
+        "fix": f"{finding.fix} {code}{race}".rstrip(),
+    })
 
 
 def _named(finding: Finding, rule: str, count: int) -> Finding:
