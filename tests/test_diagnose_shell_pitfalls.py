@@ -67,6 +67,7 @@ def test_defaults_sourced_after_the_options_replace_them(tmp_path):
     'N=12\nif [[ $N > 100 ]]; then echo big; fi\nif (( N > 100 )); then echo big; fi\nif [ "$N" -gt 100 ]; then :; fi\n',
     "while read key value; do declare \"$key=$value\"; done < eval.conf\nREPEATS=5  # a comment = fine\n",
     'source defaults.env\nwhile [ $# -gt 0 ]; do\n  case $1 in\n    --repeats) REPEATS=$2; shift 2;;\n  esac\ndone\n',
+    "#SBATCH --array=0-3\n# one task per shard\n#SBATCH --time=10\necho \"shard ${SLURM_ARRAY_TASK_ID:-0}\"\n",
 ])
 def test_the_same_done_right_is_no_fault(tmp_path, script):
     run = run_with_script(tmp_path, script, {"eval.conf": "REPEATS 5\n", "defaults.env": ": \"${REPEATS:=1}\"\n"})
@@ -83,3 +84,15 @@ def test_a_setting_written_with_spaces_around_the_equals_sign_is_a_command_not_a
     assert (top.category, top.id) == ("config", "shell_pitfalls")
     assert top.title.startswith("settings.env:2 writes `REPEATS = 5`: with spaces around `=` the shell runs a command")
     assert [line.where for line in top.evidence] == ["settings.env:2", "run_eval.log:1"]
+
+
+def test_sbatch_directives_after_the_first_command_are_ignored(tmp_path):
+    run = run_with_script(tmp_path, 'echo "shard ${SLURM_ARRAY_TASK_ID:-0}"\n', {
+        "collect.sbatch": "#!/bin/bash\nsource job_env.sh  # site modules\n#SBATCH --array=0-3\n#SBATCH --time=10\n"
+                          "echo shard\n"})
+
+    top = diagnose(run).causes[0]
+
+    assert (top.category, top.id) == ("config", "shell_pitfalls")
+    assert top.title == "collect.sbatch has 2 #SBATCH lines after its first command (line 2): Slurm ignores them"
+    assert "--array=0-3, --time=10" in top.cause and "Move every `#SBATCH` line of collect.sbatch" in top.fix

@@ -10,6 +10,9 @@
 - `REPEATS = 5` in a file the shell reads (`.env`, `.sh`): with spaces around `=` it is no assignment but a command
   named REPEATS (`REPEATS: command not found`), so the variable keeps its default.
 
+- `#SBATCH` lines after the first command of a batch script: sbatch reads directives only up to the first line that
+  is not a comment, so the job runs without them (no `--array`: one task; no `--time`, `--mem`: the defaults).
+
 Each is a config cause: the script's settings are not the ones that reached the run. All of them exit 0.
 """
 
@@ -39,11 +42,37 @@ _UNCONDITIONAL = r"^\s*(?:export\s+)?{name}=(?!\$\{{{name}:?[-=])"
 
 
 def rule_shell_pitfalls(ev: Evidence) -> list[Finding]:
-    for finding in (_spaced_assignment(ev), _redirect_in_test(ev), _loop_in_a_pipeline(ev),
-                    _defaults_sourced_after_options(ev)):
+    for finding in (_directives_after_a_command(ev), _spaced_assignment(ev), _redirect_in_test(ev),
+                    _loop_in_a_pipeline(ev), _defaults_sourced_after_options(ev)):
         if finding is not None:
             return [finding]
     return []
+
+
+def _directives_after_a_command(ev: Evidence) -> Finding | None:
+    for file in ev.user_files:
+        if file.suffix not in _SHELL:
+            continue
+        lines = file.text.splitlines()
+        first = next((n for n, text in enumerate(lines, 1) if text.strip() and not text.lstrip().startswith("#")), None)
+        ignored = [(n, text.strip()) for n, text in enumerate(lines, 1) if first and n > first
+                   and text.lstrip().startswith("#SBATCH")]
+        if not ignored:
+            continue
+        return Finding(
+            category=CONFIG,
+            title=f"{file.name} has {len(ignored)} #SBATCH lines after its first command (line {first}): Slurm ignores "
+                  "them",
+            evidence=[EvidenceLine(file=file.name, line=first, text=lines[first - 1].strip()),
+                      *(EvidenceLine(file=file.name, line=n, text=text) for n, text in ignored[:2])],
+            cause="sbatch reads `#SBATCH` directives only up to the first line that is not a comment; after it they "
+                  f"are plain comments, so the job ran without {', '.join(text.split()[1] for _, text in ignored[:4])} "
+                  "(an array of one task, the partition's default time and memory), and nothing said so.",
+            fix=f"Move every `#SBATCH` line of {file.name} above its first command (line {first}: "
+                f"`{lines[first - 1].strip()[:60]}`), submit again, and check the job's settings with `scontrol show "
+                "job <id>` (the array, time and memory it got).",
+        )
+    return None
 
 
 def _spaced_assignment(ev: Evidence) -> Finding | None:
