@@ -199,3 +199,16 @@ def test_an_agent_past_its_timeout_misses_the_task_deadline_and_is_retried(runs)
     assert (entry["status"], entry["failure_kind"], entry["attempts"]) == ("error", "harbor:task_deadline", 3)
     rows = [json.loads(line) for line in (run_dir / "rollouts.jsonl").read_text().splitlines()]
     assert [row["task_id"] for row in rows] == ["works"]  # the episode has no result row
+
+
+def test_a_task_data_file_resaved_by_another_tool_is_named_by_how(tmp_path):
+    from gym_pipeline.diagnose.rules.taskfolders import _reformatted
+
+    files = {"words.txt": b"pear\r\napple\r\n", "sales.csv": b"region;amount\nnorth;120\n",
+             "notes.csv": b"\xef\xbb\xbfregion,amount\n", "fine.csv": b"region,amount\nnorth,120\n",
+             "prose.txt": b"semi; colons; are fine in text\n"}
+    for name, content in files.items():
+        (tmp_path / name).write_bytes(content)
+    found = {name: (_reformatted(tmp_path / name) or ("",))[0] for name in files}
+    assert found == {"words.txt": "Windows (CRLF) line endings", "sales.csv": "`;` between its fields",
+                     "notes.csv": "a byte-order mark", "fine.csv": "", "prose.txt": ""}

@@ -731,6 +731,58 @@ def rule_test_reads_its_files_elsewhere(ev: Evidence) -> list[Finding]:
 
 
 # ---------------------------------------------------------------------------------------------
+# A task's data file re-saved by another tool: Windows line endings, `;` separators, a byte-order mark
+
+_DATA_SUFFIXES = {".txt", ".csv", ".tsv", ".json", ".jsonl", ".yaml", ".yml", ".dat", ".list"}
+MAX_DATA_FILE_BYTES = 1 << 20
+
+
+def _reformatted(path: Path) -> tuple[str, str] | None:
+    """(what, why it matters) of how a task's small text data file was re-saved, when it reads otherwise than a tool
+    expects."""
+    try:
+        content = path.read_bytes()[:MAX_DATA_FILE_BYTES]
+    except OSError:
+        return None
+    if content.startswith(b"\xef\xbb\xbf"):
+        return "a byte-order mark", "its first value starts with an invisible U+FEFF (a spreadsheet's or Notepad's export)"
+    if b"\r\n" in content:
+        return "Windows (CRLF) line endings", "every line read in the sandbox ends with a carriage return"
+    header = content.split(b"\n", 1)[0]
+    if path.suffix == ".csv" and b";" in header and b"," not in header:
+        return "`;` between its fields", "a tool splitting on `,` reads each line as one field (a spreadsheet saved it "\
+            "with a European locale)"
+    return None
+
+
+def rule_task_data_files_reformatted(ev: Evidence) -> list[Finding]:
+    """A task that never scored whose environment (or test) data file reads otherwise than before: re-saved by a
+    spreadsheet or an editor on another system, so the agent's tools and the test read other values."""
+    run = task_folder_run(ev)
+    if run is None:
+        return []
+    for task in _never_scored(run):
+        folder = locate_named_file(run.task_path(task), ev.run_dir, folder=True)
+        for path in sorted([*folder.glob("environment/**/*"), *folder.glob("tests/**/*")]):
+            if path.suffix.lower() not in _DATA_SUFFIXES or not path.is_file():
+                continue
+            if (found := _reformatted(path)) is None:
+                continue
+            what, why = found
+            return [Finding(
+                category=DATA_SCHEMA,
+                title=f"{task}'s {path.name} has {what}; every episode of {task} scored 0",
+                evidence=[EvidenceLine(file=ev.rel(path), text=f"{what}: {why}")],
+                cause=f"{ev.rel(path)} has {what}: {why}. The agent's tools and the task's test read it as written, so the "
+                      "values they get (a word with `\\r` at its end, one field per line instead of three) are not "
+                      "the ones the task was built on, and the task scores 0 whatever the agent does.",
+                fix=f"Save {path.name} again as the task expects (`sed -i 's/\\r$//' {path.name}` or `dos2unix`; "
+                    "`,` as the separator; UTF-8 without BOM), check the task with its oracle (`gym-pipeline tasks "
+                    f"validate {run.task_path(task)}`, which must score 1), then {run.rerun()}.",
+            )]
+    return []
+
+
 # A task's test.sh checking a file its instruction never asks for (one renamed on one side only)
 
 _APP_PATH = re.compile(r"/app/[\w.-]+(?:/[\w.-]+)*")
@@ -819,7 +871,8 @@ def rule_task_agent_timeouts(ev: Evidence) -> list[Finding]:
 
 
 _ADDED_BEFORE_KNOWN_PROBLEMS = {1: (("tasks_not_loadable", rule_tasks_not_loadable), ("no_sandbox", rule_no_sandbox)),
-                                5: (("backup_copies_run_as_tasks", rule_backup_copies_run_as_tasks),),
+                                5: (("backup_copies_run_as_tasks", rule_backup_copies_run_as_tasks),
+                                    ("task_data_files_reformatted", rule_task_data_files_reformatted)),
                                 7: (("sandbox_commands_killed", rule_sandbox_commands_killed),
                     ("task_agent_timeouts", rule_task_agent_timeouts),
                     ("test_script_errors", rule_test_script_errors),
