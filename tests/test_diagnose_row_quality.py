@@ -147,3 +147,21 @@ def test_fractions_against_spreadsheet_dates_and_decimals_against_their_integer_
         note_rollout_row(quality, row, (line, 0), "rollouts.jsonl", line)
     assert (quality.date_labels, quality.truncated_labels) == (2, 2)
     assert quality.date_label_example.line == 1 and quality.truncated_label_example.line == 3
+
+
+def answered_on_last_line(expected: str, last_line: str, reward: float) -> dict:
+    """A scored row of a verifier that keeps no extracted answer: the response's last line is what was answered."""
+    return {"reward": reward, "failure_kind": None, "expected_answer": expected,
+            "response": {"output": [{"type": "message", "content": [{"type": "output_text", "text": last_line}]}]}}
+
+
+def test_a_marked_answer_other_than_the_expected_one_scored_full_counts():
+    quality = RowQuality()
+    rows = [answered_on_last_line("Mercury", "So the answer is \\boxed{Mercuryy}.", 1.0),  # contains the label: counts
+            answered_on_last_line("Hydrogen", "Final answer: Hydrogens", 1.0),  # counts
+            answered_on_last_line("Paris", "Final answer: paris.", 1.0),  # the same answer, leniently compared
+            answered_on_last_line("0.5", "Final answer: 0.50", 1.0),  # the same number
+            answered_on_last_line("Tokyo", "I think it is Tokyo.", 1.0)]  # nothing marked as the answer: not judged
+    for line, row in enumerate(rows, start=1):
+        note_rollout_row(quality, row, (line, 0), "rollouts.jsonl", line)
+    assert quality.credited_other == 2 and quality.credited_other_example.line == 1

@@ -136,6 +136,9 @@ class RowQuality:
     typographic_answers: int = 0
     typographic_answers_example: EvidenceLine | None = None
     typographic_chars: Counter[str] = field(default_factory=Counter)  # the characters plain typography changes
+    # answers given in a marked form (`\boxed{}`, `Final answer:`) that are not the expected answer, scored full reward
+    credited_other: int = 0
+    credited_other_example: EvidenceLine | None = None
     # ... scored 0: the answer a decimal number, the expected answer its integer part (`273` for `273.15`)
     truncated_labels: int = 0
     truncated_label_example: EvidenceLine | None = None
@@ -434,11 +437,15 @@ def _note_scored_answer(quality: RowQuality, expected: str, answer: ScoredAnswer
     if answer.last_line is not None and reward == 0:
         _note_last_line_answer(quality, expected, answer.last_line, extracted, where, answer.key)
     if extracted is None:  # a verifier keeping no extracted answer: the response's last line is the answer given
+        shown = where.model_copy(update={"text": f"{where.text} expected_answer={expected!r}, the response's last "
+                                                 f"line {excerpt(answer.last_line or '', MAX_SHOWN_VALUE)!r}"})
         if reward >= 1 and answer.last_line and _unrelated(expected, answer.last_line):
             quality.wrong_scored_full += 1
-            quality.wrong_scored_full_example = quality.wrong_scored_full_example or where.model_copy(update={
-                "text": f"{where.text} expected_answer={expected!r}, the response's last line "
-                        f"{excerpt(answer.last_line, MAX_SHOWN_VALUE)!r}"})
+            quality.wrong_scored_full_example = quality.wrong_scored_full_example or shown
+        elif reward >= 1 and answer.last_line and (given := _marked_answer(answer.last_line)) is not None \
+                and _comparable(given) != _comparable(expected) and not _same_number(expected, given):
+            quality.credited_other += 1
+            quality.credited_other_example = quality.credited_other_example or shown
         return
     here = where.model_copy(update={
         "text": f"{where.text} expected_answer={expected!r} extracted_answer={excerpt(extracted, MAX_SHOWN_VALUE)!r}"})
@@ -669,6 +676,20 @@ _FRACTION = re.compile(r"-?\d+\s*/\s*\d+")
 _MONTHS = "Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec"
 # how a spreadsheet shows a date it read from `3/4`: `4-Mar`, `Mar-04`, `2024-03-04`, `03/04/2024`
 _SPREADSHEET_DATE = re.compile(rf"\d{{1,2}}-(?:{_MONTHS})|(?:{_MONTHS})-\d{{1,4}}|\d{{4}}-\d\d-\d\d|\d{{1,2}}/\d{{1,2}}/\d{{2,4}}")
+
+
+_MARKED_ANSWER = re.compile(r"\\boxed\{(?P<boxed>[^{}]*)\}|(?:final answer|the answer is)\s*:?\s*(?P<labelled>.+)$", re.I)
+
+
+def _marked_answer(last_line: str) -> str | None:
+    """The answer a response's last line marks as its answer (`\\boxed{x}`, `Final answer: x`), else None."""
+    match = _MARKED_ANSWER.search(last_line)
+    return (match["boxed"] if match["boxed"] is not None else match["labelled"]).strip() if match else None
+
+
+def _comparable(answer: str) -> str:
+    """An answer as a lenient comparison sees it: plain typography, no case, no final period or surrounding quotes."""
+    return _plain(_unwrapped(answer)).casefold().rstrip(".").strip("\"'` ")
 
 
 def _unwrapped(answer: str) -> str:

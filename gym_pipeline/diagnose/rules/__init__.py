@@ -106,6 +106,7 @@ from gym_pipeline.diagnose.rules.quality import (
     rule_numbers_written_otherwise_in_expected_answers,
     rule_one_answer_to_every_task,
     rule_one_prompt_for_most_tasks,
+    rule_other_answers_credited,
     rule_profile_of_other_rewards,
     rule_profile_of_other_tasks,
     rule_prompts_cut_at_one_length,
@@ -243,6 +244,7 @@ RULES: tuple[Rule, ...] = (
     Rule(6, "rewards_out_of_range", rule_rewards_out_of_range),
     Rule(6, "matching_answers_scored_zero", rule_matching_answers_scored_zero),
     Rule(6, "wrong_answers_scored_full", rule_wrong_answers_scored_full),
+    Rule(6, "other_answers_credited", rule_other_answers_credited),
     Rule(6, "expected_answers_not_options", rule_expected_answers_not_options),
     Rule(6, "expected_answers_case_lost", rule_expected_answers_case_lost),
     Rule(6, "known_problems", known_problems(6)),
@@ -374,6 +376,7 @@ _BLAMES_THE_VERIFIERS = {
     "unextracted_answers": EXTRACTION, "last_line_answers_scored_zero": EXTRACTION,
     "answers_cut_by_the_extraction": EXTRACTION, "answers_in_other_typography_scored_0": COMPARISON,
     "wrong_answers_scored_full": COMPARISON, "matching_answers_scored_zero": COMPARISON,
+    "other_answers_credited": COMPARISON,
 }
 
 

@@ -626,6 +626,31 @@ def rule_wrong_answers_scored_full(ev: Evidence) -> list[Finding]:
     )]
 
 
+CREDITED_OTHER_MIN_ROWS, CREDITED_OTHER_SHARE = 3, 0.1  # of the rollouts scored full
+
+
+def rule_other_answers_credited(ev: Evidence) -> list[Finding]:
+    """Answers marked as the answer (`\\boxed{Mercuryy}`) that are not their expected answer, scored full reward: the
+    verifier credits answers that merely contain the label, or share a character with it."""
+    quality = ev.artifacts.quality
+    full = quality.scored_rows - quality.zero_rewards
+    if quality.credited_other < max(CREDITED_OTHER_MIN_ROWS, CREDITED_OTHER_SHARE * full) \
+            or quality.credited_other_example is None or rule_wrong_answers_scored_full(ev):
+        return []
+    return [Finding(
+        category=VERIFIER_RUNTIME,
+        title=f"{quality.credited_other} of {full} answers scored full are not their expected answer (the answer "
+              "each response marks as its own differs)",
+        evidence=[quality.credited_other_example],
+        cause="The verifier credits answers that are not the label: one that contains it (`Mercuryy`, `Hydrogens`), "
+              "or one that shares some of its characters (a loop over a string label as if it were a list of "
+              "accepted answers). The rewards are higher than what the model earned, and nothing fails.",
+        fix="Make the verifier compare the whole answer with the label (equal after normalizing case and spacing; a "
+            "list of accepted answers only where the row gives a list), check it on these rows without a model, then "
+            f"score the stored responses again: `gym-pipeline reverify {ev.run_dir} --env <env>`.",
+    )]
+
+
 def rule_wrapped_expected_answers(ev: Evidence) -> list[Finding]:
     """Answers scored 0 only because the data's expected answer carries markup the answers do not."""
     a = ev.artifacts
