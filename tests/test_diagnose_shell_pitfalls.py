@@ -96,3 +96,8 @@ def test_sbatch_directives_after_the_first_command_are_ignored(tmp_path):
     assert (top.category, top.id) == ("config", "shell_pitfalls")
     assert top.title == "collect.sbatch has 2 #SBATCH lines after its first command (line 2): Slurm ignores them"
     assert "--array=0-3, --time=10" in top.cause and "Move every `#SBATCH` line of collect.sbatch" in top.fix
+
+
+def test_a_makefiles_spaced_assignments_are_make_syntax_not_a_shell_mistake(tmp_path):
+    run = run_with_script(tmp_path, "echo ok\n", {"Makefile": "GP = gym-pipeline\nDATA = data/trivia.jsonl\n"})
+    assert diagnose(run).healthy

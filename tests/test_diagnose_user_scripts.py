@@ -25,3 +25,15 @@ def test_a_servers_capacity_is_found_with_the_variables_it_takes_its_values_from
     found = server_capacity_settings([serve, env])
     assert found[0].startswith("serve.sh:2: gym-pipeline serve-policy --max-running")
     assert found[1:] == ["serving.env:2: MAX_NUM_SEQS=1", "serving.env:3: export MAX_WAITING=2"]
+
+
+def test_scripts_that_load_a_model_server_from_a_loop_and_copies_that_keep_old_times():
+    from gym_pipeline.diagnose.user_scripts import copies_keeping_times, request_loops
+
+    load = UserFile("load_test.sh", b"for w in $(seq 8); do\n  while true; do curl -d @b.json $URL/chat/completions; "
+                                    b"done &\ndone\n")
+    probe = UserFile("probe.sh", b"curl -s $URL/chat/completions -d @b.json\n")  # once, not from a loop
+    update = UserFile("update_data.sh", b"#!/bin/bash\ncp -p -v /shared/trivia.jsonl data/trivia.jsonl\n")
+    assert request_loops([load, probe, update]) == ["load_test.sh"]
+    assert copies_keeping_times([probe, update]) == ("update_data.sh", 2, "cp -p -v /shared/trivia.jsonl data/trivia.jsonl")
+    assert copies_keeping_times([UserFile("copy.sh", b"cp -r data/ backup/\n")]) is None

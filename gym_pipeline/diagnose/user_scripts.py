@@ -115,6 +115,28 @@ def server_capacity_settings(files: list[UserFile]) -> list[str]:
     return found
 
 
+# a script that sends requests to a model server in a loop (a load test, a warm-up, a health poll)
+_CHAT_REQUEST = re.compile(r"chat/completions|/v1/completions|\b(?:hey|wrk|locust|ab)\s+-")
+_LOOP = re.compile(r"^\s*(?:while|for|until)\b")
+
+
+def request_loops(files: list[UserFile]) -> list[str]:
+    """The user's scripts that send model requests from a loop: other load on the server than the run's own."""
+    return [file.name for file in files if file.suffix in _SCRIPT_SUFFIXES | {".py"}
+            and _CHAT_REQUEST.search(file.text) and any(_LOOP.match(line) for line in file.text.splitlines())]
+
+
+_KEEPS_TIMES = re.compile(r"^\s*(?:cp\s+(?:[^\n#]*\s)?-[a-zA-Z]*[pa][a-zA-Z]*\b|cp\b[^\n#]*--preserve|rsync\s+(?:[^\n#]*\s)?-"
+                         r"[a-zA-Z]*[at][a-zA-Z]*\b)")
+
+
+def copies_keeping_times(files: list[UserFile]) -> tuple[str, int, str] | None:
+    """(file, line, text) of a copy that keeps the source's modification time (`cp -p`, `cp -a`, `rsync -a`): a
+    build tool comparing times then sees the new data as older than what was built from the old."""
+    return next(((file.name, number, line.strip()) for file, number, line, _ in
+                 lines_matching(files, _KEEPS_TIMES, _SCRIPT_SUFFIXES)), None)
+
+
 def crlf_inputs(files: list[UserFile]) -> list[str]:
     """The user's scripts and settings files that have CRLF line endings."""
     return [file.name for file in files if b"\r\n" in file.content]

@@ -21,7 +21,7 @@ from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import Finding, affected, keys_of, models_url, plural, resume_command, unique
 from gym_pipeline.diagnose.rules.routing import OVERLOADED_REPLY
-from gym_pipeline.diagnose.user_scripts import server_capacity_settings
+from gym_pipeline.diagnose.user_scripts import request_loops, server_capacity_settings
 from gym_pipeline.diagnose.vocabulary import MODEL_SERVING, THROUGHPUT_RESOURCES
 
 _TIMEOUT = re.compile(r"timeout|timed out", re.I)
@@ -110,6 +110,10 @@ def overload_finding(ev: Evidence, groups: list[FailureGroup], overload: Overloa
     target = overload.suggested_concurrency()
     current = f"from {overload.concurrency} " if overload.concurrency else ""
     capacity = server_capacity_settings(ev.user_files)
+    loops = request_loops(ev.user_files)
+    other_load = (f" {', '.join(loops)} {'send' if len(loops) > 1 else 'sends'} requests to a model server from a "
+                  "loop: if it ran beside the collection (a load test or warm-up left running), stop it (`pkill -f "
+                  f"{loops[0]}`) before collecting." if loops else "")
     sized = (f" The server's capacity is set by the run's own files: {'; '.join(f'`{c}`' for c in capacity[:4])}: check "
              "that these are the values meant for this run (a debugging value left in a settings file sizes every "
              "server started from it)." if capacity else "")
@@ -126,7 +130,7 @@ def overload_finding(ev: Evidence, groups: list[FailureGroup], overload: Overloa
         fix=f"Lower the concurrency {current}to about {target or 'what the server runs at once'} "
             f"(`gym eval run ... --concurrency {target or '<n>'}`, `gym-pipeline collect --concurrency "
             f"{target or '<n>'}`, or `concurrency:` in sweep.yaml), or give the model server more capacity (vLLM "
-            "`--max-num-seqs`, more replicas behind the URL)." + sized + " Then collect the missing rollouts: "
+            "`--max-num-seqs`, more replicas behind the URL)." + sized + other_load + " Then collect the missing rollouts: "
             f"{resume_command(ev)}.",
     )
 

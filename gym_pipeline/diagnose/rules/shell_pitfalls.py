@@ -27,8 +27,14 @@ from gym_pipeline.diagnose.findings import Finding
 from gym_pipeline.diagnose.user_scripts import UserFile, lines_matching
 from gym_pipeline.diagnose.vocabulary import CONFIG
 
-_SHELL = {".sh", ".bash", ".sbatch", ""}
+_SHELL = {".sh", ".bash", ".sbatch"}
 _SOURCED = _SHELL | {".env"}
+
+
+def _shell_files(ev: Evidence, suffixes: set[str] = _SHELL) -> list[UserFile]:
+    """The user's shell scripts: by suffix, or without one when a `#!` line names a shell (not a Makefile)."""
+    return [file for file in ev.user_files if file.suffix in suffixes
+            or (file.suffix == "" and re.match(r"#!\S*(?:ba|z|da)?sh\b|#!/usr/bin/env (?:ba|z)?sh\b", file.text))]
 # `NAME = value`, `NAME= value`, `NAME =value`: a command named NAME, not an assignment
 _SPACED_ASSIGNMENT = re.compile(r"^\s*(?:export\s+)?(?P<name>[A-Z_][A-Z0-9_]*)(?:\s+=\s*|=\s+)\S")
 # `[ ... > word ]` / `[ ... < word ]` (single brackets; `[[ ]]` compares strings, `(( ))` numbers)
@@ -50,9 +56,7 @@ def rule_shell_pitfalls(ev: Evidence) -> list[Finding]:
 
 
 def _directives_after_a_command(ev: Evidence) -> Finding | None:
-    for file in ev.user_files:
-        if file.suffix not in _SHELL:
-            continue
+    for file in _shell_files(ev):
         lines = file.text.splitlines()
         first = next((n for n, text in enumerate(lines, 1) if text.strip() and not text.lstrip().startswith("#")), None)
         ignored = [(n, text.strip()) for n, text in enumerate(lines, 1) if first and n > first
@@ -76,7 +80,7 @@ def _directives_after_a_command(ev: Evidence) -> Finding | None:
 
 
 def _spaced_assignment(ev: Evidence) -> Finding | None:
-    spaced = list(lines_matching(ev.user_files, _SPACED_ASSIGNMENT, _SOURCED))
+    spaced = list(lines_matching(_shell_files(ev, _SOURCED), _SPACED_ASSIGNMENT))
     if not spaced:
         return None
     file, number, line, match = spaced[0]
@@ -98,7 +102,7 @@ def _spaced_assignment(ev: Evidence) -> Finding | None:
 
 
 def _redirect_in_test(ev: Evidence) -> Finding | None:
-    for file, number, line, match in lines_matching(ev.user_files, _REDIRECT_IN_TEST, _SHELL):
+    for file, number, line, match in lines_matching(_shell_files(ev), _REDIRECT_IN_TEST):
         word, op = match["word"], match["op"]
         made = ev.run_dir is not None and (ev.run_dir / Path(file.name).parent / word).is_file() and op == ">"
         return Finding(
@@ -119,9 +123,7 @@ def _redirect_in_test(ev: Evidence) -> Finding | None:
 
 
 def _loop_in_a_pipeline(ev: Evidence) -> Finding | None:
-    for file in ev.user_files:
-        if file.suffix not in _SHELL:
-            continue
+    for file in _shell_files(ev):
         lines = file.text.splitlines()
         for index, line in enumerate(lines):
             if not _PIPED_LOOP.search(line):
@@ -150,9 +152,7 @@ def _loop_in_a_pipeline(ev: Evidence) -> Finding | None:
 
 
 def _defaults_sourced_after_options(ev: Evidence) -> Finding | None:
-    for file in ev.user_files:
-        if file.suffix not in _SHELL:
-            continue
+    for file in _shell_files(ev):
         lines = file.text.splitlines()
         parsed = {m["name"]: n for n, text in enumerate(lines, 1) if (m := _CASE_ASSIGNMENT.search(text))}
         if not parsed:
