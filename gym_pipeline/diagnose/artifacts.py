@@ -325,6 +325,11 @@ def find_run_files(run_dir: Path) -> RunFiles:
         others = [p.name.removesuffix(suffix) for p in candidates if p != chosen]
     else:
         directory, stem, others = run_dir, DEFAULT_STEM, []
+    return run_files_at(directory, stem, others)
+
+
+def run_files_at(directory: Path, stem: str, other_stems: list[str] | None = None) -> RunFiles:
+    """The files of the collection `<stem>` in `directory`, named as Gym names them."""
     return RunFiles(
         directory=directory,
         stem=stem,
@@ -334,7 +339,7 @@ def find_run_files(run_dir: Path) -> RunFiles:
         profile=directory / f"{stem}{PROFILE_SUFFIX}",
         summary=directory / f"{stem}{RUN_SUMMARY_SUFFIX}",
         skipped=directory / SKIPPED_FILE,
-        other_stems=others,
+        other_stems=other_stems or [],
     )
 
 

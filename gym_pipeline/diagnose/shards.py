@@ -13,7 +13,7 @@ from collections import defaultdict
 from collections.abc import Callable
 from pathlib import Path
 
-from gym_pipeline.diagnose.artifacts import MATERIALIZED_SUFFIX, RunFiles, walk_glob
+from gym_pipeline.diagnose.artifacts import MATERIALIZED_SUFFIX, RunFiles, run_files_at, walk_glob
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import CAUSE, CONSEQUENCE, NOTE, Finding, plural
@@ -38,7 +38,7 @@ def joined_shards(files: RunFiles, run_dir: Path) -> list[RunFiles]:
         stem = materialized.name.removesuffix(MATERIALIZED_SUFFIX)
         rollouts = materialized.parent / f"{stem}.jsonl"
         if rollouts.is_file():
-            shards.append(_shard_files(materialized.parent, stem))
+            shards.append(run_files_at(materialized.parent, stem))
     shards.sort(key=lambda s: str(s.rollouts))
     if len(shards) < 2 or sum(s.rollouts.stat().st_size for s in shards) != top.stat().st_size:
         return []
@@ -52,18 +52,6 @@ def joined_shards(files: RunFiles, run_dir: Path) -> list[RunFiles]:
                 return []
             offset += shard.rollouts.stat().st_size
     return shards
-
-
-def _shard_files(directory: Path, stem: str) -> RunFiles:
-    return RunFiles(
-        directory=directory, stem=stem,
-        materialized=directory / f"{stem}{MATERIALIZED_SUFFIX}",
-        rollouts=directory / f"{stem}.jsonl",
-        failures=directory / f"{stem}_failures.jsonl",
-        profile=directory / f"{stem}_reward_profiling.jsonl",
-        summary=directory / f"{stem}_run_summary.json",
-        skipped=directory / "skipped.jsonl",
-    )
 
 
 def with_shard_findings(
