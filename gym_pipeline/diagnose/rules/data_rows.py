@@ -15,10 +15,10 @@ from gym_pipeline.diagnose.artifacts import data_files_in
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine, excerpt
 from gym_pipeline.diagnose.findings import Finding
+from gym_pipeline.diagnose.unrecorded_source import DATA_FOLDERS
 from gym_pipeline.diagnose.vocabulary import DATA_SCHEMA
 
 MAX_LINES = 20_000  # of one data file
-DATA_FOLDERS = ("data", "datasets")
 
 
 def _keys_given_twice(line: str) -> list[tuple[str, list[object]]]:
