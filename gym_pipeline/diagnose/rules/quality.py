@@ -11,7 +11,7 @@ from collections import Counter
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import Finding, model_url_of, path_of, plural, profile_command
-from gym_pipeline.diagnose.row_quality import HTML_ENTITY, labels_of_other_tasks, labels_one_row_off
+from gym_pipeline.diagnose.row_quality import HTML_ENTITY, RowQuality, labels_of_other_tasks, labels_one_row_off
 from gym_pipeline.diagnose.user_scripts import lines_matching
 from gym_pipeline.diagnose.vocabulary import CACHE_RESUME, CONFIG, DATA_SCHEMA, MODEL_SERVING, VERIFIER_RUNTIME
 
@@ -604,13 +604,18 @@ def rule_expected_answers_case_lost(ev: Evidence) -> list[Finding]:
     )]
 
 
+def _passes_everything(quality: RowQuality) -> bool:
+    """Enough answers unlike their expected answer scored full to say the verifier does not compare at all."""
+    # a lenient verifier (equivalent forms: `1/2` for `0.5`) passes a few such answers; a stub passes most
+    share = quality.wrong_scored_full / max(quality.scored_rows, 1)
+    return quality.wrong_scored_full >= MISSCORED_MIN_ROWS and share >= WRONG_SCORED_FULL_SHARE \
+        and quality.wrong_scored_full_example is not None and not _inverted(quality)
+
+
 def rule_wrong_answers_scored_full(ev: Evidence) -> list[Finding]:
     """Answers that have nothing of the expected answer, scored full reward: the verifier passes everything."""
     quality = ev.artifacts.quality
-    # a lenient verifier (equivalent forms: `1/2` for `0.5`) passes a few such answers; a stub passes most
-    share = quality.wrong_scored_full / max(quality.scored_rows, 1)
-    if quality.wrong_scored_full < MISSCORED_MIN_ROWS or share < WRONG_SCORED_FULL_SHARE \
-            or quality.wrong_scored_full_example is None or _inverted(quality):
+    if not _passes_everything(quality):
         return []
     return [Finding(
         category=VERIFIER_RUNTIME,
@@ -635,7 +640,7 @@ def rule_other_answers_credited(ev: Evidence) -> list[Finding]:
     quality = ev.artifacts.quality
     full = quality.scored_rows - quality.zero_rewards
     if quality.credited_other < max(CREDITED_OTHER_MIN_ROWS, CREDITED_OTHER_SHARE * full) \
-            or quality.credited_other_example is None or rule_wrong_answers_scored_full(ev):
+            or quality.credited_other_example is None or _passes_everything(quality):
         return []
     return [Finding(
         category=VERIFIER_RUNTIME,
