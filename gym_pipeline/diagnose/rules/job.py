@@ -316,6 +316,13 @@ _SHELL_WORDS = {"Segmentation fault": "SIGSEGV", "Bus error": "SIGBUS", "Illegal
                 "File size limit exceeded": "SIGXFSZ", "CPU time limit exceeded": "SIGXCPU"}
 
 
+def signal_of(hit: LogHit) -> str | None:
+    """The signal a crash line reports: bash's or faulthandler's words for it, or 128 + N in a script's exit code."""
+    if "code" in hit.groups:
+        return exit_signal(int(hit.groups["code"]))
+    return _SHELL_WORDS.get(hit.groups.get("what") or "")
+
+
 def rule_shell_reported_signal(ev: Evidence) -> list[Finding]:
     """A command of a user's script that a signal ended, as bash reports it (`run.sh: line 5: 542 Segmentation fault
     gym eval run ...`) or as the script echoes its exit code (`exit code 139`, 128 + the signal): the command printed
@@ -325,12 +332,11 @@ def rule_shell_reported_signal(ev: Evidence) -> list[Finding]:
         subcommands = list(itertools.takewhile(lambda word: re.fullmatch(r"[a-z][\w-]*", word), words[:2]))
         name = " ".join([Path(program).name, *subcommands])  # `gym eval run`, `python3`
         script = Path(hit.groups["script"]).name
-        return [_ended_by_signal(hit, _SHELL_WORDS[hit.groups["what"]],
+        return [_ended_by_signal(hit, signal_of(hit),
                                  f"`{name}` was ended by a signal ({hit.groups['what']}) at line {hit.groups['line']} "
                                  f"of {script}", script)]
     for hit in ev.hits("exit_code_report"):
-        signal = exit_signal(int(hit.groups["code"]))
-        if signal in _FATAL_SIGNALS:
+        if (signal := signal_of(hit)) in _FATAL_SIGNALS:
             return [_ended_by_signal(hit, signal, f"A command of the job was ended by {signal} (exit code "
                                                   f"{hit.groups['code']}, as {hit.file} reports)", "the job script")]
     return []

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import Finding
+from gym_pipeline.diagnose.rules.job import signal_of
 from gym_pipeline.diagnose.user_scripts import lines_matching
 from gym_pipeline.diagnose.vocabulary import INFRA, THROUGHPUT_RESOURCES
 
@@ -33,8 +34,8 @@ SMALL_PORT_RANGE = 1000  # ephemeral ports: every connection a run opens takes o
 _LIMIT_OF_FLAG = {"f": "file size", "v": "virtual memory", "d": "data seg size", "t": "cpu time", "s": "stack size"}
 # a `ulimit` a user's script runs, with a number (not `unlimited`)
 _SCRIPT_ULIMIT = re.compile(r"^\s*ulimit\s+(?:-[HS]\s+)?-(?P<flag>[fvdts])\s+(?P<value>\d+)\s*(?:#.*)?$")
-_SIGNALLED = ("Segmentation fault", "Bus error", "Illegal instruction", "Aborted")
-_SIGNALLED_CODES = ("139", "135", "132", "134")  # 128 + SIGSEGV, SIGBUS, SIGILL, SIGABRT
+# what a stack too small ends a program with
+_STACK_SIGNALS = frozenset({"SIGSEGV", "SIGBUS", "SIGILL", "SIGABRT"})
 _MEMORY_LIMITS = {"virtual memory": ("v", "address space"), "data seg size": ("d", "data segment (heap)")}
 
 
@@ -50,9 +51,8 @@ def rule_process_limits(ev: Evidence) -> list[Finding]:
                for file, number, line, match in lines_matching(ev.user_files, _SCRIPT_ULIMIT)]
     for what, value, hit in limits:
         if what == "stack size" and value < SMALL_STACK_KB:
-            crashed = [h.evidence() for h in ev.hits("shell_reported_signal") + ev.hits("native_crash")
-                       if (h.groups.get("what") or "") in _SIGNALLED]
-            crashed += [h.evidence() for h in ev.hits("exit_code_report") if h.groups["code"] in _SIGNALLED_CODES]
+            crashed = [h.evidence() for name in ("shell_reported_signal", "native_crash", "exit_code_report")
+                       for h in ev.hits(name) if signal_of(h) in _STACK_SIGNALS]
             findings.append(Finding(
                 category=INFRA,
                 title=f"{hit.file} limits the stack to {value} KB (`ulimit -s {value}`): programs of the job crash at "
