@@ -19,6 +19,7 @@ from pathlib import Path
 _INPUT_SUFFIXES = {".sh", ".env", ".bash", ".yaml", ".yml", ".toml", ".cfg", ".ini", ".conf", ".sbatch", ".py", ""}
 _SCRIPT_SUFFIXES = {".sh", ".bash", ".sbatch", ""}
 _MAX_BYTES = 1 << 20  # a script or settings file, not data or logs
+MAKEFILE_NAMES = ("Makefile", "makefile", "GNUmakefile")
 _BROKEN_CONTINUATION = re.compile(rb"\\[ \t]+\r?$")
 
 
@@ -68,6 +69,12 @@ def lines_matching(files: list[UserFile], pattern: re.Pattern[str],
 _VARIABLE = re.compile(r"\$\{?(?P<name>[A-Za-z_]\w*)")
 
 
+def assignment_of(files: list[UserFile], name: str) -> tuple[UserFile, int, str] | None:
+    """(file, line number, line) of the first shell assignment of `name` in `files` (`NAME=...`, `export NAME=...`)."""
+    assigned = re.compile(rf"^\s*(?:export\s+)?{re.escape(name)}=")
+    return next(((file, number, line.strip()) for file, number, line, _ in lines_matching(files, assigned)), None)
+
+
 def copied_onto(files: list[UserFile], target: str) -> tuple[UserFile, int, str, list[str]] | None:
     """The first line of the user's scripts that copies or links a file onto `target` (a file name), with the
     assignments of the shell variables it uses, followed one level down (`CACHE=$CACHE_DIR/...`, `CACHE_DIR=...`)."""
@@ -75,10 +82,10 @@ def copied_onto(files: list[UserFile], target: str) -> tuple[UserFile, int, str,
     for file, number, line, _ in lines_matching(files, copy, _SCRIPT_SUFFIXES):
         assignments, names = [], [m["name"] for m in _VARIABLE.finditer(line)]
         for name in names:  # grows with the variables the assignments use, each once
-            for _, _, assignment, _ in lines_matching([file], re.compile(rf"^\s*(?:export\s+)?{name}=")):
-                assignments.append(assignment.strip())
+            if found := assignment_of([file], name):
+                assignment = found[2]
+                assignments.append(assignment)
                 names += [m["name"] for m in _VARIABLE.finditer(assignment) if m["name"] not in names]
-                break
         return file, number, line.strip(), assignments
     return None
 
@@ -110,8 +117,9 @@ def server_capacity_settings(files: list[UserFile]) -> list[str]:
         found.append(f"{file.name}:{number}: {line.strip()}")
         names += [m["name"] for m in _VARIABLE.finditer(" ".join(m.group(0) for m in _CAPACITY_FLAG.finditer(line)))]
     for name in dict.fromkeys(names):
-        assigned = re.compile(rf"^\s*(?:export\s+)?{name}=")
-        found += [f"{file.name}:{number}: {line.strip()}" for file, number, line, _ in lines_matching(files, assigned)][:1]
+        if assigned := assignment_of(files, name):
+            file, number, line = assigned
+            found.append(f"{file.name}:{number}: {line}")
     return found
 
 

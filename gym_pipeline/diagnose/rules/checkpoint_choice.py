@@ -17,7 +17,7 @@ from pathlib import Path
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import Finding, model_url_of
-from gym_pipeline.diagnose.user_scripts import lines_matching
+from gym_pipeline.diagnose.user_scripts import MAKEFILE_NAMES, lines_matching
 from gym_pipeline.diagnose.vocabulary import CACHE_RESUME, MODEL_SERVING
 
 # `ls` (not by time, not reversed) of checkpoint folders, the first name taken
@@ -114,7 +114,7 @@ def rule_rollouts_kept_by_a_build_tool(ev: Evidence) -> list[Finding]:
     if of_rollouts is None or newest is None or newest[1] <= of_rollouts[0]:
         return []
     makefile = next((file.name for file in ev.user_files
-                     if Path(file.name).name in ("Makefile", "makefile", "GNUmakefile")), None)
+                     if Path(file.name).name in MAKEFILE_NAMES), None)
     return [Finding(
         category=CACHE_RESUME,
         title=f"make kept the rollouts of checkpoint step {of_rollouts[0]}: the step {newest[1]} server was started, "

@@ -36,7 +36,7 @@ from gym_pipeline.diagnose.manifests import (
     VERIFIER_CHANGED,
 )
 from gym_pipeline.diagnose.unrecorded_source import source_candidates
-from gym_pipeline.diagnose.user_scripts import copied_onto, copies_keeping_times
+from gym_pipeline.diagnose.user_scripts import MAKEFILE_NAMES, copied_onto, copies_keeping_times
 from gym_pipeline.diagnose.vocabulary import (
     CACHE_RESUME,
     CONFIG,
@@ -96,7 +96,7 @@ def rule_stale_inputs(ev: Evidence) -> list[Finding]:
                   "was built from. Key such a cache by the data's content and the settings (its `sha256sum` in the "
                   "name), or delete the copy, so a changed dataset is materialized again." if copied else "")
         kept_time = copies_keeping_times(ev.user_files) if not gone and any(
-            Path(f.name).name in ("Makefile", "makefile", "GNUmakefile") for f in ev.user_files) else None
+            Path(f.name).name in MAKEFILE_NAMES for f in ev.user_files) else None
         cached += (f" {kept_time[0]}:{kept_time[1]} copies the data keeping its old modification time "
                    f"(`{kept_time[2][:80]}`): make compares times, so the new data looked older than the inputs built "
                    "from the old and nothing was rebuilt. Copy without keeping times (`cp` without -p/-a, `rsync` "
