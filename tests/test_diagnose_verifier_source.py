@@ -56,7 +56,7 @@ def test_a_file_the_verifier_could_not_open_is_found_where_it_was_moved(tmp_path
 
 
 def test_the_lines_of_a_users_verify_that_take_the_answer_apart_or_compare_it(tmp_path):
-    from gym_pipeline.diagnose.verifier_source import COMPARISON, EXTRACTION, verify_lines
+    from gym_pipeline.diagnose.verifier_source import COMPARISON, EXTRACTION, verifier_sources, verify_lines
 
     server = tmp_path / "my_gym" / "resources_servers" / "colon_match"
     server.mkdir(parents=True)
@@ -65,17 +65,17 @@ def test_the_lines_of_a_users_verify_that_take_the_answer_apart_or_compare_it(tm
         "async def verify(self, body):\n    extracted = body.response.partition(':')[2]  # after the label\n"
         "    reward = 1.0 if extracted == body.expected_answer else 0.0\n    return reward\n")
 
-    assert verify_lines(tmp_path, EXTRACTION) == [
+    assert verify_lines(verifier_sources(tmp_path), tmp_path, EXTRACTION) == [
         ("my_gym/resources_servers/colon_match/app.py", 6, "extracted = body.response.partition(':')[2]  # after the label")]
-    assert [number for _, number, _ in verify_lines(tmp_path, COMPARISON)] == [7]
+    assert [number for _, number, _ in verify_lines(verifier_sources(tmp_path), tmp_path, COMPARISON)] == [7]
 
 
 def test_module_state_an_async_verify_writes_across_an_await_is_a_race(tmp_path):
-    from gym_pipeline.diagnose.verifier_source import state_shared_across_awaits
+    from gym_pipeline.diagnose.verifier_source import state_shared_across_awaits, verifier_sources
 
     source = ("import asyncio\n_CURRENT = {}\n\n\nasync def verify(self, body):\n"
               "    _CURRENT['expected'] = body.expected_answer\n{wait}    return _CURRENT['expected'] == body.answer\n")
     (tmp_path / "app.py").write_text(source.replace("{wait}", "    await asyncio.sleep(0)\n"))
-    assert state_shared_across_awaits(tmp_path) == ("app.py", 2, "_CURRENT")
+    assert state_shared_across_awaits(verifier_sources(tmp_path), tmp_path) == ("app.py", 2, "_CURRENT")
     (tmp_path / "app.py").write_text(source.replace("{wait}", ""))  # no await: requests cannot interleave inside it
-    assert state_shared_across_awaits(tmp_path) is None
+    assert state_shared_across_awaits(verifier_sources(tmp_path), tmp_path) is None

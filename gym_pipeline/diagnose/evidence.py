@@ -37,6 +37,7 @@ from gym_pipeline.diagnose.probes import (
 from gym_pipeline.diagnose.probes import probe as run_probes
 from gym_pipeline.diagnose.unrecorded_source import check_unrecorded_source
 from gym_pipeline.diagnose.user_scripts import UserFile, read_user_files
+from gym_pipeline.diagnose.verifier_source import verifier_sources
 
 __all__ = ["Evidence", "EvidenceLine", "collect_evidence", "redact"]
 
@@ -83,6 +84,11 @@ class Evidence:
     def user_files(self) -> list[UserFile]:
         """The user's own scripts and settings files in the run folder, read once for every rule that looks."""
         return read_user_files(self.run_dir)
+
+    @cached_property
+    def verifier_sources(self) -> list[Path]:
+        """The verifier code the run folder holds (a workspace verifier, a user's resources server), found once."""
+        return verifier_sources(self.run_dir)
 
     @cached_property
     def log_heads(self) -> list[tuple[Path, str]]:

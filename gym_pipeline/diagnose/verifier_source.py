@@ -83,11 +83,11 @@ def verifier_sources(run_dir: Path | None) -> list[Path]:
     return found
 
 
-def verify_lines(run_dir: Path | None, pattern: re.Pattern[str]) -> list[tuple[str, int, str]]:
-    """(file, line, text) of the lines of the verifier's `verify` (or `grade`, `score`...) that match `pattern`,
-    comments left out."""
+def verify_lines(sources: list[Path], run_dir: Path, pattern: re.Pattern[str]) -> list[tuple[str, int, str]]:
+    """(file, line, text) of the lines of the verifiers' `verify` (or `grade`, `score`...) that match `pattern`,
+    comments left out; `sources` from `verifier_sources`."""
     lines = []
-    for source in verifier_sources(run_dir):
+    for source in sources:
         try:
             text = source.read_text(encoding="utf-8", errors="replace")
             tree = ast.parse(text)
@@ -103,10 +103,10 @@ def verify_lines(run_dir: Path | None, pattern: re.Pattern[str]) -> list[tuple[s
     return lines
 
 
-def state_shared_across_awaits(run_dir: Path | None) -> tuple[str, int, str] | None:
+def state_shared_across_awaits(sources: list[Path], run_dir: Path) -> tuple[str, int, str] | None:
     """(file, line, name) of a module-level variable that an async `verify` writes and that outlives an `await` in
     it: concurrent requests overwrite each other's values (a race that grades one answer against another's label)."""
-    for source in verifier_sources(run_dir):
+    for source in sources:
         try:
             tree = ast.parse(source.read_text(encoding="utf-8", errors="replace"))
         except (OSError, SyntaxError, ValueError):

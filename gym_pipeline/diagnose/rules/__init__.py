@@ -387,8 +387,8 @@ def _with_the_verifiers_lines(ev: Evidence, rule: str, finding: Finding) -> Find
     holds its code; and shared module state its async `verify` writes across an `await` (a race between requests)."""
     if rule not in _BLAMES_THE_VERIFIERS or finding.role != CAUSE or finding.category != VERIFIER_RUNTIME:
         return finding
-    lines = verify_lines(ev.run_dir, _BLAMES_THE_VERIFIERS[rule])[:2]
-    shared = state_shared_across_awaits(ev.run_dir)
+    lines = verify_lines(ev.verifier_sources, ev.run_dir, _BLAMES_THE_VERIFIERS[rule])[:2]
+    shared = state_shared_across_awaits(ev.verifier_sources, ev.run_dir)
     if not lines and not shared:
         return finding
     race = (f" {shared[0]}:{shared[1]} keeps the request being verified in the module-level `{shared[2]}`, which "
