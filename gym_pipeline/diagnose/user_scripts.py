@@ -17,7 +17,7 @@ from functools import cached_property
 from pathlib import Path
 
 _INPUT_SUFFIXES = {".sh", ".env", ".bash", ".yaml", ".yml", ".toml", ".cfg", ".ini", ".conf", ".sbatch", ".py", ""}
-_SCRIPT_SUFFIXES = {".sh", ".bash", ".sbatch", ""}
+SCRIPT_SUFFIXES = {".sh", ".bash", ".sbatch", ""}
 _MAX_BYTES = 1 << 20  # a script or settings file, not data or logs
 MAKEFILE_NAMES = ("Makefile", "makefile", "GNUmakefile")
 _BROKEN_CONTINUATION = re.compile(rb"\\[ \t]+\r?$")
@@ -79,7 +79,7 @@ def copied_onto(files: list[UserFile], target: str) -> tuple[UserFile, int, str,
     """The first line of the user's scripts that copies or links a file onto `target` (a file name), with the
     assignments of the shell variables it uses, followed one level down (`CACHE=$CACHE_DIR/...`, `CACHE_DIR=...`)."""
     copy = re.compile(rf"\b(?:cp|rsync|ln|mv|install)\b[^#\n]*\s\S*{re.escape(target)}\b")
-    for file, number, line, _ in lines_matching(files, copy, _SCRIPT_SUFFIXES):
+    for file, number, line, _ in lines_matching(files, copy, SCRIPT_SUFFIXES):
         assignments, names = [], [m["name"] for m in _VARIABLE.finditer(line)]
         for name in names:  # grows with the variables the assignments use, each once
             if found := assignment_of([file], name):
@@ -130,7 +130,7 @@ _LOOP = re.compile(r"^\s*(?:while|for|until)\b")
 
 def request_loops(files: list[UserFile]) -> list[str]:
     """The user's scripts that send model requests from a loop: other load on the server than the run's own."""
-    return [file.name for file in files if file.suffix in _SCRIPT_SUFFIXES | {".py"}
+    return [file.name for file in files if file.suffix in SCRIPT_SUFFIXES | {".py"}
             and _CHAT_REQUEST.search(file.text) and any(_LOOP.match(line) for line in file.text.splitlines())]
 
 
@@ -142,7 +142,7 @@ def copies_keeping_times(files: list[UserFile]) -> tuple[str, int, str] | None:
     """(file, line, text) of a copy that keeps the source's modification time (`cp -p`, `cp -a`, `rsync -a`): a
     build tool comparing times then sees the new data as older than what was built from the old."""
     return next(((file.name, number, line.strip()) for file, number, line, _ in
-                 lines_matching(files, _KEEPS_TIMES, _SCRIPT_SUFFIXES)), None)
+                 lines_matching(files, _KEEPS_TIMES, SCRIPT_SUFFIXES)), None)
 
 
 def crlf_inputs(files: list[UserFile]) -> list[str]:
@@ -152,7 +152,7 @@ def crlf_inputs(files: list[UserFile]) -> list[str]:
 
 def broken_continuations(files: list[UserFile]) -> list[tuple[str, int]]:
     """(script, line) of the lines of the user's shell scripts that end in a backslash followed by blanks."""
-    return [(file.name, number) for file in files if file.suffix in _SCRIPT_SUFFIXES
+    return [(file.name, number) for file in files if file.suffix in SCRIPT_SUFFIXES
             for number, line in enumerate(file.content.splitlines(), start=1) if _BROKEN_CONTINUATION.search(line)]
 
 

@@ -143,6 +143,7 @@ from gym_pipeline.diagnose.rules.verifier import (
     rule_verifier_failures,
     rule_verifier_timeouts,
 )
+from gym_pipeline.diagnose.rules.watchdog import rule_watchdog_checks_a_route_the_server_lacks
 from gym_pipeline.diagnose.verifier_source import COMPARISON, EXTRACTION, state_shared_across_awaits, verify_lines
 from gym_pipeline.diagnose.vocabulary import CONFIG, DEBUG_STEPS, INFRA, MODEL_SERVING, VERIFIER_RUNTIME
 
@@ -180,6 +181,7 @@ RULES: tuple[Rule, ...] = (
     Rule(2, "model_probe", rule_model_probe),
     Rule(2, "nested_model_errors", rule_nested_model_errors),
     Rule(2, "client_timeout_too_short", rule_client_timeout_too_short),
+    Rule(2, "watchdog_checks_a_route_the_server_lacks", rule_watchdog_checks_a_route_the_server_lacks),
     Rule(2, "model_endpoint_failures", rule_model_endpoint_failures),
     Rule(2, "model_refusals", rule_model_refusals),
     Rule(2, "model_request_retries", rule_model_request_retries),

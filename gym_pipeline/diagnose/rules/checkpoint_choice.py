@@ -82,7 +82,7 @@ def rule_checkpoint_of_another_run_served(ev: Evidence) -> list[Finding]:
     return []
 
 
-_READY = re.compile(r"SIMULATED_POLICY_READY (?P<url>\S+)|Uvicorn running on (?P<url2>\S+)")
+READY_LINE = re.compile(r"SIMULATED_POLICY_READY (?P<url>\S+)|Uvicorn running on (?P<url2>\S+)")
 
 
 def started_model_servers(ev: Evidence) -> list[tuple[str, int, EvidenceLine]]:
@@ -90,7 +90,7 @@ def started_model_servers(ev: Evidence) -> list[tuple[str, int, EvidenceLine]]:
     found = []
     for log, head in ev.log_heads:
         lines = head.splitlines()[:50]
-        ready = next(((n, m) for n, line in enumerate(lines, 1) if (m := _READY.search(line))), None)
+        ready = next(((n, m) for n, line in enumerate(lines, 1) if (m := READY_LINE.search(line))), None)
         step = next((int(re.sub(r"\D", "", m["step"] or m["name"])) for line in lines
                      if (m := _SERVED_STEP.search(line))), None)
         if ready and step is not None:
