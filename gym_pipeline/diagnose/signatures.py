@@ -232,6 +232,8 @@ SIGNATURES: tuple[Signature, ...] = (
     Signature("disk_full", r"No space left on device|Disk quota exceeded|\[Errno 28\]"),
     Signature("slurm_time_limit", r"\*\*\* (?:JOB|STEP) (?P<job>[\d.]+) ON \S+ CANCELLED AT \S+ DUE TO TIME LIMIT"),
     Signature("slurm_cancelled", r"\*\*\* (?:JOB|STEP) (?P<job>[\d.]+) ON \S+ CANCELLED AT \S+ \*\*\*"),
+    # srun's word when the job around a step ends (its batch script finished) or the step is cancelled
+    Signature("slurm_step_aborted", r"srun: Job step aborted"),
     Signature("slurm_preempted", r"\*\*\* (?:JOB|STEP) (?P<job>[\d.]+) ON \S+ CANCELLED AT \S+ DUE TO PREEMPTION"),
     Signature("slurm_node_failure", r"\*\*\* (?:JOB|STEP) (?P<job>[\d.]+) ON \S+ CANCELLED AT \S+ DUE TO NODE FAIL"),
     Signature("slurm_oom", r"Detected (?P<count>\d+) oom[-_]kill event|task \d+: Out Of Memory"),

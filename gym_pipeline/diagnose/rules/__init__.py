@@ -30,6 +30,7 @@ from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import CAUSE, CONSEQUENCE, NOTE, Finding, Rule
 from gym_pipeline.diagnose.origin import REFUSED_COMMAND_LINE, host_limit
 from gym_pipeline.diagnose.rules.bad_data import rule_bad_data_line
+from gym_pipeline.diagnose.rules.batch_steps import rule_step_ended_with_its_batch_script
 from gym_pipeline.diagnose.rules.checkpoint_choice import (
     rule_checkpoint_of_another_run_served,
     rule_oldest_checkpoint_served_as_newest,
@@ -173,6 +174,7 @@ RULES: tuple[Rule, ...] = (
     Rule(1, "keys_given_twice_in_settings", rule_keys_given_twice_in_settings),
     Rule(1, "option_given_twice", rule_option_given_twice),
     Rule(1, "shell_pitfalls", rule_shell_pitfalls),
+    Rule(1, "step_ended_with_its_batch_script", rule_step_ended_with_its_batch_script),
     Rule(1, "known_problems", known_problems(1)),
     Rule(2, "model_port_held_by_another_server", rule_model_port_held_by_another_server),
     Rule(2, "endpoint_not_where_server_listens", rule_endpoint_not_where_server_listens),
