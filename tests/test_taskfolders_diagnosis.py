@@ -35,6 +35,9 @@ SCENARIOS = {
     "not_loadable": fixtures.failing_build_task,
     "engine_down": lambda root: fixtures.write_task(root, "needs-engine"),
     "two_runs": lambda root: fixtures.write_task(root, "slow-task", solve=SLOW_SOLUTION),
+    # the test moved to a new output folder, the instruction (and so the agent) did not
+    "moved_output": lambda root: fixtures.write_task(root, "answer-moved", test="# answers live under /app/output\n"
+                                                     + fixtures.PASSING_TEST.replace("/app/done", "/app/output/done")),
     # the policy's command outlives [agent].timeout_sec (2 s) and test.sh its 1 s: with no grace, past the deadline
     "task_deadline": lambda root: fixtures.write_task(root, "agent-overruns", solve="sleep 10; touch /app/done",
                                                       agent_timeout=2, verifier_timeout=1,
@@ -139,6 +142,8 @@ EXPECTED = [
      ("Read the failures file", "failure.message in the run summary", "bash scripts/dev-services.sh up docker")),
     ("task_deadline", "throughput_resources", ("harbor:task_deadline", "agent-overruns", "Episode exceeded"),
      ("Raise the budgets in the dataset", "episode_grace_sec", '[gym.tasks."agent-overruns".verifier]')),
+    ("moved_output", "verifier_runtime", ("answer-moved", "checks /app/output/done", "never asks for"),
+     ("check /app/done (what instruction.md asks for) instead of /app/output/done", "gym-pipeline tasks validate")),
     ("two_runs", "cache_resume", ("Two runs on one run directory", "second writer was refused", "stage rollouts"),
      ("Run one job per partition at a time", "its own checkout")),
 ]

@@ -793,6 +793,12 @@ def _app_paths(text: str) -> set[str]:
     return {path.rstrip(".") for path in _APP_PATH.findall(text)}
 
 
+def _renamed(checked: str, asked: str) -> bool:
+    """Whether `checked` is `asked` renamed on one side: in the same folder, or the same file in another folder."""
+    (checked_folder, checked_name), (asked_folder, asked_name) = checked.rsplit("/", 1), asked.rsplit("/", 1)
+    return checked_folder == asked_folder or checked_name == asked_name
+
+
 def rule_test_checks_unasked_paths(ev: Evidence) -> list[Finding]:
     run = task_folder_run(ev)
     if run is None:
@@ -804,13 +810,17 @@ def rule_test_checks_unasked_paths(ev: Evidence) -> list[Finding]:
             test = (folder / "tests" / "test.sh").read_text(encoding="utf-8", errors="replace")
         except OSError:
             continue
-        asked, checked = _app_paths(instruction), _app_paths(test)
-        # a rename on one side: the test checks a file beside one the instruction asks for, and never that one
+        commands = "\n".join(line for line in test.splitlines() if not line.lstrip().startswith("#"))
+        asked, checked = _app_paths(instruction), _app_paths(commands)
+        # a rename on one side: the test checks a file beside one the instruction asks for (same folder), or the
+        # same file in another folder, and never the one asked for
         unasked = sorted(path for path in checked - asked
-                         if any(other.rsplit("/", 1)[0] == path.rsplit("/", 1)[0] for other in asked - checked))
+                         if any(_renamed(path, other) for other in asked - checked))
         if not unasked:
             continue
-        line, text = next((number, text) for number, text in enumerate(test.splitlines(), 1) if unasked[0] in text)
+        line, text = next((number, text) for number, text in enumerate(test.splitlines(), 1)
+                          if unasked[0] in text and not text.lstrip().startswith("#"))
+        meant = next(other for other in sorted(asked - checked) if _renamed(unasked[0], other))
         return [Finding(
             category=VERIFIER_RUNTIME,
             title=f"The test of {task} checks {unasked[0]}, which its instruction never asks for; every episode of it "
@@ -819,8 +829,8 @@ def rule_test_checks_unasked_paths(ev: Evidence) -> list[Finding]:
             cause=f"instruction.md asks for {', '.join(sorted(asked))}, and tests/test.sh checks {', '.join(unasked)}: "
                   "a file renamed on one side only, so the test fails whatever the agent did. The model is not at "
                   "fault: the verifier is.",
-            fix=f"Make {run.task_path(task)}/tests/test.sh check what instruction.md asks for (or the instruction ask "
-                f"for what the test checks), check it with the oracle (`gym-pipeline tasks validate "
+            fix=f"Make {run.task_path(task)}/tests/test.sh check {meant} (what instruction.md asks for) instead of "
+                f"{unasked[0]} (or the instruction ask for {unasked[0]}), check it with the oracle (`gym-pipeline tasks validate "
                 f"{run.task_path(task)}`, which must score 1), then {run.rerun()}.",
         )]
     return []
