@@ -101,3 +101,24 @@ def test_sbatch_directives_after_the_first_command_are_ignored(tmp_path):
 def test_a_makefiles_spaced_assignments_are_make_syntax_not_a_shell_mistake(tmp_path):
     run = run_with_script(tmp_path, "echo ok\n", {"Makefile": "GP = gym-pipeline\nDATA = data/trivia.jsonl\n"})
     assert diagnose(run).healthy
+
+
+def test_a_function_called_with_two_arguments_in_each_others_place(tmp_path):
+    run = run_with_script(tmp_path, 'REPEATS=4\nCONCURRENCY=1\n# usage: eval_split INPUT REPEATS CONCURRENCY\n'
+                                    'eval_split() {\n  local input=$1 repeats=$2 concurrency=$3\n'
+                                    '  echo "eval of $input: $repeats repeat(s), concurrency $concurrency"\n}\n'
+                                    'eval_split tasks.jsonl $CONCURRENCY $REPEATS\n')
+    assert "1 repeat(s), concurrency 4" in (run / "run_eval.log").read_text()  # bash really swapped them
+
+    top = diagnose(run).causes[0]
+
+    assert (top.category, top.id) == ("config", "shell_pitfalls")
+    assert [line.where for line in top.evidence] == ["run_eval.sh:9", "run_eval.sh:6"]
+    assert "call `eval_split tasks.jsonl $REPEATS $CONCURRENCY`" in top.fix
+
+
+def test_a_function_called_in_its_own_order_is_no_finding(tmp_path):
+    run = run_with_script(tmp_path, 'REPEATS=4\nCONCURRENCY=1\neval_split() {\n  local input=$1 repeats=$2 '
+                                    'concurrency=$3\n  echo "$repeats repeat(s), concurrency $concurrency"\n}\n'
+                                    'eval_split tasks.jsonl $REPEATS $CONCURRENCY\n')
+    assert diagnose(run).healthy

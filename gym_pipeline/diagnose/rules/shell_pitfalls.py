@@ -13,6 +13,9 @@
 - `#SBATCH` lines after the first command of a batch script: sbatch reads directives only up to the first line that
   is not a comment, so the job runs without them (no `--array`: one task; no `--time`, `--mem`: the defaults).
 
+- A shell function called with two arguments in each other's place: `eval_split tasks.jsonl $CONCURRENCY $REPEATS`
+  for `eval_split() { local input=$1 repeats=$2 concurrency=$3; ... }`. Nothing checks a function's arguments.
+
 Each is a config cause: the script's settings are not the ones that reached the run. All of them exit 0.
 """
 
@@ -45,11 +48,15 @@ _DONE = re.compile(r"^\s*done\b")
 _CASE_ASSIGNMENT = re.compile(r"^\s*--?[\w-]+\)\s*(?P<name>[A-Za-z_]\w*)=")
 _SOURCE = re.compile(r"^\s*(?:source|\.)\s+(?P<path>\S+)")
 _UNCONDITIONAL = r"^\s*(?:export\s+)?{name}=(?!\$\{{{name}:?[-=])"
+_FUNCTION = re.compile(r"^\s*(?:function\s+)?(?P<name>[A-Za-z_][\w-]*)\s*\(\)\s*\{?\s*$")
+_PARAMETER = re.compile(r"\b(?P<name>[A-Za-z_]\w*)=[\"']?\$\{?(?P<position>[1-9])\}?[\"']?(?=\s|;|$)")
+_VARIABLE_ARGUMENT = re.compile(r"[\"']?\$\{?(?P<name>[A-Za-z_]\w*)\}?[\"']?")
+_PARAMETERS_WITHIN = 6  # lines after `name() {` where its `local a=$1 b=$2` are
 
 
 def rule_shell_pitfalls(ev: Evidence) -> list[Finding]:
     for finding in (_directives_after_a_command(ev), _spaced_assignment(ev), _redirect_in_test(ev),
-                    _loop_in_a_pipeline(ev), _defaults_sourced_after_options(ev)):
+                    _loop_in_a_pipeline(ev), _defaults_sourced_after_options(ev), _function_arguments_swapped(ev)):
         if finding is not None:
             return [finding]
     return []
@@ -189,3 +196,55 @@ def _unconditional(sourced: UserFile, parsed: dict[str, int]) -> list[tuple[str,
         pattern = re.compile(_UNCONDITIONAL.format(name=name))
         found += [(name, number, line.strip()) for _, number, line, _ in lines_matching([sourced], pattern)][:1]
     return found
+
+
+def _named_like(variable: str, parameter: str) -> bool:
+    """`$REPEATS` for `repeats`, `$NUM_REPEATS` for `repeats`: the caller's variable names the parameter."""
+    variable, parameter = variable.lower(), parameter.lower()
+    return variable == parameter or variable.endswith("_" + parameter) or parameter.endswith("_" + variable)
+
+
+def _function_parameters(file: UserFile) -> dict[str, tuple[int, dict[int, str]]]:
+    """name -> (line of its parameters, {position: parameter name}) of each shell function that names its `$1`..."""
+    lines, found = file.text.splitlines(), {}
+    for number, line in enumerate(lines, 1):
+        if (function := _FUNCTION.match(line)) is None:
+            continue
+        for offset, body in enumerate(lines[number:number + _PARAMETERS_WITHIN], number + 1):
+            if parameters := {int(m["position"]): m["name"] for m in _PARAMETER.finditer(body)}:
+                found[function["name"]] = (offset, parameters)
+                break
+    return found
+
+
+def _function_arguments_swapped(ev: Evidence) -> Finding | None:
+    for file in _shell_files(ev):
+        for function, (defined, parameters) in _function_parameters(file).items():
+            call = re.compile(rf"^\s*{re.escape(function)}\s+(?P<arguments>[^#\n|;&]+)")
+            for number, line, match in ((n, t, m) for n, t in enumerate(file.text.splitlines(), 1)
+                                        if (m := call.match(t))):
+                passed = {position: argument["name"] for position, word in enumerate(match["arguments"].split(), 1)
+                          if (argument := _VARIABLE_ARGUMENT.fullmatch(word))}
+                crossed = next(((a, b) for a in passed for b in passed if a < b and a in parameters and b in parameters
+                                and _named_like(passed[a], parameters[b]) and _named_like(passed[b], parameters[a])),
+                               None)
+                if crossed is None:
+                    continue
+                first, second = crossed
+                meant = match["arguments"].split()
+                meant[first - 1], meant[second - 1] = meant[second - 1], meant[first - 1]
+                order = " ".join(parameters[position] for position in sorted(parameters))
+                return Finding(
+                    category=CONFIG,
+                    title=f"{file.name}:{number} calls {function} with ${passed[first]} and ${passed[second]} in each "
+                          f"other's place",
+                    evidence=[EvidenceLine(file=file.name, line=number, text=line.strip()),
+                              EvidenceLine(file=file.name, line=defined, text=file.text.splitlines()[defined - 1].strip())],
+                    cause=f"{function} takes its arguments in the order {order}, and the call passes ${passed[first]} "
+                          f"as {parameters[first]} and ${passed[second]} as {parameters[second]}: each value went to "
+                          "the other's parameter. Nothing checks a shell function's arguments, so the run went on with "
+                          "them swapped and exited 0.",
+                    fix=f"In {file.name}, call `{function} {' '.join(meant)}` (the order {function} reads: {order}); "
+                        "then run again on a clean output path and profile.",
+                )
+    return None
