@@ -423,6 +423,33 @@ def test_a_latest_link_left_on_the_previous_checkpoint_is_a_profile_of_an_older_
     assert "ln -sfn step_0200 latest" in finding.fix
 
 
+def test_a_report_of_the_most_recently_modified_folder_after_a_cleanup_touched_the_older_one(run):
+    """report.sh profiles `ls -td */*/ | head -1`; a cleanup removing a scratch file from step_0100's folder after
+    step_0200 was collected makes the older folder the most recent by time, and bash really picks it."""
+    newer = _second_checkpoint_unprofiled(run)
+    runs = run.parents[1]
+    (run / "collect.tmp").write_text("scratch")
+    (runs / "report.sh").write_text(f"#!/bin/bash\nLATEST=$(ls -td */*/ | head -1)\necho \"report of $LATEST\"\n"
+                                    f"{sys.executable} -m gym_pipeline.cli profile --inputs "
+                                    "${LATEST}rollouts_materialized_inputs.jsonl --rollouts ${LATEST}rollouts.jsonl "
+                                    "--output-dir report\n")
+    time.sleep(0.05)  # past the copy's modification times
+    with (runs / "cleanup.log").open("w") as log:
+        subprocess.run("rm -v -f */*/collect.tmp", shell=True, cwd=runs, stdout=log, stderr=subprocess.STDOUT,
+                       check=True)
+    with (runs / "report.log").open("w") as log:
+        subprocess.run(["bash", "report.sh"], cwd=runs, stdout=log, stderr=subprocess.STDOUT, check=True)
+    assert f"report of step_0100/{ENV}/" in (runs / "report.log").read_text()  # bash really picked the older run
+    assert newer.is_dir()
+
+    finding = diagnose(runs).causes[0]
+
+    assert (finding.category, finding.id) == ("cache_resume", "profile_of_an_older_run")
+    assert "report.sh takes the most recently modified run folder (`ls -t`)" in finding.title
+    assert f"removed 'step_0100/{ENV}/collect.tmp'" in finding.cause
+    assert "In report.sh, pick the run by its name or its record, not by modification time" in finding.fix
+
+
 def test_a_newer_run_not_profiled_yet_without_a_pointer_to_the_older_one_is_no_fault(run):
     _second_checkpoint_unprofiled(run)
     report = diagnose(run.parents[1])

@@ -39,6 +39,10 @@ _LATEST_NAME = re.compile(r"^(?:latest|newest|current|last)(?:[_-]\w+)?$", re.I)
 # a script taking the last name `ls` or `sort` gives: `ls -d results/run_* | tail -1`
 _PICKS_BY_SORT = re.compile(r"\b(?:ls|sort)\b[^|\n]*\|\s*tail\s+-(?:n\s*)?1\b")
 _BY_TIME_OR_NUMBER = re.compile(r"\bls\s+-\w*t|\bsort\s+-\w*[Vn]")
+# a script taking the most recently modified: `ls -td runs/*/ | head -1`
+_PICKS_BY_TIME = re.compile(r"\bls\s+-\w*t\w*\b[^|\n]*\|\s*head\s+-(?:n\s*)?1\b")
+# a log line that changed something inside a folder: `removed 'runs/2026-12-02/collect.tmp'`, `touch ...`
+_TOUCHED = re.compile(r"\b(?:removed|deleted|created|touch|rm|mv|renamed|wrote|copied)\b", re.I)
 _NUMBER = re.compile(r"(\d+)")
 
 
@@ -146,6 +150,7 @@ def _pointers(ev: Evidence, collections: list[Collection], older: Collection, ne
             f"`{ev.rel(link)}` points at {older_parts[depth]}, not at the newest run {meant.name}",
             f"Point it at the newest run (`ln -sfn {os.path.relpath(meant, link.parent)} {ev.rel(link)}`) and move "
             "it whenever a run is added (in the script that collects)"))
+    found += _picked_by_time(ev, older, newest)
     last_as_text = max((c.directory for c in collections), key=str)
     if last_as_text != older.directory:  # a sort of the names as text would not have picked it
         return found
@@ -158,6 +163,27 @@ def _pointers(ev: Evidence, collections: list[Collection], older: Collection, ne
                 f"In {file.name}, pick the run by number (`ls -d ... | sort -V | tail -1`) or by time (`ls -td ... "
                 "| head -1`)"))
     return found
+
+
+def _picked_by_time(ev: Evidence, older: Collection, newest: Collection) -> list[Pointer]:
+    """A script that profiles the most recently modified run folder, when the older run's folder was changed after the
+    newest was written: a file removed or added in it (a cleanup) makes it the most recent by time."""
+    picks = next(iter(lines_matching(ev.user_files, _PICKS_BY_TIME)), None)
+    if picks is None:
+        return []
+    file, number, line, _ = picks
+    older_rel = ev.rel(older.directory)
+    touched = next((EvidenceLine(file=ev.rel(log), line=n, text=text.strip()) for log, head in ev.log_heads
+                    for n, text in enumerate(head.splitlines(), 1)
+                    if f"{older_rel}/" in text and _TOUCHED.search(text)), None)
+    changed = f" ({touched.file}: {touched.text})" if touched else ""
+    return [Pointer(
+        EvidenceLine(file=file.name, line=number, text=line.strip()),
+        f"{file.name} takes the most recently modified run folder (`ls -t`), and {older.directory.name} was changed "
+        f"after {newest.directory.name} was written{changed}: a folder's time moves whenever a file in it is added "
+        "or removed",
+        f"In {file.name}, pick the run by its name or its record, not by modification time (`ls -td ... | head -1`): "
+        f"`ls -d ... | sort -V | tail -1`, or a path the collecting script writes down")]
 
 
 def rule_profile_of_an_older_run(ev: Evidence) -> list[Finding]:
