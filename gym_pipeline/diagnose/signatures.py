@@ -211,6 +211,9 @@ SIGNATURES: tuple[Signature, ...] = (
     # a port forward or tunnel between a client and a server (a forwarder's own line, an `ssh -L` command line)
     Signature("port_forward", r"(?i)\bforward\w*\b[^\n]*?:(?P<local>\d{2,5})\b[^\n]*?(?:->|=>|\bto\b)[^\n]*?:(?P<remote>\d{2,5})\b"
                               r"|\bssh\b[^\n]*\s-L\s*(?:[\w.]+:)?(?P<local2>\d{2,5}):[\w.-]+:(?P<remote2>\d{2,5})\b"),
+    # make's report of a recipe that failed: which Makefile line, which target, the recipe's exit code
+    Signature("make_recipe_failed", r"^make(?:\[\d+\])?: \*\*\* \[(?P<makefile>[^:\]\s]+):(?P<line>\d+): "
+                                    r"(?P<target>[^\]\s]+)\] Error (?P<code>\d+)"),
     # make finding its targets newer than their prerequisites: it ran nothing (rollouts kept from an earlier model)
     Signature("make_nothing_to_do", r"^make(?:\[\d+\])?: (?:Nothing to be done for '[^']+'|'[^']+' is up to date)\."),
     # our simulated policy started with fault injection on (`serve-policy --fault-rate`): it fails requests on purpose

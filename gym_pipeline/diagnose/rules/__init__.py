@@ -83,6 +83,7 @@ from gym_pipeline.diagnose.rules.job import (
 )
 from gym_pipeline.diagnose.rules.known import known_problems
 from gym_pipeline.diagnose.rules.local_ray import rule_own_ray_unreachable
+from gym_pipeline.diagnose.rules.make_targets import rule_partial_target_kept_by_make
 from gym_pipeline.diagnose.rules.port_taken import rule_model_port_held_by_another_server
 from gym_pipeline.diagnose.rules.process_limits import rule_process_limits
 from gym_pipeline.diagnose.rules.profiled_run import rule_profile_of_an_older_run, rule_summary_of_an_older_run
@@ -175,6 +176,7 @@ RULES: tuple[Rule, ...] = (
     Rule(1, "option_given_twice", rule_option_given_twice),
     Rule(1, "shell_pitfalls", rule_shell_pitfalls),
     Rule(1, "step_ended_with_its_batch_script", rule_step_ended_with_its_batch_script),
+    Rule(1, "partial_target_kept_by_make", rule_partial_target_kept_by_make),
     Rule(1, "known_problems", known_problems(1)),
     Rule(2, "model_port_held_by_another_server", rule_model_port_held_by_another_server),
     Rule(2, "endpoint_not_where_server_listens", rule_endpoint_not_where_server_listens),

@@ -1,0 +1,57 @@
+"""A partial rollouts file that make kept after its recipe failed, and counted as built the next time.
+
+When a recipe fails (a `timeout` around the collection, a Ctrl-C, a crash), make leaves the file it was writing
+unless the Makefile says `.DELETE_ON_ERROR:`. The next `make` sees that file newer than its prerequisites and skips
+the collection: the user fixed what stopped it, ran make again, and profiled the same half-written rollouts. The
+first failure (a slow server, a short timeout) was fixed; what is wrong now is the kept file.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from gym_pipeline.diagnose.evidence import Evidence
+from gym_pipeline.diagnose.findings import Finding, resume_command
+from gym_pipeline.diagnose.logs import LogHit
+from gym_pipeline.diagnose.user_scripts import MAKEFILE_NAMES
+from gym_pipeline.diagnose.vocabulary import CACHE_RESUME
+
+_DELETE_ON_ERROR = ".DELETE_ON_ERROR"
+
+
+def _later(hit: LogHit, failed: LogHit) -> bool:
+    """Whether `hit` is of a later make than `failed`: in another log, or further down the same one."""
+    return hit.file != failed.file or hit.line > failed.line
+
+
+def rule_partial_target_kept_by_make(ev: Evidence) -> list[Finding]:
+    a = ev.artifacts
+    makefile = next((file for file in ev.user_files if Path(file.name).name in MAKEFILE_NAMES), None)
+    if makefile is None or _DELETE_ON_ERROR in makefile.text or not a.missing_keys:
+        return []
+    rollouts = a.files.rollouts
+    failed = next((hit for hit in ev.hits("make_recipe_failed")
+                   if Path(hit.group("target") or "").name == rollouts.name and rollouts.is_file()), None)
+    if failed is None:
+        return []
+    target = failed.group("target")
+    again = [hit for hit in (*ev.hits("make_recipe_failed"), *ev.hits("make_nothing_to_do"))
+             if _later(hit, failed) and hit is not failed]
+    if not again or any(hit.group("target") == target for hit in again):  # the collection ran again, and failed
+        return []
+    later = again[-1]
+    return [Finding(
+        category=CACHE_RESUME,
+        title=f"make kept the partial {target} its failed recipe left, and the next make took it as built: "
+              f"{len(a.missing_keys)} materialized rollouts are missing",
+        evidence=[failed.evidence(), later.evidence()],
+        cause=f"The recipe for {target} failed ({failed.file}: {failed.text}) with the file half written, and "
+              f"{makefile.name} has no `{_DELETE_ON_ERROR}:`, so make kept it. The next make ({later.file}) saw "
+              f"{target} newer than its prerequisites and skipped the collection: what came after worked on the "
+              f"same partial file, {len(a.missing_keys)} rollouts short, whatever had stopped the first collection "
+              "was fixed.",
+        fix=f"Add `{_DELETE_ON_ERROR}:` to {makefile.name} (make then deletes a target whose recipe failed), or have "
+            f"the recipe write a temporary file and `mv` it onto {target} at the end; for this run, finish the "
+            f"collection: {resume_command(ev)} (or delete {target} and run make again), then profile.",
+        explains=frozenset({"make_recipe_failed"}),
+    )]

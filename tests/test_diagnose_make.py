@@ -1,0 +1,72 @@
+"""A Makefile that collects under `timeout`, run for real by make against a slow simulated policy.
+
+The first make stops the collection half way; without `.DELETE_ON_ERROR:` make keeps the partial rollouts.jsonl and
+the next make takes it as built and goes straight to the profile. With it, make deletes the partial file and the next
+make collects again: no kept target to blame.
+"""
+
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from gym_pipeline.core.materialize import MaterializationSettings, materialize_file
+from gym_pipeline.diagnose import diagnose
+from gym_pipeline.environments import get_environment
+from gym_pipeline.host import free_loopback_port
+from gym_pipeline.serving.checkpoints import demo_checkpoints
+
+pytestmark = pytest.mark.skipif(shutil.which("make") is None, reason="needs GNU make")
+
+CLI = [sys.executable, "-m", "gym_pipeline.cli"]
+RULE = "partial_target_kept_by_make"
+
+
+def _made_twice(tmp_path: Path, first_line: str) -> Path:
+    environment = get_environment("string_match")
+    checkpoint = demo_checkpoints(tmp_path / "checkpoints", 1, ["string_match"])[0]
+    run = tmp_path / "run"
+    (run / "logs").mkdir(parents=True)
+    materialize_file(environment.dataset_path, run / "rollouts_materialized_inputs.jsonl",
+                     MaterializationSettings(3, environment.agent_name))
+    port = free_loopback_port()
+    gp = " ".join(CLI)
+    (run / "Makefile").write_text(
+        f"{first_line}all: profile\n\nrollouts.jsonl: rollouts_materialized_inputs.jsonl\n"
+        f"\ttimeout 4 {gp} collect --inputs $< --output $@ --model-url http://127.0.0.1:{port}/v1 --env string_match "
+        "--concurrency 1\n\nprofile: rollouts.jsonl\n"
+        f"\t{gp} profile --inputs rollouts_materialized_inputs.jsonl --rollouts rollouts.jsonl\n\n.PHONY: all profile\n")
+    with (run / "logs" / "model_server.log").open("w") as log:
+        server = subprocess.Popen([*CLI, "serve-policy", "--checkpoint", str(checkpoint), "--port", str(port),
+                                   "--latency-ms", "400"], stdout=log, stderr=subprocess.STDOUT)
+    try:
+        time.sleep(2.5)
+        for name in ("make_first.log", "make.log"):
+            with (run / "logs" / name).open("w") as log:
+                subprocess.run(["make"], cwd=run, stdout=log, stderr=subprocess.STDOUT, timeout=120)
+    finally:
+        server.terminate()
+        server.wait(10)
+    return run
+
+
+def test_a_partial_rollouts_file_make_kept_is_taken_as_built_by_the_next_make(tmp_path: Path) -> None:
+    run = _made_twice(tmp_path, "")
+    assert "rollouts.jsonl] Error 124" in (run / "logs" / "make_first.log").read_text()
+    assert "cli collect" not in (run / "logs" / "make.log").read_text()  # make really skipped the collection
+
+    top = diagnose(run).causes[0]
+
+    assert (top.category, top.id) == ("cache_resume", RULE)
+    assert [line.where for line in top.evidence] == ["logs/make_first.log:4", "logs/make.log:5"]
+    assert "Add `.DELETE_ON_ERROR:` to Makefile" in top.fix and "--resume" in top.fix
+
+
+def test_a_makefile_that_deletes_failed_targets_collects_again_and_is_not_blamed(tmp_path: Path) -> None:
+    run = _made_twice(tmp_path, ".DELETE_ON_ERROR:\n")
+    assert "cli collect" in (run / "logs" / "make.log").read_text()
+
+    assert all(finding.id != RULE for finding in diagnose(run).findings)
