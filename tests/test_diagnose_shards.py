@@ -4,6 +4,7 @@ shards are diagnosed on their own, and what the joined files show follows from t
 from __future__ import annotations
 
 import asyncio
+import shutil
 from pathlib import Path
 
 from gym_pipeline.core.formats import MATERIALIZED_INPUTS_FILE, ROLLOUTS_FILE
@@ -16,9 +17,9 @@ ENV = "string_match"
 SHARD_TASKS = 4
 
 
-def collect_shards(root: Path, model_url: str, model_names: list[str | None]) -> Path:
+def collect_shards(root: Path, model_url: str, model_names: list[str | None], join: bool = True) -> Path:
     """The data split into one shard per model name, each materialized and collected in shards/part_NN, then
-    joined at the top level as a user's script does."""
+    (`join`) joined at the top level as a user's script does."""
     environment = get_environment(ENV)
     rows = environment.dataset_path.read_text().splitlines(keepends=True)
     run = root / "run"
@@ -31,7 +32,7 @@ def collect_shards(root: Path, model_url: str, model_names: list[str | None]) ->
         materialize_and_record(data, inputs, MaterializationSettings(2, environment.agent_name))
         settings = CollectorSettings(model_url=model_url, model_name=model_name, max_attempts=1)
         asyncio.run(collect(inputs, shard / ROLLOUTS_FILE, environment, settings))
-    for name in (ROLLOUTS_FILE, MATERIALIZED_INPUTS_FILE):
+    for name in (ROLLOUTS_FILE, MATERIALIZED_INPUTS_FILE) if join else ():
         parts = sorted((run / "shards").glob(f"part_*/{name}"))
         (run / name).write_bytes(b"".join(p.read_bytes() for p in parts))
     return run
@@ -80,3 +81,24 @@ def test_one_subfolder_is_no_join(policy_endpoint, tmp_path):
     report = diagnose(run)
 
     assert report.category == "healthy", [f.title for f in report.causes]
+
+
+def test_shards_not_joined_are_each_diagnosed_and_the_failing_one_leads(policy_endpoint, tmp_path):
+    run = collect_shards(tmp_path, policy_endpoint.url, [None, "no-such-model", None], join=False)
+
+    report = diagnose(run)
+
+    top = report.causes[0]
+    assert report.category == "model_serving", render_text(report)
+    assert top.title.startswith("In shards/part_01: ") and top.id.startswith("shard:")
+    assert top.evidence[0].file == "shards/part_01/rollouts_failures.jsonl"
+    assert [f.id for f in report.findings if f.role == "note"][-1] == "shard_collections"
+
+
+def test_runs_of_one_dataset_side_by_side_are_not_shards(policy_endpoint, tmp_path):
+    run = collect_shards(tmp_path, policy_endpoint.url, [None], join=False)
+    shutil.copytree(run / "shards" / "part_00", run / "shards" / "part_01")  # the same rows: another run, no shard
+
+    report = diagnose(run)
+
+    assert all(not f.id.startswith("shard") for f in report.findings)

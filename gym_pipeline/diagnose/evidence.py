@@ -60,6 +60,7 @@ class Evidence:
     launchers: list[LauncherRecord]
     manifest: ManifestFacts
     probes: list[ProbeResult] | None = None  # None: not probed
+    scripts_dir: Path | None = None  # the folder of shards this run folder is one of: its scripts ran it
     _hits: dict[str, list[LogHit]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -83,7 +84,7 @@ class Evidence:
     @cached_property
     def user_files(self) -> list[UserFile]:
         """The user's own scripts and settings files in the run folder, read once for every rule that looks."""
-        return read_user_files(self.run_dir)
+        return read_user_files(self.run_dir, self.scripts_dir)
 
     @cached_property
     def verifier_sources(self) -> list[Path]:
@@ -139,8 +140,10 @@ def collect_evidence(
     probe: bool = False,
     extra_logs: Mapping[str, str] | None = None,
     model_url: str | None = None,
+    scripts_dir: Path | None = None,
 ) -> Evidence:
-    """Gather the evidence of one run folder (ours or any NeMo Gym output folder)."""
+    """Gather the evidence of one run folder (ours or any NeMo Gym output folder); `scripts_dir`: the folder of
+    shards it is one of, whose scripts are read with its own."""
     run_dir = Path(run_dir)
     if not run_dir.is_dir() and not extra_logs:
         raise FileNotFoundError(f"{run_dir}: not a folder")
@@ -151,6 +154,7 @@ def collect_evidence(
         logs=scan_logs(run_dir, (extra_logs or {}).items()),
         launchers=read_launcher_states(run_dir),
         manifest=read_manifest_facts(run_dir, artifacts.files.materialized, artifacts.files.rollouts),
+        scripts_dir=scripts_dir,
     )
     check_unrecorded_source(ev.manifest, run_dir, artifacts.files, ev.logs)  # a Gym folder: no manifest to ask
     if probe:

@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 from typing import Any, Literal
 
@@ -21,7 +22,12 @@ from gym_pipeline.diagnose.evidence import FAILED_RUN_SOURCE, Evidence, collect_
 from gym_pipeline.diagnose.findings import CAUSE, CONSEQUENCE, NOTE, Finding, plural
 from gym_pipeline.diagnose.launcher import outcome
 from gym_pipeline.diagnose.rules import run_rules
-from gym_pipeline.diagnose.shards import joined_shards, with_shard_findings
+from gym_pipeline.diagnose.shards import (
+    joined_shards,
+    unjoined_shards,
+    with_shard_findings,
+    with_unjoined_shard_findings,
+)
 from gym_pipeline.diagnose.vocabulary import HEALTHY, Category
 
 DIAGNOSIS_STAGE = "diagnostic_report"  # its record in the run's manifest, and the lock holder's stage
@@ -118,17 +124,22 @@ def diagnose(
     *,
     extra_logs: dict[str, str] | None = None,
     model_url: str | None = None,
+    scripts_dir: Path | None = None,
 ) -> DiagnosisReport:
     """Diagnose a run folder (ours or any folder NeMo Gym wrote).
 
     `probe`: also ask what the run's files name whether it answers now (loopback or the run's own URLs).
     `extra_logs`: texts read exactly like logs, by name, e.g. a failed run's error (the folder may not exist).
     `model_url`: a model base URL to probe besides the ones the run's files name.
+    `scripts_dir`: the folder of shards `run_dir` is one of; the scripts in it are read as the run's own.
     """
-    evidence = collect_evidence(run_dir, probe=probe, extra_logs=extra_logs, model_url=model_url)
+    evidence = collect_evidence(run_dir, probe=probe, extra_logs=extra_logs, model_url=model_url,
+                                scripts_dir=scripts_dir)
     findings = run_rules(evidence)
     if shards := joined_shards(evidence.artifacts.files, evidence.run_dir):
-        findings = with_shard_findings(evidence, findings, shards, lambda shard: diagnose(shard).findings)
+        findings = with_shard_findings(evidence, findings, shards, partial(_shard_findings, evidence.run_dir))
+    elif shards := unjoined_shards(evidence.artifacts.files, evidence.run_dir):
+        findings = with_unjoined_shard_findings(evidence, findings, shards, partial(_shard_findings, evidence.run_dir))
     causes = [f for f in findings if f.role == CAUSE]
     summary = summarize(evidence) | {"rules_failed": [f.id for f in findings if f.diagnosis_fault]}
     return DiagnosisReport(
@@ -137,6 +148,10 @@ def diagnose(
         findings=findings,
         summary=redact_value(summary),  # probe addresses and details may hold a URL's credentials
     )
+
+
+def _shard_findings(run_dir: Path, shard: Path) -> list[Finding]:
+    return diagnose(shard, scripts_dir=run_dir).findings
 
 
 def diagnose_failed_run(run_dir: Path | str, failure_text: str | None = None,

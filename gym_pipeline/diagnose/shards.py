@@ -1,14 +1,17 @@
-"""A run folder whose top-level rollouts are its shard collections joined: each shard is diagnosed on its own.
+"""A run folder of shard collections, joined at its top level or not: each shard is diagnosed on its own.
 
 Users who collect at scale split the data, collect each part in a subfolder of its own (one job or one
-process per shard), then join the parts with `cat shards/*/rollouts.jsonl > rollouts.jsonl`. The joined
-files keep no failures sidecar and no manifest, and their keys collide (each shard numbers its tasks from
-0), so what failed is only in the shards. The shards' causes lead the report: they are upstream of the
-join; what the joined files show follows from the join.
+process per shard, a Slurm job array), then often join the parts with `cat shards/*/rollouts.jsonl >
+rollouts.jsonl`. The joined files keep no failures sidecar and no manifest, and their keys collide (each
+shard numbers its tasks from 0), so what failed is only in the shards. The shards' causes lead the report:
+they are upstream of the join; what the joined files show follows from the join. A folder of shards not
+joined has no collection of its own: what one shard shows is not the run's, so every shard is read.
 """
 
 from __future__ import annotations
 
+import os
+import re
 from collections import defaultdict
 from collections.abc import Callable
 from pathlib import Path
@@ -23,14 +26,12 @@ from gym_pipeline.diagnose.findings import CAUSE, CONSEQUENCE, NOTE, Finding, pl
 _COMPARED_BYTES = 4096
 _EVIDENCE_PER_SHARD = 2
 MERGE_ID = "shards_joined"
+SHARDS_ID = "shard_collections"
+_DIGITS = re.compile(r"\d+")
 
 
-def joined_shards(files: RunFiles, run_dir: Path) -> list[RunFiles]:
-    """The shard collections below `run_dir` whose rollouts files, joined in name order (as a shell glob
-    sorts them), are the top-level rollouts file byte for byte; [] when it is no such join."""
-    top = files.rollouts
-    if files.directory != run_dir or not top.is_file():
-        return []
+def _sub_collections(run_dir: Path) -> list[RunFiles]:
+    """The collections in the run folder's subfolders (a materialized file with its rollouts), in name order."""
     shards = []
     for materialized in walk_glob(run_dir, MATERIALIZED_SUFFIX):
         if materialized.parent == run_dir:
@@ -39,7 +40,32 @@ def joined_shards(files: RunFiles, run_dir: Path) -> list[RunFiles]:
         rollouts = materialized.parent / f"{stem}.jsonl"
         if rollouts.is_file():
             shards.append(run_files_at(materialized.parent, stem))
-    shards.sort(key=lambda s: str(s.rollouts))
+    return sorted(shards, key=lambda s: str(s.rollouts))
+
+
+def unjoined_shards(files: RunFiles, run_dir: Path) -> list[RunFiles]:
+    """The shard collections of a run folder that has no collection of its own: subfolders named alike but for
+    their numbers (`shards/0`, `part_01`) whose materialized inputs are different data. Not runs of one dataset
+    (per checkpoint or per day, which hold the same rows); [] when the folder is no such set."""
+    if files.directory == run_dir:
+        return []
+    shards = _sub_collections(run_dir)
+    if len(shards) < 2 or len({_DIGITS.sub("#", str(s.directory.relative_to(run_dir))) for s in shards}) != 1:
+        return []
+    first_rows = set()
+    for shard in shards:
+        with shard.materialized.open("rb") as materialized:
+            first_rows.add(materialized.readline().strip())
+    return shards if len(first_rows) == len(shards) else []
+
+
+def joined_shards(files: RunFiles, run_dir: Path) -> list[RunFiles]:
+    """The shard collections below `run_dir` whose rollouts files, joined in name order (as a shell glob
+    sorts them), are the top-level rollouts file byte for byte; [] when it is no such join."""
+    top = files.rollouts
+    if files.directory != run_dir or not top.is_file():
+        return []
+    shards = _sub_collections(run_dir)
     if len(shards) < 2 or sum(s.rollouts.stat().st_size for s in shards) != top.stat().st_size:
         return []
     offset = 0
@@ -90,6 +116,40 @@ def with_shard_findings(
     return [*shard_causes, *followed, *top_causes, *notes, join]
 
 
+def with_unjoined_shard_findings(
+    ev: Evidence,
+    findings: list[Finding],
+    shards: list[RunFiles],
+    diagnose_shard: Callable[[Path], list[Finding]],
+) -> list[Finding]:
+    """The report of a folder of shards not joined: each shard cause (once for all the shards it holds in), then
+    what the folder's own files and logs show; the findings of the one shard the folder was read as are its own."""
+    names = [ev.rel(s.directory) for s in shards]
+    by_rule: dict[str, list[tuple[str, Finding]]] = defaultdict(list)
+    for name, shard in zip(names, shards, strict=True):
+        for finding in diagnose_shard(shard.directory):
+            if finding.role == CAUSE or finding.diagnosis_fault:
+                by_rule[finding.id].append((name, finding))
+    shard_causes = [_across_shards(held, len(shards)) for held in by_rule.values()]
+    read_as = ev.rel(ev.artifacts.files.directory)
+    own = [f for f in findings if not any(line.file.startswith(f"{read_as}/") for line in f.evidence)]
+    note = Finding(
+        category="data_schema", role=NOTE, id=SHARDS_ID,
+        evidence=[EvidenceLine(file=name, text=f"{plural(_rows(shard), 'materialized rollout')}")
+                  for name, shard in zip(names[:_EVIDENCE_PER_SHARD * 2], shards, strict=False)],
+        title=f"{plural(len(shards), 'shard collection')} ({', '.join(names)}), not joined: each shard was "
+              "diagnosed on its own",
+        cause="The run folder has no collection of its own, and its subfolders hold one part of the data each: "
+              "each shard was read on its own, and its causes lead this report.",
+        fix="Profile and resume each shard in its own folder; join only finished shards.")
+    return [*shard_causes, *[f for f in own if f.role != NOTE], *[f for f in own if f.role == NOTE], note]
+
+
+def _rows(shard: RunFiles) -> int:
+    with shard.materialized.open("rb") as materialized:
+        return sum(1 for line in materialized if line.strip())
+
+
 def _reads_joined_files(finding: Finding, joined_files: set[str]) -> bool:
     """Whether a finding reads the joined files: it cites them, or a log line naming them."""
     return any(
@@ -103,7 +163,8 @@ def _across_shards(held: list[tuple[str, Finding]], shard_count: int) -> Finding
     first_name, first = held[0]
     names = [name for name, _ in held]
     evidence = [
-        line.model_copy(update={"file": f"{name}/{line.file}"}) if not line.file.startswith("/") else line
+        line.model_copy(update={"file": os.path.normpath(f"{name}/{line.file}")}) if not line.file.startswith("/")
+        else line
         for name, finding in held for line in finding.evidence[:_EVIDENCE_PER_SHARD]
     ]
     where = (f"In {first_name}" if len(held) == 1 else

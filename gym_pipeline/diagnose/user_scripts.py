@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -39,17 +40,21 @@ class UserFile:
         return self.content.decode("utf-8", errors="replace")
 
 
-def read_user_files(run_dir: Path | None) -> list[UserFile]:
-    """The small scripts and settings files in the run folder, or one folder down (read once per diagnosis:
-    `Evidence.user_files`)."""
+def read_user_files(run_dir: Path | None, enclosing: Path | None = None) -> list[UserFile]:
+    """The small scripts and settings files in the run folder, or one folder down, then those directly in
+    `enclosing` (the folder of shards a run folder is one of: its scripts ran the shard), named from the run folder
+    (`../collect.sbatch`). Read once per diagnosis: `Evidence.user_files`."""
     if run_dir is None or not run_dir.is_dir():
         return []
+    paths = sorted([*run_dir.iterdir(), *(p for d in run_dir.iterdir() if d.is_dir() for p in d.iterdir())])
+    if enclosing is not None and enclosing.is_dir():
+        paths += sorted(enclosing.iterdir())
     found = []
-    for path in sorted([*run_dir.iterdir(), *(p for d in run_dir.iterdir() if d.is_dir() for p in d.iterdir())]):
+    for path in paths:
         if path.suffix not in _INPUT_SUFFIXES or not path.is_file() or path.stat().st_size > _MAX_BYTES:
             continue
         try:
-            found.append(UserFile(str(path.relative_to(run_dir)), path.read_bytes()))
+            found.append(UserFile(os.path.relpath(path, run_dir), path.read_bytes()))
         except OSError:
             continue
     return found
@@ -124,6 +129,23 @@ def server_capacity_settings(files: list[UserFile]) -> list[str]:
 
 
 # a script that sends requests to a model server in a loop (a load test, a warm-up, a health poll)
+_UNTHROTTLED_ARRAY = re.compile(r"^\s*#SBATCH\s+(?:--array[= ]|-a\s*)(?P<range>[\d,-]+)\s*(?:#.*)?$")
+
+
+def unthrottled_arrays(files: list[UserFile]) -> list[tuple[UserFile, int, str, int]]:
+    """(file, line number, range, tasks) of each Slurm job array with no `%` limit on how many of its tasks run at
+    once: Slurm starts as many as the cluster has room for, all at the same time."""
+    found = []
+    for file, number, _, match in lines_matching(files, _UNTHROTTLED_ARRAY):
+        tasks = 0
+        for part in match["range"].split(","):
+            first, _, last = part.partition("-")
+            if first.isdigit() and (last.isdigit() or not last):
+                tasks += int(last or first) - int(first) + 1
+        found.append((file, number, match["range"], tasks))
+    return found
+
+
 _CHAT_REQUEST = re.compile(r"chat/completions|/v1/completions|\b(?:hey|wrk|locust|ab)\s+-")
 _LOOP = re.compile(r"^\s*(?:while|for|until)\b")
 

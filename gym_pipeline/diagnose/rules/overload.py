@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from pathlib import Path
 
 from gym_pipeline.core.manifest import MANIFEST_FILE
 from gym_pipeline.diagnose.artifacts import FailureGroup
@@ -21,7 +22,7 @@ from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import Finding, affected, keys_of, models_url, plural, resume_command, unique
 from gym_pipeline.diagnose.rules.routing import OVERLOADED_REPLY
-from gym_pipeline.diagnose.user_scripts import request_loops, server_capacity_settings
+from gym_pipeline.diagnose.user_scripts import request_loops, server_capacity_settings, unthrottled_arrays
 from gym_pipeline.diagnose.vocabulary import MODEL_SERVING, THROUGHPUT_RESOURCES
 
 _TIMEOUT = re.compile(r"timeout|timed out", re.I)
@@ -114,6 +115,11 @@ def overload_finding(ev: Evidence, groups: list[FailureGroup], overload: Overloa
     other_load = (f" {', '.join(loops)} {'send' if len(loops) > 1 else 'sends'} requests to a model server from a "
                   "loop: if it ran beside the collection (a load test or warm-up left running), stop it (`pkill -f "
                   f"{loops[0]}`) before collecting." if loops else "")
+    arrays = unthrottled_arrays(ev.user_files)
+    at_once = "".join(
+        f"{Path(file.name).name} runs its job array's {tasks} tasks (`--array={span}`) at once, each sending up to "
+        f"{overload.concurrency or 'its concurrency in'} requests to this one server: let fewer run together "
+        f"(`#SBATCH --array={span}%1`, or `%2`). " for file, _, span, tasks in arrays[:1])
     sized = (f" The server's capacity is set by the run's own files: {'; '.join(f'`{c}`' for c in capacity[:4])}: check "
              "that these are the values meant for this run (a debugging value left in a settings file sizes every "
              "server started from it)." if capacity else "")
@@ -127,7 +133,7 @@ def overload_finding(ev: Evidence, groups: list[FailureGroup], overload: Overloa
         cause=f"Not a model fault: {overload.what()}. Requests beyond what it runs wait in its queue until the "
               "client times out, or are refused (429) once the queue is full. Affected: "
               f"{affected(ev, groups)}.",
-        fix=f"Lower the concurrency {current}to about {target or 'what the server runs at once'} "
+        fix=f"{at_once}Lower the concurrency {current}to about {target or 'what the server runs at once'} "
             f"(`gym eval run ... --concurrency {target or '<n>'}`, `gym-pipeline collect --concurrency "
             f"{target or '<n>'}`, or `concurrency:` in sweep.yaml), or give the model server more capacity (vLLM "
             "`--max-num-seqs`, more replicas behind the URL)." + sized + other_load + " Then collect the missing rollouts: "

@@ -1,8 +1,11 @@
-"""A model server started with `srun ... &` by a batch script that ends without `wait`, on the real Slurm.
+"""Users' batch scripts, run on the real Slurm.
 
-Slurm cancels the job's steps when the batch script ends: the server printed its URL and was gone, and the
-collection against it found nothing. The diagnosis names the script's line, not a cancelled job; the same script
-ending with `wait` is no finding of that kind.
+- A model server started with `srun ... &` by a batch script that ends without `wait`: Slurm cancels the job's steps
+  when the batch script ends, so the server printed its URL and was gone, and the collection against it found
+  nothing. The diagnosis names the script's line, not a cancelled job; the same script ending with `wait` is no
+  finding of that kind.
+- Shards collected by a job array with no `%` limit: its tasks run at once against one small server, which refuses
+  what it cannot queue (429). The overload's fix names the array and its throttle.
 """
 
 import subprocess
@@ -17,6 +20,7 @@ from gym_pipeline.core.materialize import MaterializationSettings, materialize_f
 from gym_pipeline.diagnose import diagnose
 from gym_pipeline.diagnose.vocabulary import MODEL_SERVING
 from gym_pipeline.environments import get_environment
+from gym_pipeline.host import free_loopback_port
 from gym_pipeline.serving.checkpoints import demo_checkpoints
 
 pytestmark = pytest.mark.integration  # needs the real one-node Slurm
@@ -74,3 +78,45 @@ def test_a_batch_script_that_waits_for_its_server_step_is_not_blamed(tmp_path: P
     run = _batch_served_run(tmp_path, ending="wait\n")
 
     assert all(finding.id != RULE for finding in diagnose(run).findings)
+
+
+def test_a_job_array_of_shards_without_a_throttle_overloads_one_server(tmp_path: Path) -> None:
+    slurm_cluster()
+    environment = get_environment("string_match")
+    checkpoint = demo_checkpoints(tmp_path / "checkpoints", 1, ["string_match"])[0]
+    run = tmp_path / "run"
+    (run / "logs").mkdir(parents=True)
+    rows = environment.dataset_path.read_text().splitlines(keepends=True)
+    for shard in range(3):
+        (run / "shards" / str(shard)).mkdir(parents=True)
+        data = run / "shards" / str(shard) / "tasks.jsonl"
+        data.write_text("".join(rows[shard * 4:(shard + 1) * 4]))
+        materialize_file(data, run / "shards" / str(shard) / "rollouts_materialized_inputs.jsonl",
+                         MaterializationSettings(3, environment.agent_name))
+    port = free_loopback_port()
+    script = run / "collect_shards.sbatch"
+    script.write_text(
+        "#!/bin/bash\n#SBATCH --job-name=collect-shards\n#SBATCH --array=0-2\n"
+        f"#SBATCH --output={run}/logs/collect_shard_%a.log\n#SBATCH --time=5\n"
+        f"cd {run}/shards/$SLURM_ARRAY_TASK_ID\n"
+        f"{' '.join(CLI)} collect --inputs rollouts_materialized_inputs.jsonl --output rollouts.jsonl "
+        f"--model-url http://127.0.0.1:{port}/v1 --env string_match --concurrency 4\n")
+    with (run / "logs" / "model_server.log").open("w") as log:
+        server = subprocess.Popen([*CLI, "serve-policy", "--checkpoint", str(checkpoint), "--port", str(port),
+                                   "--latency-ms", "500", "--max-running", "2", "--max-waiting", "2"],
+                                  stdout=log, stderr=subprocess.STDOUT)
+    try:
+        time.sleep(2.5)
+        subprocess.run(["sbatch", "--wait", str(script)], capture_output=True, text=True, timeout=300)
+    finally:
+        server.terminate()
+        server.wait(10)
+    assert "429" in "".join(p.read_text() for p in run.glob("shards/*/rollouts_failures.jsonl"))
+
+    report = diagnose(run)
+
+    top = report.causes[0]
+    assert report.category == "throughput_resources", [f.title for f in report.causes]
+    assert top.title.startswith("In ") and "overloaded" in top.title
+    assert top.fix.startswith("collect_shards.sbatch runs its job array's 3 tasks (`--array=0-2`) at once")
+    assert "`#SBATCH --array=0-2%1`" in top.fix
