@@ -1,0 +1,16 @@
+"""Exact match on the final answer, ignoring case."""
+
+
+def _final_answer(text):
+    low = text.lower()
+    if "final answer:" in low:
+        return text[low.rindex("final answer:") + len("final answer:"):].strip().rstrip(".")
+    if "\\boxed{" in text:
+        return text[text.rindex("\\boxed{") + 7:].split("}")[0].strip()
+    return text.strip().splitlines()[-1] if text.strip() else ""
+
+
+def score(row, response_text):
+    answer = _final_answer(response_text).strip().lower()
+    label = str(row["expected_answer"]).strip().lower
+    return 1.0 if answer == label else 0.0
