@@ -35,6 +35,9 @@ SCENARIOS = {
     "not_loadable": fixtures.failing_build_task,
     "engine_down": lambda root: fixtures.write_task(root, "needs-engine"),
     "two_runs": lambda root: fixtures.write_task(root, "slow-task", solve=SLOW_SOLUTION),
+    # the shell's exit status written as the reward: 0 when the check passes
+    "exit_status": lambda root: fixtures.write_task(root, "status-as-reward", test="check() { test -f /app/done; }\n"
+                                                    "check\necho $? > /logs/verifier/reward.txt"),
     # the test moved to a new output folder, the instruction (and so the agent) did not
     "moved_output": lambda root: fixtures.write_task(root, "answer-moved", test="# answers live under /app/output\n"
                                                      + fixtures.PASSING_TEST.replace("/app/done", "/app/output/done")),
@@ -144,6 +147,8 @@ EXPECTED = [
      ("Raise the budgets in the dataset", "episode_grace_sec", '[gym.tasks."agent-overruns".verifier]')),
     ("moved_output", "verifier_runtime", ("answer-moved", "checks /app/output/done", "never asks for"),
      ("check /app/done (what instruction.md asks for) instead of /app/output/done", "gym-pipeline tasks validate")),
+    ("exit_status", "verifier_runtime", ("status-as-reward", "exit status as its reward", "scored 0"),
+     ("instead of `echo $?`", "gym-pipeline tasks validate")),
     ("two_runs", "cache_resume", ("Two runs on one run directory", "second writer was refused", "stage rollouts"),
      ("Run one job per partition at a time", "its own checkout")),
 ]

@@ -880,6 +880,41 @@ def rule_task_agent_timeouts(ev: Evidence) -> list[Finding]:
     )]
 
 
+# A task's test.sh writing the shell's exit status as the reward: 0 when the check passed, 1 when it failed
+
+_EXIT_STATUS_AS_REWARD = re.compile(r"^\s*(?:echo|printf\s+\S+)\s+[\"']?\$\?[\"']?\s*>>?\s*\S*reward\.txt")
+
+
+def rule_exit_status_written_as_reward(ev: Evidence) -> list[Finding]:
+    run = task_folder_run(ev)
+    if run is None:
+        return []
+    for task in _never_scored(run):
+        test = locate_named_file(run.task_path(task), ev.run_dir, folder=True) / "tests" / "test.sh"
+        try:
+            lines = test.read_text(encoding="utf-8", errors="replace").splitlines()
+        except OSError:
+            continue
+        number, line = next(((n, text) for n, text in enumerate(lines, 1) if _EXIT_STATUS_AS_REWARD.match(text)),
+                            (0, ""))
+        if not number:
+            continue
+        return [Finding(
+            category=VERIFIER_RUNTIME,
+            title=f"The test of {task} writes the shell's exit status as its reward (`{line.strip()}`): every "
+                  "episode of it scored 0",
+            evidence=[EvidenceLine(file=ev.rel(test), line=number, text=line.strip())],
+            cause="`$?` is the last command's exit status: 0 when the check passed, 1 when it failed, the opposite "
+                  f"of a reward. So {task} scores 0 whenever it is solved (and 1 when it is not): the model is not at "
+                  "fault, the verifier is.",
+            fix=f"In {run.task_path(task)}/tests/test.sh, write 1 when the check passes and 0 when it fails instead "
+                "of `echo $?` (`if check; then echo 1; else echo 0; fi > /logs/verifier/reward.txt`); check it with the "
+                f"oracle (`gym-pipeline tasks validate {run.task_path(task)}`, which must score 1), then "
+                f"{run.rerun()}.",
+        )]
+    return []
+
+
 _ADDED_BEFORE_KNOWN_PROBLEMS = {1: (("tasks_not_loadable", rule_tasks_not_loadable), ("no_sandbox", rule_no_sandbox)),
                                 5: (("backup_copies_run_as_tasks", rule_backup_copies_run_as_tasks),
                                     ("task_data_files_reformatted", rule_task_data_files_reformatted)),
@@ -887,7 +922,8 @@ _ADDED_BEFORE_KNOWN_PROBLEMS = {1: (("tasks_not_loadable", rule_tasks_not_loadab
                     ("task_agent_timeouts", rule_task_agent_timeouts),
                     ("test_script_errors", rule_test_script_errors),
                     ("test_reads_its_files_elsewhere", rule_test_reads_its_files_elsewhere),
-                    ("test_checks_unasked_paths", rule_test_checks_unasked_paths))}
+                    ("test_checks_unasked_paths", rule_test_checks_unasked_paths),
+                    ("exit_status_written_as_reward", rule_exit_status_written_as_reward))}
 
 
 def with_task_folder_rules(rules: tuple[Rule, ...]) -> tuple[Rule, ...]:
