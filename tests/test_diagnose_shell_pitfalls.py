@@ -122,3 +122,20 @@ def test_a_function_called_in_its_own_order_is_no_finding(tmp_path):
                                     'concurrency=$3\n  echo "$repeats repeat(s), concurrency $concurrency"\n}\n'
                                     'eval_split tasks.jsonl $REPEATS $CONCURRENCY\n')
     assert diagnose(run).healthy
+
+
+def test_an_array_named_without_an_index_is_only_its_first_element(tmp_path):
+    run = run_with_script(tmp_path, 'SPLITS=(dev test)\nfor split in $SPLITS; do\n  echo "== split $split"\ndone\n')
+    assert "split test" not in (run / "run_eval.log").read_text()  # bash really skipped it
+
+    top = diagnose(run).causes[0]
+
+    assert (top.category, top.id) == ("config", "shell_pitfalls")
+    assert [line.where for line in top.evidence] == ["run_eval.sh:3", "run_eval.sh:2"]
+    assert 'write `"${SPLITS[@]}"`' in top.fix and "skipped (test)" in top.fix
+
+
+def test_an_array_expanded_whole_is_no_finding(tmp_path):
+    run = run_with_script(tmp_path, 'SPLITS=(dev test)\nfor split in "${SPLITS[@]}"; do\n  echo "== $split"\ndone\n'
+                                    'echo "${#SPLITS[@]} splits, first ${SPLITS[0]}"\n')
+    assert diagnose(run).healthy

@@ -13,6 +13,8 @@
 - `#SBATCH` lines after the first command of a batch script: sbatch reads directives only up to the first line that
   is not a comment, so the job runs without them (no `--array`: one task; no `--time`, `--mem`: the defaults).
 
+- A bash array named without an index (`for split in $SPLITS` for `SPLITS=(dev test)`): it expands to its first
+  element only, so the loop runs once.
 - A shell function called with two arguments in each other's place: `eval_split tasks.jsonl $CONCURRENCY $REPEATS`
   for `eval_split() { local input=$1 repeats=$2 concurrency=$3; ... }`. Nothing checks a function's arguments.
 
@@ -51,12 +53,14 @@ _UNCONDITIONAL = r"^\s*(?:export\s+)?{name}=(?!\$\{{{name}:?[-=])"
 _FUNCTION = re.compile(r"^\s*(?:function\s+)?(?P<name>[A-Za-z_][\w-]*)\s*\(\)\s*\{?\s*$")
 _PARAMETER = re.compile(r"\b(?P<name>[A-Za-z_]\w*)=[\"']?\$\{?(?P<position>[1-9])\}?[\"']?(?=\s|;|$)")
 _VARIABLE_ARGUMENT = re.compile(r"[\"']?\$\{?(?P<name>[A-Za-z_]\w*)\}?[\"']?")
+_ARRAY = re.compile(r"^\s*(?:(?:declare|typeset|local|readonly)\s+(?:-\w+\s+)*)?(?P<name>[A-Za-z_]\w*)=\((?P<items>[^)]*)\)")
 _PARAMETERS_WITHIN = 6  # lines after `name() {` where its `local a=$1 b=$2` are
 
 
 def rule_shell_pitfalls(ev: Evidence) -> list[Finding]:
     for finding in (_directives_after_a_command(ev), _spaced_assignment(ev), _redirect_in_test(ev),
-                    _loop_in_a_pipeline(ev), _defaults_sourced_after_options(ev), _function_arguments_swapped(ev)):
+                    _loop_in_a_pipeline(ev), _defaults_sourced_after_options(ev), _function_arguments_swapped(ev),
+                    _array_without_index(ev)):
         if finding is not None:
             return [finding]
     return []
@@ -247,4 +251,33 @@ def _function_arguments_swapped(ev: Evidence) -> Finding | None:
                     fix=f"In {file.name}, call `{function} {' '.join(meant)}` (the order {function} reads: {order}); "
                         "then run again on a clean output path and profile.",
                 )
+    return None
+
+
+def _array_without_index(ev: Evidence) -> Finding | None:
+    for file in _shell_files(ev):
+        lines = file.text.splitlines()
+        for number, line in enumerate(lines, 1):
+            array = _ARRAY.match(line)
+            if array is None or len(items := array["items"].split()) < 2:
+                continue
+            name = array["name"]
+            bare = re.compile(rf"\$(?:{name}\b|\{{{name}\}})(?!\[)")
+            used = next(((n, text) for n, text in enumerate(lines[number:], number + 1)
+                         if bare.search(text) and not text.lstrip().startswith("#")), None)
+            if used is None:
+                continue
+            return Finding(
+                category=CONFIG,
+                title=f"{file.name}:{used[0]} uses the array {name} without an index: it is only its first element, "
+                      f"{items[0]}",
+                evidence=[EvidenceLine(file=file.name, line=used[0], text=used[1].strip()),
+                          EvidenceLine(file=file.name, line=number, text=line.strip())],
+                cause=f"In bash, `${name}` of an array is its first element: `{used[1].strip()}` saw {items[0]} and "
+                      f"never {', '.join(items[1:])}. Nothing fails: the script did the first one and stopped, and "
+                      "the rest were never run.",
+                fix=f"In {file.name}, write `\"${{{name}[@]}}\"` for every element of {name} (`for x in "
+                    f"\"${{{name}[@]}}\"`); then run the ones that were skipped ({', '.join(items[1:])}) and profile "
+                    "them.",
+            )
     return None
