@@ -139,3 +139,23 @@ def test_an_array_expanded_whole_is_no_finding(tmp_path):
     run = run_with_script(tmp_path, 'SPLITS=(dev test)\nfor split in "${SPLITS[@]}"; do\n  echo "== $split"\ndone\n'
                                     'echo "${#SPLITS[@]} splits, first ${SPLITS[0]}"\n')
     assert diagnose(run).healthy
+
+
+PICK_SPLIT = ('#!/bin/bash\nSPLIT=$1\ncase "$SPLIT" in\n  test) DATA=splits/test.jsonl ;;\n'
+              '  *)    DATA=splits/dev.jsonl ;;\nesac\necho "split $SPLIT: $DATA"\n')
+
+
+def test_an_argument_a_case_matches_only_in_other_letters_takes_the_default_branch(tmp_path):
+    run = run_with_script(tmp_path, "bash pick_split.sh Test\n", {"pick_split.sh": PICK_SPLIT})
+    assert "split Test: splits/dev.jsonl" in (run / "run_eval.log").read_text()  # bash really took the default
+
+    top = diagnose(run).causes[0]
+
+    assert (top.category, top.id) == ("config", "shell_pitfalls")
+    assert [line.where for line in top.evidence] == ["run_eval.sh:2", "pick_split.sh:4", "pick_split.sh:5"]
+    assert "In run_eval.sh, pass `test`, not `Test`" in top.fix
+
+
+def test_an_argument_a_case_matches_is_no_finding(tmp_path):
+    run = run_with_script(tmp_path, "bash pick_split.sh test\nbash pick_split.sh dev\n", {"pick_split.sh": PICK_SPLIT})
+    assert diagnose(run).healthy

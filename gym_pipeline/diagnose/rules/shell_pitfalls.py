@@ -15,6 +15,8 @@
 
 - A bash array named without an index (`for split in $SPLITS` for `SPLITS=(dev test)`): it expands to its first
   element only, so the loop runs once.
+- A script called with an argument its `case` matches only in other letter case (`run_eval.sh Test` for a `test)`
+  branch): it falls to the `*)` default branch, and the run does what the default does.
 - A shell function called with two arguments in each other's place: `eval_split tasks.jsonl $CONCURRENCY $REPEATS`
   for `eval_split() { local input=$1 repeats=$2 concurrency=$3; ... }`. Nothing checks a function's arguments.
 
@@ -54,13 +56,15 @@ _FUNCTION = re.compile(r"^\s*(?:function\s+)?(?P<name>[A-Za-z_][\w-]*)\s*\(\)\s*
 _PARAMETER = re.compile(r"\b(?P<name>[A-Za-z_]\w*)=[\"']?\$\{?(?P<position>[1-9])\}?[\"']?(?=\s|;|$)")
 _VARIABLE_ARGUMENT = re.compile(r"[\"']?\$\{?(?P<name>[A-Za-z_]\w*)\}?[\"']?")
 _ARRAY = re.compile(r"^\s*(?:(?:declare|typeset|local|readonly)\s+(?:-\w+\s+)*)?(?P<name>[A-Za-z_]\w*)=\((?P<items>[^)]*)\)")
+_CASE_OF_ARGUMENT = re.compile(r"^\s*case\s+\"?\$\{?(?P<name>\w+)\}?\"?\s+in\b")
+_CASE_BRANCH = re.compile(r"^\s*\(?(?P<patterns>[^()#\n]+?)\)")
 _PARAMETERS_WITHIN = 6  # lines after `name() {` where its `local a=$1 b=$2` are
 
 
 def rule_shell_pitfalls(ev: Evidence) -> list[Finding]:
     for finding in (_directives_after_a_command(ev), _spaced_assignment(ev), _redirect_in_test(ev),
                     _loop_in_a_pipeline(ev), _defaults_sourced_after_options(ev), _function_arguments_swapped(ev),
-                    _array_without_index(ev)):
+                    _array_without_index(ev), _argument_in_other_case(ev)):
         if finding is not None:
             return [finding]
     return []
@@ -280,4 +284,65 @@ def _array_without_index(ev: Evidence) -> Finding | None:
                     f"\"${{{name}[@]}}\"`); then run the ones that were skipped ({', '.join(items[1:])}) and profile "
                     "them.",
             )
+    return None
+
+
+def _first_argument_cases(file: UserFile) -> tuple[int, dict[str, int], int | None] | None:
+    """(line of `case`, {pattern: line}, line of the `*)` branch) of a script's `case` on its first argument."""
+    lines = file.text.splitlines()
+    for number, line in enumerate(lines, 1):
+        if (case := _CASE_OF_ARGUMENT.match(line)) is None:
+            continue
+        name = case["name"]
+        if name != "1" and not re.search(rf"^\s*(?:local\s+)?{name}=\"?\$\{{?1\b", file.text, re.M):
+            continue
+        patterns: dict[str, int] = {}
+        default = None
+        for offset, branch in enumerate(lines[number:], number + 1):
+            if re.match(r"^\s*esac\b", branch):
+                break
+            if found := _CASE_BRANCH.match(branch):
+                for pattern in found["patterns"].split("|"):
+                    pattern = pattern.strip().strip("\"'")
+                    if pattern == "*":
+                        default = offset
+                    elif pattern:
+                        patterns.setdefault(pattern, offset)
+        return number, patterns, default
+    return None
+
+
+def _argument_in_other_case(ev: Evidence) -> Finding | None:
+    files = _shell_files(ev)
+    for called in files:
+        cases = _first_argument_cases(called)
+        if cases is None or cases[2] is None:
+            continue
+        _, patterns, default = cases
+        by_lower = {pattern.lower(): pattern for pattern in patterns}
+        name = Path(called.name).name
+        call = re.compile(rf"(?:^|[\s;&|(])(?:\S*/)?{re.escape(name)}\s+[\"']?(?P<argument>[\w.-]+)")
+        for caller in files:
+            for number, line, match in ((n, t, m) for n, t in enumerate(caller.text.splitlines(), 1)
+                                        if not t.lstrip().startswith("#") and (m := call.search(t))):
+                argument = match["argument"]
+                meant = by_lower.get(argument.lower())
+                if argument in patterns or meant is None:
+                    continue
+                default_line = called.text.splitlines()[default - 1].strip()
+                return Finding(
+                    category=CONFIG,
+                    title=f"{caller.name}:{number} passes {argument!r} to {name}, whose `case` matches only "
+                          f"{meant!r}: it took the default branch",
+                    evidence=[EvidenceLine(file=caller.name, line=number, text=line.strip()),
+                              EvidenceLine(file=called.name, line=patterns[meant],
+                                           text=called.text.splitlines()[patterns[meant] - 1].strip()),
+                              EvidenceLine(file=called.name, line=default, text=default_line)],
+                    cause=f"A shell `case` compares letter for letter: {argument!r} is not {meant!r}, so {name} "
+                          f"went to its `*)` branch (`{default_line}`) and did what the default does, without an "
+                          "error. The run is of the default, not of what the caller asked for.",
+                    fix=f"In {caller.name}, pass `{meant}`, not `{argument}`; make {name}'s `*)` branch refuse a value "
+                        "it does not know (`echo \"unknown: $1\" >&2; exit 2`) instead of taking a default; then run "
+                        "again and profile.",
+                )
     return None
