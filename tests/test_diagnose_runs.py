@@ -552,3 +552,31 @@ def test_prompts_cut_at_one_length_by_an_export(run, policy_endpoint):
     cut = next(f for f in report.causes if f.id == "prompts_cut_at_one_length")
     assert cut.category == "data_schema" and "are exactly 60 characters long" in cut.title
     assert "eval_set.csv" in cut.fix
+
+
+def test_a_statistics_warning_made_fatal_by_pythonwarnings_error_from_a_shared_settings_file(run):
+    """run_eval.sh sources the CI's dev_env.sh (`export PYTHONWARNINGS=error`): the profile's harmless statistics
+    warning becomes an exception and ends it; the cause is the setting, named with its file."""
+    for profile_file in run.glob("rollouts_reward_*"):
+        profile_file.unlink()
+    (run / "dev_env.sh").write_text("# settings shared with the CI jobs\nexport PYTHONWARNINGS=error\n")
+    (run / "run_eval.sh").write_text(f"#!/bin/bash\nsource dev_env.sh\n{sys.executable} -m gym_pipeline.cli profile "
+                                     f"--inputs {MATERIALIZED_INPUTS_FILE} --rollouts {ROLLOUTS_FILE}\n")
+    with (run / "logs" / "run_eval.log").open("w") as log:
+        profiled = subprocess.run(["bash", "run_eval.sh"], cwd=run, stdout=log, stderr=subprocess.STDOUT)
+    assert profiled.returncode != 0 and "Warning: " in (run / "logs" / "run_eval.log").read_text()
+
+    top = diagnose(run).causes[0]
+
+    assert (top.category, top.id) == ("infra", "warning_raised_as_an_error")
+    assert [line.file for line in top.evidence] == ["logs/run_eval.log", "dev_env.sh"]
+    assert "remove or scope `export PYTHONWARNINGS=error` in dev_env.sh" in top.fix
+
+
+def test_a_warning_python_printed_and_went_on_from_is_no_error(run):
+    with (run / "logs" / "run_eval.log").open("w") as log:
+        subprocess.run([sys.executable, "-m", "gym_pipeline.cli", "profile", "--inputs", MATERIALIZED_INPUTS_FILE,
+                        "--rollouts", ROLLOUTS_FILE], cwd=run, stdout=log, stderr=subprocess.STDOUT, check=True)
+    assert "Warning: " in (run / "logs" / "run_eval.log").read_text()  # printed as `file.py:N: UserWarning: ...`
+
+    assert diagnose(run).healthy

@@ -73,7 +73,9 @@ _PREFIX = re.compile(
 _TRACEBACK_CONTINUES = re.compile(
     r"^(?:\s|$|During handling of the above exception|The above exception was the direct cause)"
 )
-_EXCEPTION_HEADLINE = re.compile(EXCEPTION_NAME + r"(?::|\s*$)")
+# what ends a traceback: its exception, or a warning raised as one (`PYTHONWARNINGS=error`); only after a traceback's
+# lines, since Python prints a warning it does not raise as `file.py:12: UserWarning: ...`
+_EXCEPTION_HEADLINE = re.compile(r"(?:" + EXCEPTION_NAME + r"|(?:[A-Za-z_]\w*\.)*[A-Z]\w*Warning\b)(?::|\s*$)")
 _SHUTDOWN_HEADLINE = next(s.regex for s in SIGNATURES if s.name == SHUTDOWN)
 
 

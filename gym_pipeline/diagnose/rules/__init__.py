@@ -145,6 +145,7 @@ from gym_pipeline.diagnose.rules.verifier import (
     rule_verifier_failures,
     rule_verifier_timeouts,
 )
+from gym_pipeline.diagnose.rules.warnings_as_errors import rule_warning_raised_as_an_error
 from gym_pipeline.diagnose.rules.watchdog import rule_watchdog_checks_a_route_the_server_lacks
 from gym_pipeline.diagnose.verifier_source import COMPARISON, EXTRACTION, state_shared_across_awaits, verify_lines
 from gym_pipeline.diagnose.vocabulary import CONFIG, DEBUG_STEPS, INFRA, MODEL_SERVING, VERIFIER_RUNTIME
@@ -177,6 +178,7 @@ RULES: tuple[Rule, ...] = (
     Rule(1, "shell_pitfalls", rule_shell_pitfalls),
     Rule(1, "step_ended_with_its_batch_script", rule_step_ended_with_its_batch_script),
     Rule(1, "partial_target_kept_by_make", rule_partial_target_kept_by_make),
+    Rule(1, "warning_raised_as_an_error", rule_warning_raised_as_an_error),
     Rule(1, "known_problems", known_problems(1)),
     Rule(2, "model_port_held_by_another_server", rule_model_port_held_by_another_server),
     Rule(2, "endpoint_not_where_server_listens", rule_endpoint_not_where_server_listens),
