@@ -4,6 +4,7 @@ are read from the manifest and the launcher's record; a failed Dagster run is di
 from __future__ import annotations
 
 import asyncio
+import csv
 import json
 import shutil
 import signal
@@ -580,3 +581,35 @@ def test_a_warning_python_printed_and_went_on_from_is_no_error(run):
     assert "Warning: " in (run / "logs" / "run_eval.log").read_text()  # printed as `file.py:N: UserWarning: ...`
 
     assert diagnose(run).healthy
+
+
+CONVERT_BY_POSITION = '''import csv, json, sys
+with open(sys.argv[1], newline="") as source:
+    reader = csv.reader(source)
+    next(reader)  # header: id, question, answer (before the export gained a column)
+    print(json.dumps([record[2] for record in reader]))
+'''
+
+
+def test_labels_a_converter_reads_by_position_from_an_export_that_gained_a_column(run, policy_endpoint):
+    """export.csv gained a `category` column before `answer`; convert.py still reads record[2]: every label is the
+    task's category, and the diagnosis names the column, the export and the script's line."""
+    (run / "convert.py").write_text(CONVERT_BY_POSITION)
+
+    def converted(labels):
+        categories = ["science", "geography", "history"]
+        with (run / "export.csv").open("w", newline="") as export:
+            writer = csv.writer(export)
+            writer.writerow(["id", "question", "category", "answer"])
+            writer.writerows([task, f"question {task}", categories[task % 3], label] for task, label in enumerate(labels))
+        return json.loads(subprocess.run([sys.executable, "convert.py", "export.csv"], cwd=run, capture_output=True,
+                                         text=True, check=True).stdout)
+
+    recollect_with_labels(run, policy_endpoint, converted)
+
+    top = diagnose(run).causes[0]
+
+    assert (top.category, top.id) == ("data_schema", "labels_from_another_column")
+    assert top.title.startswith("The expected answers are the `category` column of export.csv, not its `answer` column")
+    assert top.evidence[-1].where == "convert.py:5"
+    assert 'In convert.py, read the label by its column\'s name (`csv.DictReader`, `record["answer"]`)' in top.fix

@@ -130,6 +130,7 @@ from gym_pipeline.diagnose.rules.script_defaults import rule_model_url_from_the_
 from gym_pipeline.diagnose.rules.settings_files import rule_keys_given_twice_in_settings, rule_octal_numbers_in_settings
 from gym_pipeline.diagnose.rules.shell_pitfalls import rule_shell_pitfalls
 from gym_pipeline.diagnose.rules.skipped_tasks import rule_skipped_tasks_by_reason
+from gym_pipeline.diagnose.rules.source_columns import rule_labels_from_another_column
 from gym_pipeline.diagnose.rules.taskfolders import with_task_folder_rules
 from gym_pipeline.diagnose.rules.verifier import (
     rule_failure_kinds,
@@ -217,6 +218,7 @@ RULES: tuple[Rule, ...] = (
     Rule(5, "shared_task_index", rule_shared_task_index),
     Rule(5, "one_prompt_for_most_tasks", rule_one_prompt_for_most_tasks),
     Rule(5, "data_rows_give_a_field_twice", rule_data_rows_give_a_field_twice),
+    Rule(5, "labels_from_another_column", rule_labels_from_another_column),
     Rule(5, "prompts_cut_at_one_length", rule_prompts_cut_at_one_length),
     Rule(5, "conflicting_labels", rule_conflicting_labels),
     Rule(5, "rows_of_another_format", rule_rows_of_another_format),

@@ -1,0 +1,84 @@
+"""Labels taken from the wrong column of a spreadsheet export: a converter that reads columns by position.
+
+A script that turns an annotation tool's CSV export into task rows often reads `record[2]` for the answer. When the
+export gains a column (a `category` between question and answer), the same position now holds another field: every
+expected answer is the task's category, the rows are valid, and every rollout scores 0. The export in the run folder
+shows it: the expected answers are, row for row, the values of a column that is not the answer column.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from pathlib import Path
+
+from gym_pipeline.diagnose.evidence import Evidence
+from gym_pipeline.diagnose.evidence_line import EvidenceLine, excerpt
+from gym_pipeline.diagnose.findings import Finding
+from gym_pipeline.diagnose.user_scripts import lines_matching
+from gym_pipeline.diagnose.vocabulary import DATA_SCHEMA
+
+MAX_EXPORT_BYTES = 8 << 20  # a spreadsheet export beside the run, not a dataset dump
+_EXPORT_SUFFIXES = {".csv", ".tsv"}
+_ANSWER_COLUMN = re.compile(r"^(?:answer|label|expected(?:_answer)?|target|gold|solution|ground_truth)s?$", re.I)
+MOSTLY_ZERO = 0.8  # of the scored rollouts scoring 0
+SAME_ROWS = 0.8  # of the tasks whose expected answer is that column's value in the same row
+
+
+def _exports(run_dir: Path) -> list[Path]:
+    candidates = [*run_dir.iterdir(), *(p for d in run_dir.iterdir() if d.is_dir() for p in d.iterdir())]
+    return sorted(p for p in candidates if p.suffix in _EXPORT_SUFFIXES and p.is_file()
+                  and p.stat().st_size <= MAX_EXPORT_BYTES)
+
+
+def _columns(export: Path) -> tuple[list[str], list[list[str]]] | None:
+    text = export.read_text(encoding="utf-8", errors="replace")
+    rows = list(csv.reader(io.StringIO(text), delimiter="\t" if export.suffix == ".tsv" else ","))
+    if len(rows) < 2:
+        return None
+    return rows[0], rows[1:]
+
+
+def rule_labels_from_another_column(ev: Evidence) -> list[Finding]:
+    quality = ev.artifacts.quality
+    expected = quality.expected_of_task
+    if ev.run_dir is None or not ev.run_dir.is_dir() or len(expected) < 3 \
+            or quality.zero_rewards < MOSTLY_ZERO * max(quality.scored_rows, 1):
+        return []
+    for export in _exports(ev.run_dir):
+        read = _columns(export)
+        if read is None:
+            continue
+        header, rows = read
+        answer_columns = [i for i, name in enumerate(header) if _ANSWER_COLUMN.match(name.strip())]
+        for column, name in enumerate(header):
+            if column in answer_columns or not answer_columns:
+                continue
+            same = sum(1 for task, label in expected.items()
+                       if task < len(rows) and column < len(rows[task]) and rows[task][column].strip() == label)
+            if same < SAME_ROWS * len(expected):
+                continue
+            meant = header[answer_columns[0]].strip()
+            reader = next(iter(lines_matching(ev.user_files, re.compile(rf"\b(?!argv\b)[A-Za-z_]\w*\[\s*{column}\s*\]"), {".py"})), None)
+            by_position = (f" {reader[0].name}:{reader[1]} reads it by position (`{reader[2].strip()}`): the "
+                           "export gained or moved a column, and position "
+                           f"{column} is now `{name}`." if reader else "")
+            return [Finding(
+                category=DATA_SCHEMA,
+                title=f"The expected answers are the `{name}` column of {ev.rel(export)}, not its `{meant}` column: "
+                      f"{same} of {len(expected)} tasks",
+                evidence=[EvidenceLine(file=ev.rel(export), line=1, text=excerpt(",".join(header))),
+                          EvidenceLine(file=ev.rel(export), line=2, text=excerpt(",".join(rows[0]))),
+                          *([EvidenceLine(file=reader[0].name, line=reader[1], text=reader[2].strip())]
+                            if reader else [])],
+                cause=f"Row for row, each task's expected_answer is the value of the export's `{name}` column "
+                      f"(task 0: {expected.get(0, '')!r}, where `{meant}` is {rows[0][answer_columns[0]]!r})."
+                      + by_position + " Every answer is graded against another field, so the rollouts score 0 "
+                      "whatever the model says.",
+                fix=(f"In {reader[0].name}, read the label by its column's name (`csv.DictReader`, "
+                     f"`record[\"{meant}\"]`), not by position; " if reader else
+                     f"Take expected_answer from the export's `{meant}` column; ")
+                    + "convert the export again, materialize again and collect on a clean output path.",
+            )]
+    return []
