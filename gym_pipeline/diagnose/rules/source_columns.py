@@ -77,8 +77,8 @@ def rule_labels_from_another_column(ev: Evidence) -> list[Finding]:
                       + by_position + " Every answer is graded against another field, so the rollouts score 0 "
                       "whatever the model says.",
                 fix=(f"In {reader[0].name}, read the label by its column's name (`csv.DictReader`, "
-                     f"`record[\"{meant}\"]`), not by position; " if reader else
-                     f"Take expected_answer from the export's `{meant}` column; ")
+                     f"`record[\"{meant}\"]`), not by position (position {column} is now `{name}`); " if reader else
+                     f"Take expected_answer from the export's `{meant}` column, not its `{name}` column; ")
                     + "convert the export again, materialize again and collect on a clean output path.",
             )]
     return []
