@@ -159,3 +159,23 @@ def test_an_argument_a_case_matches_only_in_other_letters_takes_the_default_bran
 def test_an_argument_a_case_matches_is_no_finding(tmp_path):
     run = run_with_script(tmp_path, "bash pick_split.sh test\nbash pick_split.sh dev\n", {"pick_split.sh": PICK_SPLIT})
     assert diagnose(run).healthy
+
+
+GETOPTS = ('REPEATS=1\nwhile getopts "{letters}" opt; do\n  case $opt in\n    r) REPEATS=$OPTARG ;;\n'
+           '    c) CONCURRENCY=$OPTARG ;;\n  esac\ndone\nshift $((OPTIND - 1))\necho "data ${{1:-none}}, repeats $REPEATS"\n')
+
+
+def test_a_getopts_option_without_its_colon_takes_no_value(tmp_path):
+    run = run_with_script(tmp_path, "set -- -r 4 -c 2\n" + GETOPTS.format(letters="rc:"))
+    assert "data 4, repeats " in (run / "run_eval.log").read_text()  # bash really took 4 for the data
+
+    top = diagnose(run).causes[0]
+
+    assert (top.category, top.id) == ("config", "shell_pitfalls")
+    assert [line.where for line in top.evidence] == ["run_eval.sh:4", "run_eval.sh:6"]
+    assert 'write `getopts "r:c:"`' in top.fix
+
+
+def test_getopts_with_a_colon_after_every_option_that_takes_a_value_is_no_finding(tmp_path):
+    run = run_with_script(tmp_path, "set -- -r 4 -c 2\n" + GETOPTS.format(letters="r:c:"))
+    assert diagnose(run).healthy

@@ -17,6 +17,8 @@
   element only, so the loop runs once.
 - A script called with an argument its `case` matches only in other letter case (`run_eval.sh Test` for a `test)`
   branch): it falls to the `*)` default branch, and the run does what the default does.
+- `getopts "rc:"` with a branch `r) REPEATS=$OPTARG`: without its colon, `-r` takes no value, OPTARG is empty, and
+  the value given after `-r` ends the options (it becomes the first positional argument).
 - A shell function called with two arguments in each other's place: `eval_split tasks.jsonl $CONCURRENCY $REPEATS`
   for `eval_split() { local input=$1 repeats=$2 concurrency=$3; ... }`. Nothing checks a function's arguments.
 
@@ -58,13 +60,15 @@ _VARIABLE_ARGUMENT = re.compile(r"[\"']?\$\{?(?P<name>[A-Za-z_]\w*)\}?[\"']?")
 _ARRAY = re.compile(r"^\s*(?:(?:declare|typeset|local|readonly)\s+(?:-\w+\s+)*)?(?P<name>[A-Za-z_]\w*)=\((?P<items>[^)]*)\)")
 _CASE_OF_ARGUMENT = re.compile(r"^\s*case\s+\"?\$\{?(?P<name>\w+)\}?\"?\s+in\b")
 _CASE_BRANCH = re.compile(r"^\s*\(?(?P<patterns>[^()#\n]+?)\)")
+_GETOPTS = re.compile(r"\bgetopts\s+[\"']?(?P<letters>:?[A-Za-z0-9:]+)[\"']?\s+\w+")
+_OPTION_BRANCH = re.compile(r"^\s*\(?(?P<letter>[A-Za-z0-9])\)[^\n]*\$\{?OPTARG\b")
 _PARAMETERS_WITHIN = 6  # lines after `name() {` where its `local a=$1 b=$2` are
 
 
 def rule_shell_pitfalls(ev: Evidence) -> list[Finding]:
     for finding in (_directives_after_a_command(ev), _spaced_assignment(ev), _redirect_in_test(ev),
                     _loop_in_a_pipeline(ev), _defaults_sourced_after_options(ev), _function_arguments_swapped(ev),
-                    _array_without_index(ev), _argument_in_other_case(ev)):
+                    _array_without_index(ev), _argument_in_other_case(ev), _getopts_value_without_colon(ev)):
         if finding is not None:
             return [finding]
     return []
@@ -344,5 +348,38 @@ def _argument_in_other_case(ev: Evidence) -> Finding | None:
                     fix=f"In {caller.name}, pass `{meant}`, not `{argument}`; make {name}'s `*)` branch refuse a value "
                         "it does not know (`echo \"unknown: $1\" >&2; exit 2`) instead of taking a default; then run "
                         "again and profile.",
+                )
+    return None
+
+
+def _getopts_value_without_colon(ev: Evidence) -> Finding | None:
+    for file in _shell_files(ev):
+        lines = file.text.splitlines()
+        for number, line in enumerate(lines, 1):
+            if (getopts := _GETOPTS.search(line)) is None:
+                continue
+            letters = getopts["letters"]
+            takes_value = {letter for letter, after in zip(letters, letters[1:] + " ", strict=True) if after == ":"}
+            for branch_number, branch in enumerate(lines[number:number + 30], number + 1):
+                option = _OPTION_BRANCH.match(branch)
+                if option is None or option["letter"] in takes_value or option["letter"] not in letters:
+                    continue
+                letter = option["letter"]
+                fixed = letters.replace(letter, f"{letter}:", 1)
+                refused = next((EvidenceLine(file=i.file, line=i.line, text=i.text.strip()) for i in ev.logs.incidents
+                                if "expected one argument" in i.text), None)
+                return Finding(
+                    category=CONFIG,
+                    title=f"{file.name}:{number} declares `getopts \"{letters}\"`: -{letter} takes no value there, "
+                          f"but its branch reads $OPTARG",
+                    evidence=[EvidenceLine(file=file.name, line=number, text=line.strip()),
+                              EvidenceLine(file=file.name, line=branch_number, text=branch.strip()),
+                              *([refused] if refused else [])],
+                    cause=f"In a getopts string a letter takes a value only when a colon follows it; `{letters}` has "
+                          f"none after {letter}. So `-{letter} VALUE` sets $OPTARG to nothing, and VALUE ends the "
+                          "options: it becomes the first positional argument, and the options after it are never "
+                          "read. The script went on with an empty setting and a wrong argument.",
+                    fix=f"In {file.name}, write `getopts \"{fixed}\"` (a colon after every option that takes a value); "
+                        "then run again.",
                 )
     return None
