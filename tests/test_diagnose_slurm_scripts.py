@@ -4,6 +4,8 @@
   when the batch script ends, so the server printed its URL and was gone, and the collection against it found
   nothing. The diagnosis names the script's line, not a cancelled job; the same script ending with `wait` is no
   finding of that kind.
+- A job run with `#SBATCH --export=NONE` whose script reads MODEL_URL, exported by the script that submits it: the
+  job does not get it, and the collection is given no URL. Naming the variable in `--export` passes it.
 - Shards collected by a job array with no `%` limit: its tasks run at once against one small server, which refuses
   what it cannot queue (429). The overload's fix names the array and its throttle.
 """
@@ -120,3 +122,39 @@ def test_a_job_array_of_shards_without_a_throttle_overloads_one_server(tmp_path:
     assert top.title.startswith("In ") and "overloaded" in top.title
     assert top.fix.startswith("collect_shards.sbatch runs its job array's 3 tasks (`--array=0-2`) at once")
     assert "`#SBATCH --array=0-2%1`" in top.fix
+
+
+def _submitted_with_export(tmp_path: Path, export: str) -> Path:
+    slurm_cluster()
+    environment = get_environment("string_match")
+    run = tmp_path / "run"
+    (run / "logs").mkdir(parents=True)
+    materialize_file(environment.dataset_path, run / "rollouts_materialized_inputs.jsonl",
+                     MaterializationSettings(1, environment.agent_name))
+    (run / "collect.sbatch").write_text(
+        f"#!/bin/bash\n#SBATCH --output={run}/logs/collect_%j.log\n#SBATCH --time=2\n#SBATCH --export={export}\n"
+        f"cd {run}\n{' '.join(CLI)} collect --inputs rollouts_materialized_inputs.jsonl --output rollouts.jsonl "
+        "--model-url $MODEL_URL --env string_match\n")
+    (run / "submit.sh").write_text("#!/bin/bash\nexport MODEL_URL=http://127.0.0.1:9/v1\n"
+                                   "sbatch --wait collect.sbatch\n")
+    with (run / "logs" / "submit.log").open("w") as log:
+        subprocess.run(["bash", "submit.sh"], cwd=run, stdout=log, stderr=subprocess.STDOUT, timeout=300)
+    return run
+
+
+def test_a_variable_the_submitting_script_exports_is_empty_in_a_job_run_with_export_none(tmp_path: Path) -> None:
+    run = _submitted_with_export(tmp_path, "NONE")
+    assert "--model-url: expected one argument" in "".join(p.read_text() for p in run.glob("logs/collect_*.log"))
+
+    top = diagnose(run).causes[0]
+
+    assert (top.category, top.id) == ("config", "variable_not_exported_to_the_job")
+    assert [line.where for line in top.evidence] == ["collect.sbatch:4", "collect.sbatch:6", "submit.sh:2"]
+    assert "`#SBATCH --export=MODEL_URL`" in top.fix
+
+
+def test_a_variable_named_in_export_reaches_the_job(tmp_path: Path) -> None:
+    run = _submitted_with_export(tmp_path, "MODEL_URL")
+    assert "expected one argument" not in "".join(p.read_text() for p in run.glob("logs/collect_*.log"))
+
+    assert all(f.id != "variable_not_exported_to_the_job" for f in diagnose(run).findings)

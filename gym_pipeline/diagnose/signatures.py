@@ -239,6 +239,7 @@ SIGNATURES: tuple[Signature, ...] = (
     Signature("slurm_step_aborted", r"srun: Job step aborted"),
     Signature("slurm_preempted", r"\*\*\* (?:JOB|STEP) (?P<job>[\d.]+) ON \S+ CANCELLED AT \S+ DUE TO PREEMPTION"),
     Signature("slurm_node_failure", r"\*\*\* (?:JOB|STEP) (?P<job>[\d.]+) ON \S+ CANCELLED AT \S+ DUE TO NODE FAIL"),
+    Signature("slurm_chdir_failed", r"couldn't chdir to [`'](?P<path>[^`']+)': (?P<reason>[^:]+): going to /tmp instead"),
     Signature("slurm_oom", r"Detected (?P<count>\d+) oom[-_]kill event|task \d+: Out Of Memory"),
     Signature("kernel_oom_kill", r"Out of memory: Killed process (?P<pid>\d+)|^Killed\s*$"),
     Signature("ray_failure", r"ray\.exceptions\.(?P<kind>\w+Error)|A worker died or was killed while executing"
@@ -375,6 +376,16 @@ KNOWN_PROBLEMS: tuple[KnownProblem, ...] = (
         "The job ran past its --time; Slurm cancelled it and whatever was running stopped mid-write.",
         "`sacct -j {job} --format=JobID,State,ExitCode,Elapsed,Timelimit`; raise `--time` (or split the sweep), "
         "then continue where it stopped: `gym-pipeline collect ... --resume` (Gym: `gym eval run ... --resume`).",
+        "seeds/000 debug step 1: Slurm job state",
+    ),
+    KnownProblem(
+        "slurm_chdir_failed", 1, INFRA, ("slurm_chdir_failed",),
+        "Slurm could not enter the job's working folder {path} on the node, and ran the job in /tmp",
+        "The job's `--chdir` (`#SBATCH --chdir`, or the folder sbatch was called from) does not exist on the compute "
+        "node ({reason}): a file system mounted on the login node only (scratch, a home not shared), or a folder made "
+        "after submission on another machine. slurmstepd went on in /tmp, where the run's relative paths name nothing.",
+        "Point `#SBATCH --chdir` at a folder every node mounts (check it on the node: `srun ls -d {path}`), or prepare "
+        "the run there; then submit again.",
         "seeds/000 debug step 1: Slurm job state",
     ),
     KnownProblem(

@@ -30,6 +30,7 @@ from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import CAUSE, CONSEQUENCE, NOTE, Finding, Rule
 from gym_pipeline.diagnose.origin import REFUSED_COMMAND_LINE, host_limit
 from gym_pipeline.diagnose.rules.bad_data import rule_bad_data_line
+from gym_pipeline.diagnose.rules.batch_environment import rule_variable_not_exported_to_the_job
 from gym_pipeline.diagnose.rules.batch_steps import rule_step_ended_with_its_batch_script
 from gym_pipeline.diagnose.rules.checkpoint_choice import (
     rule_checkpoint_of_another_run_served,
@@ -178,6 +179,7 @@ RULES: tuple[Rule, ...] = (
     Rule(1, "option_given_twice", rule_option_given_twice),
     Rule(1, "shell_pitfalls", rule_shell_pitfalls),
     Rule(1, "step_ended_with_its_batch_script", rule_step_ended_with_its_batch_script),
+    Rule(1, "variable_not_exported_to_the_job", rule_variable_not_exported_to_the_job),
     Rule(1, "partial_target_kept_by_make", rule_partial_target_kept_by_make),
     Rule(1, "warning_raised_as_an_error", rule_warning_raised_as_an_error),
     Rule(1, "known_problems", known_problems(1)),

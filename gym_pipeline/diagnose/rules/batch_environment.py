@@ -1,0 +1,70 @@
+"""A variable the batch job reads but never gets: `#SBATCH --export=NONE` (or a list without it).
+
+By default a Slurm job starts with the environment of the shell that ran sbatch. `--export=NONE` (for "clean,
+reproducible jobs") or `--export=A,B` gives it none, or only those: a variable the submitting script exported
+(`export MODEL_URL=...; sbatch collect.sbatch`) is empty inside the job, and a command given `--model-url $MODEL_URL`
+gets no value at all.
+"""
+
+from __future__ import annotations
+
+import re
+
+from gym_pipeline.diagnose.evidence import Evidence
+from gym_pipeline.diagnose.evidence_line import EvidenceLine
+from gym_pipeline.diagnose.findings import Finding
+from gym_pipeline.diagnose.user_scripts import UserFile, assignment_of
+from gym_pipeline.diagnose.vocabulary import CONFIG
+
+_EXPORT_OPTION = re.compile(r"^\s*#SBATCH\s+--export[= ](?P<export>\S+)")
+_PRINTS = re.compile(r"^\s*(?:echo|printf)\b")
+_USED = re.compile(r"\$\{?(?P<name>[A-Z_][A-Z0-9_]*)\b")
+# what every job has whatever --export says: Slurm's own variables and the login basics slurmd sets
+_ALWAYS_SET = re.compile(r"^(?:SLURM_\w*|HOME|USER|LOGNAME|PATH|HOSTNAME|SHELL|PWD|TMPDIR|OPTARG|OPTIND|RANDOM)$")
+
+
+def _not_passed(export: str) -> set[str] | None:
+    """The names `--export=<export>` passes on; None when it passes the whole environment (ALL)."""
+    names = {part.split("=", 1)[0] for part in export.split(",")}
+    return None if "ALL" in names else names - {"NONE"}
+
+
+def _exported_elsewhere(files: list[UserFile], batch: UserFile, name: str) -> tuple[UserFile, int, str] | None:
+    return assignment_of([file for file in files if file is not batch], name)
+
+
+def rule_variable_not_exported_to_the_job(ev: Evidence) -> list[Finding]:
+    for batch in ev.user_files:
+        lines = batch.text.splitlines()
+        option = next(((n, m) for n, line in enumerate(lines, 1) if (m := _EXPORT_OPTION.match(line))), None)
+        if option is None or (passed := _not_passed(option[1]["export"])) is None:
+            continue
+        export_line, export = option
+        # a command's use of the variable before an `echo` of it
+        for number, line in sorted(enumerate(lines, 1), key=lambda item: bool(_PRINTS.match(item[1]))):
+            if line.lstrip().startswith("#"):
+                continue
+            for used in _USED.finditer(line):
+                name = used["name"]
+                if name in passed or _ALWAYS_SET.match(name) or assignment_of([batch], name):
+                    continue
+                exported = _exported_elsewhere(ev.user_files, batch, name)
+                if exported is None:
+                    continue
+                setter, setter_line, setter_text = exported
+                return [Finding(
+                    category=CONFIG,
+                    title=f"{batch.name} runs with `--export={export['export']}`, so {name}, which {setter.name} sets "
+                          "before sbatch, is empty in the job",
+                    evidence=[EvidenceLine(file=batch.name, line=export_line, text=lines[export_line - 1].strip()),
+                              EvidenceLine(file=batch.name, line=number, text=line.strip()),
+                              EvidenceLine(file=setter.name, line=setter_line, text=setter_text)],
+                    cause=f"With `--export={export['export']}` the job does not inherit the environment sbatch was "
+                          f"called from: {setter.name} sets {name} there, and inside the job `${name}` is empty, so "
+                          f"`{line.strip()}` ran without it.",
+                    fix=f"Pass {name} to the job: name it in the option, `#SBATCH --export="
+                        f"{','.join(sorted(passed | {name}))}` (only the variables named, from sbatch's environment), "
+                        f"or set {name} in {batch.name} itself, instead of `--export={export['export']}`; then submit "
+                        "again.",
+                )]
+    return []
