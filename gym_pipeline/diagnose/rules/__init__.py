@@ -125,6 +125,7 @@ from gym_pipeline.diagnose.rules.quality import (
     rule_wrong_answers_scored_full,
 )
 from gym_pipeline.diagnose.rules.refusals import rule_model_refusals
+from gym_pipeline.diagnose.rules.resume_scripts import rule_done_check_counts_tasks, rule_retries_that_start_over
 from gym_pipeline.diagnose.rules.routing import failure_route
 from gym_pipeline.diagnose.rules.run_directory import rule_run_directory_in_use
 from gym_pipeline.diagnose.rules.script_defaults import rule_model_url_from_the_environment
@@ -178,6 +179,8 @@ RULES: tuple[Rule, ...] = (
     Rule(1, "keys_given_twice_in_settings", rule_keys_given_twice_in_settings),
     Rule(1, "option_given_twice", rule_option_given_twice),
     Rule(1, "shell_pitfalls", rule_shell_pitfalls),
+    Rule(1, "retries_that_start_over", rule_retries_that_start_over),
+    Rule(1, "done_check_counts_tasks", rule_done_check_counts_tasks),
     Rule(1, "step_ended_with_its_batch_script", rule_step_ended_with_its_batch_script),
     Rule(1, "variable_not_exported_to_the_job", rule_variable_not_exported_to_the_job),
     Rule(1, "partial_target_kept_by_make", rule_partial_target_kept_by_make),

@@ -1,0 +1,86 @@
+"""Users' scripts around an interrupted collection, run for real by bash against a slow simulated policy.
+
+- A loop that retries the collection under `timeout` without --resume: each attempt starts over, and the last leaves
+  a partial file. With --resume the attempts add up and finish.
+- A done check that compares the rollouts file's lines with the number of tasks: a file cut short already passes it,
+  and the rerun skips the collection.
+"""
+
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from gym_pipeline.diagnose import diagnose
+from gym_pipeline.environments import get_environment
+from gym_pipeline.host import free_loopback_port
+from gym_pipeline.serving.checkpoints import demo_checkpoints
+
+CLI = " ".join([sys.executable, "-m", "gym_pipeline.cli"])
+MATERIALIZE = (f"{CLI} materialize --input data.jsonl --num-repeats 3 --agent string_match_simple_agent "
+               "--output rollouts_materialized_inputs.jsonl\n")
+
+
+def _run_scripts(tmp_path: Path, scripts: list[str]) -> Path:
+    """A run folder where each script (the latest kept as run_eval.sh) ran against a slow policy, logs kept."""
+    environment = get_environment("string_match")
+    checkpoint = demo_checkpoints(tmp_path / "checkpoints", 1, ["string_match"])[0]
+    run = tmp_path / "run"
+    (run / "logs").mkdir(parents=True)
+    (run / "data.jsonl").write_text("".join(environment.dataset_path.read_text().splitlines(keepends=True)[:10]))
+    port = free_loopback_port()
+    with (run / "logs" / "model_server.log").open("w") as log:
+        server = subprocess.Popen([*CLI.split(), "serve-policy", "--checkpoint", str(checkpoint), "--port", str(port),
+                                   "--latency-ms", "250"], stdout=log, stderr=subprocess.STDOUT)
+    try:
+        time.sleep(2.5)
+        for number, script in enumerate(scripts):
+            (run / "run_eval.sh").write_text("#!/bin/bash\n" + script.replace("URL", f"http://127.0.0.1:{port}/v1"))
+            with (run / "logs" / f"run_eval_{number}.log").open("w") as log:
+                subprocess.run(["bash", "run_eval.sh"], cwd=run, stdout=log, stderr=subprocess.STDOUT, timeout=180)
+    finally:
+        server.terminate()
+        server.wait(10)
+    return run
+
+
+def _retrying(resume: str) -> str:
+    return (MATERIALIZE + "for attempt in 1 2 3 4 5 6; do\n"
+            f"  timeout 3 {CLI} collect --inputs rollouts_materialized_inputs.jsonl --output rollouts.jsonl "
+            f"--model-url URL --env string_match --concurrency 1{resume} && break\n"
+            "done\n")
+
+
+def test_a_retry_loop_without_resume_starts_over_at_each_attempt(tmp_path: Path) -> None:
+    run = _run_scripts(tmp_path, [_retrying("")])
+    assert (run / "logs" / "run_eval_0.log").read_text().count("ended by SIGTERM") == 6  # no attempt finished
+
+    top = diagnose(run).causes[0]
+
+    assert (top.category, top.id) == ("cache_resume", "retries_that_start_over")
+    assert [line.where for line in top.evidence] == ["run_eval.sh:3", "run_eval.sh:4"]
+    assert "add `--resume` to the collection the loop retries" in top.fix
+
+
+def test_a_retry_loop_with_resume_adds_up_and_is_not_blamed(tmp_path: Path) -> None:
+    run = _run_scripts(tmp_path, [_retrying(" --resume")])
+
+    assert all(f.id != "retries_that_start_over" for f in diagnose(run).findings)
+
+
+def test_a_done_check_that_counts_tasks_takes_a_partial_file_as_complete(tmp_path: Path) -> None:
+    collect = (f"{CLI} collect --inputs rollouts_materialized_inputs.jsonl --output rollouts.jsonl --model-url URL "
+               "--env string_match --concurrency 1")
+    interrupted = MATERIALIZE + f"timeout 5 {collect}\n"
+    guarded = (MATERIALIZE + "TASKS=$(wc -l < data.jsonl)\n"
+               "if [ -f rollouts.jsonl ] && [ $(wc -l < rollouts.jsonl) -ge $TASKS ]; then\n"
+               '  echo "rollouts.jsonl complete, skipping the collection"\nelse\n'
+               f"  {collect}\nfi\n")
+    run = _run_scripts(tmp_path, [interrupted, guarded])
+    assert "skipping the collection" in (run / "logs" / "run_eval_1.log").read_text()  # bash really skipped it
+
+    top = diagnose(run).causes[0]
+
+    assert (top.category, top.id) == ("cache_resume", "done_check_counts_tasks")
+    assert [line.where for line in top.evidence] == ["run_eval.sh:4", "run_eval.sh:3"]
+    assert "compare with the materialized rows" in top.fix and "not TASKS" in top.fix
