@@ -613,3 +613,32 @@ def test_labels_a_converter_reads_by_position_from_an_export_that_gained_a_colum
     assert top.title.startswith("The expected answers are the `category` column of export.csv, not its `answer` column")
     assert top.evidence[-1].where == "convert.py:5"
     assert 'In convert.py, read the label by its column\'s name (`csv.DictReader`, `record["answer"]`)' in top.fix
+
+
+PREP_WITH_PANDAS = '''import json, sys
+import pandas as pd
+frame = pd.read_csv(sys.argv[1])
+print(json.dumps([str(answer) for answer in frame["answer"]][:-1]))  # the last row is the sheet's empty note row
+'''
+
+
+def test_labels_pandas_read_as_numbers_are_written_otherwise_and_the_fix_names_the_read(run, policy_endpoint):
+    """prep_data.py reads the math tasks' sheet with pd.read_csv: its answer column, with an empty cell, is read as
+    floats, so 36 becomes '36.0' and the model's right answers score 0; the fix names the script's read_csv."""
+    (run / "prep_data.py").write_text(PREP_WITH_PANDAS)
+
+    def through_pandas(labels):  # the math tasks' sheet: its answer column holds only numbers, and one empty cell
+        math = [label for label in labels if label.isdigit()]
+        with (run / "sheet.csv").open("w", newline="") as sheet:
+            csv.writer(sheet).writerows([["answer"], *([label] for label in math), [""]])
+        read = iter(json.loads(subprocess.run([sys.executable, "prep_data.py", "sheet.csv"], cwd=run,
+                                              capture_output=True, text=True, check=True).stdout))
+        return [next(read) if label.isdigit() else label for label in labels]
+
+    recollect_with_labels(run, policy_endpoint, through_pandas)
+
+    top = diagnose(run).causes[0]
+
+    assert (top.category, top.id) == ("data_schema", "numbers_written_otherwise_in_expected_answers")
+    assert top.evidence[-1].where == "prep_data.py:3"
+    assert "In prep_data.py, read the table's columns as text (`pd.read_csv(..., dtype=str)`)" in top.fix

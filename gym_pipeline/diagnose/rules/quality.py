@@ -682,20 +682,31 @@ def rule_numbers_written_otherwise_in_expected_answers(ev: Evidence) -> list[Fin
     quality = a.quality
     if quality.number_written_otherwise < MISSCORED_MIN_ROWS or quality.number_example is None:
         return []
+    reader = next(iter(lines_matching(ev.user_files, _TABLE_READ_WITH_INFERRED_TYPES, {".py"})), None)
+    read_with = (f" {reader[0].name}:{reader[1]} reads the table with `{reader[3].group(0).rstrip('(')}` and no "
+                 "`dtype`: pandas infers the column's type, so `007` becomes 7 and a column with a gap turns 42 into "
+                 "42.0." if reader else "")
     return [Finding(
         category=DATA_SCHEMA,
         title=f"{quality.number_written_otherwise} answers scored 0 give the number their `expected_answer` holds, "
               "written otherwise",
-        evidence=[quality.number_example],
+        evidence=[quality.number_example,
+                  *([EvidenceLine(file=reader[0].name, line=reader[1], text=reader[2].strip())] if reader else [])],
         cause="The rows' `expected_answer` writes its numbers otherwise than the answers do (`42.0` for 42, `1,000` "
-              "for 1000), most often because the data went through a table whose column turned integers into floats "
-              "(pandas with a missing value, a spreadsheet export): the verifier compares text, so a correct answer "
-              "never equals it.",
-        fix="Write `expected_answer` as the answers give it in the source data (`42.0` -> `42`: export the column as "
-            "text or integers, `df['expected_answer'].astype('Int64').astype(str)`), then materialize again and "
-            "collect (or score the stored responses again); the materialized rows: "
+              "for 1000, `7` for 007), most often because the data went through a table whose column was read as "
+              "numbers (pandas, a spreadsheet export): the verifier compares text, so a correct answer never equals "
+              "it." + read_with,
+        fix=(f"In {reader[0].name}, read the table's columns as text (`{reader[3].group(0)}..., dtype=str)`), so "
+             "the labels keep how the source writes them; " if reader else
+             "Write `expected_answer` as the answers give it in the source data (`42.0` -> `42`: export the column as "
+             "text or integers, `df['expected_answer'].astype('Int64').astype(str)`); ")
+            + "then materialize again and collect (or score the stored responses again); the materialized rows: "
             f"{path_of(a.materialized)}.",
     )]
+
+
+# pandas reading a table with its types inferred (no `dtype=`): a label column of digits becomes numbers
+_TABLE_READ_WITH_INFERRED_TYPES = re.compile(r"\b(?:pd|pandas)\.read_(?:csv|excel|table|json)\((?![^)\n]*\bdtype\s*=)")
 
 
 SHIFTED_MIN_TASKS = 3
