@@ -38,6 +38,10 @@ SCENARIOS = {
     # the shell's exit status written as the reward: 0 when the check passes
     "exit_status": lambda root: fixtures.write_task(root, "status-as-reward", test="check() { test -f /app/done; }\n"
                                                     "check\necho $? > /logs/verifier/reward.txt"),
+    # a failure branch pasted from the passing one, reward and all; the agent does not do the task
+    "pasted_fail": lambda root: fixtures.write_task(root, "always-passes", solve="ls /app", test=(
+        'if test -f /app/done; then\n  echo PASS\n  echo 1 > /logs/verifier/reward.txt\nelse\n'
+        '  echo "FAIL: no /app/done"\n  echo 1 > /logs/verifier/reward.txt\nfi')),
     # the test moved to a new output folder, the instruction (and so the agent) did not
     "moved_output": lambda root: fixtures.write_task(root, "answer-moved", test="# answers live under /app/output\n"
                                                      + fixtures.PASSING_TEST.replace("/app/done", "/app/output/done")),
@@ -149,6 +153,8 @@ EXPECTED = [
      ("check /app/done (what instruction.md asks for) instead of /app/output/done", "gym-pipeline tasks validate")),
     ("exit_status", "verifier_runtime", ("status-as-reward", "exit status as its reward", "scored 0"),
      ("instead of `echo $?`", "gym-pipeline tasks validate")),
+    ("pasted_fail", "verifier_runtime", ("always-passes", "writes reward 1 on every branch"),
+     ("write 0 in the failure branch (line 7", "gym-pipeline tasks validate")),
     ("two_runs", "cache_resume", ("Two runs on one run directory", "second writer was refused", "stage rollouts"),
      ("Run one job per partition at a time", "its own checkout")),
 ]

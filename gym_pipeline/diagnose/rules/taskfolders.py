@@ -588,11 +588,7 @@ MAX_TRANSCRIPTS = 200  # read, at most: enough to name the tasks
 
 def _never_scored(run: TaskFolderRun) -> list[str]:
     """The tasks every scored episode of which got reward 0."""
-    rewards: dict[str, list[float]] = defaultdict(list)
-    for _, row in run.rows:
-        if isinstance(row.get("reward"), int | float):
-            rewards[str(row.get("task_id"))].append(row["reward"])
-    return [task for task, values in rewards.items() if values and not any(values)]
+    return [task for task, values in _rewards_of(run).items() if values and not any(values)]
 
 
 def _task_config(ev: Evidence, run: TaskFolderRun, task: str) -> TaskConfig | None:
@@ -915,6 +911,68 @@ def rule_exit_status_written_as_reward(ev: Evidence) -> list[Finding]:
     return []
 
 
+# A task's test.sh writing the same reward on every branch: a failure branch pasted from the passing one
+
+_REWARD_WRITE = re.compile(r"^\s*(?:echo|printf)\s+[\"']?(?P<value>[\d.]+)[\"']?\s*>>?\s*\S*reward\.txt")
+_SAYS_FAILED = re.compile(r"\bFAIL|\bfail(?:ed|ure)?\b|\bwrong\b|\bexpected\b", re.I)
+MAX_STDOUTS = 20  # episodes' test-stdout.txt read for one task
+
+
+def _rewards_of(run: TaskFolderRun) -> dict[str, list[float]]:
+    rewards: dict[str, list[float]] = defaultdict(list)
+    for _, row in run.rows:
+        if isinstance(row.get("reward"), int | float):
+            rewards[str(row.get("task_id"))].append(row["reward"])
+    return rewards
+
+
+def _failed_yet_scored(ev: Evidence, task: str) -> EvidenceLine | None:
+    """A line of an episode's test-stdout.txt where the test says the task failed."""
+    for stdout in sorted((ev.run_dir / "rollouts_episodes" / task).glob(f"*/*/verifier/{TEST_STDOUT}"))[:MAX_STDOUTS]:
+        try:
+            lines = stdout.read_text(encoding="utf-8", errors="replace").splitlines()
+        except OSError:
+            continue
+        for number, line in enumerate(lines, 1):
+            if _SAYS_FAILED.search(line):
+                return EvidenceLine(file=ev.rel(stdout), line=number, text=line.strip())
+    return None
+
+
+def rule_one_reward_on_every_branch(ev: Evidence) -> list[Finding]:
+    run = task_folder_run(ev)
+    if run is None:
+        return []
+    for task, rewards in _rewards_of(run).items():
+        test = locate_named_file(run.task_path(task), ev.run_dir, folder=True) / "tests" / "test.sh"
+        try:
+            lines = test.read_text(encoding="utf-8", errors="replace").splitlines()
+        except OSError:
+            continue
+        writes = [(n, line, m["value"]) for n, line in enumerate(lines, 1) if (m := _REWARD_WRITE.match(line))]
+        values = {float(value) for _, _, value in writes}
+        if len(writes) < 2 or len(values) != 1 or set(rewards) != values:
+            continue
+        value = next(iter(values))
+        said = _failed_yet_scored(ev, task) if value else None
+        last = writes[-1]
+        return [Finding(
+            category=VERIFIER_RUNTIME,
+            title=f"The test of {task} writes reward {value:g} on every branch ({len(writes)} writes): every episode "
+                  f"of it scored {value:g}, whatever the agent did",
+            evidence=[*(EvidenceLine(file=ev.rel(test), line=n, text=line.strip()) for n, line, _ in writes[:2]),
+                      *([said] if said else [])],
+            cause=f"tests/test.sh of {task} writes `{value:g}` to reward.txt in each of its branches: the branch for a "
+                  "failed check was copied from the passing one and kept its reward"
+                  + (f", so an episode the test itself calls failed (`{said.text}`) scored {value:g}" if said else "")
+                  + ". The profile's numbers for this task say nothing about the model.",
+            fix=f"In {run.task_path(task)}/tests/test.sh, write {0 if value else 1} in the failure branch (line "
+                f"{last[0]}: `{last[1].strip()}`, now `echo {value:g}`); check it with the oracle and with a wrong "
+                f"answer (`gym-pipeline tasks validate {run.task_path(task)}`), then {run.rerun()}.",
+        )]
+    return []
+
+
 _ADDED_BEFORE_KNOWN_PROBLEMS = {1: (("tasks_not_loadable", rule_tasks_not_loadable), ("no_sandbox", rule_no_sandbox)),
                                 5: (("backup_copies_run_as_tasks", rule_backup_copies_run_as_tasks),
                                     ("task_data_files_reformatted", rule_task_data_files_reformatted)),
@@ -923,7 +981,8 @@ _ADDED_BEFORE_KNOWN_PROBLEMS = {1: (("tasks_not_loadable", rule_tasks_not_loadab
                     ("test_script_errors", rule_test_script_errors),
                     ("test_reads_its_files_elsewhere", rule_test_reads_its_files_elsewhere),
                     ("test_checks_unasked_paths", rule_test_checks_unasked_paths),
-                    ("exit_status_written_as_reward", rule_exit_status_written_as_reward))}
+                    ("exit_status_written_as_reward", rule_exit_status_written_as_reward),
+                    ("one_reward_on_every_branch", rule_one_reward_on_every_branch))}
 
 
 def with_task_folder_rules(rules: tuple[Rule, ...]) -> tuple[Rule, ...]:
