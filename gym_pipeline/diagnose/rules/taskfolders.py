@@ -913,7 +913,7 @@ def rule_exit_status_written_as_reward(ev: Evidence) -> list[Finding]:
 
 # A task's test.sh writing the same reward on every branch: a failure branch pasted from the passing one
 
-_REWARD_WRITE = re.compile(r"^\s*(?:echo|printf)\s+[\"']?(?P<value>[\d.]+)[\"']?\s*>>?\s*\S*reward\.txt")
+_CONSTANT_REWARD_WRITE = re.compile(r"^\s*(?:echo|printf)\s+[\"']?(?P<value>[\d.]+)[\"']?\s*>>?\s*\S*reward\.txt")
 _SAYS_FAILED = re.compile(r"\bFAIL|\bfail(?:ed|ure)?\b|\bwrong\b|\bexpected\b", re.I)
 MAX_STDOUTS = 20  # episodes' test-stdout.txt read for one task
 
@@ -949,7 +949,7 @@ def rule_one_reward_on_every_branch(ev: Evidence) -> list[Finding]:
             lines = test.read_text(encoding="utf-8", errors="replace").splitlines()
         except OSError:
             continue
-        writes = [(n, line, m["value"]) for n, line in enumerate(lines, 1) if (m := _REWARD_WRITE.match(line))]
+        writes = [(n, line, m["value"]) for n, line in enumerate(lines, 1) if (m := _CONSTANT_REWARD_WRITE.match(line))]
         values = {float(value) for _, _, value in writes}
         if len(writes) < 2 or len(values) != 1 or set(rewards) != values:
             continue
