@@ -179,3 +179,25 @@ def test_a_getopts_option_without_its_colon_takes_no_value(tmp_path):
 def test_getopts_with_a_colon_after_every_option_that_takes_a_value_is_no_finding(tmp_path):
     run = run_with_script(tmp_path, "set -- -r 4 -c 2\n" + GETOPTS.format(letters="r:c:"))
     assert diagnose(run).healthy
+
+
+EVAL_CFG = "# weekly eval settings\n# num_repeats: 1   <- smoke test only\nnum_repeats: 4\n"
+
+
+def test_a_setting_grepped_from_a_file_whose_first_match_is_a_comment(tmp_path):
+    run = run_with_script(tmp_path, "REPEATS=$(grep num_repeats eval.cfg | head -1 | awk '{print $3}')\n"
+                                    'echo "repeats $REPEATS"\n', {"eval.cfg": EVAL_CFG})
+    assert "repeats 1" in (run / "run_eval.log").read_text()  # grep really took the comment
+
+    top = diagnose(run).causes[0]
+
+    assert (top.category, top.id) == ("config", "shell_pitfalls")
+    assert [line.where for line in top.evidence] == ["run_eval.sh:2", "eval.cfg:2", "eval.cfg:3"]
+    assert "`grep '^num_repeats' eval.cfg`" in top.fix
+
+
+def test_a_setting_grepped_at_the_start_of_its_line_is_no_finding(tmp_path):
+    run = run_with_script(tmp_path, "REPEATS=$(grep '^num_repeats' eval.cfg | head -1 | awk '{print $2}')\n"
+                                    'echo "repeats $REPEATS"\n', {"eval.cfg": EVAL_CFG})
+    assert "repeats 4" in (run / "run_eval.log").read_text()
+    assert diagnose(run).healthy
