@@ -6,6 +6,8 @@
   finding of that kind.
 - A job run with `#SBATCH --export=NONE` whose script reads MODEL_URL, exported by the script that submits it: the
   job does not get it, and the collection is given no URL. Naming the variable in `--export` passes it.
+- A job array numbered from 1 over shard files `split -d` numbered from 0: shard 0 is never run, and the last task
+  finds no file. Numbering the array as the files are is no finding.
 - Shards collected by a job array with no `%` limit: its tasks run at once against one small server, which refuses
   what it cannot queue (429). The overload's fix names the array and its throttle.
 """
@@ -158,3 +160,40 @@ def test_a_variable_named_in_export_reaches_the_job(tmp_path: Path) -> None:
     assert "expected one argument" not in "".join(p.read_text() for p in run.glob("logs/collect_*.log"))
 
     assert all(f.id != "variable_not_exported_to_the_job" for f in diagnose(run).findings)
+
+
+def _array_over_split_shards(tmp_path: Path, array: str) -> Path:
+    slurm_cluster()
+    environment = get_environment("string_match")
+    run = tmp_path / "run"
+    (run / "logs").mkdir(parents=True)
+    (run / "data.jsonl").write_text("".join(environment.dataset_path.read_text().splitlines(keepends=True)[:6]))
+    (run / "shards.sbatch").write_text(
+        f"#!/bin/bash\n#SBATCH --array={array}\n#SBATCH --output={run}/logs/shard_%a.log\n#SBATCH --time=2\n"
+        f"cd {run}\nSHARD=$SLURM_ARRAY_TASK_ID\nmkdir -p results/shard_$SHARD && cd results/shard_$SHARD\n"
+        f"{' '.join(CLI)} materialize --input ../../shards/shard_$SHARD.jsonl --num-repeats 2 "
+        "--agent string_match_simple_agent --output rollouts_materialized_inputs.jsonl\n")
+    (run / "submit.sh").write_text("#!/bin/bash\nmkdir -p shards\n"
+                                   "split -l 2 -d -a 1 --additional-suffix=.jsonl data.jsonl shards/shard_\n"
+                                   "sbatch --wait shards.sbatch\n")
+    with (run / "logs" / "submit.log").open("w") as log:
+        subprocess.run(["bash", "submit.sh"], cwd=run, stdout=log, stderr=subprocess.STDOUT, timeout=300)
+    return run
+
+
+def test_a_job_array_numbered_from_one_over_shards_numbered_from_zero_leaves_one_out(tmp_path: Path) -> None:
+    run = _array_over_split_shards(tmp_path, "1-3")
+    assert not (run / "results" / "shard_0").exists() and (run / "shards" / "shard_0.jsonl").is_file()
+
+    top = diagnose(run).causes[0]
+
+    assert (top.category, top.id) == ("config", "array_ids_not_the_files_numbers")
+    assert top.title == ("shards.sbatch runs array tasks 1-3, but the files its tasks read are numbered 0-2: 0 never "
+                         "ran, 3 found no file")
+    assert "`#SBATCH --array=0-2`" in top.fix
+
+
+def test_a_job_array_numbered_as_its_shards_is_no_finding(tmp_path: Path) -> None:
+    run = _array_over_split_shards(tmp_path, "0-2")
+
+    assert all(f.id != "array_ids_not_the_files_numbers" for f in diagnose(run).findings)

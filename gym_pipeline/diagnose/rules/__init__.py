@@ -82,6 +82,7 @@ from gym_pipeline.diagnose.rules.job import (
     rule_shell_reported_signal,
     rule_tool_env_hangs,
 )
+from gym_pipeline.diagnose.rules.job_arrays import rule_array_ids_not_the_files_numbers
 from gym_pipeline.diagnose.rules.known import known_problems
 from gym_pipeline.diagnose.rules.local_ray import rule_own_ray_unreachable
 from gym_pipeline.diagnose.rules.make_targets import rule_partial_target_kept_by_make
@@ -183,6 +184,7 @@ RULES: tuple[Rule, ...] = (
     Rule(1, "done_check_counts_tasks", rule_done_check_counts_tasks),
     Rule(1, "step_ended_with_its_batch_script", rule_step_ended_with_its_batch_script),
     Rule(1, "variable_not_exported_to_the_job", rule_variable_not_exported_to_the_job),
+    Rule(1, "array_ids_not_the_files_numbers", rule_array_ids_not_the_files_numbers),
     Rule(1, "partial_target_kept_by_make", rule_partial_target_kept_by_make),
     Rule(1, "warning_raised_as_an_error", rule_warning_raised_as_an_error),
     Rule(1, "known_problems", known_problems(1)),
