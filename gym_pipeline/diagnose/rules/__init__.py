@@ -135,6 +135,7 @@ from gym_pipeline.diagnose.rules.shell_pitfalls import rule_shell_pitfalls
 from gym_pipeline.diagnose.rules.skipped_tasks import rule_skipped_tasks_by_reason
 from gym_pipeline.diagnose.rules.source_columns import rule_labels_from_another_column
 from gym_pipeline.diagnose.rules.taskfolders import with_task_folder_rules
+from gym_pipeline.diagnose.rules.user_proxies import rule_proxy_rewrites_the_exchange
 from gym_pipeline.diagnose.rules.verifier import (
     rule_failure_kinds,
     rule_malformed_verify_response,
@@ -196,6 +197,7 @@ RULES: tuple[Rule, ...] = (
     Rule(2, "nested_model_errors", rule_nested_model_errors),
     Rule(2, "client_timeout_too_short", rule_client_timeout_too_short),
     Rule(2, "watchdog_checks_a_route_the_server_lacks", rule_watchdog_checks_a_route_the_server_lacks),
+    Rule(2, "proxy_rewrites_the_exchange", rule_proxy_rewrites_the_exchange),
     Rule(2, "model_endpoint_failures", rule_model_endpoint_failures),
     Rule(2, "model_refusals", rule_model_refusals),
     Rule(2, "model_request_retries", rule_model_request_retries),

@@ -1,0 +1,132 @@
+"""A user's own proxy between the run and the model server that changes what passes through it.
+
+Teams put a small forwarder in front of the model server (a gateway with a cost guard, a proxy that logs each
+completion). When it rewrites the exchange, the model is blamed for what the proxy did:
+- it caps `max_tokens` (a playground's cost guard): every answer is cut at the cap, before its final answer;
+- it writes a shortened text back into the response (a preview meant for its log line): every answer is cut at one
+  length, and scores 0.
+The proxy is a Python file in the run folder that both serves HTTP and forwards requests.
+"""
+
+from __future__ import annotations
+
+import re
+from itertools import islice
+
+import orjson
+
+from gym_pipeline.diagnose.evidence import Evidence
+from gym_pipeline.diagnose.evidence_line import EvidenceLine, excerpt
+from gym_pipeline.diagnose.findings import Finding
+from gym_pipeline.diagnose.user_scripts import UserFile
+from gym_pipeline.diagnose.vocabulary import MODEL_SERVING
+
+_SERVES = re.compile(r"BaseHTTPRequestHandler|aiohttp import web|aiohttp\.web|web\.Application\(|FastAPI\(|Flask\(")
+_FORWARDS = re.compile(r"urlopen\(|ClientSession\(|httpx\.|requests\.(?:post|get|request)\(")
+_CAPS_MAX_TOKENS = re.compile(r"\[\s*[\"']max_(?:tokens|completion_tokens|output_tokens)[\"']\s*\]\s*=")
+_SLICES_TEXT = re.compile(r"\[\s*(?:\"(?:content|text)\"|'(?:content|text)')\s*\]\s*=.*\[\s*:\s*(?P<limit>\w+)\s*\]")
+_CONSTANT = r"^\s*{name}\s*=\s*(?P<value>\d+)"
+MAX_ROWS_READ = 5000  # of the rollouts, for their answers' lengths
+ONE_LENGTH_SHARE = 0.6  # of the answers, cut at the same length
+MIN_ROWS = 6
+
+
+def _proxies(ev: Evidence) -> list[UserFile]:
+    return [file for file in ev.user_files if file.suffix == ".py" and _SERVES.search(file.text)
+            and _FORWARDS.search(file.text)]
+
+
+def _line_with(file: UserFile, pattern: re.Pattern[str]) -> tuple[int, str, re.Match[str]] | None:
+    return next(((n, line, m) for n, line in enumerate(file.text.splitlines(), 1) if (m := pattern.search(line))), None)
+
+
+def _constant(file: UserFile, line: str) -> tuple[str, int, int] | None:
+    """(name, value, line number) of the first UPPER_CASE constant `line` uses that `file` sets to a number."""
+    for name in re.findall(r"\b[A-Z][A-Z0-9_]{2,}\b", line):
+        found = re.search(_CONSTANT.format(name=name), file.text, re.M)
+        if found:
+            return name, int(found["value"]), file.text[:found.start()].count("\n") + 1
+    return None
+
+
+def _answer_texts(ev: Evidence) -> list[tuple[int, str, float | None]]:
+    """(line, the last output message's text, reward) of the first rollouts."""
+    rollouts = ev.artifacts.files.rollouts
+    if not rollouts.is_file():
+        return []
+    texts = []
+    with rollouts.open("rb") as file:
+        for number, raw in enumerate(islice(file, MAX_ROWS_READ), 1):
+            try:
+                row = orjson.loads(raw)
+                text = row["response"]["output"][-1]["content"][0]["text"]
+            except (orjson.JSONDecodeError, KeyError, IndexError, TypeError):
+                continue
+            if isinstance(text, str):
+                reward = row.get("reward")
+                texts.append((number, text, reward if isinstance(reward, int | float) else None))
+    return texts
+
+
+def rule_proxy_rewrites_the_exchange(ev: Evidence) -> list[Finding]:
+    for proxy in _proxies(ev):
+        if (finding := _caps_max_tokens(ev, proxy) or _cuts_answers(ev, proxy)) is not None:
+            return [finding]
+    return []
+
+
+def _caps_max_tokens(ev: Evidence, proxy: UserFile) -> Finding | None:
+    a = ev.artifacts
+    if not a.rollouts.valid_rows or a.truncated_rollouts < 0.5 * a.rollouts.valid_rows or a.truncation_limit:
+        return None  # not cut, or cut at the run's own limit
+    cap = _line_with(proxy, _CAPS_MAX_TOKENS)
+    if cap is None:
+        return None
+    number, line, _ = cap
+    constant = _constant(proxy, line)
+    named = f" ({constant[0]} = {constant[1]}, line {constant[2]})" if constant else ""
+    return Finding(
+        category=MODEL_SERVING,
+        title=f"{proxy.name}, the proxy before the model server, caps max_tokens{named}: {a.truncated_rollouts} of "
+              f"{a.rollouts.valid_rows} answers were cut at the limit",
+        evidence=[EvidenceLine(file=proxy.name, line=number, text=line.strip()),
+                  *([a.truncated_example] if a.truncated_example else [])],
+        cause=f"The run asked for no output limit of its own, and the answers still stopped at the token limit: "
+              f"{proxy.name} line {number} rewrites every request's max_tokens{named} before forwarding it, so the "
+              "model stopped before its final answer and the verifier scored what was left.",
+        fix=f"Take the cap out of {proxy.name}" + (f" (`{constant[0]}`, line {constant[2]})" if constant else "")
+            + " for eval traffic, or send the run straight to the model server; then collect again on a clean output "
+            "path and profile.",
+    )
+
+
+def _cuts_answers(ev: Evidence, proxy: UserFile) -> Finding | None:
+    cut = _line_with(proxy, _SLICES_TEXT)
+    if cut is None:
+        return None
+    number, line, slicing = cut
+    limit = int(slicing["limit"]) if slicing["limit"].isdigit() else None
+    constant = None if limit is not None else _constant(proxy, line)
+    limit = limit if limit is not None else (constant[1] if constant else None)
+    texts = _answer_texts(ev)
+    at_limit = [(row, text, reward) for row, text, reward in texts if len(text) == limit]
+    if limit is None or len(texts) < MIN_ROWS or len(at_limit) < ONE_LENGTH_SHARE * len(texts):
+        return None
+    scored_zero = sum(1 for _, _, reward in at_limit if reward == 0)
+    row, text, _ = at_limit[0]
+    return Finding(
+        category=MODEL_SERVING,
+        title=f"{proxy.name}, the proxy before the model server, cuts each answer to {limit} characters: "
+              f"{len(at_limit)} of {len(texts)} answers are exactly that long",
+        evidence=[EvidenceLine(file=proxy.name, line=number, text=line.strip()),
+                  *([EvidenceLine(file=proxy.name, line=constant[2], text=f"{constant[0]} = {constant[1]}")]
+                    if constant else []),
+                  EvidenceLine(file=ev.rel(ev.artifacts.files.rollouts), line=row,
+                               text=f"the answer's text, {len(text)} characters: {excerpt(text, 80)!r}")],
+        cause=f"{proxy.name} line {number} writes a shortened text ({limit} characters) back into the response it "
+              f"forwards, so the answers reached the verifier cut before their final answer ({scored_zero} of them "
+              "scored 0). The model answered in full; the proxy cut it.",
+        fix=f"In {proxy.name}, shorten a copy for the log line and forward the response unchanged (not "
+            f"`{line.strip()}`" + (f", with {constant[0]}" if constant else "") + "), or send the run straight to "
+            "the model server; then collect again on a clean output path and profile.",
+    )

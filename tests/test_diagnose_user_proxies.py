@@ -1,0 +1,113 @@
+"""A user's proxy in front of the simulated policy, run for real, that changes what passes through it.
+
+A gateway with a playground's cost guard caps max_tokens, and a logging proxy writes its log preview back into the
+response: the collection through either scores 0 where the model answered right, and the diagnosis names the
+proxy's line. The same proxy forwarding unchanged is no finding.
+"""
+
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from gym_pipeline.core.materialize import MaterializationSettings, materialize_file
+from gym_pipeline.diagnose import diagnose
+from gym_pipeline.environments import get_environment
+from gym_pipeline.host import free_loopback_port
+from gym_pipeline.serving.checkpoints import demo_checkpoints
+
+CLI = [sys.executable, "-m", "gym_pipeline.cli"]
+RULE = "proxy_rewrites_the_exchange"
+PROXY = '''"""The team's gateway: forwards to the model server."""
+import json
+import sys
+import urllib.request
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+UPSTREAM = sys.argv[2]
+MAX_TOKENS_CAP = 32  # playground: keep the demo answers short and cheap
+PREVIEW_CHARS = 60
+
+
+class Gateway(BaseHTTPRequestHandler):
+    def do_GET(self):
+        self._forward(None)
+
+    def do_POST(self):
+        request_json = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        {request_edit}
+        self._forward(request_json)
+
+    def _forward(self, request_json):
+        data = None if request_json is None else json.dumps(request_json).encode()
+        request = urllib.request.Request(UPSTREAM + self.path, data=data, headers={{"Content-Type": "application/json"}})
+        with urllib.request.urlopen(request) as answer:
+            body = json.loads(answer.read())
+        for choice in body.get("choices", []):
+            message = choice["message"]
+            {response_edit}
+        payload = json.dumps(body).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(payload)))
+        self.end_headers()
+        self.wfile.write(payload)
+
+    def log_message(self, *args):
+        pass
+
+
+ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), Gateway).serve_forever()
+'''
+
+
+def _through_proxy(tmp_path: Path, request_edit: str = "pass", response_edit: str = "pass") -> Path:
+    environment = get_environment("string_match")
+    checkpoint = demo_checkpoints(tmp_path / "checkpoints", 1, ["string_match"])[0]
+    run = tmp_path / "run"
+    (run / "logs").mkdir(parents=True)
+    (run / "gateway.py").write_text(PROXY.format(request_edit=request_edit, response_edit=response_edit))
+    inputs = run / "rollouts_materialized_inputs.jsonl"
+    materialize_file(environment.dataset_path, inputs, MaterializationSettings(2, environment.agent_name))
+    port, proxy_port = free_loopback_port(), free_loopback_port()
+    with (run / "logs" / "model_server.log").open("w") as log:
+        server = subprocess.Popen([*CLI, "serve-policy", "--checkpoint", str(checkpoint), "--port", str(port)],
+                                  stdout=log, stderr=subprocess.STDOUT)
+    proxy = subprocess.Popen([sys.executable, str(run / "gateway.py"), str(proxy_port), f"http://127.0.0.1:{port}"])
+    try:
+        time.sleep(2.5)
+        with (run / "logs" / "collect.log").open("w") as log:
+            subprocess.run([*CLI, "collect", "--inputs", str(inputs), "--output", str(run / "rollouts.jsonl"),
+                            "--model-url", f"http://127.0.0.1:{proxy_port}/v1", "--env", "string_match"],
+                           stdout=log, stderr=subprocess.STDOUT, timeout=180, check=True)
+    finally:
+        for process in (proxy, server):
+            process.terminate()
+            process.wait(10)
+    return run
+
+
+def test_a_gateway_capping_max_tokens_cuts_every_answer(tmp_path: Path) -> None:
+    run = _through_proxy(tmp_path, request_edit='request_json["max_tokens"] = MAX_TOKENS_CAP')
+
+    top = diagnose(run).causes[0]
+
+    assert (top.category, top.id) == ("model_serving", RULE)
+    assert top.title.startswith("gateway.py, the proxy before the model server, caps max_tokens (MAX_TOKENS_CAP = 32")
+    assert "Take the cap out of gateway.py (`MAX_TOKENS_CAP`" in top.fix
+
+
+def test_a_proxy_writing_its_log_preview_into_the_response_cuts_every_answer(tmp_path: Path) -> None:
+    run = _through_proxy(tmp_path, response_edit='message["content"] = message["content"][:PREVIEW_CHARS]')
+
+    top = diagnose(run).causes[0]
+
+    assert (top.category, top.id) == ("model_serving", RULE)
+    assert "cuts each answer to 60 characters" in top.title
+    assert "shorten a copy for the log line and forward the response unchanged" in top.fix
+
+
+def test_a_proxy_forwarding_unchanged_is_no_finding(tmp_path: Path) -> None:
+    run = _through_proxy(tmp_path)
+
+    assert all(f.id != RULE for f in diagnose(run).findings)
