@@ -46,3 +46,38 @@ def test_a_queue_deeper_than_the_batch_is_overload_not_a_model_fault(tmp_path: P
     assert "32 requests in flight" in top.title
     assert "Lower the concurrency from 32 to about 2" in top.fix and "--concurrency 2" in top.fix
     assert any("Waiting:" in line.text for line in top.evidence)
+
+
+def test_an_overload_fix_names_the_settings_the_scripts_concurrency_is_computed_from(tmp_path: Path) -> None:
+    """run_eval.sh sizes the concurrency as REPLICAS x PER_REPLICA from serving.env, which still describes a retired
+    deployment of 8 replicas: 32 requests at once against one small server."""
+    environment = get_environment("string_match")
+    checkpoint = demo_checkpoints(tmp_path / "checkpoints", 1, ["string_match"])[0]
+    run = tmp_path / "run"
+    (run / "logs").mkdir(parents=True)
+    materialize_file(environment.dataset_path, run / "rollouts_materialized_inputs.jsonl",
+                     MaterializationSettings(3, environment.agent_name))
+    port = free_loopback_port()
+    (run / "serving.env").write_text("# the serving deployment\nREPLICAS=8\nPER_REPLICA=4\n")
+    (run / "run_eval.sh").write_text(
+        "#!/bin/bash\nsource serving.env\nCONCURRENCY=$((REPLICAS * PER_REPLICA))\n"
+        f"{' '.join(CLI)} collect --inputs rollouts_materialized_inputs.jsonl --output rollouts.jsonl "
+        f"--model-url http://127.0.0.1:{port}/v1 --env string_match --concurrency $CONCURRENCY\n")
+    with (run / "logs" / "model_server.log").open("w") as log:
+        server = subprocess.Popen([*CLI, "serve-policy", "--checkpoint", str(checkpoint), "--port", str(port),
+                                   "--latency-ms", "1500", "--max-running", "2", "--max-waiting", "2"],
+                                  stdout=log, stderr=subprocess.STDOUT)
+        try:
+            time.sleep(2.5)
+            with (run / "logs" / "run_eval.log").open("w") as eval_log:
+                subprocess.run(["bash", "run_eval.sh"], cwd=run, stdout=eval_log, stderr=subprocess.STDOUT,
+                               timeout=240)
+        finally:
+            server.terminate()
+            server.wait(10)
+
+    top = diagnose(run).causes[0]
+
+    assert top.category == "throughput_resources" and "32 requests in flight" in top.title
+    assert ("run_eval.sh:4 passes `--concurrency $CONCURRENCY`; run_eval.sh:3 `CONCURRENCY=$((REPLICAS * "
+            "PER_REPLICA))`; serving.env:2 `REPLICAS=8`; serving.env:3 `PER_REPLICA=4`") in top.fix

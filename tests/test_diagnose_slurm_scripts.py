@@ -8,6 +8,9 @@
   job does not get it, and the collection is given no URL. Naming the variable in `--export` passes it.
 - A job array numbered from 1 over shard files `split -d` numbered from 0: shard 0 is never run, and the last task
   finds no file. Numbering the array as the files are is no finding.
+- A collection whose concurrency is the job's `--cpus-per-task` (1): it runs one request at a time against a slow
+  server until the job's time limit ends it. The time limit is what followed; the serial collection is the cause,
+  and the fix names where its concurrency came from.
 - Shards collected by a job array with no `%` limit: its tasks run at once against one small server, which refuses
   what it cannot queue (429). The overload's fix names the array and its throttle.
 """
@@ -197,3 +200,36 @@ def test_a_job_array_numbered_as_its_shards_is_no_finding(tmp_path: Path) -> Non
     run = _array_over_split_shards(tmp_path, "0-2")
 
     assert all(f.id != "array_ids_not_the_files_numbers" for f in diagnose(run).findings)
+
+
+def test_a_serial_collection_ended_by_the_jobs_time_limit_is_throughput_and_names_cpus_per_task(tmp_path: Path) -> None:
+    slurm_cluster()
+    environment = get_environment("string_match")
+    checkpoint = demo_checkpoints(tmp_path / "checkpoints", 1, ["string_match"])[0]
+    run = tmp_path / "run"
+    (run / "logs").mkdir(parents=True)
+    materialize_file(environment.dataset_path, run / "rollouts_materialized_inputs.jsonl",
+                     MaterializationSettings(3, environment.agent_name))
+    port = free_loopback_port()
+    (run / "collect.sbatch").write_text(
+        f"#!/bin/bash\n#SBATCH --output={run}/logs/collect_%j.log\n#SBATCH --cpus-per-task=1\n#SBATCH --time=1\n"
+        f"cd {run}\n{' '.join(CLI)} collect --inputs rollouts_materialized_inputs.jsonl --output rollouts.jsonl "
+        f"--model-url http://127.0.0.1:{port}/v1 --env string_match --concurrency $SLURM_CPUS_PER_TASK\n")
+    with (run / "logs" / "model_server.log").open("w") as log:
+        server = subprocess.Popen([*CLI, "serve-policy", "--checkpoint", str(checkpoint), "--port", str(port),
+                                   "--latency-ms", "3000"], stdout=log, stderr=subprocess.STDOUT)
+    try:
+        time.sleep(2.5)
+        subprocess.run(["sbatch", "--wait", str(run / "collect.sbatch")], capture_output=True, timeout=300)
+    finally:
+        server.terminate()
+        server.wait(10)
+    assert "DUE TO TIME LIMIT" in "".join(p.read_text() for p in run.glob("logs/collect_*.log"))
+
+    report = diagnose(run)
+
+    top = report.causes[0]
+    assert top.category == "throughput_resources" and "1 request at a time" in top.title
+    assert "collect.sbatch:6 passes `--concurrency $SLURM_CPUS_PER_TASK`" in top.fix
+    assert "`#SBATCH --cpus-per-task=1` sets SLURM_CPUS_PER_TASK=1" in top.fix
+    assert any("time limit" in f.title for f in report.consequences_of(top))

@@ -377,6 +377,7 @@ KNOWN_PROBLEMS: tuple[KnownProblem, ...] = (
         "`sacct -j {job} --format=JobID,State,ExitCode,Elapsed,Timelimit`; raise `--time` (or split the sweep), "
         "then continue where it stopped: `gym-pipeline collect ... --resume` (Gym: `gym eval run ... --resume`).",
         "seeds/000 debug step 1: Slurm job state",
+        effect=True,  # of what made the job too slow for its time, when a rule finds that
     ),
     KnownProblem(
         "slurm_chdir_failed", 1, INFRA, ("slurm_chdir_failed",),

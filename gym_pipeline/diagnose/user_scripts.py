@@ -129,6 +129,38 @@ def server_capacity_settings(files: list[UserFile]) -> list[str]:
 
 
 # a script that sends requests to a model server in a loop (a load test, a warm-up, a health poll)
+_CONCURRENCY_FROM = re.compile(r"--concurrency[= ]\"?\$\{?(?P<name>[A-Za-z_]\w*)")
+_ARITHMETIC = re.compile(r"\$\(\((?P<expression>[^)]*)\)\)")
+_CPUS_PER_TASK = re.compile(r"^\s*#SBATCH\s+(?:--cpus-per-task[= ]|-c\s*)(?P<cpus>\d+)")
+
+
+def concurrency_source(files: list[UserFile]) -> str | None:
+    """Where a script's `--concurrency $VAR` gets its value, followed through the variables it is computed from
+    (`CONCURRENCY=$((REPLICAS * PER_REPLICA))`, each set in a sourced `serving.env`) or Slurm's SLURM_CPUS_PER_TASK
+    (the job's `--cpus-per-task`): `file:line `text``, joined; None when the concurrency is a plain number."""
+    found = next(iter(lines_matching(files, _CONCURRENCY_FROM, SCRIPT_SUFFIXES)), None)
+    if found is None:
+        return None
+    file, number, line, match = found
+    parts, names = [f"{file.name}:{number} passes `--concurrency ${match['name']}`"], [match["name"]]
+    for name in names:  # grows with the variables each assignment uses, each once
+        if name == "SLURM_CPUS_PER_TASK":
+            cpus = next(iter(lines_matching(files, _CPUS_PER_TASK)), None)
+            if cpus is not None:
+                parts.append(f"{cpus[0].name}:{cpus[1]} `{cpus[2].strip()}` sets SLURM_CPUS_PER_TASK={cpus[3]['cpus']}")
+            continue
+        assigned = assignment_of([file], name) or assignment_of(files, name)
+        if assigned is None:
+            continue
+        source, at, text = assigned
+        parts.append(f"{source.name}:{at} `{text}`")
+        value = text.split("=", 1)[1]
+        used = [m["name"] for m in _VARIABLE.finditer(value)]
+        used += re.findall(r"[A-Za-z_]\w*", arithmetic["expression"]) if (arithmetic := _ARITHMETIC.search(value)) else []
+        names += [used_name for used_name in dict.fromkeys(used) if used_name not in names]
+    return "; ".join(parts)
+
+
 _UNTHROTTLED_ARRAY = re.compile(r"^\s*#SBATCH\s+(?:--array[= ]|-a\s*)(?P<range>[\d,-]+)\s*(?:#.*)?$")
 
 

@@ -22,7 +22,12 @@ from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import Finding, affected, keys_of, models_url, plural, resume_command, unique
 from gym_pipeline.diagnose.rules.routing import OVERLOADED_REPLY
-from gym_pipeline.diagnose.user_scripts import request_loops, server_capacity_settings, unthrottled_arrays
+from gym_pipeline.diagnose.user_scripts import (
+    concurrency_source,
+    request_loops,
+    server_capacity_settings,
+    unthrottled_arrays,
+)
 from gym_pipeline.diagnose.vocabulary import MODEL_SERVING, THROUGHPUT_RESOURCES
 
 _TIMEOUT = re.compile(r"timeout|timed out", re.I)
@@ -120,6 +125,9 @@ def overload_finding(ev: Evidence, groups: list[FailureGroup], overload: Overloa
         f"{Path(file.name).name} runs its job array's {tasks} tasks (`--array={span}`) at once, each sending up to "
         f"{overload.concurrency or 'its concurrency in'} requests to this one server: let fewer run together "
         f"(`#SBATCH --array={span}%1`, or `%2`). " for file, _, span, tasks in arrays[:1])
+    source = concurrency_source(ev.user_files)
+    chosen = (f" The run's concurrency comes from its own files: {source}: check that these describe the server this "
+              "run used." if source else "")
     sized = (f" The server's capacity is set by the run's own files: {'; '.join(f'`{c}`' for c in capacity[:4])}: check "
              "that these are the values meant for this run (a debugging value left in a settings file sizes every "
              "server started from it)." if capacity else "")
@@ -136,7 +144,7 @@ def overload_finding(ev: Evidence, groups: list[FailureGroup], overload: Overloa
         fix=f"{at_once}Lower the concurrency {current}to about {target or 'what the server runs at once'} "
             f"(`gym eval run ... --concurrency {target or '<n>'}`, `gym-pipeline collect --concurrency "
             f"{target or '<n>'}`, or `concurrency:` in sweep.yaml), or give the model server more capacity (vLLM "
-            "`--max-num-seqs`, more replicas behind the URL)." + sized + other_load + " Then collect the missing rollouts: "
+            "`--max-num-seqs`, more replicas behind the URL)." + chosen + sized + other_load + " Then collect the missing rollouts: "
             f"{resume_command(ev)}.",
     )
 

@@ -17,6 +17,7 @@ from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import excerpt
 from gym_pipeline.diagnose.findings import Finding, plural, resume_command
 from gym_pipeline.diagnose.logs import LogHit
+from gym_pipeline.diagnose.user_scripts import concurrency_source
 from gym_pipeline.diagnose.vocabulary import MODEL_SERVING, THROUGHPUT_RESOURCES
 
 STALLED_S = 60  # no rollout finished for this long: not slow, stuck
@@ -175,8 +176,10 @@ def _too_slow(ev: Evidence, interrupt: LogHit, missing: int, updates: list[tuple
                   "not broken.",
             fix=f"Raise the concurrency so the servers work on many requests at once (`--concurrency "
                 f"{max(8, concurrency * 16)}` for `gym eval run` or `gym-pipeline collect`, `concurrency` in "
-                "sweep.yaml), within what the model server runs at once; then resume: "
-                f"{resume_command(ev)}.",
+                "sweep.yaml), within what the model server runs at once"
+                + (f" (the run's comes from its own files: {source}; a request in flight waits on the servers, not "
+                   "on a CPU of the job)" if (source := concurrency_source(ev.user_files)) else "")
+                + f"; then resume: {resume_command(ev)}.",
         )]
     return []
 
