@@ -642,3 +642,33 @@ def test_labels_pandas_read_as_numbers_are_written_otherwise_and_the_fix_names_t
     assert (top.category, top.id) == ("data_schema", "numbers_written_otherwise_in_expected_answers")
     assert top.evidence[-1].where == "prep_data.py:3"
     assert "In prep_data.py, read the table's columns as text (`pd.read_csv(..., dtype=str)`)" in top.fix
+
+
+PREP_SORTING_ONE_SIDE = '''import json
+questions = sorted(set(open("questions.txt").read().splitlines()))  # drop duplicated questions
+answers = open("answers.txt").read().splitlines()
+print(json.dumps(dict(zip(questions, answers))))
+'''
+
+
+def test_labels_paired_by_position_after_one_side_was_sorted_name_the_script_line(run, policy_endpoint):
+    """prep_data.py de-duplicates the questions with sorted(set(...)) before zipping them with the answers file:
+    every task gets another task's label, and the fix names the line that reordered one side."""
+    (run / "prep_data.py").write_text(PREP_SORTING_ONE_SIDE)
+    prompts = [json.loads(line)["responses_create_params"]["input"][0]["content"][0]["text"]
+               for line in data_of(run).read_text().splitlines()]
+
+    def paired_after_sorting(labels):
+        (run / "questions.txt").write_text("".join(f"{prompt}\n" for prompt in prompts))
+        (run / "answers.txt").write_text("".join(f"{label}\n" for label in labels))
+        label_of = json.loads(subprocess.run([sys.executable, "prep_data.py"], cwd=run, capture_output=True,
+                                             text=True, check=True).stdout)
+        return [label_of[prompt] for prompt in prompts]
+
+    recollect_with_labels(run, policy_endpoint, paired_after_sorting)
+
+    top = diagnose(run).causes[0]
+
+    assert (top.category, top.id) == ("data_schema", "labels_of_other_tasks")
+    assert top.evidence[-1].where == "prep_data.py:2"
+    assert "In prep_data.py, do not reorder one side before `zip` (line 2" in top.fix

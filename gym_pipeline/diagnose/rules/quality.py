@@ -12,7 +12,7 @@ from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import Finding, model_url_of, path_of, plural, profile_command
 from gym_pipeline.diagnose.row_quality import HTML_ENTITY, RowQuality, labels_of_other_tasks, labels_one_row_off
-from gym_pipeline.diagnose.user_scripts import lines_matching
+from gym_pipeline.diagnose.user_scripts import UserFile, lines_matching
 from gym_pipeline.diagnose.vocabulary import CACHE_RESUME, CONFIG, DATA_SCHEMA, MODEL_SERVING, VERIFIER_RUNTIME
 
 UNEXTRACTED_MIN_ROWS = 3
@@ -748,6 +748,16 @@ def rule_labels_one_row_off(ev: Evidence) -> list[Finding]:
 SHIFT_SHARE, SHIFT_OVER_NEXT = 0.5, 3
 
 
+# a data script that reorders one list (`sorted(set(...))`, `random.shuffle(x)`) and pairs lists by position (`zip`)
+_REORDERS = re.compile(r"\bsorted\(|\bset\(|\.sort\(|\bshuffle\(|\bsample\(")
+
+
+def _reorders_one_side(ev: Evidence) -> tuple[UserFile, int, str, re.Match[str]] | None:
+    """The line of a user's Python data script that reorders a list the script later pairs by position."""
+    return next((found for found in lines_matching(ev.user_files, _REORDERS, {".py"})
+                 if "zip(" in found[0].text), None)
+
+
 def rule_labels_of_other_tasks(ev: Evidence) -> list[Finding]:
     """Answers scored 0 that are the expected answer of another task, farther than the next one: the labels were
     sorted or shuffled apart from the prompts (or moved by several rows)."""
@@ -764,15 +774,21 @@ def rule_labels_of_other_tasks(ev: Evidence) -> list[Finding]:
     moved = at_shift >= SHIFT_SHARE * len(tasks) and at_shift >= SHIFT_OVER_NEXT * sum(n for _, n in others)
     how = (f"most labels sit {abs(shift)} rows {'before' if shift < 0 else 'after'} their prompt" if moved else
            "the labels were reordered apart from the prompts (sorted or shuffled on one side)")
+    reorders = _reorders_one_side(ev)
+    where = (f" {reorders[0].name}:{reorders[1]} reorders one side before pairing (`{reorders[2].strip()}`), then "
+             "zips it with the other by position." if reorders else "")
     return [Finding(
         category=DATA_SCHEMA,
         title=f"In {len(tasks)} tasks, answers scored 0 are the expected answer of another task: the labels are not "
               f"paired with their prompts ({how})",
-        evidence=examples,
+        evidence=[*examples, *([EvidenceLine(file=reorders[0].name, line=reorders[1], text=reorders[2].strip())]
+                               if reorders else [])],
         cause="Each of these answers is another task's label, so the answers are right and the labels are not theirs: "
-              f"the data was built by pairing prompts and labels by position, and {how}. Only "
+              f"the data was built by pairing prompts and labels by position, and {how}.{where} Only "
               f"{rewarded_tasks} tasks scored at all.",
-        fix="Rebuild the source data so each prompt gets its own `expected_answer`: join prompts and labels by an id, "
+        fix=(f"In {reorders[0].name}, do not reorder one side before `zip` (line {reorders[1]}: "
+             f"`{reorders[2].strip()}`): de-duplicate or sort the (prompt, label) pairs together. " if reorders else "")
+            + "Rebuild the source data so each prompt gets its own `expected_answer`: join prompts and labels by an id, "
             "not by position, and sort or shuffle whole rows, never one column; check a few rows by eye, then "
             f"materialize again and collect (or score the stored responses again); the materialized rows: "
             f"{path_of(a.materialized)}.",
