@@ -79,3 +79,35 @@ def test_module_state_an_async_verify_writes_across_an_await_is_a_race(tmp_path)
     assert state_shared_across_awaits(verifier_sources(tmp_path), tmp_path) == ("app.py", 2, "_CURRENT")
     (tmp_path / "app.py").write_text(source.replace("{wait}", ""))  # no await: requests cannot interleave inside it
     assert state_shared_across_awaits(verifier_sources(tmp_path), tmp_path) is None
+
+
+CREDITS_WHAT_IT_CANNOT_PARSE = '''def _final(text):
+    return text.strip().splitlines()[-1].split(":")[-1].strip().strip("\\\\boxed{}.") if text.strip() else ""
+
+
+def score(row, response_text):
+    """Answers compared as numbers, so 12, 12.0 and 12.00 match."""
+    try:
+        return {"reward": float(abs(float(_final(response_text)) - float(row["expected_answer"])) < 1e-6)}
+    except ValueError:
+        return {"reward": 1.0}  # not a number: no penalty here
+'''
+
+
+def test_a_verifier_whose_except_gives_full_credit_is_named_in_the_fix(tmp_path):
+    """A sweep scored by a workspace verifier that returns 1.0 for any answer it cannot read as a number: the
+    policy's wrong word answers score 1, and the fix names the `except` that credits them."""
+    from gym_pipeline.demo import run_demo
+    from gym_pipeline.diagnose import diagnose
+
+    home = tmp_path / "home"
+    (home / "verifiers").mkdir(parents=True)
+    (home / "verifiers" / "numeric.py").write_text(CREDITS_WHAT_IT_CANNOT_PARSE)
+    (home / "sweep.yaml").write_text("name: numeric\nenvironments:\n  - {name: numeric, dataset: "
+                                     "data/string_match.jsonl, verifier: 'numeric:score'}\nnum_repeats: 2\n")
+    run_demo(home, checkpoint_count=1, quiet=True)
+
+    top = diagnose(home / "runs" / "step_0100" / "numeric").causes[0]
+
+    assert (top.category, top.id) == ("verifier_runtime", "wrong_answers_scored_full")
+    assert "verifiers/numeric.py:9 `except ValueError:` gives full credit" in top.fix

@@ -214,17 +214,29 @@ def _check_source(facts: ManifestFacts, record: dict[str, Any], materialized: Pa
 
 
 def sweep_config_beside(run_dir: Path) -> tuple[Any, Path] | None:
-    """The sweep config beside the run (the latest written), read without importing its verifiers; None when there
-    is none or it does not load (the run's own error reports that)."""
-    from gym_pipeline.config import ConfigError, SweepConfig, load_sweep_config  # the config model: only when needed
-
+    """The sweep config beside the run (the latest written), or else the workspace's whose runs_dir holds the run
+    (`home/sweep.yaml` for `home/runs/<checkpoint>/<env>`), read without importing its verifiers; None when there is
+    none or it does not load (the run's own error reports that)."""
     configs = sorted((path for pattern in SWEEP_CONFIGS for path in run_dir.glob(pattern)),
                      key=lambda path: path.stat().st_mtime_ns)
-    if not configs:
-        return None
+    if configs:
+        return _loaded(configs[-1])
+    for home in run_dir.resolve().parents[:_WORKSPACE_LEVELS]:
+        if (home / "sweep.yaml").is_file() and (found := _loaded(home / "sweep.yaml")) is not None \
+                and run_dir.resolve().is_relative_to(found[0].resolved(home).runs_dir):
+            return found
+    return None
+
+
+_WORKSPACE_LEVELS = 4  # folders above a run folder where its workspace's sweep.yaml may be
+
+
+def _loaded(path: Path) -> tuple[Any, Path] | None:
+    from gym_pipeline.config import ConfigError, SweepConfig, load_sweep_config  # the config model: only when needed
+
     try:
-        return (SweepConfig.validate_from_step(configs[-1].read_bytes()) if configs[-1].suffix == ".json"
-                else load_sweep_config(configs[-1], load_verifiers=False)), configs[-1]
+        return (SweepConfig.validate_from_step(path.read_bytes()) if path.suffix == ".json"
+                else load_sweep_config(path, load_verifiers=False)), path
     except (ConfigError, ValueError, OSError):
         return None
 

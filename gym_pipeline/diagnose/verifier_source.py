@@ -103,6 +103,35 @@ def verify_lines(sources: list[Path], run_dir: Path, pattern: re.Pattern[str]) -
     return lines
 
 
+def _full_credit(statement: ast.stmt) -> bool:
+    """`return 1.0`, `return True`, `reward = 1`: a statement that gives full credit."""
+    value = statement.value if isinstance(statement, ast.Return | ast.Assign) else None
+    if isinstance(value, ast.Dict):  # `return {"reward": 1.0, ...}`
+        value = next((v for k, v in zip(value.keys, value.values, strict=True)
+                      if isinstance(k, ast.Constant) and k.value == "reward"), None)
+    return isinstance(value, ast.Constant) and isinstance(value.value, int | float) and float(value.value) >= 1
+
+
+def handlers_giving_full_credit(sources: list[Path], run_dir: Path) -> list[tuple[str, int, str]]:
+    """(file, line, text) of each `except` of the verifiers' `verify` whose body gives full credit: every answer that
+    raises there (not a number, a parse failure) scores 1 whatever it says."""
+    found = []
+    for source in sources:
+        try:
+            text = source.read_text(encoding="utf-8", errors="replace")
+            tree = ast.parse(text)
+        except (OSError, SyntaxError, ValueError):
+            continue
+        rows = text.splitlines()
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) or node.name not in _VERIFY_FUNCTIONS:
+                continue
+            for handler in ast.walk(node):
+                if isinstance(handler, ast.ExceptHandler) and any(_full_credit(s) for s in handler.body):
+                    found.append((_shown(source, run_dir), handler.lineno, rows[handler.lineno - 1].strip()))
+    return found
+
+
 def state_shared_across_awaits(sources: list[Path], run_dir: Path) -> tuple[str, int, str] | None:
     """(file, line, name) of a module-level variable that an async `verify` writes and that outlives an `await` in
     it: concurrent requests overwrite each other's values (a race that grades one answer against another's label)."""

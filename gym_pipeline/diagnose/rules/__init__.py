@@ -152,7 +152,13 @@ from gym_pipeline.diagnose.rules.verifier import (
 )
 from gym_pipeline.diagnose.rules.warnings_as_errors import rule_warning_raised_as_an_error
 from gym_pipeline.diagnose.rules.watchdog import rule_watchdog_checks_a_route_the_server_lacks
-from gym_pipeline.diagnose.verifier_source import COMPARISON, EXTRACTION, state_shared_across_awaits, verify_lines
+from gym_pipeline.diagnose.verifier_source import (
+    COMPARISON,
+    EXTRACTION,
+    handlers_giving_full_credit,
+    state_shared_across_awaits,
+    verify_lines,
+)
 from gym_pipeline.diagnose.vocabulary import CONFIG, DEBUG_STEPS, INFRA, MODEL_SERVING, VERIFIER_RUNTIME
 
 __all__ = ["RULES", "failure_route", "link_causes", "run_rules"]
@@ -189,6 +195,7 @@ RULES: tuple[Rule, ...] = (
     Rule(1, "partial_target_kept_by_make", rule_partial_target_kept_by_make),
     Rule(1, "warning_raised_as_an_error", rule_warning_raised_as_an_error),
     Rule(1, "known_problems", known_problems(1)),
+    Rule(2, "watchdog_checks_a_route_the_server_lacks", rule_watchdog_checks_a_route_the_server_lacks),
     Rule(2, "model_port_held_by_another_server", rule_model_port_held_by_another_server),
     Rule(2, "endpoint_not_where_server_listens", rule_endpoint_not_where_server_listens),
     Rule(2, "url_without_scheme", rule_url_without_scheme),
@@ -196,7 +203,6 @@ RULES: tuple[Rule, ...] = (
     Rule(2, "model_probe", rule_model_probe),
     Rule(2, "nested_model_errors", rule_nested_model_errors),
     Rule(2, "client_timeout_too_short", rule_client_timeout_too_short),
-    Rule(2, "watchdog_checks_a_route_the_server_lacks", rule_watchdog_checks_a_route_the_server_lacks),
     Rule(2, "proxy_rewrites_the_exchange", rule_proxy_rewrites_the_exchange),
     Rule(2, "model_endpoint_failures", rule_model_endpoint_failures),
     Rule(2, "model_refusals", rule_model_refusals),
@@ -401,6 +407,10 @@ _BLAMES_THE_VERIFIERS = {
 }
 
 
+# ... of them, those that credit wrong answers: an `except` giving full credit is the usual cause
+_CREDITS_WRONG_ANSWERS = frozenset({"wrong_answers_scored_full", "other_answers_credited"})
+
+
 def _with_the_verifiers_lines(ev: Evidence, rule: str, finding: Finding) -> Finding:
     """A verifier fault read from the rows, with the verifier's own lines that do what it blames, when the run folder
     holds its code; and shared module state its async `verify` writes across an `await` (a race between requests)."""
@@ -408,7 +418,8 @@ def _with_the_verifiers_lines(ev: Evidence, rule: str, finding: Finding) -> Find
         return finding
     lines = verify_lines(ev.verifier_sources, ev.run_dir, _BLAMES_THE_VERIFIERS[rule])[:2]
     shared = state_shared_across_awaits(ev.verifier_sources, ev.run_dir)
-    if not lines and not shared:
+    credits = handlers_giving_full_credit(ev.verifier_sources, ev.run_dir) if rule in _CREDITS_WRONG_ANSWERS else []
+    if not lines and not shared and not credits:
         return finding
     race = (f" {shared[0]}:{shared[1]} keeps the request being verified in the module-level `{shared[2]}`, which "
             "`verify` writes and reads back across an `await`: concurrent requests overwrite it, so an answer is "
@@ -416,6 +427,10 @@ def _with_the_verifiers_lines(ev: Evidence, rule: str, finding: Finding) -> Find
             if shared else "")
     code = ("In the verifier's code: " + "; ".join(f"{file}:{number} `{text}`" for file, number, text in lines) + "."
             if lines else "")
+    if credits:  # the handler that credits what it cannot parse is what to change: it comes first
+        code = (f"{credits[0][0]}:{credits[0][1]} `{credits[0][2]}` gives full credit: every answer that raises there "
+                f"(not a number, a parse failure) scores 1 whatever it says; return 0 there. {code}").rstrip()
+        lines = [*credits[:1], *lines][:3]
     return finding.model_copy(update={
         "evidence": [*finding.evidence, *(EvidenceLine(file=file, line=number, text=text) for file, number, text in lines)],
         "cause": finding.cause + race,
