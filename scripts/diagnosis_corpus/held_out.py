@@ -1168,7 +1168,8 @@ GP_BIN profile --inputs rollouts_materialized_inputs.jsonl --rollouts rollouts.j
     ["--exclusive", "server.sbatch"],
     "the user's server.sbatch, copied from the GPU serving jobs, asks for `--exclusive`: the model server's job "
     "holds the whole node, so the collect job stays pending for resources until the server job reaches its time "
-    "limit; by the time the collect runs the server is gone and no rollout is collected",
+    "limit; by the time the collect job runs the server has stopped (and removed its server.url), so the collect "
+    "has no model to talk to and no rollout is collected",
 )
 def throughput_slurm_exclusive_server_job_holds_node_collect_job_waits_it_out(ctx: Ctx) -> str:
     run = ctx.run
