@@ -1,0 +1,7 @@
+#!/bin/bash
+# weekly eval
+cd /work/wt-h26/tests/data/diagnosis_corpus/held_out/data_schema_builtin_prompts_prerendered_with_chat_template/run
+python3 prep_data.py raw.jsonl eval.jsonl
+/work/wt-h26/.venv/bin/gym-pipeline materialize --input eval.jsonl --num-repeats 3 --agent string_match_simple_agent --output rollouts_materialized_inputs.jsonl
+/work/wt-h26/.venv/bin/gym-pipeline collect --inputs rollouts_materialized_inputs.jsonl --output rollouts.jsonl --model-url http://127.0.0.1:34541/v1 --env string_match --concurrency 4
+/work/wt-h26/.venv/bin/gym-pipeline profile --inputs rollouts_materialized_inputs.jsonl --rollouts rollouts.jsonl
