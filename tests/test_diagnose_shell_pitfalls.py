@@ -201,3 +201,16 @@ def test_a_setting_grepped_at_the_start_of_its_line_is_no_finding(tmp_path):
                                     'echo "repeats $REPEATS"\n', {"eval.cfg": EVAL_CFG})
     assert "repeats 4" in (run / "run_eval.log").read_text()
     assert diagnose(run).healthy
+
+
+def test_a_redirect_noclobber_refused_leaves_the_previous_file_in_place(tmp_path):
+    run = run_with_script(tmp_path, "source shell_settings.sh\necho this week > tasks.jsonl\necho went on\n",
+                          {"shell_settings.sh": "set -o noclobber  # never overwrite by accident\n",
+                           "tasks.jsonl": "last week's rows\n"})
+    assert "cannot overwrite existing file" in (run / "run_eval.log").read_text()  # bash really refused it
+
+    top = diagnose(run).causes[0]
+
+    assert (top.category, top.id) == ("cache_resume", "shell_pitfalls")
+    assert [line.where for line in top.evidence] == ["run_eval.log:1", "run_eval.sh:3", "shell_settings.sh:1"]
+    assert "Overwrite on purpose with `>|` (run_eval.sh line 3: `... >| tasks.jsonl`)" in top.fix

@@ -211,6 +211,9 @@ SIGNATURES: tuple[Signature, ...] = (
     # a port forward or tunnel between a client and a server (a forwarder's own line, an `ssh -L` command line)
     Signature("port_forward", r"(?i)\bforward\w*\b[^\n]*?:(?P<local>\d{2,5})\b[^\n]*?(?:->|=>|\bto\b)[^\n]*?:(?P<remote>\d{2,5})\b"
                               r"|\bssh\b[^\n]*\s-L\s*(?:[\w.]+:)?(?P<local2>\d{2,5}):[\w.-]+:(?P<remote2>\d{2,5})\b"),
+    # bash refusing a `>` onto a file that exists, under `set -o noclobber` (`set -C`): the file keeps its old content
+    Signature("noclobber_refused", r"^(?P<script>\S+): line (?P<line>\d+): (?P<file>[^:]+): cannot overwrite existing "
+                                   r"file"),
     # make's report of a recipe that failed: which Makefile line, which target, the recipe's exit code
     Signature("make_recipe_failed", r"^make(?:\[\d+\])?: \*\*\* \[(?P<makefile>[^:\]\s]+):(?P<line>\d+): "
                                     r"(?P<target>[^\]\s]+)\] Error (?P<code>\d+)"),

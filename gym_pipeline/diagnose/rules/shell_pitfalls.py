@@ -21,10 +21,12 @@
   the value given after `-r` ends the options (it becomes the first positional argument).
 - A setting read with `grep KEY file | head -1` from a file whose first line with KEY is a comment
   (`# num_repeats: 1  <- smoke test`): the script takes the commented-out value.
+- `set -o noclobber` (often in a sourced settings file) and then `> file` onto a file that exists: bash refuses the
+  redirect and goes on, so the file keeps last run's content (a cache_resume cause: the run used stale data).
 - A shell function called with two arguments in each other's place: `eval_split tasks.jsonl $CONCURRENCY $REPEATS`
   for `eval_split() { local input=$1 repeats=$2 concurrency=$3; ... }`. Nothing checks a function's arguments.
 
-Each is a config cause: the script's settings are not the ones that reached the run. All of them exit 0.
+Each but the last is a config cause: the script's settings are not the ones that reached the run. All of them exit 0.
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import Finding
 from gym_pipeline.diagnose.user_scripts import UserFile, lines_matching
-from gym_pipeline.diagnose.vocabulary import CONFIG
+from gym_pipeline.diagnose.vocabulary import CACHE_RESUME, CONFIG
 
 _SHELL = {".sh", ".bash", ".sbatch"}
 _SOURCED = _SHELL | {".env"}
@@ -73,7 +75,7 @@ def rule_shell_pitfalls(ev: Evidence) -> list[Finding]:
     for finding in (_directives_after_a_command(ev), _spaced_assignment(ev), _redirect_in_test(ev),
                     _loop_in_a_pipeline(ev), _defaults_sourced_after_options(ev), _function_arguments_swapped(ev),
                     _array_without_index(ev), _argument_in_other_case(ev), _getopts_value_without_colon(ev),
-                    _setting_grepped_from_a_comment(ev)):
+                    _setting_grepped_from_a_comment(ev), _redirect_refused_by_noclobber(ev)):
         if finding is not None:
             return [finding]
     return []
@@ -417,3 +419,35 @@ def _setting_grepped_from_a_comment(ev: Evidence) -> Finding | None:
                 "parser of that format; print the values used, then run again.",
         )
     return None
+
+
+_NOCLOBBER = re.compile(r"^\s*set\s+(?:-o\s+noclobber|-\w*C\w*)\b")
+
+
+def _redirect_refused_by_noclobber(ev: Evidence) -> Finding | None:
+    refused = next(iter(ev.hits("noclobber_refused")), None)
+    if refused is None:
+        return None
+    target = refused.group("file").strip()
+    setting = next(iter(lines_matching(ev.user_files, _NOCLOBBER)), None)
+    script = Path(refused.group("script") or "").name
+    number = int(refused.group("line") or 0)
+    redirect = next((file for file in ev.user_files if Path(file.name).name == script), None)
+    redirect_line = redirect.text.splitlines()[number - 1].strip() if redirect and 0 < number <= len(
+        redirect.text.splitlines()) else None
+    return Finding(
+        category=CACHE_RESUME,
+        title=f"bash refused to overwrite {target} (noclobber), and the run went on with the {target} left from "
+              "before",
+        evidence=[refused.evidence(),
+                  *([EvidenceLine(file=redirect.name, line=number, text=redirect_line)] if redirect_line else []),
+                  *([EvidenceLine(file=setting[0].name, line=setting[1], text=setting[2].strip())] if setting else [])],
+        cause="With `set -o noclobber`"
+              + (f" ({setting[0].name}:{setting[1]})" if setting else "")
+              + f" a `>` onto a file that exists fails, and a script without `set -e` goes on: {target} was not "
+              "written, so everything after it read the previous run's file. Nothing else failed.",
+        fix=f"Overwrite on purpose with `>|` ({script or 'the script'}" + (f" line {number}" if number else "")
+            + f": `... >| {target}`), or remove {target} first, or keep noclobber out of the settings the run's "
+            "scripts source; add `set -e` so a refused step stops the script; then run again from that step.",
+        explains=frozenset({"noclobber_refused"}),
+    )
