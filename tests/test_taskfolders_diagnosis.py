@@ -42,6 +42,9 @@ SCENARIOS = {
     "pasted_fail": lambda root: fixtures.write_task(root, "always-passes", solve="ls /app", test=(
         'if test -f /app/done; then\n  echo PASS\n  echo 1 > /logs/verifier/reward.txt\nelse\n'
         '  echo "FAIL: no /app/done"\n  echo 1 > /logs/verifier/reward.txt\nfi')),
+    # two checks, each appending its result: reward.txt ends up two lines, not one number
+    "appended_reward": lambda root: fixtures.write_task(root, "appends-reward", test=(
+        "test -d /app && echo 1 >> /logs/verifier/reward.txt\ntest -f /app/done && echo 1 >> /logs/verifier/reward.txt")),
     # the test moved to a new output folder, the instruction (and so the agent) did not
     "moved_output": lambda root: fixtures.write_task(root, "answer-moved", test="# answers live under /app/output\n"
                                                      + fixtures.PASSING_TEST.replace("/app/done", "/app/output/done")),
@@ -155,6 +158,8 @@ EXPECTED = [
      ("instead of `echo $?`", "gym-pipeline tasks validate")),
     ("pasted_fail", "verifier_runtime", ("always-passes", "writes reward 1 on every branch"),
      ("write 0 in the failure branch (line 7", "gym-pipeline tasks validate")),
+    ("appended_reward", "verifier_runtime", ("harbor:invalid_reward", "appends-reward"),
+     ("appends to reward.txt with `>>` (lines 2, 3)", "gym-pipeline tasks validate")),
     ("two_runs", "cache_resume", ("Two runs on one run directory", "second writer was refused", "stage rollouts"),
      ("Run one job per partition at a time", "its own checkout")),
 ]

@@ -16,6 +16,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from difflib import get_close_matches
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -379,8 +380,29 @@ def _ended_early(reason: str | None) -> str:
             "let a check fail without ending the script (`|| true`).")
 
 
-def _reward_fix(run: TaskFolderRun, kind: str, tasks: list[str]) -> str:
-    return (f"Open the task's test-stdout.txt, which holds everything test.sh printed (the run summary's "
+_APPENDS_REWARD = re.compile(r">>\s*\S*reward\.txt")
+
+
+def _appends_reward(run: TaskFolderRun, run_dir: Path, task: str) -> str:
+    """A test.sh that appends (`>>`) to reward.txt: one line per check, which is no longer one number."""
+    test = locate_named_file(run.task_path(task), run_dir, folder=True) / "tests" / "test.sh"
+    try:
+        lines = test.read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return ""
+    appends = [n for n, line in enumerate(lines, 1) if _APPENDS_REWARD.search(line)]
+    if not appends:
+        return ""
+    return (f" tests/test.sh of {task} appends to reward.txt with `>>` (line{'s' if len(appends) > 1 else ''} "
+            f"{', '.join(map(str, appends))}): every check adds a line, and a file of several lines is not one "
+            "number. Write the reward once, with `>`, after all checks (`echo 1 > /logs/verifier/reward.txt` only "
+            "when every check passed).")
+
+
+def _reward_fix(run: TaskFolderRun, kind: str, tasks: list[str], *, run_dir: Path) -> str:
+    appends = _appends_reward(run, run_dir, tasks[0])
+    return (appends.lstrip() + " " if appends else "") + (
+            f"Open the task's test-stdout.txt, which holds everything test.sh printed (the run summary's "
             f"verifier_log_dir), or read failure_reason for a masked row. To check the verifier without a model, run "
             f"`gym-pipeline tasks validate {run.task_path(tasks[0])}` (Gym's `gym dataset validate`); test.sh must "
             f"write a finite number to /logs/verifier/reward.txt or reward.json. Then {run.rerun()}.")
@@ -526,7 +548,8 @@ def rule_reward_kinds(ev: Evidence) -> list[Finding]:
     if run is None:
         return []
     kinds = {row.get("failure_kind") for _, row in run.rows} - set(TIMEOUT_KINDS) - {None}
-    return _by_kind_findings(ev, run, kinds, VERIFIER_RUNTIME, _reward_fix, _no_network_reading)
+    return _by_kind_findings(ev, run, kinds, VERIFIER_RUNTIME, partial(_reward_fix, run_dir=ev.run_dir),
+                             _no_network_reading)
 
 
 def rule_episodes_without_result(ev: Evidence) -> list[Finding]:
