@@ -672,3 +672,27 @@ def test_labels_paired_by_position_after_one_side_was_sorted_name_the_script_lin
     assert (top.category, top.id) == ("data_schema", "labels_of_other_tasks")
     assert top.evidence[-1].where == "prep_data.py:2"
     assert "In prep_data.py, do not reorder one side before `zip` (line 2" in top.fix
+
+
+PREP_WITH_CHAT_TEMPLATE = '''import json, sys
+TEMPLATE = "<|im_start|>user\\n{q}<|im_end|>\\n<|im_start|>assistant\\n"  # as in the SFT data pipeline
+rows = [json.loads(line) for line in open(sys.argv[1])]
+with open(sys.argv[1], "w") as out:
+    for row in rows:
+        content = row["responses_create_params"]["input"][0]["content"][0]
+        content["text"] = TEMPLATE.format(q=content["text"])
+        out.write(json.dumps(row) + "\\n")
+'''
+
+
+def test_prompts_a_data_script_rendered_with_a_chat_template_are_the_datas_fault(run, policy_endpoint):
+    (run / "prep_data.py").write_text(PREP_WITH_CHAT_TEMPLATE)
+    subprocess.run([sys.executable, "prep_data.py", str(data_of(run))], cwd=run, check=True)
+
+    recollect_with_labels(run, policy_endpoint, lambda labels: labels)
+
+    top = diagnose(run).causes[0]
+
+    assert (top.category, top.id) == ("data_schema", "prompts_with_a_chat_template")
+    assert [line.file for line in top.evidence] == ["rollouts_materialized_inputs.jsonl", "prep_data.py"]
+    assert "In prep_data.py, keep the question as a plain user message (no <|im_start|> markers" in top.fix

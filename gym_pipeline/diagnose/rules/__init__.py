@@ -56,7 +56,7 @@ from gym_pipeline.diagnose.rules.data import (
     rule_stale_inputs,
     rule_truncated_answers,
 )
-from gym_pipeline.diagnose.rules.data_rows import rule_data_rows_give_a_field_twice
+from gym_pipeline.diagnose.rules.data_rows import rule_data_rows_give_a_field_twice, rule_prompts_with_a_chat_template
 from gym_pipeline.diagnose.rules.endpoint_address import rule_endpoint_not_where_server_listens, rule_url_without_scheme
 from gym_pipeline.diagnose.rules.fallback import PROFILE_STAGE, STEP_OF_CATEGORY, stage_of_log, unexplained_log_errors
 from gym_pipeline.diagnose.rules.firewall import rule_firewall_blocks_run_port
@@ -233,6 +233,7 @@ RULES: tuple[Rule, ...] = (
     Rule(5, "shared_task_index", rule_shared_task_index),
     Rule(5, "one_prompt_for_most_tasks", rule_one_prompt_for_most_tasks),
     Rule(5, "data_rows_give_a_field_twice", rule_data_rows_give_a_field_twice),
+    Rule(5, "prompts_with_a_chat_template", rule_prompts_with_a_chat_template),
     Rule(5, "labels_from_another_column", rule_labels_from_another_column),
     Rule(5, "prompts_cut_at_one_length", rule_prompts_cut_at_one_length),
     Rule(5, "conflicting_labels", rule_conflicting_labels),

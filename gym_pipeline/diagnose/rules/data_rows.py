@@ -1,14 +1,17 @@
-"""Data rows that give a field twice: JSON readers keep one of the values without a word.
+"""What data rows hold that no reader complains about.
 
-A script that edits JSONL rows with text tools (`sed 's/^{/{"expected_answer": "x", /'`) adds a key in front of the
-one already there: the row is valid JSON, every reader keeps the last value (Python's json, orjson, pandas, Gym), and
-the correction never reaches the run.
+- A field given twice: a script that edits JSONL rows with text tools (`sed 's/^{/{"expected_answer": "x", /'`)
+  adds a key in front of the one already there: the row is valid JSON, every reader keeps the last value (Python's
+  json, orjson, pandas, Gym), and the correction never reaches the run.
+- Prompts rendered with a model's chat template (`<|im_start|>user ...`) by a data script copied from a training
+  pipeline: the server templates the messages again.
 """
 
 from __future__ import annotations
 
 import itertools
 import json
+import re
 from pathlib import Path
 
 from gym_pipeline.diagnose.artifacts import data_files_in
@@ -16,6 +19,7 @@ from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine, excerpt
 from gym_pipeline.diagnose.findings import Finding
 from gym_pipeline.diagnose.unrecorded_source import DATA_FOLDERS
+from gym_pipeline.diagnose.user_scripts import lines_matching
 from gym_pipeline.diagnose.vocabulary import DATA_SCHEMA
 
 MAX_LINES = 20_000  # of one data file
@@ -80,3 +84,54 @@ def _first_row_with_a_key_twice(path: Path) -> tuple[int, str, list[object], int
     except OSError:
         return None
     return (*first, rows) if first else None
+
+
+# A model's chat template written into the rows' message text: the server applies its template to chat messages
+# itself, so the model sees a second conversation inside the user's message.
+_CHAT_TEMPLATE = re.compile(r"<\|im_start\|>|<\|start_header_id\|>|<\|begin_of_text\|>|\[INST\]|<start_of_turn>"
+                            r"|<\|user\|>|<\|assistant\|>")
+MAX_ROWS_CHECKED = 200
+TEMPLATED_SHARE = 0.5  # of the rows checked
+
+
+def chat_template_in_prompts(ev: Evidence) -> tuple[int, int, int, str] | None:
+    """(rows templated, rows checked, first such line, its marker) when most of the first materialized rows hold a
+    chat template in their text; None otherwise."""
+    materialized = ev.artifacts.files.materialized
+    if not materialized.is_file():
+        return None
+    checked = templated = 0
+    example: tuple[int, str] | None = None
+    with materialized.open(encoding="utf-8", errors="replace") as handle:
+        for number, line in enumerate(itertools.islice(handle, MAX_ROWS_CHECKED), start=1):
+            checked += 1
+            if found := _CHAT_TEMPLATE.search(line):
+                templated += 1
+                example = example or (number, found.group(0))
+    if example is None or templated < TEMPLATED_SHARE * checked:
+        return None
+    return templated, checked, *example
+
+
+def rule_prompts_with_a_chat_template(ev: Evidence) -> list[Finding]:
+    found = chat_template_in_prompts(ev)
+    if found is None:
+        return []
+    templated, checked, number, marker = found
+    materialized = ev.artifacts.files.materialized
+    writer = next(iter(lines_matching(ev.user_files, re.compile(re.escape(marker)), {".py", ".sh", ""})), None)
+    return [Finding(
+        category=DATA_SCHEMA,
+        title=f"{templated} of {checked} rows hold a chat template in their message text ({marker}): the prompts "
+              "were rendered for training, not written as chat messages",
+        evidence=[EvidenceLine(file=ev.rel(materialized), line=number, text=f"the message text holds {marker}"),
+                  *([EvidenceLine(file=writer[0].name, line=writer[1], text=excerpt(writer[2].strip(), 160))]
+                    if writer else [])],
+        cause=f"The rows' `input` messages already hold the model's chat format ({marker} ... turns), and the model "
+              "server applies its chat template to the messages itself: the model reads a conversation inside the "
+              "user's message and answers it as text, so the answers are not the ones the eval means."
+              + (f" {writer[0].name}:{writer[1]} writes the template into the prompts." if writer else ""),
+        fix=(f"In {writer[0].name}, " if writer else "In the data preparation, ")
+            + f"keep the question as a plain user message (no {marker} markers; the server's chat template adds them), "
+            "then materialize again and collect.",
+    )]

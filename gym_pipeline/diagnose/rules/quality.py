@@ -12,6 +12,7 @@ from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import Finding, model_url_of, path_of, plural, profile_command
 from gym_pipeline.diagnose.row_quality import HTML_ENTITY, RowQuality, labels_of_other_tasks, labels_one_row_off
+from gym_pipeline.diagnose.rules.data_rows import chat_template_in_prompts
 from gym_pipeline.diagnose.user_scripts import UserFile, lines_matching
 from gym_pipeline.diagnose.vocabulary import CACHE_RESUME, CONFIG, DATA_SCHEMA, MODEL_SERVING, VERIFIER_RUNTIME
 
@@ -974,8 +975,8 @@ def rule_one_answer_to_every_task(ev: Evidence) -> list[Finding]:
     quality = ev.artifacts.quality
     if quality.scored_rows < ONE_ANSWER_MIN_ROWS or quality.zero_rewards < quality.scored_rows or not quality.answers:
         return []
-    if one_prompt_for_most_tasks(ev) is not None:
-        return []  # one answer to one prompt: the data's fault (rule_one_prompt_for_most_tasks)
+    if one_prompt_for_most_tasks(ev) is not None or chat_template_in_prompts(ev) is not None:
+        return []  # one answer to one prompt, or to prompts templated twice: the data's fault (step 5)
     answer, count = quality.answers.most_common(1)[0]
     if count < ONE_ANSWER_SHARE * quality.scored_rows or len(quality.expected_answers) < ONE_ANSWER_MIN_EXPECTED:
         return []
