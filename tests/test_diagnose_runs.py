@@ -696,3 +696,29 @@ def test_prompts_a_data_script_rendered_with_a_chat_template_are_the_datas_fault
     assert (top.category, top.id) == ("data_schema", "prompts_with_a_chat_template")
     assert [line.file for line in top.evidence] == ["rollouts_materialized_inputs.jsonl", "prep_data.py"]
     assert "In prep_data.py, keep the question as a plain user message (no <|im_start|> markers" in top.fix
+
+
+PREP_FROM_SHEET = '''import csv, json, sys
+with open(sys.argv[1], newline="") as sheet:
+    print(json.dumps([record["answer"].strip() for record in csv.DictReader(sheet)]))
+'''
+
+
+def test_labels_keeping_a_spreadsheets_text_apostrophe_name_the_export_and_the_script(run, policy_endpoint):
+    """The review sheet kept its numeric answers as text, and its export keeps the leading apostrophe ('36): the
+    labels read from it by prep_data.py never equal the model's 36."""
+    (run / "prep_data.py").write_text(PREP_FROM_SHEET)
+
+    def exported(labels):
+        with (run / "answers.csv").open("w", newline="") as sheet:
+            csv.writer(sheet).writerows([["answer"], *([f"'{label}" if label.isdigit() else label] for label in labels)])
+        return json.loads(subprocess.run([sys.executable, "prep_data.py", "answers.csv"], cwd=run, capture_output=True,
+                                         text=True, check=True).stdout)
+
+    recollect_with_labels(run, policy_endpoint, exported)
+
+    top = diagnose(run).causes[0]
+
+    assert (top.category, top.id) == ("data_schema", "wrapped_expected_answers")
+    assert "a spreadsheet's leading apostrophe" in top.cause
+    assert top.fix.startswith("In prep_data.py, strip the markup when reading answers.csv.")

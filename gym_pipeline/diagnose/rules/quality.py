@@ -663,18 +663,37 @@ def rule_wrapped_expected_answers(ev: Evidence) -> list[Finding]:
     quality = a.quality
     if quality.wrapped_expected < MISSCORED_MIN_ROWS or quality.wrapped_example is None:
         return []
+    prep = _data_script_and_export(ev)
     return [Finding(
         category=DATA_SCHEMA,
         title=f"{quality.wrapped_expected} answers scored 0 differ from their `expected_answer` only by what surrounds "
               "it",
         evidence=[quality.wrapped_example],
         cause="The rows' `expected_answer` holds more than the answer: LaTeX or quotes around it (`$36$`, "
-              "`\\boxed{36}`) or a note after it (`42 (6 x 7)`), while the verifier extracts the bare answer from the "
-              "response: a correct answer never equals it.",
-        fix="Keep only the answer in `expected_answer` in the source data (`$36$` -> `36`, `42 (6 x 7)` -> `42`; move "
-            "notes to a field of their own), then materialize again and collect (or score the stored responses "
-            f"again); the materialized rows: {path_of(a.materialized)}.",
+              "`\\boxed{36}`), a spreadsheet's leading apostrophe (`'6`, a cell kept as text), or a note after it "
+              "(`42 (6 x 7)`), while the verifier extracts the bare answer from the response: a correct answer never "
+              "equals it." + (f" {prep[0].name} builds the rows from {prep[1]}." if prep else ""),
+        fix=(f"In {prep[0].name}, strip the markup when reading {prep[1]}. " if prep else "")
+            + "Keep only the answer in `expected_answer` in the source data (`$36$` -> `36`, `'6` -> `6`, `42 (6 x 7)` "
+            "-> `42`; move notes to a field of their own), then materialize again and collect (or score the stored "
+            f"responses again); the materialized rows: {path_of(a.materialized)}.",
     )]
+
+
+_READS_EXPORT = re.compile(r"\b(?P<export>[\w.-]+\.(?:csv|tsv|xlsx|xls))\b|sys\.argv\[1\]")
+
+
+def _data_script_and_export(ev: Evidence) -> tuple[UserFile, str] | None:
+    """A user's data script and the spreadsheet export it reads (named in it, or the run folder's only export)."""
+    exports = sorted(p.name for p in ev.run_dir.iterdir() if p.suffix in {".csv", ".tsv", ".xlsx", ".xls"}) \
+        if ev.run_dir is not None and ev.run_dir.is_dir() else []
+    for file in ev.user_files:
+        if file.suffix != ".py" or not exports:
+            continue
+        named = [m["export"] for m in _READS_EXPORT.finditer(file.text) if m["export"] in exports]
+        if named or ("csv" in file.text and len(exports) == 1):
+            return file, (named or exports)[0]
+    return None
 
 
 def rule_numbers_written_otherwise_in_expected_answers(ev: Evidence) -> list[Finding]:
