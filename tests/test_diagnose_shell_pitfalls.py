@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -214,3 +215,17 @@ def test_a_redirect_noclobber_refused_leaves_the_previous_file_in_place(tmp_path
     assert (top.category, top.id) == ("cache_resume", "shell_pitfalls")
     assert [line.where for line in top.evidence] == ["run_eval.log:1", "run_eval.sh:3", "shell_settings.sh:1"]
     assert "Overwrite on purpose with `>|` (run_eval.sh line 3: `... >| tasks.jsonl`)" in top.fix
+
+
+def test_a_count_taken_with_wc_l_and_the_file_name_gives_the_option_two_words(tmp_path):
+    materialize = f"{sys.executable} -m gym_pipeline.cli materialize"
+    run = run_with_script(tmp_path, "N=$(wc -l data.jsonl)\n"
+                                    f"{materialize} --input data.jsonl --limit $N --num-repeats 1 --agent a "
+                                    "--output subset.jsonl || true\n", {"data.jsonl": '{"expected_answer": "x"}\n'})
+    assert "unrecognized arguments: data.jsonl" in (run / "run_eval.log").read_text()  # the name became an argument
+
+    top = diagnose(run).causes[0]
+
+    assert (top.category, top.id) == ("config", "shell_pitfalls")
+    assert [line.where for line in top.evidence] == ["run_eval.sh:2", "run_eval.sh:3"]
+    assert "count with `wc -l < data.jsonl` (the count alone) for `--limit`" in top.fix

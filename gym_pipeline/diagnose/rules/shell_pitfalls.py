@@ -23,6 +23,8 @@
   (`# num_repeats: 1  <- smoke test`): the script takes the commented-out value.
 - `set -o noclobber` (often in a sourced settings file) and then `> file` onto a file that exists: bash refuses the
   redirect and goes on, so the file keeps last run's content (a cache_resume cause: the run used stale data).
+- A count taken with `$(wc -l file)` (no `<`): wc prints the count and the file's name, so `--limit $N` passes two
+  words, the name becoming an argument of its own (an override Hydra cannot parse, a file where a number belongs).
 - A shell function called with two arguments in each other's place: `eval_split tasks.jsonl $CONCURRENCY $REPEATS`
   for `eval_split() { local input=$1 repeats=$2 concurrency=$3; ... }`. Nothing checks a function's arguments.
 
@@ -75,7 +77,8 @@ def rule_shell_pitfalls(ev: Evidence) -> list[Finding]:
     for finding in (_directives_after_a_command(ev), _spaced_assignment(ev), _redirect_in_test(ev),
                     _loop_in_a_pipeline(ev), _defaults_sourced_after_options(ev), _function_arguments_swapped(ev),
                     _array_without_index(ev), _argument_in_other_case(ev), _getopts_value_without_colon(ev),
-                    _setting_grepped_from_a_comment(ev), _redirect_refused_by_noclobber(ev)):
+                    _setting_grepped_from_a_comment(ev), _redirect_refused_by_noclobber(ev),
+                    _count_with_the_file_name(ev)):
         if finding is not None:
             return [finding]
     return []
@@ -421,6 +424,8 @@ def _setting_grepped_from_a_comment(ev: Evidence) -> Finding | None:
     return None
 
 
+_COUNT_WITH_NAME = re.compile(r"(?:^\s*(?:export\s+)?(?P<name>[A-Za-z_]\w*)=|--[\w-]+[= ])\"?\$\(\s*wc\s+-l\s+(?!<)"
+                              r"(?P<file>[^\s)|<]+)\s*\)")
 _NOCLOBBER = re.compile(r"^\s*set\s+(?:-o\s+noclobber|-\w*C\w*)\b")
 
 
@@ -451,3 +456,26 @@ def _redirect_refused_by_noclobber(ev: Evidence) -> Finding | None:
             "scripts source; add `set -e` so a refused step stops the script; then run again from that step.",
         explains=frozenset({"noclobber_refused"}),
     )
+
+
+def _count_with_the_file_name(ev: Evidence) -> Finding | None:
+    for file, number, line, counted in lines_matching(_shell_files(ev), _COUNT_WITH_NAME):
+        name, target = counted["name"], counted["file"]
+        used = (next(((n, text) for n, text in enumerate(file.text.splitlines(), 1)
+                      if n > number and re.search(rf"--[\w-]+[= ]\"?\${{?{name}\b", text)), None) if name else None)
+        if name and used is None:
+            continue  # a count kept for a message, not passed as an option's value
+        given = re.search(r"(--[\w-]+)[= ]\"?\$", used[1] if used else line)
+        option = f"`{given.group(1)}`" if given else "the option"
+        return Finding(
+            category=CONFIG,
+            title=f"{file.name}:{number} counts lines with `wc -l {target}`, which prints the count and the file's "
+                  "name: the option gets two words",
+            evidence=[EvidenceLine(file=file.name, line=number, text=line.strip()),
+                      *([EvidenceLine(file=file.name, line=used[0], text=used[1].strip())] if used else [])],
+            cause=f"`wc -l {target}` prints `<count> {target}`; unquoted, that is two arguments, so the option took "
+                  f"the count and {target} became an argument of its own (an override or input the command cannot "
+                  "read), or, quoted, the option's value is not a number.",
+            fix=f"In {file.name}, count with `wc -l < {target}` (the count alone) for {option}; then run again.",
+        )
+    return None
