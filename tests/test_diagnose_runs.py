@@ -722,3 +722,28 @@ def test_labels_keeping_a_spreadsheets_text_apostrophe_name_the_export_and_the_s
     assert (top.category, top.id) == ("data_schema", "wrapped_expected_answers")
     assert "a spreadsheet's leading apostrophe" in top.cause
     assert top.fix.startswith("In prep_data.py, strip the markup when reading answers.csv.")
+
+
+PREP_FROM_ANSWERS_FILE = '''import json
+print(json.dumps(open("answers.txt", encoding="utf-8").read().splitlines()))
+'''
+
+
+def test_labels_in_other_typography_name_the_data_script_and_the_file_it_reads(run, policy_endpoint):
+    """answers.txt, copied out of a document, writes multi-word labels with a full-width capital; prep_data.py reads
+    it as it is: the fix names the script and the file to normalize."""
+    (run / "prep_data.py").write_text(PREP_FROM_ANSWERS_FILE)
+
+    def copied_from_a_document(labels):
+        (run / "answers.txt").write_text("".join(
+            (chr(ord(label[0]) - ord("A") + ord("\uff21")) + label[1:] if " " in label and "A" <= label[0] <= "Z"
+             else label) + "\n" for label in labels), encoding="utf-8")
+        return json.loads(subprocess.run([sys.executable, "prep_data.py"], cwd=run, capture_output=True, text=True,
+                                         check=True).stdout)
+
+    recollect_with_labels(run, policy_endpoint, copied_from_a_document)
+
+    top = diagnose(run).causes[0]
+
+    assert (top.category, top.id) == ("data_schema", "expected_answers_in_other_typography")
+    assert top.fix.startswith("In prep_data.py, normalize the labels it reads from answers.txt:")

@@ -7,6 +7,7 @@ import html
 import re
 import unicodedata
 from collections import Counter
+from pathlib import Path
 
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
@@ -680,19 +681,23 @@ def rule_wrapped_expected_answers(ev: Evidence) -> list[Finding]:
     )]
 
 
-_READS_EXPORT = re.compile(r"\b(?P<export>[\w.-]+\.(?:csv|tsv|xlsx|xls))\b|sys\.argv\[1\]")
+_READS_EXPORT = re.compile(r"\b(?P<export>[\w.-]+\.(?:csv|tsv|xlsx|xls|txt))\b")
+_SHEETS = {".csv", ".tsv", ".xlsx", ".xls"}
 
 
 def _data_script_and_export(ev: Evidence) -> tuple[UserFile, str] | None:
-    """A user's data script and the spreadsheet export it reads (named in it, or the run folder's only export)."""
-    exports = sorted(p.name for p in ev.run_dir.iterdir() if p.suffix in {".csv", ".tsv", ".xlsx", ".xls"}) \
+    """A user's data script and the export it reads: a file of the run folder it names (the answers' file first), or
+    the folder's only spreadsheet export when the script reads CSV without naming it."""
+    exports = sorted(p.name for p in ev.run_dir.iterdir() if p.suffix in _SHEETS | {".txt"}) \
         if ev.run_dir is not None and ev.run_dir.is_dir() else []
+    sheets = [name for name in exports if Path(name).suffix in _SHEETS]
     for file in ev.user_files:
         if file.suffix != ".py" or not exports:
             continue
-        named = [m["export"] for m in _READS_EXPORT.finditer(file.text) if m["export"] in exports]
-        if named or ("csv" in file.text and len(exports) == 1):
-            return file, (named or exports)[0]
+        named = sorted({m["export"] for m in _READS_EXPORT.finditer(file.text) if m["export"] in exports},
+                       key=lambda name: "answer" not in name)
+        if named or ("csv" in file.text and len(sheets) == 1):
+            return file, (named or sheets)[0]
     return None
 
 
@@ -866,6 +871,7 @@ def rule_expected_answers_in_other_typography(ev: Evidence) -> list[Finding]:
     quality = a.quality
     if quality.typographic_expected < MISSCORED_MIN_ROWS or quality.typographic_expected_example is None:
         return []
+    prep = _data_script_and_export(ev)
     return [Finding(
         category=DATA_SCHEMA,
         title=f"{quality.typographic_expected} answers scored 0 are their `expected_answer` in plain typography: the "
@@ -874,9 +880,11 @@ def rule_expected_answers_in_other_typography(ev: Evidence) -> list[Finding]:
         cause="The labels were written or exported by a tool that changes typography (a word processor's `’` and "
               "`–`, a PDF's full-width digits, decomposed accents, doubled spaces): they look like the answers and "
               "never compare equal, so correct answers score 0.",
-        fix="Normalize `expected_answer` in the source data (`unicodedata.normalize(\"NFKC\", label)`, then "
-            "replace `‘’“”` with ASCII quotes and `‐–—−` with `-`, and collapse spaces), then materialize again and "
-            f"collect (or score the stored responses again); the materialized rows: {path_of(a.materialized)}.",
+        fix=(f"In {prep[0].name}, normalize the labels it reads from {prep[1]}: " if prep else
+             "Normalize `expected_answer` in the source data: ")
+            + "`unicodedata.normalize(\"NFKC\", label)`, then replace `‘’“”` with ASCII quotes and `‐–—−` with `-`, and "
+            "collapse spaces; then materialize again and collect (or score the stored responses again); the "
+            f"materialized rows: {path_of(a.materialized)}.",
     )]
 
 
