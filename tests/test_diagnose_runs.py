@@ -747,3 +747,28 @@ def test_labels_in_other_typography_name_the_data_script_and_the_file_it_reads(r
 
     assert (top.category, top.id) == ("data_schema", "expected_answers_in_other_typography")
     assert top.fix.startswith("In prep_data.py, normalize the labels it reads from answers.txt:")
+
+
+def _renamed_host_works() -> bool:
+    return subprocess.run(["unshare", "--uts", "hostname", "gpu-eval-renamed"], capture_output=True).returncode == 0
+
+
+@pytest.mark.skipif(not _renamed_host_works(), reason="needs root to rename the host in a UTS namespace")
+def test_a_model_url_built_from_a_host_name_the_machine_cannot_resolve(run, policy_endpoint):
+    """run_eval.sh builds MODEL_URL from $(hostname); on a node renamed without its /etc/hosts entry (a host name set
+    in a private UTS namespace here) the name does not resolve, and the fix names the script's line."""
+    port = policy_endpoint.url.split(":")[-1].split("/")[0]
+    (run / "run_eval.sh").write_text(
+        f"#!/bin/bash\nMODEL_URL=http://$(hostname):{port}/v1\n{sys.executable} -m gym_pipeline.cli collect "
+        f"--inputs {MATERIALIZED_INPUTS_FILE} --output {ROLLOUTS_FILE} --model-url $MODEL_URL --env {ENV} --resume\n")
+    (run / ROLLOUTS_FILE).write_text("")
+    with (run / "logs" / "run_eval.log").open("w") as log:
+        subprocess.run(["unshare", "--uts", "sh", "-c", "hostname gpu-eval-renamed && bash run_eval.sh"], cwd=run,
+                       stdout=log, stderr=subprocess.STDOUT, timeout=120)
+    assert "gpu-eval-renamed" in (run / "logs" / "run_eval.log").read_text()
+
+    top = diagnose(run).causes[0]
+
+    assert (top.category, top.id) == ("infra", "url_built_from_the_host_name")
+    assert top.evidence[0].where == "run_eval.sh:2"
+    assert "MODEL_URL=http://127.0.0.1:<port>/v1 instead of `$(hostname)`" in top.fix

@@ -129,7 +129,10 @@ from gym_pipeline.diagnose.rules.refusals import rule_model_refusals
 from gym_pipeline.diagnose.rules.resume_scripts import rule_done_check_counts_tasks, rule_retries_that_start_over
 from gym_pipeline.diagnose.rules.routing import failure_route
 from gym_pipeline.diagnose.rules.run_directory import rule_run_directory_in_use
-from gym_pipeline.diagnose.rules.script_defaults import rule_model_url_from_the_environment
+from gym_pipeline.diagnose.rules.script_defaults import (
+    rule_model_url_from_the_environment,
+    rule_url_built_from_the_host_name,
+)
 from gym_pipeline.diagnose.rules.settings_files import rule_keys_given_twice_in_settings, rule_octal_numbers_in_settings
 from gym_pipeline.diagnose.rules.shell_pitfalls import rule_shell_pitfalls
 from gym_pipeline.diagnose.rules.skipped_tasks import rule_skipped_tasks_by_reason
@@ -187,6 +190,7 @@ RULES: tuple[Rule, ...] = (
     Rule(1, "keys_given_twice_in_settings", rule_keys_given_twice_in_settings),
     Rule(1, "option_given_twice", rule_option_given_twice),
     Rule(1, "shell_pitfalls", rule_shell_pitfalls),
+    Rule(1, "url_built_from_the_host_name", rule_url_built_from_the_host_name),
     Rule(1, "retries_that_start_over", rule_retries_that_start_over),
     Rule(1, "done_check_counts_tasks", rule_done_check_counts_tasks),
     Rule(1, "step_ended_with_its_batch_script", rule_step_ended_with_its_batch_script),

@@ -1,8 +1,10 @@
-"""A script's default model URL overridden by a variable left in the user's environment.
+"""A script's model URL that is not the one the user meant: overridden by the environment, or built from a host name.
 
-`MODEL_URL=${MODEL_URL:-http://host:8001/v1}` keeps whatever the shell already exported: a variable set for
-another day's debugging (in `~/.bashrc`, a sourced env file) silently points the collection at another server,
-often one still serving an older checkpoint. Nothing fails; the rollouts are that server's.
+- `MODEL_URL=${MODEL_URL:-http://host:8001/v1}` keeps whatever the shell already exported: a variable set for
+  another day's debugging (in `~/.bashrc`, a sourced env file) silently points the collection at another server,
+  often one still serving an older checkpoint. Nothing fails; the rollouts are that server's.
+- `MODEL_URL=http://$(hostname):8001/v1` names the machine by its host name, which its own name service may not know
+  (a node renamed without its /etc/hosts entry): no request ever leaves.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import Finding, model_url_of
 from gym_pipeline.diagnose.rules.checkpoint_choice import started_model_servers
 from gym_pipeline.diagnose.user_scripts import lines_matching
-from gym_pipeline.diagnose.vocabulary import CONFIG
+from gym_pipeline.diagnose.vocabulary import CONFIG, INFRA
 
 _DEFAULTED_URL = re.compile(r"\$\{(?P<name>\w+):?-(?P<default>https?://[^}\s]+)\}")
 def _same_address(a: str, b: str) -> bool:
@@ -60,3 +62,31 @@ def rule_model_url_from_the_environment(ev: Evidence) -> list[Finding]:
                 f"pass the URL meant explicitly; then collect again on a clean output path and profile.",
         )]
     return []
+
+
+_URL_FROM_HOST_NAME = re.compile(r"^\s*(?:export\s+)?(?P<name>\w+)=[\"']?https?://(?:\$\(hostname[^)]*\)|`hostname`"
+                                 r"|\$\{?HOSTNAME\}?)")
+
+
+def rule_url_built_from_the_host_name(ev: Evidence) -> list[Finding]:
+    unresolved = next(iter(ev.hits("host_unresolved")), None)
+    if unresolved is None:
+        return []
+    built = next(iter(lines_matching(ev.user_files, _URL_FROM_HOST_NAME)), None)
+    if built is None:
+        return []
+    file, number, line, match = built
+    host = unresolved.group("host")
+    return [Finding(
+        category=INFRA,
+        title=f"{file.name} builds {match['name']} from the machine's host name, and {host} does not resolve on this "
+              "machine",
+        evidence=[EvidenceLine(file=file.name, line=number, text=line.strip()), unresolved.evidence()],
+        cause=f"{file.name} line {number} puts `$(hostname)` ({host}) in {match['name']}, and this machine's name "
+              "service has no address for its own name (a node renamed, or an image without its /etc/hosts entry): "
+              "every request failed before it left, while the server may be up.",
+        fix=f"In {file.name}, use 127.0.0.1 for a server on this machine ({match['name']}=http://127.0.0.1:<port>/v1 "
+            f"instead of `$(hostname)`), or add `127.0.1.1 {host}` to /etc/hosts; check with `getent hosts {host}`, "
+            "then run the stage again (`--resume` collects only what is missing).",
+        explains=frozenset({"host_unresolved"}),
+    )]
