@@ -89,12 +89,7 @@ def with_shard_findings(
     """The report of a joined folder: each shard cause (once for all the shards it holds in), then the join,
     then the top-level findings; those that read the joined files follow from the join."""
     names = [ev.rel(s.directory) for s in shards]
-    by_rule: dict[str, list[tuple[str, Finding]]] = defaultdict(list)
-    for name, shard in zip(names, shards, strict=True):
-        for finding in diagnose_shard(shard.directory):
-            if finding.role == CAUSE or finding.diagnosis_fault:
-                by_rule[finding.id].append((name, finding))
-    shard_causes = [_across_shards(held, len(shards)) for held in by_rule.values()]
+    shard_causes = _shard_causes(names, shards, diagnose_shard)
     join = _join_finding(ev, names, keys_collide=ev.artifacts.duplicate_rollout_keys > 0)
     # what the joined files show follows from the join when it made the keys collide, else from the shards' cause
     explained_by = join if join.role == CAUSE else (shard_causes or [None])[0]
@@ -125,12 +120,7 @@ def with_unjoined_shard_findings(
     """The report of a folder of shards not joined: each shard cause (once for all the shards it holds in), then
     what the folder's own files and logs show; the findings of the one shard the folder was read as are its own."""
     names = [ev.rel(s.directory) for s in shards]
-    by_rule: dict[str, list[tuple[str, Finding]]] = defaultdict(list)
-    for name, shard in zip(names, shards, strict=True):
-        for finding in diagnose_shard(shard.directory):
-            if finding.role == CAUSE or finding.diagnosis_fault:
-                by_rule[finding.id].append((name, finding))
-    shard_causes = [_across_shards(held, len(shards)) for held in by_rule.values()]
+    shard_causes = _shard_causes(names, shards, diagnose_shard)
     read_as = ev.rel(ev.artifacts.files.directory)
     own = [f for f in findings if not any(line.file.startswith(f"{read_as}/") for line in f.evidence)]
     note = Finding(
@@ -148,6 +138,17 @@ def with_unjoined_shard_findings(
 def _rows(shard: RunFiles) -> int:
     with shard.materialized.open("rb") as materialized:
         return sum(1 for line in materialized if line.strip())
+
+
+def _shard_causes(names: list[str], shards: list[RunFiles], diagnose_shard: Callable[[Path], list[Finding]]
+                  ) -> list[Finding]:
+    """Each shard's causes, one finding per rule for all the shards it holds in."""
+    by_rule: dict[str, list[tuple[str, Finding]]] = defaultdict(list)
+    for name, shard in zip(names, shards, strict=True):
+        for finding in diagnose_shard(shard.directory):
+            if finding.role == CAUSE or finding.diagnosis_fault:
+                by_rule[finding.id].append((name, finding))
+    return [_across_shards(held, len(shards)) for held in by_rule.values()]
 
 
 def _reads_joined_files(finding: Finding, joined_files: set[str]) -> bool:

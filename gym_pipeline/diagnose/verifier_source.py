@@ -15,6 +15,7 @@ from __future__ import annotations
 import ast
 import difflib
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 from gym_pipeline.diagnose.manifests import sweep_config_beside, workspace_verifier
@@ -83,24 +84,26 @@ def verifier_sources(run_dir: Path | None) -> list[Path]:
     return found
 
 
-def verify_lines(sources: list[Path], run_dir: Path, pattern: re.Pattern[str]) -> list[tuple[str, int, str]]:
-    """(file, line, text) of the lines of the verifiers' `verify` (or `grade`, `score`...) that match `pattern`,
-    comments left out; `sources` from `verifier_sources`."""
-    lines = []
+def _verify_functions(sources: list[Path], run_dir: Path
+                      ) -> Iterator[tuple[str, list[str], ast.FunctionDef | ast.AsyncFunctionDef]]:
+    """(file as shown, its lines, the function) of each `verify` (or `grade`, `score`...) of the verifiers' code."""
     for source in sources:
         try:
             text = source.read_text(encoding="utf-8", errors="replace")
             tree = ast.parse(text)
         except (OSError, SyntaxError, ValueError):
             continue
-        rows = text.splitlines()
         for node in ast.walk(tree):
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name in _VERIFY_FUNCTIONS:
-                for number in range(node.lineno + 1, (node.end_lineno or node.lineno) + 1):
-                    code = rows[number - 1].split("#", 1)[0]
-                    if pattern.search(code):
-                        lines.append((_shown(source, run_dir), number, rows[number - 1].strip()))
-    return lines
+                yield _shown(source, run_dir), text.splitlines(), node
+
+
+def verify_lines(sources: list[Path], run_dir: Path, pattern: re.Pattern[str]) -> list[tuple[str, int, str]]:
+    """(file, line, text) of the lines of the verifiers' `verify` (or `grade`, `score`...) that match `pattern`,
+    comments left out; `sources` from `verifier_sources`."""
+    return [(shown, number, rows[number - 1].strip()) for shown, rows, node in _verify_functions(sources, run_dir)
+            for number in range(node.lineno + 1, (node.end_lineno or node.lineno) + 1)
+            if pattern.search(rows[number - 1].split("#", 1)[0])]
 
 
 def _full_credit(statement: ast.stmt) -> bool:
@@ -115,21 +118,9 @@ def _full_credit(statement: ast.stmt) -> bool:
 def handlers_giving_full_credit(sources: list[Path], run_dir: Path) -> list[tuple[str, int, str]]:
     """(file, line, text) of each `except` of the verifiers' `verify` whose body gives full credit: every answer that
     raises there (not a number, a parse failure) scores 1 whatever it says."""
-    found = []
-    for source in sources:
-        try:
-            text = source.read_text(encoding="utf-8", errors="replace")
-            tree = ast.parse(text)
-        except (OSError, SyntaxError, ValueError):
-            continue
-        rows = text.splitlines()
-        for node in ast.walk(tree):
-            if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) or node.name not in _VERIFY_FUNCTIONS:
-                continue
-            for handler in ast.walk(node):
-                if isinstance(handler, ast.ExceptHandler) and any(_full_credit(s) for s in handler.body):
-                    found.append((_shown(source, run_dir), handler.lineno, rows[handler.lineno - 1].strip()))
-    return found
+    return [(shown, handler.lineno, rows[handler.lineno - 1].strip())
+            for shown, rows, node in _verify_functions(sources, run_dir) for handler in ast.walk(node)
+            if isinstance(handler, ast.ExceptHandler) and any(_full_credit(s) for s in handler.body)]
 
 
 def state_shared_across_awaits(sources: list[Path], run_dir: Path) -> tuple[str, int, str] | None:
