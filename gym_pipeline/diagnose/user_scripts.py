@@ -71,7 +71,7 @@ def lines_matching(files: list[UserFile], pattern: re.Pattern[str],
                 yield file, number, line, match
 
 
-_VARIABLE = re.compile(r"\$\{?(?P<name>[A-Za-z_]\w*)")
+SHELL_VARIABLE = re.compile(r"\$\{?(?P<name>[A-Za-z_]\w*)\}?")  # `$NAME` or `${NAME}`
 
 
 def assignment_of(files: list[UserFile], name: str) -> tuple[UserFile, int, str] | None:
@@ -85,12 +85,12 @@ def copied_onto(files: list[UserFile], target: str) -> tuple[UserFile, int, str,
     assignments of the shell variables it uses, followed one level down (`CACHE=$CACHE_DIR/...`, `CACHE_DIR=...`)."""
     copy = re.compile(rf"\b(?:cp|rsync|ln|mv|install)\b[^#\n]*\s\S*{re.escape(target)}\b")
     for file, number, line, _ in lines_matching(files, copy, SCRIPT_SUFFIXES):
-        assignments, names = [], [m["name"] for m in _VARIABLE.finditer(line)]
+        assignments, names = [], [m["name"] for m in SHELL_VARIABLE.finditer(line)]
         for name in names:  # grows with the variables the assignments use, each once
             if found := assignment_of([file], name):
                 assignment = found[2]
                 assignments.append(assignment)
-                names += [m["name"] for m in _VARIABLE.finditer(assignment) if m["name"] not in names]
+                names += [m["name"] for m in SHELL_VARIABLE.finditer(assignment) if m["name"] not in names]
         return file, number, line.strip(), assignments
     return None
 
@@ -120,7 +120,7 @@ def server_capacity_settings(files: list[UserFile]) -> list[str]:
     found, names = [], []
     for file, number, line, _ in lines_matching(files, _CAPACITY_FLAG):
         found.append(f"{file.name}:{number}: {line.strip()}")
-        names += [m["name"] for m in _VARIABLE.finditer(" ".join(m.group(0) for m in _CAPACITY_FLAG.finditer(line)))]
+        names += [m["name"] for m in SHELL_VARIABLE.finditer(" ".join(m.group(0) for m in _CAPACITY_FLAG.finditer(line)))]
     for name in dict.fromkeys(names):
         if assigned := assignment_of(files, name):
             file, number, line = assigned
@@ -155,7 +155,7 @@ def concurrency_source(files: list[UserFile]) -> str | None:
         source, at, text = assigned
         parts.append(f"{source.name}:{at} `{text}`")
         value = text.split("=", 1)[1]
-        used = [m["name"] for m in _VARIABLE.finditer(value)]
+        used = [m["name"] for m in SHELL_VARIABLE.finditer(value)]
         used += re.findall(r"[A-Za-z_]\w*", arithmetic["expression"]) if (arithmetic := _ARITHMETIC.search(value)) else []
         names += [used_name for used_name in dict.fromkeys(used) if used_name not in names]
     return "; ".join(parts)
@@ -179,13 +179,14 @@ def unthrottled_arrays(files: list[UserFile]) -> list[tuple[UserFile, int, str, 
 
 
 _CHAT_REQUEST = re.compile(r"chat/completions|/v1/completions|\b(?:hey|wrk|locust|ab)\s+-")
-_LOOP = re.compile(r"^\s*(?:while|for|until)\b")
+SHELL_LOOP = re.compile(r"^\s*(?:while|for|until)\b")
+SHELL_LOOP_END = re.compile(r"^\s*done\b")
 
 
 def request_loops(files: list[UserFile]) -> list[str]:
     """The user's scripts that send model requests from a loop: other load on the server than the run's own."""
     return [file.name for file in files if file.suffix in SCRIPT_SUFFIXES | {".py"}
-            and _CHAT_REQUEST.search(file.text) and any(_LOOP.match(line) for line in file.text.splitlines())]
+            and _CHAT_REQUEST.search(file.text) and any(SHELL_LOOP.match(line) for line in file.text.splitlines())]
 
 
 _KEEPS_TIMES = re.compile(r"^\s*(?:cp\s+(?:[^\n#]*\s)?-[a-zA-Z]*[pa][a-zA-Z]*\b|cp\b[^\n#]*--preserve|rsync\s+(?:[^\n#]*\s)?-"

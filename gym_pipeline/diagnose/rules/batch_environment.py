@@ -13,7 +13,7 @@ import re
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import Finding
-from gym_pipeline.diagnose.user_scripts import UserFile, assignment_of
+from gym_pipeline.diagnose.user_scripts import assignment_of
 from gym_pipeline.diagnose.vocabulary import CONFIG
 
 _EXPORT_OPTION = re.compile(r"^\s*#SBATCH\s+--export[= ](?P<export>\S+)")
@@ -27,10 +27,6 @@ def _not_passed(export: str) -> set[str] | None:
     """The names `--export=<export>` passes on; None when it passes the whole environment (ALL)."""
     names = {part.split("=", 1)[0] for part in export.split(",")}
     return None if "ALL" in names else names - {"NONE"}
-
-
-def _exported_elsewhere(files: list[UserFile], batch: UserFile, name: str) -> tuple[UserFile, int, str] | None:
-    return assignment_of([file for file in files if file is not batch], name)
 
 
 def rule_variable_not_exported_to_the_job(ev: Evidence) -> list[Finding]:
@@ -48,7 +44,7 @@ def rule_variable_not_exported_to_the_job(ev: Evidence) -> list[Finding]:
                 name = used["name"]
                 if name in passed or _ALWAYS_SET.match(name) or assignment_of([batch], name):
                     continue
-                exported = _exported_elsewhere(ev.user_files, batch, name)
+                exported = assignment_of([file for file in ev.user_files if file is not batch], name)
                 if exported is None:
                     continue
                 setter, setter_line, setter_text = exported

@@ -15,11 +15,9 @@ import re
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import Finding, resume_command
-from gym_pipeline.diagnose.user_scripts import SCRIPT_SUFFIXES, UserFile, assignment_of
+from gym_pipeline.diagnose.user_scripts import SCRIPT_SUFFIXES, SHELL_LOOP, SHELL_LOOP_END, UserFile, assignment_of
 from gym_pipeline.diagnose.vocabulary import CACHE_RESUME
 
-_LOOP = re.compile(r"^\s*(?:for|while|until)\b")
-_DONE = re.compile(r"^\s*done\b")
 _FOR_VARIABLE = re.compile(r"^\s*for\s+(?P<name>[A-Za-z_]\w*)\s+in\b")
 _COLLECTS = re.compile(r"\b(?:gym-pipeline|cli)\s+collect\b|\bgym\s+eval\s+run\b")
 _RESUMES = re.compile(r"--resume\b|\+\+resume=[Tt]rue")
@@ -38,11 +36,11 @@ def _retry_loop_without_resume(file: UserFile) -> tuple[int, str, int, str] | No
     collection each time (a `for` whose variable the command uses goes over several collections, no retry)."""
     lines = file.text.splitlines()
     for number, line in enumerate(lines, 1):
-        if not _LOOP.match(line):
+        if not SHELL_LOOP.match(line):
             continue
         variable = _FOR_VARIABLE.match(line)
         for inner, text in enumerate(lines[number:], number + 1):
-            if _DONE.match(text):
+            if SHELL_LOOP_END.match(text):
                 break
             command = text.rstrip("\\").strip()
             continued = inner

@@ -39,7 +39,7 @@ from pathlib import Path
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import Finding
-from gym_pipeline.diagnose.user_scripts import UserFile, lines_matching
+from gym_pipeline.diagnose.user_scripts import SHELL_LOOP_END, UserFile, lines_matching
 from gym_pipeline.diagnose.vocabulary import CACHE_RESUME, CONFIG
 
 _SHELL = {".sh", ".bash", ".sbatch"}
@@ -56,7 +56,6 @@ _SPACED_ASSIGNMENT = re.compile(r"^\s*(?:export\s+)?(?P<name>[A-Z_][A-Z0-9_]*)(?
 _REDIRECT_IN_TEST = re.compile(r"(?<!\[)\[\s+[^\]\n]*?\s(?P<op>[<>])\s*(?P<word>[\w.-]+)\s*\](?!\])")
 _PIPED_LOOP = re.compile(r"\|\s*while\s+(?:IFS=\S*\s+)?read\b")
 _SETS_VARIABLE = re.compile(r"^\s*(?:declare|export|eval|typeset|readonly|local)\b|^\s*[A-Za-z_]\w*=|\bprintf\s+-v\b")
-_DONE = re.compile(r"^\s*done\b")
 _CASE_ASSIGNMENT = re.compile(r"^\s*--?[\w-]+\)\s*(?P<name>[A-Za-z_]\w*)=")
 _SOURCE = re.compile(r"^\s*(?:source|\.)\s+(?P<path>\S+)")
 _UNCONDITIONAL = r"^\s*(?:export\s+)?{name}=(?!\$\{{{name}:?[-=])"
@@ -157,7 +156,7 @@ def _loop_in_a_pipeline(ev: Evidence) -> Finding | None:
         for index, line in enumerate(lines):
             if not _PIPED_LOOP.search(line):
                 continue
-            body = lines[index + 1:index + 1 + next((n for n, text in enumerate(lines[index + 1:]) if _DONE.match(text)),
+            body = lines[index + 1:index + 1 + next((n for n, text in enumerate(lines[index + 1:]) if SHELL_LOOP_END.match(text)),
                                                     0)]
             setting = next((text for text in body if _SETS_VARIABLE.search(text)), None)
             if setting is None:

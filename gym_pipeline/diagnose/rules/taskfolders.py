@@ -383,13 +383,21 @@ def _ended_early(reason: str | None) -> str:
 _APPENDS_REWARD = re.compile(r">>\s*\S*reward\.txt")
 
 
-def _appends_reward(run: TaskFolderRun, run_dir: Path, task: str) -> str:
-    """A test.sh that appends (`>>`) to reward.txt: one line per check, which is no longer one number."""
+def _test_script(run: TaskFolderRun, run_dir: Path, task: str) -> tuple[Path, list[str]] | None:
+    """A task's tests/test.sh (found below the run folder if it moved) and its lines; None when it cannot be read."""
     test = locate_named_file(run.task_path(task), run_dir, folder=True) / "tests" / "test.sh"
     try:
-        lines = test.read_text(encoding="utf-8", errors="replace").splitlines()
+        return test, test.read_text(encoding="utf-8", errors="replace").splitlines()
     except OSError:
+        return None
+
+
+def _appends_reward(run: TaskFolderRun, run_dir: Path, task: str) -> str:
+    """A test.sh that appends (`>>`) to reward.txt: one line per check, which is no longer one number."""
+    script = _test_script(run, run_dir, task)
+    if script is None:
         return ""
+    _, lines = script
     appends = [n for n, line in enumerate(lines, 1) if _APPENDS_REWARD.search(line)]
     if not appends:
         return ""
@@ -909,11 +917,9 @@ def rule_exit_status_written_as_reward(ev: Evidence) -> list[Finding]:
     if run is None:
         return []
     for task in _never_scored(run):
-        test = locate_named_file(run.task_path(task), ev.run_dir, folder=True) / "tests" / "test.sh"
-        try:
-            lines = test.read_text(encoding="utf-8", errors="replace").splitlines()
-        except OSError:
+        if (script := _test_script(run, ev.run_dir, task)) is None:
             continue
+        test, lines = script
         number, line = next(((n, text) for n, text in enumerate(lines, 1) if _EXIT_STATUS_AS_REWARD.match(text)),
                             (0, ""))
         if not number:
@@ -967,11 +973,9 @@ def rule_one_reward_on_every_branch(ev: Evidence) -> list[Finding]:
     if run is None:
         return []
     for task, rewards in _rewards_of(run).items():
-        test = locate_named_file(run.task_path(task), ev.run_dir, folder=True) / "tests" / "test.sh"
-        try:
-            lines = test.read_text(encoding="utf-8", errors="replace").splitlines()
-        except OSError:
+        if (script := _test_script(run, ev.run_dir, task)) is None:
             continue
+        test, lines = script
         writes = [(n, line, m["value"]) for n, line in enumerate(lines, 1) if (m := _CONSTANT_REWARD_WRITE.match(line))]
         values = {float(value) for _, _, value in writes}
         if len(writes) < 2 or len(values) != 1 or set(rewards) != values:

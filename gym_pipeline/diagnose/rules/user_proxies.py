@@ -18,7 +18,7 @@ import orjson
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine, excerpt
 from gym_pipeline.diagnose.findings import Finding
-from gym_pipeline.diagnose.user_scripts import UserFile
+from gym_pipeline.diagnose.user_scripts import UserFile, lines_matching
 from gym_pipeline.diagnose.vocabulary import MODEL_SERVING
 
 _SERVES = re.compile(r"BaseHTTPRequestHandler|aiohttp import web|aiohttp\.web|web\.Application\(|FastAPI\(|Flask\(")
@@ -34,10 +34,6 @@ MIN_ROWS = 6
 def _proxies(ev: Evidence) -> list[UserFile]:
     return [file for file in ev.user_files if file.suffix == ".py" and _SERVES.search(file.text)
             and _FORWARDS.search(file.text)]
-
-
-def _line_with(file: UserFile, pattern: re.Pattern[str]) -> tuple[int, str, re.Match[str]] | None:
-    return next(((n, line, m) for n, line in enumerate(file.text.splitlines(), 1) if (m := pattern.search(line))), None)
 
 
 def _constant(file: UserFile, line: str) -> tuple[str, int, int] | None:
@@ -79,10 +75,10 @@ def _caps_max_tokens(ev: Evidence, proxy: UserFile) -> Finding | None:
     a = ev.artifacts
     if not a.rollouts.valid_rows or a.truncated_rollouts < 0.5 * a.rollouts.valid_rows or a.truncation_limit:
         return None  # not cut, or cut at the run's own limit
-    cap = _line_with(proxy, _CAPS_MAX_TOKENS)
+    cap = next(iter(lines_matching([proxy], _CAPS_MAX_TOKENS)), None)
     if cap is None:
         return None
-    number, line, _ = cap
+    _, number, line, _ = cap
     constant = _constant(proxy, line)
     named = f" ({constant[0]} = {constant[1]}, line {constant[2]})" if constant else ""
     return Finding(
@@ -101,10 +97,10 @@ def _caps_max_tokens(ev: Evidence, proxy: UserFile) -> Finding | None:
 
 
 def _cuts_answers(ev: Evidence, proxy: UserFile) -> Finding | None:
-    cut = _line_with(proxy, _SLICES_TEXT)
+    cut = next(iter(lines_matching([proxy], _SLICES_TEXT)), None)
     if cut is None:
         return None
-    number, line, slicing = cut
+    _, number, line, slicing = cut
     limit = int(slicing["limit"]) if slicing["limit"].isdigit() else None
     constant = None if limit is not None else _constant(proxy, line)
     limit = limit if limit is not None else (constant[1] if constant else None)

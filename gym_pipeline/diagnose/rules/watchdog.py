@@ -16,7 +16,7 @@ from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import Finding
 from gym_pipeline.diagnose.rules.checkpoint_choice import READY_LINE
-from gym_pipeline.diagnose.user_scripts import SCRIPT_SUFFIXES, UserFile, assignment_of, lines_matching
+from gym_pipeline.diagnose.user_scripts import SCRIPT_SUFFIXES, SHELL_VARIABLE, UserFile, assignment_of, lines_matching
 from gym_pipeline.diagnose.vocabulary import MODEL_SERVING
 
 _HEALTH_CHECK = re.compile(r"\b(?:curl|wget)\b[^\n#]*?(?P<url>(?:https?://|\$\{?[A-Za-z_])[^\s\"'|;&)]*)")
@@ -25,7 +25,6 @@ _RESTART = re.compile(r"\bkill\b|\brestart|\bpkill\b|\bdocker\s+(?:restart|rm\s+
 _SERVER_ROUTES = frozenset({"", "/", "/health", "/health_generate", "/ping", "/version", "/metrics", "/v1/models",
                             "/get_model_info"})
 _LINES_TO_RESTART = 8  # a health check's restart follows it within its `if` or `||` block
-_VARIABLE = re.compile(r"\$\{?(?P<name>[A-Za-z_]\w*)\}?")
 
 
 def _expanded(file: UserFile, text: str) -> str:
@@ -35,7 +34,7 @@ def _expanded(file: UserFile, text: str) -> str:
         def value(match: re.Match[str]) -> str:
             found = assignment_of([file], match["name"])
             return found[2].split("=", 1)[1].strip("\"'") if found else "0"
-        text = _VARIABLE.sub(value, text)
+        text = SHELL_VARIABLE.sub(value, text)
     return text
 
 
