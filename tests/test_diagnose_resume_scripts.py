@@ -4,6 +4,8 @@
   a partial file. With --resume the attempts add up and finish.
 - A done check that compares the rollouts file's lines with the number of tasks: a file cut short already passes it,
   and the rerun skips the collection.
+- A time budget spent by a loop that runs one collection per `split` chunk, one after another; and by a collection
+  at a concurrency of 1 whose output nobody kept, where only the manifest tells.
 """
 
 import subprocess
@@ -84,3 +86,50 @@ def test_a_done_check_that_counts_tasks_takes_a_partial_file_as_complete(tmp_pat
     assert (top.category, top.id) == ("cache_resume", "done_check_counts_tasks")
     assert [line.where for line in top.evidence] == ["run_eval.sh:4", "run_eval.sh:3"]
     assert "compare with the materialized rows" in top.fix and "not TASKS" in top.fix
+
+
+def _one_collection_per_chunk(budget_s: int) -> str:
+    return (MATERIALIZE + "rm -rf chunks && mkdir chunks\nsplit -l 3 -d rollouts_materialized_inputs.jsonl chunks/task_\n"
+            f"timeout {budget_s} bash -c '\nfor chunk in chunks/task_??; do\n"
+            f"  {CLI} collect --inputs $chunk --output $chunk.rollouts.jsonl --model-url URL --env string_match "
+            "--concurrency 3\ndone'\n"
+            'echo "collect loop exited $?"\ncat chunks/task_*.rollouts.jsonl > rollouts.jsonl\n')
+
+
+def test_a_budget_spent_by_one_collection_per_chunk_in_turn_blames_the_loop(tmp_path: Path) -> None:
+    run = _run_scripts(tmp_path, [_one_collection_per_chunk(8)])
+    assert "collect loop exited 124" in (run / "logs" / "run_eval_0.log").read_text()
+
+    top = diagnose(run).causes[0]
+
+    assert (top.category, top.id) == ("throughput_resources", "interrupted_collection")
+    assert [line.where for line in top.evidence][1] == "run_eval.sh:6"
+    assert "instead of `split` and `for chunk in chunks/task_??; do`" in top.fix
+
+
+def test_the_same_loop_given_its_time_is_not_blamed(tmp_path: Path) -> None:
+    run = _run_scripts(tmp_path, [_one_collection_per_chunk(170)])
+    assert "collect loop exited 0" in (run / "logs" / "run_eval_0.log").read_text()
+
+    assert all(f.id != "interrupted_collection" for f in diagnose(run).findings)
+
+
+def _unlogged_collection(concurrency: int) -> str:
+    return (MATERIALIZE + f"timeout 4 {CLI} collect --inputs rollouts_materialized_inputs.jsonl --output rollouts.jsonl "
+            f"--model-url URL --env string_match --concurrency {concurrency} > /dev/null 2>&1\n")
+
+
+def test_a_collection_one_request_at_a_time_cut_short_without_a_log_is_read_from_the_manifest(tmp_path: Path) -> None:
+    run = _run_scripts(tmp_path, [_unlogged_collection(1)])
+
+    top = diagnose(run).causes[0]
+
+    assert (top.category, top.id) == ("throughput_resources", "interrupted_collection")
+    assert [line.text for line in top.evidence][1] == "rollouts.concurrency: 1"
+    assert "Raise the concurrency" in top.fix
+
+
+def test_a_collection_with_requests_in_parallel_cut_short_is_not_called_slow(tmp_path: Path) -> None:
+    run = _run_scripts(tmp_path, [_unlogged_collection(2)])
+
+    assert all(f.id != "interrupted_collection" for f in diagnose(run).findings)

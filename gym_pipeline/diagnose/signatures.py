@@ -197,8 +197,9 @@ SIGNATURES: tuple[Signature, ...] = (
     # a native library that could not get memory (an address-space cap, or the machine out of memory)
     Signature("memory_allocation_failed", r"Memory allocation (?:still )?failed|OpenBLAS error: Memory"),
     Signature("gym_concurrency", r"Querying with (?P<concurrency>\d+) concurrent requests"),
-    # Ctrl-C, or `timeout`'s budget
-    Signature("user_interrupt", r"^KeyboardInterrupt\s*$|^exit status 124$"),
+    # Ctrl-C, or `timeout`'s budget: the shell's `exit status 124`, or a script's own echo of a collection's 124
+    Signature("user_interrupt", r"^KeyboardInterrupt\s*$|^exit status 124$"
+                                r"|\b(?:collect|eval|loop|stage)\w*\b[^\n]*\bexit(?:ed)?(?: with)?(?: status| code)? ?\(?124\)?\s*$"),
     Signature("builtin_interrupted", r"^interrupted$"),  # what our commands print on a Ctrl-C
     # what our commands print when a signal ends them (gym_pipeline/fatal_signals.py)
     Signature("ended_by_hangup", r"^gym-pipeline [\w -]+: ended by SIGHUP:"),

@@ -189,6 +189,28 @@ def request_loops(files: list[UserFile]) -> list[str]:
             and _CHAT_REQUEST.search(file.text) and any(SHELL_LOOP.match(line) for line in file.text.splitlines())]
 
 
+_COLLECTION = re.compile(r"\bgym[-_]pipeline(?:\.cli)?\s+collect\b|\bgym\s+eval\s+run\b")
+_SPLIT = re.compile(r"^\s*split\b")
+
+
+def serial_collections(files: list[UserFile]) -> tuple[UserFile, int, str, bool] | None:
+    """(file, line, loop line, whether the file `split`s its inputs) of a shell loop that runs one collection per
+    pass: the collections run one after another, each with only its own rows in flight."""
+    for file in files:
+        if file.suffix not in SCRIPT_SUFFIXES:
+            continue
+        lines = file.text.splitlines()
+        for number, line in enumerate(lines, start=1):
+            if not SHELL_LOOP.match(line):
+                continue
+            for body in lines[number:]:
+                if SHELL_LOOP_END.match(body):
+                    break
+                if _COLLECTION.search(body) and not body.rstrip().endswith("&"):
+                    return file, number, line.strip(), any(_SPLIT.match(text) for text in lines)
+    return None
+
+
 _KEEPS_TIMES = re.compile(r"^\s*(?:cp\s+(?:[^\n#]*\s)?-[a-zA-Z]*[pa][a-zA-Z]*\b|cp\b[^\n#]*--preserve|rsync\s+(?:[^\n#]*\s)?-"
                          r"[a-zA-Z]*[at][a-zA-Z]*\b)")
 

@@ -14,16 +14,15 @@ import re
 from pathlib import Path
 
 from gym_pipeline.diagnose.evidence import Evidence
-from gym_pipeline.diagnose.evidence_line import excerpt
+from gym_pipeline.diagnose.evidence_line import EvidenceLine, excerpt
 from gym_pipeline.diagnose.findings import Finding, plural, resume_command
 from gym_pipeline.diagnose.logs import LogHit
-from gym_pipeline.diagnose.user_scripts import concurrency_source
+from gym_pipeline.diagnose.user_scripts import concurrency_source, serial_collections
 from gym_pipeline.diagnose.vocabulary import MODEL_SERVING, THROUGHPUT_RESOURCES
 
 STALLED_S = 60  # no rollout finished for this long: not slow, stuck
 LOW_CONCURRENCY = 2
 SLOW_MIN_S = 30  # a run stopped sooner was not given the time to look slow
-TIME_BUDGET_SPENT = "exit status 124"  # what a shell prints after `timeout` ended the command
 BURST_QUIET_S = 10  # a burst: no rollout finished for this long, then ...
 BURST_MIN_ROLLOUTS = 4  # ... at least this many (and half the concurrency) within BURST_WITHIN_S
 BURST_WITHIN_S = 2
@@ -47,8 +46,9 @@ def _updates(hits: list[LogHit]) -> list[tuple[int, int, int, str]]:
 
 
 def _budget_spent(interrupt: LogHit) -> bool:
-    """`timeout`'s exit status, or our command's line saying another process ended it (a time budget most often)."""
-    return interrupt.text.strip() == TIME_BUDGET_SPENT or "ended by SIGTERM" in interrupt.text
+    """`timeout`'s exit status (as the shell or the user's script prints it), or our command's line saying another
+    process ended it (a time budget most often)."""
+    return interrupt.text.rstrip(" )\n").endswith("124") or "ended by SIGTERM" in interrupt.text
 
 
 def rule_interrupted_collection(ev: Evidence) -> list[Finding]:
@@ -56,7 +56,7 @@ def rule_interrupted_collection(ev: Evidence) -> list[Finding]:
     # our collector's own line on a Ctrl-C says a stall as well; whether a run was too slow needs Python's or a budget's
     stopped = interrupts + ev.hits("builtin_interrupted")
     if not stopped:
-        return []
+        return _cut_short_at_low_concurrency(ev)
     progress = [h for h in ev.hits("gym_progress") + ev.hits("builtin_progress")
                 if any(i.file == h.file for i in stopped)]
     updates = _updates(progress)
@@ -72,9 +72,24 @@ def rule_interrupted_collection(ev: Evidence) -> list[Finding]:
     missing = ev.artifacts.missing_without_failure
     if not missing or ev.artifacts.failure_groups or not ev.artifacts.rollouts.valid_rows:
         return []  # stopped after the end or before anything finished, or something failed: other rules say why
-    if updates and updates[-1][2] < SLOW_MIN_S:
-        return []  # stopped within seconds: a change of mind, not a run too slow to wait for
+    if updates and updates[-1][2] < SLOW_MIN_S and not _budget_spent(interrupts[-1]):
+        return []  # stopped by hand within seconds: a change of mind, not a run too slow to wait for
     return _too_slow(ev, interrupts[-1], len(missing), updates)
+
+
+def _cut_short_at_low_concurrency(ev: Evidence) -> list[Finding]:
+    """No log says why, but the manifest does: a collection that never finished, one request at a time, with nothing
+    failing, was ended by whatever gave it its time (a wrapper's `timeout`, a job's wall time)."""
+    cut_short = ev.manifest.collection_cut_short
+    concurrency = min((n for n, _ in ev.manifest.concurrency), default=None)
+    missing = ev.artifacts.missing_without_failure
+    if (cut_short is None or concurrency != 1 or not missing
+            or ev.artifacts.failure_groups or not ev.artifacts.rollouts.valid_rows):
+        return []
+    line = next((line for n, line in ev.manifest.concurrency if n == concurrency), None)
+    evidence = [cut_short, EvidenceLine(file=cut_short.file, line=line, text=f"rollouts.concurrency: {concurrency}")]
+    left = f"{len(missing)} of {ev.artifacts.materialized.valid_rows} rollouts were still to do"
+    return [_few_at_a_time(ev, evidence, concurrency, "", left)]
 
 
 def _stalled(ev: Evidence, progress: LogHit, interrupt: LogHit, done: int, total: int, stalled_s: int) -> Finding:
@@ -146,12 +161,31 @@ def _too_slow(ev: Evidence, interrupt: LogHit, missing: int, updates: list[tuple
                 "or a process pool, or a sync `def` endpoint that FastAPI runs in threads), or give it more workers; "
                 f"then resume: {resume_command(ev)}.",
         )]
+    if _budget_spent(interrupt) and (loop := serial_collections(ev.user_files)):
+        file, number, line, splits = loop
+        return [Finding(
+            category=THROUGHPUT_RESOURCES,
+            title=f"The time budget ran out before the end: {file.name} runs one collection per pass of a loop, "
+                  "one after another",
+            evidence=[interrupt.evidence(), EvidenceLine(file=file.name, line=number, text=excerpt(line, 160))],
+            cause=f"The time budget ended the collections while they still worked, and {left}; nothing failed. "
+                  f"{file.name}:{number} (`{excerpt(line, 80)}`) runs a collection for each "
+                  + ("file `split` cut the inputs into" if splits else "pass")
+                  + ", in turn: each has only its own few rollouts in flight and pays its own start-up, so the "
+                  "servers sit mostly idle and the whole takes many times what one collection would (seed 000: "
+                  "throughput).",
+            fix="Collect all the rows in one call with the concurrency the servers take (`gym-pipeline collect "
+                "--inputs <all materialized rows> --concurrency <n>`), instead of "
+                + ("`split` and " if splits else "")
+                + f"`{excerpt(line, 60)}`; a bad row fails alone there (its failed attempts go to the sidecar), so "
+                f"per-chunk runs are not needed to isolate it. Then resume: {resume_command(ev)}.",
+        )]
     if _budget_spent(interrupt) and (concurrency is None or concurrency > LOW_CONCURRENCY):
         return [Finding(
             category=THROUGHPUT_RESOURCES,
             title=f"The time budget ran out before the end{rate}: {left}, and nothing failed",
             evidence=[interrupt.evidence()] + [h.evidence() for h in ev.hits("gym_concurrency")[:1]],
-            cause=("`timeout` ended the collection (exit status 124)" if TIME_BUDGET_SPENT in interrupt.text else
+            cause=("`timeout` ended the collection (exit status 124)" if "124" in interrupt.text else
                    "Another process ended the collection (SIGTERM: `timeout`, a scheduler or a kill)")
                   + f" while it still worked, and {left}. No request "
                   "failed and no error was logged: the run was simply slower than its budget"
@@ -167,21 +201,26 @@ def _too_slow(ev: Evidence, interrupt: LogHit, missing: int, updates: list[tuple
                 f"{resume_command(ev)}.",
         )]
     if concurrency is not None and concurrency <= LOW_CONCURRENCY:
-        return [Finding(
-            category=THROUGHPUT_RESOURCES,
-            title=f"Stopped before the end{rate}: {plural(concurrency, 'request')} at a time",
-            evidence=[interrupt.evidence()] + [h.evidence() for h in ev.hits("gym_concurrency")[:1]],
-            cause=f"The collection was stopped (by hand or a time budget) while it still worked, and {left}. Nothing "
-                  f"failed: with {concurrency} request(s) in flight, the rollouts ran one after the other, slow, "
-                  "not broken.",
-            fix=f"Raise the concurrency so the servers work on many requests at once (`--concurrency "
-                f"{max(8, concurrency * 16)}` for `gym eval run` or `gym-pipeline collect`, `concurrency` in "
-                "sweep.yaml), within what the model server runs at once"
-                + (f" (the run's comes from its own files: {source}; a request in flight waits on the servers, not "
-                   "on a CPU of the job)" if (source := concurrency_source(ev.user_files)) else "")
-                + f"; then resume: {resume_command(ev)}.",
-        )]
+        return [_few_at_a_time(ev, [interrupt.evidence()] + [h.evidence() for h in ev.hits("gym_concurrency")[:1]],
+                               concurrency, rate, left)]
     return []
+
+
+def _few_at_a_time(ev: Evidence, evidence: list[EvidenceLine], concurrency: int, rate: str, left: str) -> Finding:
+    return Finding(
+        category=THROUGHPUT_RESOURCES,
+        title=f"Stopped before the end{rate}: {plural(concurrency, 'request')} at a time",
+        evidence=evidence,
+        cause=f"The collection was stopped (by hand or a time budget) while it still worked, and {left}. Nothing "
+              f"failed: with {concurrency} request(s) in flight, the rollouts ran one after the other, slow, "
+              "not broken.",
+        fix=f"Raise the concurrency so the servers work on many requests at once (`--concurrency "
+            f"{max(8, concurrency * 16)}` for `gym eval run` or `gym-pipeline collect`, `concurrency` in "
+            "sweep.yaml), within what the model server runs at once"
+            + (f" (the run's comes from its own files: {source}; a request in flight waits on the servers, not "
+               "on a CPU of the job)" if (source := concurrency_source(ev.user_files)) else "")
+            + f"; then resume: {resume_command(ev)}.",
+    )
 
 
 def _burst(updates: list[tuple[int, int, int, str]], concurrency: int | None) -> tuple[int, int, int] | None:
