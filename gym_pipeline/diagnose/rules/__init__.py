@@ -138,6 +138,7 @@ from gym_pipeline.diagnose.rules.shell_pitfalls import rule_shell_pitfalls
 from gym_pipeline.diagnose.rules.skipped_tasks import rule_skipped_tasks_by_reason
 from gym_pipeline.diagnose.rules.source_columns import rule_labels_from_another_column
 from gym_pipeline.diagnose.rules.taskfolders import with_task_folder_rules
+from gym_pipeline.diagnose.rules.tool_path import rule_pipeline_command_not_on_path
 from gym_pipeline.diagnose.rules.user_proxies import rule_proxy_rewrites_the_exchange
 from gym_pipeline.diagnose.rules.verifier import (
     rule_failure_kinds,
@@ -195,6 +196,7 @@ RULES: tuple[Rule, ...] = (
     Rule(1, "done_check_counts_tasks", rule_done_check_counts_tasks),
     Rule(1, "step_ended_with_its_batch_script", rule_step_ended_with_its_batch_script),
     Rule(1, "variable_not_exported_to_the_job", rule_variable_not_exported_to_the_job),
+    Rule(1, "pipeline_command_not_on_path", rule_pipeline_command_not_on_path),
     Rule(1, "array_ids_not_the_files_numbers", rule_array_ids_not_the_files_numbers),
     Rule(1, "partial_target_kept_by_make", rule_partial_target_kept_by_make),
     Rule(1, "warning_raised_as_an_error", rule_warning_raised_as_an_error),

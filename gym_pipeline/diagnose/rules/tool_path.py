@@ -1,0 +1,59 @@
+"""The pipeline's own commands not found where a script ran them: the shell had another PATH than the user's.
+
+A user calls `gym-pipeline` or `gym` by name from a shell with the project's virtual environment activated; a job
+or script started in another shell does not have it. A login shell (`#!/bin/bash -l`, the template of many clusters)
+reads /etc/profile, which sets PATH afresh; `sudo` and `env -i` start from a clean environment; `--export=NONE` gives a
+Slurm job none of the submitting shell's. Every command then fails with `command not found`, and the script goes on
+to its end: nothing was materialized, collected or profiled, and nothing else says why.
+"""
+
+from __future__ import annotations
+
+import re
+
+from gym_pipeline.diagnose.evidence import Evidence
+from gym_pipeline.diagnose.evidence_line import EvidenceLine
+from gym_pipeline.diagnose.findings import Finding, plural
+from gym_pipeline.diagnose.user_scripts import SCRIPT_SUFFIXES, lines_matching
+from gym_pipeline.diagnose.vocabulary import INFRA
+
+# the commands a run of the pipeline or of NeMo Gym needs, installed in its virtual environment
+_PIPELINE_COMMANDS = re.compile(r"^(?:gym-pipeline|gym|ng_\w+|nemo-gym|uv|dagster|dagster-webserver)$")
+# what gives a script's shell another PATH than the one it was started from
+_CLEAN_SHELL = re.compile(r"^#!\S*(?:bash|sh)\s+(?:-\w*l\w*|--login)\b|\bbash\s+(?:-\w*l\w*|--login)\s|\bsudo\s|\benv\s+-i\b"
+                          r"|^\s*#SBATCH\s+--export[= ]NONE\b")
+
+
+def rule_pipeline_command_not_on_path(ev: Evidence) -> list[Finding]:
+    missing = [hit for hit in ev.hits("command_not_found") if _PIPELINE_COMMANDS.match(hit.groups["command"])]
+    if not missing:
+        return []
+    commands = sorted({hit.groups["command"] for hit in missing})
+    shell = next(lines_matching(ev.user_files, _CLEAN_SHELL, SCRIPT_SUFFIXES), None)
+    evidence = [hit.evidence() for hit in missing[:3]]
+    if shell is not None:
+        file, number, line, _ = shell
+        evidence.append(EvidenceLine(file=file.name, line=number, text=line.strip()))
+        why = (f"{file.name}:{number} (`{line.strip()}`) runs it in a shell with another PATH: "
+               + ("a login shell reads /etc/profile and the profile scripts, which set PATH afresh, without the "
+                  "virtual environment activated where the job was started" if "-l" in line or "--login" in line else
+                  "that shell does not inherit the environment it was started from"))
+        login = "-l" in line or "--login" in line
+        change = (f" or start {file.name} without a login shell (`#!/bin/bash` instead of `{line.strip()}`, so the "
+                  "login profile does not reset PATH)" if login else f" or pass the environment on where "
+                  f"{file.name}:{number} starts the new shell")
+    else:
+        why = "the shell that ran it does not have the environment's bin folder on its PATH"
+        change = ""
+    return [Finding(
+        category=INFRA,
+        title=f"{', '.join(commands)}: command not found, {plural(len(missing), 'time')}: the shell that ran the run's "
+              "commands does not have the pipeline's environment on its PATH",
+        evidence=evidence,
+        cause=f"{why}. Every call of {', '.join(f'`{c}`' for c in commands)} by name failed before doing anything, and "
+              "the script went on to its end, so nothing was made and no other error says why.",
+        fix=f"Call the commands by their full path (`$VENV/bin/{commands[0]}`), or activate the environment inside "
+            f"the script (`source /path/to/.venv/bin/activate`, after any #SBATCH lines){change}; `which "
+            f"{commands[0]}` at the top of the script shows what its PATH finds. Then run again.",
+        explains=frozenset({"command_not_found"}),
+    )]

@@ -1,0 +1,51 @@
+"""The pipeline's commands called by name from a script whose shell has another PATH, run for real by bash.
+
+A login shell (`#!/bin/bash -l`) reads /etc/profile, which sets PATH afresh: the virtual environment the user
+activated is gone, and every `gym-pipeline` the script calls is `command not found`. The same script without `-l`
+inherits the PATH and runs.
+"""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from gym_pipeline.diagnose import diagnose
+from gym_pipeline.environments import get_environment
+
+SCRIPT = ("cd \"$(dirname \"$0\")\"\n"
+          "gym-pipeline materialize --input data.jsonl --num-repeats 2 --agent string_match_simple_agent "
+          "--output rollouts_materialized_inputs.jsonl\n"
+          'echo "materialized: $(wc -l < rollouts_materialized_inputs.jsonl 2>/dev/null || echo none)"\n')
+
+
+def _run_by_name(tmp_path: Path, shebang: str) -> Path:
+    run = tmp_path / "run"
+    run.mkdir()
+    (run / "data.jsonl").write_text(get_environment("string_match").dataset_path.read_text())
+    script = run / "eval.sh"
+    script.write_text(f"{shebang}\n{SCRIPT}")
+    script.chmod(0o755)
+    venv_bin = str(Path(sys.executable).parent)  # the activated environment: gym-pipeline is found by name
+    environment = {**os.environ, "PATH": f"{venv_bin}:{os.environ['PATH']}"}
+    with (run / "eval.log").open("w") as log:
+        subprocess.run([str(script)], env=environment, stdout=log, stderr=subprocess.STDOUT, timeout=120)
+    return run
+
+
+def test_a_login_shell_script_loses_the_activated_environment(tmp_path: Path) -> None:
+    run = _run_by_name(tmp_path, "#!/bin/bash -l")
+    assert "gym-pipeline: command not found" in (run / "eval.log").read_text()  # the login profile reset PATH
+
+    top = diagnose(run).causes[0]
+
+    assert (top.category, top.id) == ("infra", "pipeline_command_not_on_path")
+    assert [line.where for line in top.evidence] == ["eval.log:1", "eval.sh:1"]
+    assert "without a login shell (`#!/bin/bash` instead of `#!/bin/bash -l`" in top.fix
+
+
+def test_the_same_script_in_a_plain_shell_finds_the_commands(tmp_path: Path) -> None:
+    run = _run_by_name(tmp_path, "#!/bin/bash")
+    assert "command not found" not in (run / "eval.log").read_text()
+
+    assert all(f.id != "pipeline_command_not_on_path" for f in diagnose(run).findings)
