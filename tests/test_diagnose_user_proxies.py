@@ -2,7 +2,8 @@
 
 A gateway with a playground's cost guard caps max_tokens, and a logging proxy writes its log preview back into the
 response: the collection through either scores 0 where the model answered right, and the diagnosis names the
-proxy's line. The same proxy forwarding unchanged is no finding.
+proxy's line. A gateway answering the model server's errors with a fixed fallback reply, and a CI mock server the
+model URL still names, give many tasks one reply. The same proxy forwarding unchanged is no finding.
 """
 
 import subprocess
@@ -21,12 +22,14 @@ RULE = "proxy_rewrites_the_exchange"
 PROXY = '''"""The team's gateway: forwards to the model server."""
 import json
 import sys
+import urllib.error
 import urllib.request
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 UPSTREAM = sys.argv[2]
 MAX_TOKENS_CAP = 32  # playground: keep the demo answers short and cheap
 PREVIEW_CHARS = 60
+FALLBACK_REPLY = "Sorry, I can't answer that right now. Please try again in a moment."
 
 
 class Gateway(BaseHTTPRequestHandler):
@@ -41,8 +44,11 @@ class Gateway(BaseHTTPRequestHandler):
     def _forward(self, request_json):
         data = None if request_json is None else json.dumps(request_json).encode()
         request = urllib.request.Request(UPSTREAM + self.path, data=data, headers={{"Content-Type": "application/json"}})
-        with urllib.request.urlopen(request) as answer:
-            body = json.loads(answer.read())
+        try:
+            with urllib.request.urlopen(request) as answer:
+                body = json.loads(answer.read())
+        except urllib.error.HTTPError as error:
+            {on_error}
         for choice in body.get("choices", []):
             message = choice["message"]
             {response_edit}
@@ -61,25 +67,32 @@ ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), Gateway).serve_forever()
 '''
 
 
-def _through_proxy(tmp_path: Path, request_edit: str = "pass", response_edit: str = "pass") -> Path:
+FALLBACK = ('body = {"id": "fallback", "object": "chat.completion", "created": 0, "model": "sim-policy", '
+            '"choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", '
+            '"content": FALLBACK_REPLY}}], "usage": {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0}}')
+
+
+def _through_proxy(tmp_path: Path, request_edit: str = "pass", response_edit: str = "pass", on_error: str = "raise",
+                   *policy_options: str) -> Path:
     environment = get_environment("string_match")
     checkpoint = demo_checkpoints(tmp_path / "checkpoints", 1, ["string_match"])[0]
     run = tmp_path / "run"
     (run / "logs").mkdir(parents=True)
-    (run / "gateway.py").write_text(PROXY.format(request_edit=request_edit, response_edit=response_edit))
+    (run / "gateway.py").write_text(PROXY.format(request_edit=request_edit, response_edit=response_edit,
+                                                 on_error=on_error))
     inputs = run / "rollouts_materialized_inputs.jsonl"
     materialize_file(environment.dataset_path, inputs, MaterializationSettings(2, environment.agent_name))
     port, proxy_port = free_loopback_port(), free_loopback_port()
     with (run / "logs" / "model_server.log").open("w") as log:
-        server = subprocess.Popen([*CLI, "serve-policy", "--checkpoint", str(checkpoint), "--port", str(port)],
-                                  stdout=log, stderr=subprocess.STDOUT)
+        server = subprocess.Popen([*CLI, "serve-policy", "--checkpoint", str(checkpoint), "--port", str(port),
+                                   *policy_options], stdout=log, stderr=subprocess.STDOUT)
     proxy = subprocess.Popen([sys.executable, str(run / "gateway.py"), str(proxy_port), f"http://127.0.0.1:{port}"])
     try:
         time.sleep(2.5)
         with (run / "logs" / "collect.log").open("w") as log:
             subprocess.run([*CLI, "collect", "--inputs", str(inputs), "--output", str(run / "rollouts.jsonl"),
                             "--model-url", f"http://127.0.0.1:{proxy_port}/v1", "--env", "string_match"],
-                           stdout=log, stderr=subprocess.STDOUT, timeout=180, check=True)
+                           stdout=log, stderr=subprocess.STDOUT, timeout=180)
     finally:
         for process in (proxy, server):
             process.terminate()
@@ -111,3 +124,83 @@ def test_a_proxy_forwarding_unchanged_is_no_finding(tmp_path: Path) -> None:
     run = _through_proxy(tmp_path)
 
     assert all(f.id != RULE for f in diagnose(run).findings)
+
+
+def test_a_gateway_answering_backend_errors_with_a_fallback_reply_gives_many_tasks_one_reply(tmp_path: Path) -> None:
+    run = _through_proxy(tmp_path, "pass", "pass", FALLBACK, "--fault-rate", "0.5", "--fault-kinds", "5xx",
+                         "--fault-seed", "7")
+
+    top = diagnose(run).causes[0]
+
+    assert (top.category, top.id) == ("model_serving", "one_reply_to_different_prompts")
+    assert top.evidence[1].where == "gateway.py:11"
+    assert "instead of sending `FALLBACK_REPLY` as an answer" in top.fix
+
+
+def test_a_gateway_passing_backend_errors_on_gives_no_one_reply(tmp_path: Path) -> None:
+    run = _through_proxy(tmp_path, "pass", "pass", "raise", "--fault-rate", "0.5", "--fault-kinds", "5xx",
+                         "--fault-seed", "7")
+
+    assert all(f.id != "one_reply_to_different_prompts" for f in diagnose(run).findings)
+
+
+MOCK = '''"""CI stand-in for the model server: one fixed answer, so pipeline tests need no model."""
+import json
+import sys
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+ANSWER = "I am the CI mock. Final answer: 42"
+
+
+class Mock(BaseHTTPRequestHandler):
+    def do_GET(self):
+        self._send({"object": "list", "data": [{"id": "sim-policy", "object": "model"}]})
+
+    def do_POST(self):
+        self.rfile.read(int(self.headers["Content-Length"]))
+        self._send({"id": "mock", "object": "chat.completion", "created": 0, "model": "sim-policy",
+                    "choices": [{"index": 0, "finish_reason": "stop",
+                                 "message": {"role": "assistant", "content": ANSWER}}],
+                    "usage": {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0}})
+
+    def _send(self, body):
+        payload = json.dumps(body).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(payload)))
+        self.end_headers()
+        self.wfile.write(payload)
+
+    def log_message(self, *args):
+        pass
+
+
+ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), Mock).serve_forever()
+'''
+
+
+def test_a_model_url_left_on_the_ci_mock_gives_every_task_its_one_reply(tmp_path: Path) -> None:
+    environment = get_environment("string_match")
+    run = tmp_path / "run"
+    (run / "logs").mkdir(parents=True)
+    (run / "mock_policy.py").write_text(MOCK)
+    inputs = run / "rollouts_materialized_inputs.jsonl"
+    materialize_file(environment.dataset_path, inputs, MaterializationSettings(2, environment.agent_name))
+    port = free_loopback_port()
+    (run / "eval.env").write_text(f"# from the CI config\nMODEL_URL=http://127.0.0.1:{port}/v1\n")
+    mock = subprocess.Popen([sys.executable, str(run / "mock_policy.py"), str(port)])
+    try:
+        time.sleep(1.5)
+        with (run / "logs" / "collect.log").open("w") as log:
+            subprocess.run([*CLI, "collect", "--inputs", str(inputs), "--output", str(run / "rollouts.jsonl"),
+                            "--model-url", f"http://127.0.0.1:{port}/v1", "--env", "string_match"],
+                           stdout=log, stderr=subprocess.STDOUT, timeout=180, check=True)
+    finally:
+        mock.terminate()
+        mock.wait(10)
+
+    top = diagnose(run).causes[0]
+
+    assert (top.category, top.id) == ("model_serving", "one_reply_to_different_prompts")
+    assert [line.where for line in top.evidence][1:] == ["mock_policy.py:6", "eval.env:2"]
+    assert "(eval.env:2) names the server of mock_policy.py, a stand-in" in top.fix

@@ -188,6 +188,9 @@ class RowQuality:
     expected_of_task: dict[int, str] = field(default_factory=dict)
     unexplained_zeros: list[tuple[int, str, EvidenceLine]] = field(default_factory=list)  # (task, answer, line)
     entity_example: EvidenceLine | None = None  # the first rollout whose expected answer holds an HTML entity
+    # each whole response text (bounded) scored 0: the tasks it was given to, and its first row
+    replies_scored_zero: dict[str, set[int]] = field(default_factory=dict)
+    reply_examples: dict[str, EvidenceLine] = field(default_factory=dict)
 
 
 def _prompt(row: dict[str, Any]) -> Any:
@@ -407,6 +410,8 @@ def note_rollout_row(quality: RowQuality, row: dict[str, Any], key: tuple[int, i
         quality.reward_range = (min(quality.reward_range[0], reward), max(quality.reward_range[1], reward))
         quality.out_of_range_example = quality.out_of_range_example or EvidenceLine(file=file, line=line, text=where)
     quality.zero_rewards += reward == 0
+    if reward == 0:
+        _note_reply_scored_zero(quality, row, key[0], EvidenceLine(file=file, line=line, text=where))
     extracted = row.get("extracted_answer")
     extracted = extracted.strip() if isinstance(extracted, str) else None
     answer = ScoredAnswer(reward, extracted, _last_response_line(row) if reward == 0 or extracted is None else None,
@@ -553,13 +558,26 @@ def labels_of_other_tasks(quality: RowQuality) -> tuple[set[int], Counter[int], 
     return tasks, shifts, examples
 
 
-def _last_response_line(row: dict[str, Any]) -> str | None:
-    """The last non-empty line of the response's last output text (Responses API `output` messages)."""
+def _response_text(row: dict[str, Any]) -> str | None:
+    """The response's last output text (Responses API `output` messages)."""
     output = row.get("response", {}).get("output") if isinstance(row.get("response"), dict) else None
     texts = [part.get("text") for item in output or () if isinstance(item, dict) and item.get("type") == "message"
              for part in item.get("content") or () if isinstance(part, dict) and isinstance(part.get("text"), str)]
-    lines = [text for text in (texts[-1].splitlines() if texts else ()) if text.strip()]
+    return texts[-1] if texts else None
+
+
+def _last_response_line(row: dict[str, Any]) -> str | None:
+    """The last non-empty line of the response's last output text."""
+    lines = [text for text in (_response_text(row) or "").splitlines() if text.strip()]
     return lines[-1].strip() if lines else None
+
+
+def _note_reply_scored_zero(quality: RowQuality, row: dict[str, Any], task: int, where: EvidenceLine) -> None:
+    text = (_response_text(row) or "").strip()
+    if not text or (text[:MAX_KEPT] not in quality.replies_scored_zero and len(quality.replies_scored_zero) >= MAX_DISTINCT_ANSWERS):
+        return
+    quality.replies_scored_zero.setdefault(text[:MAX_KEPT], set()).add(task)
+    quality.reply_examples.setdefault(text[:MAX_KEPT], where)
 
 
 def _note_last_line_answer(quality: RowQuality, expected: str, last_line: str, extracted: str | None,

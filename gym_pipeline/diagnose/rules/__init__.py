@@ -32,6 +32,7 @@ from gym_pipeline.diagnose.origin import REFUSED_COMMAND_LINE, host_limit
 from gym_pipeline.diagnose.rules.bad_data import rule_bad_data_line
 from gym_pipeline.diagnose.rules.batch_environment import rule_variable_not_exported_to_the_job
 from gym_pipeline.diagnose.rules.batch_steps import rule_step_ended_with_its_batch_script
+from gym_pipeline.diagnose.rules.canned_replies import rule_one_reply_to_different_prompts
 from gym_pipeline.diagnose.rules.checkpoint_choice import (
     rule_checkpoint_of_another_run_served,
     rule_oldest_checkpoint_served_as_newest,
@@ -212,6 +213,7 @@ RULES: tuple[Rule, ...] = (
     Rule(2, "proxy_rewrites_the_exchange", rule_proxy_rewrites_the_exchange),
     Rule(2, "model_endpoint_failures", rule_model_endpoint_failures),
     Rule(2, "model_refusals", rule_model_refusals),
+    Rule(2, "one_reply_to_different_prompts", rule_one_reply_to_different_prompts),
     Rule(2, "model_request_retries", rule_model_request_retries),
     Rule(2, "run_failures_without_sidecar", rule_run_failures_without_sidecar),
     Rule(2, "nested_model_log_errors", rule_nested_model_log_errors),

@@ -163,18 +163,35 @@ def rule_labels_read_as_dates(ev: Evidence) -> list[Finding]:
     )]
 
 
+def prompts_cut_at_one_length(ev: Evidence) -> tuple[int, int, int] | None:
+    """(length, prompts of it, tasks) when many prompts are exactly one length and end mid-word."""
+    quality = ev.artifacts.quality
+    tasks = sum(quality.prompt_lengths.values())
+    if not quality.prompt_lengths:
+        return None
+    length, count = quality.prompt_lengths.most_common(1)[0]
+    _, end = quality.prompt_length_examples[length]
+    if length < CUT_PROMPTS_MIN_LENGTH or count < max(CUT_PROMPTS_MIN_TASKS, CUT_PROMPTS_SHARE * tasks) \
+            or _ENDS_A_SENTENCE.search(end):
+        return None
+    return length, count, tasks
+
+
+def prompts_at_fault(ev: Evidence) -> bool:
+    """The prompts themselves are broken (one prompt for most tasks, templated twice, cut at one length): what the
+    model answers to them, however odd, is the data's fault (step 5)."""
+    return (one_prompt_for_most_tasks(ev) is not None or chat_template_in_prompts(ev) is not None
+            or prompts_cut_at_one_length(ev) is not None)
+
+
 def rule_prompts_cut_at_one_length(ev: Evidence) -> list[Finding]:
     """Many prompts exactly one length, ending mid-word: a tool cut them (a database column, a spreadsheet cell)."""
     a = ev.artifacts
-    quality = a.quality
-    tasks = sum(quality.prompt_lengths.values())
-    if not quality.prompt_lengths:
+    cut = prompts_cut_at_one_length(ev)
+    if cut is None:
         return []
-    length, count = quality.prompt_lengths.most_common(1)[0]
-    line, end = quality.prompt_length_examples[length]
-    if length < CUT_PROMPTS_MIN_LENGTH or count < max(CUT_PROMPTS_MIN_TASKS, CUT_PROMPTS_SHARE * tasks) \
-            or _ENDS_A_SENTENCE.search(end):
-        return []
+    length, count, tasks = cut
+    line, end = a.quality.prompt_length_examples[length]
     tables = _tables(ev)
     return [Finding(
         category=DATA_SCHEMA,
@@ -1002,8 +1019,8 @@ def rule_one_answer_to_every_task(ev: Evidence) -> list[Finding]:
     quality = ev.artifacts.quality
     if quality.scored_rows < ONE_ANSWER_MIN_ROWS or quality.zero_rewards < quality.scored_rows or not quality.answers:
         return []
-    if one_prompt_for_most_tasks(ev) is not None or chat_template_in_prompts(ev) is not None:
-        return []  # one answer to one prompt, or to prompts templated twice: the data's fault (step 5)
+    if prompts_at_fault(ev):
+        return []  # one answer to one prompt, or to broken prompts: the data's fault (step 5)
     answer, count = quality.answers.most_common(1)[0]
     if count < ONE_ANSWER_SHARE * quality.scored_rows or len(quality.expected_answers) < ONE_ANSWER_MIN_EXPECTED:
         return []

@@ -1,0 +1,105 @@
+"""One whole reply to many different prompts, scored 0: something other than the model wrote it.
+
+A model answering its prompts gives each its own text. The very same response to several tasks comes from something
+between the run and the model, or in its place: a gateway that answers a backend error with a fixed fallback reply
+(`200`, so Gym never retries), a proxy that caches POST requests by their URI and replays the first answer, or a
+mock server from a test setup that the run's model URL still names. Every command exits 0; only the rewards tell.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from gym_pipeline.diagnose.evidence import Evidence
+from gym_pipeline.diagnose.evidence_line import EvidenceLine, excerpt
+from gym_pipeline.diagnose.findings import Finding, model_url_of
+from gym_pipeline.diagnose.logs import find_log_files
+from gym_pipeline.diagnose.origin import address_of
+from gym_pipeline.diagnose.rules.quality import prompts_at_fault
+from gym_pipeline.diagnose.user_scripts import lines_matching
+from gym_pipeline.diagnose.vocabulary import MODEL_SERVING
+
+MIN_TASKS = 3  # different tasks given the same reply
+MIN_REPLY_CHARS = 12  # a shorter reply ("42") may be one wrong answer many prompts share
+_ASSIGNED_NAME = re.compile(r"^\s*(?:export\s+)?(?P<name>[A-Za-z_]\w*)\s*[:=]")
+_CACHES_POST = re.compile(r"cache\w*\b[^\n]*\bPOST\b", re.IGNORECASE)
+_STAND_IN = re.compile(r"mock|fake|stub|dummy|stand.?in", re.IGNORECASE)
+_LOG_HEAD_BYTES = 4096  # of each log: where a server says where it listens
+
+
+def rule_one_reply_to_different_prompts(ev: Evidence) -> list[Finding]:
+    quality = ev.artifacts.quality
+    replies = [(reply, tasks) for reply, tasks in quality.replies_scored_zero.items()
+               if len(tasks) >= MIN_TASKS and len(reply) >= MIN_REPLY_CHARS]
+    if not replies or len(quality.expected_answers) < MIN_TASKS or prompts_at_fault(ev):
+        return []  # the same reply to broken prompts is the data's fault (step 5)
+    reply, tasks = max(replies, key=lambda item: len(item[1]))
+    evidence = [quality.reply_examples[reply].model_copy(update={"file": ev.rel(ev.artifacts.files.rollouts)})]
+    source = _source_of(ev, reply)
+    if source is not None:
+        evidence += source.evidence
+    return [Finding(
+        category=MODEL_SERVING,
+        title=f"{len(tasks)} different tasks got the very same reply, {excerpt(reply, 60)!r}, and scored 0",
+        evidence=evidence,
+        cause=f"A model gives each prompt its own text; {len(tasks)} tasks with different questions got this one, "
+              "word for word. Something other than the model wrote it: a gateway's fallback reply sent with a 200 "
+              "when the model server failed (Gym then never sees the error and never retries), a proxy replaying a "
+              "cached answer, or a stand-in (mock) server the model URL names."
+              + (f" {source.said}" if source is not None else ""),
+        fix=(source.fix if source is not None else
+             f"Send one of these prompts to {model_url_of(ev)} by hand and see what answers; take out whatever answers "
+             "in the model's place (a fallback reply, a cache of POST requests, a mock server).")
+            + " Then collect again on a clean output path and profile.",
+    )]
+
+
+@dataclass
+class _Source:
+    evidence: list[EvidenceLine]
+    said: str
+    fix: str
+
+
+def _source_of(ev: Evidence, reply: str) -> _Source | None:
+    """What the user's files or logs show wrote the reply, and what to change there."""
+    url = model_url_of(ev)
+    setting = next(lines_matching(ev.user_files, re.compile(re.escape(url))), None)
+    url_where = [EvidenceLine(file=setting[0].name, line=setting[1], text=setting[2].strip())] if setting else []
+    url_named = f"{url} ({setting[0].name}:{setting[1]})" if setting else url
+    first_line = next(line.strip() for line in reply.splitlines() if line.strip())
+    for file, number, line, _ in lines_matching(ev.user_files, re.compile(re.escape(first_line[:40]))):
+        here = EvidenceLine(file=file.name, line=number, text=excerpt(line.strip(), 160))
+        name = _ASSIGNED_NAME.match(line)
+        what = f"`{name['name']}`" if name else "this text"
+        if _STAND_IN.search(file.name):
+            return _Source([here, *url_where], f"{file.name}:{number} is a stand-in server's fixed answer.",
+                           f"The model URL {url_named} names the server of {file.name}, a stand-in that answers "
+                           f"every request with {what}: point the model URL at the model server, and stop the "
+                           "stand-in.")
+        return _Source([here], f"{file.name}:{number} writes it ({what}).",
+                       f"{file.name}:{number} writes this reply ({what}): let it pass the backend's error on (its own "
+                       f"status, so Gym retries and records the failure) instead of sending {what} as an answer, and "
+                       "find why the model server failed (its log).")
+    for file, number, line, _ in lines_matching(ev.user_files, _CACHES_POST):
+        return _Source([EvidenceLine(file=file.name, line=number, text=excerpt(line.strip(), 160))],
+                       f"{file.name}:{number} caches POST requests.",
+                       f"{file.name}:{number} (`{excerpt(line.strip(), 80)}`) caches POST requests, whose URI is the "
+                       "same for every chat completion: take POST out of it (cache only GET, or key a cache on the "
+                       "request body), and bypass the cache for evaluations.")
+    address = address_of(url)
+    for log in find_log_files(ev.run_dir) if address is not None else ():
+        with log.open("rb") as handle:
+            head = handle.read(_LOG_HEAD_BYTES).decode("utf-8", errors="replace")
+        at = head.find(f":{address[1]}")
+        if at < 0 or "model_server" in log.name:
+            continue
+        number = head.count("\n", 0, at) + 1
+        text = head.splitlines()[number - 1]
+        return _Source([EvidenceLine(file=ev.rel(log), line=number, text=excerpt(text.strip(), 160)), *url_where],
+                       f"The model URL is where the server logging to {ev.rel(log)} listens.",
+                       f"The model URL {url_named} is where the server logging to {ev.rel(log)} listens, not the "
+                       "model server: point the model URL at the model server (its log's address), and stop the "
+                       "stand-in.")
+    return None
