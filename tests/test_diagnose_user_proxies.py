@@ -179,28 +179,68 @@ ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), Mock).serve_forever()
 '''
 
 
-def test_a_model_url_left_on_the_ci_mock_gives_every_task_its_one_reply(tmp_path: Path) -> None:
+def _collect(run: Path, url: str, *options: str) -> None:
+    with (run / "logs" / "collect.log").open("a") as log:
+        subprocess.run([*CLI, "collect", "--inputs", str(run / "rollouts_materialized_inputs.jsonl"), "--output",
+                        str(run / "rollouts.jsonl"), "--model-url", url, "--env", "string_match", *options],
+                       stdout=log, stderr=subprocess.STDOUT, timeout=180, check=True)
+
+
+def _with_mock(tmp_path: Path, then_policy: str | None = None) -> Path:
+    """A run folder collected against the CI mock (its URL in eval.env); then, if asked, again against the simulated
+    policy with `then_policy`'s options."""
     environment = get_environment("string_match")
     run = tmp_path / "run"
     (run / "logs").mkdir(parents=True)
     (run / "mock_policy.py").write_text(MOCK)
-    inputs = run / "rollouts_materialized_inputs.jsonl"
-    materialize_file(environment.dataset_path, inputs, MaterializationSettings(2, environment.agent_name))
+    materialize_file(environment.dataset_path, run / "rollouts_materialized_inputs.jsonl",
+                     MaterializationSettings(2, environment.agent_name))
     port = free_loopback_port()
     (run / "eval.env").write_text(f"# from the CI config\nMODEL_URL=http://127.0.0.1:{port}/v1\n")
     mock = subprocess.Popen([sys.executable, str(run / "mock_policy.py"), str(port)])
     try:
         time.sleep(1.5)
-        with (run / "logs" / "collect.log").open("w") as log:
-            subprocess.run([*CLI, "collect", "--inputs", str(inputs), "--output", str(run / "rollouts.jsonl"),
-                            "--model-url", f"http://127.0.0.1:{port}/v1", "--env", "string_match"],
-                           stdout=log, stderr=subprocess.STDOUT, timeout=180, check=True)
+        _collect(run, f"http://127.0.0.1:{port}/v1", "--resume")
     finally:
         mock.terminate()
         mock.wait(10)
+    if then_policy is not None:
+        checkpoint = demo_checkpoints(tmp_path / "checkpoints", 1, ["string_match"])[0]
+        policy_port = free_loopback_port()
+        with (run / "logs" / "model_server.log").open("w") as log:
+            server = subprocess.Popen([*CLI, "serve-policy", "--checkpoint", str(checkpoint), "--port",
+                                       str(policy_port)], stdout=log, stderr=subprocess.STDOUT)
+        try:
+            time.sleep(2.5)
+            _collect(run, f"http://127.0.0.1:{policy_port}/v1", *then_policy.split())
+        finally:
+            server.terminate()
+            server.wait(10)
+    return run
+
+
+def test_a_model_url_left_on_the_ci_mock_gives_every_task_its_one_reply(tmp_path: Path) -> None:
+    run = _with_mock(tmp_path)
 
     top = diagnose(run).causes[0]
 
     assert (top.category, top.id) == ("model_serving", "one_reply_to_different_prompts")
     assert [line.where for line in top.evidence][1:] == ["mock_policy.py:6", "eval.env:2"]
     assert "(eval.env:2) names the server of mock_policy.py, a stand-in" in top.fix
+
+
+def test_a_dry_run_against_the_mock_kept_by_the_real_runs_resume(tmp_path: Path) -> None:
+    run = _with_mock(tmp_path, then_policy="--resume")
+    assert "0 collected, 174 already done" in (run / "logs" / "collect.log").read_text()
+
+    top = diagnose(run).causes[0]
+
+    assert (top.category, top.id) == ("cache_resume", "one_reply_to_different_prompts")
+    assert top.evidence[0].text.startswith("0 collected, 174 already done")
+    assert "keep dry runs against a stand-in (mock_policy.py) in their own run folder" in top.fix
+
+
+def test_the_real_run_over_the_dry_run_without_resume_is_not_blamed(tmp_path: Path) -> None:
+    run = _with_mock(tmp_path, then_policy="--concurrency 4")
+
+    assert all(f.id != "one_reply_to_different_prompts" for f in diagnose(run).findings)

@@ -573,6 +573,9 @@ def _last_response_line(row: dict[str, Any]) -> str | None:
 
 
 def _note_reply_scored_zero(quality: RowQuality, row: dict[str, Any], task: int, where: EvidenceLine) -> None:
+    response = row.get("response")
+    if isinstance(response, dict) and response.get("status") == "incomplete":
+        return  # cut at the token limit: the same opening of many answers
     text = (_response_text(row) or "").strip()
     if not text or (text[:MAX_KEPT] not in quality.replies_scored_zero and len(quality.replies_scored_zero) >= MAX_DISTINCT_ANSWERS):
         return

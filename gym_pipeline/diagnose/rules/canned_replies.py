@@ -14,14 +14,13 @@ from dataclasses import dataclass
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine, excerpt
 from gym_pipeline.diagnose.findings import Finding, model_url_of
-from gym_pipeline.diagnose.logs import find_log_files
+from gym_pipeline.diagnose.logs import LogHit, find_log_files
 from gym_pipeline.diagnose.origin import address_of
 from gym_pipeline.diagnose.rules.quality import prompts_at_fault
 from gym_pipeline.diagnose.user_scripts import lines_matching
-from gym_pipeline.diagnose.vocabulary import MODEL_SERVING
+from gym_pipeline.diagnose.vocabulary import CACHE_RESUME, MODEL_SERVING
 
-MIN_TASKS = 3  # different tasks given the same reply
-MIN_REPLY_CHARS = 12  # a shorter reply ("42") may be one wrong answer many prompts share
+MIN_TASKS = 3  # tasks expecting different answers given the same reply
 _ASSIGNED_NAME = re.compile(r"^\s*(?:export\s+)?(?P<name>[A-Za-z_]\w*)\s*[:=]")
 _CACHES_POST = re.compile(r"cache\w*\b[^\n]*\bPOST\b", re.IGNORECASE)
 _STAND_IN = re.compile(r"mock|fake|stub|dummy|stand.?in", re.IGNORECASE)
@@ -31,14 +30,18 @@ _LOG_HEAD_BYTES = 4096  # of each log: where a server says where it listens
 def rule_one_reply_to_different_prompts(ev: Evidence) -> list[Finding]:
     quality = ev.artifacts.quality
     replies = [(reply, tasks) for reply, tasks in quality.replies_scored_zero.items()
-               if len(tasks) >= MIN_TASKS and len(reply) >= MIN_REPLY_CHARS]
-    if not replies or len(quality.expected_answers) < MIN_TASKS or prompts_at_fault(ev):
+               if len({quality.expected_of_task.get(task) for task in tasks} - {None}) >= MIN_TASKS]
+    if not replies or prompts_at_fault(ev):
         return []  # the same reply to broken prompts is the data's fault (step 5)
     reply, tasks = max(replies, key=lambda item: len(item[1]))
     evidence = [quality.reply_examples[reply].model_copy(update={"file": ev.rel(ev.artifacts.files.rollouts)})]
     source = _source_of(ev, reply)
     if source is not None:
         evidence += source.evidence
+    kept = [hit for hit in ev.hits("builtin_resumed") if hit.text.lstrip().startswith("0 collected")] \
+        + ev.hits("gym_resume_nothing_to_run")
+    if kept:
+        return [_kept_by_a_resume(ev, reply, tasks, evidence, kept[-1], source)]
     return [Finding(
         category=MODEL_SERVING,
         title=f"{len(tasks)} different tasks got the very same reply, {excerpt(reply, 60)!r}, and scored 0",
@@ -47,12 +50,32 @@ def rule_one_reply_to_different_prompts(ev: Evidence) -> list[Finding]:
               "word for word. Something other than the model wrote it: a gateway's fallback reply sent with a 200 "
               "when the model server failed (Gym then never sees the error and never retries), a proxy replaying a "
               "cached answer, or a stand-in (mock) server the model URL names."
-              + (f" {source.said}" if source is not None else ""),
+              + (f" {source.said}." if source is not None else ""),
         fix=(source.fix if source is not None else
              f"Send one of these prompts to {model_url_of(ev)} by hand and see what answers; take out whatever answers "
              "in the model's place (a fallback reply, a cache of POST requests, a mock server).")
             + " Then collect again on a clean output path and profile.",
     )]
+
+
+def _kept_by_a_resume(ev: Evidence, reply: str, tasks: set[int], evidence: list[EvidenceLine], kept: LogHit,
+                      source: _Source | None) -> Finding:
+    """The one reply is an earlier collection's (a dry run against a stand-in), which a --resume kept whole."""
+    return Finding(
+        category=CACHE_RESUME,
+        title=f"{len(tasks)} different tasks got the very same reply, {excerpt(reply, 60)!r}, from an earlier collection "
+              "that the last one's --resume kept: it sent the model nothing",
+        evidence=[kept.evidence(), *evidence],
+        cause=f"The last collection resumed and found every rollout already done ({kept.file}:{kept.line}), so the "
+              "rollouts are those of an earlier collection into the same file, whose replies did not come from the "
+              "model: one text for tasks with different questions"
+              + (f" ({source.said})" if source is not None else "")
+              + ". A --resume trusts whatever rows the output holds, whoever wrote them.",
+        fix="Collect again into a clean output path, or without --resume (move the old rollouts.jsonl away first); "
+            f"keep dry runs against a stand-in{f' ({source.evidence[0].file})' if source is not None else ''} in "
+            "their own run folder, and pass --resume only to continue an interrupted collection of the same run. "
+            "Then profile.",
+    )
 
 
 @dataclass
@@ -74,17 +97,17 @@ def _source_of(ev: Evidence, reply: str) -> _Source | None:
         name = _ASSIGNED_NAME.match(line)
         what = f"`{name['name']}`" if name else "this text"
         if _STAND_IN.search(file.name):
-            return _Source([here, *url_where], f"{file.name}:{number} is a stand-in server's fixed answer.",
+            return _Source([here, *url_where], f"{file.name}:{number} is a stand-in server's fixed answer",
                            f"The model URL {url_named} names the server of {file.name}, a stand-in that answers "
                            f"every request with {what}: point the model URL at the model server, and stop the "
                            "stand-in.")
-        return _Source([here], f"{file.name}:{number} writes it ({what}).",
+        return _Source([here], f"{file.name}:{number} writes it ({what})",
                        f"{file.name}:{number} writes this reply ({what}): let it pass the backend's error on (its own "
                        f"status, so Gym retries and records the failure) instead of sending {what} as an answer, and "
                        "find why the model server failed (its log).")
     for file, number, line, _ in lines_matching(ev.user_files, _CACHES_POST):
         return _Source([EvidenceLine(file=file.name, line=number, text=excerpt(line.strip(), 160))],
-                       f"{file.name}:{number} caches POST requests.",
+                       f"{file.name}:{number} caches POST requests",
                        f"{file.name}:{number} (`{excerpt(line.strip(), 80)}`) caches POST requests, whose URI is the "
                        "same for every chat completion: take POST out of it (cache only GET, or key a cache on the "
                        "request body), and bypass the cache for evaluations.")
@@ -98,7 +121,7 @@ def _source_of(ev: Evidence, reply: str) -> _Source | None:
         number = head.count("\n", 0, at) + 1
         text = head.splitlines()[number - 1]
         return _Source([EvidenceLine(file=ev.rel(log), line=number, text=excerpt(text.strip(), 160)), *url_where],
-                       f"The model URL is where the server logging to {ev.rel(log)} listens.",
+                       f"The model URL is where the server logging to {ev.rel(log)} listens",
                        f"The model URL {url_named} is where the server logging to {ev.rel(log)} listens, not the "
                        "model server: point the model URL at the model server (its log's address), and stop the "
                        "stand-in.")
