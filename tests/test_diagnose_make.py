@@ -3,6 +3,9 @@
 The first make stops the collection half way; without `.DELETE_ON_ERROR:` make keeps the partial rollouts.jsonl and
 the next make takes it as built and goes straight to the profile. With it, make deletes the partial file and the next
 make collects again: no kept target to blame.
+
+A task target (`eval`) left out of `.PHONY` beside a folder of that name: make takes the folder for the target and
+runs nothing. Declared phony, the same target runs its recipe.
 """
 
 import shutil
@@ -70,3 +73,38 @@ def test_a_makefile_that_deletes_failed_targets_collects_again_and_is_not_blamed
     assert "cli collect" in (run / "logs" / "make.log").read_text()
 
     assert all(finding.id != RULE for finding in diagnose(run).findings)
+
+
+def _make_eval(tmp_path: Path, phony: str) -> Path:
+    environment = get_environment("string_match")
+    run = tmp_path / "run"
+    (run / "logs").mkdir(parents=True)
+    (run / "eval").mkdir()  # the team's helper scripts
+    (run / "eval" / "summarize.py").write_text("print('summary')\n")
+    (run / "data.jsonl").write_text(environment.dataset_path.read_text())
+    gp = " ".join(CLI)
+    (run / "Makefile").write_text(
+        f".PHONY: {phony}\nall: eval\n\neval:\n"
+        f"\t{gp} materialize --input data.jsonl --num-repeats 2 --agent string_match_simple_agent "
+        "--output rollouts_materialized_inputs.jsonl\n")
+    with (run / "logs" / "make.log").open("w") as log:
+        subprocess.run(["make", "eval"], cwd=run, stdout=log, stderr=subprocess.STDOUT, timeout=120, check=True)
+    return run
+
+
+def test_a_task_target_beside_a_folder_of_its_name_runs_nothing(tmp_path: Path) -> None:
+    run = _make_eval(tmp_path, "all")
+    assert (run / "logs" / "make.log").read_text() == "make: 'eval' is up to date.\n"
+
+    top = diagnose(run).causes[0]
+
+    assert (top.category, top.id) == ("config", "task_target_taken_for_a_file")
+    assert [line.where for line in top.evidence] == ["logs/make.log:1", "Makefile:4"]
+    assert "`.PHONY: all eval`" in top.fix
+
+
+def test_the_same_target_declared_phony_runs_its_recipe(tmp_path: Path) -> None:
+    run = _make_eval(tmp_path, "all eval")
+    assert (run / "rollouts_materialized_inputs.jsonl").is_file()
+
+    assert all(finding.id != "task_target_taken_for_a_file" for finding in diagnose(run).findings)

@@ -219,7 +219,8 @@ SIGNATURES: tuple[Signature, ...] = (
     Signature("make_recipe_failed", r"^make(?:\[\d+\])?: \*\*\* \[(?P<makefile>[^:\]\s]+):(?P<line>\d+): "
                                     r"(?P<target>[^\]\s]+)\] Error (?P<code>\d+)"),
     # make finding its targets newer than their prerequisites: it ran nothing (rollouts kept from an earlier model)
-    Signature("make_nothing_to_do", r"^make(?:\[\d+\])?: (?:Nothing to be done for '[^']+'|'[^']+' is up to date)\."),
+    Signature("make_nothing_to_do", r"^make(?:\[\d+\])?: (?:Nothing to be done for '(?P<target>[^']+)'"
+                                    r"|'(?P<target2>[^']+)' is up to date)\."),
     # our simulated policy started with fault injection on (`serve-policy --fault-rate`): it fails requests on purpose
     Signature("policy_fault_injection", r"^WARNING simulated policy: fault injection is on: (?P<what>.*)$"),
     # a model server saying it stopped serving (ours, with the signal; uvicorn's last line under vLLM)

@@ -86,7 +86,7 @@ from gym_pipeline.diagnose.rules.job import (
 from gym_pipeline.diagnose.rules.job_arrays import rule_array_ids_not_the_files_numbers
 from gym_pipeline.diagnose.rules.known import known_problems
 from gym_pipeline.diagnose.rules.local_ray import rule_own_ray_unreachable
-from gym_pipeline.diagnose.rules.make_targets import rule_partial_target_kept_by_make
+from gym_pipeline.diagnose.rules.make_targets import rule_partial_target_kept_by_make, rule_task_target_taken_for_a_file
 from gym_pipeline.diagnose.rules.port_taken import rule_model_port_held_by_another_server
 from gym_pipeline.diagnose.rules.process_limits import rule_process_limits
 from gym_pipeline.diagnose.rules.profiled_run import rule_profile_of_an_older_run, rule_summary_of_an_older_run
@@ -200,6 +200,7 @@ RULES: tuple[Rule, ...] = (
     Rule(1, "pipeline_command_not_on_path", rule_pipeline_command_not_on_path),
     Rule(1, "array_ids_not_the_files_numbers", rule_array_ids_not_the_files_numbers),
     Rule(1, "partial_target_kept_by_make", rule_partial_target_kept_by_make),
+    Rule(1, "task_target_taken_for_a_file", rule_task_target_taken_for_a_file),
     Rule(1, "warning_raised_as_an_error", rule_warning_raised_as_an_error),
     Rule(1, "known_problems", known_problems(1)),
     Rule(2, "watchdog_checks_a_route_the_server_lacks", rule_watchdog_checks_a_route_the_server_lacks),

@@ -1,20 +1,25 @@
-"""A partial rollouts file that make kept after its recipe failed, and counted as built the next time.
+"""Make skipping the recipes that run the eval, because it takes a file for the target's output.
 
-When a recipe fails (a `timeout` around the collection, a Ctrl-C, a crash), make leaves the file it was writing
+- A partial rollouts file that make kept after its recipe failed, and counted as built the next time. When a recipe
+  fails (a `timeout` around the collection, a Ctrl-C, a crash), make leaves the file it was writing
 unless the Makefile says `.DELETE_ON_ERROR:`. The next `make` sees that file newer than its prerequisites and skips
 the collection: the user fixed what stopped it, ran make again, and profiled the same half-written rollouts. The
 first failure (a slow server, a short timeout) was fixed; what is wrong now is the kept file.
+- A target that names a task (`eval`), not a file, left out of `.PHONY`, while a file or folder of that name exists
+  (a folder of helper scripts called `eval/`): make finds it up to date and runs nothing, and exits 0.
 """
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from gym_pipeline.diagnose.evidence import Evidence
+from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import Finding, resume_command
 from gym_pipeline.diagnose.logs import LogHit
 from gym_pipeline.diagnose.user_scripts import MAKEFILE_NAMES
-from gym_pipeline.diagnose.vocabulary import CACHE_RESUME
+from gym_pipeline.diagnose.vocabulary import CACHE_RESUME, CONFIG
 
 _DELETE_ON_ERROR = ".DELETE_ON_ERROR"
 
@@ -55,3 +60,49 @@ def rule_partial_target_kept_by_make(ev: Evidence) -> list[Finding]:
             f"collection: {resume_command(ev)} (or delete {target} and run make again), then profile.",
         explains=frozenset({"make_recipe_failed"}),
     )]
+
+
+_PHONY = re.compile(r"^\.PHONY\s*:(?P<targets>.*)$")
+
+
+def rule_task_target_taken_for_a_file(ev: Evidence) -> list[Finding]:
+    makefile = next((file for file in ev.user_files if Path(file.name).name in MAKEFILE_NAMES), None)
+    if makefile is None or ev.run_dir is None:
+        return []
+    lines = makefile.text.splitlines()
+    phony = {target for line in lines if (m := _PHONY.match(line)) for target in m["targets"].split()}
+    for hit in ev.hits("make_nothing_to_do"):
+        target = hit.group("target", "target2") or ""
+        path = ev.run_dir / Path(makefile.name).parent / target
+        rule = next((number for number, line in enumerate(lines, 1) if re.match(rf"{re.escape(target)}\s*:(?!=)", line)),
+                    None)
+        if target in phony or rule is None or not path.exists() or not _runs_the_eval(lines, rule):
+            continue
+        kind = "folder" if path.is_dir() else "file"
+        return [Finding(
+            category=CONFIG,
+            title=f"make took the {kind} {target}{'/' if path.is_dir() else ''} for the target `{target}` and ran "
+                  "nothing: the target is not .PHONY",
+            evidence=[hit.evidence(), EvidenceLine(file=makefile.name, line=rule, text=lines[rule - 1].strip())],
+            cause=f"`{target}` in {makefile.name}:{rule} names a task, not a file it makes, but it is not declared "
+                  f"`.PHONY`; the run folder has a {kind} called {target}, which make takes for the target's output. "
+                  "Nothing it depends on is newer, so make found it up to date and ran none of the "
+                  "recipe's commands, and exited 0: nothing was materialized, collected or profiled.",
+            fix=f"Declare the task targets phony in {makefile.name}: `.PHONY: {' '.join(sorted(phony | {target}))}` "
+                f"(make then always runs their recipes), or rename the {kind}; then run `make {target}` again.",
+            explains=frozenset({"make_nothing_to_do"}),
+        )]
+    return []
+
+
+_EVAL_COMMAND = re.compile(r"\b(?:materialize|collect|profile)\b|\bgym\s+eval\b|\bng_")
+
+
+def _runs_the_eval(lines: list[str], rule: int) -> bool:
+    """Whether the recipe of the target at line `rule` runs a stage of the eval."""
+    for line in lines[rule:]:
+        if not line.startswith("\t"):
+            return False
+        if _EVAL_COMMAND.search(line):
+            return True
+    return False
