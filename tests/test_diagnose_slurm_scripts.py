@@ -13,6 +13,8 @@
   and the fix names where its concurrency came from.
 - Shards collected by a job array with no `%` limit: its tasks run at once against one small server, which refuses
   what it cannot queue (429). The overload's fix names the array and its throttle.
+- A job whose `--output` is in a folder the submit folder lacks: Slurm does not create it, and the job fails before
+  running a line. With the folder made first, the job runs.
 """
 
 import subprocess
@@ -233,3 +235,38 @@ def test_a_serial_collection_ended_by_the_jobs_time_limit_is_throughput_and_name
     assert "collect.sbatch:6 passes `--concurrency $SLURM_CPUS_PER_TASK`" in top.fix
     assert "`#SBATCH --cpus-per-task=1` sets SLURM_CPUS_PER_TASK=1" in top.fix
     assert any("time limit" in f.title for f in report.consequences_of(top))
+
+
+def _submitted_with_output_folder(tmp_path: Path, make_folder: bool) -> Path:
+    slurm_cluster()
+    environment = get_environment("string_match")
+    run = tmp_path / "run"
+    run.mkdir()
+    (run / "data.jsonl").write_text(environment.dataset_path.read_text())
+    (run / "nightly.sbatch").write_text(
+        "#!/bin/bash\n#SBATCH --output=slurm_logs/eval_%j.out\n#SBATCH --time=2\n"
+        f"{' '.join(CLI)} materialize --input data.jsonl --num-repeats 1 --agent string_match_simple_agent "
+        "--output rollouts_materialized_inputs.jsonl\n")
+    (run / "submit.sh").write_text("#!/bin/bash\n" + ("mkdir -p slurm_logs\n" if make_folder else "")
+                                   + "sbatch --wait nightly.sbatch\necho \"job done: $?\"\n")
+    with (run / "submit.log").open("w") as log:
+        subprocess.run(["bash", "submit.sh"], cwd=run, stdout=log, stderr=subprocess.STDOUT, timeout=300)
+    return run
+
+
+def test_a_job_whose_output_folder_is_missing_fails_before_running_a_line(tmp_path: Path) -> None:
+    run = _submitted_with_output_folder(tmp_path, make_folder=False)
+    assert not (run / "rollouts_materialized_inputs.jsonl").exists()  # the job ran nothing
+
+    top = diagnose(run).causes[0]
+
+    assert (top.category, top.id) == ("config", "job_output_in_a_missing_folder")
+    assert [line.where for line in top.evidence] == ["nightly.sbatch:2"]
+    assert "`mkdir -p slurm_logs`" in top.fix
+
+
+def test_a_job_whose_output_folder_was_made_runs(tmp_path: Path) -> None:
+    run = _submitted_with_output_folder(tmp_path, make_folder=True)
+    assert (run / "rollouts_materialized_inputs.jsonl").is_file()
+
+    assert all(f.id != "job_output_in_a_missing_folder" for f in diagnose(run).findings)
