@@ -15,6 +15,8 @@
   what it cannot queue (429). The overload's fix names the array and its throttle.
 - A job whose `--output` is in a folder the submit folder lacks: Slurm does not create it, and the job fails before
   running a line. With the folder made first, the job runs.
+- A job whose `--chdir` is a folder copied from another user's script: slurmstepd runs it in /tmp, where its relative
+  paths name nothing. Set to the run's folder, the job runs.
 """
 
 import subprocess
@@ -270,3 +272,37 @@ def test_a_job_whose_output_folder_was_made_runs(tmp_path: Path) -> None:
     assert (run / "rollouts_materialized_inputs.jsonl").is_file()
 
     assert all(f.id != "job_output_in_a_missing_folder" for f in diagnose(run).findings)
+
+
+def _submitted_with_chdir(tmp_path: Path, chdir: str | None) -> Path:
+    slurm_cluster()
+    environment = get_environment("string_match")
+    run = tmp_path / "run"
+    (run / "logs").mkdir(parents=True)
+    (run / "data.jsonl").write_text(environment.dataset_path.read_text())
+    (run / "nightly.sbatch").write_text(
+        f"#!/bin/bash\n#SBATCH --output={run}/logs/eval_%j.log\n#SBATCH --chdir={chdir or run}\n#SBATCH --time=2\n"
+        f"{' '.join(CLI)} materialize --input data.jsonl --num-repeats 1 --agent string_match_simple_agent "
+        "--output rollouts_materialized_inputs.jsonl\n")
+    with (run / "logs" / "submit.log").open("w") as log:
+        subprocess.run(["sbatch", "--wait", "nightly.sbatch"], cwd=run, stdout=log, stderr=subprocess.STDOUT,
+                       timeout=300)
+    return run
+
+
+def test_a_job_folder_copied_from_a_colleagues_script_runs_the_job_in_tmp(tmp_path: Path) -> None:
+    run = _submitted_with_chdir(tmp_path, "/home/akumar/evals/nightly")
+    assert "going to /tmp instead" in "".join(p.read_text() for p in run.glob("logs/eval_*.log"))
+
+    top = diagnose(run).causes[0]
+
+    assert (top.category, top.id) == ("config", "job_folder_copied_from_another_script")
+    assert top.evidence[0].where == "nightly.sbatch:3"
+    assert "instead of /home/akumar/evals/nightly" in top.fix
+
+
+def test_a_job_folder_that_is_the_runs_own_is_no_finding(tmp_path: Path) -> None:
+    run = _submitted_with_chdir(tmp_path, None)
+    assert (run / "rollouts_materialized_inputs.jsonl").is_file()
+
+    assert all(f.id != "job_folder_copied_from_another_script" for f in diagnose(run).findings)

@@ -31,7 +31,10 @@ from gym_pipeline.diagnose.findings import CAUSE, CONSEQUENCE, NOTE, Finding, Ru
 from gym_pipeline.diagnose.origin import REFUSED_COMMAND_LINE, host_limit
 from gym_pipeline.diagnose.rules.bad_data import rule_bad_data_line
 from gym_pipeline.diagnose.rules.batch_environment import rule_variable_not_exported_to_the_job
-from gym_pipeline.diagnose.rules.batch_output import rule_job_output_in_a_missing_folder
+from gym_pipeline.diagnose.rules.batch_folders import (
+    rule_job_folder_copied_from_another_script,
+    rule_job_output_in_a_missing_folder,
+)
 from gym_pipeline.diagnose.rules.batch_steps import rule_step_ended_with_its_batch_script
 from gym_pipeline.diagnose.rules.canned_replies import rule_one_reply_to_different_prompts
 from gym_pipeline.diagnose.rules.checkpoint_choice import (
@@ -199,6 +202,7 @@ RULES: tuple[Rule, ...] = (
     Rule(1, "step_ended_with_its_batch_script", rule_step_ended_with_its_batch_script),
     Rule(1, "variable_not_exported_to_the_job", rule_variable_not_exported_to_the_job),
     Rule(1, "job_output_in_a_missing_folder", rule_job_output_in_a_missing_folder),
+    Rule(1, "job_folder_copied_from_another_script", rule_job_folder_copied_from_another_script),
     Rule(1, "pipeline_command_not_on_path", rule_pipeline_command_not_on_path),
     Rule(1, "array_ids_not_the_files_numbers", rule_array_ids_not_the_files_numbers),
     Rule(1, "partial_target_kept_by_make", rule_partial_target_kept_by_make),

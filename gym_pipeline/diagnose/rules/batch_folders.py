@@ -1,0 +1,81 @@
+"""Folders a batch script names that do not exist where its job runs.
+
+- An `--output` (or `--error`) file in a folder that does not exist. Slurm opens the job's output file before the script runs, and does not create its folder: with
+`#SBATCH --output=slurm_logs/eval_%j.out` and no slurm_logs/ in the submit folder, the job fails at once, runs not a
+line of the script, and leaves no log at all. `sbatch` itself succeeded, so a script that submits, waits and goes on
+meets only what the job never made (no rollouts to profile).
+- A `--chdir` folder that nothing else of the user's names: a line copied from someone else's job script (a
+  colleague's home folder). slurmstepd cannot enter it and runs the job in /tmp, where the relative paths name
+  nothing. (A folder the submitting script did use, missing only on the compute node, is the cluster's mounts:
+  the known problem `slurm_chdir_failed`.)
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import PurePosixPath
+
+from gym_pipeline.diagnose.evidence import Evidence
+from gym_pipeline.diagnose.evidence_line import EvidenceLine
+from gym_pipeline.diagnose.findings import Finding
+from gym_pipeline.diagnose.user_scripts import lines_matching
+from gym_pipeline.diagnose.vocabulary import CONFIG
+
+_OUTPUT_OPTION = re.compile(r"^\s*#SBATCH\s+(?P<option>--output|--error|-o|-e)[= ]\s*(?P<path>\S+)")
+_CHDIR_OPTION = re.compile(r"^\s*#SBATCH\s+(?:--chdir|-D)[= ]\s*(?P<path>\S+)")
+
+
+def rule_job_output_in_a_missing_folder(ev: Evidence) -> list[Finding]:
+    if ev.run_dir is None:
+        return []
+    for file, number, line, match in lines_matching(ev.user_files, _OUTPUT_OPTION):
+        path = PurePosixPath(match["path"].strip("\"'"))
+        # an absolute path or a job that changes folder: where it points cannot be told from the run folder
+        if path.is_absolute() or "%" in str(path.parent) or any(_CHDIR_OPTION.match(text) for text in file.text.splitlines()):
+            continue
+        folder = path.parent
+        submit_dir = ev.run_dir / PurePosixPath(file.name).parent
+        if str(folder) == "." or (submit_dir / folder).is_dir():
+            continue
+        option = match["option"]
+        return [Finding(
+            category=CONFIG,
+            title=f"{file.name} sends the job's output to {path}, in a folder {folder}/ that does not exist: the job "
+                  "failed before running a line",
+            evidence=[EvidenceLine(file=file.name, line=number, text=line.strip())],
+            cause=f"Slurm opens the job's `{option}` file before the script starts and does not create its folder: "
+                  f"{folder}/ is not in the submit folder, so the job could not open {path}, ended at once and left "
+                  "no log. sbatch had accepted it, so whatever came after met only what the job never made.",
+            fix=f"Create the folder before submitting (`mkdir -p {folder}` in the script that calls sbatch), or point "
+                f"`#SBATCH {option}=` at a folder that exists (`{option}=%x_%j.out` writes beside the submit folder); "
+                "then submit again.",
+        )]
+    return []
+
+
+def rule_job_folder_copied_from_another_script(ev: Evidence) -> list[Finding]:
+    for hit in ev.hits("slurm_chdir_failed"):
+        folder = hit.groups["path"]
+        option = next(((file, number, line) for file, number, line, match in lines_matching(ev.user_files, _CHDIR_OPTION)
+                       if match["path"].strip("\"'").rstrip("/") == folder.rstrip("/")), None)
+        if option is None:
+            continue
+        file, number, line = option
+        used_elsewhere = [1 for other, other_number, _, _ in lines_matching(ev.user_files, re.compile(re.escape(folder)))
+                          if (other.name, other_number) != (file.name, number)]
+        if used_elsewhere:
+            continue  # the submitting side made or used it: a mount the node lacks (the known problem)
+        return [Finding(
+            category=CONFIG,
+            title=f"{file.name}:{number} sets the job's folder to {folder}, which nothing of this run makes or uses: "
+                  "the job ran in /tmp",
+            evidence=[EvidenceLine(file=file.name, line=number, text=line.strip()), hit.evidence()],
+            cause=f"`{line.strip()}` names a folder that no other script or setting of the run creates or uses, and "
+                  f"that does not exist where the job ran ({hit.groups['reason']}): a line kept from another job's "
+                  "script. slurmstepd could not enter it and ran the job in /tmp, where the script's relative paths "
+                  "name nothing.",
+            fix=f"Set `#SBATCH --chdir` to this run's folder (or drop the line: the job then starts in the folder "
+                f"sbatch was called from) instead of {folder}; then submit again.",
+            explains=frozenset({"slurm_chdir_failed"}),
+        )]
+    return []
