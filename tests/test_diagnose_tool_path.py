@@ -3,6 +3,9 @@
 A login shell (`#!/bin/bash -l`) reads /etc/profile, which sets PATH afresh: the virtual environment the user
 activated is gone, and every `gym-pipeline` the script calls is `command not found`. The same script without `-l`
 inherits the PATH and runs.
+
+An alias defined in a script (as in the user's .bashrc) is never expanded there: every call is `command not found`.
+A function of the same name works.
 """
 
 import os
@@ -49,3 +52,33 @@ def test_the_same_script_in_a_plain_shell_finds_the_commands(tmp_path: Path) -> 
     assert "command not found" not in (run / "eval.log").read_text()
 
     assert all(f.id != "pipeline_command_not_on_path" for f in diagnose(run).findings)
+
+
+def _with_shortcut(tmp_path: Path, definition: str) -> Path:
+    run = tmp_path / "run"
+    run.mkdir()
+    (run / "data.jsonl").write_text(get_environment("string_match").dataset_path.read_text())
+    (run / "eval.sh").write_text(f"#!/bin/bash\n{definition}\ncd \"$(dirname \"$0\")\"\n"
+                                 "gp materialize --input data.jsonl --num-repeats 2 --agent string_match_simple_agent "
+                                 "--output rollouts_materialized_inputs.jsonl\n")
+    with (run / "eval.log").open("w") as log:
+        subprocess.run(["bash", str(run / "eval.sh")], stdout=log, stderr=subprocess.STDOUT, timeout=120)
+    return run
+
+
+def test_an_alias_defined_in_a_script_is_never_expanded(tmp_path: Path) -> None:
+    run = _with_shortcut(tmp_path, f"alias gp='{sys.executable} -m gym_pipeline.cli'")
+    assert "gp: command not found" in (run / "eval.log").read_text()
+
+    top = diagnose(run).causes[0]
+
+    assert (top.category, top.id) == ("config", "alias_called_in_a_script")
+    assert [line.where for line in top.evidence] == ["eval.sh:2", "eval.log:1"]
+    assert "replace the alias with a variable" in top.fix
+
+
+def test_a_function_of_the_same_name_runs(tmp_path: Path) -> None:
+    run = _with_shortcut(tmp_path, f'gp() {{ {sys.executable} -m gym_pipeline.cli "$@"; }}')
+    assert (run / "rollouts_materialized_inputs.jsonl").is_file()
+
+    assert all(f.id != "alias_called_in_a_script" for f in diagnose(run).findings)

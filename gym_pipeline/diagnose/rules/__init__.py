@@ -143,7 +143,7 @@ from gym_pipeline.diagnose.rules.shell_pitfalls import rule_shell_pitfalls
 from gym_pipeline.diagnose.rules.skipped_tasks import rule_skipped_tasks_by_reason
 from gym_pipeline.diagnose.rules.source_columns import rule_labels_from_another_column
 from gym_pipeline.diagnose.rules.taskfolders import with_task_folder_rules
-from gym_pipeline.diagnose.rules.tool_path import rule_pipeline_command_not_on_path
+from gym_pipeline.diagnose.rules.tool_path import rule_alias_called_in_a_script, rule_pipeline_command_not_on_path
 from gym_pipeline.diagnose.rules.user_proxies import rule_proxy_rewrites_the_exchange
 from gym_pipeline.diagnose.rules.verifier import (
     rule_failure_kinds,
@@ -204,6 +204,7 @@ RULES: tuple[Rule, ...] = (
     Rule(1, "job_output_in_a_missing_folder", rule_job_output_in_a_missing_folder),
     Rule(1, "job_folder_copied_from_another_script", rule_job_folder_copied_from_another_script),
     Rule(1, "pipeline_command_not_on_path", rule_pipeline_command_not_on_path),
+    Rule(1, "alias_called_in_a_script", rule_alias_called_in_a_script),
     Rule(1, "array_ids_not_the_files_numbers", rule_array_ids_not_the_files_numbers),
     Rule(1, "partial_target_kept_by_make", rule_partial_target_kept_by_make),
     Rule(1, "task_target_taken_for_a_file", rule_task_target_taken_for_a_file),

@@ -1,10 +1,12 @@
-"""The pipeline's own commands not found where a script ran them: the shell had another PATH than the user's.
+"""Commands a script calls by name that its shell does not find, though they work at the user's prompt.
 
-A user calls `gym-pipeline` or `gym` by name from a shell with the project's virtual environment activated; a job
+- The pipeline's own commands, where the shell has another PATH than the user's. A user calls `gym-pipeline` or `gym` by name from a shell with the project's virtual environment activated; a job
 or script started in another shell does not have it. A login shell (`#!/bin/bash -l`, the template of many clusters)
 reads /etc/profile, which sets PATH afresh; `sudo` and `env -i` start from a clean environment; `--export=NONE` gives a
 Slurm job none of the submitting shell's. Every command then fails with `command not found`, and the script goes on
 to its end: nothing was materialized, collected or profiled, and nothing else says why.
+- A name the script defines with `alias` (as in the user's .bashrc): bash expands aliases only in interactive
+  shells, so in a script every call of it is `command not found`.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import Finding, plural
 from gym_pipeline.diagnose.user_scripts import SCRIPT_SUFFIXES, lines_matching
-from gym_pipeline.diagnose.vocabulary import INFRA
+from gym_pipeline.diagnose.vocabulary import CONFIG, INFRA
 
 # the commands a run of the pipeline or of NeMo Gym needs, installed in its virtual environment
 _PIPELINE_COMMANDS = re.compile(r"^(?:gym-pipeline|gym|ng_\w+|nemo-gym|uv|dagster|dagster-webserver)$")
@@ -57,3 +59,28 @@ def rule_pipeline_command_not_on_path(ev: Evidence) -> list[Finding]:
             f"{commands[0]}` at the top of the script shows what its PATH finds. Then run again.",
         explains=frozenset({"command_not_found"}),
     )]
+
+
+def rule_alias_called_in_a_script(ev: Evidence) -> list[Finding]:
+    for hit in ev.hits("command_not_found"):
+        name = hit.groups["command"]
+        defined = next(lines_matching(ev.user_files, re.compile(rf"^\s*alias\s+{re.escape(name)}="), SCRIPT_SUFFIXES),
+                       None)
+        if defined is None or "expand_aliases" in defined[0].text:
+            continue
+        file, number, line, _ = defined
+        calls = [h for h in ev.hits("command_not_found") if h.groups["command"] == name]
+        return [Finding(
+            category=CONFIG,
+            title=f"{file.name}:{number} defines `{name}` as an alias, which bash does not expand in a script: "
+                  f"{name}: command not found, {plural(len(calls), 'time')}",
+            evidence=[EvidenceLine(file=file.name, line=number, text=line.strip()), *(h.evidence() for h in calls[:2])],
+            cause=f"Aliases are expanded only in interactive shells; {file.name} runs non-interactively, so "
+                  f"`{line.strip()}` defines a name that no later line of it can call, and every `{name} ...` failed "
+                  "before doing anything while the script went on to its end.",
+            fix=f"In {file.name}, replace the alias with a variable (`{name.upper()}=...`, then `\"${name.upper()}\" "
+                f"...`) or a function (`{name}() {{ /path/to/command \"$@\"; }}`), or call the command by its full "
+                "path; then run the script again.",
+            explains=frozenset({"command_not_found"}),
+        )]
+    return []
