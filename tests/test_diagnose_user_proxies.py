@@ -3,7 +3,9 @@
 A gateway with a playground's cost guard caps max_tokens, and a logging proxy writes its log preview back into the
 response: the collection through either scores 0 where the model answered right, and the diagnosis names the
 proxy's line. A gateway answering the model server's errors with a fixed fallback reply, and a CI mock server the
-model URL still names, give many tasks one reply. The same proxy forwarding unchanged is no finding.
+model URL still names, give many tasks one reply. A gateway whose switch (`PLAIN_TEXT = True`) turns on an edit of
+every answer fails the rollouts; with the switch off it is no finding. The same proxy forwarding unchanged is no
+finding.
 """
 
 import subprocess
@@ -30,6 +32,7 @@ UPSTREAM = sys.argv[2]
 MAX_TOKENS_CAP = 32  # playground: keep the demo answers short and cheap
 PREVIEW_CHARS = 60
 FALLBACK_REPLY = "Sorry, I can't answer that right now. Please try again in a moment."
+PLAIN_TEXT = {plain_text}  # the chat UI shows one paragraph: the last line (a sign-off) is dropped
 
 
 class Gateway(BaseHTTPRequestHandler):
@@ -73,13 +76,13 @@ FALLBACK = ('body = {"id": "fallback", "object": "chat.completion", "created": 0
 
 
 def _through_proxy(tmp_path: Path, request_edit: str = "pass", response_edit: str = "pass", on_error: str = "raise",
-                   *policy_options: str) -> Path:
+                   *policy_options: str, plain_text: bool = False) -> Path:
     environment = get_environment("string_match")
     checkpoint = demo_checkpoints(tmp_path / "checkpoints", 1, ["string_match"])[0]
     run = tmp_path / "run"
     (run / "logs").mkdir(parents=True)
     (run / "gateway.py").write_text(PROXY.format(request_edit=request_edit, response_edit=response_edit,
-                                                 on_error=on_error))
+                                                 on_error=on_error, plain_text=plain_text))
     inputs = run / "rollouts_materialized_inputs.jsonl"
     materialize_file(environment.dataset_path, inputs, MaterializationSettings(2, environment.agent_name))
     port, proxy_port = free_loopback_port(), free_loopback_port()
@@ -244,3 +247,22 @@ def test_the_real_run_over_the_dry_run_without_resume_is_not_blamed(tmp_path: Pa
     run = _with_mock(tmp_path, then_policy="--concurrency 4")
 
     assert all(f.id != "one_reply_to_different_prompts" for f in diagnose(run).findings)
+
+
+PLAIN_TEXT_EDIT = 'if PLAIN_TEXT: message["content"] = "\\n".join(message["content"].splitlines()[:-1])'
+
+
+def test_a_gateway_switch_that_edits_every_answer_fails_the_rollouts(tmp_path: Path) -> None:
+    run = _through_proxy(tmp_path, "pass", PLAIN_TEXT_EDIT, plain_text=True)
+
+    top = diagnose(run).causes[0]
+
+    assert (top.category, top.id) == ("model_serving", RULE)
+    assert [line.where for line in top.evidence] == ["gateway.py:12", "gateway.py:34"]
+    assert "Set `PLAIN_TEXT = False` in gateway.py" in top.fix
+
+
+def test_the_same_gateway_with_its_switch_off_is_no_finding(tmp_path: Path) -> None:
+    run = _through_proxy(tmp_path, "pass", PLAIN_TEXT_EDIT, plain_text=False)
+
+    assert all(f.id != RULE for f in diagnose(run).findings)

@@ -4,7 +4,10 @@ Teams put a small forwarder in front of the model server (a gateway with a cost 
 completion). When it rewrites the exchange, the model is blamed for what the proxy did:
 - it caps `max_tokens` (a playground's cost guard): every answer is cut at the cap, before its final answer;
 - it writes a shortened text back into the response (a preview meant for its log line): every answer is cut at one
-  length, and scores 0.
+  length, and scores 0;
+- it writes any other edit of the text back (a chat UI's clean-up: letters beyond ASCII dropped, markdown fences
+  taken out), behind a switch of its own (`ASCII_ONLY = True`): the verifier, or the agent reading a command from a
+  fenced block, meets text the model never wrote, and most rollouts score 0.
 The proxy is a Python file in the run folder that both serves HTTP and forwards requests.
 """
 
@@ -25,10 +28,13 @@ _SERVES = re.compile(r"BaseHTTPRequestHandler|aiohttp import web|aiohttp\.web|we
 _FORWARDS = re.compile(r"urlopen\(|ClientSession\(|httpx\.|requests\.(?:post|get|request)\(")
 _CAPS_MAX_TOKENS = re.compile(r"\[\s*[\"']max_(?:tokens|completion_tokens|output_tokens)[\"']\s*\]\s*=")
 _SLICES_TEXT = re.compile(r"\[\s*(?:\"(?:content|text)\"|'(?:content|text)')\s*\]\s*=.*\[\s*:\s*(?P<limit>\w+)\s*\]")
+_REWRITES_TEXT = re.compile(r"\[\s*(?:\"(?:content|text)\"|'(?:content|text)')\s*\]\s*=(?!=)")
+_SWITCH = re.compile(r"^(?P<name>[A-Z][A-Z0-9_]{2,})\s*=\s*True\b")
 _CONSTANT = r"^\s*{name}\s*=\s*(?P<value>\d+)"
 MAX_ROWS_READ = 5000  # of the rollouts, for their answers' lengths
 ONE_LENGTH_SHARE = 0.6  # of the answers, cut at the same length
 MIN_ROWS = 6
+MOSTLY_ZERO = 0.6  # of the scored rollouts, for a rewrite of the text to be what failed them
 
 
 def _proxies(ev: Evidence) -> list[UserFile]:
@@ -66,7 +72,8 @@ def _answer_texts(ev: Evidence) -> list[tuple[int, str, float | None]]:
 
 def rule_proxy_rewrites_the_exchange(ev: Evidence) -> list[Finding]:
     for proxy in _proxies(ev):
-        if (finding := _caps_max_tokens(ev, proxy) or _cuts_answers(ev, proxy)) is not None:
+        if (finding := _caps_max_tokens(ev, proxy) or _cuts_answers(ev, proxy) or _rewrites_answers(ev, proxy)) \
+                is not None:
             return [finding]
     return []
 
@@ -125,4 +132,38 @@ def _cuts_answers(ev: Evidence, proxy: UserFile) -> Finding | None:
         fix=f"In {proxy.name}, shorten a copy for the log line and forward the response unchanged (not "
             f"`{line.strip()}`" + (f", with {constant[0]}" if constant else "") + "), or send the run straight to "
             "the model server; then collect again on a clean output path and profile.",
+    )
+
+
+def _rewrites_answers(ev: Evidence, proxy: UserFile) -> Finding | None:
+    """A switch of the proxy's (`ASCII_ONLY = True`) turning on a rewrite of the answer's text, and most rollouts
+    scored 0."""
+    quality = ev.artifacts.quality
+    if not quality.scored_rows or quality.zero_rewards < MOSTLY_ZERO * quality.scored_rows:
+        return None
+    rewrite = next((found for found in lines_matching([proxy], _REWRITES_TEXT) if not _SLICES_TEXT.search(found[2])),
+                   None)
+    if rewrite is None:
+        return None
+    _, number, line, _ = rewrite
+    lines = proxy.text.splitlines()
+    switches = {m["name"]: at for at, text in enumerate(lines, 1) if (m := _SWITCH.match(text))}
+    # the switch the rewrite's function tests
+    start = max((n for n in range(number) if lines[n - 1].lstrip().startswith("def ")), default=1)
+    switch = next((name for name in switches if any(name in text for text in lines[start - 1:number])), None)
+    if switch is None:
+        return None
+    return Finding(
+        category=MODEL_SERVING,
+        title=f"{proxy.name}, the proxy before the model server, rewrites every answer's text ({switch} = True): "
+              f"{quality.zero_rewards} of {quality.scored_rows} rollouts scored 0",
+        evidence=[EvidenceLine(file=proxy.name, line=switches[switch], text=lines[switches[switch] - 1].strip()),
+                  EvidenceLine(file=proxy.name, line=number, text=line.strip())],
+        cause=f"With {switch} on, {proxy.name} line {number} (`{excerpt(line.strip(), 100)}`) writes an edited text "
+              "back into each response it forwards: what the verifier (or the agent, reading commands out of the "
+              "answer) met is not what the model wrote, and most rollouts scored 0. The model answered; the proxy "
+              "changed it.",
+        fix=f"Set `{switch} = False` in {proxy.name} (or edit only a copy for its own use, and forward the response "
+            "unchanged), or send the run straight to the model server; then collect again on a clean output path and "
+            "profile.",
     )
