@@ -13,6 +13,7 @@ import pytest
 from conftest import FIXTURES
 
 from gym_pipeline.diagnose import diagnose
+from gym_pipeline.environments import get_environment
 
 
 def run_with_script(tmp_path: Path, script: str, files: dict[str, str] | None = None) -> Path:
@@ -192,7 +193,7 @@ def test_a_setting_grepped_from_a_file_whose_first_match_is_a_comment(tmp_path):
 
     top = diagnose(run).causes[0]
 
-    assert (top.category, top.id) == ("config", "shell_pitfalls")
+    assert (top.category, top.id) == ("config", "settings_read_with_text_tools")
     assert [line.where for line in top.evidence] == ["run_eval.sh:2", "eval.cfg:2", "eval.cfg:3"]
     assert "`grep '^num_repeats' eval.cfg`" in top.fix
 
@@ -229,3 +230,29 @@ def test_a_count_taken_with_wc_l_and_the_file_name_gives_the_option_two_words(tm
     assert (top.category, top.id) == ("config", "shell_pitfalls")
     assert [line.where for line in top.evidence] == ["run_eval.sh:2", "run_eval.sh:3"]
     assert "count with `wc -l < data.jsonl` (the count alone) for `--limit`" in top.fix
+
+
+EVAL_CONF = "# settings of the weekly eval\nnum_repeats: 3\nconcurrency: 4   # the model server has 4 slots\n"
+DATA = {"data.jsonl": get_environment("string_match").dataset_path.read_text()}
+CLI = f"{sys.executable} -m gym_pipeline.cli"
+
+
+def test_a_setting_cut_from_its_line_keeps_the_comment_after_it(tmp_path):
+    run = run_with_script(tmp_path, "CONC=$(grep '^concurrency' eval.conf | cut -d: -f2)\n"
+                                    f"{CLI} materialize --input data.jsonl --num-repeats 1 --agent string_match_simple_agent --limit $CONC "
+                                    "--output m.jsonl || true\n", {"eval.conf": EVAL_CONF, **DATA})
+    assert "unrecognized arguments: # the model server has 4 slots" in (run / "run_eval.log").read_text()
+
+    top = diagnose(run).causes[0]
+
+    assert (top.category, top.id) == ("config", "settings_read_with_text_tools")
+    assert [line.where for line in top.evidence] == ["run_eval.sh:2", "eval.conf:3", "run_eval.sh:3"]
+    assert "`grep '^concurrency' eval.conf | cut -d: -f2 | sed 's/#.*//'" in top.fix
+
+
+def test_a_setting_cut_with_its_comment_taken_off_is_no_finding(tmp_path):
+    run = run_with_script(tmp_path, "CONC=$(grep '^concurrency' eval.conf | cut -d'#' -f1 | cut -d: -f2)\n"
+                                    f"{CLI} materialize --input data.jsonl --num-repeats 1 --agent string_match_simple_agent --limit $CONC "
+                                    "--output m.jsonl\n", {"eval.conf": EVAL_CONF, **DATA})
+
+    assert all(f.id != "settings_read_with_text_tools" for f in diagnose(run).findings)

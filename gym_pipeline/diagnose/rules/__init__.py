@@ -139,6 +139,7 @@ from gym_pipeline.diagnose.rules.script_defaults import (
     rule_url_built_from_the_host_name,
 )
 from gym_pipeline.diagnose.rules.settings_files import rule_keys_given_twice_in_settings, rule_octal_numbers_in_settings
+from gym_pipeline.diagnose.rules.settings_reading import rule_settings_read_with_text_tools
 from gym_pipeline.diagnose.rules.shell_pitfalls import rule_shell_pitfalls
 from gym_pipeline.diagnose.rules.skipped_tasks import rule_skipped_tasks_by_reason
 from gym_pipeline.diagnose.rules.source_columns import rule_labels_from_another_column
@@ -196,6 +197,7 @@ RULES: tuple[Rule, ...] = (
     Rule(1, "keys_given_twice_in_settings", rule_keys_given_twice_in_settings),
     Rule(1, "option_given_twice", rule_option_given_twice),
     Rule(1, "shell_pitfalls", rule_shell_pitfalls),
+    Rule(1, "settings_read_with_text_tools", rule_settings_read_with_text_tools),
     Rule(1, "url_built_from_the_host_name", rule_url_built_from_the_host_name),
     Rule(1, "retries_that_start_over", rule_retries_that_start_over),
     Rule(1, "done_check_counts_tasks", rule_done_check_counts_tasks),

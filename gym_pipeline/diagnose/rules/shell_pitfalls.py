@@ -19,8 +19,6 @@
   branch): it falls to the `*)` default branch, and the run does what the default does.
 - `getopts "rc:"` with a branch `r) REPEATS=$OPTARG`: without its colon, `-r` takes no value, OPTARG is empty, and
   the value given after `-r` ends the options (it becomes the first positional argument).
-- A setting read with `grep KEY file | head -1` from a file whose first line with KEY is a comment
-  (`# num_repeats: 1  <- smoke test`): the script takes the commented-out value.
 - `set -o noclobber` (often in a sourced settings file) and then `> file` onto a file that exists: bash refuses the
   redirect and goes on, so the file keeps last run's content (a cache_resume cause: the run used stale data).
 - A count taken with `$(wc -l file)` (no `<`): wc prints the count and the file's name, so `--limit $N` passes two
@@ -67,8 +65,6 @@ _CASE_OF_ARGUMENT = re.compile(r"^\s*case\s+\"?\$\{?(?P<name>\w+)\}?\"?\s+in\b")
 _CASE_BRANCH = re.compile(r"^\s*\(?(?P<patterns>[^()#\n]+?)\)")
 _GETOPTS = re.compile(r"\bgetopts\s+[\"']?(?P<letters>:?[A-Za-z0-9:]+)[\"']?\s+\w+")
 _OPTION_BRANCH = re.compile(r"^\s*\(?(?P<letter>[A-Za-z0-9])\)[^\n]*\$\{?OPTARG\b")
-# `grep num_repeats eval.cfg | head -1`: a first match that may be a comment (no `^` anchor, no `-v '^#'`)
-_GREPPED_SETTING = re.compile(r"\bgrep\s+(?:-\w+\s+)*[\"']?(?P<key>[\w.-]+)[\"']?\s+(?P<file>[\w./-]+)\s*\|\s*head\s+-(?:n\s*)?1\b")
 _PARAMETERS_WITHIN = 6  # lines after `name() {` where its `local a=$1 b=$2` are
 
 
@@ -76,7 +72,7 @@ def rule_shell_pitfalls(ev: Evidence) -> list[Finding]:
     for finding in (_directives_after_a_command(ev), _spaced_assignment(ev), _redirect_in_test(ev),
                     _loop_in_a_pipeline(ev), _defaults_sourced_after_options(ev), _function_arguments_swapped(ev),
                     _array_without_index(ev), _argument_in_other_case(ev), _getopts_value_without_colon(ev),
-                    _setting_grepped_from_a_comment(ev), _redirect_refused_by_noclobber(ev),
+                    _redirect_refused_by_noclobber(ev),
                     _count_with_the_file_name(ev)):
         if finding is not None:
             return [finding]
@@ -391,35 +387,6 @@ def _getopts_value_without_colon(ev: Evidence) -> Finding | None:
                     fix=f"In {file.name}, write `getopts \"{fixed}\"` (a colon after every option that takes a value); "
                         "then run again.",
                 )
-    return None
-
-
-def _setting_grepped_from_a_comment(ev: Evidence) -> Finding | None:
-    by_name = {Path(file.name).name: file for file in ev.user_files}
-    for file, number, line, grep in lines_matching(_shell_files(ev), _GREPPED_SETTING):
-        settings = by_name.get(Path(grep["file"]).name)
-        if settings is None:
-            continue
-        matches = [(n, text) for n, text in enumerate(settings.text.splitlines(), 1) if grep["key"] in text]
-        if len(matches) < 2 or not matches[0][1].lstrip().startswith("#"):
-            continue
-        meant = next(((n, text) for n, text in matches if not text.lstrip().startswith("#")), None)
-        if meant is None:
-            continue
-        return Finding(
-            category=CONFIG,
-            title=f"{file.name}:{number} reads {grep['key']} with `grep ... | head -1`, and the first line of "
-                  f"{settings.name} with it is a comment",
-            evidence=[EvidenceLine(file=file.name, line=number, text=line.strip()),
-                      EvidenceLine(file=settings.name, line=matches[0][0], text=matches[0][1].strip()),
-                      EvidenceLine(file=settings.name, line=meant[0], text=meant[1].strip())],
-            cause=f"grep matches {grep['key']} inside comments too, and `head -1` keeps the first match: line "
-                  f"{matches[0][0]} of {settings.name}, `{matches[0][1].strip()}`, commented out, not line {meant[0]} "
-                  f"(`{meant[1].strip()}`). The run used the commented-out value, without an error.",
-            fix=f"In {file.name}, skip comments when reading {settings.name}: `grep '^{grep['key']}' "
-                f"{grep['file']}` (or `grep -v '^\\s*#' {grep['file']} | grep {grep['key']}`), or read it with a "
-                "parser of that format; print the values used, then run again.",
-        )
     return None
 
 

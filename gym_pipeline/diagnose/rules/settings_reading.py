@@ -1,0 +1,96 @@
+"""Settings a user's script reads out of a settings file with text tools (grep, cut, awk), which read otherwise.
+
+- `grep KEY file | head -1` on a file whose first line with KEY is a comment (`# num_repeats: 1  <- smoke test`):
+  the script takes the commented-out value.
+- `grep '^concurrency' eval.conf | cut -d: -f2` on a line with a comment after its value (`concurrency: 4  # the
+  server has 4 slots`): the value keeps the comment, and `--concurrency $CONC` passes its words as arguments of
+  their own (`#` then reaches Gym's config loader, which cannot parse it).
+
+Both are config causes: the settings the file holds are not the ones that reached the run.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from gym_pipeline.diagnose.evidence import Evidence
+from gym_pipeline.diagnose.evidence_line import EvidenceLine
+from gym_pipeline.diagnose.findings import Finding
+from gym_pipeline.diagnose.user_scripts import SCRIPT_SUFFIXES, lines_matching
+from gym_pipeline.diagnose.vocabulary import CONFIG
+
+# `grep num_repeats eval.cfg | head -1`: a first match that may be a comment (no `^` anchor, no `-v '^#'`)
+_GREPPED_SETTING = re.compile(r"\bgrep\s+(?:-\w+\s+)*[\"']?(?P<key>[\w.-]+)[\"']?\s+(?P<file>[\w./-]+)\s*\|\s*head\s+-(?:n\s*)?1\b")
+
+
+def _setting_grepped_from_a_comment(ev: Evidence) -> Finding | None:
+    by_name = {Path(file.name).name: file for file in ev.user_files}
+    for file, number, line, grep in lines_matching(ev.user_files, _GREPPED_SETTING, SCRIPT_SUFFIXES):
+        settings = by_name.get(Path(grep["file"]).name)
+        if settings is None:
+            continue
+        matches = [(n, text) for n, text in enumerate(settings.text.splitlines(), 1) if grep["key"] in text]
+        if len(matches) < 2 or not matches[0][1].lstrip().startswith("#"):
+            continue
+        meant = next(((n, text) for n, text in matches if not text.lstrip().startswith("#")), None)
+        if meant is None:
+            continue
+        return Finding(
+            category=CONFIG,
+            title=f"{file.name}:{number} reads {grep['key']} with `grep ... | head -1`, and the first line of "
+                  f"{settings.name} with it is a comment",
+            evidence=[EvidenceLine(file=file.name, line=number, text=line.strip()),
+                      EvidenceLine(file=settings.name, line=matches[0][0], text=matches[0][1].strip()),
+                      EvidenceLine(file=settings.name, line=meant[0], text=meant[1].strip())],
+            cause=f"grep matches {grep['key']} inside comments too, and `head -1` keeps the first match: line "
+                  f"{matches[0][0]} of {settings.name}, `{matches[0][1].strip()}`, commented out, not line {meant[0]} "
+                  f"(`{meant[1].strip()}`). The run used the commented-out value, without an error.",
+            fix=f"In {file.name}, skip comments when reading {settings.name}: `grep '^{grep['key']}' "
+                f"{grep['file']}` (or `grep -v '^\\s*#' {grep['file']} | grep {grep['key']}`), or read it with a "
+                "parser of that format; print the values used, then run again.",
+        )
+    return None
+
+
+# `CONC=$(grep '^concurrency' eval.conf | cut -d: -f2)`: a value cut out of its line with whatever follows it
+_CUT_SETTING = re.compile(r"^\s*(?:export\s+)?(?P<name>[A-Za-z_]\w*)=\$\(\s*grep\s+(?:-\w+\s+)*[\"']?\^?(?P<key>[\w.-]+)"
+                          r"[\"']?\s+(?P<file>[\w./-]+)\s*\|(?P<rest>[^)]*)\)")
+_INLINE_COMMENT = re.compile(r"\S\s+#")
+
+
+def rule_settings_read_with_text_tools(ev: Evidence) -> list[Finding]:
+    for finding in (_setting_grepped_from_a_comment(ev), _inline_comment_kept(ev)):
+        if finding is not None:
+            return [finding]
+    return []
+
+
+def _inline_comment_kept(ev: Evidence) -> Finding | None:
+    by_name = {Path(file.name).name: file for file in ev.user_files}
+    for file, number, line, cut in lines_matching(ev.user_files, _CUT_SETTING, SCRIPT_SUFFIXES):
+        settings = by_name.get(Path(cut["file"]).name)
+        if settings is None or "#" in cut["rest"]:  # no file to read, or the pipeline takes comments off
+            continue
+        setting = next(((n, text) for n, text in enumerate(settings.text.splitlines(), 1)
+                        if text.startswith(cut["key"]) and _INLINE_COMMENT.search(text)), None)
+        name = cut["name"]
+        used = next(lines_matching([file], re.compile(rf"--[\w-]+[= ]\$\{{?{name}\b")), None)
+        if setting is None or used is None:
+            continue
+        return Finding(
+            category=CONFIG,
+            title=f"{file.name}:{number} reads {cut['key']} with `{cut['rest'].strip()}`, which keeps the comment "
+                  f"after the value in {settings.name}:{setting[0]}",
+            evidence=[EvidenceLine(file=file.name, line=number, text=line.strip()),
+                      EvidenceLine(file=settings.name, line=setting[0], text=setting[1].strip()),
+                      EvidenceLine(file=file.name, line=used[1], text=used[2].strip())],
+            cause=f"`{cut['rest'].strip()}` keeps everything after the separator, the comment too, so ${name} is "
+                  f"`{setting[1].split(':', 1)[-1].strip()}`; unquoted in `{used[3].group(0)}` its words are "
+                  "arguments of their own, and the command (Gym's config loader for `#`) refused them or read them "
+                  "as something else.",
+            fix=f"In {file.name}, take the comment off when reading {settings.name}: `grep '^{cut['key']}' "
+                f"{cut['file']} | cut -d: -f2 | sed 's/#.*//' | tr -d ' '` (or read it with a parser of that format: "
+                f"`yq .{cut['key']} {cut['file']}`), or move the comment to a line of its own; then run again.",
+        )
+    return None
