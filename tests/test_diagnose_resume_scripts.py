@@ -88,11 +88,11 @@ def test_a_done_check_that_counts_tasks_takes_a_partial_file_as_complete(tmp_pat
     assert "compare with the materialized rows" in top.fix and "not TASKS" in top.fix
 
 
-def _one_collection_per_chunk(budget_s: int) -> str:
+def _one_collection_per_chunk(budget_s: int, pause: str = "") -> str:
     return (MATERIALIZE + "rm -rf chunks && mkdir chunks\nsplit -l 3 -d rollouts_materialized_inputs.jsonl chunks/task_\n"
-            f"timeout {budget_s} bash -c '\nfor chunk in chunks/task_??; do\n"
+            f"timeout {budget_s} bash -c '\nPAUSE_S=2\nfor chunk in chunks/task_??; do\n"
             f"  {CLI} collect --inputs $chunk --output $chunk.rollouts.jsonl --model-url URL --env string_match "
-            "--concurrency 3\ndone'\n"
+            f"--concurrency 3\n{pause}done'\n"
             'echo "collect loop exited $?"\ncat chunks/task_*.rollouts.jsonl > rollouts.jsonl\n')
 
 
@@ -103,8 +103,18 @@ def test_a_budget_spent_by_one_collection_per_chunk_in_turn_blames_the_loop(tmp_
     top = diagnose(run).causes[0]
 
     assert (top.category, top.id) == ("throughput_resources", "interrupted_collection")
-    assert [line.where for line in top.evidence][1] == "run_eval.sh:6"
+    assert [line.where for line in top.evidence][1] == "run_eval.sh:7"
     assert "instead of `split` and `for chunk in chunks/task_??; do`" in top.fix
+
+
+def test_a_pause_between_the_chunks_is_named_in_the_fix(tmp_path: Path) -> None:
+    run = _run_scripts(tmp_path, [_one_collection_per_chunk(8, pause="  sleep $PAUSE_S\n")])
+
+    top = diagnose(run).causes[0]
+
+    assert (top.category, top.id) == ("throughput_resources", "interrupted_collection")
+    assert [line.where for line in top.evidence][1:] == ["run_eval.sh:7", "run_eval.sh:9"]
+    assert "take out the pause (`sleep $PAUSE_S`; PAUSE_S=2 at run_eval.sh:6)" in top.fix
 
 
 def test_the_same_loop_given_its_time_is_not_blamed(tmp_path: Path) -> None:

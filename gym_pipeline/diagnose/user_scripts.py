@@ -193,9 +193,22 @@ _COLLECTION = re.compile(r"\bgym[-_]pipeline(?:\.cli)?\s+collect\b|\bgym\s+eval\
 _SPLIT = re.compile(r"^\s*split\b")
 
 
-def serial_collections(files: list[UserFile]) -> tuple[UserFile, int, str, bool] | None:
-    """(file, line, loop line, whether the file `split`s its inputs) of a shell loop that runs one collection per
-    pass: the collections run one after another, each with only its own rows in flight."""
+@dataclass
+class SerialCollections:
+    """A shell loop that runs one collection per pass, one after another."""
+
+    file: UserFile
+    line: int  # the loop's first line
+    text: str
+    splits: bool  # the file `split`s its inputs into the chunks the loop runs
+    pause: tuple[int, str] | None  # (line, text) of a `sleep` between the passes
+
+
+_SLEEP = re.compile(r"^\s*sleep\s+\S+")
+
+
+def serial_collections(files: list[UserFile]) -> SerialCollections | None:
+    """A shell loop of `files` that runs one collection per pass: each has only its own rows in flight."""
     for file in files:
         if file.suffix not in SCRIPT_SUFFIXES:
             continue
@@ -203,11 +216,15 @@ def serial_collections(files: list[UserFile]) -> tuple[UserFile, int, str, bool]
         for number, line in enumerate(lines, start=1):
             if not SHELL_LOOP.match(line):
                 continue
-            for body in lines[number:]:
-                if SHELL_LOOP_END.match(body):
+            body = []
+            for text in lines[number:]:
+                if SHELL_LOOP_END.match(text):
                     break
-                if _COLLECTION.search(body) and not body.rstrip().endswith("&"):
-                    return file, number, line.strip(), any(_SPLIT.match(text) for text in lines)
+                body.append(text)
+            if any(_COLLECTION.search(text) and not text.rstrip().endswith("&") for text in body):
+                pause = next(((number + 1 + index, text.strip()) for index, text in enumerate(body)
+                              if _SLEEP.match(text)), None)
+                return SerialCollections(file, number, line.strip(), any(_SPLIT.match(text) for text in lines), pause)
     return None
 
 

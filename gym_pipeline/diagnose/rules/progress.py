@@ -17,7 +17,13 @@ from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine, excerpt
 from gym_pipeline.diagnose.findings import Finding, plural, resume_command
 from gym_pipeline.diagnose.logs import LogHit
-from gym_pipeline.diagnose.user_scripts import concurrency_source, serial_collections
+from gym_pipeline.diagnose.user_scripts import (
+    SHELL_VARIABLE,
+    SerialCollections,
+    assignment_of,
+    concurrency_source,
+    serial_collections,
+)
 from gym_pipeline.diagnose.vocabulary import MODEL_SERVING, THROUGHPUT_RESOURCES
 
 STALLED_S = 60  # no rollout finished for this long: not slow, stuck
@@ -161,25 +167,8 @@ def _too_slow(ev: Evidence, interrupt: LogHit, missing: int, updates: list[tuple
                 "or a process pool, or a sync `def` endpoint that FastAPI runs in threads), or give it more workers; "
                 f"then resume: {resume_command(ev)}.",
         )]
-    if _budget_spent(interrupt) and (loop := serial_collections(ev.user_files)):
-        file, number, line, splits = loop
-        return [Finding(
-            category=THROUGHPUT_RESOURCES,
-            title=f"The time budget ran out before the end: {file.name} runs one collection per pass of a loop, "
-                  "one after another",
-            evidence=[interrupt.evidence(), EvidenceLine(file=file.name, line=number, text=excerpt(line, 160))],
-            cause=f"The time budget ended the collections while they still worked, and {left}; nothing failed. "
-                  f"{file.name}:{number} (`{excerpt(line, 80)}`) runs a collection for each "
-                  + ("file `split` cut the inputs into" if splits else "pass")
-                  + ", in turn: each has only its own few rollouts in flight and pays its own start-up, so the "
-                  "servers sit mostly idle and the whole takes many times what one collection would (seed 000: "
-                  "throughput).",
-            fix="Collect all the rows in one call with the concurrency the servers take (`gym-pipeline collect "
-                "--inputs <all materialized rows> --concurrency <n>`), instead of "
-                + ("`split` and " if splits else "")
-                + f"`{excerpt(line, 60)}`; a bad row fails alone there (its failed attempts go to the sidecar), so "
-                f"per-chunk runs are not needed to isolate it. Then resume: {resume_command(ev)}.",
-        )]
+    if _budget_spent(interrupt) and (loop := serial_collections(ev.user_files)) is not None:
+        return [_serial_collections(ev, interrupt, loop, left)]
     if _budget_spent(interrupt) and (concurrency is None or concurrency > LOW_CONCURRENCY):
         return [Finding(
             category=THROUGHPUT_RESOURCES,
@@ -204,6 +193,37 @@ def _too_slow(ev: Evidence, interrupt: LogHit, missing: int, updates: list[tuple
         return [_few_at_a_time(ev, [interrupt.evidence()] + [h.evidence() for h in ev.hits("gym_concurrency")[:1]],
                                concurrency, rate, left)]
     return []
+
+
+def _serial_collections(ev: Evidence, interrupt: LogHit, loop: SerialCollections, left: str) -> Finding:
+    name, number, line = loop.file.name, loop.line, loop.text
+    pause = ""
+    if loop.pause is not None:
+        value = next((f"; {assigned[2]} at {assigned[0].name}:{assigned[1]}" for variable in SHELL_VARIABLE.finditer(
+            loop.pause[1]) if (assigned := assignment_of([loop.file], variable["name"]))), "")
+        pause = f"`{loop.pause[1]}`{value}"
+    return Finding(
+        category=THROUGHPUT_RESOURCES,
+        title=f"The time budget ran out before the end: {name} runs one collection per pass of a loop, one after "
+              "another" + (", with a pause between them" if pause else ""),
+        evidence=[interrupt.evidence(), EvidenceLine(file=name, line=number, text=excerpt(line, 160))]
+                 + ([EvidenceLine(file=name, line=loop.pause[0], text=loop.pause[1])] if loop.pause else []),
+        cause=f"The time budget ended the collections while they still worked, and {left}; nothing failed. "
+              f"{name}:{number} (`{excerpt(line, 80)}`) runs a collection for each "
+              + ("file `split` cut the inputs into" if loop.splits else "pass")
+              + ", in turn: each has only its own few rollouts in flight and pays its own start-up"
+              + (f", and a pause waits between them ({pause})" if pause else "")
+              + ", so the servers sit mostly idle and the whole takes many times what one collection would (seed "
+              "000: throughput).",
+        fix="Collect all the rows in one call with the concurrency the servers take (`gym-pipeline collect "
+            "--inputs <all materialized rows> --concurrency <n>`), instead of "
+            + ("`split` and " if loop.splits else "")
+            + f"`{excerpt(line, 60)}` in {name}"
+            + (f", and take out the pause ({pause}): a server queues what it cannot run at once, so a concurrency "
+               "within its slots is what spares it" if pause else "")
+            + "; a bad row fails alone there (its failed attempts go to the sidecar), so per-chunk runs are not "
+            f"needed to isolate it. Then resume: {resume_command(ev)}.",
+    )
 
 
 def _few_at_a_time(ev: Evidence, evidence: list[EvidenceLine], concurrency: int, rate: str, left: str) -> Finding:
