@@ -1,0 +1,20 @@
+#!/usr/bin/env python3
+"""questions.csv (exported from the review spreadsheet: question,answer) -> tasks.jsonl, the eval rows"""
+import json
+import sys
+
+with open(sys.argv[1]) as sheet, open(sys.argv[2], "w") as out:
+    next(sheet)  # header
+    count = 0
+    for line in sheet:
+        if not line.strip():
+            continue
+        fields = line.rstrip("\n").split(",")
+        question, answer = fields[0], fields[1]
+        text = f"{question} End your response with 'Final answer: <answer>'."
+        row = {"responses_create_params": {"input": [{"role": "user", "type": "message",
+                                                      "content": [{"type": "input_text", "text": text}]}]},
+               "expected_answer": answer.strip(), "extraction_mode": "final_answer", "case_sensitive": False}
+        out.write(json.dumps(row) + "\n")
+        count += 1
+print(f"prep_data.py: {count} rows -> {sys.argv[2]}")

@@ -1,0 +1,9 @@
+#!/bin/bash
+# weekly eval
+cd /work/wt-h28/tests/data/diagnosis_corpus/held_out/healthy_builtin_run_script_sources_conda_setup_missing_on_node/run
+source ~/miniconda3/etc/profile.d/conda.sh
+conda activate eval
+echo "== weekly eval, $(date)"
+/work/wt-h28/.venv/bin/gym-pipeline materialize --input string_match.jsonl --num-repeats 3 --agent string_match_simple_agent --output rollouts_materialized_inputs.jsonl
+/work/wt-h28/.venv/bin/gym-pipeline collect --inputs rollouts_materialized_inputs.jsonl --output rollouts.jsonl --model-url http://127.0.0.1:46173/v1 --env string_match --concurrency 4
+/work/wt-h28/.venv/bin/gym-pipeline profile --inputs rollouts_materialized_inputs.jsonl --rollouts rollouts.jsonl
