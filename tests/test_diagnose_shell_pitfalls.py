@@ -256,3 +256,23 @@ def test_a_setting_cut_with_its_comment_taken_off_is_no_finding(tmp_path):
                                     "--output m.jsonl\n", {"eval.conf": EVAL_CONF, **DATA})
 
     assert all(f.id != "settings_read_with_text_tools" for f in diagnose(run).findings)
+
+
+def test_an_array_quoted_with_a_star_reaches_the_command_as_one_argument(tmp_path):
+    run = run_with_script(tmp_path, "ARGS=(--num-repeats 1 --agent string_match_simple_agent)\n"
+                                    f'{CLI} materialize --input data.jsonl "${{ARGS[*]}}" --output m.jsonl || true\n',
+                          DATA)
+    assert "the following arguments are required: --num-repeats" in (run / "run_eval.log").read_text()
+
+    top = diagnose(run).causes[0]
+
+    assert (top.category, top.id) == ("config", "shell_pitfalls")
+    assert [line.where for line in top.evidence] == ["run_eval.sh:3", "run_eval.sh:2"]
+    assert 'write `"${ARGS[@]}"`' in top.fix
+
+
+def test_the_same_array_quoted_with_an_at_is_no_finding(tmp_path):
+    run = run_with_script(tmp_path, "ARGS=(--num-repeats 1 --agent string_match_simple_agent)\n"
+                                    f'{CLI} materialize --input data.jsonl "${{ARGS[@]}}" --output m.jsonl\n', DATA)
+
+    assert all(f.id != "shell_pitfalls" for f in diagnose(run).findings)

@@ -15,6 +15,8 @@
 
 - A bash array named without an index (`for split in $SPLITS` for `SPLITS=(dev test)`): it expands to its first
   element only, so the loop runs once.
+- An array passed as `"${ARGS[*]}"`: quoted with `*` it is one word, so the options in it reach the command as a
+  single argument (`unrecognized arguments: --num-repeats 3 --concurrency 4`).
 - A script called with an argument its `case` matches only in other letter case (`run_eval.sh Test` for a `test)`
   branch): it falls to the `*)` default branch, and the run does what the default does.
 - `getopts "rc:"` with a branch `r) REPEATS=$OPTARG`: without its colon, `-r` takes no value, OPTARG is empty, and
@@ -61,6 +63,8 @@ _FUNCTION = re.compile(r"^\s*(?:function\s+)?(?P<name>[A-Za-z_][\w-]*)\s*\(\)\s*
 _PARAMETER = re.compile(r"\b(?P<name>[A-Za-z_]\w*)=[\"']?\$\{?(?P<position>[1-9])\}?[\"']?(?=\s|;|$)")
 _VARIABLE_ARGUMENT = re.compile(r"[\"']?\$\{?(?P<name>[A-Za-z_]\w*)\}?[\"']?")
 _ARRAY = re.compile(r"^\s*(?:(?:declare|typeset|local|readonly)\s+(?:-\w+\s+)*)?(?P<name>[A-Za-z_]\w*)=\((?P<items>[^)]*)\)")
+_JOINED_ARRAY = re.compile(r"\"\$\{(?P<name>[A-Za-z_]\w*)\[\*\]\}\"")
+_PRINTS = re.compile(r"^\s*(?:echo|printf)\b")
 _CASE_OF_ARGUMENT = re.compile(r"^\s*case\s+\"?\$\{?(?P<name>\w+)\}?\"?\s+in\b")
 _CASE_BRANCH = re.compile(r"^\s*\(?(?P<patterns>[^()#\n]+?)\)")
 _GETOPTS = re.compile(r"\bgetopts\s+[\"']?(?P<letters>:?[A-Za-z0-9:]+)[\"']?\s+\w+")
@@ -71,8 +75,8 @@ _PARAMETERS_WITHIN = 6  # lines after `name() {` where its `local a=$1 b=$2` are
 def rule_shell_pitfalls(ev: Evidence) -> list[Finding]:
     for finding in (_directives_after_a_command(ev), _spaced_assignment(ev), _redirect_in_test(ev),
                     _loop_in_a_pipeline(ev), _defaults_sourced_after_options(ev), _function_arguments_swapped(ev),
-                    _array_without_index(ev), _argument_in_other_case(ev), _getopts_value_without_colon(ev),
-                    _redirect_refused_by_noclobber(ev),
+                    _array_without_index(ev), _array_joined_into_one_word(ev), _argument_in_other_case(ev),
+                    _getopts_value_without_colon(ev), _redirect_refused_by_noclobber(ev),
                     _count_with_the_file_name(ev)):
         if finding is not None:
             return [finding]
@@ -292,6 +296,31 @@ def _array_without_index(ev: Evidence) -> Finding | None:
                 fix=f"In {file.name}, write `\"${{{name}[@]}}\"` for every element of {name} (`for x in "
                     f"\"${{{name}[@]}}\"`); then run the ones that were skipped ({', '.join(items[1:])}) and profile "
                     "them.",
+            )
+    return None
+
+
+def _array_joined_into_one_word(ev: Evidence) -> Finding | None:
+    """`"${ARGS[*]}"` on a command line: quoted with `*`, an array is one word, its elements joined by spaces."""
+    for file in _shell_files(ev):
+        lines = file.text.splitlines()
+        arrays = {m["name"]: n for n, line in enumerate(lines, 1) if (m := _ARRAY.match(line))}
+        for number, line in enumerate(lines, 1):
+            joined = next((m for m in _JOINED_ARRAY.finditer(line) if m["name"] in arrays), None)
+            if joined is None or _PRINTS.match(line) or line.lstrip().startswith("#"):
+                continue
+            name = joined["name"]
+            return Finding(
+                category=CONFIG,
+                title=f"{file.name}:{number} passes the array {name} as `\"${{{name}[*]}}\"`: all its options reach "
+                      "the command as one argument",
+                evidence=[EvidenceLine(file=file.name, line=number, text=line.strip()),
+                          EvidenceLine(file=file.name, line=arrays[name], text=lines[arrays[name] - 1].strip())],
+                cause=f"Quoted with `*`, an array expands to a single word, its elements joined by spaces: the "
+                      f"command got `{' '.join(lines[arrays[name] - 1].split('(', 1)[1].rsplit(')', 1)[0].split())}` "
+                      "as one argument, which no option matches (`unrecognized arguments`), or read it as one value.",
+                fix=f"In {file.name}, write `\"${{{name}[@]}}\"` (each element its own word) instead of "
+                    f"`\"${{{name}[*]}}\"`; then run again.",
             )
     return None
 
