@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 
+from gym_pipeline.diagnose import diagnose
 from gym_pipeline.diagnose.bad_data_line import first_bad_line
 from gym_pipeline.diagnose.exception_hints import code_fix_hint
 
@@ -18,6 +22,7 @@ ROW = '{"responses_create_params": {"input": "q"}, "expected_answer": "4"}'
     (f"[\n  {ROW}\n]\n", 1, "document"),
     (f"{ROW}\n{ROW}{ROW}\n", 2, "other"),
     (f"{ROW}\n[1, 2]\n", 2, "other"),
+    ("{'responses_create_params': {'input': 'q'}, 'expected_answer': '4', 'strict': True}\n", 1, "python"),
 ])
 def test_the_first_bad_line_and_its_kind(tmp_path, content, line, kind):
     path = tmp_path / "data.jsonl"
@@ -68,3 +73,33 @@ def test_a_blank_line_is_bad_only_for_a_reader_that_refuses_it(tmp_path):
     assert first_bad_line(data) is None  # ours skips blank lines
     bad = first_bad_line(data, blank_lines_bad=True)  # Gym's reader does not
     assert (bad.line, bad.kind) == (2, "blank") and "sed -i" in bad.fix
+
+
+PREP = """import json, sys
+rows = [{"responses_create_params": {"input": f"What is {n} + {n}?"}, "expected_answer": str(2 * n)} for n in range(4)]
+with open(sys.argv[1], "w") as out:
+    for row in rows:
+        %s
+"""
+
+
+@pytest.mark.parametrize(("write", "fault"), [("print(row, file=out)", True),
+                                              ('out.write(json.dumps(row) + "\\n")', False)])
+def test_a_data_script_printing_python_dicts_is_named_in_the_fix(tmp_path, write, fault):
+    run = tmp_path / "run"
+    run.mkdir()
+    (run / "prep_data.py").write_text(PREP % write)
+    subprocess.run([sys.executable, "prep_data.py", "tasks.jsonl"], cwd=run, check=True)
+    with (run / "materialize.log").open("w") as log:
+        subprocess.run([sys.executable, "-m", "gym_pipeline.cli", "materialize", "--input", "tasks.jsonl",
+                        "--num-repeats", "1", "--agent", "string_match_simple_agent", "--output",
+                        "rollouts_materialized_inputs.jsonl"], cwd=run, stdout=log, stderr=subprocess.STDOUT)
+
+    findings = [f for f in diagnose(run).findings if f.id == "bad_data_line"]
+
+    if fault:
+        assert "not valid JSON" in (run / "materialize.log").read_text()
+        assert findings[0].title == "tasks.jsonl line 1 is not JSON: a Python dict, not JSON"
+        assert findings[0].fix.startswith("In prep_data.py:5, write each row with `out.write(json.dumps(row)")
+    else:
+        assert findings == []

@@ -4,11 +4,13 @@ An error names a file and line (ours: `data.jsonl:6: not valid JSON`; Gym's, wra
 lines: `Malformed JSON in '<file>' at line 1`). Reading that line says what happened, which the message
 does not: a `#` comment header an export tool wrote, a blank line (which Gym's reader refuses), a last line cut
 off mid-object (the file copied or
-read while still being written, or a full disk), a byte order mark, a pretty-printed JSON document.
+read while still being written, or a full disk), a byte order mark, a pretty-printed JSON document, a Python dict
+as `print(row, file=out)` writes it.
 """
 
 from __future__ import annotations
 
+import ast
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -65,10 +67,21 @@ _READINGS = {
               "between them do too)",
               "Remove the blank lines (`sed -i '/^[[:space:]]*$/d' {path}`; write rows with `f.write(json.dumps(row) + "
               "'\\n')`), then run again on a clean output path."),
+    "python": ("line {line} of {name} is a Python dict as `print(row)` or `str(row)` writes it (single quotes, "
+               "True/None), not JSON",
+               "Write each row with `json.dumps(row)` in the script that makes {path} (not `print(row, file=...)` or "
+               "`str(row)`), run it again, then run the eval again on a clean output path."),
     "other": ("line {line} of {name} is not one JSON object",
               "Fix line {line} of {path} (`sed -n '{line}p' {path} | python -m json.tool`), then run again on a "
               "clean output path."),
 }
+
+
+def _python_literal(text: str) -> bool:
+    try:
+        return isinstance(ast.literal_eval(text), dict)
+    except (ValueError, SyntaxError, MemoryError, RecursionError):
+        return False
 
 
 def first_bad_line(path: Path, blank_lines_bad: bool = False) -> BadLine | None:
@@ -103,6 +116,8 @@ def first_bad_line(path: Path, blank_lines_bad: bool = False) -> BadLine | None:
             kind = "cut"  # the last line, with no newline after it
         elif stripped in ("[", "{") or stripped.startswith(("[{", "[ {")):
             kind = "document"
+        elif stripped.startswith("{'") and _python_literal(stripped):
+            kind = "python"
         else:
             kind = "other"
         return BadLine(path, index + 1, kind, text)

@@ -10,6 +10,7 @@ from gym_pipeline.diagnose.bad_data_line import BadLine, first_bad_line
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import Finding
+from gym_pipeline.diagnose.user_scripts import lines_matching
 from gym_pipeline.diagnose.vocabulary import DATA_SCHEMA
 
 # our commands' `data.jsonl:6: not valid JSON`; Gym's own message is the `gym_malformed_json` signature
@@ -35,14 +36,30 @@ def rule_bad_data_line(ev: Evidence) -> list[Finding]:
         title=f"{bad.path.name} line {bad.line} is not JSON: {_KIND_TITLES[bad.kind]}",
         evidence=[*said[:1], bad.evidence(_shown(bad, ev))],
         cause=f"The reader refused the data, and the file says why: {bad.reading}.",
-        fix=bad.fix,
+        fix=_writer_named(ev, bad) or bad.fix,
         explains=frozenset({"gym_malformed_json"}),
     )]
 
 
+_WRITES_REPR = re.compile(r"\bprint\(\s*\w+\s*,\s*file\s*=|\.write\(\s*(?:str|repr)\(")
+
+
+def _writer_named(ev: Evidence, bad: BadLine) -> str | None:
+    """For a Python dict written as a row: the user's data script line that wrote it, in the fix."""
+    if bad.kind != "python":
+        return None
+    writer = next(lines_matching(ev.user_files, _WRITES_REPR, {".py"}), None)
+    if writer is None:
+        return None
+    file, number, line, _ = writer
+    return (f"In {file.name}:{number}, write each row with `out.write(json.dumps(row) + \"\\n\")` instead of "
+            f"`{line.strip()}`; run it again, then run the eval again on a clean output path.")
+
+
 _KIND_TITLES = {"utf16": "the file is UTF-16, not UTF-8", "comment": "a comment line",
                 "cut": "the last line is cut off", "bom": "a byte order mark",
-                "document": "a pretty-printed JSON document", "blank": "a blank line", "other": "a malformed line"}
+                "document": "a pretty-printed JSON document", "blank": "a blank line",
+                "python": "a Python dict, not JSON", "other": "a malformed line"}
 
 
 def _shown(bad: BadLine, ev: Evidence) -> str:
