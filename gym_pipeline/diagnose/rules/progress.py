@@ -23,6 +23,7 @@ from gym_pipeline.diagnose.user_scripts import (
     assignment_of,
     concurrency_source,
     serial_collections,
+    server_capacity_settings,
 )
 from gym_pipeline.diagnose.vocabulary import MODEL_SERVING, THROUGHPUT_RESOURCES
 
@@ -144,8 +145,10 @@ def _too_slow(ev: Evidence, interrupt: LogHit, missing: int, updates: list[tuple
                   + (f", though the run sent {concurrency}" if concurrency else "")
                   + ": that server, not the model or the verifier's logic, set the pace (seed 000: throughput).",
             fix=f"Give that server ({who}) more capacity: more requests at once (vLLM `--max-num-seqs`, a judge's or "
-                "sandbox's slots), or replicas behind a load balancer; or give the run the time that pace needs. Then "
-                f"resume: {resume_command(ev)}.",
+                "sandbox's slots), or replicas behind a load balancer; or give the run the time that pace needs"
+                + (f" (its capacity is set in the run's own files: {'; '.join(settings)})"
+                   if (settings := server_capacity_settings(ev.user_files)) else "")
+                + f". Then resume: {resume_command(ev)}.",
         )]
     burst = _burst(updates, concurrency)
     if burst is not None and concurrency is not None and concurrency > LOW_CONCURRENCY:
