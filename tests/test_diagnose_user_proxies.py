@@ -4,8 +4,9 @@ A gateway with a playground's cost guard caps max_tokens, and a logging proxy wr
 response: the collection through either scores 0 where the model answered right, and the diagnosis names the
 proxy's line. A gateway answering the model server's errors with a fixed fallback reply, and a CI mock server the
 model URL still names, give many tasks one reply. A gateway whose switch (`PLAIN_TEXT = True`) turns on an edit of
-every answer fails the rollouts; with the switch off it is no finding. The same proxy forwarding unchanged is no
-finding.
+every answer fails the rollouts; with the switch off it is no finding. A gateway pacing each request to its quota
+(`RATE_PER_S`) is what a time budget then ends; at a rate far above the run's it is no finding. The same proxy
+forwarding unchanged is no finding.
 """
 
 import subprocess
@@ -24,6 +25,8 @@ RULE = "proxy_rewrites_the_exchange"
 PROXY = '''"""The team's gateway: forwards to the model server."""
 import json
 import sys
+import threading
+import time
 import urllib.error
 import urllib.request
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -33,6 +36,8 @@ MAX_TOKENS_CAP = 32  # playground: keep the demo answers short and cheap
 PREVIEW_CHARS = 60
 FALLBACK_REPLY = "Sorry, I can't answer that right now. Please try again in a moment."
 PLAIN_TEXT = {plain_text}  # the chat UI shows one paragraph: the last line (a sign-off) is dropped
+RATE_PER_S = {rate}  # the shared server's fair-use quota per client
+PACE = threading.Lock()
 
 
 class Gateway(BaseHTTPRequestHandler):
@@ -70,19 +75,26 @@ ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), Gateway).serve_forever()
 '''
 
 
+def _where(run: Path, start: str) -> str:
+    """`gateway.py:<line>` of the gateway's first line that starts with `start`."""
+    lines = (run / "gateway.py").read_text().splitlines()
+    return f"gateway.py:{next(n for n, line in enumerate(lines, 1) if line.strip().startswith(start))}"
+
+
 FALLBACK = ('body = {"id": "fallback", "object": "chat.completion", "created": 0, "model": "sim-policy", '
             '"choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", '
             '"content": FALLBACK_REPLY}}], "usage": {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0}}')
 
 
 def _through_proxy(tmp_path: Path, request_edit: str = "pass", response_edit: str = "pass", on_error: str = "raise",
-                   *policy_options: str, plain_text: bool = False) -> Path:
+                   *policy_options: str, plain_text: bool = False, rate: int = 4, budget_s: int | None = None
+                   ) -> Path:
     environment = get_environment("string_match")
     checkpoint = demo_checkpoints(tmp_path / "checkpoints", 1, ["string_match"])[0]
     run = tmp_path / "run"
     (run / "logs").mkdir(parents=True)
     (run / "gateway.py").write_text(PROXY.format(request_edit=request_edit, response_edit=response_edit,
-                                                 on_error=on_error, plain_text=plain_text))
+                                                 on_error=on_error, plain_text=plain_text, rate=rate))
     inputs = run / "rollouts_materialized_inputs.jsonl"
     materialize_file(environment.dataset_path, inputs, MaterializationSettings(2, environment.agent_name))
     port, proxy_port = free_loopback_port(), free_loopback_port()
@@ -93,7 +105,8 @@ def _through_proxy(tmp_path: Path, request_edit: str = "pass", response_edit: st
     try:
         time.sleep(2.5)
         with (run / "logs" / "collect.log").open("w") as log:
-            subprocess.run([*CLI, "collect", "--inputs", str(inputs), "--output", str(run / "rollouts.jsonl"),
+            budget = ["timeout", str(budget_s)] if budget_s else []
+            subprocess.run([*budget, *CLI, "collect", "--inputs", str(inputs), "--output", str(run / "rollouts.jsonl"),
                             "--model-url", f"http://127.0.0.1:{proxy_port}/v1", "--env", "string_match"],
                            stdout=log, stderr=subprocess.STDOUT, timeout=180)
     finally:
@@ -136,7 +149,7 @@ def test_a_gateway_answering_backend_errors_with_a_fallback_reply_gives_many_tas
     top = diagnose(run).causes[0]
 
     assert (top.category, top.id) == ("model_serving", "one_reply_to_different_prompts")
-    assert top.evidence[1].where == "gateway.py:11"
+    assert top.evidence[1].where == _where(run, "FALLBACK_REPLY =")
     assert "instead of sending `FALLBACK_REPLY` as an answer" in top.fix
 
 
@@ -258,7 +271,7 @@ def test_a_gateway_switch_that_edits_every_answer_fails_the_rollouts(tmp_path: P
     top = diagnose(run).causes[0]
 
     assert (top.category, top.id) == ("model_serving", RULE)
-    assert [line.where for line in top.evidence] == ["gateway.py:12", "gateway.py:34"]
+    assert [line.where for line in top.evidence] == [_where(run, "PLAIN_TEXT ="), _where(run, "if PLAIN_TEXT")]
     assert "Set `PLAIN_TEXT = False` in gateway.py" in top.fix
 
 
@@ -266,3 +279,24 @@ def test_the_same_gateway_with_its_switch_off_is_no_finding(tmp_path: Path) -> N
     run = _through_proxy(tmp_path, "pass", PLAIN_TEXT_EDIT, plain_text=False)
 
     assert all(f.id != RULE for f in diagnose(run).findings)
+
+
+PACED = "with PACE:\n            time.sleep(1.0 / RATE_PER_S)"
+
+
+def test_a_gateway_pacing_requests_to_a_quota_is_named_when_the_budget_ends_the_run(tmp_path: Path) -> None:
+    run = _through_proxy(tmp_path, PACED, rate=2, budget_s=20)
+    assert "ended by SIGTERM" in (run / "logs" / "collect.log").read_text()
+
+    top = diagnose(run).causes[0]
+
+    assert (top.category, top.id) == ("throughput_resources", "interrupted_collection")
+    assert [line.where for line in top.evidence][1:] == [_where(run, "time.sleep"), _where(run, "RATE_PER_S =")]
+    assert f"raise the proxy's rate for it (RATE_PER_S = 2, {_where(run, 'RATE_PER_S =')})" in top.fix
+
+
+def test_a_gateway_pacing_far_above_the_runs_rate_is_no_finding(tmp_path: Path) -> None:
+    run = _through_proxy(tmp_path, PACED, rate=10000, budget_s=60)
+    assert "ended by SIGTERM" not in (run / "logs" / "collect.log").read_text()
+
+    assert all(f.id != "interrupted_collection" for f in diagnose(run).findings)

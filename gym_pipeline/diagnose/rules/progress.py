@@ -17,6 +17,7 @@ from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine, excerpt
 from gym_pipeline.diagnose.findings import Finding, plural, resume_command
 from gym_pipeline.diagnose.logs import LogHit
+from gym_pipeline.diagnose.rules.user_proxies import pacing_proxy
 from gym_pipeline.diagnose.user_scripts import (
     SHELL_VARIABLE,
     SerialCollections,
@@ -172,6 +173,8 @@ def _too_slow(ev: Evidence, interrupt: LogHit, missing: int, updates: list[tuple
         )]
     if _budget_spent(interrupt) and (loop := serial_collections(ev.user_files)) is not None:
         return [_serial_collections(ev, interrupt, loop, left)]
+    if _budget_spent(interrupt) and (paced := pacing_proxy(ev)) is not None:
+        return [_paced_by_a_proxy(ev, interrupt, paced, left)]
     if _budget_spent(interrupt) and (concurrency is None or concurrency > LOW_CONCURRENCY):
         return [Finding(
             category=THROUGHPUT_RESOURCES,
@@ -196,6 +199,24 @@ def _too_slow(ev: Evidence, interrupt: LogHit, missing: int, updates: list[tuple
         return [_few_at_a_time(ev, [interrupt.evidence()] + [h.evidence() for h in ev.hits("gym_concurrency")[:1]],
                                concurrency, rate, left)]
     return []
+
+
+def _paced_by_a_proxy(ev: Evidence, interrupt: LogHit, paced: tuple[EvidenceLine, EvidenceLine | None],
+                      left: str) -> Finding:
+    sleep, setting = paced
+    by = f" ({setting.text.split('#')[0].strip()}, {setting.file}:{setting.line})" if setting else ""
+    return Finding(
+        category=THROUGHPUT_RESOURCES,
+        title=f"The time budget ran out before the end: {sleep.file}, the proxy before the model server, holds each "
+              f"request back{by}",
+        evidence=[interrupt.evidence(), sleep] + ([setting] if setting else []),
+        cause=f"The time budget ended the collection while it still worked, and {left}; nothing failed and nothing "
+              f"was refused. {sleep.file}:{sleep.line} (`{sleep.text}`) makes each request wait its turn before it "
+              f"is forwarded{by}: a rate the proxy sets, not the model server's speed, paced the run (seed 000: "
+              "throughput).",
+        fix=f"Send the eval straight to the model server, or raise the proxy's rate for it{by}; or give the run the "
+            f"time that pace needs. Then resume: {resume_command(ev)}.",
+    )
 
 
 def _serial_collections(ev: Evidence, interrupt: LogHit, loop: SerialCollections, left: str) -> Finding:

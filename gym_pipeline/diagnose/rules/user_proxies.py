@@ -167,3 +167,24 @@ def _rewrites_answers(ev: Evidence, proxy: UserFile) -> Finding | None:
             "unchanged), or send the run straight to the model server; then collect again on a clean output path and "
             "profile.",
     )
+
+
+_SLEEPS = re.compile(r"\b(?:time|asyncio)\.sleep\(")
+
+
+def pacing_proxy(ev: Evidence) -> tuple[EvidenceLine, EvidenceLine | None] | None:
+    """(the sleep line, the numeric UPPER_CASE setting its function paces by) of a user's proxy that holds each request back:
+    a quota or rate limit of its own, which no error reports."""
+    for proxy in _proxies(ev):
+        found = next(iter(lines_matching([proxy], _SLEEPS)), None)
+        if found is None:
+            continue
+        _, number, line, _ = found
+        lines = proxy.text.splitlines()
+        start = max((n for n in range(1, number) if lines[n - 1].lstrip().startswith("def ")), default=1)
+        names = dict.fromkeys(re.findall(r"\b[A-Z][A-Z0-9_]{2,}\b", "\n".join(lines[start - 1:number])))
+        setting = next(((at, text) for name in names for at, text in enumerate(lines, 1)
+                        if re.match(rf"{name}\s*=\s*[\d.]", text)), None)
+        return (EvidenceLine(file=proxy.name, line=number, text=line.strip()),
+                EvidenceLine(file=proxy.name, line=setting[0], text=setting[1].strip()) if setting else None)
+    return None
