@@ -1,0 +1,10 @@
+#!/bin/bash
+cd /work/wt-h29/tests/data/diagnosis_corpus/held_out/healthy_taskfolder_run_script_tails_log_of_monitor_container_not_running/run
+docker logs --tail 20 weekly-eval-monitor || echo '(monitor not running)'
+echo '== weekly taskset run'
+echo '== materialize'
+/work/wt-h29/.venv/bin/gym-pipeline stage materialize --sweep-config /work/wt-h29/tests/data/diagnosis_corpus/held_out/healthy_taskfolder_run_script_tails_log_of_monitor_container_not_running/run/sweep.yaml --checkpoint step_0200 --env terminal_tasks --code-version v14
+echo '== collect'
+/work/wt-h29/.venv/bin/gym-pipeline stage collect --sweep-config /work/wt-h29/tests/data/diagnosis_corpus/held_out/healthy_taskfolder_run_script_tails_log_of_monitor_container_not_running/run/sweep.yaml --checkpoint step_0200 --env terminal_tasks --code-version v14 --model-url http://127.0.0.1:46149/v1 --model-name sim-policy
+echo '== profile'
+/work/wt-h29/.venv/bin/gym-pipeline stage profile --sweep-config /work/wt-h29/tests/data/diagnosis_corpus/held_out/healthy_taskfolder_run_script_tails_log_of_monitor_container_not_running/run/sweep.yaml --checkpoint step_0200 --env terminal_tasks --code-version v14
