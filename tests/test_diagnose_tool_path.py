@@ -4,6 +4,8 @@ A login shell (`#!/bin/bash -l`) reads /etc/profile, which sets PATH afresh: the
 activated is gone, and every `gym-pipeline` the script calls is `command not found`. The same script without `-l`
 inherits the PATH and runs.
 
+A script that names its data file PATH replaces the search path: config, its own line.
+
 An alias defined in a script (as in the user's .bashrc) is never expanded there: every call is `command not found`.
 A function of the same name works.
 """
@@ -82,3 +84,20 @@ def test_a_function_of_the_same_name_runs(tmp_path: Path) -> None:
     assert (run / "rollouts_materialized_inputs.jsonl").is_file()
 
     assert all(f.id != "alias_called_in_a_script" for f in diagnose(run).findings)
+
+
+def test_a_script_assigning_path_loses_every_command_after_it(tmp_path: Path) -> None:
+    run = _run_by_name(tmp_path, "#!/bin/bash\nPATH=data.jsonl  # this week's data")
+    assert "gym-pipeline: command not found" in (run / "eval.log").read_text()
+
+    top = diagnose(run).causes[0]
+
+    assert (top.category, top.id) == ("config", "pipeline_command_not_on_path")
+    assert top.evidence[0].where == "eval.sh:2"
+    assert "give that value another name (`DATA=...`" in top.fix
+
+
+def test_a_script_extending_path_is_no_finding(tmp_path: Path) -> None:
+    run = _run_by_name(tmp_path, "#!/bin/bash\nPATH=/opt/tools/bin:$PATH")
+
+    assert all(f.id != "pipeline_command_not_on_path" for f in diagnose(run).findings)

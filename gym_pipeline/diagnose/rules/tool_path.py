@@ -5,6 +5,9 @@ or script started in another shell does not have it. A login shell (`#!/bin/bash
 reads /etc/profile, which sets PATH afresh; `sudo` and `env -i` start from a clean environment; `--export=NONE` gives a
 Slurm job none of the submitting shell's. Every command then fails with `command not found`, and the script goes on
 to its end: nothing was materialized, collected or profiled, and nothing else says why.
+- PATH itself assigned by the script as a variable of its own (`PATH=data.jsonl`): the shell's command search path is
+  gone, and every later command but the shell's builtins is `command not found` (a config cause: the script's own
+  line, not the machine).
 - A name the script defines with `alias` (as in the user's .bashrc): bash expands aliases only in interactive
   shells, so in a script every call of it is `command not found`.
 """
@@ -16,6 +19,7 @@ import re
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import Finding, plural
+from gym_pipeline.diagnose.logs import LogHit
 from gym_pipeline.diagnose.user_scripts import SCRIPT_SUFFIXES, lines_matching
 from gym_pipeline.diagnose.vocabulary import CONFIG, INFRA
 
@@ -26,11 +30,32 @@ _CLEAN_SHELL = re.compile(r"^#!\S*(?:bash|sh)\s+(?:-\w*l\w*|--login)\b|\bbash\s+
                           r"|^\s*#SBATCH\s+--export[= ]NONE\b")
 
 
+# `PATH=data.jsonl`: the search path replaced by a value that does not keep it (no `$PATH` in it)
+_PATH_REPLACED = re.compile(r"^\s*(?:export\s+)?PATH=(?![^#\n]*\$\{?PATH\b)")
+
+
+def _path_replaced(name: str, number: int, line: str, missing: list[LogHit]) -> Finding:
+    return Finding(
+        category=CONFIG,
+        title=f"{name}:{number} assigns PATH (`{line.split('#')[0].strip()}`): every command after it is not found",
+        evidence=[EvidenceLine(file=name, line=number, text=line), *(hit.evidence() for hit in missing[:2])],
+        cause=f"PATH is the shell's list of folders to look for commands in; `{line.split('#')[0].strip()}` replaced "
+              "it with a value of the script's own, so from that line on no program is found and every command "
+              "fails with `command not found` while the script goes on to its end.",
+        fix=f"In {name}, give that value another name (`DATA=...`, then `$DATA`) instead of `{line.split('#')[0].strip()}`"
+            "; never assign PATH except to extend it (`PATH=/some/bin:$PATH`); then run the script again.",
+        explains=frozenset({"command_not_found"}),
+    )
+
+
 def rule_pipeline_command_not_on_path(ev: Evidence) -> list[Finding]:
     missing = [hit for hit in ev.hits("command_not_found") if _PIPELINE_COMMANDS.match(hit.groups["command"])]
     if not missing:
         return []
     commands = sorted({hit.groups["command"] for hit in missing})
+    overwritten = next(lines_matching(ev.user_files, _PATH_REPLACED, SCRIPT_SUFFIXES), None)
+    if overwritten is not None:
+        return [_path_replaced(overwritten[0].name, overwritten[1], overwritten[2].strip(), missing)]
     shell = next(lines_matching(ev.user_files, _CLEAN_SHELL, SCRIPT_SUFFIXES), None)
     evidence = [hit.evidence() for hit in missing[:3]]
     if shell is not None:
