@@ -5,7 +5,8 @@ response: the collection through either scores 0 where the model answered right,
 proxy's line. A gateway answering the model server's errors with a fixed fallback reply, and a CI mock server the
 model URL still names, give many tasks one reply. A gateway whose switch (`PLAIN_TEXT = True`) turns on an edit of
 every answer fails the rollouts; with the switch off it is no finding. A gateway pacing each request to its quota
-(`RATE_PER_S`) is what a time budget then ends; at a rate far above the run's it is no finding. The same proxy
+(`RATE_PER_S`), or letting one request through at a time (`UPSTREAM_CONNECTIONS = 1`), is what a time budget then
+ends; at a rate or a number far above the run's it is no finding. The same proxy
 forwarding unchanged is no finding.
 """
 
@@ -38,6 +39,7 @@ FALLBACK_REPLY = "Sorry, I can't answer that right now. Please try again in a mo
 PLAIN_TEXT = {plain_text}  # the chat UI shows one paragraph: the last line (a sign-off) is dropped
 RATE_PER_S = {rate}  # the shared server's fair-use quota per client
 PACE = threading.Lock()
+{setup}
 
 
 class Gateway(BaseHTTPRequestHandler):
@@ -87,14 +89,15 @@ FALLBACK = ('body = {"id": "fallback", "object": "chat.completion", "created": 0
 
 
 def _through_proxy(tmp_path: Path, request_edit: str = "pass", response_edit: str = "pass", on_error: str = "raise",
-                   *policy_options: str, plain_text: bool = False, rate: int = 4, budget_s: int | None = None
-                   ) -> Path:
+                   *policy_options: str, plain_text: bool = False, rate: int = 4, budget_s: int | None = None,
+                   setup: str = "") -> Path:
     environment = get_environment("string_match")
     checkpoint = demo_checkpoints(tmp_path / "checkpoints", 1, ["string_match"])[0]
     run = tmp_path / "run"
     (run / "logs").mkdir(parents=True)
     (run / "gateway.py").write_text(PROXY.format(request_edit=request_edit, response_edit=response_edit,
-                                                 on_error=on_error, plain_text=plain_text, rate=rate))
+                                                 on_error=on_error, plain_text=plain_text, rate=rate,
+                                                 setup=setup))
     inputs = run / "rollouts_materialized_inputs.jsonl"
     materialize_file(environment.dataset_path, inputs, MaterializationSettings(2, environment.agent_name))
     port, proxy_port = free_loopback_port(), free_loopback_port()
@@ -292,11 +295,35 @@ def test_a_gateway_pacing_requests_to_a_quota_is_named_when_the_budget_ends_the_
 
     assert (top.category, top.id) == ("throughput_resources", "interrupted_collection")
     assert [line.where for line in top.evidence][1:] == [_where(run, "time.sleep"), _where(run, "RATE_PER_S =")]
-    assert f"raise the proxy's rate for it (RATE_PER_S = 2, {_where(run, 'RATE_PER_S =')})" in top.fix
+    assert f"raise the proxy's limit for it (RATE_PER_S = 2, {_where(run, 'RATE_PER_S =')})" in top.fix
 
 
 def test_a_gateway_pacing_far_above_the_runs_rate_is_no_finding(tmp_path: Path) -> None:
     run = _through_proxy(tmp_path, PACED, rate=10000, budget_s=60)
+    assert "ended by SIGTERM" not in (run / "logs" / "collect.log").read_text()
+
+    assert all(f.id != "interrupted_collection" for f in diagnose(run).findings)
+
+
+def _one_slot(connections: int) -> str:
+    return f"UPSTREAM_CONNECTIONS = {connections}\nSLOTS = threading.BoundedSemaphore(UPSTREAM_CONNECTIONS)"
+
+
+def test_a_gateway_forwarding_one_request_at_a_time_is_named_when_the_budget_ends_the_run(tmp_path: Path) -> None:
+    run = _through_proxy(tmp_path, "SLOTS.acquire()", "SLOTS.release()", "raise", "--latency-ms", "300",
+                         budget_s=20, setup=_one_slot(1))
+    assert "ended by SIGTERM" in (run / "logs" / "collect.log").read_text()
+
+    top = diagnose(run).causes[0]
+
+    assert (top.category, top.id) == ("throughput_resources", "interrupted_collection")
+    assert [line.where for line in top.evidence][1:] == [_where(run, "SLOTS ="), _where(run, "UPSTREAM_CONNECTIONS =")]
+    assert "raise the proxy's limit for it (UPSTREAM_CONNECTIONS = 1," in top.fix
+
+
+def test_a_gateway_forwarding_many_at_a_time_is_no_finding(tmp_path: Path) -> None:
+    run = _through_proxy(tmp_path, "SLOTS.acquire()", "SLOTS.release()", "raise", "--latency-ms", "300",
+                         budget_s=90, setup=_one_slot(64))
     assert "ended by SIGTERM" not in (run / "logs" / "collect.log").read_text()
 
     assert all(f.id != "interrupted_collection" for f in diagnose(run).findings)

@@ -212,9 +212,9 @@ def _paced_by_a_proxy(ev: Evidence, interrupt: LogHit, paced: tuple[EvidenceLine
         evidence=[interrupt.evidence(), sleep] + ([setting] if setting else []),
         cause=f"The time budget ended the collection while it still worked, and {left}; nothing failed and nothing "
               f"was refused. {sleep.file}:{sleep.line} (`{sleep.text}`) makes each request wait its turn before it "
-              f"is forwarded{by}: a rate the proxy sets, not the model server's speed, paced the run (seed 000: "
+              f"is forwarded{by}: a limit the proxy sets, not the model server's speed, paced the run (seed 000: "
               "throughput).",
-        fix=f"Send the eval straight to the model server, or raise the proxy's rate for it{by}; or give the run the "
+        fix=f"Send the eval straight to the model server, or raise the proxy's limit for it{by}; or give the run the "
             f"time that pace needs. Then resume: {resume_command(ev)}.",
     )
 

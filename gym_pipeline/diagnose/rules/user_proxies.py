@@ -170,18 +170,21 @@ def _rewrites_answers(ev: Evidence, proxy: UserFile) -> Finding | None:
 
 
 _SLEEPS = re.compile(r"\b(?:time|asyncio)\.sleep\(")
+_SEMAPHORE = re.compile(r"Semaphore\(\s*(?P<name>[A-Z][A-Z0-9_]{2,})\s*\)")
 
 
 def pacing_proxy(ev: Evidence) -> tuple[EvidenceLine, EvidenceLine | None] | None:
-    """(the sleep line, the numeric UPPER_CASE setting its function paces by) of a user's proxy that holds each request back:
-    a quota or rate limit of its own, which no error reports."""
+    """(the line that holds requests back, the numeric UPPER_CASE setting it goes by) of a user's proxy with a limit
+    of its own, which no error reports: a sleep pacing each request to a rate, or a semaphore letting only so many
+    through at once."""
     for proxy in _proxies(ev):
-        found = next(iter(lines_matching([proxy], _SLEEPS)), None)
-        if found is None:
-            continue
-        _, number, line, _ = found
         lines = proxy.text.splitlines()
-        start = max((n for n in range(1, number) if lines[n - 1].lstrip().startswith("def ")), default=1)
+        held = next(iter(lines_matching([proxy], _SEMAPHORE)), None) or next(iter(lines_matching([proxy], _SLEEPS)),
+                                                                             None)
+        if held is None:
+            continue
+        _, number, line, _ = held
+        start = max((n for n in range(1, number) if lines[n - 1].lstrip().startswith("def ")), default=number)
         names = dict.fromkeys(re.findall(r"\b[A-Z][A-Z0-9_]{2,}\b", "\n".join(lines[start - 1:number])))
         setting = next(((at, text) for name in names for at, text in enumerate(lines, 1)
                         if re.match(rf"{name}\s*=\s*[\d.]", text)), None)
