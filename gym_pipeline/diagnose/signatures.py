@@ -81,6 +81,7 @@ SIGNATURES: tuple[Signature, ...] = (
         r"|(?:docker: |podman: )?Error(?: response from daemon)?:"  # docker, buildah, podman
         r"|\S*python[\d.]*: can't open file"  # the interpreter given a script that is not there
         r"|\S+: error while loading shared libraries:"  # the dynamic loader, before a program could start
+        r"|Fatal Python error:"  # the interpreter refusing to start or aborting
         # a file tool that did not find what a script gave it (a data build going on without a shard)
         r"|(?:cp|mv|cat|zcat|gzip|gunzip|tar|ls|rsync|scp): (?:cannot (?:stat|access|open)|[^\n]*: No such file or "
         r"directory)"
@@ -196,6 +197,8 @@ SIGNATURES: tuple[Signature, ...] = (
                                r"|^ulimit -(?P<flag>[fvdt]):?\s+(?P<value2>\d+)\s*$"),
     # a native library that could not get memory (an address-space cap, or the machine out of memory)
     Signature("memory_allocation_failed", r"Memory allocation (?:still )?failed|OpenBLAS error: Memory"),
+    # Python refusing, before it runs a line, a PYTHON* variable of its environment it cannot use
+    Signature("python_startup_variable", r"Fatal Python error: \w+: (?P<variable>PYTHON[A-Z]+) must be"),
     Signature("gym_concurrency", r"Querying with (?P<concurrency>\d+) concurrent requests"),
     # Ctrl-C, or `timeout`'s budget: the shell's `exit status 124`, or a script's own echo of a collection's 124
     Signature("user_interrupt", r"^KeyboardInterrupt\s*$|^exit status 124$"

@@ -96,6 +96,7 @@ from gym_pipeline.diagnose.rules.process_limits import rule_process_limits
 from gym_pipeline.diagnose.rules.profiled_run import rule_profile_of_an_older_run, rule_summary_of_an_older_run
 from gym_pipeline.diagnose.rules.progress import rule_interrupted_collection
 from gym_pipeline.diagnose.rules.published_copy import rule_results_published_without_overwriting
+from gym_pipeline.diagnose.rules.python_environment import rule_python_startup_variable
 from gym_pipeline.diagnose.rules.quality import (
     rule_answers_cut_by_the_extraction,
     rule_answers_in_other_typography_scored_0,
@@ -187,6 +188,7 @@ RULES: tuple[Rule, ...] = (
     Rule(1, "shell_reported_signal", rule_shell_reported_signal),
     Rule(1, "proxy_intercepts_loopback", rule_proxy_intercepts_loopback),
     Rule(1, "python_version", rule_python_version),
+    Rule(1, "python_startup_variable", rule_python_startup_variable),
     Rule(1, "ports_in_use", rule_ports_in_use),
     Rule(1, "host_limits", rule_host_limits),
     Rule(1, "process_limits", rule_process_limits),
