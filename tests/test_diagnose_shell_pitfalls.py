@@ -276,3 +276,24 @@ def test_the_same_array_quoted_with_an_at_is_no_finding(tmp_path):
                                     f'{CLI} materialize --input data.jsonl "${{ARGS[@]}}" --output m.jsonl\n', DATA)
 
     assert all(f.id != "shell_pitfalls" for f in diagnose(run).findings)
+
+
+
+@pytest.mark.parametrize(("setting", "fault"), [("num_repeats=4", True), ("NUM_REPEATS=4", False)])
+def test_a_setting_in_other_letter_case_than_the_script_reads(tmp_path, setting, fault):
+    run = run_with_script(tmp_path, "source settings.env\n"
+                                    f"{CLI} materialize --input data.jsonl --num-repeats ${{NUM_REPEATS:-1}} "
+                                    "--agent string_match_simple_agent --output m.jsonl\n",
+                          {"settings.env": f"# edit here\n{setting}\n", **DATA})
+    rows = len((run / "m.jsonl").read_text().splitlines())
+    tasks = len(DATA["data.jsonl"].splitlines())
+
+    findings = [f for f in diagnose(run).findings if f.id == "settings_read_with_text_tools"]
+
+    if fault:
+        assert rows == tasks  # one repeat: the default
+        assert findings[0].category == "config"
+        assert [line.where for line in findings[0].evidence] == ["settings.env:2", "run_eval.sh:3"]
+        assert "`NUM_REPEATS=4`, in settings.env (not `num_repeats=4`)" in findings[0].fix
+    else:
+        assert rows == 4 * tasks and findings == []

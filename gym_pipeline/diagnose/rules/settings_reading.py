@@ -6,7 +6,10 @@
   server has 4 slots`): the value keeps the comment, and `--concurrency $CONC` passes its words as arguments of
   their own (`#` then reaches Gym's config loader, which cannot parse it).
 
-Both are config causes: the settings the file holds are not the ones that reached the run.
+- A script reading `${NUM_REPEATS:-1}` after sourcing a settings file that sets `num_repeats=4`: shell names are
+  case-sensitive, so the setting is never read and the default runs.
+
+All are config causes: the settings the file holds are not the ones that reached the run.
 """
 
 from __future__ import annotations
@@ -60,7 +63,7 @@ _INLINE_COMMENT = re.compile(r"\S\s+#")
 
 
 def rule_settings_read_with_text_tools(ev: Evidence) -> list[Finding]:
-    for finding in (_setting_grepped_from_a_comment(ev), _inline_comment_kept(ev)):
+    for finding in (_setting_grepped_from_a_comment(ev), _inline_comment_kept(ev), _setting_in_other_case(ev)):
         if finding is not None:
             return [finding]
     return []
@@ -93,4 +96,42 @@ def _inline_comment_kept(ev: Evidence) -> Finding | None:
                 f"{cut['file']} | cut -d: -f2 | sed 's/#.*//' | tr -d ' '` (or read it with a parser of that format: "
                 f"`yq .{cut['key']} {cut['file']}`), or move the comment to a line of its own; then run again.",
         )
+    return None
+
+
+_PRINTS = re.compile(r"^\s*(?:echo|printf)\b")
+_SOURCED = re.compile(r"^\s*(?:source|\.)\s+(?P<path>[\w./-]+)")
+_DEFAULTED = re.compile(r"\$\{(?P<name>[A-Za-z_]\w*):?-(?P<default>[^}]*)\}")
+_ASSIGNS = re.compile(r"^\s*(?:export\s+)?(?P<name>[A-Za-z_]\w*)=(?P<value>\S*)")
+
+
+def _setting_in_other_case(ev: Evidence) -> Finding | None:
+    by_name = {Path(file.name).name: file for file in ev.user_files}
+    for file, number, _, sourced in lines_matching(ev.user_files, _SOURCED, SCRIPT_SUFFIXES):
+        settings = by_name.get(Path(sourced["path"]).name)
+        if settings is None:
+            continue
+        assigned = {m["name"]: (n, text.strip(), m["value"]) for n, text in enumerate(settings.text.splitlines(), 1)
+                    if (m := _ASSIGNS.match(text))}
+        uses = [(n, text, m) for n, text in enumerate(file.text.splitlines(), 1) if n > number
+                for m in _DEFAULTED.finditer(text)]
+        # a command's use before an `echo` of the value
+        for used_at, used_line, used in sorted(uses, key=lambda use: bool(_PRINTS.match(use[1]))):
+            name = used["name"]
+            other = next((key for key in assigned if key != name and key.lower() == name.lower()), None)
+            if name in assigned or other is None:
+                continue
+            at, text, value = assigned[other]
+            return Finding(
+                category=CONFIG,
+                title=f"{settings.name} sets {other}, and {file.name} reads {name}: the run used the default, "
+                      f"{used['default']}, not {value}",
+                evidence=[EvidenceLine(file=settings.name, line=at, text=text),
+                          EvidenceLine(file=file.name, line=used_at, text=used_line.strip())],
+                cause=f"Shell variable names are case-sensitive: `{text}` in {settings.name} sets {other}, a variable "
+                      f"{file.name} never reads, and `{used.group(0)}` found {name} unset and took its default, "
+                      f"{used['default']}. Nothing failed; the run had other settings than the file says.",
+                fix=f"Write the name as the script reads it, `{name}={value}`, in {settings.name} (not `{text}`), or "
+                    f"read `${other}` in {file.name}; then run again.",
+            )
     return None
