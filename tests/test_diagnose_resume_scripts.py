@@ -4,6 +4,8 @@
   a partial file. With --resume the attempts add up and finish.
 - A done check that compares the rollouts file's lines with the number of tasks: a file cut short already passes it,
   and the rerun skips the collection.
+- A "collect once" marker an earlier run left: the next run skips its collection. Removed between runs, it is no
+  finding.
 - A time budget spent by a loop that runs one collection per `split` chunk, one after another; and by a collection
   at a concurrency of 1 whose output nobody kept, where only the manifest tells.
 """
@@ -143,3 +145,27 @@ def test_a_collection_with_requests_in_parallel_cut_short_is_not_called_slow(tmp
     run = _run_scripts(tmp_path, [_unlogged_collection(2)])
 
     assert all(f.id != "interrupted_collection" for f in diagnose(run).findings)
+
+
+def _collect_once(cleanup: str) -> str:
+    return (cleanup + "if [ -f .collect_done ]; then\n  echo \"rollouts already collected (.collect_done): skipping\"\n"
+            f"else\n  {MATERIALIZE}  {CLI} collect --inputs rollouts_materialized_inputs.jsonl --output rollouts.jsonl "
+            "--model-url URL --env string_match --concurrency 8 && touch .collect_done\nfi\n")
+
+
+def test_a_collect_once_marker_left_by_an_earlier_run_skips_the_next_collection(tmp_path: Path) -> None:
+    run = _run_scripts(tmp_path, [_collect_once(""), _collect_once("")])
+    assert "skipping" in (run / "logs" / "run_eval_1.log").read_text()
+
+    top = diagnose(run).causes[0]
+
+    assert (top.category, top.id) == ("cache_resume", "done_marker_left_by_an_earlier_run")
+    assert [line.where for line in top.evidence] == ["logs/run_eval_1.log:1", "run_eval.sh:2"]
+    assert "Remove .collect_done before a new run" in top.fix
+
+
+def test_a_marker_removed_before_each_run_is_no_finding(tmp_path: Path) -> None:
+    run = _run_scripts(tmp_path, [_collect_once("rm -f .collect_done\n"), _collect_once("rm -f .collect_done\n")])
+    assert "skipping" not in (run / "logs" / "run_eval_1.log").read_text()
+
+    assert all(f.id != "done_marker_left_by_an_earlier_run" for f in diagnose(run).findings)

@@ -6,6 +6,8 @@
 - A "skip the collection when it is done" check that compares the rollouts file's lines with the number of tasks:
   with several repeats per task, a file cut short by an interruption already has as many lines as there are tasks,
   and the rerun skips the collection and profiles the partial file.
+- A "collect once" marker file (`if [ -f .collect_done ]; then echo skipping...`) that an earlier run left in the
+  folder: the new run (a new checkpoint, new data) skipped its collection and profiled the old rollouts.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import re
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import Finding, resume_command
+from gym_pipeline.diagnose.logs import find_log_files
 from gym_pipeline.diagnose.user_scripts import SCRIPT_SUFFIXES, SHELL_LOOP, SHELL_LOOP_END, UserFile, assignment_of
 from gym_pipeline.diagnose.vocabulary import CACHE_RESUME
 
@@ -104,5 +107,61 @@ def rule_done_check_counts_tasks(ev: Evidence) -> list[Finding]:
                 fix=f"In {file.name}, compare with the materialized rows (`wc -l < rollouts_materialized_inputs.jsonl`, "
                     f"tasks x repeats), not {count}, or always run the collection with --resume (it does only what is "
                     f"missing): {resume_command(ev)}; then profile.",
+            )]
+    return []
+
+
+_MARKER_GUARD = re.compile(r"^\s*if\s+\[\[?\s+-[fe]\s+\"?(?P<marker>[\w./-]+)\"?\s*\]\]?")
+_BRANCH_END = re.compile(r"^\s*(?:else|elif|fi)\b")
+_ECHOED = re.compile(r"\becho\s+[\"'](?P<text>[^\"'$]{12,})")
+_LOG_BYTES = 1 << 20  # of each log, searched for the script's own words
+
+
+def _logged(ev: Evidence, words: str) -> EvidenceLine | None:
+    """The first log line holding `words`."""
+    for log in find_log_files(ev.run_dir):
+        with log.open("rb") as handle:
+            text = handle.read(_LOG_BYTES).decode("utf-8", errors="replace")
+        if (at := text.find(words)) >= 0:
+            number = text.count("\n", 0, at) + 1
+            return EvidenceLine(file=ev.rel(log), line=number, text=text.splitlines()[number - 1].strip())
+    return None
+
+
+def rule_done_marker_left_by_an_earlier_run(ev: Evidence) -> list[Finding]:
+    if ev.run_dir is None:
+        return []
+    for file in _scripts(ev):
+        lines = file.text.splitlines()
+        for number, line in enumerate(lines, 1):
+            guard = _MARKER_GUARD.match(line)
+            if guard is None or not (ev.run_dir / guard["marker"]).exists():
+                continue
+            branch = []
+            for text in lines[number:]:
+                if _BRANCH_END.match(text):
+                    break
+                branch.append(text)
+            otherwise = lines[number + len(branch):]
+            said = next((m["text"] for text in branch if (m := _ECHOED.search(text))), None)
+            if said is None or not any(_COLLECTS.search(text) for text in otherwise[:20]) \
+                    or any(_COLLECTS.search(text) for text in branch):
+                continue
+            skipped = _logged(ev, said[:40])
+            if skipped is None:
+                continue
+            marker = guard["marker"]
+            return [Finding(
+                category=CACHE_RESUME,
+                title=f"{file.name}:{number} skipped the collection because {marker} exists: the rollouts profiled are "
+                      "an earlier run's",
+                evidence=[skipped, EvidenceLine(file=file.name, line=number, text=line.strip())],
+                cause=f"{file.name} collects only when {marker} is missing, and an earlier run left it in this folder: "
+                      f"this run found it ({skipped.file}:{skipped.line}), skipped the collection, and profiled the "
+                      "rollouts of that earlier run, whatever model or data it had. A marker that says only "
+                      "\"collected once\" cannot tell one run from the next.",
+                fix=f"Remove {marker} before a new run, or make the marker name the run it is for (the checkpoint and "
+                    f"the data's digest in its name or content, checked in {file.name}), or let `gym-pipeline collect "
+                    "--resume` decide what is left to do (it checks the inputs); then collect again and profile.",
             )]
     return []
