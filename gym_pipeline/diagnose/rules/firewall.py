@@ -7,13 +7,22 @@ client of it sees connections refused or timed out: the model server looks down,
 
 from __future__ import annotations
 
+import re
+
 from gym_pipeline.diagnose.evidence import Evidence
+from gym_pipeline.diagnose.evidence_line import EvidenceLine, excerpt
 from gym_pipeline.diagnose.findings import Finding, unique
 from gym_pipeline.diagnose.rules.fallback import listeners
+from gym_pipeline.diagnose.user_scripts import SCRIPT_SUFFIXES, lines_matching
 from gym_pipeline.diagnose.vocabulary import INFRA
 
 # what a refused or dropped connection to the model or a Gym server shows in the logs
 _CONNECTION_FAILURES = ("gym_request_retry", "model_endpoint_down")
+
+
+# a user's script adding a rule that refuses traffic (`iptables -A INPUT ... -j REJECT`)
+_ADDS_RULE = re.compile(r"\biptables\s+(?:-\w+\s+\S+\s+)*-[AI]\s+\w+[^#\n]*(?:-j\s+(?:REJECT|DROP)|\\$)"
+                        r"|\bnft\s+(?:add|insert)\s+rule\b[^#\n]*\b(?:reject|drop)\b")
 
 
 def rule_firewall_blocks_run_port(ev: Evidence) -> list[Finding]:
@@ -26,18 +35,30 @@ def rule_firewall_blocks_run_port(ev: Evidence) -> list[Finding]:
             continue
         port, listener = blocked[0], ports[blocked[0]]
         action = (hit.group("action", "action2") or "").upper()
+        added = next(lines_matching(ev.user_files, _ADDS_RULE, SCRIPT_SUFFIXES), None)
+        by_script = f" {added[0].name}:{added[1]} added it." if added else ""
         return [Finding(
             category=INFRA,
             title=f"A firewall rule {'rejects' if action == 'REJECT' else 'drops'} connections to ports {low}-{high}, "
                   f"where {listener.who} listens (port {port})",
             evidence=unique([hit.evidence(), *(h.evidence() for name in _CONNECTION_FAILURES
-                                               for h in ev.hits(name)[:1])]),
+                                               for h in ev.hits(name)[:1]),
+                             *([EvidenceLine(file=added[0].name, line=added[1], text=added[2].strip())]
+                               if added else [])]),
             cause=f"{hit.file} shows the node's firewall (iptables or nftables) refusing TCP to ports {low}-{high}, and "
                   f"{listener.who} listens on {port} ({listener.source}): every connection to it fails although the "
-                  "server is up, so requests are refused or time out and are retried until the run gives up.",
-            fix=f"Start the server on a port outside {low}-{high} (`--port`, or the model server's port setting), or have "
-                "the rule allow loopback (`iptables -I INPUT -i lo -j ACCEPT`, by whoever manages the node's firewall); "
-                "check with `curl -s http://127.0.0.1:<port>/v1/models`, then start the run again.",
+                  "server is up, so requests are refused or time out and are retried until the run gives up."
+                  + by_script,
+            fix=(f"Delete the rule {added[0].name}:{added[1]} added, `{excerpt(added[2].strip().rstrip(chr(92)), 200)}` "
+                 "(the same command with `-D` for `-A`/`-I`, by whoever manages the node's firewall), or "
+                 f"{_move(low, high)}" if added
+                 else _move(low, high)[0].upper() + _move(low, high)[1:]),
             explains=frozenset({"firewall_rule", *_CONNECTION_FAILURES}),
         )]
     return []
+
+
+def _move(low: int, high: int) -> str:
+    return (f"start the server on a port outside {low}-{high} (`--port`, or the model server's port setting), or have "
+            "the rule allow loopback (`iptables -I INPUT -i lo -j ACCEPT`, by whoever manages the node's firewall); "
+            "check with `curl -s http://127.0.0.1:<port>/v1/models`, then start the run again.")
