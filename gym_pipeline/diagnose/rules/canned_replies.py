@@ -21,6 +21,8 @@ from gym_pipeline.diagnose.user_scripts import lines_matching
 from gym_pipeline.diagnose.vocabulary import CACHE_RESUME, MODEL_SERVING
 
 MIN_TASKS = 3  # tasks expecting different answers given the same reply
+# ... and that share of the scored tasks: a model may well give one short reply (`Answer: B`) to a few of many tasks
+MIN_SHARE = 0.3
 _ASSIGNED_NAME = re.compile(r"^\s*(?:export\s+)?(?P<name>[A-Za-z_]\w*)\s*[:=]")
 _CACHES_POST = re.compile(r"cache\w*\b[^\n]*\bPOST\b", re.IGNORECASE)
 _STAND_IN = re.compile(r"mock|fake|stub|dummy|stand.?in", re.IGNORECASE)
@@ -29,8 +31,9 @@ _LOG_HEAD_BYTES = 4096  # of each log: where a server says where it listens
 
 def rule_one_reply_to_different_prompts(ev: Evidence) -> list[Finding]:
     quality = ev.artifacts.quality
+    least = max(MIN_TASKS, MIN_SHARE * len(quality.scored_of_task))
     replies = [(reply, tasks) for reply, tasks in quality.replies_scored_zero.items()
-               if len({quality.expected_of_task.get(task) for task in tasks} - {None}) >= MIN_TASKS]
+               if len({quality.expected_of_task.get(task) for task in tasks} - {None}) >= least]
     if not replies or prompts_at_fault(ev):
         return []  # the same reply to broken prompts is the data's fault (step 5)
     reply, tasks = max(replies, key=lambda item: len(item[1]))
