@@ -135,6 +135,11 @@ def _cuts_answers(ev: Evidence, proxy: UserFile) -> Finding | None:
     )
 
 
+def _enclosing_def(lines: list[str], number: int) -> int | None:
+    """The line of the `def` that line `number` of `lines` is in, if any comes before it."""
+    return max((n for n in range(1, number) if lines[n - 1].lstrip().startswith("def ")), default=None)
+
+
 def _rewrites_answers(ev: Evidence, proxy: UserFile) -> Finding | None:
     """A switch of the proxy's (`ASCII_ONLY = True`) turning on a rewrite of the answer's text, and most rollouts
     scored 0."""
@@ -149,7 +154,7 @@ def _rewrites_answers(ev: Evidence, proxy: UserFile) -> Finding | None:
     lines = proxy.text.splitlines()
     switches = {m["name"]: at for at, text in enumerate(lines, 1) if (m := _SWITCH.match(text))}
     # the switch the rewrite's function tests
-    start = max((n for n in range(number) if lines[n - 1].lstrip().startswith("def ")), default=1)
+    start = _enclosing_def(lines, number) or 1
     switch = next((name for name in switches if any(name in text for text in lines[start - 1:number])), None)
     if switch is None:
         return None
@@ -184,7 +189,7 @@ def pacing_proxy(ev: Evidence) -> tuple[EvidenceLine, EvidenceLine | None] | Non
         if held is None:
             continue
         _, number, line, _ = held
-        start = max((n for n in range(1, number) if lines[n - 1].lstrip().startswith("def ")), default=number)
+        start = _enclosing_def(lines, number) or number
         names = dict.fromkeys(re.findall(r"\b[A-Z][A-Z0-9_]{2,}\b", "\n".join(lines[start - 1:number])))
         setting = next(((at, text) for name in names for at, text in enumerate(lines, 1)
                         if re.match(rf"{name}\s*=\s*[\d.]", text)), None)
