@@ -71,6 +71,7 @@ def lines_matching(files: list[UserFile], pattern: re.Pattern[str],
                 yield file, number, line, match
 
 
+PRINTS = re.compile(r"^\s*(?:echo|printf)\b")  # a line that only prints (what a script says, not what it does)
 SHELL_VARIABLE = re.compile(r"\$\{?(?P<name>[A-Za-z_]\w*)\}?")  # `$NAME` or `${NAME}`
 
 

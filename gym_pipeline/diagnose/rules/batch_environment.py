@@ -13,11 +13,10 @@ import re
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import Finding
-from gym_pipeline.diagnose.user_scripts import assignment_of
+from gym_pipeline.diagnose.user_scripts import PRINTS, assignment_of
 from gym_pipeline.diagnose.vocabulary import CONFIG
 
 _EXPORT_OPTION = re.compile(r"^\s*#SBATCH\s+--export[= ](?P<export>\S+)")
-_PRINTS = re.compile(r"^\s*(?:echo|printf)\b")
 _USED = re.compile(r"\$\{?(?P<name>[A-Z_][A-Z0-9_]*)\b")
 # what every job has whatever --export says: Slurm's own variables and the login basics slurmd sets
 _ALWAYS_SET = re.compile(r"^(?:SLURM_\w*|HOME|USER|LOGNAME|PATH|HOSTNAME|SHELL|PWD|TMPDIR|OPTARG|OPTIND|RANDOM)$")
@@ -37,7 +36,7 @@ def rule_variable_not_exported_to_the_job(ev: Evidence) -> list[Finding]:
             continue
         export_line, export = option
         # a command's use of the variable before an `echo` of it
-        for number, line in sorted(enumerate(lines, 1), key=lambda item: bool(_PRINTS.match(item[1]))):
+        for number, line in sorted(enumerate(lines, 1), key=lambda item: bool(PRINTS.match(item[1]))):
             if line.lstrip().startswith("#"):
                 continue
             for used in _USED.finditer(line):

@@ -20,7 +20,7 @@ from pathlib import Path
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import Finding
-from gym_pipeline.diagnose.user_scripts import SCRIPT_SUFFIXES, lines_matching
+from gym_pipeline.diagnose.user_scripts import PRINTS, SCRIPT_SUFFIXES, lines_matching
 from gym_pipeline.diagnose.vocabulary import CONFIG
 
 # `grep num_repeats eval.cfg | head -1`: a first match that may be a comment (no `^` anchor, no `-v '^#'`)
@@ -99,7 +99,6 @@ def _inline_comment_kept(ev: Evidence) -> Finding | None:
     return None
 
 
-_PRINTS = re.compile(r"^\s*(?:echo|printf)\b")
 _SOURCED = re.compile(r"^\s*(?:source|\.)\s+(?P<path>[\w./-]+)")
 _DEFAULTED = re.compile(r"\$\{(?P<name>[A-Za-z_]\w*):?-(?P<default>[^}]*)\}")
 _ASSIGNS = re.compile(r"^\s*(?:export\s+)?(?P<name>[A-Za-z_]\w*)=(?P<value>\S*)")
@@ -116,7 +115,7 @@ def _setting_in_other_case(ev: Evidence) -> Finding | None:
         uses = [(n, text, m) for n, text in enumerate(file.text.splitlines(), 1) if n > number
                 for m in _DEFAULTED.finditer(text)]
         # a command's use before an `echo` of the value
-        for used_at, used_line, used in sorted(uses, key=lambda use: bool(_PRINTS.match(use[1]))):
+        for used_at, used_line, used in sorted(uses, key=lambda use: bool(PRINTS.match(use[1]))):
             name = used["name"]
             other = next((key for key in assigned if key != name and key.lower() == name.lower()), None)
             if name in assigned or other is None:

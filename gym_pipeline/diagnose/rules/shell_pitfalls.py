@@ -39,7 +39,7 @@ from pathlib import Path
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import Finding
-from gym_pipeline.diagnose.user_scripts import SHELL_LOOP_END, UserFile, lines_matching
+from gym_pipeline.diagnose.user_scripts import PRINTS, SHELL_LOOP_END, UserFile, lines_matching
 from gym_pipeline.diagnose.vocabulary import CACHE_RESUME, CONFIG
 
 _SHELL = {".sh", ".bash", ".sbatch"}
@@ -64,7 +64,6 @@ _PARAMETER = re.compile(r"\b(?P<name>[A-Za-z_]\w*)=[\"']?\$\{?(?P<position>[1-9]
 _VARIABLE_ARGUMENT = re.compile(r"[\"']?\$\{?(?P<name>[A-Za-z_]\w*)\}?[\"']?")
 _ARRAY = re.compile(r"^\s*(?:(?:declare|typeset|local|readonly)\s+(?:-\w+\s+)*)?(?P<name>[A-Za-z_]\w*)=\((?P<items>[^)]*)\)")
 _JOINED_ARRAY = re.compile(r"\"\$\{(?P<name>[A-Za-z_]\w*)\[\*\]\}\"")
-_PRINTS = re.compile(r"^\s*(?:echo|printf)\b")
 _CASE_OF_ARGUMENT = re.compile(r"^\s*case\s+\"?\$\{?(?P<name>\w+)\}?\"?\s+in\b")
 _CASE_BRANCH = re.compile(r"^\s*\(?(?P<patterns>[^()#\n]+?)\)")
 _GETOPTS = re.compile(r"\bgetopts\s+[\"']?(?P<letters>:?[A-Za-z0-9:]+)[\"']?\s+\w+")
@@ -307,7 +306,7 @@ def _array_joined_into_one_word(ev: Evidence) -> Finding | None:
         arrays = {m["name"]: n for n, line in enumerate(lines, 1) if (m := _ARRAY.match(line))}
         for number, line in enumerate(lines, 1):
             joined = next((m for m in _JOINED_ARRAY.finditer(line) if m["name"] in arrays), None)
-            if joined is None or _PRINTS.match(line) or line.lstrip().startswith("#"):
+            if joined is None or PRINTS.match(line) or line.lstrip().startswith("#"):
                 continue
             name = joined["name"]
             return Finding(
