@@ -53,7 +53,23 @@ SCENARIOS = {
                                                       agent_timeout=2, verifier_timeout=1,
                                                       test="echo 1 > /logs/verifier/reward.txt; sleep 5"),
 }
+SCENARIOS.update({
+    # a .dockerignore meant for notes also matches the data file the Dockerfile copies
+    "copy_ignored": lambda root: _with_files(fixtures.write_task(
+        root, "ignored-copy", dockerfile=f"FROM {fixtures.DEFAULT_IMAGE}\nWORKDIR /app\nCOPY words.txt /app/words.txt\n"),
+        {"words.txt": "apple\npear\n", ".dockerignore": "# keep notes out of the image\n*.txt\n"}),
+    # a refresh renamed the file the Dockerfile copies to a dated one
+    "copy_renamed": lambda root: _with_files(fixtures.write_task(
+        root, "renamed-copy", dockerfile=f"FROM {fixtures.DEFAULT_IMAGE}\nWORKDIR /app\nCOPY server.log /app/\n"),
+        {"server-2026-12-01.log": "ERROR one\n"}),
+})
 SETTINGS = {"task_deadline": ", episode_grace_sec: 0"}
+
+
+def _with_files(task: Path, files: dict[str, str]) -> Path:
+    for name, text in files.items():
+        (task / "environment" / name).write_text(text)
+    return task
 
 
 class _Log:
@@ -148,6 +164,11 @@ EXPECTED = [
      ("Run the command again", "materialize stage writes new rows", "gym-pipeline backfill")),
     ("not_loadable", "config", ("could not load", "build-fails", "image build failed"),
      ("skip_unloadable: true", "--skip-unloadable", "gym-pipeline tasks validate")),
+    ("copy_ignored", "data_schema", ("could not load", "ignored-copy", "image build failed"),
+     ("ignored-copy/environment/Dockerfile:3 (`COPY words.txt /app/words.txt`)", ".dockerignore:2 (`*.txt`)",
+      "`!words.txt`")),
+    ("copy_renamed", "data_schema", ("could not load", "renamed-copy", "image build failed"),
+     ("copies server.log, which is not in the task's environment/ folder", "has server-2026-12-01.log instead")),
     ("engine_down", "infra", ("No sandbox could be created", "failed at seed", "needs-engine"),
      ("Read the failures file", "failure.message in the run summary", "bash scripts/dev-services.sh up docker")),
     ("task_deadline", "throughput_resources", ("harbor:task_deadline", "agent-overruns", "Episode exceeded"),
@@ -183,6 +204,11 @@ def test_the_diagnosis_of_a_real_run(runs, env, category, title, fix):
 def test_each_run_failed_the_way_its_entry_says(runs):
     config, outcomes = runs
     assert isinstance(outcomes["not_loadable"], TasksNotLoadable)
+    for env, task, missing in (("copy_ignored", "ignored-copy", "words.txt"), ("copy_renamed", "renamed-copy",
+                                                                              "server.log")):
+        reason = json.loads((config.run_dir(CHECKPOINT, env) / "skipped.json").read_text())[task]
+        assert isinstance(outcomes[env], TasksNotLoadable) and missing in reason, reason
+        assert "works" not in json.loads((config.run_dir(CHECKPOINT, env) / "skipped.json").read_text())
     assert isinstance(outcomes["engine_down"], NoResultError)
     assert "Could not set up sandbox: no Docker engine answers" in str(outcomes["engine_down"])
     summary = json.loads((config.run_dir(CHECKPOINT, "edited") / "rollouts_run_summary.json").read_text())

@@ -2,15 +2,19 @@
 
 skipped.json maps each task to the loader's reason. A base image the Docker host lacks is the machine's
 (infra); a folder missing what Harbor's format requires (`tests/test.sh`, `instruction.md`) is the task's
-data (data/schema), and so is a `task.toml` that does not parse or validate (the task's own definition, kept
+data (data/schema), and so is a file its Dockerfile copies that is not in environment/ (renamed, or kept out
+by .dockerignore), or a `task.toml` that does not parse or validate (the task's own definition, kept
 with it); a `dataset.toml` that does not is the run's settings (config)."""
 
 from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
+from difflib import get_close_matches
+from fnmatch import fnmatch
+from pathlib import Path
 
 from gym_pipeline.diagnose.vocabulary import DATA_SCHEMA, INFRA
 
@@ -22,7 +26,18 @@ class SkipKind:
     fix: str
 
 
+# the legacy builder's and BuildKit's words for a COPY whose source is not in the build context
+_COPY_SOURCE_MISSING = re.compile(r"COPY failed: .*?stat (?P<file>\S+): file does not exist"
+                                  r"|failed to (?:compute cache key|calculate checksum)\b.*?\"/?(?P<kit>[^\"]+)\": not found")
+
 _KINDS: tuple[tuple[re.Pattern[str], SkipKind], ...] = (
+    # before the image kinds below: "image build failed: COPY failed: file not found" is the folder's, not the host's
+    (_COPY_SOURCE_MISSING,
+     SkipKind(DATA_SCHEMA, "a file a task's Dockerfile copies is not in its environment/ folder",
+              "Put the file the Dockerfile's COPY names back into the task's environment/ folder, or make the COPY "
+              "name the file as it is now called; a pattern in environment/.dockerignore that matches the file keeps "
+              "it out of the build too (remove the pattern, or add `!<file>` after it); then validate the tasks again "
+              "(`gym-pipeline tasks validate <taskset>`).")),
     (re.compile(r"FROM names \S+, which the engine does not have|image .* not found|pull access denied|no such image"
                 r"|Cannot connect to the Docker daemon", re.I),
      SkipKind(INFRA, "the Docker host lacks the image a Dockerfile starts FROM",
@@ -69,3 +84,40 @@ def kind_of_skips(reasons: Iterable[str]) -> SkipKind | None:
             if "number" in wants or "integer" in wants else "")
     return replace(kind, fix=f"Give `{refused['field']}` what it takes ({wants}{bare}). {kind.fix}")
 
+
+
+def missing_copy_source(reason: str, task_dir: Path) -> str | None:
+    """For a build that failed on a COPY whose file is not in the task's environment/ folder: the Dockerfile line
+    that copies it, the .dockerignore line that excludes it or the file it was renamed to, as a fix; else None."""
+    match = _COPY_SOURCE_MISSING.search(reason)
+    if match is None:
+        return None
+    name = (match["file"] or match["kit"]).strip("/")
+    environment = task_dir / "environment"
+    copies = _first_line(environment / "Dockerfile", lambda line: re.match(r"\s*(?:COPY|ADD)\b", line, re.I)
+                         and re.search(rf"(?:^|[\s/]){re.escape(name)}(?:\s|$)", line))
+    excluded = _first_line(environment / ".dockerignore",
+                           lambda line: bool(line.strip()) and not line.startswith(("#", "!"))
+                           and (fnmatch(name, line.strip().lstrip("/")) or fnmatch(Path(name).name, line.strip())))
+    where = f"{task_dir.name}/environment/Dockerfile:{copies[0]} (`{copies[1]}`)" if copies else "the Dockerfile"
+    if excluded is not None:
+        return (f"{where} copies {name}, and {task_dir.name}/environment/.dockerignore:{excluded[0]} (`{excluded[1]}`) "
+                f"excludes it from the build context: narrow that pattern in .dockerignore (or add `!{name}` after it), "
+                "then validate the tasks again (`gym-pipeline tasks validate <taskset>`).")
+    present = sorted(path.name for path in environment.iterdir()) if environment.is_dir() else []
+    if name in present:
+        return None
+    like = get_close_matches(Path(name).name, present, n=1, cutoff=0.5) or [
+        other for other in present if Path(other).suffix == Path(name).suffix][:1]
+    renamed = f"; the folder has {like[0]} instead: make the COPY in the Dockerfile name it, or put {name} back" \
+        if like else f": put {name} back into {task_dir.name}/environment/"
+    return f"{where} copies {name}, which is not in the task's environment/ folder{renamed}; then validate the tasks " \
+           "again (`gym-pipeline tasks validate <taskset>`)."
+
+
+def _first_line(path: Path, test: Callable[[str], object]) -> tuple[int, str] | None:
+    try:
+        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()[:500]
+    except OSError:
+        return None
+    return next(((number, line.strip()) for number, line in enumerate(lines, start=1) if test(line)), None)

@@ -29,7 +29,7 @@ from gym_pipeline.diagnose.evidence_line import EvidenceLine, line_holding
 from gym_pipeline.diagnose.findings import CAUSE, NOTE, Finding, Rule, plural
 from gym_pipeline.diagnose.manifests import sweep_config_beside
 from gym_pipeline.diagnose.origin import DOCKER_TLS, DOCKER_TLS_FIX
-from gym_pipeline.diagnose.skip_reasons import kind_of_skips
+from gym_pipeline.diagnose.skip_reasons import kind_of_skips, missing_copy_source
 from gym_pipeline.diagnose.taskset_source import is_taskset_record, taskset_staleness
 from gym_pipeline.diagnose.vocabulary import (
     CACHE_RESUME,
@@ -153,6 +153,7 @@ def rule_tasks_not_loadable(ev: Evidence) -> list[Finding]:
     stopped = not run.rows and not run.failures
     first = next(iter(skipped))
     kind = kind_of_skips(skipped.values())
+    specific = missing_copy_source(skipped[first], locate_named_file(run.task_path(first), ev.run_dir, folder=True))
     # skipped as asked (skip_unloadable) and every other task ran: a draft left out on purpose looks the same
     complete = not stopped and ev.artifacts.rollouts.valid_rows and not ev.artifacts.missing_keys
     return [Finding(
@@ -164,7 +165,7 @@ def rule_tasks_not_loadable(ev: Evidence) -> list[Finding]:
               "reason. " + ("The environment does not set skip_unloadable, so the collection stopped before any "
                             "episode ran." if stopped else "The other tasks ran (skip_unloadable)."),
         fix=("Nothing, if they were left out on purpose (a draft); otherwise: " if complete else "")
-            + (f"{kind.fix} " if kind else "")
+            + (f"{specific} " if specific else f"{kind.fix} " if kind else "")
             + f"Read the reason (quoted above), fix the task folder ({run.task_path(first)}) and check it with "
             f"`gym-pipeline tasks validate {run.task_path(first)}`. To run the loadable tasks meanwhile, set "
             "`skip_unloadable: true` on the environment in sweep.yaml (Gym's --skip-unloadable), or move the task "
