@@ -6,8 +6,10 @@ proxy's line. A gateway answering the model server's errors with a fixed fallbac
 model URL still names, give many tasks one reply. A gateway whose switch (`PLAIN_TEXT = True`) turns on an edit of
 every answer fails the rollouts; with the switch off it is no finding. A gateway pacing each request to its quota
 (`RATE_PER_S`), or letting one request through at a time (`UPSTREAM_CONNECTIONS = 1`), is what a time budget then
-ends; at a rate or a number far above the run's it is no finding. The same proxy
-forwarding unchanged is no finding.
+ends; at a rate or a number far above the run's it is no finding. A gateway refusing bodies over a size limit
+(`MAX_BODY_BYTES`) with 413, or converting every reply to the legacy completions shape (`LEGACY_FORMAT = True`),
+fails the model calls it answers, and the finding names its setting; with the limit above every request or the
+switch off it is no finding. The same proxy forwarding unchanged is no finding.
 """
 
 import subprocess
@@ -327,3 +329,55 @@ def test_a_gateway_forwarding_many_at_a_time_is_no_finding(tmp_path: Path) -> No
     assert "ended by SIGTERM" not in (run / "logs" / "collect.log").read_text()
 
     assert all(f.id != "interrupted_collection" for f in diagnose(run).findings)
+
+
+REPLIES_RULE = "model_replies_unusable"
+SIZE_LIMIT = 'if len(json.dumps(request_json)) > MAX_BODY_BYTES: return self.send_error(413, "request body too large")'
+LEGACY = 'if LEGACY_FORMAT: choice["text"] = choice.pop("message")["content"]'
+
+
+def test_a_gateway_refusing_bodies_over_its_size_limit_is_named_with_the_limit(tmp_path: Path) -> None:
+    run = _through_proxy(tmp_path, SIZE_LIMIT, setup="MAX_BODY_BYTES = 200  # copied from the tokenizer service")
+    assert '"_ng_failure_http_status":413' in (run / "rollouts_failures.jsonl").read_text()
+
+    top = diagnose(run).causes[0]
+
+    assert (top.category, top.id) == ("model_serving", REPLIES_RULE)
+    assert "refused the requests with HTTP 413 (MAX_BODY_BYTES = 200)" in top.title
+    assert [line.where for line in top.evidence][-2:] == [_where(run, "MAX_BODY_BYTES ="), _where(run, "if len(")]
+    assert f"Change MAX_BODY_BYTES in gateway.py ({_where(run, 'MAX_BODY_BYTES =')})" in top.fix
+
+
+def test_a_gateway_with_a_size_limit_above_every_request_is_no_finding(tmp_path: Path) -> None:
+    run = _through_proxy(tmp_path, SIZE_LIMIT, setup="MAX_BODY_BYTES = 100000")
+
+    assert all(f.id != REPLIES_RULE for f in diagnose(run).findings)
+
+
+def test_a_gateway_converting_replies_to_the_legacy_shape_is_named_by_its_switch(tmp_path: Path) -> None:
+    run = _through_proxy(tmp_path, "pass", LEGACY, setup="LEGACY_FORMAT = True  # the old report tools read .text")
+
+    top = diagnose(run).causes[0]
+
+    assert (top.category, top.id) == ("model_serving", REPLIES_RULE)
+    assert top.title.startswith("gateway.py, the gateway before the model server, answered with no chat completion "
+                                "(LEGACY_FORMAT = True)")
+    assert f"Change LEGACY_FORMAT in gateway.py ({_where(run, 'LEGACY_FORMAT =')})" in top.fix
+
+
+def test_a_reply_of_the_legacy_shape_from_a_gateway_kept_elsewhere_still_points_at_the_model_url(tmp_path) -> None:
+    run = _through_proxy(tmp_path, "pass", LEGACY, setup="LEGACY_FORMAT = True")
+    (run / "gateway.py").rename(tmp_path / "gateway.py")  # the team's gateway is not part of the run folder
+
+    top = diagnose(run).causes[0]
+
+    assert (top.category, top.id) == ("model_serving", REPLIES_RULE)
+    assert top.title.startswith("What answers at the model URL answered with no chat completion")
+    assert "send the run straight to the model server" in top.fix
+
+
+def test_the_same_gateway_with_the_legacy_switch_off_is_no_finding(tmp_path: Path) -> None:
+    run = _through_proxy(tmp_path, "pass", LEGACY, setup="LEGACY_FORMAT = False")
+
+    assert all(f.id != REPLIES_RULE for f in diagnose(run).findings)
+    assert diagnose(run).category == "healthy"

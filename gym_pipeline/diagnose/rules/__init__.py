@@ -91,6 +91,7 @@ from gym_pipeline.diagnose.rules.job_arrays import rule_array_ids_not_the_files_
 from gym_pipeline.diagnose.rules.known import known_problems
 from gym_pipeline.diagnose.rules.local_ray import rule_own_ray_unreachable
 from gym_pipeline.diagnose.rules.make_targets import rule_partial_target_kept_by_make, rule_task_target_taken_for_a_file
+from gym_pipeline.diagnose.rules.model_replies import rule_model_replies_unusable
 from gym_pipeline.diagnose.rules.port_taken import rule_model_port_held_by_another_server
 from gym_pipeline.diagnose.rules.process_limits import rule_process_limits
 from gym_pipeline.diagnose.rules.profiled_run import rule_profile_of_an_older_run, rule_summary_of_an_older_run
@@ -229,6 +230,7 @@ RULES: tuple[Rule, ...] = (
     Rule(2, "client_timeout_too_short", rule_client_timeout_too_short),
     Rule(2, "proxy_rewrites_the_exchange", rule_proxy_rewrites_the_exchange),
     Rule(2, "model_endpoint_failures", rule_model_endpoint_failures),
+    Rule(2, "model_replies_unusable", rule_model_replies_unusable),
     Rule(2, "model_refusals", rule_model_refusals),
     Rule(2, "one_reply_to_different_prompts", rule_one_reply_to_different_prompts),
     Rule(2, "model_request_retries", rule_model_request_retries),

@@ -52,6 +52,9 @@ SETTINGS = frozenset({
 ROW_FIELDS = frozenset({"messages", "input", "tools", "role", "content", "instructions", "prompt"})
 
 OVERLOAD, SETTING, ROW, ROUTE = "model_overload", "model_setting", "model_row", "model_route"
+MODEL_REPLY = "model_reply"
+# the collectors' words for a 200 whose body is no chat completion (engines/builtin.py, taskfolders/agents.py)
+NOT_A_COMPLETION = re.compile(r"the answer is not a chat completion")
 SHORT_TIMEOUT_ROUTE = "short_client_timeout"
 # A timeout no model answer fits in (a few tokens take seconds under load): under this, a timed-out request is the
 # setting's fault.
@@ -165,6 +168,8 @@ def failure_route(ev: Evidence, group: FailureGroup) -> str:
         return "endpoint"
     if status in (401, 403, 404):
         return "auth_config"
+    if _MODEL_CALL.search(text) or NOT_A_COMPLETION.search(text):
+        return MODEL_REPLY  # what answers at the model URL refused the request, or its answer is not a completion
     return "other"
 
 

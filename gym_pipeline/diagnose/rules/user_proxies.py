@@ -196,3 +196,29 @@ def pacing_proxy(ev: Evidence) -> tuple[EvidenceLine, EvidenceLine | None] | Non
         return (EvidenceLine(file=proxy.name, line=number, text=line.strip()),
                 EvidenceLine(file=proxy.name, line=setting[0], text=setting[1].strip()) if setting else None)
     return None
+
+
+def proxy_behind_reply(ev: Evidence, status: int | None) -> tuple[str, EvidenceLine, EvidenceLine | None] | None:
+    """(the proxy's name, the line that answers so, the UPPER_CASE setting it goes by) of a user's proxy that sent
+    the HTTP `status` a failed request got, or, for a reply that was no completion (`status` None), of a switch of
+    the proxy's turned on (`LEGACY_FORMAT = True`): where to change what answered at the model URL."""
+    for proxy in _proxies(ev):
+        lines = proxy.text.splitlines()
+        if status is None:
+            switches = [(at, text) for at, text in enumerate(lines, 1) if (match := _SWITCH.match(text))
+                        and len(re.findall(rf"\b{match['name']}\b", proxy.text)) > 1]
+            if switches:
+                at, text = switches[0]
+                return proxy.name, EvidenceLine(file=proxy.name, line=at, text=text.strip()), None
+            continue
+        sent = next(((at, text) for at, text in enumerate(lines, 1)
+                     if re.search(rf"\b{status}\b", text) and not text.lstrip().startswith("#")), None)
+        if sent is None:
+            continue
+        start = _enclosing_def(lines, sent[0]) or sent[0]
+        names = dict.fromkeys(re.findall(r"\b[A-Z][A-Z0-9_]{2,}\b", "\n".join(lines[start - 1:sent[0]])))
+        setting = next(((at, text) for name in names for at, text in enumerate(lines, 1)
+                        if re.match(rf"{name}\s*=\s*(?:[\d.]|True\b|False\b)", text)), None)
+        return (proxy.name, EvidenceLine(file=proxy.name, line=sent[0], text=sent[1].strip()),
+                EvidenceLine(file=proxy.name, line=setting[0], text=setting[1].strip()) if setting else None)
+    return None
