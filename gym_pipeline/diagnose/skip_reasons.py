@@ -26,6 +26,8 @@ class SkipKind:
     fix: str
 
 
+_TASK_FILE_BYTES = 1 << 16  # read of a Dockerfile or .dockerignore: they are a few lines
+
 # the legacy builder's and BuildKit's words for a COPY whose source is not in the build context
 _COPY_SOURCE_MISSING = re.compile(r"COPY failed: .*?stat (?P<file>\S+): file does not exist"
                                   r"|failed to (?:compute cache key|calculate checksum)\b.*?\"/?(?P<kit>[^\"]+)\": not found")
@@ -85,7 +87,6 @@ def kind_of_skips(reasons: Iterable[str]) -> SkipKind | None:
     return replace(kind, fix=f"Give `{refused['field']}` what it takes ({wants}{bare}). {kind.fix}")
 
 
-
 def missing_copy_source(reason: str, task_dir: Path) -> str | None:
     """For a build that failed on a COPY whose file is not in the task's environment/ folder: the Dockerfile line
     that copies it, the .dockerignore line that excludes it or the file it was renamed to, as a fix; else None."""
@@ -116,8 +117,10 @@ def missing_copy_source(reason: str, task_dir: Path) -> str | None:
 
 
 def _first_line(path: Path, test: Callable[[str], object]) -> tuple[int, str] | None:
+    """(number, text) of the first line of a task's small file (a Dockerfile, a .dockerignore) that passes `test`."""
     try:
-        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()[:500]
+        with path.open("rb") as file:
+            lines = file.read(_TASK_FILE_BYTES).decode("utf-8", errors="replace").splitlines()
     except OSError:
         return None
     return next(((number, line.strip()) for number, line in enumerate(lines, start=1) if test(line)), None)

@@ -140,6 +140,15 @@ def _enclosing_def(lines: list[str], number: int) -> int | None:
     return max((n for n in range(1, number) if lines[n - 1].lstrip().startswith("def ")), default=None)
 
 
+def _setting_going_to(lines: list[str], number: int, value: str) -> tuple[int, str] | None:
+    """(line, text) of the first UPPER_CASE setting named between line `number`'s enclosing def and it that the file
+    sets to a value starting as `value` (a pattern) says: what that line goes by."""
+    start = _enclosing_def(lines, number) or number
+    names = dict.fromkeys(re.findall(r"\b[A-Z][A-Z0-9_]{2,}\b", "\n".join(lines[start - 1:number])))
+    return next(((at, text) for name in names for at, text in enumerate(lines, 1)
+                 if re.match(rf"{name}\s*=\s*{value}", text)), None)
+
+
 def _rewrites_answers(ev: Evidence, proxy: UserFile) -> Finding | None:
     """A switch of the proxy's (`ASCII_ONLY = True`) turning on a rewrite of the answer's text, and most rollouts
     scored 0."""
@@ -189,10 +198,7 @@ def pacing_proxy(ev: Evidence) -> tuple[EvidenceLine, EvidenceLine | None] | Non
         if held is None:
             continue
         _, number, line, _ = held
-        start = _enclosing_def(lines, number) or number
-        names = dict.fromkeys(re.findall(r"\b[A-Z][A-Z0-9_]{2,}\b", "\n".join(lines[start - 1:number])))
-        setting = next(((at, text) for name in names for at, text in enumerate(lines, 1)
-                        if re.match(rf"{name}\s*=\s*[\d.]", text)), None)
+        setting = _setting_going_to(lines, number, r"[\d.]")
         return (EvidenceLine(file=proxy.name, line=number, text=line.strip()),
                 EvidenceLine(file=proxy.name, line=setting[0], text=setting[1].strip()) if setting else None)
     return None
@@ -215,10 +221,7 @@ def proxy_behind_reply(ev: Evidence, status: int | None) -> tuple[str, EvidenceL
                      if re.search(rf"\b{status}\b", text) and not text.lstrip().startswith("#")), None)
         if sent is None:
             continue
-        start = _enclosing_def(lines, sent[0]) or sent[0]
-        names = dict.fromkeys(re.findall(r"\b[A-Z][A-Z0-9_]{2,}\b", "\n".join(lines[start - 1:sent[0]])))
-        setting = next(((at, text) for name in names for at, text in enumerate(lines, 1)
-                        if re.match(rf"{name}\s*=\s*(?:[\d.]|True\b|False\b)", text)), None)
+        setting = _setting_going_to(lines, sent[0], r"(?:[\d.]|True\b|False\b)")
         return (proxy.name, EvidenceLine(file=proxy.name, line=sent[0], text=sent[1].strip()),
                 EvidenceLine(file=proxy.name, line=setting[0], text=setting[1].strip()) if setting else None)
     return None
