@@ -133,12 +133,17 @@ def test_rollouts_answering_other_prompts_than_their_inputs_without_a_manifest_t
 def recollect_with_labels(run: Path, endpoint, relabel) -> int:
     """The run's data with `relabel(labels) -> labels` applied, materialized, collected from the simulated policy
     (which answers from what its checkpoint learned, not from the data) and profiled again; how many labels changed."""
-    data = data_of(run)
-    rows = [json.loads(line) for line in data.read_text().splitlines()]
+    rows = [json.loads(line) for line in data_of(run).read_text().splitlines()]
     labels = relabel([row["expected_answer"] for row in rows])
-    changed = sum(row["expected_answer"] != label for row, label in zip(rows, labels, strict=True))
-    data.write_text("".join(json.dumps(row | {"expected_answer": label}) + "\n" for row, label in zip(rows, labels,
-                                                                                                     strict=True)))
+    recollect_with_rows(run, endpoint, [row | {"expected_answer": label} for row, label in zip(rows, labels,
+                                                                                              strict=True)])
+    return sum(row["expected_answer"] != label for row, label in zip(rows, labels, strict=True))
+
+
+def recollect_with_rows(run: Path, endpoint, rows: list[dict]) -> None:
+    """The run's data replaced by `rows`, materialized, collected from the simulated policy and profiled again."""
+    data_of(run).write_text("".join(json.dumps(row) + "\n" for row in rows))
+    data = data_of(run)
     environment = get_environment(ENV)
     inputs, rollouts = run / MATERIALIZED_INPUTS_FILE, run / ROLLOUTS_FILE
     materialize_and_record(data, inputs, MaterializationSettings(REPEATS, environment.agent_name))
@@ -148,7 +153,6 @@ def recollect_with_labels(run: Path, endpoint, relabel) -> int:
         warnings.simplefilter("ignore")
         write_profile(profile_run(inputs, rollouts, allow_partial=True), rollouts)
     record_stage(run, "reward_profile", {"inputs": {"materialized": file_digest(inputs), "rollouts": file_digest(rollouts)}})
-    return changed
 
 
 def test_labels_written_in_other_typography_than_the_answers(run, policy_endpoint):
@@ -748,6 +752,84 @@ def test_labels_in_other_typography_name_the_data_script_and_the_file_it_reads(r
     assert (top.category, top.id) == ("data_schema", "expected_answers_in_other_typography")
     assert top.fix.startswith("In prep_data.py, normalize the labels it reads from answers.txt:")
 
+
+PREP_SPLITTING_BY_HAND = '''import json, sys
+pairs = []
+for line in open(sys.argv[1], encoding="utf-8").readlines()[1:]:
+    fields = line.rstrip("\\n").split(",")
+    pairs.append([fields[0], fields[1].strip()])
+print(json.dumps(pairs))
+'''
+PREP_WITH_CSV_READER = '''import csv, json, sys
+with open(sys.argv[1], newline="", encoding="utf-8") as sheet:
+    print(json.dumps([[record["question"], record["answer"]] for record in csv.DictReader(sheet)]))
+'''
+
+
+@pytest.mark.parametrize("prep", [PREP_SPLITTING_BY_HAND, PREP_WITH_CSV_READER], ids=["split_by_hand", "csv_reader"])
+def test_rows_a_prep_script_cut_at_the_commas_inside_quoted_questions(run, policy_endpoint, prep):
+    """questions.csv quotes the questions that hold a comma; prep_data.py splits each line at every comma, so those
+    rows get a question's opening fragment as prompt and its next fragment as label. Read with the csv module, the
+    same export gives whole rows and no such finding."""
+    rows = [json.loads(line) for line in data_of(run).read_text().splitlines()]
+    with (run / "questions.csv").open("w", newline="", encoding="utf-8") as sheet:
+        csv.writer(sheet).writerows([["question", "answer"], *([row["responses_create_params"]["input"][0]["content"][0][
+            "text"], row["expected_answer"]] for row in rows)])
+    (run / "prep_data.py").write_text(prep)
+    (run / "run_eval.sh").write_text("python3 prep_data.py questions.csv > pairs.json\n")
+    pairs = json.loads(subprocess.run([sys.executable, "prep_data.py", "questions.csv"], cwd=run, capture_output=True,
+                                      text=True, check=True).stdout)
+    recollect_with_rows(run, policy_endpoint, [
+        row | {"expected_answer": answer, "responses_create_params": {"input": [{"role": "user", "content": question}]}}
+        for row, (question, answer) in zip(rows, pairs, strict=True)])
+
+    findings = {finding.id: finding for finding in diagnose(run).causes}
+
+    if prep is PREP_WITH_CSV_READER:
+        assert "rows_cut_at_quoted_commas" not in findings
+        return
+    top = next(iter(findings.values()))
+    assert (top.category, top.id) == ("data_schema", "rows_cut_at_quoted_commas")
+    split_line = next(number for number, line in enumerate(prep.splitlines(), start=1) if ".split(" in line)
+    assert top.evidence[-1].where == f"prep_data.py:{split_line}"
+    assert top.fix.startswith("In prep_data.py, read questions.csv with the `csv` module")
+
+PREP_FROM_WEB_EXPORT = '''import html, json, sys
+items = json.load(open(sys.argv[1]))["items"]
+print(json.dumps([{"expected_answer": item["answer_html"]} for item in items]))
+'''
+PREP_DECODING_WEB_EXPORT = '''import html, json, sys
+items = json.load(open(sys.argv[1]))["items"]
+print(json.dumps([{"expected_answer": html.unescape(item["answer_html"]).replace("\\xa0", " ")} for item in items]))
+'''
+
+
+@pytest.mark.parametrize("prep", [PREP_FROM_WEB_EXPORT, PREP_DECODING_WEB_EXPORT], ids=["as_exported", "decoded"])
+def test_labels_a_prep_script_takes_from_a_web_exports_html_field(run, policy_endpoint, prep):
+    """cms_export.json writes its answers as HTML (`Albert&nbsp;Einstein`); prep_data.py takes `answer_html` as the
+    label: the fix names the script's line and the export. Decoded with html.unescape, the same export is no fault."""
+    (run / "prep_data.py").write_text(prep)
+    (run / "run_eval.sh").write_text("python3 prep_data.py cms_export.json > labels.json\n")
+
+    def exported(labels):
+        (run / "cms_export.json").write_text(json.dumps({"items": [{"answer_html": label.replace(" ", "&nbsp;")}
+                                                                   for label in labels]}))
+        rows = json.loads(subprocess.run([sys.executable, "prep_data.py", "cms_export.json"], cwd=run,
+                                         capture_output=True, text=True, check=True).stdout)
+        return [row["expected_answer"] for row in rows]
+
+    changed = recollect_with_labels(run, policy_endpoint, exported)
+
+    findings = {finding.id: finding for finding in diagnose(run).causes}
+    if prep is PREP_DECODING_WEB_EXPORT:
+        assert changed == 0 and "html_entities_in_expected_answers" not in findings
+        return
+    top = next(iter(findings.values()))
+    assert changed >= 2 and (top.category, top.id) == ("data_schema", "html_entities_in_expected_answers")
+    label_line = next(number for number, line in enumerate(prep.splitlines(), start=1) if "answer_html" in line)
+    assert top.evidence[-1].where == f"prep_data.py:{label_line}"
+    assert top.fix.startswith(f"In prep_data.py line {label_line}, decode the label it takes from cms_export.json:")
+    assert "&nbsp; becomes a space" in top.fix
 
 def _renamed_host_works() -> bool:
     return subprocess.run(["unshare", "--uts", "hostname", "gpu-eval-renamed"], capture_output=True).returncode == 0

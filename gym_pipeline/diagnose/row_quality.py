@@ -37,7 +37,8 @@ Collected while `artifacts` streams the files, one row at a time, in bounded mem
 - answers scored 0 that are the expected answer of a task farther away: labels moved by several rows, or sorted or
   shuffled apart from the prompts;
 - expected answers holding HTML entities (`Ludwig&nbsp;van&nbsp;Beethoven`): labels scraped from a web page, which
-  no answer matches.
+  no answer matches;
+- prompts that open a double quote they never close (`"In which city`): CSV rows cut at a comma inside a quoted field.
 """
 
 from __future__ import annotations
@@ -148,6 +149,9 @@ class RowQuality:
     # each task's last prompt message length, and the first line of a task with it
     prompt_lengths: Counter[int] = field(default_factory=Counter)
     prompt_length_examples: dict[int, tuple[int, str]] = field(default_factory=dict)  # length -> (line, its end)
+    # tasks whose prompt opens a double quote it never closes (`"In which city`): a quoted CSV field cut at its comma
+    unclosed_quote_tasks: set[int] = field(default_factory=set)
+    unclosed_quote_example: tuple[int, str] | None = None  # (materialized line, the prompt's start)
     last_line_failed: dict[tuple[int, int], str] = field(default_factory=dict)  # ... those last-line answers' lines
     last_line_failed_settings: Counter[tuple[str, str]] = field(default_factory=Counter)  # ... their rows' extraction
     last_line_followed_setting: int = 0  # ... of them, answers given in the form their row's extraction setting names
@@ -263,6 +267,7 @@ def note_materialized_row(quality: RowQuality, row: dict[str, Any], key: tuple[i
         length = len(texts[-1])
         quality.prompt_lengths[length] += 1
         quality.prompt_length_examples.setdefault(length, (line, texts[-1][-40:]))
+        _note_unclosed_quote(quality, texts[-1], task, line)
     if task not in quality.fields_of_task and len(quality.fields_of_task) < MAX_ROWS_TRACKED:
         quality.fields_of_task[task] = frozenset(name for name in row if not name.startswith("_ng_"))
     prompt = _prompt(row)
@@ -277,6 +282,14 @@ def note_materialized_row(quality: RowQuality, row: dict[str, Any], key: tuple[i
         quality.shared_task_indices.add(task)
         if len(quality.shared_examples) < max_examples:
             quality.shared_examples.append(SharedTaskIndex(task, seen[1], line, seen[2], _prompt_text(prompt)))
+
+
+def _note_unclosed_quote(quality: RowQuality, text: str, task: int, line: int) -> None:
+    """A prompt that starts with a double quote and holds an odd number of them: the opening half of a quoted CSV
+    field (`"In which city, in France, ..."`) that a prep script split at the comma inside it."""
+    if text.startswith('"') and text.count('"') % 2 == 1 and len(quality.unclosed_quote_tasks) < MAX_ROWS_TRACKED:
+        quality.unclosed_quote_tasks.add(task)
+        quality.unclosed_quote_example = quality.unclosed_quote_example or (line, text[:MAX_SHOWN_VALUE])
 
 
 def _note_expected_of_prompt(quality: RowQuality, row: dict[str, Any], task: int, line: int, digest: int,

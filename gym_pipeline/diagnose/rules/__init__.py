@@ -66,6 +66,7 @@ from gym_pipeline.diagnose.rules.endpoint_address import rule_endpoint_not_where
 from gym_pipeline.diagnose.rules.fallback import PROFILE_STAGE, STEP_OF_CATEGORY, stage_of_log, unexplained_log_errors
 from gym_pipeline.diagnose.rules.firewall import rule_firewall_blocks_run_port
 from gym_pipeline.diagnose.rules.flaky import rule_flaky_verifier
+from gym_pipeline.diagnose.rules.hand_split_tables import rule_rows_cut_at_quoted_commas
 from gym_pipeline.diagnose.rules.job import (
     rule_container_cannot_reach_host,
     rule_head_probe,
@@ -289,6 +290,7 @@ RULES: tuple[Rule, ...] = (
     Rule(6, "labels_truncated_to_integers", rule_labels_truncated_to_integers),
     Rule(6, "labels_read_as_dates", rule_labels_read_as_dates),
     Rule(6, "html_entities_in_expected_answers", rule_html_entities_in_expected_answers),
+    Rule(6, "rows_cut_at_quoted_commas", rule_rows_cut_at_quoted_commas),
     Rule(6, "numbers_written_otherwise_in_expected_answers", rule_numbers_written_otherwise_in_expected_answers),
     Rule(6, "labels_one_row_off", rule_labels_one_row_off),
     Rule(6, "labels_of_other_tasks", rule_labels_of_other_tasks),

@@ -9,6 +9,7 @@ import unicodedata
 from collections import Counter
 from pathlib import Path
 
+from gym_pipeline.diagnose.data_preparation import files_handed_to, label_line
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import Finding, model_url_of, path_of, plural, profile_command
@@ -837,6 +838,12 @@ def rule_labels_of_other_tasks(ev: Evidence) -> list[Finding]:
     )]
 
 
+def _decoded(entity: str) -> str:
+    if entity == "&nbsp;":  # unescaped, a no-break space: no answer writes that either
+        return "&nbsp; becomes a space (`.replace('\\xa0', ' ')` after `html.unescape`)"
+    return f"{entity} becomes {html.unescape(entity)!r}"
+
+
 def rule_html_entities_in_expected_answers(ev: Evidence) -> list[Finding]:
     """Expected answers holding HTML entities (`&nbsp;`), scored 0 in every rollout: labels scraped from a web page."""
     a = ev.artifacts
@@ -846,16 +853,28 @@ def rule_html_entities_in_expected_answers(ev: Evidence) -> list[Finding]:
             or any(quality.reward_sum_of_task.get(task, 0) > 0 for task in tasks):
         return []
     example = quality.expected_of_task[tasks[0]]
+    entities = sorted(set(HTML_ENTITY.findall(" ".join(quality.expected_of_task[task] for task in tasks[:50]))))
+    label = label_line(ev.user_files)
+    exports = [] if label is None else [name for name in files_handed_to(ev.user_files, label.file)
+                                        if not name.endswith(".jsonl")]
+    where = "" if label is None else (f" {label.named()} takes the label as it is"
+                                      + (f" from {', '.join(exports)}." if exports else "."))
     return [Finding(
         category=DATA_SCHEMA,
         title=f"{len(tasks)} tasks' `expected_answer` hold HTML entities ({example!r}), and none of their rollouts "
               "scored",
-        evidence=[quality.entity_example],
+        evidence=[quality.entity_example,
+                  *([EvidenceLine(file=label.file.name, line=label.number, text=label.text.strip())] if label else [])],
         cause=f"The labels were taken from a web page or an HTML export without decoding it: `{example}` is "
-              f"`{html.unescape(example)}` written as HTML. No answer writes `&nbsp;` or `&amp;`, so correct "
-              f"answers on these tasks ({', '.join(map(str, tasks[:8]))}) score 0.",
-        fix="Decode the labels in the source data (`html.unescape(label).replace('\\xa0', ' ')` for each "
-            "`expected_answer`), then materialize again and collect (or score the stored responses again); the "
+              f"`{html.unescape(example)}` written as HTML.{where} No answer writes {' or '.join(entities[:3])}, so "
+              f"correct answers on these tasks ({', '.join(map(str, tasks[:8]))}) score 0.",
+        fix=(f"In {label.file.name} line {label.number}, decode the label it takes"
+             + (f" from {', '.join(exports)}" if exports else "")
+             + f": `html.unescape(...)` around what `{label.text.strip()}` takes, so {_decoded(entities[0])}; "
+             if label else
+             f"Decode the labels in the source data (`html.unescape(label).replace('\\xa0', ' ')` for each "
+             f"`expected_answer`: {_decoded(entities[0])}); ")
+            + "then materialize again and collect (or score the stored responses again); the "
             f"materialized rows: {path_of(a.materialized)}.",
     )]
 
