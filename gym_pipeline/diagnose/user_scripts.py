@@ -240,6 +240,16 @@ def copies_keeping_times(files: list[UserFile]) -> tuple[str, int, str] | None:
                  lines_matching(files, _KEEPS_TIMES, SCRIPT_SUFFIXES)), None)
 
 
+_COMPARES_TIMES = re.compile(r"\s-(?:nt|ot)\s|\bfind\b[^\n#]*\s-newer\b")
+
+
+def time_comparisons(files: list[UserFile]) -> tuple[str, int, str] | None:
+    """(file, line, text) of a script's test of files' modification times (`[ tasks.jsonl -nt rollouts.jsonl ]`,
+    `find -newer`): a rerun decided by times, which a copy keeping old times fools."""
+    return next(((file.name, number, line.strip()) for file, number, line, _ in
+                 lines_matching(files, _COMPARES_TIMES, SCRIPT_SUFFIXES)), None)
+
+
 def crlf_inputs(files: list[UserFile]) -> list[str]:
     """The user's scripts and settings files that have CRLF line endings."""
     return [file.name for file in files if b"\r\n" in file.content]

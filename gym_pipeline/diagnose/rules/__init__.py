@@ -97,7 +97,10 @@ from gym_pipeline.diagnose.rules.port_taken import rule_model_port_held_by_anoth
 from gym_pipeline.diagnose.rules.process_limits import rule_process_limits
 from gym_pipeline.diagnose.rules.profiled_run import rule_profile_of_an_older_run, rule_summary_of_an_older_run
 from gym_pipeline.diagnose.rules.progress import rule_interrupted_collection
-from gym_pipeline.diagnose.rules.published_copy import rule_results_published_without_overwriting
+from gym_pipeline.diagnose.rules.published_copy import (
+    rule_copy_kept_the_existing_file,
+    rule_results_published_without_overwriting,
+)
 from gym_pipeline.diagnose.rules.python_environment import rule_python_startup_variable
 from gym_pipeline.diagnose.rules.quality import (
     rule_answers_cut_by_the_extraction,
@@ -278,6 +281,7 @@ RULES: tuple[Rule, ...] = (
     Rule(6, "profile_of_an_older_run", rule_profile_of_an_older_run),
     Rule(6, "summary_of_an_older_run", rule_summary_of_an_older_run),
     Rule(6, "results_published_without_overwriting", rule_results_published_without_overwriting),
+    Rule(6, "copy_kept_the_existing_file", rule_copy_kept_the_existing_file),
     Rule(6, "stale_files", rule_stale_files),
     Rule(6, "several_writers", rule_several_writers),
     Rule(6, "run_directory_in_use", rule_run_directory_in_use),

@@ -36,7 +36,7 @@ from gym_pipeline.diagnose.manifests import (
     VERIFIER_CHANGED,
 )
 from gym_pipeline.diagnose.unrecorded_source import source_candidates
-from gym_pipeline.diagnose.user_scripts import MAKEFILE_NAMES, copied_onto, copies_keeping_times
+from gym_pipeline.diagnose.user_scripts import MAKEFILE_NAMES, copied_onto, copies_keeping_times, time_comparisons
 from gym_pipeline.diagnose.vocabulary import (
     CACHE_RESUME,
     CONFIG,
@@ -95,10 +95,13 @@ def rule_stale_inputs(ev: Evidence) -> list[Finding]:
                   + (f"; {'; '.join(copied[3])}" if copied[3] else "") + "): a kept copy that outlived the data it "
                   "was built from. Key such a cache by the data's content and the settings (its `sha256sum` in the "
                   "name), or delete the copy, so a changed dataset is materialized again." if copied else "")
-        kept_time = copies_keeping_times(ev.user_files) if not gone and any(
-            Path(f.name).name in MAKEFILE_NAMES for f in ev.user_files) else None
+        uses_make = any(Path(f.name).name in MAKEFILE_NAMES for f in ev.user_files)
+        compared = None if uses_make else time_comparisons(ev.user_files)
+        kept_time = copies_keeping_times(ev.user_files) if not gone and (uses_make or compared) else None
+        judge = (f"{compared[0]}:{compared[1]} decides by times (`{compared[2][:80]}`)" if compared
+                 else "make compares times")
         cached += (f" {kept_time[0]}:{kept_time[1]} copies the data keeping its old modification time "
-                   f"(`{kept_time[2][:80]}`): make compares times, so the new data looked older than the inputs built "
+                   f"(`{kept_time[2][:80]}`): {judge}, so the new data looked older than the inputs built "
                    "from the old and nothing was rebuilt. Copy without keeping times (`cp` without -p/-a, `rsync` "
                    "without -t/-a), or make the inputs depend on a stamp of the data's content." if kept_time else "")
         findings.append(Finding(
