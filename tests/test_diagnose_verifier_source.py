@@ -111,3 +111,91 @@ def test_a_verifier_whose_except_gives_full_credit_is_named_in_the_fix(tmp_path)
 
     assert (top.category, top.id) == ("verifier_runtime", "wrong_answers_scored_full")
     assert "verifiers/numeric.py:9 `except ValueError:` gives full credit" in top.fix
+
+
+FINAL_LINE = '''def _final(text):
+    return text.strip().splitlines()[-1].split(":")[-1].strip().strip("\\\\boxed{}.") if text.strip() else ""
+
+
+def _normalize(text):
+    return text.strip().lower()
+
+
+'''
+ONE_SIDED = FINAL_LINE + '''def score(row, response_text):
+    answer = _final(response_text)
+    answer = answer.upper()  # the labels team writes answers in capitals
+    return {"reward": float(answer == EXPECTED)}
+'''
+HIDDEN_NAME_ERROR = FINAL_LINE + '''def score(row, response_text):
+    try:
+        return {"reward": float(NORMALIZE(_final(response_text)) == _normalize(str(row["expected_answer"])))}
+    except Exception:
+        return {"reward": 0.0}  # an answer we cannot compare is wrong
+'''
+
+
+def _scored_by(tmp_path: Path, verifier: str):
+    from gym_pipeline.demo import run_demo
+    from gym_pipeline.diagnose import diagnose
+
+    home = tmp_path / "home"
+    (home / "verifiers").mkdir(parents=True)
+    (home / "verifiers" / "mine.py").write_text(verifier)
+    (home / "sweep.yaml").write_text("name: mine\nenvironments:\n  - {name: mine, dataset: data/string_match.jsonl, "
+                                     "verifier: 'mine:score'}\nnum_repeats: 2\n")
+    run_demo(home, checkpoint_count=1, quiet=True)
+    return diagnose(home / "runs" / "step_0100" / "mine")
+
+
+@pytest.mark.parametrize("expected", ['str(row["expected_answer"])', 'str(row["expected_answer"]).upper()'],
+                         ids=["answer_only", "both_sides"])
+def test_a_verify_that_rewrites_only_the_answer_is_named_with_its_line(tmp_path, expected):
+    """The team's verifier upper-cases the answer but not the label: every word answer scores 0, and the fix names the
+    line and says to treat `expected_answer` alike. Upper-casing both sides is no fault."""
+    report = _scored_by(tmp_path, ONE_SIDED.replace("EXPECTED", expected))
+
+    if "upper()" in expected:
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("verifier_runtime", "last_line_answers_scored_zero")
+    line = next(n for n, text in enumerate(ONE_SIDED.splitlines(), start=1) if "answer.upper()" in text)
+    assert f"mine.py:{line} `answer = answer.upper()  # the labels team writes answers in capitals`." in top.fix
+    assert f"mine.py:{line} rewrites only the answer: do the same to `expected_answer`" in top.fix
+
+
+@pytest.mark.parametrize("normalize", ["_normalise", "_normalize"], ids=["misspelt", "defined"])
+def test_a_name_error_a_broad_except_hides_is_named_with_the_name_meant(tmp_path, normalize):
+    """The verifier calls `_normalise`, which its module never defines, inside `try: ... except Exception:` that
+    scores 0: every answer scores 0 without an error, and the fix names the name, the one meant and the except."""
+    source = HIDDEN_NAME_ERROR.replace("NORMALIZE", normalize)
+    report = _scored_by(tmp_path, source)
+
+    if normalize == "_normalize":
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert top.category == "verifier_runtime", [f.title for f in report.causes]
+    lines = source.splitlines()
+    call = next(n for n, text in enumerate(lines, start=1) if "_normalise(" in text)
+    handler = next(n for n, text in enumerate(lines, start=1) if "except Exception" in text)
+    assert (f"mine.py:{call} `{lines[call - 1].strip()}` uses `_normalise`, which the module never defines (did you "
+            f"mean `_normalize`?): every call raises NameError, and ") in top.fix
+    assert f"mine.py:{handler} `except Exception:` turns it into a reward without a word" in top.fix
+
+
+def test_the_lines_a_verify_computes_its_reward_from_are_its_rewrites(tmp_path):
+    from gym_pipeline.diagnose.verifier_source import answer_rewrites, verifier_sources
+
+    (tmp_path / "app.py").write_text(
+        "import difflib\n\n\nasync def verify(self, body):\n    text = body.text\n    reward = 0.0\n"
+        "    similarity = difflib.SequenceMatcher(None, text, body.expected_answer).ratio()\n"
+        "    reward = 1.0 if similarity >= 0.8 else 0.0\n    reward = max(0.0, reward - 0.01 * len(text))\n"
+        "    return reward\n")
+
+    assert [number for _, number, _ in answer_rewrites(verifier_sources(tmp_path), tmp_path)] == [7, 8, 9]
+    (tmp_path / "app.py").write_text(  # the stock shape: the reward is what a helper returns
+        "async def verify(self, body):\n    extracted = _extract(body.text)\n    reward = 0.0\n"
+        "    reward = _answers_match(extracted, body.expected_answer)\n    return reward\n")
+    assert answer_rewrites(verifier_sources(tmp_path), tmp_path) == []

@@ -13,6 +13,7 @@ run folder says where.
 from __future__ import annotations
 
 import ast
+import builtins
 import difflib
 import re
 from collections.abc import Iterator
@@ -122,6 +123,79 @@ def handlers_giving_full_credit(sources: list[Path], run_dir: Path) -> list[tupl
             for shown, rows, node in _verify_functions(sources, run_dir) for handler in ast.walk(node)
             if isinstance(handler, ast.ExceptHandler) and any(_full_credit(s) for s in handler.body)]
 
+
+def _names_in(node: ast.AST) -> set[str]:
+    return {inner.id for inner in ast.walk(node) if isinstance(inner, ast.Name)}
+
+
+def _assigned_names(statement: ast.stmt) -> set[str]:
+    targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]  # type: ignore[attr-defined]
+    return {name for target in targets for name in _names_in(target)}
+
+
+def answer_rewrites(sources: list[Path], run_dir: Path) -> list[tuple[str, int, str]]:
+    """(file, line, text) of the lines of the verifiers' `verify` that rewrite what is compared or the reward: a name
+    assigned again from itself (`extracted = unicodedata.normalize("NFKD", extracted)...`, `reward = max(0.0, reward -
+    LENGTH_PENALTY * len(text))`, `reward -= ...`), and the local score a reward is computed from without a call
+    (`similarity = difflib.SequenceMatcher(...)` before `reward = 1.0 if similarity >= 0.8 else 0.0`). What a copy
+    of a stock verifier adds is most often one of these; the stock `reward = _answers_match(...)` is neither."""
+    found = set()
+    for shown, rows, node in _verify_functions(sources, run_dir):
+        statements = sorted((inner for inner in ast.walk(node) if isinstance(inner, ast.Assign | ast.AugAssign)
+                             and not isinstance(inner.value, ast.Constant)), key=lambda inner: inner.lineno)
+        assigned_at: dict[str, int] = {}
+        for statement in statements:
+            targets, used = _assigned_names(statement), _names_in(statement.value)
+            if isinstance(statement, ast.AugAssign) or targets & used:
+                found.add((shown, statement.lineno, rows[statement.lineno - 1].strip()))
+            feeding = {name for name in used if name in assigned_at}
+            if "reward" in targets and feeding and not any(isinstance(inner, ast.Call)
+                                                           for inner in ast.walk(statement.value)):
+                found.add((shown, statement.lineno, rows[statement.lineno - 1].strip()))
+                found.update((shown, assigned_at[name], rows[assigned_at[name] - 1].strip()) for name in feeding)
+            assigned_at.update((name, statement.lineno) for name in targets)
+    return sorted(found)
+
+
+def undefined_names(sources: list[Path], run_dir: Path) -> list[tuple[str, int, str, str, str | None]]:
+    """(file, line, text, name, the closest defined name) of each name the verifiers' `verify` reads that its module
+    never binds: a NameError at every call, which a broad `except` turns into reward 0 without a word."""
+    found = []
+    for source in sources:
+        try:
+            text = source.read_text(encoding="utf-8", errors="replace")
+            tree = ast.parse(text)
+        except (OSError, SyntaxError, ValueError):
+            continue
+        bound = set(dir(builtins)) | {inner.id for inner in ast.walk(tree)
+                                      if isinstance(inner, ast.Name) and not isinstance(inner.ctx, ast.Load)}
+        for inner in ast.walk(tree):
+            if isinstance(inner, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                bound.add(inner.name)
+            if isinstance(inner, ast.arg):
+                bound.add(inner.arg)
+            if isinstance(inner, ast.ExceptHandler) and inner.name:
+                bound.add(inner.name)
+            if isinstance(inner, ast.Import | ast.ImportFrom):
+                bound.update((alias.asname or alias.name).split(".")[0] for alias in inner.names)
+        rows = text.splitlines()
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) or node.name not in _VERIFY_FUNCTIONS:
+                continue
+            for inner in ast.walk(node):
+                if isinstance(inner, ast.Name) and isinstance(inner.ctx, ast.Load) and inner.id not in bound:
+                    closest = difflib.get_close_matches(inner.id, sorted(bound), n=1)
+                    found.append((_shown(source, run_dir), inner.lineno, rows[inner.lineno - 1].strip(), inner.id,
+                                  closest[0] if closest else None))
+    return found
+
+
+def broad_handlers(sources: list[Path], run_dir: Path) -> list[tuple[str, int, str]]:
+    """(file, line, text) of each `except Exception:` (or bare `except:`) of the verifiers' `verify`."""
+    return [(shown, handler.lineno, rows[handler.lineno - 1].strip())
+            for shown, rows, node in _verify_functions(sources, run_dir) for handler in ast.walk(node)
+            if isinstance(handler, ast.ExceptHandler) and (handler.type is None or isinstance(handler.type, ast.Name)
+                                                           and handler.type.id in ("Exception", "BaseException"))]
 
 def state_shared_across_awaits(sources: list[Path], run_dir: Path) -> tuple[str, int, str] | None:
     """(file, line, name) of a module-level variable that an async `verify` writes and that outlives an `await` in

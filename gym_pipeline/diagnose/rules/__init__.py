@@ -22,6 +22,7 @@ real error.
 from __future__ import annotations
 
 import logging
+import re
 from collections import Counter
 from collections.abc import Iterable
 
@@ -175,8 +176,11 @@ from gym_pipeline.diagnose.rules.watchdog import rule_watchdog_checks_a_route_th
 from gym_pipeline.diagnose.verifier_source import (
     COMPARISON,
     EXTRACTION,
+    answer_rewrites,
+    broad_handlers,
     handlers_giving_full_credit,
     state_shared_across_awaits,
+    undefined_names,
     verify_lines,
 )
 from gym_pipeline.diagnose.vocabulary import CONFIG, DEBUG_STEPS, INFRA, MODEL_SERVING, VERIFIER_RUNTIME
@@ -450,26 +454,49 @@ def _with_the_verifiers_lines(ev: Evidence, rule: str, finding: Finding) -> Find
     holds its code; and shared module state its async `verify` writes across an `await` (a race between requests)."""
     if rule not in _BLAMES_THE_VERIFIERS or finding.role != CAUSE or finding.category != VERIFIER_RUNTIME:
         return finding
-    lines = verify_lines(ev.verifier_sources, ev.run_dir, _BLAMES_THE_VERIFIERS[rule])[:2]
-    shared = state_shared_across_awaits(ev.verifier_sources, ev.run_dir)
-    credits = handlers_giving_full_credit(ev.verifier_sources, ev.run_dir) if rule in _CREDITS_WRONG_ANSWERS else []
-    if not lines and not shared and not credits:
+    sources, run_dir = ev.verifier_sources, ev.run_dir
+    # what the verify rewrites (most often what a copy of a stock verifier added) before what merely matches
+    lines = list(dict.fromkeys([*answer_rewrites(sources, run_dir),
+                                *verify_lines(sources, run_dir, _BLAMES_THE_VERIFIERS[rule])]))[:2]
+    shared = state_shared_across_awaits(sources, run_dir)
+    credits = handlers_giving_full_credit(sources, run_dir) if rule in _CREDITS_WRONG_ANSWERS else []
+    undefined = undefined_names(sources, run_dir)[:1]
+    if not lines and not shared and not credits and not undefined:
         return finding
     race = (f" {shared[0]}:{shared[1]} keeps the request being verified in the module-level `{shared[2]}`, which "
             "`verify` writes and reads back across an `await`: concurrent requests overwrite it, so an answer is "
             f"graded against another row's label. Keep per-request values in local variables, not in `{shared[2]}`."
             if shared else "")
     code = ("In the verifier's code: " + "; ".join(f"{file}:{number} `{text}`" for file, number, text in lines) + "."
-            if lines else "")
+            if lines else "") + _one_sided(lines)
     if credits:  # the handler that credits what it cannot parse is what to change: it comes first
         code = (f"{credits[0][0]}:{credits[0][1]} `{credits[0][2]}` gives full credit: every answer that raises there "
                 f"(not a number, a parse failure) scores 1 whatever it says; return 0 there. {code}").rstrip()
         lines = [*credits[:1], *lines][:3]
+    if undefined:  # a name never defined raises at every call: what the code says first
+        file, number, text, name, closest = undefined[0]
+        hiding = broad_handlers(sources, run_dir)[:1]
+        code = (f"{file}:{number} `{text}` uses `{name}`, which the module never defines"
+                + (f" (did you mean `{closest}`?)" if closest else "") + ": every call raises NameError"
+                + (f", and {hiding[0][0]}:{hiding[0][1]} `{hiding[0][2]}` turns it into a reward without a word; "
+                   "catch only the errors you expect there" if hiding else "") + f". {code}").rstrip()
+        lines = [(file, number, text), *hiding, *lines][:3]
     return finding.model_copy(update={
         "evidence": [*finding.evidence, *(EvidenceLine(file=file, line=number, text=text) for file, number, text in lines)],
         "cause": finding.cause + race,
         "fix": f"{finding.fix} {code}{race}".rstrip(),
     })
+
+
+def _one_sided(lines: list[tuple[str, int, str]]) -> str:
+    """A sentence when the verify's lines rewrite the answer (`extracted = ...extracted...`) and none the expected
+    answer: the two sides are compared in different forms."""
+    rewritten = [(file, number) for file, number, text in lines if re.match(r"(?:extracted|answer|pred\w*)\w*\s*=", text)]
+    if not rewritten or any(re.match(r"\w*(?:expected|label|gold|target)\w*\s*=", text) for _, _, text in lines):
+        return ""
+    file, number = rewritten[0]
+    return (f" {file}:{number} rewrites only the answer: do the same to `expected_answer` before comparing (or to "
+            "neither), so both sides are in one form.")
 
 
 def _named(finding: Finding, rule: str, count: int) -> Finding:
