@@ -9,7 +9,9 @@ every answer fails the rollouts; with the switch off it is no finding. A gateway
 ends; at a rate or a number far above the run's it is no finding. A gateway refusing bodies over a size limit
 (`MAX_BODY_BYTES`) with 413, or converting every reply to the legacy completions shape (`LEGACY_FORMAT = True`),
 fails the model calls it answers, and the finding names its setting; with the limit above every request or the
-switch off it is no finding. The same proxy forwarding unchanged is no finding.
+switch off it is no finding. The same proxy forwarding unchanged is no finding. A gateway pinning every request to
+its default model (`DEFAULT_MODEL`), or serving one request at a time (`HTTPServer`), is named with that setting in the
+model-serving or throughput finding it causes; forwarding the run's model, or on a `ThreadingHTTPServer`, it is not.
 """
 
 import subprocess
@@ -32,7 +34,7 @@ import threading
 import time
 import urllib.error
 import urllib.request
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler, HTTPServer, ThreadingHTTPServer
 
 UPSTREAM = sys.argv[2]
 MAX_TOKENS_CAP = 32  # playground: keep the demo answers short and cheap
@@ -75,7 +77,7 @@ class Gateway(BaseHTTPRequestHandler):
         pass
 
 
-ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), Gateway).serve_forever()
+{server}(("127.0.0.1", int(sys.argv[1])), Gateway).serve_forever()
 '''
 
 
@@ -92,14 +94,14 @@ FALLBACK = ('body = {"id": "fallback", "object": "chat.completion", "created": 0
 
 def _through_proxy(tmp_path: Path, request_edit: str = "pass", response_edit: str = "pass", on_error: str = "raise",
                    *policy_options: str, plain_text: bool = False, rate: int = 4, budget_s: int | None = None,
-                   setup: str = "") -> Path:
+                   setup: str = "", server: str = "ThreadingHTTPServer") -> Path:
     environment = get_environment("string_match")
     checkpoint = demo_checkpoints(tmp_path / "checkpoints", 1, ["string_match"])[0]
     run = tmp_path / "run"
     (run / "logs").mkdir(parents=True)
     (run / "gateway.py").write_text(PROXY.format(request_edit=request_edit, response_edit=response_edit,
                                                  on_error=on_error, plain_text=plain_text, rate=rate,
-                                                 setup=setup))
+                                                 setup=setup, server=server))
     inputs = run / "rollouts_materialized_inputs.jsonl"
     materialize_file(environment.dataset_path, inputs, MaterializationSettings(2, environment.agent_name))
     port, proxy_port = free_loopback_port(), free_loopback_port()
@@ -381,3 +383,46 @@ def test_the_same_gateway_with_the_legacy_switch_off_is_no_finding(tmp_path: Pat
 
     assert all(f.id != REPLIES_RULE for f in diagnose(run).findings)
     assert diagnose(run).category == "healthy"
+
+
+PINNED = 'DEFAULT_MODEL = "llama-3-8b-instruct"  # the gateway\'s default deployment'
+
+
+def test_a_gateway_pinning_every_request_to_its_default_model_is_named_with_its_setting(tmp_path: Path) -> None:
+    """The gateway routes every request to its default deployment, a model the server does not serve: every call
+    gets 404, and the model-serving finding names the gateway and the setting."""
+    run = _through_proxy(tmp_path, 'request_json["model"] = DEFAULT_MODEL', setup=PINNED)
+
+    top = diagnose(run).causes[0]
+
+    assert top.category == "model_serving", top.title
+    line = _where(run, "DEFAULT_MODEL =").split(":")[1]
+    assert ("The run's model calls go through gateway.py, the proxy before the model server; its settings: "
+            f'`DEFAULT_MODEL = "llama-3-8b-instruct"` (line {line}).') in top.fix
+
+
+def test_the_same_gateway_forwarding_the_runs_model_is_healthy(tmp_path: Path) -> None:
+    run = _through_proxy(tmp_path, "pass", setup=PINNED)
+
+    report = diagnose(run)
+
+    assert report.category == "healthy", [f.title for f in report.causes]
+
+
+def test_a_gateway_serving_one_request_at_a_time_is_named_when_the_budget_ends_the_run(tmp_path: Path) -> None:
+    run = _through_proxy(tmp_path, "pass", "pass", "raise", "--latency-ms", "300", budget_s=20, server="HTTPServer")
+    assert "ended by SIGTERM" in (run / "logs" / "collect.log").read_text()
+
+    top = diagnose(run).causes[0]
+
+    assert (top.category, top.id) == ("throughput_resources", "interrupted_collection")
+    assert (f"gateway.py serves one request at a time (line {_where(run, 'HTTPServer((').split(':')[1]}: "
+            "`HTTPServer((") in top.fix
+    assert "serve it with `ThreadingHTTPServer` (or an async server)" in top.fix
+
+
+def test_the_same_gateway_on_a_threading_server_ends_within_the_budget(tmp_path: Path) -> None:
+    run = _through_proxy(tmp_path, "pass", "pass", "raise", "--latency-ms", "300", budget_s=20)
+    assert "ended by SIGTERM" not in (run / "logs" / "collect.log").read_text()
+
+    assert all(f.id != "interrupted_collection" for f in diagnose(run).findings)

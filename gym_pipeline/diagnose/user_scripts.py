@@ -184,10 +184,15 @@ SHELL_LOOP = re.compile(r"^\s*(?:while|for|until)\b")
 SHELL_LOOP_END = re.compile(r"^\s*done\b")
 
 
+# a Python file that serves HTTP itself (a gateway, a mock): what it sends on is what it was sent, not load of its own
+SERVES_HTTP = re.compile(r"BaseHTTPRequestHandler|aiohttp import web|aiohttp\.web|web\.Application\(|FastAPI\(|Flask\(")
+
+
 def request_loops(files: list[UserFile]) -> list[str]:
     """The user's scripts that send model requests from a loop: other load on the server than the run's own."""
     return [file.name for file in files if file.suffix in SCRIPT_SUFFIXES | {".py"}
-            and _CHAT_REQUEST.search(file.text) and any(SHELL_LOOP.match(line) for line in file.text.splitlines())]
+            and _CHAT_REQUEST.search(file.text) and not SERVES_HTTP.search(file.text)
+            and any(SHELL_LOOP.match(line) for line in file.text.splitlines())]
 
 
 _COLLECTION = re.compile(r"\bgym[-_]pipeline(?:\.cli)?\s+collect\b|\bgym\s+eval\s+run\b")

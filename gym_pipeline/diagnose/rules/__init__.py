@@ -156,7 +156,7 @@ from gym_pipeline.diagnose.rules.skipped_tasks import rule_skipped_tasks_by_reas
 from gym_pipeline.diagnose.rules.source_columns import rule_labels_from_another_column
 from gym_pipeline.diagnose.rules.taskfolders import with_task_folder_rules
 from gym_pipeline.diagnose.rules.tool_path import rule_alias_called_in_a_script, rule_pipeline_command_not_on_path
-from gym_pipeline.diagnose.rules.user_proxies import rule_proxy_rewrites_the_exchange
+from gym_pipeline.diagnose.rules.user_proxies import proxy_in_the_path, rule_proxy_rewrites_the_exchange
 from gym_pipeline.diagnose.rules.verifier import (
     rule_failure_kinds,
     rule_malformed_verify_response,
@@ -183,7 +183,14 @@ from gym_pipeline.diagnose.verifier_source import (
     undefined_names,
     verify_lines,
 )
-from gym_pipeline.diagnose.vocabulary import CONFIG, DEBUG_STEPS, INFRA, MODEL_SERVING, VERIFIER_RUNTIME
+from gym_pipeline.diagnose.vocabulary import (
+    CONFIG,
+    DEBUG_STEPS,
+    INFRA,
+    MODEL_SERVING,
+    THROUGHPUT_RESOURCES,
+    VERIFIER_RUNTIME,
+)
 
 __all__ = ["RULES", "failure_route", "link_causes", "run_rules"]
 
@@ -348,6 +355,7 @@ def run_rules(ev: Evidence, rules: Iterable[Rule] = RULES) -> list[Finding]:
                 continue
             names[rule.name] += 1
             finding = _with_the_verifiers_lines(ev, rule.name, _recovered_is_a_note(ev, finding))
+            finding = _with_the_proxy_in_between(ev, finding)
             ordered.append((rule.step, _named(finding, rule.name, names[rule.name])))
     # an error no rule explains goes where the guide checks its category
     for finding in unexplained_log_errors(ev, [f for _, f in ordered]):
@@ -486,6 +494,17 @@ def _with_the_verifiers_lines(ev: Evidence, rule: str, finding: Finding) -> Find
         "cause": finding.cause + race,
         "fix": f"{finding.fix} {code}{race}".rstrip(),
     })
+
+
+def _with_the_proxy_in_between(ev: Evidence, finding: Finding) -> Finding:
+    """A model-serving or throughput cause whose fix does not name the user's proxy before the model server, with
+    the proxy and its settings: the requests met it before the server."""
+    if finding.role != CAUSE or finding.category not in (MODEL_SERVING, THROUGHPUT_RESOURCES):
+        return finding
+    found = proxy_in_the_path(ev)
+    if found is None or found[0] in finding.fix:
+        return finding
+    return finding.model_copy(update={"fix": finding.fix.rstrip() + found[1]})
 
 
 def _one_sided(lines: list[tuple[str, int, str]]) -> str:

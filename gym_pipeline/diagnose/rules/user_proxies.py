@@ -8,7 +8,9 @@ completion). When it rewrites the exchange, the model is blamed for what the pro
 - it writes any other edit of the text back (a chat UI's clean-up: letters beyond ASCII dropped, markdown fences
   taken out), behind a switch of its own (`ASCII_ONLY = True`): the verifier, or the agent reading a command from a
   fenced block, meets text the model never wrote, and most rollouts score 0.
-The proxy is a Python file in the run folder that both serves HTTP and forwards requests.
+The proxy is a Python file in the run folder that both serves HTTP and forwards requests. Whatever else a model-serving
+or throughput finding blames, such a proxy is named in its fix with its own settings (`DEFAULT_MODEL = "..."`,
+`HEDGE_REQUESTS = 2`) and its server class when it serves one request at a time: the requests met it first.
 """
 
 from __future__ import annotations
@@ -21,10 +23,9 @@ import orjson
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine, excerpt
 from gym_pipeline.diagnose.findings import Finding
-from gym_pipeline.diagnose.user_scripts import UserFile, lines_matching
+from gym_pipeline.diagnose.user_scripts import SERVES_HTTP, UserFile, lines_matching
 from gym_pipeline.diagnose.vocabulary import MODEL_SERVING
 
-_SERVES = re.compile(r"BaseHTTPRequestHandler|aiohttp import web|aiohttp\.web|web\.Application\(|FastAPI\(|Flask\(")
 _FORWARDS = re.compile(r"urlopen\(|ClientSession\(|httpx\.|requests\.(?:post|get|request)\(")
 _CAPS_MAX_TOKENS = re.compile(r"\[\s*[\"']max_(?:tokens|completion_tokens|output_tokens)[\"']\s*\]\s*=")
 _SLICES_TEXT = re.compile(r"\[\s*(?:\"(?:content|text)\"|'(?:content|text)')\s*\]\s*=.*\[\s*:\s*(?P<limit>\w+)\s*\]")
@@ -38,7 +39,7 @@ MOSTLY_ZERO = 0.6  # of the scored rollouts, for a rewrite of the text to be wha
 
 
 def _proxies(ev: Evidence) -> list[UserFile]:
-    return [file for file in ev.user_files if file.suffix == ".py" and _SERVES.search(file.text)
+    return [file for file in ev.user_files if file.suffix == ".py" and SERVES_HTTP.search(file.text)
             and _FORWARDS.search(file.text)]
 
 
@@ -224,4 +225,33 @@ def proxy_behind_reply(ev: Evidence, status: int | None) -> tuple[str, EvidenceL
         setting = _setting_going_to(lines, sent[0], r"(?:[\d.]|True\b|False\b)")
         return (proxy.name, EvidenceLine(file=proxy.name, line=sent[0], text=sent[1].strip()),
                 EvidenceLine(file=proxy.name, line=setting[0], text=setting[1].strip()) if setting else None)
+    return None
+
+
+_SETTING = re.compile(r"^(?P<name>[A-Z][A-Z0-9_]{2,})\s*=\s*(?P<value>[-\d.]+|True|False|[\"'][^\"']*[\"'])\s*(?:#.*)?$")
+_ONE_AT_A_TIME = re.compile(r"\b(?:HTTPServer|socketserver\.TCPServer|TCPServer)\(")
+MAX_SETTINGS_SHOWN = 3
+
+
+def proxy_in_the_path(ev: Evidence) -> tuple[str, str] | None:
+    """(the proxy's name, a sentence for a model-serving or throughput fix) when the run folder holds a user's proxy
+    before the model server: what it does to every request is the first thing to rule out. Names its server class
+    when it serves one request at a time (`HTTPServer`, not `ThreadingHTTPServer`), and its own settings (the literal
+    UPPER_CASE constants it uses: `DEFAULT_MODEL = "..."`, `HEDGE_REQUESTS = 2`)."""
+    for proxy in _proxies(ev):
+        lines = proxy.text.splitlines()
+        settings = [(at, text.split("#", 1)[0].strip()) for at, text in enumerate(lines, 1)
+                    if (match := _SETTING.match(text)) and len(re.findall(rf"\b{match['name']}\b", proxy.text)) > 1]
+        serial = next(((at, text.strip()) for at, text in enumerate(lines, 1)
+                       if _ONE_AT_A_TIME.search(text) and not text.lstrip().startswith(("#", "from", "import"))), None)
+        if not settings and serial is None:
+            return proxy.name, (f" The run's model calls go through {proxy.name}, the proxy before the model server: "
+                                "send one request straight to the model server to tell the two apart.")
+        one_at_a_time = (f" {proxy.name} serves one request at a time (line {serial[0]}: `{serial[1]}`): each waits "
+                         "for the one before; serve it with `ThreadingHTTPServer` (or an async server)."
+                         if serial else "")
+        shown = "; ".join(f"`{text}` (line {at})" for at, text in settings[:MAX_SETTINGS_SHOWN])
+        return proxy.name, (f" The run's model calls go through {proxy.name}, the proxy before the model server"
+                            + (f"; its settings: {shown}" if shown else "") + ". Rule out what it does to every "
+                            "request first (send one straight to the model server to compare)." + one_at_a_time)
     return None
