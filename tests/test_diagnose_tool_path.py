@@ -4,7 +4,8 @@ A login shell (`#!/bin/bash -l`) reads /etc/profile, which sets PATH afresh: the
 activated is gone, and every `gym-pipeline` the script calls is `command not found`. The same script without `-l`
 inherits the PATH and runs.
 
-A script that names its data file PATH replaces the search path: config, its own line.
+A script that names its data file PATH replaces the search path: config, its own line. A node settings file it
+sources that sets PATH to the machine's folders alone drops the environment's: infra, and the fix extends PATH.
 
 An alias defined in a script (as in the user's .bashrc) is never expanded there: every call is `command not found`.
 A function of the same name works.
@@ -99,5 +100,28 @@ def test_a_script_assigning_path_loses_every_command_after_it(tmp_path: Path) ->
 
 def test_a_script_extending_path_is_no_finding(tmp_path: Path) -> None:
     run = _run_by_name(tmp_path, "#!/bin/bash\nPATH=/opt/tools/bin:$PATH")
+
+    assert all(f.id != "pipeline_command_not_on_path" for f in diagnose(run).findings)
+
+
+def test_a_sourced_node_settings_file_setting_path_to_the_machines_folders_loses_the_environment(tmp_path: Path) -> None:
+    (tmp_path / "node_env.sh").write_text("# node settings (cluster wiki): CUDA tools first\n"
+                                          "export PATH=/usr/local/cuda/bin:/usr/local/bin:/usr/bin:/bin\n")
+    run = _run_by_name(tmp_path, f"#!/bin/bash\nsource {tmp_path / 'node_env.sh'}")
+    (run / "node_env.sh").write_text((tmp_path / "node_env.sh").read_text())  # kept with the run, as users do
+    assert "gym-pipeline: command not found" in (run / "eval.log").read_text()
+
+    top = diagnose(run).causes[0]
+
+    assert (top.category, top.id) == ("infra", "pipeline_command_not_on_path")
+    assert top.evidence[0].where == "node_env.sh:2"
+    assert "In node_env.sh, extend PATH instead of replacing it" in top.fix
+    assert "`export PATH=/usr/local/cuda/bin:/usr/local/bin:/usr/bin:/bin:$PATH`" in top.fix
+
+
+def test_a_sourced_node_settings_file_extending_path_is_no_finding(tmp_path: Path) -> None:
+    (tmp_path / "node_env.sh").write_text("export PATH=/usr/local/cuda/bin:$PATH\n")
+    run = _run_by_name(tmp_path, f"#!/bin/bash\nsource {tmp_path / 'node_env.sh'}")
+    (run / "node_env.sh").write_text((tmp_path / "node_env.sh").read_text())
 
     assert all(f.id != "pipeline_command_not_on_path" for f in diagnose(run).findings)

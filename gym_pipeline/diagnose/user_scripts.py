@@ -81,6 +81,23 @@ def assignment_of(files: list[UserFile], name: str) -> tuple[UserFile, int, str]
     return next(((file, number, line.strip()) for file, number, line, _ in lines_matching(files, assigned)), None)
 
 
+# the environment variables an infra error's fix may name: where the job's environment is set, they are assigned
+_ENVIRONMENT_VARIABLE = re.compile(r"\b(?:LD_[A-Z_]+|PYTHON[A-Z_]*|DOCKER_[A-Z_]+|PATH|LANG|LC_[A-Z]+)\b")
+
+
+def environment_assignments(files: list[UserFile], text: str) -> list[tuple[UserFile, int, str]]:
+    """(file, line number, line) of the user's assignments of the environment variables `text` names (a fix that
+    says `LD_LIBRARY_PATH`); any PYTHON* variable when it names one, since they all steer where Python looks."""
+    names = set(_ENVIRONMENT_VARIABLE.findall(text))
+    if not names:
+        return []
+    alternatives = "|".join(sorted(re.escape(name) for name in names if not name.startswith("PYTHON")))
+    if any(name.startswith("PYTHON") for name in names):
+        alternatives = "|".join(filter(None, (alternatives, "PYTHON[A-Z_]*")))
+    assigned = re.compile(rf"^\s*(?:export\s+)?(?:{alternatives})=")
+    return [(file, number, line.strip()) for file, number, line, _ in lines_matching(files, assigned)]
+
+
 def copied_onto(files: list[UserFile], target: str) -> tuple[UserFile, int, str, list[str]] | None:
     """The first line of the user's scripts that copies or links a file onto `target` (a file name), with the
     assignments of the shell variables it uses, followed one level down (`CACHE=$CACHE_DIR/...`, `CACHE_DIR=...`)."""

@@ -29,7 +29,7 @@ from gym_pipeline.diagnose.origin import (
     server_role,
 )
 from gym_pipeline.diagnose.unrecorded_source import source_candidates
-from gym_pipeline.diagnose.user_scripts import script_hints
+from gym_pipeline.diagnose.user_scripts import environment_assignments, script_hints
 from gym_pipeline.diagnose.vocabulary import (
     CACHE_RESUME,
     CATEGORY_MEANINGS,
@@ -175,6 +175,9 @@ def unexplained_log_errors(ev: Evidence, findings: list[Finding]) -> list[Findin
             placement = replace(placement, fix=f"{placement.fix} Our check of the data finds {fault}.")
         if placement.basis == NAME_NOT_DEFINED and (started := _servers_started(ev)):
             placement = replace(placement, fix=f"{placement.fix} {started}")
+        if placement.category == INFRA and (assigned := environment_assignments(ev.user_files, placement.fix)):
+            where = "; ".join(f"{file.name}:{number} `{line}`" for file, number, line in assigned[:2])
+            placement = replace(placement, fix=f"The run's own files set that environment: {where}. {placement.fix}")
         if placement.category == CONFIG and (hints := script_hints(ev.user_files)):
             placement = replace(placement, fix=f"{hints} {placement.fix or ''}".strip())
         category = placement.category

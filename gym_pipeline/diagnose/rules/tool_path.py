@@ -7,7 +7,8 @@ Slurm job none of the submitting shell's. Every command then fails with `command
 to its end: nothing was materialized, collected or profiled, and nothing else says why.
 - PATH itself assigned by the script as a variable of its own (`PATH=data.jsonl`): the shell's command search path is
   gone, and every later command but the shell's builtins is `command not found` (a config cause: the script's own
-  line, not the machine).
+  line, not the machine). A node settings file that sets PATH to a fixed list of the machine's folders (no `$PATH`)
+  drops the environment's folders the same way: the machine's environment, infra.
 - A name the script defines with `alias` (as in the user's .bashrc): bash expands aliases only in interactive
   shells, so in a script every call of it is `command not found`.
 """
@@ -34,7 +35,34 @@ _CLEAN_SHELL = re.compile(r"^#!\S*(?:bash|sh)\s+(?:-\w*l\w*|--login)\b|\bbash\s+
 _PATH_REPLACED = re.compile(r"^\s*(?:export\s+)?PATH=(?![^#\n]*\$\{?PATH\b)")
 
 
+def _folders_only(line: str) -> bool:
+    """`PATH=/usr/local/cuda/bin:/usr/bin`: a search path of its own (a node settings file's fixed list), not a value
+    of the script's that took PATH's name."""
+    value = line.split("=", 1)[1].split("#", 1)[0].strip().strip("\"'")
+    return bool(value) and all(part.startswith("/") for part in value.split(":"))
+
+
+def _search_path_reset(name: str, number: int, line: str, missing: list[LogHit]) -> Finding:
+    assignment = line.split("#")[0].strip()
+    commands = sorted({hit.groups["command"] for hit in missing})
+    return Finding(
+        category=INFRA,
+        title=f"{name}:{number} sets PATH to a fixed list of folders (`{assignment}`): "
+              f"{', '.join(f'`{command}`' for command in commands)} no longer found",
+        evidence=[EvidenceLine(file=name, line=number, text=line), *(hit.evidence() for hit in missing[:2])],
+        cause=f"`{assignment}` replaces the search path the script had (with the project's virtual environment on it) "
+              "by the machine's folders alone: from that line on the environment's commands are not found, and "
+              "every one fails with `command not found` while the script goes on to its end.",
+        fix=f"In {name}, extend PATH instead of replacing it: put the folders it needs first and keep the rest "
+            f"(`export PATH={assignment.split('=', 1)[1].strip(chr(34) + chr(39))}:$PATH`), or source {name} before "
+            "activating the environment; `command -v gym-pipeline` must find it after; then run again.",
+        explains=frozenset({"command_not_found"}),
+    )
+
+
 def _path_replaced(name: str, number: int, line: str, missing: list[LogHit]) -> Finding:
+    if _folders_only(line):
+        return _search_path_reset(name, number, line, missing)
     return Finding(
         category=CONFIG,
         title=f"{name}:{number} assigns PATH (`{line.split('#')[0].strip()}`): every command after it is not found",
