@@ -5,7 +5,8 @@
 - A done check that compares the rollouts file's lines with the number of tasks: a file cut short already passes it,
   and the rerun skips the collection.
 - A "collect once" marker an earlier run left: the next run skips its collection. Removed between runs, it is no
-  finding.
+  finding. A lock folder (`mkdir eval.lock || exit 0`, removed by an EXIT trap) left by a run killed outright: every
+  later run skips; after a run that ended normally, the next one runs.
 - A time budget spent by a loop that runs one collection per `split` chunk, one after another; and by a collection
   at a concurrency of 1 whose output nobody kept, where only the manifest tells.
 """
@@ -166,6 +167,31 @@ def test_a_collect_once_marker_left_by_an_earlier_run_skips_the_next_collection(
 
 def test_a_marker_removed_before_each_run_is_no_finding(tmp_path: Path) -> None:
     run = _run_scripts(tmp_path, [_collect_once("rm -f .collect_done\n"), _collect_once("rm -f .collect_done\n")])
+    assert "skipping" not in (run / "logs" / "run_eval_1.log").read_text()
+
+    assert all(f.id != "done_marker_left_by_an_earlier_run" for f in diagnose(run).findings)
+
+
+def _locked(kill: str) -> str:
+    return ("if ! mkdir eval.lock 2>/dev/null; then\n  echo \"another eval is running here (eval.lock exists): "
+            "skipping this run\"\n  exit 0\nfi\ntrap 'rmdir eval.lock' EXIT\n" + MATERIALIZE
+            + f"{CLI} collect --inputs rollouts_materialized_inputs.jsonl --output rollouts.jsonl --model-url URL "
+            f"--env string_match --concurrency 1 &\nCOLLECT=$!\n{kill}wait $COLLECT\n")
+
+
+def test_a_lock_folder_left_by_a_killed_run_skips_every_later_run(tmp_path: Path) -> None:
+    run = _run_scripts(tmp_path, [_locked("sleep 3\nkill -9 $COLLECT $$\n"), _locked("")])
+    assert (run / "eval.lock").is_dir() and "skipping" in (run / "logs" / "run_eval_1.log").read_text()
+
+    top = diagnose(run).causes[0]
+
+    assert (top.category, top.id) == ("cache_resume", "done_marker_left_by_an_earlier_run")
+    assert [line.where for line in top.evidence] == ["logs/run_eval_1.log:1", "run_eval.sh:2"]
+    assert top.fix.startswith("Remove the stale lock (`rmdir eval.lock`) once no run is going, and in run_eval.sh")
+
+
+def test_a_lock_folder_its_run_removed_on_exit_is_no_finding(tmp_path: Path) -> None:
+    run = _run_scripts(tmp_path, [_locked(""), _locked("")])
     assert "skipping" not in (run / "logs" / "run_eval_1.log").read_text()
 
     assert all(f.id != "done_marker_left_by_an_earlier_run" for f in diagnose(run).findings)

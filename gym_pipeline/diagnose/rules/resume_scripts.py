@@ -7,7 +7,8 @@
   with several repeats per task, a file cut short by an interruption already has as many lines as there are tasks,
   and the rerun skips the collection and profiles the partial file.
 - A "collect once" marker file (`if [ -f .collect_done ]; then echo skipping...`) that an earlier run left in the
-  folder: the new run (a new checkpoint, new data) skipped its collection and profiled the old rollouts.
+  folder: the new run (a new checkpoint, new data) skipped its collection and profiled the old rollouts. A lock folder
+  (`if ! mkdir eval.lock; then ... exit 0`) that a killed run never removed does the same to every later run.
 """
 
 from __future__ import annotations
@@ -111,7 +112,8 @@ def rule_done_check_counts_tasks(ev: Evidence) -> list[Finding]:
     return []
 
 
-_MARKER_GUARD = re.compile(r"^\s*if\s+\[\[?\s+-[fe]\s+\"?(?P<marker>[\w./-]+)\"?\s*\]\]?")
+_MARKER_GUARD = re.compile(r"^\s*if\s+(?:\[\[?\s+-[fe]\s+\"?(?P<marker>[\w./-]+)\"?\s*\]\]?"
+                           r"|!\s+mkdir\s+\"?(?P<lock>[\w./-]+)\"?)")  # `if ! mkdir eval.lock`: a lock folder
 _BRANCH_END = re.compile(r"^\s*(?:else|elif|fi)\b")
 _ECHOED = re.compile(r"\becho\s+[\"'](?P<text>[^\"'$]{12,})")
 _LOG_BYTES = 1 << 20  # of each log, searched for the script's own words
@@ -135,7 +137,7 @@ def rule_done_marker_left_by_an_earlier_run(ev: Evidence) -> list[Finding]:
         lines = file.text.splitlines()
         for number, line in enumerate(lines, 1):
             guard = _MARKER_GUARD.match(line)
-            if guard is None or not (ev.run_dir / guard["marker"]).exists():
+            if guard is None:
                 continue
             branch = []
             for text in lines[number:]:
@@ -150,6 +152,8 @@ def rule_done_marker_left_by_an_earlier_run(ev: Evidence) -> list[Finding]:
             skipped = _logged(ev, said[:40])
             if skipped is None:
                 continue
+            if guard["lock"]:
+                return [_lock_left_by_a_killed_run(file, number, line, guard["lock"], skipped)]
             marker = guard["marker"]
             return [Finding(
                 category=CACHE_RESUME,
@@ -165,3 +169,20 @@ def rule_done_marker_left_by_an_earlier_run(ev: Evidence) -> list[Finding]:
                     "--resume` decide what is left to do (it checks the inputs); then collect again and profile.",
             )]
     return []
+
+
+def _lock_left_by_a_killed_run(file: UserFile, number: int, line: str, lock: str, skipped: EvidenceLine) -> Finding:
+    return Finding(
+        category=CACHE_RESUME,
+        title=f"{file.name}:{number} skipped the run because its lock folder {lock} was there: a lock left by a run "
+              "that did not end normally",
+        evidence=[skipped, EvidenceLine(file=file.name, line=number, text=line.strip())],
+        cause=f"{file.name} takes {lock} as a lock (`mkdir` fails when it exists) and removes it when it ends. A run "
+              "killed outright (SIGKILL, an out-of-memory kill, a node that went down) never runs its EXIT trap, so "
+              f"{lock} stayed, and every later run ({skipped.file}:{skipped.line}) took it for a run in progress, "
+              "exited 0 and left the folder as the killed run had it: partial rollouts of an earlier run.",
+        fix=f"Remove the stale lock (`rmdir {lock}`) once no run is going, and in {file.name} take a lock that ends "
+            f"with its holder: `exec 9>{lock}.file; flock -n 9 || exit 1` (the kernel releases it when the process "
+            "dies), or write the holder's pid into the lock and take over one whose pid is gone; then collect again "
+            "(`--resume` keeps what the killed run finished) and profile.",
+    )
