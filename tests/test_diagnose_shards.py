@@ -1,10 +1,13 @@
 """A run folder whose top-level rollouts are its shard collections joined (`cat shards/*/rollouts.jsonl`): the
-shards are diagnosed on their own, and what the joined files show follows from the join."""
+shards are diagnosed on their own, and what the joined files show follows from the join. A user's script whose glob
+also joins a shard an earlier run (with more shards) left gets duplicate keys, and the fix names the glob's line."""
 
 from __future__ import annotations
 
 import asyncio
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 from gym_pipeline.core.formats import MATERIALIZED_INPUTS_FILE, ROLLOUTS_FILE
@@ -102,3 +105,53 @@ def test_runs_of_one_dataset_side_by_side_are_not_shards(policy_endpoint, tmp_pa
     report = diagnose(run)
 
     assert all(not f.id.startswith("shard") for f in report.findings)
+
+
+SHARDED_SCRIPT = f"""#!/bin/bash
+# collected in shards at once: bash run_eval.sh MODEL_URL SHARDS
+cd "$(dirname "$0")"
+CLEANUP
+{sys.executable} -m gym_pipeline.cli materialize --input data.jsonl --num-repeats 2 --agent string_match_simple_agent \\
+  --output rollouts_materialized_inputs.jsonl
+mkdir -p shards
+split -n l/$2 -d --additional-suffix=.jsonl rollouts_materialized_inputs.jsonl shards/in_
+for i in $(seq -f %02g 0 $(($2 - 1))); do
+  mkdir -p shards/$i
+  rm -f shards/$i/rollouts.jsonl
+  {sys.executable} -m gym_pipeline.cli collect --inputs shards/in_$i.jsonl --output shards/$i/rollouts.jsonl \\
+    --model-url $1 --env string_match --concurrency 4 &
+done
+wait
+cat shards/*/rollouts.jsonl > rollouts.jsonl
+"""
+
+
+def _sharded_twice(policy_endpoint, tmp_path: Path, cleanup: str) -> Path:
+    run = tmp_path / "run"
+    run.mkdir()
+    rows = get_environment(ENV).dataset_path.read_text().splitlines(keepends=True)
+    (run / "data.jsonl").write_text("".join(rows[:12]))
+    (run / "run_eval.sh").write_text(SHARDED_SCRIPT.replace("CLEANUP", cleanup))
+    for week, shards in (("week48", "4"), ("week49", "3")):
+        with (run / f"run_eval_{week}.log").open("w") as log:
+            subprocess.run(["bash", "run_eval.sh", policy_endpoint.url, shards], cwd=run, stdout=log,
+                           stderr=subprocess.STDOUT, check=True, timeout=300)
+    return run
+
+
+def test_a_join_glob_that_takes_a_shard_an_earlier_run_left_names_the_scripts_line(policy_endpoint, tmp_path):
+    run = _sharded_twice(policy_endpoint, tmp_path, "")
+
+    top = diagnose(run).causes[0]
+
+    assert top.category == "cache_resume" and "duplicate (task, rollout) keys" in top.title, top.title
+    line = next(n for n, text in enumerate(SHARDED_SCRIPT.splitlines(), start=1) if text.startswith("cat shards/"))
+    assert top.evidence[-1].where == f"run_eval.sh:{line}"
+    assert top.fix.startswith(f"In run_eval.sh line {line} (`cat shards/*/rollouts.jsonl > rollouts.jsonl`), merge "
+                              "only this run's outputs")
+
+
+def test_a_script_that_empties_the_shards_folder_first_joins_only_its_own(policy_endpoint, tmp_path):
+    run = _sharded_twice(policy_endpoint, tmp_path, "rm -rf shards")
+
+    assert all("duplicate (task, rollout) keys" not in f.title for f in diagnose(run).findings)

@@ -36,7 +36,14 @@ from gym_pipeline.diagnose.manifests import (
     VERIFIER_CHANGED,
 )
 from gym_pipeline.diagnose.unrecorded_source import source_candidates
-from gym_pipeline.diagnose.user_scripts import MAKEFILE_NAMES, copied_onto, copies_keeping_times, time_comparisons
+from gym_pipeline.diagnose.user_scripts import (
+    MAKEFILE_NAMES,
+    SCRIPT_SUFFIXES,
+    copied_onto,
+    copies_keeping_times,
+    lines_matching,
+    time_comparisons,
+)
 from gym_pipeline.diagnose.vocabulary import (
     CACHE_RESUME,
     CONFIG,
@@ -336,17 +343,31 @@ def rule_rollouts_without_inputs(ev: Evidence) -> list[Finding]:
             fix="Re-run on a clean output path; never resume after the data, repeats, agent or config changed.",
         ))
     if a.duplicate_rollout_keys:
+        merge = _glob_merge_into(ev, a.rollouts.path.name)
         findings.append(Finding(
             category=CACHE_RESUME,
             title=f"{a.duplicate_rollout_keys} duplicate (task, rollout) keys in {ev.rel(a.rollouts.path)}",
-            evidence=a.duplicate_examples[:3],
-            cause="One key has several rollouts: two runs appended to one file, or a resume re-ran finished keys.",
-            fix="Keep one row per key: re-collect on a clean output path (or drop the duplicate rows) and profile "
+            evidence=[*a.duplicate_examples[:3], *([merge] if merge else [])],
+            cause="One key has several rollouts: two runs appended to one file, or a resume re-ran finished keys."
+                  + (f" {merge.file}:{merge.line} builds the file from a glob (`{merge.text}`), which takes every "
+                     "file it matches: outputs an earlier run left there (another shard count, another checkpoint) "
+                     "are merged with this run's." if merge else ""),
+            fix=(f"In {merge.file} line {merge.line} (`{merge.text}`), merge only this run's outputs: name the shards "
+                 "it ran, or empty the folder before collecting. " if merge else "")
+                + "Keep one row per key: re-collect on a clean output path (or drop the duplicate rows) and profile "
                 "again. Run one job per output folder, and finish an interrupted collection with `--resume` on its own "
                 "output (it runs only the keys without a rollout) instead of a fresh run whose rows are appended to "
                 "the old ones.",
         ))
     return findings
+
+
+def _glob_merge_into(ev: Evidence, name: str) -> EvidenceLine | None:
+    """The user's script line that writes `name` by concatenating what a glob matches (`cat shards/*/rollouts.jsonl >
+    rollouts.jsonl`)."""
+    merge = re.compile(rf"^\s*cat\s+[^#\n]*\*[^#\n]*>>?\s*\S*\b{re.escape(name)}\b")
+    found = next(lines_matching(ev.user_files, merge, SCRIPT_SUFFIXES), None)
+    return None if found is None else EvidenceLine(file=found[0].name, line=found[1], text=found[2].strip())
 
 
 # ---------------------------------------------------------------------------------------------
