@@ -98,6 +98,23 @@ def environment_assignments(files: list[UserFile], text: str) -> list[tuple[User
     return [(file, number, line.strip()) for file, number, line, _ in lines_matching(files, assigned)]
 
 
+# a word of a script line built from a variable: its literal start, and the variable (`rollouts_$TAG.jsonl`)
+_BUILT_WORD = re.compile(r"(?P<start>[\w./-]*?)\$\{?(?P<name>[A-Za-z_]\w*)\}?")
+MIN_LITERAL_START = 3
+
+
+def variable_building(files: list[UserFile], name: str) -> tuple[UserFile, int, str, str] | None:
+    """(file, line number, line, variable) of the script line whose word, a literal start and a variable
+    (`rollouts_$TAG.jsonl`), built the file name `name` that an error quotes (`rollouts__lustre_projects...`)."""
+    base = name.rsplit("/", 1)[-1]
+    for file, number, line, _ in lines_matching(files, re.compile(r"\$\{?[A-Za-z_]"), SCRIPT_SUFFIXES):
+        for match in _BUILT_WORD.finditer(line):
+            start = match["start"].rsplit("/", 1)[-1]
+            if len(start) >= MIN_LITERAL_START and base.startswith(start) and len(base) > len(start):
+                return file, number, line.strip(), match["name"]
+    return None
+
+
 def copied_onto(files: list[UserFile], target: str) -> tuple[UserFile, int, str, list[str]] | None:
     """The first line of the user's scripts that copies or links a file onto `target` (a file name), with the
     assignments of the shell variables it uses, followed one level down (`CACHE=$CACHE_DIR/...`, `CACHE_DIR=...`)."""

@@ -29,7 +29,12 @@ from gym_pipeline.diagnose.origin import (
     server_role,
 )
 from gym_pipeline.diagnose.unrecorded_source import source_candidates
-from gym_pipeline.diagnose.user_scripts import environment_assignments, script_hints
+from gym_pipeline.diagnose.user_scripts import (
+    assignment_of,
+    environment_assignments,
+    script_hints,
+    variable_building,
+)
 from gym_pipeline.diagnose.vocabulary import (
     CACHE_RESUME,
     CATEGORY_MEANINGS,
@@ -143,6 +148,23 @@ def stage_of_log(file: str) -> int:
     return next((stage for pattern, stage in _STAGE_OF_LOG if pattern.search(name)), _UNNAMED_STAGE)
 
 
+_TOO_LONG_NAME = re.compile(r"File name too long: '(?P<name>[^']+)")
+
+
+def _long_name_built_by(ev: Evidence, text: str) -> str | None:
+    """A sentence naming the script line and variable that built the too-long file name an error quotes."""
+    quoted = _TOO_LONG_NAME.search(text)
+    built = variable_building(ev.user_files, quoted["name"]) if quoted else None
+    if built is None:
+        return None
+    file, number, line, variable = built
+    assigned = assignment_of(ev.user_files, variable)
+    return (f"{file.name}:{number} builds the name from ${variable} (`{excerpt(line, 120)}`)"
+            + (f", which {assigned[0].name}:{assigned[1]} sets (`{excerpt(assigned[2], 120)}`)" if assigned else "")
+            + f": a file name may hold 255 bytes; keep ${variable} short (an id or a hash of what it describes: "
+            f"`{variable}=$(echo ... | sha1sum | cut -c1-12)`) and write the long description into a file beside it.")
+
+
 def unexplained_log_errors(ev: Evidence, findings: list[Finding]) -> list[Finding]:
     """The first real error of each log that no finding explains, earlier stages' logs first: never call a run
     healthy over it."""
@@ -178,6 +200,8 @@ def unexplained_log_errors(ev: Evidence, findings: list[Finding]) -> list[Findin
         if placement.category == INFRA and (assigned := environment_assignments(ev.user_files, placement.fix)):
             where = "; ".join(f"{file.name}:{number} `{line}`" for file, number, line in assigned[:2])
             placement = replace(placement, fix=f"The run's own files set that environment: {where}. {placement.fix}")
+        if placement.basis.startswith("ENAMETOOLONG") and (built := _long_name_built_by(ev, incident.full_text)):
+            placement = replace(placement, fix=f"{built} {placement.fix}")
         if placement.category == CONFIG and (hints := script_hints(ev.user_files)):
             placement = replace(placement, fix=f"{hints} {placement.fix or ''}".strip())
         category = placement.category
