@@ -831,6 +831,42 @@ def test_labels_a_prep_script_takes_from_a_web_exports_html_field(run, policy_en
     assert top.fix.startswith(f"In prep_data.py line {label_line}, decode the label it takes from cms_export.json:")
     assert "&nbsp; becomes a space" in top.fix
 
+PREP_JOINING_ACCEPTED = '''import json, sys
+bank = json.load(open(sys.argv[1]))
+print(json.dumps([{"expected_answer": "|".join(item["accepted_answers"])} for item in bank]))
+'''
+PREP_TAKING_THE_FIRST = '''import json, sys
+bank = json.load(open(sys.argv[1]))
+print(json.dumps([{"expected_answer": item["accepted_answers"][0]} for item in bank]))
+'''
+
+
+@pytest.mark.parametrize("prep", [PREP_JOINING_ACCEPTED, PREP_TAKING_THE_FIRST], ids=["joined", "first"])
+def test_accepted_answers_a_prep_script_joins_into_one_label(run, policy_endpoint, prep):
+    """question_bank.json lists several accepted answers for some questions; prep_data.py joins them with '|' into
+    one `expected_answer`, which string_match compares whole: right answers score 0, and the finding names the
+    script's line. Taking one answer per label is no fault."""
+    (run / "prep_data.py").write_text(prep)
+
+    def from_the_bank(labels):
+        (run / "question_bank.json").write_text(json.dumps([
+            {"accepted_answers": [label, f"the {label}"] if task % 2 == 0 else [label]}
+            for task, label in enumerate(labels)]))
+        rows = json.loads(subprocess.run([sys.executable, "prep_data.py", "question_bank.json"], cwd=run,
+                                         capture_output=True, text=True, check=True).stdout)
+        return [row["expected_answer"] for row in rows]
+
+    recollect_with_labels(run, policy_endpoint, from_the_bank)
+
+    findings = {finding.id: finding for finding in diagnose(run).causes}
+    if prep is PREP_TAKING_THE_FIRST:
+        assert "accepted_answers_joined_into_one_label" not in findings
+        return
+    top = next(iter(findings.values()))
+    assert (top.category, top.id) == ("data_schema", "accepted_answers_joined_into_one_label")
+    assert top.evidence[-1].where == "prep_data.py:3"
+    assert top.fix.startswith("In prep_data.py line 3, write one answer per `expected_answer`")
+
 def _renamed_host_works() -> bool:
     return subprocess.run(["unshare", "--uts", "hostname", "gpu-eval-renamed"], capture_output=True).returncode == 0
 

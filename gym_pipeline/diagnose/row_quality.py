@@ -38,6 +38,8 @@ Collected while `artifacts` streams the files, one row at a time, in bounded mem
   shuffled apart from the prompts;
 - expected answers holding HTML entities (`Ludwig&nbsp;van&nbsp;Beethoven`): labels scraped from a web page, which
   no answer matches;
+- answers scored 0 that are one of the answers their expected answer joins (`Paris` for `Paris|City of Paris`):
+  accepted answers joined into one label, which no verifier comparing whole strings accepts;
 - prompts that open a double quote they never close (`"In which city`): CSV rows cut at a comma inside a quoted field.
 """
 
@@ -146,6 +148,10 @@ class RowQuality:
     # ... scored 0: the expected answer a spreadsheet's date (`4-Mar`) where the answer is a fraction (`3/4`)
     date_labels: int = 0
     date_label_example: EvidenceLine | None = None
+    # ... scored 0: the answer is one of the alternatives the expected answer joins (`Paris` for `Paris|City of Paris`)
+    joined_labels: int = 0
+    joined_label_example: EvidenceLine | None = None
+    joined_separator: str = ""
     # each task's last prompt message length, and the first line of a task with it
     prompt_lengths: Counter[int] = field(default_factory=Counter)
     prompt_length_examples: dict[int, tuple[int, str]] = field(default_factory=dict)  # length -> (line, its end)
@@ -515,6 +521,11 @@ def _note_scored_answer(quality: RowQuality, expected: str, answer: ScoredAnswer
         quality.date_labels += 1
         quality.date_label_example = quality.date_label_example or here
         return
+    if (separator := _joined_alternative(expected, extracted)) is not None:
+        quality.joined_labels += 1
+        quality.joined_label_example = quality.joined_label_example or here
+        quality.joined_separator = quality.joined_separator or separator
+        return
     if _same_number(expected, extracted):
         quality.number_written_otherwise += 1
         quality.number_example = quality.number_example or here
@@ -671,6 +682,15 @@ def _cut_from_response(last_line: str, extracted: str) -> bool:
     a few characters cut off mid-word: the extraction ate into the answer."""
     given = last_line.strip().rstrip(".")
     return any(_cut_short(text.strip(), extracted.strip()) for text in (given, given.rsplit(":", 1)[-1]))
+
+
+def _joined_alternative(expected: str, extracted: str) -> str | None:
+    """The separator (`|`, `;`) when `expected` joins several answers and `extracted` is one of them."""
+    for separator in ("|", ";"):
+        parts = [part.strip() for part in expected.split(separator)]
+        if len(parts) > 1 and all(parts) and _comparable(extracted) in {_comparable(part) for part in parts}:
+            return separator
+    return None
 
 
 def _same_number(expected: str, extracted: str) -> bool:

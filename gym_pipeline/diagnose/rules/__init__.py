@@ -90,6 +90,7 @@ from gym_pipeline.diagnose.rules.job import (
     rule_tool_env_hangs,
 )
 from gym_pipeline.diagnose.rules.job_arrays import rule_array_ids_not_the_files_numbers
+from gym_pipeline.diagnose.rules.joined_labels import rule_accepted_answers_joined_into_one_label
 from gym_pipeline.diagnose.rules.known import known_problems
 from gym_pipeline.diagnose.rules.local_ray import rule_own_ray_unreachable
 from gym_pipeline.diagnose.rules.make_targets import rule_partial_target_kept_by_make, rule_task_target_taken_for_a_file
@@ -306,6 +307,7 @@ RULES: tuple[Rule, ...] = (
     Rule(6, "labels_read_as_dates", rule_labels_read_as_dates),
     Rule(6, "html_entities_in_expected_answers", rule_html_entities_in_expected_answers),
     Rule(6, "rows_cut_at_quoted_commas", rule_rows_cut_at_quoted_commas),
+    Rule(6, "accepted_answers_joined_into_one_label", rule_accepted_answers_joined_into_one_label),
     Rule(6, "numbers_written_otherwise_in_expected_answers", rule_numbers_written_otherwise_in_expected_answers),
     Rule(6, "labels_one_row_off", rule_labels_one_row_off),
     Rule(6, "labels_of_other_tasks", rule_labels_of_other_tasks),
