@@ -62,6 +62,13 @@ SCENARIOS.update({
     "copy_renamed": lambda root: _with_files(fixtures.write_task(
         root, "renamed-copy", dockerfile=f"FROM {fixtures.DEFAULT_IMAGE}\nWORKDIR /app\nCOPY server.log /app/\n"),
         {"server-2026-12-01.log": "ERROR one\n"}),
+    # the words file re-exported by a spreadsheet: `apple ` beside `apple`, so `sort -u` keeps both
+    "padded_words": lambda root: _with_files(fixtures.write_task(
+        root, "unique-words", dockerfile=f"FROM {fixtures.DEFAULT_IMAGE}\nWORKDIR /app\nCOPY words.txt /app/\n",
+        test='test "$(sort -u /app/words.txt | wc -l)" = 2 && test -f /app/done && echo 1 > /logs/verifier/reward.txt '
+             "|| echo 0 > /logs/verifier/reward.txt"), {"words.txt": "pear\napple\napple \n"}),
+    # the instruction re-saved in UTF-16 by an editor after the policy learned the task (see `runs`)
+    "utf16_instruction": lambda root: fixtures.write_task(root, "resaved-instruction"),
 })
 SETTINGS = {"task_deadline": ", episode_grace_sec: 0"}
 
@@ -127,6 +134,9 @@ def runs(tmp_path_factory):
     outcomes = {}
     for env in SCENARIOS:
         run_dir = config.run_dir(CHECKPOINT, env)
+        if env == "utf16_instruction":  # after the policy learned it, before the run
+            instruction = home / "tasks" / env / "resaved-instruction" / "instruction.md"
+            instruction.write_bytes(instruction.read_text().encode("utf-16"))
         stages.materialize_partition(config, CHECKPOINT, env, "v1", _Log())
         if env == "edited":  # between materialization and collection
             test_sh = home / "tasks" / env / "edited-task" / "tests" / "test.sh"
@@ -181,6 +191,10 @@ EXPECTED = [
      ("write 0 in the failure branch (line 7", "gym-pipeline tasks validate")),
     ("appended_reward", "verifier_runtime", ("harbor:invalid_reward", "appends-reward"),
      ("appends to reward.txt with `>>` (lines 2, 3)", "gym-pipeline tasks validate")),
+    ("padded_words", "data_schema", ("unique-words's words.txt has trailing spaces on some lines",),
+     ("`sed -i 's/[[:space:]]*$//' words.txt`", "gym-pipeline tasks validate")),
+    ("utf16_instruction", "data_schema", ("resaved-instruction's instruction.md has UTF-16 text",),
+     ("`iconv -f UTF-16 -t UTF-8`", "gym-pipeline tasks validate")),
     ("two_runs", "cache_resume", ("Two runs on one run directory", "second writer was refused", "stage rollouts"),
      ("Run one job per partition at a time", "its own checkout")),
 ]
@@ -253,9 +267,12 @@ def test_a_task_data_file_resaved_by_another_tool_is_named_by_how(tmp_path):
 
     files = {"words.txt": b"pear\r\napple\r\n", "sales.csv": b"region;amount\nnorth;120\n",
              "notes.csv": b"\xef\xbb\xbfregion,amount\n", "fine.csv": b"region,amount\nnorth,120\n",
-             "prose.txt": b"semi; colons; are fine in text\n"}
+             "prose.txt": b"semi; colons; are fine in text\n", "padded.txt": b"apple \npear\n",
+             "doubled.txt": b"apple \napple\n", "utf16.md": "Create /app/done\n".encode("utf-16")}
     for name, content in files.items():
         (tmp_path / name).write_bytes(content)
     found = {name: (_reformatted(tmp_path / name) or ("",))[0] for name in files}
     assert found == {"words.txt": "Windows (CRLF) line endings", "sales.csv": "`;` between its fields",
-                     "notes.csv": "a byte-order mark", "fine.csv": "", "prose.txt": ""}
+                     "notes.csv": "a byte-order mark", "fine.csv": "", "prose.txt": "", "padded.txt": "",
+                     "doubled.txt": "trailing spaces on some lines",
+                     "utf16.md": "UTF-16 text (a byte-order mark and a NUL byte beside every letter)"}

@@ -772,10 +772,18 @@ def _reformatted(path: Path) -> tuple[str, str] | None:
         content = path.read_bytes()[:MAX_DATA_FILE_BYTES]
     except OSError:
         return None
+    if content.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return "UTF-16 text (a byte-order mark and a NUL byte beside every letter)", "whatever reads it as UTF-8 (the " \
+            "agent given it, the tools in the sandbox) gets unreadable text (an editor re-saved it in UTF-16)"
     if content.startswith(b"\xef\xbb\xbf"):
         return "a byte-order mark", "its first value starts with an invisible U+FEFF (a spreadsheet's or Notepad's export)"
     if b"\r\n" in content:
         return "Windows (CRLF) line endings", "every line read in the sandbox ends with a carriage return"
+    lines = content.splitlines()
+    padded = {line.rstrip() for line in lines if line != line.rstrip()}
+    if padded & {line for line in lines if line == line.rstrip()}:  # `apple ` beside `apple`
+        return "trailing spaces on some lines", "a value with a trailing space is another value than the same one " \
+            "without (`sort -u` keeps both, a comparison fails): re-exported by a spreadsheet"
     header = content.split(b"\n", 1)[0]
     if path.suffix == ".csv" and b";" in header and b"," not in header:
         return "`;` between its fields", "a tool splitting on `,` reads each line as one field (a spreadsheet saved it "\
@@ -791,8 +799,8 @@ def rule_task_data_files_reformatted(ev: Evidence) -> list[Finding]:
         return []
     for task in _never_scored(run):
         folder = locate_named_file(run.task_path(task), ev.run_dir, folder=True)
-        for path in sorted([*folder.glob("environment/**/*"), *folder.glob("tests/**/*")]):
-            if path.suffix.lower() not in _DATA_SUFFIXES or not path.is_file():
+        for path in sorted([folder / "instruction.md", *folder.glob("environment/**/*"), *folder.glob("tests/**/*")]):
+            if (path.suffix.lower() not in _DATA_SUFFIXES and path.name != "instruction.md") or not path.is_file():
                 continue
             if (found := _reformatted(path)) is None:
                 continue
@@ -805,7 +813,8 @@ def rule_task_data_files_reformatted(ev: Evidence) -> list[Finding]:
                       "values they get (a word with `\\r` at its end, one field per line instead of three) are not "
                       "the ones the task was built on, and the task scores 0 whatever the agent does.",
                 fix=f"Save {path.name} again as the task expects (`sed -i 's/\\r$//' {path.name}` or `dos2unix`; "
-                    "`,` as the separator; UTF-8 without BOM), check the task with its oracle (`gym-pipeline tasks "
+                    "`,` as the separator; UTF-8 without BOM: `iconv -f UTF-16 -t UTF-8`; no trailing spaces: "
+                    f"`sed -i 's/[[:space:]]*$//' {path.name}`), check the task with its oracle (`gym-pipeline tasks "
                     f"validate {run.task_path(task)}`, which must score 1), then {run.rerun()}.",
             )]
     return []
