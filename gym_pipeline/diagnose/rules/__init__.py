@@ -92,6 +92,7 @@ from gym_pipeline.diagnose.rules.job import (
 from gym_pipeline.diagnose.rules.job_arrays import rule_array_ids_not_the_files_numbers
 from gym_pipeline.diagnose.rules.joined_labels import rule_accepted_answers_joined_into_one_label
 from gym_pipeline.diagnose.rules.known import known_problems
+from gym_pipeline.diagnose.rules.listing_picks import rule_older_version_picked_from_a_listing
 from gym_pipeline.diagnose.rules.local_ray import rule_own_ray_unreachable
 from gym_pipeline.diagnose.rules.make_targets import rule_partial_target_kept_by_make, rule_task_target_taken_for_a_file
 from gym_pipeline.diagnose.rules.model_replies import rule_model_replies_unusable
@@ -254,6 +255,7 @@ RULES: tuple[Rule, ...] = (
     Rule(2, "nested_model_log_errors", rule_nested_model_log_errors),
     Rule(2, "served_another_checkpoint", rule_served_another_checkpoint),
     Rule(2, "oldest_checkpoint_served_as_newest", rule_oldest_checkpoint_served_as_newest),
+    Rule(2, "older_version_picked_from_a_listing", rule_older_version_picked_from_a_listing),
     Rule(2, "checkpoint_of_another_run_served", rule_checkpoint_of_another_run_served),
     Rule(2, "interrupted_collection", rule_interrupted_collection),
     Rule(2, "one_answer_to_every_task", rule_one_answer_to_every_task),
