@@ -205,6 +205,27 @@ def test_a_setting_grepped_at_the_start_of_its_line_is_no_finding(tmp_path):
     assert diagnose(run).healthy
 
 
+SETTINGS_INI = "[eval]\nnum_repeats = 4\n# for a quick smoke test use: num_repeats = 1\n"
+SETTING_FUNCTION = ("setting() { grep \"$1\" eval_settings.ini | tail -1 | cut -d= -f2 | tr -d ' '; }\n"
+                    "REPEATS=$(setting num_repeats)\necho \"repeats $REPEATS\"\n")
+
+
+@pytest.mark.parametrize("anchor", ["", "^"], ids=["unanchored", "anchored"])
+def test_a_setting_a_function_greps_whose_last_match_is_a_comment(tmp_path, anchor):
+    run = run_with_script(tmp_path, SETTING_FUNCTION.replace('"$1"', f'"{anchor}$1"'),
+                          {"eval_settings.ini": SETTINGS_INI})
+
+    if anchor:
+        assert "repeats 4" in (run / "run_eval.log").read_text()
+        assert diagnose(run).healthy
+        return
+    assert "repeats 1" in (run / "run_eval.log").read_text()  # grep really took the comment
+    top = diagnose(run).causes[0]
+    assert (top.category, top.id) == ("config", "settings_read_with_text_tools")
+    assert top.title == ("run_eval.sh:2 reads num_repeats with `grep ... | tail -1`, and the last line of "
+                         "eval_settings.ini with it is a comment")
+    assert [line.where for line in top.evidence] == ["run_eval.sh:2", "eval_settings.ini:3", "eval_settings.ini:2"]
+
 def test_a_redirect_noclobber_refused_leaves_the_previous_file_in_place(tmp_path):
     run = run_with_script(tmp_path, "source shell_settings.sh\necho this week > tasks.jsonl\necho went on\n",
                           {"shell_settings.sh": "set -o noclobber  # never overwrite by accident\n",

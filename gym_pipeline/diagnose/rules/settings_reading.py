@@ -1,7 +1,8 @@
 """Settings a user's script reads out of a settings file with text tools (grep, cut, awk), which read otherwise.
 
-- `grep KEY file | head -1` on a file whose first line with KEY is a comment (`# num_repeats: 1  <- smoke test`):
-  the script takes the commented-out value.
+- `grep KEY file | head -1` on a file whose first line with KEY is a comment (`# num_repeats: 1  <- smoke test`),
+  or `| tail -1` where the last one is (`# for a quick smoke test use: num_repeats = 1`): the script takes the
+  commented value.
 - `grep '^concurrency' eval.conf | cut -d: -f2` on a line with a comment after its value (`concurrency: 4  # the
   server has 4 slots`): the value keeps the comment, and `--concurrency $CONC` passes its words as arguments of
   their own (`#` then reaches Gym's config loader, which cannot parse it).
@@ -20,11 +21,26 @@ from pathlib import Path
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import Finding
-from gym_pipeline.diagnose.user_scripts import PRINTS, SCRIPT_SUFFIXES, lines_matching
+from gym_pipeline.diagnose.user_scripts import PRINTS, SCRIPT_SUFFIXES, UserFile, lines_matching
 from gym_pipeline.diagnose.vocabulary import CONFIG
 
-# `grep num_repeats eval.cfg | head -1`: a first match that may be a comment (no `^` anchor, no `-v '^#'`)
-_GREPPED_SETTING = re.compile(r"\bgrep\s+(?:-\w+\s+)*[\"']?(?P<key>[\w.-]+)[\"']?\s+(?P<file>[\w./-]+)\s*\|\s*head\s+-(?:n\s*)?1\b")
+# `grep num_repeats eval.cfg | head -1` (or `| tail -1`): a first (last) match that may be a comment (no `^` anchor,
+# no `-v '^#'`); the key may be a shell function's argument (`setting() { grep "$1" eval.ini | tail -1 ...; }`)
+_GREPPED_SETTING = re.compile(r"\bgrep\s+(?:-\w+\s+)*[\"']?(?P<key>\$\d|[\w.-]+)[\"']?\s+(?P<file>[\w./-]+)\s*\|\s*"
+                              r"(?P<end>head|tail)\s+-(?:n\s*)?1\b")
+_FUNCTION = re.compile(r"^\s*(?:function\s+)?(?P<name>[A-Za-z_]\w*)\s*\(\)\s*\{")
+
+
+def _keys_grepped(file: UserFile, number: int, key: str) -> list[str]:
+    """The setting names a grep looks for: its own word, or, for a function's argument (`$1`), the first words the
+    function is called with (`$(setting num_repeats)`)."""
+    if not key.startswith("$"):
+        return [key]
+    lines = file.text.splitlines()
+    function = next((m["name"] for text in reversed(lines[:number]) if (m := _FUNCTION.match(text))), None)
+    if function is None:
+        return []
+    return list(dict.fromkeys(re.findall(rf"\b{function}\s+[\"']?([\w.-]+)", file.text)))
 
 
 def _setting_grepped_from_a_comment(ev: Evidence) -> Finding | None:
@@ -33,26 +49,31 @@ def _setting_grepped_from_a_comment(ev: Evidence) -> Finding | None:
         settings = by_name.get(Path(grep["file"]).name)
         if settings is None:
             continue
-        matches = [(n, text) for n, text in enumerate(settings.text.splitlines(), 1) if grep["key"] in text]
-        if len(matches) < 2 or not matches[0][1].lstrip().startswith("#"):
-            continue
-        meant = next(((n, text) for n, text in matches if not text.lstrip().startswith("#")), None)
-        if meant is None:
-            continue
-        return Finding(
-            category=CONFIG,
-            title=f"{file.name}:{number} reads {grep['key']} with `grep ... | head -1`, and the first line of "
-                  f"{settings.name} with it is a comment",
-            evidence=[EvidenceLine(file=file.name, line=number, text=line.strip()),
-                      EvidenceLine(file=settings.name, line=matches[0][0], text=matches[0][1].strip()),
-                      EvidenceLine(file=settings.name, line=meant[0], text=meant[1].strip())],
-            cause=f"grep matches {grep['key']} inside comments too, and `head -1` keeps the first match: line "
-                  f"{matches[0][0]} of {settings.name}, `{matches[0][1].strip()}`, commented out, not line {meant[0]} "
-                  f"(`{meant[1].strip()}`). The run used the commented-out value, without an error.",
-            fix=f"In {file.name}, skip comments when reading {settings.name}: `grep '^{grep['key']}' "
-                f"{grep['file']}` (or `grep -v '^\\s*#' {grep['file']} | grep {grep['key']}`), or read it with a "
-                "parser of that format; print the values used, then run again.",
-        )
+        for key in _keys_grepped(file, number, grep["key"]):
+            matches = [(n, text) for n, text in enumerate(settings.text.splitlines(), 1) if key in text]
+            if len(matches) < 2:
+                continue
+            taken = matches[0] if grep["end"] == "head" else matches[-1]
+            if not taken[1].lstrip().startswith("#"):
+                continue
+            meant = next(((n, text) for n, text in matches if not text.lstrip().startswith("#")), None)
+            if meant is None:
+                continue
+            which = "first" if grep["end"] == "head" else "last"
+            return Finding(
+                category=CONFIG,
+                title=f"{file.name}:{number} reads {key} with `grep ... | {grep['end']} -1`, and the {which} line of "
+                      f"{settings.name} with it is a comment",
+                evidence=[EvidenceLine(file=file.name, line=number, text=line.strip()),
+                          EvidenceLine(file=settings.name, line=taken[0], text=taken[1].strip()),
+                          EvidenceLine(file=settings.name, line=meant[0], text=meant[1].strip())],
+                cause=f"grep matches {key} inside comments too, and `{grep['end']} -1` keeps the {which} match: line "
+                      f"{taken[0]} of {settings.name}, `{taken[1].strip()}`, a comment, not line {meant[0]} "
+                      f"(`{meant[1].strip()}`). The run used the commented value, without an error.",
+                fix=f"In {file.name}, skip comments when reading {settings.name}: `grep '^{key}' {grep['file']}` "
+                    f"(or `grep -v '^\\s*#' {grep['file']} | grep {key}`), or read it with a parser of that format; "
+                    "print the values used, then run again.",
+            )
     return None
 
 
