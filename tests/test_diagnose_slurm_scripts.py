@@ -306,3 +306,15 @@ def test_a_job_folder_that_is_the_runs_own_is_no_finding(tmp_path: Path) -> None
     assert (run / "rollouts_materialized_inputs.jsonl").is_file()
 
     assert all(f.id != "job_folder_copied_from_another_script" for f in diagnose(run).findings)
+
+
+def test_a_job_folder_written_with_a_tilde_is_not_expanded_and_runs_the_job_in_tmp(tmp_path: Path) -> None:
+    run = _submitted_with_chdir(tmp_path, "~/evals/nightly")
+    assert "going to /tmp instead" in "".join(p.read_text() for p in run.glob("logs/eval_*.log"))
+
+    top = diagnose(run).causes[0]
+
+    assert (top.category, top.id) == ("config", "job_folder_left_unexpanded")
+    assert top.title == ("nightly.sbatch:3 sets the job's folder to `~/evals/nightly`, which no shell expands in an "
+                         "#SBATCH line: the job ran in /tmp")
+    assert "`#SBATCH --chdir=/home/<user>/evals/nightly`" in top.fix

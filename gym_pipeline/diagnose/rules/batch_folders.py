@@ -7,7 +7,8 @@ meets only what the job never made (no rollouts to profile).
 - A `--chdir` folder that nothing else of the user's names: a line copied from someone else's job script (a
   colleague's home folder). slurmstepd cannot enter it and runs the job in /tmp, where the relative paths name
   nothing. (A folder the submitting script did use, missing only on the compute node, is the cluster's mounts:
-  the known problem `slurm_chdir_failed`.)
+  the known problem `slurm_chdir_failed`.) A `--chdir=~/...` is the same failure by the user's line: no shell expands
+  an `#SBATCH` line, so `~` names a folder `~` under the submit folder.
 """
 
 from __future__ import annotations
@@ -53,9 +54,41 @@ def rule_job_output_in_a_missing_folder(ev: Evidence) -> list[Finding]:
     return []
 
 
+def _unexpanded_folder(ev: Evidence, folder: str) -> Finding | None:
+    """A `#SBATCH --chdir=~/...` (or `$HOME/...`): sbatch reads its directives as text, no shell expands them, and a
+    path not starting with `/` is taken from the submit folder (`run/~/evals`)."""
+    for file, number, line, match in lines_matching(ev.user_files, _CHDIR_OPTION):
+        path = match["path"].strip("\"'")
+        if not re.match(r"[~$]", path) or not folder.rstrip("/").endswith(path.lstrip("~").rstrip("/")):
+            continue
+        return Finding(
+            category=CONFIG,
+            title=f"{file.name}:{number} sets the job's folder to `{path}`, which no shell expands in an #SBATCH line: "
+                  "the job ran in /tmp",
+            evidence=[EvidenceLine(file=file.name, line=number, text=line.strip())],
+            cause=f"sbatch reads `#SBATCH` lines as plain text: `{path[0]}` is not the home folder there but a folder "
+                  f"named `{path.split('/')[0]}` under the submit folder ({folder}), which does not exist. slurmstepd "
+                  "could not enter it and ran the job in /tmp, where the script's relative paths name nothing.",
+            fix=f"In {file.name}, write the folder out in full in `#SBATCH --chdir` (an absolute path: `#SBATCH "
+                f"--chdir=/home/<user>/{path.split('/', 1)[-1]}`), or pass it on the command line where the shell "
+                "expands `~` (`sbatch --chdir ~/... job.sbatch`); then submit again.",
+            explains=frozenset({"slurm_chdir_failed"}),
+        )
+    return None
+
+
+def rule_job_folder_left_unexpanded(ev: Evidence) -> list[Finding]:
+    for hit in ev.hits("slurm_chdir_failed"):
+        if (unexpanded := _unexpanded_folder(ev, hit.groups["path"])) is not None:
+            return [unexpanded.model_copy(update={"evidence": [*unexpanded.evidence, hit.evidence()]})]
+    return []
+
+
 def rule_job_folder_copied_from_another_script(ev: Evidence) -> list[Finding]:
     for hit in ev.hits("slurm_chdir_failed"):
         folder = hit.groups["path"]
+        if _unexpanded_folder(ev, folder) is not None:
+            continue  # the user's own `~`, not another script's folder
         option = next(((file, number, line) for file, number, line, match in lines_matching(ev.user_files, _CHDIR_OPTION)
                        if match["path"].strip("\"'").rstrip("/") == folder.rstrip("/")), None)
         if option is None:
