@@ -4,6 +4,7 @@ Its LD_LIBRARY_PATH puts a folder holding a truncated `libm.so.6` (a sync that w
 the loader fails before Python starts. Its PYTHONPLATLIBDIR, kept from an image whose Python kept its modules in
 lib64, makes Python look for its standard library where there is none. The errors name neither the file nor the
 variable; the finding names the line of the run's own file that sets it. The same file without that setting runs.
+A tools folder it puts on PYTHONPATH that holds a `json.py` shadows the standard module for every Python process.
 """
 
 import subprocess
@@ -52,3 +53,37 @@ def test_the_same_settings_file_without_it_runs(tmp_path: Path):
 
     assert (run / "rollouts_materialized_inputs.jsonl").exists()
     assert all("The run's own files set that environment" not in f.fix for f in diagnose(run).findings)
+
+
+TEAM_JSON = '"""The team\'s helpers for reading our JSON logs."""\n\n\ndef pretty(path):\n    print(open(path).read())\n'
+
+
+@pytest.mark.parametrize("tool", ["json.py", "team_json.py"])
+def test_a_tools_folder_on_pythonpath_shadowing_a_standard_module_is_infra(tmp_path: Path, tool: str):
+    """eval_env.sh puts the team's tools first on PYTHONPATH; one of them is json.py: every Python process imports it
+    for `import json` and fails inside a library. Named otherwise, the same folder is harmless."""
+    run = tmp_path / "run"
+    (run / "team_tools").mkdir(parents=True)
+    (run / "team_tools" / tool).write_text(TEAM_JSON)
+    (run / "data.jsonl").write_text(get_environment("string_match").dataset_path.read_text())
+    (run / "eval_env.sh").write_text("# the team's shell settings\nexport TEAM_TOOLS=$PWD/team_tools\n"
+                                     "export PYTHONPATH=$TEAM_TOOLS:$PYTHONPATH\n")
+    (run / "run_eval.sh").write_text(
+        "#!/bin/bash\ncd \"$(dirname \"$0\")\"\nsource ./eval_env.sh\n"
+        f"{sys.executable} -m gym_pipeline.cli materialize --input data.jsonl --num-repeats 2 "
+        "--agent string_match_simple_agent --output rollouts_materialized_inputs.jsonl\n")
+    (run / "logs").mkdir()
+    with (run / "logs" / "run_eval.log").open("w") as log:
+        subprocess.run(["bash", str(run / "run_eval.sh")], stdout=log, stderr=subprocess.STDOUT, timeout=120)
+
+    report = diagnose(run)
+
+    if tool == "team_json.py":
+        assert (run / "rollouts_materialized_inputs.jsonl").is_file()
+        assert all(f.id != "standard_module_shadowed" for f in report.findings)
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("infra", "standard_module_shadowed"), [f.title for f in report.causes]
+    assert top.title == "team_tools/json.py, on PYTHONPATH (eval_env.sh:3), shadows Python's own `json` module"
+    assert top.fix.startswith("Rename team_tools/json.py (e.g. `team_json.py`, and its imports), or take its folder "
+                              "off PYTHONPATH in eval_env.sh")

@@ -154,6 +154,7 @@ from gym_pipeline.diagnose.rules.script_defaults import (
 )
 from gym_pipeline.diagnose.rules.settings_files import rule_keys_given_twice_in_settings, rule_octal_numbers_in_settings
 from gym_pipeline.diagnose.rules.settings_reading import rule_settings_read_with_text_tools
+from gym_pipeline.diagnose.rules.shadowed_modules import rule_standard_module_shadowed
 from gym_pipeline.diagnose.rules.shell_pitfalls import rule_shell_pitfalls
 from gym_pipeline.diagnose.rules.skipped_tasks import rule_skipped_tasks_by_reason
 from gym_pipeline.diagnose.rules.source_columns import rule_labels_from_another_column
@@ -212,6 +213,7 @@ RULES: tuple[Rule, ...] = (
     Rule(1, "proxy_intercepts_loopback", rule_proxy_intercepts_loopback),
     Rule(1, "python_version", rule_python_version),
     Rule(1, "python_startup_variable", rule_python_startup_variable),
+    Rule(1, "standard_module_shadowed", rule_standard_module_shadowed),
     Rule(1, "ports_in_use", rule_ports_in_use),
     Rule(1, "host_limits", rule_host_limits),
     Rule(1, "process_limits", rule_process_limits),
