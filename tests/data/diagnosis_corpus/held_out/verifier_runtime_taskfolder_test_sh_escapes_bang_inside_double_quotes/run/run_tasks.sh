@@ -1,0 +1,9 @@
+#!/bin/bash
+cd /work/wt-h32/tests/data/diagnosis_corpus/held_out/verifier_runtime_taskfolder_test_sh_escapes_bang_inside_double_quotes/run
+echo '== weekly taskset run'
+echo '== materialize'
+/work/wt-h32/.venv/bin/gym-pipeline stage materialize --sweep-config /work/wt-h32/tests/data/diagnosis_corpus/held_out/verifier_runtime_taskfolder_test_sh_escapes_bang_inside_double_quotes/run/sweep.yaml --checkpoint step_0200 --env terminal_tasks --code-version v14
+echo '== collect'
+/work/wt-h32/.venv/bin/gym-pipeline stage collect --sweep-config /work/wt-h32/tests/data/diagnosis_corpus/held_out/verifier_runtime_taskfolder_test_sh_escapes_bang_inside_double_quotes/run/sweep.yaml --checkpoint step_0200 --env terminal_tasks --code-version v14 --model-url http://127.0.0.1:42267/v1 --model-name sim-policy
+echo '== profile'
+/work/wt-h32/.venv/bin/gym-pipeline stage profile --sweep-config /work/wt-h32/tests/data/diagnosis_corpus/held_out/verifier_runtime_taskfolder_test_sh_escapes_bang_inside_double_quotes/run/sweep.yaml --checkpoint step_0200 --env terminal_tasks --code-version v14
