@@ -16,7 +16,10 @@
 - A job whose `--output` is in a folder the submit folder lacks: Slurm does not create it, and the job fails before
   running a line. With the folder made first, the job runs.
 - A job whose `--chdir` is a folder copied from another user's script: slurmstepd runs it in /tmp, where its relative
-  paths name nothing. Set to the run's folder, the job runs.
+  paths name nothing. Set to the run's folder, the job runs. Written with `~`, no shell expands it there.
+- A CI step that submits the eval job, waits a few seconds and cancels it: held by its own `#SBATCH --begin` (kept from
+  a nightly template), or queued behind the user's own `--exclusive` job, it never started, and squeue's reason says
+  whose it is to change. Without either, the job runs within the wait.
 """
 
 import subprocess
@@ -318,3 +321,69 @@ def test_a_job_folder_written_with_a_tilde_is_not_expanded_and_runs_the_job_in_t
     assert top.title == ("nightly.sbatch:3 sets the job's folder to `~/evals/nightly`, which no shell expands in an "
                          "#SBATCH line: the job ran in /tmp")
     assert "`#SBATCH --chdir=/home/<user>/evals/nightly`" in top.fix
+
+
+WAITING_SUBMIT = """#!/bin/bash
+cd "$(dirname "$0")"
+START_HOLDER
+JOB=$(sbatch --parsable ci_eval.sbatch)
+for i in $(seq 15); do
+  squeue -h -j $JOB | grep -q . || break
+  sleep 1
+done
+squeue -j $JOB -o '%.10i %.9P %.12j %.8T %.10M %R'
+if squeue -h -j $JOB | grep -q .; then
+  echo "job $JOB still queued after 15 s: cancelling (CI step budget)"
+  scancel $JOB
+fi
+[ -n "$HOLDER" ] && scancel $HOLDER
+"""
+HOLDER = ("#!/bin/bash\n#SBATCH --job-name=holder\n#SBATCH --exclusive\n#SBATCH --output=/dev/null\n"
+          "#SBATCH --time=2\nsleep 60\n")
+
+
+def _ci_step(tmp_path: Path, directive: str, holder: bool) -> Path:
+    slurm_cluster()
+    run = tmp_path / "run"
+    (run / "logs").mkdir(parents=True)
+    (run / "data.jsonl").write_text(get_environment("string_match").dataset_path.read_text())
+    (run / "ci_eval.sbatch").write_text(
+        f"#!/bin/bash\n#SBATCH --job-name=ci-eval\n#SBATCH --output={run}/logs/eval_%j.log\n#SBATCH --time=2\n"
+        f"{directive}\ncd {run}\n{' '.join(CLI)} materialize --input data.jsonl --num-repeats 1 "
+        "--agent string_match_simple_agent --output rollouts_materialized_inputs.jsonl\n")
+    if holder:
+        (run / "server.sbatch").write_text(HOLDER)
+    (run / "submit.sh").write_text(WAITING_SUBMIT.replace(
+        "START_HOLDER", "HOLDER=$(sbatch --parsable server.sbatch)\nsleep 2" if holder else ""))
+    with (run / "logs" / "submit.log").open("w") as log:
+        subprocess.run(["bash", "submit.sh"], cwd=run, stdout=log, stderr=subprocess.STDOUT, timeout=120)
+    return run
+
+
+def test_a_job_held_by_a_begin_time_kept_from_a_template_never_starts(tmp_path: Path) -> None:
+    run = _ci_step(tmp_path, "#SBATCH --begin=now+2hours", holder=False)
+    assert "(BeginTime)" in (run / "logs" / "submit.log").read_text()
+
+    top = diagnose(run).causes[0]
+
+    assert (top.category, top.id) == ("config", "job_never_started")
+    assert [line.where.split(":")[0] for line in top.evidence] == ["logs/submit.log", "ci_eval.sbatch"]
+    assert top.fix.startswith("In ci_eval.sbatch, remove `#SBATCH --begin=now+2hours`")
+
+
+def test_a_job_queued_behind_the_users_own_exclusive_job_never_starts(tmp_path: Path) -> None:
+    run = _ci_step(tmp_path, "#SBATCH --cpus-per-task=1", holder=True)
+    assert "(Resources)" in (run / "logs" / "submit.log").read_text() or \
+        "(Priority)" in (run / "logs" / "submit.log").read_text()
+
+    top = diagnose(run).causes[0]
+
+    assert (top.category, top.id) == ("throughput_resources", "job_never_started")
+    assert "in server.sbatch line 3 (`#SBATCH --exclusive`), drop `--exclusive`" in top.fix
+
+
+def test_a_job_that_starts_within_the_wait_is_no_finding(tmp_path: Path) -> None:
+    run = _ci_step(tmp_path, "#SBATCH --cpus-per-task=1", holder=False)
+    assert (run / "rollouts_materialized_inputs.jsonl").is_file()
+
+    assert all(f.id != "job_never_started" for f in diagnose(run).findings)

@@ -196,7 +196,9 @@ def concurrency_source(files: list[UserFile]) -> str | None:
     return "; ".join(parts)
 
 
-_UNTHROTTLED_ARRAY = re.compile(r"^\s*#SBATCH\s+(?:--array[= ]|-a\s*)(?P<range>[\d,-]+)\s*(?:#.*)?$")
+# `#SBATCH --array=0-7`, or `sbatch --array=0-7 job.sbatch` on a command line: no `%` after the range
+_UNTHROTTLED_ARRAY = re.compile(r"^\s*#SBATCH\s+(?:--array[= ]|-a\s*)(?P<range>[\d,-]+)\s*(?:#.*)?$"
+                                r"|\bsbatch\b[^\n#]*\s(?:--array[= ]|-a\s*)(?P<range2>[\d,-]+)(?=\s)")
 
 
 def unthrottled_arrays(files: list[UserFile]) -> list[tuple[UserFile, int, str, int]]:
@@ -204,12 +206,12 @@ def unthrottled_arrays(files: list[UserFile]) -> list[tuple[UserFile, int, str, 
     once: Slurm starts as many as the cluster has room for, all at the same time."""
     found = []
     for file, number, _, match in lines_matching(files, _UNTHROTTLED_ARRAY):
-        tasks = 0
-        for part in match["range"].split(","):
+        tasks, span = 0, match["range"] or match["range2"]
+        for part in span.split(","):
             first, _, last = part.partition("-")
             if first.isdigit() and (last.isdigit() or not last):
                 tasks += int(last or first) - int(first) + 1
-        found.append((file, number, match["range"], tasks))
+        found.append((file, number, span, tasks))
     return found
 
 

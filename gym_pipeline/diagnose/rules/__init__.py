@@ -97,6 +97,7 @@ from gym_pipeline.diagnose.rules.listing_picks import rule_older_version_picked_
 from gym_pipeline.diagnose.rules.local_ray import rule_own_ray_unreachable
 from gym_pipeline.diagnose.rules.make_targets import rule_partial_target_kept_by_make, rule_task_target_taken_for_a_file
 from gym_pipeline.diagnose.rules.model_replies import rule_model_replies_unusable
+from gym_pipeline.diagnose.rules.pending_jobs import rule_job_never_started
 from gym_pipeline.diagnose.rules.port_taken import rule_model_port_held_by_another_server
 from gym_pipeline.diagnose.rules.process_limits import rule_process_limits
 from gym_pipeline.diagnose.rules.profiled_run import rule_profile_of_an_older_run, rule_summary_of_an_older_run
@@ -214,6 +215,7 @@ RULES: tuple[Rule, ...] = (
     Rule(1, "python_version", rule_python_version),
     Rule(1, "python_startup_variable", rule_python_startup_variable),
     Rule(1, "standard_module_shadowed", rule_standard_module_shadowed),
+    Rule(1, "job_never_started", rule_job_never_started),
     Rule(1, "ports_in_use", rule_ports_in_use),
     Rule(1, "host_limits", rule_host_limits),
     Rule(1, "process_limits", rule_process_limits),

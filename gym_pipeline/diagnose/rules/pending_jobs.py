@@ -1,0 +1,119 @@
+"""A Slurm job that never started: squeue, printed by the user's submit script, shows it PENDING and says why.
+
+A submit script that waits for its job a while and then gives up (a CI step's budget, a deadline) leaves a run with
+nothing collected and no error of the job's own: the job never ran a line. squeue's reason column says what held it,
+and the reason says whose it is to change (seed 000, debug step 1: Slurm job state):
+- `BeginTime`, `Dependency`, `DependencyNeverSatisfied`, `JobHeldUser`: the job's own options (`#SBATCH --begin=02:00`
+  kept from a nightly template, a `--dependency` on a job that failed): config;
+- `PartitionDown`, `PartitionInactive`, `ReqNodeNotAvail`, `Reservation`, `JobHeldAdmin`: the cluster (a maintenance
+  window, nodes drained): infra;
+- `Resources`, `Priority`, `QOSMax...`, `AssocMax...`: the node is busy with other jobs, often the user's own (an array
+  without a throttle, a job asking for `--exclusive`): throughput/resources.
+"""
+
+from __future__ import annotations
+
+import re
+
+from gym_pipeline.diagnose.evidence import Evidence
+from gym_pipeline.diagnose.evidence_line import EvidenceLine
+from gym_pipeline.diagnose.findings import Finding
+from gym_pipeline.diagnose.user_scripts import UserFile, lines_matching, unthrottled_arrays
+from gym_pipeline.diagnose.vocabulary import CONFIG, INFRA, THROUGHPUT_RESOURCES
+
+# a squeue line of a pending job: its id first, PENDING, then the reason (in parentheses in the default format)
+_PENDING = re.compile(r"^\s*(?P<job>\d+(?:_\[?[\d,\-%]+\]?)?)\s+(?P<middle>.*?)\bPENDING\b.*?\(?(?P<reason>[A-Za-z]+)"
+                      r"(?:,[^)\s]*)?\)?\s*$", re.M)
+_OWN_OPTIONS = {"BeginTime": r"--begin\b", "Dependency": r"--dependency\b|-d\s",
+                "DependencyNeverSatisfied": r"--dependency\b|-d\s", "JobHeldUser": r"--hold\b|-H\b"}
+_CLUSTER = {"PartitionDown", "PartitionInactive", "ReqNodeNotAvail", "Reservation", "JobHeldAdmin", "NodeDown"}
+_BUSY = re.compile(r"^(?:Resources|Priority|QOSMax\w*|AssocMax\w*|AssocGrp\w*|QOSGrp\w*)$")
+_EXCLUSIVE = re.compile(r"^\s*#SBATCH\s+--exclusive\b")
+
+
+def _pending_lines(ev: Evidence) -> list[tuple[EvidenceLine, str, str]]:
+    """(the squeue line, the job's words before PENDING, the reason) of each pending job the run's logs show."""
+    found = []
+    for log, text in ev.log_heads:
+        for match in _PENDING.finditer(text):
+            number = text.count("\n", 0, match.start()) + 1
+            found.append((EvidenceLine(file=ev.rel(log), line=number, text=match[0].strip()), match["middle"],
+                          match["reason"]))
+    return found
+
+
+def _job_names(ev: Evidence) -> set[str]:
+    return {m["name"] for _, _, _, m in lines_matching(ev.user_files, re.compile(r"--job-name[= ](?P<name>\S+)"))}
+
+
+def _line_text(file: UserFile, number: int) -> str:
+    return file.text.splitlines()[number - 1].strip()
+
+
+def rule_job_never_started(ev: Evidence) -> list[Finding]:
+    a = ev.artifacts
+    if a.rollouts.valid_rows and not a.missing_keys:
+        return []  # the run finished: a job that waited a while is no fault
+    pending = [entry for entry in _pending_lines(ev) if "_" not in entry[0].text.split()[0]]  # the run's job, not an array's
+    names = _job_names(ev)
+    # a squeue of every job lists others' too: the run's own job (named in its scripts) first
+    pending = [entry for entry in pending if names & set(entry[1].split())] or pending
+    if not pending:
+        return []
+    line, middle, reason = pending[-1]
+    job = line.text.split()[0]
+    if reason in _OWN_OPTIONS:
+        option = next(lines_matching(ev.user_files, re.compile(rf"^\s*#SBATCH\s+(?:{_OWN_OPTIONS[reason]})")), None)
+        where = [EvidenceLine(file=option[0].name, line=option[1], text=option[2].strip())] if option else []
+        return [Finding(
+            category=CONFIG,
+            title=f"Slurm job {job} never started: it was held PENDING ({reason}) by an option of its own",
+            evidence=[line, *where],
+            cause=f"squeue shows the job pending for `{reason}`: "
+                  + (f"{option[0].name}:{option[1]} (`{option[2].strip()}`) tells Slurm not to start it before then"
+                     if option else "an option of the job holds it (a start time, a dependency, a hold)")
+                  + "; whatever waited for it gave up first, and nothing was collected.",
+            fix=(f"In {option[0].name}, remove `{option[2].strip()}` (kept from another job's template), or set "
+                 "it to what this job needs" if option else f"See what holds it: `scontrol show job {job}`; remove "
+                 "the option (`--begin`, `--dependency`, `--hold`) or release it (`scontrol release`)")
+                + "; then submit again and check it starts (`squeue -j <job>` shows RUNNING).",
+        )]
+    if reason in _CLUSTER:
+        partition = next((word for word in middle.split() if word not in names and not re.match(r"^[\d:]+$", word)),
+                         None)
+        return [Finding(
+            category=INFRA,
+            title=f"Slurm job {job} never started: PENDING ({reason})"
+                  + (f", partition {partition}" if partition else ""),
+            evidence=[line],
+            cause=f"squeue shows the job pending for `{reason}`: the cluster cannot run it now (a partition set DOWN "
+                  "or inactive for maintenance, its nodes drained or reserved). The job never ran a line; whatever "
+                  "waited for it gave up, and nothing was collected.",
+            fix=f"See the partition's state: `sinfo -p {partition or '<partition>'}` and `scontrol show partition "
+                f"{partition or '<partition>'}` ({reason}); wait for the admins to bring it back, or submit to a "
+                "partition that is up (`sbatch -p <partition>`); then run again.",
+        )]
+    if _BUSY.match(reason):
+        arrays = unthrottled_arrays(ev.user_files)
+        exclusive = next(lines_matching(ev.user_files, _EXCLUSIVE), None)
+        # (file, line, what it does, what to change) of the user's own jobs that hold the node
+        own = ([(arrays[0][0], arrays[0][1], f"submits an array of {arrays[0][3]} tasks with no `%` throttle",
+                 "add a throttle (`--array=<range>%2`) or submit the array after the eval")] if arrays else []) \
+            + ([(exclusive[0], exclusive[1], "asks for the whole node (`--exclusive`)",
+                 "drop `--exclusive` (ask for the CPUs it needs)")] if exclusive else [])
+        shown = [(file.name, number, f"`{_line_text(file, number)}`", does, change) for file, number, does, change in own]
+        return [Finding(
+            category=THROUGHPUT_RESOURCES,
+            title=f"Slurm job {job} waited PENDING ({reason}) for the node's resources and did not run in time",
+            evidence=[line],
+            cause=f"squeue shows the job pending for `{reason}`: the node's CPUs (or memory) were held by other jobs"
+                  + (", the user's own: " + "; ".join(f"{name}:{number} {does}" for name, number, _, does, _ in shown)
+                     if shown else "")
+                  + ". The job waited its turn, and whatever waited for it gave up (or found the server it needed "
+                  "gone by then).",
+            fix=("Let the run's jobs fit on the node together: "
+                 + ("; ".join(f"in {name} line {number} ({text}), {change}" for name, number, text, _, change in shown)
+                    if shown else "ask for fewer CPUs or less memory, or run when the node is free")
+                 + f"; `squeue` shows what holds the node. Then submit {job}'s script again."),
+        )]
+    return []
