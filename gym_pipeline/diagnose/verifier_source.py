@@ -137,8 +137,9 @@ def answer_rewrites(sources: list[Path], run_dir: Path) -> list[tuple[str, int, 
     """(file, line, text) of the lines of the verifiers' `verify` that rewrite what is compared or the reward: a name
     assigned again from itself (`extracted = unicodedata.normalize("NFKD", extracted)...`, `reward = max(0.0, reward -
     LENGTH_PENALTY * len(text))`, `reward -= ...`), and the local score a reward is computed from without a call
-    (`similarity = difflib.SequenceMatcher(...)` before `reward = 1.0 if similarity >= 0.8 else 0.0`). What a copy
-    of a stock verifier adds is most often one of these; the stock `reward = _answers_match(...)` is neither."""
+    (`similarity = difflib.SequenceMatcher(...)` before `reward = 1.0 if similarity >= 0.8 else 0.0`), where the reward
+    is not simply what a call returns. What a copy of a stock verifier adds is most often one of these; the stock
+    `reward = _answers_match(...)` is neither."""
     found = set()
     for shown, rows, node in _verify_functions(sources, run_dir):
         statements = sorted((inner for inner in ast.walk(node) if isinstance(inner, ast.Assign | ast.AugAssign)
@@ -149,8 +150,7 @@ def answer_rewrites(sources: list[Path], run_dir: Path) -> list[tuple[str, int, 
             if isinstance(statement, ast.AugAssign) or targets & used:
                 found.add((shown, statement.lineno, rows[statement.lineno - 1].strip()))
             feeding = {name for name in used if name in assigned_at}
-            if "reward" in targets and feeding and not any(isinstance(inner, ast.Call)
-                                                           for inner in ast.walk(statement.value)):
+            if "reward" in targets and feeding and not isinstance(statement.value, ast.Call):
                 found.add((shown, statement.lineno, rows[statement.lineno - 1].strip()))
                 found.update((shown, assigned_at[name], rows[assigned_at[name] - 1].strip()) for name in feeding)
             assigned_at.update((name, statement.lineno) for name in targets)

@@ -228,7 +228,8 @@ def proxy_behind_reply(ev: Evidence, status: int | None) -> tuple[str, EvidenceL
     return None
 
 
-_SETTING = re.compile(r"^(?P<name>[A-Z][A-Z0-9_]{2,})\s*=\s*(?P<value>[-\d.]+|True|False|[\"'][^\"']*[\"'])\s*(?:#.*)?$")
+_SETTING = re.compile(r"^(?P<name>[A-Z][A-Z0-9_]{2,})\s*=\s*(?P<value>[-\d.]+|True|False|[\"'][^\"']*[\"']|\{.*\}|\[.*\])"
+                      r"\s*(?:#.*)?$")
 _ONE_AT_A_TIME = re.compile(r"\b(?:HTTPServer|socketserver\.TCPServer|TCPServer)\(")
 MAX_SETTINGS_SHOWN = 3
 
