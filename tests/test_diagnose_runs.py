@@ -867,6 +867,39 @@ def test_accepted_answers_a_prep_script_joins_into_one_label(run, policy_endpoin
     assert top.evidence[-1].where == "prep_data.py:3"
     assert top.fix.startswith("In prep_data.py line 3, write one answer per `expected_answer`")
 
+PREP_FROM_WIKI = '''import json, sys
+bank = json.load(open(sys.argv[1]))
+print(json.dumps([{"expected_answer": item["answer"].strip()} for item in bank]))
+'''
+
+
+@pytest.mark.parametrize("space", ["\u200b", ""], ids=["zero_width", "plain"])
+def test_labels_copied_from_a_wiki_with_zero_width_spaces_name_the_prep_line_and_its_source(run, policy_endpoint,
+                                                                                             space):
+    """question_bank.json, copied from a wiki page, keeps a zero-width space inside multi-word answers; prep_data.py
+    takes them as they are: right answers score 0, and the fix names the script's line and the bank. Without the
+    invisible character, no finding."""
+    (run / "prep_data.py").write_text(PREP_FROM_WIKI)
+    (run / "run_eval.sh").write_text("python3 prep_data.py question_bank.json > labels.json\n")
+
+    def from_the_wiki(labels):
+        (run / "question_bank.json").write_text(json.dumps([{"answer": label.replace(" ", f"{space} ", 1)}
+                                                            for label in labels]))
+        rows = json.loads(subprocess.run([sys.executable, "prep_data.py", "question_bank.json"], cwd=run,
+                                         capture_output=True, text=True, check=True).stdout)
+        return [row["expected_answer"] for row in rows]
+
+    recollect_with_labels(run, policy_endpoint, from_the_wiki)
+
+    findings = {finding.id: finding for finding in diagnose(run).causes}
+    if not space:
+        assert "invisible_characters_in_expected_answers" not in findings
+        return
+    top = next(iter(findings.values()))
+    assert (top.category, top.id) == ("data_schema", "invisible_characters_in_expected_answers")
+    assert top.fix.startswith("In prep_data.py line 3, strip them from the label it takes from question_bank.json: "
+                              "`re.sub('[\\u200b")
+
 def _renamed_host_works() -> bool:
     return subprocess.run(["unshare", "--uts", "hostname", "gpu-eval-renamed"], capture_output=True).returncode == 0
 

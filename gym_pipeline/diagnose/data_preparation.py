@@ -50,3 +50,11 @@ def files_handed_to(files: list[UserFile], script: UserFile) -> list[str]:
     for _, _, _, match in lines_matching(files, runs, SCRIPT_SUFFIXES):
         return [word for word in match["arguments"].split() if "." in word and not word.startswith("-")]
     return []
+
+
+def label_source(files: list[UserFile]) -> tuple[ScriptLine, list[str]] | None:
+    """The line that sets the rows' `expected_answer`, and the files (not the rows it writes) its script is run on."""
+    label = label_line(files)
+    if label is None:
+        return None
+    return label, [name for name in files_handed_to(files, label.file) if not name.endswith(".jsonl")]

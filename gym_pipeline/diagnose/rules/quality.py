@@ -9,7 +9,7 @@ import unicodedata
 from collections import Counter
 from pathlib import Path
 
-from gym_pipeline.diagnose.data_preparation import files_handed_to, label_line
+from gym_pipeline.diagnose.data_preparation import label_source
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import Finding, model_url_of, path_of, plural, profile_command
@@ -854,9 +854,7 @@ def rule_html_entities_in_expected_answers(ev: Evidence) -> list[Finding]:
         return []
     example = quality.expected_of_task[tasks[0]]
     entities = sorted(set(HTML_ENTITY.findall(" ".join(quality.expected_of_task[task] for task in tasks[:50]))))
-    label = label_line(ev.user_files)
-    exports = [] if label is None else [name for name in files_handed_to(ev.user_files, label.file)
-                                        if not name.endswith(".jsonl")]
+    label, exports = label_source(ev.user_files) or (None, [])
     where = "" if label is None else (f" {label.named()} takes the label as it is"
                                       + (f" from {', '.join(exports)}." if exports else "."))
     return [Finding(
@@ -885,6 +883,7 @@ def rule_invisible_characters_in_expected_answers(ev: Evidence) -> list[Finding]
     quality = a.quality
     if quality.invisible_expected < MISSCORED_MIN_ROWS or quality.invisible_example is None:
         return []
+    label, exports = label_source(ev.user_files) or (None, [])
     return [Finding(
         category=DATA_SCHEMA,
         title=f"{quality.invisible_expected} answers scored 0 equal their `expected_answer` but for characters that "
@@ -893,9 +892,13 @@ def rule_invisible_characters_in_expected_answers(ev: Evidence) -> list[Finding]
         cause="The rows' `expected_answer` holds invisible characters (a zero-width space U+200B, a byte order mark, "
               "a no-break space), most often copied in from a web page or a spreadsheet: the answer looks the same "
               "and never compares equal, so correct answers score 0.",
-        fix="Remove the invisible characters from `expected_answer` in the source data (`grep -nP "
-            "'[\\x{200b}\\x{200c}\\x{200d}\\x{2060}\\x{feff}\\x{ad}\\x{a0}]' <data.jsonl>` finds the rows), "
-            "then materialize again and collect (or score the stored responses again); the materialized rows: "
+        fix=(f"In {label.file.name} line {label.number}, strip them from the label it takes"
+             + (f" from {', '.join(exports)}" if exports else "")
+             + ": `re.sub('[\\u200b\\u200c\\u200d\\u2060\\ufeff\\xad]', '', label)` around what "
+             f"`{label.text.strip()}` takes; " if label else
+             "Remove the invisible characters from `expected_answer` in the source data (`grep -nP "
+             "'[\\x{200b}\\x{200c}\\x{200d}\\x{2060}\\x{feff}\\x{ad}\\x{a0}]' <data.jsonl>` finds the rows); ")
+            + "then materialize again and collect (or score the stored responses again); the materialized rows: "
             f"{path_of(a.materialized)}.",
     )]
 
