@@ -387,3 +387,31 @@ def test_a_job_that_starts_within_the_wait_is_no_finding(tmp_path: Path) -> None
     assert (run / "rollouts_materialized_inputs.jsonl").is_file()
 
     assert all(f.id != "job_never_started" for f in diagnose(run).findings)
+
+
+@pytest.mark.parametrize("shell", ["/opt/homebrew/bin/zsh", "/bin/bash"])
+def test_a_job_script_naming_a_shell_the_node_lacks_never_runs(tmp_path: Path, shell: str) -> None:
+    """The job script's `#!` line, from a laptop's template, names Homebrew's zsh: slurmstepd cannot start it. With
+    bash it runs."""
+    slurm_cluster()
+    run = tmp_path / "run"
+    (run / "logs").mkdir(parents=True)
+    (run / "data.jsonl").write_text(get_environment("string_match").dataset_path.read_text())
+    (run / "nightly.sbatch").write_text(
+        f"#!{shell}\n#SBATCH --output={run}/logs/eval_%j.log\n#SBATCH --time=2\ncd {run}\n"
+        f"{' '.join(CLI)} materialize --input data.jsonl --num-repeats 1 --agent string_match_simple_agent "
+        "--output rollouts_materialized_inputs.jsonl\n")
+    with (run / "logs" / "submit.log").open("w") as log:
+        subprocess.run(["sbatch", "--wait", "nightly.sbatch"], cwd=run, stdout=log, stderr=subprocess.STDOUT,
+                       timeout=300)
+
+    findings = {finding.id: finding for finding in diagnose(run).causes}
+
+    if shell == "/bin/bash":
+        assert (run / "rollouts_materialized_inputs.jsonl").is_file()
+        assert "job_script_interpreter_missing" not in findings
+        return
+    top = next(iter(findings.values()))
+    assert (top.category, top.id) == ("config", "job_script_interpreter_missing"), list(findings)
+    assert top.fix.startswith("In nightly.sbatch, make the first line `#!/bin/bash` (instead of "
+                              "`#!/opt/homebrew/bin/zsh`")

@@ -91,6 +91,7 @@ from gym_pipeline.diagnose.rules.job import (
     rule_tool_env_hangs,
 )
 from gym_pipeline.diagnose.rules.job_arrays import rule_array_ids_not_the_files_numbers
+from gym_pipeline.diagnose.rules.job_interpreter import rule_job_script_interpreter_missing
 from gym_pipeline.diagnose.rules.joined_labels import rule_accepted_answers_joined_into_one_label
 from gym_pipeline.diagnose.rules.known import known_problems
 from gym_pipeline.diagnose.rules.listing_picks import rule_older_version_picked_from_a_listing
@@ -216,6 +217,7 @@ RULES: tuple[Rule, ...] = (
     Rule(1, "python_startup_variable", rule_python_startup_variable),
     Rule(1, "standard_module_shadowed", rule_standard_module_shadowed),
     Rule(1, "job_never_started", rule_job_never_started),
+    Rule(1, "job_script_interpreter_missing", rule_job_script_interpreter_missing),
     Rule(1, "ports_in_use", rule_ports_in_use),
     Rule(1, "host_limits", rule_host_limits),
     Rule(1, "process_limits", rule_process_limits),
