@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from conftest import FIXTURES
 
+from gym_pipeline.core.materialize import MaterializationSettings, materialize_file
 from gym_pipeline.diagnose import diagnose
 from gym_pipeline.environments import get_environment
 
@@ -225,6 +226,44 @@ def test_a_setting_a_function_greps_whose_last_match_is_a_comment(tmp_path, anch
     assert top.title == ("run_eval.sh:2 reads num_repeats with `grep ... | tail -1`, and the last line of "
                          "eval_settings.ini with it is a comment")
     assert [line.where for line in top.evidence] == ["run_eval.sh:2", "eval_settings.ini:3", "eval_settings.ini:2"]
+
+COLLECT_WITH = (f"{sys.executable} -m gym_pipeline.cli collect --inputs rollouts_materialized_inputs.jsonl "
+                "--output new_rollouts.jsonl --env string_match OPTION\necho done\n")
+
+
+@pytest.mark.parametrize(("loading", "option", "settings", "expected"), [
+    ("source ./settings.env", "--concurrency ${CONCURRENCY-4}", "CONCURRENCY=\n",
+     "and `${CONCURRENCY-4}` keeps an empty value"),
+    ("export $(grep -v '^#' settings.env)", "--model-url $MODEL_URL --concurrency 4",
+     'MODEL_URL="http://127.0.0.1:9/v1"  # this week\'s server\n',
+     "which keeps the quotes as part of the value; load settings.env with `set -a; source settings.env; set +a`"),
+    ("source ./settings.env", "--concurrency ${CONCURRENCY:-4} --model-url http://127.0.0.1:9/v1", "CONCURRENCY=\n",
+     None),
+], ids=["default_without_colon", "export_grep_keeps_quotes", "default_with_colon"])
+def test_an_option_a_settings_file_gave_a_value_the_command_refused(tmp_path, loading, option, settings, expected):
+    """A collection whose option takes its value from settings.env, which the script reads so that the value is empty
+    or keeps its quotes: the command refuses it, nothing is collected, and the fix names both lines."""
+    run = tmp_path / "run"
+    run.mkdir()
+    environment = get_environment("string_match")
+    materialize_file(environment.dataset_path, run / "rollouts_materialized_inputs.jsonl",
+                     MaterializationSettings(1, environment.agent_name))
+    (run / "settings.env").write_text(settings)
+    (run / "run_eval.sh").write_text(f"#!/bin/bash\n{loading}\n" + COLLECT_WITH.replace("OPTION", option))
+    with (run / "run_eval.log").open("w") as log:
+        subprocess.run(["bash", "run_eval.sh"], cwd=run, stdout=log, stderr=subprocess.STDOUT, timeout=120)
+    log = (run / "run_eval.log").read_text()
+
+    causes = diagnose(run).causes
+
+    if expected is None:
+        assert "error: argument" not in log
+        assert all("which settings.env:1 sets" not in f.fix for f in causes)
+        return
+    assert "error: argument" in log
+    top = causes[0]
+    assert top.category == "config", top.title
+    assert "which settings.env:1 sets" in top.fix and expected in top.fix
 
 def test_a_redirect_noclobber_refused_leaves_the_previous_file_in_place(tmp_path):
     run = run_with_script(tmp_path, "source shell_settings.sh\necho this week > tasks.jsonl\necho went on\n",

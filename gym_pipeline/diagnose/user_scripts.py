@@ -115,6 +115,35 @@ def variable_building(files: list[UserFile], name: str) -> tuple[UserFile, int, 
     return None
 
 
+_LOADS_WITH_EXPORT = re.compile(r"\bexport\s+\$\((?:grep|cat|sed|xargs)\b[^)]*\)")
+
+
+def option_value_source(files: list[UserFile], option: str) -> str | None:
+    """A sentence naming where a script's value for `option` came from, when a shell variable gave it
+    (`--concurrency ${CONCURRENCY-4}`) and a settings file sets it: empty under a default that keeps an empty value
+    (`${VAR-4}`, not `${VAR:-4}`), or quoted in a file loaded with `export $(grep ...)`, which keeps the quotes."""
+    given = re.compile(rf"{re.escape(option)}[= ]+[\"']?\$\{{?(?P<name>[A-Za-z_]\w*)(?P<default>:?-[^}}\s]*)?\}}?")
+    used = next(lines_matching(files, given, SCRIPT_SUFFIXES), None)
+    if used is None:
+        return None
+    file, number, line, match = used
+    assigned = assignment_of([f for f in files if f is not file] + [file], match["name"])
+    if assigned is None:
+        return None
+    value = assigned[2].split("=", 1)[1].split("#", 1)[0].strip()
+    where = (f"{file.name}:{number} gives {option} `{match[0].split(None, 1)[-1].split('=', 1)[-1]}`, which "
+             f"{assigned[0].name}:{assigned[1]} sets (`{assigned[2]}`)")
+    default = match["default"] or ""
+    if not value and default.startswith("-"):
+        return (f"{where}: empty, and `${{{match['name']}{default}}}` keeps an empty value (its default is used only "
+                f"when the variable is unset); write `${{{match['name']}:{default}}}` to use the default for an empty "
+                "value too.")
+    if value[:1] in "\"'" and (loader := next(lines_matching([file], _LOADS_WITH_EXPORT), None)) is not None:
+        return (f"{where}: {file.name}:{loader[1]} loads it with `{loader[2].strip()}`, which keeps the quotes as part "
+                f"of the value; load {assigned[0].name} with `set -a; source {assigned[0].name}; set +a` instead.")
+    return f"{where}."
+
+
 def copied_onto(files: list[UserFile], target: str) -> tuple[UserFile, int, str, list[str]] | None:
     """The first line of the user's scripts that copies or links a file onto `target` (a file name), with the
     assignments of the shell variables it uses, followed one level down (`CACHE=$CACHE_DIR/...`, `CACHE_DIR=...`)."""

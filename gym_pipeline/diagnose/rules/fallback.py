@@ -32,6 +32,7 @@ from gym_pipeline.diagnose.unrecorded_source import source_candidates
 from gym_pipeline.diagnose.user_scripts import (
     assignment_of,
     environment_assignments,
+    option_value_source,
     script_hints,
     variable_building,
 )
@@ -148,6 +149,7 @@ def stage_of_log(file: str) -> int:
     return next((stage for pattern, stage in _STAGE_OF_LOG if pattern.search(name)), _UNNAMED_STAGE)
 
 
+_REFUSED_OPTION = re.compile(r"argument (--[\w-]+)")
 _TOO_LONG_NAME = re.compile(r"File name too long: '(?P<name>[^']+)")
 
 
@@ -202,6 +204,9 @@ def unexplained_log_errors(ev: Evidence, findings: list[Finding]) -> list[Findin
             placement = replace(placement, fix=f"The run's own files set that environment: {where}. {placement.fix}")
         if placement.basis.startswith("ENAMETOOLONG") and (built := _long_name_built_by(ev, incident.full_text)):
             placement = replace(placement, fix=f"{built} {placement.fix}")
+        if placement.category == CONFIG and (option := _REFUSED_OPTION.search(incident.text)) \
+                and (source := option_value_source(ev.user_files, option[1])):
+            placement = replace(placement, fix=f"{source} {placement.fix}")
         if placement.category == CONFIG and (hints := script_hints(ev.user_files)):
             placement = replace(placement, fix=f"{hints} {placement.fix or ''}".strip())
         category = placement.category
