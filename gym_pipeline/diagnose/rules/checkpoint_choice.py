@@ -21,7 +21,7 @@ from gym_pipeline.diagnose.user_scripts import MAKEFILE_NAMES, lines_matching
 from gym_pipeline.diagnose.vocabulary import CACHE_RESUME, MODEL_SERVING
 
 # `ls` (not by time, not reversed) of checkpoint folders, the first name taken
-_FIRST_OF_LS = re.compile(r"\bls\b(?![^|\n]*\s-\w*[tr])[^|\n]*(?:step|ckpt|checkpoint|iter)[^|\n]*\|\s*head\s+-(?:n\s*)?1\b",
+FIRST_OF_LS = re.compile(r"\bls\b(?![^|\n]*\s-\w*[tr])[^|\n]*(?:step|ckpt|checkpoint|iter)[^|\n]*\|\s*head\s+-(?:n\s*)?1\b",
                           re.I)
 # the checkpoint a serving command is given: ours, vLLM's positional model path, a `--model` path
 _SERVED_PATH = re.compile(r"(?:serve-policy\b[^\n]*?--checkpoint|vllm serve|--model)[ =](?P<path>/[^\s\"']+)")
@@ -43,7 +43,7 @@ def _served_lines(ev: Evidence) -> list[EvidenceLine]:
 def rule_oldest_checkpoint_served_as_newest(ev: Evidence) -> list[Finding]:
     if ev.run_dir is None or not ev.run_dir.is_dir():
         return []
-    for file, number, line, _ in lines_matching(ev.user_files, _FIRST_OF_LS):
+    for file, number, line, _ in lines_matching(ev.user_files, FIRST_OF_LS):
         served = _served_lines(ev)
         return [Finding(
             category=MODEL_SERVING,

@@ -15,6 +15,7 @@ from pathlib import Path
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import Finding
+from gym_pipeline.diagnose.rules.checkpoint_choice import FIRST_OF_LS
 from gym_pipeline.diagnose.user_scripts import SCRIPT_SUFFIXES, lines_matching
 from gym_pipeline.diagnose.vocabulary import CONFIG, MODEL_SERVING
 
@@ -35,8 +36,8 @@ def rule_older_version_picked_from_a_listing(ev: Evidence) -> list[Finding]:
         return []
     for file, number, line, match in lines_matching(ev.user_files, _PICKED_FROM_LS, SCRIPT_SUFFIXES):
         pattern = match["glob"].strip("\"'")
-        if pattern.startswith("/") or "$" in pattern:
-            continue
+        if pattern.startswith("/") or "$" in pattern or FIRST_OF_LS.search(line):
+            continue  # a checkpoint's `ls | head -1` is rule_oldest_checkpoint_served_as_newest's
         candidates = sorted(ev.run_dir.glob(pattern))[:MAX_CANDIDATES]
         if len(candidates) < 2:
             continue

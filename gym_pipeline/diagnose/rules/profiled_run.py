@@ -63,8 +63,9 @@ class Pointer:
     fix: str
 
 
-def _means(rollouts: Path) -> dict[int, float]:
-    sums: dict[int, list[float]] = defaultdict(list)
+def rewards_of_tasks(rollouts: Path) -> dict[int, list[float]]:
+    """Each task's rewards in a rollouts file (its first MAX_ROWS_READ rows; rows without both skipped)."""
+    rewards: dict[int, list[float]] = defaultdict(list)
     with rollouts.open("rb") as file:
         for number, raw in enumerate(file):
             if number >= MAX_ROWS_READ:
@@ -75,8 +76,12 @@ def _means(rollouts: Path) -> dict[int, float]:
                 continue
             if isinstance(row, dict) and isinstance(row.get("reward"), int | float) \
                     and isinstance(row.get(TASK_INDEX), int):
-                sums[row[TASK_INDEX]].append(float(row["reward"]))
-    return {task: sum(values) / len(values) for task, values in sums.items()}
+                rewards[row[TASK_INDEX]].append(float(row["reward"]))
+    return rewards
+
+
+def _means(rollouts: Path) -> dict[int, float]:
+    return {task: sum(values) / len(values) for task, values in rewards_of_tasks(rollouts).items()}
 
 
 def _profile_means(profile: Path) -> dict[int, float]:

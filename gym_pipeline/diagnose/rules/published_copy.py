@@ -18,17 +18,14 @@ from __future__ import annotations
 
 import re
 import shlex
-from collections import defaultdict
 from pathlib import Path
 
-import orjson
-
-from gym_pipeline.core.formats import TASK_INDEX
 from gym_pipeline.diagnose.artifacts import locate_named_file
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import Finding
 from gym_pipeline.diagnose.logs import find_log_files
+from gym_pipeline.diagnose.rules.profiled_run import rewards_of_tasks
 from gym_pipeline.diagnose.user_scripts import UserFile, lines_matching
 from gym_pipeline.diagnose.vocabulary import CACHE_RESUME
 
@@ -44,7 +41,6 @@ _KEEPS_OLD_TIMES = re.compile(r"^\s*(?:tar\s+-?[a-zA-Z]*x|unzip\b|cp\s+(?:[^\n#]
 # what our profile (and `gym eval profile`) prints of the rollouts it read
 _PRINTED_PASS_AT_1 = re.compile(r"over (?P<tasks>\d+) tasks: pass@1 (?P<value>\d+(?:\.\d+)?)")
 MAX_LOG_TAIL = 64 << 10  # of each log, read for the profile it printed last
-MAX_ROWS_READ = 200_000  # of the rollouts, for their pass@1
 # the run's files whose contents say which run they are
 _RUN_FILES = ("rollouts.jsonl", "rollouts_materialized_inputs.jsonl", "rollouts_reward_profiling.jsonl")
 MAX_COMPARED_BYTES = 64 << 20  # of one file: past it, only sizes are compared
@@ -193,21 +189,11 @@ def _last_printed_pass_at_1(log: Path) -> tuple[int, str, int, float] | None:
 
 def _pass_at_1(rollouts: Path) -> tuple[int, float] | None:
     """(tasks, pass@1) of a rollouts file: the mean over tasks of the share of their rollouts with reward >= 1."""
-    solved: dict[int, list[bool]] = defaultdict(list)
-    with rollouts.open("rb") as file:
-        for number, raw in enumerate(file):
-            if number >= MAX_ROWS_READ:
-                break
-            try:
-                row = orjson.loads(raw)
-            except orjson.JSONDecodeError:
-                continue
-            if isinstance(row, dict) and isinstance(row.get("reward"), int | float) \
-                    and isinstance(row.get(TASK_INDEX), int):
-                solved[row[TASK_INDEX]].append(row["reward"] >= 1)
-    if not solved:
+    rewards = rewards_of_tasks(rollouts)
+    if not rewards:
         return None
-    return len(solved), sum(sum(values) / len(values) for values in solved.values()) / len(solved)
+    return len(rewards), sum(sum(r >= 1 for r in values) / len(values) for values in rewards.values()) / len(rewards)
+
 
 def _operands(line: str) -> tuple[str | None, str | None]:
     """The last two non-option words of a copy command: its (last) source and its destination."""
