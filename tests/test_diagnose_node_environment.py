@@ -87,3 +87,35 @@ def test_a_tools_folder_on_pythonpath_shadowing_a_standard_module_is_infra(tmp_p
     assert top.title == "team_tools/json.py, on PYTHONPATH (eval_env.sh:3), shadows Python's own `json` module"
     assert top.fix.startswith("Rename team_tools/json.py (e.g. `team_json.py`, and its imports), or take its folder "
                               "off PYTHONPATH in eval_env.sh")
+
+
+@pytest.mark.parametrize("scratch_mounted", [False, True])
+def test_a_tmpdir_on_scratch_this_node_lacks_is_infra_and_names_its_setting(tmp_path: Path, scratch_mounted: bool):
+    """node_env.sh points TMPDIR at the node-local scratch; on a node without it `mktemp -d` fails and the script
+    (set -e) stops before anything ran. Where the scratch is there, the same script runs."""
+    run = tmp_path / "run"
+    run.mkdir()
+    if scratch_mounted:
+        (run / "local_scratch" / "tmp").mkdir(parents=True)
+    (run / "data.jsonl").write_text(get_environment("string_match").dataset_path.read_text())
+    (run / "node_env.sh").write_text("# node settings of the eval nodes\nexport TMPDIR=$PWD/local_scratch/tmp\n")
+    (run / "run_eval.sh").write_text(
+        "#!/bin/bash\nset -e\ncd \"$(dirname \"$0\")\"\nsource ./node_env.sh\nSTAGE=$(mktemp -d)\n"
+        f"{sys.executable} -m gym_pipeline.cli materialize --input data.jsonl --num-repeats 2 "
+        "--agent string_match_simple_agent --output $STAGE/inputs.jsonl\n"
+        "cp $STAGE/inputs.jsonl rollouts_materialized_inputs.jsonl\n")
+    (run / "logs").mkdir()
+    with (run / "logs" / "run_eval.log").open("w") as log:
+        subprocess.run(["bash", str(run / "run_eval.sh")], stdout=log, stderr=subprocess.STDOUT, timeout=120)
+
+    report = diagnose(run)
+
+    if scratch_mounted:
+        assert (run / "rollouts_materialized_inputs.jsonl").is_file()
+        assert all("TMPDIR" not in f.fix for f in report.findings)
+        return
+    assert not (run / "rollouts_materialized_inputs.jsonl").exists()
+    top = report.causes[0]
+    assert top.category == "infra" and not top.guess, top.title
+    assert "mktemp" in top.title
+    assert "node_env.sh:2 `export TMPDIR=$PWD/local_scratch/tmp`" in top.fix and "Point TMPDIR at a folder" in top.fix

@@ -86,6 +86,12 @@ _WHAT = _kinds(
      "E2BIG: the command line is longer than the system allows: a glob expanded to too many file names",
      "Give the command a folder or a file list instead of the expanded names (`find <dir> -name '*.jsonl' -print0 | "
      "xargs -0 ...`, or join the files first); then run again."),
+    # mktemp's folder is TMPDIR unless the script names one: a node setting pointing at scratch this node lacks
+    (r"mktemp: failed to create (?:directory|file) via template [‘'`](?P<template>[^’'`\n]+)", INFRA,
+     "a temporary folder or file could not be made: the folder mktemp writes in (TMPDIR, unless the script gives it "
+     "one) is not there or not writable on this node",
+     "Point TMPDIR at a folder that exists and is writable on every node the run lands on (node-local scratch is "
+     "mounted on some nodes only: `ls -ld <folder of {template}>`), or unset it so mktemp uses /tmp; then run again."),
     (r"Errno 24\b|Too many open files|EMFILE", INFRA, "EMFILE: the process ran out of file descriptors",
      "Raise the limit (`ulimit -n 65536` before starting) or lower `--concurrency`."),
     (r"Errno 98\b|Errno 48\b|address already in use|EADDRINUSE", INFRA, "EADDRINUSE: another process holds the port",

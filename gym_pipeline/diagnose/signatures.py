@@ -85,6 +85,8 @@ SIGNATURES: tuple[Signature, ...] = (
         # a file tool that did not find what a script gave it (a data build going on without a shard)
         r"|(?:cp|mv|cat|zcat|gzip|gunzip|tar|ls|rsync|scp): (?:cannot (?:stat|access|open)|[^\n]*: No such file or "
         r"directory)"
+        # a script's scratch folder or file that could not be made (`mktemp -d` under a TMPDIR that is not there)
+        r"|(?:mkdir|mktemp|touch): (?:cannot (?:create|touch)|failed to create) "
         # an archive or compressed file cut short (a download or copy interrupted)
         r"|(?:gzip|gunzip|zcat|tar|unzip|xz|zstd): [^\n]*(?:unexpected end of file|Unexpected EOF|truncated)"
         # the shell failing to run a command: not there, no interpreter, not executable

@@ -82,7 +82,7 @@ def assignment_of(files: list[UserFile], name: str) -> tuple[UserFile, int, str]
 
 
 # the environment variables an infra error's fix may name: where the job's environment is set, they are assigned
-_ENVIRONMENT_VARIABLE = re.compile(r"\b(?:LD_[A-Z_]+|PYTHON[A-Z_]*|DOCKER_[A-Z_]+|PATH|LANG|LC_[A-Z]+)\b")
+_ENVIRONMENT_VARIABLE = re.compile(r"\b(?:LD_[A-Z_]+|PYTHON[A-Z_]*|DOCKER_[A-Z_]+|PATH|LANG|LC_[A-Z]+|TMPDIR)\b")
 
 
 def environment_assignments(files: list[UserFile], text: str) -> list[tuple[UserFile, int, str]]:
