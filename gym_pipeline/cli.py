@@ -25,6 +25,8 @@ from gym_pipeline.core.redaction import redact
 from gym_pipeline.fatal_signals import announce_fatal_signals
 from gym_pipeline.taskfolders.cli import add_tasks_parser
 
+# the parser's own text, not __doc__: Python run with -OO (PYTHONOPTIMIZE=2, a node setting) strips docstrings
+DESCRIPTION = "`gym-pipeline`: the sweep and each NeMo Gym stage from the command line, without the UI."
 EXIT_BAD_INPUT = 2
 EXIT_DIAGNOSIS_INCOMPLETE = 3  # `diagnose`: no cause found, but a rule of the diagnosis failed on the folder
 # soft_wrap: a message is one line however wide, so logs captured with `| tee` keep paths and sentences whole
@@ -324,7 +326,7 @@ def cmd_ui(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = cli_args.ArgumentParser(prog="gym-pipeline", description=__doc__.splitlines()[0])
+    parser = cli_args.ArgumentParser(prog="gym-pipeline", description=DESCRIPTION)
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     def command(name: str, handler: Callable[[argparse.Namespace], int], help_: str) -> argparse.ArgumentParser:

@@ -145,3 +145,17 @@ def test_an_option_that_takes_one_value_given_twice_is_refused(capsys):
 
     assert exited.value.code == 2
     assert "--input given twice" in capsys.readouterr().err
+
+
+def test_the_commands_run_under_python_minus_oo(tmp_path):
+    """A node setting of PYTHONOPTIMIZE=2 strips docstrings; the parser must not be built from them."""
+    import os
+    import subprocess
+    import sys
+
+    environment = {**os.environ, "PYTHONOPTIMIZE": "2"}
+    for command in (["--help"], ["tasks", "validate", "--help"]):
+        done = subprocess.run([sys.executable, "-m", "gym_pipeline.cli", *command], env=environment,
+                              capture_output=True, text=True, timeout=120, check=False)
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.startswith("usage: gym-pipeline")

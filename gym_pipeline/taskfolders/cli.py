@@ -13,13 +13,17 @@ from rich.markup import escape
 from rich.table import Table
 
 EXIT_ALL_PASSED, EXIT_SOME_FAILED, EXIT_BAD_INPUT = 0, 1, 2
+# not __doc__, which Python run with -OO (PYTHONOPTIMIZE=2) strips
+VALIDATE_HELP = "The oracle run of a taskset: every task's solution, checked by its own test."
+VALIDATE_DESCRIPTION = (f"{VALIDATE_HELP} Exit 0: every task passed; 1: some task failed or was skipped; 2: bad input, "
+                        "such as a folder that is not a taskset or a dataset.toml that does not parse.")
 
 
 def add_tasks_parser(commands: argparse._SubParsersAction, positive_int) -> None:
     tasks = commands.add_parser("tasks", help="Task folders in Harbor's format.",
                                 description="Task folders in Harbor's format.")
     actions = tasks.add_subparsers(dest="tasks_command", required=True, metavar="ACTION")
-    validate = actions.add_parser("validate", help=__doc__.splitlines()[0], description=__doc__)
+    validate = actions.add_parser("validate", help=VALIDATE_HELP, description=VALIDATE_DESCRIPTION)
     validate.set_defaults(handler=cmd_tasks_validate)
     validate.add_argument("tasks_dir", type=Path, help="a task folder or a folder of them")
     validate.add_argument("--json", action="store_true", help='print {"tasks": [...]} instead of a table')
