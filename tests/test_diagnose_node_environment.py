@@ -119,3 +119,49 @@ def test_a_tmpdir_on_scratch_this_node_lacks_is_infra_and_names_its_setting(tmp_
     assert top.category == "infra" and not top.guess, top.title
     assert "mktemp" in top.title
     assert "node_env.sh:2 `export TMPDIR=$PWD/local_scratch/tmp`" in top.fix and "Point TMPDIR at a folder" in top.fix
+
+
+PREP_SCRIPT = '''"""Write the eval split: every task of the source, once.
+
+Usage: python prep.py SOURCE OUTPUT
+"""
+import argparse
+import shutil
+
+parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+parser.add_argument("source")
+parser.add_argument("output")
+args = parser.parse_args()
+shutil.copyfile(args.source, args.output)
+'''
+
+
+@pytest.mark.parametrize("level", ["2", "1"])
+def test_a_python_told_to_strip_docstrings_is_named_when_a_program_reads_its_own(tmp_path: Path, level: str):
+    """node_env.sh, kept from a cluster short of memory, sets PYTHONOPTIMIZE=2 (`python -OO`): the team's prep script
+    builds its usage from `__doc__`, None now, and fails on a NoneType. Level 1 strips only asserts: it runs."""
+    run = tmp_path / "run"
+    run.mkdir()
+    (run / "source.jsonl").write_text(get_environment("string_match").dataset_path.read_text())
+    (run / "prep.py").write_text(PREP_SCRIPT)
+    (run / "node_env.sh").write_text(f"# node settings of the eval nodes\nexport PYTHONOPTIMIZE={level}\n")
+    (run / "run_eval.sh").write_text(
+        "#!/bin/bash\nset -e\ncd \"$(dirname \"$0\")\"\nsource ./node_env.sh\n"
+        f"{sys.executable} prep.py source.jsonl data.jsonl\n"
+        f"{sys.executable} -m gym_pipeline.cli materialize --input data.jsonl --num-repeats 2 "
+        "--agent string_match_simple_agent --output rollouts_materialized_inputs.jsonl\n")
+    (run / "logs").mkdir()
+    with (run / "logs" / "run_eval.log").open("w") as log:
+        subprocess.run(["bash", str(run / "run_eval.sh")], stdout=log, stderr=subprocess.STDOUT, timeout=120)
+
+    report = diagnose(run)
+
+    if level == "1":
+        assert (run / "rollouts_materialized_inputs.jsonl").is_file()
+        assert all("PYTHONOPTIMIZE" not in f.fix for f in report.findings)
+        return
+    assert not (run / "data.jsonl").exists()
+    top = report.causes[0]
+    assert top.category == "infra" and not top.guess, top.title
+    assert "strip docstrings" in top.cause
+    assert "node_env.sh:2 `export PYTHONOPTIMIZE=2` makes Python strip docstrings" in top.fix

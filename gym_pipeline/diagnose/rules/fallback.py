@@ -32,6 +32,7 @@ from gym_pipeline.diagnose.unrecorded_source import source_candidates
 from gym_pipeline.diagnose.user_scripts import (
     assignment_of,
     environment_assignments,
+    lines_matching,
     option_value_source,
     script_hints,
     variable_building,
@@ -72,6 +73,12 @@ _WRAPPER = re.compile(r"StageFailedError|CalledProcessError|exited \(-?\d+\)|exi
                       r"|(?:_materialized_inputs|rollouts)\.jsonl\W+(?:file not found|No such file)"
                       r"|No such file or directory: '[^']*_materialized_inputs\.jsonl'")
 _SUGGESTION = re.compile(r"[Dd]id you mean [`'\"]?(?P<name>[\w./:-]+)")
+# A None where a program expected text, from a Python the run's own files tell to strip docstrings (PYTHONOPTIMIZE=2
+# or more, `python -OO`, a node setting kept from a cluster short of memory): the program read its own `__doc__`.
+_NONE_ERROR = re.compile(r"(?:AttributeError|TypeError): [^\n]*'NoneType'")
+_STRIPS_DOCSTRINGS = re.compile(r"^\s*(?:export\s+)?PYTHONOPTIMIZE=['\"]?[2-9]|\bpython[\d.]*\s+(?:-\w+\s+)*-\w*OO\b")
+DOCSTRINGS_STRIPPED = ("a Python the run's own files tell to strip docstrings, running a program that reads its own "
+                       "(`__doc__` is None)")
 
 
 # The debug step that checks each category: where an unexplained error of it belongs in the report.
@@ -199,7 +206,14 @@ def unexplained_log_errors(ev: Evidence, findings: list[Finding]) -> list[Findin
             placement = replace(placement, fix=f"{placement.fix} Our check of the data finds {fault}.")
         if placement.basis == NAME_NOT_DEFINED and (started := _servers_started(ev)):
             placement = replace(placement, fix=f"{placement.fix} {started}")
-        if placement.category == INFRA and (assigned := environment_assignments(ev.user_files, placement.fix)):
+        if placement.guess and _NONE_ERROR.search(incident.full_text) and (
+                stripping := next(lines_matching(ev.user_files, _STRIPS_DOCSTRINGS), None)):
+            file, number, line, _ = stripping
+            placement = Placement(INFRA, DOCSTRINGS_STRIPPED, fix=(
+                f"{file.name}:{number} `{line.strip()}` makes Python strip docstrings (like `python -OO`): take it "
+                "out (or set PYTHONOPTIMIZE=0, or run without `-OO`) where the job's environment is set; then run "
+                "again."))
+        elif placement.category == INFRA and (assigned := environment_assignments(ev.user_files, placement.fix)):
             where = "; ".join(f"{file.name}:{number} `{line}`" for file, number, line in assigned[:2])
             placement = replace(placement, fix=f"The run's own files set that environment: {where}. {placement.fix}")
         if placement.basis.startswith("ENAMETOOLONG") and (built := _long_name_built_by(ev, incident.full_text)):
@@ -214,7 +228,7 @@ def unexplained_log_errors(ev: Evidence, findings: list[Finding]) -> list[Findin
         raised_at = innermost_frame(incident)
         what = "traceback" if incident.kind == "traceback" else "error line"
         suggestion = _SUGGESTION.search(incident.full_text)
-        hint = code_fix_hint(incident.full_text)
+        hint = code_fix_hint(incident.full_text) if placement.basis != DOCSTRINGS_STRIPPED else ""
         if not hint and incident.kind == "error" and placement.guess and _ended_the_stage(ev, incident):
             hint = ("The process printed this and ended without a traceback: code that calls `sys.exit()` on a bad "
                     "input (a verifier taken from a command-line tool) ends the whole collection; raise an exception "
