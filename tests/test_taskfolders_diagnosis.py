@@ -69,8 +69,20 @@ SCENARIOS.update({
              "|| echo 0 > /logs/verifier/reward.txt"), {"words.txt": "pear\napple\napple \n"}),
     # the instruction re-saved in UTF-16 by an editor after the policy learned the task (see `runs`)
     "utf16_instruction": lambda root: fixtures.write_task(root, "resaved-instruction"),
+    # `\!` escaped as at a prompt: inside double quotes a script keeps the backslash, so the right answer never
+    # matches; the same check in single quotes (the task `works` beside it) passes
+    "kept_backslash": lambda root: (_greeting_task(root, "greeting", '"Hello, Gym\\!"'),
+                                    _greeting_task(root, "works", "'Hello, Gym!'"))[0],
 })
 SETTINGS = {"task_deadline": ", episode_grace_sec: 0"}
+
+
+def _greeting_task(root: Path, name: str, expected: str) -> Path:
+    task = fixtures.write_task(root, name, solve="echo 'Hello, Gym!' > /app/greeting.txt", test=(
+        f'if test "$(cat /app/greeting.txt)" = {expected}; then echo 1 > /logs/verifier/reward.txt\n'
+        "else echo FAIL; echo 0 > /logs/verifier/reward.txt; fi"))
+    (task / "instruction.md").write_text(f"Write the line `Hello, Gym!` to /app/greeting.txt ({name}).\n")
+    return task
 
 
 def _with_files(task: Path, files: dict[str, str]) -> Path:
@@ -87,8 +99,9 @@ class _Log:
 def _workspace(home: Path):
     lines = []
     for env, make in SCENARIOS.items():
-        fixtures.write_task(home / "tasks" / env, "works")
         make(home / "tasks" / env)
+        if not (home / "tasks" / env / "works").exists():
+            fixtures.write_task(home / "tasks" / env, "works")
         lines.append(f"  - {{name: {env}, tasks: tasks/{env}{SETTINGS.get(env, '')}}}")
     (home / "sweep.yaml").write_text("name: diagnosis\nenvironments:\n" + "\n".join(lines) + "\ncheckpoints_dir: "
                                      "checkpoints\nruns_dir: runs\nnum_repeats: 1\nconcurrency: 2\nmodel_server: "
@@ -195,6 +208,8 @@ EXPECTED = [
      ("`sed -i 's/[[:space:]]*$//' words.txt`", "gym-pipeline tasks validate")),
     ("utf16_instruction", "data_schema", ("resaved-instruction's instruction.md has UTF-16 text",),
      ("`iconv -f UTF-16 -t UTF-8`", "gym-pipeline tasks validate")),
+    ("kept_backslash", "verifier_runtime", ("The test of greeting compares with \"Hello, Gym\\!\"",),
+     ("tests/test.sh line 2", "in single quotes: 'Hello, Gym!'", "gym-pipeline tasks validate")),
     ("two_runs", "cache_resume", ("Two runs on one run directory", "second writer was refused", "stage rollouts"),
      ("Run one job per partition at a time", "its own checkout")),
 ]
@@ -229,6 +244,9 @@ def test_each_run_failed_the_way_its_entry_says(runs):
     edited = next(entry for entry in summary["tasks"] if entry["task"] == "edited-task")
     assert edited["status"] == "error" and edited["attempts"] == 1  # terminal: not retried
     assert "changed since materialization" in edited["failure"]["message"]
+    rows = (config.run_dir(CHECKPOINT, "kept_backslash") / "rollouts.jsonl").read_text().splitlines()
+    rewards = {row["task_id"]: row["reward"] for row in map(json.loads, rows)}
+    assert rewards == {"greeting": 0.0, "works": 1.0}  # the same answer; only the quoting differs
 
 
 def test_a_second_collection_of_one_taskset_partition_is_refused(runs):

@@ -384,7 +384,7 @@ def _ended_early(reason: str | None) -> str:
 _APPENDS_REWARD = re.compile(r">>\s*\S*reward\.txt")
 
 
-def _test_script(run: TaskFolderRun, run_dir: Path, task: str) -> tuple[Path, list[str]] | None:
+def test_script(run: TaskFolderRun, run_dir: Path, task: str) -> tuple[Path, list[str]] | None:
     """A task's tests/test.sh (found below the run folder if it moved) and its lines; None when it cannot be read."""
     test = locate_named_file(run.task_path(task), run_dir, folder=True) / "tests" / "test.sh"
     try:
@@ -395,7 +395,7 @@ def _test_script(run: TaskFolderRun, run_dir: Path, task: str) -> tuple[Path, li
 
 def _appends_reward(run: TaskFolderRun, run_dir: Path, task: str) -> str:
     """A test.sh that appends (`>>`) to reward.txt: one line per check, which is no longer one number."""
-    script = _test_script(run, run_dir, task)
+    script = test_script(run, run_dir, task)
     if script is None:
         return ""
     _, lines = script
@@ -618,7 +618,7 @@ _KILLED = re.compile(r"exit code 137\b|\bKilled\b")
 MAX_TRANSCRIPTS = 200  # read, at most: enough to name the tasks
 
 
-def _never_scored(run: TaskFolderRun) -> list[str]:
+def never_scored(run: TaskFolderRun) -> list[str]:
     """The tasks every scored episode of which got reward 0."""
     return [task for task, values in _rewards_of(run).items() if values and not any(values)]
 
@@ -642,7 +642,7 @@ def _first_line_of_unscored_tasks(ev: Evidence, run: TaskFolderRun, episode_file
                                   pattern: re.Pattern[str]) -> dict[str, EvidenceLine]:
     """For each task that never scored, the first line matching `pattern` in one of its episodes' `episode_file`
     (`agent/transcript.json`, `verifier/test-stdout.txt`), reading at most MAX_TRANSCRIPTS files."""
-    never = set(_never_scored(run))
+    never = set(never_scored(run))
     episodes = ev.run_dir / "rollouts_episodes"
     found: dict[str, EvidenceLine] = {}
     for path in sorted(episodes.glob(f"*/*/attempt_*/{episode_file}"))[:MAX_TRANSCRIPTS]:
@@ -797,7 +797,7 @@ def rule_task_data_files_reformatted(ev: Evidence) -> list[Finding]:
     run = task_folder_run(ev)
     if run is None:
         return []
-    for task in _never_scored(run):
+    for task in never_scored(run):
         folder = locate_named_file(run.task_path(task), ev.run_dir, folder=True)
         for path in sorted([folder / "instruction.md", *folder.glob("environment/**/*"), *folder.glob("tests/**/*")]):
             if (path.suffix.lower() not in _DATA_SUFFIXES and path.name != "instruction.md") or not path.is_file():
@@ -840,7 +840,7 @@ def rule_test_checks_unasked_paths(ev: Evidence) -> list[Finding]:
     run = task_folder_run(ev)
     if run is None:
         return []
-    for task in _never_scored(run):
+    for task in never_scored(run):
         folder = locate_named_file(run.task_path(task), ev.run_dir, folder=True)
         try:
             instruction = (folder / "instruction.md").read_text(encoding="utf-8", errors="replace")
@@ -926,8 +926,8 @@ def rule_exit_status_written_as_reward(ev: Evidence) -> list[Finding]:
     run = task_folder_run(ev)
     if run is None:
         return []
-    for task in _never_scored(run):
-        if (script := _test_script(run, ev.run_dir, task)) is None:
+    for task in never_scored(run):
+        if (script := test_script(run, ev.run_dir, task)) is None:
             continue
         test, lines = script
         number, line = next(((n, text) for n, text in enumerate(lines, 1) if _EXIT_STATUS_AS_REWARD.match(text)),
@@ -983,7 +983,7 @@ def rule_one_reward_on_every_branch(ev: Evidence) -> list[Finding]:
     if run is None:
         return []
     for task, rewards in _rewards_of(run).items():
-        if (script := _test_script(run, ev.run_dir, task)) is None:
+        if (script := test_script(run, ev.run_dir, task)) is None:
             continue
         test, lines = script
         writes = [(n, line, m["value"]) for n, line in enumerate(lines, 1) if (m := _CONSTANT_REWARD_WRITE.match(line))]
