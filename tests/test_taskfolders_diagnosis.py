@@ -73,13 +73,19 @@ SCENARIOS.update({
     # matches; the same check in single quotes (the task `works` beside it) passes
     "kept_backslash": lambda root: (_greeting_task(root, "greeting", '"Hello, Gym\\!"'),
                                     _greeting_task(root, "works", "'Hello, Gym!'"))[0],
+    # compared byte for byte with a printf that has no final newline: the line the solution echoes never matches;
+    # the same check with `\n` (the task `works` beside it) passes
+    "printf_compare": lambda root: (_greeting_task(root, "greeting", check="printf 'Hello, Gym!'"),
+                                    _greeting_task(root, "works", check="printf 'Hello, Gym!\\n'"))[0],
 })
 SETTINGS = {"task_deadline": ", episode_grace_sec: 0"}
 
 
-def _greeting_task(root: Path, name: str, expected: str) -> Path:
+def _greeting_task(root: Path, name: str, expected: str = "", check: str = "") -> Path:
+    """A task asking for a line of text, whose test compares the file with `expected` or pipes `check` to `cmp`."""
+    condition = f"{check} | cmp -s - /app/greeting.txt" if check else f'test "$(cat /app/greeting.txt)" = {expected}'
     task = fixtures.write_task(root, name, solve="echo 'Hello, Gym!' > /app/greeting.txt", test=(
-        f'if test "$(cat /app/greeting.txt)" = {expected}; then echo 1 > /logs/verifier/reward.txt\n'
+        f"if {condition}; then echo 1 > /logs/verifier/reward.txt\n"
         "else echo FAIL; echo 0 > /logs/verifier/reward.txt; fi"))
     (task / "instruction.md").write_text(f"Write the line `Hello, Gym!` to /app/greeting.txt ({name}).\n")
     return task
@@ -210,6 +216,9 @@ EXPECTED = [
      ("`iconv -f UTF-16 -t UTF-8`", "gym-pipeline tasks validate")),
     ("kept_backslash", "verifier_runtime", ("The test of greeting compares with \"Hello, Gym\\!\"",),
      ("tests/test.sh line 2", "in single quotes: 'Hello, Gym!'", "gym-pipeline tasks validate")),
+    ("printf_compare", "verifier_runtime", ("The test of greeting compares byte for byte (`cmp`) with `printf "
+                                            "'Hello, Gym!'`, which has no final newline",),
+     ("tests/test.sh line 2", "printf 'Hello, Gym!\\n' | cmp", "gym-pipeline tasks validate")),
     ("two_runs", "cache_resume", ("Two runs on one run directory", "second writer was refused", "stage rollouts"),
      ("Run one job per partition at a time", "its own checkout")),
 ]
@@ -244,9 +253,9 @@ def test_each_run_failed_the_way_its_entry_says(runs):
     edited = next(entry for entry in summary["tasks"] if entry["task"] == "edited-task")
     assert edited["status"] == "error" and edited["attempts"] == 1  # terminal: not retried
     assert "changed since materialization" in edited["failure"]["message"]
-    rows = (config.run_dir(CHECKPOINT, "kept_backslash") / "rollouts.jsonl").read_text().splitlines()
-    rewards = {row["task_id"]: row["reward"] for row in map(json.loads, rows)}
-    assert rewards == {"greeting": 0.0, "works": 1.0}  # the same answer; only the quoting differs
+    for env in ("kept_backslash", "printf_compare"):  # the same answer; only the test's text differs
+        rows = (config.run_dir(CHECKPOINT, env) / "rollouts.jsonl").read_text().splitlines()
+        assert {row["task_id"]: row["reward"] for row in map(json.loads, rows)} == {"greeting": 0.0, "works": 1.0}
 
 
 def test_a_second_collection_of_one_taskset_partition_is_refused(runs):

@@ -1,39 +1,114 @@
-"""Step 7: a task's test that compares with a text no answer can equal: a backslash kept inside double quotes.
+"""Step 7: a task's test that compares with a text no answer can equal, read where every episode of the task scored 0.
 
-In a script, bash keeps a backslash inside double quotes unless it comes before `$`, a backquote, `"`, `\\` or a
-newline: `"Hello, Gym\\!"` is the text `Hello, Gym\\!`, since history expansion, which the backslash guards against
-at a prompt, is off in scripts. A test comparing the agent's output with it fails whatever the answer. The reading
-names such a comparison when every episode of the task scored 0 and the task's own instruction or solution has the
-text without the backslash.
+- A backslash kept inside double quotes. In a script, bash keeps a backslash inside double quotes unless it comes
+  before `$`, a backquote, `"`, `\\` or a newline: `"Hello, Gym\\!"` is the text `Hello, Gym\\!`, since history
+  expansion, which the backslash guards against at a prompt, is off in scripts. Named when the task's instruction or
+  solution has the text without the backslash.
+- A line compared byte for byte without its newline. `printf 'Hello, Gym!' | cmp -s - FILE` compares with text that
+  has no final newline, while a file written as a line (`echo`, what the solution does) ends with one. Named when the
+  solution writes the text with `echo`.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
+from typing import NamedTuple
 
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import Finding
-from gym_pipeline.diagnose.rules.taskfolders import never_scored, task_folder_run, test_script
+from gym_pipeline.diagnose.rules.taskfolders import TaskFolderRun, never_scored, task_folder_run, test_script
 from gym_pipeline.diagnose.vocabulary import VERIFIER_RUNTIME
 
 _COMPARISON = re.compile(r"\s(?:==?|!=)\s")
 _DOUBLE_QUOTED = re.compile(r"\"(?P<text>(?:[^\"\\]|\\.)*)\"")
 _EXPANDED = re.compile(r"(?<!\\)[$`]")
 _KEPT_BACKSLASH = re.compile(r"\\(?P<char>[^$`\"\\\n])")
-_MEANT_IN = ("instruction.md", "solution/solve.sh")
+_PRINTF_COMPARED = re.compile(r"\bprintf\s+(?P<quote>['\"])(?P<text>(?:(?!(?P=quote)).)*)(?P=quote)\s*\|\s*"
+                              r"(?P<tool>cmp|diff)\b")
+_SOLUTION = "solution/solve.sh"
 
 
-def _line_holding(path: Path, text: str) -> tuple[int, str] | None:
+def _line_holding(path: Path, pattern: re.Pattern[str]) -> tuple[int, str] | None:
     try:
         lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
     except OSError:
         return None
-    return next(((number, line) for number, line in enumerate(lines, 1) if text in line), None)
+    return next(((number, line) for number, line in enumerate(lines, 1) if pattern.search(line)), None)
 
 
-def rule_test_expects_kept_backslashes(ev: Evidence) -> list[Finding]:
+class _Reading(NamedTuple):
+    """What one comparison of the test gets wrong: the finding's words, and the line of the task that shows it."""
+
+    title: str
+    cause: str
+    change: str
+    shown_in: str  # the task's file that has the text as meant
+    shown: tuple[int, str]  # its line
+
+
+def _kept_backslash(folder: Path, line: str) -> _Reading | None:
+    if not _COMPARISON.search(line):
+        return None
+    for match in _DOUBLE_QUOTED.finditer(line):
+        expected = match["text"]
+        if not _KEPT_BACKSLASH.search(expected) or _EXPANDED.search(expected):
+            continue
+        meant = _KEPT_BACKSLASH.sub(r"\g<char>", expected)
+        for name in ("instruction.md", _SOLUTION):
+            if shown := _line_holding(folder / name, re.compile(re.escape(meant))):
+                kept = ", ".join(sorted({f"`\\{m['char']}`" for m in _KEPT_BACKSLASH.finditer(expected)}))
+                return _Reading(
+                    title=f"compares with \"{expected}\", whose backslash a script keeps inside double quotes",
+                    cause=f"expects \"{expected}\": inside double quotes a script keeps the backslash of {kept} "
+                          "(history expansion, which `\\!` guards against at a prompt, is off in scripts), so the "
+                          f"text it compares with is `{expected}` while {name} has `{meant}`",
+                    change=f"write the text without the backslash, in single quotes: '{meant}'",
+                    shown_in=name, shown=shown)
+    return None
+
+
+def _no_final_newline(folder: Path, line: str) -> _Reading | None:
+    match = _PRINTF_COMPARED.search(line)
+    if match is None or match["text"].endswith("\\n"):
+        return None
+    text, tool = match["text"], match["tool"]
+    written_as_line = re.compile(rf"\becho\s+(?:-e\s+)?['\"]?{re.escape(text)}['\"]?\s*>")
+    if (shown := _line_holding(folder / _SOLUTION, written_as_line)) is None:
+        return None
+    return _Reading(
+        title=f"compares byte for byte (`{tool}`) with `printf '{text}'`, which has no final newline",
+        cause=f"compares the file byte for byte with `printf '{text}'`: printf writes no newline unless told, while "
+              f"a file written as a line ends with one ({_SOLUTION} writes it with `echo`), so a right answer "
+              f"differs from it by that newline",
+        change=f"compare with a line: `printf '{text}\\n' | {tool} ...` (or compare `\"$(cat FILE)\"` with the text, "
+               "which drops final newlines on both sides)",
+        shown_in=_SOLUTION, shown=shown)
+
+
+_READINGS: tuple[Callable[[Path, str], _Reading | None], ...] = (_kept_backslash, _no_final_newline)
+
+
+def _finding(ev: Evidence, run: TaskFolderRun, task: str, test: Path, number: int, line: str,
+             reading: _Reading) -> Finding:
+    folder = test.parent.parent
+    return Finding(
+        category=VERIFIER_RUNTIME,
+        title=f"The test of {task} {reading.title}; every episode of it scored 0",
+        evidence=[EvidenceLine(file=ev.rel(test), line=number, text=line.strip()),
+                  EvidenceLine(file=ev.rel(folder / reading.shown_in), line=reading.shown[0],
+                               text=reading.shown[1].strip())],
+        cause=f"tests/test.sh line {number} {reading.cause}: no answer can pass it. The model is not at fault: the "
+              "verifier is.",
+        fix=f"In {run.task_path(task)}/tests/test.sh line {number} (`{line.strip()}`), {reading.change}; check it "
+            f"with the oracle (`gym-pipeline tasks validate {run.task_path(task)}`, which must score 1), then "
+            f"{run.rerun()}.",
+    )
+
+
+def rule_test_expects_unreachable_text(ev: Evidence) -> list[Finding]:
     run = task_folder_run(ev)
     if run is None:
         return []
@@ -42,32 +117,9 @@ def rule_test_expects_kept_backslashes(ev: Evidence) -> list[Finding]:
         if (script := test_script(run, ev.run_dir, task)) is None:
             continue
         test, lines = script
-        folder = test.parent.parent
-        compared = ((number, line, match["text"]) for number, line in enumerate(lines, 1)
-                    if not line.lstrip().startswith("#") and _COMPARISON.search(line)
-                    for match in _DOUBLE_QUOTED.finditer(line)
-                    if _KEPT_BACKSLASH.search(match["text"]) and not _EXPANDED.search(match["text"]))
-        for number, line, expected in compared:
-            meant = _KEPT_BACKSLASH.sub(r"\g<char>", expected)
-            written = next(((name, found) for name in _MEANT_IN if (found := _line_holding(folder / name, meant))),
-                           None)
-            if written is None:
-                continue
-            name, (meant_line, meant_text) = written
-            kept = ", ".join(sorted({f"`\\{m['char']}`" for m in _KEPT_BACKSLASH.finditer(expected)}))
-            findings.append(Finding(
-                category=VERIFIER_RUNTIME,
-                title=f"The test of {task} compares with \"{expected}\", whose backslash a script keeps inside double "
-                      "quotes; every episode of it scored 0",
-                evidence=[EvidenceLine(file=ev.rel(test), line=number, text=line.strip()),
-                          EvidenceLine(file=ev.rel(folder / name), line=meant_line, text=meant_text.strip())],
-                cause=f"tests/test.sh line {number} expects \"{expected}\": inside double quotes a script keeps the "
-                      f"backslash of {kept} (history expansion, which `\\!` guards against at a prompt, is off in "
-                      f"scripts), so the text it compares with is `{expected}` while {name} has `{meant}`: no "
-                      "answer can equal it. The model is not at fault: the verifier is.",
-                fix=f"In {run.task_path(task)}/tests/test.sh line {number} (`{line.strip()}`), write the text without "
-                    f"the backslash, in single quotes: '{meant}'; check it with the oracle (`gym-pipeline tasks "
-                    f"validate {run.task_path(task)}`, which must score 1), then {run.rerun()}.",
-            ))
-            break
+        found = next(((number, line, reading) for number, line in enumerate(lines, 1)
+                      if not line.lstrip().startswith("#")
+                      for read in _READINGS if (reading := read(test.parent.parent, line))), None)
+        if found is not None:
+            findings.append(_finding(ev, run, task, test, *found))
     return findings
