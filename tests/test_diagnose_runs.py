@@ -728,6 +728,36 @@ def test_labels_keeping_a_spreadsheets_text_apostrophe_name_the_export_and_the_s
     assert top.fix.startswith("In prep_data.py, strip the markup when reading answers.csv.")
 
 
+PREP_FROM_MARKDOWN = '''import json
+cells = [line.strip().strip("|").split("|") for line in open("review.md", encoding="utf-8") if line.startswith("|")]
+print(json.dumps([answer.strip() for _, answer in cells[2:]]))
+'''
+
+
+@pytest.mark.parametrize("bolded", [True, False])
+def test_labels_bolded_in_a_markdown_review_table_name_the_table_and_the_script(run, policy_endpoint, bolded):
+    """Reviewers bold the answers they checked in review.md; prep_data.py copies the cells as they are, so every
+    other label is `**Paris**`, which no answer equals. The same table without bold is healthy."""
+    (run / "prep_data.py").write_text(PREP_FROM_MARKDOWN)
+
+    def reviewed(labels):
+        rows = [f"| q{i} | {f'**{label}**' if bolded and i % 2 else label} |" for i, label in enumerate(labels)]
+        (run / "review.md").write_text("# Reviewed answers\n\n| question | answer |\n|---|---|\n" + "\n".join(rows) + "\n")
+        return json.loads(subprocess.run([sys.executable, "prep_data.py"], cwd=run, capture_output=True, text=True,
+                                         check=True).stdout)
+
+    recollect_with_labels(run, policy_endpoint, reviewed)
+
+    report = diagnose(run)
+    if not bolded:
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("data_schema", "wrapped_expected_answers")
+    assert "Markdown emphasis" in top.cause and "`**Oslo**` -> `Oslo`" in top.fix
+    assert top.fix.startswith("In prep_data.py, strip the markup when reading review.md.")
+
+
 PREP_FROM_ANSWERS_FILE = '''import json
 print(json.dumps(open("answers.txt", encoding="utf-8").read().splitlines()))
 '''

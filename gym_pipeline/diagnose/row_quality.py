@@ -646,7 +646,8 @@ def _note_answer(quality: RowQuality, expected: str, extracted: str, where: Evid
 
 _MARKUP = (re.compile(r"^\$+(.*?)\$+$", re.S), re.compile(r"^\\\((.*)\\\)$", re.S),
            re.compile(r"^\\(?:boxed|text|mathrm|textbf)\{(.*)\}$", re.S), re.compile(r"^[\"'`](.*)[\"'`]$", re.S),
-           re.compile(r"^'([^']+)$"))  # a spreadsheet's text marker: `'007` is the cell 007 kept as text
+           re.compile(r"^'([^']+)$"),  # a spreadsheet's text marker: `'007` is the cell 007 kept as text
+           re.compile(r"^(\*\*|__|\*)(?P<text>.+)\1$", re.S))  # Markdown emphasis: a table's `**Oslo**`
 
 
 MAX_CUT_CHARS = 4  # characters an extraction that strips a set of characters (`str.strip("Final answer:")`) eats
@@ -752,7 +753,7 @@ def _unwrapped(answer: str) -> str:
     while True:
         for markup in _MARKUP:
             if match := markup.match(answer):
-                answer = match.group(1).strip()
+                answer = (match.groupdict().get("text") or match.group(1)).strip()
                 break
         else:
             return answer

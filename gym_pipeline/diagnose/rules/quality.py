@@ -688,25 +688,25 @@ def rule_wrapped_expected_answers(ev: Evidence) -> list[Finding]:
         title=f"{quality.wrapped_expected} answers scored 0 differ from their `expected_answer` only by what surrounds "
               "it",
         evidence=[quality.wrapped_example],
-        cause="The rows' `expected_answer` holds more than the answer: LaTeX or quotes around it (`$36$`, "
-              "`\\boxed{36}`), a spreadsheet's leading apostrophe (`'6`, a cell kept as text), or a note after it "
+        cause="The rows' `expected_answer` holds more than the answer: LaTeX, quotes or Markdown emphasis around it "
+              "(`$36$`, `\\boxed{36}`, `**Oslo**`), a spreadsheet's leading apostrophe (`'6`, a cell kept as text), or a note after it "
               "(`42 (6 x 7)`), while the verifier extracts the bare answer from the response: a correct answer never "
               "equals it." + (f" {prep[0].name} builds the rows from {prep[1]}." if prep else ""),
         fix=(f"In {prep[0].name}, strip the markup when reading {prep[1]}. " if prep else "")
-            + "Keep only the answer in `expected_answer` in the source data (`$36$` -> `36`, `'6` -> `6`, `42 (6 x 7)` "
-            "-> `42`; move notes to a field of their own), then materialize again and collect (or score the stored "
+            + "Keep only the answer in `expected_answer` in the source data (`$36$` -> `36`, `**Oslo**` -> `Oslo`, `'6` "
+            "-> `6`, `42 (6 x 7)` -> `42`; move notes to a field of their own), then materialize again and collect (or score the stored "
             f"responses again); the materialized rows: {path_of(a.materialized)}.",
     )]
 
 
-_READS_EXPORT = re.compile(r"\b(?P<export>[\w.-]+\.(?:csv|tsv|xlsx|xls|txt))\b")
+_READS_EXPORT = re.compile(r"\b(?P<export>[\w.-]+\.(?:csv|tsv|xlsx|xls|txt|md))\b")
 _SHEETS = {".csv", ".tsv", ".xlsx", ".xls"}
 
 
 def _data_script_and_export(ev: Evidence) -> tuple[UserFile, str] | None:
     """A user's data script and the export it reads: a file of the run folder it names (the answers' file first), or
     the folder's only spreadsheet export when the script reads CSV without naming it."""
-    exports = sorted(p.name for p in ev.run_dir.iterdir() if p.suffix in _SHEETS | {".txt"}) \
+    exports = sorted(p.name for p in ev.run_dir.iterdir() if p.suffix in _SHEETS | {".txt", ".md"}) \
         if ev.run_dir is not None and ev.run_dir.is_dir() else []
     sheets = [name for name in exports if Path(name).suffix in _SHEETS]
     for file in ev.user_files:
