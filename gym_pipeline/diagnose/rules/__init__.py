@@ -42,6 +42,7 @@ from gym_pipeline.diagnose.rules.canned_replies import rule_one_reply_to_differe
 from gym_pipeline.diagnose.rules.checkpoint_choice import (
     rule_checkpoint_of_another_run_served,
     rule_oldest_checkpoint_served_as_newest,
+    rule_replicas_of_other_checkpoints,
     rule_rollouts_kept_by_a_build_tool,
 )
 from gym_pipeline.diagnose.rules.client_timeout import rule_client_timeout_too_short
@@ -266,6 +267,7 @@ RULES: tuple[Rule, ...] = (
     Rule(2, "oldest_checkpoint_served_as_newest", rule_oldest_checkpoint_served_as_newest),
     Rule(2, "older_version_picked_from_a_listing", rule_older_version_picked_from_a_listing),
     Rule(2, "checkpoint_of_another_run_served", rule_checkpoint_of_another_run_served),
+    Rule(2, "replicas_of_other_checkpoints", rule_replicas_of_other_checkpoints),
     Rule(2, "interrupted_collection", rule_interrupted_collection),
     Rule(2, "one_answer_to_every_task", rule_one_answer_to_every_task),
     Rule(2, "known_problems", known_problems(2)),

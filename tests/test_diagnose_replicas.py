@@ -1,0 +1,112 @@
+"""A user's round-robin balancer over two replicas of the simulated policy, run for real, one of them left on last
+week's checkpoint: every command succeeds, and half the rollouts are the older model's. The diagnosis names the two
+checkpoints the balancer's log forwards to, and the line of the replicas' script that starts the old one. The same
+balancer over two replicas of one checkpoint is no finding.
+"""
+
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from gym_pipeline.core.materialize import MaterializationSettings, materialize_file
+from gym_pipeline.diagnose import diagnose
+from gym_pipeline.environments import get_environment
+from gym_pipeline.host import free_loopback_port
+from gym_pipeline.serving.checkpoints import demo_checkpoints
+
+CLI = [sys.executable, "-m", "gym_pipeline.cli"]
+RULE = "replicas_of_other_checkpoints"
+BALANCER = '''"""balancer.py: one address for every tool, the load spread round robin over the replicas."""
+import itertools
+import sys
+import threading
+import urllib.request
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+ROTATION = itertools.cycle(sys.argv[2:])
+LOCK = threading.Lock()
+
+
+class Balancer(BaseHTTPRequestHandler):
+    def _forward(self, body):
+        with LOCK:
+            upstream = next(ROTATION)
+        request = urllib.request.Request(upstream + self.path, data=body, method=self.command,
+                                         headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(request, timeout=120) as answer:
+            status, data = answer.status, answer.read()
+        print(f"{self.command} {self.path} -> {upstream} {status}", flush=True)
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def do_GET(self):
+        self._forward(None)
+
+    def do_POST(self):
+        self._forward(self.rfile.read(int(self.headers["Content-Length"])))
+
+    def log_message(self, *args):
+        pass
+
+
+ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), Balancer).serve_forever()
+'''
+
+
+def _collect_through_balancer(tmp_path: Path, second_replica: str) -> Path:
+    environment = get_environment("string_match")
+    checkpoints = {path.name: path for path in demo_checkpoints(tmp_path / "checkpoints", 2, ["string_match"])}
+    run = tmp_path / "run"
+    (run / "logs").mkdir(parents=True)
+    (run / "balancer.py").write_text(BALANCER)
+    (run / "serve_replicas.sh").write_text(
+        "#!/bin/bash\n# two replicas of this week's model behind balancer.py\n"
+        f"CKPTS=({checkpoints['step_0200']} {checkpoints[second_replica]})\n"
+        'for i in 0 1; do serve-policy --checkpoint ${CKPTS[$i]} > logs/replica_$i.log 2>&1 & done\n')
+    inputs = run / "rollouts_materialized_inputs.jsonl"
+    materialize_file(environment.dataset_path, inputs, MaterializationSettings(2, environment.agent_name))
+    ports, balancer_port = [free_loopback_port(), free_loopback_port()], free_loopback_port()
+    replicas = []
+    for index, (name, port) in enumerate(zip(("step_0200", second_replica), ports, strict=True)):
+        with (run / "logs" / f"replica_{index}.log").open("w") as log:
+            replicas.append(subprocess.Popen([*CLI, "serve-policy", "--checkpoint", str(checkpoints[name]), "--port",
+                                              str(port)], stdout=log, stderr=subprocess.STDOUT))
+    with (run / "logs" / "balancer.log").open("w") as log:
+        balancer = subprocess.Popen([sys.executable, str(run / "balancer.py"), str(balancer_port),
+                                     *(f"http://127.0.0.1:{port}" for port in ports)], stdout=log,
+                                    stderr=subprocess.STDOUT)
+    try:
+        time.sleep(2.5)
+        with (run / "logs" / "collect.log").open("w") as log:
+            subprocess.run([*CLI, "collect", "--inputs", str(inputs), "--output", str(run / "rollouts.jsonl"),
+                            "--model-url", f"http://127.0.0.1:{balancer_port}/v1", "--env", "string_match"],
+                           stdout=log, stderr=subprocess.STDOUT, timeout=180, check=True)
+    finally:
+        for process in (balancer, *replicas):
+            process.terminate()
+            process.wait(10)
+    return run
+
+
+@pytest.mark.parametrize("second_replica", ["step_0100", "step_0200"])
+def test_a_balancer_over_a_replica_left_on_last_weeks_checkpoint_is_named(tmp_path: Path, second_replica: str):
+    run = _collect_through_balancer(tmp_path, second_replica)
+    forwarded = (run / "logs" / "balancer.log").read_text()
+    assert forwarded.count("POST /v1/chat/completions") > 2  # the requests went through it, to both replicas
+
+    report = diagnose(run)
+
+    if second_replica == "step_0200":
+        assert all(f.id != RULE for f in report.findings)
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("model_serving", RULE), [f.title for f in report.causes]
+    assert top.title.startswith("The requests went to model servers of 2 checkpoints: step 200 and step 100")
+    assert "serve_replicas.sh:3 `CKPTS=(" in top.fix and "balancer.py:8 `ROTATION = itertools.cycle(" in top.fix
