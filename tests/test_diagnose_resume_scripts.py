@@ -195,3 +195,32 @@ def test_a_lock_folder_its_run_removed_on_exit_is_no_finding(tmp_path: Path) -> 
     assert "skipping" not in (run / "logs" / "run_eval_1.log").read_text()
 
     assert all(f.id != "done_marker_left_by_an_earlier_run" for f in diagnose(run).findings)
+
+
+def _skip_when_rollouts_exist(kill: str) -> str:
+    """One line, as a nightly script has it: collect unless rollouts.jsonl is there and not empty."""
+    return (MATERIALIZE + "if [ -s rollouts.jsonl ]; then echo 'rollouts.jsonl already there: collect skipped'; "
+            f"else {CLI} collect --inputs rollouts_materialized_inputs.jsonl --output rollouts.jsonl --model-url URL "
+            f"--env string_match --concurrency 1 & COLLECT=$!; {kill}wait $COLLECT; fi\n")
+
+
+def test_a_rollouts_file_left_by_a_killed_run_passes_a_non_empty_check(tmp_path: Path) -> None:
+    run = _run_scripts(tmp_path, [_skip_when_rollouts_exist("sleep 3; kill -9 $COLLECT $$; "),
+                                  _skip_when_rollouts_exist("")])
+    assert "collect skipped" in (run / "logs" / "run_eval_1.log").read_text()
+
+    top = diagnose(run).causes[0]
+
+    assert (top.category, top.id) == ("cache_resume", "done_marker_left_by_an_earlier_run")
+    assert top.title.startswith("run_eval.sh:3 skipped the collection because rollouts.jsonl was there: the partial "
+                                "file of a run that did not finish")
+    assert top.fix.startswith("In run_eval.sh, replace `[ -s rollouts.jsonl ]` with a check that the collection is "
+                              "complete")
+
+
+def test_the_same_check_after_a_run_that_finished_is_no_finding(tmp_path: Path) -> None:
+    run = _run_scripts(tmp_path, [_skip_when_rollouts_exist(""), _skip_when_rollouts_exist("")])
+    assert "collect skipped" in (run / "logs" / "run_eval_1.log").read_text()
+
+    assert all(f.id != "done_marker_left_by_an_earlier_run" for f in diagnose(run).findings)
+    assert diagnose(run).category == "healthy"

@@ -14,16 +14,19 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
-from gym_pipeline.diagnose.findings import Finding, resume_command
+from gym_pipeline.diagnose.findings import Finding, path_of, resume_command
 from gym_pipeline.diagnose.logs import find_log_files
+from gym_pipeline.diagnose.rules.taskfolders import task_folder_run
 from gym_pipeline.diagnose.user_scripts import SCRIPT_SUFFIXES, SHELL_LOOP, SHELL_LOOP_END, UserFile, assignment_of
 from gym_pipeline.diagnose.vocabulary import CACHE_RESUME
 
 _FOR_VARIABLE = re.compile(r"^\s*for\s+(?P<name>[A-Za-z_]\w*)\s+in\b")
-_COLLECTS = re.compile(r"\b(?:gym-pipeline|cli)\s+collect\b|\bgym\s+eval\s+run\b")
+_COLLECTS = re.compile(r"\b(?:gym-pipeline|cli)\s+(?:stage\s+)?collect\b|\bgym\s+eval\s+run\b")
+_STAGE_COLLECT = re.compile(r"\bgym-pipeline\s+stage\s+collect\b")
 _RESUMES = re.compile(r"--resume\b|\+\+resume=[Tt]rue")
 # `[ $(wc -l < rollouts.jsonl) -ge $TASKS ]`: the rollouts file's lines against a count
 _LINES_AGAINST = re.compile(r"\$\(\s*wc\s+-l\s*<?\s*(?P<file>\S*rollouts\S*\.jsonl)\s*\)\s*\"?\s*-(?:ge|eq|gt)\s+"
@@ -112,9 +115,10 @@ def rule_done_check_counts_tasks(ev: Evidence) -> list[Finding]:
     return []
 
 
-_MARKER_GUARD = re.compile(r"^\s*if\s+(?:\[\[?\s+-[fe]\s+\"?(?P<marker>[\w./-]+)\"?\s*\]\]?"
+_MARKER_GUARD = re.compile(r"^\s*if\s+(?:(?P<test>\[\[?\s+-[fes]\s+\"?(?P<marker>[\w./-]+)\"?\s*\]\]?)"
                            r"|!\s+mkdir\s+\"?(?P<lock>[\w./-]+)\"?)")  # `if ! mkdir eval.lock`: a lock folder
 _BRANCH_END = re.compile(r"^\s*(?:else|elif|fi)\b")
+_ONE_LINE_BRANCH = re.compile(r";\s*then\b(?P<taken>.*?)(?:\b(?:else|elif)\b(?P<otherwise>.*))?$")
 _ECHOED = re.compile(r"\becho\s+[\"'](?P<text>[^\"'$]{12,})")
 _LOG_BYTES = 1 << 20  # of each log, searched for the script's own words
 
@@ -139,12 +143,7 @@ def rule_done_marker_left_by_an_earlier_run(ev: Evidence) -> list[Finding]:
             guard = _MARKER_GUARD.match(line)
             if guard is None:
                 continue
-            branch = []
-            for text in lines[number:]:
-                if _BRANCH_END.match(text):
-                    break
-                branch.append(text)
-            otherwise = lines[number + len(branch):]
+            branch, otherwise = _branches(lines, number)
             said = next((m["text"] for text in branch if (m := _ECHOED.search(text))), None)
             if said is None or not any(_COLLECTS.search(text) for text in otherwise[:20]) \
                     or any(_COLLECTS.search(text) for text in branch):
@@ -155,6 +154,10 @@ def rule_done_marker_left_by_an_earlier_run(ev: Evidence) -> list[Finding]:
             if guard["lock"]:
                 return [_lock_left_by_a_killed_run(file, number, line, guard["lock"], skipped)]
             marker = guard["marker"]
+            if Path(marker).name == Path(path_of(ev.artifacts.rollouts)).name:  # the output itself: whole, it is done
+                if ev.artifacts.missing_keys:
+                    return [_partial_output_taken_for_done(ev, file, number, line, guard["test"], skipped)]
+                continue
             return [Finding(
                 category=CACHE_RESUME,
                 title=f"{file.name}:{number} skipped the collection because {marker} exists: the rollouts profiled are "
@@ -169,6 +172,42 @@ def rule_done_marker_left_by_an_earlier_run(ev: Evidence) -> list[Finding]:
                     "--resume` decide what is left to do (it checks the inputs); then collect again and profile.",
             )]
     return []
+
+
+def _branches(lines: list[str], number: int) -> tuple[list[str], list[str]]:
+    """What the `if` at line `number` runs when its test holds, and what comes after that (its else, and on): on one
+    line (`if [ -s f ]; then echo ...; else collect ...; fi`) or on the lines below it."""
+    if (one_line := _ONE_LINE_BRANCH.search(lines[number - 1])) and one_line["taken"].strip():
+        return [one_line["taken"]], [one_line["otherwise"] or "", *lines[number:]]
+    branch = []
+    for text in lines[number:]:
+        if _BRANCH_END.match(text):
+            break
+        branch.append(text)
+    return branch, lines[number + len(branch):]
+
+
+def _partial_output_taken_for_done(ev: Evidence, file: UserFile, number: int, line: str, test: str,
+                                   skipped: EvidenceLine) -> Finding:
+    a = ev.artifacts
+    run = task_folder_run(ev)
+    staged = any(_STAGE_COLLECT.search(text) for text in file.text.splitlines())
+    again = (run.rerun() if run is not None else "run the script's `stage collect` line without the check (the stage "
+             "collects the partition afresh)" if staged else f"collect with --resume: {resume_command(ev)}")
+    return Finding(
+        category=CACHE_RESUME,
+        title=f"{file.name}:{number} skipped the collection because {Path(path_of(a.rollouts)).name} was there: "
+              f"the partial file of a run that did not finish ({a.rollouts.valid_rows} of {a.materialized.valid_rows} "
+              "rollouts) was profiled",
+        evidence=[skipped, EvidenceLine(file=file.name, line=number, text=line.strip())],
+        cause=f"{file.name} collects only when `{test}` fails: it takes a rollouts file that exists (and is not "
+              "empty) for a finished collection. A run killed part way leaves one, so this run "
+              f"({skipped.file}:{skipped.line}) skipped the collection and profiled the partial file: "
+              f"{len(a.missing_keys)} (task, rollout) keys have no result.",
+        fix=f"In {file.name}, replace `{test}` with a check that the collection is complete (`[ \"$(wc -l < "
+            f"{Path(path_of(a.rollouts)).name})\" -ge \"$(wc -l < {Path(path_of(a.materialized)).name})\" ]`), or "
+            f"run the collection every time; now {again}; then profile.",
+    )
 
 
 def _lock_left_by_a_killed_run(file: UserFile, number: int, line: str, lock: str, skipped: EvidenceLine) -> Finding:
