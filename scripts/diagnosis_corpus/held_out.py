@@ -456,6 +456,50 @@ def config_gym_run_script_split_test_without_spaces_around_equals_always_true(ct
             f"{code}; {len(got)} rollouts of dev.jsonl's 4 tasks, none of test.jsonl's 6.")
 
 
+DIRNAME_SBATCH = """#!/bin/bash
+#SBATCH --job-name=nightly-eval
+#SBATCH --output=RUN_DIR/logs/eval_%j.log
+#SBATCH --time=10
+# the eval's settings live next to this script
+source "$(dirname "$0")/settings.env" || echo "(no settings.env next to $0: defaults)"
+DATA=${DATA:-quick_check.jsonl}
+REPEATS=${REPEATS:-1}
+cd RUN_DIR
+echo "nightly eval of $DATA x $REPEATS"
+GP_BIN materialize --input $DATA --num-repeats $REPEATS --agent string_match_simple_agent \\
+  --output rollouts_materialized_inputs.jsonl
+GP_BIN collect --inputs rollouts_materialized_inputs.jsonl --output rollouts.jsonl --model-url MODEL_URL \\
+  --env string_match --concurrency 4
+GP_BIN profile --inputs rollouts_materialized_inputs.jsonl --rollouts rollouts.jsonl
+"""
+
+
+@case(
+    "config_slurm_job_sources_settings_next_to_dollar_zero_which_is_slurms_spool_copy",
+    "config",
+    ["nightly.sbatch", "dirname", "SLURM_SUBMIT_DIR"],
+    "the user's nightly.sbatch reads its settings with `source \"$(dirname \"$0\")/settings.env\"`; under Slurm the "
+    "batch script runs from a copy in slurmd's spool folder, so $0 is .../slurm_script and settings.env was not found "
+    "there: the job fell back to its defaults and evaluated the 2-task quick_check.jsonl once per task instead of "
+    "string_match.jsonl x 3 (the job and every command exit 0)",
+)
+def config_slurm_job_sources_settings_next_to_dollar_zero_which_is_slurms_spool_copy(ctx: Ctx) -> str:
+    run = ctx.run
+    data, (_, better) = builtin_rows(ctx, 8, 58)
+    ctx.dataset("string_match", 2, start=58, folder=run, name="quick_check.jsonl")
+    url, _ = ctx.policy(better, "--latency-ms 30")
+    (run / "logs").mkdir(exist_ok=True)
+    (run / "settings.env").write_text("# nightly eval settings\nDATA=string_match.jsonl\nREPEATS=3\n")
+    (run / "nightly.sbatch").write_text(slurm_script(DIRNAME_SBATCH, ctx, MODEL_URL=url))
+    code = submit_and_wait(ctx, "nightly.sbatch", "logs/submit.log")
+    logs = job_logs(ctx, "eval_*.log")
+    got = len(unique_keys(run / "rollouts.jsonl"))
+    if code or got != 2 or "slurm_script" not in logs or not (run / "rollouts_reward_profiling.jsonl").exists():
+        raise failed(ctx, f"exit {code}, {got}: {logs[-600:]}")
+    return (f"RUN/submit.sh (sbatch of RUN/nightly.sbatch: `source $(dirname $0)/settings.env` under Slurm, not found) "
+            f"exit {code}; {got} rollouts of quick_check.jsonl x 1 instead of 8 tasks x 3.")
+
+
 # =====================================================================================================
 # data_schema
 # =====================================================================================================
@@ -552,7 +596,7 @@ def utf16_instruction(tasks: Path) -> None:
 @case(
     "data_schema_taskfolder_instruction_resaved_as_utf16_by_editor",
     "data_schema",
-    ["instruction.md", "utf-16", "utf-8"],
+    ["instruction.md", "utf-8"],
     "top-word's instruction.md was re-saved by the task author's editor as UTF-16 ('Unicode'), with a byte-order mark "
     "and two bytes per character; the task folder is read as UTF-8 text (undecodable bytes replaced), so the prompt "
     "the model got was garbled ('\\ufffd\\ufffdF\\x00i\\x00n\\x00d...'), the model did not recognise the task and "
@@ -604,7 +648,7 @@ IS_VERIFY = '''
 @case(
     "verifier_runtime_gym_verify_compares_strings_with_is_not_equals",
     "verifier_runtime",
-    ["app.py", " is ", "=="],
+    ["app.py", "=="],
     "the user's exact_answers resources server compares the answer with the label using `is` (object identity) "
     "instead of `==`; the two lowercased strings are always distinct objects, so no answer ever matched and every "
     "rollout scored 0 in the real NeMo Gym eval although the model answered right (everything exits 0)",
