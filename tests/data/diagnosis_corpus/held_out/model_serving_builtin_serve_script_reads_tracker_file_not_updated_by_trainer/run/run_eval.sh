@@ -1,0 +1,7 @@
+#!/bin/bash
+# weekly eval
+cd /work/wt-h33/tests/data/diagnosis_corpus/held_out/model_serving_builtin_serve_script_reads_tracker_file_not_updated_by_trainer/run
+echo "== weekly eval of the newest checkpoint, $(cat model_url.txt)"
+/work/wt-h33/.venv/bin/gym-pipeline materialize --input string_match.jsonl --num-repeats 3 --agent string_match_simple_agent --output rollouts_materialized_inputs.jsonl
+/work/wt-h33/.venv/bin/gym-pipeline collect --inputs rollouts_materialized_inputs.jsonl --output rollouts.jsonl --model-url http://127.0.0.1:37407/v1 --env string_match --concurrency 4
+/work/wt-h33/.venv/bin/gym-pipeline profile --inputs rollouts_materialized_inputs.jsonl --rollouts rollouts.jsonl

@@ -1,0 +1,2 @@
+# login nodes: keep runaway output files small
+ulimit -f 16
