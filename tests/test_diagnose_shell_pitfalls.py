@@ -29,17 +29,6 @@ def run_with_script(tmp_path: Path, script: str, files: dict[str, str] | None = 
     return run
 
 
-def test_a_comparison_written_with_a_redirect_inside_single_brackets(tmp_path):
-    run = run_with_script(tmp_path, 'N=12\nif [ $N > 100 ]; then echo "sampling 10 of $N"; fi\n')
-
-    top = diagnose(run).causes[0]
-
-    assert (top.category, top.id) == ("config", "shell_pitfalls")
-    assert top.title == "run_eval.sh:3 tests `[ $N > 100 ]`: inside [ ] `>` is a redirection, so the test is always true"
-    assert [line.where for line in top.evidence] == ["run_eval.sh:3", "100"]  # the file the redirect made
-    assert '[ "$N" -gt 100 ]' in top.fix
-
-
 def test_settings_read_in_a_loop_fed_by_a_pipe_are_lost(tmp_path):
     run = run_with_script(tmp_path, "REPEATS=1\ngrep -v '^#' eval.conf | while read key value; do\n"
                                     '  declare "$key=$value"\ndone\necho "repeats $REPEATS"\n',

@@ -159,6 +159,7 @@ from gym_pipeline.diagnose.rules.settings_files import rule_keys_given_twice_in_
 from gym_pipeline.diagnose.rules.settings_reading import rule_settings_read_with_text_tools
 from gym_pipeline.diagnose.rules.shadowed_modules import rule_standard_module_shadowed
 from gym_pipeline.diagnose.rules.shell_pitfalls import rule_shell_pitfalls
+from gym_pipeline.diagnose.rules.shell_tests import rule_always_true_tests
 from gym_pipeline.diagnose.rules.skipped_tasks import rule_skipped_tasks_by_reason
 from gym_pipeline.diagnose.rules.source_columns import rule_labels_from_another_column
 from gym_pipeline.diagnose.rules.taskfolders import with_task_folder_rules
@@ -230,6 +231,7 @@ RULES: tuple[Rule, ...] = (
     Rule(1, "keys_given_twice_in_settings", rule_keys_given_twice_in_settings),
     Rule(1, "option_given_twice", rule_option_given_twice),
     Rule(1, "shell_pitfalls", rule_shell_pitfalls),
+    Rule(1, "always_true_tests", rule_always_true_tests),
     Rule(1, "settings_read_with_text_tools", rule_settings_read_with_text_tools),
     Rule(1, "url_built_from_the_host_name", rule_url_built_from_the_host_name),
     Rule(1, "retries_that_start_over", rule_retries_that_start_over),

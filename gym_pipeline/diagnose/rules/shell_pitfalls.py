@@ -1,7 +1,5 @@
 """Shell mistakes in the user's own scripts that run without an error and change what the run does.
 
-- `[ $N > 100 ]`: inside single brackets `>` and `<` are redirections, not comparisons. The test becomes `[ $N ]`,
-  always true, and an empty file named `100` appears beside the script.
 - `... | while read key value; do VAR=...; done`: each part of a pipeline runs in a subshell of its own, so what the
   loop sets is gone after it, and the script goes on with the values from before.
 - Options parsed from the command line, then a settings file sourced that sets the same variables unconditionally
@@ -28,7 +26,7 @@
 - A shell function called with two arguments in each other's place: `eval_split tasks.jsonl $CONCURRENCY $REPEATS`
   for `eval_split() { local input=$1 repeats=$2 concurrency=$3; ... }`. Nothing checks a function's arguments.
 
-Each but the last is a config cause: the script's settings are not the ones that reached the run. All of them exit 0.
+Tests that are always true are in `shell_tests.py`. Each but the last is a config cause: the script's settings are not the ones that reached the run. All of them exit 0.
 """
 
 from __future__ import annotations
@@ -46,14 +44,12 @@ _SHELL = {".sh", ".bash", ".sbatch"}
 _SOURCED = _SHELL | {".env"}
 
 
-def _shell_files(ev: Evidence, suffixes: set[str] = _SHELL) -> list[UserFile]:
+def shell_files(ev: Evidence, suffixes: set[str] = _SHELL) -> list[UserFile]:
     """The user's shell scripts: by suffix, or without one when a `#!` line names a shell (not a Makefile)."""
     return [file for file in ev.user_files if file.suffix in suffixes
             or (file.suffix == "" and re.match(r"#!\S*(?:ba|z|da)?sh\b|#!/usr/bin/env (?:ba|z)?sh\b", file.text))]
 # `NAME = value`, `NAME= value`, `NAME =value`: a command named NAME, not an assignment
 _SPACED_ASSIGNMENT = re.compile(r"^\s*(?:export\s+)?(?P<name>[A-Z_][A-Z0-9_]*)(?:\s+=\s*|=\s+)\S")
-# `[ ... > word ]` / `[ ... < word ]` (single brackets; `[[ ]]` compares strings, `(( ))` numbers)
-_REDIRECT_IN_TEST = re.compile(r"(?<!\[)\[\s+[^\]\n]*?\s(?P<op>[<>])\s*(?P<word>[\w.-]+)\s*\](?!\])")
 _PIPED_LOOP = re.compile(r"\|\s*while\s+(?:IFS=\S*\s+)?read\b")
 _SETS_VARIABLE = re.compile(r"^\s*(?:declare|export|eval|typeset|readonly|local)\b|^\s*[A-Za-z_]\w*=|\bprintf\s+-v\b")
 _CASE_ASSIGNMENT = re.compile(r"^\s*--?[\w-]+\)\s*(?P<name>[A-Za-z_]\w*)=")
@@ -72,8 +68,8 @@ _PARAMETERS_WITHIN = 6  # lines after `name() {` where its `local a=$1 b=$2` are
 
 
 def rule_shell_pitfalls(ev: Evidence) -> list[Finding]:
-    for finding in (_directives_after_a_command(ev), _spaced_assignment(ev), _redirect_in_test(ev),
-                    _loop_in_a_pipeline(ev), _defaults_sourced_after_options(ev), _function_arguments_swapped(ev),
+    for finding in (_directives_after_a_command(ev), _spaced_assignment(ev), _loop_in_a_pipeline(ev),
+                    _defaults_sourced_after_options(ev), _function_arguments_swapped(ev),
                     _array_without_index(ev), _array_joined_into_one_word(ev), _argument_in_other_case(ev),
                     _getopts_value_without_colon(ev), _redirect_refused_by_noclobber(ev),
                     _count_with_the_file_name(ev)):
@@ -83,7 +79,7 @@ def rule_shell_pitfalls(ev: Evidence) -> list[Finding]:
 
 
 def _directives_after_a_command(ev: Evidence) -> Finding | None:
-    for file in _shell_files(ev):
+    for file in shell_files(ev):
         lines = file.text.splitlines()
         first = next((n for n, text in enumerate(lines, 1) if text.strip() and not text.lstrip().startswith("#")), None)
         ignored = [(n, text.strip()) for n, text in enumerate(lines, 1) if first and n > first
@@ -107,7 +103,7 @@ def _directives_after_a_command(ev: Evidence) -> Finding | None:
 
 
 def _spaced_assignment(ev: Evidence) -> Finding | None:
-    spaced = list(lines_matching(_shell_files(ev, _SOURCED), _SPACED_ASSIGNMENT))
+    spaced = list(lines_matching(shell_files(ev, _SOURCED), _SPACED_ASSIGNMENT))
     if not spaced:
         return None
     file, number, line, match = spaced[0]
@@ -128,29 +124,8 @@ def _spaced_assignment(ev: Evidence) -> Finding | None:
     )
 
 
-def _redirect_in_test(ev: Evidence) -> Finding | None:
-    for file, number, line, match in lines_matching(_shell_files(ev), _REDIRECT_IN_TEST):
-        word, op = match["word"], match["op"]
-        made = ev.run_dir is not None and (ev.run_dir / Path(file.name).parent / word).is_file() and op == ">"
-        return Finding(
-            category=CONFIG,
-            title=f"{file.name}:{number} tests `{match.group(0).strip()}`: inside [ ] `{op}` is a redirection, so the "
-                  "test is always true",
-            evidence=[EvidenceLine(file=file.name, line=number, text=line.strip()),
-                      *([EvidenceLine(file=str(Path(file.name).parent / word), text="an empty file the test made")]
-                        if made else [])],
-            cause=f"In `[ ... {op} {word} ]` the shell reads `{op} {word}` as a redirection (it "
-                  f"{'creates an empty file named ' + word if op == '>' else 'reads from a file named ' + word}), and "
-                  "what is left tests only that the value is not empty: always true. The branch meant for one case "
-                  "ran every time, without an error.",
-            fix=f"Compare numbers in {file.name} with `-gt`/`-lt` (`[ \"$N\" -gt {word} ]`) or `(( N > {word} ))`; "
-                f"delete the stray file `{word}`; then run again.",
-        )
-    return None
-
-
 def _loop_in_a_pipeline(ev: Evidence) -> Finding | None:
-    for file in _shell_files(ev):
+    for file in shell_files(ev):
         lines = file.text.splitlines()
         for index, line in enumerate(lines):
             if not _PIPED_LOOP.search(line):
@@ -179,7 +154,7 @@ def _loop_in_a_pipeline(ev: Evidence) -> Finding | None:
 
 
 def _defaults_sourced_after_options(ev: Evidence) -> Finding | None:
-    for file in _shell_files(ev):
+    for file in shell_files(ev):
         lines = file.text.splitlines()
         parsed = {m["name"]: n for n, text in enumerate(lines, 1) if (m := _CASE_ASSIGNMENT.search(text))}
         if not parsed:
@@ -238,7 +213,7 @@ def _function_parameters(file: UserFile) -> dict[str, tuple[int, dict[int, str]]
 
 
 def _function_arguments_swapped(ev: Evidence) -> Finding | None:
-    for file in _shell_files(ev):
+    for file in shell_files(ev):
         for function, (defined, parameters) in _function_parameters(file).items():
             call = re.compile(rf"^\s*{re.escape(function)}\s+(?P<arguments>[^#\n|;&]+)")
             for number, line, match in ((n, t, m) for n, t in enumerate(file.text.splitlines(), 1)
@@ -271,7 +246,7 @@ def _function_arguments_swapped(ev: Evidence) -> Finding | None:
 
 
 def _array_without_index(ev: Evidence) -> Finding | None:
-    for file in _shell_files(ev):
+    for file in shell_files(ev):
         lines = file.text.splitlines()
         for number, line in enumerate(lines, 1):
             array = _ARRAY.match(line)
@@ -301,7 +276,7 @@ def _array_without_index(ev: Evidence) -> Finding | None:
 
 def _array_joined_into_one_word(ev: Evidence) -> Finding | None:
     """`"${ARGS[*]}"` on a command line: quoted with `*`, an array is one word, its elements joined by spaces."""
-    for file in _shell_files(ev):
+    for file in shell_files(ev):
         lines = file.text.splitlines()
         arrays = {m["name"]: n for n, line in enumerate(lines, 1) if (m := _ARRAY.match(line))}
         for number, line in enumerate(lines, 1):
@@ -350,7 +325,7 @@ def _first_argument_cases(file: UserFile) -> tuple[int, dict[str, int], int | No
 
 
 def _argument_in_other_case(ev: Evidence) -> Finding | None:
-    files = _shell_files(ev)
+    files = shell_files(ev)
     for called in files:
         cases = _first_argument_cases(called)
         if cases is None or cases[2] is None:
@@ -386,7 +361,7 @@ def _argument_in_other_case(ev: Evidence) -> Finding | None:
 
 
 def _getopts_value_without_colon(ev: Evidence) -> Finding | None:
-    for file in _shell_files(ev):
+    for file in shell_files(ev):
         lines = file.text.splitlines()
         for number, line in enumerate(lines, 1):
             if (getopts := _GETOPTS.search(line)) is None:
@@ -453,7 +428,7 @@ def _redirect_refused_by_noclobber(ev: Evidence) -> Finding | None:
 
 
 def _count_with_the_file_name(ev: Evidence) -> Finding | None:
-    for file, number, line, counted in lines_matching(_shell_files(ev), _COUNT_WITH_NAME):
+    for file, number, line, counted in lines_matching(shell_files(ev), _COUNT_WITH_NAME):
         name, target = counted["name"], counted["file"]
         used = (next(((n, text) for n, text in enumerate(file.text.splitlines(), 1)
                       if n > number and re.search(rf"--[\w-]+[= ]\"?\${{?{name}\b", text)), None) if name else None)

@@ -1,0 +1,63 @@
+"""Tests in the user's scripts that are always true (diagnose/rules/shell_tests.py): each script is run for real by
+bash, its output kept as the run's log, beside a finished run of Gym's; the same test written right is no finding."""
+
+from __future__ import annotations
+
+import pytest
+from test_diagnose_shell_pitfalls import run_with_script
+
+from gym_pipeline.diagnose import diagnose
+
+RULE = "always_true_tests"
+
+
+def test_a_comparison_written_with_a_redirect_inside_single_brackets(tmp_path):
+    run = run_with_script(tmp_path, 'N=12\nif [ $N > 100 ]; then echo "sampling 10 of $N"; fi\n')
+
+    top = diagnose(run).causes[0]
+
+    assert (top.category, top.id) == ("config", RULE)
+    assert top.title == "run_eval.sh:3 tests `[ $N > 100 ]`: inside [ ] `>` is a redirection, so the test is always true"
+    assert [line.where for line in top.evidence] == ["run_eval.sh:3", "100"]  # the file the redirect made
+    assert '[ "$N" -gt 100 ]' in top.fix
+
+
+@pytest.mark.parametrize("test", ['[ $SPLIT="dev" ]', '[ "$SPLIT" = "dev" ]'])
+def test_a_comparison_without_spaces_is_one_word_and_always_true(tmp_path, test):
+    run = run_with_script(tmp_path, f"SPLIT=test\nif {test}; then DATA=dev.jsonl; else DATA=test.jsonl; fi\n"
+                                    'echo "evaluating $DATA"\n')
+    said = (run / "run_eval.log").read_text()
+
+    report = diagnose(run)
+
+    if " = " in test:
+        assert said == "evaluating test.jsonl\n"
+        assert all(f.id != RULE for f in report.findings)
+        return
+    assert said == "evaluating dev.jsonl\n"  # the test split was asked for
+    top = report.causes[0]
+    assert (top.category, top.id) == ("config", RULE)
+    assert top.title.startswith('run_eval.sh:3 tests `[ $SPLIT="dev" ]`: without spaces around `=` it is one word')
+    assert 'put spaces around the operator: `[ "$SPLIT" = "dev" ]`' in top.fix
+
+
+@pytest.mark.parametrize("test", ['[ -n "$SMOKE_TEST" ]', '[ "$SMOKE_TEST" = 1 ]'])
+def test_a_switch_turned_off_with_0_passes_a_not_empty_test(tmp_path, test):
+    settings = "# eval settings\n# smoke test: 1 = the first 2 tasks, 0 = the whole dataset\nSMOKE_TEST=0\n"
+    run = run_with_script(tmp_path, f"source ./settings.env\nif {test}; then echo 'smoke test: first 2 tasks only'; "
+                                    "fi\n", {"settings.env": settings})
+    said = (run / "run_eval.log").read_text()
+
+    report = diagnose(run)
+
+    if "= 1" in test:
+        assert said == ""
+        assert all(f.id != RULE for f in report.findings)
+        return
+    assert said == "smoke test: first 2 tasks only\n"
+    top = report.causes[0]
+    assert (top.category, top.id) == ("config", RULE)
+    assert top.title == ('run_eval.sh:3 tests `[ -n "$SMOKE_TEST" ]`, which is true for SMOKE_TEST=0 (settings.env:3): '
+                         "the branch meant to be off ran")
+    assert top.fix.startswith('In run_eval.sh:3, replace `[ -n "$SMOKE_TEST" ]` with a test of the value: '
+                              '`[ "$SMOKE_TEST" = 1 ]`')
