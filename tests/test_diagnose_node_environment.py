@@ -58,16 +58,18 @@ def test_the_same_settings_file_without_it_runs(tmp_path: Path):
 TEAM_JSON = '"""The team\'s helpers for reading our JSON logs."""\n\n\ndef pretty(path):\n    print(open(path).read())\n'
 
 
-@pytest.mark.parametrize("tool", ["json.py", "team_json.py"])
-def test_a_tools_folder_on_pythonpath_shadowing_a_standard_module_is_infra(tmp_path: Path, tool: str):
-    """eval_env.sh puts the team's tools first on PYTHONPATH; one of them is json.py: every Python process imports it
-    for `import json` and fails inside a library. Named otherwise, the same folder is harmless."""
+@pytest.mark.parametrize(("tool", "earlier"), [("json.py", ":$PYTHONPATH"), ("team_json.py", ":$PYTHONPATH"),
+                                               ("json.py", "${PYTHONPATH:+:$PYTHONPATH}")])
+def test_a_tools_folder_on_pythonpath_shadowing_a_standard_module_is_infra(tmp_path: Path, tool: str, earlier: str):
+    """eval_env.sh puts the team's tools first on PYTHONPATH (before what it held, however written); one of them is
+    json.py: every Python process imports it for `import json` and fails inside a library. Named otherwise, the same
+    folder is harmless."""
     run = tmp_path / "run"
     (run / "team_tools").mkdir(parents=True)
     (run / "team_tools" / tool).write_text(TEAM_JSON)
     (run / "data.jsonl").write_text(get_environment("string_match").dataset_path.read_text())
     (run / "eval_env.sh").write_text("# the team's shell settings\nexport TEAM_TOOLS=$PWD/team_tools\n"
-                                     "export PYTHONPATH=$TEAM_TOOLS:$PYTHONPATH\n")
+                                     f"export PYTHONPATH=$TEAM_TOOLS{earlier}\n")
     (run / "run_eval.sh").write_text(
         "#!/bin/bash\ncd \"$(dirname \"$0\")\"\nsource ./eval_env.sh\n"
         f"{sys.executable} -m gym_pipeline.cli materialize --input data.jsonl --num-repeats 2 "

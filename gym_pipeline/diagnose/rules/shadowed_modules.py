@@ -20,6 +20,8 @@ from gym_pipeline.diagnose.user_scripts import SHELL_VARIABLE, assignment_of, li
 from gym_pipeline.diagnose.vocabulary import INFRA
 
 _PYTHONPATH_SET = re.compile(r"^\s*(?:export\s+)?PYTHONPATH=(?P<value>\S+)")
+# what the path held before (`:$PYTHONPATH`, `${PYTHONPATH:+:$PYTHONPATH}`): not a folder the user's line adds
+_EARLIER_PATH = re.compile(r"\$\{PYTHONPATH(?:[:]?[-+=?][^}]*)?\}|\$PYTHONPATH\b")
 _OWN_NAMES = frozenset({"__init__", "__main__", "this", "antigravity"})
 MAX_FILES_LISTED = 500  # of one folder on the path
 
@@ -39,7 +41,7 @@ def _expanded(value: str, ev: Evidence) -> str:
 def _shadowing_files(ev: Evidence, value: str) -> list[str]:
     """The files of the folders a PYTHONPATH value names that have a standard module's name, as `folder/json.py`."""
     found = []
-    for part in _expanded(value, ev).split(":"):
+    for part in _expanded(_EARLIER_PATH.sub("", value), ev).split(":"):
         if not part or "$" in part:
             continue
         folder = locate_named_file(part, ev.run_dir, folder=True)
