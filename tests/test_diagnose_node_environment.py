@@ -167,3 +167,37 @@ def test_a_python_told_to_strip_docstrings_is_named_when_a_program_reads_its_own
     assert top.category == "infra" and not top.guess, top.title
     assert "strip docstrings" in top.cause
     assert "node_env.sh:2 `export PYTHONOPTIMIZE=2` makes Python strip docstrings" in top.fix
+
+
+@pytest.mark.parametrize("tools_first", [True, False])
+def test_a_tools_folder_first_on_path_whose_launcher_names_a_removed_venv_is_named(tmp_path: Path, tools_first: bool):
+    """node_env.sh puts the admins' shared tools first on PATH; their `gym-pipeline` launcher names a venv that was
+    removed, so every command of the script fails before it starts. After the working install, it is never used."""
+    run = tmp_path / "run"
+    tools = tmp_path / "sw" / "eval-tools" / "bin"
+    tools.mkdir(parents=True)
+    (tools / "gym-pipeline").write_text(f"#!{tmp_path}/sw/eval-tools/venv/bin/python\nprint('eval tools')\n")
+    (tools / "gym-pipeline").chmod(0o755)
+    installed = Path(sys.executable).parent
+    assert (installed / "gym-pipeline").is_file()
+    run.mkdir()
+    (run / "data.jsonl").write_text(get_environment("string_match").dataset_path.read_text())
+    order = f"{tools}:{installed}" if tools_first else f"{installed}:{tools}"
+    (run / "node_env.sh").write_text(f"# node settings: the shared eval tools on PATH\nexport PATH={order}:$PATH\n")
+    (run / "run_eval.sh").write_text(
+        "#!/bin/bash\ncd \"$(dirname \"$0\")\"\nsource ./node_env.sh\n"
+        "gym-pipeline materialize --input data.jsonl --num-repeats 2 --agent string_match_simple_agent "
+        "--output rollouts_materialized_inputs.jsonl\n")
+    (run / "logs").mkdir()
+    with (run / "logs" / "run_eval.log").open("w") as log:
+        subprocess.run(["bash", str(run / "run_eval.sh")], stdout=log, stderr=subprocess.STDOUT, timeout=120)
+
+    report = diagnose(run)
+
+    if not tools_first:
+        assert (run / "rollouts_materialized_inputs.jsonl").is_file()
+        assert all("first on PATH" not in f.fix for f in report.findings)
+        return
+    top = report.causes[0]
+    assert top.category == "infra" and not top.guess, top.title
+    assert f"node_env.sh:2 `export PATH={order}:$PATH` puts {tools} first on PATH" in top.fix

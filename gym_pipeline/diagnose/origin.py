@@ -47,6 +47,7 @@ def _kinds(*rows: tuple[str, str, str] | tuple[str, str, str, str]) -> tuple[_Ki
 
 
 NAME_NOT_DEFINED = "a name the config does not define"
+INTERPRETER_GONE = r"(?P<program>\S+): (?:cannot execute: required file not found|bad interpreter: No such file or directory)"
 READING_ROWS = "reading the data rows"
 REFUSED_COMMAND_LINE = "the command line was refused (an option missing, unknown or with a bad value): the command did nothing"
 BAD_DATA_ROW = "a row of a JSONL data file is malformed or lacks a field (file:line named)"
@@ -144,7 +145,7 @@ _WHAT = _kinds(
      "environment is set (a job script, a sourced env script, `~/.bashrc`), or unset what sets ASCII; "
      "`python -c 'import sys; print(sys.stdout.encoding)'` must say utf-8; then run again."),
     # a program whose interpreter (its `#!` line) is not there: a virtual environment moved or copied elsewhere
-    (r"(?P<program>\S+): (?:cannot execute: required file not found|bad interpreter: No such file or directory)", INFRA,
+    (INTERPRETER_GONE, INFRA,
      "a program's interpreter (the path in its `#!` line) is not there: a virtual environment moved or copied to "
      "another folder, whose entry scripts still name the old one",
      "`head -1 {program}` shows the interpreter it wants. A virtual environment is not relocatable: create it again "

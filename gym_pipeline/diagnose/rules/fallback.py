@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from pathlib import Path
 
 from gym_pipeline.core.materialize import first_row_fault
 from gym_pipeline.diagnose.evidence import Evidence
@@ -19,6 +20,7 @@ from gym_pipeline.diagnose.logs import LogIncident
 from gym_pipeline.diagnose.origin import (
     BAD_DATA_ROW,
     HEAD_SERVER,
+    INTERPRETER_GONE,
     NAME_NOT_DEFINED,
     READING_ROWS,
     Listener,
@@ -30,6 +32,7 @@ from gym_pipeline.diagnose.origin import (
 )
 from gym_pipeline.diagnose.unrecorded_source import source_candidates
 from gym_pipeline.diagnose.user_scripts import (
+    UserFile,
     assignment_of,
     environment_assignments,
     lines_matching,
@@ -151,6 +154,13 @@ PROFILE_STAGE = 3
 _UNNAMED_STAGE = 2  # collecting, or a log whose name does not say
 
 
+def _folder_put_on_path(ev: Evidence, folder: str) -> tuple[UserFile, int, str] | None:
+    """(file, line number, line) of the user's line that puts `folder` on PATH."""
+    on_path = re.compile(rf"^\s*(?:export\s+)?PATH=[^\n]*{re.escape(folder)}/?(?::|[\"']|\s|$)")
+    return next(((file, number, line.strip()) for file, number, line, _ in lines_matching(ev.user_files, on_path)),
+                None)
+
+
 def stage_of_log(file: str) -> int:
     name = file.rsplit("/", 1)[-1]
     return next((stage for pattern, stage in _STAGE_OF_LOG if pattern.search(name)), _UNNAMED_STAGE)
@@ -213,6 +223,13 @@ def unexplained_log_errors(ev: Evidence, findings: list[Finding]) -> list[Findin
                 f"{file.name}:{number} `{line.strip()}` makes Python strip docstrings (like `python -OO`): take it "
                 "out (or set PYTHONOPTIMIZE=0, or run without `-OO`) where the job's environment is set; then run "
                 "again."))
+        elif (program := re.search(INTERPRETER_GONE, incident.text)) and (
+                on_path := _folder_put_on_path(ev, str(Path(program["program"]).parent))):
+            file, number, line = on_path
+            placement = replace(placement, fix=(
+                f"{file.name}:{number} `{line}` puts {Path(program['program']).parent} first on PATH, so the script's "
+                f"`{Path(program['program']).name}` is that folder's, whose interpreter is gone: take the folder off "
+                f"PATH there (or put it after the install that works). {placement.fix}"))
         elif placement.category == INFRA and (assigned := environment_assignments(ev.user_files, placement.fix)):
             where = "; ".join(f"{file.name}:{number} `{line}`" for file, number, line in assigned[:2])
             placement = replace(placement, fix=f"The run's own files set that environment: {where}. {placement.fix}")
