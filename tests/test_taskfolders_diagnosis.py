@@ -73,12 +73,20 @@ SCENARIOS.update({
     # matches; the same check in single quotes (the task `works` beside it) passes
     "kept_backslash": lambda root: (_greeting_task(root, "greeting", '"Hello, Gym\\!"'),
                                     _greeting_task(root, "works", "'Hello, Gym!'"))[0],
+    # the share of passed checks written as a fraction, `1/1`: text, not a number; the task beside it writes it
+    # computed (`awk`), and scores
+    "fraction_reward": lambda root: (fixtures.write_task(root, "share-of-checks", test=FRACTION_TEST.format(
+        write='echo "$PASSED/$TOTAL"')), fixtures.write_task(root, "works", test=FRACTION_TEST.format(
+            write='awk "BEGIN {print $PASSED/$TOTAL}"')))[0],
     # compared byte for byte with a printf that has no final newline: the line the solution echoes never matches;
     # the same check with `\n` (the task `works` beside it) passes
     "printf_compare": lambda root: (_greeting_task(root, "greeting", check="printf 'Hello, Gym!'"),
                                     _greeting_task(root, "works", check="printf 'Hello, Gym!\\n'"))[0],
 })
 SETTINGS = {"task_deadline": ", episode_grace_sec: 0"}
+
+
+FRACTION_TEST = "PASSED=0\nTOTAL=1\ntest -f /app/done && PASSED=$((PASSED + 1))\n{write} > /logs/verifier/reward.txt"
 
 
 def _greeting_task(root: Path, name: str, expected: str = "", check: str = "") -> Path:
@@ -216,6 +224,9 @@ EXPECTED = [
      ("`iconv -f UTF-16 -t UTF-8`", "gym-pipeline tasks validate")),
     ("kept_backslash", "verifier_runtime", ("The test of greeting compares with \"Hello, Gym\\!\"",),
      ("tests/test.sh line 2", "in single quotes: 'Hello, Gym!'", "gym-pipeline tasks validate")),
+    ("fraction_reward", "verifier_runtime", ("harbor:invalid_reward", "share-of-checks"),
+     ("writes reward.txt at line 5", 'awk "BEGIN {print $PASSED/$TOTAL}" > /logs/verifier/reward.txt',
+      "gym-pipeline tasks validate")),
     ("printf_compare", "verifier_runtime", ("The test of greeting compares byte for byte (`cmp`) with `printf "
                                             "'Hello, Gym!'`, which has no final newline",),
      ("tests/test.sh line 2", "printf 'Hello, Gym!\\n' | cmp", "gym-pipeline tasks validate")),
@@ -253,9 +264,10 @@ def test_each_run_failed_the_way_its_entry_says(runs):
     edited = next(entry for entry in summary["tasks"] if entry["task"] == "edited-task")
     assert edited["status"] == "error" and edited["attempts"] == 1  # terminal: not retried
     assert "changed since materialization" in edited["failure"]["message"]
-    for env in ("kept_backslash", "printf_compare"):  # the same answer; only the test's text differs
+    for env, task in (("kept_backslash", "greeting"), ("printf_compare", "greeting"),
+                      ("fraction_reward", "share-of-checks")):  # the same answer; only the test's text differs
         rows = (config.run_dir(CHECKPOINT, env) / "rollouts.jsonl").read_text().splitlines()
-        assert {row["task_id"]: row["reward"] for row in map(json.loads, rows)} == {"greeting": 0.0, "works": 1.0}
+        assert {row["task_id"]: row["reward"] for row in map(json.loads, rows)} == {task: 0.0, "works": 1.0}
 
 
 def test_a_second_collection_of_one_taskset_partition_is_refused(runs):

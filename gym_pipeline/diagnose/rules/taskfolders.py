@@ -57,6 +57,7 @@ NO_SANDBOX = "Could not set up sandbox"
 FOLDER_CHANGED = "changed since materialization"
 TASK_DEADLINE = "harbor:task_deadline"
 VERIFIER_TIMEOUT = "harbor:verifier_timeout"
+INVALID_REWARD = "harbor:invalid_reward"
 LISTED = 6  # tasks named in a title
 CHANGED_TASK = re.compile(r"task (\S+): Task folder \S+ changed since materialization")  # taskfolders.materialize
 
@@ -408,8 +409,30 @@ def _appends_reward(run: TaskFolderRun, run_dir: Path, task: str) -> str:
             "when every check passed).")
 
 
+# `echo "$PASSED/$TOTAL" > .../reward.txt`: a write of something other than a literal number
+_WRITES_REWARD = re.compile(r"^\s*(?:echo|printf)\s+(?![\"']?[\d.]+[\"']?\s*>)(?P<value>.+?)\s*>\s*\S*reward\.txt")
+_FRACTION = re.compile(r"\$\{?(?P<part>\w+)\}?\s*/\s*\$\{?(?P<whole>\w+)\}?")
+
+
+def _written_reward(run: TaskFolderRun, run_dir: Path, task: str) -> str:
+    """A test.sh line that writes reward.txt from something other than a number: a fraction `$PASSED/$TOTAL` is
+    text, not the number it stands for."""
+    script = test_script(run, run_dir, task)
+    written = next(((n, line.strip(), m) for n, line in enumerate(script[1], 1)
+                    if (m := _WRITES_REWARD.match(line))), None) if script else None
+    if written is None:
+        return ""
+    number, line, match = written
+    fraction = _FRACTION.search(match["value"])
+    compute = (f": compute the number instead, `awk \"BEGIN {{print ${fraction['part']}/${fraction['whole']}}}\" > "
+               "/logs/verifier/reward.txt`" if fraction else ": write a number")
+    return (f"tests/test.sh of {task} writes reward.txt at line {number} (`{line}`), text the reader cannot take as "
+            f"a number{compute}.")
+
+
 def _reward_fix(run: TaskFolderRun, kind: str, tasks: list[str], *, run_dir: Path) -> str:
-    appends = _appends_reward(run, run_dir, tasks[0])
+    appends = _appends_reward(run, run_dir, tasks[0]) or (
+        _written_reward(run, run_dir, tasks[0]) if kind == INVALID_REWARD else "")
     return (appends.lstrip() + " " if appends else "") + (
             f"Open the task's test-stdout.txt, which holds everything test.sh printed (the run summary's "
             f"verifier_log_dir), or read failure_reason for a masked row. To check the verifier without a model, run "
