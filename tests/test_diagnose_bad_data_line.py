@@ -20,7 +20,8 @@ ROW = '{"responses_create_params": {"input": "q"}, "expected_answer": "4"}'
     (f"{ROW}\n{ROW[:30]}", 2, "cut"),
     ("\ufeff" + ROW + "\n", 1, "bom"),
     (f"[\n  {ROW}\n]\n", 1, "document"),
-    (f"{ROW}\n{ROW}{ROW}\n", 2, "other"),
+    (f"{ROW}\n{ROW}{ROW}\n", 2, "glued"),
+    (f"{ROW}\n{ROW} x\n", 2, "other"),
     (f"{ROW}\n[1, 2]\n", 2, "other"),
     ("{'responses_create_params': {'input': 'q'}, 'expected_answer': '4', 'strict': True}\n", 1, "python"),
 ])
@@ -103,3 +104,30 @@ def test_a_data_script_printing_python_dicts_is_named_in_the_fix(tmp_path, write
         assert findings[0].fix.startswith("In prep_data.py:5, write each row with `out.write(json.dumps(row)")
     else:
         assert findings == []
+
+
+@pytest.mark.parametrize("final_newline", [False, True])
+def test_files_joined_with_cat_when_one_lacks_its_final_newline(tmp_path, final_newline):
+    """prepare_data.sh joins two annotators' exports with `cat`; the first export has no newline after its last row,
+    so that row and the next file's first become one line, and materializing refuses it. With the newline, it runs."""
+    run = tmp_path / "run"
+    run.mkdir()
+    (run / "annotator_a.jsonl").write_text(f"{ROW}\n{ROW}" + ("\n" if final_newline else ""))
+    (run / "annotator_b.jsonl").write_text(f"{ROW}\n")
+    (run / "prepare_data.sh").write_text("#!/bin/bash\ncat annotator_a.jsonl annotator_b.jsonl > tasks.jsonl\n")
+    subprocess.run(["bash", "prepare_data.sh"], cwd=run, check=True)
+    with (run / "materialize.log").open("w") as log:
+        subprocess.run([sys.executable, "-m", "gym_pipeline.cli", "materialize", "--input", "tasks.jsonl",
+                        "--num-repeats", "1", "--agent", "string_match_simple_agent", "--output",
+                        "rollouts_materialized_inputs.jsonl"], cwd=run, stdout=log, stderr=subprocess.STDOUT)
+
+    findings = [f for f in diagnose(run).findings if f.id == "bad_data_line"]
+
+    if final_newline:
+        assert (run / "rollouts_materialized_inputs.jsonl").is_file() and findings == []
+        return
+    assert "tasks.jsonl:2: not valid JSON" in (run / "materialize.log").read_text()
+    assert findings[0].title == "tasks.jsonl line 2 is not JSON: two rows run together"
+    assert findings[0].fix.startswith("prepare_data.sh:2 (`cat annotator_a.jsonl annotator_b.jsonl > tasks.jsonl`) "
+                                      "joins annotator_a.jsonl, annotator_b.jsonl into tasks.jsonl, and "
+                                      "annotator_a.jsonl does not end in a newline")

@@ -11,6 +11,7 @@ as `print(row, file=out)` writes it.
 from __future__ import annotations
 
 import ast
+import json
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -71,6 +72,11 @@ _READINGS = {
                "True/None), not JSON",
                "Write each row with `json.dumps(row)` in the script that makes {path} (not `print(row, file=...)` or "
                "`str(row)`), run it again, then run the eval again on a clean output path."),
+    "glued": ("line {line} of {name} holds two rows run together (`}}{{`): the row before had no newline after it, "
+              "as when files are joined (`cat a.jsonl b.jsonl`) and one of them does not end in a newline",
+              "Split the line in two, and make every part end in a newline before joining (`sed -i -e '$a\\' "
+              "<part>.jsonl`, or join with `awk 1 <parts> > {path}`, which ends every line); then run again on a "
+              "clean output path."),
     "other": ("line {line} of {name} is not one JSON object",
               "Fix line {line} of {path} (`sed -n '{line}p' {path} | python -m json.tool`), then run again on a "
               "clean output path."),
@@ -82,6 +88,17 @@ def _python_literal(text: str) -> bool:
         return isinstance(ast.literal_eval(text), dict)
     except (ValueError, SyntaxError, MemoryError, RecursionError):
         return False
+
+
+def _two_objects(text: str) -> bool:
+    """Whether `text` is a JSON object followed at once by another (two rows without the newline between them)."""
+    decoder = json.JSONDecoder()
+    try:
+        first, end = decoder.raw_decode(text)
+        second, _ = decoder.raw_decode(text[end:].lstrip())
+    except ValueError:
+        return False
+    return isinstance(first, dict) and isinstance(second, dict)
 
 
 def first_bad_line(path: Path, blank_lines_bad: bool = False) -> BadLine | None:
@@ -118,6 +135,8 @@ def first_bad_line(path: Path, blank_lines_bad: bool = False) -> BadLine | None:
             kind = "document"
         elif stripped.startswith("{'") and _python_literal(stripped):
             kind = "python"
+        elif _two_objects(stripped):
+            kind = "glued"
         else:
             kind = "other"
         return BadLine(path, index + 1, kind, text)

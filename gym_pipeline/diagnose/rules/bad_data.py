@@ -44,8 +44,39 @@ def rule_bad_data_line(ev: Evidence) -> list[Finding]:
 _WRITES_REPR = re.compile(r"\bprint\(\s*\w+\s*,\s*file\s*=|\.write\(\s*(?:str|repr)\(")
 
 
+_JOINS_INTO = r"^\s*cat\s+(?P<parts>[^|>]+?)\s*>>?\s*\S*{name}\b"
+
+
+def _joined_by(ev: Evidence, bad: BadLine) -> str | None:
+    """For two rows run together: the user's line that joined files into the data, and the part without a final
+    newline, in the fix."""
+    joined = next(lines_matching(ev.user_files, re.compile(_JOINS_INTO.format(name=re.escape(bad.path.name)))), None)
+    if joined is None:
+        return None
+    file, number, line, match = joined
+    parts = match["parts"].split()
+    unended = [part for part in parts if _ends_without_newline(locate_named_file(part, bad.path.parent))]
+    return (f"{file.name}:{number} (`{line.strip()}`) joins {', '.join(parts)} into {bad.path.name}"
+            + (f", and {', '.join(unended)} does not end in a newline: its last row and the next file's first became "
+               f"line {bad.line}" if unended else "")
+            + f". Join with `awk 1 {' '.join(parts)} > {bad.path.name}` (awk ends every line) or add the missing "
+              "newline to the part; then run again on a clean output path.")
+
+
+def _ends_without_newline(path: Path) -> bool:
+    try:
+        with path.open("rb") as file:
+            file.seek(-1, 2)
+            return file.read(1) != b"\n"
+    except OSError:
+        return False
+
+
 def _writer_named(ev: Evidence, bad: BadLine) -> str | None:
-    """For a Python dict written as a row: the user's data script line that wrote it, in the fix."""
+    """For a Python dict written as a row: the user's data script line that wrote it, in the fix; for two rows run
+    together, the line that joined the files."""
+    if bad.kind == "glued":
+        return _joined_by(ev, bad)
     if bad.kind != "python":
         return None
     writer = next(lines_matching(ev.user_files, _WRITES_REPR, {".py"}), None)
@@ -59,7 +90,8 @@ def _writer_named(ev: Evidence, bad: BadLine) -> str | None:
 _KIND_TITLES = {"utf16": "the file is UTF-16, not UTF-8", "comment": "a comment line",
                 "cut": "the last line is cut off", "bom": "a byte order mark",
                 "document": "a pretty-printed JSON document", "blank": "a blank line",
-                "python": "a Python dict, not JSON", "other": "a malformed line"}
+                "python": "a Python dict, not JSON", "glued": "two rows run together",
+                "other": "a malformed line"}
 
 
 def _shown(bad: BadLine, ev: Evidence) -> str:
