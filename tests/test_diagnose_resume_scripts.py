@@ -139,7 +139,7 @@ def test_a_collection_one_request_at_a_time_cut_short_without_a_log_is_read_from
 
     assert (top.category, top.id) == ("throughput_resources", "interrupted_collection")
     assert [line.text for line in top.evidence][1] == "rollouts.concurrency: 1"
-    assert "Raise the concurrency" in top.fix
+    assert "Raise the concurrency" in top.fix and "--time" not in top.fix  # no Slurm limit ended it
 
 
 def test_a_collection_with_requests_in_parallel_cut_short_is_not_called_slow(tmp_path: Path) -> None:

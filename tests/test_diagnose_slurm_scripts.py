@@ -239,6 +239,7 @@ def test_a_serial_collection_ended_by_the_jobs_time_limit_is_throughput_and_name
     assert top.category == "throughput_resources" and "1 request at a time" in top.title
     assert "collect.sbatch:6 passes `--concurrency $SLURM_CPUS_PER_TASK`" in top.fix
     assert "`#SBATCH --cpus-per-task=1` sets SLURM_CPUS_PER_TASK=1" in top.fix
+    assert "Slurm ended it at the limit collect.sbatch:4 sets (`#SBATCH --time=1`); raise `--time`" in top.fix
     assert any("time limit" in f.title for f in report.consequences_of(top))
 
 

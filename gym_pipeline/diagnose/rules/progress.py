@@ -23,6 +23,7 @@ from gym_pipeline.diagnose.user_scripts import (
     SerialCollections,
     assignment_of,
     concurrency_source,
+    lines_matching,
     serial_collections,
     server_capacity_settings,
 )
@@ -263,8 +264,21 @@ def _few_at_a_time(ev: Evidence, evidence: list[EvidenceLine], concurrency: int,
             "sweep.yaml), within what the model server runs at once"
             + (f" (the run's comes from its own files: {source}; a request in flight waits on the servers, not "
                "on a CPU of the job)" if (source := concurrency_source(ev.user_files)) else "")
+            + _time_limit_line(ev)
             + f"; then resume: {resume_command(ev)}.",
     )
+
+
+_SBATCH_TIME = re.compile(r"^\s*#SBATCH\s+(?:--time[= ]|-t\s*)\S+")
+
+
+def _time_limit_line(ev: Evidence) -> str:
+    """When Slurm's time limit ended the job: the job script's `#SBATCH --time` line, the other setting to change."""
+    if not ev.hits("slurm_time_limit") or (set_at := next(lines_matching(ev.user_files, _SBATCH_TIME), None)) is None:
+        return ""
+    file, number, line, _ = set_at
+    return (f", or give the job the time this set needs: Slurm ended it at the limit {file.name}:{number} sets "
+            f"(`{line.strip()}`); raise `--time` there for a larger set")
 
 
 def _burst(updates: list[tuple[int, int, int, str]], concurrency: int | None) -> tuple[int, int, int] | None:
