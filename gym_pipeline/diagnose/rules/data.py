@@ -626,20 +626,30 @@ def rule_limited_inputs(ev: Evidence) -> list[Finding]:
     )]
 
 
+# a script's output folder named by the date (`OUT=runs/$(date +%F)`): the same folder for every run of one day
+_FOLDER_BY_DATE = re.compile(r"^\s*(?:export\s+)?\w+=[^\n#]*\$\(\s*date\b[^)]*\)")
+
+
 def rule_resume_across_models(ev: Evidence) -> list[Finding]:
     """A resumed collection whose model servers served other weights than the first part: rollouts of two models."""
     resumed, weights = _resumed_across_weights(ev)
     if not resumed:
         return []
     names = ", ".join(f"`{w}` ({h.file})" for w, h in weights.items())
+    dated = next(lines_matching(ev.user_files, _FOLDER_BY_DATE), None)
     return [Finding(
         category=CACHE_RESUME,
         title=f"A resumed collection mixes rollouts of {len(weights)} models: {names}",
-        evidence=unique([resumed[0].evidence(), *(h.evidence() for h in weights.values())], limit=4),
+        evidence=unique([resumed[0].evidence(), *(h.evidence() for h in weights.values()),
+                         *([EvidenceLine(file=dated[0].name, line=dated[1], text=dated[2].strip())] if dated else [])],
+                        limit=4),
         cause="`--resume` (resume_from_cache) keeps the rollouts already written and collects only the missing keys, "
               "whatever model now answers: the rows before the restart come from one set of weights, the rest from "
               "another, and the profile averages them as one checkpoint.",
-        fix="Collect each checkpoint into its own output folder: re-run the resumed part on a clean path without "
+        fix=(f"{dated[0].name}:{dated[1]} names the output folder by the day (`{dated[2].strip()}`): a second "
+             "checkpoint evaluated the same day resumes into the first one's folder; name it by the checkpoint (and "
+             "the data) instead. " if dated else "")
+            + "Collect each checkpoint into its own output folder: re-run the resumed part on a clean path without "
             "--resume against the weights you meant ("
             + (f"`gym-pipeline collect --inputs {path_of(ev.artifacts.materialized)} --output <checkpoint folder>/"
                f"rollouts.jsonl --model-url <its server> --env <env>`, or the sweep's rollouts asset, which serves "
