@@ -416,3 +416,41 @@ def test_a_job_script_naming_a_shell_the_node_lacks_never_runs(tmp_path: Path, s
     assert (top.category, top.id) == ("config", "job_script_interpreter_missing"), list(findings)
     assert top.fix.startswith("In nightly.sbatch, make the first line `#!/bin/bash` (instead of "
                               "`#!/opt/homebrew/bin/zsh`")
+
+
+def _settings_beside_the_job_script(tmp_path: Path, folder: str) -> Path:
+    """A job script that reads its settings from `folder`/settings.env, falling back to a quick check's defaults."""
+    slurm_cluster()
+    environment = get_environment("string_match")
+    run = tmp_path / "run"
+    (run / "logs").mkdir(parents=True)
+    rows = environment.dataset_path.read_text().splitlines(keepends=True)
+    (run / "data.jsonl").write_text("".join(rows))
+    (run / "quick_check.jsonl").write_text("".join(rows[:2]))
+    (run / "settings.env").write_text("DATA=data.jsonl\nREPEATS=3\n")
+    (run / "nightly.sbatch").write_text(
+        f"#!/bin/bash\n#SBATCH --output={run}/logs/eval_%j.log\n#SBATCH --time=2\n"
+        f'source "{folder}/settings.env" || echo "(no settings.env: defaults)"\n'
+        f"cd {run}\n{' '.join(CLI)} materialize --input ${{DATA:-quick_check.jsonl}} --num-repeats ${{REPEATS:-1}} "
+        "--agent string_match_simple_agent --output rollouts_materialized_inputs.jsonl\n")
+    subprocess.run(["sbatch", "--wait", "nightly.sbatch"], cwd=run, capture_output=True, timeout=300, check=True)
+    return run
+
+
+def test_settings_looked_for_beside_dollar_zero_are_not_found_in_a_job(tmp_path: Path) -> None:
+    run = _settings_beside_the_job_script(tmp_path, '$(dirname "$0")')
+    assert len((run / "rollouts_materialized_inputs.jsonl").read_text().splitlines()) == 2  # the defaults ran
+
+    top = diagnose(run).causes[0]
+
+    assert (top.category, top.id) == ("config", "files_looked_for_beside_the_spool_copy")
+    assert top.title.startswith("nightly.sbatch:4 looks for settings.env beside `$0`, which in a job is Slurm's copy")
+    assert top.fix.startswith("In nightly.sbatch:4, find the file from the folder the job was submitted from: "
+                              "`$SLURM_SUBMIT_DIR/settings.env`")
+
+
+def test_settings_read_from_the_submit_folder_are_found(tmp_path: Path) -> None:
+    run = _settings_beside_the_job_script(tmp_path, "$SLURM_SUBMIT_DIR")
+    assert len((run / "rollouts_materialized_inputs.jsonl").read_text().splitlines()) > 2
+
+    assert all(f.id != "files_looked_for_beside_the_spool_copy" for f in diagnose(run).findings)

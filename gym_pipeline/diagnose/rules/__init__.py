@@ -33,6 +33,7 @@ from gym_pipeline.diagnose.origin import REFUSED_COMMAND_LINE, host_limit
 from gym_pipeline.diagnose.rules.bad_data import rule_bad_data_line
 from gym_pipeline.diagnose.rules.batch_environment import rule_variable_not_exported_to_the_job
 from gym_pipeline.diagnose.rules.batch_folders import (
+    rule_files_looked_for_beside_the_spool_copy,
     rule_job_folder_copied_from_another_script,
     rule_job_folder_left_unexpanded,
     rule_job_output_in_a_missing_folder,
@@ -242,6 +243,7 @@ RULES: tuple[Rule, ...] = (
     Rule(1, "job_output_in_a_missing_folder", rule_job_output_in_a_missing_folder),
     Rule(1, "job_folder_left_unexpanded", rule_job_folder_left_unexpanded),
     Rule(1, "job_folder_copied_from_another_script", rule_job_folder_copied_from_another_script),
+    Rule(1, "files_looked_for_beside_the_spool_copy", rule_files_looked_for_beside_the_spool_copy),
     Rule(1, "pipeline_command_not_on_path", rule_pipeline_command_not_on_path),
     Rule(1, "alias_called_in_a_script", rule_alias_called_in_a_script),
     Rule(1, "array_ids_not_the_files_numbers", rule_array_ids_not_the_files_numbers),

@@ -9,6 +9,9 @@ meets only what the job never made (no rollouts to profile).
   nothing. (A folder the submitting script did use, missing only on the compute node, is the cluster's mounts:
   the known problem `slurm_chdir_failed`.) A `--chdir=~/...` is the same failure by the user's line: no shell expands
   an `#SBATCH` line, so `~` names a folder `~` under the submit folder.
+- A file the job script looks for beside itself (`source "$(dirname "$0")/settings.env"`): sbatch runs a copy of the
+  script from slurmd's spool folder, so `$0` names that copy and the file is not there. The script goes on with its
+  defaults (another dataset, fewer repeats), and every command exits 0.
 """
 
 from __future__ import annotations
@@ -110,5 +113,41 @@ def rule_job_folder_copied_from_another_script(ev: Evidence) -> list[Finding]:
             fix=f"Set `#SBATCH --chdir` to this run's folder (or drop the line: the job then starts in the folder "
                 f"sbatch was called from) instead of {folder}; then submit again.",
             explains=frozenset({"slurm_chdir_failed"}),
+        )]
+    return []
+
+
+# bash reporting a file the job's spool copy of the script (`.../job00231/slurm_script`) looked for beside itself
+_BESIDE_THE_SPOOL_COPY = re.compile(r"(?P<spool>\S*/job\d+)/slurm_script: line (?P<line>\d+): (?P=spool)/"
+                                    r"(?P<name>[\w.-]+): No such file or directory")
+_OWN_PATH = re.compile(r"\$0\b|\$\{0\}|BASH_SOURCE")
+
+
+def rule_files_looked_for_beside_the_spool_copy(ev: Evidence) -> list[Finding]:
+    if ev.run_dir is None:
+        return []
+    for log, head in ev.log_heads:
+        if (missing := _BESIDE_THE_SPOOL_COPY.search(head)) is None:
+            continue
+        number, name = int(missing["line"]), missing["name"]
+        script = next((file for file in ev.user_files if "#SBATCH" in file.text
+                       and number <= len(lines := file.text.splitlines()) and _OWN_PATH.search(lines[number - 1])
+                       and name in lines[number - 1]), None)
+        if script is None:
+            continue
+        line = script.text.splitlines()[number - 1].strip()
+        said = head.count("\n", 0, missing.start()) + 1
+        return [Finding(
+            category=CONFIG,
+            title=f"{script.name}:{number} looks for {name} beside `$0`, which in a job is Slurm's copy of the script "
+                  f"({missing['spool']}/slurm_script): it was not found, and the job went on without it",
+            evidence=[EvidenceLine(file=ev.rel(log), line=said, text=head.splitlines()[said - 1].strip()),
+                      EvidenceLine(file=script.name, line=number, text=line)],
+            cause=f"sbatch copies the batch script into slurmd's spool folder and runs the copy, so `$0` (and "
+                  f"`dirname \"$0\"`) name {missing['spool']}, not the folder {script.name} is in: `{line}` found no "
+                  f"{name} there, and the script ran on with what it has without it (its defaults), exiting 0.",
+            fix=f"In {script.name}:{number}, find the file from the folder the job was submitted from: "
+                f"`$SLURM_SUBMIT_DIR/{name}` (or an absolute path) instead of `$(dirname \"$0\")/{name}`; then "
+                "submit again.",
         )]
     return []
