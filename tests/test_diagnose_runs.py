@@ -758,6 +758,37 @@ def test_labels_bolded_in_a_markdown_review_table_name_the_table_and_the_script(
     assert top.fix.startswith("In prep_data.py, strip the markup when reading review.md.")
 
 
+PREP_SLICING_NEWLINES = '''import json
+print(json.dumps([answer[:-1] for answer in open("answers.txt", encoding="utf-8").readlines()]))  # drop the newline
+'''
+
+
+@pytest.mark.parametrize("final_newline", [False, True])
+def test_a_newline_dropped_with_a_slice_cuts_the_last_label_of_a_file_without_one(run, policy_endpoint,
+                                                                                  final_newline):
+    """The review tool writes answers.txt without a newline after its last line; prep_data.py drops each line's
+    newline with `[:-1]`, which cuts the last label's last letter. With the final newline, every label is whole."""
+    (run / "prep_data.py").write_text(PREP_SLICING_NEWLINES)
+
+    def exported(labels):
+        (run / "answers.txt").write_text("\n".join(labels) + ("\n" if final_newline else ""), encoding="utf-8")
+        return json.loads(subprocess.run([sys.executable, "prep_data.py"], cwd=run, capture_output=True, text=True,
+                                         check=True).stdout)
+
+    changed = recollect_with_labels(run, policy_endpoint, exported)
+
+    report = diagnose(run)
+    if final_newline:
+        assert changed == 0 and all(f.id != "last_line_cut_by_a_newline_slice" for f in report.findings)
+        return
+    assert changed == 1
+    top = report.causes[0]
+    assert (top.category, top.id) == ("data_schema", "last_line_cut_by_a_newline_slice")
+    assert top.title.startswith("prep_data.py:2 drops each line's last character (`answer[:-1]`) for its newline; "
+                                "answers.txt has none after its last line")
+    assert 'instead of `answer[:-1]`' in top.fix
+
+
 PREP_FROM_ANSWERS_FILE = '''import json
 print(json.dumps(open("answers.txt", encoding="utf-8").read().splitlines()))
 '''

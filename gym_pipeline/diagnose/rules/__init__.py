@@ -100,6 +100,7 @@ from gym_pipeline.diagnose.rules.listing_picks import rule_older_version_picked_
 from gym_pipeline.diagnose.rules.local_ray import rule_own_ray_unreachable
 from gym_pipeline.diagnose.rules.make_targets import rule_partial_target_kept_by_make, rule_task_target_taken_for_a_file
 from gym_pipeline.diagnose.rules.model_replies import rule_model_replies_unusable
+from gym_pipeline.diagnose.rules.newline_slices import rule_last_line_cut_by_a_newline_slice
 from gym_pipeline.diagnose.rules.pending_jobs import rule_job_never_started
 from gym_pipeline.diagnose.rules.port_taken import rule_model_port_held_by_another_server
 from gym_pipeline.diagnose.rules.process_limits import rule_process_limits
@@ -326,6 +327,7 @@ RULES: tuple[Rule, ...] = (
     Rule(6, "rows_cut_at_quoted_commas", rule_rows_cut_at_quoted_commas),
     Rule(6, "accepted_answers_joined_into_one_label", rule_accepted_answers_joined_into_one_label),
     Rule(6, "numbers_written_otherwise_in_expected_answers", rule_numbers_written_otherwise_in_expected_answers),
+    Rule(6, "last_line_cut_by_a_newline_slice", rule_last_line_cut_by_a_newline_slice),
     Rule(6, "labels_one_row_off", rule_labels_one_row_off),
     Rule(6, "labels_of_other_tasks", rule_labels_of_other_tasks),
     Rule(6, "answers_cut_by_the_extraction", rule_answers_cut_by_the_extraction),
