@@ -1,0 +1,7 @@
+#!/bin/bash
+# weekly eval
+cd /work/wt-h34/tests/data/diagnosis_corpus/held_out/data_schema_builtin_prep_writes_list_valued_answers_as_python_repr/run
+echo '== weekly eval'
+/work/wt-h34/.venv/bin/gym-pipeline materialize --input string_match.jsonl --num-repeats 3 --agent string_match_simple_agent --output rollouts_materialized_inputs.jsonl
+/work/wt-h34/.venv/bin/gym-pipeline collect --inputs rollouts_materialized_inputs.jsonl --output rollouts.jsonl --model-url http://127.0.0.1:38679/v1 --env string_match --concurrency 4
+/work/wt-h34/.venv/bin/gym-pipeline profile --inputs rollouts_materialized_inputs.jsonl --rollouts rollouts.jsonl
