@@ -61,3 +61,24 @@ def test_a_switch_turned_off_with_0_passes_a_not_empty_test(tmp_path, test):
                          "the branch meant to be off ran")
     assert top.fix.startswith('In run_eval.sh:3, replace `[ -n "$SMOKE_TEST" ]` with a test of the value: '
                               '`[ "$SMOKE_TEST" = 1 ]`')
+
+
+@pytest.mark.parametrize("branches", ["smoke|*) DATA=smoke.jsonl ;;\n  full) DATA=tasks.jsonl ;;",
+                                      "full) DATA=tasks.jsonl ;;\n  smoke|*) DATA=smoke.jsonl ;;"])
+def test_a_catch_all_case_pattern_before_other_branches_takes_every_value(tmp_path, branches):
+    run = run_with_script(tmp_path, f'MODE=full\ncase "$MODE" in\n  {branches}\nesac\necho "evaluating $DATA"\n')
+    said = (run / "run_eval.log").read_text()
+
+    report = diagnose(run)
+
+    if branches.startswith("full"):
+        assert said == "evaluating tasks.jsonl\n"
+        assert all(f.id != RULE for f in report.findings)
+        return
+    assert said == "evaluating smoke.jsonl\n"  # full was asked for
+    top = report.causes[0]
+    assert (top.category, top.id) == ("config", RULE)
+    assert top.title == ("run_eval.sh:4: the case pattern `smoke|*` matches everything, and bash takes the first "
+                         "match: `full)` after it never runs")
+    assert top.fix.startswith("In run_eval.sh, make the catch-all the last branch of the case: take `*` out of "
+                              "`smoke|*)` and put `*)` after `full)`")

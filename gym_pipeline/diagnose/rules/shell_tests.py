@@ -6,6 +6,8 @@
   one non-empty word is true.
 - `[ -n "$SMOKE_TEST" ]` for a switch the run's files turn off with `SMOKE_TEST=0` (or false, no, off): `-n` asks
   whether the value is empty, and `0` is not.
+- A `case` branch whose patterns include `*` before other branches (`smoke|*)` meant as "anything else"): bash takes
+  the first pattern that matches, so the branches after it never run.
 
 All run without an error; each is a config cause: the branch decided what data or settings reached the run.
 """
@@ -29,11 +31,14 @@ _ONE_WORD_COMPARISON = re.compile(r"\[\[?\s+(?P<word>\"?\$\{?(?P<name>[A-Za-z_]\
                                   r"\s+\]\]?")
 # `[ -n "$FLAG" ]`, `[ "$FLAG" ]`: whether the value is empty
 _NOT_EMPTY_TEST = re.compile(r"\[\[?\s+(?:-n\s+)?\"\$\{?(?P<name>[A-Za-z_]\w*)\}?\"\s+\]\]?")
+_CASE = re.compile(r"^\s*case\s+\S+\s+in\b")
+_CASE_END = re.compile(r"^\s*esac\b")
+_BRANCH = re.compile(r"^\s*\(?(?P<patterns>[^()#\n]+?)\)")
 _OFF_VALUE = re.compile(r"=[\"']?(?P<value>0|false|no|off)[\"']?\s*(?:#.*)?$", re.I)
 
 
 def rule_always_true_tests(ev: Evidence) -> list[Finding]:
-    for reading in (_redirect_in_test, _one_word_comparison, _switch_tested_for_emptiness):
+    for reading in (_redirect_in_test, _one_word_comparison, _switch_tested_for_emptiness, _catch_all_before_branches):
         if (finding := reading(ev)) is not None:
             return [finding]
     return []
@@ -99,4 +104,43 @@ def _switch_tested_for_emptiness(ev: Evidence) -> Finding | None:
                 f"`[ \"${name}\" = 1 ]` (or `(( {name} ))`), or turn the switch off by leaving {name} empty "
                 f"(`{name}=`); then run again.",
         )
+    return None
+
+
+def _case_branches(lines: list[str], start: int) -> list[tuple[int, str, list[str]]]:
+    """(line number, line, patterns) of each branch of the `case` opened at line `start`, up to its `esac`."""
+    branches = []
+    for number, line in enumerate(lines[start:], start + 1):
+        if _CASE_END.match(line):
+            break
+        if (branch := _BRANCH.match(line)) and not line.lstrip().startswith("#"):
+            branches.append((number, line.strip(), [p.strip().strip("\"'") for p in branch["patterns"].split("|")]))
+    return branches
+
+
+def _catch_all_before_branches(ev: Evidence) -> Finding | None:
+    for file in shell_files(ev):
+        lines = file.text.splitlines()
+        for start, line in enumerate(lines, 1):
+            if not _CASE.match(line):
+                continue
+            branches = _case_branches(lines, start)
+            first = next((index for index, (_, _, patterns) in enumerate(branches) if "*" in patterns), None)
+            if first is None or first == len(branches) - 1:
+                continue
+            number, text, patterns = branches[first]
+            never = [branch[1].split(")")[0].strip() + ")" for branch in branches[first + 1:]]
+            catching, runs = "|".join(patterns), "run" if len(never) > 1 else "runs"
+            return Finding(
+                category=CONFIG,
+                title=f"{file.name}:{number}: the case pattern `{catching}` matches everything, and bash takes the "
+                      f"first match: {', '.join(f'`{b}`' for b in never)} after it never {runs}",
+                evidence=[EvidenceLine(file=file.name, line=number, text=text)],
+                cause=f"In a `case`, bash runs the first branch whose pattern matches and stops; `*` matches any "
+                      f"value, so `{catching})` takes every value, and the branch{'es' if len(never) > 1 else ''} "
+                      f"{', '.join(f'`{b}`' for b in never)} below it never {runs}: the run got that branch's settings "
+                      "whatever it was asked for, without an error.",
+                fix=f"In {file.name}, make the catch-all the last branch of the case: take `*` out of `{catching})` "
+                    f"and put `*)` after `{never[-1]}`; then run again with the settings meant.",
+            )
     return None
