@@ -789,6 +789,37 @@ def test_a_newline_dropped_with_a_slice_cuts_the_last_label_of_a_file_without_on
     assert 'instead of `answer[:-1]`' in top.fix
 
 
+PREP_FROM_REVIEW_EXPORT = '''import json
+items = json.load(open("review_export.json"))
+print(json.dumps([str(item.get("answers") or item.get("answer")) for item in items]))  # old or new export
+'''
+
+
+@pytest.mark.parametrize("listed", [True, False])
+def test_labels_a_data_script_turned_from_lists_into_text_name_its_str_line(run, policy_endpoint, listed):
+    """The review tool's new export holds each label as a list (`"answers": ["Lisbon"]`); prep_data.py's str() writes
+    `['Lisbon']`, which no answer equals. The old export's `"answer": "Lisbon"` passes through whole."""
+    (run / "prep_data.py").write_text(PREP_FROM_REVIEW_EXPORT)
+
+    def exported(labels):
+        items = [{"answers": [label]} if listed else {"answer": label} for label in labels]
+        (run / "review_export.json").write_text(json.dumps(items))
+        return json.loads(subprocess.run([sys.executable, "prep_data.py"], cwd=run, capture_output=True, text=True,
+                                         check=True).stdout)
+
+    changed = recollect_with_labels(run, policy_endpoint, exported)
+
+    report = diagnose(run)
+    if not listed:
+        assert changed == 0 and report.category == "healthy", [f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("data_schema", "wrapped_expected_answers")
+    assert top.fix.startswith("prep_data.py:3 (`print(json.dumps([str(item.get(\"answers\") or item.get(\"answer\")) "
+                              "for item in items]))")
+    assert "turns a list of answers into its Python text with str()" in top.fix
+
+
 PREP_FROM_ANSWERS_FILE = '''import json
 print(json.dumps(open("answers.txt", encoding="utf-8").read().splitlines()))
 '''

@@ -683,6 +683,8 @@ def rule_wrapped_expected_answers(ev: Evidence) -> list[Finding]:
     if quality.wrapped_expected < MISSCORED_MIN_ROWS or quality.wrapped_example is None:
         return []
     prep = _data_script_and_export(ev)
+    stringified = _LIST_AS_TEXT.search(quality.wrapped_example.text) and next(
+        lines_matching(ev.user_files, _STRINGIFIES, {".py"}), None)
     return [Finding(
         category=DATA_SCHEMA,
         title=f"{quality.wrapped_expected} answers scored 0 differ from their `expected_answer` only by what surrounds "
@@ -692,13 +694,19 @@ def rule_wrapped_expected_answers(ev: Evidence) -> list[Finding]:
               "(`$36$`, `\\boxed{36}`, `**Oslo**`), a spreadsheet's leading apostrophe (`'6`, a cell kept as text), or a note after it "
               "(`42 (6 x 7)`), while the verifier extracts the bare answer from the response: a correct answer never "
               "equals it." + (f" {prep[0].name} builds the rows from {prep[1]}." if prep else ""),
-        fix=(f"In {prep[0].name}, strip the markup when reading {prep[1]}. " if prep else "")
+        fix=(f"{stringified[0].name}:{stringified[1]} (`{stringified[2].strip()}`) turns a list of answers into its "
+             "Python text with str(): take the item (`answers[0]`), or keep every accepted answer in a list field "
+             "the verifier reads. " if stringified else "")
+            + (f"In {prep[0].name}, strip the markup when reading {prep[1]}. " if prep else "")
             + "Keep only the answer in `expected_answer` in the source data (`$36$` -> `36`, `**Oslo**` -> `Oslo`, `'6` "
             "-> `6`, `42 (6 x 7)` -> `42`; move notes to a field of their own), then materialize again and collect (or score the stored "
             f"responses again); the materialized rows: {path_of(a.materialized)}.",
     )]
 
 
+# the expected answer a list written as text (`expected_answer='['Lisbon']'`), and a data script's str() that does it
+_LIST_AS_TEXT = re.compile(r"expected_answer=[\"']\[\s*[\"']")
+_STRINGIFIES = re.compile(r"\bstr\(\s*\w+(?:\.get\(|\[)")
 _READS_EXPORT = re.compile(r"\b(?P<export>[\w.-]+\.(?:csv|tsv|xlsx|xls|txt|md))\b")
 _SHEETS = {".csv", ".tsv", ".xlsx", ".xls"}
 
