@@ -169,21 +169,26 @@ def test_a_python_told_to_strip_docstrings_is_named_when_a_program_reads_its_own
     assert "node_env.sh:2 `export PYTHONOPTIMIZE=2` makes Python strip docstrings" in top.fix
 
 
-@pytest.mark.parametrize("tools_first", [True, False])
-def test_a_tools_folder_first_on_path_whose_launcher_names_a_removed_venv_is_named(tmp_path: Path, tools_first: bool):
+@pytest.mark.parametrize(("tools_first", "broken"), [(True, "interpreter"), (True, "mode"), (False, "interpreter")])
+def test_a_tools_folder_first_on_path_whose_launcher_cannot_run_is_named(tmp_path: Path, tools_first: bool,
+                                                                         broken: str):
     """node_env.sh puts the admins' shared tools first on PATH; their `gym-pipeline` launcher names a venv that was
-    removed, so every command of the script fails before it starts. After the working install, it is never used."""
+    removed, or was synced without its exec bit (PATH then holds no other `gym-pipeline`: bash skips a file it cannot
+    execute when another one is on PATH), so every command of the script fails before it starts.
+    After the working install, it is never used."""
     run = tmp_path / "run"
     tools = tmp_path / "sw" / "eval-tools" / "bin"
     tools.mkdir(parents=True)
     (tools / "gym-pipeline").write_text(f"#!{tmp_path}/sw/eval-tools/venv/bin/python\nprint('eval tools')\n")
-    (tools / "gym-pipeline").chmod(0o755)
+    (tools / "gym-pipeline").chmod(0o644 if broken == "mode" else 0o755)
     installed = Path(sys.executable).parent
     assert (installed / "gym-pipeline").is_file()
     run.mkdir()
     (run / "data.jsonl").write_text(get_environment("string_match").dataset_path.read_text())
-    order = f"{tools}:{installed}" if tools_first else f"{installed}:{tools}"
-    (run / "node_env.sh").write_text(f"# node settings: the shared eval tools on PATH\nexport PATH={order}:$PATH\n")
+    order = (f"{tools}:/usr/bin:/bin" if broken == "mode" else f"{tools}:{installed}" if tools_first
+             else f"{installed}:{tools}")
+    path = order if broken == "mode" else f"{order}:$PATH"  # nothing else on PATH that has a gym-pipeline
+    (run / "node_env.sh").write_text(f"# node settings: the shared eval tools on PATH\nexport PATH={path}\n")
     (run / "run_eval.sh").write_text(
         "#!/bin/bash\ncd \"$(dirname \"$0\")\"\nsource ./node_env.sh\n"
         "gym-pipeline materialize --input data.jsonl --num-repeats 2 --agent string_match_simple_agent "
@@ -200,4 +205,6 @@ def test_a_tools_folder_first_on_path_whose_launcher_names_a_removed_venv_is_nam
         return
     top = report.causes[0]
     assert top.category == "infra" and not top.guess, top.title
-    assert f"node_env.sh:2 `export PATH={order}:$PATH` puts {tools} first on PATH" in top.fix
+    assert f"node_env.sh:2 `export PATH={path}` puts {tools} first on PATH" in top.fix
+    why = "which is not executable: make it executable (`chmod +x" if broken == "mode" else "whose interpreter is gone"
+    assert why in top.fix

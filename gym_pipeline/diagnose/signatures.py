@@ -92,8 +92,8 @@ SIGNATURES: tuple[Signature, ...] = (
         # the shell failing to run a command: not there, no interpreter, not executable
         r"|(?:ba|z|da)?sh: (?:line \d+: )?\S+: (?:cannot execute|bad interpreter|command not found|No such file"
         r"|Permission denied|Argument list too long)"
-        # ... and a script's own line naming a program that cannot start (its interpreter gone)
-        r"|\S+\.(?:sh|bash|sbatch): line \d+: \S+: (?:cannot execute|bad interpreter))",
+        # ... and a script's own line naming a program that cannot start (its interpreter gone, not executable)
+        r"|\S+\.(?:sh|bash|sbatch): line \d+: \S+: (?:cannot execute|bad interpreter|Permission denied))",
     ),
     Signature(EXCEPTION_LINE, LINE_START + EXCEPTION_NAME + r"(?::|\s*$)"),
     # uv's (Rust's) error chain under an `error:` line: what the error really was (a DNS failure...)

@@ -154,6 +154,10 @@ PROFILE_STAGE = 3
 _UNNAMED_STAGE = 2  # collecting, or a log whose name does not say
 
 
+# a program a script ran by its name that could not start: its interpreter gone, or not executable
+_PROGRAM_NOT_RUN = re.compile(rf"{INTERPRETER_GONE}|line \d+: (?P<program2>/\S+): (?P<denied>Permission denied)")
+
+
 def _folder_put_on_path(ev: Evidence, folder: str) -> tuple[UserFile, int, str] | None:
     """(file, line number, line) of the user's line that puts `folder` on PATH."""
     on_path = re.compile(rf"^\s*(?:export\s+)?PATH=[^\n]*{re.escape(folder)}/?(?::|[\"']|\s|$)")
@@ -223,13 +227,15 @@ def unexplained_log_errors(ev: Evidence, findings: list[Finding]) -> list[Findin
                 f"{file.name}:{number} `{line.strip()}` makes Python strip docstrings (like `python -OO`): take it "
                 "out (or set PYTHONOPTIMIZE=0, or run without `-OO`) where the job's environment is set; then run "
                 "again."))
-        elif (program := re.search(INTERPRETER_GONE, incident.text)) and (
-                on_path := _folder_put_on_path(ev, str(Path(program["program"]).parent))):
+        elif (program := _PROGRAM_NOT_RUN.search(incident.text)) and (on_path := _folder_put_on_path(
+                ev, str((path := Path(program["program"] or program["program2"])).parent))):
             file, number, line = on_path
+            why, mend = (("which is not executable", f"make it executable (`chmod +x {path}`, and fix what copied it "
+                          "without its mode) or take the folder off PATH there") if program["denied"] else
+                         ("whose interpreter is gone", "take the folder off PATH there"))
             placement = replace(placement, fix=(
-                f"{file.name}:{number} `{line}` puts {Path(program['program']).parent} first on PATH, so the script's "
-                f"`{Path(program['program']).name}` is that folder's, whose interpreter is gone: take the folder off "
-                f"PATH there (or put it after the install that works). {placement.fix}"))
+                f"{file.name}:{number} `{line}` puts {path.parent} first on PATH, so the script's `{path.name}` is that "
+                f"folder's, {why}: {mend} (or put it after the install that works). {placement.fix}"))
         elif placement.category == INFRA and (assigned := environment_assignments(ev.user_files, placement.fix)):
             where = "; ".join(f"{file.name}:{number} `{line}`" for file, number, line in assigned[:2])
             placement = replace(placement, fix=f"The run's own files set that environment: {where}. {placement.fix}")
