@@ -21,6 +21,7 @@ def run_with_script(tmp_path: Path, script: str, files: dict[str, str] | None = 
     run = tmp_path / "run"
     shutil.copytree(FIXTURES / "clean_run", run)
     for name, text in (files or {}).items():
+        (run / name).parent.mkdir(parents=True, exist_ok=True)
         (run / name).write_text(text)
     (run / "run_eval.sh").write_text("#!/bin/bash\n" + script)
     with (run / "run_eval.log").open("w") as log:
@@ -346,3 +347,26 @@ def test_a_setting_in_other_letter_case_than_the_script_reads(tmp_path, setting,
         assert "`NUM_REPEATS=4`, in settings.env (not `num_repeats=4`)" in findings[0].fix
     else:
         assert rows == 4 * tasks and findings == []
+
+
+@pytest.mark.parametrize("settings", ["REPEATS=3\n", "export REPEATS=3\n"])
+def test_settings_sourced_without_export_do_not_reach_a_child_script(tmp_path, settings):
+    """run_eval.sh sources settings.env, then runs its step as a child script that reads `${REPEATS:-1}`: a plain
+    assignment stays in run_eval.sh's shell, so the step uses 1 while run_eval.sh prints 3. Exported, it arrives."""
+    run = run_with_script(tmp_path, 'source ./settings.env\necho "eval x $REPEATS"\nbash steps/materialize.sh\n',
+                          {"settings.env": settings,
+                           "steps/materialize.sh": '#!/bin/bash\necho "step: ${REPEATS:-1} repeats"\n'})
+    said = (run / "run_eval.log").read_text()
+
+    report = diagnose(run)
+
+    if settings.startswith("export"):
+        assert said == "eval x 3\nstep: 3 repeats\n"
+        assert all("without `export`" not in f.title for f in report.findings)
+        return
+    assert said == "eval x 3\nstep: 1 repeats\n"
+    top = report.causes[0]
+    assert (top.category, top.id) == ("config", "shell_pitfalls")
+    assert top.title == ("steps/materialize.sh:2 reads REPEATS with a default, and settings.env:1 sets it without "
+                         "`export`: the child script run_eval.sh runs used its default (1)")
+    assert top.fix.startswith("Export the settings the step scripts read: `export REPEATS=3` in settings.env")

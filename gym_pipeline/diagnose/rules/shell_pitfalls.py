@@ -5,6 +5,10 @@
 - Options parsed from the command line, then a settings file sourced that sets the same variables unconditionally
   (`REPEATS=1`, not `: "${REPEATS:=1}"`): the file's values replace what the caller asked for.
 
+- A settings file of plain assignments (`REPEATS=3`, no `export`) sourced by a script that then runs its steps as
+  child scripts (`bash steps/materialize.sh`): a child shell gets only exported variables, so its `${REPEATS:-1}`
+  takes the default.
+
 - `REPEATS = 5` in a file the shell reads (`.env`, `.sh`): with spaces around `=` it is no assignment but a command
   named REPEATS (`REPEATS: command not found`), so the variable keeps its default.
 
@@ -69,7 +73,7 @@ _PARAMETERS_WITHIN = 6  # lines after `name() {` where its `local a=$1 b=$2` are
 
 def rule_shell_pitfalls(ev: Evidence) -> list[Finding]:
     for finding in (_directives_after_a_command(ev), _spaced_assignment(ev), _loop_in_a_pipeline(ev),
-                    _defaults_sourced_after_options(ev), _function_arguments_swapped(ev),
+                    _defaults_sourced_after_options(ev), _settings_not_exported(ev), _function_arguments_swapped(ev),
                     _array_without_index(ev), _array_joined_into_one_word(ev), _argument_in_other_case(ev),
                     _getopts_value_without_colon(ev), _redirect_refused_by_noclobber(ev),
                     _count_with_the_file_name(ev)):
@@ -181,6 +185,58 @@ def _defaults_sourced_after_options(ev: Evidence) -> Finding | None:
                         f"they yield to a value already set (`: \"${{{name}:={assignment.split('=', 1)[1]}}}\"`); "
                         "print the values used, then run again.",
                 )
+    return None
+
+
+_PLAIN_ASSIGNMENT = re.compile(r"^\s*(?P<name>[A-Z_][A-Z0-9_]*)=")
+_EXPORTS_ALL = re.compile(r"^\s*set\s+(?:-a\b|-o\s+allexport\b)")
+_RUNS_SCRIPT = re.compile(r"^\s*(?:(?:ba|da)?sh\s+|\./)(?P<script>[\w./-]+\.sh)\b")
+_DEFAULTED = r"\$\{{{name}:?-(?P<default>[^}}]*)\}}"
+
+
+def _settings_not_exported(ev: Evidence) -> Finding | None:
+    """A settings file sourced with plain assignments, then a child script run that reads one with a default: the
+    child's shell never got it, and used its default."""
+    for file in shell_files(ev):
+        lines = file.text.splitlines()
+        if any(_EXPORTS_ALL.match(text) for text in lines):
+            continue
+        for number, text in enumerate(lines, 1):
+            source = _SOURCE.match(text)
+            sourced = source and next((f for f in ev.user_files if Path(f.name).name == Path(source["path"]).name),
+                                      None)
+            if not sourced or any(_EXPORTS_ALL.match(line) for line in sourced.text.splitlines()):
+                continue
+            plain = {m["name"]: (at, line.strip()) for at, line in enumerate(sourced.text.splitlines(), 1)
+                     if (m := _PLAIN_ASSIGNMENT.match(line))}
+            exported = set(re.findall(r"\bexport\s+([A-Z_][A-Z0-9_]*)", sourced.text + file.text))
+            for run_line in lines[number:]:
+                child_name = (ran := _RUNS_SCRIPT.match(run_line)) and Path(ran["script"]).name
+                child = next((f for f in shell_files(ev) if Path(f.name).name == child_name), None)
+                for name, (at, assignment) in ((n, v) for n, v in plain.items() if n not in exported and child):
+                    used = next(((n, line.strip(), m["default"]) for n, line in enumerate(child.text.splitlines(), 1)
+                                 if (m := re.search(_DEFAULTED.format(name=name), line))), None)
+                    if used is None:
+                        continue
+                    used_line, used_text, default = used
+                    if default.strip("\"'") == assignment.split("=", 1)[1].strip("\"'"):
+                        continue  # the default is the setting: nothing changed
+                    return Finding(
+                        category=CONFIG,
+                        title=f"{child.name}:{used_line} reads {name} with a default, and {sourced.name}:{at} sets it "
+                              f"without `export`: the child script {file.name} runs used its default ({default})",
+                        evidence=[EvidenceLine(file=sourced.name, line=at, text=assignment),
+                                  EvidenceLine(file=file.name, line=number, text=text.strip()),
+                                  EvidenceLine(file=child.name, line=used_line, text=used_text)],
+                        cause=f"{file.name} sources {sourced.name}, whose plain assignments (`{assignment}`) set shell "
+                              f"variables of {file.name} only; the script it then runs ({child.name}) is a new shell "
+                              f"that gets only exported variables, so its `${{{name}:-{default}}}` found nothing and "
+                              f"took {default}. {file.name}'s own lines see the setting, so what it prints looks "
+                              "right, and nothing fails.",
+                        fix=f"Export the settings the step scripts read: `export {assignment}` in {sourced.name} (or "
+                            f"`set -a` before `source {sourced.name}` in {file.name}, `set +a` after); then run "
+                            "again.",
+                    )
     return None
 
 
