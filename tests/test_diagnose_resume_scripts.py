@@ -224,3 +224,30 @@ def test_the_same_check_after_a_run_that_finished_is_no_finding(tmp_path: Path) 
 
     assert all(f.id != "done_marker_left_by_an_earlier_run" for f in diagnose(run).findings)
     assert diagnose(run).category == "healthy"
+
+
+def _materialize_once(test: str) -> str:
+    """Last week's outputs emptied (kept as files for the sync tool), then materialize only if `test` fails."""
+    return ('for f in rollouts*.jsonl; do : > "$f"; done\n'
+            f"{test} || {MATERIALIZE}{CLI} collect --inputs rollouts_materialized_inputs.jsonl --output rollouts.jsonl "
+            "--model-url URL --env string_match --concurrency 8\n")
+
+
+def test_an_existence_guard_takes_inputs_a_cleanup_emptied_for_materialized(tmp_path: Path) -> None:
+    run = _run_scripts(tmp_path, [_materialize_once("[ -e rollouts_materialized_inputs.jsonl ]")] * 2)
+    assert (run / "rollouts_materialized_inputs.jsonl").stat().st_size == 0
+
+    top = diagnose(run).causes[0]
+
+    assert (top.category, top.id) == ("cache_resume", "empty_inputs")
+    assert top.title.startswith("run_eval.sh:3 materializes only when rollouts_materialized_inputs.jsonl does not "
+                                "exist (`[ -e rollouts_materialized_inputs.jsonl ]`)")
+    assert top.fix.startswith("In run_eval.sh, test for rows (`[ -s rollouts_materialized_inputs.jsonl ]`)")
+    assert "run_eval.sh:2 empties the outputs instead of removing them" in top.cause
+
+
+def test_a_guard_that_tests_for_rows_materializes_again(tmp_path: Path) -> None:
+    run = _run_scripts(tmp_path, [_materialize_once("[ -s rollouts_materialized_inputs.jsonl ]")] * 2)
+    assert (run / "rollouts_materialized_inputs.jsonl").stat().st_size > 0
+
+    assert diagnose(run).category == "healthy"

@@ -35,6 +35,7 @@ from gym_pipeline.diagnose.manifests import (
     SOURCE_GONE,
     VERIFIER_CHANGED,
 )
+from gym_pipeline.diagnose.rules.resume_scripts import existence_guard_over_empty_inputs
 from gym_pipeline.diagnose.unrecorded_source import source_candidates
 from gym_pipeline.diagnose.user_scripts import (
     MAKEFILE_NAMES,
@@ -226,6 +227,8 @@ def rule_empty_inputs(ev: Evidence) -> list[Finding]:
     m = ev.artifacts.materialized
     if not m.exists or m.rows:
         return []
+    if (guarded := existence_guard_over_empty_inputs(ev)) is not None:
+        return [guarded]
     source = _source_data(ev)
     evidence = [EvidenceLine(file=ev.rel(m.path), text="0 rows")]
     if source is not None and _empty(source):

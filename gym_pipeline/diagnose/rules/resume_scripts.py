@@ -9,6 +9,8 @@
 - A "collect once" marker file (`if [ -f .collect_done ]; then echo skipping...`) that an earlier run left in the
   folder: the new run (a new checkpoint, new data) skipped its collection and profiled the old rollouts. A lock folder
   (`if ! mkdir eval.lock; then ... exit 0`) that a killed run never removed does the same to every later run.
+- A "materialize once" guard that tests the inputs file exists (`[ -e inputs.jsonl ] || materialize ...`): a file
+  a cleanup emptied (`: > file`) still exists, so the run skipped materializing and collected nothing.
 """
 
 from __future__ import annotations
@@ -21,7 +23,14 @@ from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import Finding, path_of, resume_command
 from gym_pipeline.diagnose.logs import find_log_files
 from gym_pipeline.diagnose.rules.taskfolders import task_folder_run
-from gym_pipeline.diagnose.user_scripts import SCRIPT_SUFFIXES, SHELL_LOOP, SHELL_LOOP_END, UserFile, assignment_of
+from gym_pipeline.diagnose.user_scripts import (
+    SCRIPT_SUFFIXES,
+    SHELL_LOOP,
+    SHELL_LOOP_END,
+    UserFile,
+    assignment_of,
+    lines_matching,
+)
 from gym_pipeline.diagnose.vocabulary import CACHE_RESUME
 
 _FOR_VARIABLE = re.compile(r"^\s*for\s+(?P<name>[A-Za-z_]\w*)\s+in\b")
@@ -224,4 +233,36 @@ def _lock_left_by_a_killed_run(file: UserFile, number: int, line: str, lock: str
             f"with its holder: `exec 9>{lock}.file; flock -n 9 || exit 1` (the kernel releases it when the process "
             "dies), or write the holder's pid into the lock and take over one whose pid is gone; then collect again "
             "(`--resume` keeps what the killed run finished) and profile.",
+    )
+
+
+_EMPTIES_FILES = re.compile(r"(?:^|;|\bdo)\s*:?\s*>\s*\"?\$?[\w./{}*-]+\"?\s*(?:;|$)|\btruncate\s+-s\s*0\b")
+
+
+def existence_guard_over_empty_inputs(ev: Evidence) -> Finding | None:
+    """The materialized inputs are empty, and a script materializes only when they do not exist."""
+    name = ev.artifacts.materialized.path.name
+    guard = re.compile(rf"(?:\[\[?|\btest)\s+-[ef]\s+\"?(?P<file>[\w./-]*{re.escape(name)})\"?\s*\]?\]?\s*\|\|")
+    guarded = next(lines_matching(_scripts(ev), guard), None)
+    if guarded is None:
+        return None
+    file, number, line, match = guarded
+    emptier = next(((f, n, text) for f, n, text, _ in lines_matching(_scripts(ev), _EMPTIES_FILES)), None)
+    test = match.group(0).rstrip("|").strip()
+    return Finding(
+        category=CACHE_RESUME,
+        title=f"{file.name}:{number} materializes only when {name} does not exist (`{test}`): the file was there, "
+              "empty, so the run collected nothing",
+        evidence=[EvidenceLine(file=ev.rel(ev.artifacts.materialized.path), text="0 rows"),
+                  EvidenceLine(file=file.name, line=number, text=line.strip()),
+                  *([EvidenceLine(file=emptier[0].name, line=emptier[1], text=emptier[2].strip())] if emptier else [])],
+        cause=f"`{test}` asks whether {name} exists, not whether it holds rows"
+              + (f"; {emptier[0].name}:{emptier[1]} empties the outputs instead of removing them "
+                 f"(`{emptier[2].strip()}`)" if emptier else "")
+              + ": an empty inputs file passed for the materialized one, the run skipped materializing, and the "
+                "collection had no row to run. Nothing failed.",
+        fix=f"In {file.name}, test for rows (`[ -s {match['file']} ]`) instead of `{test}`"
+            + (f", and have {emptier[0].name} remove the old outputs (`rm -f`) rather than empty them" if emptier
+               else "")
+            + "; then materialize again and collect.",
     )
