@@ -172,7 +172,7 @@ def test_a_variable_named_in_export_reaches_the_job(tmp_path: Path) -> None:
     assert all(f.id != "variable_not_exported_to_the_job" for f in diagnose(run).findings)
 
 
-def _array_over_split_shards(tmp_path: Path, array: str) -> Path:
+def _array_over_split_shards(tmp_path: Path, array: str, index: str = "SLURM_ARRAY_TASK_ID") -> Path:
     slurm_cluster()
     environment = get_environment("string_match")
     run = tmp_path / "run"
@@ -180,7 +180,7 @@ def _array_over_split_shards(tmp_path: Path, array: str) -> Path:
     (run / "data.jsonl").write_text("".join(environment.dataset_path.read_text().splitlines(keepends=True)[:6]))
     (run / "shards.sbatch").write_text(
         f"#!/bin/bash\n#SBATCH --array={array}\n#SBATCH --output={run}/logs/shard_%a.log\n#SBATCH --time=2\n"
-        f"cd {run}\nSHARD=$SLURM_ARRAY_TASK_ID\nmkdir -p results/shard_$SHARD && cd results/shard_$SHARD\n"
+        f"cd {run}\nSHARD=${{{index}}}\nmkdir -p results/shard_$SHARD && cd results/shard_$SHARD\n"
         f"{' '.join(CLI)} materialize --input ../../shards/shard_$SHARD.jsonl --num-repeats 2 "
         "--agent string_match_simple_agent --output rollouts_materialized_inputs.jsonl\n")
     (run / "submit.sh").write_text("#!/bin/bash\nmkdir -p shards\n"
@@ -206,7 +206,20 @@ def test_a_job_array_numbered_from_one_over_shards_numbered_from_zero_leaves_one
 def test_a_job_array_numbered_as_its_shards_is_no_finding(tmp_path: Path) -> None:
     run = _array_over_split_shards(tmp_path, "0-2")
 
-    assert all(f.id != "array_ids_not_the_files_numbers" for f in diagnose(run).findings)
+    report = diagnose(run)
+    assert all(f.id != "array_ids_not_the_files_numbers" for f in report.findings)
+    assert all("SLURM_ARRAY_JOB_ID" not in f.fix for f in report.findings)
+
+
+def test_a_job_array_that_picks_its_shard_by_the_arrays_job_id_finds_no_file(tmp_path: Path) -> None:
+    run = _array_over_split_shards(tmp_path, "0-2", index="SLURM_ARRAY_JOB_ID")
+    assert not (run / "results" / "shard_0" / "rollouts_materialized_inputs.jsonl").exists()
+
+    top = diagnose(run).causes[0]
+
+    assert top.category == "config", top.title
+    assert "shards.sbatch:6 (`SHARD=${SLURM_ARRAY_JOB_ID}`) takes SLURM_ARRAY_JOB_ID" in top.fix
+    assert "write `${SLURM_ARRAY_TASK_ID}` there" in top.fix
 
 
 def test_a_serial_collection_ended_by_the_jobs_time_limit_is_throughput_and_names_cpus_per_task(tmp_path: Path) -> None:

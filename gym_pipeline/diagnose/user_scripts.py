@@ -332,7 +332,8 @@ def broken_continuations(files: list[UserFile]) -> list[tuple[str, int]]:
 
 
 def script_hints(files: list[UserFile]) -> str:
-    """Sentences naming the user's files with CRLF line endings or broken line continuations, or ""."""
+    """Sentences naming the user's files with CRLF line endings, broken line continuations or a job array indexed by
+    its job id, or ""."""
     hints = []
     if crlf := crlf_inputs(files):
         named = ", ".join(f"`{name}`" for name in crlf[:3])
@@ -345,4 +346,21 @@ def script_hints(files: list[UserFile]) -> str:
                      "the newline, so the command ends there and the options on the next lines never reach it (the "
                      f"shell runs them as a command of their own). Delete what follows the backslash (`sed -i "
                      f"'s/\\\\[[:blank:]]*$/\\\\/' {broken[0][0]}`), then run again.")
+    if job_id := array_job_id_as_index(files):
+        name, number, line = job_id
+        hints.append(f"{name}:{number} (`{line}`) takes SLURM_ARRAY_JOB_ID, the id of the whole array (the same number "
+                     "in every task, and the job id that names its files), where the task's own index is "
+                     "SLURM_ARRAY_TASK_ID (0, 1, ... as `--array` lists them): write `${SLURM_ARRAY_TASK_ID}` there, "
+                     "then submit again.")
     return " ".join(hints)
+
+
+_ARRAY_DIRECTIVE = re.compile(r"^\s*#SBATCH\s+(?:--array[= ]|-a\s)", re.M)
+_ARRAY_JOB_ID_USED = re.compile(r"^\s*(?:export\s+)?\w+=[\"']?\$\{?SLURM_ARRAY_JOB_ID\}?|shard\w*[_./-]\$\{?SLURM_ARRAY_JOB_ID")
+
+
+def array_job_id_as_index(files: list[UserFile]) -> tuple[str, int, str] | None:
+    """(file, line number, line) of a job array script that picks its shard with SLURM_ARRAY_JOB_ID."""
+    arrays = [file for file in files if _ARRAY_DIRECTIVE.search(file.text)]
+    return next(((file.name, number, line.strip()) for file, number, line, _ in lines_matching(arrays,
+                                                                                             _ARRAY_JOB_ID_USED)), None)
