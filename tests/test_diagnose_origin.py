@@ -112,6 +112,8 @@ def test_a_url_cut_short_in_its_port_names_no_address():
     ("UnicodeEncodeError: 'ascii' codec can't encode character '\\u2014' in position 12: ordinal not in range(128)",
      "infra", "text encoding is ASCII"),
     ("OSError: [Errno 40] Too many levels of symbolic links: '/data/current'", "infra", "ELOOP"),
+    ("gym-pipeline collect: error: argument --output: results is a symlink loop (results -> results_migrated -> ...): "
+     "too many levels of symbolic links", "infra", "ELOOP"),
     ("OSError: [Errno 107] Transport endpoint is not connected: '/mnt/s3/tasks.jsonl'", "infra", "ENOTCONN"),
     ("OSError: [Errno 26] Text file busy: '/work/run/verify.sh'", "infra", "ETXTBSY"),
     ("bash: /work/.venv/bin/gym-pipeline: Argument list too long", "config", "E2BIG"),

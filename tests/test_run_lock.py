@@ -79,3 +79,8 @@ def test_an_unwritable_run_directory_is_a_clear_error(tmp_path):
                                                 "does not exist"):
         with run_directory_lock(dangling / "run", "rollouts"):
             pass
+    (tmp_path / "results").symlink_to("results_migrated")  # a migration that left each pointing at the other
+    (tmp_path / "results_migrated").symlink_to("results")
+    with pytest.raises(RunDirectoryError, match=f"{tmp_path}/results is a symlink loop .*too many levels"):
+        with run_directory_lock(tmp_path / "results" / "run", "rollouts"):
+            pass

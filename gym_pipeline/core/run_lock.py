@@ -114,7 +114,15 @@ def dangling_link(path: Path) -> str | None:
     """What is wrong when `path`, or one of its parents, is a symlink to nothing (a scratch filesystem not mounted):
     writing there would create the target's folders wherever it points, on whatever disk holds the mount point."""
     link = next((part for part in (path, *path.parents) if part.is_symlink() and not part.exists()), None)
-    return f"{link} is a symlink to {os.readlink(link)}, which does not exist (a filesystem not mounted?)" if link else None
+    if link is None:
+        return None
+    try:
+        link.resolve(strict=True)
+    except RuntimeError:  # Python's word for a loop (ELOOP): the links lead back to one another
+        return f"{link} is a symlink loop ({link} -> {os.readlink(link)} -> ...): too many levels of symbolic links"
+    except OSError:
+        pass
+    return f"{link} is a symlink to {os.readlink(link)}, which does not exist (a filesystem not mounted?)"
 
 
 def _acquire(run_dir: Path, stage: str, dagster_run_id: str | None) -> _HeldLock:

@@ -220,8 +220,9 @@ _WHAT = _kinds(
     # our commands refuse a path through a symlink to nothing before writing anything
     (r"is a symlink to (?P<path>\S+), which does not exist", INFRA,
      "a symlink on the output's path points to nothing (a scratch or network filesystem not mounted on this node)",
-     "Mount the filesystem the link points into (`mount | grep` its mount point; `ls -l` the link), or point the link "
-     "or the output elsewhere; then run again."),
+     "Mount the filesystem the symlink points into (`mount | grep` its mount point; `ls -l` the link: a target that "
+     "is itself a link back makes a loop that never reaches a folder), or point the symlink at a real folder "
+     "(`ln -sfn <real folder> <link>`) or the output elsewhere; then run again."),
     (r"NotADirectoryError|Errno 20\b|Not a directory|ENOTDIR|is a file, not a directory", INFRA,
      "ENOTDIR: a path the run writes or reads goes through a file, not a directory",
      "Find the file standing where a directory of the path should be (`ls -ld` each parent of the path the error "
