@@ -131,3 +131,40 @@ def test_files_joined_with_cat_when_one_lacks_its_final_newline(tmp_path, final_
     assert findings[0].fix.startswith("prepare_data.sh:2 (`cat annotator_a.jsonl annotator_b.jsonl > tasks.jsonl`) "
                                       "joins annotator_a.jsonl, annotator_b.jsonl into tasks.jsonl, and "
                                       "annotator_a.jsonl does not end in a newline")
+
+
+PREP_FROM_CSV = '''import csv, json
+with open("labels.csv", newline="", encoding="utf-8") as source, open("tasks.jsonl", "w") as out:
+    for record in csv.DictReader(source):
+        out.write(json.dumps({"responses_create_params": {"input": record["question"]},
+                              "expected_answer": record["answer"]}) + "\\n")
+'''
+
+
+@pytest.mark.parametrize("encoding", ["utf-8-sig", "utf-8"])
+def test_a_csv_saved_with_a_byte_order_mark_stops_the_data_script_that_writes_the_data(tmp_path, encoding):
+    """The team's sheet saved as "CSV UTF-8" starts with a BOM; prep_data.py reads it as utf-8, so the first column is
+    `\\ufeffquestion` and the script stops on a KeyError after opening tasks.jsonl: the run reads an empty file.
+    Saved without the BOM, the same script writes every row."""
+    run = tmp_path / "run"
+    (run / "logs").mkdir(parents=True)
+    (run / "labels.csv").write_text("question,answer\nWhat is 2+2?,4\nWhat is 3+3?,6\n", encoding=encoding)
+    (run / "prep_data.py").write_text(PREP_FROM_CSV)
+    (run / "run_eval.sh").write_text(
+        f"#!/bin/bash\n{sys.executable} prep_data.py\n{sys.executable} -m gym_pipeline.cli materialize --input "
+        "tasks.jsonl --num-repeats 1 --agent string_match_simple_agent --output rollouts_materialized_inputs.jsonl\n")
+    with (run / "logs" / "run_eval.log").open("w") as log:
+        subprocess.run(["bash", "run_eval.sh"], cwd=run, stdout=log, stderr=subprocess.STDOUT, timeout=120)
+
+    report = diagnose(run)
+
+    if encoding == "utf-8":
+        assert len((run / "tasks.jsonl").read_text().splitlines()) == 2
+        assert all("byte-order mark" not in f.cause for f in report.findings)
+        return
+    assert (run / "tasks.jsonl").read_text() == ""
+    top = report.causes[0]
+    assert top.category == "data_schema", [f.title for f in report.causes]
+    assert top.title == ("The source data tasks.jsonl is empty: prep_data.py, which writes it, stopped on an error "
+                         "(KeyError: 'question')")
+    assert top.fix.startswith('Open labels.csv with `encoding="utf-8-sig"` in prep_data.py')

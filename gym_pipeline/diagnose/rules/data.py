@@ -8,6 +8,7 @@ from pathlib import Path
 from gym_pipeline.core.formats import ROLLOUTS_FILE
 from gym_pipeline.core.manifest import MANIFEST_FILE
 from gym_pipeline.diagnose.artifacts import locate_named_file
+from gym_pipeline.diagnose.data_writers import FailedWriter, failed_writer
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import (
@@ -231,6 +232,8 @@ def rule_empty_inputs(ev: Evidence) -> list[Finding]:
         return [guarded]
     source = _source_data(ev)
     evidence = [EvidenceLine(file=ev.rel(m.path), text="0 rows")]
+    if source is not None and _empty(source) and (writer := failed_writer(ev, source)) is not None:
+        return [_writer_failed(ev, source, writer, evidence)]
     if source is not None and _empty(source):
         return [Finding(
             category=DATA_SCHEMA,
@@ -251,6 +254,25 @@ def rule_empty_inputs(ev: Evidence) -> list[Finding]:
         fix=f"Check the source data is not empty: `wc -l {source or '<source data>'}`; point the environment at the "
             f"dataset you meant, then materialize again ({ev.rel(m.path)} is rebuilt from it).",
     )]
+
+
+def _writer_failed(ev: Evidence, source: Path, writer: FailedWriter, evidence: list[EvidenceLine]) -> Finding:
+    script, incident, bom_csv = writer.script.name, writer.incident, writer.bom_csv
+    bom = (f" {bom_csv} starts with a UTF-8 byte-order mark (BOM, what a spreadsheet's \"CSV UTF-8\" export writes), "
+           f"which the `utf-8` codec keeps: the first column of its header is named `\\ufeff{writer.column}`, "
+           "so the lookup by its name failed." if bom_csv else "")
+    return Finding(
+        category=DATA_SCHEMA,
+        title=f"The source data {ev.rel(source)} is empty: {script}, which writes it, stopped on an error "
+              f"({incident.text})",
+        evidence=[incident.evidence(), EvidenceLine(file=ev.rel(source), text=f"{source.stat().st_size} bytes, no row"),
+                  *evidence],
+        cause=f"{script} opened {ev.rel(source)} for writing and then raised ({incident.file}:{incident.line}: "
+              f"{incident.text}) before writing a row, so the run read an empty file and had nothing to collect.{bom}",
+        fix=(f"Open {bom_csv} with `encoding=\"utf-8-sig\"` in {script} (it drops the BOM), or save the sheet as CSV "
+             "without one; " if bom_csv else f"Fix the error in {script} ({incident.text}); ")
+            + f"run {script} again and check {ev.rel(source)} has rows (`wc -l`), then materialize again and run.",
+    )
 
 
 _EMPTY_PROBE_BYTES = 4096  # an empty data file (only whitespace) is told from its first few kilobytes
