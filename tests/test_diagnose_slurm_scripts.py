@@ -222,7 +222,11 @@ def test_a_job_array_that_picks_its_shard_by_the_arrays_job_id_finds_no_file(tmp
     assert "write `${SLURM_ARRAY_TASK_ID}` there" in top.fix
 
 
-def test_a_serial_collection_ended_by_the_jobs_time_limit_is_throughput_and_names_cpus_per_task(tmp_path: Path) -> None:
+@pytest.mark.parametrize("limits", ["#SBATCH --time=1", "#SBATCH --time=10 --time-min=1 --deadline=now+75"])
+def test_a_serial_collection_ended_by_the_jobs_time_limit_is_throughput_and_names_cpus_per_task(tmp_path: Path,
+                                                                                                 limits: str) -> None:
+    """Also with a limit Slurm cut down itself: `--time-min` and `--deadline` (a backfill template's) let it shrink
+    `--time` to end the job before the deadline."""
     slurm_cluster()
     environment = get_environment("string_match")
     checkpoint = demo_checkpoints(tmp_path / "checkpoints", 1, ["string_match"])[0]
@@ -232,7 +236,7 @@ def test_a_serial_collection_ended_by_the_jobs_time_limit_is_throughput_and_name
                      MaterializationSettings(3, environment.agent_name))
     port = free_loopback_port()
     (run / "collect.sbatch").write_text(
-        f"#!/bin/bash\n#SBATCH --output={run}/logs/collect_%j.log\n#SBATCH --cpus-per-task=1\n#SBATCH --time=1\n"
+        f"#!/bin/bash\n#SBATCH --output={run}/logs/collect_%j.log\n#SBATCH --cpus-per-task=1\n{limits}\n"
         f"cd {run}\n{' '.join(CLI)} collect --inputs rollouts_materialized_inputs.jsonl --output rollouts.jsonl "
         f"--model-url http://127.0.0.1:{port}/v1 --env string_match --concurrency $SLURM_CPUS_PER_TASK\n")
     with (run / "logs" / "model_server.log").open("w") as log:
@@ -252,7 +256,8 @@ def test_a_serial_collection_ended_by_the_jobs_time_limit_is_throughput_and_name
     assert top.category == "throughput_resources" and "1 request at a time" in top.title
     assert "collect.sbatch:6 passes `--concurrency $SLURM_CPUS_PER_TASK`" in top.fix
     assert "`#SBATCH --cpus-per-task=1` sets SLURM_CPUS_PER_TASK=1" in top.fix
-    assert "Slurm ended it at the limit collect.sbatch:4 sets (`#SBATCH --time=1`); raise `--time`" in top.fix
+    assert f"Slurm ended it at the limit collect.sbatch:4 sets (`{limits}`); raise `--time`" in top.fix
+    assert ("let Slurm cut that limit down (to `--time-min`)" in top.fix) == ("--time-min" in limits)
     assert any("time limit" in f.title for f in report.consequences_of(top))
 
 

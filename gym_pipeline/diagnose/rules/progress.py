@@ -269,6 +269,7 @@ def _few_at_a_time(ev: Evidence, evidence: list[EvidenceLine], concurrency: int,
     )
 
 
+_SBATCH_SHRINKS = re.compile(r"^\s*#SBATCH\b.*\s--(?:time-min|deadline)[= ]\S+")
 _SBATCH_TIME = re.compile(r"^\s*#SBATCH\s+(?:--time[= ]|-t\s*)\S+")
 
 
@@ -277,8 +278,13 @@ def _time_limit_line(ev: Evidence) -> str:
     if not ev.hits("slurm_time_limit") or (set_at := next(lines_matching(ev.user_files, _SBATCH_TIME), None)) is None:
         return ""
     file, number, line, _ = set_at
+    shrinking = [f"`{text.strip()}` (line {at})" for at, text in enumerate(file.text.splitlines(), 1)
+                 if _SBATCH_SHRINKS.match(text)]
     return (f", or give the job the time this set needs: Slurm ended it at the limit {file.name}:{number} sets "
-            f"(`{line.strip()}`); raise `--time` there for a larger set")
+            f"(`{line.strip()}`); raise `--time` there for a larger set"
+            + (f". {' and '.join(shrinking)} let Slurm cut that limit down (to `--time-min`) to start the job "
+               "sooner or end it before the deadline: drop them, or raise `--time-min` to the time the set needs"
+               if shrinking else ""))
 
 
 def _burst(updates: list[tuple[int, int, int, str]], concurrency: int | None) -> tuple[int, int, int] | None:
