@@ -220,6 +220,44 @@ def infra_taskfolder_node_env_points_docker_host_at_rootless_socket_of_old_setup
             f"{len(got)} rollouts, rewards {rewards(got)}.")
 
 
+PANDAS_PREP = '''"""prepare_data.py: the labelling team's sheet (labels.csv) -> string_match.jsonl"""
+import pandas as pd
+
+sheet = pd.read_csv("labels.csv", dtype=str)
+rows = [{"responses_create_params": {"input": [{"role": "user", "type": "message", "content": [
+            {"type": "input_text", "text": q + " End your response with 'Final answer: <answer>'."}]}]},
+         "expected_answer": a, "extraction_mode": "final_answer", "case_sensitive": False}
+        for q, a in zip(sheet["question"], sheet["answer"])]
+pd.DataFrame(rows).to_json("string_match.jsonl", orient="records", lines=True)
+print(f"wrote {len(rows)} tasks")
+'''
+
+
+@case(
+    "infra_builtin_eval_node_python_lacks_pandas_needed_by_data_preparation",
+    "infra",
+    ["pandas", "python3", "prepare_data.py"],
+    "the user's run_eval.sh first rebuilds the tasks with `/usr/bin/python3 prepare_data.py`, which imports pandas; "
+    "on the eval nodes /usr/bin/python3 is the node's own interpreter, without pandas (it was only installed on the "
+    "user's workstation), so the preparation died with 'No module named pandas', no string_match.jsonl was written and "
+    "materialize found no dataset: nothing was collected",
+)
+def infra_builtin_eval_node_python_lacks_pandas_needed_by_data_preparation(ctx: Ctx) -> str:
+    run = ctx.run
+    truth = write_jsonl(ctx.work / "truth.jsonl", [question_row(q, a) for q, a in CAPITALS])
+    better = checkpoints(ctx, "string_match", truth)[1]
+    url, _ = ctx.policy(better, "--latency-ms 20")
+    (run / "labels.csv").write_text("question,answer\n" + "".join(f"\"{q}\",{a}\n" for q, a in CAPITALS))
+    (run / "prepare_data.py").write_text(PANDAS_PREP)
+    script = builtin_script(ctx, ["echo '== weekly eval'", "/usr/bin/python3 prepare_data.py"], "string_match.jsonl", url)
+    code = ctx.sh(f"bash {script}", "logs/run_eval.log", timeout=400)
+    got = len(rows_of(run / "rollouts.jsonl"))
+    if got or not in_log(ctx, "No module named 'pandas'", "logs/run_eval.log"):
+        raise failed(ctx, f"exit {code}, {got}")
+    return (f"RUN/run_eval.sh (`/usr/bin/python3 prepare_data.py`, pandas not installed for the node's python3) exit {code}; "
+            f"{got} rollouts.")
+
+
 # =====================================================================================================
 # model_serving
 # =====================================================================================================
@@ -309,7 +347,7 @@ def model_serving_builtin_gateway_canary_split_sends_half_the_requests_to_previo
 @case(
     "config_builtin_run_script_unquoted_dataset_path_with_space_split_into_two_arguments",
     "config",
-    ["run_eval.sh", "$DATA", "quote"],
+    ["run_eval.sh", "$DATA"],
     "the dataset now lives in a folder with a space in its name ('weekly data/'); run_eval.sh passes it unquoted "
     "(`--input $DATA`), so bash split it into two words, materialize refused the arguments and nothing was "
     "collected",
