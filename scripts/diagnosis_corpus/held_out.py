@@ -444,6 +444,32 @@ def config_builtin_run_script_sets_ifs_to_comma_so_option_string_stays_one_word(
     return f"RUN/run_eval.sh (IFS=, left set; $OPTS unquoted stays one word) exit {code}; {got} rollouts."
 
 
+@case(
+    "config_builtin_run_script_keeps_jq_easy_tasks_filter_from_a_quick_try",
+    "config",
+    ["run_eval.sh", "jq", "difficulty"],
+    "run_eval.sh builds the week's task file with `jq -c 'select(.difficulty <= 2)' string_match.jsonl > tasks.jsonl`, "
+    "a filter from a quick try on the easy tasks that was never taken out (the full copy line is commented out): "
+    "the weekly eval covered only the easy part of the set and reported a reward far above the real one "
+    "(everything exits 0)",
+)
+def config_builtin_run_script_keeps_jq_easy_tasks_filter_from_a_quick_try(ctx: Ctx) -> str:
+    run = ctx.run
+    data, (_, better) = builtin_rows(ctx, 16, 0)
+    url, _ = ctx.policy(better, "--latency-ms 20")
+    script = builtin_script(ctx, ["# build this week's task file", "# cp string_match.jsonl tasks.jsonl",
+                                  "jq -c 'select(.difficulty <= 2)' string_match.jsonl > tasks.jsonl   "
+                                  "# quick try on the easy tasks first", "echo \"== weekly eval of $(wc -l < "
+                                  "tasks.jsonl) tasks\""], "tasks.jsonl", url)
+    code = ctx.sh(f"bash {script}", "logs/run_eval.log", timeout=400)
+    got = len({key[0] if isinstance(key, tuple) else key for key in unique_keys(run / "rollouts.jsonl")})
+    rows = rows_of(run / "rollouts.jsonl")
+    if code or not rows or len(rows) >= 48 or not (run / "rollouts_reward_profiling.jsonl").exists():
+        raise failed(ctx, f"exit {code}, {got}, {len(rows)}")
+    return (f"RUN/run_eval.sh (jq select(.difficulty <= 2) of RUN/string_match.jsonl's 16 tasks) exit {code}; "
+            f"{len(rows)} rollouts instead of 48, mean reward {mean(rewards(rows)):.2f}.")
+
+
 # =====================================================================================================
 # data_schema
 # =====================================================================================================
