@@ -48,6 +48,7 @@ from gym_pipeline.diagnose.rules.checkpoint_choice import (
 )
 from gym_pipeline.diagnose.rules.client_timeout import rule_client_timeout_too_short
 from gym_pipeline.diagnose.rules.command_lines import rule_option_given_twice
+from gym_pipeline.diagnose.rules.compressed_replies import rule_compressed_replies
 from gym_pipeline.diagnose.rules.data import (
     rule_empty_inputs,
     rule_limited_inputs,
@@ -273,6 +274,7 @@ RULES: tuple[Rule, ...] = (
     Rule(2, "older_version_picked_from_a_listing", rule_older_version_picked_from_a_listing),
     Rule(2, "checkpoint_of_another_run_served", rule_checkpoint_of_another_run_served),
     Rule(2, "replicas_of_other_checkpoints", rule_replicas_of_other_checkpoints),
+    Rule(2, "compressed_replies", rule_compressed_replies),
     Rule(2, "interrupted_collection", rule_interrupted_collection),
     Rule(2, "one_answer_to_every_task", rule_one_answer_to_every_task),
     Rule(2, "known_problems", known_problems(2)),

@@ -115,6 +115,10 @@ def _verifier_calls_refused(ev: Evidence) -> bool:
     return any(server_role(hit.group("server") or "") != "model" for hit in ev.hits("server_call_rate_limited"))
 
 
+# a failed attempt's body, as the sidecar keeps it: gzip's first byte, then its second (0x8b) read as text
+GZIP_BODY = re.compile(r"\"_ng_failure_response_body\"\s*:\s*\"\\u001f(?:\ufffd|\\u008b|\x8b)")
+
+
 def failure_route(ev: Evidence, group: FailureGroup) -> str:
     """The one rule that reports a group of failed attempts."""
     if group.problems:
@@ -137,6 +141,8 @@ def failure_route(ev: Evidence, group: FailureGroup) -> str:
         if REFUSED.search(text) and _LOOPBACK.search(text) and ev.artifacts.rollouts.valid_rows:
             return "endpoint"
         return "sandbox_network"
+    if group.http_status == 200 and GZIP_BODY.search(group.first.text):
+        return "compressed"  # gzip bytes where JSON was expected: what forwarded the replies compressed them
     nested = group.nested
     if nested is not None:
         if nested.inner.fields or _FASTAPI_422.search(nested.inner_text) or nested.inner.code == 422:
