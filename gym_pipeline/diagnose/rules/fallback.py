@@ -160,9 +160,9 @@ _PROGRAM_NOT_RUN = re.compile(rf"{INTERPRETER_GONE}|line \d+: (?P<program2>/\S+)
 
 def _folder_put_on_path(ev: Evidence, folder: str) -> tuple[UserFile, int, str] | None:
     """(file, line number, line) of the user's line that puts `folder` on PATH."""
-    on_path = re.compile(rf"^\s*(?:export\s+)?PATH=[^\n]*{re.escape(folder)}/?(?::|[\"']|\s|$)")
-    return next(((file, number, line.strip()) for file, number, line, _ in lines_matching(ev.user_files, on_path)),
-                None)
+    named = re.compile(rf"{re.escape(folder)}/?(?::|[\"']|\s|$)")
+    return next(((file, number, line) for file, number, line in environment_assignments(ev.user_files, "PATH")
+                 if named.search(line)), None)
 
 
 def stage_of_log(file: str) -> int:

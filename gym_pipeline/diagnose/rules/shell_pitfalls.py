@@ -66,6 +66,7 @@ _ARRAY = re.compile(r"^\s*(?:(?:declare|typeset|local|readonly)\s+(?:-\w+\s+)*)?
 _JOINED_ARRAY = re.compile(r"\"\$\{(?P<name>[A-Za-z_]\w*)\[\*\]\}\"")
 _CASE_OF_ARGUMENT = re.compile(r"^\s*case\s+\"?\$\{?(?P<name>\w+)\}?\"?\s+in\b")
 _CASE_BRANCH = re.compile(r"^\s*\(?(?P<patterns>[^()#\n]+?)\)")
+_CASE_END = re.compile(r"^\s*esac\b")
 _GETOPTS = re.compile(r"\bgetopts\s+[\"']?(?P<letters>:?[A-Za-z0-9:]+)[\"']?\s+\w+")
 _OPTION_BRANCH = re.compile(r"^\s*\(?(?P<letter>[A-Za-z0-9])\)[^\n]*\$\{?OPTARG\b")
 _PARAMETERS_WITHIN = 6  # lines after `name() {` where its `local a=$1 b=$2` are
@@ -366,18 +367,26 @@ def _first_argument_cases(file: UserFile) -> tuple[int, dict[str, int], int | No
             continue
         patterns: dict[str, int] = {}
         default = None
-        for offset, branch in enumerate(lines[number:], number + 1):
-            if re.match(r"^\s*esac\b", branch):
-                break
-            if found := _CASE_BRANCH.match(branch):
-                for pattern in found["patterns"].split("|"):
-                    pattern = pattern.strip().strip("\"'")
-                    if pattern == "*":
-                        default = offset
-                    elif pattern:
-                        patterns.setdefault(pattern, offset)
+        for offset, _, branch_patterns in case_branches(lines, number):
+            for pattern in branch_patterns:
+                if pattern == "*":
+                    default = offset
+                elif pattern:
+                    patterns.setdefault(pattern, offset)
         return number, patterns, default
     return None
+
+
+def case_branches(lines: list[str], start: int) -> list[tuple[int, str, list[str]]]:
+    """(line number, line, patterns without their quotes) of each branch of the `case` opened at line `start`, up to
+    its `esac`."""
+    branches = []
+    for number, line in enumerate(lines[start:], start + 1):
+        if _CASE_END.match(line):
+            break
+        if branch := _CASE_BRANCH.match(line):  # a comment line is none: `#` is not in a pattern
+            branches.append((number, line.strip(), [p.strip().strip("\"'") for p in branch["patterns"].split("|")]))
+    return branches
 
 
 def _argument_in_other_case(ev: Evidence) -> Finding | None:

@@ -20,7 +20,7 @@ from pathlib import Path
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import Finding
-from gym_pipeline.diagnose.rules.shell_pitfalls import shell_files
+from gym_pipeline.diagnose.rules.shell_pitfalls import case_branches, shell_files
 from gym_pipeline.diagnose.user_scripts import assignment_of, lines_matching
 from gym_pipeline.diagnose.vocabulary import CONFIG
 
@@ -32,8 +32,6 @@ _ONE_WORD_COMPARISON = re.compile(r"\[\[?\s+(?P<word>\"?\$\{?(?P<name>[A-Za-z_]\
 # `[ -n "$FLAG" ]`, `[ "$FLAG" ]`: whether the value is empty
 _NOT_EMPTY_TEST = re.compile(r"\[\[?\s+(?:-n\s+)?\"\$\{?(?P<name>[A-Za-z_]\w*)\}?\"\s+\]\]?")
 _CASE = re.compile(r"^\s*case\s+\S+\s+in\b")
-_CASE_END = re.compile(r"^\s*esac\b")
-_BRANCH = re.compile(r"^\s*\(?(?P<patterns>[^()#\n]+?)\)")
 _OFF_VALUE = re.compile(r"=[\"']?(?P<value>0|false|no|off)[\"']?\s*(?:#.*)?$", re.I)
 
 
@@ -107,24 +105,13 @@ def _switch_tested_for_emptiness(ev: Evidence) -> Finding | None:
     return None
 
 
-def _case_branches(lines: list[str], start: int) -> list[tuple[int, str, list[str]]]:
-    """(line number, line, patterns) of each branch of the `case` opened at line `start`, up to its `esac`."""
-    branches = []
-    for number, line in enumerate(lines[start:], start + 1):
-        if _CASE_END.match(line):
-            break
-        if (branch := _BRANCH.match(line)) and not line.lstrip().startswith("#"):
-            branches.append((number, line.strip(), [p.strip().strip("\"'") for p in branch["patterns"].split("|")]))
-    return branches
-
-
 def _catch_all_before_branches(ev: Evidence) -> Finding | None:
     for file in shell_files(ev):
         lines = file.text.splitlines()
         for start, line in enumerate(lines, 1):
             if not _CASE.match(line):
                 continue
-            branches = _case_branches(lines, start)
+            branches = case_branches(lines, start)
             first = next((index for index, (_, _, patterns) in enumerate(branches) if "*" in patterns), None)
             if first is None or first == len(branches) - 1:
                 continue
