@@ -728,6 +728,34 @@ def test_labels_keeping_a_spreadsheets_text_apostrophe_name_the_export_and_the_s
     assert top.fix.startswith("In prep_data.py, strip the markup when reading answers.csv.")
 
 
+@pytest.mark.parametrize("column_width", [3, 12])
+def test_long_numbers_a_narrow_spreadsheet_column_exported_in_scientific_notation_name_the_export(
+        run, policy_endpoint, column_width):
+    """The labelling sheet's answer column is 3 characters wide: it shows every longer number in scientific notation
+    (5050 as 5.1E+03) and its CSV export writes the numbers as shown, so prep_data.py reads labels no exact answer
+    equals. A column wide enough for the numbers exports them whole, and the run is healthy."""
+    (run / "prep_data.py").write_text(PREP_FROM_SHEET)
+
+    def exported(labels):
+        def shown(label):
+            return f"{int(label):.1E}" if label.isdigit() and len(label) > column_width else label
+        with (run / "answers.csv").open("w", newline="") as sheet:
+            csv.writer(sheet).writerows([["answer"], *([shown(label)] for label in labels)])
+        return json.loads(subprocess.run([sys.executable, "prep_data.py", "answers.csv"], cwd=run, capture_output=True,
+                                         text=True, check=True).stdout)
+
+    changed = recollect_with_labels(run, policy_endpoint, exported)
+
+    report = diagnose(run)
+    if column_width > 10:
+        assert changed == 0 and report.category == "healthy", [f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert changed >= 10 and (top.category, top.id) == ("data_schema", "labels_rounded_to_scientific_notation")
+    assert "rounded in scientific notation" in top.title and "Table files in the run folder: answers.csv" in top.cause
+    assert top.fix.startswith("Export the labels again from answers.csv with the number column formatted as text")
+
+
 PREP_FROM_MARKDOWN = '''import json
 cells = [line.strip().strip("|").split("|") for line in open("review.md", encoding="utf-8") if line.startswith("|")]
 print(json.dumps([answer.strip() for _, answer in cells[2:]]))

@@ -148,6 +148,10 @@ class RowQuality:
     # ... scored 0: the expected answer a spreadsheet's date (`4-Mar`) where the answer is a fraction (`3/4`)
     date_labels: int = 0
     date_label_example: EvidenceLine | None = None
+    # ... scored 0: the expected answer the answer rounded to scientific notation (`3.2E+07` for `31536000`)
+    rounded_labels: int = 0
+    rounded_label_example: EvidenceLine | None = None
+    rounded_label_pair: tuple[str, str] = ("", "")  # (expected, answer) of the example
     # ... scored 0: the answer is one of the alternatives the expected answer joins (`Paris` for `Paris|City of Paris`)
     joined_labels: int = 0
     joined_label_example: EvidenceLine | None = None
@@ -521,6 +525,11 @@ def _note_scored_answer(quality: RowQuality, expected: str, answer: ScoredAnswer
         quality.date_labels += 1
         quality.date_label_example = quality.date_label_example or here
         return
+    if _rounded_to_scientific(expected, extracted):
+        quality.rounded_labels += 1
+        if quality.rounded_label_example is None:
+            quality.rounded_label_example, quality.rounded_label_pair = here, (expected.strip(), extracted.strip())
+        return
     if (separator := _joined_alternative(expected, extracted)) is not None:
         quality.joined_labels += 1
         quality.joined_label_example = quality.joined_label_example or here
@@ -701,6 +710,19 @@ def _same_number(expected: str, extracted: str) -> bool:
         return float(expected.strip().replace(",", "")) == float(extracted.strip().replace(",", ""))
     except ValueError:
         return False
+
+
+_SCIENTIFIC = re.compile(r"-?\d(?:\.(?P<decimals>\d+))?[eE][+-]?\d+")
+
+
+def _rounded_to_scientific(expected: str, extracted: str) -> bool:
+    """`expected` is the number `extracted` gives, rounded to a few digits in scientific notation (`3.2E+07` for
+    31536000): how a spreadsheet shows a long number in a narrow column, and exports it."""
+    label = _SCIENTIFIC.fullmatch(expected.strip())
+    if label is None or not re.fullmatch(r"-?\d+(?:\.\d+)?", extracted.strip().replace(",", "")):
+        return False
+    answer = float(extracted.strip().replace(",", ""))
+    return answer != float(expected) and float(f"{answer:.{len(label['decimals'] or '')}e}") == float(expected)
 
 
 def _annotated(expected: str, extracted: str) -> bool:

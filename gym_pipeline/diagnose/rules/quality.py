@@ -164,6 +164,30 @@ def rule_labels_read_as_dates(ev: Evidence) -> list[Finding]:
     )]
 
 
+def rule_labels_rounded_to_scientific_notation(ev: Evidence) -> list[Finding]:
+    """Expected answers in scientific notation (`3.2E+07`) that the answers (31536000) round to: a spreadsheet
+    showed the long numbers in a narrow column and exported them as shown."""
+    a = ev.artifacts
+    quality = a.quality
+    if quality.rounded_labels < MISSCORED_MIN_ROWS or quality.rounded_label_example is None:
+        return []
+    label, answer = quality.rounded_label_pair
+    tables = _tables(ev)
+    source = ", ".join(tables) if tables else "the spreadsheet the labels came from"
+    return [Finding(
+        category=DATA_SCHEMA,
+        title=f"{quality.rounded_labels} answers scored 0 are numbers whose `expected_answer` is the same number "
+              f"rounded in scientific notation ({label!r} for {answer}): the labels lost their digits",
+        evidence=[quality.rounded_label_example],
+        cause="The labels went through a spreadsheet that shows a long number in a narrow column in scientific "
+              f"notation and exported it as shown ({label} for {answer}): its digits are gone, so no exact answer "
+              "matches and every such task scores 0." + (f" Table files in the run folder: {source}." if tables else ""),
+        fix=f"Export the labels again from {source} with the number column formatted as text or as a whole number "
+            f"(no `E+` in the file: `{answer}`, not `{label}`), or build the data from the original numbers; check a "
+            f"long label by eye, then materialize again and collect. The materialized rows: {path_of(a.materialized)}.",
+    )]
+
+
 def prompts_cut_at_one_length(ev: Evidence) -> tuple[int, int, int] | None:
     """(length, prompts of it, tasks) when many prompts are exactly one length and end mid-word."""
     quality = ev.artifacts.quality
