@@ -1,7 +1,8 @@
 """A user's round-robin balancer over two replicas of the simulated policy, run for real, one of them left on last
 week's checkpoint: every command succeeds, and half the rollouts are the older model's. The diagnosis names the two
 checkpoints the balancer's log forwards to, and the line of the replicas' script that starts the old one. The same
-balancer over two replicas of one checkpoint is no finding.
+balancer over two replicas of one checkpoint is no finding. Likewise a gateway whose A/B canary sends a share of the
+requests to the previous deployment's server.
 """
 
 import subprocess
@@ -59,8 +60,72 @@ ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), Balancer).serve_forever()
 '''
 
 
-def _collect_through_balancer(tmp_path: Path, second_replica: str) -> Path:
+CANARY_GATEWAY = '''"""gateway.py: the team's one URL for every tool. A/B canary: CANARY_SHARE of the completions go to
+the previous deployment."""
+import random
+import sys
+import urllib.request
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+UPSTREAM = sys.argv[2]
+CANARY = "{canary}"  # the previous deployment, kept for the A/B comparison
+CANARY_SHARE = {share}
+
+
+class Gateway(BaseHTTPRequestHandler):
+    def _forward(self, body):
+        canary = self.path.endswith("/chat/completions") and random.random() < CANARY_SHARE
+        request = urllib.request.Request((CANARY if canary else UPSTREAM) + self.path, data=body,
+                                         method=self.command, headers={{"Content-Type": "application/json"}})
+        with urllib.request.urlopen(request, timeout=120) as answer:
+            status, data = answer.status, answer.read()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def do_GET(self):
+        self._forward(None)
+
+    def do_POST(self):
+        self._forward(self.rfile.read(int(self.headers["Content-Length"])))
+
+
+print(f"gateway.py on 127.0.0.1:{{sys.argv[1]}} -> {{UPSTREAM}}", flush=True)
+ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), Gateway).serve_forever()
+'''
+
+
+def _collect_through_front(run: Path, served: list[Path], front: str, front_arguments) -> None:
+    """The simulated policy serving each of `served` (logs/replica_<i>.log), `front` (a script in `run`) started with
+    `front_arguments(its port, the replicas' addresses)` (logs/<front>.log), and a collection through it."""
     environment = get_environment("string_match")
+    inputs = run / "rollouts_materialized_inputs.jsonl"
+    materialize_file(environment.dataset_path, inputs, MaterializationSettings(2, environment.agent_name))
+    ports, front_port = [free_loopback_port() for _ in served], free_loopback_port()
+    processes = []
+    for index, (checkpoint, port) in enumerate(zip(served, ports, strict=True)):
+        with (run / "logs" / f"replica_{index}.log").open("w") as log:
+            processes.append(subprocess.Popen([*CLI, "serve-policy", "--checkpoint", str(checkpoint), "--port",
+                                               str(port)], stdout=log, stderr=subprocess.STDOUT))
+    with (run / "logs" / f"{Path(front).stem}.log").open("w") as log:
+        processes.append(subprocess.Popen([sys.executable, str(run / front), str(front_port),
+                                           *front_arguments([f"http://127.0.0.1:{port}" for port in ports])],
+                                          stdout=log, stderr=subprocess.STDOUT))
+    try:
+        time.sleep(2.5)
+        with (run / "logs" / "collect.log").open("w") as log:
+            subprocess.run([*CLI, "collect", "--inputs", str(inputs), "--output", str(run / "rollouts.jsonl"),
+                            "--model-url", f"http://127.0.0.1:{front_port}/v1", "--env", "string_match"],
+                           stdout=log, stderr=subprocess.STDOUT, timeout=180, check=True)
+    finally:
+        for process in processes:
+            process.terminate()
+            process.wait(10)
+
+
+def _collect_through_balancer(tmp_path: Path, second_replica: str) -> Path:
     checkpoints = {path.name: path for path in demo_checkpoints(tmp_path / "checkpoints", 2, ["string_match"])}
     run = tmp_path / "run"
     (run / "logs").mkdir(parents=True)
@@ -69,28 +134,8 @@ def _collect_through_balancer(tmp_path: Path, second_replica: str) -> Path:
         "#!/bin/bash\n# two replicas of this week's model behind balancer.py\n"
         f"CKPTS=({checkpoints['step_0200']} {checkpoints[second_replica]})\n"
         'for i in 0 1; do serve-policy --checkpoint ${CKPTS[$i]} > logs/replica_$i.log 2>&1 & done\n')
-    inputs = run / "rollouts_materialized_inputs.jsonl"
-    materialize_file(environment.dataset_path, inputs, MaterializationSettings(2, environment.agent_name))
-    ports, balancer_port = [free_loopback_port(), free_loopback_port()], free_loopback_port()
-    replicas = []
-    for index, (name, port) in enumerate(zip(("step_0200", second_replica), ports, strict=True)):
-        with (run / "logs" / f"replica_{index}.log").open("w") as log:
-            replicas.append(subprocess.Popen([*CLI, "serve-policy", "--checkpoint", str(checkpoints[name]), "--port",
-                                              str(port)], stdout=log, stderr=subprocess.STDOUT))
-    with (run / "logs" / "balancer.log").open("w") as log:
-        balancer = subprocess.Popen([sys.executable, str(run / "balancer.py"), str(balancer_port),
-                                     *(f"http://127.0.0.1:{port}" for port in ports)], stdout=log,
-                                    stderr=subprocess.STDOUT)
-    try:
-        time.sleep(2.5)
-        with (run / "logs" / "collect.log").open("w") as log:
-            subprocess.run([*CLI, "collect", "--inputs", str(inputs), "--output", str(run / "rollouts.jsonl"),
-                            "--model-url", f"http://127.0.0.1:{balancer_port}/v1", "--env", "string_match"],
-                           stdout=log, stderr=subprocess.STDOUT, timeout=180, check=True)
-    finally:
-        for process in (balancer, *replicas):
-            process.terminate()
-            process.wait(10)
+    _collect_through_front(run, [checkpoints["step_0200"], checkpoints[second_replica]], "balancer.py",
+                           lambda addresses: addresses)
     return run
 
 
@@ -110,3 +155,35 @@ def test_a_balancer_over_a_replica_left_on_last_weeks_checkpoint_is_named(tmp_pa
     assert (top.category, top.id) == ("model_serving", RULE), [f.title for f in report.causes]
     assert top.title.startswith("The requests went to model servers of 2 checkpoints: step 200 and step 100")
     assert "serve_replicas.sh:3 `CKPTS=(" in top.fix and "balancer.py:8 `ROTATION = itertools.cycle(" in top.fix
+
+
+@pytest.mark.parametrize("share", [0.5, 0])
+def test_a_gateways_canary_share_sent_to_the_previous_checkpoint_is_named(tmp_path: Path, share: float):
+    """The team's gateway sends CANARY_SHARE of the completions to the previous deployment (step 100), an address it
+    names; its log names only its upstream (step 200). With the share at 0 every answer is step 200's: no finding."""
+    checkpoints = {path.name: path for path in demo_checkpoints(tmp_path / "checkpoints", 2, ["string_match"])}
+    run = tmp_path / "run"
+    (run / "logs").mkdir(parents=True)
+    previous_port = free_loopback_port()
+    gateway = CANARY_GATEWAY.format(canary=f"http://127.0.0.1:{previous_port}", share=share)
+    (run / "gateway.py").write_text(gateway)
+    with (run / "logs" / "previous_deployment.log").open("w") as log:
+        previous = subprocess.Popen([*CLI, "serve-policy", "--checkpoint", str(checkpoints["step_0100"]), "--port",
+                                     str(previous_port)], stdout=log, stderr=subprocess.STDOUT)
+    try:
+        _collect_through_front(run, [checkpoints["step_0200"]], "gateway.py", lambda addresses: addresses)
+    finally:
+        previous.terminate()
+        previous.wait(10)
+
+    report = diagnose(run)
+
+    if not share:
+        assert all(f.id != "share_sent_to_a_server_of_another_checkpoint" for f in report.findings)
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("model_serving", "share_sent_to_a_server_of_another_checkpoint")
+    assert top.title == ("gateway.py sends a share of the requests (CANARY_SHARE = 0.5) to CANARY, the step 100 "
+                         "server, while the run is of step 200")
+    assert top.fix.startswith("Turn the split off in gateway.py for evals (CANARY_SHARE = 0,")

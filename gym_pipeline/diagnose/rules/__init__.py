@@ -45,6 +45,7 @@ from gym_pipeline.diagnose.rules.checkpoint_choice import (
     rule_oldest_checkpoint_served_as_newest,
     rule_replicas_of_other_checkpoints,
     rule_rollouts_kept_by_a_build_tool,
+    rule_share_sent_to_a_server_of_another_checkpoint,
 )
 from gym_pipeline.diagnose.rules.client_timeout import rule_client_timeout_too_short
 from gym_pipeline.diagnose.rules.command_lines import rule_option_given_twice
@@ -275,6 +276,7 @@ RULES: tuple[Rule, ...] = (
     Rule(2, "older_version_picked_from_a_listing", rule_older_version_picked_from_a_listing),
     Rule(2, "checkpoint_of_another_run_served", rule_checkpoint_of_another_run_served),
     Rule(2, "replicas_of_other_checkpoints", rule_replicas_of_other_checkpoints),
+    Rule(2, "share_sent_to_a_server_of_another_checkpoint", rule_share_sent_to_a_server_of_another_checkpoint),
     Rule(2, "compressed_replies", rule_compressed_replies),
     Rule(2, "interrupted_collection", rule_interrupted_collection),
     Rule(2, "one_answer_to_every_task", rule_one_answer_to_every_task),

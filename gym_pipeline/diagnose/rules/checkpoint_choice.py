@@ -8,7 +8,8 @@ rollout is another model's.
 - A build tool that kept the rollouts of an earlier checkpoint's server (`make: Nothing to be done`): the rollouts
   depend on their inputs only, so a new server changes nothing to make.
 - A balancer or gateway of the user's that spreads the requests over replicas serving different checkpoints (one
-  left on last week's): its log forwards to both, and the rollouts mix two models.
+  left on last week's): its log forwards to both, and the rollouts mix two models. Or a gateway script that sends a
+  share of the requests (an A/B canary) to an address it names, which is the previous checkpoint's server.
 """
 
 from __future__ import annotations
@@ -151,6 +152,50 @@ def _forwarding_log(ev: Evidence, servers: list[tuple[str, int, EvidenceLine]]) 
         if len(named) >= 2:
             return log, named
     return None
+
+
+# a literal server address in a user's program, and a setting of the share of traffic it gets (`CANARY_SHARE = 0.5`)
+_ADDRESS_LITERAL = re.compile(r"""(?P<name>\w+)\s*=\s*["'](?P<address>https?://[^"'\s/]+)""")
+_SHARE_SETTING = re.compile(r"^\s*\w*(?:SHARE|WEIGHT|FRACTION|PERCENT|RATIO|SPLIT|PROB)\w*\s*=\s*(?P<value>\d*\.?\d+)\s*(?:#|$)", re.I)
+
+
+def rule_share_sent_to_a_server_of_another_checkpoint(ev: Evidence) -> list[Finding]:
+    """The run's requests went through a gateway of the user's whose log forwards them to the server of one
+    checkpoint, and whose own code sends a share of them to an address it names: a server of another checkpoint."""
+    if ev.run_dir is None or not ev.run_dir.is_dir():
+        return []
+    servers = started_model_servers(ev)
+    used = model_url_of(ev).rstrip("/").removesuffix("/v1")
+    if len({step for _, step, _ in servers}) < 2 or any(address == used for address, _, _ in servers):
+        return []
+    step_of = {address: step for address, step, _ in servers}
+    forwarded = {step for log, head in ev.log_heads if ev.rel(log) not in {line.file for _, _, line in servers}
+                 for address, step in step_of.items() if re.search(rf"{re.escape(address)}(?!\d)", head)}
+    if len(forwarded) != 1:
+        return []
+    [meant] = forwarded
+    for file, number, line, match in lines_matching(ev.user_files, _ADDRESS_LITERAL, {".py"}):
+        other = step_of.get(match["address"].rstrip("/"))
+        share = next((found for found in lines_matching([file], _SHARE_SETTING)), None)
+        if other is None or other == meant or share is None or float(share[3]["value"]) == 0:
+            continue
+        servers_of = {step: line for _, step, line in servers}
+        return [Finding(
+            category=MODEL_SERVING,
+            title=f"{file.name} sends a share of the requests ({share[2].strip()}) to {match['name']}, the step "
+                  f"{other} server, while the run is of step {meant}",
+            evidence=[servers_of[meant], servers_of[other],
+                      EvidenceLine(file=file.name, line=number, text=line.strip()),
+                      EvidenceLine(file=file.name, line=share[1], text=share[2].strip())],
+            cause=f"The run's requests went through {file.name} ({used}), which forwards them to the step {meant} "
+                  f"server but sends the share `{share[2].strip()}` to {match['address']}: the server of step "
+                  f"{other}, by its own log. The rollouts mix the two checkpoints' answers and the profile averages "
+                  f"them as step {meant}. Nothing fails.",
+            fix=f"Turn the split off in {file.name} for evals ({share[2].strip().split('=')[0].strip()} = 0, or "
+                f"point the run at the step {meant} server directly), then collect again on a clean output path and "
+                "profile.",
+        )]
+    return []
 
 
 def rule_replicas_of_other_checkpoints(ev: Evidence) -> list[Finding]:
