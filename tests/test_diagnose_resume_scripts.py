@@ -9,6 +9,8 @@
   later run skips; after a run that ended normally, the next one runs.
 - A time budget spent by a loop that runs one collection per `split` chunk, one after another; and by a collection
   at a concurrency of 1 whose output nobody kept, where only the manifest tells.
+- A `git pull` of the team's eval repo, where a teammate committed their results, before a collection with --resume
+  into it: the resume finds everything done and asks the model nothing. A repo that ignores its results is no finding.
 """
 
 import subprocess
@@ -251,3 +253,42 @@ def test_a_guard_that_tests_for_rows_materializes_again(tmp_path: Path) -> None:
     assert (run / "rollouts_materialized_inputs.jsonl").stat().st_size > 0
 
     assert diagnose(run).category == "healthy"
+
+
+def _shared_repo_runs(ignored: str) -> list[str]:
+    """A teammate collects into results/ of the team's eval repo and pushes; then the user's run_eval.sh pulls that
+    repo and collects into its results/ with --resume. `ignored`: the repo's .gitignore."""
+    git = ("export GIT_AUTHOR_NAME=eval GIT_AUTHOR_EMAIL=eval@example.com GIT_COMMITTER_NAME=eval "
+           "GIT_COMMITTER_EMAIL=eval@example.com\n")
+    in_results = MATERIALIZE.replace("--output ", "--output results/")
+    collect = (f"{CLI} collect --inputs results/rollouts_materialized_inputs.jsonl --output results/rollouts.jsonl "
+               "--model-url URL --env string_match --concurrency 4")
+    teammate = (git + "git init -q --bare -b main ../origin.git && git clone -q ../origin.git ../teammate\n"
+                f"cp data.jsonl ../teammate/ && cd ../teammate && printf '{ignored}' > .gitignore\n" + in_results + collect + "\n"
+                "git add -A && git commit -qm 'step results' && git push -q origin main\n")
+    user = (git + "[ -d eval-repo ] || git clone -q ../origin.git eval-repo\ncd eval-repo\ngit pull -q origin main\n"
+            + in_results + collect + " --resume\n")
+    return [teammate, user]
+
+
+def test_a_resume_after_a_pull_that_brought_a_teammates_committed_rollouts_asks_the_model_nothing(
+        tmp_path: Path) -> None:
+    run = _run_scripts(tmp_path, _shared_repo_runs(""))
+    assert "0 collected, 30 already done" in (run / "logs" / "run_eval_1.log").read_text()
+
+    top = diagnose(run).causes[0]
+
+    assert (top.category, top.id) == ("cache_resume", "resume_over_rows_a_fetch_brought")
+    assert [line.where for line in top.evidence] == ["logs/run_eval_1.log:3", "run_eval.sh:5", "run_eval.sh:7"]
+    assert top.title.endswith("right after run_eval.sh:5 `git pull -q origin main` brought the folder up to date")
+    assert "`results/` in .gitignore" in top.fix
+
+
+def test_the_same_pull_of_a_repo_that_ignores_its_results_is_no_finding(tmp_path: Path) -> None:
+    run = _run_scripts(tmp_path, _shared_repo_runs("results/\\n"))
+    assert "30 collected, 0 already done" in (run / "logs" / "run_eval_1.log").read_text()
+
+    report = diagnose(run)
+
+    assert all(f.id != "resume_over_rows_a_fetch_brought" for f in report.findings)
+    assert report.category == "healthy", [f.title for f in report.causes]

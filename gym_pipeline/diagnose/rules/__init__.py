@@ -152,6 +152,7 @@ from gym_pipeline.diagnose.rules.refusals import rule_model_refusals
 from gym_pipeline.diagnose.rules.resume_scripts import (
     rule_done_check_counts_tasks,
     rule_done_marker_left_by_an_earlier_run,
+    rule_resume_over_rows_a_fetch_brought,
     rule_retries_that_start_over,
 )
 from gym_pipeline.diagnose.rules.routing import failure_route
@@ -242,6 +243,7 @@ RULES: tuple[Rule, ...] = (
     Rule(1, "retries_that_start_over", rule_retries_that_start_over),
     Rule(1, "done_check_counts_tasks", rule_done_check_counts_tasks),
     Rule(1, "done_marker_left_by_an_earlier_run", rule_done_marker_left_by_an_earlier_run),
+    Rule(1, "resume_over_rows_a_fetch_brought", rule_resume_over_rows_a_fetch_brought),
     Rule(1, "step_ended_with_its_batch_script", rule_step_ended_with_its_batch_script),
     Rule(1, "variable_not_exported_to_the_job", rule_variable_not_exported_to_the_job),
     Rule(1, "job_output_in_a_missing_folder", rule_job_output_in_a_missing_folder),

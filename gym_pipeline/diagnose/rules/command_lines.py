@@ -16,13 +16,13 @@ from gym_pipeline.diagnose.user_scripts import UserFile
 from gym_pipeline.diagnose.vocabulary import CONFIG
 
 # a command of NeMo Gym or of ours, and the words of its subcommand
-_COMMAND = re.compile(r"(?:^|[\s;&|(])(?P<program>\S*\b(?:gym|gym-pipeline|ng_\w+))\s+(?P<rest>.*)$")
+_COMMAND = re.compile(r"(?:^|[\s;&|(])(?P<program>\S*\b(?:gym|gym-pipeline|gym_pipeline\.cli|ng_\w+))\s+(?P<rest>.*)$")
 # the options that may be given more than once (each adds a value)
 REPEATABLE = frozenset({"--checkpoint", "--env", "--search-dir", "--config-paths"})
 
 
 def rule_option_given_twice(ev: Evidence) -> list[Finding]:
-    for file, number, line in _commands(ev.user_files):
+    for file, number, line in gym_commands(ev.user_files):
         match = _COMMAND.search(line)
         try:
             words = shlex.split(match["rest"], comments=True)
@@ -61,7 +61,7 @@ def _subcommands(words: list[str]) -> list[str]:
     return [word for word in words[:3] if re.fullmatch(r"[a-z][\w-]*", word)][:2]
 
 
-def _commands(files: list[UserFile]):
+def gym_commands(files: list[UserFile]):
     """(file, first line number, the command joined from its continued lines) of each line of a script that runs a
     Gym or gym-pipeline command."""
     for file in files:

@@ -9,6 +9,9 @@
 - A "collect once" marker file (`if [ -f .collect_done ]; then echo skipping...`) that an earlier run left in the
   folder: the new run (a new checkpoint, new data) skipped its collection and profiled the old rollouts. A lock folder
   (`if ! mkdir eval.lock; then ... exit 0`) that a killed run never removed does the same to every later run.
+- A script that fetches a shared folder (`git pull` of the team's eval repo, `rsync`, `aws s3 sync`) before a collection
+  with `--resume` into it: a teammate's committed rollouts arrive complete, the resume finds nothing left to do and asks
+  the model nothing, and the profile is the teammate's checkpoint's.
 - A "materialize once" guard that tests the inputs file exists (`[ -e inputs.jsonl ] || materialize ...`): a file
   a cleanup emptied (`: > file`) still exists, so the run skipped materializing and collected nothing.
 """
@@ -22,6 +25,7 @@ from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import Finding, path_of, resume_command
 from gym_pipeline.diagnose.logs import find_log_files
+from gym_pipeline.diagnose.rules.command_lines import gym_commands
 from gym_pipeline.diagnose.rules.taskfolders import task_folder_run
 from gym_pipeline.diagnose.user_scripts import (
     SCRIPT_SUFFIXES,
@@ -266,3 +270,45 @@ def existence_guard_over_empty_inputs(ev: Evidence) -> Finding | None:
                else "")
             + "; then materialize again and collect.",
     )
+
+
+# a command bringing files from elsewhere into the folder a script works in
+_FETCHES = re.compile(r"^\s*(?:git\s+(?:-C\s+\S+\s+)?(?:pull|checkout|reset\s+--hard|clone)\b|rsync\b|aws\s+s3\s+(?:sync|cp)\b"
+                      r"|gsutil\s+(?:-m\s+)?(?:rsync|cp)\b|rclone\s+(?:copy|sync)\b|dvc\s+pull\b)")
+_OUTPUT_OPTION = re.compile(r"(?:--output[ =]|output_jsonl_fpath=)(?P<path>\S+)")
+
+
+def rule_resume_over_rows_a_fetch_brought(ev: Evidence) -> list[Finding]:
+    """A collection with --resume that found every rollout done and sent the model nothing, right after the script
+    fetched the folder it writes into (`git pull` of a repo where a teammate committed their results)."""
+    kept = [hit for hit in ev.hits("builtin_resumed") if hit.text.lstrip().startswith("0 collected")] \
+        + ev.hits("gym_resume_nothing_to_run")
+    if not kept:
+        return []
+    for file in _scripts(ev):
+        fetch = next(((number, line) for _, number, line, _ in lines_matching([file], _FETCHES)), None)
+        collect = next(((number, command) for _, number, command in gym_commands([file])
+                        if _COLLECTS.search(command) and _RESUMES.search(command)
+                        and fetch is not None and number > fetch[0]), None)
+        if collect is None:
+            continue
+        output = _OUTPUT_OPTION.search(collect[1])
+        target = output["path"] if output else "the output"
+        fetched = fetch[1].strip()
+        return [Finding(
+            category=CACHE_RESUME,
+            title=f"The collection asked the model nothing: --resume found every rollout already in {target}, right "
+                  f"after {file.name}:{fetch[0]} `{fetched}` brought the folder up to date",
+            evidence=[kept[-1].evidence(), EvidenceLine(file=file.name, line=fetch[0], text=fetched),
+                      EvidenceLine(file=file.name, line=collect[0], text=collect[1].strip())],
+            cause=f"`{fetched}` brings whatever the shared copy holds, results included: rollouts someone else "
+                  f"collected and committed (or synced) for their checkpoint. The collection that follows resumes into "
+                  f"{target}, finds every key done and sends nothing to the model server started for this run, so "
+                  "the profile is of the other run's rollouts. A --resume trusts whatever rows the output holds, "
+                  "whoever wrote them.",
+            fix=f"Keep results out of what `{fetched}` brings (for git: `results/` in .gitignore and `git rm -r "
+                f"--cached results`; for a sync, exclude the results folder), and collect each checkpoint into its "
+                f"own output folder; pass --resume only to continue an interrupted collection of the same run. Now: "
+                f"move {target} away, collect again without --resume, then profile.",
+        )]
+    return []
