@@ -9,6 +9,8 @@
   later run skips; after a run that ended normally, the next one runs.
 - A time budget spent by a loop that runs one collection per `split` chunk, one after another; and by a collection
   at a concurrency of 1 whose output nobody kept, where only the manifest tells.
+- An output folder named after the eval code's version but not the checkpoint, skipped when it holds rollouts: the
+  new checkpoint's run profiles the last one's. Named after the checkpoint too, it is collected afresh.
 - A `git pull` of the team's eval repo, where a teammate committed their results, before a collection with --resume
   into it: the resume finds everything done and asks the model nothing. A repo that ignores its results is no finding.
 """
@@ -28,26 +30,32 @@ MATERIALIZE = (f"{CLI} materialize --input data.jsonl --num-repeats 3 --agent st
                "--output rollouts_materialized_inputs.jsonl\n")
 
 
-def _run_scripts(tmp_path: Path, scripts: list[str]) -> Path:
-    """A run folder where each script (the latest kept as run_eval.sh) ran against a slow policy, logs kept."""
+def _run_scripts(tmp_path: Path, scripts: list[str], checkpoint_of_script: list[int] | None = None) -> Path:
+    """A run folder where each script (the latest kept as run_eval.sh) ran against a slow policy, logs kept. With
+    `checkpoint_of_script`, a policy serves each demo checkpoint (logs/model_server.log, model_server_1.log, ...)
+    and each script's URL and CKPT are its checkpoint's server and folder name."""
     environment = get_environment("string_match")
-    checkpoint = demo_checkpoints(tmp_path / "checkpoints", 1, ["string_match"])[0]
+    served = checkpoint_of_script or [0] * len(scripts)
+    checkpoints = demo_checkpoints(tmp_path / "checkpoints", max(served) + 1, ["string_match"])
     run = tmp_path / "run"
     (run / "logs").mkdir(parents=True)
     (run / "data.jsonl").write_text("".join(environment.dataset_path.read_text().splitlines(keepends=True)[:10]))
-    port = free_loopback_port()
-    with (run / "logs" / "model_server.log").open("w") as log:
-        server = subprocess.Popen([*CLI.split(), "serve-policy", "--checkpoint", str(checkpoint), "--port", str(port),
-                                   "--latency-ms", "250"], stdout=log, stderr=subprocess.STDOUT)
+    ports, servers = [free_loopback_port() for _ in checkpoints], []
+    for index, (checkpoint, port) in enumerate(zip(checkpoints, ports, strict=True)):
+        with (run / "logs" / f"model_server{f'_{index}' if index else ''}.log").open("w") as log:
+            servers.append(subprocess.Popen([*CLI.split(), "serve-policy", "--checkpoint", str(checkpoint), "--port",
+                                             str(port), "--latency-ms", "250"], stdout=log, stderr=subprocess.STDOUT))
     try:
         time.sleep(2.5)
-        for number, script in enumerate(scripts):
-            (run / "run_eval.sh").write_text("#!/bin/bash\n" + script.replace("URL", f"http://127.0.0.1:{port}/v1"))
+        for number, (script, index) in enumerate(zip(scripts, served, strict=True)):
+            (run / "run_eval.sh").write_text("#!/bin/bash\n" + script.replace("URL", f"http://127.0.0.1:{ports[index]}/v1")
+                                             .replace("CKPT", checkpoints[index].name))
             with (run / "logs" / f"run_eval_{number}.log").open("w") as log:
                 subprocess.run(["bash", "run_eval.sh"], cwd=run, stdout=log, stderr=subprocess.STDOUT, timeout=180)
     finally:
-        server.terminate()
-        server.wait(10)
+        for server in servers:
+            server.terminate()
+            server.wait(10)
     return run
 
 
@@ -291,4 +299,42 @@ def test_the_same_pull_of_a_repo_that_ignores_its_results_is_no_finding(tmp_path
     report = diagnose(run)
 
     assert all(f.id != "resume_over_rows_a_fetch_brought" for f in report.findings)
+    assert report.category == "healthy", [f.title for f in report.causes]
+
+
+def _weekly_eval(folder: str) -> str:
+    """Evaluate into results/<folder>/ unless its rollouts are there ("evaluate once")."""
+    return (f"OUT=results/{folder}\nmkdir -p $OUT\nif [ -s $OUT/rollouts.jsonl ]; then\n"
+            '  echo "== $OUT already evaluated, reusing it"\nelse\n'
+            + MATERIALIZE.replace("--output ", "  --output $OUT/")
+            + f"  {CLI} collect --inputs $OUT/rollouts_materialized_inputs.jsonl --output $OUT/rollouts.jsonl "
+              "--model-url URL --env string_match --concurrency 4\nfi\n")
+
+
+def test_an_output_folder_keyed_without_the_checkpoint_hands_last_weeks_rollouts_to_the_new_one(tmp_path: Path) -> None:
+    """The output folder is named after the eval code's version only: last week's step 100 run left its rollouts
+    there, and this week's step 200 run skipped its collection."""
+    script = "VERSION=v3\n" + _weekly_eval("$VERSION")
+    run = _run_scripts(tmp_path, [script, script], checkpoint_of_script=[0, 1])
+    assert "already evaluated, reusing it" in (run / "logs" / "run_eval_1.log").read_text()
+
+    top = diagnose(run).causes[0]
+
+    assert (top.category, top.id) == ("cache_resume", "done_marker_left_by_an_earlier_run")
+    assert top.title == ("run_eval.sh:5 skipped the collection because $OUT/rollouts.jsonl was there: the rollouts "
+                         "profiled are the step 100 server's, while the step 200 server started for this run was "
+                         "asked nothing")
+    assert [line.where for line in top.evidence] == ["logs/run_eval_1.log:1", "run_eval.sh:5", "logs/model_server.log:1",
+                                                     "logs/model_server_1.log:1", "run_eval.sh:3"]
+    assert "put the checkpoint (and the data's digest) in $OUT (`OUT=results/$VERSION` -> " in top.fix
+
+
+def test_an_output_folder_keyed_by_the_checkpoint_is_collected_afresh(tmp_path: Path) -> None:
+    script = "VERSION=v3\n" + _weekly_eval("$VERSION-CKPT")
+    run = _run_scripts(tmp_path, [script, script], checkpoint_of_script=[0, 1])
+    assert "30 collected, 0 already done" in (run / "logs" / "run_eval_1.log").read_text()
+
+    report = diagnose(run)
+
+    assert all(f.id != "done_marker_left_by_an_earlier_run" for f in report.findings)
     assert report.category == "healthy", [f.title for f in report.causes]

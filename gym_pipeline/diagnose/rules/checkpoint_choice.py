@@ -17,6 +17,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import orjson
+
+from gym_pipeline.core.manifest import MANIFEST_FILE, ROLLOUTS_STAGE
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import Finding, model_url_of
@@ -104,6 +107,32 @@ def started_model_servers(ev: Evidence) -> list[tuple[str, int, EvidenceLine]]:
     return found
 
 
+def _recorded_model_url(ev: Evidence) -> str:
+    """The model URL the rollouts' manifest records: the run folder's, or the one beside the rollouts found in a folder
+    under it (`results/<key>/`), else the one the logs name."""
+    beside = ev.artifacts.files.rollouts.parent / MANIFEST_FILE
+    if not ev.manifest.present and beside.is_file():
+        try:
+            recorded = orjson.loads(beside.read_bytes()).get(ROLLOUTS_STAGE, {}).get("model_url")
+        except (orjson.JSONDecodeError, AttributeError, OSError):
+            recorded = None
+        if isinstance(recorded, str):
+            return recorded
+    return model_url_of(ev)
+
+
+def rollouts_of_an_older_server(ev: Evidence) -> tuple[tuple[int, EvidenceLine], tuple[str, int, EvidenceLine]] | None:
+    """((step, server line) of the server the rollouts record, the newest server started) when the run's logs show a
+    server of a newer checkpoint than the one the rollouts came from."""
+    used = _recorded_model_url(ev).rstrip("/").removesuffix("/v1")
+    servers = started_model_servers(ev)
+    of_rollouts = next(((step, line) for address, step, line in servers if address == used), None)
+    newest = max(servers, key=lambda server: server[1], default=None)
+    if of_rollouts is None or newest is None or newest[1] <= of_rollouts[0]:
+        return None
+    return of_rollouts, newest
+
+
 def rule_rollouts_kept_by_a_build_tool(ev: Evidence) -> list[Finding]:
     if ev.run_dir is None or not ev.run_dir.is_dir():
         return []
@@ -111,12 +140,10 @@ def rule_rollouts_kept_by_a_build_tool(ev: Evidence) -> list[Finding]:
     if not hits:
         return []
     up_to_date = hits[-1].evidence()
-    used = model_url_of(ev).rstrip("/").removesuffix("/v1")
-    servers = started_model_servers(ev)
-    of_rollouts = next(((step, line) for address, step, line in servers if address == used), None)
-    newest = max(servers, key=lambda server: server[1], default=None)
-    if of_rollouts is None or newest is None or newest[1] <= of_rollouts[0]:
+    if (servers := rollouts_of_an_older_server(ev)) is None:
         return []
+    of_rollouts, newest = servers
+    used = model_url_of(ev).rstrip("/").removesuffix("/v1")
     makefile = next((file.name for file in ev.user_files
                      if Path(file.name).name in MAKEFILE_NAMES), None)
     return [Finding(

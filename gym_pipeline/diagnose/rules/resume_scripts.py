@@ -25,6 +25,7 @@ from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import Finding, path_of, resume_command
 from gym_pipeline.diagnose.logs import find_log_files
+from gym_pipeline.diagnose.rules.checkpoint_choice import rollouts_of_an_older_server
 from gym_pipeline.diagnose.rules.command_lines import gym_commands
 from gym_pipeline.diagnose.rules.taskfolders import task_folder_run
 from gym_pipeline.diagnose.user_scripts import (
@@ -128,11 +129,13 @@ def rule_done_check_counts_tasks(ev: Evidence) -> list[Finding]:
     return []
 
 
-_MARKER_GUARD = re.compile(r"^\s*if\s+(?:(?P<test>\[\[?\s+-[fes]\s+\"?(?P<marker>[\w./-]+)\"?\s*\]\]?)"
+_MARKER_GUARD = re.compile(r"^\s*if\s+(?:(?P<test>\[\[?\s+-[fes]\s+\"?(?P<marker>[\w./${}-]+)\"?\s*\]\]?)"
                            r"|!\s+mkdir\s+\"?(?P<lock>[\w./-]+)\"?)")  # `if ! mkdir eval.lock`: a lock folder
 _BRANCH_END = re.compile(r"^\s*(?:else|elif|fi)\b")
 _ONE_LINE_BRANCH = re.compile(r";\s*then\b(?P<taken>.*?)(?:\b(?:else|elif)\b(?P<otherwise>.*))?$")
-_ECHOED = re.compile(r"\becho\s+[\"'](?P<text>[^\"'$]{12,})")
+_ECHOED = re.compile(r"\becho\s+[\"'](?P<text>[^\"']+)")
+_EXPANSION = re.compile(r"\$(?:\{[^}]*\}|\([^)]*\)|\w+)")  # what the shell replaces in an echoed text
+MIN_ECHOED_WORDS = 12  # characters of an echoed text, between expansions, to find it in a log
 _LOG_BYTES = 1 << 20  # of each log, searched for the script's own words
 
 
@@ -147,9 +150,9 @@ def _logged(ev: Evidence, words: str) -> EvidenceLine | None:
     return None
 
 
-def rule_done_marker_left_by_an_earlier_run(ev: Evidence) -> list[Finding]:
-    if ev.run_dir is None:
-        return []
+def _skips_taken(ev: Evidence):
+    """(script, line number, line, guard match, the log line of its skip) of each `if` guard of a script that skips the
+    collection when a file exists (or a lock folder cannot be made), and whose skip message a log shows."""
     for file in _scripts(ev):
         lines = file.text.splitlines()
         for number, line in enumerate(lines, 1):
@@ -161,29 +164,38 @@ def rule_done_marker_left_by_an_earlier_run(ev: Evidence) -> list[Finding]:
             if said is None or not any(_COLLECTS.search(text) for text in otherwise[:20]) \
                     or any(_COLLECTS.search(text) for text in branch):
                 continue
-            skipped = _logged(ev, said[:40])
-            if skipped is None:
-                continue
-            if guard["lock"]:
-                return [_lock_left_by_a_killed_run(file, number, line, guard["lock"], skipped)]
-            marker = guard["marker"]
-            if Path(marker).name == Path(path_of(ev.artifacts.rollouts)).name:  # the output itself: whole, it is done
-                if ev.artifacts.missing_keys:
-                    return [_partial_output_taken_for_done(ev, file, number, line, guard["test"], skipped)]
-                continue
-            return [Finding(
-                category=CACHE_RESUME,
-                title=f"{file.name}:{number} skipped the collection because {marker} exists: the rollouts profiled are "
-                      "an earlier run's",
-                evidence=[skipped, EvidenceLine(file=file.name, line=number, text=line.strip())],
-                cause=f"{file.name} collects only when {marker} is missing, and an earlier run left it in this folder: "
-                      f"this run found it ({skipped.file}:{skipped.line}), skipped the collection, and profiled the "
-                      "rollouts of that earlier run, whatever model or data it had. A marker that says only "
-                      "\"collected once\" cannot tell one run from the next.",
-                fix=f"Remove {marker} before a new run, or make the marker name the run it is for (the checkpoint and "
-                    f"the data's digest in its name or content, checked in {file.name}), or let `gym-pipeline collect "
-                    "--resume` decide what is left to do (it checks the inputs); then collect again and profile.",
-            )]
+            words = max(_EXPANSION.split(said), key=len)
+            if len(words) >= MIN_ECHOED_WORDS and (skipped := _logged(ev, words[:40])) is not None:
+                yield file, number, line, guard, skipped
+
+
+def rule_done_marker_left_by_an_earlier_run(ev: Evidence) -> list[Finding]:
+    if ev.run_dir is None:
+        return []
+    for file, number, line, guard, skipped in _skips_taken(ev):
+        if guard["lock"]:
+            return [_lock_left_by_a_killed_run(file, number, line, guard["lock"], skipped)]
+        marker = guard["marker"]
+        if Path(marker).name == Path(path_of(ev.artifacts.rollouts)).name:  # the output itself: whole, it is done
+            if ev.artifacts.missing_keys:
+                return [_partial_output_taken_for_done(ev, file, number, line, guard["test"], skipped)]
+            if (servers := rollouts_of_an_older_server(ev)) is not None:
+                return [_output_of_an_older_checkpoint_taken_for_done(ev, file, number, line, marker, skipped,
+                                                                      *servers)]
+            continue
+        return [Finding(
+            category=CACHE_RESUME,
+            title=f"{file.name}:{number} skipped the collection because {marker} exists: the rollouts profiled are "
+                  "an earlier run's",
+            evidence=[skipped, EvidenceLine(file=file.name, line=number, text=line.strip())],
+            cause=f"{file.name} collects only when {marker} is missing, and an earlier run left it in this folder: "
+                  f"this run found it ({skipped.file}:{skipped.line}), skipped the collection, and profiled the "
+                  "rollouts of that earlier run, whatever model or data it had. A marker that says only "
+                  "\"collected once\" cannot tell one run from the next.",
+            fix=f"Remove {marker} before a new run, or make the marker name the run it is for (the checkpoint and "
+                f"the data's digest in its name or content, checked in {file.name}), or let `gym-pipeline collect "
+                "--resume` decide what is left to do (it checks the inputs); then collect again and profile.",
+        )]
     return []
 
 
@@ -220,6 +232,31 @@ def _partial_output_taken_for_done(ev: Evidence, file: UserFile, number: int, li
         fix=f"In {file.name}, replace `{test}` with a check that the collection is complete (`[ \"$(wc -l < "
             f"{Path(path_of(a.rollouts)).name})\" -ge \"$(wc -l < {Path(path_of(a.materialized)).name})\" ]`), or "
             f"run the collection every time; now {again}; then profile.",
+    )
+
+
+def _output_of_an_older_checkpoint_taken_for_done(ev: Evidence, file: UserFile, number: int, line: str, marker: str,
+                                                  skipped: EvidenceLine, of_rollouts: tuple[int, EvidenceLine],
+                                                  newest: tuple[str, int, EvidenceLine]) -> Finding:
+    folder = _EXPANSION.search(marker)
+    keyed = assignment_of([file], folder.group(0).strip("${}")) if folder and folder.group(0)[1] != "(" else None
+    by = f" It names the output by {file.name}:{keyed[1]} `{keyed[2]}`, which holds neither." if keyed else ""
+    return Finding(
+        category=CACHE_RESUME,
+        title=f"{file.name}:{number} skipped the collection because {marker} was there: the rollouts profiled are "
+              f"the step {of_rollouts[0]} server's, while the step {newest[1]} server started for this run was asked "
+              "nothing",
+        evidence=[skipped, EvidenceLine(file=file.name, line=number, text=line.strip()), of_rollouts[1], newest[2],
+                  *([EvidenceLine(file=file.name, line=keyed[1], text=keyed[2])] if keyed else [])],
+        cause=f"{file.name} takes an existing rollouts file for this run's, done; but the path it checks does not "
+              f"change with the checkpoint or the model.{by} So the run of step {newest[1]} found the rollouts an "
+              f"earlier run collected from step {of_rollouts[0]} (their manifest records that server's address), "
+              f"skipped the collection and profiled them as step {newest[1]}'s. Nothing fails.",
+        fix=f"Name the output after what it evaluates: in {file.name}, put the checkpoint (and the data's digest) in "
+            + (f"{folder.group(0)} (`{keyed[2]}` -> add the checkpoint's name)" if keyed else "the checked path")
+            + ", or let `gym-pipeline collect --resume` decide what is left (it checks the inputs); now move "
+              f"{Path(path_of(ev.artifacts.rollouts)).parent} away, collect from the step {newest[1]} server and "
+              "profile.",
     )
 
 
