@@ -149,15 +149,19 @@ def test_fractions_against_spreadsheet_dates_and_decimals_against_their_integer_
     assert quality.date_label_example.line == 1 and quality.truncated_label_example.line == 3
 
 
-def test_numbers_against_labels_rounded_to_scientific_notation_count_only_when_they_round_to_them():
+def test_numbers_against_labels_in_a_spreadsheets_display_format_count_per_format():
     quality = RowQuality()
     rows = [scored("3.2E+07", "31536000", 0.0), scored("1.0E+06", "1,048,576", 0.0),  # rounded by a narrow column
-            scored("3.1E+07", "31536000", 0.0),  # another number
-            scored("1E+03", "1000", 0.0)]  # the same number written otherwise: not rounded
+            scored("25%", "0.25", 0.0), scored("12.5 %", "0.125", 0.0),  # Percentage
+            scored("(8)", "-8", 0.0), scored("$1,234.00", "1234", 0.0), scored("120 €", "120", 0.0),
+            scored("3.1E+07", "31536000", 0.0), scored("25%", "25", 0.0), scored("(8)", "8", 0.0),  # other numbers
+            scored("1E+03", "1000", 0.0)]  # the same number written otherwise: not a display format
     for line, row in enumerate(rows, start=1):
         note_rollout_row(quality, row, (line, 0), "rollouts.jsonl", line)
-    assert (quality.rounded_labels, quality.number_written_otherwise) == (2, 1)
-    assert quality.rounded_label_pair == ("3.2E+07", "31536000") and quality.rounded_label_example.line == 1
+    assert quality.formatted_labels == {"scientific notation": 2, "percentage": 2, "accounting": 1, "currency": 2}
+    assert quality.number_written_otherwise == 1
+    example, label, answer = quality.formatted_label_examples["percentage"]
+    assert (example.line, label, answer) == (3, "25%", "0.25")
 
 
 def answered_on_last_line(expected: str, last_line: str, reward: float) -> dict:

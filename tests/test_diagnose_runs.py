@@ -728,17 +728,23 @@ def test_labels_keeping_a_spreadsheets_text_apostrophe_name_the_export_and_the_s
     assert top.fix.startswith("In prep_data.py, strip the markup when reading answers.csv.")
 
 
-@pytest.mark.parametrize("column_width", [3, 12])
-def test_long_numbers_a_narrow_spreadsheet_column_exported_in_scientific_notation_name_the_export(
-        run, policy_endpoint, column_width):
-    """The labelling sheet's answer column is 3 characters wide: it shows every longer number in scientific notation
-    (5050 as 5.1E+03) and its CSV export writes the numbers as shown, so prep_data.py reads labels no exact answer
-    equals. A column wide enough for the numbers exports them whole, and the run is healthy."""
+@pytest.mark.parametrize("number_format", ["narrow column", "currency", "general"])
+def test_labels_exported_in_a_spreadsheets_number_format_name_the_export_and_the_format(run, policy_endpoint,
+                                                                                        number_format):
+    """The labelling sheet's answer column shows its numbers in a display format, and its CSV export writes them as
+    shown: in a 3-character column every longer number in scientific notation (5050 as 5.1E+03), in Currency format
+    with a dollar sign and cents (36 as $36.00). prep_data.py reads labels no exact answer equals. The General format
+    exports the numbers as they are, and the run is healthy."""
     (run / "prep_data.py").write_text(PREP_FROM_SHEET)
 
+    def shown(label):
+        if not label.isdigit() or number_format == "general":
+            return label
+        if number_format == "currency":
+            return f"${int(label):,.2f}"
+        return f"{int(label):.1E}" if len(label) > 3 else label
+
     def exported(labels):
-        def shown(label):
-            return f"{int(label):.1E}" if label.isdigit() and len(label) > column_width else label
         with (run / "answers.csv").open("w", newline="") as sheet:
             csv.writer(sheet).writerows([["answer"], *([shown(label)] for label in labels)])
         return json.loads(subprocess.run([sys.executable, "prep_data.py", "answers.csv"], cwd=run, capture_output=True,
@@ -747,13 +753,15 @@ def test_long_numbers_a_narrow_spreadsheet_column_exported_in_scientific_notatio
     changed = recollect_with_labels(run, policy_endpoint, exported)
 
     report = diagnose(run)
-    if column_width > 10:
+    if number_format == "general":
         assert changed == 0 and report.category == "healthy", [f.title for f in report.causes]
         return
     top = report.causes[0]
-    assert changed >= 10 and (top.category, top.id) == ("data_schema", "labels_rounded_to_scientific_notation")
-    assert "rounded in scientific notation" in top.title and "Table files in the run folder: answers.csv" in top.cause
-    assert top.fix.startswith("Export the labels again from answers.csv with the number column formatted as text")
+    assert changed >= 10 and (top.category, top.id) == ("data_schema", "labels_in_a_spreadsheets_display_format")
+    shown_as = {"narrow column": "scientific notation", "currency": "currency"}[number_format]
+    assert f"in a spreadsheet's {shown_as} format" in top.title
+    assert "Table files in the run folder: answers.csv" in top.cause
+    assert top.fix.startswith("Export the labels again from answers.csv with the answer column formatted as")
 
 
 PREP_FROM_MARKDOWN = '''import json

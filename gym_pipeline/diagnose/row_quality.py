@@ -45,6 +45,7 @@ Collected while `artifacts` streams the files, one row at a time, in bounded mem
 
 from __future__ import annotations
 
+import math
 import re
 import unicodedata
 from collections import Counter
@@ -148,10 +149,10 @@ class RowQuality:
     # ... scored 0: the expected answer a spreadsheet's date (`4-Mar`) where the answer is a fraction (`3/4`)
     date_labels: int = 0
     date_label_example: EvidenceLine | None = None
-    # ... scored 0: the expected answer the answer rounded to scientific notation (`3.2E+07` for `31536000`)
-    rounded_labels: int = 0
-    rounded_label_example: EvidenceLine | None = None
-    rounded_label_pair: tuple[str, str] = ("", "")  # (expected, answer) of the example
+    # ... scored 0: the expected answer is the answer in a spreadsheet's display format (`3.2E+07` for 31536000,
+    # `25%` for 0.25, `(8)` for -8, `$120.00` for 120), counted per format, with the first example of each
+    formatted_labels: Counter[str] = field(default_factory=Counter)
+    formatted_label_examples: dict[str, tuple[EvidenceLine, str, str]] = field(default_factory=dict)  # (line, label, answer)
     # ... scored 0: the answer is one of the alternatives the expected answer joins (`Paris` for `Paris|City of Paris`)
     joined_labels: int = 0
     joined_label_example: EvidenceLine | None = None
@@ -525,10 +526,9 @@ def _note_scored_answer(quality: RowQuality, expected: str, answer: ScoredAnswer
         quality.date_labels += 1
         quality.date_label_example = quality.date_label_example or here
         return
-    if _rounded_to_scientific(expected, extracted):
-        quality.rounded_labels += 1
-        if quality.rounded_label_example is None:
-            quality.rounded_label_example, quality.rounded_label_pair = here, (expected.strip(), extracted.strip())
+    if (shown_as := spreadsheet_format(expected, extracted)) is not None:
+        quality.formatted_labels[shown_as] += 1
+        quality.formatted_label_examples.setdefault(shown_as, (here, expected.strip(), extracted.strip()))
         return
     if (separator := _joined_alternative(expected, extracted)) is not None:
         quality.joined_labels += 1
@@ -712,17 +712,32 @@ def _same_number(expected: str, extracted: str) -> bool:
         return False
 
 
+_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
 _SCIENTIFIC = re.compile(r"-?\d(?:\.(?P<decimals>\d+))?[eE][+-]?\d+")
+_PERCENTAGE = re.compile(r"(?P<number>-?\d+(?:\.\d+)?)\s*%")
+_ACCOUNTING_NEGATIVE = re.compile(r"\((?P<number>\d+(?:\.\d+)?)\)")
+_CURRENCY = re.compile(r"(?:[$€£¥]\s?(?P<before>-?\d+(?:\.\d+)?)|(?P<after>-?\d+(?:\.\d+)?)\s?[€£])")
+SCIENTIFIC, PERCENTAGE, ACCOUNTING, CURRENCY = "scientific notation", "percentage", "accounting", "currency"
 
 
-def _rounded_to_scientific(expected: str, extracted: str) -> bool:
-    """`expected` is the number `extracted` gives, rounded to a few digits in scientific notation (`3.2E+07` for
-    31536000): how a spreadsheet shows a long number in a narrow column, and exports it."""
-    label = _SCIENTIFIC.fullmatch(expected.strip())
-    if label is None or not re.fullmatch(r"-?\d+(?:\.\d+)?", extracted.strip().replace(",", "")):
-        return False
-    answer = float(extracted.strip().replace(",", ""))
-    return answer != float(expected) and float(f"{answer:.{len(label['decimals'] or '')}e}") == float(expected)
+def spreadsheet_format(expected: str, extracted: str) -> str | None:
+    """The display format of a spreadsheet (`scientific notation`, `percentage`, `accounting`, `currency`) in which
+    `expected` writes the number `extracted` gives (`3.2E+07` for 31536000: rounded in a narrow column; `25%` for 0.25;
+    `(8)` for -8; `$120.00` for 120): a label column exported as the sheet shows it."""
+    answer_text = extracted.strip().replace(",", "")
+    if not _NUMBER.fullmatch(answer_text):
+        return None
+    answer, label = float(answer_text), expected.strip().replace(",", "")
+    if (scientific := _SCIENTIFIC.fullmatch(label)) is not None:
+        rounded = float(f"{answer:.{len(scientific['decimals'] or '')}e}")
+        return SCIENTIFIC if answer != float(label) and rounded == float(label) else None
+    if (percent := _PERCENTAGE.fullmatch(label)) is not None:
+        return PERCENTAGE if math.isclose(float(percent["number"]) / 100, answer, rel_tol=1e-9) else None
+    if (negative := _ACCOUNTING_NEGATIVE.fullmatch(label)) is not None:
+        return ACCOUNTING if answer < 0 and -float(negative["number"]) == answer else None
+    if (money := _CURRENCY.fullmatch(label)) is not None:
+        return CURRENCY if float(money["before"] or money["after"]) == answer else None
+    return None
 
 
 def _annotated(expected: str, extracted: str) -> bool:

@@ -13,7 +13,16 @@ from gym_pipeline.diagnose.data_preparation import label_source
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import Finding, model_url_of, path_of, plural, profile_command
-from gym_pipeline.diagnose.row_quality import HTML_ENTITY, RowQuality, labels_of_other_tasks, labels_one_row_off
+from gym_pipeline.diagnose.row_quality import (
+    ACCOUNTING,
+    CURRENCY,
+    HTML_ENTITY,
+    PERCENTAGE,
+    SCIENTIFIC,
+    RowQuality,
+    labels_of_other_tasks,
+    labels_one_row_off,
+)
 from gym_pipeline.diagnose.rules.data_rows import chat_template_in_prompts
 from gym_pipeline.diagnose.user_scripts import UserFile, lines_matching
 from gym_pipeline.diagnose.vocabulary import CACHE_RESUME, CONFIG, DATA_SCHEMA, MODEL_SERVING, VERIFIER_RUNTIME
@@ -164,27 +173,44 @@ def rule_labels_read_as_dates(ev: Evidence) -> list[Finding]:
     )]
 
 
-def rule_labels_rounded_to_scientific_notation(ev: Evidence) -> list[Finding]:
-    """Expected answers in scientific notation (`3.2E+07`) that the answers (31536000) round to: a spreadsheet
-    showed the long numbers in a narrow column and exported them as shown."""
+# per display format: what the sheet did to the labels, and how the column must be formatted instead
+_FORMATS = {
+    SCIENTIFIC: ("shows a long number in a narrow column in scientific notation, rounded to a few digits",
+                 "as text or as a whole number (no `E+` in the file)"),
+    PERCENTAGE: ("formats the column as Percentage, which shows 0.25 as 25%",
+                 "as plain numbers (General or Number, not Percentage, so no `%` is written)"),
+    ACCOUNTING: ("formats the column as Accounting, which shows a negative number in parentheses",
+                 "as plain numbers (General or Number, not Accounting, which writes a negative number in parentheses)"),
+    CURRENCY: ("formats the column as Currency, which adds the currency sign and the cents",
+               "as plain numbers (General or Number, not Currency: no currency sign)"),
+}
+
+
+def rule_labels_in_a_spreadsheets_display_format(ev: Evidence) -> list[Finding]:
+    """Expected answers that are the answers' numbers as a spreadsheet displays them (`3.2E+07` for 31536000, `25%`
+    for 0.25, `(8)` for -8, `$120.00` for 120): the label column was exported as the sheet showed it."""
     a = ev.artifacts
     quality = a.quality
-    if quality.rounded_labels < MISSCORED_MIN_ROWS or quality.rounded_label_example is None:
+    if not quality.formatted_labels:
         return []
-    label, answer = quality.rounded_label_pair
+    shown_as, count = quality.formatted_labels.most_common(1)[0]
+    if count < MISSCORED_MIN_ROWS:
+        return []
+    example, label, answer = quality.formatted_label_examples[shown_as]
+    did, instead = _FORMATS[shown_as]
     tables = _tables(ev)
     source = ", ".join(tables) if tables else "the spreadsheet the labels came from"
     return [Finding(
         category=DATA_SCHEMA,
-        title=f"{quality.rounded_labels} answers scored 0 are numbers whose `expected_answer` is the same number "
-              f"rounded in scientific notation ({label!r} for {answer}): the labels lost their digits",
-        evidence=[quality.rounded_label_example],
-        cause="The labels went through a spreadsheet that shows a long number in a narrow column in scientific "
-              f"notation and exported it as shown ({label} for {answer}): its digits are gone, so no exact answer "
-              "matches and every such task scores 0." + (f" Table files in the run folder: {source}." if tables else ""),
-        fix=f"Export the labels again from {source} with the number column formatted as text or as a whole number "
-            f"(no `E+` in the file: `{answer}`, not `{label}`), or build the data from the original numbers; check a "
-            f"long label by eye, then materialize again and collect. The materialized rows: {path_of(a.materialized)}.",
+        title=f"{count} answers scored 0 are numbers whose `expected_answer` writes them in a spreadsheet's "
+              f"{shown_as} format ({label!r} for {answer})",
+        evidence=[example],
+        cause=f"The labels went through a spreadsheet that {did}, and its export wrote the numbers as shown ({label} "
+              f"for {answer}): no exact answer equals them, so every such task scores 0."
+              + (f" Table files in the run folder: {source}." if tables else ""),
+        fix=f"Export the labels again from {source} with the answer column formatted {instead}: `{answer}`, not "
+            f"`{label}`; or build the data from the original numbers. Check a few labels by eye, then materialize "
+            f"again and collect. The materialized rows: {path_of(a.materialized)}.",
     )]
 
 
