@@ -15,48 +15,11 @@
   into it: the resume finds everything done and asks the model nothing. A repo that ignores its results is no finding.
 """
 
-import subprocess
-import sys
-import time
 from pathlib import Path
 
+from script_support import CLI, MATERIALIZE, run_scripts
+
 from gym_pipeline.diagnose import diagnose
-from gym_pipeline.environments import get_environment
-from gym_pipeline.host import free_loopback_port
-from gym_pipeline.serving.checkpoints import demo_checkpoints
-
-CLI = " ".join([sys.executable, "-m", "gym_pipeline.cli"])
-MATERIALIZE = (f"{CLI} materialize --input data.jsonl --num-repeats 3 --agent string_match_simple_agent "
-               "--output rollouts_materialized_inputs.jsonl\n")
-
-
-def _run_scripts(tmp_path: Path, scripts: list[str], checkpoint_of_script: list[int] | None = None) -> Path:
-    """A run folder where each script (the latest kept as run_eval.sh) ran against a slow policy, logs kept. With
-    `checkpoint_of_script`, a policy serves each demo checkpoint (logs/model_server.log, model_server_1.log, ...)
-    and each script's URL and CKPT are its checkpoint's server and folder name."""
-    environment = get_environment("string_match")
-    served = checkpoint_of_script or [0] * len(scripts)
-    checkpoints = demo_checkpoints(tmp_path / "checkpoints", max(served) + 1, ["string_match"])
-    run = tmp_path / "run"
-    (run / "logs").mkdir(parents=True)
-    (run / "data.jsonl").write_text("".join(environment.dataset_path.read_text().splitlines(keepends=True)[:10]))
-    ports, servers = [free_loopback_port() for _ in checkpoints], []
-    for index, (checkpoint, port) in enumerate(zip(checkpoints, ports, strict=True)):
-        with (run / "logs" / f"model_server{f'_{index}' if index else ''}.log").open("w") as log:
-            servers.append(subprocess.Popen([*CLI.split(), "serve-policy", "--checkpoint", str(checkpoint), "--port",
-                                             str(port), "--latency-ms", "250"], stdout=log, stderr=subprocess.STDOUT))
-    try:
-        time.sleep(2.5)
-        for number, (script, index) in enumerate(zip(scripts, served, strict=True)):
-            (run / "run_eval.sh").write_text("#!/bin/bash\n" + script.replace("URL", f"http://127.0.0.1:{ports[index]}/v1")
-                                             .replace("CKPT", checkpoints[index].name))
-            with (run / "logs" / f"run_eval_{number}.log").open("w") as log:
-                subprocess.run(["bash", "run_eval.sh"], cwd=run, stdout=log, stderr=subprocess.STDOUT, timeout=180)
-    finally:
-        for server in servers:
-            server.terminate()
-            server.wait(10)
-    return run
 
 
 def _retrying(resume: str) -> str:
@@ -67,7 +30,7 @@ def _retrying(resume: str) -> str:
 
 
 def test_a_retry_loop_without_resume_starts_over_at_each_attempt(tmp_path: Path) -> None:
-    run = _run_scripts(tmp_path, [_retrying("")])
+    run = run_scripts(tmp_path, [_retrying("")])
     assert (run / "logs" / "run_eval_0.log").read_text().count("ended by SIGTERM") == 6  # no attempt finished
 
     top = diagnose(run).causes[0]
@@ -78,7 +41,7 @@ def test_a_retry_loop_without_resume_starts_over_at_each_attempt(tmp_path: Path)
 
 
 def test_a_retry_loop_with_resume_adds_up_and_is_not_blamed(tmp_path: Path) -> None:
-    run = _run_scripts(tmp_path, [_retrying(" --resume")])
+    run = run_scripts(tmp_path, [_retrying(" --resume")])
 
     assert all(f.id != "retries_that_start_over" for f in diagnose(run).findings)
 
@@ -91,7 +54,7 @@ def test_a_done_check_that_counts_tasks_takes_a_partial_file_as_complete(tmp_pat
                "if [ -f rollouts.jsonl ] && [ $(wc -l < rollouts.jsonl) -ge $TASKS ]; then\n"
                '  echo "rollouts.jsonl complete, skipping the collection"\nelse\n'
                f"  {collect}\nfi\n")
-    run = _run_scripts(tmp_path, [interrupted, guarded])
+    run = run_scripts(tmp_path, [interrupted, guarded])
     assert "skipping the collection" in (run / "logs" / "run_eval_1.log").read_text()  # bash really skipped it
 
     top = diagnose(run).causes[0]
@@ -110,7 +73,7 @@ def _one_collection_per_chunk(budget_s: int, pause: str = "") -> str:
 
 
 def test_a_budget_spent_by_one_collection_per_chunk_in_turn_blames_the_loop(tmp_path: Path) -> None:
-    run = _run_scripts(tmp_path, [_one_collection_per_chunk(8)])
+    run = run_scripts(tmp_path, [_one_collection_per_chunk(8)])
     assert "collect loop exited 124" in (run / "logs" / "run_eval_0.log").read_text()
 
     top = diagnose(run).causes[0]
@@ -121,7 +84,7 @@ def test_a_budget_spent_by_one_collection_per_chunk_in_turn_blames_the_loop(tmp_
 
 
 def test_a_pause_between_the_chunks_is_named_in_the_fix(tmp_path: Path) -> None:
-    run = _run_scripts(tmp_path, [_one_collection_per_chunk(8, pause="  sleep $PAUSE_S\n")])
+    run = run_scripts(tmp_path, [_one_collection_per_chunk(8, pause="  sleep $PAUSE_S\n")])
 
     top = diagnose(run).causes[0]
 
@@ -131,7 +94,7 @@ def test_a_pause_between_the_chunks_is_named_in_the_fix(tmp_path: Path) -> None:
 
 
 def test_the_same_loop_given_its_time_is_not_blamed(tmp_path: Path) -> None:
-    run = _run_scripts(tmp_path, [_one_collection_per_chunk(170)])
+    run = run_scripts(tmp_path, [_one_collection_per_chunk(170)])
     assert "collect loop exited 0" in (run / "logs" / "run_eval_0.log").read_text()
 
     assert all(f.id != "interrupted_collection" for f in diagnose(run).findings)
@@ -143,7 +106,7 @@ def _unlogged_collection(concurrency: int) -> str:
 
 
 def test_a_collection_one_request_at_a_time_cut_short_without_a_log_is_read_from_the_manifest(tmp_path: Path) -> None:
-    run = _run_scripts(tmp_path, [_unlogged_collection(1)])
+    run = run_scripts(tmp_path, [_unlogged_collection(1)])
 
     top = diagnose(run).causes[0]
 
@@ -153,7 +116,7 @@ def test_a_collection_one_request_at_a_time_cut_short_without_a_log_is_read_from
 
 
 def test_a_collection_with_requests_in_parallel_cut_short_is_not_called_slow(tmp_path: Path) -> None:
-    run = _run_scripts(tmp_path, [_unlogged_collection(2)])
+    run = run_scripts(tmp_path, [_unlogged_collection(2)])
 
     assert all(f.id != "interrupted_collection" for f in diagnose(run).findings)
 
@@ -165,7 +128,7 @@ def _collect_once(cleanup: str) -> str:
 
 
 def test_a_collect_once_marker_left_by_an_earlier_run_skips_the_next_collection(tmp_path: Path) -> None:
-    run = _run_scripts(tmp_path, [_collect_once(""), _collect_once("")])
+    run = run_scripts(tmp_path, [_collect_once(""), _collect_once("")])
     assert "skipping" in (run / "logs" / "run_eval_1.log").read_text()
 
     top = diagnose(run).causes[0]
@@ -176,7 +139,7 @@ def test_a_collect_once_marker_left_by_an_earlier_run_skips_the_next_collection(
 
 
 def test_a_marker_removed_before_each_run_is_no_finding(tmp_path: Path) -> None:
-    run = _run_scripts(tmp_path, [_collect_once("rm -f .collect_done\n"), _collect_once("rm -f .collect_done\n")])
+    run = run_scripts(tmp_path, [_collect_once("rm -f .collect_done\n"), _collect_once("rm -f .collect_done\n")])
     assert "skipping" not in (run / "logs" / "run_eval_1.log").read_text()
 
     assert all(f.id != "done_marker_left_by_an_earlier_run" for f in diagnose(run).findings)
@@ -190,7 +153,7 @@ def _locked(kill: str) -> str:
 
 
 def test_a_lock_folder_left_by_a_killed_run_skips_every_later_run(tmp_path: Path) -> None:
-    run = _run_scripts(tmp_path, [_locked("sleep 3\nkill -9 $COLLECT $$\n"), _locked("")])
+    run = run_scripts(tmp_path, [_locked("sleep 3\nkill -9 $COLLECT $$\n"), _locked("")])
     assert (run / "eval.lock").is_dir() and "skipping" in (run / "logs" / "run_eval_1.log").read_text()
 
     top = diagnose(run).causes[0]
@@ -201,7 +164,7 @@ def test_a_lock_folder_left_by_a_killed_run_skips_every_later_run(tmp_path: Path
 
 
 def test_a_lock_folder_its_run_removed_on_exit_is_no_finding(tmp_path: Path) -> None:
-    run = _run_scripts(tmp_path, [_locked(""), _locked("")])
+    run = run_scripts(tmp_path, [_locked(""), _locked("")])
     assert "skipping" not in (run / "logs" / "run_eval_1.log").read_text()
 
     assert all(f.id != "done_marker_left_by_an_earlier_run" for f in diagnose(run).findings)
@@ -215,7 +178,7 @@ def _skip_when_rollouts_exist(kill: str) -> str:
 
 
 def test_a_rollouts_file_left_by_a_killed_run_passes_a_non_empty_check(tmp_path: Path) -> None:
-    run = _run_scripts(tmp_path, [_skip_when_rollouts_exist("sleep 3; kill -9 $COLLECT $$; "),
+    run = run_scripts(tmp_path, [_skip_when_rollouts_exist("sleep 3; kill -9 $COLLECT $$; "),
                                   _skip_when_rollouts_exist("")])
     assert "collect skipped" in (run / "logs" / "run_eval_1.log").read_text()
 
@@ -229,7 +192,7 @@ def test_a_rollouts_file_left_by_a_killed_run_passes_a_non_empty_check(tmp_path:
 
 
 def test_the_same_check_after_a_run_that_finished_is_no_finding(tmp_path: Path) -> None:
-    run = _run_scripts(tmp_path, [_skip_when_rollouts_exist(""), _skip_when_rollouts_exist("")])
+    run = run_scripts(tmp_path, [_skip_when_rollouts_exist(""), _skip_when_rollouts_exist("")])
     assert "collect skipped" in (run / "logs" / "run_eval_1.log").read_text()
 
     assert all(f.id != "done_marker_left_by_an_earlier_run" for f in diagnose(run).findings)
@@ -244,7 +207,7 @@ def _materialize_once(test: str) -> str:
 
 
 def test_an_existence_guard_takes_inputs_a_cleanup_emptied_for_materialized(tmp_path: Path) -> None:
-    run = _run_scripts(tmp_path, [_materialize_once("[ -e rollouts_materialized_inputs.jsonl ]")] * 2)
+    run = run_scripts(tmp_path, [_materialize_once("[ -e rollouts_materialized_inputs.jsonl ]")] * 2)
     assert (run / "rollouts_materialized_inputs.jsonl").stat().st_size == 0
 
     top = diagnose(run).causes[0]
@@ -257,7 +220,7 @@ def test_an_existence_guard_takes_inputs_a_cleanup_emptied_for_materialized(tmp_
 
 
 def test_a_guard_that_tests_for_rows_materializes_again(tmp_path: Path) -> None:
-    run = _run_scripts(tmp_path, [_materialize_once("[ -s rollouts_materialized_inputs.jsonl ]")] * 2)
+    run = run_scripts(tmp_path, [_materialize_once("[ -s rollouts_materialized_inputs.jsonl ]")] * 2)
     assert (run / "rollouts_materialized_inputs.jsonl").stat().st_size > 0
 
     assert diagnose(run).category == "healthy"
@@ -281,7 +244,7 @@ def _shared_repo_runs(ignored: str) -> list[str]:
 
 def test_a_resume_after_a_pull_that_brought_a_teammates_committed_rollouts_asks_the_model_nothing(
         tmp_path: Path) -> None:
-    run = _run_scripts(tmp_path, _shared_repo_runs(""))
+    run = run_scripts(tmp_path, _shared_repo_runs(""))
     assert "0 collected, 30 already done" in (run / "logs" / "run_eval_1.log").read_text()
 
     top = diagnose(run).causes[0]
@@ -293,7 +256,7 @@ def test_a_resume_after_a_pull_that_brought_a_teammates_committed_rollouts_asks_
 
 
 def test_the_same_pull_of_a_repo_that_ignores_its_results_is_no_finding(tmp_path: Path) -> None:
-    run = _run_scripts(tmp_path, _shared_repo_runs("results/\\n"))
+    run = run_scripts(tmp_path, _shared_repo_runs("results/\\n"))
     assert "30 collected, 0 already done" in (run / "logs" / "run_eval_1.log").read_text()
 
     report = diagnose(run)
@@ -315,7 +278,7 @@ def test_an_output_folder_keyed_without_the_checkpoint_hands_last_weeks_rollouts
     """The output folder is named after the eval code's version only: last week's step 100 run left its rollouts
     there, and this week's step 200 run skipped its collection."""
     script = "VERSION=v3\n" + _weekly_eval("$VERSION")
-    run = _run_scripts(tmp_path, [script, script], checkpoint_of_script=[0, 1])
+    run = run_scripts(tmp_path, [script, script], checkpoint_of_script=[0, 1])
     assert "already evaluated, reusing it" in (run / "logs" / "run_eval_1.log").read_text()
 
     top = diagnose(run).causes[0]
@@ -331,7 +294,7 @@ def test_an_output_folder_keyed_without_the_checkpoint_hands_last_weeks_rollouts
 
 def test_an_output_folder_keyed_by_the_checkpoint_is_collected_afresh(tmp_path: Path) -> None:
     script = "VERSION=v3\n" + _weekly_eval("$VERSION-CKPT")
-    run = _run_scripts(tmp_path, [script, script], checkpoint_of_script=[0, 1])
+    run = run_scripts(tmp_path, [script, script], checkpoint_of_script=[0, 1])
     assert "30 collected, 0 already done" in (run / "logs" / "run_eval_1.log").read_text()
 
     report = diagnose(run)

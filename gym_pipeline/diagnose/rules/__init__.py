@@ -100,6 +100,7 @@ from gym_pipeline.diagnose.rules.joined_labels import rule_accepted_answers_join
 from gym_pipeline.diagnose.rules.known import known_problems
 from gym_pipeline.diagnose.rules.listing_picks import rule_older_version_picked_from_a_listing
 from gym_pipeline.diagnose.rules.local_ray import rule_own_ray_unreachable
+from gym_pipeline.diagnose.rules.loop_outputs import rule_loop_writes_every_item_to_one_output
 from gym_pipeline.diagnose.rules.make_targets import rule_partial_target_kept_by_make, rule_task_target_taken_for_a_file
 from gym_pipeline.diagnose.rules.model_replies import rule_model_replies_unusable
 from gym_pipeline.diagnose.rules.newline_slices import rule_last_line_cut_by_a_newline_slice
@@ -236,6 +237,7 @@ RULES: tuple[Rule, ...] = (
     Rule(1, "octal_numbers_in_settings", rule_octal_numbers_in_settings),
     Rule(1, "keys_given_twice_in_settings", rule_keys_given_twice_in_settings),
     Rule(1, "option_given_twice", rule_option_given_twice),
+    Rule(1, "loop_writes_every_item_to_one_output", rule_loop_writes_every_item_to_one_output),
     Rule(1, "shell_pitfalls", rule_shell_pitfalls),
     Rule(1, "always_true_tests", rule_always_true_tests),
     Rule(1, "settings_read_with_text_tools", rule_settings_read_with_text_tools),

@@ -1,0 +1,44 @@
+"""Users' shell scripts run for real by bash against the simulated policy, slowed down so that a `timeout` or a kill
+lands part way through a collection."""
+
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from gym_pipeline.environments import get_environment
+from gym_pipeline.host import free_loopback_port
+from gym_pipeline.serving.checkpoints import demo_checkpoints
+
+CLI = " ".join([sys.executable, "-m", "gym_pipeline.cli"])
+MATERIALIZE = (f"{CLI} materialize --input data.jsonl --num-repeats 3 --agent string_match_simple_agent "
+               "--output rollouts_materialized_inputs.jsonl\n")
+
+
+def run_scripts(tmp_path: Path, scripts: list[str], checkpoint_of_script: list[int] | None = None) -> Path:
+    """A run folder where each script (the latest kept as run_eval.sh) ran against a slow policy, logs kept. With
+    `checkpoint_of_script`, a policy serves each demo checkpoint (logs/model_server.log, model_server_1.log, ...)
+    and each script's URL and CKPT are its checkpoint's server and folder name."""
+    environment = get_environment("string_match")
+    served = checkpoint_of_script or [0] * len(scripts)
+    checkpoints = demo_checkpoints(tmp_path / "checkpoints", max(served) + 1, ["string_match"])
+    run = tmp_path / "run"
+    (run / "logs").mkdir(parents=True)
+    (run / "data.jsonl").write_text("".join(environment.dataset_path.read_text().splitlines(keepends=True)[:10]))
+    ports, servers = [free_loopback_port() for _ in checkpoints], []
+    for index, (checkpoint, port) in enumerate(zip(checkpoints, ports, strict=True)):
+        with (run / "logs" / f"model_server{f'_{index}' if index else ''}.log").open("w") as log:
+            servers.append(subprocess.Popen([*CLI.split(), "serve-policy", "--checkpoint", str(checkpoint), "--port",
+                                             str(port), "--latency-ms", "250"], stdout=log, stderr=subprocess.STDOUT))
+    try:
+        time.sleep(2.5)
+        for number, (script, index) in enumerate(zip(scripts, served, strict=True)):
+            (run / "run_eval.sh").write_text("#!/bin/bash\n" + script.replace("URL", f"http://127.0.0.1:{ports[index]}/v1")
+                                             .replace("CKPT", checkpoints[index].name))
+            with (run / "logs" / f"run_eval_{number}.log").open("w") as log:
+                subprocess.run(["bash", "run_eval.sh"], cwd=run, stdout=log, stderr=subprocess.STDOUT, timeout=180)
+    finally:
+        for server in servers:
+            server.terminate()
+            server.wait(10)
+    return run
