@@ -206,6 +206,9 @@ class RowQuality:
     # each whole response text (bounded) scored 0: the tasks it was given to, and its first row
     replies_scored_zero: dict[str, set[int]] = field(default_factory=dict)
     reply_examples: dict[str, EvidenceLine] = field(default_factory=dict)
+    # ... with no text at all, while the usage counts output tokens: the text went elsewhere on its way to the run
+    empty_replies: int = 0
+    empty_reply_example: EvidenceLine | None = None
 
 
 def _prompt(row: dict[str, Any]) -> Any:
@@ -610,6 +613,12 @@ def _note_reply_scored_zero(quality: RowQuality, row: dict[str, Any], task: int,
     if isinstance(response, dict) and response.get("status") == "incomplete":
         return  # cut at the token limit: the same opening of many answers
     text = (_response_text(row) or "").strip()
+    usage = response.get("usage") if isinstance(response, dict) else None
+    produced = usage.get("output_tokens") if isinstance(usage, dict) else None
+    if not text and isinstance(produced, int) and produced > 0:
+        quality.empty_replies += 1
+        quality.empty_reply_example = quality.empty_reply_example or where.model_copy(update={
+            "text": f"{where.text}: the reply's text is empty, usage.output_tokens={produced}"})
     if not text or (text[:MAX_KEPT] not in quality.replies_scored_zero and len(quality.replies_scored_zero) >= MAX_DISTINCT_ANSWERS):
         return
     quality.replies_scored_zero.setdefault(text[:MAX_KEPT], set()).add(task)

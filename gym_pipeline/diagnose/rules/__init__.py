@@ -68,6 +68,7 @@ from gym_pipeline.diagnose.rules.data import (
     rule_truncated_answers,
 )
 from gym_pipeline.diagnose.rules.data_rows import rule_data_rows_give_a_field_twice, rule_prompts_with_a_chat_template
+from gym_pipeline.diagnose.rules.empty_replies import rule_replies_emptied_on_the_way
 from gym_pipeline.diagnose.rules.endpoint_address import rule_endpoint_not_where_server_listens, rule_url_without_scheme
 from gym_pipeline.diagnose.rules.fallback import PROFILE_STAGE, STEP_OF_CATEGORY, stage_of_log, unexplained_log_errors
 from gym_pipeline.diagnose.rules.firewall import rule_firewall_blocks_run_port
@@ -270,6 +271,7 @@ RULES: tuple[Rule, ...] = (
     Rule(2, "proxy_rewrites_the_exchange", rule_proxy_rewrites_the_exchange),
     Rule(2, "model_endpoint_failures", rule_model_endpoint_failures),
     Rule(2, "model_replies_unusable", rule_model_replies_unusable),
+    Rule(2, "replies_emptied_on_the_way", rule_replies_emptied_on_the_way),
     Rule(2, "model_refusals", rule_model_refusals),
     Rule(2, "one_reply_to_different_prompts", rule_one_reply_to_different_prompts),
     Rule(2, "model_request_retries", rule_model_request_retries),

@@ -1,8 +1,12 @@
-"""A user's round-robin balancer over two replicas of the simulated policy, run for real, one of them left on last
+"""Users' gateways and balancers in front of the simulated policy, run for real.
+
+A round-robin balancer over two replicas of the simulated policy, run for real, one of them left on last
 week's checkpoint: every command succeeds, and half the rollouts are the older model's. The diagnosis names the two
 checkpoints the balancer's log forwards to, and the line of the replicas' script that starts the old one. The same
 balancer over two replicas of one checkpoint is no finding. Likewise a gateway whose A/B canary sends a share of the
-requests to the previous deployment's server.
+requests to the previous deployment's server. And a gateway that splits every reply into reasoning_content and
+content at `</think>`, in front of a model that never writes it: every reply reaches the run empty. Split only when
+the tag is there, the replies pass whole.
 """
 
 import subprocess
@@ -187,3 +191,68 @@ def test_a_gateways_canary_share_sent_to_the_previous_checkpoint_is_named(tmp_pa
     assert top.title == ("gateway.py sends a share of the requests (CANARY_SHARE = 0.5) to CANARY, the step 100 "
                          "server, while the run is of step 200")
     assert top.fix.startswith("Turn the split off in gateway.py for evals (CANARY_SHARE = 0,")
+
+
+REASONING_GATEWAY = '''"""gateway.py: splits the thinking off the replies, as vLLM's --reasoning-parser does."""
+import json
+import sys
+import urllib.request
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+UPSTREAM = sys.argv[2]
+ONLY_WITH_TAG = {only_with_tag}
+
+
+class Gateway(BaseHTTPRequestHandler):
+    def _forward(self, body):
+        request = urllib.request.Request(UPSTREAM + self.path, data=body, method=self.command,
+                                         headers={{"Content-Type": "application/json"}})
+        with urllib.request.urlopen(request, timeout=120) as answer:
+            status, data = answer.status, answer.read()
+        if self.path.endswith("/chat/completions"):
+            reply = json.loads(data)
+            for choice in reply["choices"]:
+                text = choice["message"].get("content") or ""
+                if "</think>" in text or not ONLY_WITH_TAG:
+                    thinking, _, answer = text.rpartition("</think>") if "</think>" in text else (text, "", "")
+                    choice["message"]["reasoning_content"] = thinking.replace("<think>", "").strip()
+                    choice["message"]["content"] = answer.strip()
+            data = json.dumps(reply).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def do_GET(self):
+        self._forward(None)
+
+    def do_POST(self):
+        self._forward(self.rfile.read(int(self.headers["Content-Length"])))
+
+
+ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), Gateway).serve_forever()
+'''
+
+
+@pytest.mark.parametrize("only_with_tag", [False, True])
+def test_a_reasoning_split_in_front_of_a_model_without_think_tags_empties_every_reply(tmp_path: Path,
+                                                                                      only_with_tag: bool):
+    checkpoint = demo_checkpoints(tmp_path / "checkpoints", 2, ["string_match"])[-1]  # step 200: mostly right
+    run = tmp_path / "run"
+    (run / "logs").mkdir(parents=True)
+    (run / "gateway.py").write_text(REASONING_GATEWAY.format(only_with_tag=only_with_tag))
+    _collect_through_front(run, [checkpoint], "gateway.py", lambda addresses: addresses)
+
+    report = diagnose(run)
+
+    if only_with_tag:
+        assert all(f.id != "replies_emptied_on_the_way" for f in report.findings)
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("model_serving", "replies_emptied_on_the_way")
+    assert top.title.endswith("replies have no text although the model produced output tokens: gateway.py moves the "
+                              "text into reasoning_content")
+    assert [line.where for line in top.evidence[1:]] == ["gateway.py:21", "gateway.py:23"]
+    assert top.fix.startswith("Turn the reasoning split off in gateway.py for this model")
