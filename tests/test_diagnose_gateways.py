@@ -4,11 +4,13 @@ A round-robin balancer over two replicas of the simulated policy, run for real, 
 week's checkpoint: every command succeeds, and half the rollouts are the older model's. The diagnosis names the two
 checkpoints the balancer's log forwards to, and the line of the replicas' script that starts the old one. The same
 balancer over two replicas of one checkpoint is no finding. Likewise a gateway whose A/B canary sends a share of the
-requests to the previous deployment's server. And a gateway that splits every reply into reasoning_content and
+requests to the previous deployment's server, or all of them to staging's when the variable naming its upstream is
+unset. And a gateway that splits every reply into reasoning_content and
 content at `</think>`, in front of a model that never writes it: every reply reaches the run empty. Split only when
 the tag is there, the replies pass whole.
 """
 
+import os
 import subprocess
 import sys
 import time
@@ -101,9 +103,11 @@ ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), Gateway).serve_forever()
 '''
 
 
-def _collect_through_front(run: Path, served: list[Path], front: str, front_arguments) -> None:
+def _collect_through_front(run: Path, served: list[Path], front: str, front_arguments,
+                           front_environment=lambda addresses: {}) -> None:
     """The simulated policy serving each of `served` (logs/replica_<i>.log), `front` (a script in `run`) started with
-    `front_arguments(its port, the replicas' addresses)` (logs/<front>.log), and a collection through it."""
+    `front_arguments(the replicas' addresses)` and the variables `front_environment(the replicas' addresses)`
+    (logs/<front>.log), and a collection through it."""
     environment = get_environment("string_match")
     inputs = run / "rollouts_materialized_inputs.jsonl"
     materialize_file(environment.dataset_path, inputs, MaterializationSettings(2, environment.agent_name))
@@ -114,9 +118,10 @@ def _collect_through_front(run: Path, served: list[Path], front: str, front_argu
             processes.append(subprocess.Popen([*CLI, "serve-policy", "--checkpoint", str(checkpoint), "--port",
                                                str(port)], stdout=log, stderr=subprocess.STDOUT))
     with (run / "logs" / f"{Path(front).stem}.log").open("w") as log:
-        processes.append(subprocess.Popen([sys.executable, str(run / front), str(front_port),
-                                           *front_arguments([f"http://127.0.0.1:{port}" for port in ports])],
-                                          stdout=log, stderr=subprocess.STDOUT))
+        addresses = [f"http://127.0.0.1:{port}" for port in ports]
+        processes.append(subprocess.Popen([sys.executable, str(run / front), str(front_port), *front_arguments(addresses)],
+                                          stdout=log, stderr=subprocess.STDOUT,
+                                          env={**os.environ, **front_environment(addresses)}))
     try:
         time.sleep(2.5)
         with (run / "logs" / "collect.log").open("w") as log:
@@ -256,3 +261,70 @@ def test_a_reasoning_split_in_front_of_a_model_without_think_tags_empties_every_
                               "text into reasoning_content")
     assert [line.where for line in top.evidence[1:]] == ["gateway.py:21", "gateway.py:23"]
     assert top.fix.startswith("Turn the reasoning split off in gateway.py for this model")
+
+
+STAGING_GATEWAY = '''"""gateway.py: one URL for every tool. Upstream: $MODEL_BACKEND (default: the staging deployment)."""
+import os
+import sys
+import urllib.request
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+UPSTREAM = os.environ.get("MODEL_BACKEND", "{staging}")  # staging deployment by default
+
+
+class Gateway(BaseHTTPRequestHandler):
+    def _forward(self, body):
+        request = urllib.request.Request(UPSTREAM + self.path, data=body, method=self.command,
+                                         headers={{"Content-Type": "application/json"}})
+        with urllib.request.urlopen(request, timeout=120) as answer:
+            status, data = answer.status, answer.read()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def do_GET(self):
+        self._forward(None)
+
+    def do_POST(self):
+        self._forward(self.rfile.read(int(self.headers["Content-Length"])))
+
+
+print(f"gateway.py on 127.0.0.1:{{sys.argv[1]}} -> {{UPSTREAM}}", flush=True)
+ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), Gateway).serve_forever()
+'''
+
+
+@pytest.mark.parametrize("backend_set", [False, True])
+def test_a_gateway_started_without_its_upstream_variable_falls_back_to_staging_and_is_named(tmp_path: Path,
+                                                                                              backend_set: bool):
+    """Staging serves last week's step 100; this week's step 200 is served beside it. The gateway started without
+    MODEL_BACKEND sends everything to staging. Started with it, every answer is step 200's: no finding."""
+    checkpoints = {path.name: path for path in demo_checkpoints(tmp_path / "checkpoints", 2, ["string_match"])}
+    run = tmp_path / "run"
+    (run / "logs").mkdir(parents=True)
+    staging_port = free_loopback_port()
+    (run / "gateway.py").write_text(STAGING_GATEWAY.format(staging=f"http://127.0.0.1:{staging_port}"))
+    with (run / "logs" / "staging.log").open("w") as log:
+        staging = subprocess.Popen([*CLI, "serve-policy", "--checkpoint", str(checkpoints["step_0100"]), "--port",
+                                    str(staging_port)], stdout=log, stderr=subprocess.STDOUT)
+    try:
+        _collect_through_front(run, [checkpoints["step_0200"]], "gateway.py", lambda addresses: [],
+                               lambda addresses: {"MODEL_BACKEND": addresses[0]} if backend_set else {})
+    finally:
+        staging.terminate()
+        staging.wait(10)
+
+    report = diagnose(run)
+
+    if backend_set:
+        assert all(f.id != "gateway_forwards_to_an_older_checkpoint" for f in report.findings)
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("model_serving", "gateway_forwards_to_an_older_checkpoint")
+    assert top.title.startswith(f"gateway.py (logs/gateway.log) forwards the requests to http://127.0.0.1:{staging_port}, "
+                                "the step 100 server, while the step 200 server started for this run gets none: "
+                                "MODEL_BACKEND unset, gateway.py fell back to its default")
+    assert top.fix.startswith("Start gateway.py with MODEL_BACKEND set to the step 200 server")

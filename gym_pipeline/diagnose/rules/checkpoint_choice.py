@@ -9,7 +9,9 @@ rollout is another model's.
   depend on their inputs only, so a new server changes nothing to make.
 - A balancer or gateway of the user's that spreads the requests over replicas serving different checkpoints (one
   left on last week's): its log forwards to both, and the rollouts mix two models. Or a gateway script that sends a
-  share of the requests (an A/B canary) to an address it names, which is the previous checkpoint's server.
+  share of the requests (an A/B canary) to an address it names, which is the previous checkpoint's server. Or a
+  gateway whose log forwards everything to an older checkpoint's server while the newer one started beside it gets
+  nothing: an upstream taken from a variable left unset, which falls back to a default (staging).
 """
 
 from __future__ import annotations
@@ -223,6 +225,68 @@ def rule_share_sent_to_a_server_of_another_checkpoint(ev: Evidence) -> list[Find
                 "profile.",
         )]
     return []
+
+
+# an address a program takes from the environment, with a default when the variable is unset
+_ADDRESS_DEFAULT = re.compile(r"""environ\.get\(\s*["'](?P<python>\w+)["']\s*,\s*["'](?P<address>https?://[^"'/\s]+)"""
+                              r"""|\$\{(?P<shell>\w+):?-(?P<fallback>https?://[^}/\s]+)""")
+
+
+def _program_writing(ev: Evidence, log: Path, head: str) -> str | None:
+    """The user's Python program in the run folder that writes `log`: named like it (gateway.py, gateway.log), or
+    named in its first lines."""
+    opening = "\n".join(head.splitlines()[:3])
+    return next((file.name for file in ev.user_files if file.suffix == ".py"
+                 and (Path(file.name).stem == log.stem or Path(file.name).name in opening)), None)
+
+
+def rule_gateway_forwards_to_an_older_checkpoint(ev: Evidence) -> list[Finding]:
+    """A log of the user's gateway forwards to the server of one checkpoint, older than a server started beside it
+    that no log forwards to: the run's answers are the older model's."""
+    if ev.run_dir is None or not ev.run_dir.is_dir():
+        return []
+    servers = started_model_servers(ev)
+    if len({step for _, step, _ in servers}) < 2:
+        return []
+    own_logs = {line.file for _, _, line in servers}
+    forwarded: dict[str, tuple[str, Path, EvidenceLine]] = {}
+    for log, head in ev.log_heads:
+        if ev.rel(log) in own_logs or (program := _program_writing(ev, log, head)) is None:
+            continue
+        for address, _, _ in servers:
+            if (at := re.search(rf"{re.escape(address)}(?!\d)", head)) and address not in forwarded:
+                number = head.count("\n", 0, at.start()) + 1
+                forwarded[address] = (program, log, EvidenceLine(file=ev.rel(log), line=number,
+                                                                 text=head.splitlines()[number - 1].strip()))
+    newest = max(servers, key=lambda server: server[1])
+    if len(forwarded) != 1 or newest[0] in forwarded:
+        return []
+    [(address, (program, log, line))] = forwarded.items()
+    step, server_line = next((step, at) for known, step, at in servers if known == address)
+    default = next(((file, number, text.strip(), match["python"] or match["shell"]) for file, number, text, match in
+                    lines_matching(ev.user_files, _ADDRESS_DEFAULT)
+                    if (match["address"] or match["fallback"]).rstrip("/") == address), None)
+    by = (f" {default[0].name}:{default[1]} takes its upstream from {default[3]} and falls back to {address} when "
+          f"{default[3]} is unset (`{default[2]}`): the gateway was started without it." if default else "")
+    return [Finding(
+        category=MODEL_SERVING,
+        title=f"{program} ({ev.rel(log)}) forwards the requests to {address}, the step "
+              f"{step} server, while the step "
+              f"{newest[1]} server started for this run gets none"
+              + (f": {default[3]} unset, {default[0].name} fell back to its default" if default else ""),
+        evidence=[line, server_line, newest[2],
+                  *([EvidenceLine(file=default[0].name, line=default[1], text=default[2])] if default else [])],
+        cause=f"The run's requests go through {program}, and its log sends them to {address}: "
+              f"the server of step {step}, by its own log. The step {newest[1]} server started beside it is named by "
+              f"no log that forwards. Every answer is step {step}'s, and the report credits it to step "
+              f"{newest[1]}." + by + " Nothing fails.",
+        fix=(f"Start {default[0].name} with {default[3]} set to the step {newest[1]} server "
+             f"(`{default[3]}={newest[0]} python3 {default[0].name} ...`), and make it refuse to start without "
+             f"{default[3]} rather than fall back to another deployment"
+             if default else f"Point the gateway's upstream at the step {newest[1]} server ({newest[0]})")
+            + "; check it with `curl -s <model URL>/v1/models` and the server's log, then collect again on a clean "
+              "output path and profile.",
+    )]
 
 
 def rule_replicas_of_other_checkpoints(ev: Evidence) -> list[Finding]:
