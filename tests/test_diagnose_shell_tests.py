@@ -82,3 +82,27 @@ def test_a_catch_all_case_pattern_before_other_branches_takes_every_value(tmp_pa
                          "match: `full)` after it never runs")
     assert top.fix.startswith("In run_eval.sh, make the catch-all the last branch of the case: take `*` out of "
                               "`smoke|*)` and put `*)` after `full)`")
+
+
+@pytest.mark.parametrize("debug_line", [True, False])
+def test_a_status_read_after_a_debugging_echo_is_the_echos(tmp_path, debug_line):
+    """The data check fails; a debugging echo between it and the `if [ $? -ne 0 ]` makes `$?` the echo's 0, so the
+    fallback to the backup data never runs. Read right after the check, the fallback runs: no finding."""
+    debug = 'echo "checked $DATA"\n' if debug_line else ""
+    run = run_with_script(tmp_path, "DATA=tasks.jsonl\ngrep -q expected_answer \"$DATA\" 2>/dev/null\n" + debug
+                                    + 'if [ $? -ne 0 ]; then DATA=backup.jsonl; fi\necho "evaluating $DATA"\n')
+    said = (run / "run_eval.log").read_text()
+
+    report = diagnose(run)
+
+    if not debug_line:
+        assert said == "evaluating backup.jsonl\n"
+        assert all(f.id != RULE for f in report.findings)
+        return
+    assert said.endswith("evaluating tasks.jsonl\n")  # the check failed, and the fallback did not run
+    top = report.causes[0]
+    assert (top.category, top.id) == ("config", RULE)
+    assert top.title == ("run_eval.sh:5 tests `$?` right after the `echo` on line 4: it is that print's status, always "
+                         "0, not grep's")
+    assert top.fix.startswith("In run_eval.sh, test grep itself (`if grep -q expected_answer \"$DATA\" 2>/dev/null; "
+                              "then`), or keep its status right after it (`status=$?`)")

@@ -82,8 +82,15 @@ SCENARIOS.update({
     # the same check with `\n` (the task `works` beside it) passes
     "printf_compare": lambda root: (_greeting_task(root, "greeting", check="printf 'Hello, Gym!'"),
                                     _greeting_task(root, "works", check="printf 'Hello, Gym!\\n'"))[0],
+    # a debugging echo put between the check and the `if [ $? -eq 0 ]` reading its status: always 0, so the task
+    # scores 1 though the agent does not do it; the task `works` beside it reads `$?` right after its check
+    "status_of_echo": lambda root: (fixtures.write_task(root, "debug-echo", solve="ls /app", test=STATUS_TEST.format(
+        debug='echo "checked /app: $(ls /app)"\n')), fixtures.write_task(root, "works", test=STATUS_TEST.format(
+            debug="")))[0],
 })
 SETTINGS = {"task_deadline": ", episode_grace_sec: 0"}
+STATUS_TEST = ("test -f /app/done\n{debug}if [ $? -eq 0 ]; then echo 1 > /logs/verifier/reward.txt\n"
+               "else echo 0 > /logs/verifier/reward.txt; fi")
 
 
 FRACTION_TEST = "PASSED=0\nTOTAL=1\ntest -f /app/done && PASSED=$((PASSED + 1))\n{write} > /logs/verifier/reward.txt"
@@ -230,6 +237,9 @@ EXPECTED = [
     ("printf_compare", "verifier_runtime", ("The test of greeting compares byte for byte (`cmp`) with `printf "
                                             "'Hello, Gym!'`, which has no final newline",),
      ("tests/test.sh line 2", "printf 'Hello, Gym!\\n' | cmp", "gym-pipeline tasks validate")),
+    ("status_of_echo", "verifier_runtime", ("debug-echo/tests/test.sh:4 tests `$?` right after the `echo` on line 3",
+                                            "not test's"),
+     ("test test itself (`if test -f /app/done; then`)", "gym-pipeline tasks validate")),
     ("two_runs", "cache_resume", ("Two runs on one run directory", "second writer was refused", "stage rollouts"),
      ("Run one job per partition at a time", "its own checkout")),
 ]

@@ -173,6 +173,7 @@ from gym_pipeline.diagnose.rules.skipped_tasks import rule_skipped_tasks_by_reas
 from gym_pipeline.diagnose.rules.source_columns import rule_labels_from_another_column
 from gym_pipeline.diagnose.rules.taskfolders import with_task_folder_rules
 from gym_pipeline.diagnose.rules.test_literals import rule_test_expects_unreachable_text
+from gym_pipeline.diagnose.rules.test_status import rule_test_passes_whatever_the_agent_did
 from gym_pipeline.diagnose.rules.tool_path import rule_alias_called_in_a_script, rule_pipeline_command_not_on_path
 from gym_pipeline.diagnose.rules.user_proxies import proxy_in_the_path, rule_proxy_rewrites_the_exchange
 from gym_pipeline.diagnose.rules.verifier import (
@@ -368,6 +369,7 @@ RULES: tuple[Rule, ...] = (
     Rule(7, "other_failures", rule_other_failures),
     Rule(7, "flaky_verifier", rule_flaky_verifier),
     Rule(7, "test_expects_unreachable_text", rule_test_expects_unreachable_text),
+    Rule(7, "test_passes_whatever_the_agent_did", rule_test_passes_whatever_the_agent_did),
     Rule(7, "known_problems", known_problems(7)),
     Rule(8, "request_schema", rule_request_schema),
 )

@@ -8,8 +8,11 @@
   whether the value is empty, and `0` is not.
 - A `case` branch whose patterns include `*` before other branches (`smoke|*)` meant as "anything else"): bash takes
   the first pattern that matches, so the branches after it never run.
+- `$?` tested right after an `echo` (a debugging line put between a `grep` and the `if [ $? -eq 0 ]` that reads its
+  status): `$?` is the echo's status, always 0.
 
-All run without an error; each is a config cause: the branch decided what data or settings reached the run.
+All run without an error; each is a config cause: the branch decided what data or settings reached the run. (In a
+task's own test script the `$?` reading is the verifier's: rules/test_status.py.)
 """
 
 from __future__ import annotations
@@ -36,7 +39,8 @@ _OFF_VALUE = re.compile(r"=[\"']?(?P<value>0|false|no|off)[\"']?\s*(?:#.*)?$", r
 
 
 def rule_always_true_tests(ev: Evidence) -> list[Finding]:
-    for reading in (_redirect_in_test, _one_word_comparison, _switch_tested_for_emptiness, _catch_all_before_branches):
+    for reading in (_redirect_in_test, _one_word_comparison, _switch_tested_for_emptiness, _catch_all_before_branches,
+                    _status_of_a_print):
         if (finding := reading(ev)) is not None:
             return [finding]
     return []
@@ -130,4 +134,50 @@ def _catch_all_before_branches(ev: Evidence) -> Finding | None:
                 fix=f"In {file.name}, make the catch-all the last branch of the case: take `*` out of `{catching})` "
                     f"and put `*)` after `{never[-1]}`; then run again with the settings meant.",
             )
+    return None
+
+
+_STATUS_TESTED = re.compile(r"\[\[?\s+\"?\$\?\"?\s|\(\(\s*\$\?|^\s*(?:local\s+)?\w+=\"?\$\?\"?\s*(?:#.*)?$")
+_PRINTS_ONLY = re.compile(r"^\s*(?:echo|printf|:|true)\b")
+
+
+def status_of_a_print(lines: list[str]) -> tuple[int, int, tuple[int, str] | None] | None:
+    """(the line testing `$?`, the print line just before it, (line, text) of the command before the prints) of the
+    first `$?` read right after an `echo` or `printf`: the status of the print, always 0."""
+    for number, line in enumerate(lines, 1):
+        if not _STATUS_TESTED.search(line) or line.lstrip().startswith("#"):
+            continue
+        before = [(at, text) for at, text in enumerate(lines[:number - 1], 1)
+                  if text.strip() and not text.lstrip().startswith("#")]
+        if before and _PRINTS_ONLY.match(before[-1][1]):
+            return number, before[-1][0], next(((at, text) for at, text in reversed(before)
+                                                if not _PRINTS_ONLY.match(text)), None)
+    return None
+
+
+def status_of_a_print_finding(file: str, lines: list[str], found: tuple[int, int, tuple[int, str] | None],
+                              category: str, outcome: str, again: str) -> Finding:
+    number, printed_at, meant = found
+    printed = lines[printed_at - 1].strip()
+    command = meant[1].split()[0] if meant else "the command before it"
+    return Finding(
+        category=category,
+        title=f"{file}:{number} tests `$?` right after the `{printed.split()[0]}` on line {printed_at}: it is that "
+              f"print's status, always 0, not {command}'s",
+        evidence=[EvidenceLine(file=file, line=number, text=lines[number - 1].strip()),
+                  EvidenceLine(file=file, line=printed_at, text=printed),
+                  *([EvidenceLine(file=file, line=meant[0], text=meant[1].strip())] if meant else [])],
+        cause=f"`$?` holds the status of the last command run, and the line before the test is a print (`{printed}`), "
+              f"which succeeds: the test takes the success branch whatever {command} found. {outcome}",
+        fix=f"In {file}, test {command} itself (`if {meant[1].strip() if meant else command}; then`), or keep its "
+            f"status right after it (`status=$?`) and print after that; then {again}",
+    )
+
+
+def _status_of_a_print(ev: Evidence) -> Finding | None:
+    for file in shell_files(ev):
+        lines = file.text.splitlines()
+        if (found := status_of_a_print(lines)) is not None:
+            return status_of_a_print_finding(file.name, lines, found, CONFIG, "The branch meant for success ran every "
+                                             "time, without an error.", "run again.")
     return None

@@ -646,6 +646,11 @@ def never_scored(run: TaskFolderRun) -> list[str]:
     return [task for task, values in _rewards_of(run).items() if values and not any(values)]
 
 
+def always_scored(run: TaskFolderRun) -> list[str]:
+    """The tasks every scored episode of which got the full reward."""
+    return [task for task, values in _rewards_of(run).items() if values and all(value >= 1 for value in values)]
+
+
 def _task_config(ev: Evidence, run: TaskFolderRun, task: str) -> TaskConfig | None:
     """The task's task.toml as the loader reads it; None when it does not load."""
     folder = locate_named_file(run.task_path(task), ev.run_dir, folder=True)
