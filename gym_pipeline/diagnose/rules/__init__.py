@@ -69,6 +69,7 @@ from gym_pipeline.diagnose.rules.data import (
     rule_truncated_answers,
 )
 from gym_pipeline.diagnose.rules.data_rows import rule_data_rows_give_a_field_twice, rule_prompts_with_a_chat_template
+from gym_pipeline.diagnose.rules.data_subsets import rule_data_subset_left_in_the_script
 from gym_pipeline.diagnose.rules.empty_replies import rule_replies_emptied_on_the_way
 from gym_pipeline.diagnose.rules.endpoint_address import rule_endpoint_not_where_server_listens, rule_url_without_scheme
 from gym_pipeline.diagnose.rules.fallback import PROFILE_STAGE, STEP_OF_CATEGORY, stage_of_log, unexplained_log_errors
@@ -243,6 +244,7 @@ RULES: tuple[Rule, ...] = (
     Rule(1, "loop_writes_every_item_to_one_output", rule_loop_writes_every_item_to_one_output),
     Rule(1, "shell_pitfalls", rule_shell_pitfalls),
     Rule(1, "always_true_tests", rule_always_true_tests),
+    Rule(1, "data_subset_left_in_the_script", rule_data_subset_left_in_the_script),
     Rule(1, "settings_read_with_text_tools", rule_settings_read_with_text_tools),
     Rule(1, "url_built_from_the_host_name", rule_url_built_from_the_host_name),
     Rule(1, "retries_that_start_over", rule_retries_that_start_over),

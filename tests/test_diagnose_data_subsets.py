@@ -1,0 +1,58 @@
+"""A run script that still evaluates a part of the data, run for real by bash against the simulated policy: a `jq`
+filter or a `--limit` from a quick try, left in the weekly eval. Said to be temporary (a comment, the whole-set line
+commented out, a script that says it runs the full set), it is the cause; a filter the script gives no reason to
+doubt is a note.
+"""
+
+from pathlib import Path
+
+import pytest
+from script_support import CLI, run_scripts
+
+from gym_pipeline.diagnose import diagnose
+
+RULE = "data_subset_left_in_the_script"
+COLLECT = (f"{CLI} collect --inputs rollouts_materialized_inputs.jsonl --output rollouts.jsonl --model-url URL "
+           "--env string_match --concurrency 4\n")
+
+
+def _filtered(comment: str) -> str:
+    return ("# weekly eval\n# cp data.jsonl tasks.jsonl\n" if comment else "# eval of the short answers\n") \
+        + f"jq -c 'select((.expected_answer | length) <= 4)' data.jsonl > tasks.jsonl{comment}\n" \
+        + f"{CLI} materialize --input tasks.jsonl --num-repeats 2 --agent string_match_simple_agent " \
+          "--output rollouts_materialized_inputs.jsonl\n" + COLLECT
+
+
+@pytest.mark.parametrize("comment", ["   # quick try on the short answers first", ""])
+def test_a_jq_filter_left_from_a_quick_try_is_the_cause(tmp_path: Path, comment: str) -> None:
+    run = run_scripts(tmp_path, [_filtered(comment)])
+    kept = len((run / "tasks.jsonl").read_text().splitlines())
+    assert 0 < kept < 10
+
+    report = diagnose(run)
+
+    finding = next(f for f in report.findings if f.id == RULE)
+    assert finding.title.startswith(f"run_eval.sh:{4 if comment else 3} evaluates the rows `jq -c 'select((."
+                                    f"expected_answer | length) <= 4)' data.jsonl` keeps only: the run covers {kept} "
+                                    "of the 10 rows of data.jsonl")
+    if not comment:
+        assert finding.role == "note" and report.category == "healthy", [f.title for f in report.causes]
+        return
+    assert (report.category, report.causes[0].id) == ("config", RULE)
+    assert "its comment says so (`quick try on the short answers first`)" in finding.cause
+    assert "run on data.jsonl itself instead of `jq -c" in finding.fix
+
+
+def test_a_limit_kept_in_a_script_that_says_it_runs_the_full_set_is_the_cause(tmp_path: Path) -> None:
+    script = ("# nightly eval of the full set\n"
+              f"{CLI} materialize --input data.jsonl --num-repeats 2 --agent string_match_simple_agent --limit 3 "
+              "--output rollouts_materialized_inputs.jsonl\n" + COLLECT)
+    run = run_scripts(tmp_path, [script])
+
+    top = diagnose(run).causes[0]
+
+    assert (top.category, top.id) == ("config", RULE)
+    assert top.title == "run_eval.sh:3 evaluates the first 3 rows only: the run covers 3 tasks, and the script shows it " \
+                        "is a leftover"
+    assert "the script says it runs the whole set (`# nightly eval of the full set`)" in top.cause
+    assert top.fix.startswith("In run_eval.sh:3, take the limit out (`--limit 3`)")
