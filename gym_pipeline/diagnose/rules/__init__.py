@@ -172,6 +172,7 @@ from gym_pipeline.diagnose.rules.shell_pitfalls import rule_shell_pitfalls
 from gym_pipeline.diagnose.rules.shell_tests import rule_always_true_tests
 from gym_pipeline.diagnose.rules.skipped_tasks import rule_skipped_tasks_by_reason
 from gym_pipeline.diagnose.rules.source_columns import rule_labels_from_another_column
+from gym_pipeline.diagnose.rules.strict_mode import rule_unset_variable_stopped_a_strict_script
 from gym_pipeline.diagnose.rules.taskfolders import with_task_folder_rules
 from gym_pipeline.diagnose.rules.test_literals import rule_test_expects_unreachable_text
 from gym_pipeline.diagnose.rules.test_status import rule_test_passes_whatever_the_agent_did
@@ -240,6 +241,7 @@ RULES: tuple[Rule, ...] = (
     Rule(1, "own_ray_unreachable", rule_own_ray_unreachable),
     Rule(1, "octal_numbers_in_settings", rule_octal_numbers_in_settings),
     Rule(1, "keys_given_twice_in_settings", rule_keys_given_twice_in_settings),
+    Rule(1, "unset_variable_stopped_a_strict_script", rule_unset_variable_stopped_a_strict_script),
     Rule(1, "option_given_twice", rule_option_given_twice),
     Rule(1, "loop_writes_every_item_to_one_output", rule_loop_writes_every_item_to_one_output),
     Rule(1, "shell_pitfalls", rule_shell_pitfalls),
