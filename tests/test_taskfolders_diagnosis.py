@@ -67,6 +67,13 @@ SCENARIOS.update({
         root, "unique-words", dockerfile=f"FROM {fixtures.DEFAULT_IMAGE}\nWORKDIR /app\nCOPY words.txt /app/\n",
         test='test "$(sort -u /app/words.txt | wc -l)" = 2 && test -f /app/done && echo 1 > /logs/verifier/reward.txt '
              "|| echo 0 > /logs/verifier/reward.txt"), {"words.txt": "pear\napple\napple \n"}),
+    # the sales table re-exported with its amounts in Currency format: the solution's awk sums `$120.00` as 0
+    "currency_amounts": lambda root: _with_instruction(_with_files(fixtures.write_task(
+        root, "column-total", dockerfile=f"FROM {fixtures.DEFAULT_IMAGE}\nWORKDIR /app\nCOPY sales.csv /app/\n",
+        solve="awk -F, 'NR > 1 {s += $2} END {print s}' /app/sales.csv > /app/total.txt",
+        test='test "$(cat /app/total.txt)" = 195 && echo 1 > /logs/verifier/reward.txt || echo 0 > '
+             "/logs/verifier/reward.txt"), {"sales.csv": "region,amount\nnorth,$120.00\nsouth,$75.00\n"}),
+        "Write the total of the amount column of /app/sales.csv to /app/total.txt (column-total).\n"),
     # the instruction re-saved in UTF-16 by an editor after the policy learned the task (see `runs`)
     "utf16_instruction": lambda root: fixtures.write_task(root, "resaved-instruction"),
     # `\!` escaped as at a prompt: inside double quotes a script keeps the backslash, so the right answer never
@@ -103,6 +110,11 @@ def _greeting_task(root: Path, name: str, expected: str = "", check: str = "") -
         f"if {condition}; then echo 1 > /logs/verifier/reward.txt\n"
         "else echo FAIL; echo 0 > /logs/verifier/reward.txt; fi"))
     (task / "instruction.md").write_text(f"Write the line `Hello, Gym!` to /app/greeting.txt ({name}).\n")
+    return task
+
+
+def _with_instruction(task: Path, instruction: str) -> Path:
+    (task / "instruction.md").write_text(instruction)
     return task
 
 
@@ -227,8 +239,11 @@ EXPECTED = [
      ("appends to reward.txt with `>>` (lines 2, 3)", "gym-pipeline tasks validate")),
     ("padded_words", "data_schema", ("unique-words's words.txt has trailing spaces on some lines",),
      ("`sed -i 's/[[:space:]]*$//' words.txt`", "gym-pipeline tasks validate")),
+    ("currency_amounts", "data_schema", ("column-total's sales.csv has its amount column in a currency format "
+                                          "(`$120.00`)",),
+     ("with the amount column as plain numbers", "gym-pipeline tasks validate")),
     ("utf16_instruction", "data_schema", ("resaved-instruction's instruction.md has UTF-16 text",),
-     ("`iconv -f UTF-16 -t UTF-8`", "gym-pipeline tasks validate")),
+     ("`iconv -f UTF-16 -t UTF-8 instruction.md > instruction.md.utf8", "gym-pipeline tasks validate")),
     ("kept_backslash", "verifier_runtime", ("The test of greeting compares with \"Hello, Gym\\!\"",),
      ("tests/test.sh line 2", "in single quotes: 'Hello, Gym!'", "gym-pipeline tasks validate")),
     ("fraction_reward", "verifier_runtime", ("harbor:invalid_reward", "share-of-checks"),
@@ -317,11 +332,13 @@ def test_a_task_data_file_resaved_by_another_tool_is_named_by_how(tmp_path):
     files = {"words.txt": b"pear\r\napple\r\n", "sales.csv": b"region;amount\nnorth;120\n",
              "notes.csv": b"\xef\xbb\xbfregion,amount\n", "fine.csv": b"region,amount\nnorth,120\n",
              "prose.txt": b"semi; colons; are fine in text\n", "padded.txt": b"apple \npear\n",
-             "doubled.txt": b"apple \napple\n", "utf16.md": "Create /app/done\n".encode("utf-16")}
+             "doubled.txt": b"apple \napple\n", "utf16.md": "Create /app/done\n".encode("utf-16"),
+             "money.csv": b"region,amount\nnorth,$120.00\nsouth,$75.00\n", "prices.csv": b"item,note\ntea,$5 off\n"}
     for name, content in files.items():
         (tmp_path / name).write_bytes(content)
     found = {name: (_reformatted(tmp_path / name) or ("",))[0] for name in files}
     assert found == {"words.txt": "Windows (CRLF) line endings", "sales.csv": "`;` between its fields",
                      "notes.csv": "a byte-order mark", "fine.csv": "", "prose.txt": "", "padded.txt": "",
                      "doubled.txt": "trailing spaces on some lines",
-                     "utf16.md": "UTF-16 text (a byte-order mark and a NUL byte beside every letter)"}
+                     "utf16.md": "UTF-16 text (a byte-order mark and a NUL byte beside every letter)",
+                     "money.csv": "its amount column in a currency format (`$120.00`)", "prices.csv": ""}

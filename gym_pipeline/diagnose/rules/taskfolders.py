@@ -10,6 +10,8 @@ task-folder run only, the generic rule that reads the same thing.
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import re
 from collections import defaultdict
@@ -793,29 +795,59 @@ _DATA_SUFFIXES = {".txt", ".csv", ".tsv", ".json", ".jsonl", ".yaml", ".yml", ".
 MAX_DATA_FILE_BYTES = 1 << 20
 
 
-def _reformatted(path: Path) -> tuple[str, str] | None:
-    """(what, why it matters) of how a task's small text data file was re-saved, when it reads otherwise than a tool
-    expects."""
+def _reformatted(path: Path) -> tuple[str, str, str] | None:
+    """(what, why it matters, how to save it again) of how a task's small text data file was re-saved, when it reads
+    otherwise than a tool expects."""
     try:
         content = path.read_bytes()[:MAX_DATA_FILE_BYTES]
     except OSError:
         return None
     if content.startswith((b"\xff\xfe", b"\xfe\xff")):
         return "UTF-16 text (a byte-order mark and a NUL byte beside every letter)", "whatever reads it as UTF-8 (the " \
-            "agent given it, the tools in the sandbox) gets unreadable text (an editor re-saved it in UTF-16)"
+            "agent given it, the tools in the sandbox) gets unreadable text (an editor re-saved it in UTF-16)", \
+            f"in UTF-8: `iconv -f UTF-16 -t UTF-8 {path.name} > {path.name}.utf8 && mv {path.name}.utf8 {path.name}`"
     if content.startswith(b"\xef\xbb\xbf"):
-        return "a byte-order mark", "its first value starts with an invisible U+FEFF (a spreadsheet's or Notepad's export)"
+        return "a byte-order mark", "its first value starts with an invisible U+FEFF (a spreadsheet's or Notepad's " \
+            "export)", f"in UTF-8 without the BOM: `sed -i '1s/^\\xEF\\xBB\\xBF//' {path.name}`"
     if b"\r\n" in content:
-        return "Windows (CRLF) line endings", "every line read in the sandbox ends with a carriage return"
+        return "Windows (CRLF) line endings", "every line read in the sandbox ends with a carriage return", \
+            f"with Unix line endings: `sed -i 's/\\r$//' {path.name}` or `dos2unix {path.name}`"
     lines = content.splitlines()
     padded = {line.rstrip() for line in lines if line != line.rstrip()}
     if padded & {line for line in lines if line == line.rstrip()}:  # `apple ` beside `apple`
         return "trailing spaces on some lines", "a value with a trailing space is another value than the same one " \
-            "without (`sort -u` keeps both, a comparison fails): re-exported by a spreadsheet"
+            "without (`sort -u` keeps both, a comparison fails): re-exported by a spreadsheet", \
+            f"without trailing spaces: `sed -i 's/[[:space:]]*$//' {path.name}`"
     header = content.split(b"\n", 1)[0]
     if path.suffix == ".csv" and b";" in header and b"," not in header:
         return "`;` between its fields", "a tool splitting on `,` reads each line as one field (a spreadsheet saved it "\
-            "with a European locale)"
+            "with a European locale)", f"with `,` as the separator (export {path.name} again with it)"
+    if path.suffix == ".csv" and (column := _currency_column(content)) is not None:
+        name, example = column
+        return f"its {name} column in a currency format (`{example}`)", f"a tool that sums or compares the {name} " \
+            "column reads text, not numbers (`awk` takes `$120.00` for 0): a spreadsheet re-exported it with its " \
+            "Currency format", f"with the {name} column as plain numbers (General or Number format, no currency sign)"
+    return None
+
+
+_CURRENCY_CELL = re.compile(r"^\s*\(?-?[$€£¥]\s?-?\d[\d,]*(?:\.\d+)?\)?\s*$|^\s*-?\d[\d.,]*\s?[€£]\s*$")
+
+
+def _currency_column(content: bytes) -> tuple[str, str] | None:
+    """(name, first value) of a CSV column whose values are mostly amounts with a currency sign (`$120.00`)."""
+    text = content.decode("utf-8", errors="replace")
+    try:
+        rows = list(csv.reader(io.StringIO(text)))
+    except csv.Error:
+        return None
+    if len(rows) < 2:
+        return None
+    header, values = rows[0], rows[1:]
+    for index, name in enumerate(header):
+        cells = [row[index] for row in values if len(row) > index and row[index].strip()]
+        money = [cell for cell in cells if _CURRENCY_CELL.match(cell)]
+        if cells and len(money) * 2 >= len(cells):
+            return name.strip(), money[0].strip()
     return None
 
 
@@ -832,18 +864,16 @@ def rule_task_data_files_reformatted(ev: Evidence) -> list[Finding]:
                 continue
             if (found := _reformatted(path)) is None:
                 continue
-            what, why = found
+            what, why, how = found
             return [Finding(
                 category=DATA_SCHEMA,
                 title=f"{task}'s {path.name} has {what}; every episode of {task} scored 0",
                 evidence=[EvidenceLine(file=ev.rel(path), text=f"{what}: {why}")],
-                cause=f"{ev.rel(path)} has {what}: {why}. The agent's tools and the task's test read it as written, so the "
-                      "values they get (a word with `\\r` at its end, one field per line instead of three) are not "
-                      "the ones the task was built on, and the task scores 0 whatever the agent does.",
-                fix=f"Save {path.name} again as the task expects (`sed -i 's/\\r$//' {path.name}` or `dos2unix`; "
-                    "`,` as the separator; UTF-8 without BOM: `iconv -f UTF-16 -t UTF-8`; no trailing spaces: "
-                    f"`sed -i 's/[[:space:]]*$//' {path.name}`), check the task with its oracle (`gym-pipeline tasks "
-                    f"validate {run.task_path(task)}`, which must score 1), then {run.rerun()}.",
+                cause=f"{ev.rel(path)} has {what}: {why}. The agent's tools and the task's test read it as written, so "
+                      "the values they get are not the ones the task was built on, and the task scores 0 whatever "
+                      "the agent does.",
+                fix=f"Save {path.name} again as the task expects, {how}; check the task with its oracle (`gym-pipeline "
+                    f"tasks validate {run.task_path(task)}`, which must score 1), then {run.rerun()}.",
             )]
     return []
 
