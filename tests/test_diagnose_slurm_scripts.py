@@ -20,6 +20,8 @@
 - A CI step that submits the eval job, waits a few seconds and cancels it: held by its own `#SBATCH --begin` (kept from
   a nightly template), or queued behind the user's own `--exclusive` job, it never started, and squeue's reason says
   whose it is to change. Without either, the job runs within the wait.
+- A batch script saved with Windows (CRLF) line endings: sbatch refuses it, and no job runs. Saved with Unix line
+  endings, the same script runs.
 """
 
 import subprocess
@@ -472,3 +474,30 @@ def test_settings_read_from_the_submit_folder_are_found(tmp_path: Path) -> None:
     assert len((run / "rollouts_materialized_inputs.jsonl").read_text().splitlines()) > 2
 
     assert all(f.id != "files_looked_for_beside_the_spool_copy" for f in diagnose(run).findings)
+
+
+@pytest.mark.parametrize("line_ending", ["\r\n", "\n"])
+def test_a_batch_script_saved_with_windows_line_endings_is_refused_by_sbatch(tmp_path: Path, line_ending: str) -> None:
+    slurm_cluster()
+    environment = get_environment("string_match")
+    run = tmp_path / "run"
+    (run / "logs").mkdir(parents=True)
+    (run / "data.jsonl").write_text(environment.dataset_path.read_text())
+    script = (f"#!/bin/bash\n#SBATCH --output={run}/logs/eval_%j.log\n#SBATCH --time=2\n"
+              f"{' '.join(CLI)} materialize --input data.jsonl --num-repeats 1 --agent string_match_simple_agent "
+              "--output rollouts_materialized_inputs.jsonl\n")
+    (run / "eval.sbatch").write_bytes(script.replace("\n", line_ending).encode())
+    with (run / "logs" / "submit.log").open("w") as log:
+        subprocess.run(["sbatch", "--wait", "eval.sbatch"], cwd=run, stdout=log, stderr=subprocess.STDOUT, timeout=300)
+
+    report = diagnose(run)
+
+    if line_ending == "\n":
+        assert (run / "rollouts_materialized_inputs.jsonl").is_file()
+        assert all(f.id != "batch_script_with_windows_line_endings" for f in report.findings)
+        return
+    assert not (run / "rollouts_materialized_inputs.jsonl").exists()  # no job ran
+    top = report.causes[0]
+    assert (top.category, top.id) == ("config", "batch_script_with_windows_line_endings")
+    assert top.title == "sbatch refused eval.sbatch: it has Windows (CRLF) line endings, so no job was submitted"
+    assert top.fix.startswith("Convert eval.sbatch to Unix line endings (`sed -i 's/\\r$//' eval.sbatch`")

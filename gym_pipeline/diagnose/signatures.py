@@ -155,6 +155,8 @@ SIGNATURES: tuple[Signature, ...] = (
     Signature("option_given_twice_refused", r"error: (?P<option>--[\w-]+) given twice: it takes one value"),
     # the shell's report of a word it ran as a command and found nowhere (a script's `NAME = value`, a typo)
     Signature("command_not_found", r"^\S+: line \d+: (?P<command>[^\s:]+): command not found$"),
+    # sbatch refusing a batch script saved with Windows line endings
+    Signature("sbatch_dos_line_breaks", r"sbatch: error: Batch script contains DOS line breaks"),
     # bash under `set -u` stopping on a variable read while unset
     Signature("unbound_variable", r"^(?P<script>\S+): line (?P<line>\d+): (?P<name>[A-Za-z_]\w*|\d+): unbound variable$"),
     # a script's own report of a command's exit code (`echo "exit code $?"`): 128 + N is a death by signal N

@@ -38,6 +38,7 @@ from gym_pipeline.diagnose.rules.batch_folders import (
     rule_job_folder_left_unexpanded,
     rule_job_output_in_a_missing_folder,
 )
+from gym_pipeline.diagnose.rules.batch_script_format import rule_batch_script_with_windows_line_endings
 from gym_pipeline.diagnose.rules.batch_steps import rule_step_ended_with_its_batch_script
 from gym_pipeline.diagnose.rules.canned_replies import rule_one_reply_to_different_prompts
 from gym_pipeline.diagnose.rules.checkpoint_choice import (
@@ -242,6 +243,7 @@ RULES: tuple[Rule, ...] = (
     Rule(1, "octal_numbers_in_settings", rule_octal_numbers_in_settings),
     Rule(1, "keys_given_twice_in_settings", rule_keys_given_twice_in_settings),
     Rule(1, "unset_variable_stopped_a_strict_script", rule_unset_variable_stopped_a_strict_script),
+    Rule(1, "batch_script_with_windows_line_endings", rule_batch_script_with_windows_line_endings),
     Rule(1, "option_given_twice", rule_option_given_twice),
     Rule(1, "loop_writes_every_item_to_one_output", rule_loop_writes_every_item_to_one_output),
     Rule(1, "shell_pitfalls", rule_shell_pitfalls),
