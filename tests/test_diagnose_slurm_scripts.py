@@ -20,6 +20,8 @@
 - A CI step that submits the eval job, waits a few seconds and cancels it: held by its own `#SBATCH --begin` (kept from
   a nightly template), or queued behind the user's own `--exclusive` job, it never started, and squeue's reason says
   whose it is to change. Without either, the job runs within the wait.
+- Two shards collected as parallel `srun ... &` steps of a job of `--ntasks=1`: srun holds the second back until the
+  first ends ("step creation temporarily disabled"). With `--ntasks=2`, both run at once.
 - A batch script saved with Windows (CRLF) line endings: sbatch refuses it, and no job runs. Saved with Unix line
   endings, the same script runs.
 """
@@ -501,3 +503,35 @@ def test_a_batch_script_saved_with_windows_line_endings_is_refused_by_sbatch(tmp
     assert (top.category, top.id) == ("config", "batch_script_with_windows_line_endings")
     assert top.title == "sbatch refused eval.sbatch: it has Windows (CRLF) line endings, so no job was submitted"
     assert top.fix.startswith("Convert eval.sbatch to Unix line endings (`sed -i 's/\\r$//' eval.sbatch`")
+
+
+@pytest.mark.parametrize("ntasks", [1, 2])
+def test_parallel_srun_steps_in_a_job_of_one_task_wait_for_each_other(tmp_path: Path, ntasks: int) -> None:
+    slurm_cluster()
+    environment = get_environment("string_match")
+    run = tmp_path / "run"
+    (run / "logs").mkdir(parents=True)
+    rows = environment.dataset_path.read_text().splitlines(keepends=True)
+    for shard in (0, 1):
+        (run / f"shard_{shard}.jsonl").write_text("".join(rows[shard * 4:shard * 4 + 4]))
+    (run / "eval.sbatch").write_text(
+        f"#!/bin/bash\n#SBATCH --output={run}/logs/eval_%j.log\n#SBATCH --ntasks={ntasks}\n#SBATCH --time=2\n"
+        "# the two shards in parallel, one job step each\nfor i in 0 1; do\n"
+        f"  srun --ntasks=1 --exact bash -c \"{' '.join(CLI)} materialize --input shard_$i.jsonl --num-repeats 1 \\\n"
+        "    --agent string_match_simple_agent --output inputs_$i.jsonl && sleep 4\" &\ndone\nwait\n")
+    with (run / "logs" / "submit.log").open("w") as log:
+        subprocess.run(["sbatch", "--wait", "eval.sbatch"], cwd=run, stdout=log, stderr=subprocess.STDOUT, timeout=300)
+    job_log = "".join(path.read_text() for path in run.glob("logs/eval_*.log"))
+
+    report = diagnose(run)
+
+    if ntasks == 2:
+        assert "step creation temporarily disabled" not in job_log
+        assert all(f.id != "steps_queued_inside_the_job" for f in report.findings)
+        return
+    assert "step creation temporarily disabled" in job_log
+    top = report.causes[0]
+    assert (top.category, top.id) == ("throughput_resources", "steps_queued_inside_the_job")
+    assert top.title == ("eval.sbatch starts 2 srun steps at once in a job of `--ntasks=1` (eval.sbatch:3): they "
+                         "waited for each other and ran one at a time")
+    assert top.fix.startswith("In eval.sbatch, ask for one task per step (`#SBATCH --ntasks=2`")

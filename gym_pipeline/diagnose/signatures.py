@@ -155,6 +155,10 @@ SIGNATURES: tuple[Signature, ...] = (
     Signature("option_given_twice_refused", r"error: (?P<option>--[\w-]+) given twice: it takes one value"),
     # the shell's report of a word it ran as a command and found nowhere (a script's `NAME = value`, a typo)
     Signature("command_not_found", r"^\S+: line \d+: (?P<command>[^\s:]+): command not found$"),
+    # srun waiting for room in its job's allocation to start a step (other steps hold it)
+    Signature("srun_step_waiting", r"srun: Job \d+ step creation (?:temporarily|still) disabled, retrying"),
+    # ... and a step that could not start before the job ended
+    Signature("srun_job_completing", r"srun: error: Unable to create step for job \d+: Job/step already completing"),
     # sbatch refusing a batch script saved with Windows line endings
     Signature("sbatch_dos_line_breaks", r"sbatch: error: Batch script contains DOS line breaks"),
     # bash under `set -u` stopping on a variable read while unset

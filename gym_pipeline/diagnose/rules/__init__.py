@@ -108,6 +108,7 @@ from gym_pipeline.diagnose.rules.loop_outputs import rule_loop_writes_every_item
 from gym_pipeline.diagnose.rules.make_targets import rule_partial_target_kept_by_make, rule_task_target_taken_for_a_file
 from gym_pipeline.diagnose.rules.model_replies import rule_model_replies_unusable
 from gym_pipeline.diagnose.rules.newline_slices import rule_last_line_cut_by_a_newline_slice
+from gym_pipeline.diagnose.rules.parallel_steps import rule_steps_queued_inside_the_job
 from gym_pipeline.diagnose.rules.pending_jobs import rule_job_never_started
 from gym_pipeline.diagnose.rules.port_taken import rule_model_port_held_by_another_server
 from gym_pipeline.diagnose.rules.process_limits import rule_process_limits
@@ -264,6 +265,7 @@ RULES: tuple[Rule, ...] = (
     Rule(1, "pipeline_command_not_on_path", rule_pipeline_command_not_on_path),
     Rule(1, "alias_called_in_a_script", rule_alias_called_in_a_script),
     Rule(1, "array_ids_not_the_files_numbers", rule_array_ids_not_the_files_numbers),
+    Rule(1, "steps_queued_inside_the_job", rule_steps_queued_inside_the_job),
     Rule(1, "partial_target_kept_by_make", rule_partial_target_kept_by_make),
     Rule(1, "task_target_taken_for_a_file", rule_task_target_taken_for_a_file),
     Rule(1, "warning_raised_as_an_error", rule_warning_raised_as_an_error),
