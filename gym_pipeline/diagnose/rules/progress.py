@@ -17,6 +17,7 @@ from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine, excerpt
 from gym_pipeline.diagnose.findings import Finding, plural, resume_command
 from gym_pipeline.diagnose.logs import LogHit
+from gym_pipeline.diagnose.rules.timeout_units import budget_in_other_units
 from gym_pipeline.diagnose.rules.user_proxies import pacing_proxy
 from gym_pipeline.diagnose.user_scripts import (
     SHELL_VARIABLE,
@@ -172,6 +173,8 @@ def _too_slow(ev: Evidence, interrupt: LogHit, missing: int, updates: list[tuple
                 "or a process pool, or a sync `def` endpoint that FastAPI runs in threads), or give it more workers; "
                 f"then resume: {resume_command(ev)}.",
         )]
+    if _budget_spent(interrupt) and (in_other_units := budget_in_other_units(ev, interrupt)) is not None:
+        return [in_other_units]
     if _budget_spent(interrupt) and (loop := serial_collections(ev.user_files)) is not None:
         return [_serial_collections(ev, interrupt, loop, left)]
     if _budget_spent(interrupt) and (paced := pacing_proxy(ev)) is not None:
