@@ -106,3 +106,25 @@ def test_a_status_read_after_a_debugging_echo_is_the_echos(tmp_path, debug_line)
                          "0, not grep's")
     assert top.fix.startswith("In run_eval.sh, test grep itself (`if grep -q expected_answer \"$DATA\" 2>/dev/null; "
                               "then`), or keep its status right after it (`status=$?`)")
+
+
+@pytest.mark.parametrize("edit", ['sed \'s/ a file/ the file/g\' "$f" > "$f"', "sed -i 's/ a file/ the file/g' \"$f\""])
+def test_a_file_rewritten_by_a_redirect_onto_itself_is_left_empty(tmp_path, edit):
+    """A house-style pass over every task's instruction: `sed ... "$f" > "$f"` empties each file before sed reads it.
+    With `sed -i` the files are edited in place and keep their text."""
+    tasks = {f"tasks/{name}/instruction.md": f"Write a file named {name}.txt.\n" for name in ("alpha", "beta")}
+    run = run_with_script(tmp_path, f"cd tasks\nfor f in */instruction.md; do\n  {edit}\ndone\n", tasks)
+    sizes = [(run / name).stat().st_size for name in tasks]
+
+    report = diagnose(run)
+
+    if "-i" in edit:
+        assert all(sizes) and all(f.id != "file_emptied_by_a_redirect_onto_its_input" for f in report.findings)
+        return
+    assert sizes == [0, 0]
+    top = report.causes[0]
+    assert (top.category, top.id) == ("data_schema", "file_emptied_by_a_redirect_onto_its_input")
+    assert top.title == ('run_eval.sh:4 redirects sed\'s output onto the file it reads ("$f" > "$f"): 2 instruction.md '
+                         "files are empty")
+    assert top.fix.startswith('In run_eval.sh:4, write to a new file and move it over the old one (`sed ... "$f" > '
+                              '"$f".tmp && mv "$f".tmp "$f"`, or `sed -i`)')

@@ -167,6 +167,7 @@ from gym_pipeline.diagnose.rules.script_defaults import (
     rule_model_url_from_the_environment,
     rule_url_built_from_the_host_name,
 )
+from gym_pipeline.diagnose.rules.self_redirect import rule_file_emptied_by_a_redirect_onto_its_input
 from gym_pipeline.diagnose.rules.settings_files import rule_keys_given_twice_in_settings, rule_octal_numbers_in_settings
 from gym_pipeline.diagnose.rules.settings_reading import rule_settings_read_with_text_tools
 from gym_pipeline.diagnose.rules.shadowed_modules import rule_standard_module_shadowed
@@ -244,6 +245,7 @@ RULES: tuple[Rule, ...] = (
     Rule(1, "octal_numbers_in_settings", rule_octal_numbers_in_settings),
     Rule(1, "keys_given_twice_in_settings", rule_keys_given_twice_in_settings),
     Rule(1, "unset_variable_stopped_a_strict_script", rule_unset_variable_stopped_a_strict_script),
+    Rule(1, "file_emptied_by_a_redirect_onto_its_input", rule_file_emptied_by_a_redirect_onto_its_input),
     Rule(1, "batch_script_with_windows_line_endings", rule_batch_script_with_windows_line_endings),
     Rule(1, "option_given_twice", rule_option_given_twice),
     Rule(1, "loop_writes_every_item_to_one_output", rule_loop_writes_every_item_to_one_output),
