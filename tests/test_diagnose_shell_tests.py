@@ -3,6 +3,8 @@ bash, its output kept as the run's log, beside a finished run of Gym's; the same
 
 from __future__ import annotations
 
+import sys
+
 import pytest
 from test_diagnose_shell_pitfalls import run_with_script
 
@@ -128,3 +130,29 @@ def test_a_file_rewritten_by_a_redirect_onto_itself_is_left_empty(tmp_path, edit
                          "files are empty")
     assert top.fix.startswith('In run_eval.sh:4, write to a new file and move it over the old one (`sed ... "$f" > '
                               '"$f".tmp && mv "$f".tmp "$f"`, or `sed -i`)')
+
+
+@pytest.mark.parametrize("ifs", ["IFS=,    # the lists below are comma separated too\n", ""])
+def test_ifs_set_for_the_whole_script_keeps_an_option_string_one_word(tmp_path, ifs):
+    """`IFS=,` on its own line: the options in $OPTS reach the command as one argument, which it refuses. Set only for
+    the `read` that needs it, the options split as meant."""
+    command = f"{sys.executable} -m gym_pipeline.cli materialize --input data.jsonl $OPTS --output inputs.jsonl"
+    run = run_with_script(tmp_path, "IFS=, read -r NAME FILE < splits.csv\n" + ifs
+                          + 'OPTS="--num-repeats 2 --agent string_match_simple_agent"\n' + command + " || true\n",
+                          {"splits.csv": "dev,data.jsonl\n", "data.jsonl": (
+                              '{"responses_create_params": {"input": [{"role": "user", "content": "2+2?"}]}, '
+                              '"expected_answer": "4"}\n')})
+    said = (run / "run_eval.log").read_text()
+
+    report = diagnose(run)
+
+    if not ifs:
+        assert "wrote 2 rows" in said
+        assert all(f.id != "field_separator_set_for_the_whole_script" for f in report.findings)
+        return
+    assert "error" in said
+    top = report.causes[0]
+    assert (top.category, top.id) == ("config", "field_separator_set_for_the_whole_script")
+    assert top.title == ("run_eval.sh:3 sets IFS=, for the rest of the script: $OPTS (`--num-repeats 2 --agent "
+                         "string_match_simple_agent`) reached the command at line 5 as one word")
+    assert "set IFS only for the command that needs it (`IFS=, read -r ...`)" in top.fix

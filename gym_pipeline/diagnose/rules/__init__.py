@@ -74,6 +74,7 @@ from gym_pipeline.diagnose.rules.data_subsets import rule_data_subset_left_in_th
 from gym_pipeline.diagnose.rules.empty_replies import rule_replies_emptied_on_the_way
 from gym_pipeline.diagnose.rules.endpoint_address import rule_endpoint_not_where_server_listens, rule_url_without_scheme
 from gym_pipeline.diagnose.rules.fallback import PROFILE_STAGE, STEP_OF_CATEGORY, stage_of_log, unexplained_log_errors
+from gym_pipeline.diagnose.rules.field_separator import rule_field_separator_set_for_the_whole_script
 from gym_pipeline.diagnose.rules.firewall import rule_firewall_blocks_run_port
 from gym_pipeline.diagnose.rules.flaky import rule_flaky_verifier
 from gym_pipeline.diagnose.rules.hand_split_tables import rule_rows_cut_at_quoted_commas
@@ -245,6 +246,7 @@ RULES: tuple[Rule, ...] = (
     Rule(1, "octal_numbers_in_settings", rule_octal_numbers_in_settings),
     Rule(1, "keys_given_twice_in_settings", rule_keys_given_twice_in_settings),
     Rule(1, "unset_variable_stopped_a_strict_script", rule_unset_variable_stopped_a_strict_script),
+    Rule(1, "field_separator_set_for_the_whole_script", rule_field_separator_set_for_the_whole_script),
     Rule(1, "file_emptied_by_a_redirect_onto_its_input", rule_file_emptied_by_a_redirect_onto_its_input),
     Rule(1, "batch_script_with_windows_line_endings", rule_batch_script_with_windows_line_endings),
     Rule(1, "option_given_twice", rule_option_given_twice),

@@ -1,0 +1,69 @@
+"""Step 1: a script that sets IFS for the whole script, so an unquoted variable holding options stays one word.
+
+`IFS=,` on a line of its own (meant for a CSV line read further down) changes how every later unquoted expansion is
+split: `OPTS="--num-repeats 3 --agent x"` then reaches the command as one argument, `--num-repeats 3 --agent x`,
+which it refuses or misreads. Named when a log shows the command's complaint about those words.
+"""
+
+from __future__ import annotations
+
+import re
+
+from gym_pipeline.diagnose.evidence import Evidence
+from gym_pipeline.diagnose.evidence_line import EvidenceLine
+from gym_pipeline.diagnose.findings import Finding
+from gym_pipeline.diagnose.rules.shell_pitfalls import shell_files
+from gym_pipeline.diagnose.user_scripts import assignment_of
+from gym_pipeline.diagnose.vocabulary import CONFIG
+
+# `IFS=,` as a command of its own (not `IFS=, read ...`, which sets it for that command only)
+_WHOLE_SCRIPT_IFS = re.compile(r"^\s*(?:export\s+)?IFS=(?P<value>'[^']*'|\"[^\"]*\"|\S+?)\s*(?:;\s*)?(?:#.*)?$")
+_UNQUOTED = re.compile(r"(?<![\"'\w])\$\{?(?P<name>[A-Za-z_]\w*)\}?(?![\w\"'])")
+_COMMAND_ERROR = re.compile(r"error|unrecognized|invalid|required|usage:", re.I)
+_LOG_BYTES = 1 << 20
+
+
+def rule_field_separator_set_for_the_whole_script(ev: Evidence) -> list[Finding]:
+    for file in shell_files(ev):
+        lines = file.text.splitlines()
+        setting = next(((n, m) for n, text in enumerate(lines, 1) if (m := _WHOLE_SCRIPT_IFS.match(text))
+                        and " " not in m["value"].strip("'\"") and m["value"].strip("'\"")), None)
+        if setting is None:
+            continue
+        at, ifs = setting
+        for number, line in enumerate(lines[at:], at + 1):
+            if re.match(r"^\s*(?:unset\s+IFS|IFS=)", line):
+                break
+            for match in _UNQUOTED.finditer(line.split("#", 1)[0]):
+                assigned = assignment_of([file], match["name"])
+                value = assigned[2].split("=", 1)[1].strip("'\"") if assigned else ""
+                if " " not in value.strip():
+                    continue
+                complaint = _complaint(ev, value.split()[0])
+                if complaint is None:
+                    continue
+                return [Finding(
+                    category=CONFIG,
+                    title=f"{file.name}:{at} sets IFS={ifs['value']} for the rest of the script: ${match['name']} "
+                          f"(`{value}`) reached the command at line {number} as one word",
+                    evidence=[complaint, EvidenceLine(file=file.name, line=at, text=lines[at - 1].strip()),
+                              EvidenceLine(file=file.name, line=assigned[1], text=assigned[2]),
+                              EvidenceLine(file=file.name, line=number, text=line.strip()[:300])],
+                    cause=f"An unquoted ${match['name']} is split into words at the characters in IFS, and "
+                          f"{file.name}:{at} made IFS `{ifs['value'].strip(chr(39) + chr(34))}` for every line after "
+                          f"it: `{value}` has none of them, so the command got one argument holding all its options "
+                          "and refused or misread it.",
+                    fix=f"In {file.name}, set IFS only for the command that needs it (`IFS=, read -r ...`), or restore "
+                        f"it after (`unset IFS`); pass the options as an array (`{match['name']}=({value})`, then "
+                        f"`\"${{{match['name']}[@]}}\"`); then run again.",
+                )]
+    return []
+
+
+def _complaint(ev: Evidence, word: str) -> EvidenceLine | None:
+    """The first log line with an error that names `word` (the first of the options that stayed one word)."""
+    for log, head in ev.log_heads:
+        for number, text in enumerate(head.splitlines(), 1):
+            if word in text and _COMMAND_ERROR.search(text) and not text.lstrip().startswith(("+", "#")):
+                return EvidenceLine(file=ev.rel(log), line=number, text=text.strip()[:300])
+    return None
