@@ -156,3 +156,26 @@ def test_ifs_set_for_the_whole_script_keeps_an_option_string_one_word(tmp_path, 
     assert top.title == ("run_eval.sh:3 sets IFS=, for the rest of the script: $OPTS (`--num-repeats 2 --agent "
                          "string_match_simple_agent`) reached the command at line 5 as one word")
     assert "set IFS only for the command that needs it (`IFS=, read -r ...`)" in top.fix
+
+
+@pytest.mark.parametrize("quoted", [False, True])
+def test_a_path_with_a_space_passed_unquoted_is_split_in_two(tmp_path, quoted):
+    data = '"$DATA"' if quoted else "$DATA"
+    run = run_with_script(tmp_path, 'DATA="weekly data/tasks.jsonl"\n'
+                          f"{sys.executable} -m gym_pipeline.cli materialize --input {data} --num-repeats 2 --agent "
+                          "string_match_simple_agent --output inputs.jsonl || true\n",
+                          {"weekly data/tasks.jsonl": ('{"responses_create_params": {"input": [{"role": "user", '
+                                                       '"content": "2+2?"}]}, "expected_answer": "4"}\n')})
+    said = (run / "run_eval.log").read_text()
+
+    report = diagnose(run)
+
+    if quoted:
+        assert "wrote 2 rows" in said
+        assert all(f.id != "path_with_a_space_split_in_two" for f in report.findings)
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("config", "path_with_a_space_split_in_two")
+    assert top.title == ("run_eval.sh:3 passes $DATA unquoted: its path `weekly data/tasks.jsonl` has a space, so the "
+                         "command got `weekly` and a stray `data/tasks.jsonl`")
+    assert top.fix.startswith('In run_eval.sh:3, quote the variable: `"$DATA"`')

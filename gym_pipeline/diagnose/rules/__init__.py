@@ -74,7 +74,6 @@ from gym_pipeline.diagnose.rules.data_subsets import rule_data_subset_left_in_th
 from gym_pipeline.diagnose.rules.empty_replies import rule_replies_emptied_on_the_way
 from gym_pipeline.diagnose.rules.endpoint_address import rule_endpoint_not_where_server_listens, rule_url_without_scheme
 from gym_pipeline.diagnose.rules.fallback import PROFILE_STAGE, STEP_OF_CATEGORY, stage_of_log, unexplained_log_errors
-from gym_pipeline.diagnose.rules.field_separator import rule_field_separator_set_for_the_whole_script
 from gym_pipeline.diagnose.rules.firewall import rule_firewall_blocks_run_port
 from gym_pipeline.diagnose.rules.flaky import rule_flaky_verifier
 from gym_pipeline.diagnose.rules.hand_split_tables import rule_rows_cut_at_quoted_commas
@@ -198,6 +197,10 @@ from gym_pipeline.diagnose.rules.verifier import (
 )
 from gym_pipeline.diagnose.rules.warnings_as_errors import rule_warning_raised_as_an_error
 from gym_pipeline.diagnose.rules.watchdog import rule_watchdog_checks_a_route_the_server_lacks
+from gym_pipeline.diagnose.rules.word_splitting import (
+    rule_field_separator_set_for_the_whole_script,
+    rule_path_with_a_space_split_in_two,
+)
 from gym_pipeline.diagnose.verifier_source import (
     COMPARISON,
     EXTRACTION,
@@ -247,6 +250,7 @@ RULES: tuple[Rule, ...] = (
     Rule(1, "keys_given_twice_in_settings", rule_keys_given_twice_in_settings),
     Rule(1, "unset_variable_stopped_a_strict_script", rule_unset_variable_stopped_a_strict_script),
     Rule(1, "field_separator_set_for_the_whole_script", rule_field_separator_set_for_the_whole_script),
+    Rule(1, "path_with_a_space_split_in_two", rule_path_with_a_space_split_in_two),
     Rule(1, "file_emptied_by_a_redirect_onto_its_input", rule_file_emptied_by_a_redirect_onto_its_input),
     Rule(1, "batch_script_with_windows_line_endings", rule_batch_script_with_windows_line_endings),
     Rule(1, "option_given_twice", rule_option_given_twice),

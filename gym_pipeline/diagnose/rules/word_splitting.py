@@ -1,8 +1,12 @@
-"""Step 1: a script that sets IFS for the whole script, so an unquoted variable holding options stays one word.
+"""Step 1: an unquoted variable split into words otherwise than the script means.
 
-`IFS=,` on a line of its own (meant for a CSV line read further down) changes how every later unquoted expansion is
-split: `OPTS="--num-repeats 3 --agent x"` then reaches the command as one argument, `--num-repeats 3 --agent x`,
-which it refuses or misreads. Named when a log shows the command's complaint about those words.
+- `IFS=,` on a line of its own (meant for a CSV line read further down) changes how every later unquoted expansion is
+  split: `OPTS="--num-repeats 3 --agent x"` then reaches the command as one argument, `--num-repeats 3 --agent x`,
+  which it refuses or misreads.
+- A path with a space (`DATA="weekly data/tasks.jsonl"`) passed unquoted (`--input $DATA`): the shell splits it in
+  two, and the command gets `weekly` as the path and `data/tasks.jsonl` as a stray argument.
+
+Each is named when a log shows the command's complaint about those words.
 """
 
 from __future__ import annotations
@@ -67,3 +71,35 @@ def _complaint(ev: Evidence, word: str) -> EvidenceLine | None:
             if word in text and _COMMAND_ERROR.search(text) and not text.lstrip().startswith(("+", "#")):
                 return EvidenceLine(file=ev.rel(log), line=number, text=text.strip()[:300])
     return None
+
+
+_PATH_LIKE = re.compile(r"/|\.\w{2,5}$")
+
+
+def rule_path_with_a_space_split_in_two(ev: Evidence) -> list[Finding]:
+    for file in shell_files(ev):
+        lines = file.text.splitlines()
+        if any(_WHOLE_SCRIPT_IFS.match(text) for text in lines):
+            continue  # the other reading's
+        for number, line in enumerate(lines, 1):
+            for match in _UNQUOTED.finditer(line.split("#", 1)[0]):
+                assigned = assignment_of([file], match["name"])
+                value = assigned[2].split("=", 1)[1].strip().strip("'\"") if assigned else ""
+                words = value.split()
+                if len(words) < 2 or not _PATH_LIKE.search(value) or words[0].startswith("-"):
+                    continue
+                complaint = _complaint(ev, words[-1])
+                if complaint is None:
+                    continue
+                return [Finding(
+                    category=CONFIG,
+                    title=f"{file.name}:{number} passes ${match['name']} unquoted: its path `{value}` has a space, so "
+                          f"the command got `{words[0]}` and a stray `{' '.join(words[1:])}`",
+                    evidence=[complaint, EvidenceLine(file=file.name, line=assigned[1], text=assigned[2]),
+                              EvidenceLine(file=file.name, line=number, text=line.strip()[:300])],
+                    cause=f"Unquoted, ${match['name']} is split at its space: the command read `{words[0]}` where the "
+                          f"path was meant and `{' '.join(words[1:])}` as an argument of its own, and refused it.",
+                    fix=f"In {file.name}:{number}, quote the variable: `\"${match['name']}\"` (and every other use of "
+                        f"it), or name the folder without a space; then run again.",
+                )]
+    return []
