@@ -11,6 +11,8 @@
   at a concurrency of 1 whose output nobody kept, where only the manifest tells.
 - An output folder named after the eval code's version but not the checkpoint, skipped when it holds rollouts: the
   new checkpoint's run profiles the last one's. Named after the checkpoint too, it is collected afresh.
+- An export that filters the rollouts file in place (`jq ... > tmp && mv tmp rollouts.jsonl`): the run is no longer the
+  collection's. Exported into a file of its own, no finding.
 - A `git pull` of the team's eval repo, where a teammate committed their results, before a collection with --resume
   into it: the resume finds everything done and asks the model nothing. A repo that ignores its results is no finding.
 """
@@ -300,4 +302,32 @@ def test_an_output_folder_keyed_by_the_checkpoint_is_collected_afresh(tmp_path: 
     report = diagnose(run)
 
     assert all(f.id != "done_marker_left_by_an_earlier_run" for f in report.findings)
+    assert report.category == "healthy", [f.title for f in report.causes]
+
+
+def _exporting(target: str) -> list[str]:
+    """A collection, then an export of the good rollouts for SFT (into `target`), then a report of the run."""
+    collect = MATERIALIZE + (f"{CLI} collect --inputs rollouts_materialized_inputs.jsonl --output rollouts.jsonl "
+                             "--model-url URL --env string_match --concurrency 4\n")
+    export = f"mkdir -p sft\njq -c 'select(.reward == 1)' rollouts.jsonl > rollouts.tmp && mv rollouts.tmp {target}\n"
+    report = f"{CLI} profile --inputs rollouts_materialized_inputs.jsonl --rollouts rollouts.jsonl --allow-partial\n"
+    return [collect + export + report]
+
+
+def test_an_export_that_filters_the_rollouts_in_place_is_named_with_its_line(tmp_path: Path) -> None:
+    run = run_scripts(tmp_path, _exporting("rollouts.jsonl"))
+
+    top = diagnose(run).causes[0]
+
+    assert (top.category, top.id) == ("cache_resume", "stale_inputs")
+    assert top.title == "run_eval.sh:5 rewrote rollouts.jsonl after the run wrote it: the rows profiled are what that " \
+                        "line left"
+    assert top.fix.startswith("In run_eval.sh, write what `jq` keeps to a file of its own")
+
+
+def test_an_export_into_a_file_of_its_own_is_no_finding(tmp_path: Path) -> None:
+    run = run_scripts(tmp_path, _exporting("sft/step_0100.jsonl"))
+
+    report = diagnose(run)
+
     assert report.category == "healthy", [f.title for f in report.causes]

@@ -10,7 +10,7 @@ from gym_pipeline.core.manifest import MANIFEST_FILE
 from gym_pipeline.diagnose.artifacts import locate_named_file
 from gym_pipeline.diagnose.data_writers import FailedWriter, failed_writer
 from gym_pipeline.diagnose.evidence import Evidence
-from gym_pipeline.diagnose.evidence_line import EvidenceLine
+from gym_pipeline.diagnose.evidence_line import EvidenceLine, excerpt
 from gym_pipeline.diagnose.findings import (
     NOTE,
     Finding,
@@ -168,6 +168,9 @@ def rule_stale_inputs(ev: Evidence) -> list[Finding]:
                 f"{ev.run_dir} --env <env>` (or the sweep's `reverify` job), then profile: {profile_command(ev)}.",
         ))
     for stale in m.of(ROLLOUTS_REPLACED):
+        if (rewrite := _script_rewriting(ev, Path(rollouts).name)) is not None:
+            findings.append(_rollouts_rewritten_by_a_script(ev, stale, rewrite, inputs, rollouts))
+            continue
         findings.append(Finding(
             category=CACHE_RESUME,
             title="The rollouts file was replaced or edited after the run wrote it",
@@ -710,6 +713,39 @@ def rule_served_another_checkpoint(ev: Evidence) -> list[Finding]:
             f"each checkpoint itself), check it with `curl -s {model_url_of(ev)}/models`, then collect again on a clean "
             "output path (`collect` without `--resume`) and profile.",
     )]
+
+
+# a script line writing a file in place: a redirect or a move onto it, an in-place edit
+def _writes_onto(name: str) -> re.Pattern[str]:
+    quoted = re.escape(name)
+    return re.compile(rf">\s*[\"']?(?:\S*/)?{quoted}\b|\b(?:mv|cp)\b[^#\n]*\s[\"']?(?:\S*/)?{quoted}[\"']?\s*(?:$|[;&|#])"
+                      rf"|\b(?:sed|perl)\s+-i\b[^#\n]*{quoted}")
+
+
+def _script_rewriting(ev: Evidence, name: str) -> tuple[str, int, str] | None:
+    """(script, line, text) of the first line of the user's scripts that writes `name` in place (not a collection)."""
+    return next(((file.name, number, line.strip()) for file, number, line, _ in lines_matching(
+        ev.user_files, _writes_onto(name), SCRIPT_SUFFIXES)
+        if not line.lstrip().startswith("#") and not re.search(r"\bcollect\b|\beval\s+run\b", line)), None)
+
+
+def _rollouts_rewritten_by_a_script(ev: Evidence, stale, rewrite: tuple[str, int, str], inputs: str,
+                                    rollouts: str) -> Finding:
+    script, number, line = rewrite
+    return Finding(
+        category=CACHE_RESUME,
+        title=f"{script}:{number} rewrote {Path(rollouts).name} after the run wrote it: the rows profiled are what "
+              "that line left",
+        evidence=[stale.evidence, EvidenceLine(file=script, line=number, text=line)],
+        cause=f"{stale.message}. {script}:{number} (`{excerpt(line, 160)}`) writes the run's own rollouts file in "
+              "place (a filter or an export meant for another use): the rows it dropped or changed are gone from "
+              "the run, and a profile of the file (with --allow-partial it does not even refuse) reports what the "
+              "line kept, not what the collection produced.",
+        fix=f"In {script}, write what `{line.split()[0]}` keeps to a file of its own (`... > sft/<name>.jsonl`) and leave "
+            f"{Path(rollouts).name} as the collection wrote it; then collect again (`gym-pipeline collect --inputs "
+            f"{inputs} --output {rollouts} --model-url {model_url_of(ev)} --env <env>`) or put back a copy of the "
+            f"file the run wrote, and profile: {profile_command(ev)}.",
+    )
 
 
 def _shape_text(shape: dict[str, int]) -> str:
