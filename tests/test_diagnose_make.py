@@ -6,6 +6,9 @@ make collects again: no kept target to blame.
 
 A task target (`eval`) left out of `.PHONY` beside a folder of that name: make takes the folder for the target and
 runs nothing. Declared phony, the same target runs its recipe.
+
+The materialized inputs listed as an order-only prerequisite of the rollouts (`rollouts.jsonl: | inputs`): a corrected
+label rebuilds the inputs and keeps the rollouts of the old ones. As a normal prerequisite, make collects again.
 """
 
 import shutil
@@ -15,6 +18,8 @@ import time
 from pathlib import Path
 
 import pytest
+from script_support import CLI as SCRIPT_CLI
+from script_support import run_scripts
 
 from gym_pipeline.core.materialize import MaterializationSettings, materialize_file
 from gym_pipeline.diagnose import diagnose
@@ -108,3 +113,33 @@ def test_the_same_target_declared_phony_runs_its_recipe(tmp_path: Path) -> None:
     assert (run / "rollouts_materialized_inputs.jsonl").is_file()
 
     assert all(finding.id != "task_target_taken_for_a_file" for finding in diagnose(run).findings)
+
+
+@pytest.mark.parametrize("separator", [" | ", " "])
+def test_inputs_as_an_order_only_prerequisite_keep_rollouts_of_old_inputs(tmp_path: Path, separator: str) -> None:
+    """A label corrected in the data: make re-materializes the inputs, but with the inputs order-only it keeps the
+    rollouts collected on the old ones and profiles them. As a normal prerequisite, make collects again."""
+    makefile = ("rollouts_materialized_inputs.jsonl: data.jsonl\n"
+                f"\t{SCRIPT_CLI} materialize --input data.jsonl --num-repeats 2 --agent string_match_simple_agent "
+                "--output $@\n\n"
+                f"rollouts.jsonl:{separator}rollouts_materialized_inputs.jsonl\n"
+                f"\t{SCRIPT_CLI} collect --inputs rollouts_materialized_inputs.jsonl --output $@ --model-url URL "
+                "--env string_match --concurrency 4\n\nprofile: rollouts.jsonl\n"
+                f"\t{SCRIPT_CLI} profile --inputs rollouts_materialized_inputs.jsonl --rollouts rollouts.jsonl\n"
+                ".PHONY: profile\n")
+    first = f"cat > Makefile <<'MAKEFILE'\n{makefile}MAKEFILE\nmake profile\n"
+    relabel = "sleep 1\nsed -i '1s/\"expected_answer\": \"[^\"]*\"/\"expected_answer\": \"corrected\"/' data.jsonl\n" \
+              "make profile\n"
+    run = run_scripts(tmp_path, [first, relabel])
+
+    report = diagnose(run)
+
+    if separator == " ":
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("cache_resume", "stale_inputs")
+    assert top.title == ("Rollouts were collected on materialized inputs that changed since: Makefile:4 makes them an "
+                         "order-only prerequisite")
+    assert top.fix.startswith("In Makefile:4, make the inputs a normal prerequisite, not an order-only one (drop the "
+                              "`|`: `rollouts.jsonl: rollouts_materialized_inputs.jsonl`)")

@@ -213,13 +213,23 @@ def rule_stale_inputs(ev: Evidence) -> list[Finding]:
         ))
         return findings  # the inputs "changed" because they were overwritten: not staleness
     for stale in m.of(INPUTS_CHANGED):
+        order_only = _order_only_prerequisite(ev, Path(rollouts).name, Path(inputs).name)
         findings.append(Finding(
             category=CACHE_RESUME,
-            title="Rollouts were collected on materialized inputs that changed since",
-            evidence=unique([stale.evidence, *refusals]),
-            cause=f"{stale.message}. The rollouts' (task, rollout) keys now point at different rows, so a resume or "
-                  "a profile would pair answers with the wrong tasks.",
-            fix=f"Collect again without --resume on the current inputs (`gym-pipeline collect --inputs {inputs} "
+            title="Rollouts were collected on materialized inputs that changed since"
+                  + (f": {order_only[0]}:{order_only[1]} makes them an order-only prerequisite" if order_only else ""),
+            evidence=unique([stale.evidence, *refusals, *([EvidenceLine(file=order_only[0], line=order_only[1],
+                                                                        text=order_only[2])] if order_only else [])]),
+            cause=f"{stale.message.rstrip('.')}. The rollouts' (task, rollout) keys now point at different rows, so a "
+                  "resume or a profile would pair answers with the wrong tasks."
+                  + (f" {order_only[0]}:{order_only[1]} (`{order_only[2]}`) lists the inputs after `|`: an order-only "
+                     "prerequisite only has to exist, so make rebuilt the inputs and kept the rollouts made from the "
+                     "old ones." if order_only else ""),
+            fix=(f"In {order_only[0]}:{order_only[1]}, make the inputs a normal prerequisite, not an order-only one "
+                 f"(drop the `|`: `{Path(rollouts).name}: {Path(inputs).name}`), so a change to them collects again; "
+                 "then "
+                 if order_only else "")
+                + f"collect again without --resume on the current inputs (`gym-pipeline collect --inputs {inputs} "
                 f"--output {rollouts} --model-url {model_url_of(ev)} --env <env>`), then profile: {profile_command(ev)}.",
             explains=frozenset({"stale_inputs_refused"}),
         ))
@@ -713,6 +723,13 @@ def rule_served_another_checkpoint(ev: Evidence) -> list[Finding]:
             f"each checkpoint itself), check it with `curl -s {model_url_of(ev)}/models`, then collect again on a clean "
             "output path (`collect` without `--resume`) and profile.",
     )]
+
+
+def _order_only_prerequisite(ev: Evidence, target: str, inputs: str) -> tuple[str, int, str] | None:
+    """(Makefile, line, text) of a make rule for `target` that lists `inputs` as an order-only prerequisite."""
+    rule = re.compile(rf"^\S*{re.escape(target)}\s*:[^|#\n]*\|[^#\n]*\b{re.escape(inputs)}\b")
+    return next(((file.name, number, line.strip()) for file, number, line, _ in lines_matching(
+        [file for file in ev.user_files if Path(file.name).name in MAKEFILE_NAMES], rule)), None)
 
 
 # a script line writing a file in place: a redirect or a move onto it, an in-place edit
