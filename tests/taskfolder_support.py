@@ -71,6 +71,12 @@ def failing_build_task(root: Path) -> Path:
     return write_task(root, "build-fails", dockerfile=f"FROM {DEFAULT_IMAGE}\nRUN exit 7\n")
 
 
+def slow_build_task(root: Path) -> Path:
+    """A build step longer than the task's build_timeout_sec: the engine sends nothing while it runs."""
+    return write_task(root, "slow-build", dockerfile=f"FROM {DEFAULT_IMAGE}\nRUN sleep 6\n",
+                      task_toml='version = "1.0"\n[environment]\nbuild_timeout_sec = 2\n')
+
+
 def missing_base_image_task(root: Path) -> Path:
     return write_task(root, "base-image-missing", dockerfile="FROM gym-pipeline-test/not-on-this-engine:1\n")
 

@@ -70,6 +70,7 @@ def test_the_verifier_output_is_kept_and_a_crash_is_explained(engine, tmp_path):
 @pytest.mark.parametrize(("make", "reason"), [
     (fixtures.failing_build_task, "returned a non-zero code: 7"),
     (fixtures.missing_base_image_task, "gym-pipeline-test/not-on-this-engine"),
+    (fixtures.slow_build_task, r"ran past \[environment\].build_timeout_sec=2"),
 ])
 def test_a_task_whose_image_cannot_be_had_does_not_load(engine, tmp_path, make, reason):
     with pytest.raises(ImageBuildError, match=reason):

@@ -21,6 +21,7 @@ from pathlib import Path
 
 import docker
 import requests
+import urllib3
 from docker.errors import APIError, BuildError, DockerException, ImageNotFound, NotFound
 
 from gym_pipeline.host import docker_unreachable
@@ -110,7 +111,8 @@ def ensure_image(client: docker.DockerClient, task: Task) -> tuple[str, bool]:
                 raise ImageBuildError(f"the image build ran past [environment].build_timeout_sec={timeout_s:g}")
     except BuildError as error:
         raise ImageBuildError(f"image build failed: {_one_line(error.msg)}") from None
-    except requests.exceptions.ReadTimeout:
+    except (requests.exceptions.ReadTimeout, urllib3.exceptions.ReadTimeoutError):
+        # the engine sent nothing for build_timeout_sec (a long build step): urllib3 raises its own error mid-stream
         raise ImageBuildError(f"the image build ran past [environment].build_timeout_sec={timeout_s:g}") from None
     except APIError as error:
         raise ImageBuildError(f"image build failed: {_one_line(error.explanation or error)}") from None
