@@ -179,3 +179,26 @@ def test_a_path_with_a_space_passed_unquoted_is_split_in_two(tmp_path, quoted):
     assert top.title == ("run_eval.sh:3 passes $DATA unquoted: its path `weekly data/tasks.jsonl` has a space, so the "
                          "command got `weekly` and a stray `data/tasks.jsonl`")
     assert top.fix.startswith('In run_eval.sh:3, quote the variable: `"$DATA"`')
+
+
+@pytest.mark.parametrize("site", [False, True])
+def test_a_data_script_run_by_a_python_without_its_package_is_named_with_the_interpreter(tmp_path, site):
+    """prepare_data.py imports pandas; run with `-S` the interpreter has no site-packages (as a node's bare python3
+    has none of the workstation's packages), so it stops at the import and writes no data. Run with them, it does."""
+    python = sys.executable if site else f"{sys.executable} -S"
+    run = run_with_script(tmp_path, f"{python} prepare_data.py || true\n",
+                          {"prepare_data.py": "import pandas as pd\n\npd.DataFrame({'a': [1]}).to_json('data.jsonl', "
+                                              "orient='records', lines=True)\n"})
+
+    report = diagnose(run)
+
+    if site:
+        assert (run / "data.jsonl").is_file()
+        assert all(f.id != "script_run_by_a_python_without_its_package" for f in report.findings)
+        return
+    assert "No module named 'pandas'" in (run / "run_eval.log").read_text()
+    top = report.causes[0]
+    assert (top.category, top.id) == ("infra", "script_run_by_a_python_without_its_package")
+    assert top.title == (f"prepare_data.py imports pandas, which the Python that runs it ({sys.executable}, "
+                         "run_eval.sh:2) does not have")
+    assert top.fix.startswith("Run prepare_data.py with the Python that has pandas")

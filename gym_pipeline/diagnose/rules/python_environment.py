@@ -1,16 +1,23 @@
-"""A PYTHON* variable of the job's environment that Python refuses at startup, set by a file the user sources.
+"""The Python a user's script runs under, not the one it was written for.
 
-Python reads PYTHONHASHSEED, PYTHONIOENCODING and the like before it runs a line. A team's settings file that sets
-one to a value Python does not take (`PYTHONHASHSEED=reproducible`) stops every Python process the script starts,
-`gym-pipeline` and Gym included, with `Fatal Python error`; the script goes on, and nothing is made.
+- A PYTHON* variable of the job's environment that Python refuses at startup, set by a file the user sources.
+  Python reads PYTHONHASHSEED, PYTHONIOENCODING and the like before it runs a line. A team's settings file that sets
+  one to a value Python does not take (`PYTHONHASHSEED=reproducible`) stops every Python process the script starts,
+  `gym-pipeline` and Gym included, with `Fatal Python error`; the script goes on, and nothing is made.
+- A data script of the user's (`python3 prepare_data.py`) run by an interpreter that lacks a package it imports (the
+  node's /usr/bin/python3, without the pandas of the workstation it was written on): `No module named 'pandas'`, the
+  data is not written, and what reads it finds nothing.
 """
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import Finding
-from gym_pipeline.diagnose.user_scripts import assignment_of
+from gym_pipeline.diagnose.user_scripts import SCRIPT_SUFFIXES, assignment_of, lines_matching
 from gym_pipeline.diagnose.vocabulary import INFRA
 
 
@@ -37,3 +44,39 @@ def rule_python_startup_variable(ev: Evidence) -> list[Finding]:
             + " (`python -c pass` must run with it); then run again.",
         explains=frozenset({"python_startup_variable"}),
     )]
+
+
+_NO_MODULE = re.compile(r"ModuleNotFoundError: No module named '(?P<module>[\w.]+)'")
+
+
+def rule_script_run_by_a_python_without_its_package(ev: Evidence) -> list[Finding]:
+    for log, head in ev.log_heads:
+        if (missing := _NO_MODULE.search(head)) is None:
+            continue
+        module = missing["module"].split(".")[0]
+        imports = re.compile(rf"^\s*(?:import\s+{module}\b|from\s+{module}(?:\.\w+)*\s+import\b)")
+        for script, number, _, _ in lines_matching(ev.user_files, imports, {".py"}):
+            name = Path(script.name).name
+            runner = re.compile(rf"(?P<python>\S*python[\d.]*)\s+(?:-\S+\s+)*\S*\b{re.escape(name)}\b")
+            run = next(((file, at, line.strip(), match["python"]) for file, at, line, match in
+                        lines_matching(ev.user_files, runner, SCRIPT_SUFFIXES)
+                        if not line.lstrip().startswith("#")), None)
+            if run is None:
+                continue
+            file, at, line, python = run
+            said = head.count("\n", 0, missing.start()) + 1
+            return [Finding(
+                category=INFRA,
+                title=f"{name} imports {module}, which the Python that runs it ({python}, {file.name}:{at}) does not "
+                      "have",
+                evidence=[EvidenceLine(file=ev.rel(log), line=said, text=missing.group(0)),
+                          EvidenceLine(file=file.name, line=at, text=line),
+                          EvidenceLine(file=script.name, line=number, text=script.text.splitlines()[number - 1].strip())],
+                cause=f"{file.name}:{at} runs {name} with `{python}`, and that interpreter has no {module} (a package "
+                      "installed where the script was written, not on this node): it stopped at the import, so what "
+                      f"{name} should have written was not, and what came after it found nothing.",
+                fix=f"Run {name} with the Python that has {module} (the project's environment: `.venv/bin/python "
+                    f"{name}`, or `uv run {name}`) instead of `{python}` in {file.name}:{at}, or install it for that "
+                    f"interpreter (`{python} -m pip install {module}`); then run again.",
+            )]
+    return []
