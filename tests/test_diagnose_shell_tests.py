@@ -186,7 +186,8 @@ def test_a_data_script_run_by_a_python_without_its_package_is_named_with_the_int
     """prepare_data.py imports pandas; run with `-S` the interpreter has no site-packages (as a node's bare python3
     has none of the workstation's packages), so it stops at the import and writes no data. Run with them, it does."""
     python = sys.executable if site else f"{sys.executable} -S"
-    run = run_with_script(tmp_path, f"{python} prepare_data.py || true\n",
+    run = run_with_script(tmp_path, f"{python} prepare_data.py || true\n{sys.executable} -m gym_pipeline.cli materialize "
+                          "--input data.jsonl --num-repeats 1 --agent string_match_simple_agent --output inputs.jsonl || true\n",
                           {"prepare_data.py": "import pandas as pd\n\npd.DataFrame({'a': [1]}).to_json('data.jsonl', "
                                               "orient='records', lines=True)\n"})
 

@@ -17,7 +17,7 @@ from pathlib import Path
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import Finding
-from gym_pipeline.diagnose.user_scripts import SCRIPT_SUFFIXES, assignment_of, lines_matching
+from gym_pipeline.diagnose.user_scripts import SCRIPT_SUFFIXES, UserFile, assignment_of, lines_matching
 from gym_pipeline.diagnose.vocabulary import INFRA
 
 
@@ -49,6 +49,16 @@ def rule_python_startup_variable(ev: Evidence) -> list[Finding]:
 _NO_MODULE = re.compile(r"ModuleNotFoundError: No module named '(?P<module>[\w.]+)'")
 
 
+_RUN_COMMAND = re.compile(r"\b(?:gym-pipeline|gym_pipeline\.cli)\s+(?:stage\s+)?(?:materialize|collect)\b"
+                          r"|\bgym\s+eval\s+run\b|\bng_collect_rollouts\b")
+
+
+def _before_the_run(file: UserFile, line: int) -> bool:
+    """Whether the script runs a materialization or collection after `line`: the script at `line` prepares the run
+    (one that runs after it, a chart of the results, is not the run's)."""
+    return any(_RUN_COMMAND.search(text) for text in file.text.splitlines()[line:])
+
+
 def rule_script_run_by_a_python_without_its_package(ev: Evidence) -> list[Finding]:
     for log, head in ev.log_heads:
         if (missing := _NO_MODULE.search(head)) is None:
@@ -60,7 +70,7 @@ def rule_script_run_by_a_python_without_its_package(ev: Evidence) -> list[Findin
             runner = re.compile(rf"(?P<python>\S*python[\d.]*)\s+(?:-\S+\s+)*\S*\b{re.escape(name)}\b")
             run = next(((file, at, line.strip(), match["python"]) for file, at, line, match in
                         lines_matching(ev.user_files, runner, SCRIPT_SUFFIXES)
-                        if not line.lstrip().startswith("#")), None)
+                        if not line.lstrip().startswith("#") and _before_the_run(file, at)), None)
             if run is None:
                 continue
             file, at, line, python = run
