@@ -101,8 +101,9 @@ _WHAT = _kinds(
      "Check the owner and mode of the path it names (`ls -ld <path>`), and which user the stage runs as."),
     (r"Errno 1\] Operation not permitted|\bEPERM\b", INFRA, "EPERM: the system refused the operation whatever the "
      "file modes say (an immutable or append-only file or folder, `chattr +i`; a mount or security policy)",
-     "Find what protects the path the error names (`lsattr -d <path>` shows an `i` or `a` flag; `mount` its mount "
-     "options) and have it lifted (`chattr -i`, by whoever set it: a retention or cleanup job), or write the run "
+     "Find what protects the path the error names (`lsattr -d <path>` shows `i`, immutable, or `a`, append-only; "
+     "`mount` its mount options) and have it lifted (`chattr -i` / `chattr -a`, by whoever set it: a retention, "
+     "archive or cleanup job), or write the run "
      "elsewhere (`--output`); then run again."),
     # Hydra's override grammar refusing a value: `~` that no shell expanded, spaces, brackets, quotes
     (r"(?:LexerNoViableAltException|mismatched input [^\n]*expecting)[^\n]*?(?P<override>\+?[\w.]+=\S*)"
