@@ -5,7 +5,7 @@ week's checkpoint: every command succeeds, and half the rollouts are the older m
 checkpoints the balancer's log forwards to, and the line of the replicas' script that starts the old one. The same
 balancer over two replicas of one checkpoint is no finding. Likewise a gateway whose A/B canary sends a share of the
 requests to the previous deployment's server, or all of them to staging's when the variable naming its upstream is
-unset. And a gateway that splits every reply into reasoning_content and
+unset. A gateway that lets an interactive API key have one request in flight, given a batch run's eight. And a gateway that splits every reply into reasoning_content and
 content at `</think>`, in front of a model that never writes it: every reply reaches the run empty. Split only when
 the tag is there, the replies pass whole.
 """
@@ -104,10 +104,11 @@ ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), Gateway).serve_forever()
 
 
 def _collect_through_front(run: Path, served: list[Path], front: str, front_arguments,
-                           front_environment=lambda addresses: {}) -> None:
+                           front_environment=lambda addresses: {}, collect_options=(), collect_environment=None,
+                           collect_must_succeed=True) -> None:
     """The simulated policy serving each of `served` (logs/replica_<i>.log), `front` (a script in `run`) started with
     `front_arguments(the replicas' addresses)` and the variables `front_environment(the replicas' addresses)`
-    (logs/<front>.log), and a collection through it."""
+    (logs/<front>.log), and a collection through it (with `collect_options` and `collect_environment`)."""
     environment = get_environment("string_match")
     inputs = run / "rollouts_materialized_inputs.jsonl"
     materialize_file(environment.dataset_path, inputs, MaterializationSettings(2, environment.agent_name))
@@ -126,8 +127,9 @@ def _collect_through_front(run: Path, served: list[Path], front: str, front_argu
         time.sleep(2.5)
         with (run / "logs" / "collect.log").open("w") as log:
             subprocess.run([*CLI, "collect", "--inputs", str(inputs), "--output", str(run / "rollouts.jsonl"),
-                            "--model-url", f"http://127.0.0.1:{front_port}/v1", "--env", "string_match"],
-                           stdout=log, stderr=subprocess.STDOUT, timeout=180, check=True)
+                            "--model-url", f"http://127.0.0.1:{front_port}/v1", "--env", "string_match",
+                            *collect_options], env={**os.environ, **(collect_environment or {})},
+                           stdout=log, stderr=subprocess.STDOUT, timeout=180, check=collect_must_succeed)
     finally:
         for process in processes:
             process.terminate()
@@ -328,3 +330,79 @@ def test_a_gateway_started_without_its_upstream_variable_falls_back_to_staging_a
                                 "the step 100 server, while the step 200 server started for this run gets none: "
                                 "MODEL_BACKEND unset, gateway.py fell back to its default")
     assert top.fix.startswith("Start gateway.py with MODEL_BACKEND set to the step 200 server")
+
+
+KEYED_GATEWAY = '''"""gateway.py: one URL for every tool; requests in flight are limited per API key."""
+import sys
+import threading
+import urllib.request
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+UPSTREAM = sys.argv[2]
+LIMITS = {{"batch": 16, "interactive": 1}}
+ACTIVE = {{}}
+LOCK = threading.Lock()
+
+
+class Gateway(BaseHTTPRequestHandler):
+    def _send(self, status, data):
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def _forward(self, body):
+        request = urllib.request.Request(UPSTREAM + self.path, data=body, method=self.command,
+                                         headers={{"Content-Type": "application/json"}})
+        with urllib.request.urlopen(request, timeout=120) as answer:
+            return answer.status, answer.read()
+
+    def do_GET(self):
+        self._send(*self._forward(None))
+
+    def do_POST(self):
+        body = self.rfile.read(int(self.headers["Content-Length"]))
+        key = self.headers.get("Authorization", "").removeprefix("Bearer ")
+        kind = "batch" if key.startswith("batch-") else "interactive"
+        with LOCK:
+            if ACTIVE.get(key, 0) >= LIMITS[kind]:
+                return self._send(429, b'{{"error": {{"message": "too many requests in flight for this key (1 allowed '
+                                       b'for interactive keys)", "type": "rate_limit_exceeded"}}}}')
+            ACTIVE[key] = ACTIVE.get(key, 0) + 1
+        try:
+            time_to_answer = self._forward(body)
+        finally:
+            with LOCK:
+                ACTIVE[key] -= 1
+        self._send(*time_to_answer)
+
+
+ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), Gateway).serve_forever()
+'''
+
+
+@pytest.mark.parametrize("key", ["sk-personal-1234", "batch-5678"])
+def test_a_per_key_limit_on_requests_in_flight_names_the_variable_the_run_takes_its_key_from(tmp_path: Path, key: str):
+    checkpoint = demo_checkpoints(tmp_path / "checkpoints", 2, ["string_match"])[-1]
+    run = tmp_path / "run"
+    (run / "logs").mkdir(parents=True)
+    (run / "gateway.py").write_text(KEYED_GATEWAY.format())
+    (run / "run_eval.sh").write_text("#!/bin/bash\nsource ./keys.env\ngym-pipeline collect --inputs "
+                                     "rollouts_materialized_inputs.jsonl --output rollouts.jsonl --model-url URL --env "
+                                     "string_match --concurrency 8 --api-key-env EVAL_API_KEY\n")
+    _collect_through_front(run, [checkpoint], "gateway.py", lambda addresses: addresses,
+                           collect_options=("--concurrency", "8", "--api-key-env", "EVAL_API_KEY"),
+                           collect_environment={"EVAL_API_KEY": key}, collect_must_succeed=False)
+
+    report = diagnose(run)
+    text = report.model_dump_json()
+
+    assert key not in text  # the secret never reaches the report
+    if key.startswith("batch-"):
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert top.category == "throughput_resources"
+    assert ("The 429s say the limit is the key's ('for this key (1 allowed for interactive keys)'): the run sends the "
+            "key in EVAL_API_KEY (run_eval.sh:3)") in top.fix

@@ -24,6 +24,7 @@ from gym_pipeline.diagnose.findings import Finding, affected, keys_of, models_ur
 from gym_pipeline.diagnose.rules.routing import OVERLOADED_REPLY
 from gym_pipeline.diagnose.user_scripts import (
     concurrency_source,
+    lines_matching,
     request_loops,
     server_capacity_settings,
     unthrottled_arrays,
@@ -109,6 +110,24 @@ def _concurrency(ev: Evidence) -> tuple[int | None, EvidenceLine | None]:
     return None, None
 
 
+_KEY_LIMIT = re.compile(r"(?:for|per|of) (?:this|the|your|each)? ?(?:API )?key\b[^\"]{0,80}", re.I)
+_KEY_VARIABLE = re.compile(r"--api-key-env[ =](?P<name>\w+)|\b(?P<known>OPENAI_API_KEY|policy_api_key)\b")
+
+
+def _limit_of_the_key(ev: Evidence, groups: list[FailureGroup]) -> str:
+    """A sentence for the fix when the 429s say the limit is the API key's: the variable the run takes its key from
+    (never its value)."""
+    said = next((match.group(0).strip() for g in groups if g.http_status == 429
+                 and (match := _KEY_LIMIT.search(g.text))), None)
+    if said is None:
+        return ""
+    given = next(((file, number, match["name"] or match["known"]) for file, number, _, match in
+                  lines_matching(ev.user_files, _KEY_VARIABLE)), None)
+    where = f"the key in {given[2]} ({given[0].name}:{given[1]})" if given else "the run's API key"
+    return (f"The 429s say the limit is the key's ({said!r}): the run sends {where}, whose limit is below the "
+            "concurrency: run with a key meant for batch work, whose limit fits the concurrency. ")
+
+
 def overload_finding(ev: Evidence, groups: list[FailureGroup], overload: Overload) -> Finding:
     """The finding for failed model calls that overload explains: lower the concurrency, with the numbers."""
     attempts = sum(g.count for g in groups)
@@ -131,6 +150,7 @@ def overload_finding(ev: Evidence, groups: list[FailureGroup], overload: Overloa
     sized = (f" The server's capacity is set by the run's own files: {'; '.join(f'`{c}`' for c in capacity[:4])}: check "
              "that these are the values meant for this run (a debugging value left in a settings file sizes every "
              "server started from it)." if capacity else "")
+    per_key = _limit_of_the_key(ev, groups)
     return Finding(
         category=THROUGHPUT_RESOURCES,
         failed_keys=keys_of(groups),
@@ -141,7 +161,7 @@ def overload_finding(ev: Evidence, groups: list[FailureGroup], overload: Overloa
         cause=f"Not a model fault: {overload.what()}. Requests beyond what it runs wait in its queue until the "
               "client times out, or are refused (429) once the queue is full. Affected: "
               f"{affected(ev, groups)}.",
-        fix=f"{at_once}Lower the concurrency {current}to about {target or 'what the server runs at once'} "
+        fix=f"{per_key}{at_once}Lower the concurrency {current}to about {target or 'what the server runs at once'} "
             f"(`gym eval run ... --concurrency {target or '<n>'}`, `gym-pipeline collect --concurrency "
             f"{target or '<n>'}`, or `concurrency:` in sweep.yaml), or give the model server more capacity (vLLM "
             "`--max-num-seqs`, more replicas behind the URL)." + chosen + sized + other_load + " Then collect the missing rollouts: "
