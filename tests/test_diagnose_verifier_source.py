@@ -199,3 +199,20 @@ def test_the_lines_a_verify_computes_its_reward_from_are_its_rewrites(tmp_path):
         "async def verify(self, body):\n    extracted = _extract(body.text)\n    reward = 0.0\n"
         "    reward = _answers_match(extracted, body.expected_answer)\n    return reward\n")
     assert answer_rewrites(verifier_sources(tmp_path), tmp_path) == []
+
+
+@pytest.mark.parametrize(("line", "named"), [
+    ("reward = 1.0 if abs(got - want) <= 1e-6 * want else 0.0", "want"),
+    ("ok = abs(got - want) <= REL_TOL * expected", "expected"),
+    ("reward = 1.0 if abs(got - want) <= 1e-6 * abs(want) else 0.0", None),
+    ("ok = math.isclose(got, want, rel_tol=1e-6)", None),
+])
+def test_a_relative_tolerance_scaled_by_the_signed_label_is_named(line, named):
+    """`abs(got - want) <= 1e-6 * want`: for a negative label the bound is negative and nothing passes; scaled by
+    `abs(want)` (or compared with math.isclose) it is no fault. (The sentence is added to the verifier's lines that a
+    reading of the scored rows names; see the tests above for those readings run for real.)"""
+    from gym_pipeline.diagnose.rules import _signed_tolerance
+
+    said = _signed_tolerance([("app.py", 12, line)])
+
+    assert (f"app.py:12 scales the tolerance by `{named}` itself" in said) if named else said == ""

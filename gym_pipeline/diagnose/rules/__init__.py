@@ -534,7 +534,7 @@ def _with_the_verifiers_lines(ev: Evidence, rule: str, finding: Finding) -> Find
             f"graded against another row's label. Keep per-request values in local variables, not in `{shared[2]}`."
             if shared else "")
     code = ("In the verifier's code: " + "; ".join(f"{file}:{number} `{text}`" for file, number, text in lines) + "."
-            if lines else "") + _one_sided(lines)
+            if lines else "") + _one_sided(lines) + _signed_tolerance(lines)
     if credits:  # the handler that credits what it cannot parse is what to change: it comes first
         code = (f"{credits[0][0]}:{credits[0][1]} `{credits[0][2]}` gives full credit: every answer that raises there "
                 f"(not a number, a parse failure) scores 1 whatever it says; return 0 there. {code}").rstrip()
@@ -574,6 +574,25 @@ def _one_sided(lines: list[tuple[str, int, str]]) -> str:
     file, number = rewritten[0]
     return (f" {file}:{number} rewrites only the answer: do the same to `expected_answer` before comparing (or to "
             "neither), so both sides are in one form.")
+
+
+# a relative tolerance scaled by a value that may be negative: `abs(got - want) <= 1e-6 * want`
+_SIGNED_TOLERANCE = re.compile(r"<=?\s*(?P<bound>(?:[\d.]+(?:e-?\d+)?|\w*tol\w*)\s*\*\s*(?P<scale>[A-Za-z_][\w.]*)"
+                               r"|(?P<scale2>[A-Za-z_][\w.]*)\s*\*\s*(?:[\d.]+(?:e-?\d+)?|\w*tol\w*))(?![\w.(])", re.I)
+
+
+def _signed_tolerance(lines: list[tuple[str, int, str]]) -> str:
+    """A sentence when a verify line bounds a difference by a relative tolerance scaled by the value itself, not
+    its absolute value: for a negative expected answer the bound is negative, and nothing passes."""
+    for file, number, text in lines:
+        if (match := _SIGNED_TOLERANCE.search(text)) and "abs(" not in text[match.start():]:
+            scale = match["scale"] or match["scale2"]
+            if scale.lower() in {"abs", "max", "min"}:
+                continue
+            return (f" {file}:{number} scales the tolerance by `{scale}` itself: for a negative expected answer the "
+                    f"tolerance is negative and no answer, however exact, passes; scale it by `abs({scale})` (or "
+                    "compare with `math.isclose(got, want, rel_tol=...)`).")
+    return ""
 
 
 def _named(finding: Finding, rule: str, count: int) -> Finding:
