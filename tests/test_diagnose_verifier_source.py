@@ -1,5 +1,7 @@
 """The name a workspace verifier misspelt, and a file it could not open, found in the run folder beside it."""
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -216,3 +218,28 @@ def test_a_relative_tolerance_scaled_by_the_signed_label_is_named(line, named):
     said = _signed_tolerance([("app.py", 12, line)])
 
     assert (f"app.py:12 scales the tolerance by `{named}` itself" in said) if named else said == ""
+
+
+@pytest.mark.parametrize("debug_output", ['open("/dev/tty", "w")', "sys.stderr"])
+def test_a_verifier_that_opens_the_terminal_is_named_when_a_server_without_one_gets_enxio(tmp_path, debug_output):
+    """A verify printing its debug lines to /dev/tty: a process with no controlling terminal (setsid, as a server
+    started in the background or in a job) gets ENXIO there, for real. The reading names the line; a verifier writing
+    to stderr is not named."""
+    from gym_pipeline.diagnose.evidence import collect_evidence
+    from gym_pipeline.diagnose.rules.nesting import _terminal_opened
+
+    app = tmp_path / "run" / "my_gym" / "resources_servers" / "exact_match" / "app.py"
+    app.parent.mkdir(parents=True)
+    app.write_text(f"import sys\n\n\ndef verify(body):\n    with {debug_output} as out:\n        print('graded', file=out)\n")
+    opened = subprocess.run(["setsid", sys.executable, "-c", "open('/dev/tty', 'w')"], capture_output=True, text=True,
+                            stdin=subprocess.DEVNULL)
+    error = opened.stderr.strip().splitlines()[-1]
+    assert "[Errno 6] No such device or address" in error
+
+    said = _terminal_opened(collect_evidence(tmp_path / "run"), error)
+
+    if "stderr" in debug_output:
+        assert said == ""
+        return
+    assert said.startswith('my_gym/resources_servers/exact_match/app.py:5 opens /dev/tty (`with open("/dev/tty", "w") '
+                           "as out:`)")

@@ -89,6 +89,9 @@ SCENARIOS.update({
     # the same check with `\n` (the task `works` beside it) passes
     "printf_compare": lambda root: (_greeting_task(root, "greeting", check="printf 'Hello, Gym!'"),
                                     _greeting_task(root, "works", check="printf 'Hello, Gym!\\n'"))[0],
+    # `check && echo 1 || echo 0 > reward.txt`: the redirect is the `||` branch's only, so a pass writes no reward
+    "chained_redirect": lambda root: fixtures.write_task(root, "chained-reward", test=(
+        "test -f /app/done && echo 1 || echo 0 > /logs/verifier/reward.txt")),
     # a debugging echo put between the check and the `if [ $? -eq 0 ]` reading its status: always 0, so the task
     # scores 1 though the agent does not do it; the task `works` beside it reads `$?` right after its check
     "status_of_echo": lambda root: (fixtures.write_task(root, "debug-echo", solve="ls /app", test=STATUS_TEST.format(
@@ -192,7 +195,8 @@ def runs(tmp_path_factory):
                 outcomes[env] = _collect_twice_at_once(home, config, env, endpoint)
                 continue
             saved = os.environ.get("DOCKER_HOST")
-            if env == "engine_down":
+            if env == "engine_down":  # the user's node settings point at an engine this node does not run
+                (run_dir / "node_env.sh").write_text(f"export DOCKER_HOST=unix://{home}/no-engine.sock\n")
                 os.environ["DOCKER_HOST"] = f"unix://{home}/no-engine.sock"
             try:
                 stages.collect_partition(config, CHECKPOINT, env, endpoint, "v1", _Log())
@@ -226,7 +230,8 @@ EXPECTED = [
     ("copy_renamed", "data_schema", ("could not load", "renamed-copy", "image build failed"),
      ("copies server.log, which is not in the task's environment/ folder", "has server-2026-12-01.log instead")),
     ("engine_down", "infra", ("No sandbox could be created", "failed at seed", "needs-engine"),
-     ("Read the failures file", "failure.message in the run summary", "bash scripts/dev-services.sh up docker")),
+     ("Read the failures file", "failure.message in the run summary", "bash scripts/dev-services.sh up docker",
+      "node_env.sh:1 points DOCKER_HOST elsewhere")),
     ("task_deadline", "throughput_resources", ("harbor:task_deadline", "agent-overruns", "Episode exceeded"),
      ("Raise the budgets in the dataset", "episode_grace_sec", '[gym.tasks."agent-overruns".verifier]')),
     ("moved_output", "verifier_runtime", ("answer-moved", "checks /app/output/done", "never asks for"),
@@ -255,6 +260,9 @@ EXPECTED = [
     ("status_of_echo", "verifier_runtime", ("debug-echo/tests/test.sh:4 tests `$?` right after the `echo` on line 3",
                                             "not test's"),
      ("test test itself (`if test -f /app/done; then`)", "gym-pipeline tasks validate")),
+    ("chained_redirect", "verifier_runtime", ("harbor:missing_reward", "chained-reward"),
+     ("line 2 (`test -f /app/done && echo 1 || echo 0 > /logs/verifier/reward.txt`) redirects only the `||` branch",
+      "`{ check && echo 1 || echo 0; } > /logs/verifier/reward.txt`", "gym-pipeline tasks validate")),
     ("two_runs", "cache_resume", ("Two runs on one run directory", "second writer was refused", "stage rollouts"),
      ("Run one job per partition at a time", "its own checkout")),
 ]

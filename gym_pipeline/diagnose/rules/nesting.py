@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from gym_pipeline.diagnose.artifacts import FailureGroup
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.exception_hints import code_fix_hint
@@ -42,12 +44,34 @@ def nested_finding(ev: Evidence, groups: list[FailureGroup], category: str, who:
             + (f" (HTTP {nested.inner.code})" if nested.inner.code else "")
             + f". {reading} Affected: {affected(ev, groups)}."
         ),
-        fix=(f"{hint} " if (hint := code_fix_hint(nested.headline)) else "")
+        fix=(f"{hint} " if (hint := code_fix_hint(nested.headline)) else "") + _terminal_opened(ev, nested.headline)
         + (f"1. {module_fix} 2. " if (module_fix := missing_module_fix(nested.headline, f"`{nested.innermost}`"))
            else f"1. {first} the real request and response at every boundary: {debug_rerun(ev, lead)}. 2. ")
         + f"{fix_next} 3. Once fixed, collect the missing rollouts: {resume_command(ev)}.",
         explains=frozenset({"inner_server_error", "run_failed"}),
     )
+
+
+_NO_DEVICE = re.compile(r"OSError\(6\b|Errno 6\]|No such device or address")
+_OPENS_TERMINAL = re.compile(r"[\"']/dev/tty[\"']")
+
+
+def _terminal_opened(ev: Evidence, headline: str) -> str:
+    """ENXIO from a verifier whose code opens /dev/tty: a server started without a terminal has none."""
+    if ev.run_dir is None or not _NO_DEVICE.search(headline):
+        return ""
+    for source in ev.verifier_sources:
+        try:
+            lines = source.read_text(encoding="utf-8", errors="replace").splitlines()
+        except OSError:
+            continue
+        for number, line in enumerate(lines, 1):
+            if _OPENS_TERMINAL.search(line) and not line.lstrip().startswith("#"):
+                return (f"{ev.rel(source)}:{number} opens /dev/tty (`{line.strip()}`): a server started without a "
+                        "terminal (in the background, by `gym env start`, in a job) has none, so every call raises "
+                        "ENXIO (errno 6, No such device or address). Write debug output to stderr or a logger "
+                        "instead. ")
+    return ""
 
 
 def _log_nesting(hit: LogHit) -> tuple[str, str | None]:

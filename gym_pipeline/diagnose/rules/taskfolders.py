@@ -33,6 +33,7 @@ from gym_pipeline.diagnose.manifests import sweep_config_beside
 from gym_pipeline.diagnose.origin import DOCKER_TLS, DOCKER_TLS_FIX
 from gym_pipeline.diagnose.skip_reasons import kind_of_skips, missing_copy_source
 from gym_pipeline.diagnose.taskset_source import is_taskset_record, taskset_staleness
+from gym_pipeline.diagnose.user_scripts import environment_assignments
 from gym_pipeline.diagnose.vocabulary import (
     CACHE_RESUME,
     CONFIG,
@@ -60,6 +61,7 @@ FOLDER_CHANGED = "changed since materialization"
 TASK_DEADLINE = "harbor:task_deadline"
 VERIFIER_TIMEOUT = "harbor:verifier_timeout"
 INVALID_REWARD = "harbor:invalid_reward"
+MISSING_REWARD = "harbor:missing_reward"
 LISTED = 6  # tasks named in a title
 CHANGED_TASK = re.compile(r"task (\S+): Task folder \S+ changed since materialization")  # taskfolders.materialize
 
@@ -210,10 +212,21 @@ def rule_no_sandbox(ev: Evidence) -> list[Finding]:
         cause=f"Every attempt of these episodes failed at stage seed ({first.get('_ng_failure_class')}) before a "
               f"result row existed, because no sandbox could be made: {first.get('_ng_failure_message')}",
         fix=f"Read the failures file ({ev.rel(ev.run_dir / FAILURES_FILE)}) or each task's failure.message in the "
-            "run summary. "
+            "run summary. " + _docker_host_set_by(ev)
             + _sandbox_fix(str(first.get("_ng_failure_message"))) + f" Then {run.rerun()}.",
         failed_keys=frozenset(episodes),
     )]
+
+
+def _docker_host_set_by(ev: Evidence) -> str:
+    """A sentence naming the user's file that sets DOCKER_HOST: the engine the stages were pointed at."""
+    found = environment_assignments(ev.user_files, "DOCKER_HOST")
+    if not found:
+        return ""
+    file, number, line = found[0]
+    return (f"{file.name}:{number} points DOCKER_HOST elsewhere (`{line}`): check that this engine runs on this "
+            f"node (`docker -H <that address> info`), or take the line out of {file.name} so the default engine is "
+            "used. ")
 
 
 def _sandbox_fix(message: str) -> str:
@@ -432,9 +445,30 @@ def _written_reward(run: TaskFolderRun, run_dir: Path, task: str) -> str:
             f"a number{compute}.")
 
 
+# `test ... && echo 1 || echo 0 > reward.txt`: the redirect belongs to the last command only
+_CHAIN_REDIRECTING_ONE_BRANCH = re.compile(r"&&\s*(?:echo|printf)\s+(?P<first>[^|&>;]+?)\s*\|\|\s*(?:echo|printf)\s+"
+                                           r"[^|&>;]+?>\s*\S*reward\.(?:txt|json)")
+
+
+def _redirect_of_one_branch(run: TaskFolderRun, run_dir: Path, task: str) -> str:
+    """A test.sh line `check && echo 1 || echo 0 > reward.txt`: only the failure branch is redirected, so a passing
+    check prints its reward and writes no file."""
+    script = test_script(run, run_dir, task)
+    found = next(((n, line.strip()) for n, line in enumerate(script[1], 1)
+                  if _CHAIN_REDIRECTING_ONE_BRANCH.search(line)), None) if script else None
+    if found is None:
+        return ""
+    number, line = found
+    return (f"tests/test.sh of {task} line {number} (`{line}`) redirects only the `||` branch: in `a && b || c > "
+            "file` the redirect belongs to c, so when the check passes `echo 1` prints to the log and no reward file "
+            "is written. Group the branches: `{ check && echo 1 || echo 0; } > /logs/verifier/reward.txt`, or use "
+            "`if ...; then echo 1; else echo 0; fi > /logs/verifier/reward.txt`.")
+
+
 def _reward_fix(run: TaskFolderRun, kind: str, tasks: list[str], *, run_dir: Path) -> str:
     appends = _appends_reward(run, run_dir, tasks[0]) or (
-        _written_reward(run, run_dir, tasks[0]) if kind == INVALID_REWARD else "")
+        _written_reward(run, run_dir, tasks[0]) if kind == INVALID_REWARD else "") or (
+        _redirect_of_one_branch(run, run_dir, tasks[0]) if kind == MISSING_REWARD else "")
     return (appends.lstrip() + " " if appends else "") + (
             f"Open the task's test-stdout.txt, which holds everything test.sh printed (the run summary's "
             f"verifier_log_dir), or read failure_reason for a masked row. To check the verifier without a model, run "
