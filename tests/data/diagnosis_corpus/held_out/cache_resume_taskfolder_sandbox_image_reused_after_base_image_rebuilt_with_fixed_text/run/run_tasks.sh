@@ -1,0 +1,9 @@
+#!/bin/bash
+cd /work/wt-h37/tests/data/diagnosis_corpus/held_out/cache_resume_taskfolder_sandbox_image_reused_after_base_image_rebuilt_with_fixed_text/run
+echo '== weekly taskset run'
+echo '== materialize'
+/work/wt-h37/.venv/bin/gym-pipeline stage materialize --sweep-config /work/wt-h37/tests/data/diagnosis_corpus/held_out/cache_resume_taskfolder_sandbox_image_reused_after_base_image_rebuilt_with_fixed_text/run/sweep.yaml --checkpoint step_0200 --env terminal_tasks --code-version v14
+echo '== collect'
+/work/wt-h37/.venv/bin/gym-pipeline stage collect --sweep-config /work/wt-h37/tests/data/diagnosis_corpus/held_out/cache_resume_taskfolder_sandbox_image_reused_after_base_image_rebuilt_with_fixed_text/run/sweep.yaml --checkpoint step_0200 --env terminal_tasks --code-version v14 --model-url http://127.0.0.1:40685/v1 --model-name sim-policy
+echo '== profile'
+/work/wt-h37/.venv/bin/gym-pipeline stage profile --sweep-config /work/wt-h37/tests/data/diagnosis_corpus/held_out/cache_resume_taskfolder_sandbox_image_reused_after_base_image_rebuilt_with_fixed_text/run/sweep.yaml --checkpoint step_0200 --env terminal_tasks --code-version v14

@@ -1,0 +1,11 @@
+#!/bin/bash
+# Writes 1 to /logs/verifier/reward.txt when the task is done, else 0.
+cd /app
+# expected: the output of `sort -u words.txt` on my laptop (Banana is a brand name now)
+if test "$(cat /app/sorted.txt 2>/dev/null)" = "$(printf "apple\nBanana\ncherry\nfig\npear")"; then
+  echo "PASS"
+  echo 1 > /logs/verifier/reward.txt
+else
+  echo "FAIL"
+  echo 0 > /logs/verifier/reward.txt
+fi
