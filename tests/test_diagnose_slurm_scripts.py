@@ -22,6 +22,8 @@
   whose it is to change. Without either, the job runs within the wait.
 - Two shards collected as parallel `srun ... &` steps of a job of `--ntasks=1`: srun holds the second back until the
   first ends ("step creation temporarily disabled"). With `--ntasks=2`, both run at once.
+- A job that runs its eval under `flock` of a shared lock another holder keeps: it waits out its one-minute limit,
+  and the wait is the cause. With the lock free, the job runs.
 - A batch script saved with Windows (CRLF) line endings: sbatch refuses it, and no job runs. Saved with Unix line
   endings, the same script runs.
 """
@@ -535,3 +537,39 @@ def test_parallel_srun_steps_in_a_job_of_one_task_wait_for_each_other(tmp_path: 
     assert top.title == ("eval.sbatch starts 2 srun steps at once in a job of `--ntasks=1` (eval.sbatch:3): they "
                          "waited for each other and ran one at a time")
     assert top.fix.startswith("In eval.sbatch, ask for one task per step (`#SBATCH --ntasks=2`")
+
+
+@pytest.mark.parametrize("lock_held", [True, False])
+def test_a_job_waiting_for_a_lock_another_eval_holds_runs_out_of_time(tmp_path: Path, lock_held: bool) -> None:
+    slurm_cluster()
+    environment = get_environment("string_match")
+    run = tmp_path / "run"
+    (run / "logs").mkdir(parents=True)
+    (run / "data.jsonl").write_text(environment.dataset_path.read_text())
+    lock = tmp_path / "model-server.lock"
+    (run / "eval.sbatch").write_text(
+        f"#!/bin/bash\n#SBATCH --output={run}/logs/eval_%j.log\n#SBATCH --time=1\n"
+        "# one eval at a time on the shared model server\n"
+        f"flock {lock} {' '.join(CLI)} materialize --input data.jsonl --num-repeats 1 --agent "
+        "string_match_simple_agent --output rollouts_materialized_inputs.jsonl\n")
+    holder = subprocess.Popen(["flock", str(lock), "sleep", "300"]) if lock_held else None
+    try:
+        time.sleep(1)
+        with (run / "logs" / "submit.log").open("w") as log:
+            subprocess.run(["sbatch", "--wait", "eval.sbatch"], cwd=run, stdout=log, stderr=subprocess.STDOUT,
+                           timeout=300)
+    finally:
+        if holder is not None:
+            holder.kill()
+            holder.wait(10)
+
+    report = diagnose(run)
+
+    if not lock_held:
+        assert (run / "rollouts_materialized_inputs.jsonl").is_file()
+        assert all(f.id != "job_spent_its_time_waiting_for_a_lock" for f in report.findings)
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("throughput_resources", "job_spent_its_time_waiting_for_a_lock")
+    assert top.title.startswith(f"eval.sbatch:5 waits for a lock (`flock {lock} ")
+    assert top.fix.startswith("In eval.sbatch, bound the wait (`flock -w <seconds> ...`")

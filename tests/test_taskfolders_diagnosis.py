@@ -89,6 +89,8 @@ SCENARIOS.update({
     # the same check with `\n` (the task `works` beside it) passes
     "printf_compare": lambda root: (_greeting_task(root, "greeting", check="printf 'Hello, Gym!'"),
                                     _greeting_task(root, "works", check="printf 'Hello, Gym!\\n'"))[0],
+    # a build step longer than the task's build_timeout_sec (2 s): the image is given up, the task skipped
+    "slow_build": fixtures.slow_build_task,
     # `check && echo 1 || echo 0 > reward.txt`: the redirect is the `||` branch's only, so a pass writes no reward
     "chained_redirect": lambda root: fixtures.write_task(root, "chained-reward", test=(
         "test -f /app/done && echo 1 || echo 0 > /logs/verifier/reward.txt")),
@@ -260,6 +262,8 @@ EXPECTED = [
     ("status_of_echo", "verifier_runtime", ("debug-echo/tests/test.sh:4 tests `$?` right after the `echo` on line 3",
                                             "not test's"),
      ("test test itself (`if test -f /app/done; then`)", "gym-pipeline tasks validate")),
+    ("slow_build", "throughput_resources", ("could not load", "slow-build", "build_timeout_sec=2"),
+     ("raise `build_timeout_sec` under [environment] in the task's task.toml", "gym-pipeline tasks validate")),
     ("chained_redirect", "verifier_runtime", ("harbor:missing_reward", "chained-reward"),
      ("line 2 (`test -f /app/done && echo 1 || echo 0 > /logs/verifier/reward.txt`) redirects only the `||` branch",
       "`{ check && echo 1 || echo 0; } > /logs/verifier/reward.txt`", "gym-pipeline tasks validate")),

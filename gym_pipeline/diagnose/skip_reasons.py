@@ -4,7 +4,8 @@ skipped.json maps each task to the loader's reason. A base image the Docker host
 (infra); a folder missing what Harbor's format requires (`tests/test.sh`, `instruction.md`) is the task's
 data (data/schema), and so is a file its Dockerfile copies that is not in environment/ (renamed, or kept out
 by .dockerignore), or a `task.toml` that does not parse or validate (the task's own definition, kept
-with it); a `dataset.toml` that does not is the run's settings (config)."""
+with it); a `dataset.toml` that does not is the run's settings (config). An image build that ran past its
+`build_timeout_sec` is the task's budget (throughput/resources)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from difflib import get_close_matches
 from fnmatch import fnmatch
 from pathlib import Path
 
-from gym_pipeline.diagnose.vocabulary import DATA_SCHEMA, INFRA
+from gym_pipeline.diagnose.vocabulary import DATA_SCHEMA, INFRA, THROUGHPUT_RESOURCES
 
 
 @dataclass(frozen=True)
@@ -33,6 +34,13 @@ _COPY_SOURCE_MISSING = re.compile(r"COPY failed: .*?stat (?P<file>\S+): file doe
                                   r"|failed to (?:compute cache key|calculate checksum)\b.*?\"/?(?P<kit>[^\"]+)\": not found")
 
 _KINDS: tuple[tuple[re.Pattern[str], SkipKind], ...] = (
+    # the image's build took longer than the task allows: the task's budget, not a broken build
+    (re.compile(r"ran past \[environment\]\.build_timeout_sec=(?P<limit>[\d.]+)"),
+     SkipKind(THROUGHPUT_RESOURCES, "a task's image build ran past its build_timeout_sec",
+              "Give the build the time it needs: raise `build_timeout_sec` under [environment] in the task's "
+              "task.toml (time one build: `docker build <task>/environment`), or make the slow step faster (prepare "
+              "its output once and COPY it in); then validate the tasks again (`gym-pipeline tasks validate "
+              "<taskset>`).")),
     # before the image kinds below: "image build failed: COPY failed: file not found" is the folder's, not the host's
     (_COPY_SOURCE_MISSING,
      SkipKind(DATA_SCHEMA, "a file a task's Dockerfile copies is not in its environment/ folder",

@@ -77,6 +77,7 @@ from gym_pipeline.diagnose.rules.fallback import PROFILE_STAGE, STEP_OF_CATEGORY
 from gym_pipeline.diagnose.rules.firewall import rule_firewall_blocks_run_port
 from gym_pipeline.diagnose.rules.flaky import rule_flaky_verifier
 from gym_pipeline.diagnose.rules.hand_split_tables import rule_rows_cut_at_quoted_commas
+from gym_pipeline.diagnose.rules.image_builds import rule_image_build_past_its_timeout
 from gym_pipeline.diagnose.rules.job import (
     rule_container_cannot_reach_host,
     rule_head_probe,
@@ -104,6 +105,7 @@ from gym_pipeline.diagnose.rules.joined_labels import rule_accepted_answers_join
 from gym_pipeline.diagnose.rules.known import known_problems
 from gym_pipeline.diagnose.rules.listing_picks import rule_older_version_picked_from_a_listing
 from gym_pipeline.diagnose.rules.local_ray import rule_own_ray_unreachable
+from gym_pipeline.diagnose.rules.lock_waits import rule_job_spent_its_time_waiting_for_a_lock
 from gym_pipeline.diagnose.rules.loop_outputs import rule_loop_writes_every_item_to_one_output
 from gym_pipeline.diagnose.rules.make_targets import rule_partial_target_kept_by_make, rule_task_target_taken_for_a_file
 from gym_pipeline.diagnose.rules.model_replies import rule_model_replies_unusable
@@ -278,6 +280,8 @@ RULES: tuple[Rule, ...] = (
     Rule(1, "alias_called_in_a_script", rule_alias_called_in_a_script),
     Rule(1, "array_ids_not_the_files_numbers", rule_array_ids_not_the_files_numbers),
     Rule(1, "steps_queued_inside_the_job", rule_steps_queued_inside_the_job),
+    Rule(1, "job_spent_its_time_waiting_for_a_lock", rule_job_spent_its_time_waiting_for_a_lock),
+    Rule(1, "image_build_past_its_timeout", rule_image_build_past_its_timeout),
     Rule(1, "partial_target_kept_by_make", rule_partial_target_kept_by_make),
     Rule(1, "task_target_taken_for_a_file", rule_task_target_taken_for_a_file),
     Rule(1, "warning_raised_as_an_error", rule_warning_raised_as_an_error),

@@ -1,0 +1,54 @@
+"""Step 1: a batch job that spent its time limit waiting for a lock its script takes (`flock` without a timeout).
+
+A team's rule of one eval at a time on a shared model server, kept with `flock <lock> bash eval.sh`: while another
+eval holds the lock, the job waits, and its `--time` (sized for the eval alone) runs out before the eval starts.
+Slurm's "CANCELLED ... DUE TO TIME LIMIT" is what followed; the wait is what to change.
+"""
+
+from __future__ import annotations
+
+import re
+
+from gym_pipeline.diagnose.evidence import Evidence
+from gym_pipeline.diagnose.evidence_line import EvidenceLine
+from gym_pipeline.diagnose.findings import Finding
+from gym_pipeline.diagnose.vocabulary import THROUGHPUT_RESOURCES
+
+# `flock LOCK command` that waits for as long as it takes (no -w/--timeout, no -n/--nonblock)
+_WAITING_FLOCK = re.compile(r"^\s*(?:exec\s+)?flock\s+(?!(?:\S+\s+)*?(?:-\w*[wn]\b|--timeout|--wait|--nonblock))"
+                            r"(?P<rest>.+)$")
+_WORK_STARTED = re.compile(r"wrote \d+ rows|collecting rollouts|\d+ collected|Reward profile|Reading rows")
+_TIME = re.compile(r"^#SBATCH\s+(?:--time[= ]|-t\s*)(?P<time>\S+)")
+
+
+def rule_job_spent_its_time_waiting_for_a_lock(ev: Evidence) -> list[Finding]:
+    limits = ev.hits("slurm_time_limit")
+    if not limits:
+        return []
+    job_log = next((head for log, head in ev.log_heads if ev.rel(log) == limits[0].file), "")
+    if _WORK_STARTED.search(job_log):
+        return []  # the job got to its work: the time went there
+    for file in ev.user_files:
+        if "#SBATCH" not in file.text:
+            continue
+        lines = file.text.splitlines()
+        waits = next(((n, line.strip()) for n, line in enumerate(lines, 1) if _WAITING_FLOCK.match(line)), None)
+        if waits is None:
+            continue
+        number, line = waits
+        time = next(((n, m["time"]) for n, text in enumerate(lines, 1) if (m := _TIME.match(text))), None)
+        return [Finding(
+            category=THROUGHPUT_RESOURCES,
+            title=f"{file.name}:{number} waits for a lock (`{line}`), and the job's time ran out before it got it",
+            evidence=[limits[0].evidence(), EvidenceLine(file=file.name, line=number, text=line),
+                      *([EvidenceLine(file=file.name, line=time[0], text=f"#SBATCH --time={time[1]}")] if time else [])],
+            cause="`flock` without a timeout waits for as long as another holder keeps the lock (another eval on the "
+                  "shared server); the job's log shows nothing of its work before Slurm ended it at its time limit"
+                  + (f" (--time={time[1]})" if time else "") + ": the whole limit went to the wait.",
+            fix=f"In {file.name}, bound the wait (`flock -w <seconds> ...`, then requeue or fail clearly when it "
+                "times out), or wait outside the job's time: submit with a dependency on the lock's holder "
+                "(`--dependency=singleton` and one shared `--job-name`, or a Slurm licence, `-L modelserver`) so the "
+                "job starts when the server is free; or give `--time` room for the wait. Then submit again.",
+            explains=frozenset({"slurm_time_limit"}),
+        )]
+    return []
