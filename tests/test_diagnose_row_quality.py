@@ -180,3 +180,19 @@ def test_a_marked_answer_other_than_the_expected_one_scored_full_counts():
     for line, row in enumerate(rows, start=1):
         note_rollout_row(quality, row, (line, 0), "rollouts.jsonl", line)
     assert quality.credited_other == 2 and quality.credited_other_example.line == 1
+
+
+def test_yes_no_answers_against_labels_a_yaml_loader_read_as_booleans_count():
+    """The labels come from a YAML sheet loaded for real with PyYAML: `answer: yes` unquoted is the boolean true, and
+    `str()` of it is `True`; quoted, it stays `yes` and matches."""
+    import yaml
+
+    sheet = yaml.safe_load('- {answer: yes}\n- {answer: no}\n- {answer: "yes"}\n- {answer: 42}\n')
+    labels = [str(item["answer"]) for item in sheet]
+    assert labels == ["True", "False", "yes", "42"]
+    quality = RowQuality()
+    rows = [scored(labels[0], "yes", 0.0), scored(labels[1], "No.", 0.0), scored(labels[2], "yes", 1.0),
+            scored(labels[3], "41", 0.0), scored("True", "no", 0.0)]  # a wrong answer to a boolean label
+    for line, row in enumerate(rows, start=1):
+        note_rollout_row(quality, row, (line, 0), "rollouts.jsonl", line)
+    assert quality.boolean_labels == 2 and quality.boolean_label_example.line == 1

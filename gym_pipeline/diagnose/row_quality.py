@@ -153,6 +153,10 @@ class RowQuality:
     # `25%` for 0.25, `(8)` for -8, `$120.00` for 120), counted per format, with the first example of each
     formatted_labels: Counter[str] = field(default_factory=Counter)
     formatted_label_examples: dict[str, tuple[EvidenceLine, str, str]] = field(default_factory=dict)  # (line, label, answer)
+    # ... scored 0: the expected answer a boolean's text (`True`) where the answer is yes/no: a YAML 1.1 loader read an
+    # unquoted `yes` as true
+    boolean_labels: int = 0
+    boolean_label_example: EvidenceLine | None = None
     # ... scored 0: the answer is one of the alternatives the expected answer joins (`Paris` for `Paris|City of Paris`)
     joined_labels: int = 0
     joined_label_example: EvidenceLine | None = None
@@ -529,6 +533,10 @@ def _note_scored_answer(quality: RowQuality, expected: str, answer: ScoredAnswer
         quality.date_labels += 1
         quality.date_label_example = quality.date_label_example or here
         return
+    if _boolean_for_yes_no(expected, extracted):
+        quality.boolean_labels += 1
+        quality.boolean_label_example = quality.boolean_label_example or here
+        return
     if (shown_as := spreadsheet_format(expected, extracted)) is not None:
         quality.formatted_labels[shown_as] += 1
         quality.formatted_label_examples.setdefault(shown_as, (here, expected.strip(), extracted.strip()))
@@ -727,6 +735,14 @@ _PERCENTAGE = re.compile(r"(?P<number>-?\d+(?:\.\d+)?)\s*%")
 _ACCOUNTING_NEGATIVE = re.compile(r"\((?P<number>\d+(?:\.\d+)?)\)")
 _CURRENCY = re.compile(r"(?:[$€£¥]\s?(?P<before>-?\d+(?:\.\d+)?)|(?P<after>-?\d+(?:\.\d+)?)\s?[€£])")
 SCIENTIFIC, PERCENTAGE, ACCOUNTING, CURRENCY = "scientific notation", "percentage", "accounting", "currency"
+
+
+_YES_NO = {"yes": "true", "y": "true", "on": "true", "no": "false", "n": "false", "off": "false"}
+
+
+def _boolean_for_yes_no(expected: str, extracted: str) -> bool:
+    """`expected` is a boolean's text (`True`) and `extracted` the yes/no word YAML 1.1 reads as it (`yes`)."""
+    return _YES_NO.get(extracted.strip().strip(".").lower()) == expected.strip().lower()
 
 
 def spreadsheet_format(expected: str, extracted: str) -> str | None:

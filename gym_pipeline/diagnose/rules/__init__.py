@@ -158,6 +158,7 @@ from gym_pipeline.diagnose.rules.quality import (
     rule_verifier_refuses_row_values,
     rule_wrapped_expected_answers,
     rule_wrong_answers_scored_full,
+    rule_yes_no_labels_read_as_booleans,
 )
 from gym_pipeline.diagnose.rules.refusals import rule_model_refusals
 from gym_pipeline.diagnose.rules.resume_scripts import (
@@ -362,6 +363,7 @@ RULES: tuple[Rule, ...] = (
     Rule(6, "labels_truncated_to_integers", rule_labels_truncated_to_integers),
     Rule(6, "labels_read_as_dates", rule_labels_read_as_dates),
     Rule(6, "labels_in_a_spreadsheets_display_format", rule_labels_in_a_spreadsheets_display_format),
+    Rule(6, "yes_no_labels_read_as_booleans", rule_yes_no_labels_read_as_booleans),
     Rule(6, "html_entities_in_expected_answers", rule_html_entities_in_expected_answers),
     Rule(6, "rows_cut_at_quoted_commas", rule_rows_cut_at_quoted_commas),
     Rule(6, "accepted_answers_joined_into_one_label", rule_accepted_answers_joined_into_one_label),

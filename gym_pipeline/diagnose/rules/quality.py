@@ -214,6 +214,33 @@ def rule_labels_in_a_spreadsheets_display_format(ev: Evidence) -> list[Finding]:
     )]
 
 
+_UNQUOTED_YES_NO = re.compile(r"^\s*-?\s*[\w-]+\s*:\s*(?:yes|no|on|off|y|n)\s*(?:#.*)?$", re.I)
+
+
+def rule_yes_no_labels_read_as_booleans(ev: Evidence) -> list[Finding]:
+    """Expected answers `True`/`False` where the answers are yes/no: a YAML sheet gave the answers unquoted, and a YAML
+    1.1 loader (PyYAML's `safe_load`) read `yes` and `no` as booleans."""
+    a = ev.artifacts
+    quality = a.quality
+    if quality.boolean_labels < MISSCORED_MIN_ROWS or quality.boolean_label_example is None:
+        return []
+    sheet = next(lines_matching(ev.user_files, _UNQUOTED_YES_NO, {".yaml", ".yml"}), None)
+    named = f"{sheet[0].name}:{sheet[1]} (`{sheet[2].strip()}`)" if sheet else "the YAML the labels come from"
+    return [Finding(
+        category=DATA_SCHEMA,
+        title=f"{quality.boolean_labels} yes/no answers scored 0 against `expected_answer` True/False: the labels were "
+              "read from YAML as booleans",
+        evidence=[quality.boolean_label_example,
+                  *([EvidenceLine(file=sheet[0].name, line=sheet[1], text=sheet[2].strip())] if sheet else [])],
+        cause=f"{named} gives the answer unquoted, and YAML 1.1 (PyYAML's `safe_load`) reads yes, no, on and off as "
+              "true and false: the script writing the data turned them into `True`/`False`, which no yes/no answer "
+              "equals, so every such task scores 0.",
+        fix=f"Quote the yes/no answers in {sheet[0].name if sheet else 'the YAML sheet'} (`answer: \"yes\"`), or load "
+            "it with a YAML 1.2 loader that keeps them as text (ruamel.yaml); then build the data again, materialize "
+            f"again and collect. The materialized rows: {path_of(a.materialized)}.",
+    )]
+
+
 def prompts_cut_at_one_length(ev: Evidence) -> tuple[int, int, int] | None:
     """(length, prompts of it, tasks) when many prompts are exactly one length and end mid-word."""
     quality = ev.artifacts.quality
