@@ -203,3 +203,25 @@ def test_a_data_script_run_by_a_python_without_its_package_is_named_with_the_int
     assert top.title == (f"prepare_data.py imports pandas, which the Python that runs it ({sys.executable}, "
                          "run_eval.sh:2) does not have")
     assert top.fix.startswith("Run prepare_data.py with the Python that has pandas")
+
+
+@pytest.mark.parametrize("delimiter", ["'EOF'", "EOF"])
+def test_settings_written_by_a_quoted_heredoc_keep_their_variables_as_text(tmp_path, delimiter):
+    """`cat > settings.env <<'EOF'` keeps `$URL` as text; the shell that sources it later (the job's) has no URL and
+    gets no address. Unquoted, the shell writes the address."""
+    run = run_with_script(tmp_path, f"URL=http://127.0.0.1:8000/v1\ncat > settings.env <<{delimiter}\nMODEL_URL=$URL\n"
+                                    "EOF\nbash -c 'source ./settings.env; echo \"collecting from $MODEL_URL\"'\n")
+    said = (run / "run_eval.log").read_text()
+
+    report = diagnose(run)
+
+    if delimiter == "EOF":
+        assert said == "collecting from http://127.0.0.1:8000/v1\n"
+        assert all(f.id != "settings_written_by_a_quoted_heredoc" for f in report.findings)
+        return
+    assert said == "collecting from \n"  # the job's shell, which sources it, has no URL
+    top = report.causes[0]
+    assert (top.category, top.id) == ("config", "settings_written_by_a_quoted_heredoc")
+    assert top.title == ("run_eval.sh:3 writes settings.env with a quoted here-document (<<'EOF'): `MODEL_URL=$URL` "
+                         "was written as text, $URL never expanded")
+    assert top.fix.startswith("In run_eval.sh:3, leave the delimiter unquoted (`<<EOF`)")
