@@ -24,6 +24,8 @@
   first ends ("step creation temporarily disabled"). With `--ntasks=2`, both run at once.
 - A job that runs its eval under `flock` of a shared lock another holder keeps: it waits out its one-minute limit,
   and the wait is the cause. With the lock free, the job runs.
+- A profile job chained on the collect job with `--dependency=afterok:$JOB`, where JOB kept sbatch's sentence (no
+  `--parsable`): sbatch refuses the chained job. With --parsable, both run.
 - A batch script saved with Windows (CRLF) line endings: sbatch refuses it, and no job runs. Saved with Unix line
   endings, the same script runs.
 """
@@ -573,3 +575,35 @@ def test_a_job_waiting_for_a_lock_another_eval_holds_runs_out_of_time(tmp_path: 
     assert (top.category, top.id) == ("throughput_resources", "job_spent_its_time_waiting_for_a_lock")
     assert top.title.startswith(f"eval.sbatch:5 waits for a lock (`flock {lock} ")
     assert top.fix.startswith("In eval.sbatch, bound the wait (`flock -w <seconds> ...`")
+
+
+@pytest.mark.parametrize("parsable", [False, True])
+def test_a_job_chained_on_sbatchs_sentence_instead_of_its_id_is_refused(tmp_path: Path, parsable: bool) -> None:
+    slurm_cluster()
+    environment = get_environment("string_match")
+    run = tmp_path / "run"
+    (run / "logs").mkdir(parents=True)
+    (run / "data.jsonl").write_text(environment.dataset_path.read_text())
+    materialize = (f"{' '.join(CLI)} materialize --input data.jsonl --num-repeats 1 --agent string_match_simple_agent "
+                   "--output {output}\n")
+    for name, output in (("first", "first_inputs.jsonl"), ("second", "second_inputs.jsonl")):
+        (run / f"{name}.sbatch").write_text(f"#!/bin/bash\n#SBATCH --output={run}/logs/{name}_%j.log\n"
+                                            f"#SBATCH --time=2\n" + materialize.format(output=output))
+    (run / "submit.sh").write_text(f"#!/bin/bash\nJOB=$(sbatch {'--parsable ' if parsable else ''}first.sbatch)\n"
+                                   'echo "first: $JOB"\nsbatch --wait --dependency=afterok:$JOB second.sbatch\n'
+                                   "sleep 5\n")
+    with (run / "logs" / "submit.log").open("w") as log:
+        subprocess.run(["bash", "submit.sh"], cwd=run, stdout=log, stderr=subprocess.STDOUT, timeout=300)
+    wait_for(lambda: (run / "first_inputs.jsonl").is_file(), 60)
+
+    report = diagnose(run)
+
+    if parsable:
+        assert (run / "second_inputs.jsonl").is_file()
+        assert all(f.id != "dependency_on_sbatchs_sentence" for f in report.findings)
+        return
+    assert not (run / "second_inputs.jsonl").exists()
+    top = report.causes[0]
+    assert (top.category, top.id) == ("config", "dependency_on_sbatchs_sentence")
+    assert top.title == ("submit.sh:2 keeps sbatch's whole sentence in JOB (no --parsable), so the dependency at line 4 "
+                         "is not a job id and sbatch refused that job")
