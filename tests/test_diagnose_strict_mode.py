@@ -31,3 +31,26 @@ def test_an_optional_variable_read_unset_under_set_u_stops_the_script(tmp_path: 
                         "(set -euo pipefail)"
     assert [line.where for line in top.evidence] == ["logs/run_eval_0.log:2", "run_eval.sh:5", "run_eval.sh:2"]
     assert top.fix.startswith("In run_eval.sh, give EXTRA_FLAGS a default where it is read (`${EXTRA_FLAGS:-}`")
+
+
+@pytest.mark.parametrize("final_newline", [False, True])
+def test_a_read_at_the_end_of_a_file_without_a_newline_stops_a_set_e_script(tmp_path: Path, final_newline: bool) -> None:
+    """The serve step writes model_url.txt with printf and no newline; `read` returns 1 at its end, and `set -e` ends
+    the script silently before anything ran. With the newline, the run goes on and is healthy."""
+    newline = "\\n" if final_newline else ""
+    script = (f"printf 'URL{newline}' > model_url.txt\nset -euo pipefail\nread -r ENDPOINT < model_url.txt\n"
+              'echo "== weekly eval against $ENDPOINT"\n' + MATERIALIZE
+              + f"{CLI} collect --inputs rollouts_materialized_inputs.jsonl --output rollouts.jsonl --model-url "
+                "$ENDPOINT --env string_match --concurrency 4\n")
+    run = run_scripts(tmp_path, [script])
+
+    report = diagnose(run)
+
+    if final_newline:
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    assert not (run / "rollouts_materialized_inputs.jsonl").exists()
+    top = report.causes[0]
+    assert (top.category, top.id) == ("config", "read_at_the_end_of_a_file_stopped_a_strict_script")
+    assert top.title == ("run_eval.sh:4 reads model_url.txt, which has no final newline: `read` returned 1 at its end "
+                         "and `set -e` (set -euo pipefail) stopped the script there")

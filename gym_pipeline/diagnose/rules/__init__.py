@@ -183,7 +183,10 @@ from gym_pipeline.diagnose.rules.shell_pitfalls import rule_shell_pitfalls
 from gym_pipeline.diagnose.rules.shell_tests import rule_always_true_tests
 from gym_pipeline.diagnose.rules.skipped_tasks import rule_skipped_tasks_by_reason
 from gym_pipeline.diagnose.rules.source_columns import rule_labels_from_another_column
-from gym_pipeline.diagnose.rules.strict_mode import rule_unset_variable_stopped_a_strict_script
+from gym_pipeline.diagnose.rules.strict_mode import (
+    rule_read_at_the_end_of_a_file_stopped_a_strict_script,
+    rule_unset_variable_stopped_a_strict_script,
+)
 from gym_pipeline.diagnose.rules.taskfolders import with_task_folder_rules
 from gym_pipeline.diagnose.rules.test_literals import rule_test_expects_unreachable_text
 from gym_pipeline.diagnose.rules.test_status import rule_test_passes_whatever_the_agent_did
@@ -258,6 +261,7 @@ RULES: tuple[Rule, ...] = (
     Rule(1, "octal_numbers_in_settings", rule_octal_numbers_in_settings),
     Rule(1, "keys_given_twice_in_settings", rule_keys_given_twice_in_settings),
     Rule(1, "unset_variable_stopped_a_strict_script", rule_unset_variable_stopped_a_strict_script),
+    Rule(1, "read_at_the_end_of_a_file_stopped_a_strict_script", rule_read_at_the_end_of_a_file_stopped_a_strict_script),
     Rule(1, "dependency_on_sbatchs_sentence", rule_dependency_on_sbatchs_sentence),
     Rule(1, "settings_written_by_a_quoted_heredoc", rule_settings_written_by_a_quoted_heredoc),
     Rule(1, "field_separator_set_for_the_whole_script", rule_field_separator_set_for_the_whole_script),

@@ -1,8 +1,12 @@
-"""Step 1: a script run with `set -u` (`set -euo pipefail`, "strict mode") that stopped on a variable it reads unset.
+"""Step 1: a script in "strict mode" (`set -euo pipefail`) that stopped part way.
 
-An optional setting (`$EXTRA_FLAGS`, set only when resuming) passed without a default: on a run where nobody set it,
-bash stops the script there (`EXTRA_FLAGS: unbound variable`), and every command after that line never runs. What
-the run lacks (rollouts, a profile) follows from it.
+- `set -u`: an optional setting (`$EXTRA_FLAGS`, set only when resuming) passed without a default: on a run where
+  nobody set it, bash stops the script there (`EXTRA_FLAGS: unbound variable`), and every command after that line
+  never runs.
+- `set -e`: `read -r URL < model_url.txt` over a file written without a final newline (`printf '%s' "$URL"`): read
+  sets the variable but returns 1 at the end of the file, and `set -e` ends the script there without a word.
+
+What the run lacks (rollouts, a profile) follows from it.
 """
 
 from __future__ import annotations
@@ -47,3 +51,59 @@ def rule_unset_variable_stopped_a_strict_script(ev: Evidence) -> list[Finding]:
             "(a collection that had started resumes with --resume).",
         explains=frozenset({"unbound_variable"}),
     )]
+
+
+_ERREXIT = re.compile(r"^\s*set\s+(?:-\w*e\w*\b|-o\s+errexit\b)")
+_READ_FROM_FILE = re.compile(r"^\s*read\s+(?:-\w+\s+)*(?P<names>[A-Za-z_]\w*(?:\s+[A-Za-z_]\w*)*)\s*<\s*[\"']?"
+                             r"(?P<file>[^\s\"'|;&]+)[\"']?\s*(?:#.*)?$")
+_ECHOED_TEXT = re.compile(r"\becho\s+[\"'](?P<text>[^\"']+)")
+_EXPANDED = re.compile(r"\$(?:\{[^}]*\}|\([^)]*\)|\w+)")
+
+
+def rule_read_at_the_end_of_a_file_stopped_a_strict_script(ev: Evidence) -> list[Finding]:
+    if ev.run_dir is None or not ev.run_dir.is_dir() or ev.artifacts.rollouts.valid_rows:
+        return []
+    for file in ev.user_files:
+        lines = file.text.splitlines()
+        strict = next(((at, text.strip()) for at, text in enumerate(lines, 1) if _ERREXIT.match(text)), None)
+        if strict is None:
+            continue
+        for number, line in enumerate(lines[strict[0]:], strict[0] + 1):
+            if (read := _READ_FROM_FILE.match(line)) is None:
+                continue
+            source = ev.run_dir / Path(file.name).parent / read["file"]
+            try:
+                content = source.read_bytes()[-4096:] if source.is_file() else b""
+            except OSError:
+                content = b""
+            if not content or content.endswith(b"\n"):
+                continue
+            if _said_after(ev, lines[number:number + 3]):
+                continue  # the script went on: the read did not stop it
+            return [Finding(
+                category=CONFIG,
+                title=f"{file.name}:{number} reads {read['file']}, which has no final newline: `read` returned 1 at "
+                      f"its end and `set -e` ({strict[1]}) stopped the script there",
+                evidence=[EvidenceLine(file=file.name, line=number, text=line.strip()),
+                          EvidenceLine(file=ev.rel(source), text="no newline at the end of the file"),
+                          EvidenceLine(file=file.name, line=strict[0], text=strict[1])],
+                cause=f"`read` sets {read['names'].split()[0]} from the last line but returns 1 when it meets the end "
+                      f"of the file before a newline, and {read['file']} was written without one (`printf '%s'`, `echo "
+                      "-n`); under `set -e` a failing command ends the script, so nothing after that line ran, and "
+                      "no error was printed.",
+                fix=f"In {file.name}:{number}, read it so a missing newline does not fail (`"
+                    f"{read['names'].split()[0]}=$(cat {read['file']})`, or `read -r ... < {read['file']} || true`), "
+                    f"or write {read['file']} with a final newline (`printf '%s\\n' ...`); then run again.",
+            )]
+    return []
+
+
+def _said_after(ev: Evidence, following: list[str]) -> bool:
+    """Whether a log holds what the lines after a command print (their echo's words): the script went on."""
+    for text in following:
+        if (echoed := _ECHOED_TEXT.search(text)) is None:
+            continue
+        words = max(_EXPANDED.split(echoed["text"]), key=len).strip()
+        if len(words) >= 8:
+            return any(words in head for _, head in ev.log_heads)
+    return False
