@@ -1,4 +1,4 @@
-"""Users' gateways and balancers in front of the simulated policy, run for real.
+"""Users' gateways, balancers and serving scripts in front of the simulated policy, run for real.
 
 A round-robin balancer over two replicas of the simulated policy, run for real, one of them left on last
 week's checkpoint: every command succeeds, and half the rollouts are the older model's. The diagnosis names the two
@@ -7,7 +7,8 @@ balancer over two replicas of one checkpoint is no finding. Likewise a gateway w
 requests to the previous deployment's server, or all of them to staging's when the variable naming its upstream is
 unset. A gateway that lets an interactive API key have one request in flight, given a batch run's eight. And a gateway that splits every reply into reasoning_content and
 content at `</think>`, in front of a model that never writes it: every reply reaches the run empty. Split only when
-the tag is there, the replies pass whole.
+the tag is there, the replies pass whole. A serving script left on last month's experiment folder, while the eval
+says it is of this month's.
 """
 
 import os
@@ -406,3 +407,44 @@ def test_a_per_key_limit_on_requests_in_flight_names_the_variable_the_run_takes_
     assert top.category == "throughput_resources"
     assert ("The 429s say the limit is the key's ('for this key (1 allowed for interactive keys)'): the run sends the "
             "key in EVAL_API_KEY (run_eval.sh:3)") in top.fix
+
+
+@pytest.mark.parametrize("served", ["exp-0311-baseline", "exp-0402-rl"])
+def test_a_serve_script_left_on_last_months_experiment_is_named_against_the_experiment_evaluated(tmp_path: Path,
+                                                                                                  served: str):
+    """serve.sh serves the newest checkpoint of CKPT_DIR, still last month's experiment; the weekly eval says it is of
+    exp-0402-rl. Pointed at exp-0402-rl, no finding."""
+    for experiment in ("exp-0311-baseline", "exp-0402-rl"):
+        demo_checkpoints(tmp_path / "ckpts" / experiment, 1, ["string_match"])
+    run = tmp_path / "run"
+    (run / "logs").mkdir(parents=True)
+    port = free_loopback_port()
+    (run / "serve.sh").write_text(f"#!/bin/bash\nCKPT_DIR={tmp_path}/ckpts/{served}\nSTEP=$(ls $CKPT_DIR | sort | tail -1)\n"
+                                  f'echo "serving $CKPT_DIR/$STEP"\nexec {" ".join(CLI)} serve-policy --checkpoint '
+                                  f"$CKPT_DIR/$STEP --port {port}\n")
+    (run / "run_eval.sh").write_text("#!/bin/bash\necho '== weekly eval of exp-0402-rl (newest checkpoint)'\n")
+    environment = get_environment("string_match")
+    inputs = run / "rollouts_materialized_inputs.jsonl"
+    materialize_file(environment.dataset_path, inputs, MaterializationSettings(2, environment.agent_name))
+    with (run / "logs" / "model_server.log").open("w") as log:
+        server = subprocess.Popen(["bash", str(run / "serve.sh")], stdout=log, stderr=subprocess.STDOUT)
+    try:
+        time.sleep(2.5)
+        with (run / "logs" / "run_eval.log").open("w") as log:
+            subprocess.run(["bash", str(run / "run_eval.sh")], stdout=log, stderr=subprocess.STDOUT, check=True)
+            subprocess.run([*CLI, "collect", "--inputs", str(inputs), "--output", str(run / "rollouts.jsonl"),
+                            "--model-url", f"http://127.0.0.1:{port}/v1", "--env", "string_match"],
+                           stdout=log, stderr=subprocess.STDOUT, timeout=180, check=True)
+    finally:
+        server.terminate()
+        server.wait(10)
+
+    report = diagnose(run)
+
+    if served == "exp-0402-rl":
+        assert all(f.id != "checkpoint_of_another_experiment_served" for f in report.findings)
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("model_serving", "checkpoint_of_another_experiment_served")
+    assert top.title == "The model server serves a checkpoint of exp-0311-baseline, while run_eval.sh evaluates exp-0402-rl"
+    assert top.fix.startswith("Point serve.sh at exp-0402-rl")

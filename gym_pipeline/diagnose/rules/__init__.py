@@ -42,6 +42,7 @@ from gym_pipeline.diagnose.rules.batch_script_format import rule_batch_script_wi
 from gym_pipeline.diagnose.rules.batch_steps import rule_step_ended_with_its_batch_script
 from gym_pipeline.diagnose.rules.canned_replies import rule_one_reply_to_different_prompts
 from gym_pipeline.diagnose.rules.checkpoint_choice import (
+    rule_checkpoint_of_another_experiment_served,
     rule_checkpoint_of_another_run_served,
     rule_gateway_forwards_to_an_older_checkpoint,
     rule_oldest_checkpoint_served_as_newest,
@@ -316,6 +317,7 @@ RULES: tuple[Rule, ...] = (
     Rule(2, "oldest_checkpoint_served_as_newest", rule_oldest_checkpoint_served_as_newest),
     Rule(2, "older_version_picked_from_a_listing", rule_older_version_picked_from_a_listing),
     Rule(2, "checkpoint_of_another_run_served", rule_checkpoint_of_another_run_served),
+    Rule(2, "checkpoint_of_another_experiment_served", rule_checkpoint_of_another_experiment_served),
     Rule(2, "replicas_of_other_checkpoints", rule_replicas_of_other_checkpoints),
     Rule(2, "gateway_forwards_to_an_older_checkpoint", rule_gateway_forwards_to_an_older_checkpoint),
     Rule(2, "share_sent_to_a_server_of_another_checkpoint", rule_share_sent_to_a_server_of_another_checkpoint),

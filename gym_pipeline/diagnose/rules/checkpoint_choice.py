@@ -7,6 +7,8 @@ rollout is another model's.
   project's script: the same step name under another run's folder).
 - A build tool that kept the rollouts of an earlier checkpoint's server (`make: Nothing to be done`): the rollouts
   depend on their inputs only, so a new server changes nothing to make.
+- A serving script whose checkpoint folder names another experiment than the one the eval script says it evaluates
+  (`CKPT_DIR=.../exp-0311-baseline` left from last month, while the eval is of exp-0402-rl).
 - A balancer or gateway of the user's that spreads the requests over replicas serving different checkpoints (one
   left on last week's): its log forwards to both, and the rollouts mix two models. Or a gateway script that sends a
   share of the requests (an A/B canary) to an address it names, which is the previous checkpoint's server. Or a
@@ -64,6 +66,58 @@ def rule_oldest_checkpoint_served_as_newest(ev: Evidence) -> list[Finding]:
                 "head -1`, by time); start the server again, check what it serves (`curl -s <url>/models`), then "
                 "collect again on a clean output path and profile.",
         )]
+    return []
+
+
+_SERVING_LINE = re.compile(r"^serving (?P<path>/\S+)", re.M)
+
+
+def _shape(name: str) -> re.Pattern[str] | None:
+    """A pattern for names made like `name` (its first word kept, then digits as digits, words as words:
+    `exp-0311-baseline` -> `exp-\\d+-[a-z]+`); None for a name without both digits and a separator."""
+    parts = re.findall(r"[A-Za-z]+|\d+|[-_.]", name)
+    if len(parts) < 3 or not any(part.isdigit() for part in parts) or not parts[0].isalpha():
+        return None
+    body = "".join(re.escape(part) if part in "-_." else r"\d+" if part.isdigit() else "[A-Za-z]+"
+                   for part in parts[1:])
+    return re.compile(rf"(?<![\w/.-]){re.escape(parts[0])}{body}(?![\w.-])")
+
+
+def rule_checkpoint_of_another_experiment_served(ev: Evidence) -> list[Finding]:
+    """The server's log says it serves a checkpoint under an experiment folder; the run's own eval script says it
+    evaluates another experiment named the same way."""
+    served = next(((log, head, match) for log, head in ev.log_heads if (match := _SERVING_LINE.search(head))), None)
+    if served is None:
+        return []
+    log, head, match = served
+    for folder in reversed(Path(match["path"]).parts[:-1]):
+        if (shape := _shape(folder)) is None:
+            continue
+        for file in ev.user_files:
+            if file.suffix not in SCRIPT_SUFFIXES or folder in file.text:
+                continue
+            other = next((found.group(0) for found in shape.finditer(file.text) if found.group(0) != folder), None)
+            if other is None:
+                continue
+            setting = next(((f, n, line.strip()) for f, n, line, _ in lines_matching(
+                ev.user_files, re.compile(re.escape(folder)), SCRIPT_SUFFIXES)), None)
+            said = head.count("\n", 0, match.start()) + 1
+            return [Finding(
+                category=MODEL_SERVING,
+                title=f"The model server serves a checkpoint of {folder}, while {file.name} evaluates {other}",
+                evidence=[EvidenceLine(file=ev.rel(log), line=said, text=match.group(0)),
+                          *([EvidenceLine(file=setting[0].name, line=setting[1], text=setting[2])] if setting else []),
+                          next(EvidenceLine(file=file.name, line=n, text=line.strip())
+                               for n, line in enumerate(file.text.splitlines(), 1) if other in line)],
+                cause=f"The server's log says it loaded {match['path']}, a checkpoint of {folder}; {file.name} says "
+                      f"the run is of {other}. The serving script still names the other experiment"
+                      + (f" ({setting[0].name}:{setting[1]}: `{setting[2]}`)" if setting else "")
+                      + f", so every rollout is {folder}'s model, and the report credits it to {other}. Nothing fails.",
+                fix=(f"Point {setting[0].name} at {other} (`{setting[2]}` -> the {other} folder)" if setting else
+                     f"Serve the checkpoint of {other}")
+                    + ", start the server again and check what it loads (its log's `serving` line), then collect "
+                      "again on a clean output path and profile.",
+            )]
     return []
 
 
