@@ -225,3 +225,25 @@ def test_settings_written_by_a_quoted_heredoc_keep_their_variables_as_text(tmp_p
     assert top.title == ("run_eval.sh:3 writes settings.env with a quoted here-document (<<'EOF'): `MODEL_URL=$URL` "
                          "was written as text, $URL never expanded")
     assert top.fix.startswith("In run_eval.sh:3, leave the delimiter unquoted (`<<EOF`)")
+
+
+@pytest.mark.parametrize("once", [False, True])
+def test_a_dated_folder_name_computed_again_on_a_later_line_points_at_another_folder(tmp_path, once):
+    """The run writes into results/$(date +%H%M%S) and reads back from a name computed again after a second has
+    passed: nothing is there. Computed once, the second line finds the file."""
+    if once:
+        script = 'OUT=results/$(date +%H%M%S)\nmkdir -p $OUT\necho ok > $OUT/done.txt\nsleep 1.2\ncat $OUT/done.txt\n'
+    else:
+        script = ("mkdir -p results/$(date +%H%M%S)\necho ok > results/$(date +%H%M%S)/done.txt\nsleep 1.2\n"
+                  "cat results/$(date +%H%M%S)/done.txt || true\n")
+    run = run_with_script(tmp_path, script)
+
+    report = diagnose(run)
+
+    if once:
+        assert all(f.id != "dated_path_computed_again" for f in report.findings)
+        return
+    assert "No such file or directory" in (run / "run_eval.log").read_text()
+    top = report.causes[0]
+    assert (top.category, top.id) == ("config", "dated_path_computed_again")
+    assert top.fix.startswith("In run_eval.sh, compute the name once at the top (`OUT=results/$(date +%H%M%S)`)")

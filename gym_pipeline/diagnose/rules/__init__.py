@@ -72,6 +72,7 @@ from gym_pipeline.diagnose.rules.data import (
 )
 from gym_pipeline.diagnose.rules.data_rows import rule_data_rows_give_a_field_twice, rule_prompts_with_a_chat_template
 from gym_pipeline.diagnose.rules.data_subsets import rule_data_subset_left_in_the_script
+from gym_pipeline.diagnose.rules.dated_paths import rule_dated_path_computed_again
 from gym_pipeline.diagnose.rules.empty_replies import rule_replies_emptied_on_the_way
 from gym_pipeline.diagnose.rules.endpoint_address import rule_endpoint_not_where_server_listens, rule_url_without_scheme
 from gym_pipeline.diagnose.rules.fallback import PROFILE_STAGE, STEP_OF_CATEGORY, stage_of_log, unexplained_log_errors
@@ -265,6 +266,7 @@ RULES: tuple[Rule, ...] = (
     Rule(1, "read_at_the_end_of_a_file_stopped_a_strict_script", rule_read_at_the_end_of_a_file_stopped_a_strict_script),
     Rule(1, "dependency_on_sbatchs_sentence", rule_dependency_on_sbatchs_sentence),
     Rule(1, "settings_written_by_a_quoted_heredoc", rule_settings_written_by_a_quoted_heredoc),
+    Rule(1, "dated_path_computed_again", rule_dated_path_computed_again),
     Rule(1, "field_separator_set_for_the_whole_script", rule_field_separator_set_for_the_whole_script),
     Rule(1, "path_with_a_space_split_in_two", rule_path_with_a_space_split_in_two),
     Rule(1, "file_emptied_by_a_redirect_onto_its_input", rule_file_emptied_by_a_redirect_onto_its_input),
