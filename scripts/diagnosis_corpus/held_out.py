@@ -438,6 +438,50 @@ def config_builtin_bash_array_run_script_started_with_sh_which_is_dash(ctx: Ctx)
             f"profile never did.")
 
 
+SUBMIT_DIR_SBATCH = """#!/bin/bash
+#SBATCH --job-name=weekly-eval
+#SBATCH --output=RUN_DIR/logs/eval_%j.log
+#SBATCH --time=10
+cd $SLURM_SUBMIT_DIR   # run next to the files, wherever the folder is
+echo "weekly eval in $(pwd)"
+PIPELINE"""
+
+CRON_SUBMIT = """#!/bin/bash
+# weekly eval, started by cron (cron runs it from the home folder)
+cd HOME_DIR
+JOB=$(sbatch --parsable RUN_DIR/eval.sbatch)
+echo "submitted job $JOB"
+while squeue -h -j $JOB 2>/dev/null | grep -q .; do sleep 2; done
+echo "job $JOB finished"
+"""
+
+
+@case(
+    "config_slurm_job_cds_to_submit_dir_but_cron_submits_from_home",
+    "config",
+    ["eval.sbatch", "SLURM_SUBMIT_DIR", "submit.sh"],
+    "eval.sbatch starts with `cd $SLURM_SUBMIT_DIR` and then uses relative paths (string_match.jsonl, "
+    "rollouts.jsonl); the user's weekly submit.sh, run by cron, submits it from the home folder, so the job ran in "
+    "~ instead of the run folder: materialize found no string_match.jsonl there, and collect and profile found no "
+    "inputs",
+)
+def config_slurm_job_cds_to_submit_dir_but_cron_submits_from_home(ctx: Ctx) -> str:
+    run = ctx.run
+    data, (_, better) = builtin_rows(ctx, 8, 48)
+    url, _ = ctx.policy(better, "--latency-ms 30")
+    home = ctx.work / "home"
+    home.mkdir()
+    (run / "logs").mkdir(exist_ok=True)
+    (run / "eval.sbatch").write_text(slurm_script(SUBMIT_DIR_SBATCH, ctx, PIPELINE=pipeline(url)))
+    (run / "submit.sh").write_text(slurm_script(CRON_SUBMIT, ctx, HOME_DIR=str(home)))
+    code = ctx.sh(f"bash {run}/submit.sh", "logs/submit.log", timeout=400)
+    logs = job_logs(ctx, "eval_*.log")
+    if str(home) not in logs or (run / "rollouts.jsonl").exists() or "not found" not in logs:
+        raise failed(ctx, f"exit {code}: {logs[-600:]}")
+    return (f"RUN/submit.sh (cron: sbatch of RUN/eval.sbatch from WORK/home; the job does `cd $SLURM_SUBMIT_DIR`) exit "
+            f"{code}; the job ran in WORK/home, materialize found no dataset, nothing collected.")
+
+
 SED_SCRIPT = """#!/bin/bash
 # weekly eval: point the settings at this week's dataset version, then run (written on my Mac)
 cd RUN_DIR
