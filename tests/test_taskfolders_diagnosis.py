@@ -89,6 +89,10 @@ SCENARIOS.update({
     # the same check with `\n` (the task `works` beside it) passes
     "printf_compare": lambda root: (_greeting_task(root, "greeting", check="printf 'Hello, Gym!'"),
                                     _greeting_task(root, "works", check="printf 'Hello, Gym!\\n'"))[0],
+    # the expected order written as `sort` gave it on the author's laptop (en_US: case folded); the sandbox's sort
+    # compares bytes, so the solution's output never matches; the task `works` beside it expects the byte order
+    "locale_order": lambda root: (_sorted_words_task(root, "locale-sorted", "apple\\nBanana\\ncherry"),
+                                  _sorted_words_task(root, "works", "Banana\\napple\\ncherry"))[0],
     # a build step longer than the task's build_timeout_sec (2 s): the image is given up, the task skipped
     "slow_build": fixtures.slow_build_task,
     # `check && echo 1 || echo 0 > reward.txt`: the redirect is the `||` branch's only, so a pass writes no reward
@@ -116,6 +120,16 @@ def _greeting_task(root: Path, name: str, expected: str = "", check: str = "") -
         "else echo FAIL; echo 0 > /logs/verifier/reward.txt; fi"))
     (task / "instruction.md").write_text(f"Write the line `Hello, Gym!` to /app/greeting.txt ({name}).\n")
     return task
+
+
+def _sorted_words_task(root: Path, name: str, expected: str) -> Path:
+    """A task asking for the distinct words of words.txt sorted, whose test compares with `expected`."""
+    task = _with_files(fixtures.write_task(
+        root, name, dockerfile=f"FROM {fixtures.DEFAULT_IMAGE}\nWORKDIR /app\nCOPY words.txt /app/\n",
+        solve="sort -u /app/words.txt > /app/sorted.txt",
+        test=f'if test "$(cat /app/sorted.txt)" = "$(printf "{expected}")"; then echo 1 > /logs/verifier/reward.txt\n'
+             "else echo 0 > /logs/verifier/reward.txt; fi"), {"words.txt": "cherry\nBanana\napple\ncherry\n"})
+    return _with_instruction(task, f"Write the distinct lines of /app/words.txt, sorted, to /app/sorted.txt ({name}).\n")
 
 
 def _with_instruction(task: Path, instruction: str) -> Path:
@@ -262,6 +276,9 @@ EXPECTED = [
     ("status_of_echo", "verifier_runtime", ("debug-echo/tests/test.sh:4 tests `$?` right after the `echo` on line 3",
                                             "not test's"),
      ("test test itself (`if test -f /app/done; then`)", "gym-pipeline tasks validate")),
+    ("locale_order", "verifier_runtime", ("The test of locale-sorted expects the order `sort` gives under a locale "
+                                          "(apple, Banana, cherry)",),
+     ("`export LC_ALL=C` at the top of test.sh", "gym-pipeline tasks validate")),
     ("slow_build", "throughput_resources", ("could not load", "slow-build", "build_timeout_sec=2"),
      ("raise `build_timeout_sec` under [environment] in the task's task.toml", "gym-pipeline tasks validate")),
     ("chained_redirect", "verifier_runtime", ("harbor:missing_reward", "chained-reward"),

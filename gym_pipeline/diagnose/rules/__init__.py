@@ -74,7 +74,11 @@ from gym_pipeline.diagnose.rules.data_rows import rule_data_rows_give_a_field_tw
 from gym_pipeline.diagnose.rules.data_subsets import rule_data_subset_left_in_the_script
 from gym_pipeline.diagnose.rules.dated_paths import rule_dated_path_computed_again
 from gym_pipeline.diagnose.rules.empty_replies import rule_replies_emptied_on_the_way
-from gym_pipeline.diagnose.rules.endpoint_address import rule_endpoint_not_where_server_listens, rule_url_without_scheme
+from gym_pipeline.diagnose.rules.endpoint_address import (
+    rule_endpoint_not_where_server_listens,
+    rule_host_name_resolves_elsewhere,
+    rule_url_without_scheme,
+)
 from gym_pipeline.diagnose.rules.fallback import PROFILE_STAGE, STEP_OF_CATEGORY, stage_of_log, unexplained_log_errors
 from gym_pipeline.diagnose.rules.firewall import rule_firewall_blocks_run_port
 from gym_pipeline.diagnose.rules.flaky import rule_flaky_verifier
@@ -302,6 +306,7 @@ RULES: tuple[Rule, ...] = (
     Rule(2, "model_port_held_by_another_server", rule_model_port_held_by_another_server),
     Rule(2, "endpoint_not_where_server_listens", rule_endpoint_not_where_server_listens),
     Rule(2, "url_without_scheme", rule_url_without_scheme),
+    Rule(2, "host_name_resolves_elsewhere", rule_host_name_resolves_elsewhere),
     Rule(2, "model_url_from_the_environment", rule_model_url_from_the_environment),
     Rule(2, "model_probe", rule_model_probe),
     Rule(2, "nested_model_errors", rule_nested_model_errors),

@@ -6,6 +6,10 @@ from how the two differ: a URL without a port goes to 80 (or 443), the client's 
 to one loopback address is not reached on another (its `--host`); a port that differs is a URL taken from another
 server's run (a stale ready file, yesterday's script); the right address with a 404 is a wrong path in the URL (a
 `/v1` doubled or left out). A URL with no `http://` at all is refused by the client before anything is dialled.
+
+A model URL given by host name that this node resolves (a static /etc/hosts entry, `getent hosts` in the log) to
+another address than the server started for the run listens on, at the same port: the requests reached whatever
+listens there (an old node still serving last month's model), and nothing fails.
 """
 
 from __future__ import annotations
@@ -13,9 +17,12 @@ from __future__ import annotations
 import re
 from urllib.parse import urlsplit
 
+from gym_pipeline.core.manifest import MANIFEST_FILE
 from gym_pipeline.diagnose.evidence import Evidence
-from gym_pipeline.diagnose.findings import Finding, affected, keys_of, plural, unique
+from gym_pipeline.diagnose.evidence_line import EvidenceLine
+from gym_pipeline.diagnose.findings import Finding, affected, keys_of, model_url_of, plural, unique
 from gym_pipeline.diagnose.logs import LogHit
+from gym_pipeline.diagnose.rules.checkpoint_choice import started_model_servers
 from gym_pipeline.diagnose.rules.routing import URL_WITHOUT_SCHEME, groups_routed
 from gym_pipeline.diagnose.vocabulary import CONFIG, INFRA, MODEL_SERVING
 
@@ -205,3 +212,42 @@ def rule_url_without_scheme(ev: Evidence) -> list[Finding]:
         fix=f"Give the URL with its scheme: {use}; then start the servers and run the evaluation again.",
         explains=_EXPLAINED,
     )]
+
+
+def _resolved(host: str) -> re.Pattern[str]:
+    """A lookup's answer for `host` as `getent hosts` (and /etc/hosts) print it: the address, then the names."""
+    return re.compile(rf"(?P<address>\b\d{{1,3}}(?:\.\d{{1,3}}){{3}}|[0-9a-f]*:[0-9a-f:]+)\s+(?:\S+\s+)*?{re.escape(host)}\b",
+                      re.I)
+
+
+def rule_host_name_resolves_elsewhere(ev: Evidence) -> list[Finding]:
+    url = urlsplit(model_url_of(ev))
+    host, port = url.hostname, url.port
+    if not host or port is None or re.fullmatch(r"[\d.]+|[0-9a-f:]+", host, re.I) or host in _LOOPBACK_NAMES:
+        return []
+    servers = [(urlsplit(address), step, line) for address, step, line in started_model_servers(ev)]
+    ours = next(((parts, step, line) for parts, step, line in servers if parts.port == port), None)
+    if ours is None:
+        return []
+    for log, head in ev.log_heads:
+        for match in _resolved(host).finditer(head):
+            if match["address"] == ours[0].hostname:
+                continue
+            number = head.count("\n", 0, match.start()) + 1
+            return [Finding(
+                category=INFRA,
+                title=f"{host} resolves to {match['address']} on this node, not to the model server started for the "
+                      f"run ({ours[0].hostname}:{port}): the requests went to whatever listens there",
+                evidence=[EvidenceLine(file=ev.rel(log), line=number, text=head.splitlines()[number - 1].strip()),
+                          ours[2], *(EvidenceLine(file=MANIFEST_FILE, line=line, text=f"rollouts.model_url: {recorded}")
+                                     for recorded, line in ev.manifest.model_urls[:1])],
+                cause=f"The run's model URL names the host {host}, and this node resolves it to {match['address']} "
+                      f"(its log shows the lookup), while the server started for this run (step {ours[1]}) listens on "
+                      f"{ours[0].hostname}:{port}. Something else answered at {match['address']}:{port}, most often "
+                      "an old server left running where a stale static entry points. Nothing fails; the rollouts are "
+                      "that server's.",
+                fix=f"Check how the node resolves {host} (`getent hosts {host}`): a static entry in /etc/hosts "
+                    f"(`grep {host} /etc/hosts`) overrides DNS; remove or update it, or give the run the server's "
+                    f"address ({ours[0].hostname}:{port}); then collect again on a clean output path and profile.",
+            )]
+    return []

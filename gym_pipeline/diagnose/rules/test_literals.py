@@ -4,6 +4,9 @@
   before `$`, a backquote, `"`, `\\` or a newline: `"Hello, Gym\\!"` is the text `Hello, Gym\\!`, since history
   expansion, which the backslash guards against at a prompt, is off in scripts. Named when the task's instruction or
   solution has the text without the backslash.
+- A list compared in the order `sort` gives under the author's locale (en_US: `apple`, `Banana`, `cherry`), where
+  the sandbox's `sort` has no locale and sorts by bytes (`Banana` before `apple`). Named when the solution sorts
+  with `sort`.
 - A line compared byte for byte without its newline. `printf 'Hello, Gym!' | cmp -s - FILE` compares with text that
   has no final newline, while a file written as a line (`echo`, what the solution does) ends with one. Named when the
   solution writes the text with `echo`.
@@ -88,7 +91,31 @@ def _no_final_newline(folder: Path, line: str) -> _Reading | None:
         shown_in=_SOLUTION, shown=shown)
 
 
-_READINGS: tuple[Callable[[Path, str], _Reading | None], ...] = (_kept_backslash, _no_final_newline)
+_PRINTF_LIST = re.compile(r"\bprintf\s+(?P<quote>['\"])(?P<text>(?:(?!(?P=quote)).)*\\n(?:(?!(?P=quote)).)*)(?P=quote)")
+_SORTS = re.compile(r"\bsort\b(?![^|\n]*-f\b)")
+
+
+def _locale_order(folder: Path, line: str) -> _Reading | None:
+    match = _PRINTF_LIST.search(line)
+    if match is None or not _COMPARISON.search(line) or "LC_ALL" in line:
+        return None
+    items = [item for item in match["text"].replace("\\n", "\n").split("\n") if item]
+    if len(items) < 2 or items != sorted(items, key=str.casefold) or items == sorted(items):
+        return None  # not in a locale's order, or the same in byte order
+    if (shown := _line_holding(folder / _SOLUTION, _SORTS)) is None:
+        return None
+    in_bytes = ", ".join(sorted(items))
+    return _Reading(
+        title=f"expects the order `sort` gives under a locale ({', '.join(items)}), not the sandbox's byte order",
+        cause=f"expects `{', '.join(items)}`: the order of an en_US-like locale, which sorts letters without regard to "
+              f"case; the sandbox has no locale set, so `sort` there (what the solution uses) compares bytes and "
+              f"gives `{in_bytes}`",
+        change="compare with the byte order, or pin the locale for both: `export LC_ALL=C` at the top of test.sh and "
+               f"the expected list in that order ({in_bytes}), or sort both sides the same way in the test",
+        shown_in=_SOLUTION, shown=shown)
+
+
+_READINGS: tuple[Callable[[Path, str], _Reading | None], ...] = (_kept_backslash, _no_final_newline, _locale_order)
 
 
 def _finding(ev: Evidence, run: TaskFolderRun, task: str, test: Path, number: int, line: str,
