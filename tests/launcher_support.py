@@ -8,6 +8,7 @@ import socket
 import subprocess
 import sys
 import threading
+import time
 import urllib.error
 import urllib.request
 import uuid
@@ -80,16 +81,26 @@ def docker_engine():
     return client
 
 
+SLURM_COMPLETING_WAIT_S = 90  # a node still "completing" an earlier test's cancelled job takes new ones after it
+
+
 def slurm_cluster() -> None:
-    """A Slurm node that accepts jobs, or the test fails (skips with GYM_PIPELINE_SKIP_INTEGRATION=1)."""
-    try:
-        states = subprocess.run(["sinfo", "-h", "-o", "%T"], capture_output=True, text=True, timeout=30)
-    except FileNotFoundError:
-        service_missing("slurm", "sinfo is not installed")
-    if states.returncode != 0:
-        service_missing("slurm", f"sinfo failed ({states.stderr.strip().splitlines()[-1:]})")
-    if not {"idle", "mixed", "allocated"} & set(states.stdout.split()):
-        service_missing("slurm", f"no node accepts jobs (sinfo: {states.stdout.strip()})")
+    """A Slurm node that accepts jobs, or the test fails (skips with GYM_PIPELINE_SKIP_INTEGRATION=1). A node that is
+    only completing an earlier job (a test's `scancel`, a time limit) is waited for."""
+    deadline = time.monotonic() + SLURM_COMPLETING_WAIT_S
+    while True:
+        try:
+            states = subprocess.run(["sinfo", "-h", "-o", "%T"], capture_output=True, text=True, timeout=30)
+        except FileNotFoundError:
+            service_missing("slurm", "sinfo is not installed")
+        if states.returncode != 0:
+            service_missing("slurm", f"sinfo failed ({states.stderr.strip().splitlines()[-1:]})")
+        found = set(states.stdout.split())
+        if {"idle", "mixed", "allocated"} & found:
+            return
+        if not any(state.startswith("completing") for state in found) or time.monotonic() > deadline:
+            service_missing("slurm", f"no node accepts jobs (sinfo: {states.stdout.strip()})")
+        time.sleep(1)
 
 
 def new_marker() -> str:
