@@ -247,6 +247,21 @@ def unthrottled_arrays(files: list[UserFile]) -> list[tuple[UserFile, int, str, 
 _CHAT_REQUEST = re.compile(r"chat/completions|/v1/completions|\b(?:hey|wrk|locust|ab)\s+-")
 SHELL_LOOP = re.compile(r"^\s*(?:while|for|until)\b")
 SHELL_LOOP_END = re.compile(r"^\s*done\b")
+# `for NAME in ITEMS; do` (or `do` on the next line): the loop variable and what it goes over
+FOR_ITEMS = re.compile(r"^\s*for\s+(?P<name>[A-Za-z_]\w*)\s+in\s+(?P<items>[^;\n]+?)\s*(?:;\s*do\b|$)")
+
+
+def joined_commands(file: UserFile) -> Iterator[tuple[int, str]]:
+    """(first line number, the command joined from its continued lines) of each command of a script."""
+    lines = file.text.splitlines()
+    number = 0
+    while number < len(lines):
+        start, text = number + 1, lines[number]
+        while text.rstrip().endswith("\\") and number + 1 < len(lines):
+            number += 1
+            text = text.rstrip()[:-1] + " " + lines[number]
+        number += 1
+        yield start, text
 
 
 # a Python file that serves HTTP itself (a gateway, a mock): what it sends on is what it was sent, not load of its own

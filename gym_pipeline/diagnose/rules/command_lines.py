@@ -12,7 +12,7 @@ import shlex
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import Finding
-from gym_pipeline.diagnose.user_scripts import UserFile
+from gym_pipeline.diagnose.user_scripts import UserFile, joined_commands
 from gym_pipeline.diagnose.vocabulary import CONFIG
 
 # a command of NeMo Gym or of ours, and the words of its subcommand
@@ -65,13 +65,6 @@ def gym_commands(files: list[UserFile]):
     """(file, first line number, the command joined from its continued lines) of each line of a script that runs a
     Gym or gym-pipeline command."""
     for file in files:
-        lines = file.text.splitlines()
-        number = 0
-        while number < len(lines):
-            start, text = number + 1, lines[number]
-            while text.rstrip().endswith("\\") and number + 1 < len(lines):
-                number += 1
-                text = text.rstrip()[:-1] + " " + lines[number]
-            number += 1
+        for start, text in joined_commands(file):
             if _COMMAND.search(text) and not text.lstrip().startswith("#"):
                 yield file, start, text

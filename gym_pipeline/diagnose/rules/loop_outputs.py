@@ -14,10 +14,9 @@ from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import Finding
 from gym_pipeline.diagnose.rules.command_lines import gym_commands
-from gym_pipeline.diagnose.user_scripts import SCRIPT_SUFFIXES, SHELL_LOOP_END, UserFile
+from gym_pipeline.diagnose.user_scripts import FOR_ITEMS, SCRIPT_SUFFIXES, SHELL_LOOP_END, UserFile
 from gym_pipeline.diagnose.vocabulary import CONFIG
 
-_FOR_ITEMS = re.compile(r"^\s*for\s+(?P<name>[A-Za-z_]\w*)\s+in\s+(?P<items>[^;\n]+?)\s*(?:;\s*do\b|$)")
 _WRITES = re.compile(r"\b(?:materialize|collect)\b|\bgym\s+eval\s+run\b")
 _INPUT = re.compile(r"(?:--input[s]?[ =]|input_jsonl_fpath=)(?P<path>\S+)")
 _OUTPUT = re.compile(r"(?:--output[ =]|output_jsonl_fpath=)(?P<path>\S+)")
@@ -35,7 +34,7 @@ def _loop_over_one_output(file: UserFile) -> tuple[int, str, str, list[str], lis
     lines = file.text.splitlines()
     commands = list(gym_commands([file]))
     for number, line in enumerate(lines, 1):
-        loop = _FOR_ITEMS.match(line)
+        loop = FOR_ITEMS.match(line)
         if loop is None or len(items := loop["items"].split()) < 2:
             continue
         end = next((n for n, text in enumerate(lines[number:], number + 1) if SHELL_LOOP_END.match(text)), len(lines))

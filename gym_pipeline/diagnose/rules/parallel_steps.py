@@ -14,36 +14,22 @@ import re
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import Finding
-from gym_pipeline.diagnose.user_scripts import SHELL_LOOP_END, UserFile
+from gym_pipeline.diagnose.user_scripts import FOR_ITEMS, SHELL_LOOP_END, UserFile, joined_commands
 from gym_pipeline.diagnose.vocabulary import THROUGHPUT_RESOURCES
 
 _NTASKS = re.compile(r"^#SBATCH\s+(?:--ntasks[= ]|-n\s*)(?P<tasks>\d+)")
-_FOR_ITEMS = re.compile(r"^\s*for\s+\w+\s+in\s+(?P<items>[^;\n]+?)\s*(?:;\s*do\b|$)")
 _SRUN = re.compile(r"^\s*srun\b")
-
-
-def _commands(file: UserFile) -> list[tuple[int, str]]:
-    """(first line, the command joined from its continued lines) of each line of `file`."""
-    lines, joined, number = file.text.splitlines(), [], 0
-    while number < len(lines):
-        start, text = number + 1, lines[number]
-        while text.rstrip().endswith("\\") and number + 1 < len(lines):
-            number += 1
-            text = text.rstrip()[:-1] + " " + lines[number].strip()
-        joined.append((start, text))
-        number += 1
-    return joined
 
 
 def _steps_at_once(file: UserFile) -> tuple[int, int, str] | None:
     """(how many steps, line, the srun line) a batch script starts in the background together: one `srun ... &` in
     a `for` loop over N items, or N such lines."""
-    commands = _commands(file)
+    commands = list(joined_commands(file))
     background = [(at, text) for at, text in commands if _SRUN.match(text) and text.rstrip().endswith("&")]
     if not background:
         return None
     at, text = background[0]
-    loop = next((_FOR_ITEMS.match(line) for start, line in reversed(commands) if start < at and _FOR_ITEMS.match(line)
+    loop = next((FOR_ITEMS.match(line) for start, line in reversed(commands) if start < at and FOR_ITEMS.match(line)
                  and not any(SHELL_LOOP_END.match(between) for s, between in commands if start < s < at)), None)
     count = len(loop["items"].split()) if loop else len(background)
     return (count, at, text.strip()) if count > 1 else None

@@ -14,12 +14,12 @@ from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import Finding
 from gym_pipeline.diagnose.rules.shell_pitfalls import shell_files
+from gym_pipeline.diagnose.user_scripts import FOR_ITEMS
 from gym_pipeline.diagnose.vocabulary import CONFIG, DATA_SCHEMA
 
 _ONTO_ITS_INPUT = re.compile(r"^\s*(?P<command>sed|awk|gawk|jq|sort|grep|cut|tr|uniq|cat|iconv|head|tail|python3?)\b"
                              r"[^|>\n]*?\s(?P<quote>[\"']?)(?P<file>[^\s\"'<>|]+)(?P=quote)\s*>\s*(?P=quote)(?P=file)"
                              r"(?P=quote)\s*(?:;|&&|\|\||#|$)")
-_FOR_GLOB = re.compile(r"^\s*for\s+(?P<name>[A-Za-z_]\w*)\s+in\s+(?P<glob>[^;\n]+?)\s*(?:;\s*do\b|$)")
 _SETTINGS_SUFFIXES = {".yaml", ".yml", ".env", ".toml", ".cfg", ".ini", ".conf", ".sh"}
 MAX_FILES_LOOKED_AT = 5000
 
@@ -30,9 +30,9 @@ def _file_name(lines: list[str], number: int, written: str) -> str | None:
     variable = re.fullmatch(r"\$\{?(?P<name>[A-Za-z_]\w*)\}?", written)
     if variable is None:
         return Path(written).name
-    loop = next((m for text in reversed(lines[:number - 1]) if (m := _FOR_GLOB.match(text))
+    loop = next((m for text in reversed(lines[:number - 1]) if (m := FOR_ITEMS.match(text))
                  and m["name"] == variable["name"]), None)
-    return Path(loop["glob"].split()[0].strip("\"'")).name if loop else None
+    return Path(loop["items"].split()[0].strip("\"'")).name if loop else None
 
 
 def _empty_files_named(run_dir: Path, name: str) -> list[Path]:
