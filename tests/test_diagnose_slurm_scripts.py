@@ -51,6 +51,16 @@ CLI = [sys.executable, "-m", "gym_pipeline.cli"]
 RULE = "step_ended_with_its_batch_script"
 
 
+JOB_START_WAIT_S = 180  # a job queued behind an earlier test's, on a node still completing it
+SERVER_START_WAIT_S = 150  # the simulated policy's start (Python imports) on a machine the other tests load
+
+
+def _job_state(job: str) -> str:
+    """squeue's state of `job` ("PENDING", "RUNNING"...), or "" once it has left the queue."""
+    return subprocess.run(["squeue", "-h", "-j", job, "-o", "%T"], capture_output=True, text=True,
+                          timeout=30).stdout.strip()
+
+
 def _batch_served_run(tmp_path: Path, ending: str) -> Path:
     """A run folder whose model server a batch job started in the background; `ending` is the script's last line."""
     slurm_cluster()
@@ -62,14 +72,19 @@ def _batch_served_run(tmp_path: Path, ending: str) -> Path:
     script = run / "serve.sbatch"
     script.write_text(
         "#!/bin/bash\n#SBATCH --job-name=serve-policy\n"
-        f"#SBATCH --output={run}/logs/serve_%j.log\n#SBATCH --time=2\n"
+        f"#SBATCH --output={run}/logs/serve_%j.log\n#SBATCH --time=5\n"
         f"srun --ntasks=1 {' '.join(CLI)} serve-policy --port 0 --ready-file {ready} --checkpoint {checkpoint} &\n"
-        f"for i in $(seq 60); do [ -s {ready} ] && break; sleep 1; done\n"
+        f"for i in $(seq {SERVER_START_WAIT_S}); do [ -s {ready} ] && break; sleep 1; done\n"
         'echo "model server up"\n' + ending)
     job = subprocess.run(["sbatch", "--parsable", str(script)], capture_output=True, text=True, check=True,
                          timeout=30).stdout.strip()
     try:
-        assert wait_for(lambda: ready.exists() and bool(ready.read_text().strip()), 60), "the server never started"
+        # The script's own wait starts when the job does: a job still pending behind an earlier test's is waited for
+        # first, so that a loaded machine's slow start is not read as a server that never came up.
+        assert wait_for(lambda: _job_state(job) != "PENDING", JOB_START_WAIT_S), f"job {job} never started"
+        assert wait_for(lambda: ready.exists() and bool(ready.read_text().strip()), SERVER_START_WAIT_S), (
+            f"the server never started (job {job} {_job_state(job) or 'gone'}): "
+            + "".join(log.read_text() for log in (run / "logs").glob("serve_*.log")))
         url = ready.read_text().strip()  # the server removes its ready file when it stops
         time.sleep(10)  # the script's end, and Slurm's cancel of its step when nothing waits
         inputs = run / "rollouts_materialized_inputs.jsonl"
@@ -80,8 +95,7 @@ def _batch_served_run(tmp_path: Path, ending: str) -> Path:
                            stdout=log, stderr=subprocess.STDOUT, timeout=120)
     finally:
         subprocess.run(["scancel", job], check=False, timeout=30)
-        wait_for(lambda: not subprocess.run(["squeue", "-h", "-j", job], capture_output=True, text=True,
-                                            timeout=30).stdout.strip(), 60)
+        wait_for(lambda: not _job_state(job), 60)
     return run
 
 
