@@ -124,6 +124,21 @@ def test_no_sandbox_when_the_engine_is_down(tmp_path):
     assert not result.healthy
 
 
+def test_a_docker_config_naming_a_missing_credential_helper_skips_the_build_with_its_reason(engine, tmp_path):
+    tasks = tmp_path / "tasks"
+    # an image not built yet (its environment/ is this test's own), so the client asks for logins before building
+    fixtures.write_task(tasks, "greet", dockerfile=f"FROM {fixtures.DEFAULT_IMAGE}\nLABEL purpose=credential-helper\n")
+    laptop_config = tmp_path / "dotfiles" / "docker"
+    laptop_config.mkdir(parents=True)
+    (laptop_config / "config.json").write_text('{"credsStore": "desktop"}')
+    code, report = _validate(tasks, tmp_path / "out", env=os.environ | {"DOCKER_CONFIG": str(laptop_config)})
+    assert code == 1 and report["tasks"][0]["status"] == "skipped"
+    assert "docker-credential-desktop not installed" in report["tasks"][0]["reason"]
+    assert str(laptop_config / "config.json") in report["tasks"][0]["reason"]
+    top = diagnose.diagnose(tmp_path / "out").causes[0]
+    assert top.category == "infra" and "credsStore" in top.fix and "DOCKER_CONFIG" in top.fix
+
+
 def test_a_run_of_every_failure_kind_is_summarized_and_diagnosed(engine, tmp_path):
     tasks = tmp_path / "tasks"
     for make in (fixtures.verifier_timeout_task, fixtures.missing_reward_task, fixtures.invalid_reward_task,

@@ -65,6 +65,12 @@ STARTUP = "startup"
 CAUSED_BY = "caused_by"
 STRUCTURE = (TRACEBACK, ERROR_LINE, EXCEPTION_LINE, SHUTDOWN, STARTUP, CAUSED_BY)
 
+CREDENTIAL_HELPER_FIX = (
+    "Give the Docker client a config made for this host: unset DOCKER_CONFIG or point it at another folder (the "
+    "client reads $DOCKER_CONFIG/config.json, else ~/.docker/config.json), or remove `credsStore` (and "
+    "`credHelpers`) from that config.json (`docker login` then keeps logins in the file), or install the helper it "
+    "names on this node; then run again.")
+
 SIGNATURES: tuple[Signature, ...] = (
     # --- structure -----------------------------------------------------------------------------
     # uvicorn logs an exception as "ERROR:    Traceback ...": still a traceback start
@@ -278,6 +284,8 @@ SIGNATURES: tuple[Signature, ...] = (
     Signature("image_resolved_other_platform", r"resolved to (?P<got>linux/\w+), not (?P<want>linux/\w+)"),
     Signature("image_index_no_platform", r"the image index has no (?P<want>[\w/]+) manifest"),
     Signature("exec_format_error", r"exec format error"),
+    # the Docker client config names a credential helper this host lacks (docker-py's words)
+    Signature("credential_helper_missing", r"(?P<helper>docker-credential-[\w.-]+) not installed or not available in PATH"),
     Signature("no_image_builder", r"No image builder found"),
     Signature("builder_store_unreadable", r"keeps built images in a store no sandbox provider reads"),
     Signature("local_image_not_pullable",
@@ -542,6 +550,15 @@ KNOWN_PROBLEMS: tuple[KnownProblem, ...] = (
         "Rerun with a listed harness, or pass `--allow-unsupported-pairing` to run this one on purpose "
         "(`gym dataset validate`'s oracle is always admitted).",
         "seeds/004: The dataset refuses the harness",
+    ),
+    KnownProblem(
+        "credential_helper_missing", 1, INFRA, ("credential_helper_missing",),
+        "The Docker client config names a credential helper this host does not have",
+        "Before a build or a pull the Docker client (docker-py, the docker CLI) asks the credential helper that "
+        "its config's `credsStore` or `credHelpers` names for the registry logins; a config copied from a laptop "
+        "names one (`desktop`, `osxkeychain`) that a Linux node does not have, so every image build stops first.",
+        CREDENTIAL_HELPER_FIX,
+        "seeds/004: A task does not load",
     ),
     KnownProblem(
         "image_platform", 1, INFRA, ("image_wrong_platform", "image_resolved_other_platform",

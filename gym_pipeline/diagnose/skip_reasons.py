@@ -5,7 +5,8 @@ skipped.json maps each task to the loader's reason. A base image the Docker host
 data (data/schema), and so is a file its Dockerfile copies that is not in environment/ (renamed, or kept out
 by .dockerignore), or a `task.toml` that does not parse or validate (the task's own definition, kept
 with it); a `dataset.toml` that does not is the run's settings (config). An image build that ran past its
-`build_timeout_sec` is the task's budget (throughput/resources)."""
+`build_timeout_sec` is the task's budget (throughput/resources); a Docker client config naming a credential
+helper this host lacks is the host's (infra)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from difflib import get_close_matches
 from fnmatch import fnmatch
 from pathlib import Path
 
+from gym_pipeline.diagnose.signatures import CREDENTIAL_HELPER_FIX, SIGNATURES_BY_NAME
 from gym_pipeline.diagnose.vocabulary import DATA_SCHEMA, INFRA, THROUGHPUT_RESOURCES
 
 
@@ -41,6 +43,9 @@ _KINDS: tuple[tuple[re.Pattern[str], SkipKind], ...] = (
               "task.toml (time one build: `docker build <task>/environment`), or make the slow step faster (prepare "
               "its output once and COPY it in); then validate the tasks again (`gym-pipeline tasks validate "
               "<taskset>`).")),
+    # the host's client config, before any build step ran
+    (SIGNATURES_BY_NAME["credential_helper_missing"].regex,
+     SkipKind(INFRA, "the Docker client config names a credential helper this host lacks", CREDENTIAL_HELPER_FIX)),
     # before the image kinds below: "image build failed: COPY failed: file not found" is the folder's, not the host's
     (_COPY_SOURCE_MISSING,
      SkipKind(DATA_SCHEMA, "a file a task's Dockerfile copies is not in its environment/ folder",

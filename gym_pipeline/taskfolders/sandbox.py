@@ -22,7 +22,9 @@ from pathlib import Path
 import docker
 import requests
 import urllib3
+from docker.credentials import StoreError
 from docker.errors import APIError, BuildError, DockerException, ImageNotFound, NotFound
+from docker.utils.config import find_config_file
 
 from gym_pipeline.host import docker_unreachable
 from gym_pipeline.launchers.docker import LABEL_RUN_DIR
@@ -116,6 +118,11 @@ def ensure_image(client: docker.DockerClient, task: Task) -> tuple[str, bool]:
         raise ImageBuildError(f"the image build ran past [environment].build_timeout_sec={timeout_s:g}") from None
     except APIError as error:
         raise ImageBuildError(f"image build failed: {_one_line(error.explanation or error)}") from None
+    except StoreError as error:
+        # before a build the client asks the config's credential helper for every registry login
+        raise ImageBuildError(f"image build failed before it started: the Docker client config "
+                              f"{find_config_file() or '~/.docker/config.json'} names a credential helper (credsStore "
+                              f"or credHelpers) that failed: {_one_line(error)}") from None
     return tag, True
 
 
