@@ -15,10 +15,12 @@ MATERIALIZE = (f"{CLI} materialize --input data.jsonl --num-repeats 3 --agent st
                "--output rollouts_materialized_inputs.jsonl\n")
 
 
-def run_scripts(tmp_path: Path, scripts: list[str], checkpoint_of_script: list[int] | None = None) -> Path:
+def run_scripts(tmp_path: Path, scripts: list[str], checkpoint_of_script: list[int] | None = None,
+                shell: str = "bash") -> Path:
     """A run folder where each script (the latest kept as run_eval.sh) ran against a slow policy, logs kept. With
     `checkpoint_of_script`, a policy serves each demo checkpoint (logs/model_server.log, model_server_1.log, ...)
-    and each script's URL and CKPT are its checkpoint's server and folder name."""
+    and each script's URL and CKPT are its checkpoint's server and folder name. `shell` starts the scripts, whatever
+    their `#!/bin/bash` line says (`sh run_eval.sh`)."""
     environment = get_environment("string_match")
     served = checkpoint_of_script or [0] * len(scripts)
     checkpoints = demo_checkpoints(tmp_path / "checkpoints", max(served) + 1, ["string_match"])
@@ -36,7 +38,7 @@ def run_scripts(tmp_path: Path, scripts: list[str], checkpoint_of_script: list[i
             (run / "run_eval.sh").write_text("#!/bin/bash\n" + script.replace("URL", f"http://127.0.0.1:{ports[index]}/v1")
                                              .replace("CKPT", checkpoints[index].name))
             with (run / "logs" / f"run_eval_{number}.log").open("w") as log:
-                subprocess.run(["bash", "run_eval.sh"], cwd=run, stdout=log, stderr=subprocess.STDOUT, timeout=180)
+                subprocess.run([shell, "run_eval.sh"], cwd=run, stdout=log, stderr=subprocess.STDOUT, timeout=180)
     finally:
         for server in servers:
             server.terminate()

@@ -185,6 +185,7 @@ from gym_pipeline.diagnose.rules.self_redirect import rule_file_emptied_by_a_red
 from gym_pipeline.diagnose.rules.settings_files import rule_keys_given_twice_in_settings, rule_octal_numbers_in_settings
 from gym_pipeline.diagnose.rules.settings_reading import rule_settings_read_with_text_tools
 from gym_pipeline.diagnose.rules.shadowed_modules import rule_standard_module_shadowed
+from gym_pipeline.diagnose.rules.shell_dialect import rule_bash_script_run_by_sh, rule_bsd_sed_in_place_on_gnu_sed
 from gym_pipeline.diagnose.rules.shell_pitfalls import rule_shell_pitfalls
 from gym_pipeline.diagnose.rules.shell_tests import rule_always_true_tests
 from gym_pipeline.diagnose.rules.skipped_tasks import rule_skipped_tasks_by_reason
@@ -268,6 +269,8 @@ RULES: tuple[Rule, ...] = (
     Rule(1, "keys_given_twice_in_settings", rule_keys_given_twice_in_settings),
     Rule(1, "unset_variable_stopped_a_strict_script", rule_unset_variable_stopped_a_strict_script),
     Rule(1, "read_at_the_end_of_a_file_stopped_a_strict_script", rule_read_at_the_end_of_a_file_stopped_a_strict_script),
+    Rule(1, "bash_script_run_by_sh", rule_bash_script_run_by_sh),
+    Rule(1, "bsd_sed_in_place_on_gnu_sed", rule_bsd_sed_in_place_on_gnu_sed),
     Rule(1, "dependency_on_sbatchs_sentence", rule_dependency_on_sbatchs_sentence),
     Rule(1, "settings_written_by_a_quoted_heredoc", rule_settings_written_by_a_quoted_heredoc),
     Rule(1, "dated_path_computed_again", rule_dated_path_computed_again),
