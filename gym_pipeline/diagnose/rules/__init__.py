@@ -41,6 +41,7 @@ from gym_pipeline.diagnose.rules.batch_folders import (
 from gym_pipeline.diagnose.rules.batch_script_format import rule_batch_script_with_windows_line_endings
 from gym_pipeline.diagnose.rules.batch_steps import rule_step_ended_with_its_batch_script
 from gym_pipeline.diagnose.rules.canned_replies import rule_one_reply_to_different_prompts
+from gym_pipeline.diagnose.rules.cd_path import rule_cd_resolved_through_cdpath
 from gym_pipeline.diagnose.rules.checkpoint_choice import (
     rule_checkpoint_of_another_experiment_served,
     rule_checkpoint_of_another_run_served,
@@ -271,6 +272,7 @@ RULES: tuple[Rule, ...] = (
     Rule(1, "read_at_the_end_of_a_file_stopped_a_strict_script", rule_read_at_the_end_of_a_file_stopped_a_strict_script),
     Rule(1, "bash_script_run_by_sh", rule_bash_script_run_by_sh),
     Rule(1, "bsd_sed_in_place_on_gnu_sed", rule_bsd_sed_in_place_on_gnu_sed),
+    Rule(1, "cd_resolved_through_cdpath", rule_cd_resolved_through_cdpath),
     Rule(1, "dependency_on_sbatchs_sentence", rule_dependency_on_sbatchs_sentence),
     Rule(1, "settings_written_by_a_quoted_heredoc", rule_settings_written_by_a_quoted_heredoc),
     Rule(1, "dated_path_computed_again", rule_dated_path_computed_again),
