@@ -46,7 +46,8 @@ def rule_cd_resolved_through_cdpath(ev: Evidence) -> list[Finding]:
                               f"to {said['path']}, and printed that path. Whatever the script took from there (a "
                               "path built with `$(cd ... && pwd)` holds the print too) is another folder's, not "
                               "the run's.",
-                        fix=f"In {script.name}:{number} write `cd ./{folder}` (a path with a slash ignores CDPATH), or "
+                        fix=f"In {script.name}:{number} write `cd ./{folder}` instead of `cd {folder}` (a path with a slash ignores "
+                            "CDPATH), or "
                             "put `unset CDPATH` at the top of the script; keep CDPATH out of the environment scripts "
                             "inherit (set it without `export` in ~/.bashrc, for interactive shells only); then run "
                             "again.",
