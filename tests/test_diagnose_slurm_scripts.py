@@ -26,6 +26,8 @@
   and the wait is the cause. With the lock free, the job runs.
 - A profile job chained on the collect job with `--dependency=afterok:$JOB`, where JOB kept sbatch's sentence (no
   `--parsable`): sbatch refuses the chained job. With --parsable, both run.
+- A job that goes to $SLURM_SUBMIT_DIR and reads its data by a relative name, submitted by a script that first went
+  to the home folder (as cron starts it): the data is not there. Submitted from the run folder, the job finds it.
 - A batch script saved with Windows (CRLF) line endings: sbatch refuses it, and no job runs. Saved with Unix line
   endings, the same script runs.
 """
@@ -494,6 +496,39 @@ def test_settings_read_from_the_submit_folder_are_found(tmp_path: Path) -> None:
     assert len((run / "rollouts_materialized_inputs.jsonl").read_text().splitlines()) > 2
 
     assert all(f.id != "files_looked_for_beside_the_spool_copy" for f in diagnose(run).findings)
+
+
+@pytest.mark.parametrize("submitted_from_home", [True, False])
+def test_a_job_run_in_its_submit_folder_submitted_from_home_finds_none_of_its_files(
+        tmp_path: Path, submitted_from_home: bool) -> None:
+    """A weekly submit script (cron starts it in the home folder) submits a job that goes to $SLURM_SUBMIT_DIR and
+    reads its data by a relative name. Submitted from the run folder, the job finds it."""
+    slurm_cluster()
+    run = tmp_path / "run"
+    (run / "logs").mkdir(parents=True)
+    (tmp_path / "home").mkdir()
+    (run / "data.jsonl").write_text(get_environment("string_match").dataset_path.read_text())
+    (run / "eval.sbatch").write_text(
+        f"#!/bin/bash\n#SBATCH --output={run}/logs/eval_%j.log\n#SBATCH --time=2\n"
+        "cd $SLURM_SUBMIT_DIR   # next to the files, wherever the folder is\n"
+        f"{' '.join(CLI)} materialize --input data.jsonl --num-repeats 1 --agent string_match_simple_agent "
+        "--output rollouts_materialized_inputs.jsonl\n")
+    (run / "submit.sh").write_text(f"#!/bin/bash\ncd {tmp_path / 'home' if submitted_from_home else run}\n"
+                                   f"sbatch --wait {run}/eval.sbatch\necho \"job done: $?\"\n")
+    with (run / "logs" / "submit.log").open("w") as log:
+        subprocess.run(["bash", "submit.sh"], cwd=run, stdout=log, stderr=subprocess.STDOUT, timeout=300)
+
+    findings = diagnose(run).findings
+
+    if not submitted_from_home:
+        assert (run / "rollouts_materialized_inputs.jsonl").is_file()
+        assert all(f.id != "job_submitted_from_another_folder" for f in findings)
+        return
+    assert not (run / "rollouts_materialized_inputs.jsonl").exists()
+    top = findings[0]
+    assert (top.category, top.id) == ("config", "job_submitted_from_another_folder")
+    assert [line.where for line in top.evidence][:3] == ["submit.sh:2", "submit.sh:3", "eval.sbatch:4"]
+    assert "replace `cd $SLURM_SUBMIT_DIR` with a `cd` to the run folder's absolute path" in top.fix
 
 
 @pytest.mark.parametrize("line_ending", ["\r\n", "\n"])

@@ -37,6 +37,7 @@ from gym_pipeline.diagnose.rules.batch_folders import (
     rule_job_folder_copied_from_another_script,
     rule_job_folder_left_unexpanded,
     rule_job_output_in_a_missing_folder,
+    rule_job_submitted_from_another_folder,
 )
 from gym_pipeline.diagnose.rules.batch_script_format import rule_batch_script_with_windows_line_endings
 from gym_pipeline.diagnose.rules.batch_steps import rule_step_ended_with_its_batch_script
@@ -296,6 +297,7 @@ RULES: tuple[Rule, ...] = (
     Rule(1, "job_output_in_a_missing_folder", rule_job_output_in_a_missing_folder),
     Rule(1, "job_folder_left_unexpanded", rule_job_folder_left_unexpanded),
     Rule(1, "job_folder_copied_from_another_script", rule_job_folder_copied_from_another_script),
+    Rule(1, "job_submitted_from_another_folder", rule_job_submitted_from_another_folder),
     Rule(1, "files_looked_for_beside_the_spool_copy", rule_files_looked_for_beside_the_spool_copy),
     Rule(1, "pipeline_command_not_on_path", rule_pipeline_command_not_on_path),
     Rule(1, "alias_called_in_a_script", rule_alias_called_in_a_script),

@@ -9,6 +9,9 @@ meets only what the job never made (no rollouts to profile).
   nothing. (A folder the submitting script did use, missing only on the compute node, is the cluster's mounts:
   the known problem `slurm_chdir_failed`.) A `--chdir=~/...` is the same failure by the user's line: no shell expands
   an `#SBATCH` line, so `~` names a folder `~` under the submit folder.
+- A job that runs where it was submitted from (`cd $SLURM_SUBMIT_DIR`, or no folder of its own) with relative paths,
+  submitted by a script that first went to another folder (a cron job starts in the home folder, and `cd ~` or
+  `cd /scratch` before `sbatch` does the same): its files name nothing there.
 - A file the job script looks for beside itself (`source "$(dirname "$0")/settings.env"`): sbatch runs a copy of the
   script from slurmd's spool folder, so `$0` names that copy and the file is not there. The script goes on with its
   defaults (another dataset, fewer repeats), and every command exits 0.
@@ -150,4 +153,54 @@ def rule_files_looked_for_beside_the_spool_copy(ev: Evidence) -> list[Finding]:
                 f"`$SLURM_SUBMIT_DIR/{name}` (or an absolute path) instead of `$(dirname \"$0\")/{name}`; then "
                 "submit again.",
         )]
+    return []
+
+
+# a relative file a command did not find: gym-pipeline's words, and the C library's
+_RELATIVE_NOT_FOUND = re.compile(r"(?:^|[\s'\"])(?P<name>[\w][\w.-]*(?:/[\w.-]+)*)['\"]?: (?:input )?(?:file not found"
+                                 r"|No such file or directory)", re.M)
+_SUBMITS = re.compile(r"\bsbatch\b[^#\n]*?(?P<script>[^\s\"'/]+\.(?:sbatch|slurm|sh))\b")
+_CD = re.compile(r"^\s*cd\s+[\"']?(?P<folder>[^\s\"';&]+)")
+_TO_SUBMIT_FOLDER = re.compile(r"^\s*cd\s+[\"']?\$\{?SLURM_SUBMIT_DIR\}?")
+
+
+def rule_job_submitted_from_another_folder(ev: Evidence) -> list[Finding]:
+    if ev.run_dir is None:
+        return []
+    for log, head in ev.log_heads:
+        missing = next((match for match in _RELATIVE_NOT_FOUND.finditer(head) if (ev.run_dir / match["name"]).is_file()),
+                       None)
+        if missing is None:
+            continue
+        for submitter, number, line, call in lines_matching(ev.user_files, _SUBMITS):
+            job = next((file for file in ev.user_files if file.name.endswith(call["script"]) and "#SBATCH" in file.text
+                        and not _CHDIR_OPTION.search(file.text)), None)
+            earlier = submitter.text.splitlines()[:number - 1]
+            went = next(((at, text.strip(), cd["folder"]) for at, text in reversed(list(enumerate(earlier, 1)))
+                         if (cd := _CD.match(text))), None)
+            if job is None or went is None or PurePosixPath(went[2]).name == ev.run_dir.name:
+                continue
+            to_submit = next(((at, text.split("#")[0].strip()) for at, text in enumerate(job.text.splitlines(), 1)
+                              if _TO_SUBMIT_FOLDER.match(text)), None)
+            said = head.count("\n", 0, missing.start()) + 1
+            return [Finding(
+                category=CONFIG,
+                title=f"{job.name} runs in the folder it is submitted from, and {submitter.name} submits it from "
+                      f"{went[2]}: the job's relative paths ({missing['name']}) name nothing there",
+                evidence=[EvidenceLine(file=submitter.name, line=went[0], text=went[1]),
+                          EvidenceLine(file=submitter.name, line=number, text=line.strip()),
+                          *([EvidenceLine(file=job.name, line=to_submit[0], text=to_submit[1])] if to_submit else []),
+                          EvidenceLine(file=ev.rel(log), line=said, text=head.splitlines()[said - 1].strip())],
+                cause=f"A Slurm job starts in the folder sbatch was called from (SLURM_SUBMIT_DIR) unless its script "
+                      f"sets one; {job.name} {'goes to $SLURM_SUBMIT_DIR' if to_submit else 'sets none'} and names "
+                      f"its files relative to it, and {submitter.name} calls sbatch after `{went[1]}` (a cron job "
+                      f"starts in the home folder too). So the job ran in {went[2]}, where {missing['name']} is "
+                      f"not: it is in the run folder, beside {job.name}.",
+                fix=f"Give the job its own folder: in {job.name}, "
+                    + (f"replace `{to_submit[1]}` with a `cd` to the run folder's absolute path (or "
+                       if to_submit else "add ")
+                    + "`#SBATCH --chdir=<the run folder>`" + (")" if to_submit else "")
+                    + f", so that it does not depend on SLURM_SUBMIT_DIR; or in {submitter.name} `cd` to the run "
+                      f"folder before `sbatch`. Then submit again.",
+            )]
     return []
