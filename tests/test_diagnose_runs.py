@@ -794,6 +794,31 @@ def test_labels_bolded_in_a_markdown_review_table_name_the_table_and_the_script(
     assert top.fix.startswith("In prep_data.py, strip the markup when reading review.md.")
 
 
+@pytest.mark.parametrize("cited", [True, False])
+def test_labels_copied_from_a_wiki_table_with_citation_markers_name_the_marker(run, policy_endpoint, cited):
+    """The answers were copied from a wiki table whose cells carry footnote references (`Paris[3]`); prep_data.py
+    reads the sheet as it is, so those labels never equal an answer. Copied without the markers, the run is healthy."""
+    (run / "prep_data.py").write_text(PREP_FROM_SHEET)
+
+    def copied(labels):
+        with (run / "answers.csv").open("w", newline="") as sheet:
+            csv.writer(sheet).writerows([["answer"], *([f"{label}[{i + 1}]" if cited and i % 2 else label]
+                                                       for i, label in enumerate(labels))])
+        return json.loads(subprocess.run([sys.executable, "prep_data.py", "answers.csv"], cwd=run, capture_output=True,
+                                         text=True, check=True).stdout)
+
+    recollect_with_labels(run, policy_endpoint, copied)
+
+    report = diagnose(run)
+    if not cited:
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("data_schema", "wrapped_expected_answers")
+    assert top.fix.startswith("The labels keep the citation markers of the page they were copied from (`")
+    assert "is a footnote reference, not part of the answer): remove every such marker" in top.fix
+
+
 PREP_SLICING_NEWLINES = '''import json
 print(json.dumps([answer[:-1] for answer in open("answers.txt", encoding="utf-8").readlines()]))  # drop the newline
 '''

@@ -762,6 +762,7 @@ def rule_wrapped_expected_answers(ev: Evidence) -> list[Finding]:
     prep = _data_script_and_export(ev)
     stringified = _LIST_AS_TEXT.search(quality.wrapped_example.text) and next(
         lines_matching(ev.user_files, _STRINGIFIES, {".py"}), None)
+    cited = _CITATION_KEPT.search(quality.wrapped_example.text)
     return [Finding(
         category=DATA_SCHEMA,
         title=f"{quality.wrapped_expected} answers scored 0 differ from their `expected_answer` only by what surrounds "
@@ -774,6 +775,9 @@ def rule_wrapped_expected_answers(ev: Evidence) -> list[Finding]:
         fix=(f"{stringified[0].name}:{stringified[1]} (`{stringified[2].strip()}`) turns a list of answers into its "
              "Python text with str(): take the item (`answers[0]`), or keep every accepted answer in a list field "
              "the verifier reads. " if stringified else "")
+            + (f"The labels keep the citation markers of the page they were copied from (`{cited['label']}`: "
+               f"`{cited['marker']}` is a footnote reference, not part of the answer): remove every such marker "
+               "(`re.sub(r\"\\[(?:\\d+|[a-z])\\]\", \"\", label)`). " if cited else "")
             + (f"In {prep[0].name}, strip the markup when reading {prep[1]}. " if prep else "")
             + "Keep only the answer in `expected_answer` in the source data (`$36$` -> `36`, `**Oslo**` -> `Oslo`, `'6` "
             "-> `6`, `42 (6 x 7)` -> `42`; move notes to a field of their own), then materialize again and collect (or score the stored "
@@ -781,6 +785,8 @@ def rule_wrapped_expected_answers(ev: Evidence) -> list[Finding]:
     )]
 
 
+# a label ending in a wiki table's citation marker: `expected_answer='Canberra[3]'`, `Nairobi[a]`
+_CITATION_KEPT = re.compile(r"expected_answer=(?P<q>[\"'])(?P<label>[^\"']*?(?P<marker>\[(?:\d{1,3}|[a-z]|note \d+)\]))(?P=q)")
 # the expected answer a list written as text (`expected_answer='['Lisbon']'`), and a data script's str() that does it
 _LIST_AS_TEXT = re.compile(r"expected_answer=[\"']\[\s*[\"']")
 _STRINGIFIES = re.compile(r"\bstr\(\s*\w+(?:\.get\(|\[)")
