@@ -103,6 +103,11 @@ SCENARIOS.update({
     "status_of_echo": lambda root: (fixtures.write_task(root, "debug-echo", solve="ls /app", test=STATUS_TEST.format(
         debug='echo "checked /app: $(ls /app)"\n')), fixtures.write_task(root, "works", test=STATUS_TEST.format(
             debug="")))[0],
+    # the check sent to the background to let the agent's writes settle, and no `wait`: test.sh exits at once, and
+    # the reward is not there when it is read
+    "background_check": lambda root: fixtures.write_task(root, "checks-later", test=(
+        "(\n  sleep 3\n  if test -f /app/done; then echo 1 > /logs/verifier/reward.txt; "
+        "else echo 0 > /logs/verifier/reward.txt; fi\n) &")),
 })
 SETTINGS = {"task_deadline": ", episode_grace_sec: 0"}
 STATUS_TEST = ("test -f /app/done\n{debug}if [ $? -eq 0 ]; then echo 1 > /logs/verifier/reward.txt\n"
@@ -230,7 +235,8 @@ def runs(tmp_path_factory):
 # environment, category, words of the top finding's title (the task, the kind), seed 004's fix words
 EXPECTED = [
     ("verifier_timeout", "throughput_resources", ("harbor:verifier_timeout", "verifier-sleeps"),
-     ("Raise the budgets in the dataset, not in the task", '[gym.tasks."verifier-sleeps".verifier] timeout_sec',
+     ("`timeout_sec = 1` under [verifier] in ", "verifier-sleeps/task.toml:5", "raise `timeout_sec` there, in task.toml",
+      "raise the budgets in the dataset", '[gym.tasks."verifier-sleeps".verifier] timeout_sec',
       "timeout_multiplier", "gym-pipeline backfill --checkpoint step_0100 --env verifier_timeout")),
     ("missing_reward", "verifier_runtime", ("harbor:missing_reward", "verifier-crashes"),
      ("test-stdout.txt", "gym-pipeline tasks validate", "verifier-crashes")),
@@ -284,6 +290,9 @@ EXPECTED = [
     ("chained_redirect", "verifier_runtime", ("harbor:missing_reward", "chained-reward"),
      ("line 2 (`test -f /app/done && echo 1 || echo 0 > /logs/verifier/reward.txt`) redirects only the `||` branch",
       "`{ check && echo 1 || echo 0; } > /logs/verifier/reward.txt`", "gym-pipeline tasks validate")),
+    ("background_check", "verifier_runtime", ("harbor:missing_reward", "checks-later"),
+     ("line 5 (`) &`) runs the check that writes the reward in the background", "add `wait` at the end of test.sh",
+      "gym-pipeline tasks validate")),
     ("two_runs", "cache_resume", ("Two runs on one run directory", "second writer was refused", "stage rollouts"),
      ("Run one job per partition at a time", "its own checkout")),
 ]

@@ -375,10 +375,13 @@ def _by_kind_findings(ev: Evidence, run: TaskFolderRun, kinds: Iterable[str], ca
     return findings
 
 
+DATASET_BUDGETS = "Raise the budgets in the dataset, not in the task: "  # seed 004's advice for a task's timeouts
+
+
 def _time_budget_fix(run: TaskFolderRun, kind: str, tasks: list[str]) -> str:
     grace = (" The deadline also counts a grace period: `episode_grace_sec` of the environment in sweep.yaml "
              "(60 s by default)." if kind == TASK_DEADLINE else "")
-    return (f"Raise the budgets in the dataset, not in the task: in {run.taskset}/dataset.toml, "
+    return (f"{DATASET_BUDGETS}in {run.taskset}/dataset.toml, "
             f"`[gym.tasks.\"{tasks[0]}\".verifier] timeout_sec = <seconds>` sets this task's verifier budget before "
             "the multiplier scales it, and `timeout_multiplier` in [gym.defaults] scales every agent and verifier "
             f"timeout_sec.{grace} Then {run.rerun()}.")
@@ -465,10 +468,32 @@ def _redirect_of_one_branch(run: TaskFolderRun, run_dir: Path, task: str) -> str
             "`if ...; then echo 1; else echo 0; fi > /logs/verifier/reward.txt`.")
 
 
+_BACKGROUNDED = re.compile(r"(?<![&|])&\s*(?:#.*)?$")  # a command (or group) sent to the background, not `&&`
+_WAITS = re.compile(r"^\s*wait\b")
+
+
+def _check_left_in_background(run: TaskFolderRun, run_dir: Path, task: str) -> str:
+    """A test.sh that sends the check writing its reward to the background (`( sleep 3; check ) &`) and never waits:
+    test.sh exits at once, the verifier ends with it, and the reward comes too late or never."""
+    script = test_script(run, run_dir, task)
+    lines = script[1] if script else []
+    found = next(((n, line.strip()) for n, line in enumerate(lines, 1) if _BACKGROUNDED.search(line)
+                  and _REWARD_WRITE.search("\n".join(lines)) and not any(_WAITS.match(after) for after in lines[n:])),
+                 None)
+    if found is None:
+        return ""
+    number, line = found
+    return (f"tests/test.sh of {task} line {number} (`{line}`) runs the check that writes the reward in the "
+            "background (`&`), and nothing after it waits: test.sh exits at once, the verifier ends with it, and "
+            "the reward file is not there when it is read. Run the check in the foreground (remove the `&`), or add "
+            "`wait` at the end of test.sh.")
+
+
 def _reward_fix(run: TaskFolderRun, kind: str, tasks: list[str], *, run_dir: Path) -> str:
     appends = _appends_reward(run, run_dir, tasks[0]) or (
         _written_reward(run, run_dir, tasks[0]) if kind == INVALID_REWARD else "") or (
-        _redirect_of_one_branch(run, run_dir, tasks[0]) if kind == MISSING_REWARD else "")
+        (_redirect_of_one_branch(run, run_dir, tasks[0]) or _check_left_in_background(run, run_dir, tasks[0]))
+        if kind == MISSING_REWARD else "")
     return (appends.lstrip() + " " if appends else "") + (
             f"Open the task's test-stdout.txt, which holds everything test.sh printed (the run summary's "
             f"verifier_log_dir), or read failure_reason for a masked row. To check the verifier without a model, run "
@@ -496,6 +521,32 @@ _SLEEP = re.compile(r"^\s*(?:sleep\s+(?P<shell>\d+(?:\.\d+)?)s?\b|.*\btime\.slee
 
 
 _REWARD_WRITE = re.compile(r"/logs/verifier/reward\.(?:txt|json)")
+
+
+_VERIFIER_TABLE = re.compile(r"^\s*\[verifier\]\s*$")
+_TIMEOUT_KEY = re.compile(r"^\s*timeout_sec\s*=")
+
+
+def _with_the_tasks_own_limit(ev: Evidence, folder: Path, finding: Finding, budget: float) -> Finding:
+    """The verifier timeout with the line of the task's own task.toml that sets the limit it ran past, when it does
+    (a task that keeps the 600 s default has no line to name)."""
+    task_toml = folder / "task.toml"
+    lines = task_toml.read_text(encoding="utf-8", errors="replace").splitlines() if task_toml.is_file() else []
+    table = next((at for at, text in enumerate(lines) if _VERIFIER_TABLE.match(text)), None)
+    if table is None:
+        return finding
+    end = next((at for at in range(table + 1, len(lines)) if lines[at].lstrip().startswith("[")), len(lines))
+    key = next((at for at in range(table + 1, end) if _TIMEOUT_KEY.match(lines[at])), None)
+    if key is None:
+        return finding
+    where = f"{ev.rel(task_toml)}:{key + 1}"
+    return finding.model_copy(update={
+        "evidence": [*finding.evidence, EvidenceLine(file=ev.rel(task_toml), line=key + 1, text=lines[key].strip())],
+        "fix": f"The task itself sets the limit test.sh ran past: `{lines[key].strip()}` under [verifier] in {where} "
+               f"({budget:g} s as the run applied it). When the task's own checks now need longer (a check added on a "
+               f"larger input), raise `timeout_sec` there, in task.toml. To give this run more time without "
+               f"changing the task, raise the budgets in the dataset: {finding.fix.removeprefix(DATASET_BUDGETS)}",
+    })
 
 
 def _verifier_budget_reading(ev: Evidence, run: TaskFolderRun, finding: Finding, kind: str, task_id: str) -> Finding:
@@ -533,11 +584,11 @@ def _verifier_budget_reading(ev: Evidence, run: TaskFolderRun, finding: Finding,
                    f"{folder}`, then {run.rerun()}.",
         })
     if settings is None or task_id in settings.gym.tasks:
-        return finding
+        return _with_the_tasks_own_limit(ev, folder, finding, budget)
     unmatched = [name for name in settings.gym.tasks if not (taskset / name).is_dir()]
     meant = get_close_matches(task_id, unmatched, n=1, cutoff=0.8)
     if not meant:
-        return finding
+        return _with_the_tasks_own_limit(ev, folder, finding, budget)
     dataset = taskset / DATASET_FILE
     return finding.model_copy(update={
         "category": CONFIG,
