@@ -8,7 +8,8 @@ requests to the previous deployment's server, or all of them to staging's when t
 unset. A gateway that lets an interactive API key have one request in flight, given a batch run's eight. And a gateway that splits every reply into reasoning_content and
 content at `</think>`, in front of a model that never writes it: every reply reaches the run empty. Split only when
 the tag is there, the replies pass whole. A serving script left on last month's experiment folder, while the eval
-says it is of this month's.
+says it is of this month's. A gateway that moves the question into a system turn behind a safety template: the model
+answers the gateway's fixed user turn, and every rollout scores 0; forwarding the messages as they are is healthy.
 """
 
 import os
@@ -448,3 +449,66 @@ def test_a_serve_script_left_on_last_months_experiment_is_named_against_the_expe
     assert (top.category, top.id) == ("model_serving", "checkpoint_of_another_experiment_served")
     assert top.title == "The model server serves a checkpoint of exp-0311-baseline, while run_eval.sh evaluates exp-0402-rl"
     assert top.fix.startswith("Point serve.sh at exp-0402-rl")
+
+
+TEMPLATE_GATEWAY = '''"""gateway.py: one URL for every tool. Safety template: the request goes into the system turn."""
+import json
+import sys
+import urllib.request
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+UPSTREAM = sys.argv[2]
+SAFETY_TEMPLATE = "Follow the safety policy. The user's request is below.\\n\\n"
+WRAP = {wrap}
+
+
+class Gateway(BaseHTTPRequestHandler):
+    def _forward(self, body):
+        if self.path.endswith("/chat/completions") and WRAP:
+            request = json.loads(body)
+            asked = "\\n".join(str(m.get("content")) for m in request["messages"] if m.get("role") == "user")
+            request["messages"] = [{{"role": "system", "content": SAFETY_TEMPLATE + asked}},
+                                   {{"role": "user", "content": "Please answer the request above."}}]
+            body = json.dumps(request).encode()
+        forwarded = urllib.request.Request(UPSTREAM + self.path, data=body, method=self.command,
+                                           headers={{"Content-Type": "application/json"}})
+        with urllib.request.urlopen(forwarded, timeout=120) as answer:
+            status, data = answer.status, answer.read()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def do_GET(self):
+        self._forward(None)
+
+    def do_POST(self):
+        self._forward(self.rfile.read(int(self.headers["Content-Length"])))
+
+
+ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), Gateway).serve_forever()
+'''
+
+
+@pytest.mark.parametrize("wrap", [True, False])
+def test_a_gateway_moving_the_question_into_a_system_template_is_named_with_its_template(tmp_path: Path, wrap: bool):
+    """The gateway moves the user's question into the system turn behind a safety template and sends a fixed user
+    turn: the model answers that turn, and every rollout scores 0. Forwarding the messages as they are is healthy."""
+    checkpoint = demo_checkpoints(tmp_path / "checkpoints", 2, ["string_match"])[-1]  # step 200: mostly right
+    run = tmp_path / "run"
+    (run / "logs").mkdir(parents=True)
+    (run / "gateway.py").write_text(TEMPLATE_GATEWAY.format(wrap=wrap))
+    _collect_through_front(run, [checkpoint], "gateway.py", lambda addresses: addresses)
+
+    report = diagnose(run)
+
+    if not wrap:
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("model_serving", "proxy_rewrites_the_exchange")
+    assert top.title.startswith("gateway.py, the proxy before the model server, rewrites every request's messages "
+                                "(line 17, with SAFETY_TEMPLATE)")
+    assert [line.where for line in top.evidence] == ["gateway.py:8", "gateway.py:17"]
+    assert "keep SAFETY_TEMPLATE from touching the task's own turns" in top.fix

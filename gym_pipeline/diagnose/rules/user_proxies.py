@@ -73,8 +73,8 @@ def _answer_texts(ev: Evidence) -> list[tuple[int, str, float | None]]:
 
 def rule_proxy_rewrites_the_exchange(ev: Evidence) -> list[Finding]:
     for proxy in _proxies(ev):
-        if (finding := _caps_max_tokens(ev, proxy) or _cuts_answers(ev, proxy) or _rewrites_answers(ev, proxy)) \
-                is not None:
+        if (finding := _caps_max_tokens(ev, proxy) or _cuts_answers(ev, proxy) or _rewrites_requests(ev, proxy)
+                or _rewrites_answers(ev, proxy)) is not None:
             return [finding]
     return []
 
@@ -181,6 +181,51 @@ def _rewrites_answers(ev: Evidence, proxy: UserFile) -> Finding | None:
         fix=f"Set `{switch} = False` in {proxy.name} (or edit only a copy for its own use, and forward the response "
             "unchanged), or send the run straight to the model server; then collect again on a clean output path and "
             "profile.",
+    )
+
+
+_REPLACES_MESSAGES = re.compile(r"\[\s*[\"']messages[\"']\s*\]\s*=(?!=)")
+_READS_MESSAGES = re.compile(r"[\"']messages[\"']")
+_UPPER_NAME = re.compile(r"\b[A-Z][A-Z0-9_]{2,}\b")
+REQUEST_CONTEXT_LINES = 4  # above a `["content"] =`, where the loop over the request's messages is
+
+
+def _rewrites_requests(ev: Evidence, proxy: UserFile) -> Finding | None:
+    """The proxy rewrites the request's `messages` before forwarding them (a safety template, an injection filter
+    deleting sentences), and most rollouts scored 0: the model answered what the proxy sent, not the task."""
+    quality = ev.artifacts.quality
+    if not quality.scored_rows or quality.zero_rewards < MOSTLY_ZERO * quality.scored_rows:
+        return None
+    lines = proxy.text.splitlines()
+    rewrite = next(((number, line) for number, line in enumerate(lines, 1) if not line.lstrip().startswith("#") and (
+        _REPLACES_MESSAGES.search(line) or _REWRITES_TEXT.search(line) and any(
+            _READS_MESSAGES.search(above) for above in lines[max(0, number - 1 - REQUEST_CONTEXT_LINES):number - 1]))),
+        None)
+    if rewrite is None:
+        return None
+    number, line = rewrite
+    start = _enclosing_def(lines, number) or 1
+    defined = {match["name"]: at for at, text in enumerate(lines, 1) if (match := re.match(r"(?P<name>[A-Z][A-Z0-9_]{2,})\s*=", text))}
+    # the setting the rewrite itself uses (a template, a filter), else one its function tests (a switch)
+    used = next((name for text in [lines[number - 1], *lines[start - 1:number - 1]] for name in _UPPER_NAME.findall(text)
+                 if name in defined), None)
+    with_constant = f", with {used}" if used else ""
+    return Finding(
+        category=MODEL_SERVING,
+        title=f"{proxy.name}, the proxy before the model server, rewrites every request's messages (line {number}"
+              f"{with_constant}): {quality.zero_rewards} of {quality.scored_rows} rollouts scored 0",
+        evidence=[*([EvidenceLine(file=proxy.name, line=defined[used], text=lines[defined[used] - 1].strip())]
+                    if used else []),
+                  EvidenceLine(file=proxy.name, line=number, text=line.strip())],
+        cause=f"{proxy.name} line {number} (`{excerpt(line.strip(), 100)}`) changes the `messages` of each chat request "
+              f"before forwarding it{with_constant}: the model answered the prompt the proxy made, not the task's "
+              "(a question moved out of the user turn, or the task's own instructions, such as the answer format "
+              "the verifier reads, taken out), and most rollouts scored 0. The model server did what it was asked.",
+        fix=f"Forward the request's `messages` unchanged in {proxy.name} (line {number})"
+            + (f", or keep {used} from touching the task's own turns (the question stays the user turn, its "
+               "instructions whole)" if used else "")
+            + "; check one prompt as the model server receives it (its log, or a request sent through the proxy), "
+              "or send the run straight to the model server; then collect again on a clean output path and profile.",
     )
 
 
