@@ -10,6 +10,7 @@ content at `</think>`, in front of a model that never writes it: every reply rea
 the tag is there, the replies pass whole. A serving script left on last month's experiment folder, while the eval
 says it is of this month's. A gateway that moves the question into a system turn behind a safety template: the model
 answers the gateway's fixed user turn, and every rollout scores 0; forwarding the messages as they are is healthy.
+A gateway that pins one sampling seed on every request: each task's repeats are one reply; without it, healthy.
 """
 
 import os
@@ -512,3 +513,63 @@ def test_a_gateway_moving_the_question_into_a_system_template_is_named_with_its_
                                 "(line 17, with SAFETY_TEMPLATE)")
     assert [line.where for line in top.evidence] == ["gateway.py:8", "gateway.py:17"]
     assert "keep SAFETY_TEMPLATE from touching the task's own turns" in top.fix
+
+
+SEED_GATEWAY = '''"""gateway.py: one URL for every tool. Reproducible answers for the chat UI demo."""
+import json
+import sys
+import urllib.request
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+UPSTREAM = sys.argv[2]
+FIXED_SEED = {seed}  # same question, same reply
+
+
+class Gateway(BaseHTTPRequestHandler):
+    def _forward(self, body):
+        if self.path.endswith("/chat/completions") and FIXED_SEED is not None:
+            request = json.loads(body)
+            request["seed"] = FIXED_SEED
+            body = json.dumps(request).encode()
+        forwarded = urllib.request.Request(UPSTREAM + self.path, data=body, method=self.command,
+                                           headers={{"Content-Type": "application/json"}})
+        with urllib.request.urlopen(forwarded, timeout=120) as answer:
+            status, data = answer.status, answer.read()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def do_GET(self):
+        self._forward(None)
+
+    def do_POST(self):
+        self._forward(self.rfile.read(int(self.headers["Content-Length"])))
+
+
+ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), Gateway).serve_forever()
+'''
+
+
+@pytest.mark.parametrize("seed", [1234, None])
+def test_a_gateway_pinning_one_sampling_seed_makes_every_repeat_one_sample(tmp_path: Path, seed: int | None):
+    """The gateway sets one seed on every request: each task's two repeats get the same reply, and the run measures
+    one sample twice. Without it, the repeats are samples of their own and the run is healthy."""
+    checkpoint = demo_checkpoints(tmp_path / "checkpoints", 2, ["string_match"])[0]  # step 100: right about half the time
+    run = tmp_path / "run"
+    (run / "logs").mkdir(parents=True)
+    (run / "gateway.py").write_text(SEED_GATEWAY.format(seed=seed))
+    _collect_through_front(run, [checkpoint], "gateway.py", lambda addresses: addresses)
+
+    report = diagnose(run)
+
+    if seed is None:
+        assert all(f.id != "repeats_sampled_alike" for f in report.findings)
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("model_serving", "repeats_sampled_alike")
+    assert top.title.endswith("the repeats are one sample: gateway.py:15 sets the same `seed` on every request")
+    assert [line.where for line in top.evidence[1:]] == ["gateway.py:8", "gateway.py:15"]
+    assert "Stop gateway.py from setting `seed` on the run's requests (line 15, FIXED_SEED;" in top.fix

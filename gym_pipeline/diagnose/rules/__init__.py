@@ -86,6 +86,7 @@ from gym_pipeline.diagnose.rules.firewall import rule_firewall_blocks_run_port
 from gym_pipeline.diagnose.rules.flaky import rule_flaky_verifier
 from gym_pipeline.diagnose.rules.hand_split_tables import rule_rows_cut_at_quoted_commas
 from gym_pipeline.diagnose.rules.heredocs import rule_settings_written_by_a_quoted_heredoc
+from gym_pipeline.diagnose.rules.identical_repeats import rule_repeats_sampled_alike
 from gym_pipeline.diagnose.rules.image_builds import rule_image_build_past_its_timeout
 from gym_pipeline.diagnose.rules.job import (
     rule_container_cannot_reach_host,
@@ -324,6 +325,7 @@ RULES: tuple[Rule, ...] = (
     Rule(2, "replies_emptied_on_the_way", rule_replies_emptied_on_the_way),
     Rule(2, "model_refusals", rule_model_refusals),
     Rule(2, "one_reply_to_different_prompts", rule_one_reply_to_different_prompts),
+    Rule(2, "repeats_sampled_alike", rule_repeats_sampled_alike),
     Rule(2, "model_request_retries", rule_model_request_retries),
     Rule(2, "run_failures_without_sidecar", rule_run_failures_without_sidecar),
     Rule(2, "nested_model_log_errors", rule_nested_model_log_errors),

@@ -16,10 +16,8 @@ or throughput finding blames, such a proxy is named in its fix with its own sett
 from __future__ import annotations
 
 import re
-from itertools import islice
 
-import orjson
-
+from gym_pipeline.diagnose.answer_texts import answer_texts
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine, excerpt
 from gym_pipeline.diagnose.findings import Finding
@@ -32,7 +30,6 @@ _SLICES_TEXT = re.compile(r"\[\s*(?:\"(?:content|text)\"|'(?:content|text)')\s*\
 _REWRITES_TEXT = re.compile(r"\[\s*(?:\"(?:content|text)\"|'(?:content|text)')\s*\]\s*=(?!=)")
 _SWITCH = re.compile(r"^(?P<name>[A-Z][A-Z0-9_]{2,})\s*=\s*True\b")
 _CONSTANT = r"^\s*{name}\s*=\s*(?P<value>\d+)"
-MAX_ROWS_READ = 5000  # of the rollouts, for their answers' lengths
 ONE_LENGTH_SHARE = 0.6  # of the answers, cut at the same length
 MIN_ROWS = 6
 MOSTLY_ZERO = 0.6  # of the scored rollouts, for a rewrite of the text to be what failed them
@@ -50,25 +47,6 @@ def _constant(file: UserFile, line: str) -> tuple[str, int, int] | None:
         if found:
             return name, int(found["value"]), file.text[:found.start()].count("\n") + 1
     return None
-
-
-def _answer_texts(ev: Evidence) -> list[tuple[int, str, float | None]]:
-    """(line, the last output message's text, reward) of the first rollouts."""
-    rollouts = ev.artifacts.files.rollouts
-    if not rollouts.is_file():
-        return []
-    texts = []
-    with rollouts.open("rb") as file:
-        for number, raw in enumerate(islice(file, MAX_ROWS_READ), 1):
-            try:
-                row = orjson.loads(raw)
-                text = row["response"]["output"][-1]["content"][0]["text"]
-            except (orjson.JSONDecodeError, KeyError, IndexError, TypeError):
-                continue
-            if isinstance(text, str):
-                reward = row.get("reward")
-                texts.append((number, text, reward if isinstance(reward, int | float) else None))
-    return texts
 
 
 def rule_proxy_rewrites_the_exchange(ev: Evidence) -> list[Finding]:
@@ -112,8 +90,8 @@ def _cuts_answers(ev: Evidence, proxy: UserFile) -> Finding | None:
     limit = int(slicing["limit"]) if slicing["limit"].isdigit() else None
     constant = None if limit is not None else _constant(proxy, line)
     limit = limit if limit is not None else (constant[1] if constant else None)
-    texts = _answer_texts(ev)
-    at_limit = [(row, text, reward) for row, text, reward in texts if len(text) == limit]
+    texts = answer_texts(ev)
+    at_limit = [(row, text, reward) for row, _, text, reward in texts if len(text) == limit]
     if limit is None or len(texts) < MIN_ROWS or len(at_limit) < ONE_LENGTH_SHARE * len(texts):
         return None
     scored_zero = sum(1 for _, _, reward in at_limit if reward == 0)

@@ -1,0 +1,39 @@
+"""The answers' texts of a run's first rollouts, for readings of what the model (or what stood before it) replied."""
+
+from __future__ import annotations
+
+from itertools import islice
+from typing import NamedTuple
+
+import orjson
+
+from gym_pipeline.diagnose.evidence import Evidence
+
+MAX_ROWS_READ = 5000  # of the rollouts: enough to see a pattern, cheap on a run of millions
+
+
+class AnswerText(NamedTuple):
+    line: int  # of rollouts.jsonl
+    task: int | None  # the row's _ng_task_index
+    text: str  # the last output message's text
+    reward: float | None
+
+
+def answer_texts(ev: Evidence) -> list[AnswerText]:
+    """The last output message's text of each of the first rollouts (rows without one are left out)."""
+    rollouts = ev.artifacts.files.rollouts
+    if not rollouts.is_file():
+        return []
+    texts = []
+    with rollouts.open("rb") as file:
+        for number, raw in enumerate(islice(file, MAX_ROWS_READ), 1):
+            try:
+                row = orjson.loads(raw)
+                text = row["response"]["output"][-1]["content"][0]["text"]
+            except (orjson.JSONDecodeError, KeyError, IndexError, TypeError):
+                continue
+            if isinstance(text, str):
+                reward, task = row.get("reward"), row.get("_ng_task_index")
+                texts.append(AnswerText(number, task if isinstance(task, int) else None, text,
+                                        reward if isinstance(reward, int | float) else None))
+    return texts

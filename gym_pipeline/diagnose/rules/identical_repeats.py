@@ -1,0 +1,113 @@
+"""Step 2: every repeat of each task got the very same reply: the model was not sampled anew for each repeat.
+
+A run collects each task several times (num_repeats) to measure how often the model solves it, which needs each
+repeat to be a sample of its own. A fixed `seed` on every request (a gateway's "reproducible answers", or the rows'
+request parameters) or `temperature: 0` makes the model write the same reply for every repeat: each task scores all
+0 or all 1, pass@k equals pass@1, and the profile measures one sample several times. Nothing fails.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from itertools import islice
+
+import orjson
+
+from gym_pipeline.diagnose.answer_texts import AnswerText, answer_texts
+from gym_pipeline.diagnose.evidence import Evidence
+from gym_pipeline.diagnose.evidence_line import EvidenceLine, excerpt
+from gym_pipeline.diagnose.findings import Finding
+from gym_pipeline.diagnose.user_scripts import lines_matching
+from gym_pipeline.diagnose.vocabulary import CONFIG, MODEL_SERVING
+
+MIN_TASKS = 4  # with two repeats or more, for the pattern to be the run's and not chance
+SAME_SHARE = 0.9  # of those tasks, whose repeats are all one reply
+MIN_REPLY_CHARS = 40  # a short reply ("36") may well come out the same twice; a sampled paragraph does not
+_SETS_SEED = re.compile(r"\[\s*[\"']seed[\"']\s*\]\s*=(?!=)|[\"']seed[\"']\s*:\s*(?!None)\w|--seed\b")
+_UPPER_NAME = re.compile(r"\b[A-Z][A-Z0-9_]{2,}\b")
+
+
+def _alike_tasks(texts: list[AnswerText]) -> tuple[int, int, AnswerText | None]:
+    """(tasks of several repeats, those whose repeats are one reply, a row of one of them)."""
+    by_task: dict[int, list[AnswerText]] = defaultdict(list)
+    for answer in texts:
+        if answer.task is not None:
+            by_task[answer.task].append(answer)
+    repeated = [answers for answers in by_task.values() if len(answers) > 1
+                and sum(len(a.text) for a in answers) >= MIN_REPLY_CHARS * len(answers)]
+    alike = [answers for answers in repeated if len({a.text for a in answers}) == 1]
+    return len(repeated), len(alike), alike[0][0] if alike else None
+
+
+def _request_sampling(ev: Evidence) -> tuple[str, int, str] | None:
+    """(field, line, value) of a fixed seed or a zero temperature in the first materialized rows' request."""
+    inputs = ev.artifacts.materialized
+    if inputs is None or not inputs.is_file():
+        return None
+    with inputs.open("rb") as file:
+        for number, raw in enumerate(islice(file, 50), 1):
+            try:
+                params = orjson.loads(raw).get("responses_create_params") or {}
+            except (orjson.JSONDecodeError, AttributeError):
+                continue
+            if isinstance(params, dict) and params.get("seed") is not None:
+                return "seed", number, str(params["seed"])
+            if isinstance(params, dict) and params.get("temperature") == 0:
+                return "temperature", number, "0"
+    return None
+
+
+def rule_repeats_sampled_alike(ev: Evidence) -> list[Finding]:
+    texts = answer_texts(ev)
+    repeated, alike, example = _alike_tasks(texts)
+    if repeated < MIN_TASKS or alike < SAME_SHARE * repeated or example is None:
+        return []
+    rollouts = ev.rel(ev.artifacts.files.rollouts)
+    shown = EvidenceLine(file=rollouts, line=example.line,
+                         text=f"task {example.task}: every repeat replied {excerpt(example.text, 80)!r}")
+    title = f"Every repeat of {alike} of {repeated} tasks got the very same reply: the repeats are one sample"
+    consequence = ("each task scores all 0 or all 1, pass@k equals pass@1, and the profile measures one sample "
+                   "several times.")
+    for file, number, line, _ in lines_matching(ev.user_files, _SETS_SEED):
+        if line.lstrip().startswith("#"):
+            continue
+        names = [name for name in _UPPER_NAME.findall(line) if re.search(rf"^{name}\s*=", file.text, re.M)]
+        setting = next(((at, text.strip()) for at, text in enumerate(file.text.splitlines(), 1)
+                        if names and re.match(rf"{names[0]}\s*=", text)), None)
+        return [Finding(
+            category=MODEL_SERVING,
+            title=f"{title}: {file.name}:{number} sets the same `seed` on every request",
+            evidence=[shown, *([EvidenceLine(file=file.name, line=setting[0], text=setting[1])] if setting else []),
+                      EvidenceLine(file=file.name, line=number, text=line.strip())],
+            cause=f"{file.name} line {number} (`{excerpt(line.strip(), 100)}`) gives every completion request the same "
+                  "sampling seed, so the model draws the same reply for every repeat of a task: " + consequence,
+            fix=f"Stop {file.name} from setting `seed` on the run's requests (line {number}"
+                + (f", {names[0]}" if names else "") + "; keep a fixed seed for demos only, or pass on the seed the "
+                "request carries), so each repeat is a sample of its own; then collect again on a clean output path "
+                "and profile.",
+        )]
+    fixed = _request_sampling(ev)
+    if fixed is not None:
+        field, number, value = fixed
+        return [Finding(
+            category=CONFIG,
+            title=f"{title}: the rows ask for `{field}: {value}`",
+            evidence=[shown, EvidenceLine(file=ev.rel(ev.artifacts.materialized), line=number,
+                                          text=f"responses_create_params.{field} = {value}")],
+            cause=f"The materialized rows' request parameters set `{field}` to {value}, so the model gives every "
+                  "repeat of a task the same reply: " + consequence,
+            fix=f"Remove `{field}` from responses_create_params in the source data or the run's settings (sample with "
+                "a temperature above 0 and no fixed seed when collecting several repeats), materialize again, then "
+                "collect on a clean output path and profile.",
+        )]
+    return [Finding(
+        category=MODEL_SERVING,
+        title=title,
+        evidence=[shown],
+        cause="The model server gives every repeat of a task the same reply, as if it decoded greedily or with one "
+              "seed whatever the request says: " + consequence,
+        fix="Check how the model server samples (a default `temperature: 0` or a fixed `seed` in its generation "
+            "settings, or a gateway or cache in front of it answering repeats from the first reply); sample each "
+            "repeat anew, then collect again on a clean output path and profile.",
+    )]
