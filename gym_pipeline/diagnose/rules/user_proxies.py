@@ -5,6 +5,10 @@ completion). When it rewrites the exchange, the model is blamed for what the pro
 - it caps `max_tokens` (a playground's cost guard): every answer is cut at the cap, before its final answer;
 - it writes a shortened text back into the response (a preview meant for its log line): every answer is cut at one
   length, and scores 0;
+- it rewrites the request's messages (a safety template taking the question out of the user turn, an injection
+  filter deleting the task's answer format): the model answers what the proxy sent;
+- it appends a text of its own to every reply (a chat UI's disclaimer footer): answers that end the reply take it
+  along into the final answer;
 - it writes any other edit of the text back (a chat UI's clean-up: letters beyond ASCII dropped, markdown fences
   taken out), behind a switch of its own (`ASCII_ONLY = True`): the verifier, or the agent reading a command from a
   fenced block, meets text the model never wrote, and most rollouts score 0.
@@ -15,6 +19,7 @@ or throughput finding blames, such a proxy is named in its fix with its own sett
 
 from __future__ import annotations
 
+import ast
 import re
 
 from gym_pipeline.diagnose.answer_texts import answer_texts
@@ -52,7 +57,7 @@ def _constant(file: UserFile, line: str) -> tuple[str, int, int] | None:
 def rule_proxy_rewrites_the_exchange(ev: Evidence) -> list[Finding]:
     for proxy in _proxies(ev):
         if (finding := _caps_max_tokens(ev, proxy) or _cuts_answers(ev, proxy) or _rewrites_requests(ev, proxy)
-                or _rewrites_answers(ev, proxy)) is not None:
+                or _appends_to_answers(ev, proxy) or _rewrites_answers(ev, proxy)) is not None:
             return [finding]
     return []
 
@@ -205,6 +210,55 @@ def _rewrites_requests(ev: Evidence, proxy: UserFile) -> Finding | None:
             + "; check one prompt as the model server receives it (its log, or a request sent through the proxy), "
               "or send the run straight to the model server; then collect again on a clean output path and profile.",
     )
+
+
+_TEXT_CONSTANT = re.compile(r"^(?P<name>[A-Z][A-Z0-9_]{2,})\s*=\s*(?P<value>[\"'].*[\"'])\s*(?:#.*)?$")
+MIN_APPENDED_CHARS = 15  # an appended text this long ending most answers is no coincidence
+APPENDED_SHARE = 0.6  # of the answers, ending with it
+APPENDED_ZERO_SHARE = 0.2  # of those, scored 0: what the verifier did with the text
+
+
+def _appends_to_answers(ev: Evidence, proxy: UserFile) -> Finding | None:
+    """A text constant of the proxy's (a disclaimer footer) that most answers end with: the proxy adds it to every
+    reply, and the verifier reads it as part of the answer."""
+    texts = answer_texts(ev)
+    if len(texts) < MIN_ROWS:
+        return None
+    lines = proxy.text.splitlines()
+    for at, line in enumerate(lines, 1):
+        if not (match := _TEXT_CONSTANT.match(line)):
+            continue
+        try:
+            value = ast.literal_eval(match["value"])
+        except (ValueError, SyntaxError):
+            continue
+        if not isinstance(value, str) or len(value.strip()) < MIN_APPENDED_CHARS:
+            continue
+        ending = [answer for answer in texts if answer.text.rstrip().endswith(value.strip())]
+        zeros = sum(1 for answer in ending if answer.reward == 0)
+        if len(ending) < APPENDED_SHARE * len(texts) or zeros < APPENDED_ZERO_SHARE * len(ending):
+            continue
+        name = match["name"]
+        added = next(((number, text.strip()) for number, text in enumerate(lines, 1)
+                      if re.search(rf"\+=?\s*{name}\b|\b{name}\s*\+|\{{{name}\}}", text)), None)
+        return Finding(
+            category=MODEL_SERVING,
+            title=f"{proxy.name}, the proxy before the model server, adds {name} to every answer: {len(ending)} of "
+                  f"{len(texts)} answers end with it, and {zeros} of those scored 0",
+            evidence=[EvidenceLine(file=proxy.name, line=at, text=line.strip()),
+                      *([EvidenceLine(file=proxy.name, line=added[0], text=added[1])] if added else []),
+                      EvidenceLine(file=ev.rel(ev.artifacts.files.rollouts), line=ending[0].line,
+                                   text=f"the answer ends: {excerpt(ending[0].text.rstrip()[-120:], 120)!r}")],
+            cause=f"{proxy.name} appends {name} ({excerpt(value.strip(), 60)!r}) to each reply it forwards, so the "
+                  "answers the run scored end with text the model never wrote: where the answer ends the reply, "
+                  "the final-answer extraction takes the added text along, and those rollouts scored 0. The model "
+                  "answered; the proxy changed the reply.",
+            fix=f"Forward the replies unchanged in {proxy.name} (" + (f"line {added[0]}: `{added[1]}`" if added else
+                                                                       f"its use of {name}")
+                + f"; add {name} in the chat UI that wants it, or only for requests that are not the eval's), or send "
+                  "the run straight to the model server; then collect again on a clean output path and profile.",
+        )
+    return None
 
 
 _SLEEPS = re.compile(r"\b(?:time|asyncio)\.sleep\(")
