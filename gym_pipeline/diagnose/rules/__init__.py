@@ -72,7 +72,11 @@ from gym_pipeline.diagnose.rules.data import (
     rule_stale_inputs,
     rule_truncated_answers,
 )
-from gym_pipeline.diagnose.rules.data_rows import rule_data_rows_give_a_field_twice, rule_prompts_with_a_chat_template
+from gym_pipeline.diagnose.rules.data_rows import (
+    rule_data_rows_give_a_field_twice,
+    rule_prompts_ending_with_an_assistant_turn,
+    rule_prompts_with_a_chat_template,
+)
 from gym_pipeline.diagnose.rules.data_subsets import rule_data_subset_left_in_the_script
 from gym_pipeline.diagnose.rules.dated_paths import rule_dated_path_computed_again
 from gym_pipeline.diagnose.rules.empty_replies import rule_replies_emptied_on_the_way
@@ -360,6 +364,7 @@ RULES: tuple[Rule, ...] = (
     Rule(5, "one_prompt_for_most_tasks", rule_one_prompt_for_most_tasks),
     Rule(5, "data_rows_give_a_field_twice", rule_data_rows_give_a_field_twice),
     Rule(5, "prompts_with_a_chat_template", rule_prompts_with_a_chat_template),
+    Rule(5, "prompts_ending_with_an_assistant_turn", rule_prompts_ending_with_an_assistant_turn),
     Rule(5, "labels_from_another_column", rule_labels_from_another_column),
     Rule(5, "prompts_cut_at_one_length", rule_prompts_cut_at_one_length),
     Rule(5, "conflicting_labels", rule_conflicting_labels),

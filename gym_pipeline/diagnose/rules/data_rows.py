@@ -5,6 +5,9 @@
   json, orjson, pandas, Gym), and the correction never reaches the run.
 - Prompts rendered with a model's chat template (`<|im_start|>user ...`) by a data script copied from a training
   pipeline: the server templates the messages again.
+- Prompts whose last turn is the assistant's: a few-shot script that gives turns their roles by position (`user` on
+  even turns) and counts an instruction line as the first turn makes every question an assistant turn, the question
+  asked last too; the model answers the last user turn (an example's answer), not the question.
 """
 
 from __future__ import annotations
@@ -134,4 +137,58 @@ def rule_prompts_with_a_chat_template(ev: Evidence) -> list[Finding]:
         fix=(f"In {writer[0].name}, " if writer else "In the data preparation, ")
             + f"keep the question as a plain user message (no {marker} markers; the server's chat template adds them), "
             "then materialize again and collect.",
+    )]
+
+
+def prompts_ending_with_an_assistant_turn(ev: Evidence) -> tuple[int, int, int] | None:
+    """(rows whose input ends with an assistant turn, rows checked, the first such line) when most of the first
+    materialized rows do; None otherwise."""
+    materialized = ev.artifacts.files.materialized
+    if not materialized.is_file():
+        return None
+    checked = ending = 0
+    first = None
+    with materialized.open(encoding="utf-8", errors="replace") as handle:
+        for number, line in enumerate(itertools.islice(handle, MAX_ROWS_CHECKED), start=1):
+            try:
+                turns = json.loads(line)["responses_create_params"]["input"]
+            except (ValueError, KeyError, TypeError):
+                continue
+            if not isinstance(turns, list) or not turns:
+                continue
+            checked += 1
+            if isinstance(turns[-1], dict) and turns[-1].get("role") == "assistant":
+                ending += 1
+                first = first or number
+    if first is None or ending < TEMPLATED_SHARE * checked:
+        return None
+    return ending, checked, first
+
+
+_ROLE_BY_POSITION = re.compile(r"%\s*2\b.*[\"'](?:user|assistant)[\"']|[\"'](?:user|assistant)[\"'].*%\s*2\b")
+
+
+def rule_prompts_ending_with_an_assistant_turn(ev: Evidence) -> list[Finding]:
+    found = prompts_ending_with_an_assistant_turn(ev)
+    if found is None:
+        return []
+    ending, checked, number = found
+    materialized = ev.artifacts.files.materialized
+    writer = next(iter(lines_matching(ev.user_files, _ROLE_BY_POSITION, {".py"})), None)
+    return [Finding(
+        category=DATA_SCHEMA,
+        title=f"{ending} of {checked} prompts end with an assistant turn: the question is not the last user message",
+        evidence=[EvidenceLine(file=ev.rel(materialized), line=number,
+                               text="responses_create_params.input ends with a message of role 'assistant'"),
+                  *([EvidenceLine(file=writer[0].name, line=writer[1], text=excerpt(writer[2].strip(), 160))]
+                    if writer else [])],
+        cause="A chat model answers the last user turn of the conversation it is given. These prompts end with an "
+              "assistant turn, so the question is put as if the model had said it, and the model answers the user "
+              "turn before it (in a few-shot prompt, an example's answer): the replies do not answer the task."
+              + (f" {writer[0].name}:{writer[1]} gives the turns their role by position, so one extra turn at the "
+                 "start (an instruction line) swaps every role after it." if writer else ""),
+        fix=(f"In {writer[0].name}:{writer[1]}, " if writer else "In the data preparation, ")
+            + "give each turn its role by what it is, not by its position: the instruction and each example question "
+              "a `user` turn (or the instruction a `system` turn), each worked answer an `assistant` turn, and the "
+              "question asked last a `user` turn; then materialize again and collect.",
     )]

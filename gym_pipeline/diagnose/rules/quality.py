@@ -23,7 +23,7 @@ from gym_pipeline.diagnose.row_quality import (
     labels_of_other_tasks,
     labels_one_row_off,
 )
-from gym_pipeline.diagnose.rules.data_rows import chat_template_in_prompts
+from gym_pipeline.diagnose.rules.data_rows import chat_template_in_prompts, prompts_ending_with_an_assistant_turn
 from gym_pipeline.diagnose.user_scripts import UserFile, lines_matching
 from gym_pipeline.diagnose.vocabulary import CACHE_RESUME, CONFIG, DATA_SCHEMA, MODEL_SERVING, VERIFIER_RUNTIME
 
@@ -259,7 +259,7 @@ def prompts_at_fault(ev: Evidence) -> bool:
     """The prompts themselves are broken (one prompt for most tasks, templated twice, cut at one length): what the
     model answers to them, however odd, is the data's fault (step 5)."""
     return (one_prompt_for_most_tasks(ev) is not None or chat_template_in_prompts(ev) is not None
-            or prompts_cut_at_one_length(ev) is not None)
+            or prompts_cut_at_one_length(ev) is not None or prompts_ending_with_an_assistant_turn(ev) is not None)
 
 
 def rule_prompts_cut_at_one_length(ev: Evidence) -> list[Finding]:
