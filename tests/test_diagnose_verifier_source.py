@@ -72,6 +72,27 @@ def test_the_lines_of_a_users_verify_that_take_the_answer_apart_or_compare_it(tm
     assert [number for _, number, _ in verify_lines(verifier_sources(tmp_path), tmp_path, COMPARISON)] == [7]
 
 
+@pytest.mark.parametrize(("pattern", "extracted"), [(r"(-?\d+)", "-8"), (r"(\d+)", None), (r"(\S+)", "-8")])
+def test_what_the_verifiers_pattern_takes_from_an_answer_as_its_code_is_now(tmp_path, pattern, extracted):
+    """The answer the code in the run folder would extract (found[-1] of its findall): the diagnosis compares it with
+    what the run scored, to tell a server still running older code."""
+    from gym_pipeline.diagnose.verifier_source import extraction_reading, verifier_sources
+
+    server = tmp_path / "my_gym" / "resources_servers" / "signed_match"
+    server.mkdir(parents=True)
+    (server / "app.py").write_text(
+        "import re\n\n\nasync def verify(self, body):\n"
+        f"    found = re.findall(r\"Final answer:\\s*{pattern}\", body.response)\n"
+        "    return float(bool(found) and found[-1] == body.expected_answer)\n")
+
+    reading = extraction_reading(verifier_sources(tmp_path), tmp_path, "Final answer: -8")
+
+    if extracted is None:
+        assert reading is None
+        return
+    assert reading[:2] == ("my_gym/resources_servers/signed_match/app.py", 5) and reading[3] == extracted
+
+
 def test_module_state_an_async_verify_writes_across_an_await_is_a_race(tmp_path):
     from gym_pipeline.diagnose.verifier_source import state_shared_across_awaits, verifier_sources
 

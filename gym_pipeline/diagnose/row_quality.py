@@ -104,6 +104,7 @@ class RowQuality:
     unextracted_example: EvidenceLine | None = None
     last_line_answers_scored_zero: int = 0  # ... the extracted answer does not hold it, the response's last line does
     last_line_example: EvidenceLine | None = None
+    last_line_pair: tuple[str, str] | None = None  # (expected answer, last line) of that example
     # scored rollouts without an expected_answer of their own (a workspace verifier's rows keep only what it
     # returns): checked against the materialized row of their key
     answers_to_check: dict[tuple[int, int], ScoredAnswer] = field(default_factory=dict)
@@ -644,6 +645,7 @@ def _note_last_line_answer(quality: RowQuality, expected: str, last_line: str, e
     if len(quality.last_line_failed) < MAX_ROWS_TRACKED:
         quality.last_line_failed[answer_key] = last_line[:MAX_KEPT]
     kept = "" if extracted is None else f", extracted_answer={excerpt(extracted, MAX_SHOWN_VALUE)!r}"
+    quality.last_line_pair = quality.last_line_pair or (expected, last_line)
     quality.last_line_example = quality.last_line_example or where.model_copy(update={
         "text": f"{where.text} expected_answer={expected!r}{kept}, the response's last line "
                 f"{excerpt(last_line, MAX_SHOWN_VALUE)!r}"})

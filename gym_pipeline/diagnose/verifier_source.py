@@ -264,3 +264,32 @@ def moved_file_hint(run_dir: Path | None, reason: str) -> str | None:
             f"`{found[0].name}` at "
             f"{_shown(found[0], run_dir)}: the file was moved, or the verifier looks in the wrong place. Point the "
             "verifier at it (or put it back) ")
+
+
+_PATTERN_CALLS = ("findall", "search", "match", "fullmatch", "finditer")
+
+
+def extraction_reading(sources: list[Path], run_dir: Path, text: str) -> tuple[str, int, str, str] | None:
+    """(file, line, the line's text, what it extracts) of the first regular expression of the verifiers' `verify`
+    (`re.findall(r"Final answer:\s*(-?\d+)", text)`) that, applied to `text` as that call would, finds something: what
+    the verifier's code as it is now would take as the answer."""
+    for shown, rows, node in _verify_functions(sources, run_dir):
+        for call in ast.walk(node):
+            if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr in _PATTERN_CALLS
+                    and isinstance(call.func.value, ast.Name) and call.func.value.id == "re" and call.args
+                    and isinstance(call.args[0], ast.Constant) and isinstance(call.args[0].value, str)):
+                continue
+            try:
+                pattern = re.compile(call.args[0].value)
+            except re.error:
+                continue
+            found = list(pattern.finditer(text)) if call.func.attr in ("findall", "finditer") else [
+                m for m in [getattr(pattern, call.func.attr)(text)] if m]
+            if not found:
+                continue
+            # findall's list is read from its end (`found[-1]`) by most verifiers; one group is the answer
+            match = found[-1]
+            extracted = match.group(1) if pattern.groups else match.group(0)
+            if extracted is not None:
+                return shown, call.lineno, rows[call.lineno - 1].strip(), extracted
+    return None

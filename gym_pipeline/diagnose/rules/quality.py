@@ -11,7 +11,7 @@ from pathlib import Path
 
 from gym_pipeline.diagnose.data_preparation import label_source
 from gym_pipeline.diagnose.evidence import Evidence
-from gym_pipeline.diagnose.evidence_line import EvidenceLine
+from gym_pipeline.diagnose.evidence_line import EvidenceLine, excerpt
 from gym_pipeline.diagnose.findings import Finding, model_url_of, path_of, plural, profile_command
 from gym_pipeline.diagnose.row_quality import (
     ACCOUNTING,
@@ -25,6 +25,7 @@ from gym_pipeline.diagnose.row_quality import (
 )
 from gym_pipeline.diagnose.rules.data_rows import chat_template_in_prompts, prompts_ending_with_an_assistant_turn
 from gym_pipeline.diagnose.user_scripts import UserFile, lines_matching
+from gym_pipeline.diagnose.verifier_source import extraction_reading
 from gym_pipeline.diagnose.vocabulary import CACHE_RESUME, CONFIG, DATA_SCHEMA, MODEL_SERVING, VERIFIER_RUNTIME
 
 UNEXTRACTED_MIN_ROWS = 3
@@ -515,6 +516,8 @@ def rule_last_line_answers_scored_zero(ev: Evidence) -> list[Finding]:
             fix=f"Set `{setting}` in the source rows to how each prompt asks for its answer (or change the prompts), "
                 "then materialize again and collect, or score the stored responses again.",
         )]
+    if (stale := _code_changed_since_scoring(ev, head)) is not None:
+        return [stale]
     return [Finding(
         category=VERIFIER_RUNTIME,
         title=head,
@@ -531,6 +534,34 @@ def rule_last_line_answers_scored_zero(ev: Evidence) -> list[Finding]:
             f"`gym-pipeline reverify {ev.run_dir} --env <env>` (add `--gym` for a run of NeMo Gym's own resources "
             f"server), and profile: {profile_command(ev)}.",
     )]
+
+
+def _code_changed_since_scoring(ev: Evidence, head: str) -> Finding | None:
+    """Answers scored 0 that the verifier's code, as the run folder holds it now, reads right: the server that scored
+    them ran other code (started before the last edit of its file, which a running server never reads again)."""
+    quality = ev.artifacts.quality
+    if quality.last_line_pair is None or quality.last_line_example is None:
+        return None
+    expected, last_line = quality.last_line_pair
+    reading = extraction_reading(ev.verifier_sources, ev.run_dir, last_line)
+    if reading is None or reading[3].strip() != expected.strip():
+        return None
+    file, number, line, extracted = reading
+    return Finding(
+        category=CACHE_RESUME,
+        title=f"{head}, and the verifier's code as it is now reads them right: the run was scored by code from before "
+              f"its last edit",
+        evidence=[quality.last_line_example, EvidenceLine(file=file, line=number, text=line)],
+        cause=f"{file}:{number} (`{excerpt(line, 100)}`) takes {extracted!r} from the last line "
+              f"{excerpt(last_line, 60)!r}, the expected answer, yet the run scored it 0: the server that scored the "
+              "run was not running this code. A resources server loads its code once, when it starts (`gym env "
+              "start`), so an edit made while it runs (a verifier fixed between two evals) reaches no rollout until "
+              "the server starts again.",
+        fix=f"Restart the servers so they load {Path(file).name} as it is now: stop the running `gym env start` "
+            "(Ctrl-C, or `kill` its process group) and start it again; then score the stored responses again, no model "
+            f"needed (`gym-pipeline reverify {ev.run_dir} --env <env>`, `--gym` for a Gym resources server), or run "
+            "`gym eval run` again into a fresh folder, and profile.",
+    )
 
 
 MISSCORED_MIN_ROWS = 2
