@@ -103,6 +103,15 @@ SCENARIOS.update({
     "status_of_echo": lambda root: (fixtures.write_task(root, "debug-echo", solve="ls /app", test=STATUS_TEST.format(
         debug='echo "checked /app: $(ls /app)"\n')), fixtures.write_task(root, "works", test=STATUS_TEST.format(
             debug="")))[0],
+    # the sales table re-exported by a tool that put the amount column first: the instruction and the solution still
+    # take it as the second column
+    "column_moved": lambda root: _with_instruction(_with_files(fixtures.write_task(
+        root, "moved-column", dockerfile=f"FROM {fixtures.DEFAULT_IMAGE}\nWORKDIR /app\nCOPY sales.csv /app/\n",
+        solve="awk -F, 'NR > 1 {s += $2} END {print s}' /app/sales.csv > /app/total.txt",
+        test='test "$(cat /app/total.txt)" = 195 && echo 1 > /logs/verifier/reward.txt || echo 0 > '
+             "/logs/verifier/reward.txt"), {"sales.csv": "amount,region\n120,north\n75,south\n"}),
+        "/app/sales.csv has a header line and the columns region,amount. Write the total of the amount column to "
+        "/app/total.txt (moved-column).\n"),
     # the check sent to the background to let the agent's writes settle, and no `wait`: test.sh exits at once, and
     # the reward is not there when it is read
     "background_check": lambda root: fixtures.write_task(root, "checks-later", test=(
@@ -290,6 +299,9 @@ EXPECTED = [
     ("chained_redirect", "verifier_runtime", ("harbor:missing_reward", "chained-reward"),
      ("line 2 (`test -f /app/done && echo 1 || echo 0 > /logs/verifier/reward.txt`) redirects only the `||` branch",
       "`{ check && echo 1 || echo 0; } > /logs/verifier/reward.txt`", "gym-pipeline tasks validate")),
+    ("column_moved", "data_schema", ("moved-column's sales.csv has its columns in another order (amount,region) "
+                                     "than instruction.md says (region,amount)",),
+     ("with its columns in the order instruction.md gives (region,amount)", "gym-pipeline tasks validate")),
     ("background_check", "verifier_runtime", ("harbor:missing_reward", "checks-later"),
      ("line 5 (`) &`) runs the check that writes the reward in the background", "add `wait` at the end of test.sh",
       "gym-pipeline tasks validate")),

@@ -936,18 +936,51 @@ def _currency_column(content: bytes) -> tuple[str, str] | None:
     return None
 
 
+_COLUMN_LIST = re.compile(r"\b[\w ]+(?:,\s*[\w ]+)+\b")
+
+
+def _columns_reordered(path: Path, instruction: str) -> tuple[str, str, str] | None:
+    """(what, why, how) of a CSV whose header names the columns the instruction lists, in another order: re-exported
+    by a tool that moved a column, while the instruction (and a solution taking fields by position) kept the old one."""
+    if path.suffix.lower() != ".csv":
+        return None
+    try:
+        with path.open(encoding="utf-8", errors="replace") as file:
+            header = [name.strip() for name in file.readline().split(",")]
+    except OSError:
+        return None
+    for listed in _COLUMN_LIST.findall(instruction):
+        stated = [name.strip() for name in listed.split(",")]
+        stated = [stated[0].split()[-1], *stated[1:]] if stated and stated[0].split() else stated  # "the columns a"
+        if len(stated) == len(header) > 1 and sorted(stated) == sorted(header) and stated != header:
+            # the one column whose move explains the new order (the others keep theirs), else the first that differs
+            moved = next((name for name in header if [n for n in header if n != name] == [n for n in stated if n != name]),
+                         next(name for name, where in zip(header, stated, strict=True) if name != where))
+            return (f"its columns in another order ({','.join(header)}) than instruction.md says "
+                    f"({','.join(stated)})", f"a tool or a solution taking the {moved} column by its position reads "
+                    f"another column: the file was re-exported with the {moved} column moved",
+                    f"with its columns in the order instruction.md gives ({','.join(stated)}), or make instruction.md "
+                    "(and the solution) name the columns as the file has them now")
+    return None
+
+
 def rule_task_data_files_reformatted(ev: Evidence) -> list[Finding]:
     """A task that never scored whose environment (or test) data file reads otherwise than before: re-saved by a
-    spreadsheet or an editor on another system, so the agent's tools and the test read other values."""
+    spreadsheet or an editor on another system (or another export tool), so the agent's tools and the test read other
+    values."""
     run = task_folder_run(ev)
     if run is None:
         return []
     for task in never_scored(run):
         folder = locate_named_file(run.task_path(task), ev.run_dir, folder=True)
+        try:
+            instruction = (folder / "instruction.md").read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            instruction = ""
         for path in sorted([folder / "instruction.md", *folder.glob("environment/**/*"), *folder.glob("tests/**/*")]):
             if (path.suffix.lower() not in _DATA_SUFFIXES and path.name != "instruction.md") or not path.is_file():
                 continue
-            if (found := _reformatted(path)) is None:
+            if (found := _reformatted(path) or _columns_reordered(path, instruction)) is None:
                 continue
             what, why, how = found
             return [Finding(
