@@ -197,6 +197,7 @@ from gym_pipeline.diagnose.rules.shell_pitfalls import rule_shell_pitfalls
 from gym_pipeline.diagnose.rules.shell_tests import rule_always_true_tests
 from gym_pipeline.diagnose.rules.skipped_tasks import rule_skipped_tasks_by_reason
 from gym_pipeline.diagnose.rules.source_columns import rule_labels_from_another_column
+from gym_pipeline.diagnose.rules.stashed_changes import rule_edits_left_in_the_stash
 from gym_pipeline.diagnose.rules.strict_mode import (
     rule_read_at_the_end_of_a_file_stopped_a_strict_script,
     rule_unset_variable_stopped_a_strict_script,
@@ -297,6 +298,7 @@ RULES: tuple[Rule, ...] = (
     Rule(1, "done_check_counts_tasks", rule_done_check_counts_tasks),
     Rule(1, "done_marker_left_by_an_earlier_run", rule_done_marker_left_by_an_earlier_run),
     Rule(1, "resume_over_rows_a_fetch_brought", rule_resume_over_rows_a_fetch_brought),
+    Rule(1, "edits_left_in_the_stash", rule_edits_left_in_the_stash),
     Rule(1, "step_ended_with_its_batch_script", rule_step_ended_with_its_batch_script),
     Rule(1, "variable_not_exported_to_the_job", rule_variable_not_exported_to_the_job),
     Rule(1, "job_output_in_a_missing_folder", rule_job_output_in_a_missing_folder),
