@@ -88,6 +88,7 @@ from gym_pipeline.diagnose.rules.endpoint_address import (
 from gym_pipeline.diagnose.rules.fallback import PROFILE_STAGE, STEP_OF_CATEGORY, stage_of_log, unexplained_log_errors
 from gym_pipeline.diagnose.rules.firewall import rule_firewall_blocks_run_port
 from gym_pipeline.diagnose.rules.flaky import rule_flaky_verifier
+from gym_pipeline.diagnose.rules.git_checkouts import rule_edits_left_in_the_stash, rule_submodule_left_behind_by_a_pull
 from gym_pipeline.diagnose.rules.hand_split_tables import rule_rows_cut_at_quoted_commas
 from gym_pipeline.diagnose.rules.heredocs import rule_settings_written_by_a_quoted_heredoc
 from gym_pipeline.diagnose.rules.identical_repeats import rule_repeats_sampled_alike
@@ -197,7 +198,6 @@ from gym_pipeline.diagnose.rules.shell_pitfalls import rule_shell_pitfalls
 from gym_pipeline.diagnose.rules.shell_tests import rule_always_true_tests
 from gym_pipeline.diagnose.rules.skipped_tasks import rule_skipped_tasks_by_reason
 from gym_pipeline.diagnose.rules.source_columns import rule_labels_from_another_column
-from gym_pipeline.diagnose.rules.stashed_changes import rule_edits_left_in_the_stash
 from gym_pipeline.diagnose.rules.strict_mode import (
     rule_read_at_the_end_of_a_file_stopped_a_strict_script,
     rule_unset_variable_stopped_a_strict_script,
@@ -299,6 +299,7 @@ RULES: tuple[Rule, ...] = (
     Rule(1, "done_marker_left_by_an_earlier_run", rule_done_marker_left_by_an_earlier_run),
     Rule(1, "resume_over_rows_a_fetch_brought", rule_resume_over_rows_a_fetch_brought),
     Rule(1, "edits_left_in_the_stash", rule_edits_left_in_the_stash),
+    Rule(1, "submodule_left_behind_by_a_pull", rule_submodule_left_behind_by_a_pull),
     Rule(1, "step_ended_with_its_batch_script", rule_step_ended_with_its_batch_script),
     Rule(1, "variable_not_exported_to_the_job", rule_variable_not_exported_to_the_job),
     Rule(1, "job_output_in_a_missing_folder", rule_job_output_in_a_missing_folder),

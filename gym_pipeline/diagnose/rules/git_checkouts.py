@@ -1,0 +1,114 @@
+"""Step 1: a script that updates a git checkout the run reads, in a way that leaves the files it reads behind.
+
+- `git stash && git pull` (to pull cleanly) without `git stash pop`: the user's local edits (a label fix) stay in the
+  stash, and the run reads the committed files. git says so in the log ("Saved working directory and index state
+  WIP on main: ...").
+- `git pull` in a repository whose data is a submodule: the pull moves the submodule's pointer (`data | 2 +-`,
+  `git status` then says ` M data`), but only `git submodule update` checks the new commit out, so the run reads
+  the data as it was.
+
+Every command exits 0; the results are those of the old files (cache/resume: a stale input).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import PurePosixPath
+
+from gym_pipeline.diagnose.evidence import Evidence
+from gym_pipeline.diagnose.evidence_line import EvidenceLine
+from gym_pipeline.diagnose.findings import Finding
+from gym_pipeline.diagnose.vocabulary import CACHE_RESUME
+
+_STASHES = re.compile(r"\bgit\s+stash(?:\s+(?:push|save)\b[^;&|)]*)?\s*(?:[;&|)]|$)")
+_TAKES_BACK = re.compile(r"\bgit\s+stash\s+(?:pop|apply)\b")
+_SAVED = re.compile(r"^Saved working directory and index state .+$", re.M)
+_CD = re.compile(r"\bcd\s+[\"']?(?P<folder>[^\s\"';&)]+)")
+
+
+def rule_edits_left_in_the_stash(ev: Evidence) -> list[Finding]:
+    said = next(((log, text, match) for log, text in ev.log_heads if (match := _SAVED.search(text))), None)
+    if said is None:
+        return []
+    log, text, saved = said
+    for script in ev.user_files:
+        if _TAKES_BACK.search(script.text):
+            continue
+        lines = script.text.splitlines()
+        stash = next(((number, line.strip()) for number, line in enumerate(lines, 1)
+                      if _STASHES.search(line) and not line.lstrip().startswith("#")), None)
+        if stash is None:
+            continue
+        number, line = stash
+        checkout = _CD.search(line)
+        # the file of that checkout the run read after the stash: what the edits were meant for
+        read = next((word.strip("\"'") for later in lines[number:] for word in later.split()
+                     if checkout and word.strip("\"'").startswith(checkout["folder"].rstrip("/") + "/")), None)
+        name = read.rsplit("/", 1)[-1] if read else None
+        return [Finding(
+            category=CACHE_RESUME,
+            title=f"{script.name}:{number} puts the checkout's local edits away with `git stash` and never takes them "
+                  "back: the run read the committed files" + (f" ({name})" if name else ""),
+            evidence=[EvidenceLine(file=script.name, line=number, text=line),
+                      EvidenceLine(file=ev.rel(log), line=text.count("\n", 0, saved.start()) + 1,
+                                   text=saved[0].strip())],
+            cause="`git stash` saved the uncommitted changes of "
+                  + (f"{checkout['folder']} " if checkout else "the checkout ")
+                  + "(git's line in the log says it did) to keep the tree clean for the pull, and the script never "
+                  "runs `git stash pop`: the edits made there (a label fix, a changed setting) stayed in the stash, "
+                  + (f"and {name} was read as last committed" if name else "and the run read the files as last "
+                     "committed") + ". Every command exits 0; the results are those of the old files.",
+            fix=f"In {script.name}, take the edits back after the pull: `git stash && git pull && git stash pop` (or "
+                "commit the fix and pull with `git pull --rebase --autostash`); get them back now with `git stash pop` "
+                + (f"in {checkout['folder']} " if checkout else "in the checkout ")
+                + "(`git stash list` shows them), then materialize again"
+                + (f" from {name}" if name else "") + " and collect on a clean output path.",
+        )]
+    return []
+
+
+_FETCHING_SUBMODULE = re.compile(r"^Fetching submodule (?P<name>\S+)$", re.M)
+_UPDATES_SUBMODULES = re.compile(r"\bgit\s+submodule\s+update\b|--recurse-submodules|submodule\.recurse")
+_PULLS = re.compile(r"\bgit\s+pull\b")
+
+
+def rule_submodule_left_behind_by_a_pull(ev: Evidence) -> list[Finding]:
+    for log, text in ev.log_heads:
+        for fetched in _FETCHING_SUBMODULE.finditer(text):
+            name = fetched["name"]
+            # the pull moved the pointer, and the checkout still holds the old commit (`git status --short`: ` M data`)
+            moved = re.search(rf"^ {re.escape(name)} \| \d+ [+-]+$|^ ?M {re.escape(name)}$"
+                              rf"|modified:\s+{re.escape(name)} \(new commits\)", text, re.M)
+            if moved is None:
+                continue
+            for script in ev.user_files:
+                if _UPDATES_SUBMODULES.search(script.text):
+                    continue
+                pull = next(((number, line.strip()) for number, line in enumerate(script.text.splitlines(), 1)
+                             if _PULLS.search(line) and not line.lstrip().startswith("#")), None)
+                if pull is None:
+                    continue
+                read = re.search(rf"[^\s\"'=]*/{re.escape(name)}/[^\s\"';]+\.(?:jsonl|json|csv|parquet|txt)\b",
+                                 script.text)
+                shown = PurePosixPath(read[0]).name if read else None
+                return [Finding(
+                    category=CACHE_RESUME,
+                    title=f"{script.name}:{pull[0]} updates the checkout with `git pull`, which moved the `{name}` "
+                          "submodule's pointer but left its files at the old commit: the run read the old "
+                          + (shown or f"{name}/"),
+                    evidence=[EvidenceLine(file=script.name, line=pull[0], text=pull[1]),
+                              EvidenceLine(file=ev.rel(log), line=text.count("\n", 0, fetched.start()) + 1,
+                                           text=fetched[0].strip()),
+                              EvidenceLine(file=ev.rel(log), line=text.count("\n", 0, moved.start()) + 1,
+                                           text=moved[0].strip())],
+                    cause=f"`{name}` is a git submodule of the checkout. `git pull` fetched its new commits and moved "
+                          "the pointer the repository records (the log shows the pointer changed and the submodule "
+                          f"modified), but a pull does not check a submodule's new commit out: {name}/ kept the files "
+                          "of the old one, and the run read them"
+                          + (f" ({shown})" if shown else "") + ". Every command exits 0.",
+                    fix=f"In {script.name}, check the submodule out after the pull: `git pull && git submodule update "
+                        f"--init --recursive` (or `git pull --recurse-submodules`, or `git config submodule.recurse "
+                        f"true` once); run `git submodule update --init` in the checkout now, then materialize again "
+                        f"from {name}/" + (shown or "") + " and collect on a clean output path.",
+                )]
+    return []

@@ -1,0 +1,110 @@
+"""Run scripts that update the eval repository's checkout before reading its data, run for real with git.
+
+- `git stash && git pull`: the user had fixed the labels in the checkout, the stash put the fix away and nothing
+  took it back, so the run scored against the committed (wrong) labels. With `git stash pop` after the pull, the
+  fix is read and the run is healthy.
+- `git pull` in a checkout whose data is a submodule the labelling team moved to its label fix: the pull moves the
+  pointer and leaves the files, so the run reads the old labels. With `git submodule update` after it, healthy.
+"""
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+from script_support import CLI, run_scripts
+
+from gym_pipeline.diagnose import diagnose
+from gym_pipeline.environments import get_environment
+
+
+def _checkout_with_a_label_fix(tmp_path: Path) -> Path:
+    """A shared eval repository whose committed labels are wrong, and a user's clone with them fixed, uncommitted."""
+    rows = get_environment("string_match").dataset_path.read_text().splitlines()[:10]
+    shared, checkout = tmp_path / "shared" / "evals", tmp_path / "home" / "evals"
+    (shared / "data").mkdir(parents=True)
+    (shared / "data" / "tasks.jsonl").write_text(
+        "".join(json.dumps({**json.loads(row), "expected_answer": "unreviewed"}) + "\n" for row in rows))
+    for command in (["git", "init", "-q", "-b", "main"], ["git", "add", "."], ["git", "commit", "-qm", "weekly data"]):
+        subprocess.run(command, cwd=shared, check=True)
+    subprocess.run(["git", "clone", "-q", str(shared), str(checkout)], check=True)
+    (checkout / "data" / "tasks.jsonl").write_text("\n".join(rows) + "\n")  # the user's fix
+    return checkout
+
+
+@pytest.mark.parametrize("pops", [False, True])
+def test_a_label_fix_left_in_git_stash_is_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, pops: bool) -> None:
+    for variable in ("GIT_AUTHOR_NAME", "GIT_COMMITTER_NAME"):
+        monkeypatch.setenv(variable, "Eval User")
+    for variable in ("GIT_AUTHOR_EMAIL", "GIT_COMMITTER_EMAIL"):
+        monkeypatch.setenv(variable, "eval@example.com")
+    checkout = _checkout_with_a_label_fix(tmp_path)
+    script = (f"(cd {checkout} && git stash && git pull -q{' && git stash pop -q' if pops else ''})\n"
+              f"{CLI} materialize --input {checkout}/data/tasks.jsonl --num-repeats 2 --agent string_match_simple_agent "
+              "--output rollouts_materialized_inputs.jsonl\n"
+              f"{CLI} collect --inputs rollouts_materialized_inputs.jsonl --output rollouts.jsonl --model-url URL "
+              "--env string_match --concurrency 4\n")
+    run = run_scripts(tmp_path, [script])
+
+    report = diagnose(run)
+
+    if pops:
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("cache_resume", "edits_left_in_the_stash")
+    assert top.title.endswith("the run read the committed files (tasks.jsonl)")
+    assert [line.where for line in top.evidence] == ["run_eval.sh:2", "logs/run_eval_0.log:1"]
+    assert "`git stash && git pull && git stash pop`" in top.fix
+
+
+def _checkout_with_a_data_submodule(tmp_path: Path) -> Path:
+    """An eval repository whose data is a submodule, cloned by the user; then the labelling team fixes the labels in
+    the data repository and moves the eval repository's submodule pointer to the fix."""
+    rows = get_environment("string_match").dataset_path.read_text().splitlines()[:10]
+    data, evals, checkout = tmp_path / "shared" / "evaldata", tmp_path / "shared" / "evals", tmp_path / "home" / "evals"
+    data.mkdir(parents=True)
+    (data / "tasks.jsonl").write_text(
+        "".join(json.dumps({**json.loads(row), "expected_answer": "unreviewed"}) + "\n" for row in rows))
+    git = ["git", "-c", "protocol.file.allow=always"]
+    for command in (["init", "-q", "-b", "main"], ["add", "."], ["commit", "-qm", "data"]):
+        subprocess.run([*git, *command], cwd=data, check=True)
+    evals.mkdir()
+    for command in (["init", "-q", "-b", "main"], ["submodule", "add", "-q", str(data), "data"],
+                    ["commit", "-qm", "evals with data"]):
+        subprocess.run([*git, *command], cwd=evals, check=True)
+    subprocess.run([*git, "clone", "-q", "--recurse-submodules", str(evals), str(checkout)], check=True)
+    (data / "tasks.jsonl").write_text("\n".join(rows) + "\n")  # the labelling team's fix
+    subprocess.run([*git, "commit", "-qam", "fix labels"], cwd=data, check=True)
+    for command in (["submodule", "update", "-q", "--remote", "data"], ["commit", "-qam", "data: label fix"]):
+        subprocess.run([*git, *command], cwd=evals, check=True)
+    return checkout
+
+
+@pytest.mark.parametrize("updates_submodule", [False, True])
+def test_a_pull_that_moves_a_data_submodules_pointer_but_not_its_files_is_named(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, updates_submodule: bool) -> None:
+    for number, (key, value) in enumerate({"protocol.file.allow": "always", "user.name": "Eval User",
+                                           "user.email": "eval@example.com"}.items()):
+        monkeypatch.setenv(f"GIT_CONFIG_KEY_{number}", key)
+        monkeypatch.setenv(f"GIT_CONFIG_VALUE_{number}", value)
+    monkeypatch.setenv("GIT_CONFIG_COUNT", "3")
+    checkout = _checkout_with_a_data_submodule(tmp_path)
+    update = " && git submodule update --init" if updates_submodule else ""
+    script = (f"(cd {checkout} && git pull{update} && git status --short)\n"
+              f"{CLI} materialize --input {checkout}/data/tasks.jsonl --num-repeats 2 --agent string_match_simple_agent "
+              "--output rollouts_materialized_inputs.jsonl\n"
+              f"{CLI} collect --inputs rollouts_materialized_inputs.jsonl --output rollouts.jsonl --model-url URL "
+              "--env string_match --concurrency 4\n")
+    run = run_scripts(tmp_path, [script])
+
+    report = diagnose(run)
+
+    if updates_submodule:
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("cache_resume", "submodule_left_behind_by_a_pull")
+    assert top.title.endswith("left its files at the old commit: the run read the old tasks.jsonl")
+    assert top.evidence[0].where == "run_eval.sh:2" and top.evidence[1].text == "Fetching submodule data"
+    assert "`git pull && git submodule update --init --recursive`" in top.fix
