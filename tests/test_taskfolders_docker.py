@@ -25,7 +25,7 @@ from gym_pipeline.taskfolders.demo_taskset import TASKSET_ENVIRONMENT
 from gym_pipeline.taskfolders.episode import EpisodeSettings, run_episode
 from gym_pipeline.taskfolders.loader import load_task, load_taskset
 from gym_pipeline.taskfolders.materialize import materialize_taskset
-from gym_pipeline.taskfolders.sandbox import ImageBuildError, ensure_image
+from gym_pipeline.taskfolders.sandbox import ImageBuildError, ensure_image, image_tag
 
 pytestmark = pytest.mark.integration  # needs the real Docker engine
 REPO = Path(__file__).resolve().parents[1]
@@ -122,6 +122,33 @@ def test_no_sandbox_when_the_engine_is_down(tmp_path):
     assert [f["_ng_failure_stage"] for f in failures] == ["seed"] * 3 and not any(f["_ng_failure_terminal"] for f in failures)
     result = diagnose.diagnose(tmp_path / "out")
     assert not result.healthy
+
+
+def test_a_task_image_is_built_again_when_the_base_image_it_is_from_was_rebuilt(engine, tmp_path):
+    """A team's base image holding the task's data, rebuilt under the same tag with the data fixed: the task's own
+    environment/ did not change, and its cached image (on the old base) must not be reused."""
+    base = "gym-pipeline-test/eval-base:latest"
+    context = tmp_path / "base"
+    context.mkdir()
+
+    def build_base(word: str) -> None:
+        (context / "Dockerfile").write_text(f"FROM {fixtures.DEFAULT_IMAGE}\nRUN echo {word} > /opt/top-word.txt\n")
+        engine.images.build(path=str(context), tag=base, rm=True, network_mode="none")
+
+    try:
+        build_base("and")
+        task = load_task(fixtures.write_task(tmp_path / "tasks", "top-word", dockerfile=f"FROM {base}\nWORKDIR /app\n"))
+        first, built = ensure_image(engine, task)
+        assert built and ensure_image(engine, task) == (first, False)  # cached while the base is the same
+
+        build_base("the")  # the fix, same tag
+        again, rebuilt = ensure_image(engine, task)
+
+        assert rebuilt and again == first
+        assert engine.containers.run(again, "cat /opt/top-word.txt", remove=True).decode().strip() == "the"
+    finally:
+        engine.images.remove(image_tag(load_task(tmp_path / "tasks" / "top-word")), force=True)
+        engine.images.remove(base, force=True)
 
 
 def test_a_docker_config_naming_a_missing_credential_helper_skips_the_build_with_its_reason(engine, tmp_path):

@@ -2,8 +2,8 @@
 
 Harbor itself needs Python >= 3.12 and drives Docker through Compose; this project runs on 3.11, so a sandbox
 is one container made here with the same rules: the image is built from `environment/` (cached under a tag
-made of the folder's digest, built with no network and never pulled, so builds work offline from images the
-engine has), the container gets the task's `cpus` and `memory_mb`, and no network unless the task allows the
+made of the folder's digest, built again when the image it is FROM was rebuilt since, built with no network and
+never pulled, so builds work offline from images the engine has), the container gets the task's `cpus` and `memory_mb`, and no network unless the task allows the
 internet and the host does too (then the host's network: the engine runs without a bridge, see
 docs/real_components). Commands run through `timeout` inside the container, so a timeout holds even when the
 engine's exec call has no deadline of its own.
@@ -76,7 +76,8 @@ def base_images(dockerfile: Path) -> list[str]:
 
 
 def ensure_image(client: docker.DockerClient, task: Task) -> tuple[str, bool]:
-    """The task's image (built when not cached yet) and whether it was built now."""
+    """The task's image (built when not cached yet, or cached on an older build of its base image) and whether it was
+    built now."""
     prebuilt = task.config.environment.docker_image
     if prebuilt:
         try:
@@ -87,10 +88,11 @@ def ensure_image(client: docker.DockerClient, task: Task) -> tuple[str, bool]:
         return prebuilt, False
     tag = image_tag(task)
     try:
-        client.images.get(tag)
-        return tag, False
+        cached = client.images.get(tag)
     except ImageNotFound:
-        pass
+        cached = None
+    if cached is not None and _built_on_the_current_base(client, cached, task.environment_dir / "Dockerfile"):
+        return tag, False
     for base in base_images(task.environment_dir / "Dockerfile"):
         try:
             client.images.get(base)
@@ -124,6 +126,32 @@ def ensure_image(client: docker.DockerClient, task: Task) -> tuple[str, bool]:
                               f"{find_config_file() or '~/.docker/config.json'} names a credential helper (credsStore "
                               f"or credHelpers) that failed: {_one_line(error)}") from None
     return tag, True
+
+
+def _final_base(dockerfile: Path) -> str | None:
+    """The image the Dockerfile's last stage starts FROM, when it is an image and not one of its own earlier stages."""
+    text = dockerfile.read_text(encoding="utf-8", errors="replace")
+    stages = {stage.lower() for _, stage in _FROM.findall(text) if stage}
+    found = _FROM.findall(text)
+    if not found:
+        return None
+    image = found[-1][0]
+    return None if image.lower() in stages or image == "scratch" or "$" in image else image
+
+
+def _built_on_the_current_base(client: docker.DockerClient, cached: docker.models.images.Image,
+                               dockerfile: Path) -> bool:
+    """Whether a cached task image still starts with the layers of the image its Dockerfile is FROM. The tag is made
+    of environment/ alone: a base image rebuilt under the same name (a team's `eval-base:latest` with fixed data)
+    changes nothing there, and the cached image would keep the old base's files."""
+    base = _final_base(dockerfile)
+    if base is None:
+        return True
+    try:
+        base_layers = client.images.get(base).attrs["RootFS"]["Layers"]
+    except (ImageNotFound, KeyError):
+        return True  # a missing base is reported when the build needs it
+    return cached.attrs.get("RootFS", {}).get("Layers", [])[:len(base_layers)] == base_layers
 
 
 def _one_line(message: object) -> str:
