@@ -112,6 +112,14 @@ SCENARIOS.update({
              "/logs/verifier/reward.txt"), {"sales.csv": "amount,region\n120,north\n75,south\n"}),
         "/app/sales.csv has a header line and the columns region,amount. Write the total of the amount column to "
         "/app/total.txt (moved-column).\n"),
+    # the server log re-exported by a logging library that writes its levels in lower case: no ERROR line is left
+    "level_case": lambda root: _with_instruction(_with_files(fixtures.write_task(
+        root, "count-errors", dockerfile=f"FROM {fixtures.DEFAULT_IMAGE}\nWORKDIR /app\nCOPY server.log /app/\n",
+        solve="grep -c ERROR /app/server.log > /app/count.txt",
+        test='test "$(cat /app/count.txt)" = 2 && echo 1 > /logs/verifier/reward.txt || echo 0 > '
+             "/logs/verifier/reward.txt"), {"server.log": "[info] start\n[error] disk full\n[error] disk full\n"}),
+        "Count the lines of /app/server.log that contain the word ERROR and write the number to /app/count.txt "
+        "(count-errors).\n"),
     # the check sent to the background to let the agent's writes settle, and no `wait`: test.sh exits at once, and
     # the reward is not there when it is read
     "background_check": lambda root: fixtures.write_task(root, "checks-later", test=(
@@ -302,6 +310,9 @@ EXPECTED = [
     ("column_moved", "data_schema", ("moved-column's sales.csv has its columns in another order (amount,region) "
                                      "than instruction.md says (region,amount)",),
      ("with its columns in the order instruction.md gives (region,amount)", "gym-pipeline tasks validate")),
+    ("level_case", "data_schema", ("count-errors's server.log has no line with ERROR, which instruction.md asks "
+                                   "about, and 2 with `error`",),
+     ("with ERROR written as instruction.md and the test expect it", "gym-pipeline tasks validate")),
     ("background_check", "verifier_runtime", ("harbor:missing_reward", "checks-later"),
      ("line 5 (`) &`) runs the check that writes the reward in the background", "add `wait` at the end of test.sh",
       "gym-pipeline tasks validate")),

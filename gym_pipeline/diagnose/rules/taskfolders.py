@@ -876,7 +876,7 @@ def rule_test_reads_its_files_elsewhere(ev: Evidence) -> list[Finding]:
 # ---------------------------------------------------------------------------------------------
 # A task's data file re-saved by another tool: Windows line endings, `;` separators, a byte-order mark
 
-_DATA_SUFFIXES = {".txt", ".csv", ".tsv", ".json", ".jsonl", ".yaml", ".yml", ".dat", ".list"}
+_DATA_SUFFIXES = {".txt", ".csv", ".tsv", ".json", ".jsonl", ".yaml", ".yml", ".dat", ".list", ".log"}
 MAX_DATA_FILE_BYTES = 1 << 20
 
 
@@ -964,6 +964,33 @@ def _columns_reordered(path: Path, instruction: str) -> tuple[str, str, str] | N
     return None
 
 
+_UPPER_WORD = re.compile(r"\b[A-Z]{3,}\b")
+
+
+def _case_changed(path: Path, instruction: str) -> tuple[str, str, str] | None:
+    """(what, why, how) of a data file that no longer holds a word the instruction names in capitals (ERROR), and
+    holds it in another case (`[error]`): re-exported by a tool that writes it otherwise."""
+    if path.name == "instruction.md" or not instruction:
+        return None
+    try:
+        text = path.read_bytes()[:MAX_DATA_FILE_BYTES].decode("utf-8", errors="replace")
+    except OSError:
+        return None
+    for word in dict.fromkeys(_UPPER_WORD.findall(instruction)):
+        if re.search(rf"\b{word}\b", text):
+            continue
+        other = [line for line in text.splitlines() if re.search(rf"\b{word}\b", line, re.IGNORECASE)]
+        if other:
+            written = re.search(rf"\b{word}\b", other[0], re.IGNORECASE)[0]
+            return (f"no line with {word}, which instruction.md asks about, and {len(other)} with `{written}` "
+                    f"(`{other[0].strip()[:60]}`)", f"the word is written in another case than the task was built "
+                    f"on: a search for {word} (`grep -c {word}`) finds none, so the agent's count, and the task's "
+                    "score, come out 0 (the file was re-exported by a tool that writes it otherwise)",
+                    f"with {word} written as instruction.md and the test expect it, or make instruction.md (and the "
+                    f"test's expected value) say what the file holds now (`{written}`)")
+    return None
+
+
 def rule_task_data_files_reformatted(ev: Evidence) -> list[Finding]:
     """A task that never scored whose environment (or test) data file reads otherwise than before: re-saved by a
     spreadsheet or an editor on another system (or another export tool), so the agent's tools and the test read other
@@ -980,7 +1007,8 @@ def rule_task_data_files_reformatted(ev: Evidence) -> list[Finding]:
         for path in sorted([folder / "instruction.md", *folder.glob("environment/**/*"), *folder.glob("tests/**/*")]):
             if (path.suffix.lower() not in _DATA_SUFFIXES and path.name != "instruction.md") or not path.is_file():
                 continue
-            if (found := _reformatted(path) or _columns_reordered(path, instruction)) is None:
+            if (found := _reformatted(path) or _columns_reordered(path, instruction)
+                    or _case_changed(path, instruction)) is None:
                 continue
             what, why, how = found
             return [Finding(
