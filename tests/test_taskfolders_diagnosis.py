@@ -120,6 +120,9 @@ SCENARIOS.update({
              "/logs/verifier/reward.txt"), {"server.log": "[info] start\n[error] disk full\n[error] disk full\n"}),
         "Count the lines of /app/server.log that contain the word ERROR and write the number to /app/count.txt "
         "(count-errors).\n"),
+    # a quick-mode guard kept from the team's CI, before the check: nothing sets FULL_CHECK in the sandbox
+    "quick_mode": lambda root: fixtures.write_task(root, "quick-guard", test=(
+        '[ -n "$FULL_CHECK" ] || exit 0\n' + fixtures.PASSING_TEST)),
     # the check sent to the background to let the agent's writes settle, and no `wait`: test.sh exits at once, and
     # the reward is not there when it is read
     "background_check": lambda root: fixtures.write_task(root, "checks-later", test=(
@@ -313,6 +316,9 @@ EXPECTED = [
     ("level_case", "data_schema", ("count-errors's server.log has no line with ERROR, which instruction.md asks "
                                    "about, and 2 with `error`",),
      ("with ERROR written as instruction.md and the test expect it", "gym-pipeline tasks validate")),
+    ("quick_mode", "verifier_runtime", ("harbor:missing_reward", "quick-guard"),
+     ("line 2 (`[ -n \"$FULL_CHECK\" ] || exit 0`) exits before line 3 writes the reward whenever FULL_CHECK is not set",
+      "gym-pipeline tasks validate")),
     ("background_check", "verifier_runtime", ("harbor:missing_reward", "checks-later"),
      ("line 5 (`) &`) runs the check that writes the reward in the background", "add `wait` at the end of test.sh",
       "gym-pipeline tasks validate")),

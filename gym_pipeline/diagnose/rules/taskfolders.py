@@ -489,10 +489,35 @@ def _check_left_in_background(run: TaskFolderRun, run_dir: Path, task: str) -> s
             "`wait` at the end of test.sh.")
 
 
+_EXITS = re.compile(r"(?:\|\||&&|;|then)\s*exit\b(?:\s+0)?\s*(?:;|$|fi\b)|^\s*exit(?:\s+0)?\s*$")
+
+
+def _exits_before_the_reward(run: TaskFolderRun, run_dir: Path, task: str) -> str:
+    """A test.sh that can exit 0 on a line before the one writing the reward (a quick-mode guard `[ -n "$FULL_CHECK" ]
+    || exit 0` kept from CI): where the condition holds, the verifier ends without a reward."""
+    script = test_script(run, run_dir, task)
+    lines = script[1] if script else []
+    writes = next((n for n, line in enumerate(lines, 1) if _REWARD_WRITE.search(line)
+                   and not line.lstrip().startswith("#")), None)
+    if writes is None:
+        return ""
+    found = next(((n, line.strip()) for n, line in enumerate(lines[:writes - 1], 1) if _EXITS.search(line)
+                  and not line.lstrip().startswith("#")), None)
+    if found is None:
+        return ""
+    number, line = found
+    variable = re.search(r"\$\{?([A-Za-z_]\w*)", line)
+    when = (f" whenever {variable[1]} is not set as the guard wants (nothing sets it in the sandbox)" if variable else "")
+    return (f"tests/test.sh of {task} line {number} (`{line}`) exits before line {writes} writes the reward{when}: the "
+            "verifier ends without reward.txt, solved or not. Write the reward before any early exit (or drop the "
+            "guard" + (f", or set {variable[1]} for the verifier" if variable else "") + ").")
+
+
 def _reward_fix(run: TaskFolderRun, kind: str, tasks: list[str], *, run_dir: Path) -> str:
     appends = _appends_reward(run, run_dir, tasks[0]) or (
         _written_reward(run, run_dir, tasks[0]) if kind == INVALID_REWARD else "") or (
-        (_redirect_of_one_branch(run, run_dir, tasks[0]) or _check_left_in_background(run, run_dir, tasks[0]))
+        (_redirect_of_one_branch(run, run_dir, tasks[0]) or _check_left_in_background(run, run_dir, tasks[0])
+         or _exits_before_the_reward(run, run_dir, tasks[0]))
         if kind == MISSING_REWARD else "")
     return (appends.lstrip() + " " if appends else "") + (
             f"Open the task's test-stdout.txt, which holds everything test.sh printed (the run summary's "
