@@ -1,0 +1,7 @@
+#!/bin/bash
+# weekly eval
+cd /work/wt-h39/tests/data/diagnosis_corpus/held_out/model_serving_builtin_gateway_localizes_decimal_points_in_replies_to_commas/run
+echo '== weekly eval through the team gateway'
+/work/wt-h39/.venv/bin/gym-pipeline materialize --input string_match.jsonl --num-repeats 3 --agent string_match_simple_agent --output rollouts_materialized_inputs.jsonl
+/work/wt-h39/.venv/bin/gym-pipeline collect --inputs rollouts_materialized_inputs.jsonl --output rollouts.jsonl --model-url http://127.0.0.1:60193/v1 --env string_match --concurrency 4
+/work/wt-h39/.venv/bin/gym-pipeline profile --inputs rollouts_materialized_inputs.jsonl --rollouts rollouts.jsonl
