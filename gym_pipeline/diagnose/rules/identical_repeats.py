@@ -42,8 +42,8 @@ def _alike_tasks(texts: list[AnswerText]) -> tuple[int, int, AnswerText | None]:
 
 def _request_sampling(ev: Evidence) -> tuple[str, int, str] | None:
     """(field, line, value) of a fixed seed or a zero temperature in the first materialized rows' request."""
-    inputs = ev.artifacts.materialized
-    if inputs is None or not inputs.is_file():
+    inputs = ev.artifacts.files.materialized
+    if not inputs.is_file():
         return None
     with inputs.open("rb") as file:
         for number, raw in enumerate(islice(file, 50), 1):
@@ -93,7 +93,7 @@ def rule_repeats_sampled_alike(ev: Evidence) -> list[Finding]:
         return [Finding(
             category=CONFIG,
             title=f"{title}: the rows ask for `{field}: {value}`",
-            evidence=[shown, EvidenceLine(file=ev.rel(ev.artifacts.materialized), line=number,
+            evidence=[shown, EvidenceLine(file=ev.rel(ev.artifacts.files.materialized), line=number,
                                           text=f"responses_create_params.{field} = {value}")],
             cause=f"The materialized rows' request parameters set `{field}` to {value}, so the model gives every "
                   "repeat of a task the same reply: " + consequence,
