@@ -370,3 +370,23 @@ def test_settings_sourced_without_export_do_not_reach_a_child_script(tmp_path, s
     assert top.title == ("steps/materialize.sh:2 reads REPEATS with a default, and settings.env:1 sets it without "
                          "`export`: the child script run_eval.sh runs used its default (1)")
     assert top.fix.startswith("Export the settings the step scripts read: `export REPEATS=3` in settings.env")
+
+
+@pytest.mark.parametrize("declared", [False, True])
+def test_a_table_by_split_without_declare_a_gives_every_split_the_last_file(tmp_path, declared):
+    script = (("declare -A DATA\n" if declared else "") + "DATA[dev]=dev.jsonl\nDATA[test]=test.jsonl\n"
+              'for split in dev test; do echo "$split ${DATA[$split]}"; done\n')
+    run = run_with_script(tmp_path, script)
+    log = (run / "run_eval.log").read_text()
+
+    findings = diagnose(run).findings
+
+    if declared:
+        assert "dev dev.jsonl" in log and all(f.id != "shell_pitfalls" for f in findings)
+        return
+    assert "dev test.jsonl" in log  # bash really put both splits in one slot
+    top = findings[0]
+    assert (top.category, top.id) == ("config", "shell_pitfalls")
+    assert top.title == ("run_eval.sh fills DATA[dev], DATA[test]... without `declare -A DATA`: every key is the same "
+                         "slot, and all of them read test.jsonl")
+    assert top.fix.startswith("In run_eval.sh, add `declare -A DATA` before the first `DATA[dev]=` line")

@@ -28,6 +28,8 @@
   `--parsable`): sbatch refuses the chained job. With --parsable, both run.
 - A job that goes to $SLURM_SUBMIT_DIR and reads its data by a relative name, submitted by a script that first went
   to the home folder (as cron starts it): the data is not there. Submitted from the run folder, the job finds it.
+- A job that passes $SLURM_CPUS_PER_TASK to a command without asking for --cpus-per-task: Slurm does not set it, and
+  the command gets no value. With the directive, the job runs.
 - A batch script saved with Windows (CRLF) line endings: sbatch refuses it, and no job runs. Saved with Unix line
   endings, the same script runs.
 """
@@ -529,6 +531,36 @@ def test_a_job_run_in_its_submit_folder_submitted_from_home_finds_none_of_its_fi
     assert (top.category, top.id) == ("config", "job_submitted_from_another_folder")
     assert [line.where for line in top.evidence][:3] == ["submit.sh:2", "submit.sh:3", "eval.sbatch:4"]
     assert "replace `cd $SLURM_SUBMIT_DIR` with a `cd` to the run folder's absolute path" in top.fix
+
+
+@pytest.mark.parametrize("asks_for_cpus", [False, True])
+def test_a_job_reading_slurm_cpus_per_task_without_asking_for_cpus_gets_an_empty_value(
+        tmp_path: Path, asks_for_cpus: bool) -> None:
+    """The job's repeats come from $SLURM_CPUS_PER_TASK, which Slurm sets only for a job given --cpus-per-task:
+    without the directive, materialize gets `--num-repeats` with no value. With it, the job runs."""
+    slurm_cluster()
+    run = tmp_path / "run"
+    (run / "logs").mkdir(parents=True)
+    (run / "data.jsonl").write_text(get_environment("string_match").dataset_path.read_text())
+    (run / "eval.sbatch").write_text(
+        f"#!/bin/bash\n#SBATCH --output={run}/logs/eval_%j.log\n#SBATCH --time=2\n"
+        + ("#SBATCH --cpus-per-task=1\n" if asks_for_cpus else "")
+        + f"cd {run}\n{' '.join(CLI)} materialize --input data.jsonl --num-repeats $SLURM_CPUS_PER_TASK "
+          "--agent string_match_simple_agent --output rollouts_materialized_inputs.jsonl\n")
+    subprocess.run(["sbatch", "--wait", "eval.sbatch"], cwd=run, capture_output=True, timeout=300)
+
+    findings = diagnose(run).findings
+
+    if asks_for_cpus:
+        assert (run / "rollouts_materialized_inputs.jsonl").is_file()
+        assert all(f.id != "slurm_variable_the_job_never_gets" for f in findings)
+        return
+    assert not (run / "rollouts_materialized_inputs.jsonl").exists()
+    top = findings[0]
+    assert (top.category, top.id) == ("config", "slurm_variable_the_job_never_gets")
+    assert top.title.startswith("eval.sbatch:5 reads $SLURM_CPUS_PER_TASK, which Slurm sets only for a job given "
+                                "--cpus-per-task")
+    assert top.fix.startswith("Add `#SBATCH --cpus-per-task=<n>` to eval.sbatch")
 
 
 @pytest.mark.parametrize("line_ending", ["\r\n", "\n"])

@@ -31,7 +31,10 @@ from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import CAUSE, CONSEQUENCE, NOTE, Finding, Rule
 from gym_pipeline.diagnose.origin import REFUSED_COMMAND_LINE, host_limit
 from gym_pipeline.diagnose.rules.bad_data import rule_bad_data_line
-from gym_pipeline.diagnose.rules.batch_environment import rule_variable_not_exported_to_the_job
+from gym_pipeline.diagnose.rules.batch_environment import (
+    rule_slurm_variable_the_job_never_gets,
+    rule_variable_not_exported_to_the_job,
+)
 from gym_pipeline.diagnose.rules.batch_folders import (
     rule_files_looked_for_beside_the_spool_copy,
     rule_job_folder_copied_from_another_script,
@@ -302,6 +305,7 @@ RULES: tuple[Rule, ...] = (
     Rule(1, "submodule_left_behind_by_a_pull", rule_submodule_left_behind_by_a_pull),
     Rule(1, "step_ended_with_its_batch_script", rule_step_ended_with_its_batch_script),
     Rule(1, "variable_not_exported_to_the_job", rule_variable_not_exported_to_the_job),
+    Rule(1, "slurm_variable_the_job_never_gets", rule_slurm_variable_the_job_never_gets),
     Rule(1, "job_output_in_a_missing_folder", rule_job_output_in_a_missing_folder),
     Rule(1, "job_folder_left_unexpanded", rule_job_folder_left_unexpanded),
     Rule(1, "job_folder_copied_from_another_script", rule_job_folder_copied_from_another_script),

@@ -63,3 +63,47 @@ def rule_variable_not_exported_to_the_job(ev: Evidence) -> list[Finding]:
                         "again.",
                 )]
     return []
+
+
+# Slurm's variables it sets only for a job that asks for what they describe: (the directive's pattern, its option)
+_SET_ONLY_WITH = {
+    "SLURM_CPUS_PER_TASK": (r"--cpus-per-task\b|-c\b", "--cpus-per-task"),
+    "SLURM_ARRAY_TASK_ID": (r"--array\b|-a\b", "--array"),
+    "SLURM_ARRAY_TASK_COUNT": (r"--array\b|-a\b", "--array"),
+    "SLURM_GPUS_PER_NODE": (r"--gpus-per-node\b", "--gpus-per-node"),
+    "SLURM_MEM_PER_NODE": (r"--mem\b", "--mem"),
+}
+_DIRECTIVE = re.compile(r"^\s*#SBATCH\s+(?P<options>.+)$", re.M)
+
+
+def rule_slurm_variable_the_job_never_gets(ev: Evidence) -> list[Finding]:
+    for file in ev.user_files:
+        directives = " ".join(match["options"] for match in _DIRECTIVE.finditer(file.text))
+        if not directives:
+            continue
+        # the options the submitting scripts give sbatch for this job count as directives
+        given = " ".join(line for other in ev.user_files for line in other.text.splitlines()
+                         if "sbatch" in line and file.name in line)
+        lines = file.text.splitlines()
+        for name, (pattern, option) in _SET_ONLY_WITH.items():
+            if re.search(pattern, directives) or re.search(pattern, given):
+                continue
+            read = next(((number, line.strip()) for number, line in enumerate(lines, 1)
+                         if re.search(rf"\$\{{?{name}\b(?![:}}]?[-=?+])", line) and not line.lstrip().startswith("#")
+                         and not PRINTS.match(line)), None)
+            if read is None:
+                continue
+            number, line = read
+            return [Finding(
+                category=CONFIG,
+                title=f"{file.name}:{number} reads ${name}, which Slurm sets only for a job given {option}; "
+                      f"{file.name} asks for none, so it is empty",
+                evidence=[EvidenceLine(file=file.name, line=number, text=line)],
+                cause=f"Slurm exports {name} to a job only when the job is submitted with {option} (`#SBATCH "
+                      f"{option}=...` or on sbatch's command line). {file.name} gives no such option, so ${name} "
+                      f"expanded to nothing at line {number}, and the command there got an empty value (or none at "
+                      "all: an option left without its argument).",
+                fix=f"Add `#SBATCH {option}=<n>` to {file.name} (Slurm then sets {name} from it), or give the value "
+                    f"a default where it is read (`${{{name}:-4}}`); then submit again.",
+            )]
+    return []

@@ -17,6 +17,8 @@
 
 - A bash array named without an index (`for split in $SPLITS` for `SPLITS=(dev test)`): it expands to its first
   element only, so the loop runs once.
+- A table of values by key (`DATA[dev]=...`, `DATA[test]=...`) without `declare -A DATA`: an indexed array, whose
+  word subscripts are arithmetic and all 0, so the last assignment is every key's value.
 - An array passed as `"${ARGS[*]}"`: quoted with `*` it is one word, so the options in it reach the command as a
   single argument (`unrecognized arguments: --num-repeats 3 --concurrency 4`).
 - A script called with an argument its `case` matches only in other letter case (`run_eval.sh Test` for a `test)`
@@ -75,7 +77,8 @@ _PARAMETERS_WITHIN = 6  # lines after `name() {` where its `local a=$1 b=$2` are
 def rule_shell_pitfalls(ev: Evidence) -> list[Finding]:
     for finding in (_directives_after_a_command(ev), _spaced_assignment(ev), _loop_in_a_pipeline(ev),
                     _defaults_sourced_after_options(ev), _settings_not_exported(ev), _function_arguments_swapped(ev),
-                    _array_without_index(ev), _array_joined_into_one_word(ev), _argument_in_other_case(ev),
+                    _array_without_index(ev), _table_without_declare_a(ev), _array_joined_into_one_word(ev),
+                    _argument_in_other_case(ev),
                     _getopts_value_without_colon(ev), _redirect_refused_by_noclobber(ev),
                     _count_with_the_file_name(ev)):
         if finding is not None:
@@ -327,6 +330,43 @@ def _array_without_index(ev: Evidence) -> Finding | None:
                 fix=f"In {file.name}, write `\"${{{name}[@]}}\"` for every element of {name} (`for x in "
                     f"\"${{{name}[@]}}\"`); then run the ones that were skipped ({', '.join(items[1:])}) and profile "
                     "them.",
+            )
+    return None
+
+
+_KEYED_ASSIGNMENT = re.compile(r"^\s*(?P<name>[A-Za-z_]\w*)\[(?P<key>[A-Za-z_][\w.-]*)\]=(?P<value>\S*)")
+
+
+def _table_without_declare_a(ev: Evidence) -> Finding | None:
+    """`DATA[dev]=...; DATA[test]=...` without `declare -A DATA`: an indexed array, whose subscripts are arithmetic, so
+    every word key is 0 (an unset variable's value) and each assignment overwrites the one before."""
+    for file in shell_files(ev):
+        lines = file.text.splitlines()
+        keyed: dict[str, list[tuple[int, str, str]]] = {}
+        for number, line in enumerate(lines, 1):
+            if (match := _KEYED_ASSIGNMENT.match(line)) is not None:
+                keyed.setdefault(match["name"], []).append((number, match["key"], match["value"]))
+        for name, assignments in keyed.items():
+            if len({key for _, key, _ in assignments}) < 2 or re.search(
+                    rf"\b(?:declare|typeset|local)\s+-\w*A\w*\s+(?:\w+\s+)*{name}\b", file.text) or any(
+                    re.search(rf"^\s*(?:export\s+|local\s+)?{key}=|\bfor\s+{key}\b", file.text, re.M)
+                    for _, key, _ in assignments):
+                continue  # a table declared as one, or keys that are variables holding indices
+            last = assignments[-1]
+            keys = [key for _, key, _ in assignments]
+            return Finding(
+                category=CONFIG,
+                title=f"{file.name} fills {name}[{keys[0]}], {name}[{keys[1]}]... without `declare -A {name}`: every "
+                      f"key is the same slot, and all of them read {last[2]}",
+                evidence=[EvidenceLine(file=file.name, line=number, text=lines[number - 1].strip())
+                          for number, _, _ in assignments[:3]],
+                cause=f"Without `declare -A {name}`, bash makes {name} an indexed array, whose subscripts are "
+                      f"arithmetic: the words {', '.join(keys)} are variable names there, unset, so each is 0. Every "
+                      f"assignment wrote {name}[0], the last one ({file.name}:{last[0]}) won, and whatever the script "
+                      f"did per key it did with {last[2]}. Nothing fails.",
+                fix=f"In {file.name}, add `declare -A {name}` before the first `{name}[{keys[0]}]=` line (bash 4 or "
+                    "later); then run again the keys that got the wrong value"
+                    f" ({', '.join(key for key in keys if key != last[1])}) and profile them.",
             )
     return None
 
