@@ -62,3 +62,16 @@ def test_the_corpus_covers_every_class_with_a_held_out_third() -> None:
     written_held_out = [case for case in cases if case["set"] != "tuning"]
     assert len(written_held_out) * 3 >= len(cases)
     assert set(KNOWN_MISSES) <= {case_id(path) for path in CASES}
+
+
+def test_no_rule_fails_on_any_case(caplog: pytest.LogCaptureFixture) -> None:
+    """A rule that raises is left out of the report with only a log line (one rule's bug must not cost the rest):
+    on the corpus none may, or its finding is silently lost."""
+    failed = []
+    for case_file in CASES:
+        caplog.clear()
+        with caplog.at_level("ERROR", logger="gym_pipeline.diagnose"):
+            diagnose(case_file.parent / "run")
+        failed += [f"{case_id(case_file)}: {record.getMessage()}" for record in caplog.records
+                   if record.getMessage().startswith("diagnosis rule ")]
+    assert failed == []
