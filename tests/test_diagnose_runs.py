@@ -819,6 +819,40 @@ def test_labels_copied_from_a_wiki_table_with_citation_markers_name_the_marker(r
     assert "is a footnote reference, not part of the answer): remove every such marker" in top.fix
 
 
+PREP_WITH_ENCODING = '''import csv, json, sys
+with open(sys.argv[1], newline="", encoding="{encoding}") as sheet:  # the old export tool wrote Windows text
+    print(json.dumps([record["answer"].strip() for record in csv.DictReader(sheet)]))
+'''
+
+
+@pytest.mark.parametrize("encoding", ["latin-1", "utf-8"])
+def test_labels_of_a_utf8_export_read_as_latin1_are_named_with_the_scripts_encoding(run, policy_endpoint, encoding):
+    """The labelling tool now exports UTF-8, with some accented answers (`Bogotá`); prep_data.py still opens the file
+    as Latin-1, so they become `BogotÃ¡`. Read as UTF-8, the labels are whole (and no such finding)."""
+    (run / "prep_data.py").write_text(PREP_WITH_ENCODING.format(encoding=encoding))
+    accented = ["Bogotá", "Brasília", "Reykjavík"]
+
+    def exported(labels):
+        with (run / "answers.csv").open("w", newline="", encoding="utf-8") as sheet:
+            csv.writer(sheet).writerows([["answer"], *([accented[i] if i < len(accented) else label]
+                                                       for i, label in enumerate(labels))])
+        return json.loads(subprocess.run([sys.executable, "prep_data.py", "answers.csv"], cwd=run, capture_output=True,
+                                         text=True, check=True).stdout)
+
+    recollect_with_labels(run, policy_endpoint, exported)
+
+    findings = diagnose(run).findings
+
+    if encoding == "utf-8":
+        assert all(f.id != "labels_decoded_with_the_wrong_encoding" for f in findings)
+        return
+    top = next(f for f in findings if f.role == "cause")
+    assert (top.category, top.id) == ("data_schema", "labels_decoded_with_the_wrong_encoding")
+    assert top.title.startswith("3 labels are UTF-8 text decoded as Latin-1 ('BogotÃ¡' is 'Bogotá')")
+    assert top.evidence[1].where == "prep_data.py:2"
+    assert top.fix.startswith("In prep_data.py:2, open the file with encoding='utf-8'")
+
+
 PREP_SLICING_NEWLINES = '''import json
 print(json.dumps([answer[:-1] for answer in open("answers.txt", encoding="utf-8").readlines()]))  # drop the newline
 '''

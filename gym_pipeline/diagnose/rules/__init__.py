@@ -77,6 +77,7 @@ from gym_pipeline.diagnose.rules.data import (
 )
 from gym_pipeline.diagnose.rules.data_rows import (
     rule_data_rows_give_a_field_twice,
+    rule_labels_decoded_with_the_wrong_encoding,
     rule_prompts_ending_with_an_assistant_turn,
     rule_prompts_with_a_chat_template,
 )
@@ -372,6 +373,7 @@ RULES: tuple[Rule, ...] = (
     Rule(5, "data_rows_give_a_field_twice", rule_data_rows_give_a_field_twice),
     Rule(5, "prompts_with_a_chat_template", rule_prompts_with_a_chat_template),
     Rule(5, "prompts_ending_with_an_assistant_turn", rule_prompts_ending_with_an_assistant_turn),
+    Rule(5, "labels_decoded_with_the_wrong_encoding", rule_labels_decoded_with_the_wrong_encoding),
     Rule(5, "labels_from_another_column", rule_labels_from_another_column),
     Rule(5, "prompts_cut_at_one_length", rule_prompts_cut_at_one_length),
     Rule(5, "conflicting_labels", rule_conflicting_labels),

@@ -5,6 +5,7 @@
   json, orjson, pandas, Gym), and the correction never reaches the run.
 - Prompts rendered with a model's chat template (`<|im_start|>user ...`) by a data script copied from a training
   pipeline: the server templates the messages again.
+- Labels that are UTF-8 text read as Latin-1 (`BogotÃ¡`): a data script kept the encoding of an older export.
 - Prompts whose last turn is the assistant's: a few-shot script that gives turns their roles by position (`user` on
   even turns) and counts an instruction line as the first turn makes every question an assistant turn, the question
   asked last too; the model answers the last user turn (an example's answer), not the question.
@@ -191,4 +192,61 @@ def rule_prompts_ending_with_an_assistant_turn(ev: Evidence) -> list[Finding]:
             + "give each turn its role by what it is, not by its position: the instruction and each example question "
               "a `user` turn (or the instruction a `system` turn), each worked answer an `assistant` turn, and the "
               "question asked last a `user` turn; then materialize again and collect.",
+    )]
+
+
+_WRONG_ENCODING = re.compile(r"encoding\s*=\s*[\"'](?P<encoding>latin-?1|iso-?8859-?1|cp1252|windows-1252)[\"']", re.I)
+MIN_MISDECODED = 2  # labels, for a pattern and not one odd name
+
+
+def _repaired(text: str) -> str | None:
+    """`text` as it reads when its characters are taken back to the bytes a Latin-1 (or Windows-1252) decoder made
+    of UTF-8 (`BogotÃ¡` -> `Bogotá`); None when it is not such text."""
+    if text.isascii():
+        return None
+    for encoding in ("latin-1", "cp1252"):
+        try:
+            repaired = text.encode(encoding).decode("utf-8")
+        except (UnicodeEncodeError, UnicodeDecodeError):
+            continue
+        if repaired != text:
+            return repaired
+    return None
+
+
+def rule_labels_decoded_with_the_wrong_encoding(ev: Evidence) -> list[Finding]:
+    """Labels that are UTF-8 text read as Latin-1 (`BogotÃ¡`): a data script opened a UTF-8 export with the encoding
+    of an older one, and no correct answer equals them."""
+    materialized = ev.artifacts.files.materialized
+    if not materialized.is_file():
+        return []
+    found: list[tuple[int, str, str]] = []
+    with materialized.open(encoding="utf-8", errors="replace") as handle:
+        for number, line in enumerate(itertools.islice(handle, MAX_ROWS_CHECKED), start=1):
+            try:
+                label = json.loads(line).get("expected_answer")
+            except (ValueError, AttributeError):
+                continue
+            if isinstance(label, str) and (repaired := _repaired(label)) is not None:
+                found.append((number, label, repaired))
+    labels = {label for _, label, _ in found}
+    if len(labels) < MIN_MISDECODED:
+        return []
+    number, label, repaired = found[0]
+    opener = next(iter(lines_matching(ev.user_files, _WRONG_ENCODING, {".py"})), None)
+    return [Finding(
+        category=DATA_SCHEMA,
+        title=f"{len(labels)} labels are UTF-8 text decoded as Latin-1 ({label!r} is {repaired!r}): no correct answer "
+              "equals them",
+        evidence=[EvidenceLine(file=ev.rel(materialized), line=number,
+                               text=f"expected_answer={label!r}, which is {repaired!r} read with the wrong encoding"),
+                  *([EvidenceLine(file=opener[0].name, line=opener[1], text=excerpt(opener[2].strip(), 160))]
+                    if opener else [])],
+        cause="Each accented letter of these labels is two characters (`á` became `Ã¡`): the text was written as "
+              "UTF-8 and read back as Latin-1 (or Windows-1252) on its way into the data, so the model's correct "
+              "answers, in plain UTF-8, never equal them and those tasks score 0."
+              + (f" {opener[0].name}:{opener[1]} opens the file with encoding={opener[3]['encoding']!r}." if opener else ""),
+        fix=(f"In {opener[0].name}:{opener[1]}, open the file with encoding='utf-8' (the export is UTF-8 now), "
+             if opener else "Read the labels' source file as UTF-8 (encoding='utf-8') in the data preparation, ")
+            + "then prepare the rows, materialize again and collect (or score the stored responses again).",
     )]

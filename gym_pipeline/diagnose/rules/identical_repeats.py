@@ -1,9 +1,10 @@
 """Step 2: every repeat of each task got the very same reply: the model was not sampled anew for each repeat.
 
 A run collects each task several times (num_repeats) to measure how often the model solves it, which needs each
-repeat to be a sample of its own. A fixed `seed` on every request (a gateway's "reproducible answers", or the rows'
-request parameters) or `temperature: 0` makes the model write the same reply for every repeat: each task scores all
-0 or all 1, pass@k equals pass@1, and the profile measures one sample several times. Nothing fails.
+repeat to be a sample of its own. A fixed `seed` on every request (a gateway's "reproducible answers") makes the model
+write the same reply for every repeat: each task scores all 0 or all 1, pass@k equals pass@1, and the profile measures
+one sample several times. Nothing fails. Where the rows themselves ask for `temperature: 0` or a seed, greedy decoding
+was chosen: a note.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import orjson
 from gym_pipeline.diagnose.answer_texts import AnswerText, answer_texts
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine, excerpt
-from gym_pipeline.diagnose.findings import Finding
+from gym_pipeline.diagnose.findings import NOTE, Finding
 from gym_pipeline.diagnose.user_scripts import lines_matching
 from gym_pipeline.diagnose.vocabulary import CONFIG, MODEL_SERVING
 
@@ -89,17 +90,19 @@ def rule_repeats_sampled_alike(ev: Evidence) -> list[Finding]:
         )]
     fixed = _request_sampling(ev)
     if fixed is not None:
+        # asked for in the rows: greedy (or seeded) decoding on purpose, a note on what the repeats then measure
         field, number, value = fixed
         return [Finding(
             category=CONFIG,
+            role=NOTE,
             title=f"{title}: the rows ask for `{field}: {value}`",
             evidence=[shown, EvidenceLine(file=ev.rel(ev.artifacts.files.materialized), line=number,
                                           text=f"responses_create_params.{field} = {value}")],
             cause=f"The materialized rows' request parameters set `{field}` to {value}, so the model gives every "
                   "repeat of a task the same reply: " + consequence,
-            fix=f"Remove `{field}` from responses_create_params in the source data or the run's settings (sample with "
-                "a temperature above 0 and no fixed seed when collecting several repeats), materialize again, then "
-                "collect on a clean output path and profile.",
+            fix=f"Nothing to fix if one deterministic answer per task was meant: collect one repeat. To measure how "
+                f"often the model solves each task, remove `{field}` from responses_create_params in the source data "
+                "(sample with a temperature above 0 and no fixed seed), materialize again, then collect and profile.",
         )]
     return [Finding(
         category=MODEL_SERVING,
