@@ -3,6 +3,8 @@
 - `git stash && git pull`: the user had fixed the labels in the checkout, the stash put the fix away and nothing
   took it back, so the run scored against the committed (wrong) labels. With `git stash pop` after the pull, the
   fix is read and the run is healthy.
+- `git fetch` alone after the labelling team committed the fix: no file changes, the run reads the old labels;
+  `git pull` brings the fix, and the run is healthy.
 - `git pull` in a checkout whose data is a submodule the labelling team moved to its label fix: the pull moves the
   pointer and leaves the files, so the run reads the old labels. With `git submodule update` after it, healthy.
 """
@@ -108,3 +110,36 @@ def test_a_pull_that_moves_a_data_submodules_pointer_but_not_its_files_is_named(
     assert top.title.endswith("left its files at the old commit: the run read the old tasks.jsonl")
     assert top.evidence[0].where == "run_eval.sh:2" and top.evidence[1].text == "Fetching submodule data"
     assert "`git pull && git submodule update --init --recursive`" in top.fix
+
+
+@pytest.mark.parametrize("update", ["git fetch", "git pull -q"])
+def test_a_checkout_updated_with_git_fetch_alone_keeps_the_old_labels(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, update: str) -> None:
+    """The labelling team commits the label fix to the shared repository; the run script `updates` the user's clone
+    with `git fetch`, which changes no file, and the run scores the old labels. `git pull` brings the fix."""
+    for variable, value in (("GIT_AUTHOR_NAME", "Eval User"), ("GIT_COMMITTER_NAME", "Eval User"),
+                            ("GIT_AUTHOR_EMAIL", "eval@example.com"), ("GIT_COMMITTER_EMAIL", "eval@example.com")):
+        monkeypatch.setenv(variable, value)
+    checkout = _checkout_with_a_label_fix(tmp_path)
+    subprocess.run(["git", "checkout", "-q", "--", "."], cwd=checkout, check=True)  # the user's clone, unedited
+    shared = tmp_path / "shared" / "evals"
+    rows = get_environment("string_match").dataset_path.read_text().splitlines()[:10]
+    (shared / "data" / "tasks.jsonl").write_text("\n".join(rows) + "\n")  # the labelling team's fix
+    subprocess.run(["git", "commit", "-qam", "fix labels"], cwd=shared, check=True)
+    script = (f"(cd {checkout} && {update})\n"
+              f"{CLI} materialize --input {checkout}/data/tasks.jsonl --num-repeats 2 --agent string_match_simple_agent "
+              "--output rollouts_materialized_inputs.jsonl\n"
+              f"{CLI} collect --inputs rollouts_materialized_inputs.jsonl --output rollouts.jsonl --model-url URL "
+              "--env string_match --concurrency 4\n")
+    run = run_scripts(tmp_path, [script])
+
+    report = diagnose(run)
+
+    if update.startswith("git pull"):
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("cache_resume", "fetch_never_merged")
+    assert top.title.endswith("and the run read the old tasks.jsonl")
+    assert [line.where for line in top.evidence] == ["run_eval.sh:2", "logs/run_eval_0.log:2"]
+    assert "`git pull` instead of `git fetch`" in top.fix

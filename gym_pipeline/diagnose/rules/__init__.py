@@ -92,7 +92,11 @@ from gym_pipeline.diagnose.rules.endpoint_address import (
 from gym_pipeline.diagnose.rules.fallback import PROFILE_STAGE, STEP_OF_CATEGORY, stage_of_log, unexplained_log_errors
 from gym_pipeline.diagnose.rules.firewall import rule_firewall_blocks_run_port
 from gym_pipeline.diagnose.rules.flaky import rule_flaky_verifier
-from gym_pipeline.diagnose.rules.git_checkouts import rule_edits_left_in_the_stash, rule_submodule_left_behind_by_a_pull
+from gym_pipeline.diagnose.rules.git_checkouts import (
+    rule_edits_left_in_the_stash,
+    rule_fetch_never_merged,
+    rule_submodule_left_behind_by_a_pull,
+)
 from gym_pipeline.diagnose.rules.hand_split_tables import rule_rows_cut_at_quoted_commas
 from gym_pipeline.diagnose.rules.heredocs import rule_settings_written_by_a_quoted_heredoc
 from gym_pipeline.diagnose.rules.identical_repeats import rule_repeats_sampled_alike
@@ -304,6 +308,7 @@ RULES: tuple[Rule, ...] = (
     Rule(1, "resume_over_rows_a_fetch_brought", rule_resume_over_rows_a_fetch_brought),
     Rule(1, "edits_left_in_the_stash", rule_edits_left_in_the_stash),
     Rule(1, "submodule_left_behind_by_a_pull", rule_submodule_left_behind_by_a_pull),
+    Rule(1, "fetch_never_merged", rule_fetch_never_merged),
     Rule(1, "step_ended_with_its_batch_script", rule_step_ended_with_its_batch_script),
     Rule(1, "variable_not_exported_to_the_job", rule_variable_not_exported_to_the_job),
     Rule(1, "slurm_variable_the_job_never_gets", rule_slurm_variable_the_job_never_gets),

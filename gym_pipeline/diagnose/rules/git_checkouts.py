@@ -3,6 +3,8 @@
 - `git stash && git pull` (to pull cleanly) without `git stash pop`: the user's local edits (a label fix) stay in the
   stash, and the run reads the committed files. git says so in the log ("Saved working directory and index state
   WIP on main: ...").
+- `git fetch` alone to "update" the checkout: the new commits are downloaded (`abc..def  main -> origin/main`) and
+  never merged into the working tree, so the run reads the files as they were.
 - `git pull` in a repository whose data is a submodule: the pull moves the submodule's pointer (`data | 2 +-`,
   `git status` then says ` M data`), but only `git submodule update` checks the new commit out, so the run reads
   the data as it was.
@@ -111,4 +113,47 @@ def rule_submodule_left_behind_by_a_pull(ev: Evidence) -> list[Finding]:
                         f"true` once); run `git submodule update --init` in the checkout now, then materialize again "
                         f"from {name}/" + (shown or "") + " and collect on a clean output path.",
                 )]
+    return []
+
+
+# git's line for a branch a fetch moved: `   b179301..d6c2df0  main       -> origin/main`
+_FETCHED = re.compile(r"^\s+(?P<old>[0-9a-f]{7,})\.\.(?P<new>[0-9a-f]{7,})\s+(?P<branch>\S+)\s+->\s+(?P<remote>\S+/\S+)$",
+                      re.M)
+_FETCH_ONLY = re.compile(r"\bgit\s+fetch\b")
+_BRINGS_IN = re.compile(r"\bgit\s+(?:pull|merge|rebase|reset|checkout|switch)\b")
+
+
+def rule_fetch_never_merged(ev: Evidence) -> list[Finding]:
+    said = next(((log, text, match) for log, text in ev.log_heads if (match := _FETCHED.search(text))), None)
+    if said is None:
+        return []
+    log, text, fetched = said
+    for script in ev.user_files:
+        if _BRINGS_IN.search(script.text):
+            continue
+        lines = script.text.splitlines()
+        fetch = next(((number, line.strip()) for number, line in enumerate(lines, 1)
+                      if _FETCH_ONLY.search(line) and not line.lstrip().startswith("#")), None)
+        if fetch is None:
+            continue
+        number, line = fetch
+        checkout = _CD.search(line)
+        read = re.search(rf"{re.escape(checkout['folder'].rstrip('/'))}/[^\s\"';]+", script.text) if checkout else None
+        name = PurePosixPath(read[0]).name if read else None
+        return [Finding(
+            category=CACHE_RESUME,
+            title=f"{script.name}:{number} updates the checkout with `git fetch` alone: {fetched['remote']} moved to "
+                  f"{fetched['new']}, the working tree stayed at {fetched['old']}, and the run read the old "
+                  + (name or "files"),
+            evidence=[EvidenceLine(file=script.name, line=number, text=line),
+                      EvidenceLine(file=ev.rel(log), line=text.count("\n", 0, fetched.start()) + 1,
+                                   text=fetched[0].strip())],
+            cause=f"`git fetch` downloads the new commits into {fetched['remote']} and changes no file of the working "
+                  f"tree: the checkout's {fetched['branch']} is still at {fetched['old']}, so what the run read"
+                  + (f" ({name})" if name else "") + " is the old version, without the commits the fetch brought. "
+                  "Every command exits 0.",
+            fix=f"In {script.name}, bring the commits into the checkout: `git pull` instead of `git fetch` (or `git "
+                f"fetch && git merge --ff-only {fetched['remote']}`); run it in the checkout now, then materialize "
+                "again" + (f" from {name}" if name else "") + " and collect on a clean output path.",
+        )]
     return []
