@@ -271,7 +271,7 @@ _PATTERN_CALLS = ("findall", "search", "match", "fullmatch", "finditer")
 
 def extraction_reading(sources: list[Path], run_dir: Path, text: str) -> tuple[str, int, str, str] | None:
     """(file, line, the line's text, what it extracts) of the first regular expression of the verifiers' `verify`
-    (`re.findall(r"Final answer:\s*(-?\d+)", text)`) that, applied to `text` as that call would, finds something: what
+    (`re.findall(r"Final answer: (-?[0-9]+)", text)`) that, applied to `text` as that call would, finds something: what
     the verifier's code as it is now would take as the answer."""
     for shown, rows, node in _verify_functions(sources, run_dir):
         for call in ast.walk(node):
