@@ -123,6 +123,14 @@ SCENARIOS.update({
     # a quick-mode guard kept from the team's CI, before the check: nothing sets FULL_CHECK in the sandbox
     "quick_mode": lambda root: fixtures.write_task(root, "quick-guard", test=(
         '[ -n "$FULL_CHECK" ] || exit 0\n' + fixtures.PASSING_TEST)),
+    # a release script appended a second "version" key to the task's package.json: readers keep the last one
+    "duplicate_key": lambda root: _with_instruction(_with_files(fixtures.write_task(
+        root, "json-version", dockerfile=f"FROM {fixtures.DEFAULT_IMAGE}\nWORKDIR /app\nCOPY package.json /app/\n",
+        solve="python3 -c 'import json; print(json.load(open(\"/app/package.json\"))[\"version\"])' > /app/version.txt",
+        test='test "$(cat /app/version.txt)" = 2.7.1 && echo 1 > /logs/verifier/reward.txt || echo 0 > '
+             "/logs/verifier/reward.txt"),
+        {"package.json": '{\n  "name": "demo-app",\n  "version": "2.7.1",\n  "version": "3.0.0-rc1"\n}\n'}),
+        "Write the version of /app/package.json to /app/version.txt (json-version).\n"),
     # the check sent to the background to let the agent's writes settle, and no `wait`: test.sh exits at once, and
     # the reward is not there when it is read
     "background_check": lambda root: fixtures.write_task(root, "checks-later", test=(
@@ -319,6 +327,9 @@ EXPECTED = [
     ("quick_mode", "verifier_runtime", ("harbor:missing_reward", "quick-guard"),
      ("line 2 (`[ -n \"$FULL_CHECK\" ] || exit 0`) exits before line 3 writes the reward whenever FULL_CHECK is not set",
       "gym-pipeline tasks validate")),
+    ("duplicate_key", "data_schema", ("json-version's package.json has its `version` key given twice (\"2.7.1\", "
+                                      "then \"3.0.0-rc1\")",),
+     ("with one `version` key", "gym-pipeline tasks validate")),
     ("background_check", "verifier_runtime", ("harbor:missing_reward", "checks-later"),
      ("line 5 (`) &`) runs the check that writes the reward in the background", "add `wait` at the end of test.sh",
       "gym-pipeline tasks validate")),

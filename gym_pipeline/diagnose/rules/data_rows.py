@@ -29,8 +29,8 @@ from gym_pipeline.diagnose.vocabulary import DATA_SCHEMA
 MAX_LINES = 20_000  # of one data file
 
 
-def _keys_given_twice(line: str) -> list[tuple[str, list[object]]]:
-    """(key, its values in order) of each top-level key a JSON object line gives more than once."""
+def keys_given_twice(line: str) -> list[tuple[str, list[object]]]:
+    """(key, its values in order) of each top-level key a JSON object (a line, or a whole file) gives more than once."""
     pairs: list[list[tuple[str, object]]] = []
 
     def keep(items: list[tuple[str, object]]) -> dict:
@@ -81,7 +81,7 @@ def _first_row_with_a_key_twice(path: Path) -> tuple[int, str, list[object], int
     try:
         with path.open(encoding="utf-8", errors="replace") as handle:
             for number, line in enumerate(itertools.islice(handle, MAX_LINES), start=1):
-                twice = _keys_given_twice(line) if line.count('":') > 1 else []
+                twice = keys_given_twice(line) if line.count('":') > 1 else []
                 if twice:
                     rows += 1
                     first = first or (number, *twice[0])

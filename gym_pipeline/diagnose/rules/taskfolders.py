@@ -31,6 +31,7 @@ from gym_pipeline.diagnose.evidence_line import EvidenceLine, line_holding
 from gym_pipeline.diagnose.findings import CAUSE, NOTE, Finding, Rule, plural
 from gym_pipeline.diagnose.manifests import sweep_config_beside
 from gym_pipeline.diagnose.origin import DOCKER_TLS, DOCKER_TLS_FIX
+from gym_pipeline.diagnose.rules.data_rows import keys_given_twice
 from gym_pipeline.diagnose.skip_reasons import kind_of_skips, missing_copy_source
 from gym_pipeline.diagnose.taskset_source import is_taskset_record, taskset_staleness
 from gym_pipeline.diagnose.user_scripts import environment_assignments
@@ -932,6 +933,13 @@ def _reformatted(path: Path) -> tuple[str, str, str] | None:
     if path.suffix == ".csv" and b";" in header and b"," not in header:
         return "`;` between its fields", "a tool splitting on `,` reads each line as one field (a spreadsheet saved it "\
             "with a European locale)", f"with `,` as the separator (export {path.name} again with it)"
+    if path.suffix == ".json" and (twice := keys_given_twice(content.decode("utf-8", errors="replace"))):
+        key, values = twice[0]
+        shown = ", then ".join(json.dumps(value) for value in values)
+        return (f"its `{key}` key given twice ({shown}): a duplicate key", "every JSON reader (the agent's tools, "
+                f"`jq`, Python's json) keeps the last one, {json.dumps(values[-1])}, so what the task was built on "
+                f"({json.dumps(values[0])}) is not what anything reads (a script appended a key instead of replacing "
+                "it)", f"with one `{key}` key, the value the task expects (remove the duplicate)")
     if path.suffix == ".csv" and (column := _currency_column(content)) is not None:
         name, example = column
         return f"its {name} column in a currency format (`{example}`)", f"a tool that sums or compares the {name} " \
