@@ -131,6 +131,10 @@ SCENARIOS.update({
              "/logs/verifier/reward.txt"),
         {"package.json": '{\n  "name": "demo-app",\n  "version": "2.7.1",\n  "version": "3.0.0-rc1"\n}\n'}),
         "Write the version of /app/package.json to /app/version.txt (json-version).\n"),
+    # the reward's path kept in a variable, and the redirect naming it misspelt: bash refuses the redirect
+    "misspelt_variable": lambda root: fixtures.write_task(root, "reward-variable", test=(
+        "REWARD_FILE=/logs/verifier/reward.txt\n"
+        "if test -f /app/done; then echo 1 > $REWARD_FLIE; else echo 0 > $REWARD_FLIE; fi")),
     # the check sent to the background to let the agent's writes settle, and no `wait`: test.sh exits at once, and
     # the reward is not there when it is read
     "background_check": lambda root: fixtures.write_task(root, "checks-later", test=(
@@ -330,6 +334,8 @@ EXPECTED = [
     ("duplicate_key", "data_schema", ("json-version's package.json has its `version` key given twice (\"2.7.1\", "
                                       "then \"3.0.0-rc1\")",),
      ("with one `version` key", "gym-pipeline tasks validate")),
+    ("misspelt_variable", "verifier_runtime", ("harbor:missing_reward", "reward-variable"),
+     ("writes the reward to $REWARD_FLIE, which test.sh never sets: it sets REWARD_FILE", "gym-pipeline tasks validate")),
     ("background_check", "verifier_runtime", ("harbor:missing_reward", "checks-later"),
      ("line 5 (`) &`) runs the check that writes the reward in the background", "add `wait` at the end of test.sh",
       "gym-pipeline tasks validate")),

@@ -514,11 +514,34 @@ def _exits_before_the_reward(run: TaskFolderRun, run_dir: Path, task: str) -> st
             "guard" + (f", or set {variable[1]} for the verifier" if variable else "") + ").")
 
 
+_REDIRECT_TO_VARIABLE = re.compile(r">{1,2}\s*\"?\$\{?(?P<name>[A-Za-z_]\w*)\}?\"?")
+
+
+def _redirect_to_an_unset_variable(run: TaskFolderRun, run_dir: Path, task: str) -> str:
+    """A test.sh writing its reward to `$NAME` that it never sets, beside a variable of a name close to it that holds
+    the reward's path (`REWARD_FILE=...` and `> $REWARD_FLIE`): bash refuses the redirect, no reward is written."""
+    script = test_script(run, run_dir, task)
+    lines = script[1] if script else []
+    text = "\n".join(lines)
+    assigned = set(re.findall(r"^\s*(?:export\s+|local\s+|readonly\s+)?([A-Za-z_]\w*)=", text, re.M))
+    for number, line in enumerate(lines, 1):
+        for match in _REDIRECT_TO_VARIABLE.finditer(line):
+            name = match["name"]
+            meant = get_close_matches(name, sorted(assigned), n=1, cutoff=0.8)
+            if name in assigned or not meant:
+                continue
+            return (f"tests/test.sh of {task} line {number} (`{line.strip()}`) writes the reward to ${name}, which "
+                    f"test.sh never sets: it sets {meant[0]}. Bash refuses a redirect to an empty name ('ambiguous "
+                    f"redirect'), so no reward file is written. Write `> \"${meant[0]}\"` (every line that names "
+                    f"{name}); `set -u` at the top of test.sh would stop at such a name.")
+    return ""
+
+
 def _reward_fix(run: TaskFolderRun, kind: str, tasks: list[str], *, run_dir: Path) -> str:
     appends = _appends_reward(run, run_dir, tasks[0]) or (
         _written_reward(run, run_dir, tasks[0]) if kind == INVALID_REWARD else "") or (
         (_redirect_of_one_branch(run, run_dir, tasks[0]) or _check_left_in_background(run, run_dir, tasks[0])
-         or _exits_before_the_reward(run, run_dir, tasks[0]))
+         or _exits_before_the_reward(run, run_dir, tasks[0]) or _redirect_to_an_unset_variable(run, run_dir, tasks[0]))
         if kind == MISSING_REWARD else "")
     return (appends.lstrip() + " " if appends else "") + (
             f"Open the task's test-stdout.txt, which holds everything test.sh printed (the run summary's "
