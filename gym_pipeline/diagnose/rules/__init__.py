@@ -145,6 +145,7 @@ from gym_pipeline.diagnose.rules.published_copy import (
     rule_results_published_without_overwriting,
 )
 from gym_pipeline.diagnose.rules.python_environment import (
+    rule_python_debugging_switch_left_on,
     rule_python_startup_variable,
     rule_script_run_by_a_python_without_its_package,
 )
@@ -271,6 +272,7 @@ RULES: tuple[Rule, ...] = (
     Rule(1, "proxy_intercepts_loopback", rule_proxy_intercepts_loopback),
     Rule(1, "python_version", rule_python_version),
     Rule(1, "python_startup_variable", rule_python_startup_variable),
+    Rule(1, "python_debugging_switch_left_on", rule_python_debugging_switch_left_on),
     Rule(1, "script_run_by_a_python_without_its_package", rule_script_run_by_a_python_without_its_package),
     Rule(1, "standard_module_shadowed", rule_standard_module_shadowed),
     Rule(1, "job_never_started", rule_job_never_started),

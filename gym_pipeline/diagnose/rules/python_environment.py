@@ -4,6 +4,9 @@
   Python reads PYTHONHASHSEED, PYTHONIOENCODING and the like before it runs a line. A team's settings file that sets
   one to a value Python does not take (`PYTHONHASHSEED=reproducible`) stops every Python process the script starts,
   `gym-pipeline` and Gym included, with `Fatal Python error`; the script goes on, and nothing is made.
+- A debugging switch of Python's left exported (`PYTHONTRACEMALLOC=25` from a leak hunt, `PYTHONMALLOC=debug`,
+  `PYTHONDEVMODE=1`): every Python process of the run, the collection included, runs many times slower, and a run
+  with a time budget ends before its rollouts are in.
 - A data script of the user's (`python3 prepare_data.py`) run by an interpreter that lacks a package it imports (the
   node's /usr/bin/python3, without the pandas of the workstation it was written on): `No module named 'pandas'`, the
   data is not written, and what reads it finds nothing.
@@ -18,7 +21,7 @@ from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import Finding
 from gym_pipeline.diagnose.user_scripts import SCRIPT_SUFFIXES, UserFile, assignment_of, lines_matching
-from gym_pipeline.diagnose.vocabulary import INFRA
+from gym_pipeline.diagnose.vocabulary import INFRA, THROUGHPUT_RESOURCES
 
 
 def rule_python_startup_variable(ev: Evidence) -> list[Finding]:
@@ -44,6 +47,43 @@ def rule_python_startup_variable(ev: Evidence) -> list[Finding]:
             + " (`python -c pass` must run with it); then run again.",
         explains=frozenset({"python_startup_variable"}),
     )]
+
+
+# Python's debugging switches that slow every process (a value of 0 or empty leaves them off)
+_SLOWING = {"PYTHONTRACEMALLOC": "records a traceback of every memory allocation",
+            "PYTHONMALLOC": "checks every memory allocation (`debug`)",
+            "PYTHONDEVMODE": "turns on the development mode's checks",
+            "PYTHONASYNCIODEBUG": "checks every asyncio callback and slow step",
+            "PYTHONPROFILEIMPORTTIME": "times every import"}
+_OFF = re.compile(r"^[\"']?(?:0|)[\"']?$")
+
+
+def rule_python_debugging_switch_left_on(ev: Evidence) -> list[Finding]:
+    missing = len(ev.artifacts.missing_keys)
+    if not missing:
+        return []
+    for variable, what in _SLOWING.items():
+        assigned = assignment_of(ev.user_files, variable)
+        if assigned is None:
+            continue
+        value = assigned[2].split("=", 1)[1].split("#", 1)[0].strip()
+        if _OFF.match(value) or (variable == "PYTHONMALLOC" and "debug" not in value) \
+                or not assigned[2].startswith("export"):
+            continue  # off, or a shell variable the processes the script starts never see
+        file, number, line = assigned
+        return [Finding(
+            category=THROUGHPUT_RESOURCES,
+            title=f"{missing} rollouts never came, and every Python process of the run ran with {variable}={value} "
+                  f"({file.name}:{number}), a debugging switch that slows it many times",
+            evidence=[EvidenceLine(file=file.name, line=number, text=line), *ev.artifacts.missing_examples[:1]],
+            cause=f"{file.name} exports {variable}={value}: with it Python {what}, in every process the run starts "
+                  "(the collection, its verifier, the profile), which then runs many times slower than it should. "
+                  "The collection did not finish in the time it had (a CI budget, a job's time limit, a `timeout`), "
+                  "and the keys without a rollout are what it did not reach.",
+            fix=f"Remove `{line.strip()}` from {file.name} (or `unset {variable}` before the run; keep it for a leak "
+                "hunt's own runs), then collect the missing keys again (`--resume`) and profile.",
+        )]
+    return []
 
 
 _NO_MODULE = re.compile(r"ModuleNotFoundError: No module named '(?P<module>[\w.]+)'")
