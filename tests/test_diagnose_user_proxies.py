@@ -421,6 +421,37 @@ def test_a_gateway_serving_one_request_at_a_time_is_named_when_the_budget_ends_t
     assert "serve it with `ThreadingHTTPServer` (or an async server)" in top.fix
 
 
+AUDIT_SERVICE = '''
+class _Audit(BaseHTTPRequestHandler):
+    def do_POST(self):
+        self.rfile.read(int(self.headers["Content-Length"]))
+        time.sleep(0.5)  # the compliance service writes each record to its database, one at a time
+        self.send_response(204)
+        self.end_headers()
+
+    def log_message(self, *args):
+        pass
+
+
+_AUDIT = HTTPServer(("127.0.0.1", 0), _Audit)
+threading.Thread(target=_AUDIT.serve_forever, daemon=True).start()
+AUDIT_URL = f"http://127.0.0.1:{_AUDIT.server_address[1]}/records"  # every model call is recorded first
+'''
+AUDITED = 'urllib.request.urlopen(urllib.request.Request(AUDIT_URL, data=b"{}", method="POST"), timeout=60).read()'
+
+
+def test_a_gateway_waiting_on_a_one_at_a_time_audit_service_is_named_when_the_budget_ends_the_run(
+        tmp_path: Path) -> None:
+    run = _through_proxy(tmp_path, AUDITED, "pass", "raise", budget_s=20, setup=AUDIT_SERVICE)
+    assert "ended by SIGTERM" in (run / "logs" / "collect.log").read_text()
+
+    top = diagnose(run).causes[0]
+
+    assert (top.category, top.id) == ("throughput_resources", "interrupted_collection")
+    assert (f"On every request gateway.py also calls AUDIT_URL (line {_where(run, AUDITED).split(':')[1]}: "
+            "`urllib.request.urlopen(urllib.request.Request(AUDIT_URL") in top.fix
+
+
 def test_the_same_gateway_on_a_threading_server_ends_within_the_budget(tmp_path: Path) -> None:
     run = _through_proxy(tmp_path, "pass", "pass", "raise", "--latency-ms", "300", budget_s=20)
     assert "ended by SIGTERM" not in (run / "logs" / "collect.log").read_text()

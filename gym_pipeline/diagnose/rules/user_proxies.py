@@ -311,6 +311,19 @@ _ONE_AT_A_TIME = re.compile(r"\b(?:HTTPServer|socketserver\.TCPServer|TCPServer)
 MAX_SETTINGS_SHOWN = 3
 
 
+_CALLS_OUT = re.compile(r"\b(?:urlopen|Request|post|get)\(\s*(?:urllib\.request\.Request\(\s*)?(?P<name>[A-Z][A-Z0-9_]{2,})\b"
+                        r"(?!\s*\+\s*self\.path)")
+
+
+def _side_call(lines: list[str]) -> tuple[int, str, str] | None:
+    """(line, its text, the URL setting) of a call the proxy makes to another service than the one it forwards to
+    (`urlopen(Request(AUDIT_URL, ...))` beside `UPSTREAM + self.path`)."""
+    forwards_to = {match[1] for line in lines if (match := re.search(r"([A-Z][A-Z0-9_]{2,})\s*\+\s*self\.path", line))}
+    return next(((number, line.strip(), match["name"]) for number, line in enumerate(lines, 1)
+                 if (match := _CALLS_OUT.search(line)) and match["name"] not in forwards_to
+                 and not line.lstrip().startswith("#")), None)
+
+
 def proxy_in_the_path(ev: Evidence) -> tuple[str, str] | None:
     """(the proxy's name, a sentence for a model-serving or throughput fix) when the run folder holds a user's proxy
     before the model server: what it does to every request is the first thing to rule out. Names its server class
@@ -322,14 +335,18 @@ def proxy_in_the_path(ev: Evidence) -> tuple[str, str] | None:
                     if (match := _SETTING.match(text)) and len(re.findall(rf"\b{match['name']}\b", proxy.text)) > 1]
         serial = next(((at, text.strip()) for at, text in enumerate(lines, 1)
                        if _ONE_AT_A_TIME.search(text) and not text.lstrip().startswith(("#", "from", "import"))), None)
+        side = _side_call(lines)
+        waits = (f" On every request {proxy.name} also calls {side[2]} (line {side[0]}: `{side[1]}`) and waits for "
+                 f"its answer: a slow or one-at-a-time service there holds every model call." if side else "")
         if not settings and serial is None:
             return proxy.name, (f" The run's model calls go through {proxy.name}, the proxy before the model server: "
-                                "send one request straight to the model server to tell the two apart.")
+                                "send one request straight to the model server to tell the two apart." + waits)
         one_at_a_time = (f" {proxy.name} serves one request at a time (line {serial[0]}: `{serial[1]}`): each waits "
                          "for the one before; serve it with `ThreadingHTTPServer` (or an async server)."
                          if serial else "")
         shown = "; ".join(f"`{text}` (line {at})" for at, text in settings[:MAX_SETTINGS_SHOWN])
         return proxy.name, (f" The run's model calls go through {proxy.name}, the proxy before the model server"
                             + (f"; its settings: {shown}" if shown else "") + ". Rule out what it does to every "
-                            "request first (send one straight to the model server to compare)." + one_at_a_time)
+                            "request first (send one straight to the model server to compare)." + one_at_a_time
+                            + waits)
     return None
