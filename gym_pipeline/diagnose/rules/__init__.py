@@ -198,6 +198,10 @@ from gym_pipeline.diagnose.rules.script_defaults import (
     rule_model_url_from_the_environment,
     rule_url_built_from_the_host_name,
 )
+from gym_pipeline.diagnose.rules.script_values import (
+    rule_expr_star_expanded_by_the_shell,
+    rule_read_split_a_settings_line_of_another_form,
+)
 from gym_pipeline.diagnose.rules.self_redirect import rule_file_emptied_by_a_redirect_onto_its_input
 from gym_pipeline.diagnose.rules.settings_files import rule_keys_given_twice_in_settings, rule_octal_numbers_in_settings
 from gym_pipeline.diagnose.rules.settings_reading import rule_settings_read_with_text_tools
@@ -290,6 +294,8 @@ RULES: tuple[Rule, ...] = (
     Rule(1, "bash_script_run_by_sh", rule_bash_script_run_by_sh),
     Rule(1, "bsd_sed_in_place_on_gnu_sed", rule_bsd_sed_in_place_on_gnu_sed),
     Rule(1, "cd_resolved_through_cdpath", rule_cd_resolved_through_cdpath),
+    Rule(1, "read_split_a_settings_line_of_another_form", rule_read_split_a_settings_line_of_another_form),
+    Rule(1, "expr_star_expanded_by_the_shell", rule_expr_star_expanded_by_the_shell),
     Rule(1, "dependency_on_sbatchs_sentence", rule_dependency_on_sbatchs_sentence),
     Rule(1, "settings_written_by_a_quoted_heredoc", rule_settings_written_by_a_quoted_heredoc),
     Rule(1, "dated_path_computed_again", rule_dated_path_computed_again),

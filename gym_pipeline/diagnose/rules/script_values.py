@@ -1,0 +1,89 @@
+"""Step 1: a value a command refused, traced back to the line of the user's script that made it.
+
+- `read -r REPEATS CONCURRENCY < eval_settings.txt`, written for a line `3 4`, over a file a teammate rewrote as
+  `num_repeats=3 concurrency=4`: read splits the line at blanks, so REPEATS holds `num_repeats=3`, and the command it
+  is given to refuses it (`--num-repeats: must be an integer >= 1, got 'num_repeats=3'`).
+- `REPEATS=$(expr $BASE * 2)`: the unquoted `*` is a shell glob, expanded to the folder's file names before expr runs
+  (`expr: syntax error: unexpected argument 'logs'`), so REPEATS is empty and the option after `--num-repeats` is
+  taken for its value.
+
+Both are the script's settings not reaching the run (config).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from gym_pipeline.diagnose.evidence import Evidence
+from gym_pipeline.diagnose.evidence_line import EvidenceLine
+from gym_pipeline.diagnose.findings import Finding
+from gym_pipeline.diagnose.vocabulary import CONFIG
+
+# argparse's words for a refused value: `argument --num-repeats: must be an integer >= 1, got 'num_repeats=3'`
+_REFUSED = re.compile(r"argument (?P<option>--[\w-]+): [^\n]*?got '(?P<value>[^']*)'")
+_READ_FROM = re.compile(r"^\s*read\s+(?:-\w+\s+)*(?P<names>[A-Za-z_]\w*(?:\s+[A-Za-z_]\w*)*)\s*<\s*[\"']?"
+                        r"(?P<file>[^\s\"'|;&]+)")
+_EXPR_STAR = re.compile(r"\bexpr\b[^)\n]*?\s\*\s")
+_EXPR_FAILED = re.compile(r"^expr: syntax error.*$", re.M)
+
+
+def rule_read_split_a_settings_line_of_another_form(ev: Evidence) -> list[Finding]:
+    for log, text in ev.log_heads:
+        for refused in _REFUSED.finditer(text):
+            if "=" not in refused["value"]:
+                continue
+            for script in ev.user_files:
+                lines = script.text.splitlines()
+                passed = re.search(rf"{re.escape(refused['option'])}[= ]\"?\$\{{?(?P<name>[A-Za-z_]\w*)", script.text)
+                if passed is None:
+                    continue
+                read = next(((number, line.split("#", 1)[0].strip(), match) for number, line in enumerate(lines, 1)
+                             if (match := _READ_FROM.match(line)) and passed["name"] in match["names"].split()), None)
+                if read is None:
+                    continue
+                number, line, match = read
+                source = Path(match["file"]).name
+                return [Finding(
+                    category=CONFIG,
+                    title=f"{script.name}:{number} reads {passed['name']} with `read` from {source}, whose line is now "
+                          f"`key=value` pairs: {refused['option']} got {refused['value']!r}",
+                    evidence=[EvidenceLine(file=script.name, line=number, text=line),
+                              EvidenceLine(file=ev.rel(log), line=text.count("\n", 0, refused.start()) + 1,
+                                           text=text[text.rfind("\n", 0, refused.start()) + 1:refused.end()].strip())],
+                    cause=f"`{line}` splits the first line of {source} at blanks into {match['names']}: written for "
+                          f"bare values (`3 4`), it now meets `{refused['value']} ...` (the file was rewritten as "
+                          f"key=value settings), so {passed['name']} holds the text {refused['value']!r} and the "
+                          f"command given `{refused['option']} ${passed['name']}` refused it.",
+                    fix=f"Make {source} and {script.name} agree: write {source} back as the bare values `read` "
+                        f"expects (not `{refused['value']} ...`), or read it as settings (NAME=value lines, `source {source}`, with the script's "
+                        f"variable names), and check each value before use (`: \"${{{passed['name']}:?}}\"`); then run "
+                        "again.",
+                )]
+    return []
+
+
+def rule_expr_star_expanded_by_the_shell(ev: Evidence) -> list[Finding]:
+    said = next(((log, text, match) for log, text in ev.log_heads if (match := _EXPR_FAILED.search(text))), None)
+    if said is None:
+        return []
+    log, text, failed = said
+    for script in ev.user_files:
+        for number, line in enumerate(script.text.splitlines(), 1):
+            if line.lstrip().startswith("#") or not _EXPR_STAR.search(line):
+                continue
+            return [Finding(
+                category=CONFIG,
+                title=f"{script.name}:{number} multiplies with an unquoted `*` in expr: the shell expanded it to the "
+                      "folder's file names, expr failed, and the value is empty",
+                evidence=[EvidenceLine(file=script.name, line=number, text=line.strip()),
+                          EvidenceLine(file=ev.rel(log), line=text.count("\n", 0, failed.start()) + 1,
+                                       text=failed[0].strip())],
+                cause="An unquoted `*` is a glob: before expr runs, the shell replaces it with the names of the files "
+                      "in the current folder, so expr meets a file name where it expects an operator (`syntax error`) "
+                      "and prints nothing. The variable set from it is empty, and the command given it next takes "
+                      "its following option for the value.",
+                fix=f"In {script.name}:{number}, escape the star for expr (`expr $A \\* 2`) or use the shell's own "
+                    "arithmetic (`$((A * 2))`); then run again.",
+            )]
+    return []

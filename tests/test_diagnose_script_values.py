@@ -1,0 +1,54 @@
+"""Values a command refused, made by the user's script from settings, run for real by bash against the simulated
+policy.
+
+- `read -r REPEATS CONCURRENCY < eval_settings.txt` over a file a teammate rewrote as `num_repeats=3 concurrency=4`:
+  REPEATS holds `num_repeats=3`, which materialize refuses. The same file as `3 4` runs.
+- `REPEATS=$(expr $BASE * 2)`: the shell expands the `*` to the folder's files, expr fails, REPEATS is empty. With
+  `\\*`, the run is whole.
+"""
+
+from pathlib import Path
+
+import pytest
+from script_support import CLI, run_scripts
+
+from gym_pipeline.diagnose import diagnose
+
+RUN = (f"{CLI} materialize --input data.jsonl --num-repeats $REPEATS --agent string_match_simple_agent "
+       "--output rollouts_materialized_inputs.jsonl\n"
+       f"{CLI} collect --inputs rollouts_materialized_inputs.jsonl --output rollouts.jsonl --model-url URL "
+       "--env string_match --concurrency $CONCURRENCY\n")
+
+
+@pytest.mark.parametrize("settings", ["num_repeats=3 concurrency=4", "3 4"])
+def test_settings_read_with_read_from_a_file_rewritten_as_key_value_pairs(tmp_path: Path, settings: str) -> None:
+    (tmp_path / "run").mkdir()
+    (tmp_path / "run" / "eval_settings.txt").write_text(settings + "\n")
+    run = run_scripts(tmp_path, ["read -r REPEATS CONCURRENCY < eval_settings.txt   # repeats and concurrency\n" + RUN])
+
+    report = diagnose(run)
+
+    if settings == "3 4":
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("config", "read_split_a_settings_line_of_another_form")
+    assert top.title == ("run_eval.sh:2 reads REPEATS with `read` from eval_settings.txt, whose line is now "
+                         "`key=value` pairs: --num-repeats got 'num_repeats=3'")
+    assert "write eval_settings.txt back as the bare values `read` expects (not `num_repeats=3 ...`)" in top.fix
+
+
+@pytest.mark.parametrize("star", ["*", "\\*"])
+def test_an_unquoted_star_in_expr_is_expanded_by_the_shell(tmp_path: Path, star: str) -> None:
+    script = f"BASE=1\nREPEATS=$(expr $BASE {star} 2)   # twice the usual repeats\nCONCURRENCY=4\n" + RUN
+    run = run_scripts(tmp_path, [script])
+
+    report = diagnose(run)
+
+    if star == "\\*":
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("config", "expr_star_expanded_by_the_shell")
+    assert [line.where for line in top.evidence] == ["run_eval.sh:3", "logs/run_eval_0.log:1"]
+    assert "(`expr $A \\* 2`) or use the shell's own arithmetic (`$((A * 2))`)" in top.fix
