@@ -19,6 +19,7 @@ from gym_pipeline.diagnose.answer_texts import AnswerText, answer_texts
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine, excerpt
 from gym_pipeline.diagnose.findings import NOTE, Finding
+from gym_pipeline.diagnose.rules.quality import prompts_at_fault
 from gym_pipeline.diagnose.user_scripts import lines_matching
 from gym_pipeline.diagnose.vocabulary import CONFIG, MODEL_SERVING
 
@@ -30,7 +31,8 @@ _UPPER_NAME = re.compile(r"\b[A-Z][A-Z0-9_]{2,}\b")
 
 
 def _alike_tasks(texts: list[AnswerText]) -> tuple[int, int, AnswerText | None]:
-    """(tasks of several repeats, those whose repeats are one reply, a row of one of them)."""
+    """(tasks of several repeats, those whose repeats are one reply, a row of one of them); no such tasks when most
+    of them got one and the same reply (a reply that ignores the prompt: another reading's, not sampling's)."""
     by_task: dict[int, list[AnswerText]] = defaultdict(list)
     for answer in texts:
         if answer.task is not None:
@@ -38,6 +40,8 @@ def _alike_tasks(texts: list[AnswerText]) -> tuple[int, int, AnswerText | None]:
     repeated = [answers for answers in by_task.values() if len(answers) > 1
                 and sum(len(a.text) for a in answers) >= MIN_REPLY_CHARS * len(answers)]
     alike = [answers for answers in repeated if len({a.text for a in answers}) == 1]
+    if len({answers[0].text for answers in alike}) * 2 < len(alike):
+        return len(repeated), 0, None
     return len(repeated), len(alike), alike[0][0] if alike else None
 
 
@@ -60,6 +64,8 @@ def _request_sampling(ev: Evidence) -> tuple[str, int, str] | None:
 
 
 def rule_repeats_sampled_alike(ev: Evidence) -> list[Finding]:
+    if prompts_at_fault(ev):
+        return []  # the same reply to broken prompts is the data's fault (step 5)
     texts = answer_texts(ev)
     repeated, alike, example = _alike_tasks(texts)
     if repeated < MIN_TASKS or alike < SAME_SHARE * repeated or example is None:
