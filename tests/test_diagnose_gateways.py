@@ -17,6 +17,7 @@ gateway adding a disclaimer footer to every reply: the answers ending the reply 
 import os
 import subprocess
 import sys
+import textwrap
 import time
 from pathlib import Path
 
@@ -453,150 +454,31 @@ def test_a_serve_script_left_on_last_months_experiment_is_named_against_the_expe
     assert top.fix.startswith("Point serve.sh at exp-0402-rl")
 
 
-TEMPLATE_GATEWAY = '''"""gateway.py: one URL for every tool. Safety template: the request goes into the system turn."""
+
+EDITING_GATEWAY = '''"""gateway.py: one URL for every tool. {purpose}"""
 import json
 import sys
 import urllib.request
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 UPSTREAM = sys.argv[2]
-SAFETY_TEMPLATE = "Follow the safety policy. The user's request is below.\\n\\n"
-WRAP = {wrap}
+{settings}
 
 
 class Gateway(BaseHTTPRequestHandler):
     def _forward(self, body):
-        if self.path.endswith("/chat/completions") and WRAP:
+        completion = self.path.endswith("/chat/completions")
+        if completion:
             request = json.loads(body)
-            asked = "\\n".join(str(m.get("content")) for m in request["messages"] if m.get("role") == "user")
-            request["messages"] = [{{"role": "system", "content": SAFETY_TEMPLATE + asked}},
-                                   {{"role": "user", "content": "Please answer the request above."}}]
+{request_edit}
             body = json.dumps(request).encode()
         forwarded = urllib.request.Request(UPSTREAM + self.path, data=body, method=self.command,
                                            headers={{"Content-Type": "application/json"}})
         with urllib.request.urlopen(forwarded, timeout=120) as answer:
             status, data = answer.status, answer.read()
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-
-    def do_GET(self):
-        self._forward(None)
-
-    def do_POST(self):
-        self._forward(self.rfile.read(int(self.headers["Content-Length"])))
-
-
-ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), Gateway).serve_forever()
-'''
-
-
-@pytest.mark.parametrize("wrap", [True, False])
-def test_a_gateway_moving_the_question_into_a_system_template_is_named_with_its_template(tmp_path: Path, wrap: bool):
-    """The gateway moves the user's question into the system turn behind a safety template and sends a fixed user
-    turn: the model answers that turn, and every rollout scores 0. Forwarding the messages as they are is healthy."""
-    checkpoint = demo_checkpoints(tmp_path / "checkpoints", 2, ["string_match"])[-1]  # step 200: mostly right
-    run = tmp_path / "run"
-    (run / "logs").mkdir(parents=True)
-    (run / "gateway.py").write_text(TEMPLATE_GATEWAY.format(wrap=wrap))
-    _collect_through_front(run, [checkpoint], "gateway.py", lambda addresses: addresses)
-
-    report = diagnose(run)
-
-    if not wrap:
-        assert report.category == "healthy", [f.title for f in report.causes]
-        return
-    top = report.causes[0]
-    assert (top.category, top.id) == ("model_serving", "proxy_rewrites_the_exchange")
-    assert top.title.startswith("gateway.py, the proxy before the model server, rewrites every request's messages "
-                                "(line 17, with SAFETY_TEMPLATE)")
-    assert [line.where for line in top.evidence] == ["gateway.py:8", "gateway.py:17"]
-    assert "keep SAFETY_TEMPLATE from touching the task's own turns" in top.fix
-
-
-SEED_GATEWAY = '''"""gateway.py: one URL for every tool. Reproducible answers for the chat UI demo."""
-import json
-import sys
-import urllib.request
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-
-UPSTREAM = sys.argv[2]
-FIXED_SEED = {seed}  # same question, same reply
-
-
-class Gateway(BaseHTTPRequestHandler):
-    def _forward(self, body):
-        if self.path.endswith("/chat/completions") and FIXED_SEED is not None:
-            request = json.loads(body)
-            request["seed"] = FIXED_SEED
-            body = json.dumps(request).encode()
-        forwarded = urllib.request.Request(UPSTREAM + self.path, data=body, method=self.command,
-                                           headers={{"Content-Type": "application/json"}})
-        with urllib.request.urlopen(forwarded, timeout=120) as answer:
-            status, data = answer.status, answer.read()
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-
-    def do_GET(self):
-        self._forward(None)
-
-    def do_POST(self):
-        self._forward(self.rfile.read(int(self.headers["Content-Length"])))
-
-
-ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), Gateway).serve_forever()
-'''
-
-
-@pytest.mark.parametrize("seed", [1234, None])
-def test_a_gateway_pinning_one_sampling_seed_makes_every_repeat_one_sample(tmp_path: Path, seed: int | None):
-    """The gateway sets one seed on every request: each task's two repeats get the same reply, and the run measures
-    one sample twice. Without it, the repeats are samples of their own and the run is healthy."""
-    checkpoint = demo_checkpoints(tmp_path / "checkpoints", 2, ["string_match"])[0]  # step 100: right about half the time
-    run = tmp_path / "run"
-    (run / "logs").mkdir(parents=True)
-    (run / "gateway.py").write_text(SEED_GATEWAY.format(seed=seed))
-    _collect_through_front(run, [checkpoint], "gateway.py", lambda addresses: addresses)
-
-    report = diagnose(run)
-
-    if seed is None:
-        assert all(f.id != "repeats_sampled_alike" for f in report.findings)
-        assert report.category == "healthy", [f.title for f in report.causes]
-        return
-    top = report.causes[0]
-    assert (top.category, top.id) == ("model_serving", "repeats_sampled_alike")
-    assert top.title.endswith("the repeats are one sample: gateway.py:15 sets the same `seed` on every request")
-    assert [line.where for line in top.evidence[1:]] == ["gateway.py:8", "gateway.py:15"]
-    assert "Stop gateway.py from setting `seed` on the run's requests (line 15, FIXED_SEED;" in top.fix
-
-
-FOOTER_GATEWAY = '''"""gateway.py: one URL for every tool. Adds the usage disclaimer to every reply of the chat UI."""
-import json
-import sys
-import urllib.request
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-
-UPSTREAM = sys.argv[2]
-FOOTER = "\\n\\n-- Generated by TeamGPT. Check important facts before use."
-ADD_FOOTER = {add}
-
-
-class Gateway(BaseHTTPRequestHandler):
-    def _forward(self, body):
-        forwarded = urllib.request.Request(UPSTREAM + self.path, data=body, method=self.command,
-                                           headers={{"Content-Type": "application/json"}})
-        with urllib.request.urlopen(forwarded, timeout=120) as answer:
-            status, data = answer.status, answer.read()
-        if self.path.endswith("/chat/completions") and ADD_FOOTER:
+        if completion:
             reply = json.loads(data)
-            for choice in reply["choices"]:
-                choice["message"]["content"] = (choice["message"].get("content") or "") + FOOTER
+{reply_edit}
             data = json.dumps(reply).encode()
         self.send_response(status)
         self.send_header("Content-Type", "application/json")
@@ -615,15 +497,82 @@ ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), Gateway).serve_forever()
 '''
 
 
+def _editing_gateway_run(tmp_path: Path, purpose: str, settings: str, request_edit: str = "pass",
+                         reply_edit: str = "pass") -> Path:
+    """A run collected through a gateway whose chat completions go through `request_edit` (lines acting on
+    `request`, the request's JSON) and `reply_edit` (on `reply`), in front of the policy at step 200 (mostly right)."""
+    checkpoint = demo_checkpoints(tmp_path / "checkpoints", 2, ["string_match"])[-1]
+    run = tmp_path / "run"
+    (run / "logs").mkdir(parents=True)
+    (run / "gateway.py").write_text(EDITING_GATEWAY.format(
+        purpose=purpose, settings=settings, request_edit=textwrap.indent(request_edit, " " * 12),
+        reply_edit=textwrap.indent(reply_edit, " " * 12)))
+    _collect_through_front(run, [checkpoint], "gateway.py", lambda addresses: addresses)
+    return run
+
+
+def _line_of(run: Path, start: str) -> str:
+    """`gateway.py:<line>` of the gateway's first line that starts with `start`."""
+    lines = (run / "gateway.py").read_text().splitlines()
+    return f"gateway.py:{next(n for n, line in enumerate(lines, 1) if line.strip().startswith(start))}"
+
+
+@pytest.mark.parametrize("wrap", [True, False])
+def test_a_gateway_moving_the_question_into_a_system_template_is_named_with_its_template(tmp_path: Path, wrap: bool):
+    """The gateway moves the user's question into the system turn behind a safety template and sends a fixed user
+    turn: the model answers that turn, and every rollout scores 0. Forwarding the messages as they are is healthy."""
+    run = _editing_gateway_run(
+        tmp_path, "Safety template: the request goes into the system turn.",
+        f'SAFETY_TEMPLATE = "Follow the safety policy. The user\'s request is below.\\n\\n"\nWRAP = {wrap}',
+        request_edit='if WRAP:\n    asked = "\\n".join(str(m.get("content")) for m in request["messages"] if m.get("role") == "user")\n'
+                     '    request["messages"] = [{"role": "system", "content": SAFETY_TEMPLATE + asked},\n'
+                     '                           {"role": "user", "content": "Please answer the request above."}]')
+
+    report = diagnose(run)
+
+    if not wrap:
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    rewrite = _line_of(run, 'request["messages"] =')
+    assert (top.category, top.id) == ("model_serving", "proxy_rewrites_the_exchange")
+    assert top.title.startswith("gateway.py, the proxy before the model server, rewrites every request's messages "
+                                f"(line {rewrite.split(':')[1]}, with SAFETY_TEMPLATE)")
+    assert [line.where for line in top.evidence] == [_line_of(run, "SAFETY_TEMPLATE ="), rewrite]
+    assert "keep SAFETY_TEMPLATE from touching the task's own turns" in top.fix
+
+
+@pytest.mark.parametrize("seed", [1234, None])
+def test_a_gateway_pinning_one_sampling_seed_makes_every_repeat_one_sample(tmp_path: Path, seed: int | None):
+    """The gateway sets one seed on every request: each task's two repeats get the same reply, and the run measures
+    one sample twice. Without it, the repeats are samples of their own and the run is healthy."""
+    run = _editing_gateway_run(tmp_path, "Reproducible answers for the chat UI demo.",
+                               f"FIXED_SEED = {seed}  # same question, same reply",
+                               request_edit='if FIXED_SEED is not None:\n    request["seed"] = FIXED_SEED')
+
+    report = diagnose(run)
+
+    if seed is None:
+        assert all(f.id != "repeats_sampled_alike" for f in report.findings)
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    sets = _line_of(run, 'request["seed"] =')
+    assert (top.category, top.id) == ("model_serving", "repeats_sampled_alike")
+    assert top.title.endswith(f"the repeats are one sample: {sets} sets the same `seed` on every request")
+    assert [line.where for line in top.evidence[1:]] == [_line_of(run, "FIXED_SEED ="), sets]
+    assert f"Stop gateway.py from setting `seed` on the run's requests (line {sets.split(':')[1]}, FIXED_SEED;" in top.fix
+
+
 @pytest.mark.parametrize("add", [True, False])
 def test_a_gateway_adding_a_disclaimer_footer_to_every_reply_is_named_with_its_footer(tmp_path: Path, add: bool):
     """The chat UI's disclaimer appended to every reply: the answers that end the reply take it along, and score 0.
     Without the footer, the run is healthy."""
-    checkpoint = demo_checkpoints(tmp_path / "checkpoints", 2, ["string_match"])[-1]  # step 200: mostly right
-    run = tmp_path / "run"
-    (run / "logs").mkdir(parents=True)
-    (run / "gateway.py").write_text(FOOTER_GATEWAY.format(add=add))
-    _collect_through_front(run, [checkpoint], "gateway.py", lambda addresses: addresses)
+    run = _editing_gateway_run(
+        tmp_path, "Adds the usage disclaimer to every reply of the chat UI.",
+        f'FOOTER = "\\n\\n-- Generated by TeamGPT. Check important facts before use."\nADD_FOOTER = {add}',
+        reply_edit='for choice in reply["choices"]:\n    if ADD_FOOTER:\n'
+                   '        choice["message"]["content"] = (choice["message"].get("content") or "") + FOOTER')
 
     report = diagnose(run)
 
@@ -631,7 +580,8 @@ def test_a_gateway_adding_a_disclaimer_footer_to_every_reply_is_named_with_its_f
         assert report.category == "healthy", [f.title for f in report.causes]
         return
     top = report.causes[0]
+    added = _line_of(run, 'choice["message"]["content"] =')
     assert (top.category, top.id) == ("model_serving", "proxy_rewrites_the_exchange")
     assert top.title.startswith("gateway.py, the proxy before the model server, adds FOOTER to every answer:")
-    assert [line.where for line in top.evidence[:2]] == ["gateway.py:8", "gateway.py:21"]
-    assert top.fix.startswith("Forward the replies unchanged in gateway.py (line 21:")
+    assert [line.where for line in top.evidence[:2]] == [_line_of(run, "FOOTER ="), added]
+    assert top.fix.startswith(f"Forward the replies unchanged in gateway.py (line {added.split(':')[1]}:")

@@ -20,6 +20,17 @@ from gym_pipeline.diagnose import diagnose
 from gym_pipeline.environments import get_environment
 
 
+@pytest.fixture(autouse=True)
+def git_identity(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The user's git identity (stash and commits need one), and local submodules allowed, for every git command of a
+    test, the run script's included."""
+    settings = {"user.name": "Eval User", "user.email": "eval@example.com", "protocol.file.allow": "always"}
+    for number, (key, value) in enumerate(settings.items()):
+        monkeypatch.setenv(f"GIT_CONFIG_KEY_{number}", key)
+        monkeypatch.setenv(f"GIT_CONFIG_VALUE_{number}", value)
+    monkeypatch.setenv("GIT_CONFIG_COUNT", str(len(settings)))
+
+
 def _checkout_with_a_label_fix(tmp_path: Path) -> Path:
     """A shared eval repository whose committed labels are wrong, and a user's clone with them fixed, uncommitted."""
     rows = get_environment("string_match").dataset_path.read_text().splitlines()[:10]
@@ -35,11 +46,7 @@ def _checkout_with_a_label_fix(tmp_path: Path) -> Path:
 
 
 @pytest.mark.parametrize("pops", [False, True])
-def test_a_label_fix_left_in_git_stash_is_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, pops: bool) -> None:
-    for variable in ("GIT_AUTHOR_NAME", "GIT_COMMITTER_NAME"):
-        monkeypatch.setenv(variable, "Eval User")
-    for variable in ("GIT_AUTHOR_EMAIL", "GIT_COMMITTER_EMAIL"):
-        monkeypatch.setenv(variable, "eval@example.com")
+def test_a_label_fix_left_in_git_stash_is_named(tmp_path: Path, pops: bool) -> None:
     checkout = _checkout_with_a_label_fix(tmp_path)
     script = (f"(cd {checkout} && git stash && git pull -q{' && git stash pop -q' if pops else ''})\n"
               f"{CLI} materialize --input {checkout}/data/tasks.jsonl --num-repeats 2 --agent string_match_simple_agent "
@@ -68,29 +75,23 @@ def _checkout_with_a_data_submodule(tmp_path: Path) -> Path:
     data.mkdir(parents=True)
     (data / "tasks.jsonl").write_text(
         "".join(json.dumps({**json.loads(row), "expected_answer": "unreviewed"}) + "\n" for row in rows))
-    git = ["git", "-c", "protocol.file.allow=always"]
     for command in (["init", "-q", "-b", "main"], ["add", "."], ["commit", "-qm", "data"]):
-        subprocess.run([*git, *command], cwd=data, check=True)
+        subprocess.run(["git", *command], cwd=data, check=True)
     evals.mkdir()
     for command in (["init", "-q", "-b", "main"], ["submodule", "add", "-q", str(data), "data"],
                     ["commit", "-qm", "evals with data"]):
-        subprocess.run([*git, *command], cwd=evals, check=True)
-    subprocess.run([*git, "clone", "-q", "--recurse-submodules", str(evals), str(checkout)], check=True)
+        subprocess.run(["git", *command], cwd=evals, check=True)
+    subprocess.run(["git", "clone", "-q", "--recurse-submodules", str(evals), str(checkout)], check=True)
     (data / "tasks.jsonl").write_text("\n".join(rows) + "\n")  # the labelling team's fix
-    subprocess.run([*git, "commit", "-qam", "fix labels"], cwd=data, check=True)
+    subprocess.run(["git", "commit", "-qam", "fix labels"], cwd=data, check=True)
     for command in (["submodule", "update", "-q", "--remote", "data"], ["commit", "-qam", "data: label fix"]):
-        subprocess.run([*git, *command], cwd=evals, check=True)
+        subprocess.run(["git", *command], cwd=evals, check=True)
     return checkout
 
 
 @pytest.mark.parametrize("updates_submodule", [False, True])
 def test_a_pull_that_moves_a_data_submodules_pointer_but_not_its_files_is_named(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, updates_submodule: bool) -> None:
-    for number, (key, value) in enumerate({"protocol.file.allow": "always", "user.name": "Eval User",
-                                           "user.email": "eval@example.com"}.items()):
-        monkeypatch.setenv(f"GIT_CONFIG_KEY_{number}", key)
-        monkeypatch.setenv(f"GIT_CONFIG_VALUE_{number}", value)
-    monkeypatch.setenv("GIT_CONFIG_COUNT", "3")
+        tmp_path: Path, updates_submodule: bool) -> None:
     checkout = _checkout_with_a_data_submodule(tmp_path)
     update = " && git submodule update --init" if updates_submodule else ""
     script = (f"(cd {checkout} && git pull{update} && git status --short)\n"
@@ -113,13 +114,9 @@ def test_a_pull_that_moves_a_data_submodules_pointer_but_not_its_files_is_named(
 
 
 @pytest.mark.parametrize("update", ["git fetch", "git pull -q"])
-def test_a_checkout_updated_with_git_fetch_alone_keeps_the_old_labels(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, update: str) -> None:
+def test_a_checkout_updated_with_git_fetch_alone_keeps_the_old_labels(tmp_path: Path, update: str) -> None:
     """The labelling team commits the label fix to the shared repository; the run script `updates` the user's clone
     with `git fetch`, which changes no file, and the run scores the old labels. `git pull` brings the fix."""
-    for variable, value in (("GIT_AUTHOR_NAME", "Eval User"), ("GIT_COMMITTER_NAME", "Eval User"),
-                            ("GIT_AUTHOR_EMAIL", "eval@example.com"), ("GIT_COMMITTER_EMAIL", "eval@example.com")):
-        monkeypatch.setenv(variable, value)
     checkout = _checkout_with_a_label_fix(tmp_path)
     subprocess.run(["git", "checkout", "-q", "--", "."], cwd=checkout, check=True)  # the user's clone, unedited
     shared = tmp_path / "shared" / "evals"
