@@ -11,7 +11,8 @@ the tag is there, the replies pass whole. A serving script left on last month's 
 says it is of this month's. A gateway that moves the question into a system turn behind a safety template: the model
 answers the gateway's fixed user turn, and every rollout scores 0; forwarding the messages as they are is healthy.
 A gateway that pins one sampling seed on every request: each task's repeats are one reply; without it, healthy. A
-gateway adding a disclaimer footer to every reply: the answers ending the reply take it along and score 0.
+gateway adding a disclaimer footer to every reply: the answers ending the reply take it along and score 0. A gateway
+whose answer cache gives identical requests (a task's repeats) one reply; without the cache, healthy.
 """
 
 import os
@@ -585,3 +586,25 @@ def test_a_gateway_adding_a_disclaimer_footer_to_every_reply_is_named_with_its_f
     assert top.title.startswith("gateway.py, the proxy before the model server, adds FOOTER to every answer:")
     assert [line.where for line in top.evidence[:2]] == [_line_of(run, "FOOTER ="), added]
     assert top.fix.startswith(f"Forward the replies unchanged in gateway.py (line {added.split(':')[1]}:")
+
+
+@pytest.mark.parametrize("cache", [True, False])
+def test_a_gateway_answering_identical_requests_with_one_reply_is_named_with_its_table(tmp_path: Path, cache: bool):
+    """The chat UI's answer cache in the gateway gives identical requests the first reply: a task's repeats are
+    identical requests, so they are one sample. Without the cache, healthy."""
+    run = _editing_gateway_run(
+        tmp_path, "Answer cache for the chat UI: the same question gets the same answer.",
+        f"REPLIES = {{}}\nCACHE = {cache}",
+        reply_edit='if CACHE:\n    reply = REPLIES.setdefault(json.dumps(request["messages"], sort_keys=True), reply)')
+
+    report = diagnose(run)
+
+    if not cache:
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("model_serving", "repeats_sampled_alike")
+    assert top.title.endswith("the repeats are one sample: gateway.py gives identical requests one reply (REPLIES)")
+    assert [line.where for line in top.evidence[1:]] == [_line_of(run, "REPLIES ="), _line_of(run, "reply = REPLIES")]
+    assert top.fix.startswith("Forward every completion request to the model server in gateway.py: do not coalesce or "
+                              "cache them through REPLIES")

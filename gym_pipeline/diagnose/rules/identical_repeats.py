@@ -20,6 +20,7 @@ from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine, excerpt
 from gym_pipeline.diagnose.findings import NOTE, Finding
 from gym_pipeline.diagnose.rules.quality import prompts_at_fault
+from gym_pipeline.diagnose.rules.user_proxies import shared_replies
 from gym_pipeline.diagnose.user_scripts import lines_matching
 from gym_pipeline.diagnose.vocabulary import CONFIG, MODEL_SERVING
 
@@ -109,6 +110,22 @@ def rule_repeats_sampled_alike(ev: Evidence) -> list[Finding]:
             fix=f"Nothing to fix if one deterministic answer per task was meant: collect one repeat. To measure how "
                 f"often the model solves each task, remove `{field}` from responses_create_params in the source data "
                 "(sample with a temperature above 0 and no fixed seed), materialize again, then collect and profile.",
+        )]
+    shared = shared_replies(ev)
+    if shared is not None:
+        proxy, table, looked_up = shared
+        name = table.text.split("=", 1)[0].strip()
+        return [Finding(
+            category=MODEL_SERVING,
+            title=f"{title}: {proxy} gives identical requests one reply ({name})",
+            evidence=[shown, table, looked_up],
+            cause=f"{proxy} keeps requests and their replies in {name} ({table.where}) and looks each request up "
+                  f"there ({looked_up.where}): identical requests are coalesced into one call to the model server, or "
+                  "answered from an earlier reply. The repeats of a task are identical requests, sent together, so "
+                  "they all got the one reply: " + consequence,
+            fix=f"Forward every completion request to the model server in {proxy}: do not coalesce or cache them "
+                f"through {name} (keep it for the chat UI's requests, or key it by something each request has of its "
+                "own); then collect again on a clean output path and profile.",
         )]
     return [Finding(
         category=MODEL_SERVING,

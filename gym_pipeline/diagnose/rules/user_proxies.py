@@ -282,6 +282,26 @@ def pacing_proxy(ev: Evidence) -> tuple[EvidenceLine, EvidenceLine | None] | Non
     return None
 
 
+_TABLE = re.compile(r"^(?P<name>[A-Z][A-Z0-9_]{2,})\s*=\s*(?:\{\}|dict\(\)|OrderedDict\(\))")
+
+
+def shared_replies(ev: Evidence) -> tuple[str, EvidenceLine, EvidenceLine] | None:
+    """(the proxy's name, its table's line, the line that looks a request up in it) of a user's proxy that keeps
+    replies (or requests in flight) in a module-level table keyed by the request: identical requests get one reply."""
+    for proxy in _proxies(ev):
+        lines = proxy.text.splitlines()
+        for at, line in enumerate(lines, 1):
+            if not (table := _TABLE.match(line)):
+                continue
+            name = table["name"]
+            looked_up = next(((number, text.strip()) for number, text in enumerate(lines, 1)
+                              if re.search(rf"\b{name}(?:\.get\(|\.setdefault\(|\[)", text)), None)
+            if looked_up is not None:
+                return (proxy.name, EvidenceLine(file=proxy.name, line=at, text=line.strip()),
+                        EvidenceLine(file=proxy.name, line=looked_up[0], text=looked_up[1]))
+    return None
+
+
 def proxy_behind_reply(ev: Evidence, status: int | None) -> tuple[str, EvidenceLine, EvidenceLine | None] | None:
     """(the proxy's name, the line that answers so, the UPPER_CASE setting it goes by) of a user's proxy that sent
     the HTTP `status` a failed request got, or, for a reply that was no completion (`status` None), of a switch of
