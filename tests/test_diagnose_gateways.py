@@ -12,7 +12,8 @@ says it is of this month's. A gateway that moves the question into a system turn
 answers the gateway's fixed user turn, and every rollout scores 0; forwarding the messages as they are is healthy.
 A gateway that pins one sampling seed on every request: each task's repeats are one reply; without it, healthy. A
 gateway adding a disclaimer footer to every reply: the answers ending the reply take it along and score 0. A gateway
-whose answer cache gives identical requests (a task's repeats) one reply; without the cache, healthy.
+whose answer cache gives identical requests (a task's repeats) one reply; without the cache, healthy. A gateway
+localizing decimal points to commas in every reply: the decimal answers score 0.
 """
 
 import os
@@ -608,3 +609,27 @@ def test_a_gateway_answering_identical_requests_with_one_reply_is_named_with_its
     assert [line.where for line in top.evidence[1:]] == [_line_of(run, "REPLIES ="), _line_of(run, "reply = REPLIES")]
     assert top.fix.startswith("Forward every completion request to the model server in gateway.py: do not coalesce or "
                               "cache them through REPLIES")
+
+
+@pytest.mark.parametrize("localize", [True, False])
+def test_a_gateway_localizing_decimal_points_in_replies_is_named_with_its_substitution(tmp_path: Path,
+                                                                                        localize: bool):
+    """The gateway, set up for a German chat UI, writes every decimal point of a reply as a comma: the decimal
+    answers reach the verifier as `3,5` and score 0. Without the substitution, healthy."""
+    run = _editing_gateway_run(
+        tmp_path, "Localized replies for the German chat UI.",
+        f'import re\nDECIMAL_POINT = re.compile(r"(\\d)\\.(\\d)")  # the chat UI shows 3,5 for 3.5\nLOCALIZE = {localize}',
+        reply_edit='for choice in reply["choices"]:\n    if LOCALIZE:\n'
+                   '        choice["message"]["content"] = DECIMAL_POINT.sub(r"\\1,\\2", choice["message"]["content"])')
+
+    report = diagnose(run)
+
+    if not localize:
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("model_serving", "proxy_rewrites_the_exchange")
+    assert top.title.startswith("gateway.py, the proxy before the model server, rewrites every reply with "
+                                "DECIMAL_POINT:")
+    assert [line.where for line in top.evidence[:2]] == [_line_of(run, "DECIMAL_POINT ="),
+                                                         _line_of(run, 'choice["message"]["content"] =')]

@@ -7,6 +7,8 @@ completion). When it rewrites the exchange, the model is blamed for what the pro
   length, and scores 0;
 - it rewrites the request's messages (a safety template taking the question out of the user turn, an injection
   filter deleting the task's answer format): the model answers what the proxy sent;
+- it applies a substitution of its own to every reply (a chat UI's decimal commas, a filter masking digits): the
+  answers scored 0 are their labels substituted the same way;
 - it appends a text of its own to every reply (a chat UI's disclaimer footer): answers that end the reply take it
   along into the final answer;
 - it writes any other edit of the text back (a chat UI's clean-up: letters beyond ASCII dropped, markdown fences
@@ -21,6 +23,9 @@ from __future__ import annotations
 
 import ast
 import re
+from itertools import islice
+
+import orjson
 
 from gym_pipeline.diagnose.answer_texts import answer_texts
 from gym_pipeline.diagnose.evidence import Evidence
@@ -37,6 +42,7 @@ _SWITCH = re.compile(r"^(?P<name>[A-Z][A-Z0-9_]{2,})\s*=\s*True\b")
 _CONSTANT = r"^\s*{name}\s*=\s*(?P<value>\d+)"
 ONE_LENGTH_SHARE = 0.6  # of the answers, cut at the same length
 MIN_ROWS = 6
+MAX_ROWS = 5000  # of the rollouts read for answers scored 0
 MOSTLY_ZERO = 0.6  # of the scored rollouts, for a rewrite of the text to be what failed them
 
 
@@ -57,7 +63,8 @@ def _constant(file: UserFile, line: str) -> tuple[str, int, int] | None:
 def rule_proxy_rewrites_the_exchange(ev: Evidence) -> list[Finding]:
     for proxy in _proxies(ev):
         if (finding := _caps_max_tokens(ev, proxy) or _cuts_answers(ev, proxy) or _rewrites_requests(ev, proxy)
-                or _appends_to_answers(ev, proxy) or _rewrites_answers(ev, proxy)) is not None:
+                or _appends_to_answers(ev, proxy) or _substitutes_in_answers(ev, proxy)
+                or _rewrites_answers(ev, proxy)) is not None:
             return [finding]
     return []
 
@@ -257,6 +264,67 @@ def _appends_to_answers(ev: Evidence, proxy: UserFile) -> Finding | None:
                                                                        f"its use of {name}")
                 + f"; add {name} in the chat UI that wants it, or only for requests that are not the eval's), or send "
                   "the run straight to the model server; then collect again on a clean output path and profile.",
+        )
+    return None
+
+
+_SUBSTITUTES = re.compile(r"\[\s*[\"']content[\"']\s*\]\s*=\s*(?P<name>[A-Z][A-Z0-9_]{2,})\.sub\(\s*"
+                          r"(?P<replacement>r?(?P<q>[\"'])[^\"']*(?P=q))")
+_COMPILED = r"^{name}\s*=\s*re\.compile\(\s*(?P<pattern>r?(?P<q>[\"'])[^\"']*(?P=q))"
+MIN_SUBSTITUTED = 2  # answers scored 0 that are their label with the proxy's substitution
+
+
+def _scored_zero_answers(ev: Evidence) -> list[tuple[int, str, str]]:
+    """(line, expected answer, extracted answer) of the first rollouts scored 0 that keep both."""
+    rollouts, found = ev.artifacts.files.rollouts, []
+    if not rollouts.is_file():
+        return found
+    with rollouts.open("rb") as file:
+        for number, raw in enumerate(islice(file, MAX_ROWS), 1):
+            try:
+                row = orjson.loads(raw)
+            except orjson.JSONDecodeError:
+                continue
+            expected, extracted = row.get("expected_answer"), row.get("extracted_answer")
+            if row.get("reward") == 0 and isinstance(expected, str) and isinstance(extracted, str):
+                found.append((number, expected, extracted))
+    return found
+
+
+def _substitutes_in_answers(ev: Evidence, proxy: UserFile) -> Finding | None:
+    """A regular-expression substitution of the proxy's applied to every reply (`DECIMAL_POINT.sub(r"\\1,\\2", ...)`
+    for a chat UI's locale) that turns correct answers into what the verifier then refused: the label, substituted
+    the same way, is the extracted answer."""
+    for _, number, line, match in lines_matching([proxy], _SUBSTITUTES):
+        compiled = re.search(_COMPILED.format(name=match["name"]), proxy.text, re.M)
+        if compiled is None:
+            continue
+        try:
+            pattern = re.compile(ast.literal_eval(compiled["pattern"]))
+            replacement = ast.literal_eval(match["replacement"])
+            changed = [(row, expected, extracted) for row, expected, extracted in _scored_zero_answers(ev)
+                       if expected != extracted and pattern.sub(replacement, expected) == extracted]
+        except (ValueError, SyntaxError, re.error):
+            continue
+        if len(changed) < MIN_SUBSTITUTED:
+            continue
+        row, expected, extracted = changed[0]
+        defined = proxy.text[:compiled.start()].count("\n") + 1
+        return Finding(
+            category=MODEL_SERVING,
+            title=f"{proxy.name}, the proxy before the model server, rewrites every reply with {match['name']}: "
+                  f"{len(changed)} answers scored 0 are their label rewritten so ({expected!r} became {extracted!r})",
+            evidence=[EvidenceLine(file=proxy.name, line=defined, text=proxy.text.splitlines()[defined - 1].strip()),
+                      EvidenceLine(file=proxy.name, line=number, text=line.strip()),
+                      EvidenceLine(file=ev.rel(ev.artifacts.files.rollouts), line=row,
+                                   text=f"expected_answer={expected!r} extracted_answer={extracted!r}")],
+            cause=f"{proxy.name} line {number} applies {match['name']} to the text of each reply it forwards: the "
+                  f"model's answers reached the verifier rewritten ({expected!r} as {extracted!r}: the label, "
+                  "substituted the same way, is what the verifier extracted), and those scored 0. The model answered "
+                  "right; the proxy changed the reply.",
+            fix=f"Forward the replies unchanged in {proxy.name} (line {number}: apply {match['name']} only for the "
+                "chat UI that wants it, not to the eval's requests), or send the run straight to the model server; "
+                "then collect again on a clean output path and profile.",
         )
     return None
 
