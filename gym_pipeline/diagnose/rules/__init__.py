@@ -215,6 +215,7 @@ from gym_pipeline.diagnose.rules.strict_mode import (
     rule_read_at_the_end_of_a_file_stopped_a_strict_script,
     rule_unset_variable_stopped_a_strict_script,
 )
+from gym_pipeline.diagnose.rules.stripped_characters import rule_letters_stripped_as_a_set
 from gym_pipeline.diagnose.rules.taskfolders import with_task_folder_rules
 from gym_pipeline.diagnose.rules.test_literals import rule_test_expects_unreachable_text
 from gym_pipeline.diagnose.rules.test_status import rule_test_passes_whatever_the_agent_did
@@ -431,6 +432,7 @@ RULES: tuple[Rule, ...] = (
     Rule(6, "rewards_out_of_range", rule_rewards_out_of_range),
     Rule(6, "matching_answers_scored_zero", rule_matching_answers_scored_zero),
     Rule(6, "wrong_answers_scored_full", rule_wrong_answers_scored_full),
+    Rule(6, "letters_stripped_as_a_set", rule_letters_stripped_as_a_set),
     Rule(6, "other_answers_credited", rule_other_answers_credited),
     Rule(6, "expected_answers_not_options", rule_expected_answers_not_options),
     Rule(6, "expected_answers_case_lost", rule_expected_answers_case_lost),

@@ -1,0 +1,73 @@
+"""Step 6: a verifier normalizing answers with `str.rstrip("s")` (or `strip`, `lstrip`) given letters.
+
+The argument of `rstrip` is a set of characters, not a suffix: `"mars".rstrip("s")` is `"mar"`, and so is
+`"marss".rstrip("s")`. A verify that makes its comparison "plural-insensitive" that way credits wrong answers
+(`Marss`, `Mar` for `Mars`): the rewards are above what the model earned, and nothing fails.
+"""
+
+from __future__ import annotations
+
+import re
+from itertools import islice
+
+import orjson
+
+from gym_pipeline.diagnose.evidence import Evidence
+from gym_pipeline.diagnose.evidence_line import EvidenceLine
+from gym_pipeline.diagnose.findings import Finding
+from gym_pipeline.diagnose.verifier_source import verify_lines
+from gym_pipeline.diagnose.vocabulary import VERIFIER_RUNTIME
+
+_STRIPS_LETTERS = re.compile(r"\.(?P<side>r|l)?strip\(\s*[\"'](?P<chars>[^\"']*[A-Za-z][^\"']*)[\"']\s*\)")
+MAX_ROWS = 5000  # of the rollouts read for answers scored full
+
+
+def _credited_by_stripping(ev: Evidence, side: str, chars: str) -> list[tuple[int, str, str]]:
+    """(line, expected, extracted) of rollouts scored full whose answer differs from the label until both lose the
+    characters `chars` on `side` (r, l, or both)."""
+    def stripped(text: str) -> str:
+        text = text.strip().lower()
+        return text.rstrip(chars) if side == "r" else text.lstrip(chars) if side == "l" else text.strip(chars)
+
+    rollouts, found = ev.artifacts.files.rollouts, []
+    if not rollouts.is_file():
+        return found
+    with rollouts.open("rb") as file:
+        for number, raw in enumerate(islice(file, MAX_ROWS), 1):
+            try:
+                row = orjson.loads(raw)
+            except orjson.JSONDecodeError:
+                continue
+            expected, extracted, reward = row.get("expected_answer"), row.get("extracted_answer"), row.get("reward")
+            if (isinstance(expected, str) and isinstance(extracted, str) and isinstance(reward, int | float)
+                    and reward >= 1 and expected.strip().lower() != extracted.strip().lower()
+                    and stripped(expected) == stripped(extracted)):
+                found.append((number, expected, extracted))
+    return found
+
+
+def rule_letters_stripped_as_a_set(ev: Evidence) -> list[Finding]:
+    for file, number, line in verify_lines(ev.verifier_sources, ev.run_dir, _STRIPS_LETTERS):
+        match = _STRIPS_LETTERS.search(line)
+        credited = _credited_by_stripping(ev, match["side"] or "", match["chars"].lower())
+        if not credited:
+            continue
+        row, expected, extracted = credited[0]
+        call = match[0].lstrip(".")
+        return [Finding(
+            category=VERIFIER_RUNTIME,
+            title=f"{file}:{number} compares answers after `{call}`, which strips every one of those characters: "
+                  f"{len(credited)} wrong answers scored full ({extracted!r} for {expected!r})",
+            evidence=[EvidenceLine(file=file, line=number, text=line),
+                      EvidenceLine(file=ev.rel(ev.artifacts.files.rollouts), line=row,
+                                   text=f"reward=1 expected_answer={expected!r} extracted_answer={extracted!r}")],
+            cause=f"`{call}` takes a set of characters, not a suffix: it removes all of {match['chars']!r} from the "
+                  f"end (or start) however many there are, so {extracted!r} and {expected!r} become the same text and "
+                  "the wrong answer is credited. The rewards are higher than what the model earned, and nothing "
+                  "fails.",
+            fix=f"In {file}:{number}, remove one suffix, not a set of characters: for a singular form, "
+                f"`word[:-1] if word.endswith(\"s\") else word` (or `word.removesuffix(\"s\")`, Python 3.9+) instead of "
+                f"`{call}`; then score the stored responses again, no model needed (`gym-pipeline reverify "
+                f"{ev.run_dir} --env <env>`, `--gym` for a Gym resources server), and profile.",
+        )]
+    return []
