@@ -1,4 +1,5 @@
-"""The answers' texts of a run's first rollouts, for readings of what the model (or what stood before it) replied."""
+"""What the first rollouts of a run answered: the reply texts, and the answers their verifier graded, for the
+readings of what the model (or what stood before it) replied."""
 
 from __future__ import annotations
 
@@ -37,3 +38,28 @@ def answer_texts(ev: Evidence) -> list[AnswerText]:
                 texts.append(AnswerText(number, task if isinstance(task, int) else None, text,
                                         reward if isinstance(reward, int | float) else None))
     return texts
+
+
+class GradedAnswer(NamedTuple):
+    line: int  # of rollouts.jsonl
+    expected: str  # the row's expected_answer
+    extracted: str  # what the verifier took as the answer
+    reward: float
+
+
+def graded_answers(ev: Evidence) -> list[GradedAnswer]:
+    """The expected and extracted answers, with the reward, of the first rollouts whose verifier keeps both."""
+    rollouts = ev.artifacts.files.rollouts
+    if not rollouts.is_file():
+        return []
+    found = []
+    with rollouts.open("rb") as file:
+        for number, raw in enumerate(islice(file, MAX_ROWS_READ), 1):
+            try:
+                row = orjson.loads(raw)
+            except orjson.JSONDecodeError:
+                continue
+            expected, extracted, reward = row.get("expected_answer"), row.get("extracted_answer"), row.get("reward")
+            if isinstance(expected, str) and isinstance(extracted, str) and isinstance(reward, int | float):
+                found.append(GradedAnswer(number, expected, extracted, reward))
+    return found

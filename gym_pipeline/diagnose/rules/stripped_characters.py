@@ -8,10 +8,8 @@ The argument of `rstrip` is a set of characters, not a suffix: `"mars".rstrip("s
 from __future__ import annotations
 
 import re
-from itertools import islice
 
-import orjson
-
+from gym_pipeline.diagnose.answer_texts import graded_answers
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import Finding
@@ -19,7 +17,6 @@ from gym_pipeline.diagnose.verifier_source import verify_lines
 from gym_pipeline.diagnose.vocabulary import VERIFIER_RUNTIME
 
 _STRIPS_LETTERS = re.compile(r"\.(?P<side>r|l)?strip\(\s*[\"'](?P<chars>[^\"']*[A-Za-z][^\"']*)[\"']\s*\)")
-MAX_ROWS = 5000  # of the rollouts read for answers scored full
 
 
 def _credited_by_stripping(ev: Evidence, side: str, chars: str) -> list[tuple[int, str, str]]:
@@ -29,21 +26,9 @@ def _credited_by_stripping(ev: Evidence, side: str, chars: str) -> list[tuple[in
         text = text.strip().lower()
         return text.rstrip(chars) if side == "r" else text.lstrip(chars) if side == "l" else text.strip(chars)
 
-    rollouts, found = ev.artifacts.files.rollouts, []
-    if not rollouts.is_file():
-        return found
-    with rollouts.open("rb") as file:
-        for number, raw in enumerate(islice(file, MAX_ROWS), 1):
-            try:
-                row = orjson.loads(raw)
-            except orjson.JSONDecodeError:
-                continue
-            expected, extracted, reward = row.get("expected_answer"), row.get("extracted_answer"), row.get("reward")
-            if (isinstance(expected, str) and isinstance(extracted, str) and isinstance(reward, int | float)
-                    and reward >= 1 and expected.strip().lower() != extracted.strip().lower()
-                    and stripped(expected) == stripped(extracted)):
-                found.append((number, expected, extracted))
-    return found
+    return [(answer.line, answer.expected, answer.extracted) for answer in graded_answers(ev)
+            if answer.reward >= 1 and answer.expected.strip().lower() != answer.extracted.strip().lower()
+            and stripped(answer.expected) == stripped(answer.extracted)]
 
 
 def rule_letters_stripped_as_a_set(ev: Evidence) -> list[Finding]:

@@ -23,11 +23,8 @@ from __future__ import annotations
 
 import ast
 import re
-from itertools import islice
 
-import orjson
-
-from gym_pipeline.diagnose.answer_texts import answer_texts
+from gym_pipeline.diagnose.answer_texts import answer_texts, graded_answers
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine, excerpt
 from gym_pipeline.diagnose.findings import Finding
@@ -42,7 +39,6 @@ _SWITCH = re.compile(r"^(?P<name>[A-Z][A-Z0-9_]{2,})\s*=\s*True\b")
 _CONSTANT = r"^\s*{name}\s*=\s*(?P<value>\d+)"
 ONE_LENGTH_SHARE = 0.6  # of the answers, cut at the same length
 MIN_ROWS = 6
-MAX_ROWS = 5000  # of the rollouts read for answers scored 0
 MOSTLY_ZERO = 0.6  # of the scored rollouts, for a rewrite of the text to be what failed them
 
 
@@ -274,23 +270,6 @@ _COMPILED = r"^{name}\s*=\s*re\.compile\(\s*(?P<pattern>r?(?P<q>[\"'])[^\"']*(?P
 MIN_SUBSTITUTED = 2  # answers scored 0 that are their label with the proxy's substitution
 
 
-def _scored_zero_answers(ev: Evidence) -> list[tuple[int, str, str]]:
-    """(line, expected answer, extracted answer) of the first rollouts scored 0 that keep both."""
-    rollouts, found = ev.artifacts.files.rollouts, []
-    if not rollouts.is_file():
-        return found
-    with rollouts.open("rb") as file:
-        for number, raw in enumerate(islice(file, MAX_ROWS), 1):
-            try:
-                row = orjson.loads(raw)
-            except orjson.JSONDecodeError:
-                continue
-            expected, extracted = row.get("expected_answer"), row.get("extracted_answer")
-            if row.get("reward") == 0 and isinstance(expected, str) and isinstance(extracted, str):
-                found.append((number, expected, extracted))
-    return found
-
-
 def _substitutes_in_answers(ev: Evidence, proxy: UserFile) -> Finding | None:
     """A regular-expression substitution of the proxy's applied to every reply (`DECIMAL_POINT.sub(r"\\1,\\2", ...)`
     for a chat UI's locale) that turns correct answers into what the verifier then refused: the label, substituted
@@ -302,8 +281,9 @@ def _substitutes_in_answers(ev: Evidence, proxy: UserFile) -> Finding | None:
         try:
             pattern = re.compile(ast.literal_eval(compiled["pattern"]))
             replacement = ast.literal_eval(match["replacement"])
-            changed = [(row, expected, extracted) for row, expected, extracted in _scored_zero_answers(ev)
-                       if expected != extracted and pattern.sub(replacement, expected) == extracted]
+            changed = [(answer.line, answer.expected, answer.extracted) for answer in graded_answers(ev)
+                       if answer.reward == 0 and answer.expected != answer.extracted
+                       and pattern.sub(replacement, answer.expected) == answer.extracted]
         except (ValueError, SyntaxError, re.error):
             continue
         if len(changed) < MIN_SUBSTITUTED:
