@@ -413,12 +413,11 @@ def test_script(run: TaskFolderRun, run_dir: Path, task: str) -> tuple[Path, lis
         return None
 
 
-def _appends_reward(run: TaskFolderRun, run_dir: Path, task: str) -> str:
+# Readings of a task's tests/test.sh (its name and lines) for a reward that is missing or invalid: each returns a
+# sentence for the fix, or "".
+
+def _appends_reward(task: str, lines: list[str]) -> str:
     """A test.sh that appends (`>>`) to reward.txt: one line per check, which is no longer one number."""
-    script = test_script(run, run_dir, task)
-    if script is None:
-        return ""
-    _, lines = script
     appends = [n for n, line in enumerate(lines, 1) if _APPENDS_REWARD.search(line)]
     if not appends:
         return ""
@@ -433,12 +432,10 @@ _WRITES_REWARD = re.compile(r"^\s*(?:echo|printf)\s+(?![\"']?[\d.]+[\"']?\s*>)(?
 _FRACTION = re.compile(r"\$\{?(?P<part>\w+)\}?\s*/\s*\$\{?(?P<whole>\w+)\}?")
 
 
-def _written_reward(run: TaskFolderRun, run_dir: Path, task: str) -> str:
+def _written_reward(task: str, lines: list[str]) -> str:
     """A test.sh line that writes reward.txt from something other than a number: a fraction `$PASSED/$TOTAL` is
     text, not the number it stands for."""
-    script = test_script(run, run_dir, task)
-    written = next(((n, line.strip(), m) for n, line in enumerate(script[1], 1)
-                    if (m := _WRITES_REWARD.match(line))), None) if script else None
+    written = next(((n, line.strip(), m) for n, line in enumerate(lines, 1) if (m := _WRITES_REWARD.match(line))), None)
     if written is None:
         return ""
     number, line, match = written
@@ -454,12 +451,11 @@ _CHAIN_REDIRECTING_ONE_BRANCH = re.compile(r"&&\s*(?:echo|printf)\s+(?P<first>[^
                                            r"[^|&>;]+?>\s*\S*reward\.(?:txt|json)")
 
 
-def _redirect_of_one_branch(run: TaskFolderRun, run_dir: Path, task: str) -> str:
+def _redirect_of_one_branch(task: str, lines: list[str]) -> str:
     """A test.sh line `check && echo 1 || echo 0 > reward.txt`: only the failure branch is redirected, so a passing
     check prints its reward and writes no file."""
-    script = test_script(run, run_dir, task)
-    found = next(((n, line.strip()) for n, line in enumerate(script[1], 1)
-                  if _CHAIN_REDIRECTING_ONE_BRANCH.search(line)), None) if script else None
+    found = next(((n, line.strip()) for n, line in enumerate(lines, 1) if _CHAIN_REDIRECTING_ONE_BRANCH.search(line)),
+                 None)
     if found is None:
         return ""
     number, line = found
@@ -473,14 +469,13 @@ _BACKGROUNDED = re.compile(r"(?<![&|])&\s*(?:#.*)?$")  # a command (or group) se
 _WAITS = re.compile(r"^\s*wait\b")
 
 
-def _check_left_in_background(run: TaskFolderRun, run_dir: Path, task: str) -> str:
+def _check_left_in_background(task: str, lines: list[str]) -> str:
     """A test.sh that sends the check writing its reward to the background (`( sleep 3; check ) &`) and never waits:
     test.sh exits at once, the verifier ends with it, and the reward comes too late or never."""
-    script = test_script(run, run_dir, task)
-    lines = script[1] if script else []
+    if not any(_REWARD_WRITE.search(line) for line in lines):
+        return ""
     found = next(((n, line.strip()) for n, line in enumerate(lines, 1) if _BACKGROUNDED.search(line)
-                  and _REWARD_WRITE.search("\n".join(lines)) and not any(_WAITS.match(after) for after in lines[n:])),
-                 None)
+                  and not any(_WAITS.match(after) for after in lines[n:])), None)
     if found is None:
         return ""
     number, line = found
@@ -493,11 +488,9 @@ def _check_left_in_background(run: TaskFolderRun, run_dir: Path, task: str) -> s
 _EXITS = re.compile(r"(?:\|\||&&|;|then)\s*exit\b(?:\s+0)?\s*(?:;|$|fi\b)|^\s*exit(?:\s+0)?\s*$")
 
 
-def _exits_before_the_reward(run: TaskFolderRun, run_dir: Path, task: str) -> str:
+def _exits_before_the_reward(task: str, lines: list[str]) -> str:
     """A test.sh that can exit 0 on a line before the one writing the reward (a quick-mode guard `[ -n "$FULL_CHECK" ]
     || exit 0` kept from CI): where the condition holds, the verifier ends without a reward."""
-    script = test_script(run, run_dir, task)
-    lines = script[1] if script else []
     writes = next((n for n, line in enumerate(lines, 1) if _REWARD_WRITE.search(line)
                    and not line.lstrip().startswith("#")), None)
     if writes is None:
@@ -517,11 +510,9 @@ def _exits_before_the_reward(run: TaskFolderRun, run_dir: Path, task: str) -> st
 _REDIRECT_TO_VARIABLE = re.compile(r">{1,2}\s*\"?\$\{?(?P<name>[A-Za-z_]\w*)\}?\"?")
 
 
-def _redirect_to_an_unset_variable(run: TaskFolderRun, run_dir: Path, task: str) -> str:
+def _redirect_to_an_unset_variable(task: str, lines: list[str]) -> str:
     """A test.sh writing its reward to `$NAME` that it never sets, beside a variable of a name close to it that holds
     the reward's path (`REWARD_FILE=...` and `> $REWARD_FLIE`): bash refuses the redirect, no reward is written."""
-    script = test_script(run, run_dir, task)
-    lines = script[1] if script else []
     text = "\n".join(lines)
     assigned = set(re.findall(r"^\s*(?:export\s+|local\s+|readonly\s+)?([A-Za-z_]\w*)=", text, re.M))
     for number, line in enumerate(lines, 1):
@@ -537,12 +528,16 @@ def _redirect_to_an_unset_variable(run: TaskFolderRun, run_dir: Path, task: str)
     return ""
 
 
+_READINGS_OF_KIND = {INVALID_REWARD: (_appends_reward, _written_reward),
+                     MISSING_REWARD: (_appends_reward, _redirect_of_one_branch, _check_left_in_background,
+                                      _exits_before_the_reward, _redirect_to_an_unset_variable)}
+
+
 def _reward_fix(run: TaskFolderRun, kind: str, tasks: list[str], *, run_dir: Path) -> str:
-    appends = _appends_reward(run, run_dir, tasks[0]) or (
-        _written_reward(run, run_dir, tasks[0]) if kind == INVALID_REWARD else "") or (
-        (_redirect_of_one_branch(run, run_dir, tasks[0]) or _check_left_in_background(run, run_dir, tasks[0])
-         or _exits_before_the_reward(run, run_dir, tasks[0]) or _redirect_to_an_unset_variable(run, run_dir, tasks[0]))
-        if kind == MISSING_REWARD else "")
+    script = test_script(run, run_dir, tasks[0])  # read once for every reading of it
+    lines = script[1] if script else []
+    appends = next((said for reading in _READINGS_OF_KIND.get(kind, (_appends_reward,))
+                    if (said := reading(tasks[0], lines))), "")
     return (appends.lstrip() + " " if appends else "") + (
             f"Open the task's test-stdout.txt, which holds everything test.sh printed (the run summary's "
             f"verifier_log_dir), or read failure_reason for a masked row. To check the verifier without a model, run "
