@@ -1,14 +1,15 @@
 """What the first rollouts of a run answered: the reply texts, and the answers their verifier graded, for the
-readings of what the model (or what stood before it) replied."""
+readings of what the model (or what stood before it) replied. Evidence reads each once (`ev.answer_texts`,
+`ev.graded_answers`)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from itertools import islice
+from pathlib import Path
 from typing import NamedTuple
 
 import orjson
-
-from gym_pipeline.diagnose.evidence import Evidence
 
 MAX_ROWS_READ = 5000  # of the rollouts: enough to see a pattern, cheap on a run of millions
 
@@ -20,26 +21,6 @@ class AnswerText(NamedTuple):
     reward: float | None
 
 
-def answer_texts(ev: Evidence) -> list[AnswerText]:
-    """The last output message's text of each of the first rollouts (rows without one are left out)."""
-    rollouts = ev.artifacts.files.rollouts
-    if not rollouts.is_file():
-        return []
-    texts = []
-    with rollouts.open("rb") as file:
-        for number, raw in enumerate(islice(file, MAX_ROWS_READ), 1):
-            try:
-                row = orjson.loads(raw)
-                text = row["response"]["output"][-1]["content"][0]["text"]
-            except (orjson.JSONDecodeError, KeyError, IndexError, TypeError):
-                continue
-            if isinstance(text, str):
-                reward, task = row.get("reward"), row.get("_ng_task_index")
-                texts.append(AnswerText(number, task if isinstance(task, int) else None, text,
-                                        reward if isinstance(reward, int | float) else None))
-    return texts
-
-
 class GradedAnswer(NamedTuple):
     line: int  # of rollouts.jsonl
     expected: str  # the row's expected_answer
@@ -47,19 +28,40 @@ class GradedAnswer(NamedTuple):
     reward: float
 
 
-def graded_answers(ev: Evidence) -> list[GradedAnswer]:
-    """The expected and extracted answers, with the reward, of the first rollouts whose verifier keeps both."""
-    rollouts = ev.artifacts.files.rollouts
+def _first_rows(rollouts: Path) -> Iterator[tuple[int, dict]]:
+    """(line, row) of the first MAX_ROWS_READ rollouts that are JSON objects."""
     if not rollouts.is_file():
-        return []
-    found = []
+        return
     with rollouts.open("rb") as file:
         for number, raw in enumerate(islice(file, MAX_ROWS_READ), 1):
             try:
                 row = orjson.loads(raw)
             except orjson.JSONDecodeError:
                 continue
-            expected, extracted, reward = row.get("expected_answer"), row.get("extracted_answer"), row.get("reward")
-            if isinstance(expected, str) and isinstance(extracted, str) and isinstance(reward, int | float):
-                found.append(GradedAnswer(number, expected, extracted, reward))
+            if isinstance(row, dict):
+                yield number, row
+
+
+def read_answer_texts(rollouts: Path) -> list[AnswerText]:
+    """The last output message's text of each of the first rollouts (rows without one are left out)."""
+    texts = []
+    for number, row in _first_rows(rollouts):
+        try:
+            text = row["response"]["output"][-1]["content"][0]["text"]
+        except (KeyError, IndexError, TypeError):
+            continue
+        if isinstance(text, str):
+            reward, task = row.get("reward"), row.get("_ng_task_index")
+            texts.append(AnswerText(number, task if isinstance(task, int) else None, text,
+                                    reward if isinstance(reward, int | float) else None))
+    return texts
+
+
+def read_graded_answers(rollouts: Path) -> list[GradedAnswer]:
+    """The expected and extracted answers, with the reward, of the first rollouts whose verifier keeps both."""
+    found = []
+    for number, row in _first_rows(rollouts):
+        expected, extracted, reward = row.get("expected_answer"), row.get("extracted_answer"), row.get("reward")
+        if isinstance(expected, str) and isinstance(extracted, str) and isinstance(reward, int | float):
+            found.append(GradedAnswer(number, expected, extracted, reward))
     return found

@@ -19,6 +19,7 @@ from functools import cached_property
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from gym_pipeline.diagnose.answer_texts import AnswerText, GradedAnswer, read_answer_texts, read_graded_answers
 from gym_pipeline.diagnose.artifacts import ArtifactFacts, collect_artifacts
 from gym_pipeline.diagnose.evidence_line import EvidenceLine, redact
 from gym_pipeline.diagnose.launcher import LauncherRecord, read_launcher_states
@@ -85,6 +86,16 @@ class Evidence:
     def user_files(self) -> list[UserFile]:
         """The user's own scripts and settings files in the run folder, read once for every rule that looks."""
         return read_user_files(self.run_dir, self.scripts_dir)
+
+    @cached_property
+    def answer_texts(self) -> list[AnswerText]:
+        """The reply texts of the first rollouts, read once for every rule that looks at what the model answered."""
+        return read_answer_texts(self.artifacts.files.rollouts)
+
+    @cached_property
+    def graded_answers(self) -> list[GradedAnswer]:
+        """The expected and extracted answers of the first rollouts, read once for every rule that compares them."""
+        return read_graded_answers(self.artifacts.files.rollouts)
 
     @cached_property
     def verifier_sources(self) -> list[Path]:

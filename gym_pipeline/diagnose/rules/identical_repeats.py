@@ -15,7 +15,7 @@ from itertools import islice
 
 import orjson
 
-from gym_pipeline.diagnose.answer_texts import AnswerText, answer_texts
+from gym_pipeline.diagnose.answer_texts import AnswerText
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine, excerpt
 from gym_pipeline.diagnose.findings import NOTE, Finding
@@ -67,7 +67,7 @@ def _request_sampling(ev: Evidence) -> tuple[str, int, str] | None:
 def rule_repeats_sampled_alike(ev: Evidence) -> list[Finding]:
     if prompts_at_fault(ev):
         return []  # the same reply to broken prompts is the data's fault (step 5)
-    texts = answer_texts(ev)
+    texts = ev.answer_texts
     repeated, alike, example = _alike_tasks(texts)
     if repeated < MIN_TASKS or alike < SAME_SHARE * repeated or example is None:
         return []

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 
-from gym_pipeline.diagnose.answer_texts import graded_answers
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import Finding
@@ -26,7 +25,7 @@ def _credited_by_stripping(ev: Evidence, side: str, chars: str) -> list[tuple[in
         text = text.strip().lower()
         return text.rstrip(chars) if side == "r" else text.lstrip(chars) if side == "l" else text.strip(chars)
 
-    return [(answer.line, answer.expected, answer.extracted) for answer in graded_answers(ev)
+    return [(answer.line, answer.expected, answer.extracted) for answer in ev.graded_answers
             if answer.reward >= 1 and answer.expected.strip().lower() != answer.extracted.strip().lower()
             and stripped(answer.expected) == stripped(answer.extracted)]
 

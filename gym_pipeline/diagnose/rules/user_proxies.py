@@ -24,7 +24,6 @@ from __future__ import annotations
 import ast
 import re
 
-from gym_pipeline.diagnose.answer_texts import answer_texts, graded_answers
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine, excerpt
 from gym_pipeline.diagnose.findings import Finding
@@ -98,7 +97,7 @@ def _cuts_answers(ev: Evidence, proxy: UserFile) -> Finding | None:
     limit = int(slicing["limit"]) if slicing["limit"].isdigit() else None
     constant = None if limit is not None else _constant(proxy, line)
     limit = limit if limit is not None else (constant[1] if constant else None)
-    texts = answer_texts(ev)
+    texts = ev.answer_texts
     at_limit = [(row, text, reward) for row, _, text, reward in texts if len(text) == limit]
     if limit is None or len(texts) < MIN_ROWS or len(at_limit) < ONE_LENGTH_SHARE * len(texts):
         return None
@@ -224,7 +223,7 @@ APPENDED_ZERO_SHARE = 0.2  # of those, scored 0: what the verifier did with the 
 def _appends_to_answers(ev: Evidence, proxy: UserFile) -> Finding | None:
     """A text constant of the proxy's (a disclaimer footer) that most answers end with: the proxy adds it to every
     reply, and the verifier reads it as part of the answer."""
-    texts = answer_texts(ev)
+    texts = ev.answer_texts
     if len(texts) < MIN_ROWS:
         return None
     lines = proxy.text.splitlines()
@@ -281,7 +280,7 @@ def _substitutes_in_answers(ev: Evidence, proxy: UserFile) -> Finding | None:
         try:
             pattern = re.compile(ast.literal_eval(compiled["pattern"]))
             replacement = ast.literal_eval(match["replacement"])
-            changed = [(answer.line, answer.expected, answer.extracted) for answer in graded_answers(ev)
+            changed = [(answer.line, answer.expected, answer.extracted) for answer in ev.graded_answers
                        if answer.reward == 0 and answer.expected != answer.extracted
                        and pattern.sub(replacement, answer.expected) == answer.extracted]
         except (ValueError, SyntaxError, re.error):
