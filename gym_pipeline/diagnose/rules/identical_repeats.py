@@ -20,7 +20,7 @@ from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine, excerpt
 from gym_pipeline.diagnose.findings import NOTE, Finding
 from gym_pipeline.diagnose.rules.quality import prompts_at_fault
-from gym_pipeline.diagnose.rules.user_proxies import shared_replies
+from gym_pipeline.diagnose.rules.user_proxies import setting_used, shared_replies
 from gym_pipeline.diagnose.user_scripts import lines_matching
 from gym_pipeline.diagnose.vocabulary import CONFIG, MODEL_SERVING
 
@@ -28,7 +28,6 @@ MIN_TASKS = 4  # with two repeats or more, for the pattern to be the run's and n
 SAME_SHARE = 0.9  # of those tasks, whose repeats are all one reply
 MIN_REPLY_CHARS = 40  # a short reply ("36") may well come out the same twice; a sampled paragraph does not
 _SETS_SEED = re.compile(r"\[\s*[\"']seed[\"']\s*\]\s*=(?!=)|[\"']seed[\"']\s*:\s*(?!None)\w|--seed\b")
-_UPPER_NAME = re.compile(r"\b[A-Z][A-Z0-9_]{2,}\b")
 
 
 def _alike_tasks(texts: list[AnswerText]) -> tuple[int, int, AnswerText | None]:
@@ -80,18 +79,16 @@ def rule_repeats_sampled_alike(ev: Evidence) -> list[Finding]:
     for file, number, line, _ in lines_matching(ev.user_files, _SETS_SEED):
         if line.lstrip().startswith("#"):
             continue
-        names = [name for name in _UPPER_NAME.findall(line) if re.search(rf"^{name}\s*=", file.text, re.M)]
-        setting = next(((at, text.strip()) for at, text in enumerate(file.text.splitlines(), 1)
-                        if names and re.match(rf"{names[0]}\s*=", text)), None)
+        setting = setting_used(file, [line])
         return [Finding(
             category=MODEL_SERVING,
             title=f"{title}: {file.name}:{number} sets the same `seed` on every request",
-            evidence=[shown, *([EvidenceLine(file=file.name, line=setting[0], text=setting[1])] if setting else []),
+            evidence=[shown, *([EvidenceLine(file=file.name, line=setting[1], text=setting[2])] if setting else []),
                       EvidenceLine(file=file.name, line=number, text=line.strip())],
             cause=f"{file.name} line {number} (`{excerpt(line.strip(), 100)}`) gives every completion request the same "
                   "sampling seed, so the model draws the same reply for every repeat of a task: " + consequence,
             fix=f"Stop {file.name} from setting `seed` on the run's requests (line {number}"
-                + (f", {names[0]}" if names else "") + "; keep a fixed seed for demos only, or pass on the seed the "
+                + (f", {setting[0]}" if setting else "") + "; keep a fixed seed for demos only, or pass on the seed the "
                 "request carries), so each repeat is a sample of its own; then collect again on a clean output path "
                 "and profile.",
         )]

@@ -46,9 +46,24 @@ def _proxies(ev: Evidence) -> list[UserFile]:
             and _FORWARDS.search(file.text)]
 
 
+CONSTANT_NAME = re.compile(r"\b[A-Z][A-Z0-9_]{2,}\b")  # how a module's settings are named: UPSTREAM, FIXED_SEED
+_DEFINED = re.compile(r"^(?P<name>[A-Z][A-Z0-9_]{2,})\s*=", re.M)
+
+
+def setting_used(file: UserFile, lines: list[str]) -> tuple[str, int, str] | None:
+    """(name, line, the line) of the first module-level UPPER_CASE setting of `file` that `lines` name, in order."""
+    text = file.text.splitlines()
+    defined: dict[str, int] = {}
+    for at, line in enumerate(text, 1):
+        if match := _DEFINED.match(line):
+            defined.setdefault(match["name"], at)
+    name = next((name for line in lines for name in CONSTANT_NAME.findall(line) if name in defined), None)
+    return (name, defined[name], text[defined[name] - 1].strip()) if name else None
+
+
 def _constant(file: UserFile, line: str) -> tuple[str, int, int] | None:
     """(name, value, line number) of the first UPPER_CASE constant `line` uses that `file` sets to a number."""
-    for name in re.findall(r"\b[A-Z][A-Z0-9_]{2,}\b", line):
+    for name in CONSTANT_NAME.findall(line):
         found = re.search(_CONSTANT.format(name=name), file.text, re.M)
         if found:
             return name, int(found["value"]), file.text[:found.start()].count("\n") + 1
@@ -130,7 +145,7 @@ def _setting_going_to(lines: list[str], number: int, value: str) -> tuple[int, s
     """(line, text) of the first UPPER_CASE setting named between line `number`'s enclosing def and it that the file
     sets to a value starting as `value` (a pattern) says: what that line goes by."""
     start = _enclosing_def(lines, number) or number
-    names = dict.fromkeys(re.findall(r"\b[A-Z][A-Z0-9_]{2,}\b", "\n".join(lines[start - 1:number])))
+    names = dict.fromkeys(CONSTANT_NAME.findall("\n".join(lines[start - 1:number])))
     return next(((at, text) for name in names for at, text in enumerate(lines, 1)
                  if re.match(rf"{name}\s*=\s*{value}", text)), None)
 
@@ -171,7 +186,6 @@ def _rewrites_answers(ev: Evidence, proxy: UserFile) -> Finding | None:
 
 _REPLACES_MESSAGES = re.compile(r"\[\s*[\"']messages[\"']\s*\]\s*=(?!=)")
 _READS_MESSAGES = re.compile(r"[\"']messages[\"']")
-_UPPER_NAME = re.compile(r"\b[A-Z][A-Z0-9_]{2,}\b")
 REQUEST_CONTEXT_LINES = 4  # above a `["content"] =`, where the loop over the request's messages is
 
 
@@ -190,17 +204,15 @@ def _rewrites_requests(ev: Evidence, proxy: UserFile) -> Finding | None:
         return None
     number, line = rewrite
     start = _enclosing_def(lines, number) or 1
-    defined = {match["name"]: at for at, text in enumerate(lines, 1) if (match := re.match(r"(?P<name>[A-Z][A-Z0-9_]{2,})\s*=", text))}
     # the setting the rewrite itself uses (a template, a filter), else one its function tests (a switch)
-    used = next((name for text in [lines[number - 1], *lines[start - 1:number - 1]] for name in _UPPER_NAME.findall(text)
-                 if name in defined), None)
+    setting = setting_used(proxy, [lines[number - 1], *lines[start - 1:number - 1]])
+    used = setting[0] if setting else None
     with_constant = f", with {used}" if used else ""
     return Finding(
         category=MODEL_SERVING,
         title=f"{proxy.name}, the proxy before the model server, rewrites every request's messages (line {number}"
               f"{with_constant}): {quality.zero_rewards} of {quality.scored_rows} rollouts scored 0",
-        evidence=[*([EvidenceLine(file=proxy.name, line=defined[used], text=lines[defined[used] - 1].strip())]
-                    if used else []),
+        evidence=[*([EvidenceLine(file=proxy.name, line=setting[1], text=setting[2])] if setting else []),
                   EvidenceLine(file=proxy.name, line=number, text=line.strip())],
         cause=f"{proxy.name} line {number} (`{excerpt(line.strip(), 100)}`) changes the `messages` of each chat request "
               f"before forwarding it{with_constant}: the model answered the prompt the proxy made, not the task's "
