@@ -28,6 +28,20 @@ _SAVED = re.compile(r"^Saved working directory and index state .+$", re.M)
 _CD = re.compile(r"\bcd\s+[\"']?(?P<folder>[^\s\"';&)]+)")
 
 
+def _first_command(lines: list[str], pattern: re.Pattern[str]) -> tuple[int, str] | None:
+    """(number, line) of the first line of a script, not a comment, that runs `pattern`."""
+    return next(((number, line.strip()) for number, line in enumerate(lines, 1)
+                 if pattern.search(line) and not line.lstrip().startswith("#")), None)
+
+
+def _file_read_from(script: str, line: str) -> str | None:
+    """The name of a file the script names inside the checkout that `line` goes to (`cd <checkout> && git ...`):
+    what the run read from it."""
+    checkout = _CD.search(line)
+    read = re.search(rf"{re.escape(checkout['folder'].rstrip('/'))}/[^\s\"';]+", script) if checkout else None
+    return PurePosixPath(read[0]).name if read else None
+
+
 def rule_edits_left_in_the_stash(ev: Evidence) -> list[Finding]:
     said = next(((log, text, match) for log, text in ev.log_heads if (match := _SAVED.search(text))), None)
     if said is None:
@@ -36,17 +50,12 @@ def rule_edits_left_in_the_stash(ev: Evidence) -> list[Finding]:
     for script in ev.user_files:
         if _TAKES_BACK.search(script.text):
             continue
-        lines = script.text.splitlines()
-        stash = next(((number, line.strip()) for number, line in enumerate(lines, 1)
-                      if _STASHES.search(line) and not line.lstrip().startswith("#")), None)
+        stash = _first_command(script.text.splitlines(), _STASHES)
         if stash is None:
             continue
         number, line = stash
         checkout = _CD.search(line)
-        # the file of that checkout the run read after the stash: what the edits were meant for
-        read = next((word.strip("\"'") for later in lines[number:] for word in later.split()
-                     if checkout and word.strip("\"'").startswith(checkout["folder"].rstrip("/") + "/")), None)
-        name = read.rsplit("/", 1)[-1] if read else None
+        name = _file_read_from(script.text, line)  # what the edits were meant for
         return [Finding(
             category=CACHE_RESUME,
             title=f"{script.name}:{number} puts the checkout's local edits away with `git stash` and never takes them "
@@ -86,8 +95,7 @@ def rule_submodule_left_behind_by_a_pull(ev: Evidence) -> list[Finding]:
             for script in ev.user_files:
                 if _UPDATES_SUBMODULES.search(script.text):
                     continue
-                pull = next(((number, line.strip()) for number, line in enumerate(script.text.splitlines(), 1)
-                             if _PULLS.search(line) and not line.lstrip().startswith("#")), None)
+                pull = _first_command(script.text.splitlines(), _PULLS)
                 if pull is None:
                     continue
                 read = re.search(rf"[^\s\"'=]*/{re.escape(name)}/[^\s\"';]+\.(?:jsonl|json|csv|parquet|txt)\b",
@@ -131,15 +139,11 @@ def rule_fetch_never_merged(ev: Evidence) -> list[Finding]:
     for script in ev.user_files:
         if _BRINGS_IN.search(script.text):
             continue
-        lines = script.text.splitlines()
-        fetch = next(((number, line.strip()) for number, line in enumerate(lines, 1)
-                      if _FETCH_ONLY.search(line) and not line.lstrip().startswith("#")), None)
+        fetch = _first_command(script.text.splitlines(), _FETCH_ONLY)
         if fetch is None:
             continue
         number, line = fetch
-        checkout = _CD.search(line)
-        read = re.search(rf"{re.escape(checkout['folder'].rstrip('/'))}/[^\s\"';]+", script.text) if checkout else None
-        name = PurePosixPath(read[0]).name if read else None
+        name = _file_read_from(script.text, line)
         return [Finding(
             category=CACHE_RESUME,
             title=f"{script.name}:{number} updates the checkout with `git fetch` alone: {fetched['remote']} moved to "
