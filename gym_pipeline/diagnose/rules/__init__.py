@@ -129,7 +129,10 @@ from gym_pipeline.diagnose.rules.joined_labels import rule_accepted_answers_join
 from gym_pipeline.diagnose.rules.known import known_problems
 from gym_pipeline.diagnose.rules.listing_picks import rule_older_version_picked_from_a_listing
 from gym_pipeline.diagnose.rules.local_ray import rule_own_ray_unreachable
-from gym_pipeline.diagnose.rules.lock_waits import rule_job_spent_its_time_waiting_for_a_lock
+from gym_pipeline.diagnose.rules.lock_waits import (
+    rule_collection_timed_out_waiting_for_a_lock,
+    rule_job_spent_its_time_waiting_for_a_lock,
+)
 from gym_pipeline.diagnose.rules.loop_outputs import rule_loop_writes_every_item_to_one_output
 from gym_pipeline.diagnose.rules.make_targets import rule_partial_target_kept_by_make, rule_task_target_taken_for_a_file
 from gym_pipeline.diagnose.rules.model_replies import rule_model_replies_unusable
@@ -331,6 +334,7 @@ RULES: tuple[Rule, ...] = (
     Rule(1, "array_ids_not_the_files_numbers", rule_array_ids_not_the_files_numbers),
     Rule(1, "steps_queued_inside_the_job", rule_steps_queued_inside_the_job),
     Rule(1, "job_spent_its_time_waiting_for_a_lock", rule_job_spent_its_time_waiting_for_a_lock),
+    Rule(1, "collection_timed_out_waiting_for_a_lock", rule_collection_timed_out_waiting_for_a_lock),
     Rule(1, "image_build_past_its_timeout", rule_image_build_past_its_timeout),
     Rule(1, "partial_target_kept_by_make", rule_partial_target_kept_by_make),
     Rule(1, "task_target_taken_for_a_file", rule_task_target_taken_for_a_file),

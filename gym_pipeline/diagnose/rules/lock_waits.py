@@ -1,8 +1,9 @@
-"""Step 1: a batch job that spent its time limit waiting for a lock its script takes (`flock` without a timeout).
+"""Step 1: a step that spent its time waiting for a lock its script takes (`flock` without a timeout).
 
 A team's rule of one eval at a time on a shared model server, kept with `flock <lock> bash eval.sh`: while another
-eval holds the lock, the job waits, and its `--time` (sized for the eval alone) runs out before the eval starts.
-Slurm's "CANCELLED ... DUE TO TIME LIMIT" is what followed; the wait is what to change.
+eval holds the lock, the step waits, and the time it was given (a batch job's `--time`, a `timeout` around the
+command, both sized for the eval alone) runs out before the eval starts. Slurm's "CANCELLED ... DUE TO TIME LIMIT",
+or a collection that wrote nothing, is what followed; the wait is what to change.
 """
 
 from __future__ import annotations
@@ -11,12 +12,16 @@ import re
 
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
-from gym_pipeline.diagnose.findings import Finding
+from gym_pipeline.diagnose.findings import Finding, resume_command
 from gym_pipeline.diagnose.vocabulary import THROUGHPUT_RESOURCES
 
 # `flock LOCK command` that waits for as long as it takes (no -w/--timeout, no -n/--nonblock)
 _WAITING_FLOCK = re.compile(r"^\s*(?:exec\s+)?flock\s+(?!(?:\S+\s+)*?(?:-\w*[wn]\b|--timeout|--wait|--nonblock))"
                             r"(?P<rest>.+)$")
+# the same under a time budget: `timeout 20 flock LOCK gym-pipeline collect ...`
+_BUDGETED_FLOCK = re.compile(r"^\s*timeout\s+(?:-\S+\s+)*(?P<budget>\d+\w?)\s+flock\s+"
+                             r"(?!(?:\S+\s+)*?(?:-\w*[wn]\b|--timeout|--wait|--nonblock))(?P<lock>\S+)\s+(?P<rest>.+)$")
+_COLLECTION = re.compile(r"\bcollect\b|\beval\s+run\b|\bstage\b")
 _WORK_STARTED = re.compile(r"wrote \d+ rows|collecting rollouts|\d+ collected|Reward profile|Reading rows")
 _TIME = re.compile(r"^#SBATCH\s+(?:--time[= ]|-t\s*)(?P<time>\S+)")
 
@@ -51,4 +56,34 @@ def rule_job_spent_its_time_waiting_for_a_lock(ev: Evidence) -> list[Finding]:
                 "job starts when the server is free; or give `--time` room for the wait. Then submit again.",
             explains=frozenset({"slurm_time_limit"}),
         )]
+    return []
+
+
+def rule_collection_timed_out_waiting_for_a_lock(ev: Evidence) -> list[Finding]:
+    """`timeout N flock LOCK <collection>`: N seconds spent waiting for the lock, and the collection never ran."""
+    a = ev.artifacts
+    if a.rollouts.valid_rows or not a.missing_without_failure:
+        return []  # the collection got to run: its time went to work
+    for file in ev.user_files:
+        lines = file.text.splitlines()
+        for number, line in enumerate(lines, 1):
+            waits = _BUDGETED_FLOCK.match(line)
+            if waits is None or not _COLLECTION.search(waits["rest"]):
+                continue
+            budget, lock = waits["budget"], waits["lock"]
+            return [Finding(
+                category=THROUGHPUT_RESOURCES,
+                title=f"{file.name}:{number} gives the collection {budget} s including its wait for {lock}, and it "
+                      "wrote no rollout: the lock was held the whole time",
+                evidence=[EvidenceLine(file=file.name, line=number, text=line.strip()), *a.missing_examples[:1]],
+                cause=f"`timeout {budget} flock {lock} ...` counts the wait for the lock in the collection's budget. "
+                      f"`flock` without `-w` waits for as long as another holder keeps {lock} (another eval on the "
+                      f"shared server); the collection never sent a request and not one of the "
+                      f"{a.materialized.valid_rows} materialized rollouts has a result or a failure: the whole "
+                      f"{budget} s went to the wait.",
+                fix=f"In {file.name}, take the lock outside the budget (`flock {lock} timeout {budget} ...`, so the "
+                    f"clock starts when the collection does), or bound the wait on its own (`flock -w <seconds> {lock}` "
+                    "and fail clearly when it times out); find who holds it with `fuser` or `lsof` on the lock file. "
+                    f"Then run the collection again: {resume_command(ev)}.",
+            )]
     return []
