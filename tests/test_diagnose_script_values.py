@@ -5,6 +5,8 @@ policy.
   REPEATS holds `num_repeats=3`, which materialize refuses. The same file as `3 4` runs.
 - `REPEATS=$(expr $BASE * 2)`: the shell expands the `*` to the folder's files, expr fails, REPEATS is empty. With
   `\\*`, the run is whole.
+- `SPLITS=data/{easy,hard}.jsonl`, then `cat $SPLITS > data.jsonl`: the braces stay text, cat finds no such file and
+  the data is empty. As an array, `SPLITS=(data/{easy,hard}.jsonl)` with `"${SPLITS[@]}"`, the run is whole.
 """
 
 from pathlib import Path
@@ -52,3 +54,25 @@ def test_an_unquoted_star_in_expr_is_expanded_by_the_shell(tmp_path: Path, star:
     assert (top.category, top.id) == ("config", "expr_star_expanded_by_the_shell")
     assert [line.where for line in top.evidence] == ["run_eval.sh:3", "logs/run_eval_0.log:1"]
     assert "(`expr $A \\* 2`) or use the shell's own arithmetic (`$((A * 2))`)" in top.fix
+
+
+@pytest.mark.parametrize("form", ["plain", "array"])
+def test_a_brace_pattern_kept_in_a_variable_is_never_expanded(tmp_path: Path, form: str) -> None:
+    (tmp_path / "run" / "data").mkdir(parents=True)
+    joined = {"plain": "SPLITS=data/{easy,hard}.jsonl\ncat $SPLITS > data.jsonl\n",
+              "array": 'SPLITS=(data/{easy,hard}.jsonl)\ncat "${SPLITS[@]}" > data.jsonl\n'}[form]
+    script = ("head -n 6 data.jsonl > data/easy.jsonl && tail -n 4 data.jsonl > data/hard.jsonl\n" + joined
+              + "REPEATS=2\nCONCURRENCY=4\n" + RUN)
+    run = run_scripts(tmp_path, [script])
+
+    report = diagnose(run)
+
+    if form == "array":
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("config", "brace_pattern_kept_in_a_variable")
+    assert top.title == ("run_eval.sh:3 keeps the brace pattern data/{easy,hard}.jsonl in SPLITS: the shell never "
+                         "expanded it, and the command given $SPLITS found no such file")
+    assert [line.where for line in top.evidence] == ["run_eval.sh:3", "logs/run_eval_0.log:1"]
+    assert "(`SPLITS=(data/{easy,hard}.jsonl)`, used as `\"${SPLITS[@]}\"`)" in top.fix

@@ -6,8 +6,11 @@
 - `REPEATS=$(expr $BASE * 2)`: the unquoted `*` is a shell glob, expanded to the folder's file names before expr runs
   (`expr: syntax error: unexpected argument 'logs'`), so REPEATS is empty and the option after `--num-repeats` is
   taken for its value.
+- `SPLITS=data/{easy,hard}.jsonl`, then `cat $SPLITS`: bash expands braces in words of a command, not in an
+  assignment nor in a variable's value, so the command looks for a file literally named `data/{easy,hard}.jsonl`
+  (`cat: data/{easy,hard}.jsonl: No such file or directory`) and what it builds is empty.
 
-Both are the script's settings not reaching the run (config).
+All are the script's settings not reaching the run (config).
 """
 
 from __future__ import annotations
@@ -26,6 +29,9 @@ _READ_FROM = re.compile(r"^\s*read\s+(?:-\w+\s+)*(?P<names>[A-Za-z_]\w*(?:\s+[A-
                         r"(?P<file>[^\s\"'|;&]+)")
 _EXPR_STAR = re.compile(r"\bexpr\b[^)\n]*?\s\*\s")
 _EXPR_FAILED = re.compile(r"^expr: syntax error.*$", re.M)
+# a path with a brace pattern a command did not find: `cat: data/{easy,hard}.jsonl: No such file or directory`
+_BRACES_NOT_FOUND = re.compile(r"^(?:[\w.-]+: )+(?:cannot (?:access|open|stat) )?['\"]?(?P<path>[^\s'\"]*\{[^{}\s]*,"
+                               r"[^{}\s]*\}[^\s'\":]*)['\"]?: No such file or directory", re.M)
 
 
 def rule_read_split_a_settings_line_of_another_form(ev: Evidence) -> list[Finding]:
@@ -85,5 +91,35 @@ def rule_expr_star_expanded_by_the_shell(ev: Evidence) -> list[Finding]:
                       "its following option for the value.",
                 fix=f"In {script.name}:{number}, escape the star for expr (`expr $A \\* 2`) or use the shell's own "
                     "arithmetic (`$((A * 2))`); then run again.",
+            )]
+    return []
+
+
+def rule_brace_pattern_kept_in_a_variable(ev: Evidence) -> list[Finding]:
+    said = next(((log, text, match) for log, text in ev.log_heads if (match := _BRACES_NOT_FOUND.search(text))), None)
+    if said is None:
+        return []
+    log, text, missing = said
+    for script in ev.user_files:
+        for number, line in enumerate(script.text.splitlines(), 1):
+            assigned = re.match(r"^\s*(?:export\s+|local\s+)?(?P<name>[A-Za-z_]\w*)=[\"']?(?P<value>[^\s\"'(]+)", line)
+            if assigned is None or assigned["value"] != missing["path"]:
+                continue
+            name, pattern = assigned["name"], missing["path"]
+            return [Finding(
+                category=CONFIG,
+                title=f"{script.name}:{number} keeps the brace pattern {pattern} in {name}: the shell never expanded "
+                      f"it, and the command given ${name} found no such file",
+                evidence=[EvidenceLine(file=script.name, line=number, text=line.strip()),
+                          EvidenceLine(file=ev.rel(log), line=text.count("\n", 0, missing.start()) + 1,
+                                       text=missing[0].strip())],
+                cause=f"bash expands braces (`{{easy,hard}}`) only in the words of a command, never in an assignment "
+                      f"nor in a variable's value: {name} holds the text `{pattern}`, and the command given ${name} "
+                      "looked for one file of that literal name. It did not exist, so what the command was to build "
+                      "is empty or partial, and the run went on with it.",
+                fix=f"In {script.name}:{number}, let the shell expand the pattern into an array "
+                    f"(`{name}=({pattern})`, used as `\"${{{name}[@]}}\"`), or list the files, or use a glob the "
+                    "command line expands; stop on a missing file (`set -euo pipefail`); then build the data again "
+                    "and run.",
             )]
     return []
