@@ -35,6 +35,7 @@ from gym_pipeline.diagnose.manifests import (
     SOURCE_CHANGED,
     SOURCE_GONE,
     VERIFIER_CHANGED,
+    sweep_config_beside,
 )
 from gym_pipeline.diagnose.rules.resume_scripts import existence_guard_over_empty_inputs
 from gym_pipeline.diagnose.unrecorded_source import source_candidates
@@ -54,6 +55,8 @@ from gym_pipeline.diagnose.vocabulary import (
     SIDECAR_FLAG,
     VERIFIER_RUNTIME,
 )
+
+_SWEEP_CONFIG_OPTION = re.compile(r"--sweep-config[= ][\"']?(?P<path>[^\s\"']+)")
 
 # ---------------------------------------------------------------------------------------------
 # Step 5: materialized inputs and source data.
@@ -148,6 +151,9 @@ def rule_stale_inputs(ev: Evidence) -> list[Finding]:
                 "materialized inputs it wrote.",
         ))
     for stale in m.of(SETTINGS_CHANGED):
+        if (passed := _other_sweep_config_passed(ev)) is not None:
+            findings.append(_stages_given_another_sweep_config(stale.message, stale.evidence, *passed))
+            continue
         findings.append(Finding(
             category=CACHE_RESUME,
             title="The sweep's settings changed since the inputs were materialized; later stages ran on the old inputs",
@@ -819,3 +825,36 @@ def rule_profile_of_swapped_files(ev: Evidence) -> list[Finding]:
             f"{path_of(a.materialized)} --rollouts {path_of(a.rollouts)}` (Gym: `gym eval profile --inputs ... "
             f"--rollouts ...`), and remove the wrong profile's files (named after {read_as_rollouts.stem}).",
     )]
+
+
+def _other_sweep_config_passed(ev: Evidence) -> tuple[str, int, str, str, str] | None:
+    """(script, line number, line, config passed, config compared) when the user's script runs the stages with a
+    `--sweep-config` other than the sweep config beside the run (the one edited, and compared with the manifest)."""
+    found = sweep_config_beside(ev.run_dir)
+    if found is None:
+        return None
+    compared = found[1].name
+    for file in ev.user_files:
+        for number, line in enumerate(file.text.splitlines(), 1):
+            given = _SWEEP_CONFIG_OPTION.search(line)
+            if given is None or "$" in given["path"] or line.lstrip().startswith("#"):
+                continue
+            passed = Path(given["path"]).name
+            if passed != compared and (ev.run_dir / passed).is_file():
+                return file.name, number, line.strip(), passed, compared
+    return None
+
+
+def _stages_given_another_sweep_config(message: str, evidence: EvidenceLine, script: str, number: int, line: str,
+                                       passed: str, compared: str) -> Finding:
+    return Finding(
+        category=CONFIG,
+        title=f"{script}:{number} runs the stages with --sweep-config {passed}, not {compared}: the settings edited "
+              f"in {compared} never reached the run",
+        evidence=[EvidenceLine(file=script, line=number, text=excerpt(line)), evidence],
+        cause=f"{message}: the stages read {passed}, an older copy beside it, so its settings (data, repeats, agent) "
+              f"made this run, whatever {compared} says.",
+        fix=f"Point {script}:{number} at the config you edit (`--sweep-config {compared}`), or remove the copy "
+            f"{passed} (re-export it from {compared} when something else needs it); then materialize, collect and "
+            "profile again.",
+    )
