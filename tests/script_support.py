@@ -1,12 +1,13 @@
 """Users' shell scripts run for real by bash against the simulated policy, slowed down so that a `timeout` or a kill
 lands part way through a collection."""
 
+import json
 import subprocess
 import sys
 import time
 from pathlib import Path
 
-from gym_pipeline.environments import get_environment
+from gym_pipeline.environments import StringMatchEnvironment, get_environment
 from gym_pipeline.host import free_loopback_port
 from gym_pipeline.serving.checkpoints import demo_checkpoints
 
@@ -16,17 +17,23 @@ MATERIALIZE = (f"{CLI} materialize --input data.jsonl --num-repeats 3 --agent st
 
 
 def run_scripts(tmp_path: Path, scripts: list[str], checkpoint_of_script: list[int] | None = None,
-                shell: str = "bash") -> Path:
+                shell: str = "bash", rows: list[dict] | None = None) -> Path:
     """A run folder where each script (the latest kept as run_eval.sh) ran against a slow policy, logs kept. With
     `checkpoint_of_script`, a policy serves each demo checkpoint (logs/model_server.log, model_server_1.log, ...)
     and each script's URL and CKPT are its checkpoint's server and folder name. `shell` starts the scripts, whatever
-    their `#!/bin/bash` line says (`sh run_eval.sh`)."""
-    environment = get_environment("string_match")
+    their `#!/bin/bash` line says (`sh run_eval.sh`). data.jsonl holds `rows` (string_match rows the policy knows),
+    or else the first 10 rows of the bundled string_match data."""
     served = checkpoint_of_script or [0] * len(scripts)
-    checkpoints = demo_checkpoints(tmp_path / "checkpoints", max(served) + 1, ["string_match"])
     run = tmp_path / "run"
     (run / "logs").mkdir(parents=True)
-    (run / "data.jsonl").write_text("".join(environment.dataset_path.read_text().splitlines(keepends=True)[:10]))
+    environment: StringMatchEnvironment | str = "string_match"
+    if rows is None:
+        bundled = get_environment("string_match").dataset_path.read_text().splitlines(keepends=True)
+        (run / "data.jsonl").write_text("".join(bundled[:10]))
+    else:
+        (run / "data.jsonl").write_text("".join(json.dumps(row) + "\n" for row in rows))
+        environment = StringMatchEnvironment(run / "data.jsonl")
+    checkpoints = demo_checkpoints(tmp_path / "checkpoints", max(served) + 1, [environment])
     ports, servers = [free_loopback_port() for _ in checkpoints], []
     for index, (checkpoint, port) in enumerate(zip(checkpoints, ports, strict=True)):
         with (run / "logs" / f"model_server{f'_{index}' if index else ''}.log").open("w") as log:

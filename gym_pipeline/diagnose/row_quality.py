@@ -121,7 +121,7 @@ class RowQuality:
     first_matching_one: EvidenceLine | None = None
     expected_not_option: int = 0  # materialized rows whose expected_answer is none of their options' labels
     expected_not_option_example: EvidenceLine | None = None
-    case_lost: int = 0  # rollouts scored 0 whose answer is the lower-cased expected answer with its case
+    case_lost: int = 0  # rollouts scored 0 whose answer is the expected answer with the case the label lost
     case_lost_example: EvidenceLine | None = None
     masked_without_failure: int = 0  # rollouts the verifier masked while reporting no failure
     masked_example: EvidenceLine | None = None
@@ -462,6 +462,17 @@ def note_rollout_row(quality: RowQuality, row: dict[str, Any], key: tuple[int, i
                                                 last_line=answer.last_line and answer.last_line[:MAX_KEPT])
 
 
+
+def _case_lost(expected: str, extracted: str) -> bool:
+    """The answer is the expected answer with the case the label lost: `Au` for `au`, and a name whose capitals
+    carry meaning (`NaCl`, `pH`, `mRNA`) for a label re-cased as a whole (`Nacl`, `PH`, `mrna`)."""
+    if expected == extracted or expected.lower() != extracted.lower():
+        return False
+    if expected == expected.lower():
+        return True
+    return extracted not in {extracted.lower(), extracted.upper(), extracted.capitalize(), extracted.title()}
+
+
 def _note_scored_answer(quality: RowQuality, expected: str, answer: ScoredAnswer) -> None:
     """A scored answer against its expected answer: the quiet scoring and data faults of the module docstring."""
     reward, extracted, where = answer.reward, answer.extracted, answer.where
@@ -508,7 +519,7 @@ def _note_scored_answer(quality: RowQuality, expected: str, answer: ScoredAnswer
         return
     if reward != 0:
         return
-    if expected == expected.lower() != extracted and extracted.lower() == expected:  # the expected answer's case lost
+    if _case_lost(expected, extracted):
         quality.case_lost += 1
         quality.case_lost_example = quality.case_lost_example or here
         return

@@ -714,21 +714,34 @@ def rule_expected_answers_not_options(ev: Evidence) -> list[Finding]:
     )]
 
 
+# a preparation script changing the case of the labels: `.capitalize()`, `.title()`, `.lower()`, `tr A-Z a-z`
+_RECASED = re.compile(r"(?=.*\b(?:expected_answer|label|answer)s?\b).*(?P<call>\.(?:capitalize|title|lower|upper|casefold)"
+                      r"\(\)|\btr\s+['\"]?(?:\[:upper:\]|\[:lower:\]|A-Z|a-z))")
+
+
 def rule_expected_answers_case_lost(ev: Evidence) -> list[Finding]:
-    """Answers scored 0 only because the expected answer was lower-cased (`au` for `Au`) on case-sensitive rows."""
+    """Answers scored 0 only because the expected answer lost its case (`au` for `Au`, `Nacl` for `NaCl`) on
+    case-sensitive rows; the line of the user's preparation script that re-cased the labels, when one did."""
     quality = ev.artifacts.quality
     if quality.case_lost < MISSCORED_MIN_ROWS or quality.case_lost_example is None:
         return []
+    recased = next(((file, number, line.strip(), match["call"]) for file, number, line, match
+                    in lines_matching(ev.user_files, _RECASED) if not line.lstrip().startswith("#")), None)
+    where = (f" {recased[0].name}:{recased[1]} does it (`{recased[2]}`)." if recased else "")
     return [Finding(
         category=DATA_SCHEMA,
-        title=f"{quality.case_lost} answers scored 0 only for their case: the expected answers are lower-cased",
-        evidence=[quality.case_lost_example],
-        cause="The answer is the expected answer with its capitals (`Au` for `au`), and the rows are compared case "
-              "by case: the data's expected answers lost their case (a clean-up that lower-cased the labels), so "
-              "correct answers score 0.",
-        fix="Restore the case of `expected_answer` in the source data (chemical symbols, units, names), or set the "
-            "rows' `case_sensitive: false` where case does not matter; then materialize again and collect on a clean "
-            "output path (or re-score the stored answers).",
+        title=f"{quality.case_lost} answers scored 0 only for their case: the expected answers lost theirs"
+              + (f" ({recased[0].name}:{recased[1]})" if recased else ""),
+        evidence=[quality.case_lost_example, *([EvidenceLine(file=recased[0].name, line=recased[1], text=recased[2])]
+                                               if recased else [])],
+        cause="The answer is the expected answer with its capitals (`Au` for `au`, `NaCl` for `Nacl`), and the rows "
+              "are compared case by case: the data's expected answers lost their case (a clean-up that lower-cased "
+              "or capitalized the labels), so correct answers score 0." + where,
+        fix=(f"Stop re-casing the labels in {recased[0].name}:{recased[1]} (drop its `{recased[3]}`: trim them, "
+             "keep their case), or restore" if recased else "Restore")
+            + " the case of `expected_answer` in the source data (chemical symbols, units, names), or set the "
+            "rows' `case_sensitive: false` where case does not matter; then prepare the data, materialize again and "
+            "collect on a clean output path (or re-score the stored answers).",
     )]
 
 
