@@ -133,6 +133,7 @@ class RowQuality:
     invisible_expected: int = 0  # ... scored 0: the expected answer holds invisible characters (U+200B) the answer lacks
     number_written_otherwise: int = 0  # ... scored 0: the same number, written otherwise (`42.0` expected, `42` given)
     number_example: EvidenceLine | None = None
+    numbers_in_words: int = 0  # ... of which the answer writes the number in words (`eight` given, `8` expected)
     invisible_example: EvidenceLine | None = None
     # ... scored 0: the same answer in other typography (curly quotes, dashes, full-width or decomposed letters, spacing),
     # on the expected answer's side or the answer's
@@ -560,6 +561,7 @@ def _note_scored_answer(quality: RowQuality, expected: str, answer: ScoredAnswer
         return
     if _same_number(expected, extracted):
         quality.number_written_otherwise += 1
+        quality.numbers_in_words += extracted.strip().lower() in _NUMBER_WORDS
         quality.number_example = quality.number_example or here
         return
     if _cut_short(expected, extracted):
@@ -735,11 +737,22 @@ def _joined_alternative(expected: str, extracted: str) -> str | None:
 
 
 def _same_number(expected: str, extracted: str) -> bool:
-    """Two spellings of one number (`42.0` and `42`, `1,000` and `1000`): a label exported through a float column."""
+    """Two spellings of one number (`42.0` and `42`, `1,000` and `1000`, `eight` and `8`): a label exported through
+    a float column, or turned from words into digits."""
+    first, second = _number_value(expected), _number_value(extracted)
+    return first is not None and first == second
+
+
+_NUMBER_WORDS = {word: value for value, word in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+    "seventeen eighteen nineteen twenty".split())} | {"thirty": 30, "forty": 40, "fifty": 50, "hundred": 100}
+
+
+def _number_value(text: str) -> float | None:
     try:
-        return float(expected.strip().replace(",", "")) == float(extracted.strip().replace(",", ""))
+        return float(text.strip().replace(",", ""))
     except ValueError:
-        return False
+        return _NUMBER_WORDS.get(text.strip().lower())
 
 
 _NUMBER = re.compile(r"-?\d+(?:\.\d+)?")

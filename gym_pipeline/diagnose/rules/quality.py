@@ -864,6 +864,10 @@ def rule_numbers_written_otherwise_in_expected_answers(ev: Evidence) -> list[Fin
     read_with = (f" {reader[0].name}:{reader[1]} reads the table with `{reader[3].group(0).rstrip('(')}` and no "
                  "`dtype`: pandas infers the column's type, so `007` becomes 7 and a column with a gap turns 42 into "
                  "42.0." if reader else "")
+    in_words = quality.numbers_in_words * 2 > quality.number_written_otherwise
+    words = next(iter(lines_matching(ev.user_files, _NUMBER_WORDS_TABLE)), None) if in_words else None
+    if words is not None:
+        return [_number_words_turned_into_digits(ev, words)]
     return [Finding(
         category=DATA_SCHEMA,
         title=f"{quality.number_written_otherwise} answers scored 0 give the number their `expected_answer` holds, "
@@ -881,6 +885,30 @@ def rule_numbers_written_otherwise_in_expected_answers(ev: Evidence) -> list[Fin
             + "then materialize again and collect (or score the stored responses again); the materialized rows: "
             f"{path_of(a.materialized)}.",
     )]
+
+
+def _number_words_turned_into_digits(ev: Evidence, words: tuple[UserFile, int, str, re.Match[str]]) -> Finding:
+    quality = ev.artifacts.quality
+    file, number, line, match = words
+    table = match["name"] or "a table of number words"
+    return Finding(
+        category=DATA_SCHEMA,
+        title=f"{quality.numbers_in_words} answers scored 0 give their `expected_answer`'s number in words: "
+              f"{file.name}:{number} turned the labels' words into digits ({table})",
+        evidence=[quality.number_example, EvidenceLine(file=file.name, line=number, text=excerpt(line.strip()))],
+        cause=f"The answers write the number in words, as the label did before {file.name} rewrote it: "
+              f"{file.name}:{number} maps number words to digits ({table}), so the rows expect `8` where the answer "
+              "is `eight`, and the verifier, comparing text, scores right answers 0.",
+        fix=f"In {file.name}, keep the labels as the questions ask for them (do not apply {table} to "
+            "`expected_answer`; make the digits for a dashboard in a column of their own), or have the verifier "
+            "accept both spellings; then prepare the data, materialize again and collect (or score the stored "
+            f"responses again); the materialized rows: {path_of(ev.artifacts.materialized)}.",
+    )
+
+
+# a table that maps number words to digits: `NUMBER_WORDS = {"one": "1", "two": "2", ...}`
+_NUMBER_WORDS_TABLE = re.compile(r"^\s*(?:(?P<name>[A-Za-z_]\w*)\s*=\s*\{)?[^#\n]*[\"'](?:one|two|three|four|five|six|"
+                                 r"seven|eight|nine|ten)[\"']\s*:\s*[\"']?\d")
 
 
 # pandas reading a table with its types inferred (no `dtype=`): a label column of digits becomes numbers

@@ -1,0 +1,88 @@
+"""Labels rewritten by the user's preparation script, so the model's right answers score 0. Run for real:
+prep_data.py writes the data, bash runs the built-in engine against the simulated policy, which knows the right
+answers; each twin leaves the labels as they were.
+
+- Labels whose case carries meaning (NaCl, pH, mRNA, eBay) re-cased as a whole on rows compared case by case.
+- Labels of questions asking for a number in words (`eight`) turned into digits for a dashboard."""
+
+from pathlib import Path
+
+import pytest
+from script_support import CLI, run_scripts
+
+from gym_pipeline.diagnose import diagnose
+
+
+def final_answer_rows(labels: dict[str, str], case_sensitive: bool = True) -> list[dict]:
+    return [{"responses_create_params": {"input": [{"role": "user", "content": f"{question} End your response with "
+                                                                             "'Final answer: <answer>'."}]},
+             "expected_answer": answer, "extraction_mode": "final_answer", "case_sensitive": case_sensitive}
+            for question, answer in labels.items()]
+
+
+def prepared_run(tmp_path: Path, prep_body: str, rows: list[dict]) -> Path:
+    """prep_data.py (reading data.jsonl, writing tasks.jsonl with `prep_body` applied to each row), then materialize,
+    collect and profile by the user's run_eval.sh."""
+    prep = ("import json, sys\nrows = [json.loads(line) for line in open(sys.argv[1])]\n"
+            "with open(sys.argv[2], 'w') as out:\n    for row in rows:\n"
+            f"{prep_body}        out.write(json.dumps(row) + '\\n')\n")
+    (tmp_path / "run").mkdir()
+    (tmp_path / "run" / "prep_data.py").write_text(prep)
+    script = (f"python3 prep_data.py data.jsonl tasks.jsonl\n{CLI} materialize --input tasks.jsonl --num-repeats 3 "
+              "--agent string_match_simple_agent --output rollouts_materialized_inputs.jsonl\n"
+              f"{CLI} collect --inputs rollouts_materialized_inputs.jsonl --output rollouts.jsonl --model-url URL "
+              f"--env string_match --concurrency 6\n{CLI} profile --inputs rollouts_materialized_inputs.jsonl "
+              "--rollouts rollouts.jsonl\n")
+    return run_scripts(tmp_path, [script], checkpoint_of_script=[1], rows=rows)
+
+
+LABELS = {"What is the chemical formula of table salt?": "NaCl",
+          "Which scale measures how acidic a solution is?": "pH",
+          "Which molecule carries a gene's code to the ribosome?": "mRNA",
+          "Which online auction site was founded in 1995?": "eBay",
+          "Which gas do plants take in from the air?": "CO2",
+          "What is the capital of France?": "Paris"}
+
+
+@pytest.mark.parametrize("tidy", [".strip().capitalize()", ".strip()"])
+def test_labels_re_cased_by_the_preparation_script(tmp_path: Path, tidy: str) -> None:
+    body = f"        row['expected_answer'] = str(row['expected_answer']){tidy}  # tidy the review tool's labels\n"
+    run = prepared_run(tmp_path, body, final_answer_rows(LABELS))
+
+    report = diagnose(run)
+
+    if tidy == ".strip()":
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("data_schema", "expected_answers_case_lost")
+    assert top.title.endswith(" answers scored 0 only for their case: the expected answers lost theirs "
+                              "(prep_data.py:5)"), top.title
+    assert [line.where for line in top.evidence][1:] == ["prep_data.py:5"]
+    assert "(drop its `.capitalize()`: trim them, keep their case)" in top.fix
+
+
+NUMBERS_IN_WORDS = {"How many legs does a spider have? Write the number in words.": "eight",
+                    "How many sides does a hexagon have? Write the number in words.": "six",
+                    "How many days are in a week? Write the number in words.": "seven",
+                    "How many players are on a football team on the pitch? Write the number in words.": "eleven",
+                    "What is the capital of Italy?": "Rome"}
+
+
+@pytest.mark.parametrize("to_digits", [True, False])
+def test_number_word_labels_turned_into_digits_by_the_preparation_script(tmp_path: Path, to_digits: bool) -> None:
+    body = ('        NUMBER_WORDS = {"six": "6", "seven": "7", "eight": "8", "eleven": "11"}  # for the dashboard\n'
+            + ("        row['expected_answer'] = NUMBER_WORDS.get(row['expected_answer'], row['expected_answer'])\n"
+               if to_digits else ""))
+    run = prepared_run(tmp_path, body, final_answer_rows(NUMBERS_IN_WORDS, case_sensitive=False))
+
+    report = diagnose(run)
+
+    if not to_digits:
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("data_schema", "numbers_written_otherwise_in_expected_answers")
+    assert top.title.endswith(" answers scored 0 give their `expected_answer`'s number in words: prep_data.py:5 "
+                              "turned the labels' words into digits (NUMBER_WORDS)"), top.title
+    assert "(do not apply NUMBER_WORDS to `expected_answer`;" in top.fix
