@@ -3,8 +3,11 @@ prep_data.py writes the data, bash runs the built-in engine against the simulate
 answers; each twin leaves the labels as they were.
 
 - Labels whose case carries meaning (NaCl, pH, mRNA, eBay) re-cased as a whole on rows compared case by case.
-- Labels of questions asking for a number in words (`eight`) turned into digits for a dashboard."""
+- Labels of questions asking for a number in words (`eight`) turned into digits for a dashboard.
+- Drafts whose answer is still `TODO` kept by a filter on a flag the review export writes as text
+  (`"reviewed": "false"` is true in Python)."""
 
+import json
 from pathlib import Path
 
 import pytest
@@ -86,3 +89,44 @@ def test_number_word_labels_turned_into_digits_by_the_preparation_script(tmp_pat
     assert top.title.endswith(" answers scored 0 give their `expected_answer`'s number in words: prep_data.py:5 "
                               "turned the labels' words into digits (NUMBER_WORDS)"), top.title
     assert "(do not apply NUMBER_WORDS to `expected_answer`;" in top.fix
+
+
+REVIEWED = {"What is the capital of Kenya?": "Nairobi", "Which metal is attracted by a magnet?": "Iron",
+            "What is the largest ocean on Earth?": "Pacific", "Which country is Mount Fuji in?": "Japan",
+            "What is the capital of Peru?": "Lima"}
+DRAFTS = ("What is the largest ocean on Earth?", "What is the capital of Peru?")
+
+
+@pytest.mark.parametrize("flag", [("false", "true"), (False, True)])
+def test_drafts_kept_by_a_filter_on_a_flag_written_as_text(tmp_path: Path, flag: tuple) -> None:
+    false, true = flag
+    (tmp_path / "run").mkdir()
+    (tmp_path / "run" / "review_export.jsonl").write_text("".join(
+        json.dumps({"question": question, "answer": "TODO" if question in DRAFTS else answer,
+                    "reviewed": false if question in DRAFTS else true}) + "\n" for question, answer in REVIEWED.items()))
+    (tmp_path / "run" / "prep_data.py").write_text(
+        "import json, sys\nwith open(sys.argv[1]) as export, open(sys.argv[2], 'w') as out:\n"
+        "    for line in export:\n        item = json.loads(line)\n"
+        "        if not item.get('reviewed'):\n            continue  # drafts are not evaluated\n"
+        "        text = f\"{item['question']} End your response with 'Final answer: <answer>'.\"\n"
+        "        out.write(json.dumps({'responses_create_params': {'input': [{'role': 'user', 'content': text}]},\n"
+        "                              'expected_answer': item['answer'], 'extraction_mode': 'final_answer'}) + '\\n')\n")
+    script = (f"python3 prep_data.py review_export.jsonl tasks.jsonl\n{CLI} materialize --input tasks.jsonl "
+              "--num-repeats 3 --agent string_match_simple_agent --output rollouts_materialized_inputs.jsonl\n"
+              f"{CLI} collect --inputs rollouts_materialized_inputs.jsonl --output rollouts.jsonl --model-url URL "
+              f"--env string_match --concurrency 6\n{CLI} profile --inputs rollouts_materialized_inputs.jsonl "
+              "--rollouts rollouts.jsonl\n")
+    run = run_scripts(tmp_path, [script], checkpoint_of_script=[1], rows=final_answer_rows(REVIEWED, False))
+
+    report = diagnose(run)
+
+    if false is False:
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("data_schema", "placeholder_labels")
+    assert top.title == ("2 tasks of the run expect a placeholder ('TODO'): drafts reached the eval, and every answer "
+                         "to them scored 0")
+    assert [line.where for line in top.evidence] == ["rollouts_materialized_inputs.jsonl:7", "prep_data.py:5",
+                                                     "review_export.jsonl:3"]
+    assert "(review_export.jsonl writes `\"reviewed\": \"false\"`)" in top.fix

@@ -139,6 +139,7 @@ from gym_pipeline.diagnose.rules.model_replies import rule_model_replies_unusabl
 from gym_pipeline.diagnose.rules.newline_slices import rule_last_line_cut_by_a_newline_slice
 from gym_pipeline.diagnose.rules.parallel_steps import rule_steps_queued_inside_the_job
 from gym_pipeline.diagnose.rules.pending_jobs import rule_job_never_started
+from gym_pipeline.diagnose.rules.placeholder_labels import rule_placeholder_labels
 from gym_pipeline.diagnose.rules.port_taken import rule_model_port_held_by_another_server
 from gym_pipeline.diagnose.rules.process_limits import rule_process_limits
 from gym_pipeline.diagnose.rules.profiled_run import rule_profile_of_an_older_run, rule_summary_of_an_older_run
@@ -442,6 +443,7 @@ RULES: tuple[Rule, ...] = (
     Rule(6, "other_answers_credited", rule_other_answers_credited),
     Rule(6, "expected_answers_not_options", rule_expected_answers_not_options),
     Rule(6, "expected_answers_case_lost", rule_expected_answers_case_lost),
+    Rule(6, "placeholder_labels", rule_placeholder_labels),
     Rule(6, "known_problems", known_problems(6)),
     Rule(7, "time_budget_kinds", rule_time_budget_kinds),
     Rule(7, "step_failures", rule_step_failures),
