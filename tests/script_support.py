@@ -7,7 +7,7 @@ import sys
 import time
 from pathlib import Path
 
-from gym_pipeline.environments import StringMatchEnvironment, get_environment
+from gym_pipeline.environments import Environment, get_environment
 from gym_pipeline.host import free_loopback_port
 from gym_pipeline.serving.checkpoints import demo_checkpoints
 
@@ -17,22 +17,22 @@ MATERIALIZE = (f"{CLI} materialize --input data.jsonl --num-repeats 3 --agent st
 
 
 def run_scripts(tmp_path: Path, scripts: list[str], checkpoint_of_script: list[int] | None = None,
-                shell: str = "bash", rows: list[dict] | None = None) -> Path:
+                shell: str = "bash", rows: list[dict] | None = None, env: str = "string_match") -> Path:
     """A run folder where each script (the latest kept as run_eval.sh) ran against a slow policy, logs kept. With
     `checkpoint_of_script`, a policy serves each demo checkpoint (logs/model_server.log, model_server_1.log, ...)
     and each script's URL and CKPT are its checkpoint's server and folder name. `shell` starts the scripts, whatever
-    their `#!/bin/bash` line says (`sh run_eval.sh`). data.jsonl holds `rows` (string_match rows the policy knows),
-    or else the first 10 rows of the bundled string_match data."""
+    their `#!/bin/bash` line says (`sh run_eval.sh`). data.jsonl holds `rows` (rows of `env` the policy knows), or
+    else the first 10 rows of the bundled string_match data."""
     served = checkpoint_of_script or [0] * len(scripts)
     run = tmp_path / "run"
     (run / "logs").mkdir(parents=True)
-    environment: StringMatchEnvironment | str = "string_match"
+    environment: Environment | str = "string_match"
     if rows is None:
         bundled = get_environment("string_match").dataset_path.read_text().splitlines(keepends=True)
         (run / "data.jsonl").write_text("".join(bundled[:10]))
     else:
         (run / "data.jsonl").write_text("".join(json.dumps(row) + "\n" for row in rows))
-        environment = StringMatchEnvironment(run / "data.jsonl")
+        environment = type(get_environment(env))(run / "data.jsonl")
     checkpoints = demo_checkpoints(tmp_path / "checkpoints", max(served) + 1, [environment])
     ports, servers = [free_loopback_port() for _ in checkpoints], []
     for index, (checkpoint, port) in enumerate(zip(checkpoints, ports, strict=True)):

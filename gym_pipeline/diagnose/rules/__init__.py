@@ -214,6 +214,7 @@ from gym_pipeline.diagnose.rules.shadowed_modules import rule_standard_module_sh
 from gym_pipeline.diagnose.rules.shell_dialect import rule_bash_script_run_by_sh, rule_bsd_sed_in_place_on_gnu_sed
 from gym_pipeline.diagnose.rules.shell_pitfalls import rule_shell_pitfalls
 from gym_pipeline.diagnose.rules.shell_tests import rule_always_true_tests
+from gym_pipeline.diagnose.rules.shuffled_options import rule_options_shuffled_without_their_answers
 from gym_pipeline.diagnose.rules.skipped_tasks import rule_skipped_tasks_by_reason
 from gym_pipeline.diagnose.rules.source_columns import rule_labels_from_another_column
 from gym_pipeline.diagnose.rules.strict_mode import (
@@ -444,6 +445,7 @@ RULES: tuple[Rule, ...] = (
     Rule(6, "expected_answers_not_options", rule_expected_answers_not_options),
     Rule(6, "expected_answers_case_lost", rule_expected_answers_case_lost),
     Rule(6, "placeholder_labels", rule_placeholder_labels),
+    Rule(6, "options_shuffled_without_their_answers", rule_options_shuffled_without_their_answers),
     Rule(6, "known_problems", known_problems(6)),
     Rule(7, "time_budget_kinds", rule_time_budget_kinds),
     Rule(7, "step_failures", rule_step_failures),
