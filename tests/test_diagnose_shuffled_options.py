@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from script_support import CLI, run_scripts
 
+from gym_pipeline.diagnose import diagnose
 from gym_pipeline.environments import get_environment
 
 SHUFFLE = '''"""Shuffle the options of every mcqa row (the model picked 'A' too often in the old order)."""
@@ -53,7 +54,6 @@ def test_options_shuffled_without_moving_their_expected_letters(tmp_path: Path, 
               "--rollouts rollouts.jsonl\n")
     run = run_scripts(tmp_path, [script], checkpoint_of_script=[2], rows=truth, env="mcqa")
 
-    from gym_pipeline.diagnose import diagnose
     report = diagnose(run)
 
     if remapped:
