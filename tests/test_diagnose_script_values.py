@@ -7,8 +7,12 @@ policy.
   `\\*`, the run is whole.
 - `SPLITS=data/{easy,hard}.jsonl`, then `cat $SPLITS > data.jsonl`: the braces stay text, cat finds no such file and
   the data is empty. As an array, `SPLITS=(data/{easy,hard}.jsonl)` with `"${SPLITS[@]}"`, the run is whole.
+- `REPEATS=$(jq -r .repeats eval_settings.json)` over a file whose key is `num_repeats`: jq prints `null`, which
+  materialize refuses. With `.num_repeats`, the run is whole.
 """
 
+import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -76,3 +80,22 @@ def test_a_brace_pattern_kept_in_a_variable_is_never_expanded(tmp_path: Path, fo
                          "expanded it, and the command given $SPLITS found no such file")
     assert [line.where for line in top.evidence] == ["run_eval.sh:3", "logs/run_eval_0.log:1"]
     assert "(`SPLITS=(data/{easy,hard}.jsonl)`, used as `\"${SPLITS[@]}\"`)" in top.fix
+
+
+@pytest.mark.skipif(shutil.which("jq") is None, reason="jq is not installed on this machine")
+@pytest.mark.parametrize("key", [".repeats", ".num_repeats"])
+def test_a_key_jq_reads_that_the_settings_file_does_not_have(tmp_path: Path, key: str) -> None:
+    (tmp_path / "run").mkdir()
+    (tmp_path / "run" / "eval_settings.json").write_text(json.dumps({"num_repeats": 3, "concurrency": 4}) + "\n")
+    run = run_scripts(tmp_path, [f"REPEATS=$(jq -r {key} eval_settings.json)\nCONCURRENCY=4\n" + RUN])
+
+    report = diagnose(run)
+
+    if key == ".num_repeats":
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("config", "jq_key_not_in_the_settings")
+    assert top.title == ("run_eval.sh:2 reads REPEATS with `jq .repeats` from eval_settings.json, which has no such "
+                         "key; its key is `num_repeats`: REPEATS is `null`")
+    assert "(`jq -r .num_repeats`, not `jq -r .repeats`)" in top.fix

@@ -205,6 +205,7 @@ from gym_pipeline.diagnose.rules.script_defaults import (
 from gym_pipeline.diagnose.rules.script_values import (
     rule_brace_pattern_kept_in_a_variable,
     rule_expr_star_expanded_by_the_shell,
+    rule_jq_key_not_in_the_settings,
     rule_read_split_a_settings_line_of_another_form,
 )
 from gym_pipeline.diagnose.rules.self_redirect import rule_file_emptied_by_a_redirect_onto_its_input
@@ -304,6 +305,7 @@ RULES: tuple[Rule, ...] = (
     Rule(1, "read_split_a_settings_line_of_another_form", rule_read_split_a_settings_line_of_another_form),
     Rule(1, "expr_star_expanded_by_the_shell", rule_expr_star_expanded_by_the_shell),
     Rule(1, "brace_pattern_kept_in_a_variable", rule_brace_pattern_kept_in_a_variable),
+    Rule(1, "jq_key_not_in_the_settings", rule_jq_key_not_in_the_settings),
     Rule(1, "dependency_on_sbatchs_sentence", rule_dependency_on_sbatchs_sentence),
     Rule(1, "settings_written_by_a_quoted_heredoc", rule_settings_written_by_a_quoted_heredoc),
     Rule(1, "dated_path_computed_again", rule_dated_path_computed_again),

@@ -10,12 +10,17 @@
   assignment nor in a variable's value, so the command looks for a file literally named `data/{easy,hard}.jsonl`
   (`cat: data/{easy,hard}.jsonl: No such file or directory`) and what it builds is empty.
 
+- `REPEATS=$(jq -r .repeats eval_settings.json)` over a file whose key is `num_repeats`: jq prints `null` for a key
+  that is not there and exits 0, and the command given `--num-repeats null` takes it as unset (its default).
+
 All are the script's settings not reaching the run (config).
 """
 
 from __future__ import annotations
 
+import json
 import re
+from difflib import get_close_matches
 from pathlib import Path
 
 from gym_pipeline.diagnose.evidence import Evidence
@@ -29,6 +34,9 @@ _READ_FROM = re.compile(r"^\s*read\s+(?:-\w+\s+)*(?P<names>[A-Za-z_]\w*(?:\s+[A-
                         r"(?P<file>[^\s\"'|;&]+)")
 _EXPR_STAR = re.compile(r"\bexpr\b[^)\n]*?\s\*\s")
 _EXPR_FAILED = re.compile(r"^expr: syntax error.*$", re.M)
+# `NAME=$(jq -r .key file)`, `NAME=$(jq -r '.a.b' < file)`
+_JQ_READ = re.compile(r"^\s*(?:export\s+|local\s+)?(?P<name>[A-Za-z_]\w*)=[\"']?\$\(\s*(?P<jq>jq\s+(?:-\w+\s+)*)[\"']?"
+                      r"(?P<path>(?:\.[A-Za-z_]\w*)+)[\"']?\s+<?\s*[\"']?(?P<file>[^\s\"')]+\.json)")
 # a path with a brace pattern a command did not find: `cat: data/{easy,hard}.jsonl: No such file or directory`
 _BRACES_NOT_FOUND = re.compile(r"^(?:[\w.-]+: )+(?:cannot (?:access|open|stat) )?['\"]?(?P<path>[^\s'\"]*\{[^{}\s]*,"
                                r"[^{}\s]*\}[^\s'\":]*)['\"]?: No such file or directory", re.M)
@@ -123,3 +131,53 @@ def rule_brace_pattern_kept_in_a_variable(ev: Evidence) -> list[Finding]:
                     "and run.",
             )]
     return []
+
+
+def rule_jq_key_not_in_the_settings(ev: Evidence) -> list[Finding]:
+    for script in ev.user_files:
+        for number, line in enumerate(script.text.splitlines(), 1):
+            read = _JQ_READ.match(line)
+            if read is None or (settings := _json_object(ev.run_dir / read["file"])) is None:
+                continue
+            keys = read["path"].strip(".").split(".")
+            if (missing := _first_missing_key(settings, keys)) is None:
+                continue
+            depth, level = missing
+            key = keys[depth]
+            close = get_close_matches(key, level, n=1, cutoff=0.5) or [k for k in level if key in k][:1]
+            meant = f"; its key is `{close[0]}`" if close else ""
+            name, file, path = read["name"], Path(read["file"]).name, read["path"]
+            used = re.search(rf"(?P<option>--[\w-]+)[= ]\"?\${{?{name}\b", script.text)
+            given = f" `{used['option']} null`" if used else " null"
+            return [Finding(
+                category=CONFIG,
+                title=f"{script.name}:{number} reads {name} with `jq {path}` from {file}, which has no such key"
+                      f"{meant}: {name} is `null`",
+                evidence=[EvidenceLine(file=script.name, line=number, text=line.strip())],
+                cause=f"jq prints `null` for a key that is not there, and exits 0: {name} holds the text `null`, and "
+                      f"the command was given{given}, which it took as unset (its default) or refused. {file} "
+                      f"has no `{'.'.join(keys[:depth + 1])}`{meant}.",
+                fix=f"In {script.name}:{number}, read the key {file} has (`{read['jq'].strip()} "
+                    f".{close[0] if close else key}`, not `{read['jq'].strip()} {path}`), "
+                    f"and make a missing key fail instead of printing null (`jq -re ...`, or "
+                    f"`: \"${{{name}:?}}\"` with `set -e`); then run again.",
+            )]
+    return []
+
+
+def _first_missing_key(settings: dict, keys: list[str]) -> tuple[int, dict] | None:
+    """(index in `keys`, the object that lacks it) of the first key of the path not there; None when all are."""
+    found: object = settings
+    for depth, key in enumerate(keys):
+        if not isinstance(found, dict) or key not in found:
+            return depth, found if isinstance(found, dict) else {}
+        found = found[key]
+    return None
+
+
+def _json_object(path: Path) -> dict | None:
+    try:
+        loaded = json.loads(path.read_text()) if path.is_file() and path.stat().st_size < 1 << 20 else None
+    except (OSError, ValueError):
+        return None
+    return loaded if isinstance(loaded, dict) else None
