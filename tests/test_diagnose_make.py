@@ -9,8 +9,12 @@ runs nothing. Declared phony, the same target runs its recipe.
 
 The materialized inputs listed as an order-only prerequisite of the rollouts (`rollouts.jsonl: | inputs`): a corrected
 label rebuilds the inputs and keeps the rollouts of the old ones. As a normal prerequisite, make collects again.
+
+`MODEL_URL = <staging server>` in the Makefile and `MODEL_URL=<new server> make eval`: the Makefile's assignment wins,
+and the eval asks the staging server (last week's checkpoint). With `?=`, the new server is asked.
 """
 
+import os
 import shutil
 import subprocess
 import sys
@@ -143,3 +147,50 @@ def test_inputs_as_an_order_only_prerequisite_keep_rollouts_of_old_inputs(tmp_pa
                          "order-only prerequisite")
     assert top.fix.startswith("In Makefile:4, make the inputs a normal prerequisite, not an order-only one (drop the "
                               "`|`: `rollouts.jsonl: rollouts_materialized_inputs.jsonl`)")
+
+
+@pytest.mark.parametrize("operator", ["=", "?="])
+def test_a_makefile_assignment_the_environment_cannot_override(tmp_path: Path, operator: str) -> None:
+    environment = get_environment("string_match")
+    checkpoints = demo_checkpoints(tmp_path / "checkpoints", 2, ["string_match"])
+    run = tmp_path / "run"
+    (run / "logs").mkdir(parents=True)
+    (run / "data.jsonl").write_text("".join(environment.dataset_path.read_text().splitlines(keepends=True)[:8]))
+    staging, new = free_loopback_port(), free_loopback_port()
+    gp = " ".join(CLI)
+    (run / "Makefile").write_text(
+        f"# make eval   (give MODEL_URL to eval another server)\nMODEL_URL {operator} http://127.0.0.1:{staging}/v1\n\n"
+        f"eval:\n\t{gp} materialize --input data.jsonl --num-repeats 3 --agent string_match_simple_agent "
+        "--output rollouts_materialized_inputs.jsonl\n"
+        f"\t{gp} collect --inputs rollouts_materialized_inputs.jsonl --output rollouts.jsonl --model-url $(MODEL_URL) "
+        f"--env string_match --concurrency 4\n\t{gp} profile --inputs rollouts_materialized_inputs.jsonl "
+        "--rollouts rollouts.jsonl\n\n.PHONY: eval\n")
+    servers = []
+    for checkpoint, port, log_name in ((checkpoints[0], staging, "staging_server.log"),
+                                       (checkpoints[1], new, "model_server.log")):
+        with (run / "logs" / log_name).open("w") as log:
+            servers.append(subprocess.Popen([*CLI, "serve-policy", "--checkpoint", str(checkpoint), "--port",
+                                             str(port), "--latency-ms", "20"], stdout=log, stderr=subprocess.STDOUT))
+    try:
+        time.sleep(2.5)
+        with (run / "logs" / "make_eval.log").open("w") as log:
+            subprocess.run(["make", "eval"], cwd=run, stdout=log, stderr=subprocess.STDOUT, timeout=120,
+                           env={**os.environ, "MODEL_URL": f"http://127.0.0.1:{new}/v1"})
+    finally:
+        for server in servers:
+            server.terminate()
+            server.wait(10)
+
+    report = diagnose(run)
+
+    if operator == "?=":
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("config", "makefile_assignment_overrides_the_environment")
+    assert top.title == ("Makefile:2 sets MODEL_URL with a plain `=`, which the environment cannot override: the run "
+                         "asked the step 100 server, not the step 200 one started for it")
+    assert [line.where for line in top.evidence] == ["Makefile:2", "logs/staging_server.log:1",
+                                                     "logs/model_server.log:1"]
+    assert f"`MODEL_URL ?= http://127.0.0.1:{staging}/v1` instead of `MODEL_URL = http://127.0.0.1:{staging}/v1`" \
+        in top.fix

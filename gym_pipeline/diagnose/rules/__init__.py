@@ -134,7 +134,11 @@ from gym_pipeline.diagnose.rules.lock_waits import (
     rule_job_spent_its_time_waiting_for_a_lock,
 )
 from gym_pipeline.diagnose.rules.loop_outputs import rule_loop_writes_every_item_to_one_output
-from gym_pipeline.diagnose.rules.make_targets import rule_partial_target_kept_by_make, rule_task_target_taken_for_a_file
+from gym_pipeline.diagnose.rules.make_targets import (
+    rule_makefile_assignment_overrides_the_environment,
+    rule_partial_target_kept_by_make,
+    rule_task_target_taken_for_a_file,
+)
 from gym_pipeline.diagnose.rules.model_replies import rule_model_replies_unusable
 from gym_pipeline.diagnose.rules.newline_slices import rule_last_line_cut_by_a_newline_slice
 from gym_pipeline.diagnose.rules.parallel_steps import rule_steps_queued_inside_the_job
@@ -344,6 +348,7 @@ RULES: tuple[Rule, ...] = (
     Rule(1, "image_build_past_its_timeout", rule_image_build_past_its_timeout),
     Rule(1, "partial_target_kept_by_make", rule_partial_target_kept_by_make),
     Rule(1, "task_target_taken_for_a_file", rule_task_target_taken_for_a_file),
+    Rule(1, "makefile_assignment_overrides_the_environment", rule_makefile_assignment_overrides_the_environment),
     Rule(1, "warning_raised_as_an_error", rule_warning_raised_as_an_error),
     Rule(1, "known_problems", known_problems(1)),
     Rule(2, "watchdog_checks_a_route_the_server_lacks", rule_watchdog_checks_a_route_the_server_lacks),

@@ -163,7 +163,7 @@ def started_model_servers(ev: Evidence) -> list[tuple[str, int, EvidenceLine]]:
     return found
 
 
-def _recorded_model_url(ev: Evidence) -> str:
+def recorded_model_url(ev: Evidence) -> str:
     """The model URL the rollouts' manifest records: the run folder's, or the one beside the rollouts found in a folder
     under it (`results/<key>/`), else the one the logs name."""
     beside = ev.artifacts.files.rollouts.parent / MANIFEST_FILE
@@ -180,7 +180,7 @@ def _recorded_model_url(ev: Evidence) -> str:
 def rollouts_of_an_older_server(ev: Evidence) -> tuple[tuple[int, EvidenceLine], tuple[str, int, EvidenceLine]] | None:
     """((step, server line) of the server the rollouts record, the newest server started) when the run's logs show a
     server of a newer checkpoint than the one the rollouts came from."""
-    used = _recorded_model_url(ev).rstrip("/").removesuffix("/v1")
+    used = recorded_model_url(ev).rstrip("/").removesuffix("/v1")
     servers = started_model_servers(ev)
     of_rollouts = next(((step, line) for address, step, line in servers if address == used), None)
     newest = max(servers, key=lambda server: server[1], default=None)

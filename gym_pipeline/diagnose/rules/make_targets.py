@@ -1,4 +1,5 @@
-"""Make skipping the recipes that run the eval, because it takes a file for the target's output.
+"""Make skipping the recipes that run the eval, because it takes a file for the target's output, or running them
+with other values than the ones the user gave.
 
 - A partial rollouts file that make kept after its recipe failed, and counted as built the next time. When a recipe
   fails (a `timeout` around the collection, a Ctrl-C, a crash), make leaves the file it was writing
@@ -7,6 +8,8 @@ the collection: the user fixed what stopped it, ran make again, and profiled the
 first failure (a slow server, a short timeout) was fixed; what is wrong now is the kept file.
 - A target that names a task (`eval`), not a file, left out of `.PHONY`, while a file or folder of that name exists
   (a folder of helper scripts called `eval/`): make finds it up to date and runs nothing, and exits 0.
+- `MODEL_URL = <staging server>` in the Makefile, meant as a default, and `MODEL_URL=<new server> make eval`: a
+  Makefile's assignment wins over the environment (only `?=` yields), so the eval asked the staging server.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import Finding, resume_command
 from gym_pipeline.diagnose.logs import LogHit
+from gym_pipeline.diagnose.rules.checkpoint_choice import recorded_model_url, rollouts_of_an_older_server
 from gym_pipeline.diagnose.user_scripts import MAKEFILE_NAMES
 from gym_pipeline.diagnose.vocabulary import CACHE_RESUME, CONFIG
 
@@ -106,3 +110,40 @@ def _runs_the_eval(lines: list[str], rule: int) -> bool:
         if _EVAL_COMMAND.search(line):
             return True
     return False
+
+
+# `NAME = value` or `NAME := value` (not `?=`, `+=`): set whatever the environment says
+_MAKE_ASSIGNMENT = re.compile(r"^(?:override\s+)?(?P<name>[A-Za-z_]\w*)\s*:{0,2}=\s*(?P<value>\S[^#]*?)\s*(?:#.*)?$")
+
+
+def rule_makefile_assignment_overrides_the_environment(ev: Evidence) -> list[Finding]:
+    """The rollouts came from an older checkpoint's server than one started beside it, and the Makefile sets the URL
+    they were collected from with a plain `=`: a variable given in the environment (`MODEL_URL=... make eval`) does
+    not override a Makefile's assignment, so the server meant was never asked."""
+    if (servers := rollouts_of_an_older_server(ev)) is None:
+        return []
+    (step, used_line), (newest_address, newest_step, newest_line) = servers
+    used = recorded_model_url(ev).rstrip("/").removesuffix("/v1")
+    for file in ev.user_files:
+        if Path(file.name).name not in MAKEFILE_NAMES:
+            continue
+        for number, line in enumerate(file.text.splitlines(), 1):
+            assigned = _MAKE_ASSIGNMENT.match(line)
+            if assigned is None or assigned["value"].rstrip("/").removesuffix("/v1") != used:
+                continue
+            name = assigned["name"]
+            return [Finding(
+                category=CONFIG,
+                title=f"{file.name}:{number} sets {name} with a plain `=`, which the environment cannot override: "
+                      f"the run asked the step {step} server, not the step {newest_step} one started for it",
+                evidence=[EvidenceLine(file=file.name, line=number, text=line.strip()), used_line, newest_line],
+                cause=f"A Makefile's own assignment wins over a variable of the same name in the environment, so "
+                      f"`{name}=<url> make ...` leaves {name} at {assigned['value']}: the collection went to that "
+                      f"server (checkpoint step {step}), and the server of step {newest_step} ({newest_address}) "
+                      "got nothing. Every command exits 0; the rewards are the other checkpoint's.",
+                fix=f"In {file.name}:{number}, make the value a default: `{name} ?= {assigned['value']}` instead of "
+                    f"`{line.strip()}` (or pass it "
+                    f"on make's command line, `make eval {name}=<url>`, which does override); then collect again "
+                    "against the server meant, on a clean output path, and profile.",
+            )]
+    return []
