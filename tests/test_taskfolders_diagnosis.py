@@ -140,6 +140,9 @@ SCENARIOS.update({
     "background_check": lambda root: fixtures.write_task(root, "checks-later", test=(
         "(\n  sleep 3\n  if test -f /app/done; then echo 1 > /logs/verifier/reward.txt; "
         "else echo 0 > /logs/verifier/reward.txt; fi\n) &")),
+    # the expected word copied from a sample output, capitalised, while the instruction asks for it in lower case;
+    # the task `works` beside it expects the word as asked
+    "capital_literal": lambda root: (_top_word_task(root, "top-word", "The"), _top_word_task(root, "works", "the"))[0],
 })
 SETTINGS = {"task_deadline": ", episode_grace_sec: 0"}
 STATUS_TEST = ("test -f /app/done\n{debug}if [ $? -eq 0 ]; then echo 1 > /logs/verifier/reward.txt\n"
@@ -167,6 +170,18 @@ def _sorted_words_task(root: Path, name: str, expected: str) -> Path:
         test=f'if test "$(cat /app/sorted.txt)" = "$(printf "{expected}")"; then echo 1 > /logs/verifier/reward.txt\n'
              "else echo 0 > /logs/verifier/reward.txt; fi"), {"words.txt": "cherry\nBanana\napple\ncherry\n"})
     return _with_instruction(task, f"Write the distinct lines of /app/words.txt, sorted, to /app/sorted.txt ({name}).\n")
+
+
+def _top_word_task(root: Path, name: str, expected: str) -> Path:
+    """A task asking for the most frequent word of text.txt in lower case, whose test compares with `expected`."""
+    task = _with_files(fixtures.write_task(
+        root, name, dockerfile=f"FROM {fixtures.DEFAULT_IMAGE}\nWORKDIR /app\nCOPY text.txt /app/\n",
+        solve="tr 'A-Z' 'a-z' < /app/text.txt | tr -s ' ' '\\n' | sort | uniq -c | sort -rn | head -1 | "
+              "awk '{print $2}' > /app/top.txt",
+        test=f'if test "$(cat /app/top.txt)" = "{expected}"; then echo 1 > /logs/verifier/reward.txt\n'
+             "else echo 0 > /logs/verifier/reward.txt; fi"), {"text.txt": "The cat saw the dog and the bird\n"})
+    return _with_instruction(task, "Write the word that occurs most often in /app/text.txt, in lower case, to "
+                                   f"/app/top.txt ({name}).\n")
 
 
 def _with_instruction(task: Path, instruction: str) -> Path:
@@ -308,6 +323,9 @@ EXPECTED = [
     ("fraction_reward", "verifier_runtime", ("harbor:invalid_reward", "share-of-checks"),
      ("writes reward.txt at line 5", 'awk "BEGIN {print $PASSED/$TOTAL}" > /logs/verifier/reward.txt',
       "gym-pipeline tasks validate")),
+    ("capital_literal", "verifier_runtime", ("The test of top-word compares with \"The\" case by case, while the "
+                                             "instruction asks for lower case",),
+     ("tests/test.sh line 2", 'in the case the instruction asks for ("the")', "gym-pipeline tasks validate")),
     ("printf_compare", "verifier_runtime", ("The test of greeting compares byte for byte (`cmp`) with `printf "
                                             "'Hello, Gym!'`, which has no final newline",),
      ("tests/test.sh line 2", "printf 'Hello, Gym!\\n' | cmp", "gym-pipeline tasks validate")),
@@ -374,7 +392,7 @@ def test_each_run_failed_the_way_its_entry_says(runs):
     assert edited["status"] == "error" and edited["attempts"] == 1  # terminal: not retried
     assert "changed since materialization" in edited["failure"]["message"]
     for env, task in (("kept_backslash", "greeting"), ("printf_compare", "greeting"),
-                      ("fraction_reward", "share-of-checks")):  # the same answer; only the test's text differs
+                      ("fraction_reward", "share-of-checks"), ("capital_literal", "top-word")):  # the same answer; only the test's text differs
         rows = (config.run_dir(CHECKPOINT, env) / "rollouts.jsonl").read_text().splitlines()
         assert {row["task_id"]: row["reward"] for row in map(json.loads, rows)} == {task: 0.0, "works": 1.0}
 

@@ -10,6 +10,8 @@
 - A line compared byte for byte without its newline. `printf 'Hello, Gym!' | cmp -s - FILE` compares with text that
   has no final newline, while a file written as a line (`echo`, what the solution does) ends with one. Named when the
   solution writes the text with `echo`.
+- A text in capitals (`"The"`, copied from a sample output) compared case by case, while the instruction asks for
+  the answer in lower case (or one in lower case where it asks for upper case). Named from the instruction's words.
 """
 
 from __future__ import annotations
@@ -115,7 +117,35 @@ def _locale_order(folder: Path, line: str) -> _Reading | None:
         shown_in=_SOLUTION, shown=shown)
 
 
-_READINGS: tuple[Callable[[Path, str], _Reading | None], ...] = (_kept_backslash, _no_final_newline, _locale_order)
+_ASKS_FOR_CASE = re.compile(r"\b(?P<case>lower|upper)[\s-]?case\b", re.IGNORECASE)
+# a quoted text on one side of the comparison: `= "The"`, `"The" ==`
+_COMPARED_TEXT = re.compile(r"(?:==?|!=)\s*(?P<quote>[\"'])(?P<text>[A-Za-z][\w .,!?-]*)(?P=quote)"
+                            r"|(?P<quote2>[\"'])(?P<text2>[A-Za-z][\w .,!?-]*)(?P=quote2)\s*(?:==?|!=)")
+
+
+def _case_the_instruction_rules_out(folder: Path, line: str) -> _Reading | None:
+    if not _COMPARISON.search(line) or re.search(r"\s-i\b|--ignore-case|tolower|toupper|,,|\^\^", line):
+        return None
+    if (shown := _line_holding(folder / "instruction.md", _ASKS_FOR_CASE)) is None:
+        return None
+    case = _ASKS_FOR_CASE.search(shown[1])["case"].lower()
+    for match in _COMPARED_TEXT.finditer(line):
+        text, quote = match["text"] or match["text2"], match["quote"] or match["quote2"]
+        wanted = text.lower() if case == "lower" else text.upper()
+        if text == wanted:
+            continue  # the text is in the case asked for
+        return _Reading(
+            title=f"compares with \"{text}\" case by case, while the instruction asks for {case} case",
+            cause=f"expects `{text}`, while instruction.md asks for the answer in {case} case: an answer written as "
+                  f"asked (`{wanted}`) differs from it in case, and the test compares case by case",
+            change=f"compare with the text in the case the instruction asks for ({quote}{wanted}{quote}), or ignore "
+                   "case on both sides",
+            shown_in="instruction.md", shown=shown)
+    return None
+
+
+_READINGS: tuple[Callable[[Path, str], _Reading | None], ...] = (_kept_backslash, _no_final_newline, _locale_order,
+                                                                 _case_the_instruction_rules_out)
 
 
 def _finding(ev: Evidence, run: TaskFolderRun, task: str, test: Path, number: int, line: str,
