@@ -143,6 +143,12 @@ SCENARIOS.update({
     # the expected word copied from a sample output, capitalised, while the instruction asks for it in lower case;
     # the task `works` beside it expects the word as asked
     "capital_literal": lambda root: (_top_word_task(root, "top-word", "The"), _top_word_task(root, "works", "the"))[0],
+    # a cleanup of the agent's scratch files before the check whose pattern also matches the answer; the task
+    # `works` beside it keeps the answer out of the cleanup
+    "cleanup_deletes_answer": lambda root: (
+        _top_word_task(root, "top-word", "the", "find /app -name '*.txt' ! -name 'text.txt' -delete\n"),
+        _top_word_task(root, "works", "the", "find /app -name '*.txt' ! -name 'text.txt' ! -name 'top.txt' -delete\n"),
+    )[0],
 })
 SETTINGS = {"task_deadline": ", episode_grace_sec: 0"}
 STATUS_TEST = ("test -f /app/done\n{debug}if [ $? -eq 0 ]; then echo 1 > /logs/verifier/reward.txt\n"
@@ -172,13 +178,14 @@ def _sorted_words_task(root: Path, name: str, expected: str) -> Path:
     return _with_instruction(task, f"Write the distinct lines of /app/words.txt, sorted, to /app/sorted.txt ({name}).\n")
 
 
-def _top_word_task(root: Path, name: str, expected: str) -> Path:
-    """A task asking for the most frequent word of text.txt in lower case, whose test compares with `expected`."""
+def _top_word_task(root: Path, name: str, expected: str, cleanup: str = "") -> Path:
+    """A task asking for the most frequent word of text.txt in lower case, whose test runs `cleanup` and then
+    compares with `expected`."""
     task = _with_files(fixtures.write_task(
         root, name, dockerfile=f"FROM {fixtures.DEFAULT_IMAGE}\nWORKDIR /app\nCOPY text.txt /app/\n",
         solve="tr 'A-Z' 'a-z' < /app/text.txt | tr -s ' ' '\\n' | sort | uniq -c | sort -rn | head -1 | "
               "awk '{print $2}' > /app/top.txt",
-        test=f'if test "$(cat /app/top.txt)" = "{expected}"; then echo 1 > /logs/verifier/reward.txt\n'
+        test=f'{cleanup}if test "$(cat /app/top.txt)" = "{expected}"; then echo 1 > /logs/verifier/reward.txt\n'
              "else echo 0 > /logs/verifier/reward.txt; fi"), {"text.txt": "The cat saw the dog and the bird\n"})
     return _with_instruction(task, "Write the word that occurs most often in /app/text.txt, in lower case, to "
                                    f"/app/top.txt ({name}).\n")
@@ -326,6 +333,9 @@ EXPECTED = [
     ("capital_literal", "verifier_runtime", ("The test of top-word compares with \"The\" case by case, while the "
                                              "instruction asks for lower case",),
      ("tests/test.sh line 2", 'in the case the instruction asks for ("the")', "gym-pipeline tasks validate")),
+    ("cleanup_deletes_answer", "verifier_runtime", ("The test of top-word deletes /app/top.txt (line 2) before it "
+                                                    "checks it (line 3)",),
+     ("tests/test.sh line 2", "add `! -name 'top.txt'` to its `-delete`", "gym-pipeline tasks validate")),
     ("printf_compare", "verifier_runtime", ("The test of greeting compares byte for byte (`cmp`) with `printf "
                                             "'Hello, Gym!'`, which has no final newline",),
      ("tests/test.sh line 2", "printf 'Hello, Gym!\\n' | cmp", "gym-pipeline tasks validate")),
@@ -392,7 +402,8 @@ def test_each_run_failed_the_way_its_entry_says(runs):
     assert edited["status"] == "error" and edited["attempts"] == 1  # terminal: not retried
     assert "changed since materialization" in edited["failure"]["message"]
     for env, task in (("kept_backslash", "greeting"), ("printf_compare", "greeting"),
-                      ("fraction_reward", "share-of-checks"), ("capital_literal", "top-word")):  # the same answer; only the test's text differs
+                      ("fraction_reward", "share-of-checks"), ("capital_literal", "top-word"),
+                      ("cleanup_deletes_answer", "top-word")):  # the same answer; only the test's text differs
         rows = (config.run_dir(CHECKPOINT, env) / "rollouts.jsonl").read_text().splitlines()
         assert {row["task_id"]: row["reward"] for row in map(json.loads, rows)} == {task: 0.0, "works": 1.0}
 

@@ -797,7 +797,7 @@ def _task_memory_mb(ev: Evidence, run: TaskFolderRun, task: str) -> int | None:
     return config.environment.memory_mb if config else None
 
 
-def _first_line_of_unscored_tasks(ev: Evidence, run: TaskFolderRun, episode_file: str,
+def first_line_of_unscored_tasks(ev: Evidence, run: TaskFolderRun, episode_file: str,
                                   pattern: re.Pattern[str]) -> dict[str, EvidenceLine]:
     """For each task that never scored, the first line matching `pattern` in one of its episodes' `episode_file`
     (`agent/transcript.json`, `verifier/test-stdout.txt`), reading at most MAX_TRANSCRIPTS files."""
@@ -819,7 +819,7 @@ def rule_sandbox_commands_killed(ev: Evidence) -> list[Finding]:
     run = task_folder_run(ev)
     if run is None:
         return []
-    killed = _first_line_of_unscored_tasks(ev, run, "agent/transcript.json", _KILLED)
+    killed = first_line_of_unscored_tasks(ev, run, "agent/transcript.json", _KILLED)
     if not killed:
         return []
     task = next(iter(killed))
@@ -851,7 +851,7 @@ def rule_test_script_errors(ev: Evidence) -> list[Finding]:
     run = task_folder_run(ev)
     if run is None:
         return []
-    broken = _first_line_of_unscored_tasks(ev, run, f"verifier/{TEST_STDOUT}", _SHELL_ERROR)
+    broken = first_line_of_unscored_tasks(ev, run, f"verifier/{TEST_STDOUT}", _SHELL_ERROR)
     if not broken:
         return []
     task, first = next(iter(broken.items()))
