@@ -74,6 +74,13 @@ SCENARIOS.update({
         test='test "$(cat /app/total.txt)" = 195 && echo 1 > /logs/verifier/reward.txt || echo 0 > '
              "/logs/verifier/reward.txt"), {"sales.csv": "region,amount\nnorth,$120.00\nsouth,$75.00\n"}),
         "Write the total of the amount column of /app/sales.csv to /app/total.txt (column-total).\n"),
+    # the sales table refreshed from a finance export that appends a totals row: the solution's sum counts it too
+    "summary_row": lambda root: _with_instruction(_with_files(fixtures.write_task(
+        root, "sales-total", dockerfile=f"FROM {fixtures.DEFAULT_IMAGE}\nWORKDIR /app\nCOPY sales.csv /app/\n",
+        solve="awk -F, 'NR > 1 {s += $2} END {print s}' /app/sales.csv > /app/total.txt",
+        test='test "$(cat /app/total.txt)" = 195 && echo 1 > /logs/verifier/reward.txt || echo 0 > '
+             "/logs/verifier/reward.txt"), {"sales.csv": "region,amount\nnorth,120\nsouth,75\nTOTAL,195\n"}),
+        "Write the total of the amount column of /app/sales.csv to /app/total.txt (sales-total).\n"),
     # the instruction re-saved in UTF-16 by an editor after the policy learned the task (see `runs`)
     "utf16_instruction": lambda root: fixtures.write_task(root, "resaved-instruction"),
     # `\!` escaped as at a prompt: inside double quotes a script keeps the backslash, so the right answer never
@@ -323,6 +330,8 @@ EXPECTED = [
     ("currency_amounts", "data_schema", ("column-total's sales.csv has its amount column in a currency format "
                                           "(`$120.00`)",),
      ("with the amount column as plain numbers", "gym-pipeline tasks validate")),
+    ("summary_row", "data_schema", ("sales-total's sales.csv has a summary row at its end (`TOTAL,195`)",),
+     ("without the summary row", "gym-pipeline tasks validate")),
     ("utf16_instruction", "data_schema", ("resaved-instruction's instruction.md has UTF-16 text",),
      ("`iconv -f UTF-16 -t UTF-8 instruction.md > instruction.md.utf8", "gym-pipeline tasks validate")),
     ("kept_backslash", "verifier_runtime", ("The test of greeting compares with \"Hello, Gym\\!\"",),
@@ -446,7 +455,9 @@ def test_a_task_data_file_resaved_by_another_tool_is_named_by_how(tmp_path):
              "notes.csv": b"\xef\xbb\xbfregion,amount\n", "fine.csv": b"region,amount\nnorth,120\n",
              "prose.txt": b"semi; colons; are fine in text\n", "padded.txt": b"apple \npear\n",
              "doubled.txt": b"apple \napple\n", "utf16.md": "Create /app/done\n".encode("utf-16"),
-             "money.csv": b"region,amount\nnorth,$120.00\nsouth,$75.00\n", "prices.csv": b"item,note\ntea,$5 off\n"}
+             "money.csv": b"region,amount\nnorth,$120.00\nsouth,$75.00\n", "prices.csv": b"item,note\ntea,$5 off\n",
+             "totals.csv": b"region,amount\nnorth,120\nsouth,75\nTOTAL,195\n",
+             "regions.csv": b"region,amount\nnorth,120\ntotal,75\n"}  # a region named total, not a sum
     for name, content in files.items():
         (tmp_path / name).write_bytes(content)
     found = {name: (_reformatted(tmp_path / name) or ("",))[0] for name in files}
@@ -454,4 +465,5 @@ def test_a_task_data_file_resaved_by_another_tool_is_named_by_how(tmp_path):
                      "notes.csv": "a byte-order mark", "fine.csv": "", "prose.txt": "", "padded.txt": "",
                      "doubled.txt": "trailing spaces on some lines",
                      "utf16.md": "UTF-16 text (a byte-order mark and a NUL byte beside every letter)",
-                     "money.csv": "its amount column in a currency format (`$120.00`)", "prices.csv": ""}
+                     "money.csv": "its amount column in a currency format (`$120.00`)", "prices.csv": "",
+                     "totals.csv": "a summary row at its end (`TOTAL,195`)", "regions.csv": ""}

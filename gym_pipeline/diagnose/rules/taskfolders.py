@@ -963,6 +963,35 @@ def _reformatted(path: Path) -> tuple[str, str, str] | None:
         return f"its {name} column in a currency format (`{example}`)", f"a tool that sums or compares the {name} " \
             "column reads text, not numbers (`awk` takes `$120.00` for 0): a spreadsheet re-exported it with its " \
             "Currency format", f"with the {name} column as plain numbers (General or Number format, no currency sign)"
+    if path.suffix == ".csv" and (summary := _summary_row(content)) is not None:
+        row, name = summary
+        return f"a summary row at its end (`{row}`)", f"whatever totals or counts the {name} column counts the " \
+            "summary too (a sum comes out doubled): the export appends its totals", \
+            f"without the summary row (`sed -i '$d' {path.name}`, or export {path.name} again without totals)"
+    return None
+
+
+_SUMMARY_LABEL = re.compile(r"^\s*(?:grand\s+)?(?:total|sum|subtotal|totals)\s*:?\s*$", re.IGNORECASE)
+
+
+def _summary_row(content: bytes) -> tuple[str, str] | None:
+    """(the row, the column) of a CSV whose last row is a totals row: a label such as TOTAL, and in a numeric column
+    the sum of the rows above it."""
+    try:
+        rows = [row for row in csv.reader(io.StringIO(content.decode("utf-8", errors="replace"))) if row]
+    except csv.Error:
+        return None
+    if len(rows) < 3 or not any(_SUMMARY_LABEL.match(cell) for cell in rows[-1]):
+        return None
+    header, values, last = rows[0], rows[1:-1], rows[-1]
+    for index, name in enumerate(header):
+        try:
+            column = sum(float(row[index]) for row in values if len(row) > index)
+            total = float(last[index]) if len(last) > index else None
+        except ValueError:
+            continue
+        if total is not None and abs(column - total) < 1e-6 * max(1.0, abs(total)):
+            return ",".join(last), name.strip()
     return None
 
 
