@@ -81,6 +81,13 @@ SCENARIOS.update({
         test='test "$(cat /app/total.txt)" = 195 && echo 1 > /logs/verifier/reward.txt || echo 0 > '
              "/logs/verifier/reward.txt"), {"sales.csv": "region,amount\nnorth,120\nsouth,75\nTOTAL,195\n"}),
         "Write the total of the amount column of /app/sales.csv to /app/total.txt (sales-total).\n"),
+    # this quarter's rows added to the sales table, the test's hard-coded total left at the old rows' sum (195)
+    "rows_added": lambda root: _with_instruction(_with_files(fixtures.write_task(
+        root, "quarter-total", dockerfile=f"FROM {fixtures.DEFAULT_IMAGE}\nWORKDIR /app\nCOPY sales.csv /app/\n",
+        solve="awk -F, 'NR > 1 {s += $2} END {print s}' /app/sales.csv > /app/total.txt",
+        test='test "$(cat /app/total.txt)" = 195 && echo 1 > /logs/verifier/reward.txt || echo 0 > '
+             "/logs/verifier/reward.txt"), {"sales.csv": "region,amount\nnorth,120\nsouth,75\neast,40\nwest,15\n"}),
+        "Write the total of the amount column of /app/sales.csv to /app/total.txt (quarter-total).\n"),
     # the instruction re-saved in UTF-16 by an editor after the policy learned the task (see `runs`)
     "utf16_instruction": lambda root: fixtures.write_task(root, "resaved-instruction"),
     # `\!` escaped as at a prompt: inside double quotes a script keeps the backslash, so the right answer never
@@ -332,6 +339,9 @@ EXPECTED = [
      ("with the amount column as plain numbers", "gym-pipeline tasks validate")),
     ("summary_row", "data_schema", ("sales-total's sales.csv has a summary row at its end (`TOTAL,195`)",),
      ("without the summary row", "gym-pipeline tasks validate")),
+    ("rows_added", "verifier_runtime", ("The test of quarter-total compares with 195, the total of the first 2 rows "
+                                        "of sales.csv, which has 4 now",),
+     ("compare with the total of the table as it is now (250)", "gym-pipeline tasks validate")),
     ("utf16_instruction", "data_schema", ("resaved-instruction's instruction.md has UTF-16 text",),
      ("`iconv -f UTF-16 -t UTF-8 instruction.md > instruction.md.utf8", "gym-pipeline tasks validate")),
     ("kept_backslash", "verifier_runtime", ("The test of greeting compares with \"Hello, Gym\\!\"",),

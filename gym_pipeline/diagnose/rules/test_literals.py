@@ -10,12 +10,16 @@
 - A line compared byte for byte without its newline. `printf 'Hello, Gym!' | cmp -s - FILE` compares with text that
   has no final newline, while a file written as a line (`echo`, what the solution does) ends with one. Named when the
   solution writes the text with `echo`.
+- A total written into the test (`= "435"`) that is the sum of the first rows of the task's table only: rows were
+  added to the data file (this quarter's sales) and the test kept the old total. Named from the table.
 - A text in capitals (`"The"`, copied from a sample output) compared case by case, while the instruction asks for
   the answer in lower case (or one in lower case where it asks for upper case). Named from the instruction's words.
 """
 
 from __future__ import annotations
 
+import csv
+import io
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -144,8 +148,48 @@ def _case_the_instruction_rules_out(folder: Path, line: str) -> _Reading | None:
     return None
 
 
+_COMPARED_NUMBER = re.compile(r"(?:==?|!=|-eq|-ne)\s*[\"']?(?P<number>-?\d+(?:\.\d+)?)(?![\w.])")
+MIN_ROWS_SUMMED = 2
+
+
+def _total_of_fewer_rows(folder: Path, line: str) -> _Reading | None:
+    if (compared := _COMPARED_NUMBER.search(line)) is None:
+        return None
+    expected = float(compared["number"])
+    for table in sorted((folder / "environment").glob("*.csv")):
+        try:
+            rows = [row for row in csv.reader(io.StringIO(table.read_text(encoding="utf-8", errors="replace"))) if row]
+        except (OSError, csv.Error):
+            continue
+        if len(rows) < MIN_ROWS_SUMMED + 2:
+            continue
+        header, values = rows[0], rows[1:]
+        for index, name in enumerate(header):
+            try:
+                column = [float(row[index]) for row in values]
+            except (ValueError, IndexError):
+                continue
+            if abs(sum(column) - expected) < 1e-9:
+                break  # the test's total is the table's: not this
+            summed = next((count for count in range(MIN_ROWS_SUMMED, len(column))
+                           if abs(sum(column[:count]) - expected) < 1e-9), None)
+            if summed is None or abs(column[summed] - expected) < 1e-9:
+                continue  # no prefix sums to it, or the row after it is their total (a summary row), not new data
+            total = f"{sum(column):g}"
+            return _Reading(
+                title=f"compares with {compared['number']}, the total of the first {summed} rows of "
+                      f"{table.name}, which has {len(column)} now",
+                cause=f"expects {compared['number']}: the total of the {name} column over the first {summed} rows of "
+                      f"environment/{table.name}, which has {len(column)} rows now (rows were added after the test was "
+                      f"written), so a right answer ({total}) differs from it",
+                change=f"compare with the total of the table as it is now ({total}), or compute it in the test from "
+                       f"/app/{table.name} instead of writing it in",
+                shown_in=f"environment/{table.name}", shown=(summed + 2, ",".join(rows[summed + 1])))
+    return None
+
+
 _READINGS: tuple[Callable[[Path, str], _Reading | None], ...] = (_kept_backslash, _no_final_newline, _locale_order,
-                                                                 _case_the_instruction_rules_out)
+                                                                 _case_the_instruction_rules_out, _total_of_fewer_rows)
 
 
 def _finding(ev: Evidence, run: TaskFolderRun, task: str, test: Path, number: int, line: str,
