@@ -10,6 +10,9 @@ runs nothing. Declared phony, the same target runs its recipe.
 The materialized inputs listed as an order-only prerequisite of the rollouts (`rollouts.jsonl: | inputs`): a corrected
 label rebuilds the inputs and keeps the rollouts of the old ones. As a normal prerequisite, make collects again.
 
+`--num-repeats $REPEATS` in a recipe, written as in a shell script: make expands `$R` and passes `EPEATS`. As
+`$(REPEATS)`, the run is whole.
+
 `MODEL_URL = <staging server>` in the Makefile and `MODEL_URL=<new server> make eval`: the Makefile's assignment wins,
 and the eval asks the staging server (last week's checkpoint). With `?=`, the new server is asked.
 """
@@ -194,3 +197,40 @@ def test_a_makefile_assignment_the_environment_cannot_override(tmp_path: Path, o
                                                      "logs/model_server.log:1"]
     assert f"`MODEL_URL ?= http://127.0.0.1:{staging}/v1` instead of `MODEL_URL = http://127.0.0.1:{staging}/v1`" \
         in top.fix
+
+
+@pytest.mark.parametrize("written", ["$REPEATS", "$(REPEATS)"])
+def test_a_shell_style_variable_in_a_make_recipe(tmp_path: Path, written: str) -> None:
+    environment = get_environment("string_match")
+    checkpoint = demo_checkpoints(tmp_path / "checkpoints", 1, ["string_match"])[0]
+    run = tmp_path / "run"
+    (run / "logs").mkdir(parents=True)
+    (run / "data.jsonl").write_text("".join(environment.dataset_path.read_text().splitlines(keepends=True)[:8]))
+    port, gp = free_loopback_port(), " ".join(CLI)
+    (run / "Makefile").write_text(
+        f"REPEATS := 3\n\nall:\n\t{gp} materialize --input data.jsonl --num-repeats {written} --agent "
+        "string_match_simple_agent --output rollouts_materialized_inputs.jsonl\n"
+        f"\t{gp} collect --inputs rollouts_materialized_inputs.jsonl --output rollouts.jsonl --model-url "
+        f"http://127.0.0.1:{port}/v1 --env string_match --concurrency 4\n"
+        f"\t{gp} profile --inputs rollouts_materialized_inputs.jsonl --rollouts rollouts.jsonl\n\n.PHONY: all\n")
+    with (run / "logs" / "model_server.log").open("w") as log:
+        server = subprocess.Popen([*CLI, "serve-policy", "--checkpoint", str(checkpoint), "--port", str(port),
+                                   "--latency-ms", "20"], stdout=log, stderr=subprocess.STDOUT)
+    try:
+        time.sleep(2.5)
+        with (run / "logs" / "make.log").open("w") as log:
+            subprocess.run(["make"], cwd=run, stdout=log, stderr=subprocess.STDOUT, timeout=120)
+    finally:
+        server.terminate()
+        server.wait(10)
+
+    report = diagnose(run)
+
+    if written == "$(REPEATS)":
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("config", "shell_variable_in_a_make_recipe")
+    assert top.title == ("Makefile:4 writes $REPEATS in a recipe as in a shell script: make read `$R` and passed "
+                         "--num-repeats 'EPEATS'")
+    assert "write make's variable as `$(REPEATS)`" in top.fix

@@ -137,6 +137,7 @@ from gym_pipeline.diagnose.rules.loop_outputs import rule_loop_writes_every_item
 from gym_pipeline.diagnose.rules.make_targets import (
     rule_makefile_assignment_overrides_the_environment,
     rule_partial_target_kept_by_make,
+    rule_shell_variable_in_a_make_recipe,
     rule_task_target_taken_for_a_file,
 )
 from gym_pipeline.diagnose.rules.model_replies import rule_model_replies_unusable
@@ -350,6 +351,7 @@ RULES: tuple[Rule, ...] = (
     Rule(1, "partial_target_kept_by_make", rule_partial_target_kept_by_make),
     Rule(1, "task_target_taken_for_a_file", rule_task_target_taken_for_a_file),
     Rule(1, "makefile_assignment_overrides_the_environment", rule_makefile_assignment_overrides_the_environment),
+    Rule(1, "shell_variable_in_a_make_recipe", rule_shell_variable_in_a_make_recipe),
     Rule(1, "warning_raised_as_an_error", rule_warning_raised_as_an_error),
     Rule(1, "known_problems", known_problems(1)),
     Rule(2, "watchdog_checks_a_route_the_server_lacks", rule_watchdog_checks_a_route_the_server_lacks),

@@ -8,6 +8,8 @@ the collection: the user fixed what stopped it, ran make again, and profiled the
 first failure (a slow server, a short timeout) was fixed; what is wrong now is the kept file.
 - A target that names a task (`eval`), not a file, left out of `.PHONY`, while a file or folder of that name exists
   (a folder of helper scripts called `eval/`): make finds it up to date and runs nothing, and exits 0.
+- `$REPEATS` in a recipe, written as in a shell script: make reads `$R` (an unset one-letter variable, empty) and
+  then `EPEATS`, so the command gets `--num-repeats EPEATS` and refuses it.
 - `MODEL_URL = <staging server>` in the Makefile, meant as a default, and `MODEL_URL=<new server> make eval`: a
   Makefile's assignment wins over the environment (only `?=` yields), so the eval asked the staging server.
 """
@@ -146,4 +148,38 @@ def rule_makefile_assignment_overrides_the_environment(ev: Evidence) -> list[Fin
                     f"on make's command line, `make eval {name}=<url>`, which does override); then collect again "
                     "against the server meant, on a clean output path, and profile.",
             )]
+    return []
+
+
+# argparse's words for a refused value: `argument --num-repeats: must be an integer >= 1, got 'EPEATS'`
+_REFUSED_VALUE = re.compile(r"argument (?P<option>--[\w-]+): [^\n]*?got '(?P<value>[A-Za-z_]\w*)'")
+
+
+def rule_shell_variable_in_a_make_recipe(ev: Evidence) -> list[Finding]:
+    for log, text in ev.log_heads:
+        for refused in _REFUSED_VALUE.finditer(text):
+            for file in ev.user_files:
+                if Path(file.name).name not in MAKEFILE_NAMES:
+                    continue
+                # `$REPEATS`: make takes `$R` and leaves `EPEATS`
+                written = re.compile(rf"(?<!\$)\$(?P<name>[A-Za-z]{re.escape(refused['value'])})\b")
+                found = next(((number, line, match) for number, line in enumerate(file.text.splitlines(), 1)
+                              if line.startswith("\t") and (match := written.search(line))), None)
+                if found is None:
+                    continue
+                number, line, match = found
+                name = match["name"]
+                return [Finding(
+                    category=CONFIG,
+                    title=f"{file.name}:{number} writes ${name} in a recipe as in a shell script: make read `${name[0]}` "
+                          f"and passed {refused['option']} {refused['value']!r}",
+                    evidence=[EvidenceLine(file=file.name, line=number, text=line.strip()),
+                              EvidenceLine(file=ev.rel(log), line=text.count("\n", 0, refused.start()) + 1,
+                                           text=refused.group(0))],
+                    cause=f"In a Makefile, `$` takes one character as a variable's name unless it is in parentheses: "
+                          f"`${name}` is make's variable `{name[0]}` (unset, so empty) followed by the text "
+                          f"`{name[1:]}`, and the command was given {refused['option']} {name[1:]}, which it refused.",
+                    fix=f"In {file.name}:{number}, write make's variable as `$({name})` (or `$${name}` for a shell "
+                        "variable of the recipe); then run make again.",
+                )]
     return []
