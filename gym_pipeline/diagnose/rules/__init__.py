@@ -254,6 +254,7 @@ from gym_pipeline.diagnose.rules.word_splitting import (
     rule_field_separator_set_for_the_whole_script,
     rule_path_with_a_space_split_in_two,
 )
+from gym_pipeline.diagnose.rules.working_directory import rule_command_run_from_a_read_only_folder
 from gym_pipeline.diagnose.verifier_source import (
     COMPARISON,
     EXTRACTION,
@@ -352,6 +353,7 @@ RULES: tuple[Rule, ...] = (
     Rule(1, "task_target_taken_for_a_file", rule_task_target_taken_for_a_file),
     Rule(1, "makefile_assignment_overrides_the_environment", rule_makefile_assignment_overrides_the_environment),
     Rule(1, "shell_variable_in_a_make_recipe", rule_shell_variable_in_a_make_recipe),
+    Rule(1, "command_run_from_a_read_only_folder", rule_command_run_from_a_read_only_folder),
     Rule(1, "warning_raised_as_an_error", rule_warning_raised_as_an_error),
     Rule(1, "known_problems", known_problems(1)),
     Rule(2, "watchdog_checks_a_route_the_server_lacks", rule_watchdog_checks_a_route_the_server_lacks),
