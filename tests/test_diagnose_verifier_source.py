@@ -264,3 +264,17 @@ def test_a_verifier_that_opens_the_terminal_is_named_when_a_server_without_one_g
         return
     assert said.startswith('my_gym/resources_servers/exact_match/app.py:5 opens /dev/tty (`with open("/dev/tty", "w") '
                            "as out:`)")
+
+
+
+def test_a_similarity_threshold_is_one_of_the_lines_a_verify_compares_with(tmp_path):
+    """A verifier forgiving typos with difflib's ratio (`SequenceMatcher(...).ratio() >= 0.5`) compares there: the
+    line a finding of wrong answers credited names (the twenty-sixth set's case, made by a real sweep)."""
+    from gym_pipeline.diagnose.verifier_source import COMPARISON, verifier_sources, verify_lines
+
+    (tmp_path / "verifiers").mkdir()
+    (tmp_path / "verifiers" / "forgiving.py").write_text(
+        "from difflib import SequenceMatcher\n\n\ndef verify(row, text):\n    answer = text.strip().lower()\n"
+        "    return 1.0 if SequenceMatcher(None, answer, row['expected_answer']).ratio() >= 0.5 else 0.0\n")
+
+    assert [number for _, number, _ in verify_lines(verifier_sources(tmp_path), tmp_path, COMPARISON)] == [6]

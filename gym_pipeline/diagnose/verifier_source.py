@@ -62,7 +62,8 @@ _VERIFY_FUNCTIONS = ("verify", "grade", "score", "compute_reward", "reward")
 EXTRACTION = re.compile(r"\.(?:partition|rpartition|split|rsplit|strip|lstrip|rstrip|removeprefix)\(|re\.\w+\(|"
                         r"\[-?\d*:?-?\d*\]|isalpha|isdigit|isalnum|\.lower\(|\.upper\(")
 _DEFINES_VERIFY = re.compile(r"def (?:" + "|".join(_VERIFY_FUNCTIONS) + r")\(")
-COMPARISON = re.compile(r"==|!=|\bin\b|startswith|endswith|\bany\(|\ball\(|reward\s*=")
+COMPARISON = re.compile(r"==|!=|\bin\b|startswith|endswith|\bany\(|\ball\(|reward\s*=|\.ratio\(|SequenceMatcher|"
+                        r"\bfuzz\.|levenshtein|\bdistance\(")
 
 
 def verifier_sources(run_dir: Path | None) -> list[Path]:
