@@ -4,6 +4,8 @@ answers; each twin leaves the labels as they were.
 
 - Labels whose case carries meaning (NaCl, pH, mRNA, eBay) re-cased as a whole on rows compared case by case.
 - Labels of questions asking for a number in words (`eight`) turned into digits for a dashboard.
+- Labels taken from a graded export's reference column, which holds the reference model's whole last line
+  (`Final answer: Canberra`), not the answer.
 - Drafts whose answer is still `TODO` kept by a filter on a flag the review export writes as text
   (`"reviewed": "false"` is true in Python)."""
 
@@ -130,3 +132,35 @@ def test_drafts_kept_by_a_filter_on_a_flag_written_as_text(tmp_path: Path, flag:
     assert [line.where for line in top.evidence] == ["rollouts_materialized_inputs.jsonl:7", "prep_data.py:5",
                                                      "review_export.jsonl:3"]
     assert "(review_export.jsonl writes `\"reviewed\": \"false\"`)" in top.fix
+
+
+@pytest.mark.parametrize("column", ["reference_output", "reference_answer"])
+def test_labels_taken_from_a_column_of_whole_answer_lines(tmp_path: Path, column: str) -> None:
+    (tmp_path / "run").mkdir()
+    (tmp_path / "run" / "graded.jsonl").write_text("".join(
+        json.dumps({"question": question, "reference_output": f"Final answer: {answer}", "reference_answer": answer})
+        + "\n" for question, answer in REVIEWED.items()))
+    (tmp_path / "run" / "prep_data.py").write_text(
+        "import json, sys\nwith open(sys.argv[1]) as graded, open(sys.argv[2], 'w') as out:\n"
+        "    for line in graded:\n        item = json.loads(line)\n"
+        "        text = f\"{item['question']} End your response with 'Final answer: <answer>'.\"\n"
+        "        out.write(json.dumps({'responses_create_params': {'input': [{'role': 'user', 'content': text}]},\n"
+        f"                              'expected_answer': item['{column}'], 'extraction_mode': 'final_answer'}}) + "
+        "'\\n')\n")
+    script = (f"python3 prep_data.py graded.jsonl tasks.jsonl\n{CLI} materialize --input tasks.jsonl "
+              "--num-repeats 3 --agent string_match_simple_agent --output rollouts_materialized_inputs.jsonl\n"
+              f"{CLI} collect --inputs rollouts_materialized_inputs.jsonl --output rollouts.jsonl --model-url URL "
+              f"--env string_match --concurrency 6\n{CLI} profile --inputs rollouts_materialized_inputs.jsonl "
+              "--rollouts rollouts.jsonl\n")
+    run = run_scripts(tmp_path, [script], checkpoint_of_script=[1], rows=final_answer_rows(REVIEWED, False))
+
+    report = diagnose(run)
+
+    if column == "reference_answer":
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("data_schema", "labels_holding_the_answer_marker")
+    assert top.title.endswith("answers scored 0 are their label's answer: the labels hold whole answer lines "
+                              "(`Final answer: ...`), not answers (prep_data.py:7)"), top.title
+    assert "take the answer out of `reference_output` of graded.jsonl" in top.fix

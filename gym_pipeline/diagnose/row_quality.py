@@ -131,6 +131,8 @@ class RowQuality:
     wrapped_expected: int = 0  # ... scored 0: the expected answer has markup ($36$) or a note the answer lacks
     wrapped_example: EvidenceLine | None = None
     invisible_expected: int = 0  # ... scored 0: the expected answer holds invisible characters (U+200B) the answer lacks
+    labels_with_marker: int = 0  # ... scored 0: the label is an answer line (`Final answer: X`) whose X was given
+    labels_with_marker_example: EvidenceLine | None = None
     number_written_otherwise: int = 0  # ... scored 0: the same number, written otherwise (`42.0` expected, `42` given)
     number_example: EvidenceLine | None = None
     numbers_in_words: int = 0  # ... of which the answer writes the number in words (`eight` given, `8` expected)
@@ -482,6 +484,13 @@ def _note_scored_answer(quality: RowQuality, expected: str, answer: ScoredAnswer
         quality.cut_example = quality.cut_example or where.model_copy(update={
             "text": f"{where.text} extracted_answer={excerpt(extracted, MAX_SHOWN_VALUE)!r}, the response's last line "
                     f"{excerpt(answer.last_line, MAX_SHOWN_VALUE)!r}"})
+        return
+    if reward == 0 and extracted and (marked := _marked_answer(expected)) is not None and marked != expected \
+            and _comparable(marked) == _comparable(extracted):  # the label is a whole answer line: `Final answer: X`
+        quality.labels_with_marker += 1
+        quality.labels_with_marker_example = quality.labels_with_marker_example or where.model_copy(update={
+            "text": f"{where.text} expected_answer={excerpt(expected, MAX_SHOWN_VALUE)!r} "
+                    f"extracted_answer={excerpt(extracted, MAX_SHOWN_VALUE)!r}"})
         return
     if answer.last_line is not None and reward == 0:
         _note_last_line_answer(quality, expected, answer.last_line, extracted, where, answer.key)

@@ -714,6 +714,46 @@ def rule_expected_answers_not_options(ev: Evidence) -> list[Finding]:
     )]
 
 
+def rule_labels_holding_the_answer_marker(ev: Evidence) -> list[Finding]:
+    """Answers scored 0 whose label is a whole answer line (`Final answer: Canberra`) around the very answer given:
+    the labels were taken from graded outputs (a reference model's last line), not from the answers."""
+    quality = ev.artifacts.quality
+    if quality.labels_with_marker < MISSCORED_MIN_ROWS or quality.labels_with_marker_example is None:
+        return []
+    source = next(((file, number, line.strip(), match["column"]) for file, number, line, match
+                   in lines_matching(ev.user_files, _LABEL_FROM_COLUMN) if not line.lstrip().startswith("#")), None)
+    read_from = _data_given_to(ev, source[0].name) if source else None
+    of_file = f" of {read_from}" if read_from else ""
+    taken = (f" {source[0].name}:{source[1]} takes the label from the `{source[3]}` column{of_file}." if source else "")
+    return [Finding(
+        category=DATA_SCHEMA,
+        title=f"{quality.labels_with_marker} answers scored 0 are their label's answer: the labels hold whole answer "
+              "lines (`Final answer: ...`), not answers" + (f" ({source[0].name}:{source[1]})" if source else ""),
+        evidence=[quality.labels_with_marker_example,
+                  *([EvidenceLine(file=source[0].name, line=source[1], text=excerpt(source[2]))] if source else [])],
+        cause="Each row's `expected_answer` is an answer line as a model writes it (`Final answer: Canberra`), and the "
+              "verifier compares the answer it extracts (`Canberra`) with all of it, so right answers score 0: the "
+              "labels were taken from graded outputs (a reference model's final line) rather than from the answers."
+              + taken,
+        fix=(f"In {source[0].name}:{source[1]}, take the answer out of `{source[3]}`{of_file} (the text after "
+             "`Final answer:`), "
+             "or take the label from the column that holds the bare answer; " if source else
+             "Write each `expected_answer` as the bare answer (drop the `Final answer:` prefix) in the source data; ")
+            + f"then prepare the data, materialize again and collect (the materialized rows: "
+            f"{path_of(ev.artifacts.materialized)}).",
+    )]
+
+
+def _data_given_to(ev: Evidence, script: str) -> str | None:
+    """The data file a run script hands to the user's preparation script (`python3 prep_data.py graded.jsonl ...`)."""
+    called = re.compile(rf"\b{re.escape(Path(script).name)}\s+[\"']?(?P<data>[^\s\"']+\.(?:jsonl|json|csv|tsv))\b")
+    return next((match["data"] for _, _, _, match in lines_matching(ev.user_files, called)), None)
+
+
+# `"expected_answer": item["reference_output"]`, `row["expected_answer"] = record["output"]`
+_LABEL_FROM_COLUMN = re.compile(r"[\"']expected_answer[\"']\]?\s*[:=]\s*\w+\[[\"'](?P<column>\w+)[\"']\]")
+
+
 # a preparation script changing the case of the labels: `.capitalize()`, `.title()`, `.lower()`, `tr A-Z a-z`
 _RECASED = re.compile(r"(?=.*\b(?:expected_answer|label|answer)s?\b).*(?P<call>\.(?:capitalize|title|lower|upper|casefold)"
                       r"\(\)|\btr\s+['\"]?(?:\[:upper:\]|\[:lower:\]|A-Z|a-z))")
