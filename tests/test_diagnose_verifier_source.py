@@ -278,3 +278,28 @@ def test_a_similarity_threshold_is_one_of_the_lines_a_verify_compares_with(tmp_p
         "    return 1.0 if SequenceMatcher(None, answer, row['expected_answer']).ratio() >= 0.5 else 0.0\n")
 
     assert [number for _, number, _ in verify_lines(verifier_sources(tmp_path), tmp_path, COMPARISON)] == [6]
+
+
+@pytest.mark.parametrize("headline", ["AttributeError(\"'list' object has no attribute 'lower'\")",
+                                      "AttributeError(\"'dict' object has no attribute 'strip'\")"])
+def test_the_verify_line_reading_an_attribute_its_value_lacks(tmp_path, headline):
+    """A user's resources server reads a message's `content` as a string (`question.lower()`): in a Responses request
+    it is a list of parts. The nested verifier error's fix names the line (the twenty-fifth set's case, made by the
+    real Gym); an attribute the verify never reads names nothing."""
+    from gym_pipeline.diagnose.evidence import collect_evidence
+    from gym_pipeline.diagnose.rules.nesting import _attribute_read_in_the_verifier
+
+    server = tmp_path / "my_gym" / "resources_servers" / "unit_match"
+    server.mkdir(parents=True)
+    (server / "app.py").write_text(
+        "class Server:\n    async def verify(self, body):\n"
+        "        question = body.responses_create_params.input[-1].content\n"
+        "        lenient = 'unit' in question.lower()\n        return 1.0 if lenient else 0.0\n")
+
+    said = _attribute_read_in_the_verifier(collect_evidence(tmp_path), headline)
+
+    if "strip" in headline:
+        assert said == ""
+        return
+    assert said.startswith("my_gym/resources_servers/unit_match/app.py:4 (`lenient = 'unit' in question.lower()`) reads "
+                           "`.lower` in the verifier's `verify`, where the value is a `list`: a message's `content`")

@@ -20,6 +20,7 @@ from gym_pipeline.diagnose.findings import (
 from gym_pipeline.diagnose.logs import LogHit
 from gym_pipeline.diagnose.nested import unwrap_inner_server_error
 from gym_pipeline.diagnose.origin import missing_module_fix, server_role
+from gym_pipeline.diagnose.verifier_source import verify_lines
 from gym_pipeline.diagnose.vocabulary import MODEL_SERVING, REQUEST_DEBUG_FLAG, VERIFIER_RUNTIME
 
 
@@ -45,11 +46,34 @@ def nested_finding(ev: Evidence, groups: list[FailureGroup], category: str, who:
             + f". {reading} Affected: {affected(ev, groups)}."
         ),
         fix=(f"{hint} " if (hint := code_fix_hint(nested.headline)) else "") + _terminal_opened(ev, nested.headline)
+        + _attribute_read_in_the_verifier(ev, nested.headline)
         + (f"1. {module_fix} 2. " if (module_fix := missing_module_fix(nested.headline, f"`{nested.innermost}`"))
            else f"1. {first} the real request and response at every boundary: {debug_rerun(ev, lead)}. 2. ")
         + f"{fix_next} 3. Once fixed, collect the missing rollouts: {resume_command(ev)}.",
         explains=frozenset({"inner_server_error", "run_failed"}),
     )
+
+
+_WRONG_TYPE = re.compile(r"'(?P<cls>list|dict|NoneType|int|float|str|tuple|bytes)' object has no attribute "
+                         r"'(?P<attribute>\w+)'")
+
+
+def _attribute_read_in_the_verifier(ev: Evidence, headline: str) -> str:
+    """The line of the verifier's `verify` that reads the attribute a value of another type lacks; for a list, the
+    message content a Responses request gives as a list of parts."""
+    if ev.run_dir is None or (wrong := _WRONG_TYPE.search(headline)) is None:
+        return ""
+    lines = verify_lines(ev.verifier_sources, ev.run_dir, re.compile(r"\." + wrong["attribute"] + r"\b|\.content\b"))
+    read = next(((file, number, text) for file, number, text in lines if f".{wrong['attribute']}" in text), None)
+    if read is None:
+        return ""
+    file, number, text = read
+    content = any(".content" in line and line_number <= number for _, line_number, line in lines)
+    return (f"{file}:{number} (`{text}`) reads `.{wrong['attribute']}` in the verifier's `verify`, where the value is "
+            f"a `{wrong['cls']}`"
+            + (": a message's `content` in a Responses request is a list of content parts (`[{\"type\": "
+               "\"input_text\", \"text\": ...}]`), not a string; join the parts' `text` first (or accept both "
+               "forms)" if content and wrong["cls"] == "list" else "") + ". ")
 
 
 _NO_DEVICE = re.compile(r"OSError\(6\b|Errno 6\]|No such device or address")
