@@ -670,6 +670,22 @@ def rule_limited_inputs(ev: Evidence) -> list[Finding]:
     )]
 
 
+# `SCRATCH=/tmp/nightly-eval-scratch`: a folder by a fixed path (no job id, pid, date or mktemp in it)
+_FIXED_FOLDER = re.compile(r"^\s*(?:export\s+)?(?P<name>[A-Za-z_]\w*)=[\"']?(?P<path>/[^\s\"'$`]+)[\"']?\s*(?:#.*)?$")
+
+
+def _fixed_work_folder(ev: Evidence) -> tuple[str, int, str] | None:
+    """(script, line, assignment) of a fixed folder a script changes into and collects in with --resume."""
+    for file in ev.user_files:
+        if "--resume" not in file.text and "resume_from_cache" not in file.text:
+            continue
+        for number, line in enumerate(file.text.splitlines(), 1):
+            folder = _FIXED_FOLDER.match(line)
+            if folder and re.search(rf"\bcd\s+[\"']?\$\{{?{folder['name']}\b", file.text):
+                return file.name, number, line.strip()
+    return None
+
+
 # a script's output folder named by the date (`OUT=runs/$(date +%F)`): the same folder for every run of one day
 _FOLDER_BY_DATE = re.compile(r"^\s*(?:export\s+)?\w+=[^\n#]*\$\(\s*date\b[^)]*\)")
 
@@ -681,6 +697,7 @@ def rule_resume_across_models(ev: Evidence) -> list[Finding]:
         return []
     names = ", ".join(f"`{w}` ({h.file})" for w, h in weights.items())
     dated = next(lines_matching(ev.user_files, _FOLDER_BY_DATE), None)
+    fixed = None if dated else _fixed_work_folder(ev)
     return [Finding(
         category=CACHE_RESUME,
         title=f"A resumed collection mixes rollouts of {len(weights)} models: {names}",
@@ -693,6 +710,9 @@ def rule_resume_across_models(ev: Evidence) -> list[Finding]:
         fix=(f"{dated[0].name}:{dated[1]} names the output folder by the day (`{dated[2].strip()}`): a second "
              "checkpoint evaluated the same day resumes into the first one's folder; name it by the checkpoint (and "
              "the data) instead. " if dated else "")
+            + (f"{fixed[0]}:{fixed[1]} works in a fixed folder (`{fixed[2]}`) that outlives the job, and collects "
+               f"there with --resume: a later job finds the earlier one's rollouts and keeps them. Make the folder "
+               "one per job (`$SLURM_JOB_ID` in its name, or `mktemp -d`), or empty it first. " if fixed else "")
             + "Collect each checkpoint into its own output folder: re-run the resumed part on a clean path without "
             "--resume against the weights you meant ("
             + (f"`gym-pipeline collect --inputs {path_of(ev.artifacts.materialized)} --output <checkpoint folder>/"
