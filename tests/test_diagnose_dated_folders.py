@@ -4,7 +4,8 @@ keeps its rollouts, and the profile is the first model's. The diagnosis names th
 script run twice on one checkpoint resumes onto the same weights: no finding of mixed models.
 
 The same with a fixed work folder (`OUT=/scratch/nightly-eval`, a node-local scratch path not made per job): the
-second job resumes into what the first left there, and the fix names the fixed folder.
+second job resumes into what the first left there, and the fix names the fixed folder. And with a weekly cleanup
+that removes `rollout.jsonl` (a typo) instead of rollouts.jsonl: the resume keeps last week's rows.
 """
 
 import subprocess
@@ -78,3 +79,17 @@ def test_a_second_job_resumes_into_a_fixed_scratch_folder_the_first_left(tmp_pat
     top = report.causes[0]
     assert top.category == "cache_resume" and top.title.startswith("A resumed collection mixes rollouts of 2 models")
     assert top.fix.startswith(f"run_eval.sh:3 works in a fixed folder (`OUT={scratch}`) that outlives the job")
+
+
+@pytest.mark.parametrize("removed", ["rollout.jsonl", "rollouts.jsonl"])
+def test_a_cleanup_that_misses_the_rollouts_by_a_typo_lets_the_resume_keep_them(tmp_path: Path, removed: str):
+    script = SCRIPT.replace("OUT=runs/$(date +%F)\n", f"OUT=results\nrm -f $OUT/{removed}   # a fresh start every week\n")
+    report = diagnose(_run_twice(tmp_path, script, "step_0200"))
+
+    if removed == "rollouts.jsonl":
+        assert all("removes `" not in f.fix for f in report.findings), [f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert top.category == "cache_resume" and top.title.startswith("A resumed collection mixes rollouts of 2 models")
+    assert top.fix.startswith("run_eval.sh:4 means to start afresh but removes `$OUT/rollout.jsonl`, a file that is "
+                              "not there: the rollouts are in `$OUT/rollouts.jsonl`")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from difflib import get_close_matches
 from pathlib import Path
 
 from gym_pipeline.core.formats import ROLLOUTS_FILE
@@ -686,6 +687,21 @@ def _fixed_work_folder(ev: Evidence) -> tuple[str, int, str] | None:
     return None
 
 
+def _cleanup_missing_the_rollouts(ev: Evidence) -> tuple[str, int, str, str] | None:
+    """(script, line, name removed, the rollouts file) of an `rm` meant for the rollouts that names another file
+    (`rm -f results/rollout.jsonl` for results/rollouts.jsonl)."""
+    wanted = ROLLOUTS_FILE
+    for file in ev.user_files:
+        for number, line in enumerate(file.text.splitlines(), 1):
+            if not re.match(r"^\s*rm\s", line):
+                continue
+            for word in line.split("#", 1)[0].split()[1:]:
+                name = Path(word).name
+                if name != wanted and not word.startswith("-") and get_close_matches(name, [wanted], cutoff=0.9):
+                    return file.name, number, word, str(Path(word).with_name(wanted))
+    return None
+
+
 # a script's output folder named by the date (`OUT=runs/$(date +%F)`): the same folder for every run of one day
 _FOLDER_BY_DATE = re.compile(r"^\s*(?:export\s+)?\w+=[^\n#]*\$\(\s*date\b[^)]*\)")
 
@@ -698,6 +714,7 @@ def rule_resume_across_models(ev: Evidence) -> list[Finding]:
     names = ", ".join(f"`{w}` ({h.file})" for w, h in weights.items())
     dated = next(lines_matching(ev.user_files, _FOLDER_BY_DATE), None)
     fixed = None if dated else _fixed_work_folder(ev)
+    missed = None if dated or fixed else _cleanup_missing_the_rollouts(ev)
     return [Finding(
         category=CACHE_RESUME,
         title=f"A resumed collection mixes rollouts of {len(weights)} models: {names}",
@@ -713,6 +730,10 @@ def rule_resume_across_models(ev: Evidence) -> list[Finding]:
             + (f"{fixed[0]}:{fixed[1]} works in a fixed folder (`{fixed[2]}`) that outlives the job, and collects "
                f"there with --resume: a later job finds the earlier one's rollouts and keeps them. Make the folder "
                "one per job (`$SLURM_JOB_ID` in its name, or `mktemp -d`), or empty it first. " if fixed else "")
+            + (f"{missed[0]}:{missed[1]} means to start afresh but removes `{missed[2]}`, a file that is not there: "
+               f"the rollouts are in `{missed[3]}`, which it leaves, so --resume keeps the earlier run's rows. "
+               f"Remove `{missed[3]}` (check the name: `rm -v`, or `rm` without -f, says when nothing is removed). "
+               if missed else "")
             + "Collect each checkpoint into its own output folder: re-run the resumed part on a clean path without "
             "--resume against the weights you meant ("
             + (f"`gym-pipeline collect --inputs {path_of(ev.artifacts.materialized)} --output <checkpoint folder>/"
