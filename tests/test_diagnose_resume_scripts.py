@@ -291,7 +291,8 @@ def test_an_output_folder_keyed_without_the_checkpoint_hands_last_weeks_rollouts
                          "asked nothing")
     assert [line.where for line in top.evidence] == ["logs/run_eval_1.log:1", "run_eval.sh:5", "logs/model_server.log:1",
                                                      "logs/model_server_1.log:1", "run_eval.sh:3"]
-    assert "put the checkpoint (and the data's digest) in $OUT (`OUT=results/$VERSION` -> " in top.fix
+    assert "It names the output by run_eval.sh:3 `OUT=results/$VERSION`, from run_eval.sh:2 `VERSION=v3`" in top.cause
+    assert "put the checkpoint (and the data's digest) in $OUT (`VERSION=v3` -> a key that tells checkpoints" in top.fix
 
 
 def test_an_output_folder_keyed_by_the_checkpoint_is_collected_afresh(tmp_path: Path) -> None:

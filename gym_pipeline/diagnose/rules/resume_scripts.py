@@ -32,6 +32,7 @@ from gym_pipeline.diagnose.user_scripts import (
     SCRIPT_SUFFIXES,
     SHELL_LOOP,
     SHELL_LOOP_END,
+    SHELL_VARIABLE,
     UserFile,
     assignment_of,
     lines_matching,
@@ -240,7 +241,11 @@ def _output_of_an_older_checkpoint_taken_for_done(ev: Evidence, file: UserFile, 
                                                   newest: tuple[str, int, EvidenceLine]) -> Finding:
     folder = _EXPANSION.search(marker)
     keyed = assignment_of([file], folder.group(0).strip("${}")) if folder and folder.group(0)[1] != "(" else None
-    by = f" It names the output by {file.name}:{keyed[1]} `{keyed[2]}`, which holds neither." if keyed else ""
+    # the key the path is built from, one assignment further (`CACHE=.../$KEY`, `KEY=$(basename $1)`)
+    key = next((found for variable in SHELL_VARIABLE.finditer(keyed[2].split("=", 1)[1])
+                if (found := assignment_of([file], variable["name"]))), None) if keyed else None
+    by = (f" It names the output by {file.name}:{keyed[1]} `{keyed[2]}`"
+          + (f", from {file.name}:{key[1]} `{key[2]}`" if key else "") + ", which holds neither." if keyed else "")
     return Finding(
         category=CACHE_RESUME,
         title=f"{file.name}:{number} skipped the collection because {marker} was there: the rollouts profiled are "
@@ -253,7 +258,9 @@ def _output_of_an_older_checkpoint_taken_for_done(ev: Evidence, file: UserFile, 
               f"earlier run collected from step {of_rollouts[0]} (their manifest records that server's address), "
               f"skipped the collection and profiled them as step {newest[1]}'s. Nothing fails.",
         fix=f"Name the output after what it evaluates: in {file.name}, put the checkpoint (and the data's digest) in "
-            + (f"{folder.group(0)} (`{keyed[2]}` -> add the checkpoint's name)" if keyed else "the checked path")
+            + (f"{folder.group(0)} (`{key[2] if key else keyed[2]}` -> a key that tells checkpoints of different "
+               "runs apart: the checkpoint's full path or its digest, not its step name alone)" if keyed
+               else "the checked path")
             + ", or let `gym-pipeline collect --resume` decide what is left (it checks the inputs); now move "
               f"{Path(path_of(ev.artifacts.rollouts)).parent} away, collect from the step {newest[1]} server and "
               "profile.",
