@@ -27,6 +27,15 @@ def test_a_servers_capacity_is_found_with_the_variables_it_takes_its_values_from
     assert found[1:] == ["serving.env:2: MAX_NUM_SEQS=1", "serving.env:3: export MAX_WAITING=2"]
 
 
+def test_a_servers_capacity_is_followed_to_the_probe_it_is_computed_from():
+    """`MAX_SEQS=$(( GPUS > 0 ? GPUS * 8 : 1 ))` from `GPUS=$(nvidia-smi -L | wc -l)`: on a node without nvidia-smi,
+    0 GPUs and one sequence at a time (the thirty-fifth set's case, made by a real run)."""
+    serve = UserFile("serve.sh", b"GPUS=$(nvidia-smi -L 2>/dev/null | wc -l)\nMAX_SEQS=$(( GPUS > 0 ? GPUS * 8 : 1 ))\n"
+                                 b"gym-pipeline serve-policy --max-running $MAX_SEQS --max-waiting 2\n")
+    assert server_capacity_settings([serve])[1:] == ["serve.sh:2: MAX_SEQS=$(( GPUS > 0 ? GPUS * 8 : 1 ))",
+                                                     "serve.sh:1: GPUS=$(nvidia-smi -L 2>/dev/null | wc -l)"]
+
+
 def test_scripts_that_load_a_model_server_from_a_loop_and_copies_that_keep_old_times():
     from gym_pipeline.diagnose.user_scripts import copies_keeping_times, request_loops
 

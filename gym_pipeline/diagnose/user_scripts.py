@@ -180,16 +180,27 @@ _CAPACITY_FLAG = re.compile(r"--(?:max-running|max-waiting|max-num-seqs|max-runn
 
 def server_capacity_settings(files: list[UserFile]) -> list[str]:
     """`file:line: text` of the user's lines that set a model server's capacity: the flag itself, and the assignment of
-    each variable it takes its value from (`--max-running ${MAX_NUM_SEQS:-64}` and `MAX_NUM_SEQS=1` in a sourced file)."""
+    each variable it takes its value from (`--max-running ${MAX_NUM_SEQS:-64}` and `MAX_NUM_SEQS=1` in a sourced file), and the assignments those values are
+    computed from in turn."""
     found, names = [], []
     for file, number, line, _ in lines_matching(files, _CAPACITY_FLAG):
         found.append(f"{file.name}:{number}: {line.strip()}")
         names += [m["name"] for m in SHELL_VARIABLE.finditer(" ".join(m.group(0) for m in _CAPACITY_FLAG.finditer(line)))]
-    for name in dict.fromkeys(names):
-        if assigned := assignment_of(files, name):
-            file, number, line = assigned
-            found.append(f"{file.name}:{number}: {line}")
+    seen: set[str] = set()
+    while names:  # followed through the variables each value is computed from (`MAX_SEQS=$((GPUS * 8))`, `GPUS=...`)
+        name = names.pop(0)
+        if name in seen or not (assigned := assignment_of(files, name)):
+            continue
+        seen.add(name)
+        file, number, line = assigned
+        found.append(f"{file.name}:{number}: {line}")
+        value = line.split("=", 1)[1]
+        names += [m["name"] for m in SHELL_VARIABLE.finditer(value)] + _ARITHMETIC_NAMES.findall(
+            " ".join(m["expression"] for m in _ARITHMETIC.finditer(value)))
     return found
+
+
+_ARITHMETIC_NAMES = re.compile(r"\b([A-Za-z_][A-Za-z0-9_]*)\b")  # names inside `$(( ... ))`, written without `$`
 
 
 # a script that sends requests to a model server in a loop (a load test, a warm-up, a health poll)
