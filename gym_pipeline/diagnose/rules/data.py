@@ -447,6 +447,17 @@ def rule_missing_rollouts(ev: Evidence) -> list[Finding]:
     keys = a.missing_without_failure
     if not keys and not strict:
         return []
+    if not keys and not a.missing_keys and a.materialized.valid_rows and a.files.profile.is_file():
+        # the refusal is an earlier attempt's: the collection was finished since, and profiled
+        return [Finding(
+            category=CACHE_RESUME, role=NOTE,
+            title="An earlier `gym eval profile` refused a partial run; the collection was finished and profiled since",
+            evidence=[strict[0].evidence()],
+            cause=f"{strict[0].file} is of an attempt that stopped before the end; every materialized key has a "
+                  "rollout now, and the profile beside them is of the whole run.",
+            fix="Nothing to do for this run.",
+            explains=frozenset({"missing_rollout_keys"}),
+        )]
     cut_short = ev.manifest.collection_cut_short
     evidence = list(a.missing_examples[:3]) + [h.evidence() for h in strict[:2]] + ([cut_short] if cut_short else [])
     if keys:
