@@ -30,10 +30,13 @@
   to the home folder (as cron starts it): the data is not there. Submitted from the run folder, the job finds it.
 - A job that passes $SLURM_CPUS_PER_TASK to a command without asking for --cpus-per-task: Slurm does not set it, and
   the command gets no value. With the directive, the job runs.
+- A job submitted from a shell that exports `SBATCH_TIMELIMIT=1` (left from a test of the short queue): sbatch takes
+  it before the script's `#SBATCH --time=10`, and the job is cancelled after a minute. Without it, the job runs.
 - A batch script saved with Windows (CRLF) line endings: sbatch refuses it, and no job runs. Saved with Unix line
   endings, the same script runs.
 """
 
+import os
 import subprocess
 import sys
 import time
@@ -688,3 +691,46 @@ def test_a_job_chained_on_sbatchs_sentence_instead_of_its_id_is_refused(tmp_path
     assert (top.category, top.id) == ("config", "dependency_on_sbatchs_sentence")
     assert top.title == ("submit.sh:2 keeps sbatch's whole sentence in JOB (no --parsable), so the dependency at line 4 "
                          "is not a job id and sbatch refused that job")
+
+
+@pytest.mark.parametrize("exported", [True, False])
+def test_a_time_limit_exported_in_the_submitting_shell_overrides_the_directive(tmp_path: Path, exported: bool) -> None:
+    slurm_cluster()
+    environment = get_environment("string_match")
+    checkpoint = demo_checkpoints(tmp_path / "checkpoints", 1, ["string_match"])[0]
+    run = tmp_path / "run"
+    (run / "logs").mkdir(parents=True)
+    materialize_file(environment.dataset_path, run / "rollouts_materialized_inputs.jsonl",
+                     MaterializationSettings(1, environment.agent_name))
+    port = free_loopback_port()
+    (run / "eval.sbatch").write_text(
+        f"#!/bin/bash\n#SBATCH --output={run}/logs/eval_%j.log\n#SBATCH --time=10\n"
+        f"cd {run}\n{' '.join(CLI)} collect --inputs rollouts_materialized_inputs.jsonl --output rollouts.jsonl "
+        f"--model-url http://127.0.0.1:{port}/v1 --env string_match --concurrency 1\n")
+    (run / "submit.sh").write_text("#!/bin/bash\nJOB=$(sbatch --parsable eval.sbatch)\n"
+                                   "scontrol show job $JOB | grep -E -o 'TimeLimit=[^ ]+'\n"
+                                   "while squeue -h -j $JOB 2>/dev/null | grep -q .; do sleep 2; done\n")
+    with (run / "logs" / "model_server.log").open("w") as log:
+        server = subprocess.Popen([*CLI, "serve-policy", "--checkpoint", str(checkpoint), "--port", str(port),
+                                   "--latency-ms", "3000" if exported else "20"],
+                                  stdout=log, stderr=subprocess.STDOUT)
+    environment_of_shell = {**os.environ, **({"SBATCH_TIMELIMIT": "1"} if exported else {})}
+    try:
+        time.sleep(2.5)
+        with (run / "logs" / "submit.log").open("w") as log:
+            subprocess.run(["bash", "submit.sh"], cwd=run, stdout=log, stderr=subprocess.STDOUT, timeout=400,
+                           env=environment_of_shell)
+    finally:
+        server.terminate()
+        server.wait(10)
+
+    report = diagnose(run)
+
+    if not exported:
+        assert "TimeLimit=00:10:00" in (run / "logs" / "submit.log").read_text()
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("config", "time_limit_other_than_the_directive")
+    assert top.title.startswith("The job ran with a time limit of 00:01:00, not the `--time=10` of eval.sbatch:3")
+    assert "`unset SBATCH_TIMELIMIT`" in top.fix

@@ -44,6 +44,7 @@ from gym_pipeline.diagnose.rules.batch_folders import (
 )
 from gym_pipeline.diagnose.rules.batch_script_format import rule_batch_script_with_windows_line_endings
 from gym_pipeline.diagnose.rules.batch_steps import rule_step_ended_with_its_batch_script
+from gym_pipeline.diagnose.rules.batch_time_limit import rule_time_limit_other_than_the_directive
 from gym_pipeline.diagnose.rules.canned_replies import rule_one_reply_to_different_prompts
 from gym_pipeline.diagnose.rules.cd_path import rule_cd_resolved_through_cdpath
 from gym_pipeline.diagnose.rules.checkpoint_choice import (
@@ -347,6 +348,7 @@ RULES: tuple[Rule, ...] = (
     Rule(1, "alias_called_in_a_script", rule_alias_called_in_a_script),
     Rule(1, "array_ids_not_the_files_numbers", rule_array_ids_not_the_files_numbers),
     Rule(1, "steps_queued_inside_the_job", rule_steps_queued_inside_the_job),
+    Rule(1, "time_limit_other_than_the_directive", rule_time_limit_other_than_the_directive),
     Rule(1, "job_spent_its_time_waiting_for_a_lock", rule_job_spent_its_time_waiting_for_a_lock),
     Rule(1, "collection_timed_out_waiting_for_a_lock", rule_collection_timed_out_waiting_for_a_lock),
     Rule(1, "image_build_past_its_timeout", rule_image_build_past_its_timeout),

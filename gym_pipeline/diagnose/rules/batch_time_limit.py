@@ -1,0 +1,78 @@
+"""Step 1: a batch job given another time limit than its `#SBATCH --time` says.
+
+sbatch takes its options in this order of precedence: the command line, then `SBATCH_*` input environment variables,
+then the script's `#SBATCH` lines. An `export SBATCH_TIMELIMIT=1` left in the submitting shell (a test of the
+partition's short queue, a profile line) silently gives every job one minute, whatever the script asks: the job is
+cancelled "DUE TO TIME LIMIT" and the script looks right. Named when the job's own time limit, as `scontrol show job`
+printed it, differs from the directive and the sbatch call does not pass `--time` itself.
+"""
+
+from __future__ import annotations
+
+import re
+
+from gym_pipeline.diagnose.evidence import Evidence
+from gym_pipeline.diagnose.evidence_line import EvidenceLine
+from gym_pipeline.diagnose.findings import Finding
+from gym_pipeline.diagnose.vocabulary import CONFIG
+
+_DIRECTIVE_TIME = re.compile(r"^\s*#SBATCH\s+(?:--time[= ]|-t\s*)(?P<time>\S+)")
+_SHOWN_LIMIT = re.compile(r"\bTimeLimit=(?P<time>[\d:-]+)")
+_SBATCH_CALL = re.compile(r"\bsbatch\b(?P<options>[^\n|;&]*)")
+
+
+def _minutes(time: str) -> float | None:
+    """A Slurm time (`10`, `MM:SS`, `HH:MM:SS`, `D-HH[:MM[:SS]]`) in minutes."""
+    days, _, clock = time.rpartition("-")
+    try:
+        parts = [int(part) for part in clock.split(":")]
+        day_minutes = int(days) * 24 * 60 if days else 0
+    except ValueError:
+        return None
+    if days:  # D-HH, D-HH:MM, D-HH:MM:SS
+        hours, minutes, seconds = (parts + [0, 0])[:3]
+        return day_minutes + hours * 60 + minutes + seconds / 60
+    if len(parts) == 1:
+        return parts[0]
+    if len(parts) == 2:
+        return parts[0] + parts[1] / 60
+    return parts[0] * 60 + parts[1] + parts[2] / 60
+
+
+def rule_time_limit_other_than_the_directive(ev: Evidence) -> list[Finding]:
+    limits = ev.hits("slurm_time_limit")
+    if not limits:
+        return []
+    shown = next(((log, text, match) for log, text in ev.log_heads if (match := _SHOWN_LIMIT.search(text))), None)
+    if shown is None:
+        return []
+    log, text, limit = shown
+    for script in ev.user_files:
+        lines = script.text.splitlines()
+        directive = next(((n, m["time"], line.strip()) for n, line in enumerate(lines, 1)
+                          if (m := _DIRECTIVE_TIME.match(line))), None)
+        if directive is None or _minutes(directive[1]) in (None, _minutes(limit["time"])) \
+                or re.search(r"^\s*#SBATCH\s+--(?:time-min|deadline)\b", script.text, re.M):
+            continue  # the same limit, or one Slurm may shorten itself (`--time-min` with `--deadline`)
+        name = script.name.rsplit("/", 1)[-1]
+        calls = [m["options"] for file in ev.user_files for m in _SBATCH_CALL.finditer(file.text) if name in m["options"]]
+        if any(re.search(r"(?:^|\s)(?:--time\b|-t\b)", options) for options in calls):
+            continue  # the submitting command sets the limit itself
+        number, asked, line = directive
+        return [Finding(
+            category=CONFIG,
+            title=f"The job ran with a time limit of {limit['time']}, not the `--time={asked}` of {name}:{number}: "
+                  "something overrode the directive, and Slurm cancelled the job at that limit",
+            evidence=[limits[0].evidence(), EvidenceLine(file=script.name, line=number, text=line),
+                      EvidenceLine(file=ev.rel(log), line=text.count("\n", 0, limit.start()) + 1,
+                                   text=limit.group(0))],
+            cause=f"{name} asks for `--time={asked}`, yet the job's own record says TimeLimit={limit['time']}, and the "
+                  "sbatch call passes no `--time`: an input environment variable of the submitting shell "
+                  "(`SBATCH_TIMELIMIT`, which sbatch takes before the script's #SBATCH lines) set it, most often an "
+                  "`export` left in a profile or a session. The job was cancelled at that limit with its work "
+                  "undone.",
+            fix=f"In the shell that submits, `env | grep ^SBATCH_` and `unset SBATCH_TIMELIMIT` (and remove its export "
+                f"from the profile it came from), or pass the limit meant on the command line (`sbatch --time={asked} "
+                f"{name}`); check with `scontrol show job <id> | grep TimeLimit`; then submit again.",
+        )]
+    return []
