@@ -485,8 +485,8 @@ def _note_scored_answer(quality: RowQuality, expected: str, answer: ScoredAnswer
             "text": f"{where.text} extracted_answer={excerpt(extracted, MAX_SHOWN_VALUE)!r}, the response's last line "
                     f"{excerpt(answer.last_line, MAX_SHOWN_VALUE)!r}"})
         return
-    if reward == 0 and extracted and (marked := _marked_answer(expected)) is not None and marked != expected \
-            and _comparable(marked) == _comparable(extracted):  # the label is a whole answer line: `Final answer: X`
+    if reward == 0 and extracted and (line := _ANSWER_LINE.match(expected)) is not None \
+            and _comparable(line["answer"]) == _comparable(extracted):  # the label is a whole answer line: `Final answer: X`
         quality.labels_with_marker += 1
         quality.labels_with_marker_example = quality.labels_with_marker_example or where.model_copy(update={
             "text": f"{where.text} expected_answer={excerpt(expected, MAX_SHOWN_VALUE)!r} "
@@ -832,6 +832,9 @@ _MONTHS = "Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec"
 _SPREADSHEET_DATE = re.compile(rf"\d{{1,2}}-(?:{_MONTHS})|(?:{_MONTHS})-\d{{1,4}}|\d{{4}}-\d\d-\d\d|\d{{1,2}}/\d{{1,2}}/\d{{2,4}}")
 
 
+# a label that is a whole answer line, as a model writes it: `Final answer: Canberra` (markup such as `\boxed{}` is
+# told apart elsewhere: a wrapped label)
+_ANSWER_LINE = re.compile(r"^\s*(?:final answer|the answer is)\s*:?\s*(?P<answer>\S.*)$", re.I)
 _MARKED_ANSWER = re.compile(r"\\boxed\{(?P<boxed>[^{}]*)\}|(?:final answer|the answer is)\s*:?\s*(?P<labelled>.+)$", re.I)
 
 
