@@ -59,6 +59,7 @@ from gym_pipeline.diagnose.rules.checkpoint_choice import (
 from gym_pipeline.diagnose.rules.client_timeout import rule_client_timeout_too_short
 from gym_pipeline.diagnose.rules.command_lines import rule_option_given_twice
 from gym_pipeline.diagnose.rules.compressed_replies import rule_compressed_replies
+from gym_pipeline.diagnose.rules.connection_pool import rule_connection_pool_below_the_concurrency
 from gym_pipeline.diagnose.rules.data import (
     rule_empty_inputs,
     rule_limited_inputs,
@@ -463,6 +464,7 @@ RULES: tuple[Rule, ...] = (
     Rule(6, "labels_holding_the_answer_marker", rule_labels_holding_the_answer_marker),
     Rule(6, "options_shuffled_without_their_answers", rule_options_shuffled_without_their_answers),
     Rule(6, "known_problems", known_problems(6)),
+    Rule(7, "connection_pool_below_the_concurrency", rule_connection_pool_below_the_concurrency),
     Rule(7, "time_budget_kinds", rule_time_budget_kinds),
     Rule(7, "step_failures", rule_step_failures),
     Rule(7, "sidecar_file_gone", rule_sidecar_file_gone),
