@@ -204,6 +204,7 @@ from gym_pipeline.diagnose.rules.resume_scripts import (
     rule_resume_over_rows_a_fetch_brought,
     rule_retries_that_start_over,
 )
+from gym_pipeline.diagnose.rules.retry_settings import rule_rollout_retries_turned_off
 from gym_pipeline.diagnose.rules.routing import failure_route
 from gym_pipeline.diagnose.rules.run_directory import rule_run_directory_in_use
 from gym_pipeline.diagnose.rules.script_defaults import (
@@ -350,6 +351,7 @@ RULES: tuple[Rule, ...] = (
     Rule(1, "array_ids_not_the_files_numbers", rule_array_ids_not_the_files_numbers),
     Rule(1, "steps_queued_inside_the_job", rule_steps_queued_inside_the_job),
     Rule(1, "time_limit_other_than_the_directive", rule_time_limit_other_than_the_directive),
+    Rule(1, "rollout_retries_turned_off", rule_rollout_retries_turned_off),
     Rule(1, "job_spent_its_time_waiting_for_a_lock", rule_job_spent_its_time_waiting_for_a_lock),
     Rule(1, "collection_timed_out_waiting_for_a_lock", rule_collection_timed_out_waiting_for_a_lock),
     Rule(1, "image_build_past_its_timeout", rule_image_build_past_its_timeout),
