@@ -6,6 +6,7 @@ answers; each twin leaves the labels as they were.
 - Labels of questions asking for a number in words (`eight`) turned into digits for a dashboard.
 - Labels taken from a graded export's reference column, which holds the reference model's whole last line
   (`Final answer: Canberra`), not the answer.
+- Decimal labels computed in floating point and written with `str()` (`0.30000000000000004` for 0.3).
 - Drafts whose answer is still `TODO` kept by a filter on a flag the review export writes as text
   (`"reviewed": "false"` is true in Python)."""
 
@@ -164,3 +165,33 @@ def test_labels_taken_from_a_column_of_whole_answer_lines(tmp_path: Path, column
     assert top.title.endswith("answers scored 0 are their label's answer: the labels hold whole answer lines "
                               "(`Final answer: ...`), not answers (prep_data.py:7)"), top.title
     assert "take the answer out of `reference_output` of graded.jsonl" in top.fix
+
+
+SUMS = [(0.1, 0.2), (1.1, 2.2), (0.7, 0.1), (2.5, 1.25), (0.2, 0.4)]
+
+
+@pytest.mark.parametrize("written", ["str(a + b)", "str(round(a + b, 2))"])
+def test_decimal_labels_written_with_binary_float_noise(tmp_path: Path, written: str) -> None:
+    questions = {f"What is {a} plus {b}?": f"{round(a + b, 2):g}" for a, b in SUMS}
+    (tmp_path / "run").mkdir()
+    (tmp_path / "run" / "make_tasks.py").write_text(
+        f"import json\nSUMS = {SUMS!r}\nwith open('tasks.jsonl', 'w') as out:\n    for a, b in SUMS:\n"
+        "        text = f\"What is {a} plus {b}? End your response with 'Final answer: <answer>'.\"\n"
+        "        out.write(json.dumps({'responses_create_params': {'input': [{'role': 'user', 'content': text}]},\n"
+        f"                              'expected_answer': {written}, 'extraction_mode': 'final_answer'}}) + '\\n')\n")
+    script = (f"python3 make_tasks.py\n{CLI} materialize --input tasks.jsonl --num-repeats 3 --agent "
+              "string_match_simple_agent --output rollouts_materialized_inputs.jsonl\n"
+              f"{CLI} collect --inputs rollouts_materialized_inputs.jsonl --output rollouts.jsonl --model-url URL "
+              f"--env string_match --concurrency 6\n{CLI} profile --inputs rollouts_materialized_inputs.jsonl "
+              "--rollouts rollouts.jsonl\n")
+    run = run_scripts(tmp_path, [script], checkpoint_of_script=[1], rows=final_answer_rows(questions, False))
+
+    report = diagnose(run)
+
+    if "round" in written:
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("data_schema", "labels_with_float_noise")
+    assert top.title.endswith("answers scored 0 are their label's number without its floating-point noise "
+                              "(`0.30000000000000004` for 0.3): make_tasks.py:7 writes them"), top.title

@@ -135,6 +135,8 @@ class RowQuality:
     labels_with_marker_example: EvidenceLine | None = None
     number_written_otherwise: int = 0  # ... scored 0: the same number, written otherwise (`42.0` expected, `42` given)
     number_example: EvidenceLine | None = None
+    float_noise_labels: int = 0  # ... scored 0: the label is the answer with binary float noise (`0.30000000000000004`)
+    float_noise_example: EvidenceLine | None = None
     numbers_in_words: int = 0  # ... of which the answer writes the number in words (`eight` given, `8` expected)
     invisible_example: EvidenceLine | None = None
     # ... scored 0: the same answer in other typography (curly quotes, dashes, full-width or decomposed letters, spacing),
@@ -568,6 +570,10 @@ def _note_scored_answer(quality: RowQuality, expected: str, answer: ScoredAnswer
         quality.joined_label_example = quality.joined_label_example or here
         quality.joined_separator = quality.joined_separator or separator
         return
+    if _float_noise(expected, extracted):
+        quality.float_noise_labels += 1
+        quality.float_noise_example = quality.float_noise_example or here
+        return
     if _same_number(expected, extracted):
         quality.number_written_otherwise += 1
         quality.numbers_in_words += extracted.strip().lower() in _NUMBER_WORDS
@@ -743,6 +749,19 @@ def _joined_alternative(expected: str, extracted: str) -> str | None:
         if len(parts) > 1 and all(parts) and _comparable(extracted) in {_comparable(part) for part in parts}:
             return separator
     return None
+
+
+_FLOAT_NOISE = re.compile(r"^-?\d+\.\d*?(?:0{6,}|9{6,})\d{1,3}$")  # `0.30000000000000004`, `3.3000000000000003`
+
+
+def _float_noise(expected: str, extracted: str) -> bool:
+    """The label is the answer as binary floating point printed it: `str(0.1 + 0.2)` for 0.3."""
+    if not _FLOAT_NOISE.match(expected.strip()):
+        return False
+    try:
+        return abs(float(expected) - float(extracted.strip())) < 1e-9 * max(1.0, abs(float(expected)))
+    except ValueError:
+        return False
 
 
 def _same_number(expected: str, extracted: str) -> bool:

@@ -754,6 +754,34 @@ def _data_given_to(ev: Evidence, script: str) -> str | None:
 _LABEL_FROM_COLUMN = re.compile(r"[\"']expected_answer[\"']\]?\s*[:=]\s*\w+\[[\"'](?P<column>\w+)[\"']\]")
 
 
+def rule_labels_with_float_noise(ev: Evidence) -> list[Finding]:
+    """Answers scored 0 whose label is the same number with binary floating-point noise (`0.30000000000000004`): the
+    labels were computed in floating point and written with `str()`."""
+    quality = ev.artifacts.quality
+    if quality.float_noise_labels < MISSCORED_MIN_ROWS or quality.float_noise_example is None:
+        return []
+    writer = next(((file, number, line.strip()) for file, number, line, _ in
+                   lines_matching(ev.user_files, _LABEL_WRITTEN_WITH_STR, {".py"})), None)
+    return [Finding(
+        category=DATA_SCHEMA,
+        title=f"{quality.float_noise_labels} answers scored 0 are their label's number without its floating-point "
+              "noise (`0.30000000000000004` for 0.3)" + (f": {writer[0].name}:{writer[1]} writes them" if writer else ""),
+        evidence=[quality.float_noise_example,
+                  *([EvidenceLine(file=writer[0].name, line=writer[1], text=excerpt(writer[2]))] if writer else [])],
+        cause="The labels were computed in binary floating point and written as Python prints a float "
+              "(`str(0.1 + 0.2)` is `0.30000000000000004`): the model's exact decimal answer never equals them, and "
+              "the verifier, comparing text, scores right answers 0.",
+        fix=(f"In {writer[0].name}:{writer[1]}, " if writer else "Where the labels are made, ")
+            + "compute them exactly (`decimal.Decimal` from the numbers' text) or round them to the problem's decimals "
+              "before writing (`round(value, 2)`, `f\"{value:g}\"`), never `str(float)`; then write the data again, "
+              f"materialize and collect (the materialized rows: {path_of(ev.artifacts.materialized)}).",
+    )]
+
+
+# a label written with `str()` of a computed value: `"expected_answer": str(OPS[op](a, b))`
+_LABEL_WRITTEN_WITH_STR = re.compile(r"[\"']expected_answer[\"']\s*[:=]\s*(?:str|repr)\(")
+
+
 # a preparation script changing the case of the labels: `.capitalize()`, `.title()`, `.lower()`, `tr A-Z a-z`
 _RECASED = re.compile(r"(?=.*\b(?:expected_answer|label|answer)s?\b).*(?P<call>\.(?:capitalize|title|lower|upper|casefold)"
                       r"\(\)|\btr\s+['\"]?(?:\[:upper:\]|\[:lower:\]|A-Z|a-z))")
