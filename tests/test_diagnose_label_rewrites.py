@@ -6,6 +6,7 @@ answers; each twin leaves the labels as they were.
 - Labels of questions asking for a number in words (`eight`) turned into digits for a dashboard.
 - Labels taken from a graded export's reference column, which holds the reference model's whole last line
   (`Final answer: Canberra`), not the answer.
+- Labels printed by a preparation script under the node's `PYTHONIOENCODING=ascii:replace`: `San Jos?` for San José.
 - Decimal labels computed in floating point and written with `str()` (`0.30000000000000004` for 0.3).
 - Drafts whose answer is still `TODO` kept by a filter on a flag the review export writes as text
   (`"reviewed": "false"` is true in Python)."""
@@ -195,3 +196,35 @@ def test_decimal_labels_written_with_binary_float_noise(tmp_path: Path, written:
     assert (top.category, top.id) == ("data_schema", "labels_with_float_noise")
     assert top.title.endswith("answers scored 0 are their label's number without its floating-point noise "
                               "(`0.30000000000000004` for 0.3): make_tasks.py:7 writes them"), top.title
+
+
+CAPITALS = {"What is the capital of Costa Rica?": "San José", "What is the capital of Cameroon?": "Yaoundé",
+            "What is the capital of the Maldives?": "Malé", "What is the capital of Togo?": "Lomé",
+            "What is the capital of Peru?": "Lima"}
+
+
+@pytest.mark.parametrize("encoding", ["ascii:replace", "utf-8"])
+def test_labels_printed_under_an_ascii_output_encoding_lose_their_accents(tmp_path: Path, encoding: str) -> None:
+    (tmp_path / "run").mkdir()
+    (tmp_path / "run" / "node_env.sh").write_text(f"# the eval nodes' environment\nexport PYTHONIOENCODING={encoding}\n")
+    (tmp_path / "run" / "prepare_data.py").write_text(
+        "import json\nfor line in open('data.jsonl', encoding='utf-8'):\n"
+        "    print(json.dumps(json.loads(line), ensure_ascii=False))\n")
+    script = (f"source node_env.sh\npython3 prepare_data.py > tasks.jsonl\n{CLI} materialize --input tasks.jsonl "
+              "--num-repeats 3 --agent string_match_simple_agent --output rollouts_materialized_inputs.jsonl\n"
+              f"{CLI} collect --inputs rollouts_materialized_inputs.jsonl --output rollouts.jsonl --model-url URL "
+              f"--env string_match --concurrency 6\n{CLI} profile --inputs rollouts_materialized_inputs.jsonl "
+              "--rollouts rollouts.jsonl\n")
+    run = run_scripts(tmp_path, [script], checkpoint_of_script=[1], rows=final_answer_rows(CAPITALS, False))
+
+    report = diagnose(run)
+
+    if encoding == "utf-8":  # the labels keep their accents (the policy's own misspellings may still score 0)
+        assert "San José" in (run / "tasks.jsonl").read_text(encoding="utf-8")
+        assert not [f for f in report.findings if f.id == "labels_with_non_ascii_replaced"]
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("infra", "labels_with_non_ascii_replaced")
+    assert top.title.endswith("which the labels have as `?`: node_env.sh:2 sets the environment's output encoding to "
+                              "ASCII"), top.title
+    assert "`unset PYTHONIOENCODING`" in top.fix

@@ -135,6 +135,8 @@ class RowQuality:
     labels_with_marker_example: EvidenceLine | None = None
     number_written_otherwise: int = 0  # ... scored 0: the same number, written otherwise (`42.0` expected, `42` given)
     number_example: EvidenceLine | None = None
+    non_ascii_replaced: int = 0  # ... scored 0: the label is the answer with its non-ASCII letters as `?` (San Jos?)
+    non_ascii_replaced_example: EvidenceLine | None = None
     float_noise_labels: int = 0  # ... scored 0: the label is the answer with binary float noise (`0.30000000000000004`)
     float_noise_example: EvidenceLine | None = None
     numbers_in_words: int = 0  # ... of which the answer writes the number in words (`eight` given, `8` expected)
@@ -570,6 +572,10 @@ def _note_scored_answer(quality: RowQuality, expected: str, answer: ScoredAnswer
         quality.joined_label_example = quality.joined_label_example or here
         quality.joined_separator = quality.joined_separator or separator
         return
+    if "?" in expected and extracted.isascii() is False and _ascii_replaced(extracted) == expected:
+        quality.non_ascii_replaced += 1
+        quality.non_ascii_replaced_example = quality.non_ascii_replaced_example or here
+        return
     if _float_noise(expected, extracted):
         quality.float_noise_labels += 1
         quality.float_noise_example = quality.float_noise_example or here
@@ -749,6 +755,11 @@ def _joined_alternative(expected: str, extracted: str) -> str | None:
         if len(parts) > 1 and all(parts) and _comparable(extracted) in {_comparable(part) for part in parts}:
             return separator
     return None
+
+
+def _ascii_replaced(text: str) -> str:
+    """`text` as an ASCII encoder with errors="replace" writes it: each non-ASCII character a `?`."""
+    return text.encode("ascii", errors="replace").decode("ascii")
 
 
 _FLOAT_NOISE = re.compile(r"^-?\d+\.\d*?(?:0{6,}|9{6,})\d{1,3}$")  # `0.30000000000000004`, `3.3000000000000003`

@@ -26,7 +26,7 @@ from gym_pipeline.diagnose.row_quality import (
 from gym_pipeline.diagnose.rules.data_rows import chat_template_in_prompts, prompts_ending_with_an_assistant_turn
 from gym_pipeline.diagnose.user_scripts import UserFile, lines_matching
 from gym_pipeline.diagnose.verifier_source import extraction_reading
-from gym_pipeline.diagnose.vocabulary import CACHE_RESUME, CONFIG, DATA_SCHEMA, MODEL_SERVING, VERIFIER_RUNTIME
+from gym_pipeline.diagnose.vocabulary import CACHE_RESUME, CONFIG, DATA_SCHEMA, INFRA, MODEL_SERVING, VERIFIER_RUNTIME
 
 UNEXTRACTED_MIN_ROWS = 3
 WRONG_SCORED_FULL_SHARE = 0.3  # of the scored rollouts
@@ -752,6 +752,47 @@ def _data_given_to(ev: Evidence, script: str) -> str | None:
 
 # `"expected_answer": item["reference_output"]`, `row["expected_answer"] = record["output"]`
 _LABEL_FROM_COLUMN = re.compile(r"[\"']expected_answer[\"']\]?\s*[:=]\s*\w+\[[\"'](?P<column>\w+)[\"']\]")
+
+
+def rule_labels_with_non_ascii_replaced(ev: Evidence) -> list[Finding]:
+    """Answers scored 0 whose label is the answer with its accented letters written as `?` (San Jos? for San José):
+    the labels went through an ASCII output with errors replaced, most often a Python whose stdout encoding the
+    environment set (`PYTHONIOENCODING=ascii:replace`, a C locale)."""
+    quality = ev.artifacts.quality
+    if quality.non_ascii_replaced < MISSCORED_MIN_ROWS or quality.non_ascii_replaced_example is None:
+        return []
+    setting = next(((file, number, line.strip()) for file, number, line, _ in
+                    lines_matching(ev.user_files, _ASCII_OUTPUT) if not line.lstrip().startswith("#")), None)
+    evidence = [quality.non_ascii_replaced_example,
+                *([EvidenceLine(file=setting[0].name, line=setting[1], text=setting[2])] if setting else [])]
+    title = (f"{quality.non_ascii_replaced} answers scored 0 are their label with its accented letters, which the "
+             "labels have as `?`")
+    if setting is None:
+        return [Finding(
+            category=DATA_SCHEMA, title=title, evidence=evidence,
+            cause="Each of these labels is the answer with every non-ASCII letter replaced by `?` (`San Jos?`): "
+                  "the data went through an ASCII encoder that replaces what it cannot write, so right answers "
+                  "score 0.",
+            fix="Write the data as UTF-8 where it is made (`open(..., encoding='utf-8')`, `PYTHONIOENCODING=utf-8` "
+                "for a script that prints it, a UTF-8 locale), then write it again, materialize and collect.",
+        )]
+    return [Finding(
+        category=INFRA,
+        title=f"{title}: {setting[0].name}:{setting[1]} sets the environment's output encoding to ASCII",
+        evidence=evidence,
+        cause=f"{setting[0].name}:{setting[1]} (`{setting[2]}`) makes every Python started from that environment "
+              "write its output in ASCII, replacing what it cannot write with `?`: the preparation script that "
+              "prints the rows wrote `San Jos?` for San José, so right answers score 0. The data and the script are "
+              "right; the node's environment is not.",
+        fix=f"`unset PYTHONIOENCODING` (or set it to utf-8) before preparing the data, or remove `{setting[2]}` from "
+            f"{setting[0].name} for the eval's scripts (keep it only for the jobs that need it); write files with "
+            "`open(..., encoding='utf-8')` rather than through stdout; then prepare the data again, materialize and "
+            "collect.",
+    )]
+
+
+# an environment that makes Python's output ASCII: `export PYTHONIOENCODING=ascii:replace`, `LC_ALL=C` with no UTF-8
+_ASCII_OUTPUT = re.compile(r"\bPYTHONIOENCODING=[\"']?(?:ascii|us-ascii|646)\b", re.IGNORECASE)
 
 
 def rule_labels_with_float_noise(ev: Evidence) -> list[Finding]:
