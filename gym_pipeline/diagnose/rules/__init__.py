@@ -223,6 +223,7 @@ from gym_pipeline.diagnose.rules.self_redirect import rule_file_emptied_by_a_red
 from gym_pipeline.diagnose.rules.settings_files import rule_keys_given_twice_in_settings, rule_octal_numbers_in_settings
 from gym_pipeline.diagnose.rules.settings_reading import rule_settings_read_with_text_tools
 from gym_pipeline.diagnose.rules.shadowed_modules import rule_standard_module_shadowed
+from gym_pipeline.diagnose.rules.shared_memory import rule_shared_memory_full
 from gym_pipeline.diagnose.rules.shell_dialect import rule_bash_script_run_by_sh, rule_bsd_sed_in_place_on_gnu_sed
 from gym_pipeline.diagnose.rules.shell_pitfalls import rule_shell_pitfalls
 from gym_pipeline.diagnose.rules.shell_tests import rule_always_true_tests
@@ -363,6 +364,7 @@ RULES: tuple[Rule, ...] = (
     Rule(1, "shell_variable_in_a_make_recipe", rule_shell_variable_in_a_make_recipe),
     Rule(1, "command_run_from_a_read_only_folder", rule_command_run_from_a_read_only_folder),
     Rule(1, "warning_raised_as_an_error", rule_warning_raised_as_an_error),
+    Rule(1, "shared_memory_full", rule_shared_memory_full),
     Rule(1, "known_problems", known_problems(1)),
     Rule(2, "watchdog_checks_a_route_the_server_lacks", rule_watchdog_checks_a_route_the_server_lacks),
     Rule(2, "model_port_held_by_another_server", rule_model_port_held_by_another_server),
