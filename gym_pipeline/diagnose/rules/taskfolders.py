@@ -15,7 +15,7 @@ import io
 import json
 import re
 from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from difflib import get_close_matches
 from functools import partial
@@ -777,6 +777,13 @@ def never_scored(run: TaskFolderRun) -> list[str]:
     return [task for task, values in _rewards_of(run).items() if values and not any(values)]
 
 
+def tests_of_unscored_tasks(ev: Evidence, run: TaskFolderRun) -> Iterator[tuple[str, Path, list[str]]]:
+    """(task, its tests/test.sh, its lines) of each task that never scored, whose test can be read."""
+    for task in never_scored(run):
+        if (script := test_script(run, ev.run_dir, task)) is not None:
+            yield task, *script
+
+
 def always_scored(run: TaskFolderRun) -> list[str]:
     """The tasks every scored episode of which got the full reward."""
     return [task for task, values in _rewards_of(run).items() if values and all(value >= 1 for value in values)]
@@ -1210,10 +1217,7 @@ def rule_exit_status_written_as_reward(ev: Evidence) -> list[Finding]:
     run = task_folder_run(ev)
     if run is None:
         return []
-    for task in never_scored(run):
-        if (script := test_script(run, ev.run_dir, task)) is None:
-            continue
-        test, lines = script
+    for task, test, lines in tests_of_unscored_tasks(ev, run):
         number, line = next(((n, text) for n, text in enumerate(lines, 1) if _EXIT_STATUS_AS_REWARD.match(text)),
                             (0, ""))
         if not number:

@@ -18,9 +18,8 @@ from gym_pipeline.diagnose.findings import Finding
 from gym_pipeline.diagnose.rules.taskfolders import (
     TEST_STDOUT,
     first_line_of_unscored_tasks,
-    never_scored,
     task_folder_run,
-    test_script,
+    tests_of_unscored_tasks,
 )
 from gym_pipeline.diagnose.vocabulary import VERIFIER_RUNTIME
 
@@ -56,10 +55,7 @@ def rule_test_deletes_the_answer_it_checks(ev: Evidence) -> list[Finding]:
     if run is None:
         return []
     findings = []
-    for task in never_scored(run):
-        if (script := test_script(run, ev.run_dir, task)) is None:
-            continue
-        test, lines = script
+    for task, test, lines in tests_of_unscored_tasks(ev, run):
         cwd = next((m["dir"] for line in lines if (m := re.match(r"^\s*cd\s+(?P<dir>/\S+)", line))), "/app")
         found = next(((number, line, later, read["path"])
                       for number, line in enumerate(lines, 1) if _DELETES.match(line)

@@ -28,7 +28,7 @@ from typing import NamedTuple
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import Finding
-from gym_pipeline.diagnose.rules.taskfolders import TaskFolderRun, never_scored, task_folder_run, test_script
+from gym_pipeline.diagnose.rules.taskfolders import TaskFolderRun, task_folder_run, tests_of_unscored_tasks
 from gym_pipeline.diagnose.vocabulary import VERIFIER_RUNTIME
 
 _COMPARISON = re.compile(r"\s(?:==?|!=)\s")
@@ -214,10 +214,7 @@ def rule_test_expects_unreachable_text(ev: Evidence) -> list[Finding]:
     if run is None:
         return []
     findings = []
-    for task in never_scored(run):
-        if (script := test_script(run, ev.run_dir, task)) is None:
-            continue
-        test, lines = script
+    for task, test, lines in tests_of_unscored_tasks(ev, run):
         found = next(((number, line, reading) for number, line in enumerate(lines, 1)
                       if not line.lstrip().startswith("#")
                       for read in _READINGS if (reading := read(test.parent.parent, line))), None)
