@@ -19,6 +19,12 @@ from script_support import CLI, run_scripts
 
 from gym_pipeline.diagnose import diagnose
 
+# the user's run script after its preparation step: materialize tasks.jsonl, collect, profile
+STAGES = (f"{CLI} materialize --input tasks.jsonl --num-repeats 3 --agent string_match_simple_agent --output "
+          f"rollouts_materialized_inputs.jsonl\n{CLI} collect --inputs rollouts_materialized_inputs.jsonl --output "
+          "rollouts.jsonl --model-url URL --env string_match --concurrency 6\n"
+          f"{CLI} profile --inputs rollouts_materialized_inputs.jsonl --rollouts rollouts.jsonl\n")
+
 
 def final_answer_rows(labels: dict[str, str], case_sensitive: bool = True) -> list[dict]:
     return [{"responses_create_params": {"input": [{"role": "user", "content": f"{question} End your response with "
@@ -35,11 +41,7 @@ def prepared_run(tmp_path: Path, prep_body: str, rows: list[dict]) -> Path:
             f"{prep_body}        out.write(json.dumps(row) + '\\n')\n")
     (tmp_path / "run").mkdir()
     (tmp_path / "run" / "prep_data.py").write_text(prep)
-    script = (f"python3 prep_data.py data.jsonl tasks.jsonl\n{CLI} materialize --input tasks.jsonl --num-repeats 3 "
-              "--agent string_match_simple_agent --output rollouts_materialized_inputs.jsonl\n"
-              f"{CLI} collect --inputs rollouts_materialized_inputs.jsonl --output rollouts.jsonl --model-url URL "
-              f"--env string_match --concurrency 6\n{CLI} profile --inputs rollouts_materialized_inputs.jsonl "
-              "--rollouts rollouts.jsonl\n")
+    script = "python3 prep_data.py data.jsonl tasks.jsonl\n" + STAGES
     return run_scripts(tmp_path, [script], checkpoint_of_script=[1], rows=rows)
 
 
@@ -115,11 +117,7 @@ def test_drafts_kept_by_a_filter_on_a_flag_written_as_text(tmp_path: Path, flag:
         "        text = f\"{item['question']} End your response with 'Final answer: <answer>'.\"\n"
         "        out.write(json.dumps({'responses_create_params': {'input': [{'role': 'user', 'content': text}]},\n"
         "                              'expected_answer': item['answer'], 'extraction_mode': 'final_answer'}) + '\\n')\n")
-    script = (f"python3 prep_data.py review_export.jsonl tasks.jsonl\n{CLI} materialize --input tasks.jsonl "
-              "--num-repeats 3 --agent string_match_simple_agent --output rollouts_materialized_inputs.jsonl\n"
-              f"{CLI} collect --inputs rollouts_materialized_inputs.jsonl --output rollouts.jsonl --model-url URL "
-              f"--env string_match --concurrency 6\n{CLI} profile --inputs rollouts_materialized_inputs.jsonl "
-              "--rollouts rollouts.jsonl\n")
+    script = "python3 prep_data.py review_export.jsonl tasks.jsonl\n" + STAGES
     run = run_scripts(tmp_path, [script], checkpoint_of_script=[1], rows=final_answer_rows(REVIEWED, False))
 
     report = diagnose(run)
@@ -149,11 +147,7 @@ def test_labels_taken_from_a_column_of_whole_answer_lines(tmp_path: Path, column
         "        out.write(json.dumps({'responses_create_params': {'input': [{'role': 'user', 'content': text}]},\n"
         f"                              'expected_answer': item['{column}'], 'extraction_mode': 'final_answer'}}) + "
         "'\\n')\n")
-    script = (f"python3 prep_data.py graded.jsonl tasks.jsonl\n{CLI} materialize --input tasks.jsonl "
-              "--num-repeats 3 --agent string_match_simple_agent --output rollouts_materialized_inputs.jsonl\n"
-              f"{CLI} collect --inputs rollouts_materialized_inputs.jsonl --output rollouts.jsonl --model-url URL "
-              f"--env string_match --concurrency 6\n{CLI} profile --inputs rollouts_materialized_inputs.jsonl "
-              "--rollouts rollouts.jsonl\n")
+    script = "python3 prep_data.py graded.jsonl tasks.jsonl\n" + STAGES
     run = run_scripts(tmp_path, [script], checkpoint_of_script=[1], rows=final_answer_rows(REVIEWED, False))
 
     report = diagnose(run)
@@ -180,11 +174,7 @@ def test_decimal_labels_written_with_binary_float_noise(tmp_path: Path, written:
         "        text = f\"What is {a} plus {b}? End your response with 'Final answer: <answer>'.\"\n"
         "        out.write(json.dumps({'responses_create_params': {'input': [{'role': 'user', 'content': text}]},\n"
         f"                              'expected_answer': {written}, 'extraction_mode': 'final_answer'}}) + '\\n')\n")
-    script = (f"python3 make_tasks.py\n{CLI} materialize --input tasks.jsonl --num-repeats 3 --agent "
-              "string_match_simple_agent --output rollouts_materialized_inputs.jsonl\n"
-              f"{CLI} collect --inputs rollouts_materialized_inputs.jsonl --output rollouts.jsonl --model-url URL "
-              f"--env string_match --concurrency 6\n{CLI} profile --inputs rollouts_materialized_inputs.jsonl "
-              "--rollouts rollouts.jsonl\n")
+    script = "python3 make_tasks.py\n" + STAGES
     run = run_scripts(tmp_path, [script], checkpoint_of_script=[1], rows=final_answer_rows(questions, False))
 
     report = diagnose(run)
@@ -210,11 +200,7 @@ def test_labels_printed_under_an_ascii_output_encoding_lose_their_accents(tmp_pa
     (tmp_path / "run" / "prepare_data.py").write_text(
         "import json\nfor line in open('data.jsonl', encoding='utf-8'):\n"
         "    print(json.dumps(json.loads(line), ensure_ascii=False))\n")
-    script = (f"source node_env.sh\npython3 prepare_data.py > tasks.jsonl\n{CLI} materialize --input tasks.jsonl "
-              "--num-repeats 3 --agent string_match_simple_agent --output rollouts_materialized_inputs.jsonl\n"
-              f"{CLI} collect --inputs rollouts_materialized_inputs.jsonl --output rollouts.jsonl --model-url URL "
-              f"--env string_match --concurrency 6\n{CLI} profile --inputs rollouts_materialized_inputs.jsonl "
-              "--rollouts rollouts.jsonl\n")
+    script = "source node_env.sh\npython3 prepare_data.py > tasks.jsonl\n" + STAGES
     run = run_scripts(tmp_path, [script], checkpoint_of_script=[1], rows=final_answer_rows(CAPITALS, False))
 
     report = diagnose(run)
