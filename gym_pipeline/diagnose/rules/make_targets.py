@@ -24,6 +24,7 @@ from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import Finding, resume_command
 from gym_pipeline.diagnose.logs import LogHit
 from gym_pipeline.diagnose.rules.checkpoint_choice import recorded_model_url, rollouts_of_an_older_server
+from gym_pipeline.diagnose.rules.script_values import REFUSED_VALUE
 from gym_pipeline.diagnose.user_scripts import MAKEFILE_NAMES
 from gym_pipeline.diagnose.vocabulary import CACHE_RESUME, CONFIG
 
@@ -151,13 +152,13 @@ def rule_makefile_assignment_overrides_the_environment(ev: Evidence) -> list[Fin
     return []
 
 
-# argparse's words for a refused value: `argument --num-repeats: must be an integer >= 1, got 'EPEATS'`
-_REFUSED_VALUE = re.compile(r"argument (?P<option>--[\w-]+): [^\n]*?got '(?P<value>[A-Za-z_]\w*)'")
 
 
 def rule_shell_variable_in_a_make_recipe(ev: Evidence) -> list[Finding]:
     for log, text in ev.log_heads:
-        for refused in _REFUSED_VALUE.finditer(text):
+        for refused in REFUSED_VALUE.finditer(text):
+            if not re.fullmatch(r"[A-Za-z_]\w*", refused["value"]):
+                continue  # what is left of `$NAME` after make took `$N`: a name's tail
             for file in ev.user_files:
                 if Path(file.name).name not in MAKEFILE_NAMES:
                     continue

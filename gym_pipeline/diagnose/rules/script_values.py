@@ -29,7 +29,7 @@ from gym_pipeline.diagnose.findings import Finding
 from gym_pipeline.diagnose.vocabulary import CONFIG
 
 # argparse's words for a refused value: `argument --num-repeats: must be an integer >= 1, got 'num_repeats=3'`
-_REFUSED = re.compile(r"argument (?P<option>--[\w-]+): [^\n]*?got '(?P<value>[^']*)'")
+REFUSED_VALUE = re.compile(r"argument (?P<option>--[\w-]+): [^\n]*?got '(?P<value>[^']*)'")
 _READ_FROM = re.compile(r"^\s*read\s+(?:-\w+\s+)*(?P<names>[A-Za-z_]\w*(?:\s+[A-Za-z_]\w*)*)\s*<\s*[\"']?"
                         r"(?P<file>[^\s\"'|;&]+)")
 _EXPR_STAR = re.compile(r"\bexpr\b[^)\n]*?\s\*\s")
@@ -44,7 +44,7 @@ _BRACES_NOT_FOUND = re.compile(r"^(?:[\w.-]+: )+(?:cannot (?:access|open|stat) )
 
 def rule_read_split_a_settings_line_of_another_form(ev: Evidence) -> list[Finding]:
     for log, text in ev.log_heads:
-        for refused in _REFUSED.finditer(text):
+        for refused in REFUSED_VALUE.finditer(text):
             if "=" not in refused["value"]:
                 continue
             for script in ev.user_files:
