@@ -34,6 +34,9 @@
   it before the script's `#SBATCH --time=10`, and the job is cancelled after a minute. Without it, the job runs.
 - A batch script saved with Windows (CRLF) line endings: sbatch refuses it, and no job runs. Saved with Unix line
   endings, the same script runs.
+- A batch script fixed after its job ran (`DATA=dev.jsonl` -> `test.jsonl`) and the job requeued with `scontrol
+  requeue`: Slurm reruns the script it stored at submission, so the inputs are of the dev split again, beside a script
+  naming the test split. Submitted anew with sbatch, the fixed script materializes the test split.
 """
 
 import os
@@ -734,3 +737,41 @@ def test_a_time_limit_exported_in_the_submitting_shell_overrides_the_directive(t
     assert (top.category, top.id) == ("config", "time_limit_other_than_the_directive")
     assert top.title.startswith("The job ran with a time limit of 00:01:00, not the `--time=10` of eval.sbatch:3")
     assert "`unset SBATCH_TIMELIMIT`" in top.fix
+
+
+@pytest.mark.parametrize("requeued", [True, False])
+def test_a_fixed_batch_script_requeued_instead_of_submitted_reruns_the_stored_copy(tmp_path: Path,
+                                                                                    requeued: bool) -> None:
+    slurm_cluster()
+    environment = get_environment("string_match")
+    run = tmp_path / "run"
+    (run / "logs").mkdir(parents=True)
+    rows = environment.dataset_path.read_text().splitlines(keepends=True)
+    (run / "dev.jsonl").write_text("".join(rows[:2]))
+    (run / "test.jsonl").write_text("".join(rows[2:]))
+    script = run / "eval.sbatch"
+    script.write_text(f"#!/bin/bash\n#SBATCH --output={run}/logs/eval_%j.log\n#SBATCH --time=2\ncd {run}\n"
+                      "DATA=dev.jsonl\n"
+                      'echo "== materializing $DATA, restart ${SLURM_RESTART_COUNT:-0}"\n'
+                      f"{' '.join(CLI)} materialize --input $DATA --num-repeats 1 --agent string_match_simple_agent "
+                      "--output rollouts_materialized_inputs.jsonl\n")
+    job = subprocess.run(["sbatch", "--parsable", "--wait", "eval.sbatch"], cwd=run, capture_output=True, text=True,
+                         timeout=300).stdout.strip()
+    script.write_text(script.read_text().replace("DATA=dev.jsonl", "DATA=test.jsonl"))  # the user's fix
+    if requeued:
+        subprocess.run(["scontrol", "requeue", job], check=True, timeout=30)
+        wait_for(lambda: _job_state(job) == "", JOB_START_WAIT_S)
+        wait_for(lambda: "restart 1" in (run / "logs" / f"eval_{job}.log").read_text(), 30)
+    else:
+        subprocess.run(["sbatch", "--wait", "eval.sbatch"], cwd=run, capture_output=True, timeout=300, check=True)
+
+    report = diagnose(run)
+
+    if not requeued:
+        assert all(f.id != "inputs_of_another_file_than_the_script_names" for f in report.findings)
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("cache_resume", "inputs_of_another_file_than_the_script_names")
+    assert top.title.startswith("The run's inputs were materialized from dev.jsonl, but eval.sbatch:5 names test.jsonl")
+    assert any("restart 1" in line.text for line in top.evidence)
+    assert top.fix.startswith("Submit the fixed script as a new job (`sbatch eval.sbatch`")

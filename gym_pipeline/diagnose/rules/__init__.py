@@ -200,6 +200,7 @@ from gym_pipeline.diagnose.rules.quality import (
     rule_yes_no_labels_read_as_booleans,
 )
 from gym_pipeline.diagnose.rules.refusals import rule_model_refusals
+from gym_pipeline.diagnose.rules.requeued_jobs import rule_inputs_of_another_file_than_the_script_names
 from gym_pipeline.diagnose.rules.resume_scripts import (
     rule_done_check_counts_tasks,
     rule_done_marker_left_by_an_earlier_run,
@@ -404,6 +405,7 @@ RULES: tuple[Rule, ...] = (
     Rule(4, "known_problems", known_problems(4)),
     Rule(5, "repeated_tasks", rule_repeated_tasks),
     Rule(5, "stale_inputs", rule_stale_inputs),
+    Rule(5, "inputs_of_another_file_than_the_script_names", rule_inputs_of_another_file_than_the_script_names),
     Rule(5, "rollouts_kept_by_a_build_tool", rule_rollouts_kept_by_a_build_tool),
     Rule(5, "resume_across_models", rule_resume_across_models),
     Rule(5, "limited_inputs", rule_limited_inputs),
