@@ -312,6 +312,10 @@ def _first_model_id(url: str, raw: bytes) -> str:
         model_id = None
     if not isinstance(model_id, str) or not model_id:
         raise CollectionError(f"model endpoint {redact(url)} lists no model (expected {{\"data\": [{{\"id\": ...}}]}})")
+    names = [m["id"] for m in models if isinstance(m, dict) and isinstance(m.get("id"), str)]
+    if len(names) > 1:  # a base model and its LoRA adapters, or several served names: the first may not be the one meant
+        log.warning("model endpoint %s lists %d models (%s): collecting with the first, %s; pass --model to choose",
+                    redact(url), len(names), ", ".join(names), model_id)
     return model_id
 
 
