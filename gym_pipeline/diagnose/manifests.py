@@ -60,6 +60,7 @@ class ManifestFacts:
     concurrency: list[tuple[int, int | None]] = field(default_factory=list)  # (requests in flight, manifest line)
     checkpoint: tuple[str, int | None] | None = None  # (the checkpoint the rollouts record names, its line)
     checkpoint_path: str | None = None  # ... and the folder it records for it
+    collection_model: str | None = None  # the model name the last collection asked the server for
     output_over_inputs: EvidenceLine | None = None  # a collection whose --output was its own inputs file
 
     def of(self, kind: str) -> list[Staleness]:
@@ -84,8 +85,10 @@ def read_manifest_facts(run_dir: Path | None, materialized: Path, rollouts: Path
     lines = text.splitlines()
     facts.model_urls = [(url, line_holding(lines, url)) for url in _values_of(manifest, "model_url")]
     facts.concurrency = [(n, line_holding(lines, f'"concurrency": {n}')) for n in _values_of(manifest, "concurrency", int)]
-    checkpoint = (manifest.get(ROLLOUTS_STAGE) or {}).get("checkpoint") if isinstance(manifest.get(ROLLOUTS_STAGE), dict) \
-        else None
+    rollouts_record = manifest.get(ROLLOUTS_STAGE) if isinstance(manifest.get(ROLLOUTS_STAGE), dict) else {}
+    checkpoint = rollouts_record.get("checkpoint")
+    if isinstance(rollouts_record.get("model"), str):
+        facts.collection_model = rollouts_record["model"]
     if isinstance(checkpoint, dict) and isinstance(checkpoint.get("name"), str):
         facts.checkpoint = (checkpoint["name"], line_holding(lines, f'"name": "{checkpoint["name"]}"'))
         facts.checkpoint_path = checkpoint.get("path") if isinstance(checkpoint.get("path"), str) else None

@@ -142,6 +142,7 @@ from gym_pipeline.diagnose.rules.make_targets import (
     rule_shell_variable_in_a_make_recipe,
     rule_task_target_taken_for_a_file,
 )
+from gym_pipeline.diagnose.rules.model_choice import rule_collection_took_the_first_listed_model
 from gym_pipeline.diagnose.rules.model_replies import rule_model_replies_unusable
 from gym_pipeline.diagnose.rules.newline_slices import rule_last_line_cut_by_a_newline_slice
 from gym_pipeline.diagnose.rules.parallel_steps import rule_steps_queued_inside_the_job
@@ -386,6 +387,7 @@ RULES: tuple[Rule, ...] = (
     Rule(2, "model_request_retries", rule_model_request_retries),
     Rule(2, "run_failures_without_sidecar", rule_run_failures_without_sidecar),
     Rule(2, "nested_model_log_errors", rule_nested_model_log_errors),
+    Rule(2, "collection_took_the_first_listed_model", rule_collection_took_the_first_listed_model),
     Rule(2, "served_another_checkpoint", rule_served_another_checkpoint),
     Rule(2, "oldest_checkpoint_served_as_newest", rule_oldest_checkpoint_served_as_newest),
     Rule(2, "older_version_picked_from_a_listing", rule_older_version_picked_from_a_listing),
