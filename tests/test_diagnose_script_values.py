@@ -9,6 +9,8 @@ policy.
   the data is empty. As an array, `SPLITS=(data/{easy,hard}.jsonl)` with `"${SPLITS[@]}"`, the run is whole.
 - `REPEATS=$(jq -r .repeats eval_settings.json)` over a file whose key is `num_repeats`: jq prints `null`, which
   materialize refuses. With `.num_repeats`, the run is whole.
+- `source settings.env` after `export PATH=<team tools>:$PATH`: bash finds the tools' own settings.env on PATH first,
+  and the run takes its one repeat instead of the folder's three. With `source ./settings.env`, the run is whole.
 """
 
 import json
@@ -99,3 +101,26 @@ def test_a_key_jq_reads_that_the_settings_file_does_not_have(tmp_path: Path, key
     assert top.title == ("run_eval.sh:2 reads REPEATS with `jq .repeats` from eval_settings.json, which has no such "
                          "key; its key is `num_repeats`: REPEATS is `null`")
     assert "(`jq -r .num_repeats`, not `jq -r .repeats`)" in top.fix
+
+
+@pytest.mark.parametrize("sourced", ["settings.env", "./settings.env"])
+def test_settings_sourced_by_a_bare_name_are_found_in_a_tools_folder_put_first_on_path(tmp_path: Path,
+                                                                                      sourced: str) -> None:
+    tools = tmp_path / "team-tools" / "bin"
+    tools.mkdir(parents=True)
+    (tools / "settings.env").write_text("# run-smoke's defaults\nREPEATS=1\nCONCURRENCY=2\n")
+    (tmp_path / "run").mkdir()
+    (tmp_path / "run" / "settings.env").write_text("# weekly eval\nREPEATS=3\nCONCURRENCY=4\n")
+    run = run_scripts(tmp_path, [f"export PATH={tools}:$PATH   # team-notify, run-smoke\nsource {sourced}\n" + RUN])
+
+    report = diagnose(run)
+
+    if sourced == "./settings.env":
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("config", "settings_sourced_from_path")
+    assert top.title == ("run_eval.sh:3 sources settings.env by a bare name, and the run used REPEATS=1, not the 3 of "
+                         "the folder's settings.env: bash read another settings.env found on PATH")
+    assert [line.where for line in top.evidence] == ["run_eval.sh:2", "run_eval.sh:3", "settings.env:2"]
+    assert top.fix.startswith("In run_eval.sh, source the run's own file by its path: `source ./settings.env`")
