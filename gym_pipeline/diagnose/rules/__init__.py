@@ -233,6 +233,7 @@ from gym_pipeline.diagnose.rules.shuffled_options import rule_options_shuffled_w
 from gym_pipeline.diagnose.rules.skipped_tasks import rule_skipped_tasks_by_reason
 from gym_pipeline.diagnose.rules.source_columns import rule_labels_from_another_column
 from gym_pipeline.diagnose.rules.sourced_files import rule_settings_sourced_from_path
+from gym_pipeline.diagnose.rules.stale_bytecode import rule_module_run_from_stale_bytecode
 from gym_pipeline.diagnose.rules.strict_mode import (
     rule_read_at_the_end_of_a_file_stopped_a_strict_script,
     rule_unset_variable_stopped_a_strict_script,
@@ -410,6 +411,7 @@ RULES: tuple[Rule, ...] = (
     Rule(5, "stale_inputs", rule_stale_inputs),
     Rule(5, "inputs_of_another_file_than_the_script_names", rule_inputs_of_another_file_than_the_script_names),
     Rule(5, "settings_sourced_from_path", rule_settings_sourced_from_path),
+    Rule(5, "module_run_from_stale_bytecode", rule_module_run_from_stale_bytecode),
     Rule(5, "rollouts_kept_by_a_build_tool", rule_rollouts_kept_by_a_build_tool),
     Rule(5, "resume_across_models", rule_resume_across_models),
     Rule(5, "limited_inputs", rule_limited_inputs),
