@@ -58,6 +58,10 @@ SCENARIOS.update({
     "copy_ignored": lambda root: _with_files(fixtures.write_task(
         root, "ignored-copy", dockerfile=f"FROM {fixtures.DEFAULT_IMAGE}\nWORKDIR /app\nCOPY words.txt /app/words.txt\n"),
         {"words.txt": "apple\npear\n", ".dockerignore": "# keep notes out of the image\n*.txt\n"}),
+    # a refresh keeps one copy of the word list outside the taskset and links the task's input to it
+    "copy_linked": lambda root: _with_link(fixtures.write_task(
+        root, "linked-copy", dockerfile=f"FROM {fixtures.DEFAULT_IMAGE}\nWORKDIR /app\nCOPY words.txt /app/\n"),
+        "words.txt", root.parent.parent / "shared-data" / "words.txt"),
     # a refresh renamed the file the Dockerfile copies to a dated one
     "copy_renamed": lambda root: _with_files(fixtures.write_task(
         root, "renamed-copy", dockerfile=f"FROM {fixtures.DEFAULT_IMAGE}\nWORKDIR /app\nCOPY server.log /app/\n"),
@@ -210,6 +214,14 @@ def _with_instruction(task: Path, instruction: str) -> Path:
     return task
 
 
+def _with_link(task: Path, name: str, shared: Path) -> Path:
+    """environment/`name` made a relative symlink to `shared`, a file outside the task folder."""
+    shared.parent.mkdir(parents=True, exist_ok=True)
+    shared.write_text("apple\npear\n")
+    (task / "environment" / name).symlink_to(os.path.relpath(shared, task / "environment"))
+    return task
+
+
 def _with_files(task: Path, files: dict[str, str]) -> Path:
     for name, text in files.items():
         (task / "environment" / name).write_text(text)
@@ -317,6 +329,9 @@ EXPECTED = [
     ("copy_ignored", "data_schema", ("could not load", "ignored-copy", "image build failed"),
      ("ignored-copy/environment/Dockerfile:3 (`COPY words.txt /app/words.txt`)", ".dockerignore:2 (`*.txt`)",
       "`!words.txt`")),
+    ("copy_linked", "data_schema", ("could not load", "linked-copy", "image build failed"),
+     ("linked-copy/environment/words.txt is a symlink to ../../../../shared-data/words.txt, outside the build context",
+      "copy instead of `ln -s`")),
     ("copy_renamed", "data_schema", ("could not load", "renamed-copy", "image build failed"),
      ("copies server.log, which is not in the task's environment/ folder", "has server-2026-12-01.log instead")),
     ("engine_down", "infra", ("No sandbox could be created", "failed at seed", "needs-engine"),
@@ -410,7 +425,8 @@ def test_each_run_failed_the_way_its_entry_says(runs):
     config, outcomes = runs
     assert isinstance(outcomes["not_loadable"], TasksNotLoadable)
     for env, task, missing in (("copy_ignored", "ignored-copy", "words.txt"), ("copy_renamed", "renamed-copy",
-                                                                              "server.log")):
+                                                                              "server.log"),
+                               ("copy_linked", "linked-copy", "words.txt")):
         reason = json.loads((config.run_dir(CHECKPOINT, env) / "skipped.json").read_text())[task]
         assert isinstance(outcomes[env], TasksNotLoadable) and missing in reason, reason
         assert "works" not in json.loads((config.run_dir(CHECKPOINT, env) / "skipped.json").read_text())

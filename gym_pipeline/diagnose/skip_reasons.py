@@ -2,14 +2,15 @@
 
 skipped.json maps each task to the loader's reason. A base image the Docker host lacks is the machine's
 (infra); a folder missing what Harbor's format requires (`tests/test.sh`, `instruction.md`) is the task's
-data (data/schema), and so is a file its Dockerfile copies that is not in environment/ (renamed, or kept out
-by .dockerignore), or a `task.toml` that does not parse or validate (the task's own definition, kept
-with it); a `dataset.toml` that does not is the run's settings (config). An image build that ran past its
+data (data/schema), and so is a file its Dockerfile copies that is not in environment/ (renamed, kept out by
+.dockerignore, or a symlink out of the build context), or a `task.toml` that does not parse or validate (the
+task's own definition, kept with it); a `dataset.toml` that does not is the run's settings (config). An image build that ran past its
 `build_timeout_sec` is the task's budget (throughput/resources); a Docker client config naming a credential
 helper this host lacks is the host's (infra)."""
 
 from __future__ import annotations
 
+import os
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable
@@ -118,6 +119,13 @@ def missing_copy_source(reason: str, task_dir: Path) -> str | None:
         return (f"{where} copies {name}, and {task_dir.name}/environment/.dockerignore:{excluded[0]} (`{excluded[1]}`) "
                 f"excludes it from the build context: narrow that pattern in .dockerignore (or add `!{name}` after it), "
                 "then validate the tasks again (`gym-pipeline tasks validate <taskset>`).")
+    linked = environment / name
+    if linked.is_symlink() and not linked.resolve().is_relative_to(environment.resolve()):
+        return (f"{where} copies {name}, and {task_dir.name}/environment/{name} is a symlink to {os.readlink(linked)}, "
+                "outside the build context: a build sends only the environment/ folder, and a link out of it leads "
+                f"nowhere there. Put the file itself in environment/ (`cp --remove-destination \"$(readlink -f "
+                f"{name})\" {name}` in it, or make the script that refreshes it copy instead of `ln -s`); then validate "
+                "the tasks again (`gym-pipeline tasks validate <taskset>`).")
     present = sorted(path.name for path in environment.iterdir()) if environment.is_dir() else []
     if name in present:
         return None
