@@ -218,6 +218,9 @@ class RowQuality:
     # each whole response text (bounded) scored 0: the tasks it was given to, and its first row
     replies_scored_zero: dict[str, set[int]] = field(default_factory=dict)
     reply_examples: dict[str, EvidenceLine] = field(default_factory=dict)
+    # ... and each extracted answer scored 0: the tasks it was given to, and its first row
+    answers_scored_zero: dict[str, set[int]] = field(default_factory=dict)
+    zero_answer_examples: dict[str, EvidenceLine] = field(default_factory=dict)
     # ... with no text at all, while the usage counts output tokens: the text went elsewhere on its way to the run
     empty_replies: int = 0
     empty_reply_example: EvidenceLine | None = None
@@ -662,6 +665,11 @@ def _note_reply_scored_zero(quality: RowQuality, row: dict[str, Any], task: int,
         quality.empty_replies += 1
         quality.empty_reply_example = quality.empty_reply_example or where.model_copy(update={
             "text": f"{where.text}: the reply's text is empty, usage.output_tokens={produced}"})
+    extracted = row.get("extracted_answer")
+    if isinstance(extracted, str) and extracted.strip() and (
+            extracted[:MAX_KEPT] in quality.answers_scored_zero or len(quality.answers_scored_zero) < MAX_DISTINCT_ANSWERS):
+        quality.answers_scored_zero.setdefault(extracted[:MAX_KEPT], set()).add(task)
+        quality.zero_answer_examples.setdefault(extracted[:MAX_KEPT], where)
     if not text or (text[:MAX_KEPT] not in quality.replies_scored_zero and len(quality.replies_scored_zero) >= MAX_DISTINCT_ANSWERS):
         return
     quality.replies_scored_zero.setdefault(text[:MAX_KEPT], set()).add(task)

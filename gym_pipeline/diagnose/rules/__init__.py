@@ -45,7 +45,10 @@ from gym_pipeline.diagnose.rules.batch_folders import (
 from gym_pipeline.diagnose.rules.batch_script_format import rule_batch_script_with_windows_line_endings
 from gym_pipeline.diagnose.rules.batch_steps import rule_step_ended_with_its_batch_script
 from gym_pipeline.diagnose.rules.batch_time_limit import rule_time_limit_other_than_the_directive
-from gym_pipeline.diagnose.rules.canned_replies import rule_one_reply_to_different_prompts
+from gym_pipeline.diagnose.rules.canned_replies import (
+    rule_answers_from_a_second_server,
+    rule_one_reply_to_different_prompts,
+)
 from gym_pipeline.diagnose.rules.cd_path import rule_cd_resolved_through_cdpath
 from gym_pipeline.diagnose.rules.checkpoint_choice import (
     rule_checkpoint_of_another_experiment_served,
@@ -385,6 +388,7 @@ RULES: tuple[Rule, ...] = (
     Rule(2, "replies_emptied_on_the_way", rule_replies_emptied_on_the_way),
     Rule(2, "model_refusals", rule_model_refusals),
     Rule(2, "one_reply_to_different_prompts", rule_one_reply_to_different_prompts),
+    Rule(2, "answers_from_a_second_server", rule_answers_from_a_second_server),
     Rule(2, "repeats_sampled_alike", rule_repeats_sampled_alike),
     Rule(2, "model_request_retries", rule_model_request_retries),
     Rule(2, "run_failures_without_sidecar", rule_run_failures_without_sidecar),

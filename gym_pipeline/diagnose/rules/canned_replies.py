@@ -45,20 +45,83 @@ def rule_one_reply_to_different_prompts(ev: Evidence) -> list[Finding]:
         + ev.hits("gym_resume_nothing_to_run")
     if kept:
         return [_kept_by_a_resume(ev, reply, tasks, evidence, kept[-1], source)]
+    other_loopback = _other_loopback_family(ev)
     return [Finding(
         category=MODEL_SERVING,
         title=f"{len(tasks)} different tasks got the very same reply, {excerpt(reply, 60)!r}, and scored 0",
-        evidence=evidence,
+        evidence=evidence + ([other_loopback[0]] if other_loopback and source is None else []),
         cause=f"A model gives each prompt its own text; {len(tasks)} tasks with different questions got this one, "
               "word for word. Something other than the model wrote it: a gateway's fallback reply sent with a 200 "
               "when the model server failed (Gym then never sees the error and never retries), a proxy replaying a "
               "cached answer, or a stand-in (mock) server the model URL names."
               + (f" {source.said}." if source is not None else ""),
         fix=(source.fix if source is not None else
-             f"Send one of these prompts to {model_url_of(ev)} by hand and see what answers; take out whatever answers "
-             "in the model's place (a fallback reply, a cache of POST requests, a mock server).")
+             (other_loopback[1] if other_loopback else "")
+             + f"Send one of these prompts to {model_url_of(ev)} by hand and see what answers; take out whatever "
+             "answers in the model's place (a fallback reply, a cache of POST requests, a mock server, another "
+             "run's server).")
             + " Then collect again on a clean output path and profile.",
     )]
+
+
+def rule_answers_from_a_second_server(ev: Evidence) -> list[Finding]:
+    """One answer no task expects, scored 0, in some repeats of many tasks whose other repeats got theirs right: two
+    servers answered the requests, one of which does not know these tasks."""
+    quality = ev.artifacts.quality
+    least = max(MIN_TASKS, MIN_SHARE * len(quality.scored_of_task))
+    expected = {answer.strip().lower() for answer in quality.expected_answers}
+    candidates = []
+    for answer, tasks in quality.answers_scored_zero.items():
+        labels = {quality.expected_of_task.get(task) for task in tasks} - {None}
+        right_elsewhere = [task for task in tasks if quality.reward_sum_of_task.get(task, 0) > 0]
+        if len(labels) >= least and len(right_elsewhere) >= MIN_TASKS and answer.strip().lower() not in expected \
+                and not _NUMBER.fullmatch(answer.strip()):
+            candidates.append((answer, tasks, right_elsewhere))
+    if not candidates or prompts_at_fault(ev) or rule_one_reply_to_different_prompts(ev):
+        return []
+    answer, tasks, right_elsewhere = max(candidates, key=lambda item: len(item[1]))
+    example = quality.zero_answer_examples[answer].model_copy(update={"file": ev.rel(ev.artifacts.files.rollouts)})
+    other_loopback = _other_loopback_family(ev)
+    return [Finding(
+        category=MODEL_SERVING,
+        title=f"{len(tasks)} different tasks got the answer {excerpt(answer, 40)!r} in some rollouts, and {len(right_elsewhere)} "
+              "of them their right answer in others: a second server answered part of the requests",
+        evidence=[example] + ([other_loopback[0]] if other_loopback else []),
+        cause=f"Repeats of one task got the model's answer in some rollouts and {excerpt(answer, 40)!r}, an answer no "
+              f"task expects, in others, across {len(tasks)} tasks with different expected answers: the requests "
+              "reached two servers, one of which does not know these tasks (a balancer or gateway over replicas of "
+              "other weights, a canary share, another server on the address the model URL names).",
+        fix=(other_loopback[1] if other_loopback else "")
+            + f"Send one prompt several times to {model_url_of(ev)} by hand and compare the replies; find what answers "
+            "besides the run's server (`ss -ltnp`, a gateway's upstreams) and take it out; then collect again on a "
+            "clean output path and profile.",
+    )]
+
+
+_NUMBER = re.compile(r"[-+]?\d[\d,]*(?:\.\d+)?")
+_LOCALHOST_URL = re.compile(r"^https?://localhost:(?P<port>\d+)")
+
+
+def _other_loopback_family(ev: Evidence) -> tuple[EvidenceLine, str] | None:
+    """For a model URL naming `localhost` while the run's model server listens on one loopback address of that port
+    (127.0.0.1 or ::1): the server's line, and a fix naming the other address, where another server can listen."""
+    url = model_url_of(ev) or ""
+    if not (named := _LOCALHOST_URL.match(url)):
+        return None
+    listens = re.compile(rf"https?://(?P<host>127\.0\.0\.1|\[::1\]):{named['port']}\b")
+    for log, text in ev.log_heads:
+        if match := listens.search(text):
+            host = match["host"]
+            other = "[::1]" if host.startswith("127") else "127.0.0.1"
+            line = EvidenceLine(file=ev.rel(log), line=text.count("\n", 0, match.start()) + 1,
+                                text=text[text.rfind("\n", 0, match.start()) + 1:].split("\n", 1)[0].strip())
+            return line, (f"The model URL names localhost, which resolves to both ::1 and 127.0.0.1, while the "
+                          f"model server listens on {host}:{named['port']} only: a server left on "
+                          f"{other}:{named['port']} (another run's) answers the connections that go there. Name "
+                          f"the address itself (`--model-url http://{host}"
+                          f":{named['port']}/v1`), find the other with `ss -ltnp 'sport = :{named['port']}'` and "
+                          "stop it. ")
+    return None
 
 
 def _kept_by_a_resume(ev: Evidence, reply: str, tasks: set[int], evidence: list[EvidenceLine], kept: LogHit,
