@@ -390,3 +390,23 @@ def test_a_table_by_split_without_declare_a_gives_every_split_the_last_file(tmp_
     assert top.title == ("run_eval.sh fills DATA[dev], DATA[test]... without `declare -A DATA`: every key is the same "
                          "slot, and all of them read test.jsonl")
     assert top.fix.startswith("In run_eval.sh, add `declare -A DATA` before the first `DATA[dev]=` line")
+
+
+@pytest.mark.parametrize("prefix", ["exec ", ""])
+def test_a_collect_run_with_exec_ends_the_script_before_its_profile(tmp_path, prefix):
+    from script_support import CLI, MATERIALIZE, run_scripts
+
+    run = run_scripts(tmp_path, [MATERIALIZE + f"{prefix}{CLI} collect --inputs rollouts_materialized_inputs.jsonl "
+                                 "--output rollouts.jsonl --model-url URL --env string_match --concurrency 4\n"
+                                 f"{CLI} profile --inputs rollouts_materialized_inputs.jsonl --rollouts rollouts.jsonl\n"])
+
+    report = diagnose(run)
+
+    if not prefix:
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    assert not (run / "rollouts_reward_profiling.jsonl").exists()  # the profile line never ran
+    top = report.causes[0]
+    assert (top.category, top.id) == ("config", "shell_pitfalls")
+    assert top.title.startswith("run_eval.sh:3 `exec`s python: the shell is replaced by it, so line 4")
+    assert top.fix.startswith("Remove `exec` from run_eval.sh:3 so the script goes on after that command")

@@ -31,6 +31,8 @@
   words, the name becoming an argument of its own (an override Hydra cannot parse, a file where a number belongs).
 - A shell function called with two arguments in each other's place: `eval_split tasks.jsonl $CONCURRENCY $REPEATS`
   for `eval_split() { local input=$1 repeats=$2 concurrency=$3; ... }`. Nothing checks a function's arguments.
+- `exec gym-pipeline collect ...` before the script's other lines (copied from a container entrypoint): exec replaces
+  the shell with the command, so nothing after it runs (the profile is never made) and the script exits 0.
 
 Tests that are always true are in `shell_tests.py`. Each but the last is a config cause: the script's settings are not the ones that reached the run. All of them exit 0.
 """
@@ -43,7 +45,7 @@ from pathlib import Path
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import Finding
-from gym_pipeline.diagnose.user_scripts import PRINTS, SHELL_LOOP_END, UserFile, lines_matching
+from gym_pipeline.diagnose.user_scripts import PRINTS, SHELL_LOOP_END, UserFile, joined_commands, lines_matching
 from gym_pipeline.diagnose.vocabulary import CACHE_RESUME, CONFIG
 
 _SHELL = {".sh", ".bash", ".sbatch"}
@@ -75,7 +77,7 @@ _PARAMETERS_WITHIN = 6  # lines after `name() {` where its `local a=$1 b=$2` are
 
 
 def rule_shell_pitfalls(ev: Evidence) -> list[Finding]:
-    for finding in (_directives_after_a_command(ev), _spaced_assignment(ev), _loop_in_a_pipeline(ev),
+    for finding in (_directives_after_a_command(ev), _exec_before_later_commands(ev), _spaced_assignment(ev), _loop_in_a_pipeline(ev),
                     _defaults_sourced_after_options(ev), _settings_not_exported(ev), _function_arguments_swapped(ev),
                     _array_without_index(ev), _table_without_declare_a(ev), _array_joined_into_one_word(ev),
                     _argument_in_other_case(ev),
@@ -107,6 +109,38 @@ def _directives_after_a_command(ev: Evidence) -> Finding | None:
                 f"`{lines[first - 1].strip()[:60]}`), submit again, and check the job's settings with `scontrol show "
                 "job <id>` (the array, time and memory it got).",
         )
+    return None
+
+
+# `exec CMD` at the script's top level (not `exec > log 2>&1`, `exec 3< file`: redirections of the shell itself)
+_EXEC_COMMAND = re.compile(r"^exec\s+(?![<>&]|\d+[<>])(?:-\w+\s+)*(?P<command>\S+)(?:\s+(?P<subcommand>[a-z][\w-]*))?")
+_BLOCK_END = re.compile(r"^\s*(?:fi|done|esac|\}|\))\b")
+
+
+def _exec_before_later_commands(ev: Evidence) -> Finding | None:
+    for file in shell_files(ev):
+        commands = list(joined_commands(file))
+        for index, (number, line) in enumerate(commands):
+            if not (executed := _EXEC_COMMAND.match(line)):
+                continue
+            later = next(((n, text.strip()) for n, text in commands[index + 1:]
+                          if text.strip() and not text.lstrip().startswith("#") and not _BLOCK_END.match(text)), None)
+            if later is None:
+                continue  # the script's last command: exec is what it is for
+            command = " ".join(filter(None, (Path(executed["command"]).name, executed["subcommand"])))
+            return Finding(
+                category=CONFIG,
+                title=f"{file.name}:{number} `exec`s {command}: the shell is replaced by it, so "
+                      f"line {later[0]} (`{later[1][:60]}`) and every line after it never ran",
+                evidence=[EvidenceLine(file=file.name, line=number, text=line.strip()),
+                          EvidenceLine(file=file.name, line=later[0], text=later[1])],
+                cause="`exec CMD` does not run CMD and come back: it replaces the script's shell with CMD, so the script "
+                      f"ends when CMD does, with CMD's exit status. {file.name} goes on after line {number}, and none of "
+                      "it ran (a line copied from a container's entrypoint, where exec belongs on the last command); "
+                      "nothing said so.",
+                fix=f"Remove `exec` from {file.name}:{number} so the script goes on after that command, then run the "
+                    f"lines that never ran (from line {later[0]}: `{later[1][:60]}`).",
+            )
     return None
 
 
