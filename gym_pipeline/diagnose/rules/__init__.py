@@ -102,6 +102,7 @@ from gym_pipeline.diagnose.rules.git_checkouts import (
     rule_fetch_never_merged,
     rule_submodule_left_behind_by_a_pull,
 )
+from gym_pipeline.diagnose.rules.gym_run_configs import rule_resume_with_other_settings_than_its_inputs
 from gym_pipeline.diagnose.rules.hand_split_tables import rule_rows_cut_at_quoted_commas
 from gym_pipeline.diagnose.rules.heredocs import rule_settings_written_by_a_quoted_heredoc
 from gym_pipeline.diagnose.rules.identical_repeats import rule_repeats_sampled_alike
@@ -416,6 +417,7 @@ RULES: tuple[Rule, ...] = (
     Rule(5, "inputs_of_another_file_than_the_script_names", rule_inputs_of_another_file_than_the_script_names),
     Rule(5, "settings_sourced_from_path", rule_settings_sourced_from_path),
     Rule(5, "module_run_from_stale_bytecode", rule_module_run_from_stale_bytecode),
+    Rule(5, "resume_with_other_settings_than_its_inputs", rule_resume_with_other_settings_than_its_inputs),
     Rule(5, "rollouts_kept_by_a_build_tool", rule_rollouts_kept_by_a_build_tool),
     Rule(5, "resume_across_models", rule_resume_across_models),
     Rule(5, "limited_inputs", rule_limited_inputs),
