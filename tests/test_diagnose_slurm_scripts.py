@@ -37,6 +37,9 @@
 - A batch script fixed after its job ran (`DATA=dev.jsonl` -> `test.jsonl`) and the job requeued with `scontrol
   requeue`: Slurm reruns the script it stored at submission, so the inputs are of the dev split again, beside a script
   naming the test split. Submitted anew with sbatch, the fixed script materializes the test split.
+- A submit script that copies the data into a staging folder and queues the job behind another: labels fixed while
+  the job waits never reach the staged copy, and the run is of the old rows. Fixed before submitting, the copy is
+  the fixed data.
 """
 
 import os
@@ -775,3 +778,41 @@ def test_a_fixed_batch_script_requeued_instead_of_submitted_reruns_the_stored_co
     assert top.title.startswith("The run's inputs were materialized from dev.jsonl, but eval.sbatch:5 names test.jsonl")
     assert any("restart 1" in line.text for line in top.evidence)
     assert top.fix.startswith("Submit the fixed script as a new job (`sbatch eval.sbatch`")
+
+
+@pytest.mark.parametrize("fixed_before_submitting", [False, True])
+def test_labels_fixed_while_the_job_waits_never_reach_the_copy_staged_at_submission(tmp_path: Path,
+                                                                                    fixed_before_submitting: bool):
+    slurm_cluster()
+    environment = get_environment("string_match")
+    run = tmp_path / "run"
+    (run / "logs").mkdir(parents=True)
+    rows = environment.dataset_path.read_text().splitlines(keepends=True)[:6]
+    wrong = "".join(rows).replace('"expected_answer": "', '"expected_answer": "old ', 2)
+    data = run / "data.jsonl"
+    data.write_text("".join(rows) if fixed_before_submitting else wrong)
+    (run / "eval.sbatch").write_text(
+        f"#!/bin/bash\n#SBATCH --output={run}/logs/eval_%j.log\n#SBATCH --time=2\ncd {run}\n"
+        f"{' '.join(CLI)} materialize --input $DATA --num-repeats 1 --agent string_match_simple_agent "
+        "--output rollouts_materialized_inputs.jsonl\n")
+    (run / "submit.sh").write_text(
+        "#!/bin/bash\n# stage the data: a running job must not see the shared file change\n"
+        "STAGE=staged/$(date +%Y%m%d-%H%M%S)\nmkdir -p $STAGE && cp data.jsonl $STAGE/\n"
+        "sbatch --parsable --hold --export=ALL,DATA=$STAGE/data.jsonl eval.sbatch\n")
+    job = subprocess.run(["bash", "submit.sh"], cwd=run, capture_output=True, text=True, timeout=60,
+                         check=True).stdout.strip()
+    data.write_text("".join(rows))  # the labels fixed while the job waits
+    subprocess.run(["scontrol", "release", job], check=True, timeout=30)
+    wait_for(lambda: _job_state(job) == "", JOB_START_WAIT_S)
+    assert (run / "rollouts_materialized_inputs.jsonl").is_file()
+
+    report = diagnose(run)
+
+    if fixed_before_submitting:
+        assert all(f.id != "inputs_from_a_copy_staged_before_a_fix" for f in report.findings)
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("cache_resume", "inputs_from_a_copy_staged_before_a_fix")
+    assert top.title.endswith("a copy submit.sh:4 staged, and data.jsonl has changed since (2 of its 6 rows differ): "
+                              "the run is of the old rows")
+    assert top.fix.startswith("Stage the fixed data and submit again (run submit.sh anew")

@@ -237,6 +237,7 @@ from gym_pipeline.diagnose.rules.shuffled_options import rule_options_shuffled_w
 from gym_pipeline.diagnose.rules.skipped_tasks import rule_skipped_tasks_by_reason
 from gym_pipeline.diagnose.rules.source_columns import rule_labels_from_another_column
 from gym_pipeline.diagnose.rules.sourced_files import rule_settings_sourced_from_path
+from gym_pipeline.diagnose.rules.staged_copies import rule_inputs_from_a_copy_staged_before_a_fix
 from gym_pipeline.diagnose.rules.stale_bytecode import rule_module_run_from_stale_bytecode
 from gym_pipeline.diagnose.rules.strict_mode import (
     rule_read_at_the_end_of_a_file_stopped_a_strict_script,
@@ -418,6 +419,7 @@ RULES: tuple[Rule, ...] = (
     Rule(5, "settings_sourced_from_path", rule_settings_sourced_from_path),
     Rule(5, "module_run_from_stale_bytecode", rule_module_run_from_stale_bytecode),
     Rule(5, "resume_with_other_settings_than_its_inputs", rule_resume_with_other_settings_than_its_inputs),
+    Rule(5, "inputs_from_a_copy_staged_before_a_fix", rule_inputs_from_a_copy_staged_before_a_fix),
     Rule(5, "rollouts_kept_by_a_build_tool", rule_rollouts_kept_by_a_build_tool),
     Rule(5, "resume_across_models", rule_resume_across_models),
     Rule(5, "limited_inputs", rule_limited_inputs),
