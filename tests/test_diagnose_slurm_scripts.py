@@ -40,6 +40,8 @@
 - A submit script that copies the data into a staging folder and queues the job behind another: labels fixed while
   the job waits never reach the staged copy, and the run is of the old rows. Fixed before submitting, the copy is
   the fixed data.
+- A job kept `--dependency=singleton` from a template while the user's debugging job of the same name runs: it stays
+  PENDING until the CI step gives up (scontrol's fields say why). With no other job of that name, it runs.
 """
 
 import os
@@ -816,3 +818,44 @@ def test_labels_fixed_while_the_job_waits_never_reach_the_copy_staged_at_submiss
     assert top.title.endswith("a copy submit.sh:4 staged, and data.jsonl has changed since (2 of its 6 rows differ): "
                               "the run is of the old rows")
     assert top.fix.startswith("Stage the fixed data and submit again (run submit.sh anew")
+
+
+@pytest.mark.parametrize("other_job_of_that_name", [True, False])
+def test_a_singleton_job_waits_for_the_users_other_job_of_the_same_name(tmp_path: Path,
+                                                                        other_job_of_that_name: bool) -> None:
+    """The template's `--dependency=singleton`: the eval waits while the user's debugging job of the same name runs,
+    until the CI step gives up; scontrol's fields say why. With no other job of that name, the eval runs."""
+    slurm_cluster()
+    run = tmp_path / "run"
+    (run / "logs").mkdir(parents=True)
+    (run / "data.jsonl").write_text(get_environment("string_match").dataset_path.read_text())
+    (run / "ci_eval.sbatch").write_text(
+        f"#!/bin/bash\n#SBATCH --job-name=ci-eval\n#SBATCH --output={run}/logs/eval_%j.log\n#SBATCH --time=2\n"
+        f"#SBATCH --dependency=singleton\ncd {run}\n{' '.join(CLI)} materialize --input data.jsonl --num-repeats 1 "
+        "--agent string_match_simple_agent --output rollouts_materialized_inputs.jsonl\n")
+    (run / "submit.sh").write_text(
+        "#!/bin/bash\nJOB=$(sbatch --parsable ci_eval.sbatch)\necho \"submitted job $JOB\"\n"
+        "for i in $(seq 15); do squeue -h -j $JOB | grep -q . || exit 0; sleep 1; done\n"
+        "echo \"job $JOB has not finished after 15 s:\"\n"
+        "scontrol show job $JOB | grep -E -o '(JobName|JobState|Reason|Dependency)=[^ ]+'\nscancel $JOB\n")
+    debugging = subprocess.run(["sbatch", "--parsable", "--job-name=ci-eval", "--output=/dev/null", "--time=2",
+                                "--wrap", "sleep 60"], capture_output=True, text=True, check=True,
+                               timeout=30).stdout.strip() if other_job_of_that_name else None
+    try:
+        with (run / "logs" / "submit.log").open("w") as log:
+            subprocess.run(["bash", "submit.sh"], cwd=run, stdout=log, stderr=subprocess.STDOUT, timeout=120)
+    finally:
+        if debugging:
+            subprocess.run(["scancel", debugging], timeout=30)
+
+    report = diagnose(run)
+
+    if not other_job_of_that_name:
+        assert (run / "rollouts_materialized_inputs.jsonl").is_file()
+        assert all(f.id != "job_never_started" for f in report.findings)
+        return
+    assert "Dependency=singleton" in (run / "logs" / "submit.log").read_text()
+    top = report.causes[0]
+    assert (top.category, top.id) == ("config", "job_never_started")
+    assert top.fix.startswith("In ci_eval.sbatch, remove `#SBATCH --dependency=singleton` (kept from another job's "
+                              "template), or give the job a --job-name of its own (`squeue -u $USER -n ci-eval`")

@@ -29,16 +29,36 @@ _OWN_OPTIONS = {"BeginTime": r"--begin\b", "Dependency": r"--dependency\b|-d\s",
 _CLUSTER = {"PartitionDown", "PartitionInactive", "ReqNodeNotAvail", "Reservation", "JobHeldAdmin", "NodeDown"}
 _BUSY = re.compile(r"^(?:Resources|Priority|QOSMax\w*|AssocMax\w*|AssocGrp\w*|QOSGrp\w*)$")
 _EXCLUSIVE = re.compile(r"^\s*#SBATCH\s+--exclusive\b")
+# `scontrol show job` (or a grep of its fields): JobState=PENDING and, within the next lines, Reason=...
+_SHOWN_PENDING = re.compile(r"JobState=PENDING\b(?:[^\n]*\n?){0,4}?[^\n]*?\bReason=(?P<reason>[A-Za-z]+)"
+                            r"(?:(?:[^\n]*\n?){0,3}?[^\n]*?\bDependency=\S+)?")
+_SHOWN_JOB_ID = re.compile(r"\bJobId=(\d+)")
+_SHOWN_NAME = re.compile(r"\bJobName=(\S+)")
+_SHOWN_DEPENDENCY = re.compile(r"\bDependency=\S+")
+_SAID_JOB = re.compile(r"\bjob (\d+)\b")
+_NAME_BEFORE = 200  # characters before JobState= where `grep -o` put JobName=
 
 
 def _pending_lines(ev: Evidence) -> list[tuple[EvidenceLine, str, str]]:
-    """(the squeue line, the job's words before PENDING, the reason) of each pending job the run's logs show."""
+    """(the squeue line, the job's words before PENDING, the reason) of each pending job the run's logs show; for
+    `scontrol show job`'s fields, the line is the job's id, state and reason put together."""
     found = []
     for log, text in ev.log_heads:
         for match in _PENDING.finditer(text):
             number = text.count("\n", 0, match.start()) + 1
             found.append((EvidenceLine(file=ev.rel(log), line=number, text=match[0].strip()), match["middle"],
                           match["reason"]))
+        for match in _SHOWN_PENDING.finditer(text):
+            said = list(_SAID_JOB.finditer(text, 0, match.start()))
+            job = _SHOWN_JOB_ID.search(match[0]) or (said[-1] if said else None)
+            if job is None:
+                continue
+            name = _SHOWN_NAME.search(text, max(0, match.start() - _NAME_BEFORE), match.end())
+            dependency = _SHOWN_DEPENDENCY.search(match[0])
+            shown = " ".join(filter(None, (job[1], name and name[1], "PENDING", f"({match['reason']})",
+                                           dependency and dependency[0])))
+            found.append((EvidenceLine(file=ev.rel(log), line=text.count("\n", 0, match.start()) + 1, text=shown),
+                          name[1] if name else "", match["reason"]))
     return found
 
 
@@ -65,15 +85,23 @@ def rule_job_never_started(ev: Evidence) -> list[Finding]:
     if reason in _OWN_OPTIONS:
         option = next(lines_matching(ev.user_files, re.compile(rf"^\s*#SBATCH\s+(?:{_OWN_OPTIONS[reason]})")), None)
         where = [EvidenceLine(file=option[0].name, line=option[1], text=option[2].strip())] if option else []
+        singleton = option is not None and "singleton" in option[2]
+        name = sorted(names)[0] if names else "<name>"
         return [Finding(
             category=CONFIG,
             title=f"Slurm job {job} never started: it was held PENDING ({reason}) by an option of its own",
             evidence=[line, *where],
             cause=f"squeue shows the job pending for `{reason}`: "
-                  + (f"{option[0].name}:{option[1]} (`{option[2].strip()}`) tells Slurm not to start it before then"
+                  + (f"{option[0].name}:{option[1]} (`{option[2].strip()}`) starts it only once no other job of the "
+                     f"same name and user (--job-name={name}) is running or queued, and another of yours was"
+                     if singleton else
+                     f"{option[0].name}:{option[1]} (`{option[2].strip()}`) tells Slurm not to start it before then"
                      if option else "an option of the job holds it (a start time, a dependency, a hold)")
                   + "; whatever waited for it gave up first, and nothing was collected.",
-            fix=(f"In {option[0].name}, remove `{option[2].strip()}` (kept from another job's template), or set "
+            fix=(f"In {option[0].name}, remove `{option[2].strip()}` (kept from another job's template), or give "
+                 f"the job a --job-name of its own (`squeue -u $USER -n {name}` shows the job it waited for)"
+                 if singleton else
+                 f"In {option[0].name}, remove `{option[2].strip()}` (kept from another job's template), or set "
                  "it to what this job needs" if option else f"See what holds it: `scontrol show job {job}`; remove "
                  "the option (`--begin`, `--dependency`, `--hold`) or release it (`scontrol release`)")
                 + "; then submit again and check it starts (`squeue -j <job>` shows RUNNING).",
