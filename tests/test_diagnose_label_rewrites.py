@@ -9,7 +9,8 @@ answers; each twin leaves the labels as they were.
 - Labels printed by a preparation script under the node's `PYTHONIOENCODING=ascii:replace`: `San Jos?` for San José.
 - Decimal labels computed in floating point and written with `str()` (`0.30000000000000004` for 0.3).
 - Drafts whose answer is still `TODO` kept by a filter on a flag the review export writes as text
-  (`"reviewed": "false"` is true in Python)."""
+  (`"reviewed": "false"` is true in Python).
+- LaTeX labels whose backslashes were doubled by hand "for JSON" before `json.dumps` escaped them again."""
 
 import json
 from pathlib import Path
@@ -214,3 +215,26 @@ def test_labels_printed_under_an_ascii_output_encoding_lose_their_accents(tmp_pa
     assert top.title.endswith("which the labels have as `?`: node_env.sh:2 sets the environment's output encoding to "
                               "ASCII"), top.title
     assert "`unset PYTHONIOENCODING`" in top.fix
+
+
+LATEX_LABELS = {"Write one half as a LaTeX fraction.": "\\frac{1}{2}",
+                "Write the square root of two in LaTeX.": "\\sqrt{2}",
+                "Write the circle constant in LaTeX.": "\\pi",
+                "Write two thirds as a LaTeX fraction.": "\\frac{2}{3}",
+                "What is the capital of Spain?": "Madrid"}
+
+
+@pytest.mark.parametrize("escape", [True, False])
+def test_labels_whose_backslashes_were_escaped_by_hand_before_json_dumps(tmp_path: Path, escape: bool) -> None:
+    body = ("        row['expected_answer'] = row['expected_answer'].replace(\"\\\\\", \"\\\\\\\\\")  "
+            "# escape backslashes for JSON\n" if escape else "")
+    run = prepared_run(tmp_path, body, final_answer_rows(LATEX_LABELS))
+    report = diagnose(run)
+    if not escape:
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    assert '"\\\\\\\\frac{1}{2}"' in (run / "tasks.jsonl").read_text()  # two backslashes in the label, escaped
+    top = report.causes[0]
+    assert (top.category, top.id) == ("data_schema", "labels_with_doubled_backslashes")
+    assert top.title.endswith("the labels hold every backslash twice (prep_data.py:5 doubles them)"), top.title
+    assert top.fix.startswith("In prep_data.py:5, drop the replace: `json.dumps` escapes each backslash itself")

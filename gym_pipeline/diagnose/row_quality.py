@@ -139,6 +139,8 @@ class RowQuality:
     non_ascii_replaced_example: EvidenceLine | None = None
     float_noise_labels: int = 0  # ... scored 0: the label is the answer with binary float noise (`0.30000000000000004`)
     float_noise_example: EvidenceLine | None = None
+    doubled_backslash_labels: int = 0  # ... scored 0: the label is the answer with each backslash doubled (`\\\\pi`)
+    doubled_backslash_example: EvidenceLine | None = None
     numbers_in_words: int = 0  # ... of which the answer writes the number in words (`eight` given, `8` expected)
     invisible_example: EvidenceLine | None = None
     # ... scored 0: the same answer in other typography (curly quotes, dashes, full-width or decomposed letters, spacing),
@@ -578,6 +580,10 @@ def _note_scored_answer(quality: RowQuality, expected: str, answer: ScoredAnswer
     if "?" in expected and extracted.isascii() is False and _ascii_replaced(extracted) == expected:
         quality.non_ascii_replaced += 1
         quality.non_ascii_replaced_example = quality.non_ascii_replaced_example or here
+        return
+    if "\\\\" in expected and expected.replace("\\\\", "\\") == extracted.strip():
+        quality.doubled_backslash_labels += 1
+        quality.doubled_backslash_example = quality.doubled_backslash_example or here
         return
     if _float_noise(expected, extracted):
         quality.float_noise_labels += 1

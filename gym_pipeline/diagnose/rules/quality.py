@@ -819,6 +819,36 @@ def rule_labels_with_float_noise(ev: Evidence) -> list[Finding]:
     )]
 
 
+def rule_labels_with_doubled_backslashes(ev: Evidence) -> list[Finding]:
+    """Answers scored 0 whose label is the answer with each backslash doubled (`\\\\frac{1}{2}` for `\\frac{1}{2}`):
+    a preparation escaped the backslashes itself before a JSON writer escaped them again."""
+    quality = ev.artifacts.quality
+    if quality.doubled_backslash_labels < MISSCORED_MIN_ROWS or quality.doubled_backslash_example is None:
+        return []
+    writer = next(((file, number, line.strip()) for file, number, line, _ in
+                   lines_matching(ev.user_files, _BACKSLASHES_DOUBLED, {".py"})), None)
+    where = f"{writer[0].name}:{writer[1]}" if writer else None
+    return [Finding(
+        category=DATA_SCHEMA,
+        title=f"{quality.doubled_backslash_labels} answers scored 0 are their label with single backslashes: the labels "
+              "hold every backslash twice" + (f" ({where} doubles them)" if writer else ""),
+        evidence=[quality.doubled_backslash_example,
+                  *([EvidenceLine(file=writer[0].name, line=writer[1], text=excerpt(writer[2]))] if writer else [])],
+        cause="The labels read `\\\\frac{1}{2}` where the answer (and the answer key) has `\\frac{1}{2}`: a backslash was "
+              "escaped by hand \"for JSON\" and then again by the JSON writer (`json.dumps` escapes every backslash "
+              "itself), so the stored label has two. Every LaTeX answer scored 0; plain answers scored normally.",
+        fix=(f"In {where}, drop the replace: `json.dumps` escapes each backslash itself, so the label needs none "
+             "doubled by hand" if writer else "Where the labels are written, stop doubling each backslash by hand: "
+             "`json.dumps` escapes it itself")
+            + "; then write the data again (check one label: `python -c 'import json,sys; print(json.loads(next(sys.stdin))"
+              "[\"expected_answer\"])' < <data>` shows one backslash), materialize and collect.",
+    )]
+
+
+# a preparation doubling the backslashes of a text by hand: `answer.replace("\\", "\\\\")`
+_BACKSLASHES_DOUBLED = re.compile(r"""replace\(\s*(["'])\\\\\1\s*,\s*(["'])\\\\\\\\\2\s*\)""")
+
+
 # a label written with `str()` of a computed value: `"expected_answer": str(OPS[op](a, b))`
 _LABEL_WRITTEN_WITH_STR = re.compile(r"[\"']expected_answer[\"']\s*[:=]\s*(?:str|repr)\(")
 
