@@ -160,6 +160,9 @@ SCENARIOS.update({
         "else echo 0 > /logs/verifier/reward.txt; fi\n) &")),
     # the expected word copied from a sample output, capitalised, while the instruction asks for it in lower case;
     # the task `works` beside it expects the word as asked
+    # the text pasted from a word processor: non-breaking spaces between words, which `tr -s ' '` does not split
+    "unicode_spaces": lambda root: (_with_files(_top_word_task(root, "pasted-text", "the"), {
+        "text.txt": "The cat\u00a0saw the\u00a0dog and\u00a0the bird\n"}), _top_word_task(root, "works", "the"))[0],
     "capital_literal": lambda root: (_top_word_task(root, "top-word", "The"), _top_word_task(root, "works", "the"))[0],
     # a cleanup of the agent's scratch files before the check whose pattern also matches the answer; the task
     # `works` beside it keeps the answer out of the cleanup
@@ -347,6 +350,8 @@ EXPECTED = [
      ("write 0 in the failure branch (line 7", "gym-pipeline tasks validate")),
     ("appended_reward", "verifier_runtime", ("harbor:invalid_reward", "appends-reward"),
      ("appends to reward.txt with `>>` (lines 2, 3)", "gym-pipeline tasks validate")),
+    ("unicode_spaces", "data_schema", ("pasted-text's text.txt has Unicode spaces between its words: U+00A0",),
+     ("with plain spaces for its U+00A0 `\\u00a0` (non-breaking space)", "gym-pipeline tasks validate")),
     ("padded_words", "data_schema", ("unique-words's words.txt has trailing spaces on some lines",),
      ("`sed -i 's/[[:space:]]*$//' words.txt`", "gym-pipeline tasks validate")),
     ("currency_amounts", "data_schema", ("column-total's sales.csv has its amount column in a currency format "

@@ -927,6 +927,9 @@ def rule_test_reads_its_files_elsewhere(ev: Evidence) -> list[Finding]:
 # ---------------------------------------------------------------------------------------------
 # A task's data file re-saved by another tool: Windows line endings, `;` separators, a byte-order mark
 
+# spaces a word processor or a web page puts between words, which only the ASCII space splits
+_UNICODE_SPACES = {"\u00a0": "non-breaking space", "\u202f": "narrow non-breaking space", "\u2007": "figure space",
+                   "\u2009": "thin space", "\u200b": "zero-width space", "\u3000": "ideographic space"}
 _DATA_SUFFIXES = {".txt", ".csv", ".tsv", ".json", ".jsonl", ".yaml", ".yml", ".dat", ".list", ".log"}
 MAX_DATA_FILE_BYTES = 1 << 20
 
@@ -948,6 +951,13 @@ def _reformatted(path: Path) -> tuple[str, str, str] | None:
     if b"\r\n" in content:
         return "Windows (CRLF) line endings", "every line read in the sandbox ends with a carriage return", \
             f"with Unix line endings: `sed -i 's/\\r$//' {path.name}` or `dos2unix {path.name}`"
+    text = content.decode("utf-8", errors="replace")
+    if spaces := sorted({char for char in text if char in _UNICODE_SPACES}):
+        named = ", ".join(f"U+{ord(char):04X} `\\u{ord(char):04x}` ({_UNICODE_SPACES[char]})" for char in spaces)
+        return f"Unicode spaces between its words: {named}", "they look like spaces but are not the ASCII space, so " \
+            "`tr ' '`, `cut -d' '`, `awk -F' '` and a test comparing words do not split on them (pasted from a word " \
+            "processor or a web page)", f"with plain spaces for its {named}: `sed -i 's/\\xC2\\xA0/ /g' {path.name}` (or `iconv`/an " \
+            "editor's replace for the others), then check with `grep -P '[^\\x00-\\x7F]' " + f"{path.name}`"
     lines = content.splitlines()
     padded = {line.rstrip() for line in lines if line != line.rstrip()}
     if padded & {line for line in lines if line == line.rstrip()}:  # `apple ` beside `apple`
