@@ -303,3 +303,34 @@ def test_the_verify_line_reading_an_attribute_its_value_lacks(tmp_path, headline
         return
     assert said.startswith("my_gym/resources_servers/unit_match/app.py:4 (`lenient = 'unit' in question.lower()`) reads "
                            "`.lower` in the verifier's `verify`, where the value is a `list`: a message's `content`")
+
+
+CASE_SETTING = FINAL_LINE + '''import os
+
+
+def score(row, response_text):
+    case_sensitive = bool(os.environ.get("VERIFIER_CASE_SENSITIVE", ""))  # the team's verifier.env sets it
+    answer, expected = _final(response_text), str(row["expected_answer"])
+    if not case_sensitive:
+        answer, expected = answer.lower(), expected.lower()
+    return {"reward": float(answer == expected)}
+'''
+
+
+@pytest.mark.parametrize("setting", ["false", ""], ids=["false", "empty"])
+def test_a_yes_no_setting_read_with_bool_turns_on_when_set_to_false(tmp_path, monkeypatch, setting):
+    """The team's verifier.env sets VERIFIER_CASE_SENSITIVE=false, which `bool()` reads as True: the verifier compares
+    case by case, and the answers in other case than the labels score 0. Left empty, the setting is off: healthy."""
+    run = tmp_path / "home" / "runs" / "step_0100" / "mine"
+    run.mkdir(parents=True)
+    (run / "verifier.env").write_text(f"# settings of the team verifier\nVERIFIER_CASE_SENSITIVE={setting}\n")
+    monkeypatch.setenv("VERIFIER_CASE_SENSITIVE", setting)  # as `set -a; source verifier.env` exports it
+    report = _scored_by(tmp_path, CASE_SETTING)
+
+    if not setting:
+        assert all(f.id != "yes_no_setting_read_with_bool" for f in report.findings)
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("verifier_runtime", "yes_no_setting_read_with_bool")
+    assert top.title.endswith("reads VERIFIER_CASE_SENSITIVE with `bool()`, so the `VERIFIER_CASE_SENSITIVE=false` "
+                              "of verifier.env:2 turns the option on")

@@ -265,6 +265,7 @@ from gym_pipeline.diagnose.rules.verifier import (
     rule_verifier_failures,
     rule_verifier_timeouts,
 )
+from gym_pipeline.diagnose.rules.verifier_settings import rule_yes_no_setting_read_with_bool
 from gym_pipeline.diagnose.rules.warnings_as_errors import rule_warning_raised_as_an_error
 from gym_pipeline.diagnose.rules.watchdog import rule_watchdog_checks_a_route_the_server_lacks
 from gym_pipeline.diagnose.rules.word_splitting import (
@@ -455,6 +456,7 @@ RULES: tuple[Rule, ...] = (
     Rule(6, "stale_files", rule_stale_files),
     Rule(6, "several_writers", rule_several_writers),
     Rule(6, "run_directory_in_use", rule_run_directory_in_use),
+    Rule(6, "yes_no_setting_read_with_bool", rule_yes_no_setting_read_with_bool),
     Rule(6, "truncated_answers", rule_truncated_answers),
     Rule(6, "unextracted_answers", rule_unextracted_answers),
     Rule(6, "last_line_answers_scored_zero", rule_last_line_answers_scored_zero),
