@@ -5,8 +5,10 @@ the loader fails before Python starts. Its PYTHONPLATLIBDIR, kept from an image 
 lib64, makes Python look for its standard library where there is none. The errors name neither the file nor the
 variable; the finding names the line of the run's own file that sets it. The same file without that setting runs.
 A tools folder it puts on PYTHONPATH that holds a `json.py` shadows the standard module for every Python process.
+A device cgroup (the site's launcher's) that denies /dev/null stops a preparation step run `> /dev/null`.
 """
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -208,3 +210,47 @@ def test_a_tools_folder_first_on_path_whose_launcher_cannot_run_is_named(tmp_pat
     assert f"node_env.sh:2 `export PATH={path}` puts {tools} first on PATH" in top.fix
     why = "which is not executable: make it executable (`chmod +x" if broken == "mode" else "whose interpreter is gone"
     assert why in top.fix
+
+
+DEVICES = Path("/sys/fs/cgroup/devices")
+
+
+@pytest.mark.skipif(not (DEVICES / "devices.deny").exists() or os.geteuid() != 0,
+                    reason="needs root and the cgroup v1 devices controller")
+@pytest.mark.parametrize("denied", [True, False])
+def test_a_device_cgroup_denying_dev_null_stops_a_quiet_preparation_step(tmp_path: Path, denied: bool) -> None:
+    """The site's launcher runs the job in a device cgroup whose allow list lacks /dev/null: `prep > /dev/null`
+    cannot open the redirection, the preparation never runs, and the stages find no data. With /dev/null allowed, the
+    run is whole."""
+    from script_support import run_scripts
+
+    cgroup = DEVICES / f"gym-pipeline-test-{tmp_path.name}"
+    cgroup.mkdir()
+    if denied:
+        (cgroup / "devices.deny").write_text("c 1:3 rwm\n")
+    launcher = tmp_path / "site_launcher.sh"  # the site's job launcher: the job's processes in the device cgroup
+    launcher.write_text(f'#!/bin/bash\necho $$ > {cgroup}/cgroup.procs\nexec bash "$@"\n')
+    launcher.chmod(0o755)
+    (tmp_path / "run").mkdir()
+    (tmp_path / "run" / "prepare_data.py").write_text(
+        "import shutil\nprint('converting export.jsonl')\nshutil.copy('data.jsonl', 'tasks.jsonl')\n")
+    try:
+        run = run_scripts(tmp_path, [
+            f"{sys.executable} prepare_data.py > /dev/null   # quiet: the converter is chatty\n"
+            f"{sys.executable} -m gym_pipeline.cli materialize --input tasks.jsonl --num-repeats 2 "
+            "--agent string_match_simple_agent --output rollouts_materialized_inputs.jsonl\n"
+            f"{sys.executable} -m gym_pipeline.cli collect --inputs rollouts_materialized_inputs.jsonl --output "
+            "rollouts.jsonl --model-url URL --env string_match --concurrency 4\n"], shell=str(launcher))
+    finally:
+        cgroup.rmdir()
+
+    report = diagnose(run)
+
+    if not denied:
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    assert not (run / "tasks.jsonl").exists()
+    top = report.causes[0]
+    assert (top.category, top.id) == ("infra", "known_problems")
+    assert top.title == "The node refused the run access to /dev/null (Operation not permitted)"
+    assert "`c 1:3 rwm` for /dev/null" in top.fix

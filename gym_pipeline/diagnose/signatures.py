@@ -221,6 +221,9 @@ SIGNATURES: tuple[Signature, ...] = (
                                 r"|\b(?:collect|eval|loop|stage)\w*\b[^\n]*\bexit(?:ed)?(?: with)?(?: status| code)? ?\(?124\)?\s*$"),
     Signature("builtin_interrupted", r"^interrupted$"),  # what our commands print on a Ctrl-C
     # what our commands print when a signal ends them (gym_pipeline/fatal_signals.py)
+    # a device node the node's device cgroup (or a nodev mount) refuses: bash's `> /dev/null`, `cat /dev/urandom`
+    Signature("device_not_permitted",
+              r": /dev/(?P<device>[\w.-]+(?:/[\w.-]+)*): (?P<reason>Operation not permitted|Permission denied)$"),
     Signature("ended_by_hangup", r"^gym-pipeline [\w -]+: ended by SIGHUP:"),
     Signature("ended_by_cpu_limit", r"^gym-pipeline [\w -]+: ended by SIGXCPU:"),
     Signature("ended_by_alarm", r"^gym-pipeline [\w -]+: ended by SIGALRM:"),
@@ -440,6 +443,18 @@ KNOWN_PROBLEMS: tuple[KnownProblem, ...] = (
         "Run long collections where a lost session cannot stop them: `nohup ... &`, inside `tmux` or `screen`, or "
         "as a Slurm job (`sbatch`); then continue where it stopped: `gym-pipeline collect ... --resume` (Gym: "
         "`gym eval run ... --resume`).",
+        "seeds/000 debug step 1: job state and logs",
+    ),
+    KnownProblem(
+        "device_not_permitted", 1, INFRA, ("device_not_permitted",),
+        "The node refused the run access to /dev/{device} ({reason})",
+        "Opening /dev/{device} failed with `{reason}`: the node's device cgroup (a job launcher's or container's "
+        "allow list, rewritten for other hardware) or a `nodev` mount denies the device to the run's processes. "
+        "Whatever needed it failed there (a redirection `> /dev/null` does not run its command at all), and what "
+        "came after went on without its output.",
+        "Check the device from inside the job (`ls -l /dev/{device}` shows a character device; `cat "
+        "/sys/fs/cgroup/devices/<job cgroup>/devices.list` on cgroup v1, or the launcher's or container's device "
+        "allow list, must hold it: `c 1:3 rwm` for /dev/null) and ask the admins to restore it; then run again.",
         "seeds/000 debug step 1: job state and logs",
     ),
     KnownProblem(
