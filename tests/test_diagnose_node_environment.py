@@ -6,6 +6,7 @@ lib64, makes Python look for its standard library where there is none. The error
 variable; the finding names the line of the run's own file that sets it. The same file without that setting runs.
 A tools folder it puts on PYTHONPATH that holds a `json.py` shadows the standard module for every Python process.
 A device cgroup (the site's launcher's) that denies /dev/null stops a preparation step run `> /dev/null`.
+Its PYTHONSAFEPATH=1 (a security baseline) hides the module beside a preparation script from its imports.
 """
 
 import os
@@ -254,3 +255,34 @@ def test_a_device_cgroup_denying_dev_null_stops_a_quiet_preparation_step(tmp_pat
     assert (top.category, top.id) == ("infra", "known_problems")
     assert top.title == "The node refused the run access to /dev/null (Operation not permitted)"
     assert "`c 1:3 rwm` for /dev/null" in top.fix
+
+
+@pytest.mark.parametrize("baseline", ["export PYTHONSAFEPATH=1", "export PYTHONNOUSERSITE=1"])
+def test_safe_path_mode_from_the_node_settings_hides_the_module_beside_a_script(tmp_path: Path, baseline: str):
+    """The nodes' security baseline exports PYTHONSAFEPATH=1: Python leaves the script's folder off sys.path, and the
+    preparation cannot import the helper module beside it. Another baseline setting leaves the run whole."""
+    from script_support import run_scripts
+
+    (tmp_path / "run").mkdir()
+    (tmp_path / "run" / "node_env.sh").write_text(f"# node settings (security baseline)\n{baseline}\n")
+    (tmp_path / "run" / "label_utils.py").write_text("def clean(label):\n    return label.strip()\n")
+    (tmp_path / "run" / "prepare_data.py").write_text(
+        "import json\nfrom label_utils import clean\n\nwith open('tasks.jsonl', 'w') as out:\n"
+        "    for line in open('data.jsonl'):\n        row = json.loads(line)\n"
+        "        row['expected_answer'] = clean(row['expected_answer'])\n        out.write(json.dumps(row) + '\\n')\n")
+    run = run_scripts(tmp_path, [
+        f"source node_env.sh\npython3 prepare_data.py\n{sys.executable} -m gym_pipeline.cli materialize --input "
+        "tasks.jsonl --num-repeats 2 --agent string_match_simple_agent --output rollouts_materialized_inputs.jsonl\n"
+        f"{sys.executable} -m gym_pipeline.cli collect --inputs rollouts_materialized_inputs.jsonl --output "
+        "rollouts.jsonl --model-url URL --env string_match --concurrency 4\n"])
+
+    report = diagnose(run)
+
+    if "NOUSERSITE" in baseline:
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("infra", "script_run_by_a_python_without_its_package")
+    assert top.title == ("prepare_data.py cannot import label_utils, the label_utils.py beside it: node_env.sh:2 turns "
+                         "on Python's safe-path mode")
+    assert "`unset PYTHONSAFEPATH` for this step" in top.fix

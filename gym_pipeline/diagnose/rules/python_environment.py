@@ -99,6 +99,31 @@ def _before_the_run(file: UserFile, line: int) -> bool:
     return any(_RUN_COMMAND.search(text) for text in file.text.splitlines()[line:])
 
 
+# Python's safe-path mode: the script's own folder is not put on sys.path (`PYTHONSAFEPATH=1`, `python -P`)
+_SAFE_PATH = re.compile(r"^\s*(?:export\s+)?PYTHONSAFEPATH=[\"']?[^\s\"'#]+|\bpython[\d.]*\s+(?:-\w*\s+)*-\w*P\b")
+
+
+def _sibling_hidden_by_safe_path(ev: Evidence, log: Path, said: int, error: str, name: str, module: str,
+                                 safe_path: tuple[UserFile, int, str, re.Match[str]]) -> Finding:
+    """The module missing is a file beside the script, which safe-path mode keeps off sys.path."""
+    file, number, line, _ = safe_path
+    return Finding(
+        category=INFRA,
+        title=f"{name} cannot import {module}, the {module}.py beside it: {file.name}:{number} turns on Python's "
+              "safe-path mode",
+        evidence=[EvidenceLine(file=ev.rel(log), line=said, text=error),
+                  EvidenceLine(file=file.name, line=number, text=line.strip())],
+        cause=f"With PYTHONSAFEPATH set (or `python -P`), Python no longer puts a script's own folder first on "
+              f"sys.path, so {name} cannot import {module}.py, the module beside it: it stopped at the import, what "
+              f"it should have written was not, and what came after found nothing. `{line.strip()}` in {file.name} "
+              "(a node's security baseline) set it for every Python the run started.",
+        fix=f"Keep the baseline and let {name} find its module: run it with the folder on the path "
+            f"(`PYTHONPATH=$PWD python3 {name}`), or make "
+            f"{module} an installed package; or `unset PYTHONSAFEPATH` for this step (it comes from {file.name}); "
+            "then run again.",
+    )
+
+
 def rule_script_run_by_a_python_without_its_package(ev: Evidence) -> list[Finding]:
     for log, head in ev.log_heads:
         if (missing := _NO_MODULE.search(head)) is None:
@@ -115,6 +140,10 @@ def rule_script_run_by_a_python_without_its_package(ev: Evidence) -> list[Findin
                 continue
             file, at, line, python = run
             said = head.count("\n", 0, missing.start()) + 1
+            sibling = ev.run_dir is not None and ((ev.run_dir / script.name).parent / f"{module}.py").is_file()
+            safe_path = next(lines_matching(ev.user_files, _SAFE_PATH), None) if sibling else None
+            if safe_path is not None:
+                return [_sibling_hidden_by_safe_path(ev, log, said, missing.group(0), name, module, safe_path)]
             return [Finding(
                 category=INFRA,
                 title=f"{name} imports {module}, which the Python that runs it ({python}, {file.name}:{at}) does not "
