@@ -1018,7 +1018,8 @@ def rule_numbers_written_otherwise_in_expected_answers(ev: Evidence) -> list[Fin
               "numbers (pandas, a spreadsheet export): the verifier compares text, so a correct answer never equals "
               "it." + read_with,
         fix=(f"In {reader[0].name}, read the table's columns as text (`{reader[3].group(0)}..., dtype=str)`), so "
-             "the labels keep how the source writes them; " if reader else
+             "the labels keep how the source writes them (not `42.0` for 42, as a float column gives them); "
+             if reader else
              "Write `expected_answer` as the answers give it in the source data (`42.0` -> `42`: export the column as "
              "text or integers, `df['expected_answer'].astype('Int64').astype(str)`); ")
             + "then materialize again and collect (or score the stored responses again); the materialized rows: "
