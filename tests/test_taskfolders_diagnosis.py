@@ -160,6 +160,13 @@ SCENARIOS.update({
         "else echo 0 > /logs/verifier/reward.txt; fi\n) &")),
     # the expected word copied from a sample output, capitalised, while the instruction asks for it in lower case;
     # the task `works` beside it expects the word as asked
+    # test.sh reads the expected version with an f-string reusing its quotes (Python 3.12), on the image's 3.11
+    "newer_python": lambda root: _with_instruction(fixtures.write_task(
+        root, "json-version", solve="echo 1.4.2 > /app/version.txt",
+        test="want=$(python3 -c 'd = {\"version\": \"1.4.2\"}; print(f\"{d[\"version\"]}\")')\n"
+             'if test -n "$want" && test "$(cat /app/version.txt)" = "$want"; then echo 1 > /logs/verifier/reward.txt\n'
+             "else echo 0 > /logs/verifier/reward.txt; fi"),
+        "Write the package's version, 1.4.2, to /app/version.txt (json-version).\n"),
     # the text pasted from a word processor: non-breaking spaces between words, which `tr -s ' '` does not split
     "unicode_spaces": lambda root: (_with_files(_top_word_task(root, "pasted-text", "the"), {
         "text.txt": "The cat\u00a0saw the\u00a0dog and\u00a0the bird\n"}), _top_word_task(root, "works", "the"))[0],
@@ -350,6 +357,9 @@ EXPECTED = [
      ("write 0 in the failure branch (line 7", "gym-pipeline tasks validate")),
     ("appended_reward", "verifier_runtime", ("harbor:invalid_reward", "appends-reward"),
      ("appends to reward.txt with `>>` (lines 2, 3)", "gym-pipeline tasks validate")),
+    ("newer_python", "verifier_runtime", ("json-version's tests/test.sh:2 runs Python the sandbox's python3 cannot "
+                                          "parse (SyntaxError: f-string",),
+     ("with other quotes inside the f-string", "python3 --version", "gym-pipeline tasks validate")),
     ("unicode_spaces", "data_schema", ("pasted-text's text.txt has Unicode spaces between its words: U+00A0",),
      ("with plain spaces for its U+00A0 `\\u00a0` (non-breaking space)", "gym-pipeline tasks validate")),
     ("padded_words", "data_schema", ("unique-words's words.txt has trailing spaces on some lines",),

@@ -876,6 +876,42 @@ def rule_test_script_errors(ev: Evidence) -> list[Finding]:
     )]
 
 
+_PYTHON_SYNTAX_ERROR = re.compile(r"^\s*SyntaxError: ")
+_INLINE_PYTHON = re.compile(r"\bpython[\d.]*\s+(?:-\w+\s+)*-c\s")
+
+
+def rule_test_python_the_sandbox_cannot_parse(ev: Evidence) -> list[Finding]:
+    """A task whose test.sh runs Python code (`python3 -c '...'`) that the sandbox's Python cannot parse: the check
+    dies with a SyntaxError and the test writes 0, whatever the agent did."""
+    run = task_folder_run(ev)
+    if run is None:
+        return []
+    for task, error in first_line_of_unscored_tasks(ev, run, f"verifier/{TEST_STDOUT}", _PYTHON_SYNTAX_ERROR).items():
+        script = test_script(run, ev.run_dir, task)
+        inline = next(((n, line.strip()) for n, line in enumerate(script[1], 1) if _INLINE_PYTHON.search(line)),
+                      None) if script else None
+        if inline is None:
+            continue
+        number, line = inline
+        where = f"{run.task_path(task)}/tests/test.sh"
+        newer = ("quotes of an f-string reused inside it (`f\"{d[\"key\"]}\"`) parse only from Python 3.12 on"
+                 if "f-string" in error.text else "it uses syntax this Python does not have")
+        return [Finding(
+            category=VERIFIER_RUNTIME,
+            title=f"{task}'s tests/test.sh:{number} runs Python the sandbox's python3 cannot parse ({error.text}); "
+                  f"every episode of {task} scored 0",
+            evidence=[error, EvidenceLine(file=ev.rel(script[0]), line=number, text=line)],
+            cause=f"test.sh:{number} hands `python3 -c` code the sandbox's Python refuses before running it: {newer} "
+                  "(written on a machine with a newer Python than the image's). The check prints nothing, so the "
+                  "test compares against an empty value and writes 0 whatever the agent did.",
+            fix=f"Rewrite the Python of {where}:{number} for the image's python3 (check it: `docker run --rm <image> "
+                "python3 --version`): with other quotes inside the f-string (`f\"{d['key']}\"`) or without one; "
+                f"check the task with its oracle (`gym-pipeline tasks validate {run.task_path(task)}`, which must "
+                f"score 1), then {run.rerun()}.",
+        )]
+    return []
+
+
 # ---------------------------------------------------------------------------------------------
 # A task's test.sh reading a file of its own tests/ folder by a path where it is not (a relative path after `cd /app`)
 
@@ -1314,6 +1350,7 @@ _ADDED_BEFORE_KNOWN_PROBLEMS = {1: (("tasks_not_loadable", rule_tasks_not_loadab
                                 7: (("sandbox_commands_killed", rule_sandbox_commands_killed),
                     ("task_agent_timeouts", rule_task_agent_timeouts),
                     ("test_script_errors", rule_test_script_errors),
+                    ("test_python_the_sandbox_cannot_parse", rule_test_python_the_sandbox_cannot_parse),
                     ("test_reads_its_files_elsewhere", rule_test_reads_its_files_elsewhere),
                     ("test_checks_unasked_paths", rule_test_checks_unasked_paths),
                     ("exit_status_written_as_reward", rule_exit_status_written_as_reward),
