@@ -12,12 +12,15 @@ fails the model calls it answers, and the finding names its setting; with the li
 switch off it is no finding. The same proxy forwarding unchanged is no finding. A gateway pinning every request to
 its default model (`DEFAULT_MODEL`), or serving one request at a time (`HTTPServer`), is named with that setting in the
 model-serving or throughput finding it causes; forwarding the run's model, or on a `ThreadingHTTPServer`, it is not.
+A gateway deriving a PBKDF2 hash of each request's API key is named with its iterations when the budget ends the run.
 """
 
 import subprocess
 import sys
 import time
 from pathlib import Path
+
+import pytest
 
 from gym_pipeline.core.materialize import MaterializationSettings, materialize_file
 from gym_pipeline.diagnose import diagnose
@@ -457,3 +460,30 @@ def test_the_same_gateway_on_a_threading_server_ends_within_the_budget(tmp_path:
     assert "ended by SIGTERM" not in (run / "logs" / "collect.log").read_text()
 
     assert all(f.id != "interrupted_collection" for f in diagnose(run).findings)
+
+
+def _key_check(iterations: str) -> str:
+    return f"import hashlib\nKEY_ITERATIONS = {iterations}  # the password baseline, applied to API keys"
+
+
+@pytest.mark.parametrize("iterations", ["3_000_000", "1"])
+def test_a_gateway_deriving_a_key_hash_on_every_request_is_named_when_the_budget_ends_the_run(tmp_path: Path,
+                                                                                            iterations: str) -> None:
+    """The gateway checks each request's API key against a PBKDF2 hash of the password baseline's iterations: seconds
+    of CPU per request, and the budget ends the run. With one iteration, the run finishes in time."""
+    run = _through_proxy(tmp_path, "hashlib.pbkdf2_hmac('sha256', b'api-key', b'salt', KEY_ITERATIONS)",
+                         budget_s=20, setup=_key_check(iterations))
+
+    report = diagnose(run)
+
+    if iterations == "1":
+        assert "ended by SIGTERM" not in (run / "logs" / "collect.log").read_text()
+        assert all(f.id != "interrupted_collection" for f in report.findings)
+        return
+    assert "ended by SIGTERM" in (run / "logs" / "collect.log").read_text()
+    top = report.causes[0]
+    assert (top.category, top.id) == ("throughput_resources", "interrupted_collection")
+    assert top.title.startswith(f"The time budget ran out before the end: {_where(run, 'hashlib.pbkdf2_hmac(')} derives a "
+                                "password hash")
+    assert top.fix.startswith("In gateway.py, stop calling `hashlib.pbkdf2_hmac` on every call: check it once per key")
+    assert "(or lower KEY_ITERATIONS)" in top.fix

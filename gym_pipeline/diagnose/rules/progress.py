@@ -18,7 +18,7 @@ from gym_pipeline.diagnose.evidence_line import EvidenceLine, excerpt
 from gym_pipeline.diagnose.findings import Finding, plural, resume_command
 from gym_pipeline.diagnose.logs import LogHit
 from gym_pipeline.diagnose.rules.timeout_units import budget_in_other_units
-from gym_pipeline.diagnose.rules.user_proxies import pacing_proxy
+from gym_pipeline.diagnose.rules.user_proxies import costly_work_per_call, pacing_proxy
 from gym_pipeline.diagnose.user_scripts import (
     SHELL_VARIABLE,
     SerialCollections,
@@ -179,6 +179,8 @@ def _too_slow(ev: Evidence, interrupt: LogHit, missing: int, updates: list[tuple
         return [_serial_collections(ev, interrupt, loop, left)]
     if _budget_spent(interrupt) and (paced := pacing_proxy(ev)) is not None:
         return [_paced_by_a_proxy(ev, interrupt, paced, left)]
+    if _budget_spent(interrupt) and (costly := costly_work_per_call(ev)) is not None:
+        return [_costly_work_per_call(ev, interrupt, costly, left)]
     if _budget_spent(interrupt) and (concurrency is None or concurrency > LOW_CONCURRENCY):
         return [Finding(
             category=THROUGHPUT_RESOURCES,
@@ -220,6 +222,23 @@ def _paced_by_a_proxy(ev: Evidence, interrupt: LogHit, paced: tuple[EvidenceLine
               "throughput).",
         fix=f"Send the eval straight to the model server, or raise the proxy's limit for it{by}; or give the run the "
             f"time that pace needs. Then resume: {resume_command(ev)}.",
+    )
+
+
+def _costly_work_per_call(ev: Evidence, interrupt: LogHit,
+                          costly: tuple[EvidenceLine, str, str, str, EvidenceLine | None], left: str) -> Finding:
+    line, call, does, avoid, setting = costly
+    by = f" ({setting.text.split('#')[0].strip()}, {setting.file}:{setting.line})" if setting else ""
+    lower = f" (or lower {setting.text.split('=')[0].strip()})" if setting else ""
+    return Finding(
+        category=THROUGHPUT_RESOURCES,
+        title=f"The time budget ran out before the end: {line.file}:{line.line} {does}{by}",
+        evidence=[interrupt.evidence(), line] + ([setting] if setting else []),
+        cause=f"The time budget ended the collection while it still worked, and {left}; nothing failed. "
+              f"{line.file}:{line.line} (`{line.text}`) {does}{by}: that work, repeated for every request or answer, "
+              "not the model, set the pace (seed 000: throughput).",
+        fix=f"In {line.file}, stop calling `{call}` on every call: {avoid}{lower}; time one call before and after. "
+            f"Then resume: {resume_command(ev)}.",
     )
 
 

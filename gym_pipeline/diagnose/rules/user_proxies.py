@@ -341,6 +341,38 @@ def pacing_proxy(ev: Evidence) -> tuple[EvidenceLine, EvidenceLine | None] | Non
     return None
 
 
+# work a proxy or a verifier does again on every call that costs far more than the call: (pattern, what it does,
+# how to avoid it)
+_COSTLY_PER_CALL = (
+    (re.compile(r"\bhashlib\.(?:pbkdf2_hmac|scrypt)\(|\bbcrypt\.(?:hashpw|checkpw|kdf)\(|\bargon2\b"),
+     "derives a password hash (key stretching, slow on purpose) on every call",
+     "check it once per key: cache the result by the key's digest (`functools.lru_cache`), or compare a fast keyed "
+     "hash (`hmac` of SHA-256) for API keys"),
+    (re.compile(r"\bsubprocess\.(?:run|Popen|check_output|check_call|call)\(|\bos\.(?:system|popen)\("),
+     "starts a new process (and its imports) on every call",
+     "do the work in the process that is already running (import what it needs once, at module level), or keep one "
+     "worker process and send it the calls"),
+)
+
+
+def costly_work_per_call(ev: Evidence) -> tuple[EvidenceLine, str, str, str, EvidenceLine | None] | None:
+    """(the line, the call, what it does, how to avoid it, the UPPER_CASE setting it goes by) of work inside a
+    function of a user's proxy or verifier that costs far more than the call it serves, done again on every call."""
+    files = _proxies(ev) + [UserFile(ev.rel(path), path.read_bytes()) for path in ev.verifier_sources
+                            if path.is_file() and path.stat().st_size < 1 << 20]
+    for file in files:
+        lines = file.text.splitlines()
+        for number, line in enumerate(lines, 1):
+            found = next(((called[0].rstrip("("), does, avoid) for pattern, does, avoid in _COSTLY_PER_CALL
+                          if (called := pattern.search(line))), None)
+            if found is None or not line.startswith((" ", "\t")) or _enclosing_def(lines, number) is None:
+                continue  # once, at import: not per call
+            setting = _setting_going_to(lines, number, r"[\d.]")
+            return (EvidenceLine(file=file.name, line=number, text=line.strip()), *found,
+                    EvidenceLine(file=file.name, line=setting[0], text=setting[1].strip()) if setting else None)
+    return None
+
+
 _TABLE = re.compile(r"^(?P<name>[A-Z][A-Z0-9_]{2,})\s*=\s*(?:\{\}|dict\(\)|OrderedDict\(\))")
 
 
