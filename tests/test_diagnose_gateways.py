@@ -13,10 +13,12 @@ answers the gateway's fixed user turn, and every rollout scores 0; forwarding th
 A gateway that pins one sampling seed on every request: each task's repeats are one reply; without it, healthy. A
 gateway adding a disclaimer footer to every reply: the answers ending the reply take it along and score 0. A gateway
 whose answer cache gives identical requests (a task's repeats) one reply; without the cache, healthy. A gateway
-localizing decimal points to commas in every reply: the decimal answers score 0.
+localizing decimal points to commas in every reply: the decimal answers score 0. A serving wrapper restarting the
+server on the newest checkpoint when the trainer saves one during the eval.
 """
 
 import os
+import signal
 import subprocess
 import sys
 import textwrap
@@ -274,6 +276,7 @@ def test_a_reasoning_split_in_front_of_a_model_without_think_tags_empties_every_
 
 STAGING_GATEWAY = '''"""gateway.py: one URL for every tool. Upstream: $MODEL_BACKEND (default: the staging deployment)."""
 import os
+import signal
 import sys
 import urllib.request
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -633,3 +636,64 @@ def test_a_gateway_localizing_decimal_points_in_replies_is_named_with_its_substi
                                 "DECIMAL_POINT:")
     assert [line.where for line in top.evidence[:2]] == [_line_of(run, "DECIMAL_POINT ="),
                                                          _line_of(run, 'choice["message"]["content"] =')]
+
+
+SERVE_NEWEST = f"""#!/bin/bash
+# serve.sh CHECKPOINTS PORT: serve the newest checkpoint of the training run; restart on a newer one
+CKPTS=$1
+PORT=$2
+current=""
+while true; do
+  latest=$(ls -d "$CKPTS"/step_* 2>/dev/null | sort | tail -1)
+  if [ -n "$latest" ] && [ "$latest" != "$current" ]; then
+    if [ -n "$pid" ]; then echo "serve.sh: new checkpoint $latest, restarting the server"; kill $pid; wait $pid; fi
+    {' '.join(CLI)} serve-policy --port $PORT --checkpoint "$latest" --latency-ms 300 &
+    pid=$!
+    current=$latest
+  fi
+  sleep 0.5
+done
+"""
+
+
+@pytest.mark.parametrize("trainer_saves", [True, False])
+def test_a_serving_wrapper_restarting_on_the_newest_checkpoint_mid_eval_is_named(tmp_path: Path, trainer_saves: bool):
+    """The team's serve.sh serves the newest checkpoint and restarts the server when the trainer saves one: a save
+    during the eval fails the requests in flight and changes the weights. Without a save, the run is healthy."""
+    environment = get_environment("string_match")
+    step_100, step_200 = demo_checkpoints(tmp_path / "saved", 2, ["string_match"])
+    checkpoints = tmp_path / "training_run" / "checkpoints"
+    checkpoints.mkdir(parents=True)
+    step_100.rename(checkpoints / step_100.name)
+    run = tmp_path / "run"
+    (run / "logs").mkdir(parents=True)
+    (run / "serve.sh").write_text(SERVE_NEWEST)
+    inputs = run / "rollouts_materialized_inputs.jsonl"
+    materialize_file(environment.dataset_path, inputs, MaterializationSettings(1, environment.agent_name))
+    port = free_loopback_port()
+    with (run / "logs" / "serve.log").open("w") as log:
+        wrapper = subprocess.Popen(["bash", "serve.sh", str(checkpoints), str(port)], cwd=run, stdout=log,
+                                   stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        time.sleep(3)
+        with (run / "logs" / "collect.log").open("w") as log:
+            collect = subprocess.Popen([*CLI, "collect", "--inputs", str(inputs), "--output", str(run / "rollouts.jsonl"),
+                                        "--model-url", f"http://127.0.0.1:{port}/v1", "--env", "string_match",
+                                        "--concurrency", "4"], stdout=log, stderr=subprocess.STDOUT)
+            if trainer_saves:
+                time.sleep(2)
+                step_200.rename(checkpoints / step_200.name)  # the trainer saves while the eval runs
+            collect.wait(240)
+    finally:
+        os.killpg(wrapper.pid, signal.SIGTERM)
+        wrapper.wait(10)
+
+    report = diagnose(run)
+
+    if not trainer_saves:
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("model_serving", "server_restarted_on_other_weights")
+    assert top.title == ("The model server was restarted during the collection, from step 100 to step 200 (by "
+                         "serve.sh:7, which serves the newest checkpoint)")

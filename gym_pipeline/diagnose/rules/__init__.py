@@ -227,6 +227,7 @@ from gym_pipeline.diagnose.rules.script_values import (
     rule_read_split_a_settings_line_of_another_form,
 )
 from gym_pipeline.diagnose.rules.self_redirect import rule_file_emptied_by_a_redirect_onto_its_input
+from gym_pipeline.diagnose.rules.server_restarts import rule_server_restarted_on_other_weights
 from gym_pipeline.diagnose.rules.settings_files import rule_keys_given_twice_in_settings, rule_octal_numbers_in_settings
 from gym_pipeline.diagnose.rules.settings_reading import rule_settings_read_with_text_tools
 from gym_pipeline.diagnose.rules.shadowed_modules import rule_standard_module_shadowed
@@ -387,6 +388,7 @@ RULES: tuple[Rule, ...] = (
     Rule(2, "nested_model_errors", rule_nested_model_errors),
     Rule(2, "client_timeout_too_short", rule_client_timeout_too_short),
     Rule(2, "proxy_rewrites_the_exchange", rule_proxy_rewrites_the_exchange),
+    Rule(2, "server_restarted_on_other_weights", rule_server_restarted_on_other_weights),
     Rule(2, "model_endpoint_failures", rule_model_endpoint_failures),
     Rule(2, "model_replies_unusable", rule_model_replies_unusable),
     Rule(2, "replies_emptied_on_the_way", rule_replies_emptied_on_the_way),
