@@ -167,6 +167,10 @@ SCENARIOS.update({
              'if test -n "$want" && test "$(cat /app/version.txt)" = "$want"; then echo 1 > /logs/verifier/reward.txt\n'
              "else echo 0 > /logs/verifier/reward.txt; fi"),
         "Write the package's version, 1.4.2, to /app/version.txt (json-version).\n"),
+    # the indented here-document's terminator re-indented with spaces: `<<-` strips tabs only, so it never ends
+    "heredoc_spaces": lambda root: fixtures.write_task(root, "sorted-fruit", test=(
+        "if test -f /app/done; then\n\tcat <<-EOF > /logs/verifier/reward.txt\n\t1\n    EOF\nelse\n"
+        "\techo 0 > /logs/verifier/reward.txt\nfi")),
     # the text pasted from a word processor: non-breaking spaces between words, which `tr -s ' '` does not split
     "unicode_spaces": lambda root: (_with_files(_top_word_task(root, "pasted-text", "the"), {
         "text.txt": "The cat\u00a0saw the\u00a0dog and\u00a0the bird\n"}), _top_word_task(root, "works", "the"))[0],
@@ -456,6 +460,15 @@ def test_each_run_failed_the_way_its_entry_says(runs):
                       ("cleanup_deletes_answer", "top-word")):  # the same answer; only the test's text differs
         rows = (config.run_dir(CHECKPOINT, env) / "rollouts.jsonl").read_text().splitlines()
         assert {row["task_id"]: row["reward"] for row in map(json.loads, rows)} == {task: 0.0, "works": 1.0}
+
+
+def test_a_here_document_ended_by_a_terminator_indented_with_spaces_is_named_in_the_fix(runs):
+    config, _ = runs
+    report = diagnose.diagnose(config.run_dir(CHECKPOINT, "heredoc_spaces"))
+    top = report.causes[0]
+    assert top.category == "verifier_runtime", [(f.category, f.title) for f in report.causes]
+    assert top.fix.startswith("tests/test.sh of sorted-fruit line 3 opens an indented here-document (`<<-EOF`), which "
+                              "strips leading tabs only, and its terminator at line 5 is indented with spaces")
 
 
 def test_a_second_collection_of_one_taskset_partition_is_refused(runs):

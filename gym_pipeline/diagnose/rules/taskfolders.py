@@ -528,9 +528,32 @@ def _redirect_to_an_unset_variable(task: str, lines: list[str]) -> str:
     return ""
 
 
+_INDENTED_HEREDOC = re.compile(r"<<-\s*[\"']?(?P<word>\w+)[\"']?")
+
+
+def _heredoc_terminator_indented_with_spaces(task: str, lines: list[str]) -> str:
+    """A test.sh whose indented here-document (`<<-EOF`, which strips leading tabs only) ends on a line indented with
+    spaces: that line does not end it, bash reads to the end of the file and stops with a syntax error."""
+    for number, line in enumerate(lines, 1):
+        if not (opened := _INDENTED_HEREDOC.search(line)) or line.lstrip().startswith("#"):
+            continue
+        word = opened["word"]
+        end = next(((n, text) for n, text in enumerate(lines[number:], number + 1)
+                    if text.strip() == word and text.lstrip("\t").startswith(" ")), None)
+        if end is None:
+            continue
+        return (f"tests/test.sh of {task} line {number} opens an indented here-document (`<<-{word}`), which strips "
+                f"leading tabs only, and its terminator at line {end[0]} is indented with spaces: that line does not "
+                f"end it, so bash reads to the end of the file ('here-document ... delimited by end-of-file', then a "
+                f"syntax error) and test.sh never writes the reward. Indent `{word}` with a tab (an editor set to "
+                "spaces re-indented it), or write it at the start of its line.")
+    return ""
+
+
 _READINGS_OF_KIND = {INVALID_REWARD: (_appends_reward, _written_reward),
                      MISSING_REWARD: (_appends_reward, _redirect_of_one_branch, _check_left_in_background,
-                                      _exits_before_the_reward, _redirect_to_an_unset_variable)}
+                                      _exits_before_the_reward, _redirect_to_an_unset_variable,
+                                      _heredoc_terminator_indented_with_spaces)}
 
 
 def _reward_fix(run: TaskFolderRun, kind: str, tasks: list[str], *, run_dir: Path) -> str:
