@@ -1,5 +1,6 @@
 """The name a workspace verifier misspelt, and a file it could not open, found in the run folder beside it."""
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -158,14 +159,24 @@ HIDDEN_NAME_ERROR = FINAL_LINE + '''def score(row, response_text):
 '''
 
 
-def _scored_by(tmp_path: Path, verifier: str):
+def _scored_by(tmp_path: Path, verifier: str, labels: dict[str, str] | None = None):
+    """The demo sweep of one environment scored by `verifier` (verifiers/mine.py), on the bundled string_match data
+    or on questions with `labels`."""
     from gym_pipeline.demo import run_demo
     from gym_pipeline.diagnose import diagnose
 
     home = tmp_path / "home"
     (home / "verifiers").mkdir(parents=True)
     (home / "verifiers" / "mine.py").write_text(verifier)
-    (home / "sweep.yaml").write_text("name: mine\nenvironments:\n  - {name: mine, dataset: data/string_match.jsonl, "
+    dataset = "data/string_match.jsonl"
+    if labels is not None:
+        dataset = "data/mine.jsonl"
+        (home / "data").mkdir()
+        (home / dataset).write_text("".join(json.dumps({
+            "responses_create_params": {"input": [{"role": "user", "content": f"{question} End your response with "
+                                                                              "'Final answer: <answer>'."}]},
+            "expected_answer": answer}) + "\n" for question, answer in labels.items()))
+    (home / "sweep.yaml").write_text(f"name: mine\nenvironments:\n  - {{name: mine, dataset: {dataset}, "
                                      "verifier: 'mine:score'}\nnum_repeats: 2\n")
     run_demo(home, checkpoint_count=1, quiet=True)
     return diagnose(home / "runs" / "step_0100" / "mine")
@@ -334,3 +345,40 @@ def test_a_yes_no_setting_read_with_bool_turns_on_when_set_to_false(tmp_path, mo
     assert (top.category, top.id) == ("verifier_runtime", "yes_no_setting_read_with_bool")
     assert top.title.endswith("reads VERIFIER_CASE_SENSITIVE with `bool()`, so the `VERIFIER_CASE_SENSITIVE=false` "
                               "of verifier.env:2 turns the option on")
+
+
+PLACEHOLDER_FILTER = FINAL_LINE + '''import re
+
+PLACEHOLDERS = {"na", "none", "null", "unknown", "tbd"}  # what a model writes when it has no answer (N/A)
+
+
+def score(row, response_text):
+    answer = _final(response_text)
+    bare = re.sub(r"[^a-z]", "", answer.lower())
+    if bare in PLACEHOLDERS:
+        return {"reward": 0.0, "extracted_answer": answer, "expected_answer": row["expected_answer"]}
+    reward = float(answer == row["expected_answer"])
+    return {"reward": reward, "extracted_answer": answer, "expected_answer": row["expected_answer"]}
+'''
+SYMBOLS = {"What is the chemical symbol of sodium?": "Na", "Which element has atomic number 11? Give its symbol.": "Na",
+           "Which metal makes up the first half of table salt? Give its symbol.": "Na",
+           "Which element colours a flame bright yellow? Give its symbol.": "Na",
+           "What is the chemical symbol of potassium?": "K",
+           "What is the chemical symbol of iron?": "Fe", "What is the chemical symbol of gold?": "Au",
+           "What is the chemical symbol of tin?": "Sn"}
+
+
+@pytest.mark.parametrize("sodium", [True, False])
+def test_a_right_answer_the_verifier_reads_as_a_placeholder_is_named_with_its_set(tmp_path, sodium):
+    """The verifier refuses placeholder answers by their letters: `Na`, sodium, reads as `na`, meant for N/A, and the
+    right answers to that task score 0. Without a sodium task, nothing is refused."""
+    labels = SYMBOLS if sodium else {q: a for q, a in SYMBOLS.items() if a != "Na"}
+    report = _scored_by(tmp_path, PLACEHOLDER_FILTER, labels)
+
+    if not sodium:
+        assert all("placeholder" not in f.title for f in report.findings)
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("verifier_runtime", "matching_answers_scored_zero"), top.title
+    assert top.title.startswith("Right answers like 'Na' scored 0: ") and "mine.py:" in top.title
+    assert "refuses them as the placeholder 'na' (PLACEHOLDERS)" in top.title

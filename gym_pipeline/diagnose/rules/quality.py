@@ -658,6 +658,8 @@ def rule_matching_answers_scored_zero(ev: Evidence) -> list[Finding]:
                 "may be patterns (`re.fullmatch(re.escape(expected_answer), answer)`, keeping real patterns in a "
                 "field of their own); then score the stored responses again and profile.",
         )]
+    if (placeholder := _answer_taken_for_a_placeholder(ev, quality.matching_example)) is not None:
+        return [placeholder]
     return [Finding(
         category=VERIFIER_RUNTIME,
         title=f"{quality.matching_scored_zero} answers exactly equal to their expected answer got reward 0",
@@ -672,6 +674,46 @@ def rule_matching_answers_scored_zero(ev: Evidence) -> list[Finding]:
             "cached in a global or on the class: every row brings its own); check it on one of these rows without a "
             "model, then score the stored responses again and profile.",
     )]
+
+
+# a verifier's set of answers it refuses as placeholders: `{"na", "none", "null", "unknown"}`
+_PLACEHOLDER_SET = re.compile(r"(?P<name>\w+)\s*=\s*[\[{(](?P<items>\s*[\"'][\w/ -]*[\"']\s*(?:,\s*[\"'][\w/ -]*[\"']\s*)+)"
+                              r",?\s*[\]})]")
+_PLACEHOLDER_WORDS = {"na", "n/a", "none", "null", "unknown", "tbd", "nan"}
+
+
+def _answer_taken_for_a_placeholder(ev: Evidence, example: EvidenceLine | None) -> Finding | None:
+    """A right answer the verifier refuses because, reduced the way it reduces answers, it reads as one of its
+    placeholders (`Na`, sodium, read as `na` meant for `N/A`)."""
+    expected = re.search(r"expected_answer='(?P<answer>[^']*)'", example.text) if example else None
+    if expected is None:
+        return None
+    for source in ev.verifier_sources:
+        try:
+            lines = source.read_text(encoding="utf-8", errors="replace").splitlines()
+        except OSError:
+            continue
+        for number, line in enumerate(lines, 1):
+            found = _PLACEHOLDER_SET.search(line)
+            items = {item.strip().strip("\"'").lower() for item in found["items"].split(",")} if found else set()
+            reduced = re.sub(r"[^a-z]", "", expected["answer"].lower())
+            if len(items & _PLACEHOLDER_WORDS) < 2 or reduced not in items:
+                continue
+            return Finding(
+                category=VERIFIER_RUNTIME,
+                title=f"Right answers like {expected['answer']!r} scored 0: {ev.rel(source)}:{number} refuses them as "
+                      f"the placeholder {reduced!r} ({found['name']})",
+                evidence=[example, EvidenceLine(file=ev.rel(source), line=number, text=line.strip())],
+                cause=f"The verifier refuses answers that are placeholders ({found['name']}: "
+                      f"{', '.join(sorted(items))}), compared after reducing the answer to its lower-case letters: "
+                      f"{expected['answer']!r} reduces to {reduced!r}, which is in the set (meant for a placeholder "
+                      "such as N/A), so a real answer scores 0 wherever it is the label.",
+                fix=f"In {ev.rel(source)}:{number}, compare the answer as given with the placeholders (`N/A`, "
+                    f"`none`: `answer.strip().lower() in {{...}}` without dropping its other characters), or drop "
+                    f"{reduced!r} from {found['name']} when a label can be {expected['answer']!r}; then score the "
+                    "stored responses again and profile.",
+            )
+    return None
 
 
 def rule_every_rollout_masked(ev: Evidence) -> list[Finding]:
