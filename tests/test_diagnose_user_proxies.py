@@ -13,6 +13,7 @@ switch off it is no finding. The same proxy forwarding unchanged is no finding. 
 its default model (`DEFAULT_MODEL`), or serving one request at a time (`HTTPServer`), is named with that setting in the
 model-serving or throughput finding it causes; forwarding the run's model, or on a `ThreadingHTTPServer`, it is not.
 A gateway deriving a PBKDF2 hash of each request's API key is named with its iterations when the budget ends the run.
+A gateway sending the length of a reply's text as its Content-Length cuts the replies holding non-ASCII characters.
 """
 
 import subprocess
@@ -487,3 +488,77 @@ def test_a_gateway_deriving_a_key_hash_on_every_request_is_named_when_the_budget
                                 "password hash")
     assert top.fix.startswith("In gateway.py, stop calling `hashlib.pbkdf2_hmac` on every call: check it once per key")
     assert "(or lower KEY_ITERATIONS)" in top.fix
+
+
+TEXT_GATEWAY = '''"""gateway.py: the team's gateway; replies re-serialized as readable UTF-8 for its log."""
+import json
+import sys
+import urllib.request
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+UPSTREAM = sys.argv[2].removesuffix("/v1")  # the model server's base URL; requests keep their /v1 path
+
+
+class Gateway(BaseHTTPRequestHandler):
+    def _send(self, status, data):
+        if isinstance(data, str):
+            length, data = {length}, data.encode("utf-8")
+        else:
+            length = len(data)
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(length))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def do_GET(self):
+        with urllib.request.urlopen(UPSTREAM + self.path, timeout=60) as answer:
+            self._send(answer.status, answer.read())
+
+    def do_POST(self):
+        body = self.rfile.read(int(self.headers["Content-Length"]))
+        request = urllib.request.Request(UPSTREAM + self.path, data=body, headers={{"Content-Type": "application/json"}})
+        with urllib.request.urlopen(request, timeout=60) as answer:
+            reply = json.loads(answer.read())
+        self._send(200, json.dumps(reply, ensure_ascii=False))  # readable in the log
+
+    def log_message(self, *args):
+        pass
+
+
+ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), Gateway).serve_forever()
+'''
+CAPITALS = {"What is the capital of Costa Rica?": "San José", "What is the capital of Cameroon?": "Yaoundé",
+            "What is the capital of Togo?": "Lomé", "What is the capital of the Maldives?": "Malé",
+            "What is the capital of Peru?": "Lima", "What is the capital of Kenya?": "Nairobi"}
+
+
+@pytest.mark.parametrize("length", ['len(data)', 'len(data.encode("utf-8"))'])
+def test_a_gateway_counting_content_length_in_characters_cuts_non_ascii_replies(tmp_path: Path, length: str) -> None:
+    """The gateway sends Content-Length as the length of the reply's text: replies with `é` are longer in bytes, and
+    the collection reads them cut short. Counting the encoded bytes, the run is healthy."""
+    from script_support import CLI, run_scripts
+
+    (tmp_path / "run").mkdir()
+    (tmp_path / "run" / "gateway.py").write_text(TEXT_GATEWAY.format(length=length))
+    port = free_loopback_port()
+    rows = [{"responses_create_params": {"input": [{"role": "user", "content": f"{question} End your response with "
+                                                                             "'Final answer: <answer>'."}]},
+             "expected_answer": answer} for question, answer in CAPITALS.items()]
+    run = run_scripts(tmp_path, [
+        f"{sys.executable} gateway.py {port} URL > logs/gateway.log 2>&1 &\nGATEWAY=$!\nsleep 1.5\n"
+        f"{CLI} materialize --input data.jsonl --num-repeats 2 --agent string_match_simple_agent "
+        "--output rollouts_materialized_inputs.jsonl\n"
+        f"{CLI} collect --inputs rollouts_materialized_inputs.jsonl --output rollouts.jsonl "
+        f"--model-url http://127.0.0.1:{port}/v1 --env string_match --concurrency 4\n"
+        "kill $GATEWAY\n"], checkpoint_of_script=[1], rows=rows)
+
+    report = diagnose(run)
+
+    if "encode" in length:
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("model_serving", "proxy_counts_content_length_in_characters"), top.title
+    assert top.fix.startswith(f"In gateway.py:{_where(run, 'length, data =').split(':')[1]}, encode first and count "
+                              "the bytes")

@@ -251,7 +251,11 @@ from gym_pipeline.diagnose.rules.test_cleanup import rule_test_deletes_the_answe
 from gym_pipeline.diagnose.rules.test_literals import rule_test_expects_unreachable_text
 from gym_pipeline.diagnose.rules.test_status import rule_test_passes_whatever_the_agent_did
 from gym_pipeline.diagnose.rules.tool_path import rule_alias_called_in_a_script, rule_pipeline_command_not_on_path
-from gym_pipeline.diagnose.rules.user_proxies import proxy_in_the_path, rule_proxy_rewrites_the_exchange
+from gym_pipeline.diagnose.rules.user_proxies import (
+    proxy_in_the_path,
+    rule_proxy_counts_content_length_in_characters,
+    rule_proxy_rewrites_the_exchange,
+)
 from gym_pipeline.diagnose.rules.verifier import (
     rule_failure_kinds,
     rule_malformed_verify_response,
@@ -388,6 +392,7 @@ RULES: tuple[Rule, ...] = (
     Rule(2, "nested_model_errors", rule_nested_model_errors),
     Rule(2, "client_timeout_too_short", rule_client_timeout_too_short),
     Rule(2, "proxy_rewrites_the_exchange", rule_proxy_rewrites_the_exchange),
+    Rule(2, "proxy_counts_content_length_in_characters", rule_proxy_counts_content_length_in_characters),
     Rule(2, "server_restarted_on_other_weights", rule_server_restarted_on_other_weights),
     Rule(2, "model_endpoint_failures", rule_model_endpoint_failures),
     Rule(2, "model_replies_unusable", rule_model_replies_unusable),

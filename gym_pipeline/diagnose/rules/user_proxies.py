@@ -341,6 +341,52 @@ def pacing_proxy(ev: Evidence) -> tuple[EvidenceLine, EvidenceLine | None] | Non
     return None
 
 
+# a length taken of a text that is then encoded (`length, data = len(data), data.encode("utf-8")`): characters, not bytes
+_LENGTH_OF_TEXT = re.compile(r"\blen\((?P<name>\w+)\)")
+# what a client says of a body shorter than its Content-Length promised
+_BODY_CUT = re.compile(r"unexpected end of data|IncompleteRead|ContentLengthError|Response payload is not completed"
+                       r"|Unterminated string")
+
+
+def rule_proxy_counts_content_length_in_characters(ev: Evidence) -> list[Finding]:
+    """A proxy whose Content-Length is the length of the reply's text in characters, sent encoded as UTF-8: a reply
+    with a non-ASCII character is longer in bytes, so clients read it cut short (a JSON error, an answer missing its
+    last letters)."""
+    said = next(((log, head, match) for log, head in ev.log_heads if (match := _BODY_CUT.search(head))), None)
+    if said is None and not ev.artifacts.quality.cut_answers:
+        return []
+    for proxy in _proxies(ev):
+        if "Content-Length" not in proxy.text:
+            continue
+        lines = proxy.text.splitlines()
+        for number, line in enumerate(lines, 1):
+            counted = next((m for m in _LENGTH_OF_TEXT.finditer(line)
+                            if re.search(rf"\b{m['name']}\.encode\(", "\n".join(lines[number - 1:number + 2]))), None)
+            if counted is None:
+                continue
+            evidence = [EvidenceLine(file=proxy.name, line=number, text=line.strip())]
+            if said is not None:
+                log, head, match = said
+                evidence.append(EvidenceLine(file=ev.rel(log), line=head.count("\n", 0, match.start()) + 1,
+                                             text=head[head.rfind("\n", 0, match.start()) + 1:].split("\n", 1)[0]
+                                             .strip()))
+            return [Finding(
+                category=MODEL_SERVING,
+                title=f"{proxy.name}:{number}, the proxy before the model server, sets Content-Length to the length "
+                      f"of the reply's text in characters (`len({counted['name']})`), not in bytes: replies with "
+                      "non-ASCII characters reach the run cut short",
+                evidence=evidence,
+                cause=f"{proxy.name} counts `len({counted['name']})` before encoding it as UTF-8; every non-ASCII "
+                      "character (é, ü, a CJK letter) is two to four bytes, so the Content-Length it sends is short of "
+                      "the body and clients stop reading early: the JSON ends too soon (a decode error, the request "
+                      "fails) or the answer loses its last letters and scores 0. ASCII replies pass whole.",
+                fix=f"In {proxy.name}:{number}, encode first and count the bytes: `data = {counted['name']}.encode("
+                    "\"utf-8\")` then `Content-Length: len(data)`; check with a reply holding `é`; then collect "
+                    "again on a clean output path and profile.",
+            )]
+    return []
+
+
 # work a proxy or a verifier does again on every call that costs far more than the call: (pattern, what it does,
 # how to avoid it)
 _COSTLY_PER_CALL = (
