@@ -398,7 +398,8 @@ HOLDER = ("#!/bin/bash\n#SBATCH --job-name=holder\n#SBATCH --exclusive\n#SBATCH 
           "#SBATCH --time=2\nsleep 60\n")
 
 
-def _ci_step(tmp_path: Path, directive: str, holder: bool) -> Path:
+def _ci_eval_job(tmp_path: Path, directive: str) -> Path:
+    """A run folder with its data and ci_eval.sbatch (a job named ci-eval that materializes it), given `directive`."""
     slurm_cluster()
     run = tmp_path / "run"
     (run / "logs").mkdir(parents=True)
@@ -407,6 +408,11 @@ def _ci_step(tmp_path: Path, directive: str, holder: bool) -> Path:
         f"#!/bin/bash\n#SBATCH --job-name=ci-eval\n#SBATCH --output={run}/logs/eval_%j.log\n#SBATCH --time=2\n"
         f"{directive}\ncd {run}\n{' '.join(CLI)} materialize --input data.jsonl --num-repeats 1 "
         "--agent string_match_simple_agent --output rollouts_materialized_inputs.jsonl\n")
+    return run
+
+
+def _ci_step(tmp_path: Path, directive: str, holder: bool) -> Path:
+    run = _ci_eval_job(tmp_path, directive)
     if holder:
         (run / "server.sbatch").write_text(HOLDER)
     (run / "submit.sh").write_text(WAITING_SUBMIT.replace(
@@ -825,14 +831,7 @@ def test_a_singleton_job_waits_for_the_users_other_job_of_the_same_name(tmp_path
                                                                         other_job_of_that_name: bool) -> None:
     """The template's `--dependency=singleton`: the eval waits while the user's debugging job of the same name runs,
     until the CI step gives up; scontrol's fields say why. With no other job of that name, the eval runs."""
-    slurm_cluster()
-    run = tmp_path / "run"
-    (run / "logs").mkdir(parents=True)
-    (run / "data.jsonl").write_text(get_environment("string_match").dataset_path.read_text())
-    (run / "ci_eval.sbatch").write_text(
-        f"#!/bin/bash\n#SBATCH --job-name=ci-eval\n#SBATCH --output={run}/logs/eval_%j.log\n#SBATCH --time=2\n"
-        f"#SBATCH --dependency=singleton\ncd {run}\n{' '.join(CLI)} materialize --input data.jsonl --num-repeats 1 "
-        "--agent string_match_simple_agent --output rollouts_materialized_inputs.jsonl\n")
+    run = _ci_eval_job(tmp_path, "#SBATCH --dependency=singleton")
     (run / "submit.sh").write_text(
         "#!/bin/bash\nJOB=$(sbatch --parsable ci_eval.sbatch)\necho \"submitted job $JOB\"\n"
         "for i in $(seq 15); do squeue -h -j $JOB | grep -q . || exit 0; sleep 1; done\n"
