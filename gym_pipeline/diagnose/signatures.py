@@ -223,7 +223,8 @@ SIGNATURES: tuple[Signature, ...] = (
     # what our commands print when a signal ends them (gym_pipeline/fatal_signals.py)
     # a device node the node's device cgroup (or a nodev mount) refuses: bash's `> /dev/null`, `cat /dev/urandom`
     Signature("device_not_permitted",
-              r": /dev/(?P<device>[\w.-]+(?:/[\w.-]+)*): (?P<reason>Operation not permitted|Permission denied)$"),
+              r": /dev/(?P<device>null|zero|full|u?random|tty\d*|fuse|kvm|nvidia[\w-]*|dri/[\w.-]+): "
+              r"(?P<reason>Operation not permitted|Permission denied)$"),
     Signature("ended_by_hangup", r"^gym-pipeline [\w -]+: ended by SIGHUP:"),
     Signature("ended_by_cpu_limit", r"^gym-pipeline [\w -]+: ended by SIGXCPU:"),
     Signature("ended_by_alarm", r"^gym-pipeline [\w -]+: ended by SIGALRM:"),

@@ -19,14 +19,16 @@ from gym_pipeline.diagnose.findings import Finding
 from gym_pipeline.diagnose.user_scripts import SCRIPT_SUFFIXES, SHELL_VARIABLE, UserFile, assignment_of
 from gym_pipeline.diagnose.vocabulary import CACHE_RESUME
 
-_INPUT_OPTION = re.compile(r"(?:^|\s)--input[= ](?P<word>\S+)")
+# the data a materialization (ours or Gym's) reads; a preparation tool's own `--input` is not the run's
+_INPUT_OPTION = re.compile(r"\b(?:materialize|gym\s+eval\s+run)\b.*?\s--input[= ](?P<word>\S+)")
 _PLAIN_VALUE = re.compile(r"=[\"']?(?P<value>[^\s\"'$`;]+)[\"']?\s*(?:#.*)?$")
 _RESTARTED = re.compile(r"\brequeued?\b|\bSLURM_RESTART_COUNT=[1-9]|\brestart(?:s|ed)?[ =:]+[1-9]|\bRestarts=[1-9]",
                         re.I)
 
 
 def _named_input(files: list[UserFile], file: UserFile) -> tuple[int, str, str] | None:
-    """(line number, line, data file name) of the first `--input` of `file`, through a plain assignment if need be."""
+    """(line number, line, data file name) of the first materialization's `--input` of `file`, through a plain
+    assignment if need be."""
     for number, line in enumerate(file.text.splitlines(), start=1):
         if line.lstrip().startswith("#") or not (option := _INPUT_OPTION.search(line)):
             continue
