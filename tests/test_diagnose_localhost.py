@@ -35,7 +35,7 @@ def test_a_localhost_url_also_reaches_another_runs_server_on_the_ipv6_loopback(t
     port = free_loopback_port()
     (run / "run_eval.sh").write_text(
         "#!/bin/bash\n# weekly eval\n"
-        f"{CLI} materialize --input data.jsonl --num-repeats 3 --agent string_match_simple_agent "
+        f"{CLI} materialize --input data.jsonl --num-repeats 5 --agent string_match_simple_agent "
         "--output rollouts_materialized_inputs.jsonl\n"
         f"{CLI} collect --inputs rollouts_materialized_inputs.jsonl --output rollouts.jsonl "
         f"--model-url http://{host}:{port}/v1 --env string_match --concurrency 4\n"

@@ -29,14 +29,22 @@ _STAND_IN = re.compile(r"mock|fake|stub|dummy|stand.?in", re.IGNORECASE)
 _LOG_HEAD_BYTES = 4096  # of each log: where a server says where it listens
 
 
-def rule_one_reply_to_different_prompts(ev: Evidence) -> list[Finding]:
+def _most_shared(ev: Evidence, scored_zero: dict[str, set[int]]) -> tuple[str, set[int]] | None:
+    """The text (a whole reply, an extracted answer) scored 0 in the most tasks, when tasks with different expected
+    answers got it: at least MIN_TASKS of them, and MIN_SHARE of the tasks scored."""
     quality = ev.artifacts.quality
     least = max(MIN_TASKS, MIN_SHARE * len(quality.scored_of_task))
-    replies = [(reply, tasks) for reply, tasks in quality.replies_scored_zero.items()
-               if len({quality.expected_of_task.get(task) for task in tasks} - {None}) >= least]
-    if not replies or prompts_at_fault(ev):
+    shared = [(text, tasks) for text, tasks in scored_zero.items()
+              if len({quality.expected_of_task.get(task) for task in tasks} - {None}) >= least]
+    return max(shared, key=lambda item: len(item[1])) if shared else None
+
+
+def rule_one_reply_to_different_prompts(ev: Evidence) -> list[Finding]:
+    quality = ev.artifacts.quality
+    shared = _most_shared(ev, quality.replies_scored_zero)
+    if shared is None or prompts_at_fault(ev):
         return []  # the same reply to broken prompts is the data's fault (step 5)
-    reply, tasks = max(replies, key=lambda item: len(item[1]))
+    reply, tasks = shared
     evidence = [quality.reply_examples[reply].model_copy(update={"file": ev.rel(ev.artifacts.files.rollouts)})]
     source = _source_of(ev, reply)
     if source is not None:
@@ -68,18 +76,16 @@ def rule_answers_from_a_second_server(ev: Evidence) -> list[Finding]:
     """One answer no task expects, scored 0, in some repeats of many tasks whose other repeats got theirs right: two
     servers answered the requests, one of which does not know these tasks."""
     quality = ev.artifacts.quality
-    least = max(MIN_TASKS, MIN_SHARE * len(quality.scored_of_task))
     expected = {answer.strip().lower() for answer in quality.expected_answers}
-    candidates = []
-    for answer, tasks in quality.answers_scored_zero.items():
-        labels = {quality.expected_of_task.get(task) for task in tasks} - {None}
-        right_elsewhere = [task for task in tasks if quality.reward_sum_of_task.get(task, 0) > 0]
-        if len(labels) >= least and len(right_elsewhere) >= MIN_TASKS and answer.strip().lower() not in expected \
-                and not _NUMBER.fullmatch(answer.strip()):
-            candidates.append((answer, tasks, right_elsewhere))
-    if not candidates or prompts_at_fault(ev) or rule_one_reply_to_different_prompts(ev):
+    unexpected = {answer: tasks for answer, tasks in quality.answers_scored_zero.items()
+                  if answer.strip().lower() not in expected and not _NUMBER.fullmatch(answer.strip())}
+    shared = _most_shared(ev, unexpected)
+    if shared is None or prompts_at_fault(ev) or _most_shared(ev, quality.replies_scored_zero) is not None:
+        return []  # one whole reply to many tasks is the finding above
+    answer, tasks = shared
+    right_elsewhere = [task for task in tasks if quality.reward_sum_of_task.get(task, 0) > 0]
+    if len(right_elsewhere) < MIN_TASKS:
         return []
-    answer, tasks, right_elsewhere = max(candidates, key=lambda item: len(item[1]))
     example = quality.zero_answer_examples[answer].model_copy(update={"file": ev.rel(ev.artifacts.files.rollouts)})
     other_loopback = _other_loopback_family(ev)
     return [Finding(
