@@ -26,7 +26,7 @@ _RESTARTED = re.compile(r"\brequeued?\b|\bSLURM_RESTART_COUNT=[1-9]|\brestart(?:
                         re.I)
 
 
-def _named_input(files: list[UserFile], file: UserFile) -> tuple[int, str, str] | None:
+def _named_input(file: UserFile) -> tuple[int, str, str] | None:
     """(line number, line, data file name) of the first materialization's `--input` of `file`, through a plain
     assignment if need be."""
     for number, line in enumerate(file.text.splitlines(), start=1):
@@ -61,7 +61,7 @@ def rule_inputs_of_another_file_than_the_script_names(ev: Evidence) -> list[Find
     for file in ev.user_files:
         if file.suffix not in SCRIPT_SUFFIXES:
             continue
-        named = _named_input(ev.user_files, file)
+        named = _named_input(file)
         if named is None:
             continue
         number, line, word = named
