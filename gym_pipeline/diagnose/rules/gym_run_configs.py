@@ -98,6 +98,6 @@ def rule_resume_with_other_settings_than_its_inputs(ev: Evidence) -> list[Findin
               f"as they are; it does not apply a new --agent or --num-repeats to them. So {'; '.join(d[2] for d in differences)}, "
               "and every command exited 0.",
         fix=f"Start the run afresh: delete {inputs} (its rows keep their agent_ref and repeats) and the rollouts beside it (or give a new --output folder) and run "
-            "`gym eval run` again without `++resume_from_cache=true`; resume only to finish an interrupted run with "
-            "unchanged settings.",
+            f"`gym eval run ... {asked}` again without `--resume` (`++resume_from_cache=true`); resume only to finish an "
+            "interrupted run with unchanged settings.",
     )]
