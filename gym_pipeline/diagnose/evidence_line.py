@@ -7,6 +7,7 @@ a password or a token into a finding, whatever text it quotes. The rules themsel
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, field_validator
@@ -46,3 +47,12 @@ class EvidenceLine(BaseModel):
     @property
     def where(self) -> str:
         return f"{self.file}:{self.line}" if self.line else self.file
+
+
+def line_of_match(file: str, text: str, match: re.Match[str]) -> EvidenceLine:
+    """The whole line of `text` (a file's or a log's head, named `file`) that holds `match` (the lines, for a match
+    over several), numbered from 1 by the line it starts on."""
+    start = text.rfind("\n", 0, match.start()) + 1
+    end = text.find("\n", match.end())
+    return EvidenceLine(file=file, line=text.count("\n", 0, match.start()) + 1,
+                        text=text[start:end if end >= 0 else None].strip())

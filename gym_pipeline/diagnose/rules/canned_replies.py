@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 
 from gym_pipeline.diagnose.evidence import Evidence
-from gym_pipeline.diagnose.evidence_line import EvidenceLine, excerpt
+from gym_pipeline.diagnose.evidence_line import EvidenceLine, excerpt, line_of_match
 from gym_pipeline.diagnose.findings import Finding, model_url_of
 from gym_pipeline.diagnose.logs import LogHit, find_log_files
 from gym_pipeline.diagnose.origin import address_of
@@ -119,8 +119,7 @@ def _other_loopback_family(ev: Evidence) -> tuple[EvidenceLine, str] | None:
         if match := listens.search(text):
             host = match["host"]
             other = "[::1]" if host.startswith("127") else "127.0.0.1"
-            line = EvidenceLine(file=ev.rel(log), line=text.count("\n", 0, match.start()) + 1,
-                                text=text[text.rfind("\n", 0, match.start()) + 1:].split("\n", 1)[0].strip())
+            line = line_of_match(ev.rel(log), text, match)
             return line, (f"The model URL names localhost, which resolves to both ::1 and 127.0.0.1, while the "
                           f"model server listens on {host}:{named['port']} only: a server left on "
                           f"{other}:{named['port']} (another run's) answers the connections that go there. Name "

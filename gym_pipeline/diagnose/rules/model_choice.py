@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from gym_pipeline.diagnose.evidence import Evidence
-from gym_pipeline.diagnose.evidence_line import EvidenceLine
+from gym_pipeline.diagnose.evidence_line import EvidenceLine, line_of_match
 from gym_pipeline.diagnose.findings import Finding
 from gym_pipeline.diagnose.user_scripts import SCRIPT_SUFFIXES
 from gym_pipeline.diagnose.vocabulary import CONFIG
@@ -32,22 +32,15 @@ def _served_names(ev: Evidence) -> tuple[list[str], EvidenceLine | None]:
     texts = [(ev.rel(log), text) for log, text in ev.log_heads] + [(f.name, f.text) for f in ev.user_files]
     for file, text in texts:
         if match := _TOOK_THE_FIRST.search(text):
-            return [n.strip() for n in match["names"].split(",")], _line_of(file, text, match)
+            return [n.strip() for n in match["names"].split(",")], line_of_match(file, text, match)
     for file, text in texts:
         if match := _SERVED_NAMES.search(text):
             if match["modules"]:
                 names = [module.split("=", 1)[0] for module in match["modules"].split()]
             else:
                 names = [n.strip() for n in (match["module"] or match["adapters"]).split(",")]
-            return names, _line_of(file, text, match)
+            return names, line_of_match(file, text, match)
     return [], None
-
-
-def _line_of(file: str, text: str, match: re.Match[str]) -> EvidenceLine:
-    start = text.rfind("\n", 0, match.start()) + 1
-    end = text.find("\n", match.end())
-    return EvidenceLine(file=file, line=text.count("\n", 0, match.start()) + 1,
-                        text=text[start:end if end >= 0 else None].strip())
 
 
 def rule_collection_took_the_first_listed_model(ev: Evidence) -> list[Finding]:
@@ -74,7 +67,7 @@ def rule_collection_took_the_first_listed_model(ev: Evidence) -> list[Finding]:
         title=f"The collection ran {collected_with}, the first model the endpoint lists, while the run is of {name}: "
               f"{script.name}:{number} gives no --model",
         evidence=[EvidenceLine(file=script.name, line=number, text=line.strip()), served_line,
-                  _line_of(file, text, match)],
+                  line_of_match(file, text, match)],
         cause=f"The model server serves {', '.join(served)} at one address (a base model and its adapters, or several "
               f"served names); `gym-pipeline collect` given no --model uses the first the endpoint lists, "
               f"{collected_with}, so every rollout was answered by it and the reward is {collected_with}'s, not "

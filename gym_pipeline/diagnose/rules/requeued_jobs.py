@@ -14,7 +14,7 @@ import re
 from pathlib import Path
 
 from gym_pipeline.diagnose.evidence import Evidence
-from gym_pipeline.diagnose.evidence_line import EvidenceLine
+from gym_pipeline.diagnose.evidence_line import EvidenceLine, line_of_match
 from gym_pipeline.diagnose.findings import Finding
 from gym_pipeline.diagnose.user_scripts import SCRIPT_SUFFIXES, SHELL_VARIABLE, UserFile, assignment_of
 from gym_pipeline.diagnose.vocabulary import CACHE_RESUME
@@ -46,10 +46,7 @@ def _named_input(file: UserFile) -> tuple[int, str, str] | None:
 def _restart_line(ev: Evidence) -> EvidenceLine | None:
     for log, text in ev.log_heads:
         if match := _RESTARTED.search(text):
-            start = text.rfind("\n", 0, match.start()) + 1
-            end = text.find("\n", match.end())
-            return EvidenceLine(file=ev.rel(log), line=text.count("\n", 0, match.start()) + 1,
-                                text=text[start:end if end >= 0 else None].strip())
+            return line_of_match(ev.rel(log), text, match)
     return None
 
 

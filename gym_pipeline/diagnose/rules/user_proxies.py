@@ -25,7 +25,7 @@ import ast
 import re
 
 from gym_pipeline.diagnose.evidence import Evidence
-from gym_pipeline.diagnose.evidence_line import EvidenceLine, excerpt
+from gym_pipeline.diagnose.evidence_line import EvidenceLine, excerpt, line_of_match
 from gym_pipeline.diagnose.findings import Finding
 from gym_pipeline.diagnose.user_scripts import SERVES_HTTP, UserFile, lines_matching
 from gym_pipeline.diagnose.vocabulary import MODEL_SERVING
@@ -367,9 +367,7 @@ def rule_proxy_counts_content_length_in_characters(ev: Evidence) -> list[Finding
             evidence = [EvidenceLine(file=proxy.name, line=number, text=line.strip())]
             if said is not None:
                 log, head, match = said
-                evidence.append(EvidenceLine(file=ev.rel(log), line=head.count("\n", 0, match.start()) + 1,
-                                             text=head[head.rfind("\n", 0, match.start()) + 1:].split("\n", 1)[0]
-                                             .strip()))
+                evidence.append(line_of_match(ev.rel(log), head, match))
             return [Finding(
                 category=MODEL_SERVING,
                 title=f"{proxy.name}:{number}, the proxy before the model server, sets Content-Length to the length "
