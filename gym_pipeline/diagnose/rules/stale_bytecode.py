@@ -103,7 +103,7 @@ def rule_module_run_from_stale_bytecode(ev: Evidence) -> list[Finding]:
             title=f"{module} ran from its compiled copy in {cache}, which holds {kept} where the source now has "
                   f"{now}: the fix in the source never ran",
             evidence=[EvidenceLine(file=ev.rel(compiled), line=None,
-                                   text=f"compiled for a source of {len(source.read_bytes())} bytes, constants {kept}"),
+                                   text=f"compiled for a source of {source.stat().st_size} bytes, constants {kept}"),
                       EvidenceLine(file=module, line=None, text=f"constants now {now}")],
             cause=f"Python runs a module from `__pycache__` while the source keeps the time stamp and size the "
                   f"compiled file recorded. {module} was replaced by a file of the same size and time stamp (an "
