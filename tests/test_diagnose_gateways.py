@@ -13,8 +13,11 @@ answers the gateway's fixed user turn, and every rollout scores 0; forwarding th
 A gateway that pins one sampling seed on every request: each task's repeats are one reply; without it, healthy. A
 gateway adding a disclaimer footer to every reply: the answers ending the reply take it along and score 0. A gateway
 whose answer cache gives identical requests (a task's repeats) one reply; without the cache, healthy. A gateway
+whose answer cache, kept on disk, answers this week's eval with last week's replies (made before this week's inputs
+were written); with the file moved aside first, only the repeats are one sample. A gateway
 localizing decimal points to commas in every reply: the decimal answers score 0. A serving wrapper restarting the
-server on the newest checkpoint when the trainer saves one during the eval.
+server on the newest checkpoint when the trainer saves one during the eval. A candidate and a baseline server given
+one --ready-file: the run reads the URL of the one ready last; with a ready file each, healthy.
 """
 
 import os
@@ -114,13 +117,18 @@ ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), Gateway).serve_forever()
 
 def _collect_through_front(run: Path, served: list[Path], front: str, front_arguments,
                            front_environment=lambda addresses: {}, collect_options=(), collect_environment=None,
-                           collect_must_succeed=True) -> None:
+                           collect_must_succeed=True, recorded: bool = False) -> None:
     """The simulated policy serving each of `served` (logs/replica_<i>.log), `front` (a script in `run`) started with
     `front_arguments(the replicas' addresses)` and the variables `front_environment(the replicas' addresses)`
-    (logs/<front>.log), and a collection through it (with `collect_options` and `collect_environment`)."""
+    (logs/<front>.log), and a collection through it (with `collect_options` and `collect_environment`). `recorded`:
+    the inputs are materialized by the CLI, which records them in the run's manifest."""
     environment = get_environment("string_match")
     inputs = run / "rollouts_materialized_inputs.jsonl"
-    materialize_file(environment.dataset_path, inputs, MaterializationSettings(2, environment.agent_name))
+    if recorded:
+        subprocess.run([*CLI, "materialize", "--input", str(environment.dataset_path), "--output", str(inputs),
+                        "--num-repeats", "2", "--agent", environment.agent_name], check=True, capture_output=True)
+    else:
+        materialize_file(environment.dataset_path, inputs, MaterializationSettings(2, environment.agent_name))
     ports, front_port = [free_loopback_port() for _ in served], free_loopback_port()
     processes = []
     for index, (checkpoint, port) in enumerate(zip(served, ports, strict=True)):
@@ -614,6 +622,58 @@ def test_a_gateway_answering_identical_requests_with_one_reply_is_named_with_its
                               "cache them through REPLIES")
 
 
+REPLY_CACHE_KEPT_ON_DISK = """import os
+CACHE_FILE = "{cache}"  # the chat UI's answers, kept across restarts: a repeated question costs nothing
+REPLIES = {{}}
+if os.path.exists(CACHE_FILE):
+    for line in open(CACHE_FILE):
+        entry = json.loads(line)
+        REPLIES[entry["key"]] = entry["reply"]"""
+ANSWER_FROM_THE_CACHE = """key = json.dumps(request["messages"], sort_keys=True)
+if key in REPLIES:
+    reply = REPLIES[key]
+else:
+    REPLIES[key] = reply
+    with open(CACHE_FILE, "a") as cache:
+        cache.write(json.dumps({"key": key, "reply": reply}) + "\\n")"""
+
+
+@pytest.mark.parametrize("kept", [True, False])
+def test_a_gateway_answering_from_replies_it_kept_on_disk_last_week_is_a_cache_of_an_earlier_run(tmp_path: Path,
+                                                                                                  kept: bool):
+    """The gateway keeps every reply in a file and loads it when it starts. Last week's eval (step 100) went through
+    it; this week's (step 200) gets last week's replies: their responses were made before this week's inputs were
+    written. With the file moved aside before this week's eval, the cache only answers a task's repeats with its
+    first reply: the repeats are one sample (model serving), and no earlier run's reply is in the rows."""
+    last_week, this_week = demo_checkpoints(tmp_path / "checkpoints", 2, ["string_match"])
+    run = tmp_path / "run"
+    (run / "logs").mkdir(parents=True)
+    (run / "last_week" / "logs").mkdir(parents=True)
+    cache = run / "answers_cache.jsonl"
+    (run / "gateway.py").write_text(EDITING_GATEWAY.format(
+        purpose="Answers cached on disk for the chat UI.", settings=REPLY_CACHE_KEPT_ON_DISK.format(cache=cache),
+        request_edit=" " * 12 + "pass", reply_edit=textwrap.indent(ANSWER_FROM_THE_CACHE, " " * 12)))
+    _collect_through_front(run / "last_week", [last_week], "../gateway.py", lambda addresses: addresses,
+                           recorded=True)
+    assert cache.stat().st_size > 0
+    if not kept:
+        cache.rename(run / "last_week" / cache.name)
+    _collect_through_front(run, [this_week], "gateway.py", lambda addresses: addresses, recorded=True)
+
+    report = diagnose(run)
+
+    top = report.causes[0]
+    if not kept:
+        assert all(f.id != "replies_from_an_earlier_run" for f in report.findings)
+        assert (top.category, top.id) == ("model_serving", "repeats_sampled_alike"), [f.title for f in report.causes]
+        return
+    assert (top.category, top.id) == ("cache_resume", "replies_from_an_earlier_run"), [f.title for f in report.causes]
+    assert top.title.endswith(f"gateway.py answered them from the replies it keeps in {cache}")
+    assert [line.where for line in top.evidence[2:]] == [_line_of(run, "CACHE_FILE ="), _line_of(run, "REPLIES =")]
+    assert top.fix.startswith(f"Move {cache} aside (or delete it) and restart gateway.py")
+    assert [f.id for f in report.consequences_of(top)] == ["repeats_sampled_alike"]
+
+
 @pytest.mark.parametrize("localize", [True, False])
 def test_a_gateway_localizing_decimal_points_in_replies_is_named_with_its_substitution(tmp_path: Path,
                                                                                         localize: bool):
@@ -697,3 +757,63 @@ def test_a_serving_wrapper_restarting_on_the_newest_checkpoint_mid_eval_is_named
     assert (top.category, top.id) == ("model_serving", "server_restarted_on_other_weights")
     assert top.title == ("The model server was restarted during the collection, from step 100 to step 200 (by "
                          "serve.sh:7, which serves the newest checkpoint)")
+
+
+def _wait_for_line(log: Path, text: str, seconds: float = 60) -> None:
+    deadline = time.monotonic() + seconds
+    while text not in (log.read_text() if log.exists() else ""):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{log} never said {text!r}")
+        time.sleep(0.2)
+
+
+@pytest.mark.parametrize("shared", [True, False])
+def test_two_servers_given_one_ready_file_leave_the_run_on_the_one_ready_last(tmp_path: Path, shared: bool):
+    """The candidate (step 200) and, for a side-by-side comparison, the baseline (step 100) are served from two
+    scripts; collect.sh reads the candidate's URL from its ready file. Given one --ready-file, the baseline, ready
+    last, overwrote it, and every rollout is the baseline's. With a ready file each, the run is healthy."""
+    baseline, candidate = demo_checkpoints(tmp_path / "checkpoints", 2, ["string_match"])
+    run = tmp_path / "run"
+    (run / "logs").mkdir(parents=True)
+    ready = {"candidate": tmp_path / "model_url", "baseline": tmp_path / ("model_url" if shared else "baseline_url")}
+    shell_cli = " ".join(CLI)
+    for name, checkpoint in (("candidate", candidate), ("baseline", baseline)):
+        (run / f"serve_{name}.sh").write_text(f"#!/bin/bash\n# {name}: {checkpoint.name}\nexec {shell_cli} serve-policy "
+                                              f"--port 0 --ready-file {ready[name]} --checkpoint {checkpoint}\n")
+    (run / "collect.sh").write_text(
+        f"#!/bin/bash\n# collect the candidate checkpoint\nMODEL_URL=$(cat {ready['candidate']})\n"
+        f"{shell_cli} collect --inputs rollouts_materialized_inputs.jsonl --output rollouts.jsonl "
+        "--model-url $MODEL_URL --env string_match --concurrency 4\n")
+    environment = get_environment("string_match")
+    subprocess.run([*CLI, "materialize", "--input", str(environment.dataset_path), "--output",
+                    str(run / "rollouts_materialized_inputs.jsonl"), "--num-repeats", "2", "--agent",
+                    environment.agent_name], cwd=run, check=True, capture_output=True)
+    servers = []
+    try:
+        for name in ("candidate", "baseline"):  # the baseline started once the candidate is up
+            log_path = run / "logs" / f"model_server_{name}.log"
+            with log_path.open("w") as log:
+                servers.append(subprocess.Popen(["bash", f"serve_{name}.sh"], cwd=run, stdout=log,
+                                                stderr=subprocess.STDOUT))
+            _wait_for_line(log_path, "SIMULATED_POLICY_READY")
+        with (run / "logs" / "collect.log").open("w") as log:
+            subprocess.run(["bash", "collect.sh"], cwd=run, stdout=log, stderr=subprocess.STDOUT, timeout=180,
+                           check=True)
+    finally:
+        for server in servers:
+            server.terminate()
+            server.wait(10)
+
+    report = diagnose(run)
+
+    if not shared:
+        assert all(f.id != "servers_given_one_ready_file" for f in report.findings)
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("model_serving", "servers_given_one_ready_file"), [f.title for f in report.causes]
+    assert top.title.startswith("The rollouts came from the step 100 server: it and the step 200 server were started "
+                                f"with one --ready-file ({ready['candidate']})")
+    assert [line.file for line in top.evidence] == ["serve_baseline.sh", "serve_candidate.sh", "collect.sh",
+                                                    "logs/model_server_baseline.log", "logs/model_server_candidate.log"]
+    assert top.fix.startswith("Give each server a --ready-file of its own")

@@ -19,6 +19,7 @@ from functools import cached_property
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from gym_pipeline.core.manifest import MANIFEST_FILE
 from gym_pipeline.diagnose.answer_texts import AnswerText, GradedAnswer, read_answer_texts, read_graded_answers
 from gym_pipeline.diagnose.artifacts import ArtifactFacts, collect_artifacts
 from gym_pipeline.diagnose.evidence_line import EvidenceLine, redact
@@ -159,12 +160,14 @@ def collect_evidence(
     if not run_dir.is_dir() and not extra_logs:
         raise FileNotFoundError(f"{run_dir}: not a folder")
     artifacts = collect_artifacts(run_dir)
+    # a run kept in a subfolder of the one given (week49/) has its manifest beside its rollouts
+    manifest_dir = run_dir if (run_dir / MANIFEST_FILE).is_file() else artifacts.files.rollouts.parent
     ev = Evidence(
         run_dir=run_dir,
         artifacts=artifacts,
         logs=scan_logs(run_dir, (extra_logs or {}).items()),
         launchers=read_launcher_states(run_dir),
-        manifest=read_manifest_facts(run_dir, artifacts.files.materialized, artifacts.files.rollouts),
+        manifest=read_manifest_facts(manifest_dir, artifacts.files.materialized, artifacts.files.rollouts),
         scripts_dir=scripts_dir,
     )
     check_unrecorded_source(ev.manifest, run_dir, artifacts.files, ev.logs)  # a Gym folder: no manifest to ask

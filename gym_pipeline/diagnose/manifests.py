@@ -62,6 +62,7 @@ class ManifestFacts:
     checkpoint_path: str | None = None  # ... and the folder it records for it
     collection_model: str | None = None  # the model name the last collection asked the server for
     output_over_inputs: EvidenceLine | None = None  # a collection whose --output was its own inputs file
+    inputs_recorded: EvidenceLine | None = None  # when the materialized inputs were written (their record's time)
 
     def of(self, kind: str) -> list[Staleness]:
         return [s for s in self.stale if s.kind == kind]
@@ -105,6 +106,10 @@ def _check_records(facts: ManifestFacts, manifest: dict[str, Any], materialized:
     inputs_record = manifest.get(MATERIALIZED_INPUTS_STAGE)
     rollouts_record = manifest.get(ROLLOUTS_STAGE)
     if inputs_record:
+        if isinstance(inputs_record.get("recorded_at"), str):
+            facts.inputs_recorded = EvidenceLine(
+                file=MANIFEST_FILE, line=line_holding(lines, f'"recorded_at": "{inputs_record["recorded_at"]}"'),
+                text=f"{MATERIALIZED_INPUTS_STAGE}.recorded_at: {inputs_record['recorded_at']}")
         _check_source(facts, inputs_record, materialized, lines)
         _check_settings(facts, inputs_record["settings"], materialized.parent, lines)
     if rollouts_record and materialized.is_file():

@@ -57,6 +57,7 @@ from gym_pipeline.diagnose.rules.checkpoint_choice import (
     rule_oldest_checkpoint_served_as_newest,
     rule_replicas_of_other_checkpoints,
     rule_rollouts_kept_by_a_build_tool,
+    rule_servers_given_one_ready_file,
     rule_share_sent_to_a_server_of_another_checkpoint,
 )
 from gym_pipeline.diagnose.rules.client_timeout import rule_client_timeout_too_short
@@ -241,6 +242,7 @@ from gym_pipeline.diagnose.rules.source_columns import rule_labels_from_another_
 from gym_pipeline.diagnose.rules.sourced_files import rule_settings_sourced_from_path
 from gym_pipeline.diagnose.rules.staged_copies import rule_inputs_from_a_copy_staged_before_a_fix
 from gym_pipeline.diagnose.rules.stale_bytecode import rule_module_run_from_stale_bytecode
+from gym_pipeline.diagnose.rules.stored_replies import rule_replies_from_an_earlier_run
 from gym_pipeline.diagnose.rules.strict_mode import (
     rule_read_at_the_end_of_a_file_stopped_a_strict_script,
     rule_unset_variable_stopped_a_strict_script,
@@ -411,6 +413,7 @@ RULES: tuple[Rule, ...] = (
     Rule(2, "checkpoint_of_another_run_served", rule_checkpoint_of_another_run_served),
     Rule(2, "checkpoint_of_another_experiment_served", rule_checkpoint_of_another_experiment_served),
     Rule(2, "replicas_of_other_checkpoints", rule_replicas_of_other_checkpoints),
+    Rule(2, "servers_given_one_ready_file", rule_servers_given_one_ready_file),
     Rule(2, "gateway_forwards_to_an_older_checkpoint", rule_gateway_forwards_to_an_older_checkpoint),
     Rule(2, "share_sent_to_a_server_of_another_checkpoint", rule_share_sent_to_a_server_of_another_checkpoint),
     Rule(2, "compressed_replies", rule_compressed_replies),
@@ -461,6 +464,7 @@ RULES: tuple[Rule, ...] = (
     Rule(6, "results_published_without_overwriting", rule_results_published_without_overwriting),
     Rule(6, "copy_kept_the_existing_file", rule_copy_kept_the_existing_file),
     Rule(6, "stale_files", rule_stale_files),
+    Rule(6, "replies_from_an_earlier_run", rule_replies_from_an_earlier_run),
     Rule(6, "several_writers", rule_several_writers),
     Rule(6, "run_directory_in_use", rule_run_directory_in_use),
     Rule(6, "yes_no_setting_read_with_bool", rule_yes_no_setting_read_with_bool),

@@ -14,6 +14,8 @@ rollout is another model's.
   share of the requests (an A/B canary) to an address it names, which is the previous checkpoint's server. Or a
   gateway whose log forwards everything to an older checkpoint's server while the newer one started beside it gets
   nothing: an upstream taken from a variable left unset, which falls back to a default (staging).
+- Two servers (the candidate, and the baseline beside it for a comparison) started with one `--ready-file`: the file
+  names the server ready last, and the run that reads its model URL there asks that one.
 """
 
 from __future__ import annotations
@@ -375,4 +377,43 @@ def rule_replicas_of_other_checkpoints(ev: Evidence) -> list[Finding]:
             + f"Give every replica the checkpoint meant (step {meant}), or take the other ones out of the balancer's "
               "list of upstreams; check each replica (`curl -s <replica>/v1/models`, and its log's checkpoint), then "
               "collect again on a clean output path and profile.",
+    )]
+
+
+_READY_FILE = re.compile(r"--ready-file[ =](?P<path>[^\s;|&]+)")
+
+
+def rule_servers_given_one_ready_file(ev: Evidence) -> list[Finding]:
+    """Two model servers started with one `--ready-file`: each writes its address there when it is ready, so the
+    file names the one ready last, and the run that reads its model URL from the file asks that one. Its rollouts come
+    from an older checkpoint's server than the newest started."""
+    if (servers := rollouts_of_an_older_server(ev)) is None:
+        return []
+    (used_step, used_line), newest = servers
+    by_path: dict[str, list[EvidenceLine]] = {}
+    for file, number, line, match in lines_matching(ev.user_files, _READY_FILE, SCRIPT_SUFFIXES):
+        by_path.setdefault(match["path"], []).append(EvidenceLine(file=file.name, line=number, text=line.strip()))
+    shared = next(((path, starts) for path, starts in by_path.items() if len(starts) >= 2), None)
+    if shared is None:
+        return []
+    path, starts = shared
+    reader = next((EvidenceLine(file=file.name, line=number, text=line.strip())
+                   for file, number, line, _ in lines_matching(ev.user_files, re.compile(re.escape(path)),
+                                                                SCRIPT_SUFFIXES)
+                   if "--ready-file" not in line), None)
+    read_where = f"{reader.where} (`{reader.text}`)" if reader else "the run"
+    return [Finding(
+        category=MODEL_SERVING,
+        title=f"The rollouts came from the step {used_step} server: it and the step {newest[1]} server were started "
+              f"with one --ready-file ({path}), and the run took its model URL from the one ready last",
+        evidence=[*starts[:2], *([reader] if reader else []), used_line, newest[2]],
+        cause=f"{starts[0].where} and {starts[1].where} give their servers the same --ready-file, {path}: each server "
+              f"writes its address there once it is ready, so the file holds the address of whichever was ready last. "
+              f"{read_where} reads the model URL from it, and the run asked the step {used_step} server "
+              f"({used_line.where}) rather than the step {newest[1]} one started beside it ({newest[2].where}): every "
+              "rollout is the other model's. Nothing fails.",
+        fix=f"Give each server a --ready-file of its own (for example {path}.step_{newest[1]} and "
+            f"{path}.step_{used_step}) and read the URL of the server meant"
+            + (f" in {reader.file} (line {reader.line})" if reader else "")
+            + "; then collect again on a clean output path and profile.",
     )]

@@ -20,6 +20,7 @@ from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine, excerpt
 from gym_pipeline.diagnose.findings import NOTE, Finding
 from gym_pipeline.diagnose.rules.quality import prompts_at_fault
+from gym_pipeline.diagnose.rules.stored_replies import replies_from_an_earlier_run
 from gym_pipeline.diagnose.rules.user_proxies import setting_used, shared_replies
 from gym_pipeline.diagnose.user_scripts import lines_matching
 from gym_pipeline.diagnose.vocabulary import CONFIG, MODEL_SERVING
@@ -114,6 +115,8 @@ def rule_repeats_sampled_alike(ev: Evidence) -> list[Finding]:
         name = table.text.split("=", 1)[0].strip()
         return [Finding(
             category=MODEL_SERVING,
+            # replies an earlier run left in the table's file: that cache is the cause, the repeats' one reply its effect
+            effect=replies_from_an_earlier_run(ev) is not None,
             title=f"{title}: {proxy} gives identical requests one reply ({name})",
             evidence=[shown, table, looked_up],
             cause=f"{proxy} keeps requests and their replies in {name} ({table.where}) and looks each request up "

@@ -437,6 +437,28 @@ def shared_replies(ev: Evidence) -> tuple[str, EvidenceLine, EvidenceLine] | Non
     return None
 
 
+_FILE_SETTING = re.compile(r"^(?P<name>[A-Z][A-Z0-9_]{2,})\s*=\s*[rf]?[\"'](?P<path>[^\"']+\.\w+)[\"']", re.M)
+
+
+def replies_kept_on_disk(ev: Evidence) -> tuple[str, EvidenceLine, EvidenceLine, str] | None:
+    """(the proxy's name, its table's line, the line setting the file it keeps the table in, that file's path) of a
+    user's proxy whose table of replies (`shared_replies`) is written to a file and read back when it starts: its
+    replies outlive the proxy, and a later run is answered from an earlier one's."""
+    shared = shared_replies(ev)
+    if shared is None:
+        return None
+    name, table, _ = shared
+    proxy = next(file for file in _proxies(ev) if file.name == name)
+    for setting in _FILE_SETTING.finditer(proxy.text):
+        variable = setting["name"]
+        written = re.search(rf"open\(\s*{variable}\s*,\s*[\"'][aw]", proxy.text)
+        read = re.search(rf"open\(\s*{variable}\s*(?:\)|,\s*[\"']r)|(?:shelve|dbm)\.open\(\s*{variable}\b|"
+                         rf"sqlite3\.connect\(\s*{variable}\b", proxy.text)
+        if (written and read) or (read and not read[0].startswith("open")):
+            return name, table, line_of_match(name, proxy.text, setting), setting["path"]
+    return None
+
+
 def proxy_behind_reply(ev: Evidence, status: int | None) -> tuple[str, EvidenceLine, EvidenceLine | None] | None:
     """(the proxy's name, the line that answers so, the UPPER_CASE setting it goes by) of a user's proxy that sent
     the HTTP `status` a failed request got, or, for a reply that was no completion (`status` None), of a switch of
