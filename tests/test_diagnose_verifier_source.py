@@ -159,9 +159,10 @@ HIDDEN_NAME_ERROR = FINAL_LINE + '''def score(row, response_text):
 '''
 
 
-def _scored_by(tmp_path: Path, verifier: str, labels: dict[str, str] | None = None):
+def _scored_by(tmp_path: Path, verifier: str, labels: dict[str, str] | None = None,
+               label_field: str = "expected_answer"):
     """The demo sweep of one environment scored by `verifier` (verifiers/mine.py), on the bundled string_match data
-    or on questions with `labels`."""
+    or on questions with `labels` (kept in `label_field`)."""
     from gym_pipeline.demo import run_demo
     from gym_pipeline.diagnose import diagnose
 
@@ -175,7 +176,7 @@ def _scored_by(tmp_path: Path, verifier: str, labels: dict[str, str] | None = No
         (home / dataset).write_text("".join(json.dumps({
             "responses_create_params": {"input": [{"role": "user", "content": f"{question} End your response with "
                                                                               "'Final answer: <answer>'."}]},
-            "expected_answer": answer}) + "\n" for question, answer in labels.items()))
+            label_field: answer}) + "\n" for question, answer in labels.items()))
     (home / "sweep.yaml").write_text(f"name: mine\nenvironments:\n  - {{name: mine, dataset: {dataset}, "
                                      "verifier: 'mine:score'}\nnum_repeats: 2\n")
     run_demo(home, checkpoint_count=1, quiet=True)
@@ -382,3 +383,34 @@ def test_a_right_answer_the_verifier_reads_as_a_placeholder_is_named_with_its_se
     assert (top.category, top.id) == ("verifier_runtime", "matching_answers_scored_zero"), top.title
     assert top.title.startswith("Right answers like 'Na' scored 0: ") and "mine.py:" in top.title
     assert "refuses them as the placeholder 'na' (PLACEHOLDERS)" in top.title
+
+
+PORTED = '''"""Exact-answer scoring, ported from the old eval harness."""
+
+
+def score(row, response_text):
+    answer = response_text.strip().splitlines()[-1].removeprefix("Final answer:").strip()
+    return {"reward": float(answer.lower() == str(row["LABEL"]).lower())}
+'''
+
+
+@pytest.mark.parametrize("fault", ["verifier", "rows"])
+def test_a_verifier_reading_the_label_under_another_name_than_the_rows_is_the_verifiers_fault(tmp_path, fault):
+    """A verifier ported from an older harness reads row["answer"], and the rows keep their label in
+    `expected_answer`, as NeMo Gym's do: every rollout fails on a KeyError, and the verifier's line is to change. A
+    verifier reading `expected_answer` on rows that keep it in `answer` is the data's fault."""
+    labels = {"What is 6 times 7?": "42", "What is the capital of France?": "Paris", "What is 9 plus 10?": "19",
+              "What is the chemical symbol for gold?": "Au"}
+    read, kept = ("answer", "expected_answer") if fault == "verifier" else ("expected_answer", "answer")
+    report = _scored_by(tmp_path, PORTED.replace("LABEL", read), labels=labels, label_field=kept)
+
+    top = report.causes[0]
+    if fault == "rows":
+        assert (top.category, top.id) == ("data_schema", "failure_kinds"), [f.title for f in report.causes]
+        assert top.title.startswith("The rows do not have the `expected_answer` the verifier reads")
+        return
+    assert (top.category, top.id) == ("verifier_runtime", "failure_kinds"), [f.title for f in report.causes]
+    assert top.title.startswith("The verifier reads the label as `answer`, and the rows give it as `expected_answer`")
+    line = next(n for n, text in enumerate(PORTED.splitlines(), start=1) if 'row["LABEL"]' in text)
+    assert top.evidence[0].where.endswith(f"verifiers/mine.py:{line}")
+    assert f"verifiers/mine.py line {line} instead of `answer`" in top.fix

@@ -25,7 +25,7 @@ from gym_pipeline.diagnose.findings import (
 )
 from gym_pipeline.diagnose.rules.nesting import nested_finding, nested_log_findings
 from gym_pipeline.diagnose.rules.routing import all_servers_ready, groups_routed
-from gym_pipeline.diagnose.verifier_source import moved_file_hint, undefined_name_hint
+from gym_pipeline.diagnose.verifier_source import moved_file_hint, undefined_name_hint, verify_lines
 from gym_pipeline.diagnose.vocabulary import (
     DATA_SCHEMA,
     FAILURE_KINDS,
@@ -198,6 +198,20 @@ def rule_verifier_failures(ev: Evidence) -> list[Finding]:
     )]
 
 
+LABEL_FIELD = "expected_answer"  # where NeMo Gym's rows keep the label their verifier compares with
+
+
+def _label_read_by_another_name(ev: Evidence, name: str) -> tuple[str, int, str] | None:
+    """(file, line, text) of the line of the run's own verifier that reads `name` from a row, when no row has `name`
+    and every row has its label in `expected_answer`: the verifier, not the data, is of another format."""
+    a = ev.artifacts
+    rows = a.materialized.valid_rows
+    if ev.run_dir is None or name == LABEL_FIELD or not rows or a.input_fields[name] or a.input_fields[LABEL_FIELD] < rows:
+        return None
+    reads = re.compile(rf"\[\s*[\"']{re.escape(name)}[\"']\s*\]|\.get\(\s*[\"']{re.escape(name)}[\"']")
+    return next(iter(verify_lines(ev.verifier_sources, ev.run_dir, reads)), None)
+
+
 def rule_failure_kinds(ev: Evidence) -> list[Finding]:
     """Reward missing or invalid: every other failure_kind, read with its scored/masked/retried meaning.
 
@@ -216,6 +230,21 @@ def rule_failure_kinds(ev: Evidence) -> list[Finding]:
                     f"_ng_rollout_index, failure_kind, failure_reason}}' {path_of(a.rollouts)} | head`.")
     title = (f"{total} of {a.rollouts.valid_rows} rollouts carry a failure_kind: "
              + ", ".join(f"{k.kind} x{k.count}" for k in kinds))
+    if field_fault is not None and (reading := _label_read_by_another_name(ev, field_fault[0])) is not None:
+        name = field_fault[0]
+        file, number, line = reading
+        return [Finding(
+            category=VERIFIER_RUNTIME,
+            title=f"The verifier reads the label as `{name}`, and the rows give it as `{LABEL_FIELD}`: {title}",
+            evidence=[EvidenceLine(file=file, line=number, text=line),
+                      *(k.first for k in kinds[:3] if k.first is not None)],
+            cause=f"{file} line {number} (`{excerpt(line, 100)}`) reads `{name}` from each row, a field no row has: "
+                  f"the rows carry their label in `{LABEL_FIELD}`, the field NeMo Gym's rows and verifiers use, so the "
+                  "verifier was written for rows of another format (an older harness's) and fails on every one. "
+                  + "; ".join(parts) + ".",
+            fix=f"Read `{LABEL_FIELD}` in {file} line {number} instead of `{name}`; then collect again on a clean "
+                f"output path (or re-score the rows) and profile. {read_reasons}",
+        )]
     if field_fault is not None:
         name, what = field_fault
         return [Finding(
