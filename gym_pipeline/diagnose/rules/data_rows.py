@@ -22,6 +22,7 @@ from gym_pipeline.diagnose.artifacts import data_files_in
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine, excerpt
 from gym_pipeline.diagnose.findings import Finding
+from gym_pipeline.diagnose.jsonl_rows import readable_rows
 from gym_pipeline.diagnose.unrecorded_source import DATA_FOLDERS
 from gym_pipeline.diagnose.user_scripts import lines_matching
 from gym_pipeline.diagnose.vocabulary import DATA_SCHEMA
@@ -144,23 +145,17 @@ def rule_prompts_with_a_chat_template(ev: Evidence) -> list[Finding]:
 def prompts_ending_with_an_assistant_turn(ev: Evidence) -> tuple[int, int, int] | None:
     """(rows whose input ends with an assistant turn, rows checked, the first such line) when most of the first
     materialized rows do; None otherwise."""
-    materialized = ev.artifacts.files.materialized
-    if not materialized.is_file():
-        return None
     checked = ending = 0
     first = None
-    with materialized.open(encoding="utf-8", errors="replace") as handle:
-        for number, line in enumerate(itertools.islice(handle, MAX_ROWS_CHECKED), start=1):
-            try:
-                turns = json.loads(line)["responses_create_params"]["input"]
-            except (ValueError, KeyError, TypeError):
-                continue
-            if not isinstance(turns, list) or not turns:
-                continue
-            checked += 1
-            if isinstance(turns[-1], dict) and turns[-1].get("role") == "assistant":
-                ending += 1
-                first = first or number
+    for number, row in readable_rows(ev.artifacts.files.materialized, MAX_ROWS_CHECKED):
+        params = row.get("responses_create_params")
+        turns = params.get("input") if isinstance(params, dict) else None
+        if not isinstance(turns, list) or not turns:
+            continue
+        checked += 1
+        if isinstance(turns[-1], dict) and turns[-1].get("role") == "assistant":
+            ending += 1
+            first = first or number
     if first is None or ending < TEMPLATED_SHARE * checked:
         return None
     return ending, checked, first
@@ -218,17 +213,11 @@ def rule_labels_decoded_with_the_wrong_encoding(ev: Evidence) -> list[Finding]:
     """Labels that are UTF-8 text read as Latin-1 (`BogotÃ¡`): a data script opened a UTF-8 export with the encoding
     of an older one, and no correct answer equals them."""
     materialized = ev.artifacts.files.materialized
-    if not materialized.is_file():
-        return []
     found: list[tuple[int, str, str]] = []
-    with materialized.open(encoding="utf-8", errors="replace") as handle:
-        for number, line in enumerate(itertools.islice(handle, MAX_ROWS_CHECKED), start=1):
-            try:
-                label = json.loads(line).get("expected_answer")
-            except (ValueError, AttributeError):
-                continue
-            if isinstance(label, str) and (repaired := _repaired(label)) is not None:
-                found.append((number, label, repaired))
+    for number, row in readable_rows(materialized, MAX_ROWS_CHECKED):
+        label = row.get("expected_answer")
+        if isinstance(label, str) and (repaired := _repaired(label)) is not None:
+            found.append((number, label, repaired))
     labels = {label for _, label, _ in found}
     if len(labels) < MIN_MISDECODED:
         return []

@@ -14,12 +14,12 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-import orjson
 import yaml
 
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import Finding
+from gym_pipeline.diagnose.jsonl_rows import readable_rows
 from gym_pipeline.diagnose.vocabulary import CACHE_RESUME
 
 MAX_CONFIGS = 200  # Hydra's folders of one run folder: one per command
@@ -45,22 +45,11 @@ def _agents_and_repeats(materialized: Path) -> tuple[Counter[str], int | None]:
     """How many rows route to each agent, and the repeats of the first task (None: no task index)."""
     agents: Counter[str] = Counter()
     repeats: Counter[Any] = Counter()
-    try:
-        with materialized.open("rb") as file:
-            for number, line in enumerate(file):
-                if number >= MAX_ROWS:
-                    break
-                try:
-                    row = orjson.loads(line)
-                except orjson.JSONDecodeError:
-                    continue
-                if isinstance(row, dict):
-                    reference = row.get("agent_ref")
-                    if isinstance(reference, dict) and isinstance(reference.get("name"), str):
-                        agents[reference["name"]] += 1
-                    repeats[row.get("_ng_task_index")] += 1
-    except OSError:
-        return Counter(), None
+    for _, row in readable_rows(materialized, MAX_ROWS):
+        reference = row.get("agent_ref")
+        if isinstance(reference, dict) and isinstance(reference.get("name"), str):
+            agents[reference["name"]] += 1
+        repeats[row.get("_ng_task_index")] += 1
     first = next(iter(repeats), None)
     return agents, (repeats[first] if first is not None else None)
 

@@ -11,14 +11,12 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from itertools import islice
-
-import orjson
 
 from gym_pipeline.diagnose.answer_texts import AnswerText
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine, excerpt
 from gym_pipeline.diagnose.findings import NOTE, Finding
+from gym_pipeline.diagnose.jsonl_rows import readable_rows
 from gym_pipeline.diagnose.rules.quality import prompts_at_fault
 from gym_pipeline.diagnose.rules.stored_replies import replies_from_an_earlier_run
 from gym_pipeline.diagnose.rules.user_proxies import setting_used, shared_replies
@@ -51,16 +49,12 @@ def _request_sampling(ev: Evidence) -> tuple[str, int, str] | None:
     inputs = ev.artifacts.files.materialized
     if not inputs.is_file():
         return None
-    with inputs.open("rb") as file:
-        for number, raw in enumerate(islice(file, 50), 1):
-            try:
-                params = orjson.loads(raw).get("responses_create_params") or {}
-            except (orjson.JSONDecodeError, AttributeError):
-                continue
-            if isinstance(params, dict) and params.get("seed") is not None:
-                return "seed", number, str(params["seed"])
-            if isinstance(params, dict) and params.get("temperature") == 0:
-                return "temperature", number, "0"
+    for number, row in readable_rows(inputs, 50):
+        params = row.get("responses_create_params") or {}
+        if isinstance(params, dict) and params.get("seed") is not None:
+            return "seed", number, str(params["seed"])
+        if isinstance(params, dict) and params.get("temperature") == 0:
+            return "temperature", number, "0"
     return None
 
 

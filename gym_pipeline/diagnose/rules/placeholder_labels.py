@@ -9,14 +9,12 @@ Python takes for true, so the drafts pass the filter. Named when the script and 
 from __future__ import annotations
 
 import re
-from itertools import islice
 from pathlib import Path
-
-import orjson
 
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine, excerpt
 from gym_pipeline.diagnose.findings import Finding, path_of, plural
+from gym_pipeline.diagnose.jsonl_rows import readable_rows
 from gym_pipeline.diagnose.user_scripts import UserFile, lines_matching
 from gym_pipeline.diagnose.vocabulary import DATA_SCHEMA
 
@@ -68,14 +66,8 @@ def rule_placeholder_labels(ev: Evidence) -> list[Finding]:
 def _first_line_of_task(materialized: Path | None, task: int) -> int | None:
     if materialized is None or not materialized.is_file():
         return None
-    with materialized.open("rb") as file:
-        for number, raw in enumerate(islice(file, _LINES_SEARCHED), 1):
-            try:
-                if orjson.loads(raw).get("_ng_task_index") == task:
-                    return number
-            except (orjson.JSONDecodeError, AttributeError):
-                continue
-    return None
+    return next((number for number, row in readable_rows(materialized, _LINES_SEARCHED)
+                 if row.get("_ng_task_index") == task), None)
 
 
 def _draft_filter(ev: Evidence) -> tuple[UserFile, int, str, tuple[str, int, str], str, str] | None:

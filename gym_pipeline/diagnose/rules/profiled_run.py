@@ -30,6 +30,7 @@ from gym_pipeline.diagnose.artifacts import MATERIALIZED_SUFFIX, PROFILE_SUFFIX,
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import Finding
+from gym_pipeline.diagnose.jsonl_rows import readable_rows
 from gym_pipeline.diagnose.user_scripts import lines_matching
 from gym_pipeline.diagnose.vocabulary import CACHE_RESUME
 
@@ -66,17 +67,9 @@ class Pointer:
 def rewards_of_tasks(rollouts: Path) -> dict[int, list[float]]:
     """Each task's rewards in a rollouts file (its first MAX_ROWS_READ rows; rows without both skipped)."""
     rewards: dict[int, list[float]] = defaultdict(list)
-    with rollouts.open("rb") as file:
-        for number, raw in enumerate(file):
-            if number >= MAX_ROWS_READ:
-                break
-            try:
-                row = orjson.loads(raw)
-            except orjson.JSONDecodeError:
-                continue
-            if isinstance(row, dict) and isinstance(row.get("reward"), int | float) \
-                    and isinstance(row.get(TASK_INDEX), int):
-                rewards[row[TASK_INDEX]].append(float(row["reward"]))
+    for _, row in readable_rows(rollouts, MAX_ROWS_READ):
+        if isinstance(row.get("reward"), int | float) and isinstance(row.get(TASK_INDEX), int):
+            rewards[row[TASK_INDEX]].append(float(row["reward"]))
     return rewards
 
 
@@ -86,13 +79,8 @@ def _means(rollouts: Path) -> dict[int, float]:
 
 def _profile_means(profile: Path) -> dict[int, float]:
     means = {}
-    for raw in profile.read_bytes().splitlines():
-        try:
-            row = orjson.loads(raw)
-        except orjson.JSONDecodeError:
-            continue
-        if isinstance(row, dict) and isinstance(row.get(TASK_INDEX), int) \
-                and isinstance(row.get("mean/reward"), int | float):
+    for _, row in readable_rows(profile):
+        if isinstance(row.get(TASK_INDEX), int) and isinstance(row.get("mean/reward"), int | float):
             means[row[TASK_INDEX]] = float(row["mean/reward"])
     return means
 

@@ -10,13 +10,11 @@ even written (the manifest's time for them).
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from itertools import islice
-
-import orjson
 
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import Finding
+from gym_pipeline.diagnose.jsonl_rows import readable_rows
 from gym_pipeline.diagnose.rules.user_proxies import replies_kept_on_disk
 from gym_pipeline.diagnose.vocabulary import CACHE_RESUME
 
@@ -45,22 +43,17 @@ def _replies_made_before(ev: Evidence, written_at: int) -> tuple[int, int, Evide
         return 0, 0, None
     read = older = 0
     first = None
-    with rollouts.open("rb") as file:
-        for number, raw in enumerate(islice(file, ROWS_READ), 1):
-            try:
-                response = orjson.loads(raw).get("response")
-            except (orjson.JSONDecodeError, AttributeError):
-                continue
-            made = response.get("created_at") if isinstance(response, dict) else None
-            if not isinstance(made, int | float) or isinstance(made, bool):
-                continue
-            read += 1
-            if int(made) < written_at:
-                older += 1
-                if first is None:
-                    when = datetime.fromtimestamp(int(made), UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-                    first = EvidenceLine(file=ev.rel(rollouts), line=number,
-                                         text=f"response.created_at: {int(made)} ({when})")
+    for number, row in readable_rows(rollouts, ROWS_READ):
+        response = row.get("response")
+        made = response.get("created_at") if isinstance(response, dict) else None
+        if not isinstance(made, int | float) or isinstance(made, bool):
+            continue
+        read += 1
+        if int(made) < written_at:
+            older += 1
+            if first is None:
+                when = datetime.fromtimestamp(int(made), UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+                first = EvidenceLine(file=ev.rel(rollouts), line=number, text=f"response.created_at: {int(made)} ({when})")
     return read, older, first
 
 

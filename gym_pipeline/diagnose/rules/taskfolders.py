@@ -29,6 +29,7 @@ from gym_pipeline.diagnose.artifacts import locate_named_file
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine, line_holding
 from gym_pipeline.diagnose.findings import CAUSE, NOTE, Finding, Rule, plural
+from gym_pipeline.diagnose.jsonl_rows import readable_rows
 from gym_pipeline.diagnose.manifests import sweep_config_beside
 from gym_pipeline.diagnose.origin import DOCKER_TLS, DOCKER_TLS_FIX
 from gym_pipeline.diagnose.rules.data_rows import keys_given_twice
@@ -106,17 +107,7 @@ class TaskFolderRun:
 
 
 def _jsonl(path: Path) -> list[tuple[int, dict[str, Any]]]:
-    if not path.is_file():
-        return []
-    found = []
-    for number, line in enumerate(path.read_text(encoding="utf-8", errors="replace").splitlines(), start=1):
-        try:
-            value = json.loads(line)
-        except ValueError:
-            continue  # a torn or malformed line is the generic rules' to report
-        if isinstance(value, dict):
-            found.append((number, value))
-    return found
+    return list(readable_rows(path))
 
 
 def task_folder_run(ev: Evidence) -> TaskFolderRun | None:
