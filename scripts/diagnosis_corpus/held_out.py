@@ -389,8 +389,9 @@ done
     ["rotate_logs.sh", "kill -HUP", "model_server"],
     "the node's hourly rotate_logs.sh (its postrotate copied from the nginx logrotate config) moves the model "
     "server's log away and sends it SIGHUP to reopen it; the model server does not reopen logs on SIGHUP, it ends, "
-    "so when the rotation ran during the real NeMo Gym eval the server was gone: the remaining rollouts failed "
-    "(connection refused), and the strict profile refused the run",
+    "so when the rotation ran during the real NeMo Gym eval the server was gone: Gym's model proxy kept retrying "
+    "the completions of the remaining rollouts (ClientOSError, connection refused) until the CI's 90 s budget "
+    "killed run_eval.sh with rollouts missing; the profile never ran",
     netns=True,
 )
 def model_serving_gym_hourly_log_rotation_sends_sighup_that_ends_the_model_server(ctx: Ctx) -> str:
@@ -408,9 +409,9 @@ def model_serving_gym_hourly_log_rotation_sends_sighup_that_ends_the_model_serve
     env_start = gym_start(ctx, f"{gym_model_args(url)} {overrides}")
     script = run / "run_eval.sh"
     gym_run_script(ctx, script, overrides, ["echo '== weekly eval'"], concurrency=2)
-    process = ctx.bg(f"bash {script}", "logs/run_eval.log")
+    process = ctx.bg(f"timeout 90 bash {script}", "logs/run_eval.log")
     try:
-        wait_for(lambda: len(rows_of(run / "results" / "rollouts.jsonl")) >= 4 or process.poll() is not None, 150,
+        wait_for(lambda: len(rows_of(run / "results" / "rollouts.jsonl")) >= 4 or process.poll() is not None, 80,
                  "4 rollouts")
         ctx.note("(meanwhile the hourly cron ran rotate_logs.sh)")
         ctx.sh(f"bash {run}/rotate_logs.sh", "logs/rotate.log")
@@ -423,13 +424,14 @@ def model_serving_gym_hourly_log_rotation_sends_sighup_that_ends_the_model_serve
     code = process.returncode
     got = complete(ctx, "results")
     server = text_of(run / "logs" / "model_server.log.1")
-    if got >= 24 or "SIGHUP" not in server or (run / "results" / "rollouts_reward_profiling.jsonl").exists():
+    if code == 0 or got >= 24 or "SIGHUP" not in server \
+            or (run / "results" / "rollouts_reward_profiling.jsonl").exists():
         raise failed(ctx, f"exit {code}, {got}: {server[-500:]}")
     failures = rows_of(run / "results" / "rollouts_failures.jsonl")
     return (f"RUN/serve.sh (model server in the background, log in RUN/logs/model_server.log); real NeMo Gym 0.7.0 "
-            f"(loopback-only namespace) RUN/run_eval.sh (`gym eval run --no-serve` 8 x 3, `gym eval profile`) exit "
-            f"{code}; RUN/rotate_logs.sh sent SIGHUP mid-eval and the server ended: {got} of 24 rollouts, "
-            f"{len(failures)} failed attempts, no profile.")
+            f"(loopback-only namespace) `timeout 90 bash RUN/run_eval.sh` (`gym eval run --no-serve` 8 x 3, `gym eval "
+            f"profile`) exit {code}; RUN/rotate_logs.sh sent SIGHUP mid-eval and the server ended: {got} of 24 "
+            f"rollouts, {len(failures)} failed attempts, no profile.")
 
 
 # =====================================================================================================
@@ -577,8 +579,9 @@ with open("answer_sheet.csv", encoding="utf-8", newline="") as f, open("tasks.js
     ["answer_sheet.csv", "decimal comma", "prepare_data.py"],
     "the answer sheet was exported from the shared spreadsheet on a German-locale desktop, which writes decimals with "
     "a comma ('3,5', '0,25') (and separates columns with ';'); prepare_data.py copied the labels as they were, so the "
-    "model's right decimal answers ('3.5', '0.25') never matched and scored 0 in the real NeMo Gym eval, while the "
-    "integer answers scored normally (every command exits 0)",
+    "model's right decimal answers ('3.5', '0.25') never matched and scored 0 in the real NeMo Gym eval (its answer "
+    "matching drops commas as thousands separators, so a wrong '35' could score against '3,5'), while the integer "
+    "answers scored normally (every command exits 0)",
     netns=True,
 )
 def data_schema_gym_answer_sheet_exported_from_german_locale_spreadsheet_writes_decimal_commas(ctx: Ctx) -> str:
@@ -596,11 +599,13 @@ def data_schema_gym_answer_sheet_exported_from_german_locale_spreadsheet_writes_
     comma = [row for row in got if "," in str(row.get("expected_answer"))]
     right = [row for row in comma if row.get("extracted_answer") == row["expected_answer"].replace(",", ".")]
     plain = [row for row in got if row not in comma]
-    if code or len(got) != 24 or not right or any(rewards(comma)) or not any(rewards(plain)):
+    credited = sorted({f"{row.get('extracted_answer')} for {row['expected_answer']}" for row in comma if row.get("reward")})
+    if code or len(got) != 24 or not right or any(rewards(right)) or not any(rewards(plain)):
         raise failed(ctx, f"exit {code}, {len(got)}, comma {rewards(comma)} right {len(right)}, plain {rewards(plain)}")
     return (f"RUN/answer_sheet.csv (decimal commas) -> RUN/prepare_data.py -> RUN/tasks.jsonl; real NeMo Gym 0.7.0 "
             f"(loopback-only namespace) RUN/run_eval.sh exit {code}; {len(right)} right decimal answers; labels "
-            f"{sorted({r['expected_answer'] for r in comma})} scored {rewards(comma)}, plain labels {rewards(plain)}.")
+            f"{sorted({r['expected_answer'] for r in comma})}: right answers scored {rewards(right)}, credited instead: "
+            f"{credited or 'none'}; plain labels {rewards(plain)}.")
 
 
 CHAT_PREP = '''"""prepare_data.py: questions.tsv (question<TAB>answer) -> tasks.jsonl, in the request format of our chat tools"""
@@ -636,7 +641,8 @@ def tsv_of(data: Path) -> str:
 )
 def data_schema_gym_prep_writes_chat_completions_text_parts_where_responses_input_needs_input_text(ctx: Ctx) -> str:
     run = ctx.run
-    data = ctx.dataset("string_match", 8, start=72, folder=ctx.work)
+    bundled = rows_of(recipes.DATA / "string_match.jsonl")
+    data = write_jsonl(ctx.work / "source.jsonl", [row for row in bundled if row["extraction_mode"] == "final_answer"][:8])
     (run / "questions.tsv").write_text(tsv_of(data), encoding="utf-8")
     (run / "prepare_data.py").write_text(CHAT_PREP)
     better = checkpoints(ctx, "string_match", data)[1]
@@ -723,8 +729,8 @@ CAPITALS = [("What is the capital of France?", "Paris"), ("What is the capital o
     ["app.py", "strip(", "removeprefix"],
     "the user's resources server final_match takes the text after the last 'Final answer:' and removes the marker "
     "with `.strip(\"Final answer: \")`; str.strip removes any of those characters from both ends, not the prefix, so "
-    "answers ending in one of them were eaten ('Paris' -> 'P', 'Canberra' -> 'C', 'Nairobi' -> 'N', 'Mars' -> 'M') "
-    "and the model's right answers scored 0 in the real NeMo Gym eval, while 'Oslo', 'Tokyo', '42' scored normally "
+    "answers ending in one of them were eaten ('Paris' -> 'P', 'Canberra' -> 'Canb', 'Nairobi' -> 'Nairob', 'Mars' -> "
+    "'M', 'Lima' -> 'Lim') and the model's right answers scored 0 in the real NeMo Gym eval, while 'Oslo', 'Tokyo', '42' scored normally "
     "(every command exits 0)",
     netns=True,
 )
@@ -738,7 +744,7 @@ def verifier_runtime_gym_verify_removes_answer_marker_with_str_strip_character_s
     got = gym_rows(ctx)
 
     def answered_right(row: dict) -> bool:
-        return f"Final answer: {row.get('expected_answer')}".lower() in json.dumps(row.get("response")).lower()
+        return f'Final answer: {row.get("expected_answer")}"' in json.dumps(row.get("response"))
 
     eaten = [row for row in got if answered_right(row) and row.get("extracted_answer") != row.get("expected_answer")]
     kept = [row for row in got if answered_right(row) and row.get("extracted_answer") == row.get("expected_answer")]
@@ -913,7 +919,7 @@ echo $JOB > job_id.txt
 @case(
     "cache_resume_slurm_batch_script_edited_while_job_pending_but_slurm_runs_copy_taken_at_submit",
     "cache_resume",
-    ["eval.sbatch", "sbatch", "string_match_v2.jsonl"],
+    ["eval.sbatch", "scancel", "string_match_v2.jsonl"],
     "the eval job was queued behind the checkpoint sync job; while it was pending the user noticed that eval.sbatch "
     "still read last week's string_match_v1.jsonl (three wrong labels) and changed it to string_match_v2.jsonl, but "
     "Slurm keeps the copy of the batch script taken at submission: the job ran the old script on v1, and the run "
