@@ -17,12 +17,13 @@ MATERIALIZE = (f"{CLI} materialize --input data.jsonl --num-repeats 3 --agent st
 
 
 def run_scripts(tmp_path: Path, scripts: list[str], checkpoint_of_script: list[int] | None = None,
-                shell: str = "bash", rows: list[dict] | None = None, env: str = "string_match") -> Path:
+                shell: str = "bash", rows: list[dict] | None = None, env: str = "string_match",
+                files: dict[str, str] | None = None) -> Path:
     """A run folder where each script (the latest kept as run_eval.sh) ran against a slow policy, logs kept. With
     `checkpoint_of_script`, a policy serves each demo checkpoint (logs/model_server.log, model_server_1.log, ...)
     and each script's URL and CKPT are its checkpoint's server and folder name. `shell` starts the scripts, whatever
     their `#!/bin/bash` line says (`sh run_eval.sh`). data.jsonl holds `rows` (rows of `env` the policy knows), or
-    else the first 10 rows of the bundled string_match data."""
+    else the first 10 rows of the bundled string_match data. `files`: the user's other files (name: text)."""
     served = checkpoint_of_script or [0] * len(scripts)
     run = tmp_path / "run"
     (run / "logs").mkdir(parents=True)
@@ -33,6 +34,8 @@ def run_scripts(tmp_path: Path, scripts: list[str], checkpoint_of_script: list[i
     else:
         (run / "data.jsonl").write_text("".join(json.dumps(row) + "\n" for row in rows))
         environment = type(get_environment(env))(run / "data.jsonl")
+    for name, text in (files or {}).items():
+        (run / name).write_text(text)
     checkpoints = demo_checkpoints(tmp_path / "checkpoints", max(served) + 1, [environment])
     ports, servers = [free_loopback_port() for _ in checkpoints], []
     for index, (checkpoint, port) in enumerate(zip(checkpoints, ports, strict=True)):

@@ -410,3 +410,28 @@ def test_a_collect_run_with_exec_ends_the_script_before_its_profile(tmp_path, pr
     assert (top.category, top.id) == ("config", "shell_pitfalls")
     assert top.title.startswith("run_eval.sh:3 `exec`s python: the shell is replaced by it, so line 4")
     assert top.fix.startswith("Remove `exec` from run_eval.sh:3 so the script goes on after that command")
+
+
+@pytest.mark.parametrize("last_line", ["exit 0", 'echo "settings read"'])
+def test_a_sourced_settings_file_ending_with_exit_ends_the_script_that_sources_it(tmp_path, last_line):
+    """eval_settings.sh was a standalone script that printed its settings and ended with `exit 0`; sourced, its exit
+    ends run_eval.sh itself, with status 0, before anything ran. Without the exit, the run is healthy."""
+    from script_support import CLI, MATERIALIZE, run_scripts
+
+    settings = f"#!/bin/bash\n# the weekly eval's settings\nCONCURRENCY=4\necho \"concurrency $CONCURRENCY\"\n{last_line}\n"
+    run = run_scripts(tmp_path, ["source eval_settings.sh\n" + MATERIALIZE
+                                 + f"{CLI} collect --inputs rollouts_materialized_inputs.jsonl --output rollouts.jsonl "
+                                 "--model-url URL --env string_match --concurrency $CONCURRENCY\n"],
+                      files={"eval_settings.sh": settings})
+
+    report = diagnose(run)
+
+    if last_line != "exit 0":
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    assert not (run / "rollouts_materialized_inputs.jsonl").exists()  # nothing after the source line ran
+    top = report.causes[0]
+    assert (top.category, top.id) == ("config", "shell_pitfalls")
+    assert top.title.startswith("run_eval.sh:2 sources eval_settings.sh, which ends with `exit 0` (line 5): the script "
+                                "stopped there, and line 3")
+    assert top.fix.startswith("Take `exit 0` out of eval_settings.sh (line 5")

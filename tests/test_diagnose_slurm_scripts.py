@@ -31,7 +31,8 @@
 - A job that passes $SLURM_CPUS_PER_TASK to a command without asking for --cpus-per-task: Slurm does not set it, and
   the command gets no value. With the directive, the job runs.
 - A job submitted from a shell that exports `SBATCH_TIMELIMIT=1` (left from a test of the short queue): sbatch takes
-  it before the script's `#SBATCH --time=10`, and the job is cancelled after a minute. Without it, the job runs.
+  it before the script's `#SBATCH --time=10`, and the job is cancelled after a minute. `#SBATCH --time=1:00`, meant
+  as an hour, is a minute to Slurm (minutes:seconds): cancelled too. With `--time=1:00:00`, the job runs.
 - A batch script saved with Windows (CRLF) line endings: sbatch refuses it, and no job runs. Saved with Unix line
   endings, the same script runs.
 - A batch script fixed after its job ran (`DATA=dev.jsonl` -> `test.jsonl`) and the job requeued with `scontrol
@@ -707,8 +708,11 @@ def test_a_job_chained_on_sbatchs_sentence_instead_of_its_id_is_refused(tmp_path
                          "is not a job id and sbatch refused that job")
 
 
-@pytest.mark.parametrize("exported", [True, False])
-def test_a_time_limit_exported_in_the_submitting_shell_overrides_the_directive(tmp_path: Path, exported: bool) -> None:
+@pytest.mark.parametrize("limit", ["exported", "minutes_seconds", "hours"])
+def test_a_time_limit_exported_in_the_submitting_shell_or_written_as_minutes_ends_the_job(tmp_path: Path,
+                                                                                         limit: str) -> None:
+    """`SBATCH_TIMELIMIT=1` exported in the submitting shell overrides the script's `--time=10`; `--time=1:00`, meant
+    as an hour, is one minute to Slurm. Either way the job is cancelled after a minute. `--time=1:00:00` runs."""
     slurm_cluster()
     environment = get_environment("string_match")
     checkpoint = demo_checkpoints(tmp_path / "checkpoints", 1, ["string_match"])[0]
@@ -717,8 +721,9 @@ def test_a_time_limit_exported_in_the_submitting_shell_overrides_the_directive(t
     materialize_file(environment.dataset_path, run / "rollouts_materialized_inputs.jsonl",
                      MaterializationSettings(1, environment.agent_name))
     port = free_loopback_port()
+    directive = {"exported": "10", "minutes_seconds": "1:00", "hours": "1:00:00"}[limit]
     (run / "eval.sbatch").write_text(
-        f"#!/bin/bash\n#SBATCH --output={run}/logs/eval_%j.log\n#SBATCH --time=10\n"
+        f"#!/bin/bash\n#SBATCH --output={run}/logs/eval_%j.log\n#SBATCH --time={directive}\n"
         f"cd {run}\n{' '.join(CLI)} collect --inputs rollouts_materialized_inputs.jsonl --output rollouts.jsonl "
         f"--model-url http://127.0.0.1:{port}/v1 --env string_match --concurrency 1\n")
     (run / "submit.sh").write_text("#!/bin/bash\nJOB=$(sbatch --parsable eval.sbatch)\n"
@@ -726,9 +731,9 @@ def test_a_time_limit_exported_in_the_submitting_shell_overrides_the_directive(t
                                    "while squeue -h -j $JOB 2>/dev/null | grep -q .; do sleep 2; done\n")
     with (run / "logs" / "model_server.log").open("w") as log:
         server = subprocess.Popen([*CLI, "serve-policy", "--checkpoint", str(checkpoint), "--port", str(port),
-                                   "--latency-ms", "3000" if exported else "20"],
+                                   "--latency-ms", "20" if limit == "hours" else "3000"],
                                   stdout=log, stderr=subprocess.STDOUT)
-    environment_of_shell = {**os.environ, **({"SBATCH_TIMELIMIT": "1"} if exported else {})}
+    environment_of_shell = {**os.environ, **({"SBATCH_TIMELIMIT": "1"} if limit == "exported" else {})}
     try:
         time.sleep(2.5)
         with (run / "logs" / "submit.log").open("w") as log:
@@ -740,11 +745,17 @@ def test_a_time_limit_exported_in_the_submitting_shell_overrides_the_directive(t
 
     report = diagnose(run)
 
-    if not exported:
-        assert "TimeLimit=00:10:00" in (run / "logs" / "submit.log").read_text()
+    if limit == "hours":
+        assert "TimeLimit=01:00:00" in (run / "logs" / "submit.log").read_text()
         assert report.category == "healthy", [f.title for f in report.causes]
         return
+    assert "TimeLimit=00:01:00" in (run / "logs" / "submit.log").read_text()
     top = report.causes[0]
+    if limit == "minutes_seconds":
+        assert (top.category, top.id) == ("config", "time_given_as_minutes_and_seconds"), [f.title for f in report.causes]
+        assert top.title.startswith("eval.sbatch:3 asks for `--time=1:00`, which Slurm reads as 1 minute")
+        assert "`#SBATCH --time=1:00:00`" in top.fix
+        return
     assert (top.category, top.id) == ("config", "time_limit_other_than_the_directive")
     assert top.title.startswith("The job ran with a time limit of 00:01:00, not the `--time=10` of eval.sbatch:3")
     assert "`unset SBATCH_TIMELIMIT`" in top.fix

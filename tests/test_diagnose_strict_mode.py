@@ -1,6 +1,7 @@
 """A run script in strict mode (`set -euo pipefail`), run for real by bash against the simulated policy, passing an
 optional variable to the collection without a default: on a run where nobody set it bash stops there, and the
-collection never runs. With a default (`${EXTRA_FLAGS:-}`) the run is whole and healthy."""
+collection never runs. With a default (`${EXTRA_FLAGS:-}`) the run is whole and healthy. Likewise a `read` at the end
+of a file without a final newline, and a counter incremented from 0 with `((step++))`, under `set -e`."""
 
 from pathlib import Path
 
@@ -54,3 +55,25 @@ def test_a_read_at_the_end_of_a_file_without_a_newline_stops_a_set_e_script(tmp_
     assert (top.category, top.id) == ("config", "read_at_the_end_of_a_file_stopped_a_strict_script")
     assert top.title == ("run_eval.sh:4 reads model_url.txt, which has no final newline: `read` returned 1 at its end "
                          "and `set -e` (set -euo pipefail) stopped the script there")
+
+
+@pytest.mark.parametrize("increment", ["((step++))", "step=$((step + 1))"])
+def test_a_counter_incremented_from_zero_under_set_e_stops_the_script(tmp_path: Path, increment: str) -> None:
+    """The run script numbers its steps with `((step++))` from step=0: the arithmetic command's value is 0, it returns
+    1, and `set -e` ends the script before anything ran. Counted with `step=$((step + 1))`, the run is healthy."""
+    script = (f"set -e\nstep=0\n{increment}\n" + 'echo "== step $step of 2: materialize"\n' + MATERIALIZE
+              + f"{CLI} collect --inputs rollouts_materialized_inputs.jsonl --output rollouts.jsonl --model-url URL "
+                "--env string_match --concurrency 4\n")
+    run = run_scripts(tmp_path, [script])
+
+    report = diagnose(run)
+
+    if "$((" in increment:
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    assert not (run / "rollouts_materialized_inputs.jsonl").exists()
+    top = report.causes[0]
+    assert (top.category, top.id) == ("config", "arithmetic_zero_stopped_a_strict_script")
+    assert top.title == ("run_eval.sh:4 `((step++))` counts from step=0: its value is 0, so it returned 1 and `set -e` "
+                         "stopped the script there")
+    assert "`step=$((step + 1))`" in top.fix

@@ -171,6 +171,12 @@ SCENARIOS.update({
     "heredoc_spaces": lambda root: fixtures.write_task(root, "sorted-fruit", test=(
         "if test -f /app/done; then\n\tcat <<-EOF > /logs/verifier/reward.txt\n\t1\n    EOF\nelse\n"
         "\techo 0 > /logs/verifier/reward.txt\nfi")),
+    # test.sh in the team's strict style reads a folder only the CI machines set: in the sandbox, `set -u` stops it
+    # before it writes a reward; the task `works` beside it gives the variable a default
+    "strict_unset": lambda root: tuple(fixtures.write_task(root, name, test=(
+        f"set -euo pipefail\nexpected_dir={reading}\n"
+        "if test -f /app/done; then echo 1 > /logs/verifier/reward.txt; else echo 0 > /logs/verifier/reward.txt; fi"))
+        for name, reading in (("strict-check", "$CI_EXPECTED_DIR"), ("works", "${CI_EXPECTED_DIR:-/tests}")))[0],
     # the text pasted from a word processor: non-breaking spaces between words, which `tr -s ' '` does not split
     "unicode_spaces": lambda root: (_with_files(_top_word_task(root, "pasted-text", "the"), {
         "text.txt": "The cat\u00a0saw the\u00a0dog and\u00a0the bird\n"}), _top_word_task(root, "works", "the"))[0],
@@ -364,6 +370,9 @@ EXPECTED = [
     ("newer_python", "verifier_runtime", ("json-version's tests/test.sh:2 runs Python the sandbox's python3 cannot "
                                           "parse (SyntaxError: f-string",),
      ("with other quotes inside the f-string", "python3 --version", "gym-pipeline tasks validate")),
+    ("strict_unset", "verifier_runtime", ("test.sh stopped at line 3: CI_EXPECTED_DIR is unset, and the script runs "
+                                          "with `set -u`",),
+     ("`${CI_EXPECTED_DIR:-}`", "`set -u` stops at the first variable nobody set")),
     ("unicode_spaces", "data_schema", ("pasted-text's text.txt has Unicode spaces between its words: U+00A0",),
      ("with plain spaces for its U+00A0 `\\u00a0` (non-breaking space)", "gym-pipeline tasks validate")),
     ("padded_words", "data_schema", ("unique-words's words.txt has trailing spaces on some lines",),

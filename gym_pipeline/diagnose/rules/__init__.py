@@ -44,7 +44,10 @@ from gym_pipeline.diagnose.rules.batch_folders import (
 )
 from gym_pipeline.diagnose.rules.batch_script_format import rule_batch_script_with_windows_line_endings
 from gym_pipeline.diagnose.rules.batch_steps import rule_step_ended_with_its_batch_script
-from gym_pipeline.diagnose.rules.batch_time_limit import rule_time_limit_other_than_the_directive
+from gym_pipeline.diagnose.rules.batch_time_limit import (
+    rule_time_given_as_minutes_and_seconds,
+    rule_time_limit_other_than_the_directive,
+)
 from gym_pipeline.diagnose.rules.canned_replies import (
     rule_answers_from_a_second_server,
     rule_one_reply_to_different_prompts,
@@ -244,6 +247,7 @@ from gym_pipeline.diagnose.rules.staged_copies import rule_inputs_from_a_copy_st
 from gym_pipeline.diagnose.rules.stale_bytecode import rule_module_run_from_stale_bytecode
 from gym_pipeline.diagnose.rules.stored_replies import rule_replies_from_an_earlier_run
 from gym_pipeline.diagnose.rules.strict_mode import (
+    rule_arithmetic_zero_stopped_a_strict_script,
     rule_read_at_the_end_of_a_file_stopped_a_strict_script,
     rule_unset_variable_stopped_a_strict_script,
 )
@@ -331,6 +335,7 @@ RULES: tuple[Rule, ...] = (
     Rule(1, "keys_given_twice_in_settings", rule_keys_given_twice_in_settings),
     Rule(1, "unset_variable_stopped_a_strict_script", rule_unset_variable_stopped_a_strict_script),
     Rule(1, "read_at_the_end_of_a_file_stopped_a_strict_script", rule_read_at_the_end_of_a_file_stopped_a_strict_script),
+    Rule(1, "arithmetic_zero_stopped_a_strict_script", rule_arithmetic_zero_stopped_a_strict_script),
     Rule(1, "bash_script_run_by_sh", rule_bash_script_run_by_sh),
     Rule(1, "bsd_sed_in_place_on_gnu_sed", rule_bsd_sed_in_place_on_gnu_sed),
     Rule(1, "cd_resolved_through_cdpath", rule_cd_resolved_through_cdpath),
@@ -372,6 +377,7 @@ RULES: tuple[Rule, ...] = (
     Rule(1, "array_ids_not_the_files_numbers", rule_array_ids_not_the_files_numbers),
     Rule(1, "steps_queued_inside_the_job", rule_steps_queued_inside_the_job),
     Rule(1, "time_limit_other_than_the_directive", rule_time_limit_other_than_the_directive),
+    Rule(1, "time_given_as_minutes_and_seconds", rule_time_given_as_minutes_and_seconds),
     Rule(1, "rollout_retries_turned_off", rule_rollout_retries_turned_off),
     Rule(1, "job_spent_its_time_waiting_for_a_lock", rule_job_spent_its_time_waiting_for_a_lock),
     Rule(1, "collection_timed_out_waiting_for_a_lock", rule_collection_timed_out_waiting_for_a_lock),

@@ -5,6 +5,8 @@ then the script's `#SBATCH` lines. An `export SBATCH_TIMELIMIT=1` left in the su
 partition's short queue, a profile line) silently gives every job one minute, whatever the script asks: the job is
 cancelled "DUE TO TIME LIMIT" and the script looks right. Named when the job's own time limit, as `scontrol show job`
 printed it, differs from the directive and the sbatch call does not pass `--time` itself.
+
+A directive of one colon is minutes:seconds: `#SBATCH --time=1:00`, meant as an hour, gives the job one minute.
 """
 
 from __future__ import annotations
@@ -75,4 +77,36 @@ def rule_time_limit_other_than_the_directive(ev: Evidence) -> list[Finding]:
                 f"from the profile it came from), or pass the limit meant on the command line (`sbatch --time={asked} "
                 f"{name}`); check with `scontrol show job <id> | grep TimeLimit`; then submit again.",
         )]
+    return []
+
+
+# `--time=1:00`: one colon is minutes:seconds to Slurm, a few whole "hours" to whoever wrote it
+_MINUTES_SECONDS = re.compile(r"^(?P<hours>[1-9]|1\d|2[0-4]):00$")
+
+
+def rule_time_given_as_minutes_and_seconds(ev: Evidence) -> list[Finding]:
+    """A job cancelled at its time limit whose `#SBATCH --time` is `H:00` (one colon): Slurm reads minutes:seconds,
+    so `1:00` is one minute, where an eval of hours was meant (`1:00:00`)."""
+    limits = ev.hits("slurm_time_limit")
+    if not limits:
+        return []
+    for script in ev.user_files:
+        for number, line in enumerate(script.text.splitlines(), 1):
+            if not (directive := _DIRECTIVE_TIME.match(line)) or not (clock := _MINUTES_SECONDS.match(directive["time"])):
+                continue
+            asked, hours = directive["time"], int(clock["hours"])
+            name = script.name.rsplit("/", 1)[-1]
+            return [Finding(
+                category=CONFIG,
+                title=f"{name}:{number} asks for `--time={asked}`, which Slurm reads as {hours} minute"
+                      f"{'s' if hours > 1 else ''} (minutes:seconds), and it cancelled the job at that limit",
+                evidence=[EvidenceLine(file=script.name, line=number, text=line.strip()), limits[0].evidence()],
+                cause=f"Slurm reads a time with one colon as minutes:seconds: `--time={asked}` gives the job {hours} "
+                      f"minute{'s' if hours > 1 else ''}, not {hours} hour{'s' if hours > 1 else ''}. The job was "
+                      "cancelled \"DUE TO TIME LIMIT\" with its work undone: what the run lacks follows from it.",
+                fix=f"Write the hours with three fields in {name} line {number}: `#SBATCH --time={hours}:00:00` (or "
+                    f"`--time={hours * 60}`, in minutes); check with `scontrol show job <id> | grep TimeLimit`, then "
+                    "submit again (a collection that had started resumes with --resume).",
+                explains=frozenset({"slurm_time_limit"}),
+            )]
     return []

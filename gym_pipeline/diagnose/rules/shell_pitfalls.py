@@ -12,6 +12,9 @@
 - `REPEATS = 5` in a file the shell reads (`.env`, `.sh`): with spaces around `=` it is no assignment but a command
   named REPEATS (`REPEATS: command not found`), so the variable keeps its default.
 
+- A settings file that ends with `exit 0` (a standalone script turned into one), sourced: exit in a sourced file
+  ends the shell that sources it, so nothing after the `source` line runs, and the script exits 0.
+
 - `#SBATCH` lines after the first command of a batch script: sbatch reads directives only up to the first line that
   is not a comment, so the job runs without them (no `--array`: one task; no `--time`, `--mem`: the defaults).
 
@@ -77,7 +80,8 @@ _PARAMETERS_WITHIN = 6  # lines after `name() {` where its `local a=$1 b=$2` are
 
 
 def rule_shell_pitfalls(ev: Evidence) -> list[Finding]:
-    for finding in (_directives_after_a_command(ev), _exec_before_later_commands(ev), _spaced_assignment(ev), _loop_in_a_pipeline(ev),
+    for finding in (_directives_after_a_command(ev), _exec_before_later_commands(ev), _sourced_file_exits(ev),
+                    _spaced_assignment(ev), _loop_in_a_pipeline(ev),
                     _defaults_sourced_after_options(ev), _settings_not_exported(ev), _function_arguments_swapped(ev),
                     _array_without_index(ev), _table_without_declare_a(ev), _array_joined_into_one_word(ev),
                     _argument_in_other_case(ev),
@@ -140,6 +144,44 @@ def _exec_before_later_commands(ev: Evidence) -> Finding | None:
                       "nothing said so.",
                 fix=f"Remove `exec` from {file.name}:{number} so the script goes on after that command, then run the "
                     f"lines that never ran (from line {later[0]}: `{later[1][:60]}`).",
+            )
+    return None
+
+
+_SOURCES = re.compile(r"^(?:source|\.)\s+[\"']?(?P<path>[^\s\"';&|]+)")
+_TOP_LEVEL_EXIT = re.compile(r"^exit(?:\s+(?P<status>\d+))?\s*(?:#.*)?$")
+
+
+def _sourced_file_exits(ev: Evidence) -> Finding | None:
+    """A script that sources a file ending with a top-level `exit` (a standalone script turned into a settings
+    file): exit in a sourced file ends the shell that sources it, so nothing after the `source` line runs."""
+    files = {Path(file.name).name: file for file in shell_files(ev, _SOURCED)}
+    for script in shell_files(ev):
+        commands = list(joined_commands(script))
+        for index, (number, line) in enumerate(commands):
+            sourced = files.get(Path(match["path"]).name) if (match := _SOURCES.match(line)) else None
+            if sourced is None or sourced is script:
+                continue
+            exit_line = next(((n, text.strip()) for n, text in enumerate(sourced.text.splitlines(), 1)
+                              if _TOP_LEVEL_EXIT.match(text)), None)
+            later = next(((n, text.strip()) for n, text in commands[index + 1:]
+                          if text.strip() and not text.lstrip().startswith("#") and not _BLOCK_END.match(text)), None)
+            if exit_line is None or later is None:
+                continue
+            return Finding(
+                category=CONFIG,
+                title=f"{script.name}:{number} sources {sourced.name}, which ends with `{exit_line[1]}` (line "
+                      f"{exit_line[0]}): the script stopped there, and line {later[0]} (`{later[1][:60]}`) and every "
+                      "line after it never ran",
+                evidence=[EvidenceLine(file=script.name, line=number, text=line.strip()),
+                          EvidenceLine(file=sourced.name, line=exit_line[0], text=exit_line[1]),
+                          EvidenceLine(file=script.name, line=later[0], text=later[1])],
+                cause=f"`source` runs a file in the shell that sources it, so an `exit` in {sourced.name} (a standalone "
+                      f"script's last line, kept when it became a settings file) ends {script.name} itself, with that "
+                      f"exit's status: none of {script.name} after line {number} ran, and nothing said so.",
+                fix=f"Take `{exit_line[1]}` out of {sourced.name} (line {exit_line[0]}; a sourced file ends by reaching "
+                    "its end, or with `return`), then run the lines that never ran (from "
+                    f"{script.name} line {later[0]}: `{later[1][:60]}`).",
             )
     return None
 

@@ -6,6 +6,9 @@
 - `set -e`: `read -r URL < model_url.txt` over a file written without a final newline (`printf '%s' "$URL"`): read
   sets the variable but returns 1 at the end of the file, and `set -e` ends the script there without a word.
 
+- `set -e`: `((step++))` with step at 0: the arithmetic command's value is 0 (the value before the increment), so it
+  returns 1, and `set -e` ends the script at its first counter line.
+
 What the run lacks (rollouts, a profile) follows from it.
 """
 
@@ -17,7 +20,7 @@ from pathlib import Path
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import Finding
-from gym_pipeline.diagnose.vocabulary import CONFIG
+from gym_pipeline.diagnose.vocabulary import CONFIG, VERIFIER_RUNTIME
 
 _STRICT = re.compile(r"^\s*set\s+(?:-\w*u\w*\b|-o\s+nounset\b)")
 
@@ -35,8 +38,10 @@ def rule_unset_variable_stopped_a_strict_script(ev: Evidence) -> list[Finding]:
     # the line reading it may be a continuation of the command bash names
     reading = next(((at, text.strip()) for at, text in enumerate(lines[number - 1:number + 5], number)
                     if re.search(rf"\$\{{?{re.escape(name)}\b(?![:}}]?[-=?+])", text)), None) if lines else None
+    # a task's test.sh (its output kept under verifier/) is the verifier: it stopped before it wrote a reward
+    verifier = script == "test.sh" or "/verifier/" in f"/{hit.evidence().file}"
     return [Finding(
-        category=CONFIG,
+        category=VERIFIER_RUNTIME if verifier else CONFIG,
         title=f"{script} stopped at line {number}: {name} is unset, and the script runs with `set -u`"
               + (f" ({strict[1]})" if strict else ""),
         evidence=[hit.evidence(),
@@ -45,10 +50,14 @@ def rule_unset_variable_stopped_a_strict_script(ev: Evidence) -> list[Finding]:
                   *([EvidenceLine(file=file.name, line=strict[0], text=strict[1])] if file and strict else [])],
         cause=f"Under `set -u` bash stops a script that reads a variable nobody set; {script} reads ${name} at line "
               f"{number} without a default, so on this run (where it was not set) bash stopped there, and nothing "
-              "after that line ran: what the run lacks past that point follows from it.",
+              "after that line ran: what the run lacks past that point follows from it."
+              + (f" {script} is the task's verifier: it runs in the sandbox, which has none of the variables a CI "
+                 "machine or a login shell sets, and it stopped before it wrote a reward." if verifier else ""),
         fix=f"In {file.name if file else script}, give {name} a default where it is read (`${{{name}:-}}`, or "
-            f"`{name}=\"${{{name}:-}}\"` near the top), or set it before the script runs; then run the script again "
-            "(a collection that had started resumes with --resume).",
+            f"`{name}=\"${{{name}:-}}\"` near the top), or set it before the script runs (`set -u` stops at the "
+            "first variable nobody set); then "
+            + ("check the task with its oracle (`gym-pipeline tasks validate <task folder>`) and collect again." if verifier
+               else "run the script again (a collection that had started resumes with --resume)."),
         explains=frozenset({"unbound_variable"}),
     )]
 
@@ -94,6 +103,45 @@ def rule_read_at_the_end_of_a_file_stopped_a_strict_script(ev: Evidence) -> list
                 fix=f"In {file.name}:{number}, read it so a missing newline does not fail (`"
                     f"{read['names'].split()[0]}=$(cat {read['file']})`, or `read -r ... < {read['file']} || true`), "
                     f"or write {read['file']} with a final newline (`printf '%s\\n' ...`); then run again.",
+            )]
+    return []
+
+
+# `((step++))` or `let step++` alone on a line: the command's status is that of the value before the increment
+_POST_INCREMENT = re.compile(r"^\s*(?:\(\(\s*(?P<a>[A-Za-z_]\w*)\s*\+\+\s*\)\)|let\s+[\"']?(?P<b>[A-Za-z_]\w*)\+\+[\"']?)"
+                             r"\s*(?:#.*)?$")
+
+
+def rule_arithmetic_zero_stopped_a_strict_script(ev: Evidence) -> list[Finding]:
+    """`((step++))` under `set -e` with step at 0: an arithmetic command whose value is 0 returns 1, and a
+    post-increment's value is the old one, so the first counter line ends the script without a word."""
+    if ev.run_dir is None or not ev.run_dir.is_dir() or ev.artifacts.rollouts.valid_rows:
+        return []
+    for file in ev.user_files:
+        lines = file.text.splitlines()
+        strict = next(((at, text.strip()) for at, text in enumerate(lines, 1) if _ERREXIT.match(text)), None)
+        if strict is None:
+            continue
+        for number, line in enumerate(lines[strict[0]:], strict[0] + 1):
+            if (counter := _POST_INCREMENT.match(line)) is None:
+                continue
+            name = counter["a"] or counter["b"]
+            assigned = next((text.strip() for text in reversed(lines[:number - 1])
+                             if re.match(rf"^\s*(?:local\s+|declare\s+(?:-i\s+)?)?{name}=", text)), None)
+            if assigned is None or not re.search(r"=[\"']?0[\"']?\s*(?:#.*)?$", assigned) \
+                    or _said_after(ev, lines[number:number + 3]):
+                continue
+            return [Finding(
+                category=CONFIG,
+                title=f"{file.name}:{number} `{line.strip()}` counts from {name}=0: its value is 0, so it returned 1 "
+                      "and `set -e`" + (f" ({strict[1]})" if strict[1] != "set -e" else "") + " stopped the script there",
+                evidence=[EvidenceLine(file=file.name, line=number, text=line.strip()),
+                          EvidenceLine(file=file.name, line=strict[0], text=strict[1])],
+                cause=f"A bash arithmetic command returns 1 when its value is 0, and `{name}++` has the value {name} had "
+                      f"before the increment: from `{assigned}` that is 0, so the line failed; under `set -e` a failing "
+                      f"command ends the script, so nothing after line {number} ran, and no error was printed.",
+                fix=f"In {file.name}:{number}, count so the command cannot fail under `set -e`: `{name}=$(({name} + 1))` (or "
+                    f"`(({name}++)) || true`, or the pre-increment `((++{name}))`); then run again.",
             )]
     return []
 

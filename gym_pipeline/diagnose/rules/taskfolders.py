@@ -324,12 +324,18 @@ def _treatment(kind: str) -> str:
 
 def _last_printed_line(ev: Evidence, row: dict[str, Any]) -> EvidenceLine | None:
     """The last line test.sh printed: where a crashed verifier says why."""
-    path = Path(row.get("episode_log_dir") or "") / "verifier" / TEST_STDOUT
-    if not row.get("episode_log_dir") or not path.is_file():
+    if not row.get("episode_log_dir"):
+        return None
+    # the folder the row names, or the same one in this run folder (a run folder moved since)
+    path = locate_named_file(Path(row["episode_log_dir"]) / "verifier" / TEST_STDOUT, ev.run_dir)
+    if not path.is_file():
         return None
     lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
     last = next((n for n in range(len(lines), 0, -1) if lines[n - 1].strip()), None)
     return EvidenceLine(file=ev.rel(path), line=last, text=lines[last - 1]) if last else None
+
+
+_UNBOUND = re.compile(r": [A-Za-z_]\w*: unbound variable$")
 
 
 # a finding of one kind in one task, read again against that task's own files (or returned as it is)
@@ -350,6 +356,8 @@ def _by_kind_findings(ev: Evidence, run: TaskFolderRun, kinds: Iterable[str], ca
         if kind == TASK_DEADLINE:  # every attempt's line, which the known problem of its message cites too
             evidence += [_line(ev, p, n, row, "_ng_failure_stage", "_ng_failure_message") for p, n, row in hits[1:8]]
             evidence += _summary_lines(ev, "Episode exceeded the time budget")
+        # test.sh stopped by `set -u` before it wrote the reward: the strict-mode reading names the variable
+        stopped_unset = kind == MISSING_REWARD and printed is not None and _UNBOUND.search(printed.text) is not None
         in_failures = [row for p, _, row in hits if p.name == FAILURES_FILE]
         episodes = {(row["_ng_task_index"], row["_ng_rollout_index"]) for row in in_failures}
         finding = Finding(
@@ -362,6 +370,7 @@ def _by_kind_findings(ev: Evidence, run: TaskFolderRun, kinds: Iterable[str], ca
             fix=fix(run, kind, tasks) + _ended_early(reason),
             explains=frozenset({"task_deadline"} if kind == TASK_DEADLINE else ()),
             failed_keys=frozenset(episodes),
+            effect=stopped_unset,
         )
         findings.append(reading(ev, run, finding, kind, tasks[0]) if reading and len(tasks) == 1 else finding)
     return findings
@@ -865,7 +874,7 @@ def rule_sandbox_commands_killed(ev: Evidence) -> list[Finding]:
 
 _SHELL_ERROR = re.compile(r"^(?:\S*test\.sh|\S*bash|sh): (?:line \d+: )?[^\n]*?(?:integer expression expected|unary "
                           r"operator expected|binary operator expected|too many arguments|syntax error|bad substitution"
-                          r"|unbound variable|command not found)")
+                          r"|command not found)")
 
 
 def rule_test_script_errors(ev: Evidence) -> list[Finding]:
