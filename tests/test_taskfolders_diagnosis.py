@@ -138,6 +138,15 @@ SCENARIOS.update({
              "/logs/verifier/reward.txt"), {"server.log": "[info] start\n[error] disk full\n[error] disk full\n"}),
         "Count the lines of /app/server.log that contain the word ERROR and write the number to /app/count.txt "
         "(count-errors).\n"),
+    # the log refreshed from an export that ends its lines with bare carriage returns: one line to grep; the task
+    # `count-warnings` beside it keeps Unix line endings
+    "bare_returns": lambda root: tuple(_with_instruction(_with_files(fixtures.write_task(
+        root, name, dockerfile=f"FROM {fixtures.DEFAULT_IMAGE}\nWORKDIR /app\nCOPY server.log /app/\n",
+        solve="grep -c ERROR /app/server.log > /app/count.txt",
+        test='test "$(cat /app/count.txt)" = 2 && echo 1 > /logs/verifier/reward.txt || echo 0 > '
+             "/logs/verifier/reward.txt"), {"server.log": f"INFO start{end}ERROR disk full{end}ERROR disk full{end}"}),
+        f"Count the lines of /app/server.log that contain ERROR and write the number to /app/count.txt ({name}).\n")
+        for name, end in (("count-errors", "\r"), ("count-warnings", "\n")))[0],
     # a quick-mode guard kept from the team's CI, before the check: nothing sets FULL_CHECK in the sandbox
     "quick_mode": lambda root: fixtures.write_task(root, "quick-guard", test=(
         '[ -n "$FULL_CHECK" ] || exit 0\n' + fixtures.PASSING_TEST)),
@@ -415,6 +424,8 @@ EXPECTED = [
     ("column_moved", "data_schema", ("moved-column's sales.csv has its columns in another order (amount,region) "
                                      "than instruction.md says (region,amount)",),
      ("with its columns in the order instruction.md gives (region,amount)", "gym-pipeline tasks validate")),
+    ("bare_returns", "data_schema", ("count-errors's server.log has bare carriage returns (\\r) ending its lines",),
+     ("each carriage return a newline", "`tr '\\r' '\\n' < server.log", "gym-pipeline tasks validate")),
     ("level_case", "data_schema", ("count-errors's server.log has no line with ERROR, which instruction.md asks "
                                    "about, and 2 with `error`",),
      ("with ERROR written as instruction.md and the test expect it", "gym-pipeline tasks validate")),

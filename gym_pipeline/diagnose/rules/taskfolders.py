@@ -1010,6 +1010,11 @@ def _reformatted(path: Path) -> tuple[str, str, str] | None:
     if b"\r\n" in content:
         return "Windows (CRLF) line endings", "every line read in the sandbox ends with a carriage return", \
             f"with Unix line endings: `sed -i 's/\\r$//' {path.name}` or `dos2unix {path.name}`"
+    if content.count(b"\r") > 1 and b"\n" not in content.rstrip(b"\r\n"):
+        return "bare carriage returns (\\r) ending its lines, and no newline", "for grep, wc, sort and every line tool " \
+            "the whole file is one line (`grep -c` counts 1, `wc -l` 0): an export of a tool that writes old Mac line " \
+            "endings", f"with Unix line endings (each carriage return a newline): `tr '\\r' '\\n' < {path.name} > {path.name}.unix && mv {path.name}.unix " \
+            f"{path.name}`"
     text = content.decode("utf-8", errors="replace")
     if spaces := sorted({char for char in text if char in _UNICODE_SPACES}):
         named = ", ".join(f"U+{ord(char):04X} `\\u{ord(char):04x}` ({_UNICODE_SPACES[char]})" for char in spaces)
