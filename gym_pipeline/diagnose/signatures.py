@@ -225,6 +225,10 @@ SIGNATURES: tuple[Signature, ...] = (
     Signature("device_not_permitted",
               r": /dev/(?P<device>null|zero|full|u?random|tty\d*|fuse|kvm|nvidia[\w-]*|dri/[\w.-]+): "
               r"(?P<reason>Operation not permitted|Permission denied)$"),
+    # the machine's own loopback refused as a network nobody can reach: the process's network namespace has `lo` down
+    Signature("loopback_unreachable",
+              r"(?:Cannot connect to host|connect(?:ion)? to) (?P<host>127\.\d+\.\d+\.\d+|localhost|\[?::1\]?)"
+              r"[^\n]*Network is unreachable"),
     Signature("ended_by_hangup", r"^gym-pipeline [\w -]+: ended by SIGHUP:"),
     Signature("ended_by_cpu_limit", r"^gym-pipeline [\w -]+: ended by SIGXCPU:"),
     Signature("ended_by_alarm", r"^gym-pipeline [\w -]+: ended by SIGALRM:"),
@@ -456,6 +460,21 @@ KNOWN_PROBLEMS: tuple[KnownProblem, ...] = (
         "Check the device from inside the job (`ls -l /dev/{device}` shows a character device; `cat "
         "/sys/fs/cgroup/devices/<job cgroup>/devices.list` on cgroup v1, or the launcher's or container's device "
         "allow list, must hold it: `c 1:3 rwm` for /dev/null) and ask the admins to restore it; then run again.",
+        "seeds/000 debug step 1: job state and logs",
+    ),
+    KnownProblem(
+        "loopback_unreachable", 1, INFRA, ("loopback_unreachable",),
+        "The run could not reach {host}, its own machine's loopback: Network is unreachable",
+        "Connecting to {host} failed with `Network is unreachable` (ENETUNREACH). On a machine's own loopback that "
+        "happens only in a network namespace whose `lo` is down: a private one the run was started in (`unshare "
+        "--net`, a site job wrapper or sandbox that isolates each job's network, a container run with `--network "
+        "none`). The model server listens in the node's own network namespace, which the run could not see, so "
+        "whatever it asked of the server never arrived.",
+        "Run the eval in the model server's network namespace: start it outside what gives it a private one (`unshare "
+        "--net`, the site's job wrapper, `--network none`), or with the wrapper's option to keep the host network, or "
+        "serve the model inside the same namespace or container. "
+        "Check from inside the job: `ip addr show lo` (UP, with 127.0.0.1) and `curl -s http://{host}:<port>/v1/models`; "
+        "then collect again with --resume.",
         "seeds/000 debug step 1: job state and logs",
     ),
     KnownProblem(
