@@ -7,7 +7,8 @@
 - A "collect once" marker an earlier run left: the next run skips its collection. Removed between runs, it is no
   finding. A lock folder (`mkdir eval.lock || exit 0`, removed by an EXIT trap) left by a run killed outright: every
   later run skips; after a run that ended normally, the next one runs.
-- A time budget spent by a loop that runs one collection per `split` chunk, one after another; and by a collection
+- A time budget spent by a loop that runs one collection per `split` chunk, one after another (or per row, each into
+  a part merged only at the end the budget never reaches); and by a collection
   at a concurrency of 1 whose output nobody kept, where only the manifest tells.
 - An output folder named after the eval code's version but not the checkpoint, skipped when it holds rollouts: the
   new checkpoint's run profiles the last one's. Named after the checkpoint too, it is collected afresh.
@@ -19,6 +20,7 @@
 
 from pathlib import Path
 
+import pytest
 from script_support import CLI, MATERIALIZE, run_scripts
 
 from gym_pipeline.diagnose import diagnose
@@ -83,6 +85,32 @@ def test_a_budget_spent_by_one_collection_per_chunk_in_turn_blames_the_loop(tmp_
     assert (top.category, top.id) == ("throughput_resources", "interrupted_collection")
     assert [line.where for line in top.evidence][1] == "run_eval.sh:7"
     assert "instead of `split` and `for chunk in chunks/task_??; do`" in top.fix
+
+
+@pytest.mark.parametrize("budget_s", [8, 170])
+def test_a_budget_spent_by_one_collection_per_row_before_the_merge_blames_the_loop(tmp_path: Path,
+                                                                                  budget_s: int) -> None:
+    """One collection per input row, each into a part of its own, merged at the end of the budgeted script: the budget
+    runs out first, so the run folder has parts and no rollouts file. Given its time, the merge runs and it is
+    healthy."""
+    run = run_scripts(tmp_path, [MATERIALIZE + f"timeout {budget_s} bash -c '\nrm -rf shards && mkdir shards\n"
+                                 "split -l 1 -d -a 3 rollouts_materialized_inputs.jsonl shards/row_\n"
+                                 "for shard in shards/row_???; do\n"
+                                 f"  {CLI} collect --inputs $shard --output $shard.rollouts.jsonl --model-url URL "
+                                 "--env string_match --concurrency 1\ndone\n"
+                                 "cat shards/*.rollouts.jsonl > rollouts.jsonl'\n"
+                                 'echo "eval exited $?"\n'])
+
+    report = diagnose(run)
+
+    if budget_s > 100:
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    assert not (run / "rollouts.jsonl").exists() and any((run / "shards").glob("*.rollouts.jsonl"))
+    top = report.causes[0]
+    assert (top.category, top.id) == ("throughput_resources", "interrupted_collection"), [f.title for f in report.causes]
+    assert "each writing a part the script merges only at its end" in top.cause
+    assert "instead of `split` and `for shard in shards/row_???; do`" in top.fix
 
 
 def test_a_pause_between_the_chunks_is_named_in_the_fix(tmp_path: Path) -> None:

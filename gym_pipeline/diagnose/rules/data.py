@@ -426,6 +426,8 @@ def rule_rollouts_written_elsewhere(ev: Evidence) -> list[Finding]:
         return []
     for hit in ev.hits("builtin_wrote"):
         path = hit.groups["path"]
+        if ev.run_dir is not None and not Path(path).is_absolute() and (ev.run_dir / path).is_file():
+            continue  # a part the run's own script writes inside the folder (a shard it merges later)
         return [Finding(
             category=CONFIG,
             title=f"The collection wrote {hit.groups['collected']} rollouts to {path}, not to this run folder",

@@ -80,6 +80,13 @@ def rule_interrupted_collection(ev: Evidence) -> list[Finding]:
     if not interrupts:
         return []
     missing = ev.artifacts.missing_without_failure
+    if (not ev.artifacts.rollouts.valid_rows and _budget_spent(interrupts[-1]) and (parts := ev.hits("builtin_wrote"))
+            and (loop := serial_collections(ev.user_files)) is not None):
+        # the loop's collections each wrote a part of their own, to be merged at the end the budget never reached
+        done, rows = sum(int(hit.groups["collected"]) for hit in parts), ev.artifacts.materialized.valid_rows
+        return [_serial_collections(ev, interrupts[-1], loop, f"{max(rows - done, 0)} of {rows} rollouts were still "
+                                    f"to do ({plural(len(parts), 'collection')} had finished, each writing a part "
+                                    "the script merges only at its end)")]
     if not missing or ev.artifacts.failure_groups or not ev.artifacts.rollouts.valid_rows:
         return []  # stopped after the end or before anything finished, or something failed: other rules say why
     if updates and updates[-1][2] < SLOW_MIN_S and not _budget_spent(interrupts[-1]):
