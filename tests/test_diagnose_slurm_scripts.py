@@ -41,6 +41,8 @@
 - A submit script that copies the data into a staging folder and queues the job behind another: labels fixed while
   the job waits never reach the staged copy, and the run is of the old rows. Fixed before submitting, the copy is
   the fixed data.
+- A job suspended while it collects (`scontrol suspend`, as a partition that preempts by suspension does): its
+  processes stop, and the submit script gives up with the run incomplete. Not suspended, it finishes.
 - A job kept `--dependency=singleton` from a template while the user's debugging job of the same name runs: it stays
   PENDING until the CI step gives up (scontrol's fields say why). With no other job of that name, it runs.
 """
@@ -869,3 +871,53 @@ def test_a_singleton_job_waits_for_the_users_other_job_of_the_same_name(tmp_path
     assert (top.category, top.id) == ("config", "job_never_started")
     assert top.fix.startswith("In ci_eval.sbatch, remove `#SBATCH --dependency=singleton` (kept from another job's "
                               "template), or give the job a --job-name of its own (`squeue -u $USER -n ci-eval`")
+
+
+@pytest.mark.parametrize("suspended", [True, False])
+def test_a_job_suspended_while_it_collects_is_named_from_its_state(tmp_path: Path, suspended: bool) -> None:
+    """The cluster suspends the eval job for a job of higher priority (here `scontrol suspend`, as preemption by
+    suspension does): its processes stop, and the submit script gives up after its budget with the run incomplete,
+    printing the job's state. Not suspended, the job finishes and the run is healthy."""
+    slurm_cluster()
+    environment = get_environment("string_match")
+    checkpoint = demo_checkpoints(tmp_path / "checkpoints", 1, ["string_match"])[0]
+    run = tmp_path / "run"
+    (run / "logs").mkdir(parents=True)
+    materialize_file(environment.dataset_path, run / "rollouts_materialized_inputs.jsonl",
+                     MaterializationSettings(1, environment.agent_name))
+    port = free_loopback_port()
+    (run / "eval.sbatch").write_text(
+        f"#!/bin/bash\n#SBATCH --output={run}/logs/eval_%j.log\n#SBATCH --time=10\n"
+        f"cd {run}\n{' '.join(CLI)} collect --inputs rollouts_materialized_inputs.jsonl --output rollouts.jsonl "
+        f"--model-url http://127.0.0.1:{port}/v1 --env string_match --concurrency 1\n")
+    (run / "submit.sh").write_text(
+        "#!/bin/bash\nJOB=$(sbatch --parsable eval.sbatch)\necho \"submitted job $JOB\"\necho $JOB > job_id.txt\n"
+        "for i in $(seq 60); do squeue -h -j $JOB 2>/dev/null | grep -q . || exit 0; sleep 1; done\n"
+        "echo \"job $JOB has not finished after 60 s:\"\nscontrol show job $JOB | grep -E -o 'JobState=[^ ]+'\n"
+        "scancel $JOB\n")
+    with (run / "logs" / "model_server.log").open("w") as log:
+        server = subprocess.Popen([*CLI, "serve-policy", "--checkpoint", str(checkpoint), "--port", str(port),
+                                   "--latency-ms", "150"], stdout=log, stderr=subprocess.STDOUT)
+    try:
+        time.sleep(2.5)
+        with (run / "logs" / "submit.log").open("w") as log:
+            submit = subprocess.Popen(["bash", "submit.sh"], cwd=run, stdout=log, stderr=subprocess.STDOUT)
+            if suspended:  # a job of higher priority takes the node once the eval has collected a few rollouts
+                wait_for(lambda: (run / "rollouts.jsonl").is_file() and (run / "rollouts.jsonl").stat().st_size > 0,
+                         JOB_START_WAIT_S)
+                subprocess.run(["scontrol", "suspend", (run / "job_id.txt").read_text().strip()], check=True)
+            submit.wait(400)
+    finally:
+        server.terminate()
+        server.wait(10)
+
+    report = diagnose(run)
+
+    if not suspended:
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    assert "JobState=SUSPENDED" in (run / "logs" / "submit.log").read_text()
+    top = report.causes[0]
+    assert (top.category, top.id) == ("infra", "job_suspended_while_it_ran"), [f.title for f in report.causes]
+    assert top.title.startswith("Slurm suspended job ")
+    assert "PreemptMode" in top.fix and "JobState=SUSPENDED" in top.fix

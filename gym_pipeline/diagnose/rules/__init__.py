@@ -252,6 +252,7 @@ from gym_pipeline.diagnose.rules.strict_mode import (
     rule_unset_variable_stopped_a_strict_script,
 )
 from gym_pipeline.diagnose.rules.stripped_characters import rule_letters_stripped_as_a_set
+from gym_pipeline.diagnose.rules.suspended_jobs import rule_job_suspended_while_it_ran
 from gym_pipeline.diagnose.rules.taskfolders import with_task_folder_rules
 from gym_pipeline.diagnose.rules.test_cleanup import rule_test_deletes_the_answer_it_checks
 from gym_pipeline.diagnose.rules.test_literals import rule_test_expects_unreachable_text
@@ -324,6 +325,7 @@ RULES: tuple[Rule, ...] = (
     Rule(1, "script_run_by_a_python_without_its_package", rule_script_run_by_a_python_without_its_package),
     Rule(1, "standard_module_shadowed", rule_standard_module_shadowed),
     Rule(1, "job_never_started", rule_job_never_started),
+    Rule(1, "job_suspended_while_it_ran", rule_job_suspended_while_it_ran),
     Rule(1, "job_script_interpreter_missing", rule_job_script_interpreter_missing),
     Rule(1, "ports_in_use", rule_ports_in_use),
     Rule(1, "host_limits", rule_host_limits),
