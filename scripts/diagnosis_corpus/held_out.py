@@ -39,7 +39,6 @@ from eighth_held_out import (  # noqa: E402
     checkpoints,
     failed,
     gym_start,
-    gym_start_failing,
     own_collector,
     stop_gym,
     task_checkpoints,
@@ -506,7 +505,7 @@ def complete_in(ctx: Ctx, folder: str) -> int:
 
 
 SHAPING_NOTE = ("(two weeks ago a bandwidth test on this node capped loopback traffic to the model port: `tc qdisc add dev "
-                "lo root handle 1: htb default 20; tc class add dev lo parent 1: classid 1:10 htb rate 64kbit; tc class "
+                "lo root handle 1: htb default 20; tc class add dev lo parent 1: classid 1:10 htb rate 1kbit; tc class "
                 "add dev lo parent 1: classid 1:20 htb rate 10gbit; tc filter add dev lo parent 1: protocol ip prio 1 "
                 "u32 match ip dport MODEL_PORT 0xffff flowid 1:10`; nobody removed it)")
 
@@ -516,7 +515,7 @@ SHAPING_NOTE = ("(two weeks ago a bandwidth test on this node capped loopback tr
     "infra",
     ["tc qdisc", "htb", "dev lo"],
     "a bandwidth test two weeks ago left an htb traffic-shaping rule on the node's loopback that caps everything "
-    "sent to the model server's port at 64 kbit/s (tc ... htb rate 64kbit with a u32 filter on the port); each "
+    "sent to the model server's port at 1 kbit/s (tc ... htb rate 1kbit with a u32 filter on the port); each "
     "request from Gym's model proxy carries the whole prompt as JSON, so sending it took seconds though the server "
     "answers in 30 ms: the real NeMo Gym eval crawled and the CI's 60 s budget killed run_eval.sh with rollouts "
     "missing and no profile",
@@ -530,7 +529,7 @@ def infra_gym_htb_bandwidth_cap_left_on_loopback_model_port_from_a_bandwidth_tes
     url = f"http://127.0.0.1:{port}/v1"
     ctx.note(SHAPING_NOTE.replace("MODEL_PORT", str(port)))
     for rule in ("qdisc add dev lo root handle 1: htb default 20",
-                 "class add dev lo parent 1: classid 1:10 htb rate 64kbit",
+                 "class add dev lo parent 1: classid 1:10 htb rate 1kbit",
                  "class add dev lo parent 1: classid 1:20 htb rate 10gbit",
                  f"filter add dev lo parent 1: protocol ip prio 1 u32 match ip dport {port} 0xffff flowid 1:10"):
         done = subprocess.run(["tc", *rule.split()], capture_output=True, text=True)
@@ -548,9 +547,9 @@ def infra_gym_htb_bandwidth_cap_left_on_loopback_model_port_from_a_bandwidth_tes
     stop_gym(ctx, env_start, policy)
     got = complete_in(ctx, "results")
     if code == 0 or got >= 24 or (run / "results" / "rollouts_reward_profiling.jsonl").exists() \
-            or "64Kbit" not in log_of(ctx, "tc_show.log"):
+            or "rate 1Kbit" not in log_of(ctx, "tc_show.log"):
         raise failed(ctx, f"exit {code}, {got} in {took:.0f} s: {log_of(ctx, 'tc_show.log')[-400:]}")
-    return (f"htb rate 64kbit on loopback traffic to the model port (left from a bandwidth test); real NeMo Gym 0.7.0 "
+    return (f"htb rate 1kbit on loopback traffic to the model port (left from a bandwidth test); real NeMo Gym 0.7.0 "
             f"(loopback-only namespace) `timeout 60 bash RUN/run_eval.sh` (`gym eval run --no-serve` 8 x 3, `gym eval "
             f"profile`, model latency 30 ms) exit {code} after {took:.0f} s; {got} of 24 rollouts, no profile.")
 
@@ -575,8 +574,8 @@ exec GP_BIN serve-policy --port $PORT --checkpoint "$1" --latency-ms 30
     ["serve.sh", "PORT", "MODEL_PORT"],
     "serve.sh starts the model server on `${PORT:-$MODEL_PORT}`; the node's login profile exports PORT for the "
     "team's notebook server, so the model server came up on that port, not on the MODEL_PORT the eval's "
-    "--model-url names: `gym env start` kept probing a model URL where nothing listened and never got every "
-    "server ready, so nothing was evaluated",
+    "--model-url names: Gym's model proxy found nothing listening there, every rollout failed with a connection "
+    "error and nothing was collected or profiled",
     netns=True,
 )
 def model_serving_gym_serve_script_port_override_picks_up_port_exported_by_notebook_profile(ctx: Ctx) -> str:
@@ -594,12 +593,19 @@ def model_serving_gym_serve_script_port_override_picks_up_port_exported_by_noteb
     wait_for(lambda: answers(f"http://127.0.0.1:{notebook_port}/v1"), 40, "serve.sh's server")
     url = f"http://127.0.0.1:{model_port}/v1"
     overrides = ctx.gym_overrides()
-    ready, code = gym_start_failing(ctx, f"{gym_model_args(url)} {overrides}", timeout_s=60)
-    if ready or answers(url) or f"on port {notebook_port}" not in log_of(ctx, "serve.log"):
-        raise failed(ctx, f"ready {ready}, exit {code}: {text_of(run / 'env_start.log')[-800:]}")
+    env_start = gym_start(ctx, f"{gym_model_args(url)} {overrides}")
+    code = gym_run(ctx, "tasks.jsonl", ["echo '== weekly eval'", "source eval_settings.sh",
+                                        "echo \"model endpoint: $MODEL_URL\""], overrides)
+    stop_gym(ctx, env_start)
+    got = gym_rows(ctx)
+    failures = rows_of(run / "results" / "rollouts_failures.jsonl")
+    if got or answers(url) or f"on port {notebook_port}" not in log_of(ctx, "serve.log") \
+            or (run / "results" / "rollouts_reward_profiling.jsonl").exists():
+        raise failed(ctx, f"exit {code}, {len(got)} rollouts, {len(failures)} failures")
     return (f"RUN/serve.sh (`PORT=${{PORT:-$MODEL_PORT}}`, PORT={notebook_port} exported by the login profile) served "
             f"on {notebook_port}; real NeMo Gym 0.7.0 (loopback-only namespace) `gym env start --model-url "
-            f"http://127.0.0.1:{model_port}/v1` not ready after 60 s (exit {code} after Ctrl-C); nothing evaluated.")
+            f"http://127.0.0.1:{model_port}/v1`, then RUN/run_eval.sh (`gym eval run --no-serve` 8 x 3, `gym eval "
+            f"profile`) exit {code}; {len(got)} rollouts, {len(failures)} failed attempts, no profile.")
 
 
 CAPITALS_WRONG = [("What is the capital of Australia?", "Canberra", "Sydney"),
