@@ -122,17 +122,18 @@ exec GP_BIN serve-policy --port $2 --checkpoint $1/step_02* --latency-ms 30
 
 
 @case(
-    "model_serving_builtin_serve_script_checkpoint_glob_matches_two_steps_so_server_refuses_to_start",
+    "model_serving_taskfolder_serve_script_checkpoint_glob_matches_two_steps_so_server_refuses_to_start",
     "model_serving",
     ["serve.sh", "--checkpoint", "step_02*"],
     "the team's serve.sh names the checkpoint with an unquoted glob (`--checkpoint $1/step_02*`), meant to match "
     "the one step-2xx checkpoint; this week the training run had written step_0200 and step_0250, the glob expanded "
     "to two folders, and the model server refused its arguments ('unrecognized arguments') and never started: the "
-    "eval's collect could not connect to the model endpoint and no rollout was collected",
+    "taskset run's collect could not reach the model endpoint and no episode produced a result",
 )
-def model_serving_builtin_serve_script_checkpoint_glob_matches_two_steps_so_server_refuses_to_start(ctx: Ctx) -> str:
+def model_serving_taskfolder_serve_script_checkpoint_glob_matches_two_steps_so_server_refuses_to_start(ctx: Ctx) -> str:
     run = ctx.run
-    data, (weaker, better) = builtin_rows(ctx, 8, 14)
+    tasks = user_taskset(ctx, ["create-greeting", "sort-unique-words"])
+    better = task_checkpoints(ctx, tasks)[1]
     training = ctx.work / "training_run" / "checkpoints"
     training.mkdir(parents=True)
     ctx.sh(f"cp -r {better} {training}/step_0200 && cp -r {better} {training}/step_0250 && ls {training}",
@@ -142,14 +143,14 @@ def model_serving_builtin_serve_script_checkpoint_glob_matches_two_steps_so_serv
     url = f"http://127.0.0.1:{port}/v1"
     server = ctx.bg(f"bash {run}/serve.sh {training} {port}", "logs/model_server.log")
     wait_for(lambda: server.poll() is not None or answers(url), 40, "serve.sh")
-    script = builtin_script(ctx, ["echo '== weekly eval of step_0200'"], "string_match.jsonl", url)
-    code = ctx.sh(f"bash {script}", "logs/run_eval.log", timeout=400)
+    script = taskset_script(ctx, tasks, better, url, ["echo '== weekly taskset run of step_0200'"])
+    code = ctx.sh(f"bash {script}", "logs/run_tasks.log", timeout=900)
     got = complete(ctx)
     if got or "unrecognized arguments" not in log_of(ctx, "model_server.log") or answers(url):
         raise failed(ctx, f"exit {code}, {got}: {log_of(ctx, 'model_server.log')[-500:]}")
     return (f"RUN/serve.sh (`--checkpoint $1/step_02*` with step_0200 and step_0250 present): the server exited on "
-            f"its arguments; RUN/run_eval.sh (materialize 8 x 3, collect, profile) exit {code}; {got} rollouts, "
-            f"{len(rows_of(run / 'rollouts_failures.jsonl'))} failed attempts.")
+            f"its arguments; RUN/run_tasks.sh (`gym-pipeline stage` materialize, collect, profile of RUN/tasks x 2) "
+            f"exit {code}; {got} rollouts, {len(rows_of(run / 'rollouts_failures.jsonl'))} failed attempts.")
 
 
 # =====================================================================================================
@@ -574,8 +575,8 @@ exec GP_BIN serve-policy --port $PORT --checkpoint "$1" --latency-ms 30
     ["serve.sh", "PORT", "MODEL_PORT"],
     "serve.sh starts the model server on `${PORT:-$MODEL_PORT}`; the node's login profile exports PORT for the "
     "team's notebook server, so the model server came up on that port, not on the MODEL_PORT the eval's "
-    "--model-url names: Gym's model proxy found nothing listening there, every rollout failed with a connection "
-    "error and nothing was collected or profiled",
+    "--model-url names: Gym's model proxy found nothing listening there and kept retrying the connection until the "
+    "CI's 90 s budget killed run_eval.sh: nothing was collected or profiled",
     netns=True,
 )
 def model_serving_gym_serve_script_port_override_picks_up_port_exported_by_notebook_profile(ctx: Ctx) -> str:
@@ -594,18 +595,22 @@ def model_serving_gym_serve_script_port_override_picks_up_port_exported_by_noteb
     url = f"http://127.0.0.1:{model_port}/v1"
     overrides = ctx.gym_overrides()
     env_start = gym_start(ctx, f"{gym_model_args(url)} {overrides}")
-    code = gym_run(ctx, "tasks.jsonl", ["echo '== weekly eval'", "source eval_settings.sh",
-                                        "echo \"model endpoint: $MODEL_URL\""], overrides)
+    script = gym_run_script(ctx, run / "run_eval.sh", overrides, [
+        "echo '== weekly eval'", "source eval_settings.sh", "echo \"model endpoint: $MODEL_URL\""])
+    began = time.monotonic()
+    code = ctx.sh(f"timeout 90 bash {script}", "logs/run_eval.log", timeout=400)
+    took = time.monotonic() - began
     stop_gym(ctx, env_start)
     got = gym_rows(ctx)
     failures = rows_of(run / "results" / "rollouts_failures.jsonl")
-    if got or answers(url) or f"on port {notebook_port}" not in log_of(ctx, "serve.log") \
+    if code == 0 or got or answers(url) or f"on port {notebook_port}" not in log_of(ctx, "serve.log") \
             or (run / "results" / "rollouts_reward_profiling.jsonl").exists():
         raise failed(ctx, f"exit {code}, {len(got)} rollouts, {len(failures)} failures")
     return (f"RUN/serve.sh (`PORT=${{PORT:-$MODEL_PORT}}`, PORT={notebook_port} exported by the login profile) served "
             f"on {notebook_port}; real NeMo Gym 0.7.0 (loopback-only namespace) `gym env start --model-url "
-            f"http://127.0.0.1:{model_port}/v1`, then RUN/run_eval.sh (`gym eval run --no-serve` 8 x 3, `gym eval "
-            f"profile`) exit {code}; {len(got)} rollouts, {len(failures)} failed attempts, no profile.")
+            f"http://127.0.0.1:{model_port}/v1`, then `timeout 90 bash RUN/run_eval.sh` (`gym eval run --no-serve` 8 x 3, "
+            f"`gym eval profile`) exit {code} after {took:.0f} s; {len(got)} rollouts, {len(failures)} failed attempts, "
+            f"no profile.")
 
 
 CAPITALS_WRONG = [("What is the capital of Australia?", "Canberra", "Sydney"),
@@ -890,49 +895,49 @@ def healthy_taskfolder_run_script_records_package_versions_with_pip_show_of_abse
             f"of RUN/tasks x 2) exit {code}; rewards {rewards(got)}.")
 
 
-EQ_TEST = """#!/bin/bash
+TRAP_TEST = """#!/bin/bash
 # Writes 1 to /logs/verifier/reward.txt when the task is done, else 0.
-want="2.7.1"
+# safety net: if anything below fails, the task still gets a reward file (0)
+trap 'echo 0 > /logs/verifier/reward.txt' EXIT
 cd /app
-got=$(tr -d "[:space:]" < /app/version.txt 2>/dev/null)
-if [ "$got" -eq "$want" ]; then
+if test "$(cat /app/hello.txt 2>/dev/null)" = "Hello, Gym!"; then
   echo "PASS"
   echo 1 > /logs/verifier/reward.txt
 else
-  echo "FAIL: version is '$got', want '$want'"
+  echo "FAIL"
   echo 0 > /logs/verifier/reward.txt
 fi
 """
 
 
-def eq_test(tasks: Path) -> None:
-    (tasks / "json-version" / "tests" / "test.sh").write_text(EQ_TEST)
+def trap_test(tasks: Path) -> None:
+    (tasks / "create-greeting" / "tests" / "test.sh").write_text(TRAP_TEST)
 
 
 @case(
-    "verifier_runtime_taskfolder_test_sh_compares_version_string_with_integer_eq",
+    "verifier_runtime_taskfolder_test_sh_exit_trap_meant_as_failure_fallback_overwrites_pass_reward",
     "verifier_runtime",
-    ["test.sh", "-eq", "="],
-    "json-version's tests/test.sh compares the version string with `[ \"$got\" -eq \"$want\" ]`; -eq compares "
-    "integers, and '2.7.1' is not one, so test printed 'integer expression expected', took the else branch and "
-    "wrote reward 0 on every episode, though the agent wrote the right version; the other task scored normally "
-    "(every command exits 0)",
+    ["test.sh", "trap", "EXIT"],
+    "create-greeting's tests/test.sh got a safety net, `trap 'echo 0 > /logs/verifier/reward.txt' EXIT`, meant to "
+    "leave a 0 when the test fails half-way; an EXIT trap runs whenever the shell ends, also after a pass, so it "
+    "overwrote every 1 the test had just written: every episode of that task scored 0 though the test printed PASS "
+    "and the agent wrote the right file, while the other task scored normally (every command exits 0)",
 )
-def verifier_runtime_taskfolder_test_sh_compares_version_string_with_integer_eq(ctx: Ctx) -> str:
+def verifier_runtime_taskfolder_test_sh_exit_trap_meant_as_failure_fallback_overwrites_pass_reward(ctx: Ctx) -> str:
     run = ctx.run
-    tasks = user_taskset(ctx, ["json-version", "create-greeting"], eq_test)
+    tasks = user_taskset(ctx, ["create-greeting", "top-word"], trap_test)
     checkpoint = task_checkpoints(ctx, tasks)[1]
     url, _ = ctx.policy(checkpoint, "--latency-ms 30")
-    script = taskset_script(ctx, tasks, checkpoint, url, ["echo '== weekly taskset run'"])
+    script = taskset_script(ctx, tasks, checkpoint, url, ["echo '== weekly taskset run'"], repeats=3)
     code = ctx.sh(f"bash {script}", "logs/run_tasks.log", timeout=900)
-    version = task_rows(ctx, "json-version")
-    other = task_rows(ctx, "create-greeting")
-    stdout = "".join(text_of(p) for p in run.rglob("test-stdout.txt"))
-    if code or not version or any(rewards(version)) or not any(rewards(other)) \
-            or "integer expression expected" not in stdout or "version is '2.7.1'" not in stdout:
-        raise failed(ctx, f"exit {code}, version {rewards(version)}, other {rewards(other)}: {stdout[-400:]}")
-    return (f"RUN/tasks/json-version/tests/test.sh (`[ \"$got\" -eq \"$want\" ]` on '2.7.1'); RUN/run_tasks.sh exit "
-            f"{code}; json-version rewards {rewards(version)}, create-greeting rewards {rewards(other)}.")
+    greeting = task_rows(ctx, "create-greeting")
+    other = task_rows(ctx, "top-word")
+    passed = [p for p in (run / "rollouts_episodes" / "create-greeting").rglob("test-stdout.txt") if "PASS" in text_of(p)]
+    if code or not greeting or any(rewards(greeting)) or not any(rewards(other)) or not passed:
+        raise failed(ctx, f"exit {code}, greeting {rewards(greeting)}, other {rewards(other)}, passed {len(passed)}")
+    return (f"RUN/tasks/create-greeting/tests/test.sh (`trap 'echo 0 > /logs/verifier/reward.txt' EXIT`); "
+            f"RUN/run_tasks.sh exit {code}; create-greeting rewards {rewards(greeting)} ({len(passed)} episode(s) "
+            f"printed PASS), top-word rewards {rewards(other)}.")
 
 
 ZERO_VERIFIER = '''"""my_verifier.py: numeric answers after 'Final answer:' compared as numbers (so 42.0 == 42)."""

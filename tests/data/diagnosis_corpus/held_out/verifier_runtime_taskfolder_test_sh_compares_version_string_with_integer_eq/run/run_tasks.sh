@@ -1,9 +1,0 @@
-#!/bin/bash
-cd /work/wt-h43/tests/data/diagnosis_corpus/held_out/verifier_runtime_taskfolder_test_sh_compares_version_string_with_integer_eq/run
-echo '== weekly taskset run'
-echo '== materialize'
-/work/wt-h43/.venv/bin/gym-pipeline stage materialize --sweep-config /work/wt-h43/tests/data/diagnosis_corpus/held_out/verifier_runtime_taskfolder_test_sh_compares_version_string_with_integer_eq/run/sweep.yaml --checkpoint step_0200 --env terminal_tasks --code-version v14
-echo '== collect'
-/work/wt-h43/.venv/bin/gym-pipeline stage collect --sweep-config /work/wt-h43/tests/data/diagnosis_corpus/held_out/verifier_runtime_taskfolder_test_sh_compares_version_string_with_integer_eq/run/sweep.yaml --checkpoint step_0200 --env terminal_tasks --code-version v14 --model-url http://127.0.0.1:37547/v1 --model-name sim-policy
-echo '== profile'
-/work/wt-h43/.venv/bin/gym-pipeline stage profile --sweep-config /work/wt-h43/tests/data/diagnosis_corpus/held_out/verifier_runtime_taskfolder_test_sh_compares_version_string_with_integer_eq/run/sweep.yaml --checkpoint step_0200 --env terminal_tasks --code-version v14
