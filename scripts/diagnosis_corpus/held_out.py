@@ -235,59 +235,55 @@ PAIRS = [("What is the capital of France?", "Paris"), ("What is 6 times 7?", "42
          ("Which planet is known as the Red Planet?", "Mars"), ("What is the capital of Italy?", "Rome"),
          ("What is 3 times 3?", "9"), ("What is the capital of Peru?", "Lima")]
 
-LISTDIR_PREP = '''"""prepare_data.py: questions/q_NN.txt + answers/a_NN.txt (the annotation tool's export) -> string_match.jsonl"""
-import json
-import os
+HISTORY = [("In which century was the printing press invented? Answer with the century's number.", "15", "XV"),
+           ("In which century did the French Revolution begin? Answer with the century's number.", "18", "XVIII"),
+           ("Which Louis of France was known as the Sun King? Answer with his regnal number.", "14", "XIV"),
+           ("In which century did the Western Roman Empire fall? Answer with the century's number.", "5", "V"),
+           ("What is the capital of France?", "Paris", "Paris"), ("What is 6 times 7?", "42", "42"),
+           ("What is the capital of Japan?", "Tokyo", "Tokyo"), ("What is 9 plus 10?", "19", "19")]
 
-with open("string_match.jsonl", "w") as out:
-    for q_name, a_name in zip(os.listdir("questions"), os.listdir("answers")):
-        question = open(os.path.join("questions", q_name)).read().strip()
-        answer = open(os.path.join("answers", a_name)).read().strip()
-        text = question + " End your response with 'Final answer: <answer>'."
+KEY_PREP = '''\"\"\"prepare_data.py: answer_key.csv (the history team's quiz key) -> string_match.jsonl\"\"\"
+import csv
+import json
+
+with open("answer_key.csv", encoding="utf-8", newline="") as f, open("string_match.jsonl", "w") as out:
+    for item in csv.DictReader(f):
+        text = item["question"] + " End your response with 'Final answer: <answer>'."
         row = {"responses_create_params": {"input": [{"role": "user", "type": "message",
                                                       "content": [{"type": "input_text", "text": text}]}]},
-               "expected_answer": answer, "extraction_mode": "final_answer", "case_sensitive": False}
+               "expected_answer": item["answer"], "extraction_mode": "final_answer", "case_sensitive": False}
         out.write(json.dumps(row) + "\\n")
 '''
 
 
 @case(
-    "data_schema_builtin_prep_pairs_question_and_answer_files_in_os_listdir_order",
+    "data_schema_builtin_history_answer_key_writes_centuries_and_regnal_numbers_in_roman_numerals",
     "data_schema",
-    ["prepare_data.py", "os.listdir", "sorted"],
-    "the annotation tool exports one file per question (questions/q_NN.txt) and per answer (answers/a_NN.txt); "
-    "prepare_data.py pairs them with `zip(os.listdir('questions'), os.listdir('answers'))`, but os.listdir returns "
-    "names in the file system's directory order, not sorted, and the two folders' orders differ, so most questions "
-    "got another question's answer as their label: the model's right answers scored 0 on those tasks (every "
-    "command exits 0)",
+    ["answer_key.csv", "roman numerals", "expected_answer"],
+    "the history team's answer key writes centuries and regnal numbers the way historians do, in roman numerals "
+    "('XV', 'XVIII', 'XIV', 'V'), while the questions ask for the number; prepare_data.py copied the key as it was, "
+    "so the model's right answers ('15', '18', '14', '5') never matched and those tasks scored 0, while the other "
+    "tasks scored normally (every command exits 0)",
 )
-def data_schema_builtin_prep_pairs_question_and_answer_files_in_os_listdir_order(ctx: Ctx) -> str:
+def data_schema_builtin_history_answer_key_writes_centuries_and_regnal_numbers_in_roman_numerals(ctx: Ctx) -> str:
     run = ctx.run
-    better = truth_checkpoints(ctx, PAIRS)[1]
-    for number, (question, answer) in enumerate(PAIRS, 1):
-        (run / "questions").mkdir(exist_ok=True)
-        (run / "answers").mkdir(exist_ok=True)
-        (run / "questions" / f"q_{number:02d}.txt").write_text(question + "\n")
-        (run / "answers" / f"a_{number:02d}.txt").write_text(answer + "\n")
-    (run / "prepare_data.py").write_text(LISTDIR_PREP)
+    better = truth_checkpoints(ctx, [(q, a) for q, a, _ in HISTORY])[1]
+    (run / "answer_key.csv").write_text("question,answer\n" + "".join(f'"{q}",{key}\n' for q, _, key in HISTORY),
+                                        encoding="utf-8")
+    (run / "prepare_data.py").write_text(KEY_PREP)
     url, _ = ctx.policy(better, "--latency-ms 20")
     script = builtin_script(ctx, ["echo '== weekly eval'", "python3 prepare_data.py"], "string_match.jsonl", url)
     code = ctx.sh(f"bash {script}", "logs/run_eval.log", timeout=400)
     got = rows_of(run / "rollouts.jsonl")
-    truth = dict(PAIRS)
-    def question(r):
-        return r["responses_create_params"]["input"][0]["content"][0]["text"].split(" End your")[0]
-    wrong = [r for r in got if truth[question(r)] != r["expected_answer"]]
-    right_but_0 = [r for r in wrong if str(r.get("extracted_answer")).lower() == truth[question(r)].lower()]
-    if code or len(got) != 24 or len(wrong) < 12 or not right_but_0 or any(rewards(right_but_0)):
-        raise failed(ctx, f"exit {code}, {len(got)}, wrong {len(wrong)}, right {rewards(right_but_0)}")
-    return (f"RUN/questions + RUN/answers -> RUN/prepare_data.py (zip of two os.listdir) -> string_match.jsonl with "
-            f"{len(wrong) // 3} of 8 labels from other questions; RUN/run_eval.sh (materialize 8 x 3, collect, profile) "
-            f"exit {code}; {len(right_but_0)} right answers scored {rewards(right_but_0)}; mean reward "
-            f"{mean(rewards(got)):.2f}.")
-
-
-
+    arabic = {key: a for _, a, key in HISTORY if key != a}
+    roman = [r for r in got if r["expected_answer"] in arabic]
+    right = [r for r in roman if str(r.get("extracted_answer")) == arabic[r["expected_answer"]]]
+    plain = [r for r in got if r not in roman]
+    if code or len(got) != 24 or not right or any(rewards(right)) or not any(rewards(plain)):
+        raise failed(ctx, f"exit {code}, {len(got)}, right {rewards(right)}, plain {rewards(plain)}")
+    return (f"RUN/answer_key.csv (labels {sorted(arabic)}) -> RUN/prepare_data.py -> string_match.jsonl; RUN/run_eval.sh "
+            f"(materialize 8 x 3, collect, profile) exit {code}; {len(right)} right arabic answers to those tasks scored "
+            f"{rewards(right)}, other tasks {rewards(plain)}.")
 
 # =====================================================================================================
 # verifier_runtime
@@ -621,40 +617,59 @@ CAPITALS_WRONG = [("What is the capital of Australia?", "Canberra", "Sydney"),
                   ("Which planet is known as the Red Planet?", "Mars", None)]
 
 
+ROW_TEMPLATE = {"responses_create_params": {"input": [], "max_output_tokens": 16, "temperature": 0.0},
+                "extraction_mode": "final_answer", "case_sensitive": False}
+
+TEMPLATE_PREP = '''"""prepare_data.py: questions.tsv (question<TAB>answer) -> tasks.jsonl, rows shaped like row_template.json
+(the row template of the team's datasets, copied from the yes/no classifier set)"""
+import copy
+import json
+
+with open("row_template.json") as f:
+    TEMPLATE = json.load(f)
+
+with open("questions.tsv", encoding="utf-8") as f, open("tasks.jsonl", "w") as out:
+    for line in f.read().splitlines()[1:]:
+        question, answer = line.split("\\t")
+        row = copy.deepcopy(TEMPLATE)
+        text = question + " End your response with 'Final answer: <answer>'."
+        row["responses_create_params"]["input"] = [{"role": "user", "type": "message",
+                                                    "content": [{"type": "input_text", "text": text}]}]
+        row["expected_answer"] = answer
+        out.write(json.dumps(row) + "\\n")
+'''
+
+
 @case(
-    "data_schema_gym_label_fix_by_sed_prepends_second_expected_answer_key_and_json_keeps_the_last",
+    "data_schema_gym_rows_built_from_classifier_row_template_carry_max_output_tokens_of_16",
     "data_schema",
-    ["tasks.jsonl", "expected_answer", "duplicate key"],
-    "the reviewer corrected three labels of tasks.jsonl with `sed 's/^{/{\"expected_answer\": \"...\", /'`, which "
-    "puts a second expected_answer key in front of the old one instead of replacing it; JSON parsers keep the last "
-    "value of a repeated key, so the real NeMo Gym eval still scored those tasks against the old wrong labels "
-    "(Sydney, Toronto, Zurich) and the model's right answers scored 0, while every command exits 0",
+    ["row_template.json", "max_output_tokens", "prepare_data.py"],
+    "prepare_data.py shapes every row from row_template.json, copied from the team's yes/no classifier dataset, "
+    "whose responses_create_params carry `max_output_tokens: 16`; the model's replies to these questions reason "
+    "for a sentence before the final answer, so every reply was cut at 16 tokens before 'Final answer:' and the "
+    "real NeMo Gym eval scored every rollout 0 (every command exits 0)",
     netns=True,
 )
-def data_schema_gym_label_fix_by_sed_prepends_second_expected_answer_key_and_json_keeps_the_last(ctx: Ctx) -> str:
+def data_schema_gym_rows_built_from_classifier_row_template_carry_max_output_tokens_of_16(ctx: Ctx) -> str:
     run = ctx.run
     better = truth_checkpoints(ctx, [(q, a) for q, a, _ in CAPITALS_WRONG])[1]
-    write_jsonl(run / "tasks.jsonl", [question_row(q, wrong or a) for q, a, wrong in CAPITALS_WRONG])
-    ctx.note("(the reviewer's label fix)")
-    fix = " && ".join(f"sed -i '{i + 1}s/^{{/{{\"expected_answer\": \"{a}\", /' tasks.jsonl"
-                      for i, (_, a, wrong) in enumerate(CAPITALS_WRONG) if wrong)
-    ctx.sh(fix + " && head -n 3 tasks.jsonl | cut -c1-140", "logs/fix_labels.log", cwd=run)
+    (run / "row_template.json").write_text(json.dumps(ROW_TEMPLATE, indent=2) + "\n")
+    (run / "questions.tsv").write_text("question\tanswer\n" + "".join(f"{q}\t{a}\n" for q, a, _ in CAPITALS_WRONG))
+    (run / "prepare_data.py").write_text(TEMPLATE_PREP)
     url, policy = ctx.policy(better, "--latency-ms 30", log="policy_server.log")
     overrides = ctx.gym_overrides()
     env_start = gym_start(ctx, f"{gym_model_args(url)} {overrides}")
-    code = gym_run(ctx, "tasks.jsonl", ["echo '== weekly eval'"], overrides)
+    code = gym_run(ctx, "tasks.jsonl", ["echo '== weekly eval'", "python3 prepare_data.py"], overrides)
     stop_gym(ctx, env_start, policy)
     got = gym_rows(ctx)
-    fixed = {a: wrong for _, a, wrong in CAPITALS_WRONG if wrong}
-    stale = [r for r in got if r.get("expected_answer") in fixed.values()]
-    right = [r for r in stale if str(r.get("extracted_answer")).lower() in (k.lower() for k in fixed)]
-    if code or len(got) != 24 or not right or any(rewards(right)) or text_of(run / "tasks.jsonl").count(
-            '"expected_answer"') != 11:
-        raise failed(ctx, f"exit {code}, {len(got)}, stale {len(stale)}, right {rewards(right)}")
-    return (f"RUN/tasks.jsonl: 3 rows with two expected_answer keys after the sed fix; real NeMo Gym 0.7.0 "
-            f"(loopback-only namespace) RUN/run_eval.sh exit {code}; {len(stale)} rollouts scored against the old "
-            f"labels {sorted({r['expected_answer'] for r in stale})}, {len(right)} right answers among them scored "
-            f"{rewards(right)}; mean reward {mean(rewards(got)):.2f}.")
+    capped = [r for r in got if (r.get("response") or {}).get("usage", {}).get("output_tokens", 99) <= 16]
+    said = [r for r in got if "final answer:" in json.dumps((r.get("response") or {}).get("output")).lower()]
+    if code or len(got) != 24 or len(capped) != 24 or said or any(rewards(got)):
+        raise failed(ctx, f"exit {code}, {len(got)}, capped {len(capped)}, said {len(said)}, {rewards(got)}")
+    return (f"RUN/row_template.json (max_output_tokens 16) -> RUN/prepare_data.py -> RUN/tasks.jsonl; real NeMo Gym "
+            f"0.7.0 (loopback-only namespace) RUN/run_eval.sh (`gym eval run --no-serve` 8 x 3, `gym eval profile`) "
+            f"exit {code}; {len(capped)} replies of at most 16 output tokens, none reaching 'Final answer:', every "
+            f"reward {sorted(set(rewards(got)))}.")
 
 
 @case(
@@ -715,7 +730,8 @@ IB_SBATCH = """#!/bin/bash
 #SBATCH --ntasks=1
 cd RUN_DIR
 echo "weekly eval on $(hostname), job $SLURM_JOB_ID"
-echo "interconnect:"; ibstat -s 2>&1 | head -3 || true
+# pin to the GPU-local cores 4-7 (from the GPU-node template)
+taskset -cp 4-7 $$ || echo "could not pin to cores 4-7, running unpinned"
 PIPELINE"""
 
 SUBMIT_WAIT = """#!/bin/bash
@@ -730,14 +746,14 @@ echo "job $JOB finished"
 
 
 @case(
-    "healthy_slurm_job_script_queries_interconnect_with_ibstat_on_node_without_infiniband",
+    "healthy_slurm_job_script_pins_itself_to_cores_4_to_7_that_this_two_core_node_lacks",
     "healthy",
     [],
-    "nothing is wrong: the user's eval.sbatch prints the InfiniBand state with `ibstat` for the run notes; this node "
-    "has no InfiniBand tools ('ibstat: command not found') and the job goes on; materialize, collect and profile "
-    "completed every rollout",
+    "nothing is wrong: the user's eval.sbatch, from the GPU-node template, pins itself to the GPU-local cores 4-7 "
+    "with `taskset -cp 4-7 $$`; this CPU node has two cores, so taskset prints 'failed to set pid ...'s affinity: "
+    "Invalid argument' and the job runs unpinned; materialize, collect and profile completed every rollout",
 )
-def healthy_slurm_job_script_queries_interconnect_with_ibstat_on_node_without_infiniband(ctx: Ctx) -> str:
+def healthy_slurm_job_script_pins_itself_to_cores_4_to_7_that_this_two_core_node_lacks(ctx: Ctx) -> str:
     run = ctx.run
     data, (_, better) = builtin_rows(ctx, 8, 64)
     url, _ = ctx.policy(better, "--latency-ms 30")
@@ -749,10 +765,10 @@ def healthy_slurm_job_script_queries_interconnect_with_ibstat_on_node_without_in
     finally:
         scancel_all(ctx, text_of(run / "job_id.txt").strip())
     got = complete(ctx)
-    if code or got != 24 or "ibstat" not in job_logs(ctx, "eval_*.log") \
+    if code or got != 24 or "affinity: Invalid argument" not in job_logs(ctx, "eval_*.log") \
             or not (run / "rollouts_reward_profiling.jsonl").exists():
         raise failed(ctx, f"exit {code}, {got}: {job_logs(ctx, 'eval_*.log')[-600:]}")
-    return (f"RUN/submit.sh (sbatch of RUN/eval.sbatch: `ibstat` not found, then materialize 8 x 3, collect, profile) "
+    return (f"RUN/submit.sh (sbatch of RUN/eval.sbatch: `taskset -cp 4-7` refused, then materialize 8 x 3, collect, profile) "
             f"exit {code}; {got} rollouts, mean reward {mean_reward(run / 'rollouts.jsonl')}.")
 
 
@@ -768,7 +784,7 @@ while squeue -h -j $JOB 2>/dev/null | grep -q .; do sleep 2; done
 echo "job $JOB finished"
 """
 
-PLAIN_SBATCH = IB_SBATCH.replace('echo "interconnect:"; ibstat -s 2>&1 | head -3 || true\n', "")
+PLAIN_SBATCH = IB_SBATCH.replace('# pin to the GPU-local cores 4-7 (from the GPU-node template)\ntaskset -cp 4-7 $$ || echo "could not pin to cores 4-7, running unpinned"\n', "")
 
 
 @case(

@@ -1,6 +1,0 @@
-#!/bin/bash
-# weekly eval
-cd /work/wt-h43/tests/data/diagnosis_corpus/held_out/data_schema_gym_label_fix_by_sed_prepends_second_expected_answer_key_and_json_keeps_the_last/run
-echo '== weekly eval'
-/root/.cache/gym-pipeline/nemo-gym/venv/bin/gym eval run --no-serve --agent string_match_simple_agent --input tasks.jsonl --output results/rollouts.jsonl --num-repeats 3 --concurrency 4 ++route_failures_to_sidecar=true ++head_server.port=44117 ++uv_venv_dir=/tmp/ho-data_schema_gym_labe-3kooobuz/server_venvs ++skip_venv_if_present=true
-/root/.cache/gym-pipeline/nemo-gym/venv/bin/gym eval profile --inputs results/rollouts_materialized_inputs.jsonl --rollouts results/rollouts.jsonl

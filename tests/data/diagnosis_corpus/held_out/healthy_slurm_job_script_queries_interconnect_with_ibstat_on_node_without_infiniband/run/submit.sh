@@ -1,8 +1,0 @@
-#!/bin/bash
-# submit.sh: submit the weekly eval and wait for it
-cd /work/wt-h43/tests/data/diagnosis_corpus/held_out/healthy_slurm_job_script_queries_interconnect_with_ibstat_on_node_without_infiniband/run
-JOB=$(sbatch --parsable eval.sbatch)
-echo "submitted job $JOB"
-echo $JOB > job_id.txt
-while squeue -h -j $JOB 2>/dev/null | grep -q .; do sleep 2; done
-echo "job $JOB finished"
