@@ -463,36 +463,36 @@ def throughput_builtin_serve_script_sizes_batch_slots_with_integer_division_that
 # the real NeMo Gym 0.7.0 (each in a loopback-only network namespace)
 # =====================================================================================================
 
-DF_LINES = [
+NOTIFY_LINES = [
     "echo '== weekly eval'",
-    "echo 'scratch space for the results:'",
-    "df -h /scratch/$USER | tail -1 || echo 'no /scratch on this node, results stay in the run folder'",
+    "# a desktop notice when the eval starts (when run from the workstation)",
+    "notify-send 'weekly eval started' || echo 'no desktop notifications here'",
 ]
 
 
 @case(
-    "healthy_gym_run_script_checks_free_space_with_df_on_scratch_not_mounted",
+    "healthy_gym_run_script_sends_desktop_notice_with_notify_send_not_installed_on_node",
     "healthy",
     [],
-    "nothing is wrong: the user's run_eval.sh prints the free space of /scratch/$USER with df before the eval; this "
-    "node has no /scratch, so df prints 'No such file or directory' and the script goes on; the real NeMo Gym eval "
-    "then collected, verified and profiled every rollout",
+    "nothing is wrong: the user's run_eval.sh, written on their workstation, sends a desktop notice with "
+    "`notify-send` when the eval starts; the eval node has no desktop tools ('notify-send: command not found') and "
+    "the script goes on; the real NeMo Gym eval then collected, verified and profiled every rollout",
     netns=True,
 )
-def healthy_gym_run_script_checks_free_space_with_df_on_scratch_not_mounted(ctx: Ctx) -> str:
+def healthy_gym_run_script_sends_desktop_notice_with_notify_send_not_installed_on_node(ctx: Ctx) -> str:
     run = ctx.run
     ctx.dataset("string_match", 8, start=4, folder=run, name="tasks.jsonl")
     better = checkpoints(ctx, "string_match", run / "tasks.jsonl")[1]
     url, policy = ctx.policy(better, "--latency-ms 30", log="policy_server.log")
     overrides = ctx.gym_overrides()
     env_start = gym_start(ctx, f"{gym_model_args(url)} {overrides}")
-    code = gym_run(ctx, "tasks.jsonl", DF_LINES, overrides)
+    code = gym_run(ctx, "tasks.jsonl", NOTIFY_LINES, overrides)
     stop_gym(ctx, env_start, policy)
     got = complete_in(ctx, "results")
-    if code or got != 24 or not in_log(ctx, "No such file or directory", "logs/run_eval.log") \
+    if code or got != 24 or not in_log(ctx, "notify-send: command not found", "logs/run_eval.log") \
             or not (run / "results" / "rollouts_reward_profiling.jsonl").exists():
         raise failed(ctx, f"exit {code}, {got}")
-    return (f"real NeMo Gym 0.7.0 (loopback-only namespace): RUN/run_eval.sh (`df -h /scratch/$USER` fails, then "
+    return (f"real NeMo Gym 0.7.0 (loopback-only namespace): RUN/run_eval.sh (`notify-send` not found, then "
             f"`gym eval run --no-serve` 8 tasks x 3 and `gym eval profile`) exit {code}; {got} rollouts, mean reward "
             f"{mean(rewards(gym_rows(ctx))):.2f}.")
 
