@@ -157,40 +157,62 @@ def model_serving_taskfolder_serve_script_checkpoint_glob_matches_two_steps_so_s
 # config
 # =====================================================================================================
 
-QUICK_LINES = [
-    "# quick mode: EVAL_QUICK=1 evaluates only the first 2 tasks (for trying out changes)",
-    "if [ -n $EVAL_QUICK ]; then",
-    "  echo 'quick mode: first 2 tasks only'",
-    "  head -n 2 string_match.jsonl > eval_tasks.jsonl",
-    "else",
-    "  cp string_match.jsonl eval_tasks.jsonl",
-    "fi",
-    "echo \"== weekly eval of $(wc -l < eval_tasks.jsonl) tasks\"",
+FUNC_LINES = [
+    "prepare() {",
+    "  set -e  # stop at the first failing step",
+    "  cp exports/labels_$(date +%G-%V).csv labels.csv  # this week's labels from the annotation export",
+    "  python3 prepare_data.py",
+    "  echo \"prepared $(wc -l < string_match.jsonl) tasks\"",
+    "}",
+    "prepare || { echo 'preparing the data failed, stopping'; exit 1; }",
+    "echo '== weekly eval'",
 ]
+
+LABELS_PREP = '''"""prepare_data.py: labels.csv (question,answer) -> string_match.jsonl"""
+import csv
+import json
+
+with open("labels.csv", encoding="utf-8", newline="") as f, open("string_match.jsonl", "w") as out:
+    for item in csv.DictReader(f):
+        text = item["question"] + " End your response with 'Final answer: <answer>'."
+        row = {"responses_create_params": {"input": [{"role": "user", "type": "message",
+                                                      "content": [{"type": "input_text", "text": text}]}]},
+               "expected_answer": item["answer"], "extraction_mode": "final_answer", "case_sensitive": False}
+        out.write(json.dumps(row) + "\\n")
+'''
 
 
 @case(
-    "config_builtin_run_script_tests_unquoted_unset_quick_flag_with_dash_n_so_quick_mode_always_on",
+    "config_builtin_run_script_relies_on_set_e_inside_function_called_with_or_so_failed_copy_is_ignored",
     "config",
-    ["run_eval.sh", "[ -n \"$EVAL_QUICK\" ]", "EVAL_QUICK"],
-    "the user's run_eval.sh switches to a 2-task quick mode with `if [ -n $EVAL_QUICK ]`; the variable is unquoted, "
-    "so when it is unset the test reads `[ -n ]`, a one-argument test that is always true: the weekly run (no "
-    "EVAL_QUICK) evaluated only the first 2 of the 8 tasks, and every command exits 0",
+    ["run_eval.sh", "set -e", "prepare ||"],
+    "run_eval.sh's prepare() function relies on `set -e` to stop at a failing step, and is called as `prepare || "
+    "{ ...; exit 1; }`; bash ignores set -e inside a command whose status is tested by ||, so when this week's "
+    "label export was not there yet, the failed `cp exports/labels_<week>.csv labels.csv` did not stop anything: "
+    "prepare_data.py rebuilt the tasks from last week's labels.csv, the eval ran on the old labels (the model's "
+    "right answers to the three relabelled tasks scored 0), and every command exits 0",
 )
-def config_builtin_run_script_tests_unquoted_unset_quick_flag_with_dash_n_so_quick_mode_always_on(ctx: Ctx) -> str:
+def config_builtin_run_script_relies_on_set_e_inside_function_called_with_or_so_failed_copy_is_ignored(ctx: Ctx) -> str:
     run = ctx.run
-    data, (_, better) = builtin_rows(ctx, 8, 26)
+    better = truth_checkpoints(ctx, [(q, a) for q, a, _ in CAPITALS_WRONG])[1]
+    (run / "exports").mkdir()
+    (run / "labels.csv").write_text("question,answer\n" + "".join(f'"{q}",{wrong or a}\n' for q, a, wrong in
+                                                                  CAPITALS_WRONG), encoding="utf-8")
+    ctx.note("(labels.csv: last week's labels, three of them wrong; this week's export is not in exports/ yet)")
+    (run / "prepare_data.py").write_text(LABELS_PREP)
     url, _ = ctx.policy(better, "--latency-ms 20")
-    ctx.env.pop("EVAL_QUICK", None)
-    script = builtin_script(ctx, QUICK_LINES, "eval_tasks.jsonl", url)
+    script = builtin_script(ctx, FUNC_LINES, "string_match.jsonl", url)
     code = ctx.sh(f"bash {script}", "logs/run_eval.log", timeout=400)
-    got = complete(ctx)
-    if code or got != 6 or not (run / "rollouts_reward_profiling.jsonl").exists() \
-            or not in_log(ctx, "quick mode", "logs/run_eval.log"):
-        raise failed(ctx, f"exit {code}, {got}: {log_of(ctx, 'run_eval.log')[-600:]}")
-    return (f"RUN/run_eval.sh (`if [ -n $EVAL_QUICK ]` with EVAL_QUICK unset; then materialize x 3, collect, profile) "
-            f"exit {code}; {got} rollouts of 2 of the 8 tasks in string_match.jsonl, mean reward "
-            f"{mean_reward(run / 'rollouts.jsonl')}.")
+    got = rows_of(run / "rollouts.jsonl")
+    fixed = {wrong: a for _, a, wrong in CAPITALS_WRONG if wrong}
+    stale = [r for r in got if r.get("expected_answer") in fixed]
+    right = [r for r in stale if str(r.get("extracted_answer")).lower() == fixed[r["expected_answer"]].lower()]
+    if code or len(got) != 24 or not right or any(rewards(right)) \
+            or not in_log(ctx, "cannot stat", "logs/run_eval.log") or in_log(ctx, "stopping", "logs/run_eval.log"):
+        raise failed(ctx, f"exit {code}, {len(got)}, stale {len(stale)}, right {rewards(right)}")
+    return (f"RUN/run_eval.sh (`prepare || ...` with `set -e` inside prepare(); its cp of this week's export failed, "
+            f"then materialize 8 x 3, collect, profile) exit {code}; {len(stale)} rollouts on last week's labels, "
+            f"{len(right)} right answers among them scored {rewards(right)}; mean reward {mean(rewards(got)):.2f}.")
 
 
 FLOOR_LINES = [
