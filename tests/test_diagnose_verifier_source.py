@@ -414,3 +414,35 @@ def test_a_verifier_reading_the_label_under_another_name_than_the_rows_is_the_ve
     line = next(n for n, text in enumerate(PORTED.splitlines(), start=1) if 'row["LABEL"]' in text)
     assert top.evidence[0].where.endswith(f"verifiers/mine.py:{line}")
     assert f"verifiers/mine.py line {line} instead of `answer`" in top.fix
+
+
+MARKER_TAKEN_OFF = '''"""Exact-answer scoring: the answer after the last 'Final answer:' marker."""
+
+
+def score(row, response_text):
+    line = response_text.strip().splitlines()[-1]
+    answer, expected = line.TAKE_OFF, str(row["expected_answer"])
+    return {"reward": float(answer.lower() == expected.lower()), "extracted_answer": answer, "expected_answer": expected}
+'''
+
+
+@pytest.mark.parametrize("take_off", ['strip("Final answer: ")', 'removeprefix("Final answer: ")'],
+                         ids=["character_set", "prefix"])
+def test_a_verify_taking_the_marker_off_with_strip_eats_the_answers_letters(tmp_path, take_off):
+    """The verifier takes the marker off the answer line with `.strip("Final answer: ")`: a set of characters, so a
+    right answer ending in one of them loses letters (`Paris` becomes `P`) and scores 0. With `removeprefix`, the
+    answers are whole and the run is healthy."""
+    labels = {"What is the capital of France?": "Paris", "What is the capital of Peru?": "Lima",
+              "What is the capital of Norway?": "Oslo", "Which planet is called the red planet?": "Mars",
+              "What is the capital of Japan?": "Tokyo", "What is 6 times 7?": "42"}
+    report = _scored_by(tmp_path, MARKER_TAKEN_OFF.replace("TAKE_OFF", take_off), labels=labels)
+
+    if take_off.startswith("removeprefix"):
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("verifier_runtime", "letters_stripped_as_a_set"), [f.title for f in report.causes]
+    line = next(n for n, text in enumerate(MARKER_TAKEN_OFF.splitlines(), start=1) if "TAKE_OFF" in text)
+    assert f"verifiers/mine.py:{line} takes the answer with `{take_off}`" in top.title
+    assert "right answers scored 0" in top.title
+    assert "`.removeprefix('Final answer: ')`" in top.fix

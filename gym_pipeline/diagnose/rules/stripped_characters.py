@@ -1,5 +1,9 @@
 """Step 6: a verifier normalizing answers with `str.rstrip("s")` (or `strip`, `lstrip`) given letters.
 
+The other way round: a verifier taking the marker off the answer with `.strip("Final answer: ")` eats the letters of
+the answer that are in it (`Paris` becomes `P`): right answers score 0.
+
+
 The argument of `rstrip` is a set of characters, not a suffix: `"mars".rstrip("s")` is `"mar"`, and so is
 `"marss".rstrip("s")`. A verify that makes its comparison "plural-insensitive" that way credits wrong answers
 (`Marss`, `Mar` for `Mars`): the rewards are above what the model earned, and nothing fails.
@@ -30,9 +34,22 @@ def _credited_by_stripping(ev: Evidence, side: str, chars: str) -> list[tuple[in
             and stripped(answer.expected) == stripped(answer.extracted)]
 
 
+def _cut_by_stripping(ev: Evidence, side: str, chars: str) -> list[tuple[int, str, str]]:
+    """(line, expected, extracted) of rollouts scored 0 whose extracted answer is their label with the characters
+    `chars` taken off `side` (r, l, or both): the verifier ate the end of right answers."""
+    def stripped(text: str) -> str:
+        return text.rstrip(chars) if side == "r" else text.lstrip(chars) if side == "l" else text.strip(chars)
+
+    return [(answer.line, answer.expected, answer.extracted) for answer in ev.graded_answers
+            if answer.reward < 1 and answer.extracted and answer.expected.strip() != answer.extracted.strip()
+            and stripped(answer.expected.strip()) == answer.extracted.strip()]
+
+
 def rule_letters_stripped_as_a_set(ev: Evidence) -> list[Finding]:
     for file, number, line in verify_lines(ev.verifier_sources, ev.run_dir, _STRIPS_LETTERS):
         match = _STRIPS_LETTERS.search(line)
+        if cut := _cut_by_stripping(ev, match["side"] or "", match["chars"]):
+            return [_right_answers_cut(ev, file, number, line, match, cut)]
         credited = _credited_by_stripping(ev, match["side"] or "", match["chars"].lower())
         if not credited:
             continue
@@ -55,3 +72,25 @@ def rule_letters_stripped_as_a_set(ev: Evidence) -> list[Finding]:
                 f"{ev.run_dir} --env <env>`, `--gym` for a Gym resources server), and profile.",
         )]
     return []
+
+
+def _right_answers_cut(ev: Evidence, file: str, number: int, line: str, match: re.Match[str],
+                       cut: list[tuple[int, str, str]]) -> Finding:
+    row, expected, extracted = cut[0]
+    call = match[0].lstrip(".")
+    return Finding(
+        category=VERIFIER_RUNTIME,
+        title=f"{file}:{number} takes the answer with `{call}`, which strips every one of those characters, not that "
+              f"text: {len(cut)} right answers scored 0 ({expected!r} became {extracted!r})",
+        evidence=[EvidenceLine(file=file, line=number, text=line),
+                  EvidenceLine(file=ev.rel(ev.artifacts.files.rollouts), line=row,
+                               text=f"reward=0 expected_answer={expected!r} extracted_answer={extracted!r}")],
+        cause=f"`{call}` takes a set of characters, not a prefix or suffix: it removes any of {match['chars']!r} "
+              f"from the ends of the answer, as many as there are, so a right answer ending (or starting) in one of "
+              f"them loses letters ({expected!r} became {extracted!r}) and scores 0. The rewards are lower than what "
+              "the model earned, and nothing fails.",
+        fix=f"In {file}:{number}, remove the text itself, not its characters: `.removeprefix({match['chars']!r})` "
+            f"(or `.removesuffix`, Python 3.9+; or slice it off after checking `startswith`) instead of `{call}`; then "
+            f"score the stored responses again, no model needed (`gym-pipeline reverify {ev.run_dir} --env <env>`, "
+            "`--gym` for a Gym resources server), and profile.",
+    )
