@@ -1110,3 +1110,48 @@ def test_a_model_url_built_from_a_host_name_the_machine_cannot_resolve(run, poli
     assert (top.category, top.id) == ("infra", "url_built_from_the_host_name")
     assert top.evidence[0].where == "run_eval.sh:2"
     assert "MODEL_URL=http://127.0.0.1:<port>/v1 instead of `$(hostname)`" in top.fix
+
+
+TEMPLATED_PREP = '''"""prepare_data.py: questions.jsonl -> data.jsonl, each row shaped like row_template.json"""
+import copy
+import json
+
+with open("row_template.json") as f:
+    template = json.load(f)
+with open("questions.jsonl") as questions, open("data.jsonl", "w") as out:
+    for line in questions:
+        question = json.loads(line)
+        row = copy.deepcopy(template)
+        row["responses_create_params"]["input"] = question["responses_create_params"]["input"]
+        row["expected_answer"] = question["expected_answer"]
+        out.write(json.dumps(row) + "\\n")
+'''
+
+
+@pytest.mark.parametrize("limit_from", ["template", "command"])
+def test_answers_cut_at_a_token_limit_the_rows_ask_for_blame_the_data(tmp_path: Path, limit_from: str) -> None:
+    """prepare_data.py builds the rows from a template copied from a classifier dataset, with `max_output_tokens: 16`:
+    every answer is cut before its final line, and the data, not a command, set the limit. The same limit given on
+    the materialize command is the run's setting (config)."""
+    from script_support import CLI, MATERIALIZE, run_scripts
+
+    params = {"input": [], **({"max_output_tokens": 16} if limit_from == "template" else {})}
+    bundled = get_environment("string_match").dataset_path.read_text().splitlines(keepends=True)
+    materialize = (MATERIALIZE if limit_from == "template" else
+                   MATERIALIZE.replace(" --output", " --responses-create-params '{\"max_output_tokens\": 16}' --output"))
+    run = run_scripts(tmp_path, ["python3 prepare_data.py\n" + materialize
+                                 + f"{CLI} collect --inputs rollouts_materialized_inputs.jsonl --output rollouts.jsonl "
+                                 "--model-url URL --env string_match --concurrency 4\n"],
+                      files={"questions.jsonl": "".join(bundled[:8]), "prepare_data.py": TEMPLATED_PREP,
+                             "row_template.json": json.dumps({"responses_create_params": params}, indent=2) + "\n"})
+
+    report = diagnose(run)
+
+    top = report.causes[0]
+    if limit_from == "command":
+        assert (top.category, top.id) == ("config", "truncated_answers"), [f.title for f in report.causes]
+        return
+    assert (top.category, top.id) == ("data_schema", "truncated_answers"), [f.title for f in report.causes]
+    assert top.title.endswith("(max_output_tokens=16), which the rows themselves ask for")
+    assert [line.where for line in top.evidence[2:]] == ["row_template.json:4", "prepare_data.py:5"]
+    assert top.fix.startswith("Take `max_output_tokens` out of row_template.json (line 4")

@@ -25,6 +25,7 @@ from gym_pipeline.diagnose.findings import (
     resume_command,
     unique,
 )
+from gym_pipeline.diagnose.jsonl_rows import readable_rows
 from gym_pipeline.diagnose.logs import LogHit
 from gym_pipeline.diagnose.manifests import (
     COLLECTED_ELSEWHERE,
@@ -630,12 +631,15 @@ TRUNCATED_SHARE = 0.5  # answers cut at the token limit in at least this share o
 
 
 def rule_truncated_answers(ev: Evidence) -> list[Finding]:
-    """Most answers stopped at the output token limit: the rewards measure the limit, not the model."""
+    """Most answers stopped at the output token limit: the rewards measure the limit, not the model. The run's setting
+    (config), unless the rows ask for that limit themselves and no command sets it: then the data (a row template)."""
     a = ev.artifacts
     rollouts = a.rollouts.valid_rows
     if not rollouts or a.truncated_rollouts < TRUNCATED_SHARE * rollouts or a.truncated_example is None:
         return []
     limit = a.truncation_limit
+    if limit and (from_rows := _limit_the_rows_ask_for(ev, limit)) is not None:
+        return [_truncated_by_the_rows(ev, limit, from_rows)]
     return [Finding(
         category=CONFIG,
         title=f"{a.truncated_rollouts} of {rollouts} answers were cut at the output token limit"
@@ -648,6 +652,79 @@ def rule_truncated_answers(ev: Evidence) -> list[Finding]:
             "(`gym eval run ... --max-output-tokens <n>`, or `responses_create_params: {max_output_tokens: <n>}`), "
             "then collect again on a clean output path and profile.",
     )]
+
+
+_SETS_LIMIT_ON_COMMAND = re.compile(r"--max-output-tokens\b|max_output_tokens\s*=|--responses-create-params\b[^\n]*max_output_tokens")
+_OVERRIDDEN_LIMIT = re.compile(r"Overriding responses_create_params fields with [^\n]*max_output_tokens")
+_NAMES_LIMIT = re.compile(r"[\"']?max_output_tokens[\"']?\s*[:=]\s*(?P<value>\d+)")
+
+
+def _limit_the_rows_ask_for(ev: Evidence, limit: int) -> tuple[int, EvidenceLine | None, EvidenceLine | None] | None:
+    """(materialized line, the user's file line giving the rows that limit, the script line that reads that file) when
+    the materialized rows carry `max_output_tokens` = `limit` themselves and no command of the run's scripts sets it."""
+    if next(lines_matching(ev.user_files, _SETS_LIMIT_ON_COMMAND, {".sh", ".bash", ""}), None) is not None \
+            or any(_OVERRIDDEN_LIMIT.search(head) for _, head in ev.log_heads) \
+            or (ev.manifest.settings is not None and "max_output_tokens" in ev.manifest.settings.responses_create_params):
+        return None  # a command set it (Gym says so when it writes it into the rows)
+    row = next(readable_rows(ev.artifacts.files.materialized, 1), None)
+    params = row[1].get("responses_create_params") if row else None
+    if not isinstance(params, dict) or params.get("max_output_tokens") != limit:
+        return None
+    given = next(((file.name, number, line) for file, number, line, match in lines_matching(ev.user_files, _NAMES_LIMIT)
+                  if int(match["value"]) == limit), None) or _limit_in_a_file_the_scripts_read(ev, limit)
+    if given is None:
+        return row[0], None, None
+    name = Path(given[0]).name
+    reader = next(((file, number, line) for file, number, line, _ in lines_matching(
+        ev.user_files, re.compile(re.escape(name))) if file.name != given[0]
+                   and not line.lstrip().startswith(("#", '"""', "'''"))), None)
+    return (row[0], EvidenceLine(file=given[0], line=given[1], text=given[2].strip()),
+            EvidenceLine(file=reader[0].name, line=reader[1], text=reader[2].strip()) if reader else None)
+
+
+_READ_FILE_NAME = re.compile(r"[\"'](?P<name>[\w./-]+\.(?:json|ya?ml|toml))[\"']")
+
+
+def _limit_in_a_file_the_scripts_read(ev: Evidence, limit: int) -> tuple[str, int, str] | None:
+    """(file, line, text) of a settings or template file of the run folder, named by one of its scripts, that gives
+    `max_output_tokens` the value `limit` (a row template a preparation script fills)."""
+    if ev.run_dir is None:
+        return None
+    for _, _, _, match in lines_matching(ev.user_files, _READ_FILE_NAME):
+        path = ev.run_dir / match["name"]
+        try:
+            lines = path.read_text(encoding="utf-8", errors="replace").splitlines() if path.is_file() else []
+        except OSError:
+            continue
+        for number, line in enumerate(lines[:500], 1):
+            if (found := _NAMES_LIMIT.search(line)) and int(found["value"]) == limit:
+                return ev.rel(path), number, line
+    return None
+
+
+def _truncated_by_the_rows(ev: Evidence, limit: int,
+                           from_rows: tuple[int, EvidenceLine | None, EvidenceLine | None]) -> Finding:
+    a = ev.artifacts
+    line, given, reader = from_rows
+    written = (f" {given.file} gives them that limit (line {given.line}: `{excerpt(given.text, 80)}`)"
+               + (f", and {reader.file} builds the rows from it (line {reader.line})" if reader else "") + "."
+               if given else "")
+    return Finding(
+        category=DATA_SCHEMA,
+        title=f"{a.truncated_rollouts} of {a.rollouts.valid_rows} answers were cut at the output token limit "
+              f"(max_output_tokens={limit}), which the rows themselves ask for",
+        evidence=[a.truncated_example,
+                  EvidenceLine(file=ev.rel(a.files.materialized), line=line,
+                               text=f"responses_create_params.max_output_tokens = {limit}"),
+                  *([given] if given else []), *([reader] if reader else [])],
+        cause=f"Every row's responses_create_params asks for `max_output_tokens: {limit}`, and no command of the run "
+              "sets it: the data does. The model server stopped the answers there (`incomplete`, reason "
+              "max_output_tokens), so most never reached their final answer and scored 0." + written,
+        fix=(f"Take `max_output_tokens` out of {given.file} (line {given.line}; or raise it to what these tasks need)"
+             + (f", build the rows again with {reader.file}" if reader else "") if given else
+             "Take `max_output_tokens` out of the rows' responses_create_params (or raise it to what these tasks need)")
+            + ", then materialize and collect again on a clean output path, and profile.",
+    )
 
 
 def _resumed_across_weights(ev: Evidence) -> tuple[list[LogHit], dict[str, LogHit]]:
