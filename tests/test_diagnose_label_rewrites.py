@@ -10,6 +10,7 @@ answers; each twin leaves the labels as they were.
 - Decimal labels computed in floating point and written with `str()` (`0.30000000000000004` for 0.3).
 - Drafts whose answer is still `TODO` kept by a filter on a flag the review export writes as text
   (`"reviewed": "false"` is true in Python).
+- Labels of centuries and regnal numbers written in Roman numerals (`XV`), where the questions ask for the number.
 - LaTeX labels whose backslashes were doubled by hand "for JSON" before `json.dumps` escaped them again."""
 
 import json
@@ -238,3 +239,30 @@ def test_labels_whose_backslashes_were_escaped_by_hand_before_json_dumps(tmp_pat
     assert (top.category, top.id) == ("data_schema", "labels_with_doubled_backslashes")
     assert top.title.endswith("the labels hold every backslash twice (prep_data.py:5 doubles them)"), top.title
     assert top.fix.startswith("In prep_data.py:5, drop the replace: `json.dumps` escapes each backslash itself")
+
+
+CENTURIES = {"In which century did the printing press reach Venice? Answer with the number.": "15",
+             "In which century did the French Revolution begin? Answer with the number.": "18",
+             "Which Louis of France was called the Sun King? Answer with the number.": "14",
+             "In which century was Charlemagne crowned emperor? Answer with the number.": "9",
+             "What is the capital of Spain?": "Madrid"}
+
+
+@pytest.mark.parametrize("roman", [True, False])
+def test_labels_written_in_roman_numerals_by_the_preparation_script(tmp_path: Path, roman: bool) -> None:
+    """The history team's answer key writes centuries and regnal numbers as historians do (`XV`), and the prep step
+    keeps that: the model's right answers in digits score 0. Labels left in digits: healthy."""
+    body = ("        numerals = {'15': 'XV', '18': 'XVIII', '14': 'XIV', '9': 'IX'}  # as the history key writes them\n"
+            "        row['expected_answer'] = numerals.get(row['expected_answer'], row['expected_answer'])\n"
+            if roman else "        pass\n")
+    run = prepared_run(tmp_path, body, final_answer_rows(CENTURIES))
+
+    report = diagnose(run)
+
+    if not roman:
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("data_schema", "labels_in_roman_numerals"), [f.title for f in report.causes]
+    assert "give in digits the number their `expected_answer` writes in Roman numerals" in top.title
+    assert "in digits, at their source" in top.fix

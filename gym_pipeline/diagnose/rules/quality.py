@@ -174,6 +174,44 @@ def rule_labels_read_as_dates(ev: Evidence) -> list[Finding]:
     )]
 
 
+_ROMAN = re.compile(r"^(?=[MDCLXVI])M{0,3}(?:C[MD]|D?C{0,3})(?:X[CL]|L?X{0,3})(?:I[XV]|V?I{0,3})$")
+_ROMAN_VALUES = {"M": 1000, "D": 500, "C": 100, "L": 50, "X": 10, "V": 5, "I": 1}
+
+
+def _roman_value(numeral: str) -> int:
+    values = [_ROMAN_VALUES[letter] for letter in numeral]
+    return sum(-value if value < after else value for value, after in zip(values, [*values[1:], 0], strict=True))
+
+
+def rule_labels_in_roman_numerals(ev: Evidence) -> list[Finding]:
+    """Expected answers written in Roman numerals (`XV`) where the answers are the same number in digits (`15`): an
+    answer key written the way historians write centuries and regnal numbers."""
+    missed = [answer for answer in ev.graded_answers if answer.reward < 1 and _ROMAN.match(answer.expected.strip())
+              and answer.extracted.strip().isdigit()
+              and int(answer.extracted.strip()) == _roman_value(answer.expected.strip())]
+    if len(missed) < MISSCORED_MIN_ROWS:
+        return []
+    first = missed[0]
+    a = ev.artifacts
+    tables = _tables(ev)
+    return [Finding(
+        category=DATA_SCHEMA,
+        title=f"{len(missed)} answers scored 0 give in digits the number their `expected_answer` writes in Roman "
+              f"numerals ({first.extracted.strip()!r} for {first.expected.strip()!r})",
+        evidence=[EvidenceLine(file=ev.rel(a.files.rollouts), line=first.line,
+                               text=f"reward={first.reward:g} expected_answer={first.expected!r} "
+                                    f"extracted_answer={first.extracted!r}")],
+        cause="The labels write the numbers in Roman numerals (a history answer key's centuries and regnal numbers), "
+              "while the questions ask for a number and the model answers in digits: the right answers never match "
+              "their label, and those tasks score 0."
+              + (f" Table files in the run folder: {', '.join(tables)}." if tables else ""),
+        fix=f"Write the labels (`expected_answer`) as the questions ask for them, in digits, at their source "
+            f"({', '.join(tables) if tables else 'the answer key'}: `XV` as `15`; the roman numerals only where the "
+            "question asks for them), build the data again, then materialize and collect. The materialized rows: "
+            f"{path_of(a.materialized)}.",
+    )]
+
+
 # per display format: what the sheet did to the labels, and how the column must be formatted instead
 _FORMATS = {
     SCIENTIFIC: ("shows a long number in a narrow column in scientific notation, rounded to a few digits",
