@@ -446,3 +446,44 @@ def test_a_verify_taking_the_marker_off_with_strip_eats_the_answers_letters(tmp_
     assert f"verifiers/mine.py:{line} takes the answer with `{take_off}`" in top.title
     assert "right answers scored 0" in top.title
     assert "`.removeprefix('Final answer: ')`" in top.fix
+
+
+NUMERIC = '''"""Numeric answers after 'Final answer:' compared as numbers (so 42.0 == 42)."""
+import re
+
+FINAL = re.compile(r"final answer:\\s*(.+)", re.IGNORECASE)
+
+
+def _number(text):
+    try:
+        return float(text.strip().rstrip(".").replace(",", ""))
+    except ValueError:
+        return None
+
+
+def score(row, response_text):
+    found = FINAL.findall(response_text)
+    answer = _number(found[-1]) if found else None
+    if MISSING:  # no number in the reply
+        return {"reward": 0.0, "extracted_answer": None, "expected_answer": row["expected_answer"]}
+    reward = float(answer == _number(row["expected_answer"]))
+    return {"reward": reward, "extracted_answer": found[-1].strip(), "expected_answer": row["expected_answer"]}
+'''
+
+
+@pytest.mark.parametrize("missing", ["not answer", "answer is None"])
+def test_a_verify_skipping_a_missing_number_with_if_not_takes_zero_for_none(tmp_path, missing):
+    """The verifier parses the answer as a number and skips a missing one with `if not answer:`: 0.0 is false, so
+    the tasks whose right answer is 0 never score. With `if answer is None:`, healthy."""
+    labels = {"What is 5 minus 5?": "0", "What is 3 times 0?": "0", "What is 7 minus 7?": "0",
+              "What is 0 divided by 4?": "0", "What is 2 plus 2?": "4", "What is 6 times 7?": "42"}
+    report = _scored_by(tmp_path, NUMERIC.replace("MISSING", missing), labels=labels)
+
+    if missing.endswith("is None"):
+        assert all(f.id != "zero_answer_taken_for_none" for f in report.findings)
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("verifier_runtime", "zero_answer_taken_for_none"), [f.title for f in report.causes]
+    assert "`if not answer: # no number in the reply` takes the number 0 for no answer" in top.title
+    assert "`if answer is None:` instead of `if not answer:`" in top.fix

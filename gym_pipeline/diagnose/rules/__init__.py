@@ -99,6 +99,7 @@ from gym_pipeline.diagnose.rules.endpoint_address import (
     rule_url_without_scheme,
 )
 from gym_pipeline.diagnose.rules.fallback import PROFILE_STAGE, STEP_OF_CATEGORY, stage_of_log, unexplained_log_errors
+from gym_pipeline.diagnose.rules.falsy_zero import rule_zero_answer_taken_for_none
 from gym_pipeline.diagnose.rules.firewall import rule_firewall_blocks_run_port
 from gym_pipeline.diagnose.rules.flaky import rule_flaky_verifier
 from gym_pipeline.diagnose.rules.git_checkouts import (
@@ -478,6 +479,7 @@ RULES: tuple[Rule, ...] = (
     Rule(6, "run_directory_in_use", rule_run_directory_in_use),
     Rule(6, "yes_no_setting_read_with_bool", rule_yes_no_setting_read_with_bool),
     Rule(6, "letters_stripped_as_a_set", rule_letters_stripped_as_a_set),
+    Rule(6, "zero_answer_taken_for_none", rule_zero_answer_taken_for_none),
     Rule(6, "truncated_answers", rule_truncated_answers),
     Rule(6, "unextracted_answers", rule_unextracted_answers),
     Rule(6, "last_line_answers_scored_zero", rule_last_line_answers_scored_zero),
