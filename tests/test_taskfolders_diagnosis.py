@@ -147,6 +147,13 @@ SCENARIOS.update({
              "/logs/verifier/reward.txt"), {"server.log": f"INFO start{end}ERROR disk full{end}ERROR disk full{end}"}),
         f"Count the lines of /app/server.log that contain ERROR and write the number to /app/count.txt ({name}).\n")
         for name, end in (("count-errors", "\r"), ("count-warnings", "\n")))[0],
+    # a safety net that writes 0 in an EXIT trap: it runs after a pass too, and overwrites the 1; the task `no-trap`
+    # beside it writes its fallback 0 first, before the check
+    "exit_trap": lambda root: tuple(fixtures.write_task(root, name, test=(
+        f"{fallback}\nif test -f /app/done; then echo PASS; echo 1 > /logs/verifier/reward.txt\n"
+        "else echo FAIL; echo 0 > /logs/verifier/reward.txt; fi")) for name, fallback in (
+            ("trap-net", "trap 'echo 0 > /logs/verifier/reward.txt' EXIT"),
+            ("no-trap", "echo 0 > /logs/verifier/reward.txt")))[0],
     # a quick-mode guard kept from the team's CI, before the check: nothing sets FULL_CHECK in the sandbox
     "quick_mode": lambda root: fixtures.write_task(root, "quick-guard", test=(
         '[ -n "$FULL_CHECK" ] || exit 0\n' + fixtures.PASSING_TEST)),
@@ -426,6 +433,8 @@ EXPECTED = [
      ("with its columns in the order instruction.md gives (region,amount)", "gym-pipeline tasks validate")),
     ("bare_returns", "data_schema", ("count-errors's server.log has bare carriage returns (\\r) ending its lines",),
      ("each carriage return a newline", "`tr '\\r' '\\n' < server.log", "gym-pipeline tasks validate")),
+    ("exit_trap", "verifier_runtime", ("The test of trap-net sets an EXIT trap that writes reward 0 (line 2)",),
+     ("write it first, before the checks", "gym-pipeline tasks validate")),
     ("level_case", "data_schema", ("count-errors's server.log has no line with ERROR, which instruction.md asks "
                                    "about, and 2 with `error`",),
      ("with ERROR written as instruction.md and the test expect it", "gym-pipeline tasks validate")),

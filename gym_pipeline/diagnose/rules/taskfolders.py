@@ -1372,6 +1372,45 @@ def rule_one_reward_on_every_branch(ev: Evidence) -> list[Finding]:
     return []
 
 
+_EXIT_TRAP_WRITE = re.compile(r"^\s*trap\s+(?P<q>[\"'])(?P<body>[^\"']*>\s*\S*reward\.(?:txt|json)[^\"']*)(?P=q)\s+"
+                              r"(?:EXIT|0)\b")
+_CONSTANT_IN_TRAP = re.compile(r"\becho\s+(?P<value>\d+(?:\.\d+)?)\s*>")
+
+
+def rule_exit_trap_overwrites_the_reward(ev: Evidence) -> list[Finding]:
+    """A test.sh with `trap 'echo 0 > /logs/verifier/reward.txt' EXIT` as a safety net: an EXIT trap runs whenever
+    the shell ends, after a pass too, so the 0 overwrites the 1 the test just wrote, and the task never scores."""
+    run = task_folder_run(ev)
+    if run is None:
+        return []
+    for task, rewards in _rewards_of(run).items():
+        if (script := test_script(run, ev.run_dir, task)) is None:
+            continue
+        test, lines = script
+        trap = next(((n, line.strip(), m) for n, line in enumerate(lines, 1) if (m := _EXIT_TRAP_WRITE.match(line))),
+                    None)
+        value = _CONSTANT_IN_TRAP.search(trap[2]["body"]) if trap else None
+        if trap is None or value is None or not rewards or set(rewards) != {float(value["value"])}:
+            continue
+        number, line, _ = trap
+        return [Finding(
+            category=VERIFIER_RUNTIME,
+            title=f"The test of {task} sets an EXIT trap that writes reward {value['value']} (line {number}): it runs "
+                  f"after every test, so every episode of {task} scored {value['value']}",
+            evidence=[EvidenceLine(file=ev.rel(test), line=number, text=line)],
+            cause=f"tests/test.sh of {task} line {number} (`{line}`) is meant as a safety net for a test that fails "
+                  "half-way, but bash runs an EXIT trap whenever the script ends, after a pass too: it overwrites the "
+                  f"reward the test has just written, so every episode of {task} scored {value['value']} whatever the "
+                  "agent did.",
+            fix=f"In {run.task_path(task)}/tests/test.sh, write the fallback only when no reward was written: write "
+                "it first, before the checks (`echo 0 > /logs/verifier/reward.txt` at the top, then the check "
+                "overwrites it), or make the trap conditional (`trap '[ -s /logs/verifier/reward.txt ] || echo 0 > "
+                f"/logs/verifier/reward.txt' EXIT`); check it with the oracle (`gym-pipeline tasks validate "
+                f"{run.task_path(task)}`, which must score 1), then {run.rerun()}.",
+        )]
+    return []
+
+
 _ADDED_BEFORE_KNOWN_PROBLEMS = {1: (("tasks_not_loadable", rule_tasks_not_loadable), ("no_sandbox", rule_no_sandbox)),
                                 5: (("backup_copies_run_as_tasks", rule_backup_copies_run_as_tasks),
                                     ("task_data_files_reformatted", rule_task_data_files_reformatted)),
@@ -1382,7 +1421,8 @@ _ADDED_BEFORE_KNOWN_PROBLEMS = {1: (("tasks_not_loadable", rule_tasks_not_loadab
                     ("test_reads_its_files_elsewhere", rule_test_reads_its_files_elsewhere),
                     ("test_checks_unasked_paths", rule_test_checks_unasked_paths),
                     ("exit_status_written_as_reward", rule_exit_status_written_as_reward),
-                    ("one_reward_on_every_branch", rule_one_reward_on_every_branch))}
+                    ("one_reward_on_every_branch", rule_one_reward_on_every_branch),
+                    ("exit_trap_overwrites_the_reward", rule_exit_trap_overwrites_the_reward))}
 
 
 def with_task_folder_rules(rules: tuple[Rule, ...]) -> tuple[Rule, ...]:
