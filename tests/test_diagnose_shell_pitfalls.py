@@ -435,3 +435,27 @@ def test_a_sourced_settings_file_ending_with_exit_ends_the_script_that_sources_i
     assert top.title.startswith("run_eval.sh:2 sources eval_settings.sh, which ends with `exit 0` (line 5): the script "
                                 "stopped there, and line 3")
     assert top.fix.startswith("Take `exit 0` out of eval_settings.sh (line 5")
+
+
+@pytest.mark.parametrize("test", ["[[ $REPEATS < 4 ]]", "[[ $REPEATS -lt 4 ]]"])
+def test_a_floor_on_the_repeats_compared_as_text_cuts_ten_to_four(tmp_path, test):
+    """run_eval.sh keeps at least 4 repeats with `[[ $REPEATS < 4 ]]`: inside [[ ]] `<` compares text, and "10" sorts
+    before "4", so the run asked for 10 repeats gets 4. Compared with -lt, the 10 repeats run and it is healthy."""
+    from script_support import CLI, MATERIALIZE, run_scripts
+
+    script = (f"REPEATS=10\nif {test}; then\n  echo \"repeats $REPEATS below the minimum, using 4\"\n  REPEATS=4\nfi\n"
+              + MATERIALIZE.replace("--num-repeats 3", "--num-repeats $REPEATS")
+              + f"{CLI} collect --inputs rollouts_materialized_inputs.jsonl --output rollouts.jsonl --model-url URL "
+                "--env string_match --concurrency 8\n")
+    run = run_scripts(tmp_path, [script])
+
+    report = diagnose(run)
+
+    if "-lt" in test:
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("config", "shell_pitfalls"), [f.title for f in report.causes]
+    assert top.title == ("run_eval.sh:3 compares REPEATS with `< 4` inside [[ ]], which compares text: 10 < 4 held as "
+                         "text, so the branch ran with REPEATS=10")
+    assert "`[[ $REPEATS -lt 4 ]]`" in top.fix

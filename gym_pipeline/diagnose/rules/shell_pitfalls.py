@@ -12,6 +12,7 @@
 - `REPEATS = 5` in a file the shell reads (`.env`, `.sh`): with spaces around `=` it is no assignment but a command
   named REPEATS (`REPEATS: command not found`), so the variable keeps its default.
 
+- `[[ $REPEATS < 4 ]]`: inside [[ ]], `<` compares text, so 10 < 4 holds and a floor of 4 repeats cuts 10 to 4.
 - A settings file that ends with `exit 0` (a standalone script turned into one), sourced: exit in a sourced file
   ends the shell that sources it, so nothing after the `source` line runs, and the script exits 0.
 
@@ -81,6 +82,7 @@ _PARAMETERS_WITHIN = 6  # lines after `name() {` where its `local a=$1 b=$2` are
 
 def rule_shell_pitfalls(ev: Evidence) -> list[Finding]:
     for finding in (_directives_after_a_command(ev), _exec_before_later_commands(ev), _sourced_file_exits(ev),
+                    _numbers_compared_as_strings(ev),
                     _spaced_assignment(ev), _loop_in_a_pipeline(ev),
                     _defaults_sourced_after_options(ev), _settings_not_exported(ev), _function_arguments_swapped(ev),
                     _array_without_index(ev), _table_without_declare_a(ev), _array_joined_into_one_word(ev),
@@ -182,6 +184,63 @@ def _sourced_file_exits(ev: Evidence) -> Finding | None:
                 fix=f"Take `{exit_line[1]}` out of {sourced.name} (line {exit_line[0]}; a sourced file ends by reaching "
                     "its end, or with `return`), then run the lines that never ran (from "
                     f"{script.name} line {later[0]}: `{later[1][:60]}`).",
+            )
+    return None
+
+
+# `[[ $REPEATS < 4 ]]`: inside [[ ]], `<` and `>` compare strings (in sort order), not numbers
+_STRING_ORDER = re.compile(r"\[\[\s*\"?\$\{?(?P<name>[A-Za-z_]\w*)\}?\"?\s*(?P<op>[<>])\s*(?P<number>\d+)\s*\]\]")
+_EXPANSION = re.compile(r"\$\{?[A-Za-z_]\w*\}?|\$\([^)]*\)")
+
+
+def _printed_as(echoed: str, name: str) -> re.Pattern[str]:
+    """What `echo "<echoed>"` prints, as a pattern: `name`'s value captured as `value`, other expansions anything."""
+    parts, at = [], 0
+    for expansion in _EXPANSION.finditer(echoed):
+        parts.append(re.escape(echoed[at:expansion.start()]))
+        own = re.fullmatch(rf"\$\{{?{name}\}}?", expansion[0]) and "(?P<value>" not in "".join(parts)
+        parts.append(r"(?P<value>\d+)" if own else ".*?")
+        at = expansion.end()
+    return re.compile("".join(parts) + re.escape(echoed[at:]))
+
+
+def _numbers_compared_as_strings(ev: Evidence) -> Finding | None:
+    """A branch taken because `[[ $N < 4 ]]` compared as strings: its own echo, in a log, shows the value it ran on,
+    for which the numbers say otherwise (10 < 4 as text, not as a number)."""
+    for file in shell_files(ev):
+        lines = file.text.splitlines()
+        for number, line in enumerate(lines, 1):
+            if (test := _STRING_ORDER.search(line)) is None:
+                continue
+            name, op, bound = test["name"], test["op"], test["number"]
+            echo = next((text for text in lines[number:number + 6] if re.search(rf"\becho\b.*\${{?{name}\b", text)),
+                        None)
+            said = re.search(r"\becho\s+[\"']?(?P<text>[^\"'\n]+)", echo) if echo else None
+            if said is None:
+                continue
+            pattern = _printed_as(said["text"], name)
+            ran = next((found for _, head in ev.log_heads if (found := pattern.search(head))
+                        and found.groupdict().get("value")), None)
+            if ran is None:
+                continue
+            value = ran["value"]
+            as_text = value < bound if op == "<" else value > bound
+            as_number = int(value) < int(bound) if op == "<" else int(value) > int(bound)
+            if as_text == as_number:
+                continue
+            numeric = "-lt" if op == "<" else "-gt"
+            return Finding(
+                category=CONFIG,
+                title=f"{file.name}:{number} compares {name} with `{op} {bound}` inside [[ ]], which compares text: "
+                      f"{value} {op} {bound} held as text, so the branch ran with {name}={value}",
+                evidence=[EvidenceLine(file=file.name, line=number, text=line.strip()),
+                          EvidenceLine(file=file.name, line=lines.index(echo) + 1, text=echo.strip())],
+                cause=f"Inside `[[ ]]`, `{op}` orders strings, character by character: {value!r} sorts "
+                      f"{'before' if op == '<' else 'after'} {bound!r}, so `[[ ${name} {op} {bound} ]]` was true for "
+                      f"{name}={value} though the number is not {'below' if op == '<' else 'above'} {bound}, and the "
+                      "branch overrode what was asked. Every command exits 0.",
+                fix=f"In {file.name}:{number}, compare numbers instead of `{test[0]}`: `[[ ${name} {numeric} {bound} ]]` or "
+                    f"`(( {name} {op} {bound} ))`; then run again.",
             )
     return None
 
