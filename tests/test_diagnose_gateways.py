@@ -735,15 +735,18 @@ def test_a_serving_wrapper_restarting_on_the_newest_checkpoint_mid_eval_is_named
         wrapper = subprocess.Popen(["bash", "serve.sh", str(checkpoints), str(port)], cwd=run, stdout=log,
                                    stderr=subprocess.STDOUT, start_new_session=True)
     try:
-        time.sleep(3)
+        _wait_for_line(run / "logs" / "serve.log", "SIMULATED_POLICY_READY", 120)
         with (run / "logs" / "collect.log").open("w") as log:
             collect = subprocess.Popen([*CLI, "collect", "--inputs", str(inputs), "--output", str(run / "rollouts.jsonl"),
                                         "--model-url", f"http://127.0.0.1:{port}/v1", "--env", "string_match",
                                         "--concurrency", "4"], stdout=log, stderr=subprocess.STDOUT)
-            if trainer_saves:
-                time.sleep(2)
-                step_200.rename(checkpoints / step_200.name)  # the trainer saves while the eval runs
+            if trainer_saves:  # the trainer saves while the eval runs, once it has collected a few rollouts
+                _wait_for_line(run / "rollouts.jsonl", '"reward"', 120)
+                time.sleep(1)
+                step_200.rename(checkpoints / step_200.name)
             collect.wait(240)
+        if trainer_saves:  # the restarted server comes up, as it would before anyone reads its log
+            _wait_for_line(run / "logs" / "serve.log", "checkpoint step 200", 120)
     finally:
         os.killpg(wrapper.pid, signal.SIGTERM)
         wrapper.wait(10)

@@ -847,8 +847,8 @@ def test_a_singleton_job_waits_for_the_users_other_job_of_the_same_name(tmp_path
     run = _ci_eval_job(tmp_path, "#SBATCH --dependency=singleton")
     (run / "submit.sh").write_text(
         "#!/bin/bash\nJOB=$(sbatch --parsable ci_eval.sbatch)\necho \"submitted job $JOB\"\n"
-        "for i in $(seq 15); do squeue -h -j $JOB | grep -q . || exit 0; sleep 1; done\n"
-        "echo \"job $JOB has not finished after 15 s:\"\n"
+        "for i in $(seq 30); do squeue -h -j $JOB | grep -q . || exit 0; sleep 1; done\n"
+        "echo \"job $JOB has not finished after 30 s:\"\n"
         "scontrol show job $JOB | grep -E -o '(JobName|JobState|Reason|Dependency)=[^ ]+'\nscancel $JOB\n")
     debugging = subprocess.run(["sbatch", "--parsable", "--job-name=ci-eval", "--output=/dev/null", "--time=2",
                                 "--wrap", "sleep 60"], capture_output=True, text=True, check=True,
