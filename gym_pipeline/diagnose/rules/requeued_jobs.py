@@ -84,8 +84,10 @@ def rule_inputs_of_another_file_than_the_script_names(ev: Evidence) -> list[Find
             cause=f"The manifest records {source_name} as the source of the materialized inputs, while {file.name} "
                   f"now gives {word}: {why}. Every rollout and the profile are of {source_name}, and every command "
                   "exited 0.",
-            fix=f"Submit the fixed script as a new job (`sbatch {Path(file.name).name}`; `scontrol requeue` never "
-                f"rereads the file) or run it again, so that the inputs are materialized from {word}; check with "
+            fix=f"Submit the fixed script as a new job (`sbatch {Path(file.name).name}`; Slurm runs the copy it stored "
+                "at submission, so neither `scontrol requeue` nor an edit while the job is still queued reaches it: "
+                "`scancel` a queued job and submit it again) or run it again, so that the inputs are materialized "
+                f"from {word}; check with "
                 "`gym-pipeline check-stale` or the manifest's materialized_inputs.source before comparing results.",
         )]
     return []
