@@ -15,11 +15,13 @@ What the run lacks (rollouts, a profile) follows from it.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import Finding
+from gym_pipeline.diagnose.user_scripts import UserFile
 from gym_pipeline.diagnose.vocabulary import CONFIG, VERIFIER_RUNTIME
 
 _STRICT = re.compile(r"^\s*set\s+(?:-\w*u\w*\b|-o\s+nounset\b)")
@@ -69,14 +71,20 @@ _ECHOED_TEXT = re.compile(r"\becho\s+[\"'](?P<text>[^\"']+)")
 _EXPANDED = re.compile(r"\$(?:\{[^}]*\}|\([^)]*\)|\w+)")
 
 
-def rule_read_at_the_end_of_a_file_stopped_a_strict_script(ev: Evidence) -> list[Finding]:
+def _errexit_scripts(ev: Evidence) -> Iterator[tuple[UserFile, list[str], tuple[int, str]]]:
+    """(file, its lines, (line, text) of its `set -e`) of the user's scripts that set -e, in a run that collected
+    nothing: where a silent stop under -e is worth looking for."""
     if ev.run_dir is None or not ev.run_dir.is_dir() or ev.artifacts.rollouts.valid_rows:
-        return []
+        return
     for file in ev.user_files:
         lines = file.text.splitlines()
         strict = next(((at, text.strip()) for at, text in enumerate(lines, 1) if _ERREXIT.match(text)), None)
-        if strict is None:
-            continue
+        if strict is not None:
+            yield file, lines, strict
+
+
+def rule_read_at_the_end_of_a_file_stopped_a_strict_script(ev: Evidence) -> list[Finding]:
+    for file, lines, strict in _errexit_scripts(ev):
         for number, line in enumerate(lines[strict[0]:], strict[0] + 1):
             if (read := _READ_FROM_FILE.match(line)) is None:
                 continue
@@ -115,13 +123,7 @@ _POST_INCREMENT = re.compile(r"^\s*(?:\(\(\s*(?P<a>[A-Za-z_]\w*)\s*\+\+\s*\)\)|l
 def rule_arithmetic_zero_stopped_a_strict_script(ev: Evidence) -> list[Finding]:
     """`((step++))` under `set -e` with step at 0: an arithmetic command whose value is 0 returns 1, and a
     post-increment's value is the old one, so the first counter line ends the script without a word."""
-    if ev.run_dir is None or not ev.run_dir.is_dir() or ev.artifacts.rollouts.valid_rows:
-        return []
-    for file in ev.user_files:
-        lines = file.text.splitlines()
-        strict = next(((at, text.strip()) for at, text in enumerate(lines, 1) if _ERREXIT.match(text)), None)
-        if strict is None:
-            continue
+    for file, lines, strict in _errexit_scripts(ev):
         for number, line in enumerate(lines[strict[0]:], strict[0] + 1):
             if (counter := _POST_INCREMENT.match(line)) is None:
                 continue

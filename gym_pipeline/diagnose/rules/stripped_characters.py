@@ -22,27 +22,26 @@ from gym_pipeline.diagnose.vocabulary import VERIFIER_RUNTIME
 _STRIPS_LETTERS = re.compile(r"\.(?P<side>r|l)?strip\(\s*[\"'](?P<chars>[^\"']*[A-Za-z][^\"']*)[\"']\s*\)")
 
 
+def _stripped(text: str, side: str, chars: str) -> str:
+    """`text` without the characters `chars` on `side` (r, l, or both), as `rstrip`, `lstrip` or `strip` takes them."""
+    return text.rstrip(chars) if side == "r" else text.lstrip(chars) if side == "l" else text.strip(chars)
+
+
 def _credited_by_stripping(ev: Evidence, side: str, chars: str) -> list[tuple[int, str, str]]:
     """(line, expected, extracted) of rollouts scored full whose answer differs from the label until both lose the
     characters `chars` on `side` (r, l, or both)."""
-    def stripped(text: str) -> str:
-        text = text.strip().lower()
-        return text.rstrip(chars) if side == "r" else text.lstrip(chars) if side == "l" else text.strip(chars)
-
     return [(answer.line, answer.expected, answer.extracted) for answer in ev.graded_answers
             if answer.reward >= 1 and answer.expected.strip().lower() != answer.extracted.strip().lower()
-            and stripped(answer.expected) == stripped(answer.extracted)]
+            and _stripped(answer.expected.strip().lower(), side, chars)
+            == _stripped(answer.extracted.strip().lower(), side, chars)]
 
 
 def _cut_by_stripping(ev: Evidence, side: str, chars: str) -> list[tuple[int, str, str]]:
     """(line, expected, extracted) of rollouts scored 0 whose extracted answer is their label with the characters
     `chars` taken off `side` (r, l, or both): the verifier ate the end of right answers."""
-    def stripped(text: str) -> str:
-        return text.rstrip(chars) if side == "r" else text.lstrip(chars) if side == "l" else text.strip(chars)
-
     return [(answer.line, answer.expected, answer.extracted) for answer in ev.graded_answers
             if answer.reward < 1 and answer.extracted and answer.expected.strip() != answer.extracted.strip()
-            and stripped(answer.expected.strip()) == answer.extracted.strip()]
+            and _stripped(answer.expected.strip(), side, chars) == answer.extracted.strip()]
 
 
 def rule_letters_stripped_as_a_set(ev: Evidence) -> list[Finding]:
