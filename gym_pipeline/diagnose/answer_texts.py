@@ -4,12 +4,10 @@ readings of what the model (or what stood before it) replied. Evidence reads eac
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from itertools import islice
 from pathlib import Path
 from typing import NamedTuple
 
-import orjson
+from gym_pipeline.diagnose.jsonl_rows import readable_rows
 
 MAX_ROWS_READ = 5000  # of the rollouts: enough to see a pattern, cheap on a run of millions
 
@@ -28,24 +26,10 @@ class GradedAnswer(NamedTuple):
     reward: float
 
 
-def _first_rows(rollouts: Path) -> Iterator[tuple[int, dict]]:
-    """(line, row) of the first MAX_ROWS_READ rollouts that are JSON objects."""
-    if not rollouts.is_file():
-        return
-    with rollouts.open("rb") as file:
-        for number, raw in enumerate(islice(file, MAX_ROWS_READ), 1):
-            try:
-                row = orjson.loads(raw)
-            except orjson.JSONDecodeError:
-                continue
-            if isinstance(row, dict):
-                yield number, row
-
-
 def read_answer_texts(rollouts: Path) -> list[AnswerText]:
     """The last output message's text of each of the first rollouts (rows without one are left out)."""
     texts = []
-    for number, row in _first_rows(rollouts):
+    for number, row in readable_rows(rollouts, MAX_ROWS_READ):
         try:
             text = row["response"]["output"][-1]["content"][0]["text"]
         except (KeyError, IndexError, TypeError):
@@ -60,7 +44,7 @@ def read_answer_texts(rollouts: Path) -> list[AnswerText]:
 def read_graded_answers(rollouts: Path) -> list[GradedAnswer]:
     """The expected and extracted answers, with the reward, of the first rollouts whose verifier keeps both."""
     found = []
-    for number, row in _first_rows(rollouts):
+    for number, row in readable_rows(rollouts, MAX_ROWS_READ):
         expected, extracted, reward = row.get("expected_answer"), row.get("extracted_answer"), row.get("reward")
         if isinstance(expected, str) and isinstance(extracted, str) and isinstance(reward, int | float):
             found.append(GradedAnswer(number, expected, extracted, reward))
