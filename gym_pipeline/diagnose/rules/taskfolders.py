@@ -807,6 +807,13 @@ def tests_of_unscored_tasks(ev: Evidence, run: TaskFolderRun) -> Iterator[tuple[
             yield task, *script
 
 
+def tests_of_scored_tasks(ev: Evidence, run: TaskFolderRun) -> Iterator[tuple[str, set[float], Path, list[str]]]:
+    """(task, the rewards its episodes got, its tests/test.sh, its lines) of each scored task whose test can be read."""
+    for task, rewards in _rewards_of(run).items():
+        if rewards and (script := test_script(run, ev.run_dir, task)) is not None:
+            yield task, set(rewards), *script
+
+
 def always_scored(run: TaskFolderRun) -> list[str]:
     """The tasks every scored episode of which got the full reward."""
     return [task for task, values in _rewards_of(run).items() if values and all(value >= 1 for value in values)]
@@ -1344,13 +1351,10 @@ def rule_one_reward_on_every_branch(ev: Evidence) -> list[Finding]:
     run = task_folder_run(ev)
     if run is None:
         return []
-    for task, rewards in _rewards_of(run).items():
-        if (script := test_script(run, ev.run_dir, task)) is None:
-            continue
-        test, lines = script
+    for task, rewards, test, lines in tests_of_scored_tasks(ev, run):
         writes = [(n, line, m["value"]) for n, line in enumerate(lines, 1) if (m := _CONSTANT_REWARD_WRITE.match(line))]
         values = {float(value) for _, _, value in writes}
-        if len(writes) < 2 or len(values) != 1 or set(rewards) != values:
+        if len(writes) < 2 or len(values) != 1 or rewards != values:
             continue
         value = next(iter(values))
         said = _failed_yet_scored(ev, task) if value else None
@@ -1383,14 +1387,11 @@ def rule_exit_trap_overwrites_the_reward(ev: Evidence) -> list[Finding]:
     run = task_folder_run(ev)
     if run is None:
         return []
-    for task, rewards in _rewards_of(run).items():
-        if (script := test_script(run, ev.run_dir, task)) is None:
-            continue
-        test, lines = script
+    for task, rewards, test, lines in tests_of_scored_tasks(ev, run):
         trap = next(((n, line.strip(), m) for n, line in enumerate(lines, 1) if (m := _EXIT_TRAP_WRITE.match(line))),
                     None)
         value = _CONSTANT_IN_TRAP.search(trap[2]["body"]) if trap else None
-        if trap is None or value is None or not rewards or set(rewards) != {float(value["value"])}:
+        if trap is None or value is None or rewards != {float(value["value"])}:
             continue
         number, line, _ = trap
         return [Finding(
