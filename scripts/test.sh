@@ -12,4 +12,5 @@ eval "$(bash scripts/dev-services.sh up slurm)"
 # GYM_PIPELINE_NEMO_GYM line it prints last. Those tests run Gym in a loopback-only network namespace.
 eval "$(bash scripts/install-nemo-gym.sh | tail -n 1)"
 .venv/bin/ruff check gym_pipeline tests benchmarks
-exec .venv/bin/python -m pytest "$@"
+# --durations: the slowest tests, listed at the end, to keep the run inside CI's 90 minutes.
+exec .venv/bin/python -m pytest --durations=25 "$@"
