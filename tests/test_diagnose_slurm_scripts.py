@@ -51,6 +51,8 @@ import os
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -71,6 +73,40 @@ RULE = "step_ended_with_its_batch_script"
 
 JOB_START_WAIT_S = 180  # a job queued behind an earlier test's, on a node still completing it
 SERVER_START_WAIT_S = 150  # the simulated policy's start (Python imports) on a machine the other tests load
+
+
+def _string_match_run(tmp_path: Path, repeats: int) -> tuple[Path, Path]:
+    """(run folder with logs/ and the string_match tasks materialized `repeats` times each, a demo checkpoint)."""
+    slurm_cluster()
+    environment = get_environment("string_match")
+    checkpoint = demo_checkpoints(tmp_path / "checkpoints", 1, ["string_match"])[0]
+    run = tmp_path / "run"
+    (run / "logs").mkdir(parents=True)
+    materialize_file(environment.dataset_path, run / "rollouts_materialized_inputs.jsonl",
+                     MaterializationSettings(repeats, environment.agent_name))
+    return run, checkpoint
+
+
+def _collect_line(port: int, concurrency: int | str) -> str:
+    """A batch script's line collecting the run folder's inputs against the policy on `port`."""
+    return (f"{' '.join(CLI)} collect --inputs rollouts_materialized_inputs.jsonl --output rollouts.jsonl "
+            f"--model-url http://127.0.0.1:{port}/v1 --env string_match --concurrency {concurrency}\n")
+
+
+@contextmanager
+def _policy_served(run: Path, checkpoint: Path, *options: str) -> Iterator[int]:
+    """The simulated policy on a free loopback port (yielded once it listens), logging to logs/model_server.log."""
+    port = free_loopback_port()
+    ready = run.parent / "model_server.ready"  # outside the run folder: nothing the diagnosis reads
+    with (run / "logs" / "model_server.log").open("w") as log:
+        server = subprocess.Popen([*CLI, "serve-policy", "--checkpoint", str(checkpoint), "--port", str(port),
+                                   "--ready-file", str(ready), *options], stdout=log, stderr=subprocess.STDOUT)
+    try:
+        assert wait_for(ready.exists, SERVER_START_WAIT_S), (run / "logs" / "model_server.log").read_text()
+        yield port
+    finally:
+        server.terminate()
+        server.wait(10)
 
 
 def _job_state(job: str) -> str:
@@ -147,24 +183,14 @@ def test_a_job_array_of_shards_without_a_throttle_overloads_one_server(tmp_path:
         data.write_text("".join(rows[shard * 4:(shard + 1) * 4]))
         materialize_file(data, run / "shards" / str(shard) / "rollouts_materialized_inputs.jsonl",
                          MaterializationSettings(3, environment.agent_name))
-    port = free_loopback_port()
     script = run / "collect_shards.sbatch"
-    script.write_text(
-        "#!/bin/bash\n#SBATCH --job-name=collect-shards\n#SBATCH --array=0-2\n"
-        f"#SBATCH --output={run}/logs/collect_shard_%a.log\n#SBATCH --time=5\n"
-        f"cd {run}/shards/$SLURM_ARRAY_TASK_ID\n"
-        f"{' '.join(CLI)} collect --inputs rollouts_materialized_inputs.jsonl --output rollouts.jsonl "
-        f"--model-url http://127.0.0.1:{port}/v1 --env string_match --concurrency 4\n")
-    with (run / "logs" / "model_server.log").open("w") as log:
-        server = subprocess.Popen([*CLI, "serve-policy", "--checkpoint", str(checkpoint), "--port", str(port),
-                                   "--latency-ms", "500", "--max-running", "2", "--max-waiting", "2"],
-                                  stdout=log, stderr=subprocess.STDOUT)
-    try:
-        time.sleep(2.5)
+    with _policy_served(run, checkpoint, "--latency-ms", "500", "--max-running", "2", "--max-waiting", "2") as port:
+        script.write_text(
+            "#!/bin/bash\n#SBATCH --job-name=collect-shards\n#SBATCH --array=0-2\n"
+            f"#SBATCH --output={run}/logs/collect_shard_%a.log\n#SBATCH --time=5\n"
+            f"cd {run}/shards/$SLURM_ARRAY_TASK_ID\n"
+            + _collect_line(port, 4))
         subprocess.run(["sbatch", "--wait", str(script)], capture_output=True, text=True, timeout=300)
-    finally:
-        server.terminate()
-        server.wait(10)
     assert "429" in "".join(p.read_text() for p in run.glob("shards/*/rollouts_failures.jsonl"))
 
     report = diagnose(run)
@@ -267,27 +293,12 @@ def test_a_serial_collection_ended_by_the_jobs_time_limit_is_throughput_and_name
                                                                                                  limits: str) -> None:
     """Also with a limit Slurm cut down itself: `--time-min` and `--deadline` (a backfill template's) let it shrink
     `--time` to end the job before the deadline."""
-    slurm_cluster()
-    environment = get_environment("string_match")
-    checkpoint = demo_checkpoints(tmp_path / "checkpoints", 1, ["string_match"])[0]
-    run = tmp_path / "run"
-    (run / "logs").mkdir(parents=True)
-    materialize_file(environment.dataset_path, run / "rollouts_materialized_inputs.jsonl",
-                     MaterializationSettings(3, environment.agent_name))
-    port = free_loopback_port()
-    (run / "collect.sbatch").write_text(
-        f"#!/bin/bash\n#SBATCH --output={run}/logs/collect_%j.log\n#SBATCH --cpus-per-task=1\n{limits}\n"
-        f"cd {run}\n{' '.join(CLI)} collect --inputs rollouts_materialized_inputs.jsonl --output rollouts.jsonl "
-        f"--model-url http://127.0.0.1:{port}/v1 --env string_match --concurrency $SLURM_CPUS_PER_TASK\n")
-    with (run / "logs" / "model_server.log").open("w") as log:
-        server = subprocess.Popen([*CLI, "serve-policy", "--checkpoint", str(checkpoint), "--port", str(port),
-                                   "--latency-ms", "3000"], stdout=log, stderr=subprocess.STDOUT)
-    try:
-        time.sleep(2.5)
+    run, checkpoint = _string_match_run(tmp_path, 3)
+    with _policy_served(run, checkpoint, "--latency-ms", "3000") as port:
+        (run / "collect.sbatch").write_text(
+            f"#!/bin/bash\n#SBATCH --output={run}/logs/collect_%j.log\n#SBATCH --cpus-per-task=1\n{limits}\n"
+            f"cd {run}\n" + _collect_line(port, "$SLURM_CPUS_PER_TASK"))
         subprocess.run(["sbatch", "--wait", str(run / "collect.sbatch")], capture_output=True, timeout=300)
-    finally:
-        server.terminate()
-        server.wait(10)
     assert "DUE TO TIME LIMIT" in "".join(p.read_text() for p in run.glob("logs/collect_*.log"))
 
     report = diagnose(run)
@@ -715,35 +726,19 @@ def test_a_time_limit_exported_in_the_submitting_shell_or_written_as_minutes_end
                                                                                          limit: str) -> None:
     """`SBATCH_TIMELIMIT=1` exported in the submitting shell overrides the script's `--time=10`; `--time=1:00`, meant
     as an hour, is one minute to Slurm. Either way the job is cancelled after a minute. `--time=1:00:00` runs."""
-    slurm_cluster()
-    environment = get_environment("string_match")
-    checkpoint = demo_checkpoints(tmp_path / "checkpoints", 1, ["string_match"])[0]
-    run = tmp_path / "run"
-    (run / "logs").mkdir(parents=True)
-    materialize_file(environment.dataset_path, run / "rollouts_materialized_inputs.jsonl",
-                     MaterializationSettings(1, environment.agent_name))
-    port = free_loopback_port()
+    run, checkpoint = _string_match_run(tmp_path, 1)
     directive = {"exported": "10", "minutes_seconds": "1:00", "hours": "1:00:00"}[limit]
-    (run / "eval.sbatch").write_text(
-        f"#!/bin/bash\n#SBATCH --output={run}/logs/eval_%j.log\n#SBATCH --time={directive}\n"
-        f"cd {run}\n{' '.join(CLI)} collect --inputs rollouts_materialized_inputs.jsonl --output rollouts.jsonl "
-        f"--model-url http://127.0.0.1:{port}/v1 --env string_match --concurrency 1\n")
-    (run / "submit.sh").write_text("#!/bin/bash\nJOB=$(sbatch --parsable eval.sbatch)\n"
-                                   "scontrol show job $JOB | grep -E -o 'TimeLimit=[^ ]+'\n"
-                                   "while squeue -h -j $JOB 2>/dev/null | grep -q .; do sleep 2; done\n")
-    with (run / "logs" / "model_server.log").open("w") as log:
-        server = subprocess.Popen([*CLI, "serve-policy", "--checkpoint", str(checkpoint), "--port", str(port),
-                                   "--latency-ms", "20" if limit == "hours" else "3000"],
-                                  stdout=log, stderr=subprocess.STDOUT)
     environment_of_shell = {**os.environ, **({"SBATCH_TIMELIMIT": "1"} if limit == "exported" else {})}
-    try:
-        time.sleep(2.5)
+    with _policy_served(run, checkpoint, "--latency-ms", "20" if limit == "hours" else "3000") as port:
+        (run / "eval.sbatch").write_text(
+            f"#!/bin/bash\n#SBATCH --output={run}/logs/eval_%j.log\n#SBATCH --time={directive}\n"
+            f"cd {run}\n" + _collect_line(port, 1))
+        (run / "submit.sh").write_text("#!/bin/bash\nJOB=$(sbatch --parsable eval.sbatch)\n"
+                                       "scontrol show job $JOB | grep -E -o 'TimeLimit=[^ ]+'\n"
+                                       "while squeue -h -j $JOB 2>/dev/null | grep -q .; do sleep 2; done\n")
         with (run / "logs" / "submit.log").open("w") as log:
             subprocess.run(["bash", "submit.sh"], cwd=run, stdout=log, stderr=subprocess.STDOUT, timeout=400,
                            env=environment_of_shell)
-    finally:
-        server.terminate()
-        server.wait(10)
 
     report = diagnose(run)
 
@@ -878,28 +873,16 @@ def test_a_job_suspended_while_it_collects_is_named_from_its_state(tmp_path: Pat
     """The cluster suspends the eval job for a job of higher priority (here `scontrol suspend`, as preemption by
     suspension does): its processes stop, and the submit script gives up after its budget with the run incomplete,
     printing the job's state. Not suspended, the job finishes and the run is healthy."""
-    slurm_cluster()
-    environment = get_environment("string_match")
-    checkpoint = demo_checkpoints(tmp_path / "checkpoints", 1, ["string_match"])[0]
-    run = tmp_path / "run"
-    (run / "logs").mkdir(parents=True)
-    materialize_file(environment.dataset_path, run / "rollouts_materialized_inputs.jsonl",
-                     MaterializationSettings(1, environment.agent_name))
-    port = free_loopback_port()
-    (run / "eval.sbatch").write_text(
-        f"#!/bin/bash\n#SBATCH --output={run}/logs/eval_%j.log\n#SBATCH --time=10\n"
-        f"cd {run}\n{' '.join(CLI)} collect --inputs rollouts_materialized_inputs.jsonl --output rollouts.jsonl "
-        f"--model-url http://127.0.0.1:{port}/v1 --env string_match --concurrency 1\n")
-    (run / "submit.sh").write_text(
-        "#!/bin/bash\nJOB=$(sbatch --parsable eval.sbatch)\necho \"submitted job $JOB\"\necho $JOB > job_id.txt\n"
-        "for i in $(seq 60); do squeue -h -j $JOB 2>/dev/null | grep -q . || exit 0; sleep 1; done\n"
-        "echo \"job $JOB has not finished after 60 s:\"\nscontrol show job $JOB | grep -E -o 'JobState=[^ ]+'\n"
-        "scancel $JOB\n")
-    with (run / "logs" / "model_server.log").open("w") as log:
-        server = subprocess.Popen([*CLI, "serve-policy", "--checkpoint", str(checkpoint), "--port", str(port),
-                                   "--latency-ms", "150"], stdout=log, stderr=subprocess.STDOUT)
-    try:
-        time.sleep(2.5)
+    run, checkpoint = _string_match_run(tmp_path, 1)
+    with _policy_served(run, checkpoint, "--latency-ms", "150") as port:
+        (run / "eval.sbatch").write_text(
+            f"#!/bin/bash\n#SBATCH --output={run}/logs/eval_%j.log\n#SBATCH --time=10\n"
+            f"cd {run}\n" + _collect_line(port, 1))
+        (run / "submit.sh").write_text(
+            "#!/bin/bash\nJOB=$(sbatch --parsable eval.sbatch)\necho \"submitted job $JOB\"\necho $JOB > job_id.txt\n"
+            "for i in $(seq 60); do squeue -h -j $JOB 2>/dev/null | grep -q . || exit 0; sleep 1; done\n"
+            "echo \"job $JOB has not finished after 60 s:\"\nscontrol show job $JOB | grep -E -o 'JobState=[^ ]+'\n"
+            "scancel $JOB\n")
         with (run / "logs" / "submit.log").open("w") as log:
             submit = subprocess.Popen(["bash", "submit.sh"], cwd=run, stdout=log, stderr=subprocess.STDOUT)
             if suspended:  # a job of higher priority takes the node once the eval has collected a few rollouts
@@ -907,9 +890,6 @@ def test_a_job_suspended_while_it_collects_is_named_from_its_state(tmp_path: Pat
                          JOB_START_WAIT_S)
                 subprocess.run(["scontrol", "suspend", (run / "job_id.txt").read_text().strip()], check=True)
             submit.wait(400)
-    finally:
-        server.terminate()
-        server.wait(10)
 
     report = diagnose(run)
 
