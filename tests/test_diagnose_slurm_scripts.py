@@ -45,6 +45,8 @@
   processes stop, and the submit script gives up with the run incomplete. Not suspended, it finishes.
 - A job kept `--dependency=singleton` from a template while the user's debugging job of the same name runs: it stays
   PENDING until the CI step gives up (scontrol's fields say why). With no other job of that name, it runs.
+- Shard jobs submitted by a loop, each asking for every CPU of the node: they queue behind each other (squeue's `PD
+  Resources`) and the CI step's budget runs out. Asking for half the node each, both run at once.
 """
 
 import os
@@ -901,3 +903,58 @@ def test_a_job_suspended_while_it_collects_is_named_from_its_state(tmp_path: Pat
     assert (top.category, top.id) == ("infra", "job_suspended_while_it_ran"), [f.title for f in report.causes]
     assert top.title.startswith("Slurm suspended job ")
     assert "PreemptMode" in top.fix and "JobState=SUSPENDED" in top.fix
+
+
+def _node_cpus() -> int:
+    shown = subprocess.run(["scontrol", "show", "node"], capture_output=True, text=True, check=True, timeout=30).stdout
+    return int(shown.split("CPUTot=", 1)[1].split()[0])
+
+
+@pytest.mark.parametrize("each_takes_the_node", [True, False])
+def test_shard_jobs_each_asking_for_every_cpu_of_the_node_queue_behind_each_other(tmp_path: Path,
+                                                                                  each_takes_the_node: bool) -> None:
+    """A submit script sends one job per shard, meant to run side by side, and gives them a budget. Each job asks
+    for every CPU of the node (`--cpus-per-task` kept from a bigger node's template): the second waits PENDING
+    (Resources) for the first, and the budget runs out. Asking for half the node, both run at once and finish."""
+    slurm_cluster()
+    cpus = _node_cpus()
+    assert cpus >= 2, "the test needs a node of two CPUs or more"
+    environment = get_environment("string_match")
+    checkpoint = demo_checkpoints(tmp_path / "checkpoints", 1, ["string_match"])[0]
+    run = tmp_path / "run"
+    (run / "logs").mkdir(parents=True)
+    (run / "data.jsonl").write_text("".join(environment.dataset_path.read_text().splitlines(keepends=True)[:8]))
+    materialize_file(run / "data.jsonl", run / "rollouts_materialized_inputs.jsonl",
+                     MaterializationSettings(2, environment.agent_name))
+    with _policy_served(run, checkpoint, "--latency-ms", "4000") as port:  # a shard of 8 rows takes about 32 s
+        (run / "shard.sbatch").write_text(
+            f"#!/bin/bash\n#SBATCH --job-name=eval-shard\n#SBATCH --output={run}/logs/shard_%j.log\n#SBATCH --time=5\n"
+            f"#SBATCH --cpus-per-task={cpus if each_takes_the_node else cpus // 2}\n"
+            f"cd {run}\n{' '.join(CLI)} collect --inputs shards/$1 --output collected/$1/rollouts.jsonl "
+            f"--model-url http://127.0.0.1:{port}/v1 --env string_match --concurrency 1\n")
+        (run / "submit.sh").write_text(
+            "#!/bin/bash\n# one job per shard, side by side; the CI step gives them a minute\n"
+            "mkdir -p shards && split -n l/2 -d rollouts_materialized_inputs.jsonl shards/part_\n"
+            "JOBS=\"\"\nfor shard in $(ls shards); do JOBS=\"$JOBS $(sbatch --parsable shard.sbatch $shard)\"; done\n"
+            "echo \"submitted shard jobs:$JOBS\"\nIDS=$(echo $JOBS | tr ' ' ',')\n"
+            "sleep 3; squeue -h -o '%i %t %r' -j $IDS\n"
+            "for i in $(seq 30); do\n  if [ -z \"$(squeue -h -j $IDS)\" ]; then\n"
+            "    cat collected/*/rollouts.jsonl > rollouts.jsonl; exit 0\n  fi\n  sleep 2\ndone\n"
+            "echo 'shard jobs not finished within the budget:'; squeue -h -o '%i %t %r %M' -j $IDS\n"
+            "scancel $JOBS\nexit 1\n")
+        with (run / "logs" / "submit.log").open("w") as log:
+            finished = subprocess.run(["bash", "submit.sh"], cwd=run, stdout=log, stderr=subprocess.STDOUT,
+                                      timeout=300).returncode == 0
+    submitted = (run / "logs" / "submit.log").read_text()
+
+    report = diagnose(run)
+
+    if not each_takes_the_node:
+        assert finished, submitted
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    assert not finished and " PD " in submitted, submitted
+    top = report.causes[0]
+    assert (top.category, top.id) == ("throughput_resources", "job_never_started"), [f.title for f in report.causes]
+    assert f"shard.sbatch:5 asks for {cpus} CPUs for each of the jobs a loop submits" in top.cause
+    assert f"in shard.sbatch line 5 (`#SBATCH --cpus-per-task={cpus}`), ask for fewer" in top.fix

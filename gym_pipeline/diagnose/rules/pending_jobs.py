@@ -18,12 +18,20 @@ import re
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import Finding
-from gym_pipeline.diagnose.user_scripts import UserFile, lines_matching, unthrottled_arrays
+from gym_pipeline.diagnose.user_scripts import (
+    SHELL_LOOP,
+    SHELL_LOOP_END,
+    UserFile,
+    joined_commands,
+    lines_matching,
+    unthrottled_arrays,
+)
 from gym_pipeline.diagnose.vocabulary import CONFIG, INFRA, THROUGHPUT_RESOURCES
 
 # a squeue line of a pending job: its id first, PENDING, then the reason (in parentheses in the default format)
-_PENDING = re.compile(r"^\s*(?P<job>\d+(?:_\[?[\d,\-%]+\]?)?)\s+(?P<middle>.*?)\bPENDING\b.*?\(?(?P<reason>[A-Za-z]+)"
-                      r"(?:,[^)\s]*)?\)?\s*$", re.M)
+# (`PD` in squeue's default and `%t` formats, where the reason may come before the time the job has run: `0:00`)
+_PENDING = re.compile(r"^\s*(?P<job>\d+(?:_\[?[\d,\-%]+\]?)?)\s+(?P<middle>.*?)\b(?:PENDING|PD)\b.*?\(?(?P<reason>[A-Za-z]+)"
+                      r"(?:,[^)\s]*)?\)?(?:\s+[\d:-]+)?\s*$", re.M)
 _OWN_OPTIONS = {"BeginTime": r"--begin\b", "Dependency": r"--dependency\b|-d\s",
                 "DependencyNeverSatisfied": r"--dependency\b|-d\s", "JobHeldUser": r"--hold\b|-H\b"}
 _CLUSTER = {"PartitionDown", "PartitionInactive", "ReqNodeNotAvail", "Reservation", "JobHeldAdmin", "NodeDown"}
@@ -60,6 +68,31 @@ def _pending_lines(ev: Evidence) -> list[tuple[EvidenceLine, str, str]]:
             found.append((EvidenceLine(file=ev.rel(log), line=text.count("\n", 0, match.start()) + 1, text=shown),
                           name[1] if name else "", match["reason"]))
     return found
+
+
+_CPUS_PER_TASK = re.compile(r"^\s*#SBATCH\s+(?:--cpus-per-task[= ]\s*|-c\s*)(?P<cpus>\d+)\b")
+
+
+def _submits_in_a_loop(file: UserFile, script: str) -> bool:
+    """Whether `file` runs `sbatch ... script` on every pass of a shell loop (on the loop's line, or in its body)."""
+    submits = re.compile(rf"\bsbatch\b[^\n#]*\b{re.escape(script)}\b")
+    depth = 0
+    for _, command in joined_commands(file):
+        opens = bool(SHELL_LOOP.match(command))
+        if submits.search(command) and (depth or opens):
+            return True
+        depth += opens - (bool(SHELL_LOOP_END.match(command)) or bool(re.search(r";\s*done\b", command)))
+        depth = max(depth, 0)
+    return False
+
+
+def _jobs_each_asking_for_cpus(ev: Evidence) -> tuple[UserFile, int, int] | None:
+    """(batch script, line, CPUs) of the `--cpus-per-task` of a script submitted once per pass of a loop: its jobs are
+    meant to run side by side, and each asks for that many of the node's CPUs."""
+    for file, number, _, match in lines_matching(ev.user_files, _CPUS_PER_TASK):
+        if int(match["cpus"]) > 1 and any(_submits_in_a_loop(other, file.name) for other in ev.user_files):
+            return file, number, int(match["cpus"])
+    return None
 
 
 def _job_names(ev: Evidence) -> set[str]:
@@ -124,11 +157,16 @@ def rule_job_never_started(ev: Evidence) -> list[Finding]:
     if _BUSY.match(reason):
         arrays = unthrottled_arrays(ev.user_files)
         exclusive = next(lines_matching(ev.user_files, _EXCLUSIVE), None)
+        per_job = _jobs_each_asking_for_cpus(ev)
         # (file, line, what it does, what to change) of the user's own jobs that hold the node
         own = ([(arrays[0][0], arrays[0][1], f"submits an array of {arrays[0][3]} tasks with no `%` throttle",
                  "add a throttle (`--array=<range>%2`) or submit the array after the eval")] if arrays else []) \
             + ([(exclusive[0], exclusive[1], "asks for the whole node (`--exclusive`)",
-                 "drop `--exclusive` (ask for the CPUs it needs)")] if exclusive else [])
+                 "drop `--exclusive` (ask for the CPUs it needs)")] if exclusive else []) \
+            + ([(per_job[0], per_job[1], f"asks for {per_job[2]} CPUs for each of the jobs a loop submits, so they "
+                 "queue behind each other instead of running side by side",
+                 f"ask for fewer (`#SBATCH --cpus-per-task=1`; `sinfo -o '%n %c'` shows the node's CPUs: the jobs "
+                 f"that run at once are its CPUs divided by {per_job[2]})")] if per_job else [])
         shown = [(file.name, number, f"`{_line_text(file, number)}`", does, change) for file, number, does, change in own]
         return [Finding(
             category=THROUGHPUT_RESOURCES,
