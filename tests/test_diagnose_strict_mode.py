@@ -1,7 +1,8 @@
 """A run script in strict mode (`set -euo pipefail`), run for real by bash against the simulated policy, passing an
 optional variable to the collection without a default: on a run where nobody set it bash stops there, and the
 collection never runs. With a default (`${EXTRA_FLAGS:-}`) the run is whole and healthy. Likewise a `read` at the end
-of a file without a final newline, and a counter incremented from 0 with `((step++))`, under `set -e`."""
+of a file without a final newline, and a counter incremented from 0 with `((step++))`, under `set -e`; and the other
+way round, `set -e` inside a function called with `||`, which does not stop its failed step."""
 
 from pathlib import Path
 
@@ -9,6 +10,7 @@ import pytest
 from script_support import CLI, MATERIALIZE, run_scripts
 
 from gym_pipeline.diagnose import diagnose
+from gym_pipeline.environments import get_environment
 
 
 @pytest.mark.parametrize("read_as", ["$EXTRA_FLAGS", "${EXTRA_FLAGS:-}"])
@@ -77,3 +79,31 @@ def test_a_counter_incremented_from_zero_under_set_e_stops_the_script(tmp_path: 
     assert top.title == ("run_eval.sh:4 `((step++))` counts from step=0: its value is 0, so it returned 1 and `set -e` "
                          "stopped the script there")
     assert "`step=$((step + 1))`" in top.fix
+
+
+@pytest.mark.parametrize("export_there", [False, True])
+def test_set_e_inside_a_function_called_with_or_does_not_stop_a_failed_step(tmp_path: Path, export_there: bool) -> None:
+    """prepare() sets -e to stop at a failing step and is called as `prepare || { ...; exit 1; }`: bash ignores -e
+    in a tested command, so the failed `cp` of this week's export (not there yet) stops nothing, and the run goes on
+    with last week's data.jsonl. With the export there, the copy works and the run is healthy."""
+    this_week = get_environment("string_match").dataset_path.read_text().splitlines(keepends=True)[10:20]
+    script = ("prepare() {\n  set -e  # stop at the first failing step\n  cp exports_week49.jsonl data.jsonl\n"
+              '  echo "prepared $(wc -l < data.jsonl) tasks"\n}\n'
+              "prepare || { echo 'preparing the data failed, stopping'; exit 1; }\n" + MATERIALIZE
+              + f"{CLI} collect --inputs rollouts_materialized_inputs.jsonl --output rollouts.jsonl --model-url URL "
+                "--env string_match --concurrency 4\n")
+    run = run_scripts(tmp_path, [script], files={"exports_week49.jsonl": "".join(this_week)} if export_there else None)
+
+    report = diagnose(run)
+
+    if export_there:
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    assert "cp: cannot stat" in (run / "logs" / "run_eval_0.log").read_text()
+    assert (run / "rollouts.jsonl").is_file()  # the run went on, on last week's data
+    top = report.causes[0]
+    assert (top.category, top.id) == ("config", "errexit_ignored_in_a_tested_function"), [f.title for f in report.causes]
+    assert top.title.startswith("run_eval.sh:3 relies on `set -e` inside prepare(), but run_eval.sh:7 calls it as "
+                                "`prepare || {")
+    assert [line.where for line in top.evidence] == ["logs/run_eval_0.log:1", "run_eval.sh:3", "run_eval.sh:7"]
+    assert "end each step with `|| return 1` (e.g. `cp ... || return 1`)" in top.fix

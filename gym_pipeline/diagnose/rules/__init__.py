@@ -250,6 +250,7 @@ from gym_pipeline.diagnose.rules.stale_bytecode import rule_module_run_from_stal
 from gym_pipeline.diagnose.rules.stored_replies import rule_replies_from_an_earlier_run
 from gym_pipeline.diagnose.rules.strict_mode import (
     rule_arithmetic_zero_stopped_a_strict_script,
+    rule_errexit_ignored_in_a_tested_function,
     rule_read_at_the_end_of_a_file_stopped_a_strict_script,
     rule_unset_variable_stopped_a_strict_script,
 )
@@ -340,6 +341,7 @@ RULES: tuple[Rule, ...] = (
     Rule(1, "unset_variable_stopped_a_strict_script", rule_unset_variable_stopped_a_strict_script),
     Rule(1, "read_at_the_end_of_a_file_stopped_a_strict_script", rule_read_at_the_end_of_a_file_stopped_a_strict_script),
     Rule(1, "arithmetic_zero_stopped_a_strict_script", rule_arithmetic_zero_stopped_a_strict_script),
+    Rule(1, "errexit_ignored_in_a_tested_function", rule_errexit_ignored_in_a_tested_function),
     Rule(1, "bash_script_run_by_sh", rule_bash_script_run_by_sh),
     Rule(1, "bsd_sed_in_place_on_gnu_sed", rule_bsd_sed_in_place_on_gnu_sed),
     Rule(1, "cd_resolved_through_cdpath", rule_cd_resolved_through_cdpath),

@@ -9,7 +9,10 @@
 - `set -e`: `((step++))` with step at 0: the arithmetic command's value is 0 (the value before the increment), so it
   returns 1, and `set -e` ends the script at its first counter line.
 
-What the run lacks (rollouts, a profile) follows from it.
+What the run lacks (rollouts, a profile) follows from it. And the other way round:
+- `set -e` inside a function called as `prepare || { ...; exit 1; }` (or `if prepare`, `prepare && ...`): bash
+  ignores -e in a command whose status is tested, so a failed step of the function (a `cp` of a file not there yet)
+  stops nothing, and the run goes on with what the step was meant to replace.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from gym_pipeline.diagnose.evidence import Evidence
-from gym_pipeline.diagnose.evidence_line import EvidenceLine
+from gym_pipeline.diagnose.evidence_line import EvidenceLine, excerpt
 from gym_pipeline.diagnose.findings import Finding
 from gym_pipeline.diagnose.user_scripts import UserFile
 from gym_pipeline.diagnose.vocabulary import CONFIG, VERIFIER_RUNTIME
@@ -157,3 +160,62 @@ def _said_after(ev: Evidence, following: list[str]) -> bool:
         if len(words) >= 8:
             return any(words in head for _, head in ev.log_heads)
     return False
+
+
+_FUNCTION = re.compile(r"^\s*(?:function\s+(?P<a>[A-Za-z_][\w-]*)\s*(?:\(\s*\))?|(?P<b>[A-Za-z_][\w-]*)\s*\(\s*\))\s*\{?\s*$")
+_FUNCTION_END = re.compile(r"^\s*\}\s*(?:#.*)?$")
+_NOT_COMMANDS = {"set", "echo", "printf", "local", "export", "declare", "return", "cd", "true", ":"}
+
+
+def _tested_call(lines: list[str], name: str) -> tuple[int, str] | None:
+    """(line, text) of a call of function `name` whose status is tested: `name ||`, `name &&`, `if name`, `! name`."""
+    tested = re.compile(rf"^\s*(?:(?:if|while|until)\s+!?\s*|!\s*){re.escape(name)}\b"
+                        rf"|^\s*{re.escape(name)}\b[^\n#|&;]*(?:\|\||&&)")
+    return next(((at, text.strip()) for at, text in enumerate(lines, 1) if tested.search(text)), None)
+
+
+def _failed_step_said(ev: Evidence, body: list[str]) -> EvidenceLine | None:
+    """The log line where a command of the function's body said it failed (`cp: cannot stat ...`)."""
+    commands = {word for text in body if (word := text.split(maxsplit=1)[0] if text.split() else "")
+                and re.fullmatch(r"[\w.+-]+", word) and word not in _NOT_COMMANDS}
+    if not commands:
+        return None
+    said = re.compile(rf"^(?:{'|'.join(map(re.escape, sorted(commands)))}): \S[^\n]*$", re.M)
+    for log, head in ev.log_heads:
+        if match := said.search(head):
+            return EvidenceLine(file=ev.rel(log), line=head.count("\n", 0, match.start()) + 1, text=match[0])
+    return None
+
+
+def rule_errexit_ignored_in_a_tested_function(ev: Evidence) -> list[Finding]:
+    for file in ev.user_files:
+        lines = file.text.splitlines()
+        for number, line in enumerate(lines, 1):
+            if (function := _FUNCTION.match(line)) is None:
+                continue
+            name = function["a"] or function["b"]
+            end = next((at for at, text in enumerate(lines[number:], number + 1) if _FUNCTION_END.match(text)),
+                       len(lines))
+            body = lines[number:end - 1]
+            strict = next(((at, text.split("#", 1)[0].strip()) for at, text in enumerate(body, number + 1)
+                           if _ERREXIT.match(text)), None)
+            call = _tested_call(lines[end:], name) if strict else None
+            failed = _failed_step_said(ev, body) if call else None
+            if strict is None or call is None or failed is None:
+                continue
+            call_line = (end + call[0], call[1])
+            return [Finding(
+                category=CONFIG,
+                title=f"{file.name}:{strict[0]} relies on `{strict[1]}` inside {name}(), but {file.name}:{call_line[0]} "
+                      f"calls it as `{excerpt(call_line[1], 40)}`: bash ignores -e there, so a failed step went on",
+                evidence=[failed, EvidenceLine(file=file.name, line=strict[0], text=strict[1]),
+                          EvidenceLine(file=file.name, line=call_line[0], text=call_line[1])],
+                cause=f"`set -e` does not apply inside a command whose status is tested (`{name} ||`, `{name} &&`, "
+                      f"`if {name}`), whatever the function sets: so when a step of {name}() failed (`{failed.text}`), "
+                      f"the function went on and returned the status of its last command, the `||` never ran, and the "
+                      "run used what that step was meant to replace (an old file left from a previous run).",
+                fix=f"In {file.name}, make {name}() stop by itself: end each step with `|| return 1` (e.g. "
+                    f"`{failed.text.split(':', 1)[0]} ... || return 1`), or call it on a line of its own under "
+                    f"`set -e` and check `$?` (not `{call_line[1]}`); then run again from that step.",
+            )]
+    return []
