@@ -180,6 +180,6 @@ def rule_job_never_started(ev: Evidence) -> list[Finding]:
             fix=("Let the run's jobs fit on the node together: "
                  + ("; ".join(f"in {name} line {number} ({text}), {change}" for name, number, text, _, change in shown)
                     if shown else "ask for fewer CPUs or less memory, or run when the node is free")
-                 + f"; `squeue` shows what holds the node. Then submit {job}'s script again."),
+                 + f"; `squeue` shows what holds the node (reason `{reason}`). Then submit {job}'s script again."),
         )]
     return []
