@@ -6,19 +6,25 @@
 - A path with a space (`DATA="weekly data/tasks.jsonl"`) passed unquoted (`--input $DATA`): the shell splits it in
   two, and the command gets `weekly` as the path and `data/tasks.jsonl` as a stray argument.
 
+- An unquoted glob meant to name one folder (`--checkpoint $RUN/step_02*`) that matches two (step_0200 and
+  step_0250): the command gets the second as a stray argument and refuses it (`unrecognized arguments`). In the
+  script that starts the model server, the server never comes up: model serving; elsewhere a config cause.
+
 Each is named when a log shows the command's complaint about those words.
 """
 
 from __future__ import annotations
 
 import re
+from fnmatch import fnmatchcase
+from pathlib import PurePosixPath
 
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import Finding
 from gym_pipeline.diagnose.rules.shell_pitfalls import shell_files
-from gym_pipeline.diagnose.user_scripts import assignment_of
-from gym_pipeline.diagnose.vocabulary import CONFIG
+from gym_pipeline.diagnose.user_scripts import assignment_of, joined_commands
+from gym_pipeline.diagnose.vocabulary import CONFIG, MODEL_SERVING
 
 # `IFS=,` as a command of its own (not `IFS=, read ...`, which sets it for that command only)
 _WHOLE_SCRIPT_IFS = re.compile(r"^\s*(?:export\s+)?IFS=(?P<value>'[^']*'|\"[^\"]*\"|\S+?)\s*(?:;\s*)?(?:#.*)?$")
@@ -102,4 +108,44 @@ def rule_path_with_a_space_split_in_two(ev: Evidence) -> list[Finding]:
                     fix=f"In {file.name}:{number}, quote the variable: `\"${match['name']}\"` (and every other use of "
                         f"it), or name the folder without a space; then run again.",
                 )]
+    return []
+
+
+_STRAY_ARGUMENTS = re.compile(r"unrecognized arguments: (?P<words>[^\n]+?)(?:\s+\(see [^)]*\))?\s*$", re.M)
+# an option's value with a glob character, unquoted: `--checkpoint $1/step_02*`
+_GLOB_VALUE = re.compile(r"(?P<option>--?[\w-]+)[ =](?P<glob>[^\s\"';|&]*[*?][^\s\"';|&]*)")
+_STARTS_A_SERVER = re.compile(r"\bserve(?:-policy)?\b|\bvllm\b|\bsglang\b|text-generation-launcher|--served-model-name")
+
+
+def rule_glob_matched_more_than_one(ev: Evidence) -> list[Finding]:
+    for log, head in ev.log_heads:
+        for stray in _STRAY_ARGUMENTS.finditer(head):
+            names = [PurePosixPath(word).name for word in stray["words"].split()]
+            for file in shell_files(ev):
+                for number, command in joined_commands(file):
+                    for glob in _GLOB_VALUE.finditer(command.split(" #", 1)[0]):
+                        pattern = PurePosixPath(glob["glob"]).name
+                        if not names or not all(fnmatchcase(name, pattern) for name in names):
+                            continue
+                        serving = bool(_STARTS_A_SERVER.search(command))
+                        said = EvidenceLine(file=ev.rel(log), line=head.count("\n", 0, stray.start()) + 1,
+                                            text=head[head.rfind("\n", 0, stray.start()) + 1:stray.end()].strip()[:300])
+                        return [Finding(
+                            category=MODEL_SERVING if serving else CONFIG,
+                            title=f"{file.name}:{number} names one folder with the glob `{glob['option']} "
+                                  f"{glob['glob']}`, which matched more than one: the command refused "
+                                  f"`{' '.join(names)}`" + (" and the model server never started" if serving else ""),
+                            evidence=[said, EvidenceLine(file=file.name, line=number, text=command.strip()[:300])],
+                            cause=f"The shell expands an unquoted `{pattern}` to every name it matches, in order: "
+                                  f"{glob['option']} took the first, and the next ({', '.join(names)}) reached the "
+                                  "command as arguments of their own, which it refused (`unrecognized arguments`). "
+                                  "The glob matched one folder until another was written beside it"
+                                  + ("; the model server never started, and everything that needed it failed to "
+                                     "reach it." if serving else "."),
+                            fix=f"In {file.name}:{number}, name the one folder meant instead of the glob "
+                                f"`{glob['glob']}` (it now matches {', '.join(names)} too), or pick one on purpose "
+                                f"(`{glob['option']} \"$(ls -d {glob['glob']} | sort | tail -n 1)\"`, the last); then "
+                                + ("start the server again and check it answers (`curl <url>/v1/models`) before the "
+                                   "run." if serving else "run again."),
+                        )]
     return []

@@ -1,0 +1,59 @@
+"""A serving script that names its checkpoint with an unquoted glob (`--checkpoint $1/step_02*`), run for real: once
+the training run has written a second folder the glob matches (step_0250 beside step_0200), the shell passes both, the
+model server refuses the second (`unrecognized arguments`) and never starts, and the collection finds nothing to
+answer it. With one match, the server starts and the run is healthy."""
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from gym_pipeline.diagnose import diagnose
+from gym_pipeline.environments import get_environment
+from gym_pipeline.host import free_loopback_port
+from gym_pipeline.serving.checkpoints import demo_checkpoints
+
+CLI = f"{sys.executable} -m gym_pipeline.cli"
+
+
+@pytest.mark.parametrize("second_match", [True, False])
+def test_a_checkpoint_glob_matching_two_folders_keeps_the_model_server_from_starting(tmp_path: Path,
+                                                                                   second_match: bool) -> None:
+    training = tmp_path / "training_run"
+    step_0200 = demo_checkpoints(training, 2, ["string_match"])[1]
+    if second_match:
+        shutil.copytree(step_0200, training / "step_0250")
+    run = tmp_path / "run"
+    (run / "logs").mkdir(parents=True)
+    rows = get_environment("string_match").dataset_path.read_text().splitlines(keepends=True)
+    (run / "data.jsonl").write_text("".join(rows[:6]))
+    (run / "serve.sh").write_text("#!/bin/bash\n# serve.sh CHECKPOINTS PORT: the step-2xx checkpoint of the run\n"
+                                  f"exec {CLI} serve-policy --port $2 --checkpoint $1/step_02* --latency-ms 30\n")
+    port = free_loopback_port()
+    (run / "run_eval.sh").write_text(
+        f"#!/bin/bash\nbash serve.sh {training} {port} > logs/model_server.log 2>&1 &\nSERVER=$!\n"
+        "for i in $(seq 60); do\n  kill -0 $SERVER 2>/dev/null || break\n"
+        f"  (echo > /dev/tcp/127.0.0.1/{port}) 2>/dev/null && break\n  sleep 1\ndone\n"
+        f"{CLI} materialize --input data.jsonl --num-repeats 2 --agent string_match_simple_agent "
+        "--output rollouts_materialized_inputs.jsonl\n"
+        f"{CLI} collect --inputs rollouts_materialized_inputs.jsonl --output rollouts.jsonl "
+        f"--model-url http://127.0.0.1:{port}/v1 --env string_match --concurrency 4\n"
+        "kill $SERVER 2>/dev/null\n")
+    with (run / "logs" / "run_eval.log").open("w") as log:
+        subprocess.run(["bash", "run_eval.sh"], cwd=run, stdout=log, stderr=subprocess.STDOUT, timeout=300)
+
+    report = diagnose(run)
+
+    if not second_match:
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    assert "unrecognized arguments" in (run / "logs" / "model_server.log").read_text()
+    top = report.causes[0]
+    assert (top.category, top.id) == ("model_serving", "glob_matched_more_than_one"), [f.title for f in report.causes]
+    assert top.title == ("serve.sh:3 names one folder with the glob `--checkpoint $1/step_02*`, which matched more "
+                         "than one: the command refused `step_0250` and the model server never started")
+    assert [line.where for line in top.evidence] == ["logs/model_server.log:1", "serve.sh:3"]
+    assert top.fix.startswith("In serve.sh:3, name the one folder meant instead of the glob `$1/step_02*` (it now "
+                              "matches step_0250 too)")
