@@ -47,6 +47,8 @@
   PENDING until the CI step gives up (scontrol's fields say why). With no other job of that name, it runs.
 - Shard jobs submitted by a loop, each asking for every CPU of the node: they queue behind each other (squeue's `PD
   Resources`) and the CI step's budget runs out. Asking for half the node each, both run at once.
+- A submit script that cancels last week's leftover job by name (`scancel --name=...`) after the sbatch of this week's
+  job of the same name: it cancels its own job before it runs. Cancelling first, the job runs.
 """
 
 import os
@@ -958,3 +960,37 @@ def test_shard_jobs_each_asking_for_every_cpu_of_the_node_queue_behind_each_othe
     assert (top.category, top.id) == ("throughput_resources", "job_never_started"), [f.title for f in report.causes]
     assert f"shard.sbatch:5 asks for {cpus} CPUs for each of the jobs a loop submits" in top.cause
     assert f"in shard.sbatch line 5 (`#SBATCH --cpus-per-task={cpus}`), ask for fewer" in top.fix
+
+
+@pytest.mark.parametrize("cancel_first", [False, True])
+def test_a_submit_script_cancelling_leftover_jobs_by_name_after_its_sbatch_cancels_its_own(tmp_path: Path,
+                                                                                           cancel_first: bool) -> None:
+    """submit.sh cancels last week's leftover eval with `scancel --name=weekly-eval`, but after the sbatch of this
+    week's job of that name: the new job is cancelled before it runs a line, and the script that waits for it exits 0
+    with nothing collected. Cancelling before the sbatch, the job runs and the run is healthy."""
+    run, checkpoint = _string_match_run(tmp_path, 1)
+    with _policy_served(run, checkpoint, "--latency-ms", "20") as port:
+        (run / "eval.sbatch").write_text(
+            f"#!/bin/bash\n#SBATCH --job-name=weekly-eval\n#SBATCH --output={run}/logs/eval_%j.log\n#SBATCH --time=5\n"
+            f"cd {run}\n" + _collect_line(port, 4))
+        submit, cancel = "JOB=$(sbatch --parsable eval.sbatch)\necho \"submitted job $JOB\"\n", (
+            "# last week's eval, if it still holds the node\nscancel --name=weekly-eval && echo 'cancelled leftovers'\n")
+        (run / "submit.sh").write_text("#!/bin/bash\n" + (cancel + submit if cancel_first else submit + cancel)
+                                       + "while squeue -h -j $JOB 2>/dev/null | grep -q .; do sleep 2; done\n"
+                                       "echo \"job $JOB finished\"\n")
+        with (run / "logs" / "submit.log").open("w") as log:
+            subprocess.run(["bash", "submit.sh"], cwd=run, stdout=log, stderr=subprocess.STDOUT, timeout=300)
+
+    report = diagnose(run)
+
+    if cancel_first:
+        assert (run / "rollouts.jsonl").is_file()
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    assert not (run / "rollouts.jsonl").exists()
+    top = report.causes[0]
+    assert (top.category, top.id) == ("config", "submit_script_cancels_its_own_job"), [f.title for f in report.causes]
+    assert top.title == ("submit.sh:5 cancels every job named weekly-eval after line 2 submitted this run's job "
+                         "(weekly-eval): it cancelled its own job")
+    assert [line.where for line in top.evidence] == ["submit.sh:5", "submit.sh:2", "eval.sbatch:2"]
+    assert "(move line 5, `scancel --name=weekly-eval && echo 'cancelled leftovers'`, above line 2)" in top.fix

@@ -154,6 +154,7 @@ from gym_pipeline.diagnose.rules.make_targets import (
 from gym_pipeline.diagnose.rules.model_choice import rule_collection_took_the_first_listed_model
 from gym_pipeline.diagnose.rules.model_replies import rule_model_replies_unusable
 from gym_pipeline.diagnose.rules.newline_slices import rule_last_line_cut_by_a_newline_slice
+from gym_pipeline.diagnose.rules.own_cancels import rule_submit_script_cancels_its_own_job
 from gym_pipeline.diagnose.rules.parallel_steps import rule_steps_queued_inside_the_job
 from gym_pipeline.diagnose.rules.pending_jobs import rule_job_never_started
 from gym_pipeline.diagnose.rules.placeholder_labels import rule_placeholder_labels
@@ -328,6 +329,7 @@ RULES: tuple[Rule, ...] = (
     Rule(1, "python_debugging_switch_left_on", rule_python_debugging_switch_left_on),
     Rule(1, "script_run_by_a_python_without_its_package", rule_script_run_by_a_python_without_its_package),
     Rule(1, "standard_module_shadowed", rule_standard_module_shadowed),
+    Rule(1, "submit_script_cancels_its_own_job", rule_submit_script_cancels_its_own_job),
     Rule(1, "job_never_started", rule_job_never_started),
     Rule(1, "job_suspended_while_it_ran", rule_job_suspended_while_it_ran),
     Rule(1, "job_script_interpreter_missing", rule_job_script_interpreter_missing),
