@@ -213,6 +213,7 @@ from gym_pipeline.diagnose.rules.quality import (
     rule_yes_no_labels_read_as_booleans,
 )
 from gym_pipeline.diagnose.rules.refusals import rule_model_refusals
+from gym_pipeline.diagnose.rules.replaced_links import rule_linked_data_replaced_by_a_copy
 from gym_pipeline.diagnose.rules.requeued_jobs import rule_inputs_of_another_file_than_the_script_names
 from gym_pipeline.diagnose.rules.resume_scripts import (
     rule_done_check_counts_tasks,
@@ -444,6 +445,7 @@ RULES: tuple[Rule, ...] = (
     Rule(5, "repeated_tasks", rule_repeated_tasks),
     Rule(5, "stale_inputs", rule_stale_inputs),
     Rule(5, "inputs_of_another_file_than_the_script_names", rule_inputs_of_another_file_than_the_script_names),
+    Rule(5, "linked_data_replaced_by_a_copy", rule_linked_data_replaced_by_a_copy),
     Rule(5, "settings_sourced_from_path", rule_settings_sourced_from_path),
     Rule(5, "module_run_from_stale_bytecode", rule_module_run_from_stale_bytecode),
     Rule(5, "resume_with_other_settings_than_its_inputs", rule_resume_with_other_settings_than_its_inputs),
