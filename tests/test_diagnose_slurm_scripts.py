@@ -49,6 +49,8 @@
   Resources`) and the CI step's budget runs out. Asking for half the node each, both run at once.
 - A submit script that cancels last week's leftover job by name (`scancel --name=...`) after the sbatch of this week's
   job of the same name: it cancels its own job before it runs. Cancelling first, the job runs.
+- A job whose time limit the admins cut while it ran (`scontrol update JobId=... TimeLimit=1`, ahead of a
+  maintenance): infra, told by how long it ran against its `--time`. A job that ran out of its own minute is not.
 """
 
 import os
@@ -994,3 +996,46 @@ def test_a_submit_script_cancelling_leftover_jobs_by_name_after_its_sbatch_cance
                          "(weekly-eval): it cancelled its own job")
     assert [line.where for line in top.evidence] == ["submit.sh:5", "submit.sh:2", "eval.sbatch:2"]
     assert "(move line 5, `scancel --name=weekly-eval && echo 'cancelled leftovers'`, above line 2)" in top.fix
+
+
+@pytest.mark.parametrize("shortened", [True, False])
+def test_a_time_limit_cut_by_the_admins_while_the_job_runs_is_infra(tmp_path: Path, shortened: bool) -> None:
+    """The eval job asks for `--time=10`; while it collects, the admins cut its limit to a minute ahead of a
+    maintenance window (`scontrol update JobId=... TimeLimit=1`), and Slurm cancels it then. A job that asked for one
+    minute itself and ran out of it is not the admins' doing."""
+    slurm_cluster()
+    environment = get_environment("string_match")
+    checkpoint = demo_checkpoints(tmp_path / "checkpoints", 1, ["string_match"])[0]
+    run = tmp_path / "run"
+    (run / "logs").mkdir(parents=True)
+    (run / "data.jsonl").write_text(environment.dataset_path.read_text())
+    with _policy_served(run, checkpoint, "--latency-ms", "2000") as port:
+        (run / "eval.sbatch").write_text(
+            f"#!/bin/bash\n#SBATCH --job-name=weekly-eval\n#SBATCH --output={run}/logs/eval_%j.log\n"
+            f"#SBATCH --time={10 if shortened else 1}\ncd {run}\n"
+            f"{' '.join(CLI)} materialize --input data.jsonl --num-repeats 1 --agent string_match_simple_agent "
+            "--output rollouts_materialized_inputs.jsonl\n" + _collect_line(port, 1))
+        (run / "submit.sh").write_text("#!/bin/bash\nJOB=$(sbatch --parsable eval.sbatch)\necho \"submitted job $JOB\"\n"
+                                       "echo $JOB > job_id.txt\n"
+                                       "while squeue -h -j $JOB 2>/dev/null | grep -q .; do sleep 2; done\n")
+        with (run / "logs" / "submit.log").open("w") as log:
+            submit = subprocess.Popen(["bash", "submit.sh"], cwd=run, stdout=log, stderr=subprocess.STDOUT)
+            if shortened:  # the admins, once the job is collecting
+                assert wait_for(lambda: (run / "rollouts.jsonl").is_file() and (run / "rollouts.jsonl").stat().st_size,
+                                JOB_START_WAIT_S)
+                subprocess.run(["scontrol", "update", f"JobId={(run / 'job_id.txt').read_text().strip()}",
+                                "TimeLimit=1"], check=True, timeout=30)
+            submit.wait(400)
+    assert "DUE TO TIME LIMIT" in "".join(p.read_text() for p in run.glob("logs/eval_*.log"))
+
+    report = diagnose(run)
+
+    if not shortened:
+        assert all(f.id != "time_limit_shortened_while_it_ran" for f in report.findings), [f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("infra", "time_limit_shortened_while_it_ran"), [f.title for f in report.causes]
+    assert "though eval.sbatch:4 gives it `--time=10`: the limit was cut while it ran" in top.title
+    assert [line.where.split(":")[0] for line in top.evidence] == [next(run.glob("logs/eval_*.log")).relative_to(run)
+                                                                   .as_posix(), "eval.sbatch", "manifest.json"]
+    assert "`scontrol show reservation`" in top.fix

@@ -47,6 +47,7 @@ from gym_pipeline.diagnose.rules.batch_steps import rule_step_ended_with_its_bat
 from gym_pipeline.diagnose.rules.batch_time_limit import (
     rule_time_given_as_minutes_and_seconds,
     rule_time_limit_other_than_the_directive,
+    rule_time_limit_shortened_while_it_ran,
 )
 from gym_pipeline.diagnose.rules.canned_replies import (
     rule_answers_from_a_second_server,
@@ -389,6 +390,7 @@ RULES: tuple[Rule, ...] = (
     Rule(1, "steps_queued_inside_the_job", rule_steps_queued_inside_the_job),
     Rule(1, "time_limit_other_than_the_directive", rule_time_limit_other_than_the_directive),
     Rule(1, "time_given_as_minutes_and_seconds", rule_time_given_as_minutes_and_seconds),
+    Rule(1, "time_limit_shortened_while_it_ran", rule_time_limit_shortened_while_it_ran),
     Rule(1, "rollout_retries_turned_off", rule_rollout_retries_turned_off),
     Rule(1, "job_spent_its_time_waiting_for_a_lock", rule_job_spent_its_time_waiting_for_a_lock),
     Rule(1, "collection_timed_out_waiting_for_a_lock", rule_collection_timed_out_waiting_for_a_lock),

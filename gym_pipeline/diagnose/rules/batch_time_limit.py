@@ -7,16 +7,21 @@ cancelled "DUE TO TIME LIMIT" and the script looks right. Named when the job's o
 printed it, differs from the directive and the sbatch call does not pass `--time` itself.
 
 A directive of one colon is minutes:seconds: `#SBATCH --time=1:00`, meant as an hour, gives the job one minute.
+
+And a job cancelled "DUE TO TIME LIMIT" long before its `--time` ran out, with nothing of the user's setting another:
+the limit was cut while the job ran (the admins' `scontrol update JobId=... TimeLimit=...` ahead of a maintenance
+window): infra. How long it ran is told by the manifest's record of the first stage the job script runs.
 """
 
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime
 
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import Finding
-from gym_pipeline.diagnose.vocabulary import CONFIG
+from gym_pipeline.diagnose.vocabulary import CONFIG, INFRA
 
 _DIRECTIVE_TIME = re.compile(r"^\s*#SBATCH\s+(?:--time[= ]|-t\s*)(?P<time>\S+)")
 _SHOWN_LIMIT = re.compile(r"\bTimeLimit=(?P<time>[\d:-]+)")
@@ -109,4 +114,56 @@ def rule_time_given_as_minutes_and_seconds(ev: Evidence) -> list[Finding]:
                     "submit again (a collection that had started resumes with --resume).",
                 explains=frozenset({"slurm_time_limit"}),
             )]
+    return []
+
+
+_CANCELLED_AT = re.compile(r"CANCELLED AT (?P<when>\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)")
+_SETS_LIMIT_ELSEWHERE = re.compile(r"\bSBATCH_TIMELIMIT\b|\bsbatch\b[^\n|;&]*\s(?:--time\b|-t\s)|--time-min\b|--deadline\b")
+SHORTENED_SHARE = 0.5  # ended before half of its own limit: not the limit it was given
+
+
+def _recorded_at(text: str) -> datetime | None:
+    try:
+        return datetime.fromisoformat(text.rsplit(": ", 1)[1].replace("Z", "+00:00"))
+    except (IndexError, ValueError):
+        return None
+
+
+def rule_time_limit_shortened_while_it_ran(ev: Evidence) -> list[Finding]:
+    limits = ev.hits("slurm_time_limit")
+    started = ev.manifest.inputs_recorded
+    if not limits or started is None or (ended := _CANCELLED_AT.search(limits[0].text)) is None \
+            or (began := _recorded_at(started.text)) is None \
+            or any(_SETS_LIMIT_ELSEWHERE.search(file.text) for file in ev.user_files) \
+            or any(_SHOWN_LIMIT.search(text) for _, text in ev.log_heads):
+        return []  # a limit set by the run's own means, or shown at submission: the readings above
+    # Slurm prints the cluster's local time; the manifest records UTC: read both as this machine's clock does
+    ran_minutes = (datetime.fromisoformat(ended["when"]).astimezone(UTC) - began).total_seconds() / 60
+    for script in ev.user_files:
+        lines = script.text.splitlines()
+        directive = next(((n, m["time"], line.strip()) for n, line in enumerate(lines, 1)
+                          if (m := _DIRECTIVE_TIME.match(line))), None)
+        asked = _minutes(directive[1]) if directive else None
+        if directive is None or asked is None or "materialize" not in script.text \
+                or not 0 <= ran_minutes < SHORTENED_SHARE * asked:
+            continue
+        job, name = limits[0].groups.get("job", "<job>"), script.name.rsplit("/", 1)[-1]
+        return [Finding(
+            category=INFRA,
+            title=f"Slurm ended job {job} at a time limit after about {max(1, round(ran_minutes))} min, though "
+                  f"{name}:{directive[0]} gives it `--time={directive[1]}`: the limit was cut while it ran",
+            evidence=[limits[0].evidence(), EvidenceLine(file=script.name, line=directive[0], text=directive[2]),
+                      started],
+            cause=f"The job's first stage was recorded at {started.text.rsplit(': ', 1)[1]} and Slurm cancelled it "
+                  f"\"DUE TO TIME LIMIT\" at {ended['when']}, well inside the {asked:g} minutes {name} asks for, and "
+                  "nothing of the run sets another limit (no `sbatch --time`, no SBATCH_TIMELIMIT, no --time-min): "
+                  "the job's TimeLimit was changed while it ran, as admins do ahead of a maintenance window "
+                  "(`scontrol update JobId=... TimeLimit=...`) or a reservation that starts soon. Nothing in the "
+                  "run failed.",
+            fix=f"See the limit it ended with and why: `sacct -j {job} --format=JobID,Timelimit,Elapsed,State` and "
+                "`scontrol show reservation` (a maintenance window); once the cluster is back, submit again (`sbatch "
+                f"{name}`) and continue where it stopped (`gym-pipeline collect ... --resume`), or ask for a "
+                "`--time` that ends before the maintenance starts.",
+            explains=frozenset({"slurm_time_limit"}),
+        )]
     return []
