@@ -46,3 +46,16 @@ def test_scripts_that_load_a_model_server_from_a_loop_and_copies_that_keep_old_t
     assert request_loops([load, probe, update]) == ["load_test.sh"]
     assert copies_keeping_times([probe, update]) == ("update_data.sh", 2, "cp -p -v /shared/trivia.jsonl data/trivia.jsonl")
     assert copies_keeping_times([UserFile("copy.sh", b"cp -r data/ backup/\n")]) is None
+
+
+def test_a_loop_written_on_one_line_ends_on_that_line():
+    """A wait for the server written on one line is a loop of its own: the collection after it is not in its body
+    (neither a collection retried in a loop nor one collection per pass)."""
+    from gym_pipeline.diagnose.user_scripts import loop_body, serial_collections
+    script = ("for i in $(seq 60); do (echo > /dev/tcp/127.0.0.1/8000) 2>/dev/null && break; sleep 1; done\n"
+              "gym-pipeline collect --inputs in.jsonl --output rollouts.jsonl --model-url http://127.0.0.1:8000/v1\n")
+    lines = script.splitlines()
+    assert loop_body(lines, 1) == [(1, "(echo > /dev/tcp/127.0.0.1/8000) 2>/dev/null && break; sleep 1")]
+    assert serial_collections([UserFile("run_eval.sh", script.encode())]) is None
+    assert loop_body(["while true; do", "  gym-pipeline collect ...", "done", "echo over"], 1) == [
+        (2, "  gym-pipeline collect ...")]

@@ -258,6 +258,21 @@ def unthrottled_arrays(files: list[UserFile]) -> list[tuple[UserFile, int, str, 
 _CHAT_REQUEST = re.compile(r"chat/completions|/v1/completions|\b(?:hey|wrk|locust|ab)\s+-")
 SHELL_LOOP = re.compile(r"^\s*(?:while|for|until)\b")
 SHELL_LOOP_END = re.compile(r"^\s*done\b")
+# a loop written on one line, `for i in $(seq 60); do ... && break; sleep 1; done`: its body is between do and done
+ONE_LINE_LOOP = re.compile(r"\bdo\b(?P<body>.*?)[;&]?\s*\bdone\b")
+
+
+def loop_body(lines: list[str], number: int) -> list[tuple[int, str]]:
+    """(line number, text) of the body of the shell loop opened at line `number` (from 1), up to its `done`; of a
+    loop written on one line, the commands between its `do` and `done` (nothing after the loop is in it)."""
+    if one_line := ONE_LINE_LOOP.search(lines[number - 1]):
+        return [(number, one_line["body"].strip())]
+    body = []
+    for at, text in enumerate(lines[number:], number + 1):
+        if SHELL_LOOP_END.match(text):
+            break
+        body.append((at, text))
+    return body
 # `for NAME in ITEMS; do` (or `do` on the next line): the loop variable and what it goes over
 FOR_ITEMS = re.compile(r"^\s*for\s+(?P<name>[A-Za-z_]\w*)\s+in\s+(?P<items>[^;\n]+?)\s*(?:;\s*do\b|$)")
 
@@ -313,11 +328,7 @@ def serial_collections(files: list[UserFile]) -> SerialCollections | None:
         for number, line in enumerate(lines, start=1):
             if not SHELL_LOOP.match(line):
                 continue
-            body = []
-            for text in lines[number:]:
-                if SHELL_LOOP_END.match(text):
-                    break
-                body.append(text)
+            body = [text for _, text in loop_body(lines, number)]
             if any(_COLLECTION.search(text) and not text.rstrip().endswith("&") for text in body):
                 pause = next(((number + 1 + index, text.strip()) for index, text in enumerate(body)
                               if _SLEEP.match(text)), None)

@@ -14,7 +14,7 @@ from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import Finding
 from gym_pipeline.diagnose.rules.command_lines import gym_commands
-from gym_pipeline.diagnose.user_scripts import FOR_ITEMS, SCRIPT_SUFFIXES, SHELL_LOOP_END, UserFile
+from gym_pipeline.diagnose.user_scripts import FOR_ITEMS, SCRIPT_SUFFIXES, UserFile, loop_body
 from gym_pipeline.diagnose.vocabulary import CONFIG
 
 _WRITES = re.compile(r"\b(?:materialize|collect)\b|\bgym\s+eval\s+run\b")
@@ -37,8 +37,8 @@ def _loop_over_one_output(file: UserFile) -> tuple[int, str, str, list[str], lis
         loop = FOR_ITEMS.match(line)
         if loop is None or len(items := loop["items"].split()) < 2:
             continue
-        end = next((n for n, text in enumerate(lines[number:], number + 1) if SHELL_LOOP_END.match(text)), len(lines))
-        body = lines[number:end - 1]
+        body = [text for _, text in loop_body(lines, number)]
+        end = number + len(body) + 1  # the line of its `done`
         name = loop["name"]
         if any(_MOVES_AWAY.match(text) and _uses(text, name) or _MOVES_AWAY.match(text) and "rollouts" in text
                for text in body):

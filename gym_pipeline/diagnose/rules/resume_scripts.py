@@ -31,11 +31,11 @@ from gym_pipeline.diagnose.rules.taskfolders import task_folder_run
 from gym_pipeline.diagnose.user_scripts import (
     SCRIPT_SUFFIXES,
     SHELL_LOOP,
-    SHELL_LOOP_END,
     SHELL_VARIABLE,
     UserFile,
     assignment_of,
     lines_matching,
+    loop_body,
 )
 from gym_pipeline.diagnose.vocabulary import CACHE_RESUME
 
@@ -61,9 +61,7 @@ def _retry_loop_without_resume(file: UserFile) -> tuple[int, str, int, str] | No
         if not SHELL_LOOP.match(line):
             continue
         variable = _FOR_VARIABLE.match(line)
-        for inner, text in enumerate(lines[number:], number + 1):
-            if SHELL_LOOP_END.match(text):
-                break
+        for inner, text in loop_body(lines, number):
             command = text.rstrip("\\").strip()
             continued = inner
             while lines[continued - 1].rstrip().endswith("\\") and continued < len(lines):  # the whole command

@@ -49,7 +49,7 @@ from pathlib import Path
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import Finding
-from gym_pipeline.diagnose.user_scripts import PRINTS, SHELL_LOOP_END, UserFile, joined_commands, lines_matching
+from gym_pipeline.diagnose.user_scripts import PRINTS, UserFile, joined_commands, lines_matching, loop_body
 from gym_pipeline.diagnose.vocabulary import CACHE_RESUME, CONFIG
 
 _SHELL = {".sh", ".bash", ".sbatch"}
@@ -273,8 +273,7 @@ def _loop_in_a_pipeline(ev: Evidence) -> Finding | None:
         for index, line in enumerate(lines):
             if not _PIPED_LOOP.search(line):
                 continue
-            body = lines[index + 1:index + 1 + next((n for n, text in enumerate(lines[index + 1:]) if SHELL_LOOP_END.match(text)),
-                                                    0)]
+            body = [text for _, text in loop_body(lines, index + 1)]
             setting = next((text for text in body if _SETS_VARIABLE.search(text)), None)
             if setting is None:
                 continue
