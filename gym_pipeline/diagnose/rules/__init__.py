@@ -264,6 +264,7 @@ from gym_pipeline.diagnose.rules.test_cleanup import rule_test_deletes_the_answe
 from gym_pipeline.diagnose.rules.test_literals import rule_test_expects_unreachable_text
 from gym_pipeline.diagnose.rules.test_status import rule_test_passes_whatever_the_agent_did
 from gym_pipeline.diagnose.rules.tool_path import rule_alias_called_in_a_script, rule_pipeline_command_not_on_path
+from gym_pipeline.diagnose.rules.traffic_shaping import rule_traffic_shaping_throttles_the_run
 from gym_pipeline.diagnose.rules.user_proxies import (
     proxy_in_the_path,
     rule_proxy_counts_content_length_in_characters,
@@ -402,6 +403,7 @@ RULES: tuple[Rule, ...] = (
     Rule(1, "command_run_from_a_read_only_folder", rule_command_run_from_a_read_only_folder),
     Rule(1, "warning_raised_as_an_error", rule_warning_raised_as_an_error),
     Rule(1, "shared_memory_full", rule_shared_memory_full),
+    Rule(1, "traffic_shaping_throttles_the_run", rule_traffic_shaping_throttles_the_run),
     Rule(1, "known_problems", known_problems(1)),
     Rule(2, "watchdog_checks_a_route_the_server_lacks", rule_watchdog_checks_a_route_the_server_lacks),
     Rule(2, "model_port_held_by_another_server", rule_model_port_held_by_another_server),
