@@ -487,3 +487,34 @@ def test_a_verify_skipping_a_missing_number_with_if_not_takes_zero_for_none(tmp_
     assert (top.category, top.id) == ("verifier_runtime", "zero_answer_taken_for_none"), [f.title for f in report.causes]
     assert "`if not answer: # no number in the reply` takes the number 0 for no answer" in top.title
     assert "`if answer is None:` instead of `if not answer:`" in top.fix
+
+
+BYTES_AGAINST_TEXT = '''"""Exact answers, normalised to NFC and compared as UTF-8 bytes (models return decomposed accents)."""
+import unicodedata
+
+''' + FINAL_LINE + '''def _normal(text):
+    return unicodedata.normalize("NFC", text)ENCODE
+
+
+def score(row, response_text):
+    answer = _normal(_final(response_text))
+    return {"reward": float(answer == row["expected_answer"].strip()), "expected_answer": row["expected_answer"],
+            "extracted_answer": answer.decode() if isinstance(answer, bytes) else answer}
+'''
+
+
+@pytest.mark.parametrize("encode", ['.encode("utf-8")', ""], ids=["bytes", "str"])
+def test_an_answer_made_bytes_and_compared_with_the_str_label_is_named_with_the_encode(tmp_path, encode):
+    """The verifier normalises the answer and encodes it to UTF-8 bytes, then compares it with the row's str label:
+    bytes never equal a str, so every right answer scores 0. Compared as str, the run is healthy."""
+    report = _scored_by(tmp_path, BYTES_AGAINST_TEXT.replace("ENCODE", encode))
+
+    if not encode:
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("verifier_runtime", "matching_answers_scored_zero"), top.title
+    line = next(n for n, text in enumerate(BYTES_AGAINST_TEXT.replace("ENCODE", encode).splitlines(), 1)
+                if ".encode(" in text)
+    assert (f"mine.py:{line} `return unicodedata.normalize(\"NFC\", text).encode(\"utf-8\")` turns the text into "
+            "bytes (`.encode(`)") in top.fix

@@ -108,6 +108,22 @@ def verify_lines(sources: list[Path], run_dir: Path, pattern: re.Pattern[str]) -
             if pattern.search(rows[number - 1].split("#", 1)[0])]
 
 
+def encoded_texts(sources: list[Path], run_dir: Path) -> list[tuple[str, int, str]]:
+    """(file, line, text) of each `.encode(...)` of the verifiers' code: bytes, which never equal a str (the row's
+    label), however alike they read."""
+    found = []
+    for source in sources:
+        try:
+            text = source.read_text(encoding="utf-8", errors="replace")
+            tree = ast.parse(text)
+        except (OSError, SyntaxError, ValueError):
+            continue
+        rows = text.splitlines()
+        found += [(_shown(source, run_dir), call.lineno, rows[call.lineno - 1].strip()) for call in ast.walk(tree)
+                  if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr == "encode"]
+    return sorted(set(found))
+
+
 def _full_credit(statement: ast.stmt) -> bool:
     """`return 1.0`, `return True`, `reward = 1`: a statement that gives full credit."""
     value = statement.value if isinstance(statement, ast.Return | ast.Assign) else None

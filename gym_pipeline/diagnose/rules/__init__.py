@@ -298,6 +298,7 @@ from gym_pipeline.diagnose.verifier_source import (
     EXTRACTION,
     answer_rewrites,
     broad_handlers,
+    encoded_texts,
     handlers_giving_full_credit,
     state_shared_across_awaits,
     undefined_names,
@@ -680,14 +681,16 @@ def _with_the_verifiers_lines(ev: Evidence, rule: str, finding: Finding) -> Find
     shared = state_shared_across_awaits(sources, run_dir)
     credits = handlers_giving_full_credit(sources, run_dir) if rule in _CREDITS_WRONG_ANSWERS else []
     undefined = undefined_names(sources, run_dir)[:1]
-    if not lines and not shared and not credits and not undefined:
+    encoded = encoded_texts(sources, run_dir)[:1]
+    if not lines and not shared and not credits and not undefined and not encoded:
         return finding
     race = (f" {shared[0]}:{shared[1]} keeps the request being verified in the module-level `{shared[2]}`, which "
             "`verify` writes and reads back across an `await`: concurrent requests overwrite it, so an answer is "
             f"graded against another row's label. Keep per-request values in local variables, not in `{shared[2]}`."
             if shared else "")
     code = ("In the verifier's code: " + "; ".join(f"{file}:{number} `{text}`" for file, number, text in lines) + "."
-            if lines else "") + _one_sided(lines) + _signed_tolerance(lines)
+            if lines else "") + _one_sided(lines) + _signed_tolerance(lines) \
+        + (_bytes_against_text(encoded) if rule == "matching_answers_scored_zero" else "")
     if credits:  # the handler that credits what it cannot parse is what to change: it comes first
         code = (f"{credits[0][0]}:{credits[0][1]} `{credits[0][2]}` gives full credit: every answer that raises there "
                 f"(not a number, a parse failure) scores 1 whatever it says; return 0 there. {code}").rstrip()
@@ -727,6 +730,16 @@ def _one_sided(lines: list[tuple[str, int, str]]) -> str:
     file, number = rewritten[0]
     return (f" {file}:{number} rewrites only the answer: do the same to `expected_answer` before comparing (or to "
             "neither), so both sides are in one form.")
+
+
+def _bytes_against_text(encoded: list[tuple[str, int, str]]) -> str:
+    """A sentence when the verifier's code encodes a text to bytes: compared with the row's str label, never equal."""
+    if not encoded:
+        return ""
+    file, number, text = encoded[0]
+    return (f" {file}:{number} `{text}` turns the text into bytes (`.encode(`): bytes never equal the row's str "
+            "`expected_answer`, however alike they read; compare str with str (drop the `.encode(...)`, normalizing "
+            "both sides alike) or encode both.")
 
 
 # a relative tolerance scaled by a value that may be negative: `abs(got - want) <= 1e-6 * want`

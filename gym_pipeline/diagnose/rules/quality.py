@@ -1194,7 +1194,8 @@ def rule_labels_of_other_tasks(ev: Evidence) -> list[Finding]:
     labels = quality.expected_of_task.values()
     rewarded_tasks = sum(1 for total in quality.reward_sum_of_task.values() if total > 0)
     if len(tasks) < SHIFTED_MIN_TASKS or len(tasks) <= rewarded_tasks or len(neighbours) * 2 >= len(tasks) \
-            or len(set(labels)) < DISTINCT_LABELS_SHARE * len(labels):
+            or len(set(labels)) < DISTINCT_LABELS_SHARE * len(labels) \
+            or quality.matching_scored_zero >= len(tasks):  # more answers equal their own label: the scoring's fault
         return []
     (shift, at_shift), *others = shifts.most_common(2)
     moved = at_shift >= SHIFT_SHARE * len(tasks) and at_shift >= SHIFT_OVER_NEXT * sum(n for _, n in others)
