@@ -24,6 +24,7 @@ from gym_pipeline.diagnose.findings import Finding, affected, keys_of, model_url
 from gym_pipeline.diagnose.logs import LogHit
 from gym_pipeline.diagnose.rules.checkpoint_choice import started_model_servers
 from gym_pipeline.diagnose.rules.routing import URL_WITHOUT_SCHEME, groups_routed
+from gym_pipeline.diagnose.user_scripts import UserFile, lines_matching
 from gym_pipeline.diagnose.vocabulary import CONFIG, INFRA, MODEL_SERVING
 
 _SERVER_SAYS = ("SIMULATED_POLICY_READY", "Starting vLLM API server")
@@ -121,6 +122,23 @@ def rule_endpoint_not_where_server_listens(ev: Evidence) -> list[Finding]:
                 f"{again.removeprefix('then ')} (the forward's log: {forward.file}).",
             explains=_EXPLAINED,
         )]
+    inherited = _port_from_the_environment(ev)
+    if inherited is not None:
+        file, number, line, name = inherited
+        return [Finding(
+            category=MODEL_SERVING,
+            title=f"The run asked for the model on port {asked[1]}, and the model server listens on port {served[1]}: "
+                  f"{file.name}:{number} takes its port from ${name} when the environment sets it",
+            evidence=[*evidence, EvidenceLine(file=file.name, line=number, text=line)],
+            cause=f"{file.name}:{number} (`{line}`) keeps a ${name} the shell already has, and a generic name like "
+                  f"{name} is often exported by something else (a login profile, a notebook or web server's "
+                  f"settings): the server came up at {listening}, not on the port the run was given ({tried}), "
+                  "where nothing listens.",
+            fix=f"In {file.name}, give the server's port a name of its own and do not inherit it (`{name}="
+                f"<the run's port>` instead of `{line}`, or read a dedicated MODEL_PORT), or {use}; check with `env "
+                f"| grep ^{name}=` where the server starts; {again}.",
+            explains=_EXPLAINED,
+        )]
     return [Finding(
         category=MODEL_SERVING,
         title=f"The run asked for the model on port {asked[1]}, and the model server listens on port {served[1]}",
@@ -131,6 +149,21 @@ def rule_endpoint_not_where_server_listens(ev: Evidence) -> list[Finding]:
         fix=f"Take the URL from the running server's ready line: {use}; {again}.",
         explains=_EXPLAINED,
     )]
+
+
+_PORT_OF_A_SERVER = re.compile(r"\bserve\S*\b[^\n#]*\s--port[= ]\"?\$\{?(?P<name>[A-Za-z_]\w*)")
+
+
+def _port_from_the_environment(ev: Evidence) -> tuple[UserFile, int, str, str] | None:
+    """(file, line, text, variable) of the assignment `PORT=${PORT:-...}` of the variable a script's server command
+    takes its `--port` from: it keeps whatever the environment already holds."""
+    for _, _, _, match in lines_matching(ev.user_files, _PORT_OF_A_SERVER):
+        name = match["name"]
+        kept = re.compile(rf"^\s*(?:export\s+)?{name}=\"?\$\{{{name}:?-")
+        found = next(lines_matching(ev.user_files, kept), None)
+        if found is not None:
+            return found[0], found[1], found[2].strip(), name
+    return None
 
 
 _NOT_FOUND = re.compile(r"answered HTTP 404")
