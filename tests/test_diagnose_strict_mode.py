@@ -2,7 +2,8 @@
 optional variable to the collection without a default: on a run where nobody set it bash stops there, and the
 collection never runs. With a default (`${EXTRA_FLAGS:-}`) the run is whole and healthy. Likewise a `read` at the end
 of a file without a final newline, and a counter incremented from 0 with `((step++))`, under `set -e`; and the other
-way round, `set -e` inside a function called with `||`, which does not stop its failed step."""
+way round, `set -e` inside a function called with `||`, which does not stop its failed step; and `local` outside a
+function, which bash refuses and goes on without."""
 
 from pathlib import Path
 
@@ -107,3 +108,29 @@ def test_set_e_inside_a_function_called_with_or_does_not_stop_a_failed_step(tmp_
                                 "`prepare || {")
     assert [line.where for line in top.evidence] == ["logs/run_eval_0.log:1", "run_eval.sh:3", "run_eval.sh:7"]
     assert "end each step with `|| return 1` (e.g. `cp ... || return 1`)" in top.fix
+
+
+@pytest.mark.parametrize("declared", ["local DATA=week49.jsonl", "DATA=week49.jsonl"])
+def test_local_outside_a_function_is_refused_and_the_default_dataset_runs(tmp_path: Path, declared: str) -> None:
+    """The settings line `local DATA=...`, moved out of main() when the script was flattened: bash refuses `local`
+    outside a function and goes on, so `${DATA:-...}` picks last week's file. A plain assignment sets it."""
+    rows = get_environment("string_match").dataset_path.read_text().splitlines(keepends=True)
+    script = (f"{declared}  # this week's set\nDATA=${{DATA:-week48.jsonl}}\necho \"== eval on $DATA\"\n"
+              f"{CLI} materialize --input $DATA --num-repeats 2 --agent string_match_simple_agent "
+              "--output rollouts_materialized_inputs.jsonl\n"
+              f"{CLI} collect --inputs rollouts_materialized_inputs.jsonl --output rollouts.jsonl --model-url URL "
+              "--env string_match --concurrency 4\n")
+    run = run_scripts(tmp_path, [script], files={"week48.jsonl": "".join(rows[:5]), "week49.jsonl": "".join(rows[5:10])})
+
+    report = diagnose(run)
+
+    if not declared.startswith("local"):
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    assert "== eval on week48.jsonl" in (run / "logs" / "run_eval_0.log").read_text()
+    top = report.causes[0]
+    assert (top.category, top.id) == ("config", "assignment_refused_by_bash"), [f.title for f in report.causes]
+    assert top.title == ("run_eval.sh:2 `local DATA=week49.jsonl` never set DATA: bash refused it (can only be used in "
+                         "a function) and the script went on without it")
+    assert [line.where for line in top.evidence] == ["logs/run_eval_0.log:1", "run_eval.sh:2", "run_eval.sh:3"]
+    assert top.fix.startswith("In run_eval.sh:2, drop `local` (outside a function a plain `DATA=value` sets it)")

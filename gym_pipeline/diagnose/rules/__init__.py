@@ -216,6 +216,7 @@ from gym_pipeline.diagnose.rules.quality import (
     rule_yes_no_labels_read_as_booleans,
 )
 from gym_pipeline.diagnose.rules.refusals import rule_model_refusals
+from gym_pipeline.diagnose.rules.refused_assignments import rule_assignment_refused_by_bash
 from gym_pipeline.diagnose.rules.replaced_links import rule_linked_data_replaced_by_a_copy
 from gym_pipeline.diagnose.rules.requeued_jobs import rule_inputs_of_another_file_than_the_script_names
 from gym_pipeline.diagnose.rules.resume_scripts import (
@@ -351,6 +352,7 @@ RULES: tuple[Rule, ...] = (
     Rule(1, "read_at_the_end_of_a_file_stopped_a_strict_script", rule_read_at_the_end_of_a_file_stopped_a_strict_script),
     Rule(1, "arithmetic_zero_stopped_a_strict_script", rule_arithmetic_zero_stopped_a_strict_script),
     Rule(1, "errexit_ignored_in_a_tested_function", rule_errexit_ignored_in_a_tested_function),
+    Rule(1, "assignment_refused_by_bash", rule_assignment_refused_by_bash),
     Rule(1, "bash_script_run_by_sh", rule_bash_script_run_by_sh),
     Rule(1, "bsd_sed_in_place_on_gnu_sed", rule_bsd_sed_in_place_on_gnu_sed),
     Rule(1, "cd_resolved_through_cdpath", rule_cd_resolved_through_cdpath),
