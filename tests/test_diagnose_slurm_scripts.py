@@ -51,6 +51,8 @@
   job of the same name: it cancels its own job before it runs. Cancelling first, the job runs.
 - A job whose time limit the admins cut while it ran (`scontrol update JobId=... TimeLimit=1`, ahead of a
   maintenance): infra, told by how long it ran against its `--time`. A job that ran out of its own minute is not.
+- A job array of shards whose range keeps `%1` from another template: its tasks wait (JobArrayTaskLimit) and run one
+  after another past the CI step's budget. Without the throttle, they run at once.
 """
 
 import os
@@ -1039,3 +1041,48 @@ def test_a_time_limit_cut_by_the_admins_while_the_job_runs_is_infra(tmp_path: Pa
     assert [line.where.split(":")[0] for line in top.evidence] == [next(run.glob("logs/eval_*.log")).relative_to(run)
                                                                    .as_posix(), "eval.sbatch", "manifest.json"]
     assert "`scontrol show reservation`" in top.fix
+
+
+@pytest.mark.parametrize("array", ["0-1%1", "0-1"])
+def test_an_array_throttled_to_one_task_runs_its_shards_one_after_another(tmp_path: Path, array: str) -> None:
+    """Two shards collected by a job array whose range keeps `%1` from a license-bound template: Slurm holds the
+    second task (JobArrayTaskLimit) until the first ends, and the CI step's budget runs out. Without the throttle,
+    both run at once and finish."""
+    slurm_cluster()
+    environment = get_environment("string_match")
+    checkpoint = demo_checkpoints(tmp_path / "checkpoints", 1, ["string_match"])[0]
+    run = tmp_path / "run"
+    (run / "logs").mkdir(parents=True)
+    rows = environment.dataset_path.read_text().splitlines(keepends=True)
+    for shard in range(2):
+        (run / "shards" / str(shard)).mkdir(parents=True)
+        (run / "shards" / str(shard) / "tasks.jsonl").write_text("".join(rows[shard * 16:(shard + 1) * 16]))
+        materialize_file(run / "shards" / str(shard) / "tasks.jsonl",
+                         run / "shards" / str(shard) / "rollouts_materialized_inputs.jsonl",
+                         MaterializationSettings(1, environment.agent_name))
+    with _policy_served(run, checkpoint, "--latency-ms", "4000") as port:  # a shard of 16 rows takes about 32 s
+        (run / "shards.sbatch").write_text(
+            f"#!/bin/bash\n#SBATCH --job-name=eval-shards\n#SBATCH --output={run}/logs/shard_%A_%a.log\n"
+            f"#SBATCH --time=5\n#SBATCH --array={array}\ncd {run}/shards/$SLURM_ARRAY_TASK_ID\n"
+            + _collect_line(port, 2))
+        (run / "submit.sh").write_text(
+            "#!/bin/bash\nJOB=$(sbatch --parsable shards.sbatch)\necho \"submitted shard array $JOB\"\n"
+            "sleep 3; squeue -h -o '%i %t %r' -j $JOB\n"
+            "for i in $(seq 30); do [ -z \"$(squeue -h -j $JOB)\" ] && exit 0; sleep 2; done\n"
+            "echo 'shards not finished within the budget:'; squeue -h -o '%i %t %r %M' -j $JOB\nscancel $JOB\nexit 1\n")
+        with (run / "logs" / "submit.log").open("w") as log:
+            finished = subprocess.run(["bash", "submit.sh"], cwd=run, stdout=log, stderr=subprocess.STDOUT,
+                                      timeout=300).returncode == 0
+    submitted = (run / "logs" / "submit.log").read_text()
+
+    report = diagnose(run)
+
+    if "%" not in array:
+        assert finished, submitted
+        assert all(f.id != "job_never_started" for f in report.findings), [f.title for f in report.causes]
+        return
+    assert not finished and "JobArrayTaskLimit" in submitted, submitted
+    top = report.causes[0]
+    assert (top.category, top.id) == ("throughput_resources", "job_never_started"), [f.title for f in report.causes]
+    assert top.title.startswith("shards.sbatch:5 `#SBATCH --array=0-1%1` lets 1 task of the array run at a time")
+    assert top.fix.startswith("In shards.sbatch, raise or drop the throttle `%1`: `#SBATCH --array=0-1`")

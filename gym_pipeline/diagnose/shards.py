@@ -132,7 +132,19 @@ def with_unjoined_shard_findings(
         cause="The run folder has no collection of its own, and its subfolders hold one part of the data each: "
               "each shard was read on its own, and its causes lead this report.",
         fix="Profile and resume each shard in its own folder; join only finished shards.")
-    return [*shard_causes, *[f for f in own if f.role != NOTE], *[f for f in own if f.role == NOTE], note]
+    shard_causes, followed = _effects_of(shard_causes, next((f for f in own if f.role == CAUSE), None))
+    return [*shard_causes, *[f for f in own if f.role == CAUSE], *followed, *[f for f in own if f.role == CONSEQUENCE],
+            *[f for f in own if f.role == NOTE], note]
+
+
+def _effects_of(shard_causes: list[Finding], cause: Finding | None) -> tuple[list[Finding], list[Finding]]:
+    """(the shard causes, those that follow from the folder's own `cause`): a shard's partial output or missing
+    profile is a cause in the shard only because nothing in the shard explains it; the folder's cause (a job
+    held, a limit, a cancel) does."""
+    if cause is None:
+        return shard_causes, []
+    return ([f for f in shard_causes if not f.effect],
+            [f.model_copy(update={"role": CONSEQUENCE, "caused_by": cause.id}) for f in shard_causes if f.effect])
 
 
 def _rows(shard: RunFiles) -> int:

@@ -8,7 +8,8 @@ and the reason says whose it is to change (seed 000, debug step 1: Slurm job sta
 - `PartitionDown`, `PartitionInactive`, `ReqNodeNotAvail`, `Reservation`, `JobHeldAdmin`: the cluster (a maintenance
   window, nodes drained): infra;
 - `Resources`, `Priority`, `QOSMax...`, `AssocMax...`: the node is busy with other jobs, often the user's own (an array
-  without a throttle, a job asking for `--exclusive`): throughput/resources.
+  without a throttle, a job asking for `--exclusive`): throughput/resources;
+- `JobArrayTaskLimit`: the array's own `%N` throttle holds its tasks back, N at a time: throughput/resources.
 """
 
 from __future__ import annotations
@@ -95,6 +96,28 @@ def _jobs_each_asking_for_cpus(ev: Evidence) -> tuple[UserFile, int, int] | None
     return None
 
 
+_THROTTLED_ARRAY = re.compile(r"^\s*#SBATCH\s+(?:--array[= ]|-a\s*)(?P<range>[^%\s]+)%(?P<limit>\d+)")
+
+
+def _throttled_array(line: EvidenceLine, throttle: tuple[UserFile, int, str, re.Match[str]]) -> Finding:
+    """The array's own `%N` held its tasks back (squeue's `JobArrayTaskLimit`): N at a time, the rest waiting."""
+    file, number, text, match = throttle
+    limit = int(match["limit"])
+    return Finding(
+        category=THROUGHPUT_RESOURCES,
+        title=f"{file.name}:{number} `{text.strip()}` lets {limit} task{'s' if limit > 1 else ''} of the array run at a "
+              "time: the others waited PENDING (JobArrayTaskLimit), and the run ran out of time",
+        evidence=[line, EvidenceLine(file=file.name, line=number, text=text.strip())],
+        cause=f"The `%{limit}` of the job array's range is a throttle: Slurm starts at most {limit} of its tasks at "
+              "once and holds the others with the reason `JobArrayTaskLimit`, so the shards meant to run side by "
+              "side ran one after another (a limit kept from another job's template, where a license or a "
+              "shared resource allowed one at a time), and whatever waited for them gave up first.",
+        fix=f"In {file.name}, raise or drop the throttle `%{limit}`: `#SBATCH --array={match['range']}` (or "
+            f"`--array={match['range']}%<shards>`), or change it for the jobs already queued (`scontrol update "
+            "JobId=<array id> ArrayTaskThrottle=<n>`); then submit again.",
+    )
+
+
 def _job_names(ev: Evidence) -> set[str]:
     return {m["name"] for _, _, _, m in lines_matching(ev.user_files, re.compile(r"--job-name[= ](?P<name>\S+)"))}
 
@@ -107,7 +130,11 @@ def rule_job_never_started(ev: Evidence) -> list[Finding]:
     a = ev.artifacts
     if a.rollouts.valid_rows and not a.missing_keys:
         return []  # the run finished: a job that waited a while is no fault
-    pending = [entry for entry in _pending_lines(ev) if "_" not in entry[0].text.split()[0]]  # the run's job, not an array's
+    shown = _pending_lines(ev)
+    held_by_throttle = [entry for entry in shown if entry[2] == "JobArrayTaskLimit"]
+    if held_by_throttle and (throttle := next(lines_matching(ev.user_files, _THROTTLED_ARRAY), None)):
+        return [_throttled_array(held_by_throttle[-1][0], throttle)]
+    pending = [entry for entry in shown if "_" not in entry[0].text.split()[0]]  # the run's job, not an array's
     names = _job_names(ev)
     # a squeue of every job lists others' too: the run's own job (named in its scripts) first
     pending = [entry for entry in pending if names & set(entry[1].split())] or pending
