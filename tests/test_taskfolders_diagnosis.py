@@ -154,6 +154,18 @@ SCENARIOS.update({
         "else echo FAIL; echo 0 > /logs/verifier/reward.txt; fi")) for name, fallback in (
             ("trap-net", "trap 'echo 0 > /logs/verifier/reward.txt' EXIT"),
             ("no-trap", "echo 0 > /logs/verifier/reward.txt")))[0],
+    # the expectation computed with gawk's asort(): the image's awk is mawk, where it is undefined, so the expectation
+    # is empty; the task `sorted-words` beside it computes it with `sort -u`
+    "gawk_only": lambda root: tuple(_with_instruction(_with_files(fixtures.write_task(
+        root, name, dockerfile=f"FROM {fixtures.DEFAULT_IMAGE}\nWORKDIR /app\nCOPY words.txt /app/\n",
+        solve="sort -u /app/words.txt > /app/sorted.txt",
+        test=f'expected=$({expectation} /app/words.txt)\ntest "$(cat /app/sorted.txt 2>/dev/null)" = "$expected" && '
+             "echo 1 > /logs/verifier/reward.txt || echo 0 > /logs/verifier/reward.txt"),
+        {"words.txt": "pear\napple\npear\nfig\n"}),
+        f"Write the distinct lines of /app/words.txt, sorted, to /app/sorted.txt ({name}).\n")
+        for name, expectation in (
+            ("sorted-words-gawk", "awk '!seen[$0]++ {w[++n] = $0} END {asort(w); for (i = 1; i <= n; i++) print w[i]}'"),
+            ("sorted-words", "sort -u")))[0],
     # a quick-mode guard kept from the team's CI, before the check: nothing sets FULL_CHECK in the sandbox
     "quick_mode": lambda root: fixtures.write_task(root, "quick-guard", test=(
         '[ -n "$FULL_CHECK" ] || exit 0\n' + fixtures.PASSING_TEST)),
@@ -438,6 +450,9 @@ EXPECTED = [
     ("level_case", "data_schema", ("count-errors's server.log has no line with ERROR, which instruction.md asks "
                                    "about, and 2 with `error`",),
      ("with ERROR written as instruction.md and the test expect it", "gym-pipeline tasks validate")),
+    ("gawk_only", "verifier_runtime", ("The test of sorted-words-gawk fails at the same line in its episode",
+                                       "`awk: line 2: function asort never defined`"),
+     ("install gawk in the task's Dockerfile", "gym-pipeline tasks validate")),
     ("quick_mode", "verifier_runtime", ("harbor:missing_reward", "quick-guard"),
      ("line 2 (`[ -n \"$FULL_CHECK\" ] || exit 0`) exits before line 3 writes the reward whenever FULL_CHECK is not set",
       "gym-pipeline tasks validate")),

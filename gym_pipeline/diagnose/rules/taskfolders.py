@@ -906,6 +906,60 @@ def rule_test_script_errors(ev: Evidence) -> list[Finding]:
     )]
 
 
+# a tool the test runs refusing what it was given: most often a feature of another build of the tool (gawk's asort
+# under mawk, GNU sed's options under busybox), the same in every episode whatever the agent did
+_TOOL_REFUSED = re.compile(r"^(?P<tool>[\w.+-]+): (?:line \d+: )?[^\n]*?(?:function \w+ never defined|invalid option"
+                           r"|illegal option|unrecognized option|unknown option|not supported|unknown function)")
+_OTHER_BUILDS = {"awk": "GNU awk (`gawk`); the image's awk is another (mawk, busybox)",
+                 "sed": "GNU sed; the image's sed is another (busybox)",
+                 "grep": "GNU grep; the image's grep is another (busybox)"}
+
+
+def rule_test_tool_refuses_in_every_episode(ev: Evidence) -> list[Finding]:
+    """The same refusal of a tool the test runs (`awk: line 2: function asort never defined`) in the test output of
+    every episode of a task: the test cannot compute what it checks in that image, so its rewards say nothing of the
+    agent (0 for right work, or 1 where an empty result equals an empty expectation)."""
+    run = task_folder_run(ev)
+    if run is None:
+        return []
+    episodes = ev.run_dir / "rollouts_episodes"
+    said: dict[str, list[EvidenceLine | None]] = defaultdict(list)
+    for path in sorted(episodes.glob(f"*/*/attempt_*/verifier/{TEST_STDOUT}"))[:MAX_TRANSCRIPTS]:
+        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+        found = next((EvidenceLine(file=ev.rel(path), line=n, text=text.strip()) for n, text in enumerate(lines, 1)
+                      if _TOOL_REFUSED.search(text.strip())), None)
+        said[path.relative_to(episodes).parts[0]].append(found)
+    for task, lines in said.items():
+        texts = {line.text for line in lines if line is not None}
+        if None in lines or len(texts) != 1:
+            continue
+        first = lines[0]
+        tool = _TOOL_REFUSED.search(first.text)["tool"]
+        script = test_script(run, ev.run_dir, task)
+        used = next(((n, text.strip()) for n, text in enumerate(script[1], 1) if re.search(rf"\b{re.escape(tool)}\b",
+                                                                                          text)), None) if script else None
+        build = _OTHER_BUILDS.get(tool)
+        return [Finding(
+            category=VERIFIER_RUNTIME,
+            title=f"The test of {task} fails at the same line in "
+                  + (f"all {len(lines)} of its episodes" if len(lines) > 1 else "its episode") + f": `{first.text}`",
+            evidence=[first, *([EvidenceLine(file=ev.rel(script[0]), line=used[0], text=used[1])] if used else [])],
+            cause=f"The test output shows `{first.text}`, whatever the agent did: {tool} in the task's "
+                  "image does not do what test.sh asks of it"
+                  + (f" (it needs {build})" if build else "")
+                  + ", so the test computes its expectation (or its check) wrong and the rewards of this task say "
+                    "nothing of the agent: right work scores 0, and a missing result may even score 1.",
+            fix=f"In {run.task_path(task)}/tests/test.sh"
+                + (f" (line {used[0]}: `{used[1]}`)" if used else "")
+                + f", use only what the image's {tool} supports"
+                + (", or install gawk in the task's Dockerfile (`apt-get install -y gawk`)" if tool == "awk" else
+                   f", or install the {tool} it needs in the task's Dockerfile")
+                + f"; check it with the oracle (`gym-pipeline tasks validate {run.task_path(task)}`, which must score 1) "
+                  f"and with an empty answer (which must score 0), then {run.rerun()}.",
+        )]
+    return []
+
+
 _PYTHON_SYNTAX_ERROR = re.compile(r"^\s*SyntaxError: ")
 _INLINE_PYTHON = re.compile(r"\bpython[\d.]*\s+(?:-\w+\s+)*-c\s")
 
@@ -1418,6 +1472,7 @@ _ADDED_BEFORE_KNOWN_PROBLEMS = {1: (("tasks_not_loadable", rule_tasks_not_loadab
                                 7: (("sandbox_commands_killed", rule_sandbox_commands_killed),
                     ("task_agent_timeouts", rule_task_agent_timeouts),
                     ("test_script_errors", rule_test_script_errors),
+                    ("test_tool_refuses_in_every_episode", rule_test_tool_refuses_in_every_episode),
                     ("test_python_the_sandbox_cannot_parse", rule_test_python_the_sandbox_cannot_parse),
                     ("test_reads_its_files_elsewhere", rule_test_reads_its_files_elsewhere),
                     ("test_checks_unasked_paths", rule_test_checks_unasked_paths),
