@@ -41,8 +41,9 @@ def rule_assignment_refused_by_bash(ev: Evidence) -> list[Finding]:
             line = lines[number - 1].split(" #", 1)[0].strip() if 0 < number <= len(lines) else None
             assigned = re.search(r"(?P<name>[A-Za-z_][\w-]*)=", line or "")
             name = refused["name"] or (assigned["name"] if assigned else None)
-            if file is None or line is None or name is None:
-                continue
+            if file is None or line is None or name is None \
+                    or not re.search(rf"(?<![\w-]){re.escape(name)}=", line):
+                continue  # a name the line makes at run time (`export $(grep ... settings.env)`): another reading's
             later = next(((at, text.strip()) for at, text in enumerate(lines[number:], number + 1)
                           if re.search(rf"\$\{{?{re.escape(name)}\b", text)), None)
             return [Finding(
