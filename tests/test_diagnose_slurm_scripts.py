@@ -50,7 +50,8 @@
 - A submit script that cancels last week's leftover job by name (`scancel --name=...`) after the sbatch of this week's
   job of the same name: it cancels its own job before it runs. Cancelling first, the job runs.
 - A job whose time limit the admins cut while it ran (`scontrol update JobId=... TimeLimit=1`, ahead of a
-  maintenance): infra, told by how long it ran against its `--time`. A job that ran out of its own minute is not.
+  maintenance): infra, told by how long it ran against its `--time`. A job of one minute that sleeps 40 s of it
+  before its work ran out of its own time: the sleep is named (throughput).
 - A job array of shards whose range keeps `%1` from another template: its tasks wait (JobArrayTaskLimit) and run one
   after another past the CI step's budget. Without the throttle, they run at once.
 """
@@ -1003,8 +1004,9 @@ def test_a_submit_script_cancelling_leftover_jobs_by_name_after_its_sbatch_cance
 @pytest.mark.parametrize("shortened", [True, False])
 def test_a_time_limit_cut_by_the_admins_while_the_job_runs_is_infra(tmp_path: Path, shortened: bool) -> None:
     """The eval job asks for `--time=10`; while it collects, the admins cut its limit to a minute ahead of a
-    maintenance window (`scontrol update JobId=... TimeLimit=1`), and Slurm cancels it then. A job that asked for one
-    minute itself and ran out of it is not the admins' doing."""
+    maintenance window (`scontrol update JobId=... TimeLimit=1`), and Slurm cancels it then. A job of one minute that
+    spends 40 s of it in a warm-up `sleep` (kept from a GPU template) before it materializes ran out of its own time:
+    the sleep is named, not the admins."""
     slurm_cluster()
     environment = get_environment("string_match")
     checkpoint = demo_checkpoints(tmp_path / "checkpoints", 1, ["string_match"])[0]
@@ -1014,8 +1016,8 @@ def test_a_time_limit_cut_by_the_admins_while_the_job_runs_is_infra(tmp_path: Pa
     with _policy_served(run, checkpoint, "--latency-ms", "2000") as port:
         (run / "eval.sbatch").write_text(
             f"#!/bin/bash\n#SBATCH --job-name=weekly-eval\n#SBATCH --output={run}/logs/eval_%j.log\n"
-            f"#SBATCH --time={10 if shortened else 1}\ncd {run}\n"
-            f"{' '.join(CLI)} materialize --input data.jsonl --num-repeats 1 --agent string_match_simple_agent "
+            f"#SBATCH --time={10 if shortened else 1}\ncd {run}\n" + ("" if shortened else "sleep 40  # warm-up\n")
+            + f"{' '.join(CLI)} materialize --input data.jsonl --num-repeats 1 --agent string_match_simple_agent "
             "--output rollouts_materialized_inputs.jsonl\n" + _collect_line(port, 1))
         (run / "submit.sh").write_text("#!/bin/bash\nJOB=$(sbatch --parsable eval.sbatch)\necho \"submitted job $JOB\"\n"
                                        "echo $JOB > job_id.txt\n"
@@ -1034,6 +1036,9 @@ def test_a_time_limit_cut_by_the_admins_while_the_job_runs_is_infra(tmp_path: Pa
 
     if not shortened:
         assert all(f.id != "time_limit_shortened_while_it_ran" for f in report.findings), [f.title for f in report.causes]
+        top = report.causes[0]
+        assert (top.category, top.id) == ("throughput_resources", "sleep_takes_the_time_limit"), top.title
+        assert top.title.startswith("eval.sbatch:6 `sleep 40 # warm-up` sleeps 40 s of the job's 1 min (`--time=1`)")
         return
     top = report.causes[0]
     assert (top.category, top.id) == ("infra", "time_limit_shortened_while_it_ran"), [f.title for f in report.causes]

@@ -11,6 +11,10 @@ A directive of one colon is minutes:seconds: `#SBATCH --time=1:00`, meant as an 
 And a job cancelled "DUE TO TIME LIMIT" long before its `--time` ran out, with nothing of the user's setting another:
 the limit was cut while the job ran (the admins' `scontrol update JobId=... TimeLimit=...` ahead of a maintenance
 window): infra. How long it ran is told by the manifest's record of the first stage the job script runs.
+
+A job cancelled at its limit whose script sleeps a good part of that limit before its work (`sleep 50` in a job of
+one minute, a warm-up kept from a GPU template where a model server loads its weights): the wait took the time the
+work needed, throughput/resources.
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ from datetime import UTC, datetime
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import Finding
-from gym_pipeline.diagnose.vocabulary import CONFIG, INFRA
+from gym_pipeline.diagnose.vocabulary import CONFIG, INFRA, THROUGHPUT_RESOURCES
 
 _DIRECTIVE_TIME = re.compile(r"^\s*#SBATCH\s+(?:--time[= ]|-t\s*)(?P<time>\S+)")
 _SHOWN_LIMIT = re.compile(r"\bTimeLimit=(?P<time>[\d:-]+)")
@@ -129,6 +133,22 @@ def _recorded_at(text: str) -> datetime | None:
         return None
 
 
+# what a job script may do before its first stage without taking time: a folder, a word, a setting
+_QUICK_COMMAND = re.compile(r"^\s*(?:#|$|cd\b|echo\b|printf\b|export\b|source\b|\.\s|module\b|set\b|"
+                            r"[A-Za-z_]\w*=[^$(`]*$)")
+
+
+def _first_stage_starts_the_job(script: str) -> bool:
+    """Whether the job script's first real command is the materialization (nothing before it that takes time, such
+    as a `sleep` or a download): then the manifest's record of it tells when the job started."""
+    for line in script.splitlines():
+        if "materialize" in line:
+            return True
+        if not _QUICK_COMMAND.match(line):
+            return False
+    return False
+
+
 def rule_time_limit_shortened_while_it_ran(ev: Evidence) -> list[Finding]:
     limits = ev.hits("slurm_time_limit")
     started = ev.manifest.inputs_recorded
@@ -144,7 +164,7 @@ def rule_time_limit_shortened_while_it_ran(ev: Evidence) -> list[Finding]:
         directive = next(((n, m["time"], line.strip()) for n, line in enumerate(lines, 1)
                           if (m := _DIRECTIVE_TIME.match(line))), None)
         asked = _minutes(directive[1]) if directive else None
-        if directive is None or asked is None or "materialize" not in script.text \
+        if directive is None or asked is None or not _first_stage_starts_the_job(script.text) \
                 or not 0 <= ran_minutes < SHORTENED_SHARE * asked:
             continue
         job, name = limits[0].groups.get("job", "<job>"), script.name.rsplit("/", 1)[-1]
@@ -166,4 +186,43 @@ def rule_time_limit_shortened_while_it_ran(ev: Evidence) -> list[Finding]:
                 "`--time` that ends before the maintenance starts.",
             explains=frozenset({"slurm_time_limit"}),
         )]
+    return []
+
+
+_SLEEP = re.compile(r"^\s*sleep\s+(?P<amount>\d+(?:\.\d+)?)(?P<unit>[smh]?)\s*(?:#.*)?$")
+SLEEP_SHARE = 0.25  # of the job's limit, slept before its work: the wait is what used the time
+
+
+def rule_sleep_takes_the_time_limit(ev: Evidence) -> list[Finding]:
+    limits = ev.hits("slurm_time_limit")
+    if not limits:
+        return []
+    for script in ev.user_files:
+        lines = script.text.splitlines()
+        directive = next(((n, m["time"], line.strip()) for n, line in enumerate(lines, 1)
+                          if (m := _DIRECTIVE_TIME.match(line))), None)
+        asked = _minutes(directive[1]) if directive else None
+        if directive is None or not asked:
+            continue
+        for number, line in enumerate(lines, 1):
+            if (sleep := _SLEEP.match(line)) is None:
+                continue
+            minutes = float(sleep["amount"]) * {"": 1 / 60, "s": 1 / 60, "m": 1, "h": 60}[sleep["unit"]]
+            if minutes < SLEEP_SHARE * asked:
+                continue
+            name = script.name.rsplit("/", 1)[-1]
+            return [Finding(
+                category=THROUGHPUT_RESOURCES,
+                title=f"{name}:{number} `{line.strip()}` sleeps {minutes * 60:g} s of the job's {asked:g} min "
+                      f"(`--time={directive[1]}`), and Slurm cancelled it at the limit with its work undone",
+                evidence=[limits[0].evidence(), EvidenceLine(file=script.name, line=number, text=line.strip()),
+                          EvidenceLine(file=script.name, line=directive[0], text=directive[2])],
+                cause=f"The job waits {minutes * 60:g} s before its work (a warm-up kept from another template, where "
+                      "a model server loads its weights first), {:.0%} of its time limit: what was left was too "
+                      "short for the collection, and Slurm cancelled the job at its limit.".format(minutes / asked),
+                fix=f"In {name}, drop the `{line.strip()}` (or wait for the server's readiness instead: `until curl "
+                    "-sf <url>/v1/models; do sleep 2; done`), or raise `--time` to cover the wait and the work; then "
+                    "submit again (the collection continues with --resume).",
+                explains=frozenset({"slurm_time_limit"}),
+            )]
     return []
