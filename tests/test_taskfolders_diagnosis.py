@@ -154,6 +154,15 @@ SCENARIOS.update({
         "else echo FAIL; echo 0 > /logs/verifier/reward.txt; fi")) for name, fallback in (
             ("trap-net", "trap 'echo 0 > /logs/verifier/reward.txt' EXIT"),
             ("no-trap", "echo 0 > /logs/verifier/reward.txt")))[0],
+    # the sales table tracked with Git LFS, cloned where git-lfs is not installed: the task holds the pointer
+    "lfs_pointer": lambda root: _with_instruction(_with_files(fixtures.write_task(
+        root, "lfs-total", dockerfile=f"FROM {fixtures.DEFAULT_IMAGE}\nWORKDIR /app\nCOPY sales.csv /app/\n",
+        solve="awk -F, 'NR > 1 {s += $2} END {print s}' /app/sales.csv > /app/total.txt",
+        test='test "$(cat /app/total.txt)" = 195 && echo 1 > /logs/verifier/reward.txt || echo 0 > '
+             "/logs/verifier/reward.txt"),
+        {"sales.csv": "version https://git-lfs.github.com/spec/v1\noid sha256:"
+                      "4d7a214614ab2935c943f9e0ff69d22eadbb8f32b1258daaa5e2ca24d17e2393\nsize 44\n"}),
+        "Sum the amount column of /app/sales.csv and write the total to /app/total.txt (lfs-total).\n"),
     # the expectation computed with gawk's asort(): the image's awk is mawk, where it is undefined, so the expectation
     # is empty; the task `sorted-words` beside it computes it with `sort -u`
     "gawk_only": lambda root: tuple(_with_instruction(_with_files(fixtures.write_task(
@@ -450,6 +459,8 @@ EXPECTED = [
     ("level_case", "data_schema", ("count-errors's server.log has no line with ERROR, which instruction.md asks "
                                    "about, and 2 with `error`",),
      ("with ERROR written as instruction.md and the test expect it", "gym-pipeline tasks validate")),
+    ("lfs_pointer", "data_schema", ("lfs-total's sales.csv has the three lines of a Git LFS pointer",),
+     ("`git lfs install && git lfs pull --include 'sales.csv'`", "gym-pipeline tasks validate")),
     ("gawk_only", "verifier_runtime", ("The test of sorted-words-gawk fails at the same line in its episode",
                                        "`awk: line 2: function asort never defined`"),
      ("install gawk in the task's Dockerfile", "gym-pipeline tasks validate")),

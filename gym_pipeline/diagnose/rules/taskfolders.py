@@ -1061,6 +1061,12 @@ def _reformatted(path: Path) -> tuple[str, str, str] | None:
         content = path.read_bytes()[:MAX_DATA_FILE_BYTES]
     except OSError:
         return None
+    if content.startswith(b"version https://git-lfs.github.com/spec/"):
+        return "the three lines of a Git LFS pointer, not its data", "the repository tracks it with Git LFS and it was " \
+            "cloned on a machine without git-lfs, so the checkout (and the image built from it) holds the pointer " \
+            "(`version`, `oid`, `size`) where the table belongs", \
+            f"with its real content in place of the pointer: `git lfs install && git lfs pull --include '{path.name}'` in the task repository " \
+            "(install git-lfs on the node first), then rebuild the task's image"
     if content.startswith((b"\xff\xfe", b"\xfe\xff")):
         return "UTF-16 text (a byte-order mark and a NUL byte beside every letter)", "whatever reads it as UTF-8 (the " \
             "agent given it, the tools in the sandbox) gets unreadable text (an editor re-saved it in UTF-16)", \
