@@ -247,3 +247,23 @@ def test_a_dated_folder_name_computed_again_on_a_later_line_points_at_another_fo
     top = report.causes[0]
     assert (top.category, top.id) == ("config", "dated_path_computed_again")
     assert top.fix.startswith("In run_eval.sh, compute the name once at the top (`OUT=results/$(date +%H%M%S)`)")
+
+
+@pytest.mark.parametrize("test", ["[ -n $SMOKE ]", '[ -n "$SMOKE" ]'])
+def test_an_unquoted_not_empty_test_of_an_unset_switch_is_true(tmp_path, test):
+    run = run_with_script(tmp_path, f'# SMOKE=1 bash run_eval.sh for a quick check\nif {test}; then echo "smoke: first 2 '
+                                    'tasks only"; else echo "all tasks"; fi\n')
+    said = (run / "run_eval.log").read_text()
+
+    report = diagnose(run)
+
+    if '"' in test:
+        assert said == "all tasks\n"
+        assert all(f.id != RULE for f in report.findings)
+        return
+    assert said == "smoke: first 2 tasks only\n"  # SMOKE was never set
+    top = report.causes[0]
+    assert (top.category, top.id) == ("config", RULE)
+    assert top.title == ("run_eval.sh:3 tests `[ -n $SMOKE ]` with SMOKE unquoted: when SMOKE is not set the test is "
+                         "`[ -n ]`, which is true, so the branch meant for it ran")
+    assert top.fix.startswith('In run_eval.sh:3, quote the variable: `[ -n "$SMOKE" ]`')

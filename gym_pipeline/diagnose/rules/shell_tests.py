@@ -6,6 +6,8 @@
   one non-empty word is true.
 - `[ -n "$SMOKE_TEST" ]` for a switch the run's files turn off with `SMOKE_TEST=0` (or false, no, off): `-n` asks
   whether the value is empty, and `0` is not.
+- `[ -n $SMOKE ]` with the variable unquoted: unset, it expands to nothing, the test is `[ -n ]`, one non-empty
+  word, and true: the smoke branch ran on a full run.
 - A `case` branch whose patterns include `*` before other branches (`smoke|*)` meant as "anything else"): bash takes
   the first pattern that matches, so the branches after it never run.
 - `$?` tested right after an `echo` (a debugging line put between a `grep` and the `if [ $? -eq 0 ]` that reads its
@@ -34,13 +36,15 @@ _ONE_WORD_COMPARISON = re.compile(r"\[\[?\s+(?P<word>\"?\$\{?(?P<name>[A-Za-z_]\
                                   r"\s+\]\]?")
 # `[ -n "$FLAG" ]`, `[ "$FLAG" ]`: whether the value is empty
 _NOT_EMPTY_TEST = re.compile(r"\[\[?\s+(?:-n\s+)?\"\$\{?(?P<name>[A-Za-z_]\w*)\}?\"\s+\]\]?")
+# `[ -n $FLAG ]`, `test -n ${FLAG}`: unquoted, an unset or empty FLAG leaves `[ -n ]`, which is true
+_UNQUOTED_NOT_EMPTY_TEST = re.compile(r"(?:\[\s+|\btest\s+)-n\s+\$\{?(?P<name>[A-Za-z_]\w*)\}?(?=\s|\])")
 _CASE = re.compile(r"^\s*case\s+\S+\s+in\b")
 _OFF_VALUE = re.compile(r"=[\"']?(?P<value>0|false|no|off)[\"']?\s*(?:#.*)?$", re.I)
 
 
 def rule_always_true_tests(ev: Evidence) -> list[Finding]:
-    for reading in (_redirect_in_test, _one_word_comparison, _switch_tested_for_emptiness, _catch_all_before_branches,
-                    _status_of_a_print):
+    for reading in (_redirect_in_test, _one_word_comparison, _switch_tested_for_emptiness, _unquoted_not_empty_test,
+                    _catch_all_before_branches, _status_of_a_print):
         if (finding := reading(ev)) is not None:
             return [finding]
     return []
@@ -105,6 +109,25 @@ def _switch_tested_for_emptiness(ev: Evidence) -> Finding | None:
             fix=f"In {file.name}:{number}, replace `{match.group(0).strip()}` with a test of the value: "
                 f"`[ \"${name}\" = 1 ]` (or `(( {name} ))`), or turn the switch off by leaving {name} empty "
                 f"(`{name}=`); then run again.",
+        )
+    return None
+
+
+def _unquoted_not_empty_test(ev: Evidence) -> Finding | None:
+    for file, number, line, match in lines_matching(shell_files(ev), _UNQUOTED_NOT_EMPTY_TEST):
+        name = match["name"]
+        if assignment_of(ev.user_files, name) is not None:
+            continue  # set by the run's files: the test may well be what was meant
+        return Finding(
+            category=CONFIG,
+            title=f"{file.name}:{number} tests `[ -n ${name} ]` with {name} unquoted: when {name} is not set "
+                  "the test is `[ -n ]`, which is true, so the branch meant for it ran",
+            evidence=[EvidenceLine(file=file.name, line=number, text=line.strip())],
+            cause=f"Nothing in the run's files sets {name}, so `${name}` expands to nothing and, unquoted, leaves no "
+                  "word: the shell tests `[ -n ]`, a test of the one non-empty word `-n`, which is true. The branch "
+                  f"meant for runs with {name} set ran on this one, without an error.",
+            fix=f"In {file.name}:{number}, quote the variable: `[ -n \"${name}\" ]` (or test its value, `[ \"${{{name}:-0}}\" "
+                "= 1 ]`); then run again.",
         )
     return None
 
