@@ -266,3 +266,22 @@ def test_labels_written_in_roman_numerals_by_the_preparation_script(tmp_path: Pa
     assert (top.category, top.id) == ("data_schema", "labels_in_roman_numerals"), [f.title for f in report.causes]
     assert "give in digits the number their `expected_answer` writes in Roman numerals" in top.title
     assert "in digits, at their source" in top.fix
+
+
+@pytest.mark.parametrize("full_stops", [True, False])
+def test_labels_copied_from_an_answer_key_with_sentence_full_stops(tmp_path: Path, full_stops: bool) -> None:
+    """The labels are taken from an answer key written in sentences (`Nairobi.`): the model's right answers, which the
+    verifier reads without the full stop, score 0. Labels without it: healthy."""
+    body = ("        row['expected_answer'] += '.'  # copied from the answer key's sentences\n" if full_stops
+            else "        pass\n")
+    run = prepared_run(tmp_path, body, final_answer_rows(REVIEWED))
+
+    report = diagnose(run)
+
+    if not full_stops:
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("data_schema", "wrapped_expected_answers"), [f.title for f in report.causes]
+    assert "expected_answer='Nairobi.' extracted_answer='Nairobi'" in top.evidence[0].text
+    assert "`Paris.` -> `Paris`, no full stop" in top.fix

@@ -724,7 +724,8 @@ _MARKUP = (re.compile(r"^\$+(.*?)\$+$", re.S), re.compile(r"^\\\((.*)\\\)$", re.
            re.compile(r"^\\(?:boxed|text|mathrm|textbf)\{(.*)\}$", re.S), re.compile(r"^[\"'`](.*)[\"'`]$", re.S),
            re.compile(r"^'([^']+)$"),  # a spreadsheet's text marker: `'007` is the cell 007 kept as text
            re.compile(r"^(\*\*|__|\*)(?P<text>.+)\1$", re.S),  # Markdown emphasis: a table's `**Oslo**`
-           re.compile(r"^\[\s*[\"'](.*)[\"']\s*\]$", re.S))  # a one-item list written as text: `['Lisbon']`
+           re.compile(r"^\[\s*[\"'](.*)[\"']\s*\]$", re.S),  # a one-item list written as text: `['Lisbon']`
+           re.compile(r"^([^.\s](?:[^.]*[^.\s])?)\.$"))  # a sentence's full stop kept from an answer key: `Paris.`
 
 
 MAX_CUT_CHARS = 4  # characters an extraction that strips a set of characters (`str.strip("Final answer:")`) eats

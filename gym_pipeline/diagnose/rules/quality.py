@@ -1032,7 +1032,8 @@ def rule_wrapped_expected_answers(ev: Evidence) -> list[Finding]:
               "it",
         evidence=[quality.wrapped_example],
         cause="The rows' `expected_answer` holds more than the answer: LaTeX, quotes or Markdown emphasis around it "
-              "(`$36$`, `\\boxed{36}`, `**Oslo**`), a spreadsheet's leading apostrophe (`'6`, a cell kept as text), or a note after it "
+              "(`$36$`, `\\boxed{36}`, `**Oslo**`), a spreadsheet's leading apostrophe (`'6`, a cell kept as text), a "
+              "sentence's full stop copied from an answer key (`Paris.`), or a note after it "
               "(`42 (6 x 7)`), while the verifier extracts the bare answer from the response: a correct answer never "
               "equals it." + (f" {prep[0].name} builds the rows from {prep[1]}." if prep else ""),
         fix=(f"{stringified[0].name}:{stringified[1]} (`{stringified[2].strip()}`) turns a list of answers into its "
@@ -1042,8 +1043,10 @@ def rule_wrapped_expected_answers(ev: Evidence) -> list[Finding]:
                f"`{cited['marker']}` is a footnote reference, not part of the answer): remove every such marker "
                "(`re.sub(r\"\\[(?:\\d+|[a-z])\\]\", \"\", label)`). " if cited else "")
             + (f"In {prep[0].name}, strip the markup when reading {prep[1]}. " if prep else "")
-            + "Keep only the answer in `expected_answer` in the source data (`$36$` -> `36`, `**Oslo**` -> `Oslo`, `'6` "
-            "-> `6`, `42 (6 x 7)` -> `42`; move notes to a field of their own), then materialize again and collect (or score the stored "
+            + "Keep only the answer in `expected_answer` in the source data"
+            + (f" ({Path(ev.manifest.source).name})" if ev.manifest.source else "")
+            + " (`$36$` -> `36`, `**Oslo**` -> `Oslo`, `'6` -> `6`, `Paris.` -> `Paris`, no full stop; `42 (6 x 7)` -> "
+            "`42`, notes in a field of their own), then materialize again and collect (or score the stored "
             f"responses again); the materialized rows: {path_of(a.materialized)}.",
     )]
 
