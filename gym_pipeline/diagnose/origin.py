@@ -439,6 +439,13 @@ _WHAT = _kinds(
      "a setting given a value of the wrong type",
      "Give `{option_of_field}` (the setting `{field}`) a value of the type it takes ({wants}): a word, or a variable "
      "that was empty or unset, is not a number; then run the command again."),
+    # the model server's command refusing its arguments: the server never started (its serving script's line)
+    (r"(?m)^(?:\S*/)?(?:gym-pipeline serve-policy|vllm(?: serve)?|sglang\S*|text-generation-launcher)(?: [\w-]+){0,2}: "
+     r"error: ", MODEL_SERVING, "the model server's command refused its arguments: the server never started",
+     "Fix the command that starts the model server (the serving script's line, and what it adds to the arguments it "
+     "is given: a wrapper's `\"$@\"` followed by options of its own) so it takes the argument the error names once "
+     "and as the server expects (`--help` lists them); start the server, check it answers (`curl <url>/v1/models`), "
+     "then run the collection."),
     # a command refusing its arguments (argparse's `prog: error: ...`)
     (r"(?m)^(?:\S*/)?(?:gym|gym-pipeline|ng_\w+|python[\d.]*|[\w.-]+\.py)(?: [\w-]+){0,3}: error: ", CONFIG,
      "the command refused its arguments (its usage error)",
