@@ -602,7 +602,8 @@ def _note_scored_answer(quality: RowQuality, expected: str, answer: ScoredAnswer
         quality.unextracted_answers += 1
         quality.unextracted_whole += "\n" in extracted  # the whole response: nothing was extracted
         quality.unextracted_example = quality.unextracted_example or here
-    elif _unwrapped(expected) == _unwrapped(extracted) != expected or _annotated(expected, extracted):
+    elif _unwrapped(expected) == _unwrapped(extracted) != expected or _annotated(expected, extracted) \
+            or ((stop := _FULL_STOP.match(expected.strip())) and stop[1] == extracted.strip()):
         # the expected answer in markup the answers lack, or with a note after it ("42 (6 x 7)")
         quality.wrapped_expected += 1
         quality.wrapped_example = quality.wrapped_example or here
@@ -724,8 +725,9 @@ _MARKUP = (re.compile(r"^\$+(.*?)\$+$", re.S), re.compile(r"^\\\((.*)\\\)$", re.
            re.compile(r"^\\(?:boxed|text|mathrm|textbf)\{(.*)\}$", re.S), re.compile(r"^[\"'`](.*)[\"'`]$", re.S),
            re.compile(r"^'([^']+)$"),  # a spreadsheet's text marker: `'007` is the cell 007 kept as text
            re.compile(r"^(\*\*|__|\*)(?P<text>.+)\1$", re.S),  # Markdown emphasis: a table's `**Oslo**`
-           re.compile(r"^\[\s*[\"'](.*)[\"']\s*\]$", re.S),  # a one-item list written as text: `['Lisbon']`
-           re.compile(r"^([^.\s](?:[^.]*[^.\s])?)\.$"))  # a sentence's full stop kept from an answer key: `Paris.`
+           re.compile(r"^\[\s*[\"'](.*)[\"']\s*\]$", re.S))  # a one-item list written as text: `['Lisbon']`
+# a label that keeps a sentence's full stop from an answer key (`Paris.`), its answer without it
+_FULL_STOP = re.compile(r"^([^.\s](?:[^.]*[^.\s])?)\.$")
 
 
 MAX_CUT_CHARS = 4  # characters an extraction that strips a set of characters (`str.strip("Final answer:")`) eats
