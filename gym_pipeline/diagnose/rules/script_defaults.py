@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
@@ -30,6 +31,9 @@ def _server_log_of(servers: list[tuple[str, int, EvidenceLine]], url: str) -> Ev
                  for address, step, line in servers if _same_address(address, url)), None)
 
 
+_SOURCES = re.compile(r"^\s*(?:source|\.)\s+[\"']?([\w./-]+)", re.M)
+
+
 def rule_model_url_from_the_environment(ev: Evidence) -> list[Finding]:
     if ev.run_dir is None or not ev.run_dir.is_dir():
         return []
@@ -42,6 +46,9 @@ def rule_model_url_from_the_environment(ev: Evidence) -> list[Finding]:
         variable = defaulted["name"]
         setter = re.compile(rf"^\s*(?:export\s+)?{variable}=", re.M)
         setters = [other.name for other in ev.user_files if other is not file and setter.search(other.text)]
+        sourced = {Path(m[1]).name for m in _SOURCES.finditer("\n".join(file.text.splitlines()[:number - 1]))}
+        if sourced & {Path(name).name for name in setters}:
+            continue  # the script sources the run's own settings file that sets it: the value meant
         servers = started_model_servers(ev)
         other_server = _server_log_of(servers, used)
         meant_server = _server_log_of(servers, defaulted["default"])
