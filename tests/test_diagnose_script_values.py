@@ -11,6 +11,8 @@ policy.
   materialize refuses. With `.num_repeats`, the run is whole.
 - `source settings.env` after `export PATH=<team tools>:$PATH`: bash finds the tools' own settings.env on PATH first,
   and the run takes its one repeat instead of the folder's three. With `source ./settings.env`, the run is whole.
+- `bash setup_env.sh` where the settings file was meant to be sourced: its exports end with the child shell, and the
+  run takes the default model server. Sourced, the run is whole.
 """
 
 import json
@@ -124,3 +126,27 @@ def test_settings_sourced_by_a_bare_name_are_found_in_a_tools_folder_put_first_o
                          "the folder's settings.env: bash read another settings.env found on PATH")
     assert [line.where for line in top.evidence] == ["run_eval.sh:2", "run_eval.sh:3", "settings.env:2"]
     assert top.fix.startswith("In run_eval.sh, source the run's own file by its path: `source ./settings.env`")
+
+
+@pytest.mark.parametrize("load", ["bash setup_env.sh", "source setup_env.sh"])
+def test_a_settings_file_run_with_bash_loses_its_exports(tmp_path: Path, load: str) -> None:
+    """The CI step runs `bash setup_env.sh` before the eval: the child shell's exports end with it, and the eval falls
+    back to the default model port, where nothing listens. Sourced, the exports reach the eval, and it is healthy."""
+    script = ("printf 'export EVAL_SERVER=%s\\nexport REPEATS=2\\n' URL > setup_env.sh  # this week's server\n"
+              f"{load}\nEVAL_SERVER=${{EVAL_SERVER:-http://127.0.0.1:9/v1}}  # the default port\n"
+              f"{CLI} materialize --input data.jsonl --num-repeats ${{REPEATS:-1}} --agent string_match_simple_agent "
+              "--output rollouts_materialized_inputs.jsonl\n"
+              f"{CLI} collect --inputs rollouts_materialized_inputs.jsonl --output rollouts.jsonl --model-url $EVAL_SERVER "
+              "--env string_match --concurrency 4\n")
+    run = run_scripts(tmp_path, [script])
+
+    report = diagnose(run)
+
+    if load.startswith("source"):
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("config", "settings_file_run_instead_of_sourced"), [f.title for f in report.causes]
+    assert top.title == ("run_eval.sh:3 runs `bash setup_env.sh`, a file of settings, in a shell of its own: its "
+                         "EVAL_SERVER never reached run_eval.sh:4")
+    assert top.fix.startswith("In run_eval.sh:3, source the file instead: `source setup_env.sh`")

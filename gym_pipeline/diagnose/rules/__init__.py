@@ -243,6 +243,7 @@ from gym_pipeline.diagnose.rules.self_redirect import rule_file_emptied_by_a_red
 from gym_pipeline.diagnose.rules.server_restarts import rule_server_restarted_on_other_weights
 from gym_pipeline.diagnose.rules.settings_files import rule_keys_given_twice_in_settings, rule_octal_numbers_in_settings
 from gym_pipeline.diagnose.rules.settings_reading import rule_settings_read_with_text_tools
+from gym_pipeline.diagnose.rules.settings_run_not_sourced import rule_settings_file_run_instead_of_sourced
 from gym_pipeline.diagnose.rules.shadowed_modules import rule_standard_module_shadowed
 from gym_pipeline.diagnose.rules.shared_memory import rule_shared_memory_full
 from gym_pipeline.diagnose.rules.shell_dialect import rule_bash_script_run_by_sh, rule_bsd_sed_in_place_on_gnu_sed
@@ -354,6 +355,7 @@ RULES: tuple[Rule, ...] = (
     Rule(1, "arithmetic_zero_stopped_a_strict_script", rule_arithmetic_zero_stopped_a_strict_script),
     Rule(1, "errexit_ignored_in_a_tested_function", rule_errexit_ignored_in_a_tested_function),
     Rule(1, "assignment_refused_by_bash", rule_assignment_refused_by_bash),
+    Rule(1, "settings_file_run_instead_of_sourced", rule_settings_file_run_instead_of_sourced),
     Rule(1, "bash_script_run_by_sh", rule_bash_script_run_by_sh),
     Rule(1, "bsd_sed_in_place_on_gnu_sed", rule_bsd_sed_in_place_on_gnu_sed),
     Rule(1, "cd_resolved_through_cdpath", rule_cd_resolved_through_cdpath),
