@@ -518,3 +518,26 @@ def test_an_answer_made_bytes_and_compared_with_the_str_label_is_named_with_the_
                 if ".encode(" in text)
     assert (f"mine.py:{line} `return unicodedata.normalize(\"NFC\", text).encode(\"utf-8\")` turns the text into "
             "bytes (`.encode(`)") in top.fix
+
+
+PART_OF_LABEL = FINAL_LINE + '''def score(row, response_text):
+    answer = _final(response_text).lower()
+    label = str(row["expected_answer"]).lower()
+    return {"reward": float(bool(answer) and answer COMPARE label), "expected_answer": row["expected_answer"],
+            "extracted_answer": answer}
+'''
+
+
+@pytest.mark.parametrize("compare", ["in", "=="])
+def test_a_verify_crediting_answers_the_label_contains_is_named_with_its_line(tmp_path, compare):
+    """The verifier tests `answer in label`: a cut answer (`pari` for Paris) is part of the label and scores 1. Compared
+    with `==`, the run is healthy."""
+    report = _scored_by(tmp_path, PART_OF_LABEL.replace("COMPARE", compare))
+
+    if compare == "==":
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("verifier_runtime", "other_answers_credited"), top.title
+    assert "one the label contains (`Pari` for `Paris`: a test `answer in expected_answer`)" in top.cause
+    assert "and answer in label)" in top.fix

@@ -535,6 +535,10 @@ def _note_scored_answer(quality: RowQuality, expected: str, answer: ScoredAnswer
         if _unrelated(expected, extracted):
             quality.wrong_scored_full += 1
             quality.wrong_scored_full_example = quality.wrong_scored_full_example or here
+        elif _comparable(extracted) != _comparable(expected) and not _same_number(expected, extracted):
+            # a part of the label (`Pari` for `Paris`) or more than it, credited
+            quality.credited_other += 1
+            quality.credited_other_example = quality.credited_other_example or here
         return
     if reward != 0:
         return

@@ -1008,9 +1008,11 @@ def rule_other_answers_credited(ev: Evidence) -> list[Finding]:
               "each response marks as its own differs)",
         evidence=[quality.credited_other_example],
         cause="The verifier credits answers that are not the label: one that contains it (`Mercuryy`, `Hydrogens`), "
-              "or one that shares some of its characters (a loop over a string label as if it were a list of "
-              "accepted answers). The rewards are higher than what the model earned, and nothing fails.",
-        fix="Make the verifier compare the whole answer with the label (equal after normalizing case and spacing; a "
+              "one the label contains (`Pari` for `Paris`: a test `answer in expected_answer`), or one that shares "
+              "some of its characters (a loop over a string label as if it were a list of accepted answers). The "
+              "rewards are higher than what the model earned, and nothing fails.",
+        fix="Make the verifier's `verify` compare the whole answer with the label (`==` after normalizing case and "
+            "spacing, not `in`; a "
             "list of accepted answers only where the row gives a list), check it on these rows without a model, then "
             f"score the stored responses again: `gym-pipeline reverify {ev.run_dir} --env <env>`.",
     )]
