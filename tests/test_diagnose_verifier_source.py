@@ -541,3 +541,33 @@ def test_a_verify_crediting_answers_the_label_contains_is_named_with_its_line(tm
     assert (top.category, top.id) == ("verifier_runtime", "other_answers_credited"), top.title
     assert "one the label contains (`Pari` for `Paris`: a test `answer in expected_answer`)" in top.cause
     assert "and answer in label)" in top.fix
+
+
+MARKER_OF_ONE_CASE = '''import re
+
+FINAL = re.compile(r"Final Answer:\\s*(.+)"FLAGS)  # as the paper's prompt writes it
+
+
+def score(row, response_text):
+    found = FINAL.findall(response_text)
+    answer = found[-1].strip().rstrip(".") if found else None
+    return {"reward": float(answer is not None and answer.lower() == row["expected_answer"].strip().lower()),
+            "extracted_answer": answer, "expected_answer": row["expected_answer"]}
+'''
+
+
+@pytest.mark.parametrize("flags", ["", ", re.IGNORECASE"], ids=["case_sensitive", "ignorecase"])
+def test_an_answer_marker_matched_in_one_case_only_is_named_with_its_pattern(tmp_path, flags):
+    """The verifier looks for `Final Answer:` as the paper's prompt writes it; the responses write `Final answer:`, so
+    no answer is found and right answers score 0. With re.IGNORECASE, the pattern is not blamed (answers given in
+    other forms, `\\boxed{}`, still score 0: another reading's)."""
+    report = _scored_by(tmp_path, MARKER_OF_ONE_CASE.replace("FLAGS", flags))
+
+    if flags:
+        assert all("in that case only" not in f.fix for f in report.findings)
+        return
+    top = report.causes[0]
+    assert top.category == "verifier_runtime", top.title
+    assert "mine.py:3 `FINAL = re.compile(" in top.fix
+    assert ("looks for `Final Answer:` in that case only, and the responses write `Final answer:`: add `re.IGNORECASE`"
+            in top.fix)

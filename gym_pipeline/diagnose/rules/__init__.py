@@ -700,7 +700,8 @@ def _with_the_verifiers_lines(ev: Evidence, rule: str, finding: Finding) -> Find
             if shared else "")
     code = ("In the verifier's code: " + "; ".join(f"{file}:{number} `{text}`" for file, number, text in lines) + "."
             if lines else "") + _one_sided(lines) + _signed_tolerance(lines) \
-        + (_bytes_against_text(encoded) if rule == "matching_answers_scored_zero" else "")
+        + (_bytes_against_text(encoded) if rule == "matching_answers_scored_zero" else "") \
+        + (_marker_of_other_case(ev) if _BLAMES_THE_VERIFIERS[rule] == EXTRACTION else "")
     if credits:  # the handler that credits what it cannot parse is what to change: it comes first
         code = (f"{credits[0][0]}:{credits[0][1]} `{credits[0][2]}` gives full credit: every answer that raises there "
                 f"(not a number, a parse failure) scores 1 whatever it says; return 0 there. {code}").rstrip()
@@ -740,6 +741,40 @@ def _one_sided(lines: list[tuple[str, int, str]]) -> str:
     file, number = rewritten[0]
     return (f" {file}:{number} rewrites only the answer: do the same to `expected_answer` before comparing (or to "
             "neither), so both sides are in one form.")
+
+
+# a pattern compiled or applied without a flag: `re.compile(r"Final Answer:\s*(.+)")`, its literal words first
+_PATTERN_CALL = re.compile(r"\bre\.(?:compile|search|findall|finditer|match|fullmatch)\(\s*r?(?P<q>[\"'])"
+                           r"(?P<words>[A-Za-z][A-Za-z ]*[A-Za-z]:?)(?P<rest>[^\n]*)")
+
+
+def _marker_of_other_case(ev: Evidence) -> str:
+    """A sentence when the verifier looks for its answer marker with a case-sensitive pattern (`Final Answer:`) and
+    the responses write it in another case (`Final answer:`)."""
+    texts = [answer.text for answer in ev.answer_texts[:200]]
+    for file, number, text in verify_lines(ev.verifier_sources, ev.run_dir, re.compile(r".")) \
+            + _module_patterns(ev):
+        if (call := _PATTERN_CALL.search(text)) is None or re.search(r"IGNORECASE|re\.I\b|\(\?i\)", text):
+            continue
+        words = call["words"]
+        written = next((m[0] for t in texts if words not in t and (m := re.search(re.escape(words), t, re.I))), None)
+        if written:
+            return (f" {file}:{number} `{text}` looks for `{words}` in that case only, and the responses write "
+                    f"`{written}`: add `re.IGNORECASE` (or match the case the prompt asks for).")
+    return ""
+
+
+def _module_patterns(ev: Evidence) -> list[tuple[str, int, str]]:
+    """(file, line, text) of the verifiers' module-level lines that compile a pattern."""
+    found = []
+    for source in ev.verifier_sources:
+        try:
+            rows = source.read_text(encoding="utf-8", errors="replace").splitlines()
+        except OSError:
+            continue
+        shown = ev.rel(source) if ev.run_dir else source.name
+        found += [(shown, number, row.strip()) for number, row in enumerate(rows, 1) if _PATTERN_CALL.search(row)]
+    return found
 
 
 def _bytes_against_text(encoded: list[tuple[str, int, str]]) -> str:
