@@ -64,6 +64,19 @@ def test_the_fix_names_the_variable_whichever_alternative_of_the_pattern_matched
     assert "export POLICY_URL=<value>" in place(incident("Error: Environment variable 'POLICY_URL' not found\n"), {}).fix
 
 
+def test_an_ascii_codec_error_names_the_variables_that_turn_utf_8_off():
+    fix = place(incident("UnicodeDecodeError: 'ascii' codec can't decode byte 0xc3 in position 57: ordinal not in "
+                         "range(128)\n"), {}).fix
+    assert "`PYTHONCOERCECLOCALE=0` with `PYTHONUTF8=0`" in fix and "`LC_ALL=C` overrides LANG" in fix
+
+
+def test_a_model_servers_usage_error_is_model_serving():
+    placement = place(incident("gym-pipeline serve-policy: error: --checkpoint given twice: it takes one value\n"), {})
+    assert placement.category == "model_serving" and "the server never started" in placement.basis
+    assert place(incident("gym-pipeline collect: error: argument --inputs: expected one argument\n"), {}).category == \
+        "config"
+
+
 def test_connection_refused_is_placed_by_who_listens_on_the_port():
     text = "aiohttp.client_exceptions.ClientConnectorError: Cannot connect to host 127.0.0.1:18123 ssl:default\n"
     error = incident("ERROR: " + text)

@@ -143,8 +143,11 @@ _WHAT = _kinds(
      "the process's text encoding is ASCII (its environment sets PYTHONIOENCODING=ascii, or a locale that is not UTF-8), "
      "so it cannot write or read a character beyond ASCII",
      "Run it with UTF-8 text: `export PYTHONIOENCODING=utf-8 LANG=C.UTF-8` (or `PYTHONUTF8=1`) where the job's "
-     "environment is set (a job script, a sourced env script, `~/.bashrc`), or unset what sets ASCII; "
-     "`python -c 'import sys; print(sys.stdout.encoding)'` must say utf-8; then run again."),
+     "environment is set (a job script, a sourced env script, `~/.bashrc`), or unset what sets ASCII: `LC_ALL=C` "
+     "overrides LANG, and `PYTHONCOERCECLOCALE=0` with `PYTHONUTF8=0` turn off Python's own ways to UTF-8 under the C "
+     "locale (`env | grep -E '^(LC_ALL|LANG|PYTHONCOERCECLOCALE|PYTHONUTF8|PYTHONIOENCODING)='` shows them); "
+     "`python -c 'import sys; print(sys.stdout.encoding)'` must say utf-8; then run again (or open files with "
+     "`encoding=\"utf-8\"`)."),
     # a program whose interpreter (its `#!` line) is not there: a virtual environment moved or copied elsewhere
     (INTERPRETER_GONE, INFRA,
      "a program's interpreter (the path in its `#!` line) is not there: a virtual environment moved or copied to "
