@@ -54,6 +54,8 @@
   before its work ran out of its own time: the sleep is named (throughput).
 - A job array of shards whose range keeps `%1` from another template: its tasks wait (JobArrayTaskLimit) and run one
   after another past the CI step's budget. Without the throttle, they run at once.
+- A `#SBATCH --signal=B:USR1@50` kept from a training template in a job that does not trap USR1: the signal ends the
+  job before its limit. Trapped, the job runs on, and the directive is not blamed.
 """
 
 import os
@@ -1091,3 +1093,32 @@ def test_an_array_throttled_to_one_task_runs_its_shards_one_after_another(tmp_pa
     assert (top.category, top.id) == ("throughput_resources", "job_never_started"), [f.title for f in report.causes]
     assert top.title.startswith("shards.sbatch:5 `#SBATCH --array=0-1%1` lets 1 task of the array run at a time")
     assert top.fix.startswith("In shards.sbatch, raise or drop the throttle `%1`: `#SBATCH --array=0-1`")
+
+
+@pytest.mark.parametrize("trapped", [False, True])
+def test_a_signal_directive_kept_from_a_training_template_ends_a_job_that_does_not_trap_it(tmp_path: Path,
+                                                                                           trapped: bool) -> None:
+    """`#SBATCH --signal=B:USR1@50`, a training template's cue to save a checkpoint, in an eval job that does not trap
+    USR1: the signal's default action ends the job well before its limit. Trapped, the job runs to its limit, and the
+    directive is not blamed."""
+    run, checkpoint = _string_match_run(tmp_path, 1)
+    with _policy_served(run, checkpoint, "--latency-ms", "2000") as port:
+        (run / "eval.sbatch").write_text(
+            f"#!/bin/bash\n#SBATCH --output={run}/logs/eval_%j.log\n#SBATCH --time=1\n"
+            "# from the training template: a warning before the limit, to save a checkpoint\n#SBATCH --signal=B:USR1@50\n"
+            + ("trap 'echo \"warned: near the time limit\"' USR1\n" if trapped else "")
+            + f"cd {run}\n" + _collect_line(port, 1))
+        with (run / "logs" / "submit.log").open("w") as log:
+            subprocess.run(["sbatch", "--wait", "eval.sbatch"], cwd=run, stdout=log, stderr=subprocess.STDOUT,
+                           timeout=300)
+
+    report = diagnose(run)
+
+    if trapped:
+        assert all(f.id != "signal_before_the_limit_without_a_trap" for f in report.findings)
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("config", "signal_before_the_limit_without_a_trap"), [f.title for f in report.causes]
+    assert top.title.startswith("eval.sbatch:5 `#SBATCH --signal=B:USR1@50` has Slurm send SIGUSR1 50 s before its time "
+                                "limit, and nothing in eval.sbatch traps it")
+    assert top.fix.startswith("In eval.sbatch, remove `#SBATCH --signal=B:USR1@50`")

@@ -45,6 +45,7 @@ from gym_pipeline.diagnose.rules.batch_folders import (
 from gym_pipeline.diagnose.rules.batch_script_format import rule_batch_script_with_windows_line_endings
 from gym_pipeline.diagnose.rules.batch_steps import rule_step_ended_with_its_batch_script
 from gym_pipeline.diagnose.rules.batch_time_limit import (
+    rule_signal_before_the_limit_without_a_trap,
     rule_sleep_takes_the_time_limit,
     rule_time_given_as_minutes_and_seconds,
     rule_time_limit_other_than_the_directive,
@@ -401,6 +402,7 @@ RULES: tuple[Rule, ...] = (
     Rule(1, "time_given_as_minutes_and_seconds", rule_time_given_as_minutes_and_seconds),
     Rule(1, "time_limit_shortened_while_it_ran", rule_time_limit_shortened_while_it_ran),
     Rule(1, "sleep_takes_the_time_limit", rule_sleep_takes_the_time_limit),
+    Rule(1, "signal_before_the_limit_without_a_trap", rule_signal_before_the_limit_without_a_trap),
     Rule(1, "rollout_retries_turned_off", rule_rollout_retries_turned_off),
     Rule(1, "job_spent_its_time_waiting_for_a_lock", rule_job_spent_its_time_waiting_for_a_lock),
     Rule(1, "collection_timed_out_waiting_for_a_lock", rule_collection_timed_out_waiting_for_a_lock),

@@ -15,6 +15,9 @@ window): infra. How long it ran is told by the manifest's record of the first st
 A job cancelled at its limit whose script sleeps a good part of that limit before its work (`sleep 50` in a job of
 one minute, a warm-up kept from a GPU template where a model server loads its weights): the wait took the time the
 work needed, throughput/resources.
+
+`#SBATCH --signal=B:USR1@170` kept from a training template, where the script traps USR1 to save a checkpoint before
+the time limit: a script that does not trap it is ended by it (USR1's default action), minutes before its limit.
 """
 
 from __future__ import annotations
@@ -225,4 +228,38 @@ def rule_sleep_takes_the_time_limit(ev: Evidence) -> list[Finding]:
                     "submit again (the collection continues with --resume).",
                 explains=frozenset({"slurm_time_limit"}),
             )]
+    return []
+
+
+_SIGNAL_DIRECTIVE = re.compile(r"^\s*#SBATCH\s+--signal[= ](?P<batch>R?B?:)?(?P<signal>(?:SIG)?[A-Z0-9]+)(?:@(?P<seconds>\d+))?")
+_ENDS_BY_DEFAULT = {"USR1", "USR2", "TERM", "INT", "HUP", "ALRM", "10", "12", "15"}
+
+
+def rule_signal_before_the_limit_without_a_trap(ev: Evidence) -> list[Finding]:
+    a = ev.artifacts
+    if not a.missing_keys and not a.failures.valid_rows:
+        return []  # the run finished: the signal came too late to matter, or never
+    for script in ev.user_files:
+        directive = next(((n, m, line.strip()) for n, line in enumerate(script.text.splitlines(), 1)
+                          if (m := _SIGNAL_DIRECTIVE.match(line))), None)
+        if directive is None:
+            continue
+        number, match, line = directive
+        signal = match["signal"].removeprefix("SIG")
+        if signal not in _ENDS_BY_DEFAULT or re.search(rf"^\s*trap\b[^\n]*\b(?:SIG)?{signal}\b", script.text, re.M):
+            continue
+        name = script.name.rsplit("/", 1)[-1]
+        early = f"{match['seconds']} s before its time limit" if match["seconds"] else "before its time limit"
+        return [Finding(
+            category=CONFIG,
+            title=f"{name}:{number} `{line}` has Slurm send SIG{signal} {early}, and nothing in {name} traps it: "
+                  f"the signal ended the job",
+            evidence=[EvidenceLine(file=script.name, line=number, text=line)],
+            cause=f"`--signal` asks Slurm to warn the job {early} (a training template's cue to save a checkpoint; "
+                  f"`B:` sends it to the batch shell). Without a `trap ... {signal}`, SIG{signal}'s default action "
+                  "ends the shell and the commands it waits for, so the job stopped with its work undone; what the "
+                  "run lacks follows from it (and the requests cut off read as the model server's).",
+            fix=f"In {name}, remove `{line}` (an eval saves nothing), or trap it where it is meant (`trap 'echo "
+                f"\"warned\"' {signal}`); then submit again (a collection that had started continues with --resume).",
+        )]
     return []
