@@ -121,6 +121,9 @@ SIGNATURES: tuple[Signature, ...] = (
     # an environment dump (`env`, a job's environment): the proxies that HTTP clients follow, and what they skip
     Signature("proxy_env", r"^(?:https?_proxy|HTTPS?_PROXY|ALL_PROXY|all_proxy)=(?P<proxy>\S+)"),
     Signature("no_proxy_env", r"^(?:no_proxy|NO_PROXY)=(?P<hosts>\S*)"),
+    # a request sent through a proxy: requests names the proxy's host and port and the whole URL it asked it for
+    Signature("request_through_proxy", r"HTTPConnectionPool\(host='(?P<host>[^']+)', port=(?P<port>\d+)\): Max retries "
+                                        r"exceeded with url: (?P<url>https?://[^\s)]+)"),
     # Ray told which cluster to join (a RAY_ADDRESS the shell exported), rather than starting its own
     Signature("ray_address_from_env", r"Using address (?P<address>\S+) set in the environment variable RAY_ADDRESS"),
     # `ip -brief link/addr` showing the loopback interface down

@@ -376,20 +376,23 @@ def rule_proxy_intercepts_loopback(ev: Evidence) -> list[Finding]:
     go to the proxy, and the head server or the servers look unreachable."""
     proxies = ev.hits("proxy_env")
     skipped = ",".join(h.groups["hosts"] or "" for h in ev.hits("no_proxy_env"))
-    unreachable = ev.hits("head_server_waiting") + [h for h in ev.hits("model_endpoint_down")]
-    if not proxies or not unreachable or any(host in skipped.split(",") for host in _LOOPBACK_HOSTS):
+    # a request to a loopback server that went to a proxy (requests names the proxy, and the URL it asked it for)
+    through_proxy = [h for h in ev.hits("request_through_proxy")
+                     if any(f"//{host}" in h.groups["url"] for host in _LOOPBACK_HOSTS)]
+    unreachable = ev.hits("head_server_waiting") + ev.hits("model_endpoint_down") + through_proxy
+    if not (proxies or through_proxy) or not unreachable or any(host in skipped.split(",") for host in _LOOPBACK_HOSTS):
         return []
-    proxy = proxies[0].groups["proxy"]
+    proxy = proxies[0].groups["proxy"] if proxies else f"{through_proxy[0].groups['host']}:{through_proxy[0].groups['port']}"
     return [Finding(
         category=INFRA,
         title=f"An HTTP proxy ({proxy}) catches the calls to the servers on loopback",
-        evidence=unique([proxies[0].evidence(), unreachable[0].evidence(), unreachable[-1].evidence()]),
+        evidence=unique([*(hit.evidence() for hit in proxies[:1]), unreachable[0].evidence(), unreachable[-1].evidence()]),
         cause="The environment sets an HTTP proxy and no `no_proxy` entry for 127.0.0.1 or localhost, so the HTTP "
               "clients of Gym (and of the model calls) send even their loopback requests to the proxy, which cannot "
               "reach the servers on this node: they look down while they run.",
         fix="Exempt loopback from the proxy before starting: `export no_proxy=127.0.0.1,localhost NO_PROXY=127.0.0.1,"
             "localhost` (or unset http_proxy/https_proxy for the job); then start the servers again.",
-        explains=frozenset({"head_server_waiting", "model_endpoint_down"}),
+        explains=frozenset({"head_server_waiting", "model_endpoint_down", "request_through_proxy"}),
     )]
 
 
