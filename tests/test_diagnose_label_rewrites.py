@@ -285,3 +285,23 @@ def test_labels_copied_from_an_answer_key_with_sentence_full_stops(tmp_path: Pat
     assert (top.category, top.id) == ("data_schema", "wrapped_expected_answers"), [f.title for f in report.causes]
     assert "expected_answer='Nairobi.' extracted_answer='Nairobi'" in top.evidence[0].text
     assert "`Paris.` -> `Paris`, no full stop" in top.fix
+
+
+@pytest.mark.parametrize("ported", [True, False])
+def test_labels_with_cyrillic_letters_drawn_like_latin_ones(tmp_path: Path, ported: bool) -> None:
+    """The answer key was ported from another language's benchmark and keeps Cyrillic `о` and `а` in Latin words: the
+    model's right answers never equal them. Labels in Latin letters: healthy."""
+    body = ("        row['expected_answer'] = row['expected_answer'].replace('o', '\\u043e').replace('a', '\\u0430')\n"
+            if ported else "        pass\n")
+    run = prepared_run(tmp_path, body, final_answer_rows(REVIEWED))
+
+    report = diagnose(run)
+
+    if not ported:
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("data_schema", "expected_answers_in_other_typography"), [
+        f.title for f in report.causes]
+    assert "CYRILLIC SMALL LETTER" in top.title
+    assert "The labels hold Cyrillic letters drawn like Latin ones" in top.fix

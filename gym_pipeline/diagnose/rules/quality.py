@@ -1300,6 +1300,11 @@ def rule_expected_answers_in_other_typography(ev: Evidence) -> list[Finding]:
     if quality.typographic_expected < MISSCORED_MIN_ROWS or quality.typographic_expected_example is None:
         return []
     prep = _data_script_and_export(ev)
+    scripts = sorted({unicodedata.name(c, "").split()[0] for c in quality.typographic_chars}
+                     & {"CYRILLIC", "GREEK"})
+    lookalikes = (f" The labels hold {' and '.join(name.capitalize() for name in scripts)} letters drawn like Latin "
+                  "ones (an answer key ported from another language's benchmark): replace them in `expected_answer` "
+                  "with the Latin letters (`grep -nP '[\\x{0370}-\\x{04FF}]'` finds the rows)." if scripts else "")
     return [Finding(
         category=DATA_SCHEMA,
         title=f"{quality.typographic_expected} answers scored 0 are their `expected_answer` in plain typography: the "
@@ -1311,8 +1316,8 @@ def rule_expected_answers_in_other_typography(ev: Evidence) -> list[Finding]:
         fix=(f"In {prep[0].name}, normalize the labels it reads from {prep[1]}: " if prep else
              "Normalize `expected_answer` in the source data: ")
             + "`unicodedata.normalize(\"NFKC\", label)`, then replace `‘’“”` with ASCII quotes and `‐–—−` with `-`, and "
-            "collapse spaces; then materialize again and collect (or score the stored responses again); the "
-            f"materialized rows: {path_of(a.materialized)}.",
+            "collapse spaces." + lookalikes + " Then materialize again and collect (or score the stored responses "
+            f"again); the materialized rows: {path_of(a.materialized)}.",
     )]
 
 
