@@ -86,18 +86,24 @@ def verifier_sources(run_dir: Path | None) -> list[Path]:
     return found
 
 
-def _verify_functions(sources: list[Path], run_dir: Path
-                      ) -> Iterator[tuple[str, list[str], ast.FunctionDef | ast.AsyncFunctionDef]]:
-    """(file as shown, its lines, the function) of each `verify` (or `grade`, `score`...) of the verifiers' code."""
+def _parsed_sources(sources: list[Path], run_dir: Path) -> Iterator[tuple[str, list[str], ast.Module]]:
+    """(file as shown, its lines, its syntax tree) of each verifier source that can be read and parsed."""
     for source in sources:
         try:
             text = source.read_text(encoding="utf-8", errors="replace")
             tree = ast.parse(text)
         except (OSError, SyntaxError, ValueError):
             continue
+        yield _shown(source, run_dir), text.splitlines(), tree
+
+
+def _verify_functions(sources: list[Path], run_dir: Path
+                      ) -> Iterator[tuple[str, list[str], ast.FunctionDef | ast.AsyncFunctionDef]]:
+    """(file as shown, its lines, the function) of each `verify` (or `grade`, `score`...) of the verifiers' code."""
+    for shown, rows, tree in _parsed_sources(sources, run_dir):
         for node in ast.walk(tree):
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name in _VERIFY_FUNCTIONS:
-                yield _shown(source, run_dir), text.splitlines(), node
+                yield shown, rows, node
 
 
 def verify_lines(sources: list[Path], run_dir: Path, pattern: re.Pattern[str]) -> list[tuple[str, int, str]]:
@@ -111,17 +117,9 @@ def verify_lines(sources: list[Path], run_dir: Path, pattern: re.Pattern[str]) -
 def encoded_texts(sources: list[Path], run_dir: Path) -> list[tuple[str, int, str]]:
     """(file, line, text) of each `.encode(...)` of the verifiers' code: bytes, which never equal a str (the row's
     label), however alike they read."""
-    found = []
-    for source in sources:
-        try:
-            text = source.read_text(encoding="utf-8", errors="replace")
-            tree = ast.parse(text)
-        except (OSError, SyntaxError, ValueError):
-            continue
-        rows = text.splitlines()
-        found += [(_shown(source, run_dir), call.lineno, rows[call.lineno - 1].strip()) for call in ast.walk(tree)
-                  if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr == "encode"]
-    return sorted(set(found))
+    return sorted({(shown, call.lineno, rows[call.lineno - 1].strip()) for shown, rows, tree in _parsed_sources(sources, run_dir)
+                   for call in ast.walk(tree)
+                   if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr == "encode"})
 
 
 def _full_credit(statement: ast.stmt) -> bool:
@@ -178,12 +176,7 @@ def undefined_names(sources: list[Path], run_dir: Path) -> list[tuple[str, int, 
     """(file, line, text, name, the closest defined name) of each name the verifiers' `verify` reads that its module
     never binds: a NameError at every call, which a broad `except` turns into reward 0 without a word."""
     found = []
-    for source in sources:
-        try:
-            text = source.read_text(encoding="utf-8", errors="replace")
-            tree = ast.parse(text)
-        except (OSError, SyntaxError, ValueError):
-            continue
+    for shown, rows, tree in _parsed_sources(sources, run_dir):
         bound = set(dir(builtins)) | {inner.id for inner in ast.walk(tree)
                                       if isinstance(inner, ast.Name) and not isinstance(inner.ctx, ast.Load)}
         for inner in ast.walk(tree):
@@ -195,14 +188,13 @@ def undefined_names(sources: list[Path], run_dir: Path) -> list[tuple[str, int, 
                 bound.add(inner.name)
             if isinstance(inner, ast.Import | ast.ImportFrom):
                 bound.update((alias.asname or alias.name).split(".")[0] for alias in inner.names)
-        rows = text.splitlines()
         for node in ast.walk(tree):
             if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) or node.name not in _VERIFY_FUNCTIONS:
                 continue
             for inner in ast.walk(node):
                 if isinstance(inner, ast.Name) and isinstance(inner.ctx, ast.Load) and inner.id not in bound:
                     closest = difflib.get_close_matches(inner.id, sorted(bound), n=1)
-                    found.append((_shown(source, run_dir), inner.lineno, rows[inner.lineno - 1].strip(), inner.id,
+                    found.append((shown, inner.lineno, rows[inner.lineno - 1].strip(), inner.id,
                                   closest[0] if closest else None))
     return found
 
@@ -217,11 +209,7 @@ def broad_handlers(sources: list[Path], run_dir: Path) -> list[tuple[str, int, s
 def state_shared_across_awaits(sources: list[Path], run_dir: Path) -> tuple[str, int, str] | None:
     """(file, line, name) of a module-level variable that an async `verify` writes and that outlives an `await` in
     it: concurrent requests overwrite each other's values (a race that grades one answer against another's label)."""
-    for source in sources:
-        try:
-            tree = ast.parse(source.read_text(encoding="utf-8", errors="replace"))
-        except (OSError, SyntaxError, ValueError):
-            continue
+    for shown, _, tree in _parsed_sources(sources, run_dir):
         module_names = {target.id: node.lineno for node in tree.body if isinstance(node, ast.Assign)
                         for target in node.targets if isinstance(target, ast.Name)}
         for node in ast.walk(tree):
@@ -234,7 +222,7 @@ def state_shared_across_awaits(sources: list[Path], run_dir: Path) -> tuple[str,
                 for target in targets:
                     base = target.value if isinstance(target, ast.Subscript | ast.Attribute) else None
                     if isinstance(base, ast.Name) and base.id in module_names:
-                        return _shown(source, run_dir), module_names[base.id], base.id
+                        return shown, module_names[base.id], base.id
     return None
 
 
