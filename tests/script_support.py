@@ -2,14 +2,24 @@
 lands part way through a collection."""
 
 import json
+import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
+
+from launcher_support import wait_for
 
 from gym_pipeline.environments import Environment, get_environment
 from gym_pipeline.host import free_loopback_port
 from gym_pipeline.serving.checkpoints import demo_checkpoints
+
+SERVERS_START_WAIT_S = 150
+
+
+def _listening(port: int) -> bool:
+    with socket.socket() as probe:
+        return probe.connect_ex(("127.0.0.1", port)) == 0
+
 
 CLI = " ".join([sys.executable, "-m", "gym_pipeline.cli"])
 MATERIALIZE = (f"{CLI} materialize --input data.jsonl --num-repeats 3 --agent string_match_simple_agent "
@@ -42,8 +52,8 @@ def run_scripts(tmp_path: Path, scripts: list[str], checkpoint_of_script: list[i
         with (run / "logs" / f"model_server{f'_{index}' if index else ''}.log").open("w") as log:
             servers.append(subprocess.Popen([*CLI.split(), "serve-policy", "--checkpoint", str(checkpoint), "--port",
                                              str(port), "--latency-ms", "250"], stdout=log, stderr=subprocess.STDOUT))
-    try:
-        time.sleep(2.5)
+    try:  # every server listening before the first script runs (a loaded machine starts Python slowly)
+        assert wait_for(lambda: all(_listening(port) for port in ports), SERVERS_START_WAIT_S)
         for number, (script, index) in enumerate(zip(scripts, served, strict=True)):
             (run / "run_eval.sh").write_text("#!/bin/bash\n" + script.replace("URL", f"http://127.0.0.1:{ports[index]}/v1")
                                              .replace("CKPT", checkpoints[index].name))
