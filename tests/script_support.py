@@ -16,7 +16,8 @@ from gym_pipeline.serving.checkpoints import demo_checkpoints
 SERVERS_START_WAIT_S = 150
 
 
-def _listening(port: int) -> bool:
+def listening(port: int) -> bool:
+    """Whether a server accepts connections on the loopback `port`."""
     with socket.socket() as probe:
         return probe.connect_ex(("127.0.0.1", port)) == 0
 
@@ -53,7 +54,7 @@ def run_scripts(tmp_path: Path, scripts: list[str], checkpoint_of_script: list[i
             servers.append(subprocess.Popen([*CLI.split(), "serve-policy", "--checkpoint", str(checkpoint), "--port",
                                              str(port), "--latency-ms", "250"], stdout=log, stderr=subprocess.STDOUT))
     try:  # every server listening before the first script runs (a loaded machine starts Python slowly)
-        assert wait_for(lambda: all(_listening(port) for port in ports), SERVERS_START_WAIT_S)
+        assert wait_for(lambda: all(listening(port) for port in ports), SERVERS_START_WAIT_S)
         for number, (script, index) in enumerate(zip(scripts, served, strict=True)):
             (run / "run_eval.sh").write_text("#!/bin/bash\n" + script.replace("URL", f"http://127.0.0.1:{ports[index]}/v1")
                                              .replace("CKPT", checkpoints[index].name))

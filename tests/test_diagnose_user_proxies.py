@@ -16,7 +16,6 @@ A gateway deriving a PBKDF2 hash of each request's API key is named with its ite
 A gateway sending the length of a reply's text as its Content-Length cuts the replies holding non-ASCII characters.
 """
 
-import socket
 import subprocess
 import sys
 import time
@@ -24,6 +23,7 @@ from pathlib import Path
 
 import pytest
 from launcher_support import wait_for
+from script_support import SERVERS_START_WAIT_S, listening
 
 from gym_pipeline.core.materialize import MaterializationSettings, materialize_file
 from gym_pipeline.diagnose import diagnose
@@ -98,14 +98,6 @@ FALLBACK = ('body = {"id": "fallback", "object": "chat.completion", "created": 0
             '"content": FALLBACK_REPLY}}], "usage": {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0}}')
 
 
-SERVERS_START_WAIT_S = 150
-
-
-def _listening(port: int) -> bool:
-    with socket.socket() as probe:
-        return probe.connect_ex(("127.0.0.1", port)) == 0
-
-
 def _through_proxy(tmp_path: Path, request_edit: str = "pass", response_edit: str = "pass", on_error: str = "raise",
                    *policy_options: str, plain_text: bool = False, rate: int = 4, budget_s: int | None = None,
                    setup: str = "", server: str = "ThreadingHTTPServer") -> Path:
@@ -125,7 +117,7 @@ def _through_proxy(tmp_path: Path, request_edit: str = "pass", response_edit: st
     proxy = subprocess.Popen([sys.executable, str(run / "gateway.py"), str(proxy_port), f"http://127.0.0.1:{port}"])
     try:
         # both listening before the collection starts (a loaded machine starts Python slowly), not a fixed sleep
-        assert wait_for(lambda: _listening(port) and _listening(proxy_port), SERVERS_START_WAIT_S)
+        assert wait_for(lambda: listening(port) and listening(proxy_port), SERVERS_START_WAIT_S)
         with (run / "logs" / "collect.log").open("w") as log:
             budget = ["timeout", str(budget_s)] if budget_s else []
             subprocess.run([*budget, *CLI, "collect", "--inputs", str(inputs), "--output", str(run / "rollouts.jsonl"),

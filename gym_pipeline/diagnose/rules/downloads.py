@@ -14,19 +14,12 @@ from pathlib import Path
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine, line_of_match
 from gym_pipeline.diagnose.findings import Finding
+from gym_pipeline.diagnose.rules.replaced_links import lines_differing
 from gym_pipeline.diagnose.user_scripts import lines_matching
 from gym_pipeline.diagnose.vocabulary import CACHE_RESUME
 
 # wget -nv: `2026-12-05 11:24:16 URL:http://... [2341/2341] -> "tasks.jsonl.1" [1]`; wget: `Saving to: 'tasks.jsonl.1'`
 _SAVED_NUMBERED = re.compile(r"(?:->\s*|Saving to:\s*)[\"'‘“](?P<path>[^\"'’”\s]+?)\.(?P<number>\d+)[\"'’”]")
-
-
-def _differing_lines(ours: Path, theirs: Path) -> int | None:
-    try:
-        a, b = ours.read_bytes().splitlines(), theirs.read_bytes().splitlines()
-    except OSError:
-        return None
-    return sum(x != y for x, y in zip(a, b, strict=False)) + abs(len(a) - len(b))
 
 
 def rule_download_saved_beside_the_file_read(ev: Evidence) -> list[Finding]:
@@ -46,7 +39,7 @@ def rule_download_saved_beside_the_file_read(ev: Evidence) -> list[Finding]:
                 continue
             downloaded = f"{meant}.{saved['number']}"
             folder = ev.run_dir / Path(fetch[0].name).parent if fetch else ev.run_dir
-            differing = _differing_lines(folder / meant, folder / downloaded)
+            differing = lines_differing(folder / meant, folder / downloaded)
             return [Finding(
                 category=CACHE_RESUME,
                 title=f"wget saved the download as {Path(downloaded).name}, beside the {name} already there: the run "

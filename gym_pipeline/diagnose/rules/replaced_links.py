@@ -23,8 +23,8 @@ _LISTED_LINK = re.compile(r"^l[rwxsStT-]{9}\S*\s+\d+\s+\S+\s+\S+\s+\d+\s+\S+\s+\
                           r"(?P<target>\S+)\s*$", re.M)
 
 
-def _lines_differing(copy: Path, shared: Path) -> int | None:
-    """How many lines of the copy differ from the shared file's (None: the shared file cannot be read)."""
+def lines_differing(copy: Path, shared: Path) -> int | None:
+    """How many lines of `copy` differ from `shared`'s, line by line (None: either cannot be read)."""
     try:
         ours, theirs = copy.read_bytes().splitlines(), shared.read_bytes().splitlines()
     except OSError:
@@ -52,7 +52,7 @@ def rule_linked_data_replaced_by_a_copy(ev: Evidence) -> list[Finding]:
             if reader is None:
                 continue
             shared = target if target.is_absolute() else path.parent / target
-            differing = _lines_differing(path, shared)
+            differing = lines_differing(path, shared)
             if differing == 0:
                 continue  # still the same bytes: nothing was missed yet
             return [Finding(
