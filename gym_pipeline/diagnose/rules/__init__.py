@@ -96,6 +96,7 @@ from gym_pipeline.diagnose.rules.data_rows import (
 from gym_pipeline.diagnose.rules.data_subsets import rule_data_subset_left_in_the_script
 from gym_pipeline.diagnose.rules.dated_paths import rule_dated_path_computed_again
 from gym_pipeline.diagnose.rules.deployed_copies import rule_package_imported_from_a_stale_deployed_copy
+from gym_pipeline.diagnose.rules.directory_links import rule_folder_link_followed_instead_of_replaced
 from gym_pipeline.diagnose.rules.downloads import rule_download_saved_beside_the_file_read
 from gym_pipeline.diagnose.rules.empty_replies import rule_replies_emptied_on_the_way
 from gym_pipeline.diagnose.rules.endpoint_address import (
@@ -461,6 +462,7 @@ RULES: tuple[Rule, ...] = (
     Rule(5, "stale_inputs", rule_stale_inputs),
     Rule(5, "inputs_of_another_file_than_the_script_names", rule_inputs_of_another_file_than_the_script_names),
     Rule(5, "linked_data_replaced_by_a_copy", rule_linked_data_replaced_by_a_copy),
+    Rule(5, "folder_link_followed_instead_of_replaced", rule_folder_link_followed_instead_of_replaced),
     Rule(5, "download_saved_beside_the_file_read", rule_download_saved_beside_the_file_read),
     Rule(5, "package_imported_from_a_stale_deployed_copy", rule_package_imported_from_a_stale_deployed_copy),
     Rule(5, "settings_sourced_from_path", rule_settings_sourced_from_path),

@@ -32,7 +32,7 @@ def lines_differing(copy: Path, shared: Path) -> int | None:
     return sum(a != b for a, b in zip(ours, theirs, strict=False)) + abs(len(ours) - len(theirs))
 
 
-def _lines(differing: int) -> str:
+def lines_differ(differing: int) -> str:
     return "1 line differs" if differing == 1 else f"{differing} lines differ"
 
 
@@ -59,14 +59,14 @@ def rule_linked_data_replaced_by_a_copy(ev: Evidence) -> list[Finding]:
                 category=CACHE_RESUME,
                 title=f"{name} was a symlink to {target.name} ({ev.rel(log)}) and is now a file of its own: the run "
                       "read a frozen copy, not the shared dataset"
-                      + (f" ({_lines(differing)} from it now)" if differing else ""),
+                      + (f" ({lines_differ(differing)} from it now)" if differing else ""),
                 evidence=[line_of_match(ev.rel(log), head, listed),
                           EvidenceLine(file=name, text="a regular file now, not a symlink"),
                           EvidenceLine(file=reader[0], line=reader[1], text=reader[2])],
                 cause=f"{name} was made a link to the shared {target} so that the run follows its fixes; an edit of "
                       f"the link in place (`sed -i`, or an editor saving by rename) wrote a new file over it, so {name} "
                       "kept the content of that day, and every fix to the shared dataset since never reached the run"
-                      + (f" ({_lines(differing)})" if differing else " (the shared file is not there to compare)")
+                      + (f" ({lines_differ(differing)})" if differing else " (the shared file is not there to compare)")
                       + ". Nothing fails: the rewards are scored against the old rows.",
                 fix=f"Link it again: `ln -sf {target} {name}`, and make edits in the shared file (or with `sed -i "
                     f"--follow-symlinks`, which edits the target, not the link); check with `ls -l {name}` (it shows "
