@@ -6,8 +6,13 @@ collection finds nothing to answer it (model serving).
   (`unrecognized arguments`). With one match, the server starts and the run is healthy.
 - A team wrapper that passes the user's options and then its own baseline (`"$@" --checkpoint $BASELINE`): given a
   checkpoint, the server gets `--checkpoint` twice and refuses it. A wrapper that adds the baseline only when none is
-  given serves the user's."""
+  given serves the user's.
+- A serving script that takes the first checkpoint `find` lists (`find ckpts -name 'step_*' | head -n 1`), written when
+  the trainer kept one: with two, find's directory order (no order of steps) picks the older. It still starts; the
+  rollouts are the older checkpoint's. With one checkpoint in the folder, it is healthy."""
 
+import itertools
+import os
 import shutil
 import subprocess
 import sys
@@ -91,3 +96,50 @@ def test_a_serving_wrapper_adding_its_own_checkpoint_after_the_users_keeps_the_s
     assert top.category == "model_serving", [f.title for f in report.causes]
     assert top.evidence[0].where == "logs/model_server.log:1"
     assert "Fix the command that starts the model server" in top.fix
+
+
+def _checkpoints_listed_older_first(tmp_path: Path, keep: int) -> tuple[Path, list[int]]:
+    """A training run's checkpoints folder and its steps: two checkpoints, the older of which the file system lists
+    first (`keep=2`; hash order of the names on ext4, order of creation on tmpfs: pairs and orders of moves are tried
+    until it is), or one (`keep=1`)."""
+    made = demo_checkpoints(tmp_path / "made", 6, ["string_match"])
+    training = tmp_path / "training" / "checkpoints"
+    training.mkdir(parents=True)
+    if keep == 1:
+        shutil.move(made[1], training / made[1].name)
+        return training, [200]
+    for older, newer in itertools.combinations(made, 2):
+        for order in ((older, newer), (newer, older)):
+            for path in order:
+                shutil.move(path, training / path.name)
+            if os.listdir(training)[0] == older.name:
+                return training, [int(older.name[5:]), int(newer.name[5:])]
+            for path in order:
+                shutil.move(training / path.name, path)
+    raise AssertionError(f"this file system lists no older checkpoint before a newer one in {training}")
+
+
+@pytest.mark.parametrize("checkpoints_kept", [2, 1])
+def test_a_serving_script_taking_the_first_checkpoint_find_lists_serves_an_older_one(tmp_path: Path,
+                                                                                   checkpoints_kept: int) -> None:
+    training, steps = _checkpoints_listed_older_first(tmp_path, keep=checkpoints_kept)
+    run = _served_by_script(tmp_path, "#!/bin/bash\n# serve.sh PORT: the trainer keeps one checkpoint\n"
+                                      f"CKPT=$(find {training} -mindepth 1 -maxdepth 1 -name 'step_*' | head -n 1)\n"
+                                      f'echo "serve.sh: serving $CKPT"\n'
+                                      f'exec {CLI} serve-policy --port $1 --checkpoint "$CKPT" --latency-ms 30\n',
+                            "PORT")
+
+    report = diagnose(run)
+
+    if checkpoints_kept == 1:
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    assert f"serving {training}/step_{steps[0]:04d}" in (run / "logs" / "model_server.log").read_text()
+    top = report.causes[0]
+    assert (top.category, top.id) == ("model_serving", "checkpoint_taken_in_directory_order"), [
+        f.title for f in report.causes]
+    assert top.title == ("serve.sh:3 serves the first checkpoint `find` lists, in the folder's own order, not by step: "
+                         f"the server loaded step {steps[0]}; the folder holds steps {steps[0]}, {steps[1]}")
+    assert [line.where for line in top.evidence][0] == "serve.sh:3"
+    assert top.fix.startswith("In serve.sh, sort before taking one: `find <checkpoints> -maxdepth 1 -name 'step_*' | "
+                              "sort -V | tail -n 1`")

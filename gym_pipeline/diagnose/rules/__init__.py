@@ -59,6 +59,7 @@ from gym_pipeline.diagnose.rules.cd_path import rule_cd_resolved_through_cdpath
 from gym_pipeline.diagnose.rules.checkpoint_choice import (
     rule_checkpoint_of_another_experiment_served,
     rule_checkpoint_of_another_run_served,
+    rule_checkpoint_taken_in_directory_order,
     rule_gateway_forwards_to_an_older_checkpoint,
     rule_oldest_checkpoint_served_as_newest,
     rule_replicas_of_other_checkpoints,
@@ -442,6 +443,7 @@ RULES: tuple[Rule, ...] = (
     Rule(2, "collection_took_the_first_listed_model", rule_collection_took_the_first_listed_model),
     Rule(2, "served_another_checkpoint", rule_served_another_checkpoint),
     Rule(2, "oldest_checkpoint_served_as_newest", rule_oldest_checkpoint_served_as_newest),
+    Rule(2, "checkpoint_taken_in_directory_order", rule_checkpoint_taken_in_directory_order),
     Rule(2, "older_version_picked_from_a_listing", rule_older_version_picked_from_a_listing),
     Rule(2, "checkpoint_of_another_run_served", rule_checkpoint_of_another_run_served),
     Rule(2, "checkpoint_of_another_experiment_served", rule_checkpoint_of_another_experiment_served),

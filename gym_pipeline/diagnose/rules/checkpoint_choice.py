@@ -2,7 +2,8 @@
 rollout is another model's.
 
 - A script meant to serve "the newest" checkpoint that takes the first name `ls` gives (`ls -d ckpts/step_* | head
-  -1`): names sort ascending, so it serves the oldest.
+  -1`): names sort ascending, so it serves the oldest. Or the first `find` lists (`find ckpts -name 'step_*' | head -n
+  1`): find lists in the folder's own order (hash order on ext4), which is no order of steps.
 - A script that serves a checkpoint folder other than the one the run records (`--checkpoint` copied from another
   project's script: the same step name under another run's folder).
 - A build tool that kept the rollouts of an earlier checkpoint's server (`make: Nothing to be done`): the rollouts
@@ -35,6 +36,9 @@ from gym_pipeline.diagnose.vocabulary import CACHE_RESUME, MODEL_SERVING
 # `ls` (not by time, not reversed) of checkpoint folders, the first name taken
 FIRST_OF_LS = re.compile(r"\bls\b(?![^|\n]*\s-\w*[tr])[^|\n]*(?:step|ckpt|checkpoint|iter)[^|\n]*\|\s*head\s+-(?:n\s*)?1\b",
                           re.I)
+# `find` of checkpoint folders piped straight to `head -1`: the first in directory order, no sort between
+FIRST_OF_FIND = re.compile(r"\bfind\s+(?P<root>[^\s|;]+)[^|\n]*(?:step|ckpt|checkpoint|iter)[^|\n]*\|\s*head\s+-(?:n\s*)?1\b",
+                           re.I)
 # the checkpoint a serving command is given: ours, vLLM's positional model path, a `--model` path
 _SERVED_PATH = re.compile(r"(?:serve-policy\b[^\n]*?--checkpoint|vllm serve|--model)[ =](?P<path>/[^\s\"']+)")
 # what a serving log says it serves: our policy's step, a script's echo
@@ -67,6 +71,44 @@ def rule_oldest_checkpoint_served_as_newest(ev: Evidence) -> list[Finding]:
             fix=f"In {file.name}, take the newest: `ls -d <checkpoints>/step_* | sort -V | tail -1` (or `ls -td ... | "
                 "head -1`, by time); start the server again, check what it serves (`curl -s <url>/models`), then "
                 "collect again on a clean output path and profile.",
+        )]
+    return []
+
+
+def _served_step(ev: Evidence) -> tuple[int, EvidenceLine] | None:
+    """(step, the log line) of the checkpoint the run's model server says it serves."""
+    for line in _served_lines(ev):
+        if digits := re.search(r"step_?0*(\d+)|checkpoint step (\d+)", line.text):
+            return int(digits[1] or digits[2]), line
+    return None
+
+
+def rule_checkpoint_taken_in_directory_order(ev: Evidence) -> list[Finding]:
+    if ev.run_dir is None or not ev.run_dir.is_dir():
+        return []
+    for file, number, line, match in lines_matching(ev.user_files, FIRST_OF_FIND):
+        served = _served_step(ev)
+        if served is None:
+            continue
+        root = Path(match["root"])
+        steps = sorted(int(digits[1]) for path in (root.iterdir() if root.is_absolute() and root.is_dir() else [])
+                       if (digits := re.search(r"(\d+)$", path.name)))
+        if steps and (len(steps) < 2 or served[0] == steps[-1]):
+            continue  # one checkpoint, or the newest listed first: nothing picked wrong this time
+        held = (f"; the folder holds steps {', '.join(map(str, steps))}" if steps
+                else f"; its folder {root.name} is gone, so which other steps it held cannot be checked")
+        return [Finding(
+            category=MODEL_SERVING,
+            title=f"{file.name}:{number} serves the first checkpoint `find` lists, in the folder's own order, not by "
+                  f"step: the server loaded step {served[0]}{held}",
+            evidence=[EvidenceLine(file=file.name, line=number, text=line.strip()), served[1]],
+            cause=f"{file.name} takes `find ... | head -n 1` for the checkpoint to serve: find lists a folder in the "
+                  "order its entries are stored (hash order on ext4), not by name or step, so with more than one "
+                  "checkpoint the one served is any of them. Nothing fails; the rollouts are that checkpoint's, "
+                  "credited to the one meant.",
+            fix=f"In {file.name}, sort before taking one: `find <checkpoints> -maxdepth 1 -name 'step_*' | sort -V | "
+                "tail -n 1` (the newest step); start the server again, check what it serves (its log, `curl -s "
+                "<url>/models`), then collect again on a clean output path and profile.",
         )]
     return []
 
