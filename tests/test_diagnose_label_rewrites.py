@@ -11,7 +11,8 @@ answers; each twin leaves the labels as they were.
 - Drafts whose answer is still `TODO` kept by a filter on a flag the review export writes as text
   (`"reviewed": "false"` is true in Python).
 - Labels of centuries and regnal numbers written in Roman numerals (`XV`), where the questions ask for the number.
-- LaTeX labels whose backslashes were doubled by hand "for JSON" before `json.dumps` escaped them again."""
+- LaTeX labels whose backslashes were doubled by hand "for JSON" before `json.dumps` escaped them again.
+- Labels cleaned of stray spaces by removing every space (`NewDelhi`)."""
 
 import json
 from pathlib import Path
@@ -305,3 +306,33 @@ def test_labels_with_cyrillic_letters_drawn_like_latin_ones(tmp_path: Path, port
         f.title for f in report.causes]
     assert "CYRILLIC SMALL LETTER" in top.title
     assert "The labels hold Cyrillic letters drawn like Latin ones" in top.fix
+
+
+MULTI_WORD = {"What is the capital of India?": "New Delhi",
+              "What is the capital of Argentina?": "Buenos Aires",
+              "What is the capital of Malaysia?": "Kuala Lumpur",
+              "Which city is called the Big Apple?": "New York",
+              "What is the capital of Peru?": "Lima",
+              "What is the capital of Kenya?": "Nairobi"}
+
+
+@pytest.mark.parametrize("clean", ["''.join", "' '.join"])
+def test_labels_cleaned_of_stray_spaces_by_removing_every_space(tmp_path: Path, clean: str) -> None:
+    """The annotation tool leaves stray spaces in labels; the preparation script cleans them with
+    `''.join(label.split())`, which glues multi-word labels (`NewDelhi`): the model's right answers to those score 0.
+    Collapsing spaces with `' '.join(...)`: healthy."""
+    body = f"        row['expected_answer'] = {clean}(row['expected_answer'].split())  # stray spaces\n"
+    run = prepared_run(tmp_path, body, final_answer_rows(MULTI_WORD, case_sensitive=False))
+
+    report = diagnose(run)
+
+    if clean == "' '.join":
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("data_schema", "expected_answers_without_spaces"), [
+        f.title for f in report.causes]
+    assert top.title.endswith(" answers of several words scored 0 are their `expected_answer` with spaces between "
+                              "its words: the labels lost their spaces (prep_data.py:5 removes every space)"), top.title
+    assert [line.where for line in top.evidence][1:] == ["prep_data.py:5"]
+    assert top.fix.startswith("In prep_data.py line 5, keep one space between the words of the `expected_answer`")

@@ -34,6 +34,8 @@ Collected while `artifacts` streams the files, one row at a time, in bounded mem
   prompts one row off (a header line counted as a label, a row dropped on one side);
 - answers scored 0 that are their expected answer in other typography (curly quotes, dashes, full-width or decomposed
   letters, spacing): the labels' when they are the ones not plain, else the verifier compares without normalizing;
+- answers of several words scored 0 whose words glued together are their expected answer (`New Delhi` for
+  `NewDelhi`): the labels lost the spaces between their words;
 - answers scored 0 that are the expected answer of a task farther away: labels moved by several rows, or sorted or
   shuffled apart from the prompts;
 - expected answers holding HTML entities (`Ludwig&nbsp;van&nbsp;Beethoven`): labels scraped from a web page, which
@@ -150,6 +152,9 @@ class RowQuality:
     typographic_answers: int = 0
     typographic_answers_example: EvidenceLine | None = None
     typographic_chars: Counter[str] = field(default_factory=Counter)  # the characters plain typography changes
+    # ... scored 0: the answer's words glued together are the expected answer (`NewDelhi` expected, `New Delhi` given)
+    despaced_labels: int = 0
+    despaced_label_example: EvidenceLine | None = None
     # answers given in a marked form (`\boxed{}`, `Final answer:`) that are not the expected answer, scored full reward
     credited_other: int = 0
     credited_other_example: EvidenceLine | None = None
@@ -559,6 +564,10 @@ def _note_scored_answer(quality: RowQuality, expected: str, answer: ScoredAnswer
             quality.typographic_answers += 1
             quality.typographic_answers_example = quality.typographic_answers_example or here
         return
+    if _despaced(expected, extracted):
+        quality.despaced_labels += 1
+        quality.despaced_label_example = quality.despaced_label_example or here
+        return
     if _DECIMAL.fullmatch(extracted.strip()) and expected.strip().lstrip("-").isdigit() \
             and int(float(extracted)) == int(expected):
         quality.truncated_labels += 1
@@ -871,6 +880,12 @@ _TYPOGRAPHIC = str.maketrans({
     # Cyrillic and Greek letters drawn like Latin ones (an answer key ported from another language's benchmark)
     **dict(zip("АВЕКМНОРСТХаеорсухіјѕΑΒΕΖΗΙΚΜΝΟΡΤΥΧο", "ABEKMHOPCTXaeopcyxijsABEZHIKMNOPTYXo", strict=True)),
 })
+
+
+def _despaced(expected: str, extracted: str) -> bool:
+    """Whether `expected` is the words of `extracted` glued together, without the spaces between them."""
+    return (len(extracted.split()) > 1 and not any(c.isspace() for c in expected.strip())
+            and "".join(extracted.split()).casefold() == expected.strip().casefold())
 
 
 def _plain(text: str) -> str:

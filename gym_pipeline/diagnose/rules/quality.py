@@ -1321,6 +1321,43 @@ def rule_expected_answers_in_other_typography(ev: Evidence) -> list[Finding]:
     )]
 
 
+# a clean-up that removes every space: `"".join(x.split())`, `x.replace(" ", "")`, `re.sub(r"\s+", "", x)`
+_REMOVES_EVERY_SPACE = re.compile(r"""(?:''|"")\.join\(\s*[\w.\[\]"']+\.split\(\)\s*\)"""
+                                  r"""|\.replace\(\s*(['"]) \1\s*,\s*(['"])\2\s*\)|re\.sub\(\s*r?(['"])\\s\+?\3\s*,\s*(['"])\4""")
+
+
+def rule_expected_answers_without_spaces(ev: Evidence) -> list[Finding]:
+    """Answers of several words scored 0 whose words glued together are their expected answer: labels cleaned by
+    removing every space (`"".join(label.split())`), not only the stray ones."""
+    a = ev.artifacts
+    quality = a.quality
+    if quality.despaced_labels < MISSCORED_MIN_ROWS or quality.despaced_label_example is None:
+        return []
+    glue = next(iter(lines_matching(ev.user_files, _REMOVES_EVERY_SPACE, {".py"})), None)
+    label, exports = label_source(ev.user_files) or (None, [])
+    where = (glue[0].name, glue[1], glue[2].strip()) if glue else (
+        (label.file.name, label.number, label.text.strip()) if label else None)
+    return [Finding(
+        category=DATA_SCHEMA,
+        title=f"{quality.despaced_labels} answers of several words scored 0 are their `expected_answer` with spaces "
+              "between its words: the labels lost their spaces"
+              + (f" ({where[0]}:{where[1]} removes every space)" if glue else ""),
+        evidence=[quality.despaced_label_example,
+                  *([EvidenceLine(file=where[0], line=where[1], text=where[2])] if where else [])],
+        cause="The expected answers of several words have their words glued together (`NewDelhi`), most often by a "
+              "clean-up meant for stray spaces that removes all of them (`''.join(label.split())`, `replace(' ', "
+              "'')`): no answer writes them so, and correct answers to those tasks score 0 while one-word ones "
+              "score.",
+        fix=(f"In {where[0]} line {where[1]}, keep one space between the words of the `expected_answer` it makes"
+             + (f" from {', '.join(exports)}" if exports else "")
+             + ": `' '.join(label.split())` (or `.strip()`) collapses stray spaces without gluing words; "
+             if where else "Restore the spaces between words in `expected_answer` in the source data (clean stray "
+                           "spaces with `' '.join(label.split())`, not by removing them all); ")
+            + "then materialize again and collect (or score the stored responses again); the materialized rows: "
+            f"{path_of(a.materialized)}.",
+    )]
+
+
 def _characters(counts: Counter[str]) -> str:
     """The characters plain typography would change, most frequent first, each with its Unicode name."""
     named = [f"{c!r} {unicodedata.name(c, f'U+{ord(c):04X}')}" for c, _ in counts.most_common(3)]
