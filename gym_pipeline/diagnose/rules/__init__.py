@@ -30,6 +30,7 @@ from gym_pipeline.diagnose.evidence import FAILED_RUN_LOG, FAILED_RUN_SOURCE, Ev
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import CAUSE, CONSEQUENCE, NOTE, Finding, Rule
 from gym_pipeline.diagnose.origin import REFUSED_COMMAND_LINE, host_limit
+from gym_pipeline.diagnose.rules.background_collections import rule_collection_backgrounded_before_its_profile
 from gym_pipeline.diagnose.rules.bad_data import rule_bad_data_line
 from gym_pipeline.diagnose.rules.batch_environment import (
     rule_slurm_variable_the_job_never_gets,
@@ -494,6 +495,7 @@ RULES: tuple[Rule, ...] = (
     Rule(5, "verifier_refuses_row_values", rule_verifier_refuses_row_values),
     Rule(5, "known_problems", known_problems(5)),
     Rule(6, "rollouts_written_elsewhere", rule_rollouts_written_elsewhere),
+    Rule(6, "collection_backgrounded_before_its_profile", rule_collection_backgrounded_before_its_profile),
     Rule(6, "missing_rollouts", rule_missing_rollouts),
     Rule(6, "every_rollout_masked", rule_every_rollout_masked),
     Rule(6, "partial_profile_log", rule_partial_profile_log),
