@@ -84,9 +84,10 @@ with open(sys.argv[1], "w") as out:
 """
 
 
-@pytest.mark.parametrize(("write", "fault"), [("print(row, file=out)", True),
-                                              ('out.write(json.dumps(row) + "\\n")', False)])
-def test_a_data_script_printing_python_dicts_is_named_in_the_fix(tmp_path, write, fault):
+@pytest.mark.parametrize(("write", "fault"), [("print(row, file=out)", "python"),
+                                              ('out.write(json.dumps(row, indent=2) + "\\n")', "document"),
+                                              ('out.write(json.dumps(row) + "\\n")', None)])
+def test_a_data_script_printing_python_dicts_or_indented_rows_is_named_in_the_fix(tmp_path, write, fault):
     run = tmp_path / "run"
     run.mkdir()
     (run / "prep_data.py").write_text(PREP % write)
@@ -98,10 +99,14 @@ def test_a_data_script_printing_python_dicts_is_named_in_the_fix(tmp_path, write
 
     findings = [f for f in diagnose(run).findings if f.id == "bad_data_line"]
 
-    if fault:
+    if fault == "python":
         assert "not valid JSON" in (run / "materialize.log").read_text()
         assert findings[0].title == "tasks.jsonl line 1 is not JSON: a Python dict, not JSON"
         assert findings[0].fix.startswith("In prep_data.py:5, write each row with `out.write(json.dumps(row)")
+    elif fault == "document":  # rows indented for readable review diffs
+        assert "not valid JSON" in (run / "materialize.log").read_text()
+        assert findings[0].title == "tasks.jsonl line 1 is not JSON: a pretty-printed JSON document"
+        assert findings[0].fix.startswith("In prep_data.py:5, write each row on one line, without `indent`")
     else:
         assert findings == []
 

@@ -77,6 +77,8 @@ def _writer_named(ev: Evidence, bad: BadLine) -> str | None:
     together, the line that joined the files."""
     if bad.kind == "glued":
         return _joined_by(ev, bad)
+    if bad.kind == "document":
+        return _indented_by(ev)
     if bad.kind != "python":
         return None
     writer = next(lines_matching(ev.user_files, _WRITES_REPR, {".py"}), None)
@@ -85,6 +87,21 @@ def _writer_named(ev: Evidence, bad: BadLine) -> str | None:
     file, number, line, _ = writer
     return (f"In {file.name}:{number}, write each row with `out.write(json.dumps(row) + \"\\n\")` instead of "
             f"`{line.strip()}`; run it again, then run the eval again on a clean output path.")
+
+
+# a row written indented: `json.dumps(row, indent=2)`, `json.dump(row, out, indent=4)`
+_WRITES_INDENTED = re.compile(r"\bjson\.dumps?\([^\n]*\bindent\s*=\s*(?!None\b)\w")
+
+
+def _indented_by(ev: Evidence) -> str | None:
+    """For rows written over many lines: the user's data script line that indents them, in the fix."""
+    writer = next(lines_matching(ev.user_files, _WRITES_INDENTED, {".py"}), None)
+    if writer is None:
+        return None
+    file, number, line, _ = writer
+    return (f"In {file.name}:{number}, write each row on one line, without `indent` (`out.write(json.dumps(row) + "
+            f"\"\\n\")` instead of `{line.strip()}`): JSONL is one object per line, and reviewers can still read "
+            "rows with `jq . <file>`; run it again, then run the eval again on a clean output path.")
 
 
 _KIND_TITLES = {"utf16": "the file is UTF-16, not UTF-8", "comment": "a comment line",
