@@ -93,9 +93,12 @@ def test_a_serving_wrapper_adding_its_own_checkpoint_after_the_users_keeps_the_s
         return
     assert "--checkpoint given twice" in (run / "logs" / "model_server.log").read_text()
     top = report.causes[0]
-    assert top.category == "model_serving", [f.title for f in report.causes]
-    assert top.evidence[0].where == "logs/model_server.log:1"
-    assert "Fix the command that starts the model server" in top.fix
+    assert (top.category, top.id) == ("model_serving", "wrapper_adds_an_option_its_caller_gave"), [
+        f.title for f in report.causes]
+    assert top.title == ("serve.sh:4 passes its caller's options (`\"$@\"`) and then `--checkpoint $BASELINE` of its "
+                         "own: given `--checkpoint`, the command got it twice and refused to start")
+    assert [line.where for line in top.evidence] == ["logs/model_server.log:1", "serve.sh:4"]
+    assert top.fix.startswith("In serve.sh, add `--checkpoint $BASELINE` only when the caller gives none")
 
 
 def _checkpoints_listed_older_first(tmp_path: Path, keep: int) -> tuple[Path, list[int]]:

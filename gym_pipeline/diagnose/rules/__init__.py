@@ -69,7 +69,10 @@ from gym_pipeline.diagnose.rules.checkpoint_choice import (
     rule_share_sent_to_a_server_of_another_checkpoint,
 )
 from gym_pipeline.diagnose.rules.client_timeout import rule_client_timeout_too_short
-from gym_pipeline.diagnose.rules.command_lines import rule_option_given_twice
+from gym_pipeline.diagnose.rules.command_lines import (
+    rule_option_given_twice,
+    rule_wrapper_adds_an_option_its_caller_gave,
+)
 from gym_pipeline.diagnose.rules.compressed_replies import rule_compressed_replies
 from gym_pipeline.diagnose.rules.connection_pool import rule_connection_pool_below_the_concurrency
 from gym_pipeline.diagnose.rules.data import (
@@ -420,6 +423,7 @@ RULES: tuple[Rule, ...] = (
     Rule(1, "shared_memory_full", rule_shared_memory_full),
     Rule(1, "traffic_shaping_throttles_the_run", rule_traffic_shaping_throttles_the_run),
     Rule(1, "known_problems", known_problems(1)),
+    Rule(2, "wrapper_adds_an_option_its_caller_gave", rule_wrapper_adds_an_option_its_caller_gave),
     Rule(2, "watchdog_checks_a_route_the_server_lacks", rule_watchdog_checks_a_route_the_server_lacks),
     Rule(2, "model_port_held_by_another_server", rule_model_port_held_by_another_server),
     Rule(2, "endpoint_not_where_server_listens", rule_endpoint_not_where_server_listens),

@@ -2,6 +2,9 @@
 
 `gym eval run` (and `gym-pipeline` before it refused) read `--input a.jsonl --input b.jsonl` as `--input b.jsonl`: a
 dataset kept as two files, passed as two `--input`s, is evaluated on its last file only, and everything exits 0.
+
+A wrapper that passes its caller's options (`"$@"`) and then adds one of its own as a default (`"$@" --checkpoint
+$BASELINE`): given that option, the command gets it twice, and a command that refuses it (ours) never starts.
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import Finding
 from gym_pipeline.diagnose.user_scripts import UserFile, joined_commands
-from gym_pipeline.diagnose.vocabulary import CONFIG
+from gym_pipeline.diagnose.vocabulary import CONFIG, MODEL_SERVING
 
 # a command of NeMo Gym or of ours, and the words of its subcommand
 _COMMAND = re.compile(r"(?:^|[\s;&|(])(?P<program>\S*\b(?:gym|gym-pipeline|gym_pipeline\.cli|ng_\w+))\s+(?P<rest>.*)$")
@@ -54,6 +57,39 @@ def rule_option_given_twice(ev: Evidence) -> list[Finding]:
                 "again on a clean output path.",
             explains=frozenset({"option_given_twice_refused"}),
         )]
+    return []
+
+
+# a command line passing its caller's arguments, then an option of its own
+_ARGUMENTS_THEN_OPTION = re.compile(r'"\$(?:@|\{@\})"\s+(?:[^#\n]*\s)?(?P<option>--[\w-]+)(?:[ =](?P<value>\S+))?')
+_SERVER_COMMAND = re.compile(r"\bserve-policy\b|\bvllm\b|\bsglang\b|\bserve\b")
+
+
+def rule_wrapper_adds_an_option_its_caller_gave(ev: Evidence) -> list[Finding]:
+    for hit in ev.hits("option_given_twice_refused"):
+        name = hit.groups["option"]
+        for file in ev.user_files:
+            for number, text in joined_commands(file):
+                added = next((m for m in _ARGUMENTS_THEN_OPTION.finditer(text) if m["option"] == name), None)
+                if added is None or text.lstrip().startswith("#"):
+                    continue
+                own = f"{name} {added['value']}" if added["value"] else name
+                server = bool(_SERVER_COMMAND.search(text))
+                return [Finding(
+                    category=MODEL_SERVING if server else CONFIG,
+                    title=f"{file.name}:{number} passes its caller's options (`\"$@\"`) and then `{own}` of its own: "
+                          f"given `{name}`, the command got it twice and refused to start",
+                    evidence=[hit.evidence(), EvidenceLine(file=file.name, line=number, text=text.strip())],
+                    cause=f"{file.name} adds `{own}` after the options it is given, meant as a default; a caller that "
+                          f"gives `{name}` itself (as this run's did) makes the command see it twice, which it "
+                          "refuses: " + ("the model server never started, and everything after it found nothing "
+                                         "listening." if server else "the command did nothing."),
+                    fix=f"In {file.name}, add `{own}` only when the caller gives none (`[[ \" $* \" == *\" {name} \"* "
+                        f"|| \" $* \" == *\" {name}=\"* ]] || set -- \"$@\" {own}`, before the command), or call it "
+                        f"without `{name}`; then start " + ("the server, check it answers (`curl <url>/v1/models`), and "
+                                                             "collect again." if server else "the command again."),
+                    explains=frozenset({"option_given_twice_refused"}),
+                )]
     return []
 
 
