@@ -9,7 +9,10 @@ collection finds nothing to answer it (model serving).
   given serves the user's.
 - A serving script that takes the first checkpoint `find` lists (`find ckpts -name 'step_*' | head -n 1`), written when
   the trainer kept one: with two, find's directory order (no order of steps) picks the older. It still starts; the
-  rollouts are the older checkpoint's. With one checkpoint in the folder, it is healthy."""
+  rollouts are the older checkpoint's. With one checkpoint in the folder, it is healthy.
+- A checkpoint chosen from a training run that is still saving (`ls` kept in logs/choose_checkpoint.log), deleted by
+  the trainer's rotation (keep the last two) before the eval served it: the server exits at start. Served from a copy
+  made when it was chosen, healthy."""
 
 import itertools
 import os
@@ -33,7 +36,7 @@ def _served_by_script(tmp_path: Path, serve_script: str, serve_arguments: str) -
     text is the server's port), waits for it (or for it to die), then materializes and collects against it."""
     port = free_loopback_port()
     run = tmp_path / "run"
-    (run / "logs").mkdir(parents=True)
+    (run / "logs").mkdir(parents=True, exist_ok=True)  # a log the user kept before may be there
     rows = get_environment("string_match").dataset_path.read_text().splitlines(keepends=True)
     (run / "data.jsonl").write_text("".join(rows[:6]))
     (run / "serve.sh").write_text(serve_script.replace("PORT", str(port)))
@@ -146,3 +149,35 @@ def test_a_serving_script_taking_the_first_checkpoint_find_lists_serves_an_older
     assert [line.where for line in top.evidence][0] == "serve.sh:3"
     assert top.fix.startswith("In serve.sh, sort before taking one: `find <checkpoints> -maxdepth 1 -name 'step_*' | "
                               "sort -V | tail -n 1`")
+
+
+@pytest.mark.parametrize("copied_when_chosen", [False, True])
+def test_a_checkpoint_rotated_away_by_the_trainer_after_it_was_chosen_is_named(tmp_path: Path,
+                                                                               copied_when_chosen: bool) -> None:
+    checkpoints = tmp_path / "training_run" / "checkpoints"
+    demo_checkpoints(checkpoints, 2, ["string_match"])
+    (tmp_path / "run" / "logs").mkdir(parents=True)
+    with (tmp_path / "run" / "logs" / "choose_checkpoint.log").open("w") as log:  # the user picks step_0100
+        subprocess.run(["ls", str(checkpoints)], stdout=log, check=True)
+    chosen = checkpoints / "step_0100"
+    if copied_when_chosen:
+        chosen = Path(shutil.copytree(chosen, tmp_path / "evals" / "step_0100"))
+    demo_checkpoints(checkpoints, 3, ["string_match"])  # the trainer saves step_0300, keeps the last two
+    subprocess.run(f"ls -d {checkpoints}/step_* | sort -V | head -n -2 | xargs rm -rf", shell=True, check=True)
+    run = _served_by_script(tmp_path, "#!/bin/bash\n# serve.sh CHECKPOINT PORT\n"
+                                      f"exec {CLI} serve-policy --port $2 --checkpoint $1 --latency-ms 30\n",
+                            f"{chosen} PORT")
+
+    report = diagnose(run)
+
+    if copied_when_chosen:
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    assert "checkpoint folder not found" in (run / "logs" / "model_server.log").read_text()
+    top = report.causes[0]
+    assert (top.category, top.id) == ("model_serving", "checkpoint_deleted_after_it_was_chosen"), [
+        f.title for f in report.causes]
+    assert top.title == ("step_0100 was there when it was chosen (logs/choose_checkpoint.log:1 lists it) and gone when "
+                         "the model server started: deleted in between; checkpoints now holds step_0200, step_0300")
+    assert len(report.causes) == 1, [f.title for f in report.causes]
+    assert "raise the trainer's `keep_last`" in top.fix

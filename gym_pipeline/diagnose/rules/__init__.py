@@ -235,6 +235,7 @@ from gym_pipeline.diagnose.rules.resume_scripts import (
     rule_retries_that_start_over,
 )
 from gym_pipeline.diagnose.rules.retry_settings import rule_rollout_retries_turned_off
+from gym_pipeline.diagnose.rules.rotated_checkpoints import rule_checkpoint_deleted_after_it_was_chosen
 from gym_pipeline.diagnose.rules.routing import failure_route
 from gym_pipeline.diagnose.rules.run_directory import rule_run_directory_in_use
 from gym_pipeline.diagnose.rules.script_defaults import (
@@ -424,6 +425,7 @@ RULES: tuple[Rule, ...] = (
     Rule(1, "traffic_shaping_throttles_the_run", rule_traffic_shaping_throttles_the_run),
     Rule(1, "known_problems", known_problems(1)),
     Rule(2, "wrapper_adds_an_option_its_caller_gave", rule_wrapper_adds_an_option_its_caller_gave),
+    Rule(2, "checkpoint_deleted_after_it_was_chosen", rule_checkpoint_deleted_after_it_was_chosen),
     Rule(2, "watchdog_checks_a_route_the_server_lacks", rule_watchdog_checks_a_route_the_server_lacks),
     Rule(2, "model_port_held_by_another_server", rule_model_port_held_by_another_server),
     Rule(2, "endpoint_not_where_server_listens", rule_endpoint_not_where_server_listens),
