@@ -205,10 +205,13 @@ SIGNATURES: tuple[Signature, ...] = (
                               r"(?P<value>\d+)(?:\s+(?:of\s+)?(?P<period>\d+))?\s*$"),
     Signature("port_range", r"net\.ipv4\.ip_local_port_range\s*=\s*(?P<low>\d+)\s+(?P<high>\d+)"),
     # a firewall rule printed into a log (`iptables -S` / `iptables-save`, `nft list ruleset`) that refuses or drops
-    # connections to a port range
+    # connections to a port range; or listed by `iptables -L -v -n` (`DROP ... tcp spt:53935 length 577:65535`: a
+    # server port's packets, over a length only)
     Signature("firewall_rule", r"^-A (?:INPUT|OUTPUT)\b[^\n]*?--dports? (?P<low>\d+)(?::(?P<high>\d+))?[^\n]*? -j "
                                r"(?P<action>REJECT|DROP)\b|^\s*tcp dport (?P<low2>\d+)(?:-(?P<high2>\d+))?[^\n]*? "
-                               r"(?P<action2>reject|drop)\b"),
+                               r"(?P<action2>reject|drop)\b|^\s*\d+[KMG]?\s+\d+[KMG]?\s+(?P<action3>DROP|REJECT)\s[^\n]*?"
+                               r"\btcp (?P<side>[sd])pts?:(?P<low3>\d+)(?::(?P<high3>\d+))?(?:[^\n]*?\blength "
+                               r"(?P<length>\d+):\d+)?"),
     # a shell's limits printed into a log (`ulimit -a`'s lines, or a script's `echo "ulimit -d: $(ulimit -d)"`): the
     # file size, address space, data segment and CPU time its processes may use
     Signature("process_limit", r"^(?P<what>file size|virtual memory|data seg size|cpu time)\s+"
