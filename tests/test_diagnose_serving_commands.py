@@ -10,6 +10,8 @@ collection finds nothing to answer it (model serving).
 - A serving script that takes the first checkpoint `find` lists (`find ckpts -name 'step_*' | head -n 1`), written when
   the trainer kept one: with two, find's directory order (no order of steps) picks the older. It still starts; the
   rollouts are the older checkpoint's. With one checkpoint in the folder, it is healthy.
+- A serving script taking the newest checkpoint as the last of a text sort (`ls ckpts | sort | tail -1`) of names
+  without zero padding: `step_900` sorts after `step_1000`, and the older one is served. With `sort -V`, healthy.
 - A checkpoint chosen from a training run that is still saving (`ls` kept in logs/choose_checkpoint.log), deleted by
   the trainer's rotation (keep the last two) before the eval served it: the server exits at start. Served from a copy
   made when it was chosen, healthy."""
@@ -26,7 +28,7 @@ import pytest
 from gym_pipeline.diagnose import diagnose
 from gym_pipeline.environments import get_environment
 from gym_pipeline.host import free_loopback_port
-from gym_pipeline.serving.checkpoints import demo_checkpoints
+from gym_pipeline.serving.checkpoints import create_checkpoint, demo_checkpoints, knowledge_from
 
 CLI = f"{sys.executable} -m gym_pipeline.cli"
 
@@ -181,3 +183,31 @@ def test_a_checkpoint_rotated_away_by_the_trainer_after_it_was_chosen_is_named(t
                          "the model server started: deleted in between; checkpoints now holds step_0200, step_0300")
     assert len(report.causes) == 1, [f.title for f in report.causes]
     assert "raise the trainer's `keep_last`" in top.fix
+
+
+@pytest.mark.parametrize("sort", ["sort", "sort -V"])
+def test_a_serving_script_taking_the_last_of_a_text_sort_of_unpadded_steps_serves_an_older_one(tmp_path: Path,
+                                                                                             sort: str) -> None:
+    checkpoints = tmp_path / "training_run" / "checkpoints"
+    knowledge = knowledge_from(["string_match"])
+    for step, skill in ((900, 0.3), (1000, 0.6)):  # the trainer names its checkpoints without zero padding
+        create_checkpoint(checkpoints / f"step_{step}", step, skill, knowledge)
+    run = _served_by_script(tmp_path, "#!/bin/bash\n# serve.sh PORT: the newest checkpoint of the training run\n"
+                                      f"CKPT={checkpoints}/$(ls {checkpoints} | {sort} | tail -1)\n"
+                                      'echo "serving $CKPT"\n'
+                                      f"exec {CLI} serve-policy --port $1 --checkpoint $CKPT --latency-ms 30\n",
+                            "PORT")
+
+    report = diagnose(run)
+
+    if sort == "sort -V":
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    assert f"serving {checkpoints}/step_900" in (run / "logs" / "model_server.log").read_text()
+    top = report.causes[0]
+    assert (top.category, top.id) == ("model_serving", "newest_checkpoint_by_text_sort"), [
+        f.title for f in report.causes]
+    assert top.title == ("serve.sh:3 takes the last checkpoint name of a text sort (`ls ... | sort | tail -1`), and "
+                         "the names have no zero padding: the server loaded step 900; the folder holds steps up to "
+                         "1000")
+    assert top.fix.startswith("In serve.sh, sort by number: `ls <checkpoints> | sort -V | tail -1`")

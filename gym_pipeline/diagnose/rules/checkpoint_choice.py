@@ -3,7 +3,8 @@ rollout is another model's.
 
 - A script meant to serve "the newest" checkpoint that takes the first name `ls` gives (`ls -d ckpts/step_* | head
   -1`): names sort ascending, so it serves the oldest. Or the first `find` lists (`find ckpts -name 'step_*' | head -n
-  1`): find lists in the folder's own order (hash order on ext4), which is no order of steps.
+  1`): find lists in the folder's own order (hash order on ext4), which is no order of steps. Or the last name of a
+  text sort (`ls ckpts | sort | tail -1`) of names without zero padding: `step_900` sorts after `step_1000`.
 - A script that serves a checkpoint folder other than the one the run records (`--checkpoint` copied from another
   project's script: the same step name under another run's folder).
 - A build tool that kept the rollouts of an earlier checkpoint's server (`make: Nothing to be done`): the rollouts
@@ -109,6 +110,40 @@ def rule_checkpoint_taken_in_directory_order(ev: Evidence) -> list[Finding]:
             fix=f"In {file.name}, sort before taking one: `find <checkpoints> -maxdepth 1 -name 'step_*' | sort -V | "
                 "tail -n 1` (the newest step); start the server again, check what it serves (its log, `curl -s "
                 "<url>/models`), then collect again on a clean output path and profile.",
+        )]
+    return []
+
+
+# `ls DIR | [sort |] tail -1` of checkpoint folders, by name as text (not by time, not `sort -V`/`-n`)
+LAST_BY_TEXT = re.compile(r"\bls\s+(?![^|\n]*\s-\w*[tvU])(?:-\w+\s+)*(?P<root>[^\s|;)]+)[^|\n]*\|\s*"
+                          r"(?:sort\b(?![^|\n]*\s-\w*[Vnhg])[^|\n]*\|\s*)?tail\s+-(?:n\s*)?1\b")
+
+
+def rule_newest_checkpoint_by_text_sort(ev: Evidence) -> list[Finding]:
+    if ev.run_dir is None or not ev.run_dir.is_dir():
+        return []
+    for file, number, line, match in lines_matching(ev.user_files, LAST_BY_TEXT, SCRIPT_SUFFIXES):
+        if (served := _served_step(ev)) is None or not re.search(r"step_?[1-9]\d*\b", served[1].text):
+            continue  # zero-padded names sort right as text
+        root = Path(match["root"])
+        steps = sorted(int(digits[1]) for path in (root.iterdir() if root.is_absolute() and root.is_dir() else [])
+                       if (digits := re.search(r"(\d+)$", path.name)))
+        if steps and served[0] == steps[-1]:
+            continue
+        held = (f"; the folder holds steps up to {steps[-1]}" if steps
+                else f"; its folder {root.name} is gone, so the steps it held cannot be checked")
+        return [Finding(
+            category=MODEL_SERVING,
+            title=f"{file.name}:{number} takes the last checkpoint name of a text sort (`ls ... | sort | tail -1`), "
+                  f"and the names have no zero padding: the server loaded step {served[0]}{held}",
+            evidence=[EvidenceLine(file=file.name, line=number, text=line.strip()), served[1]],
+            cause=f"`sort` (and `ls`) order names as text: without zero padding `step_900` comes after `step_1000`, "
+                  f"so the last name is not the newest step once the steps gain a digit. Nothing fails; the rollouts "
+                  f"are step {served[0]}'s, credited to the newest.",
+            fix=f"In {file.name}, sort by number: `ls <checkpoints> | sort -V | tail -1` (or `sort -t_ -k2 -n`), not "
+                "`sort | tail -1`; "
+                "start the server again, check what it serves (its log, `curl -s <url>/models`), then collect again "
+                "on a clean output path and profile.",
         )]
     return []
 
