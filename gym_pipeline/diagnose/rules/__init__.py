@@ -170,6 +170,7 @@ from gym_pipeline.diagnose.rules.own_cancels import rule_submit_script_cancels_i
 from gym_pipeline.diagnose.rules.parallel_steps import rule_steps_queued_inside_the_job
 from gym_pipeline.diagnose.rules.pending_jobs import rule_job_never_started
 from gym_pipeline.diagnose.rules.placeholder_labels import rule_placeholder_labels
+from gym_pipeline.diagnose.rules.port_redirects import rule_model_port_redirected_elsewhere
 from gym_pipeline.diagnose.rules.port_taken import rule_model_port_held_by_another_server
 from gym_pipeline.diagnose.rules.process_limits import rule_process_limits
 from gym_pipeline.diagnose.rules.profiled_run import rule_profile_of_an_older_run, rule_summary_of_an_older_run
@@ -356,6 +357,7 @@ RULES: tuple[Rule, ...] = (
     Rule(1, "host_limits", rule_host_limits),
     Rule(1, "process_limits", rule_process_limits),
     Rule(1, "firewall_blocks_run_port", rule_firewall_blocks_run_port),
+    Rule(1, "model_port_redirected_elsewhere", rule_model_port_redirected_elsewhere),
     Rule(1, "skipped_tasks_by_reason", rule_skipped_tasks_by_reason),
     Rule(1, "own_ray_unreachable", rule_own_ray_unreachable),
     Rule(1, "octal_numbers_in_settings", rule_octal_numbers_in_settings),
