@@ -12,7 +12,8 @@ answers; each twin leaves the labels as they were.
   (`"reviewed": "false"` is true in Python).
 - Labels of centuries and regnal numbers written in Roman numerals (`XV`), where the questions ask for the number.
 - LaTeX labels whose backslashes were doubled by hand "for JSON" before `json.dumps` escaped them again.
-- Labels cleaned of stray spaces by removing every space (`NewDelhi`)."""
+- Labels cleaned of stray spaces by removing every space (`NewDelhi`).
+- Labels copied from a web page's text with its soft hyphens (`Nai\\u00adrobi`), in the data file itself."""
 
 import json
 from pathlib import Path
@@ -336,3 +337,28 @@ def test_labels_cleaned_of_stray_spaces_by_removing_every_space(tmp_path: Path, 
                               "its words: the labels lost their spaces (prep_data.py:5 removes every space)"), top.title
     assert [line.where for line in top.evidence][1:] == ["prep_data.py:5"]
     assert top.fix.startswith("In prep_data.py line 5, keep one space between the words of the `expected_answer`")
+
+
+@pytest.mark.parametrize("hyphenated", [True, False])
+def test_labels_copied_from_a_web_page_keep_its_invisible_soft_hyphens(tmp_path: Path, hyphenated: bool) -> None:
+    """Three labels of tasks.jsonl were copied from an encyclopedia's pages, whose text carries soft hyphens (U+00AD,
+    break hints no editor shows): the model's right answers to them score 0. Typed labels: healthy."""
+    labels = dict(REVIEWED)
+    if hyphenated:
+        for question in list(labels)[:3]:
+            labels[question] = labels[question][:3] + "\u00ad" + labels[question][3:]
+    tasks = "".join(json.dumps(row) + "\n" for row in final_answer_rows(labels))
+    run = run_scripts(tmp_path, [STAGES], checkpoint_of_script=[1], rows=final_answer_rows(REVIEWED),
+                      files={"tasks.jsonl": tasks})
+
+    report = diagnose(run)
+
+    if not hyphenated:
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("data_schema", "invisible_characters_in_expected_answers"), [
+        f.title for f in report.causes]
+    assert top.title.endswith("but for characters that print as nothing (soft hyphen U+00AD)"), top.title
+    assert top.fix.startswith("Remove the invisible characters (soft hyphen U+00AD) from `expected_answer` in "
+                              "tasks.jsonl")

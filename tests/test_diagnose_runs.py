@@ -1084,6 +1084,7 @@ def test_labels_copied_from_a_wiki_with_zero_width_spaces_name_the_prep_line_and
         return
     top = next(iter(findings.values()))
     assert (top.category, top.id) == ("data_schema", "invisible_characters_in_expected_answers")
+    assert top.title.endswith("but for characters that print as nothing (zero width space U+200B)"), top.title
     assert top.fix.startswith("In prep_data.py line 3, strip them from the label it takes from question_bank.json: "
                               "`re.sub('[\\u200b")
 

@@ -56,6 +56,8 @@
   after another past the CI step's budget. Without the throttle, they run at once.
 - A `#SBATCH --signal=B:USR1@50` kept from a training template in a job that does not trap USR1: the signal ends the
   job before its limit. Trapped, the job runs on, and the directive is not blamed.
+- A job staging its data on the node's local disk with `sbcast`, which refuses to replace last week's copy there
+  (`File exists`): the run reads last week's labels (cache/resume). With `--force`, healthy.
 """
 
 import os
@@ -1122,3 +1124,41 @@ def test_a_signal_directive_kept_from_a_training_template_ends_a_job_that_does_n
     assert top.title.startswith("eval.sbatch:5 `#SBATCH --signal=B:USR1@50` has Slurm send SIGUSR1 50 s before its time "
                                 "limit, and nothing in eval.sbatch traps it")
     assert top.fix.startswith("In eval.sbatch, remove `#SBATCH --signal=B:USR1@50`")
+
+
+@pytest.mark.parametrize("force", [False, True])
+def test_a_job_staging_its_data_with_sbcast_reads_last_weeks_node_local_copy(tmp_path: Path, force: bool) -> None:
+    """eval.sbatch stages tasks.jsonl on the node's local disk with `sbcast` and reads it there. Last week's job left
+    its copy; this week a label is fixed, and sbcast without --force refuses to replace the copy (`File exists`): the
+    run scores the model's right answer against last week's label. With --force, healthy."""
+    run, checkpoint = _string_match_run(tmp_path, 2)
+    (run / "rollouts_materialized_inputs.jsonl").unlink()  # the job materializes its own
+    rows = get_environment("string_match").dataset_path.read_text().splitlines(keepends=True)[:8]
+    local = tmp_path / "node_local"
+    local.mkdir()
+    (local / "tasks.jsonl").write_text(rows[0].replace('"expected_answer": "', '"expected_answer": "old ')
+                                       + "".join(rows[1:]))  # last week's staged copy
+    (run / "tasks.jsonl").write_text("".join(rows))
+    with _policy_served(run, checkpoint, "--latency-ms", "30") as port:
+        (run / "eval.sbatch").write_text(
+            f"#!/bin/bash\n#SBATCH --output={run}/logs/eval_%j.log\n#SBATCH --time=5\ncd {run}\n"
+            f"LOCAL={local}\nsbcast {'--force ' if force else ''}tasks.jsonl $LOCAL/tasks.jsonl\n"
+            f"{' '.join(CLI)} materialize --input $LOCAL/tasks.jsonl --num-repeats 2 --agent string_match_simple_agent "
+            "--output rollouts_materialized_inputs.jsonl\n" + _collect_line(port, 4)
+            + f"{' '.join(CLI)} profile --inputs rollouts_materialized_inputs.jsonl --rollouts rollouts.jsonl\n")
+        with (run / "logs" / "submit.log").open("w") as log:
+            subprocess.run(["sbatch", "--wait", "eval.sbatch"], cwd=run, stdout=log, stderr=subprocess.STDOUT,
+                           timeout=JOB_START_WAIT_S + 120)
+
+    report = diagnose(run)
+
+    if force:
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    assert "File exists" in "".join(log.read_text() for log in (run / "logs").glob("eval_*.log"))
+    top = report.causes[0]
+    assert (top.category, top.id) == ("cache_resume", "stage_copy_not_replaced_by_sbcast"), [
+        f.title for f in report.causes]
+    assert top.title == ("eval.sbatch:6 stages the data with `sbcast` without --force: it refused to replace "
+                         "$LOCAL/tasks.jsonl, which an earlier job left on the node, and the job read that copy")
+    assert top.fix.startswith("In eval.sbatch, stage with `sbcast --force tasks.jsonl $LOCAL/tasks.jsonl`")

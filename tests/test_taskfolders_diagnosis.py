@@ -204,6 +204,13 @@ SCENARIOS.update({
              'if test -n "$want" && test "$(cat /app/version.txt)" = "$want"; then echo 1 > /logs/verifier/reward.txt\n'
              "else echo 0 > /logs/verifier/reward.txt; fi"),
         "Write the package's version, 1.4.2, to /app/version.txt (json-version).\n"),
+    # test.sh rewritten on a workstation where `python` is Python 3: the image has only `python3`
+    "unversioned_python": lambda root: _with_instruction(fixtures.write_task(
+        root, "json-version", solve="echo 1.4.2 > /app/version.txt",
+        test="want=$(python -c 'print(\"1.4.2\")')\n"
+             'if test "$(cat /app/version.txt)" = "$want"; then echo 1 > /logs/verifier/reward.txt\n'
+             "else echo 0 > /logs/verifier/reward.txt; fi"),
+        "Write the package's version, 1.4.2, to /app/version.txt (json-version).\n"),
     # the indented here-document's terminator re-indented with spaces: `<<-` strips tabs only, so it never ends
     "heredoc_spaces": lambda root: fixtures.write_task(root, "sorted-fruit", test=(
         "if test -f /app/done; then\n\tcat <<-EOF > /logs/verifier/reward.txt\n\t1\n    EOF\nelse\n"
@@ -407,6 +414,8 @@ EXPECTED = [
     ("newer_python", "verifier_runtime", ("json-version's tests/test.sh:2 runs Python the sandbox's python3 cannot "
                                           "parse (SyntaxError: f-string",),
      ("with other quotes inside the f-string", "python3 --version", "gym-pipeline tasks validate")),
+    ("unversioned_python", "verifier_runtime", ("The test script of json-version fails in the shell",),
+     ("at line 2 it calls `python`, which the image lacks: call `python3`", "gym-pipeline tasks validate")),
     ("strict_unset", "verifier_runtime", ("test.sh stopped at line 3: CI_EXPECTED_DIR is unset, and the script runs "
                                           "with `set -u`",),
      ("`${CI_EXPECTED_DIR:-}`", "`set -u` stops at the first variable nobody set")),

@@ -145,6 +145,7 @@ class RowQuality:
     doubled_backslash_example: EvidenceLine | None = None
     numbers_in_words: int = 0  # ... of which the answer writes the number in words (`eight` given, `8` expected)
     invisible_example: EvidenceLine | None = None
+    invisible_chars: Counter[str] = field(default_factory=Counter)  # ... and which characters they were
     # ... scored 0: the same answer in other typography (curly quotes, dashes, full-width or decomposed letters, spacing),
     # on the expected answer's side or the answer's
     typographic_expected: int = 0
@@ -552,6 +553,7 @@ def _note_scored_answer(quality: RowQuality, expected: str, answer: ScoredAnswer
         quality.case_lost_example = quality.case_lost_example or here
         return
     if _INVISIBLE.search(expected) and _INVISIBLE.sub("", expected).strip() == extracted.strip():
+        quality.invisible_chars.update(_INVISIBLE.findall(expected))
         quality.invisible_expected += 1
         quality.invisible_example = quality.invisible_example or here
         return

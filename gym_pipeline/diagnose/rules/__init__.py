@@ -166,6 +166,7 @@ from gym_pipeline.diagnose.rules.make_targets import (
 from gym_pipeline.diagnose.rules.model_choice import rule_collection_took_the_first_listed_model
 from gym_pipeline.diagnose.rules.model_replies import rule_model_replies_unusable
 from gym_pipeline.diagnose.rules.newline_slices import rule_last_line_cut_by_a_newline_slice
+from gym_pipeline.diagnose.rules.node_local_copies import rule_stage_copy_not_replaced_by_sbcast
 from gym_pipeline.diagnose.rules.own_cancels import rule_submit_script_cancels_its_own_job
 from gym_pipeline.diagnose.rules.parallel_steps import rule_steps_queued_inside_the_job
 from gym_pipeline.diagnose.rules.pending_jobs import rule_job_never_started
@@ -473,6 +474,7 @@ RULES: tuple[Rule, ...] = (
     Rule(4, "tool_env_hangs", rule_tool_env_hangs),
     Rule(4, "known_problems", known_problems(4)),
     Rule(5, "repeated_tasks", rule_repeated_tasks),
+    Rule(5, "stage_copy_not_replaced_by_sbcast", rule_stage_copy_not_replaced_by_sbcast),
     Rule(5, "stale_inputs", rule_stale_inputs),
     Rule(5, "inputs_of_another_file_than_the_script_names", rule_inputs_of_another_file_than_the_script_names),
     Rule(5, "linked_data_replaced_by_a_copy", rule_linked_data_replaced_by_a_copy),

@@ -9,6 +9,7 @@ import unicodedata
 from collections import Counter
 from pathlib import Path
 
+from gym_pipeline.diagnose.artifacts import locate_named_file
 from gym_pipeline.diagnose.data_preparation import label_source
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine, excerpt
@@ -1273,20 +1274,25 @@ def rule_invisible_characters_in_expected_answers(ev: Evidence) -> list[Finding]
     if quality.invisible_expected < MISSCORED_MIN_ROWS or quality.invisible_example is None:
         return []
     label, exports = label_source(ev.user_files) or (None, [])
+    named = ", ".join(f"{unicodedata.name(c, 'unnamed').lower()} U+{ord(c):04X}"
+                      for c, _ in quality.invisible_chars.most_common(3))
+    located = locate_named_file(ev.manifest.source, ev.run_dir) if ev.manifest.source else None
+    source = ev.rel(located) if located else None
     return [Finding(
         category=DATA_SCHEMA,
         title=f"{quality.invisible_expected} answers scored 0 equal their `expected_answer` but for characters that "
-              "print as nothing",
+              f"print as nothing ({named})",
         evidence=[quality.invisible_example],
-        cause="The rows' `expected_answer` holds invisible characters (a zero-width space U+200B, a byte order mark, "
-              "a no-break space), most often copied in from a web page or a spreadsheet: the answer looks the same "
-              "and never compares equal, so correct answers score 0.",
+        cause=f"The rows' `expected_answer` holds invisible characters ({named}), most often copied in from a web "
+              "page (soft hyphens are a page's break hints) or a spreadsheet: the answer looks the same and never "
+              "compares equal, so correct answers score 0.",
         fix=(f"In {label.file.name} line {label.number}, strip them from the label it takes"
              + (f" from {', '.join(exports)}" if exports else "")
              + ": `re.sub('[\\u200b\\u200c\\u200d\\u2060\\ufeff\\xad]', '', label)` around what "
              f"`{label.text.strip()}` takes; " if label else
-             "Remove the invisible characters from `expected_answer` in the source data (`grep -nP "
-             "'[\\x{200b}\\x{200c}\\x{200d}\\x{2060}\\x{feff}\\x{ad}\\x{a0}]' <data.jsonl>` finds the rows); ")
+             f"Remove the invisible characters ({named}) from `expected_answer` in {source or 'the source data'} "
+             "(`grep -nP '[\\x{200b}\\x{200c}\\x{200d}\\x{2060}\\x{feff}\\x{ad}\\x{a0}]' "
+             f"{source or '<data.jsonl>'}` finds the rows); ")
             + "then materialize again and collect (or score the stored responses again); the materialized rows: "
             f"{path_of(a.materialized)}.",
     )]

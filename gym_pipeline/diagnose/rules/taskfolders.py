@@ -892,6 +892,12 @@ def rule_test_script_errors(ev: Evidence) -> list[Finding]:
     if not broken:
         return []
     task, first = next(iter(broken.items()))
+    missing = re.search(r"(?:line (?P<line>\d+): )?(?P<command>[\w.+-]+): command not found", first.text)
+    other_name = {"python": "python3", "pip": "pip3"}.get(missing["command"]) if missing else None
+    named = (f"; at line {missing['line'] or '?'} it calls `{missing['command']}`, which the image lacks"
+             + (f": call `{other_name}` (the image's name for it), or install `{missing['command']}` in the task's "
+                "image" if other_name else ": install it in the task's image (environment/Dockerfile), or call a "
+                "command the image has") if missing else "")
     return [Finding(
         category=VERIFIER_RUNTIME,
         title=f"The test script of {_names(broken)} fails in the shell and every episode of it scored 0",
@@ -900,8 +906,8 @@ def rule_test_script_errors(ev: Evidence) -> list[Finding]:
               "`-eq`, an unquoted empty variable, a command the image lacks), so the check fails whatever the agent "
               "did and the script writes 0. The model is not at fault: the verifier is.",
         fix=f"Fix {run.task_path(task)}/tests/test.sh at the line the error names (compare text with `=` inside "
-            "`[ ]`, numbers with `-eq`; quote variables: `\"$x\"`; install what it calls in the image), check it "
-            f"with the oracle (`gym-pipeline tasks validate {run.task_path(task)}`, which must score 1), then "
+            f"`[ ]`, numbers with `-eq`; quote variables: `\"$x\"`; install what it calls in the image{named}), "
+            f"check it with the oracle (`gym-pipeline tasks validate {run.task_path(task)}`, which must score 1), then "
             f"{run.rerun()}.",
     )]
 
