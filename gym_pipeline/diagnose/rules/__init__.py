@@ -279,6 +279,7 @@ from gym_pipeline.diagnose.rules.suspended_jobs import rule_job_suspended_while_
 from gym_pipeline.diagnose.rules.taskfolders import with_task_folder_rules
 from gym_pipeline.diagnose.rules.test_cleanup import rule_test_deletes_the_answer_it_checks
 from gym_pipeline.diagnose.rules.test_literals import rule_test_expects_unreachable_text
+from gym_pipeline.diagnose.rules.test_only_submissions import rule_submission_only_tested
 from gym_pipeline.diagnose.rules.test_status import rule_test_passes_whatever_the_agent_did
 from gym_pipeline.diagnose.rules.tool_path import rule_alias_called_in_a_script, rule_pipeline_command_not_on_path
 from gym_pipeline.diagnose.rules.traffic_shaping import rule_traffic_shaping_throttles_the_run
@@ -351,6 +352,7 @@ RULES: tuple[Rule, ...] = (
     Rule(1, "script_run_by_a_python_without_its_package", rule_script_run_by_a_python_without_its_package),
     Rule(1, "standard_module_shadowed", rule_standard_module_shadowed),
     Rule(1, "submit_script_cancels_its_own_job", rule_submit_script_cancels_its_own_job),
+    Rule(1, "submission_only_tested", rule_submission_only_tested),
     Rule(1, "job_never_started", rule_job_never_started),
     Rule(1, "job_suspended_while_it_ran", rule_job_suspended_while_it_ran),
     Rule(1, "job_script_interpreter_missing", rule_job_script_interpreter_missing),
