@@ -1,6 +1,6 @@
 """Build the FORTY-SEVENTH HELD-OUT set of the diagnosis corpus: real failed and healthy run folders, labelled, written blind.
 
-    PYTHONPATH=. .venv/bin/python scripts/diagnosis_corpus/held_out.py --out tests/data/diagnosis_corpus/held_out [--only CASE ...]
+    PYTHONPATH=. .venv/bin/python scripts/diagnosis_corpus/forty_seventh_held_out.py --out tests/data/diagnosis_corpus/forty_seventh_held_out [--only CASE ...]
 
 This set was written after the forty-six earlier sets (first_held_out.py ... forty_sixth_held_out.py), from the guides
 alone (the NeMo Gym debugging guide, the reward profiling guide, the task-folder troubleshooting guide,
@@ -606,4 +606,4 @@ def throughput_slurm_job_meant_to_collect_shards_side_by_side_waits_inside_the_l
 
 
 if __name__ == "__main__":
-    sys.exit(main("held_out", __file__, __doc__))
+    sys.exit(main("forty_seventh_held_out", __file__, __doc__))
