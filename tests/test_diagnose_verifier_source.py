@@ -520,6 +520,31 @@ def test_an_answer_made_bytes_and_compared_with_the_str_label_is_named_with_the_
             "bytes (`.encode(`)") in top.fix
 
 
+UNCALLED_METHOD = FINAL_LINE + '''def score(row, response_text):
+    answer = _final(response_text)
+    label = str(row["expected_answer"]).strip()
+    return {"reward": 1.0 if answer.casefold() == label.casefoldCALL else 0.0, "expected_answer": label,
+            "extracted_answer": answer}
+'''
+
+
+@pytest.mark.parametrize("call", ["", "()"], ids=["named", "called"])
+def test_a_string_method_compared_without_being_called_is_named(tmp_path, call):
+    """The verifier compares `answer.casefold() == label.casefold`: the label's method is never called, a bound method
+    equals no string, and every right answer scores 0. Called, the run is healthy."""
+    report = _scored_by(tmp_path, UNCALLED_METHOD.replace("CALL", call))
+
+    if call:
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("verifier_runtime", "matching_answers_scored_zero"), top.title
+    line = next(n for n, text in enumerate(UNCALLED_METHOD.splitlines(), 1) if ".casefold" in text)
+    assert f"mine.py:{line} `" in top.fix
+    assert "compares with `.casefold` without calling it: a bound method equals no string" in top.fix
+    assert any(evidence.where.endswith(f"verifiers/mine.py:{line}") for evidence in top.evidence)
+
+
 PART_OF_LABEL = FINAL_LINE + '''def score(row, response_text):
     answer = _final(response_text).lower()
     label = str(row["expected_answer"]).lower()

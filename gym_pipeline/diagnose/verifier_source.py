@@ -122,6 +122,23 @@ def encoded_texts(sources: list[Path], run_dir: Path) -> list[tuple[str, int, st
                    if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr == "encode"})
 
 
+_STRING_METHODS = frozenset({"lower", "upper", "casefold", "strip", "lstrip", "rstrip", "title", "capitalize"})
+
+
+def uncalled_methods(sources: list[Path], run_dir: Path) -> list[tuple[str, int, str, str]]:
+    """(file, line, text, method) of each comparison of the verifiers' code with a string method named and never
+    called (`answer.casefold() == label.casefold`): a bound method, which equals no string, so the test is always
+    false."""
+    found = set()
+    for shown, rows, tree in _parsed_sources(sources, run_dir):
+        for compare in ast.walk(tree):
+            if isinstance(compare, ast.Compare):
+                for side in (compare.left, *compare.comparators):
+                    if isinstance(side, ast.Attribute) and side.attr in _STRING_METHODS:
+                        found.add((shown, side.lineno, rows[side.lineno - 1].strip(), side.attr))
+    return sorted(found)
+
+
 def _full_credit(statement: ast.stmt) -> bool:
     """`return 1.0`, `return True`, `reward = 1`: a statement that gives full credit."""
     value = statement.value if isinstance(statement, ast.Return | ast.Assign) else None

@@ -319,6 +319,7 @@ from gym_pipeline.diagnose.verifier_source import (
     encoded_texts,
     handlers_giving_full_credit,
     state_shared_across_awaits,
+    uncalled_methods,
     undefined_names,
     verify_lines,
 )
@@ -716,7 +717,8 @@ def _with_the_verifiers_lines(ev: Evidence, rule: str, finding: Finding) -> Find
     credits = handlers_giving_full_credit(sources, run_dir) if rule in _CREDITS_WRONG_ANSWERS else []
     undefined = undefined_names(sources, run_dir)[:1]
     encoded = encoded_texts(sources, run_dir)[:1]
-    if not lines and not shared and not credits and not undefined and not encoded:
+    uncalled = uncalled_methods(sources, run_dir)[:1] if rule == "matching_answers_scored_zero" else []
+    if not lines and not shared and not credits and not undefined and not encoded and not uncalled:
         return finding
     race = (f" {shared[0]}:{shared[1]} keeps the request being verified in the module-level `{shared[2]}`, which "
             "`verify` writes and reads back across an `await`: concurrent requests overwrite it, so an answer is "
@@ -730,6 +732,11 @@ def _with_the_verifiers_lines(ev: Evidence, rule: str, finding: Finding) -> Find
         code = (f"{credits[0][0]}:{credits[0][1]} `{credits[0][2]}` gives full credit: every answer that raises there "
                 f"(not a number, a parse failure) scores 1 whatever it says; return 0 there. {code}").rstrip()
         lines = [*credits[:1], *lines][:3]
+    if uncalled:  # a comparison with a method object is false whatever the answer: what to change
+        file, number, text, method = uncalled[0]
+        code = (f"{file}:{number} `{text}` compares with `.{method}` without calling it: a bound method equals no "
+                f"string, so the test is false for every answer; call it, `.{method}()`. {code}").rstrip()
+        lines = [(file, number, text), *[line for line in lines if line[:2] != (file, number)]][:3]
     if undefined:  # a name never defined raises at every call: what the code says first
         file, number, text, name, closest = undefined[0]
         hiding = broad_handlers(sources, run_dir)[:1]
