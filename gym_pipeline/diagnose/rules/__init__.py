@@ -227,6 +227,7 @@ from gym_pipeline.diagnose.rules.quality import (
     rule_wrong_answers_scored_full,
     rule_yes_no_labels_read_as_booleans,
 )
+from gym_pipeline.diagnose.rules.readiness_waits import rule_readiness_wait_counts_an_error_as_ready
 from gym_pipeline.diagnose.rules.refusals import rule_model_refusals
 from gym_pipeline.diagnose.rules.refused_assignments import rule_assignment_refused_by_bash
 from gym_pipeline.diagnose.rules.replaced_links import rule_linked_data_replaced_by_a_copy
@@ -433,6 +434,7 @@ RULES: tuple[Rule, ...] = (
     Rule(1, "known_problems", known_problems(1)),
     Rule(2, "wrapper_adds_an_option_its_caller_gave", rule_wrapper_adds_an_option_its_caller_gave),
     Rule(2, "checkpoint_deleted_after_it_was_chosen", rule_checkpoint_deleted_after_it_was_chosen),
+    Rule(2, "readiness_wait_counts_an_error_as_ready", rule_readiness_wait_counts_an_error_as_ready),
     Rule(2, "watchdog_checks_a_route_the_server_lacks", rule_watchdog_checks_a_route_the_server_lacks),
     Rule(2, "model_port_held_by_another_server", rule_model_port_held_by_another_server),
     Rule(2, "endpoint_not_where_server_listens", rule_endpoint_not_where_server_listens),
