@@ -87,6 +87,31 @@ def test_a_budget_spent_by_one_collection_per_chunk_in_turn_blames_the_loop(tmp_
     assert "instead of `split` and `for chunk in chunks/task_??; do`" in top.fix
 
 
+@pytest.mark.parametrize("budget_s", [8, 120])
+def test_collections_sent_to_the_background_and_waited_for_in_the_loop_run_one_after_another(tmp_path: Path,
+                                                                                            budget_s: int) -> None:
+    """The chunks were meant to be collected side by side (`... &`), but the loop's `wait` sits inside it: each pass
+    waits for its own collection, they run in turn, and the budget ends them. Given the time, they finish and the
+    run is healthy."""
+    run = run_scripts(tmp_path, [
+        MATERIALIZE + "rm -rf chunks && mkdir chunks\nsplit -l 3 -d rollouts_materialized_inputs.jsonl chunks/task_\n"
+        f"timeout {budget_s} bash -c '\nfor chunk in chunks/task_??; do\n"
+        f"  {CLI} collect --inputs $chunk --output $chunk.rollouts.jsonl --model-url URL --env string_match "
+        "--concurrency 3 &\n  wait\ndone'\n"
+        'echo "collect loop exited $?"\ncat chunks/task_*.rollouts.jsonl > rollouts.jsonl\n'])
+
+    report = diagnose(run)
+
+    if budget_s > 8:
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    assert "collect loop exited 124" in (run / "logs" / "run_eval_0.log").read_text()
+    top = report.causes[0]
+    assert (top.category, top.id) == ("throughput_resources", "interrupted_collection"), [f.title for f in report.causes]
+    assert [line.where for line in top.evidence][1:] == ["run_eval.sh:6", "run_eval.sh:8"]
+    assert "move the `wait` of line 8 after the loop's `done`" in top.fix
+
+
 @pytest.mark.parametrize("budget_s", [8, 170])
 def test_a_budget_spent_by_one_collection_per_row_before_the_merge_blames_the_loop(tmp_path: Path,
                                                                                   budget_s: int) -> None:

@@ -314,9 +314,11 @@ class SerialCollections:
     text: str
     splits: bool  # the file `split`s its inputs into the chunks the loop runs
     pause: tuple[int, str] | None  # (line, text) of a `sleep` between the passes
+    waited: tuple[int, str] | None = None  # (line, text) of a `wait` in the loop for the pass's `... &` collection
 
 
 _SLEEP = re.compile(r"^\s*sleep\s+\S+")
+_WAIT = re.compile(r"^\s*wait\s*(?:$|[;#])")
 
 
 def serial_collections(files: list[UserFile]) -> SerialCollections | None:
@@ -329,10 +331,15 @@ def serial_collections(files: list[UserFile]) -> SerialCollections | None:
             if not SHELL_LOOP.match(line):
                 continue
             body = [text for _, text in loop_body(lines, number)]
-            if any(_COLLECTION.search(text) and not text.rstrip().endswith("&") for text in body):
+            collections = [text for text in body if _COLLECTION.search(text)]
+            # a collection in the foreground, or one sent to the background and waited for in the same pass
+            waited = next(((number + 1 + index, text.strip()) for index, text in enumerate(body) if _WAIT.match(text)),
+                          None) if collections and all(text.rstrip().endswith("&") for text in collections) else None
+            if any(not text.rstrip().endswith("&") for text in collections) or waited:
                 pause = next(((number + 1 + index, text.strip()) for index, text in enumerate(body)
                               if _SLEEP.match(text)), None)
-                return SerialCollections(file, number, line.strip(), any(_SPLIT.match(text) for text in lines), pause)
+                return SerialCollections(file, number, line.strip(), any(_SPLIT.match(text) for text in lines), pause,
+                                         waited)
     return None
 
 

@@ -261,11 +261,15 @@ def _serial_collections(ev: Evidence, interrupt: LogHit, loop: SerialCollections
         title=f"The time budget ran out before the end: {name} runs one collection per pass of a loop, one after "
               "another" + (", with a pause between them" if pause else ""),
         evidence=[interrupt.evidence(), EvidenceLine(file=name, line=number, text=excerpt(line, 160))]
-                 + ([EvidenceLine(file=name, line=loop.pause[0], text=loop.pause[1])] if loop.pause else []),
+                 + ([EvidenceLine(file=name, line=loop.pause[0], text=loop.pause[1])] if loop.pause else [])
+                 + ([EvidenceLine(file=name, line=loop.waited[0], text=loop.waited[1])] if loop.waited else []),
         cause=f"The time budget ended the collections while they still worked, and {left}; nothing failed. "
               f"{name}:{number} (`{excerpt(line, 80)}`) runs a collection for each "
               + ("file `split` cut the inputs into" if loop.splits else "pass")
-              + ", in turn: each has only its own few rollouts in flight and pays its own start-up"
+              + ", in turn"
+              + (f" (the `{loop.waited[1]}` at line {loop.waited[0]}, inside the loop, waits for each `... &` "
+                 "collection before the next starts: they never run side by side)" if loop.waited else "")
+              + ": each has only its own few rollouts in flight and pays its own start-up"
               + (f", and a pause waits between them ({pause})" if pause else "")
               + ", so the servers sit mostly idle and the whole takes many times what one collection would (seed "
               "000: throughput).",
@@ -275,6 +279,8 @@ def _serial_collections(ev: Evidence, interrupt: LogHit, loop: SerialCollections
             + f"`{excerpt(line, 60)}` in {name}"
             + (f", and take out the pause ({pause}): a server queues what it cannot run at once, so a concurrency "
                "within its slots is what spares it" if pause else "")
+            + (f" (or, to keep the chunks side by side, move the `wait` of line {loop.waited[0]} after the loop's "
+               "`done`)" if loop.waited else "")
             + "; a bad row fails alone there (its failed attempts go to the sidecar), so per-chunk runs are not "
             f"needed to isolate it. Then resume: {resume_command(ev)}.",
     )
