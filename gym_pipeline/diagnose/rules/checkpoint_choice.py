@@ -84,6 +84,13 @@ def _served_step(ev: Evidence) -> tuple[int, EvidenceLine] | None:
     return None
 
 
+def steps_in(root: Path) -> list[int]:
+    """The steps of the checkpoint folders (`step_0200`, `step_900`) an absolute `root` holds now, ascending; none when
+    it is gone."""
+    folders = root.iterdir() if root.is_absolute() and root.is_dir() else []
+    return sorted(int(digits[1]) for path in folders if (digits := re.search(r"(\d+)$", path.name)))
+
+
 def rule_checkpoint_taken_in_directory_order(ev: Evidence) -> list[Finding]:
     if ev.run_dir is None or not ev.run_dir.is_dir():
         return []
@@ -92,8 +99,7 @@ def rule_checkpoint_taken_in_directory_order(ev: Evidence) -> list[Finding]:
         if served is None:
             continue
         root = Path(match["root"])
-        steps = sorted(int(digits[1]) for path in (root.iterdir() if root.is_absolute() and root.is_dir() else [])
-                       if (digits := re.search(r"(\d+)$", path.name)))
+        steps = steps_in(root)
         if steps and (len(steps) < 2 or served[0] == steps[-1]):
             continue  # one checkpoint, or the newest listed first: nothing picked wrong this time
         held = (f"; the folder holds steps {', '.join(map(str, steps))}" if steps
@@ -126,8 +132,7 @@ def rule_newest_checkpoint_by_text_sort(ev: Evidence) -> list[Finding]:
         if (served := _served_step(ev)) is None or not re.search(r"step_?[1-9]\d*\b", served[1].text):
             continue  # zero-padded names sort right as text
         root = Path(match["root"])
-        steps = sorted(int(digits[1]) for path in (root.iterdir() if root.is_absolute() and root.is_dir() else [])
-                       if (digits := re.search(r"(\d+)$", path.name)))
+        steps = steps_in(root)
         if steps and served[0] == steps[-1]:
             continue
         held = (f"; the folder holds steps up to {steps[-1]}" if steps
