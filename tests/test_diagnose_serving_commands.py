@@ -12,6 +12,8 @@ collection finds nothing to answer it (model serving).
   rollouts are the older checkpoint's. With one checkpoint in the folder, it is healthy.
 - A serving script taking the newest checkpoint as the last of a text sort (`ls ckpts | sort | tail -1`) of names
   without zero padding: `step_900` sorts after `step_1000`, and the older one is served. With `sort -V`, healthy.
+- A serving script padding the step it is given with `printf 'step_%04d'`: given `0200` as the trainer writes it,
+  printf reads it as octal and the server is pointed at step_0128. Read as decimal (`$((10#$2))`), healthy.
 - A checkpoint chosen from a training run that is still saving (`ls` kept in logs/choose_checkpoint.log), deleted by
   the trainer's rotation (keep the last two) before the eval served it: the server exits at start. Served from a copy
   made when it was chosen, healthy."""
@@ -211,3 +213,25 @@ def test_a_serving_script_taking_the_last_of_a_text_sort_of_unpadded_steps_serve
                          "the names have no zero padding: the server loaded step 900; the folder holds steps up to "
                          "1000")
     assert top.fix.startswith("In serve.sh, sort by number: `ls <checkpoints> | sort -V | tail -1`")
+
+
+@pytest.mark.parametrize("step", ['"$2"', '"$((10#$2))"'])
+def test_a_step_given_zero_padded_to_printf_is_read_as_octal(tmp_path: Path, step: str) -> None:
+    training = tmp_path / "training_run"
+    demo_checkpoints(training, 2, ["string_match"])
+    run = _served_by_script(tmp_path, "#!/bin/bash\n# serve.sh CHECKPOINTS STEP PORT: the step zero-padded to four\n"
+                                      f"CKPT=$1/$(printf 'step_%04d' {step})\n"
+                                      f"exec {CLI} serve-policy --port $3 --checkpoint $CKPT --latency-ms 30\n",
+                            f"{training} 0200 PORT")
+
+    report = diagnose(run)
+
+    if "10#" in step:
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    assert "step_0128: checkpoint folder not found" in (run / "logs" / "model_server.log").read_text()
+    top = report.causes[0]
+    assert (top.category, top.id) == ("model_serving", "step_padded_as_octal"), [f.title for f in report.causes]
+    assert top.title == ("serve.sh:3 formats the step with printf, which read 0200 as octal: the server was pointed "
+                         "at step_0128, not step_0200, and never started")
+    assert top.fix.startswith("In serve.sh:3, read the step as decimal before padding it")

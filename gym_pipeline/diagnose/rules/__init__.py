@@ -167,6 +167,7 @@ from gym_pipeline.diagnose.rules.model_choice import rule_collection_took_the_fi
 from gym_pipeline.diagnose.rules.model_replies import rule_model_replies_unusable
 from gym_pipeline.diagnose.rules.newline_slices import rule_last_line_cut_by_a_newline_slice
 from gym_pipeline.diagnose.rules.node_local_copies import rule_stage_copy_not_replaced_by_sbcast
+from gym_pipeline.diagnose.rules.octal_steps import rule_step_padded_as_octal
 from gym_pipeline.diagnose.rules.own_cancels import rule_submit_script_cancels_its_own_job
 from gym_pipeline.diagnose.rules.parallel_steps import rule_steps_queued_inside_the_job
 from gym_pipeline.diagnose.rules.pending_jobs import rule_job_never_started
@@ -434,6 +435,7 @@ RULES: tuple[Rule, ...] = (
     Rule(1, "known_problems", known_problems(1)),
     Rule(2, "wrapper_adds_an_option_its_caller_gave", rule_wrapper_adds_an_option_its_caller_gave),
     Rule(2, "checkpoint_deleted_after_it_was_chosen", rule_checkpoint_deleted_after_it_was_chosen),
+    Rule(2, "step_padded_as_octal", rule_step_padded_as_octal),
     Rule(2, "readiness_wait_counts_an_error_as_ready", rule_readiness_wait_counts_an_error_as_ready),
     Rule(2, "watchdog_checks_a_route_the_server_lacks", rule_watchdog_checks_a_route_the_server_lacks),
     Rule(2, "model_port_held_by_another_server", rule_model_port_held_by_another_server),
