@@ -596,3 +596,19 @@ def test_an_answer_marker_matched_in_one_case_only_is_named_with_its_pattern(tmp
     assert "mine.py:3 `FINAL = re.compile(" in top.fix
     assert ("looks for `Final Answer:` in that case only, and the responses write `Final answer:`: add `re.IGNORECASE`"
             in top.fix)
+
+
+@pytest.mark.parametrize("decorator", ["@functools.lru_cache(maxsize=1024)", "@cache", ""])
+def test_an_async_function_under_a_cache_is_found(tmp_path, decorator):
+    """`lru_cache` (or `functools.cache`) on an `async def` caches the coroutine, which can be awaited once: a real
+    Gym run with it is in the corpus (forty_seventh_held_out); here, which code the reading names."""
+    from gym_pipeline.diagnose.verifier_source import cached_coroutines
+
+    app = tmp_path / "resources_servers" / "alias_match" / "app.py"
+    app.parent.mkdir(parents=True)
+    app.write_text(f"import functools\nfrom functools import cache\n\n\n{decorator}\nasync def _canonical(answer):\n"
+                   "    return answer.lower()\n")
+
+    found = cached_coroutines([app], tmp_path)
+
+    assert found == ([("resources_servers/alias_match/app.py", 5, decorator, "_canonical")] if decorator else [])

@@ -139,6 +139,25 @@ def uncalled_methods(sources: list[Path], run_dir: Path) -> list[tuple[str, int,
     return sorted(found)
 
 
+_CACHES = frozenset({"lru_cache", "cache", "cached"})
+
+
+def cached_coroutines(sources: list[Path], run_dir: Path) -> list[tuple[str, int, str, str]]:
+    """(file, line, decorator text, function) of each `async def` of the verifiers' code under `functools.lru_cache`
+    (or `cache`): what it caches is the coroutine, which can be awaited once; the next call with the same arguments
+    gets it back spent (`cannot reuse already awaited coroutine`)."""
+    found = []
+    for shown, rows, tree in _parsed_sources(sources, run_dir):
+        for node in ast.walk(tree):
+            if isinstance(node, ast.AsyncFunctionDef):
+                for decorator in node.decorator_list:
+                    target = decorator.func if isinstance(decorator, ast.Call) else decorator
+                    name = target.attr if isinstance(target, ast.Attribute) else getattr(target, "id", "")
+                    if name in _CACHES:
+                        found.append((shown, decorator.lineno, rows[decorator.lineno - 1].strip(), node.name))
+    return found
+
+
 def _full_credit(statement: ast.stmt) -> bool:
     """`return 1.0`, `return True`, `reward = 1`: a statement that gives full credit."""
     value = statement.value if isinstance(statement, ast.Return | ast.Assign) else None

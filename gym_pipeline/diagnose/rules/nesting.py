@@ -20,7 +20,7 @@ from gym_pipeline.diagnose.findings import (
 from gym_pipeline.diagnose.logs import LogHit
 from gym_pipeline.diagnose.nested import unwrap_inner_server_error
 from gym_pipeline.diagnose.origin import missing_module_fix, server_role
-from gym_pipeline.diagnose.verifier_source import verify_lines
+from gym_pipeline.diagnose.verifier_source import cached_coroutines, verify_lines
 from gym_pipeline.diagnose.vocabulary import MODEL_SERVING, REQUEST_DEBUG_FLAG, VERIFIER_RUNTIME
 
 
@@ -46,12 +46,26 @@ def nested_finding(ev: Evidence, groups: list[FailureGroup], category: str, who:
             + f". {reading} Affected: {affected(ev, groups)}."
         ),
         fix=(f"{hint} " if (hint := code_fix_hint(nested.headline)) else "") + _terminal_opened(ev, nested.headline)
-        + _attribute_read_in_the_verifier(ev, nested.headline)
+        + _attribute_read_in_the_verifier(ev, nested.headline) + _coroutine_cached_in_the_verifier(ev, nested.headline)
         + (f"1. {module_fix} 2. " if (module_fix := missing_module_fix(nested.headline, f"`{nested.innermost}`"))
            else f"1. {first} the real request and response at every boundary: {debug_rerun(ev, lead)}. 2. ")
         + f"{fix_next} 3. Once fixed, collect the missing rollouts: {resume_command(ev)}.",
         explains=frozenset({"inner_server_error", "run_failed"}),
     )
+
+
+def _coroutine_cached_in_the_verifier(ev: Evidence, headline: str) -> str:
+    """The verifier's `async def` under `lru_cache` when a coroutine was awaited twice: the cache keeps the coroutine."""
+    if ev.run_dir is None or "cannot reuse already awaited coroutine" not in headline:
+        return ""
+    cached = cached_coroutines(ev.verifier_sources, ev.run_dir)
+    if not cached:
+        return ""
+    file, number, text, function = cached[0]
+    return (f"{file}:{number} `{text}` caches the async `{function}`: lru_cache keeps the coroutine it returns, not "
+            "its result, and a coroutine can be awaited once, so every repeat of an answer gets it back spent. Cache "
+            f"the result instead (a dict filled after the `await`, or make `{function}` a plain `def` if it awaits "
+            "nothing), then restart the servers. ")
 
 
 _WRONG_TYPE = re.compile(r"'(?P<cls>list|dict|NoneType|int|float|str|tuple|bytes)' object has no attribute "
