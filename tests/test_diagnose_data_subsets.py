@@ -1,7 +1,7 @@
 """A run script that still evaluates a part of the data, run for real by bash against the simulated policy: a `jq`
 filter or a `--limit` from a quick try, left in the weekly eval. Said to be temporary (a comment, the whole-set line
 commented out, a script that says it runs the full set), it is the cause; a filter the script gives no reason to
-doubt is a note.
+doubt is a note. A header meant to be dropped with `tail -n +2`, written `tail -n 2`, keeps the last two rows.
 """
 
 from pathlib import Path
@@ -56,3 +56,27 @@ def test_a_limit_kept_in_a_script_that_says_it_runs_the_full_set_is_the_cause(tm
                         "is a leftover"
     assert "the script says it runs the whole set (`# nightly eval of the full set`)" in top.cause
     assert top.fix.startswith("In run_eval.sh:3, take the limit out (`--limit 3`)")
+
+
+@pytest.mark.parametrize("tail", ["tail -n 2", "tail -n +2"])
+def test_a_header_dropped_with_tail_n_2_keeps_the_last_two_rows(tmp_path: Path, tail: str) -> None:
+    """The export's first line is a header record; the script means to drop it with `tail -n +2` and writes `tail -n
+    2`, which keeps the last two rows: the run covers 2 tasks. With `tail -n +2`, the whole set, healthy."""
+    script = ("# weekly eval\n# the export's first line is its header record, not a task: drop it\n"
+              "(echo '{\"export\": \"annotation tool v3\"}'; cat data.jsonl) > export.jsonl\n"
+              f"{tail} export.jsonl > tasks.jsonl\n"
+              f"{CLI} materialize --input tasks.jsonl --num-repeats 2 --agent string_match_simple_agent "
+              "--output rollouts_materialized_inputs.jsonl\n" + COLLECT)
+    run = run_scripts(tmp_path, [script])
+
+    report = diagnose(run)
+
+    if tail == "tail -n +2":
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("config", RULE), [f.title for f in report.causes]
+    assert top.title == ("run_eval.sh:5 evaluates the rows `tail -n 2 export.jsonl` keeps only: the run covers 2 of "
+                         "the 11 rows of export.jsonl, and the script shows it is a leftover")
+    assert "which is `tail -n +2` (from line 2 on)" in top.cause
+    assert top.fix.startswith("In run_eval.sh:5, write `tail -n +2` (everything from line 2: the header dropped)")

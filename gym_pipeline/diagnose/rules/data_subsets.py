@@ -22,9 +22,11 @@ from gym_pipeline.diagnose.vocabulary import CONFIG
 
 _LIMIT = re.compile(r"(?:--limit[ =]|\+\+limit=)(?P<rows>\d+)")
 # a command writing a part of one JSONL file into another: a jq select, the first lines, a sample, a line range
-_SUBSET = re.compile(r"^\s*(?P<command>(?:jq\b[^>\n]*\bselect\(|head\s+-(?:n\s*)?\d+|shuf\s+-n\s*\d+|sed\s+-n\s+['\"]?"
+_SUBSET = re.compile(r"^\s*(?P<command>(?:jq\b[^>\n]*\bselect\(|head\s+-(?:n\s*)?\d+|tail\s+-(?:n\s*)?\d+|shuf\s+-n\s*\d+|sed\s+-n\s+['\"]?"
                      r"\d+,\d+p|awk\s+['\"]?NR\s*<=?\s*\d+)[^>\n]*?(?P<source>[\w./-]+\.jsonl)[^>\n]*)>\s*"
                      r"(?P<target>[\w./-]+\.jsonl)")
+_LAST_LINES = re.compile(r"\btail\s+-(?:n\s*)?(?P<count>\d+)\b")
+_HEADER = re.compile(r"\bheader|\bfirst line|\bskip\w* the first|\bdrop\w* the first", re.I)
 _TEMPORARY = re.compile(r"\b(?:smoke|quick|try|trial|debug|for now|temporar\w*|first\b|just\b|sanity)", re.I)
 _WHOLE_SET = re.compile(r"\b(?:full|nightly|weekly|whole|every task|all tasks|complete)\b", re.I)
 MAX_ROWS_COUNTED = 1 << 20
@@ -45,6 +47,10 @@ def _said_temporary_or_whole(file: UserFile, number: int, source: str | None) ->
     line = lines[number - 1]
     comment = line.split("#", 1)[1] if "#" in line else ""
     above = [text for text in lines[max(0, number - 3):number - 1] if text.lstrip().startswith("#")]
+    if (last := _LAST_LINES.search(line)) and _HEADER.search(" ".join([comment, *above])):
+        return (f"its comment says it drops a header (`{(comment or above[-1]).strip(' #')}`), which is `tail -n "
+                f"+{int(last['count'])}` (from line {last['count']} on); `tail -n {last['count']}` keeps the last "
+                f"{last['count']} lines")
     if _TEMPORARY.search(" ".join([comment, *above])):
         return f"its comment says so (`{(comment or above[-1]).strip(' #')}`)"
     if source and (whole := next((text for text in lines if text.lstrip().startswith("#")
@@ -72,6 +78,17 @@ def _subsets(ev: Evidence):
                     _said_temporary_or_whole(file, number, subset["source"])
 
 
+def _fix(name: str, number: int, line: str, source: str | None, leftover: str | None) -> str:
+    again = "then materialize again, collect on a clean output path and profile."
+    if leftover and "drops a header" in leftover and (last := _LAST_LINES.search(line)):
+        return (f"In {name}:{number}, write `tail -n +{last['count']}` (everything from line {last['count']}: the "
+                f"header dropped) instead of `tail -n {last['count']}`; {again}")
+    taken_out = (f"`{limit.group(0)}`" if (limit := _LIMIT.search(line))
+                 else f"run on {source} itself instead of `{line.split('>')[0].strip()}`")
+    return (f"In {name}:{number}, take the limit out ({taken_out}) for the real eval, or keep it in a smoke-test "
+            f"script of its own; {again}")
+
+
 def rule_data_subset_left_in_the_script(ev: Evidence) -> list[Finding]:
     if ev.run_dir is None or not ev.run_dir.is_dir():
         return []
@@ -89,12 +106,9 @@ def rule_data_subset_left_in_the_script(ev: Evidence) -> list[Finding]:
             evidence=[EvidenceLine(file=file.name, line=number, text=line)],
             cause=f"{file.name}:{number} (`{excerpt(line, 160)}`) keeps {kept} of the data, so the rollouts and the profile "
                   f"describe that part, not the dataset, and the reward reported is that part's. "
-                  + (f"It is a leftover of a quick try: {leftover}. " if leftover else "")
+                  + (f"It is not what the script means: {leftover}. " if leftover and "drops a header" in leftover
+                     else f"It is a leftover of a quick try: {leftover}. " if leftover else "")
                   + "Nothing fails.",
-            fix=f"In {file.name}:{number}, take the limit out ("
-                + (f"`{_LIMIT.search(line).group(0)}`" if _LIMIT.search(line) else f"run on {source} itself instead "
-                   f"of `{line.split('>')[0].strip()}`")
-                + ") for the real eval, or keep it in a smoke-test script of its own; then materialize again, collect "
-                  "on a clean output path and profile.",
+            fix=_fix(file.name, number, line, source, leftover),
         )]
     return []
