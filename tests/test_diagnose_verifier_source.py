@@ -612,3 +612,33 @@ def test_an_async_function_under_a_cache_is_found(tmp_path, decorator):
     found = cached_coroutines([app], tmp_path)
 
     assert found == ([("resources_servers/alias_match/app.py", 5, decorator, "_canonical")] if decorator else [])
+
+
+MARKER_SKIPPED = '''MARKER = "Final answer:"
+
+
+def score(row, response_text):
+    at = response_text.lower().rfind("answer:")  # 'Final answer:', 'Final Answer:' or 'Answer:'
+    answer = response_text[at + len(SKIPPED):].strip().rstrip(".") if at >= 0 else None
+    reward = 1.0 if answer is not None and answer.lower() == str(row["expected_answer"]).strip().lower() else 0.0
+    return {"reward": reward, "extracted_answer": answer, "expected_answer": row["expected_answer"]}
+'''
+
+
+@pytest.mark.parametrize("skipped", ["MARKER", '"answer:"'], ids=["longer_marker", "found_marker"])
+def test_a_slice_skipping_another_markers_length_than_the_one_found_is_named(tmp_path, skipped):
+    """The verifier finds `answer:` with rfind and skips `len(MARKER)` ('Final answer:', six characters more): every
+    answer loses its first six characters and scores 0. Skipping the length of what it found, healthy."""
+    labels = {"What is the capital of France?": "Paris", "What is the capital of Peru?": "Lima",
+              "What is the capital of Norway?": "Oslo", "Which planet is called the red planet?": "Mars",
+              "What is the capital of Japan?": "Tokyo", "What is 6 times 7?": "42"}
+    report = _scored_by(tmp_path, MARKER_SKIPPED.replace("SKIPPED", skipped), labels=labels)
+
+    if skipped != "MARKER":
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert top.category == "verifier_runtime", [f.title for f in report.causes]
+    assert ("mine.py:6 `answer = response_text[at + len(MARKER):].strip().rstrip(\".\") if at >= 0 else None` skips "
+            "len('Final answer:') = 13 characters after where it found 'answer:' (7): the first 6 characters of every "
+            "answer are cut") in top.fix, top.fix

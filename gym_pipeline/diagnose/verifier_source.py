@@ -139,6 +139,45 @@ def uncalled_methods(sources: list[Path], run_dir: Path) -> list[tuple[str, int,
     return sorted(found)
 
 
+_FINDS = frozenset({"find", "rfind", "index", "rindex"})
+
+
+def _string_constants(tree: ast.Module) -> dict[str, str]:
+    """The module's names bound once to a string literal (`MARKER = "Final answer:"`)."""
+    return {target.id: node.value.value for node in tree.body if isinstance(node, ast.Assign)
+            and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)
+            for target in node.targets if isinstance(target, ast.Name)}
+
+
+def skips_of_another_length(sources: list[Path], run_dir: Path) -> list[tuple[str, int, str, str, str]]:
+    """(file, line, text, the string found, the string skipped) of each slice `text[at + len(X):]` of the verifiers'
+    code where `at` is where `.find("Y")` (or rfind, index) found another string than X: the slice skips len(X)
+    characters after the found one, cutting the answer (or keeping part of the marker)."""
+    found = []
+    for shown, rows, tree in _parsed_sources(sources, run_dir):
+        constants = _string_constants(tree)
+        searched = {}  # name -> the literal its `.find(...)` looked for
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
+                    and isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Attribute)
+                    and node.value.func.attr in _FINDS and node.value.args
+                    and isinstance(node.value.args[0], ast.Constant) and isinstance(node.value.args[0].value, str)):
+                searched[node.targets[0].id] = node.value.args[0].value
+        for node in ast.walk(tree):
+            if not (isinstance(node, ast.Slice) and isinstance(node.lower, ast.BinOp)
+                    and isinstance(node.lower.op, ast.Add) and isinstance(node.lower.left, ast.Name)
+                    and node.lower.left.id in searched and isinstance(node.lower.right, ast.Call)
+                    and getattr(node.lower.right.func, "id", "") == "len" and node.lower.right.args):
+                continue
+            argument = node.lower.right.args[0]
+            skipped = (argument.value if isinstance(argument, ast.Constant) and isinstance(argument.value, str)
+                       else constants.get(getattr(argument, "id", "")))
+            looked_for = searched[node.lower.left.id]
+            if skipped is not None and len(skipped) != len(looked_for):
+                found.append((shown, node.lower.lineno, rows[node.lower.lineno - 1].strip(), looked_for, skipped))
+    return found
+
+
 _CACHES = frozenset({"lru_cache", "cache", "cached"})
 
 

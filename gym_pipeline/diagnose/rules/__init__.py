@@ -320,6 +320,7 @@ from gym_pipeline.diagnose.verifier_source import (
     broad_handlers,
     encoded_texts,
     handlers_giving_full_credit,
+    skips_of_another_length,
     state_shared_across_awaits,
     uncalled_methods,
     undefined_names,
@@ -722,7 +723,8 @@ def _with_the_verifiers_lines(ev: Evidence, rule: str, finding: Finding) -> Find
     undefined = undefined_names(sources, run_dir)[:1]
     encoded = encoded_texts(sources, run_dir)[:1]
     uncalled = uncalled_methods(sources, run_dir)[:1] if rule == "matching_answers_scored_zero" else []
-    if not lines and not shared and not credits and not undefined and not encoded and not uncalled:
+    skips = skips_of_another_length(sources, run_dir)[:1] if _BLAMES_THE_VERIFIERS[rule] == EXTRACTION else []
+    if not lines and not shared and not credits and not undefined and not encoded and not uncalled and not skips:
         return finding
     race = (f" {shared[0]}:{shared[1]} keeps the request being verified in the module-level `{shared[2]}`, which "
             "`verify` writes and reads back across an `await`: concurrent requests overwrite it, so an answer is "
@@ -736,6 +738,16 @@ def _with_the_verifiers_lines(ev: Evidence, rule: str, finding: Finding) -> Find
         code = (f"{credits[0][0]}:{credits[0][1]} `{credits[0][2]}` gives full credit: every answer that raises there "
                 f"(not a number, a parse failure) scores 1 whatever it says; return 0 there. {code}").rstrip()
         lines = [*credits[:1], *lines][:3]
+    if skips:  # the marker found is not the one skipped: the answer is cut by the difference
+        file, number, text, looked_for, skipped = skips[0]
+        code = (f"{file}:{number} `{text}` skips len({skipped!r}) = {len(skipped)} characters after where it found "
+                f"{looked_for!r} ({len(looked_for)}): "
+                + (f"the first {len(skipped) - len(looked_for)} characters of every answer are cut"
+                   if len(skipped) > len(looked_for) else
+                   f"{len(looked_for) - len(skipped)} characters of the marker stay in front of the answer")
+                + f"; skip the length of the string it looked for, `len({looked_for!r})`, whatever `find`/`rfind` "
+                f"found. {code}").rstrip()
+        lines = [(file, number, text), *[line for line in lines if line[:2] != (file, number)]][:3]
     if uncalled:  # a comparison with a method object is false whatever the answer: what to change
         file, number, text, method = uncalled[0]
         code = (f"{file}:{number} `{text}` compares with `.{method}` without calling it: a bound method equals no "
