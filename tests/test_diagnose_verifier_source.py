@@ -642,3 +642,36 @@ def test_a_slice_skipping_another_markers_length_than_the_one_found_is_named(tmp
     assert ("mine.py:6 `answer = response_text[at + len(MARKER):].strip().rstrip(\".\") if at >= 0 else None` skips "
             "len('Final answer:') = 13 characters after where it found 'answer:' (7): the first 6 characters of every "
             "answer are cut") in top.fix, top.fix
+
+
+SHARED_DEFAULT = FINAL_LINE + '''def _repeated(answer, SEEN):
+    """Whether the answer was given before in this reply's debate (copied instead of reasoned)."""
+    MADE
+    if answer in seen:
+        return True
+    seen.add(answer)
+    return False
+
+
+def score(row, response_text):
+    answer = _final(response_text)
+    correct = answer.lower() == str(row["expected_answer"]).lower() and not _repeated(answer)
+    return {"reward": float(correct), "extracted_answer": answer, "expected_answer": row["expected_answer"]}
+'''
+
+
+@pytest.mark.parametrize("seen", ["seen=set()", "seen=None"], ids=["shared_default", "per_call"])
+def test_a_set_made_once_as_a_default_and_kept_across_requests_is_named(tmp_path, seen):
+    """The verifier's copy check keeps the answers it saw in a default `seen=set()`: made once, it lasts across
+    requests, so every repeat of a right answer scores 0. Made per call, healthy."""
+    made = "seen = set() if seen is None else seen" if seen.endswith("None") else "pass"
+    report = _scored_by(tmp_path, SHARED_DEFAULT.replace("SEEN", seen).replace("MADE", made))
+
+    if seen.endswith("None"):
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("verifier_runtime", "matching_answers_scored_zero"), [f.title for f in report.causes]
+    line = next(n for n, text in enumerate(SHARED_DEFAULT.splitlines(), 1) if text.startswith("def _repeated"))
+    assert (f"mine.py:{line} `def _repeated(answer, seen=set()):` gives `seen` a default made once, when the function "
+            "is defined, and shared by every call") in top.fix, top.fix

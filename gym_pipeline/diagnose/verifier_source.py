@@ -139,6 +139,25 @@ def uncalled_methods(sources: list[Path], run_dir: Path) -> list[tuple[str, int,
     return sorted(found)
 
 
+def mutable_defaults(sources: list[Path], run_dir: Path) -> list[tuple[str, int, str, str]]:
+    """(file, line, the def line, parameter) of each function of the verifiers' code whose parameter defaults to a
+    new set, list or dict (`seen: set = set()`): made once, when the function is defined, and shared by every call, so
+    what one request puts there is still there for the next."""
+    found = []
+    for shown, rows, tree in _parsed_sources(sources, run_dir):
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                continue
+            arguments = [*node.args.posonlyargs, *node.args.args]
+            defaults = list(zip(arguments[len(arguments) - len(node.args.defaults):], node.args.defaults, strict=True))
+            defaults += [(a, d) for a, d in zip(node.args.kwonlyargs, node.args.kw_defaults, strict=True) if d]
+            for argument, default in defaults:
+                if isinstance(default, ast.Set | ast.List | ast.Dict) or (
+                        isinstance(default, ast.Call) and getattr(default.func, "id", "") in {"set", "list", "dict"}):
+                    found.append((shown, node.lineno, rows[node.lineno - 1].strip(), argument.arg))
+    return found
+
+
 _FINDS = frozenset({"find", "rfind", "index", "rindex"})
 
 

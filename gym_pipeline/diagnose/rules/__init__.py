@@ -320,6 +320,7 @@ from gym_pipeline.diagnose.verifier_source import (
     broad_handlers,
     encoded_texts,
     handlers_giving_full_credit,
+    mutable_defaults,
     skips_of_another_length,
     state_shared_across_awaits,
     uncalled_methods,
@@ -724,7 +725,8 @@ def _with_the_verifiers_lines(ev: Evidence, rule: str, finding: Finding) -> Find
     encoded = encoded_texts(sources, run_dir)[:1]
     uncalled = uncalled_methods(sources, run_dir)[:1] if rule == "matching_answers_scored_zero" else []
     skips = skips_of_another_length(sources, run_dir)[:1] if _BLAMES_THE_VERIFIERS[rule] == EXTRACTION else []
-    if not lines and not shared and not credits and not undefined and not encoded and not uncalled and not skips:
+    kept = mutable_defaults(sources, run_dir)[:1] if rule == "matching_answers_scored_zero" else []
+    if not any((lines, shared, credits, undefined, encoded, uncalled, skips, kept)):
         return finding
     race = (f" {shared[0]}:{shared[1]} keeps the request being verified in the module-level `{shared[2]}`, which "
             "`verify` writes and reads back across an `await`: concurrent requests overwrite it, so an answer is "
@@ -748,6 +750,14 @@ def _with_the_verifiers_lines(ev: Evidence, rule: str, finding: Finding) -> Find
                 + f"; skip the length of the string it looked for, `len({looked_for!r})`, whatever `find`/`rfind` "
                 f"found. {code}").rstrip()
         lines = [(file, number, text), *[line for line in lines if line[:2] != (file, number)]][:3]
+    if kept:  # a default made once and shared by every call: state carried from one request to the next
+        file, number, text, parameter = kept[0]
+        code = (f"{file}:{number} `{text}` gives `{parameter}` a default made once, when the function is defined, "
+                f"and shared by every call: what one request puts in `{parameter}` is still there for the next, so a "
+                f"repeat of an answer is scored against the earlier ones. Default it to None and make a new one per "
+                f"call (`{parameter}=None`, then `{parameter} = set() if {parameter} is None else {parameter}`), or "
+                f"keep it local. {code}").rstrip()
+        lines = [(file, number, text), *lines][:3]
     if uncalled:  # a comparison with a method object is false whatever the answer: what to change
         file, number, text, method = uncalled[0]
         code = (f"{file}:{number} `{text}` compares with `.{method}` without calling it: a bound method equals no "
