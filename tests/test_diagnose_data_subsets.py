@@ -1,7 +1,8 @@
 """A run script that still evaluates a part of the data, run for real by bash against the simulated policy: a `jq`
 filter or a `--limit` from a quick try, left in the weekly eval. Said to be temporary (a comment, the whole-set line
 commented out, a script that says it runs the full set), it is the cause; a filter the script gives no reason to
-doubt is a note. A header meant to be dropped with `tail -n +2`, written `tail -n 2`, keeps the last two rows.
+doubt is a note. A header meant to be dropped with `tail -n +2`, written `tail -n 2`, keeps the last two rows. Globbing
+turned off by a template's `set -f` leaves `cat part_*.jsonl` without its parts.
 """
 
 from pathlib import Path
@@ -10,6 +11,7 @@ import pytest
 from script_support import CLI, run_scripts
 
 from gym_pipeline.diagnose import diagnose
+from gym_pipeline.environments import get_environment
 
 RULE = "data_subset_left_in_the_script"
 COLLECT = (f"{CLI} collect --inputs rollouts_materialized_inputs.jsonl --output rollouts.jsonl --model-url URL "
@@ -80,3 +82,27 @@ def test_a_header_dropped_with_tail_n_2_keeps_the_last_two_rows(tmp_path: Path, 
                          "the 11 rows of export.jsonl, and the script shows it is a leftover")
     assert "which is `tail -n +2` (from line 2 on)" in top.cause
     assert top.fix.startswith("In run_eval.sh:5, write `tail -n +2` (everything from line 2: the header dropped)")
+
+
+@pytest.mark.parametrize("template", ["set -f  # from the team's template: no globbing\n", ""])
+def test_globbing_turned_off_by_a_template_leaves_the_data_parts_unjoined(tmp_path: Path, template: str) -> None:
+    """The team's script template turns globbing off (`set -f`); this week's tasks come in parts, joined with `cat
+    part_*.jsonl`, which then names a file that does not exist: the run has no data. Without `set -f`, healthy."""
+    bundled = get_environment("string_match").dataset_path.read_text().splitlines(keepends=True)
+    script = (f"{template}cat part_*.jsonl > tasks.jsonl\n"
+              f"{CLI} materialize --input tasks.jsonl --num-repeats 2 --agent string_match_simple_agent "
+              "--output rollouts_materialized_inputs.jsonl\n" + COLLECT)
+    run = run_scripts(tmp_path, [script], files={"part_a.jsonl": "".join(bundled[:4]),
+                                                 "part_b.jsonl": "".join(bundled[4:8])})
+
+    report = diagnose(run)
+
+    if not template:
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    assert "part_*.jsonl': No such file or directory" in (run / "logs" / "run_eval_0.log").read_text()
+    top = report.causes[0]
+    assert (top.category, top.id) == ("config", "globbing_turned_off"), [f.title for f in report.causes]
+    assert top.title == ("run_eval.sh:2 turns globbing off (`set -f`), so run_eval.sh:3 passed `part_*.jsonl` as a file "
+                         "name, which does not exist")
+    assert top.fix.startswith("In run_eval.sh, turn globbing back on before line 3 (`set +f`)")

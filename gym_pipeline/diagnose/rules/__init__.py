@@ -310,6 +310,7 @@ from gym_pipeline.diagnose.rules.watchdog import rule_watchdog_checks_a_route_th
 from gym_pipeline.diagnose.rules.word_splitting import (
     rule_field_separator_set_for_the_whole_script,
     rule_glob_matched_more_than_one,
+    rule_globbing_turned_off,
     rule_path_with_a_space_split_in_two,
 )
 from gym_pipeline.diagnose.rules.working_directory import rule_command_run_from_a_read_only_folder
@@ -389,6 +390,7 @@ RULES: tuple[Rule, ...] = (
     Rule(1, "field_separator_set_for_the_whole_script", rule_field_separator_set_for_the_whole_script),
     Rule(1, "path_with_a_space_split_in_two", rule_path_with_a_space_split_in_two),
     Rule(1, "glob_matched_more_than_one", rule_glob_matched_more_than_one),
+    Rule(1, "globbing_turned_off", rule_globbing_turned_off),
     Rule(1, "file_emptied_by_a_redirect_onto_its_input", rule_file_emptied_by_a_redirect_onto_its_input),
     Rule(1, "batch_script_with_windows_line_endings", rule_batch_script_with_windows_line_endings),
     Rule(1, "option_given_twice", rule_option_given_twice),

@@ -10,6 +10,9 @@
   step_0250): the command gets the second as a stray argument and refuses it (`unrecognized arguments`). In the
   script that starts the model server, the server never comes up: model serving; elsewhere a config cause.
 
+- `set -f` (or `set -o noglob`, often from a team's script template) turns globbing off for the rest of the script:
+  `cat data/part_*.jsonl` then looks for a file named `part_*.jsonl`, finds none, and the run goes on with no data.
+
 Each is named when a log shows the command's complaint about those words.
 """
 
@@ -148,4 +151,38 @@ def rule_glob_matched_more_than_one(ev: Evidence) -> list[Finding]:
                                 + ("start the server again and check it answers (`curl <url>/v1/models`) before the "
                                    "run." if serving else "run again."),
                         )]
+    return []
+
+
+_NO_GLOB = re.compile(r"^\s*set\s+(?:-[a-zA-Z]*f[a-zA-Z]*\b|-o\s+noglob\b)")
+# a command's complaint about a path that still holds a glob character: the shell passed the pattern as it is
+_LITERAL_GLOB = re.compile(r"^(?P<command>[\w.-]+): (?:cannot access )?['\"]?(?P<pattern>[^'\"\s]*[*?\[][^'\"\s]*)['\"]?: "
+                           r"No such file or directory", re.M)
+
+
+def rule_globbing_turned_off(ev: Evidence) -> list[Finding]:
+    for log, head in ev.log_heads:
+        for complaint in _LITERAL_GLOB.finditer(head):
+            for file in shell_files(ev):
+                lines = file.text.splitlines()
+                off = next((n for n, text in enumerate(lines, 1) if _NO_GLOB.match(text)), None)
+                used = next((n for n, text in enumerate(lines, 1) if off and n > off
+                             and complaint["pattern"] in text and not text.lstrip().startswith("#")), None)
+                if off is None or used is None:
+                    continue
+                number = head.count("\n", 0, complaint.start()) + 1
+                return [Finding(
+                    category=CONFIG,
+                    title=f"{file.name}:{off} turns globbing off (`{lines[off - 1].split('#')[0].strip()}`), so "
+                          f"{file.name}:{used} passed `{complaint['pattern']}` as a file name, which does not exist",
+                    evidence=[EvidenceLine(file=file.name, line=off, text=lines[off - 1].strip()),
+                              EvidenceLine(file=file.name, line=used, text=lines[used - 1].strip()),
+                              EvidenceLine(file=ev.rel(log), line=number, text=complaint[0])],
+                    cause=f"After `set -f` (`set -o noglob`) bash expands no `*`, `?` or `[...]`: "
+                          f"`{complaint['pattern']}` reached `{complaint['command']}` as it is written, no file has "
+                          "that name, and the script went on without the files it meant (no data, or a part).",
+                    fix=f"In {file.name}, turn globbing back on before line {used} (`set +f`), so that "
+                        f"`{complaint['pattern']}` expands, or take the `set -f` of line {off} out (quote the names "
+                        "that hold `*` or `?` instead); then run again from materialize.",
+                )]
     return []
