@@ -106,3 +106,32 @@ def test_globbing_turned_off_by_a_template_leaves_the_data_parts_unjoined(tmp_pa
     assert top.title == ("run_eval.sh:2 turns globbing off (`set -f`), so run_eval.sh:3 passed `part_*.jsonl` as a file "
                          "name, which does not exist")
     assert top.fix.startswith("In run_eval.sh, turn globbing back on before line 3 (`set +f`)")
+
+
+@pytest.mark.parametrize("flag_test", ['[ "$1" = "--smoke" ] && SMOKE=1; shift',
+                                       'if [ "$1" = "--smoke" ]; then SMOKE=1; shift; fi'])
+def test_a_shift_outside_the_flag_test_drops_the_dataset_given(tmp_path: Path, flag_test: str) -> None:
+    """eval.sh [--smoke] [DATASET] shifts whether or not --smoke was given: called with this week's tasks_v2.jsonl, it
+    drops it and materializes the default tasks.jsonl, last week's labels. Shifting only with the flag, healthy."""
+    bundled = get_environment("string_match").dataset_path.read_text().splitlines(keepends=True)
+    old = bundled[0].replace('"expected_answer": "', '"expected_answer": "old ')
+    eval_sh = (f"#!/bin/bash\n# eval.sh [--smoke] [DATASET]\n{flag_test}\nDATA=${{1:-tasks.jsonl}}\n"
+               'echo "== weekly eval of $DATA"\n'
+               f"{CLI} materialize --input $DATA --num-repeats 2 --agent string_match_simple_agent "
+               "--output rollouts_materialized_inputs.jsonl\n")
+    run = run_scripts(tmp_path, ["bash eval.sh tasks_v2.jsonl\n" + COLLECT],
+                      files={"eval.sh": eval_sh, "tasks.jsonl": old + "".join(bundled[1:8]),
+                             "tasks_v2.jsonl": "".join(bundled[:8])})
+
+    report = diagnose(run)
+
+    if flag_test.startswith("if"):
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    assert "== weekly eval of tasks.jsonl" in (run / "logs" / "run_eval_0.log").read_text()
+    top = report.causes[0]
+    assert (top.category, top.id) == ("config", "shift_outside_the_flag_test"), [f.title for f in report.causes]
+    assert top.title == ("eval.sh:3 shifts its arguments whether or not `--smoke` was given: the argument after it was "
+                         "dropped, and DATA fell back to its default tasks.jsonl (tasks_v2.jsonl lies beside it)")
+    assert top.fix.startswith('In eval.sh:3, shift only with the flag: `if [ "$1" = "--smoke" ]; then SMOKE=1; shift; '
+                              'fi`')

@@ -285,6 +285,7 @@ from gym_pipeline.diagnose.rules.test_only_submissions import rule_submission_on
 from gym_pipeline.diagnose.rules.test_status import rule_test_passes_whatever_the_agent_did
 from gym_pipeline.diagnose.rules.tool_path import rule_alias_called_in_a_script, rule_pipeline_command_not_on_path
 from gym_pipeline.diagnose.rules.traffic_shaping import rule_traffic_shaping_throttles_the_run
+from gym_pipeline.diagnose.rules.unconditional_shifts import rule_shift_outside_the_flag_test
 from gym_pipeline.diagnose.rules.user_proxies import (
     proxy_in_the_path,
     rule_proxy_counts_content_length_in_characters,
@@ -398,6 +399,7 @@ RULES: tuple[Rule, ...] = (
     Rule(1, "shell_pitfalls", rule_shell_pitfalls),
     Rule(1, "always_true_tests", rule_always_true_tests),
     Rule(1, "data_subset_left_in_the_script", rule_data_subset_left_in_the_script),
+    Rule(1, "shift_outside_the_flag_test", rule_shift_outside_the_flag_test),
     Rule(1, "settings_read_with_text_tools", rule_settings_read_with_text_tools),
     Rule(1, "url_built_from_the_host_name", rule_url_built_from_the_host_name),
     Rule(1, "retries_that_start_over", rule_retries_that_start_over),
