@@ -171,6 +171,7 @@ from gym_pipeline.diagnose.rules.octal_steps import rule_step_padded_as_octal
 from gym_pipeline.diagnose.rules.own_cancels import rule_submit_script_cancels_its_own_job
 from gym_pipeline.diagnose.rules.parallel_steps import rule_steps_queued_inside_the_job
 from gym_pipeline.diagnose.rules.pending_jobs import rule_job_never_started
+from gym_pipeline.diagnose.rules.pip_targets import rule_package_kept_by_pip_target
 from gym_pipeline.diagnose.rules.placeholder_labels import rule_placeholder_labels
 from gym_pipeline.diagnose.rules.port_redirects import rule_model_port_redirected_elsewhere
 from gym_pipeline.diagnose.rules.port_taken import rule_model_port_held_by_another_server
@@ -494,6 +495,7 @@ RULES: tuple[Rule, ...] = (
     Rule(5, "folder_link_followed_instead_of_replaced", rule_folder_link_followed_instead_of_replaced),
     Rule(5, "download_saved_beside_the_file_read", rule_download_saved_beside_the_file_read),
     Rule(5, "package_imported_from_a_stale_deployed_copy", rule_package_imported_from_a_stale_deployed_copy),
+    Rule(5, "package_kept_by_pip_target", rule_package_kept_by_pip_target),
     Rule(5, "settings_sourced_from_path", rule_settings_sourced_from_path),
     Rule(5, "module_run_from_stale_bytecode", rule_module_run_from_stale_bytecode),
     Rule(5, "resume_with_other_settings_than_its_inputs", rule_resume_with_other_settings_than_its_inputs),
