@@ -62,3 +62,43 @@ def test_a_localhost_url_also_reaches_another_runs_server_on_the_ipv6_loopback(t
     assert top.fix.startswith(f"The model URL names localhost, which resolves to both ::1 and 127.0.0.1, while the "
                               f"model server listens on 127.0.0.1:{port} only: a server left on [::1]:{port}")
     assert f"`--model-url http://127.0.0.1:{port}/v1`" in top.fix
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="binds /etc/hosts in a private mount namespace (unshare needs root)")
+@pytest.mark.parametrize("localhost", ["127.0.1.1", "127.0.0.1"])
+def test_localhost_rewritten_to_another_loopback_address_finds_nothing_listening(tmp_path: Path,
+                                                                                 localhost: str) -> None:
+    """An image build's `sed` meant for Debian's `127.0.1.1 <hostname>` line also rewrote `127.0.0.1 localhost`:
+    `localhost` resolves to 127.0.1.1 (and ::1), where nothing listens, so every request to the model server (up on
+    127.0.0.1) is refused. The diagnosis names the name's address (infra). With /etc/hosts as it was, healthy."""
+    checkpoint = demo_checkpoints(tmp_path / "checkpoints", 1, ["string_match"])[0]
+    run = tmp_path / "run"
+    (run / "logs").mkdir(parents=True)
+    rows = get_environment("string_match").dataset_path.read_text().splitlines(keepends=True)
+    (run / "data.jsonl").write_text("".join(rows[:6]))
+    (tmp_path / "hosts").write_text(f"{localhost}\tlocalhost eval-node\n::1\tlocalhost ip6-localhost ip6-loopback\n")
+    port = free_loopback_port()
+    (run / "run_eval.sh").write_text(
+        "#!/bin/bash\n# weekly eval\n"
+        f"{CLI} materialize --input data.jsonl --num-repeats 2 --agent string_match_simple_agent "
+        "--output rollouts_materialized_inputs.jsonl\n"
+        f"{CLI} collect --inputs rollouts_materialized_inputs.jsonl --output rollouts.jsonl "
+        f"--model-url http://localhost:{port}/v1 --env string_match --concurrency 4\n")
+    node = (f"mount --bind {tmp_path / 'hosts'} /etc/hosts\n"
+            f"{CLI} serve-policy --checkpoint {checkpoint} --host 127.0.0.1 --port {port} > logs/model_server.log 2>&1 &\n"
+            f"for i in $(seq 60); do (echo > /dev/tcp/127.0.0.1/{port}) 2>/dev/null && break; sleep 1; done\n"
+            "bash run_eval.sh > logs/run_eval.log 2>&1\nkill %1\nwait\n")
+    subprocess.run(["unshare", "--mount", "--propagation", "private", "bash", "-c", node], cwd=run, timeout=300,
+                   check=True)
+
+    report = diagnose(run)
+
+    if localhost == "127.0.0.1":
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("infra", "host_name_resolves_where_nothing_listens"), [
+        f.title for f in report.causes]
+    assert top.title == (f"localhost resolves to 127.0.1.1 and ::1 on this node, where nothing listens: the model server "
+                         f"listens on 127.0.0.1:{port}, and every connection was refused")
+    assert "restore `127.0.0.1 localhost` in /etc/hosts" in top.fix

@@ -108,6 +108,7 @@ from gym_pipeline.diagnose.rules.empty_replies import rule_replies_emptied_on_th
 from gym_pipeline.diagnose.rules.endpoint_address import (
     rule_endpoint_not_where_server_listens,
     rule_host_name_resolves_elsewhere,
+    rule_host_name_resolves_where_nothing_listens,
     rule_url_without_scheme,
 )
 from gym_pipeline.diagnose.rules.fallback import PROFILE_STAGE, STEP_OF_CATEGORY, stage_of_log, unexplained_log_errors
@@ -449,6 +450,7 @@ RULES: tuple[Rule, ...] = (
     Rule(2, "endpoint_not_where_server_listens", rule_endpoint_not_where_server_listens),
     Rule(2, "url_without_scheme", rule_url_without_scheme),
     Rule(2, "host_name_resolves_elsewhere", rule_host_name_resolves_elsewhere),
+    Rule(2, "host_name_resolves_where_nothing_listens", rule_host_name_resolves_where_nothing_listens),
     Rule(2, "model_url_from_the_environment", rule_model_url_from_the_environment),
     Rule(2, "model_probe", rule_model_probe),
     Rule(2, "nested_model_errors", rule_nested_model_errors),

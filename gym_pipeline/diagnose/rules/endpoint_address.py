@@ -175,6 +175,9 @@ def _server_gone(ev: Evidence, hit: LogHit, server_hit: LogHit) -> list[Finding]
     server had stopped (what stopped it is in its log's last lines when it said; often it did not)."""
     if not _REFUSED.search(hit.text):
         return []
+    dialled = set(re.findall(r"Connect call failed \('([^']+)'", hit.text))
+    if dialled and urlsplit(server_hit.groups["url"] or "").hostname not in (*dialled, None):
+        return []  # the name was resolved to other addresses only: not where the server listens (another reading's)
     said = next((h.text for h in reversed(ev.hits("model_server_stopped"))
                  if h.file == server_hit.file and h.line > server_hit.line), None)
     listening = server_hit.groups["url"]
@@ -282,5 +285,43 @@ def rule_host_name_resolves_elsewhere(ev: Evidence) -> list[Finding]:
                 fix=f"Check how the node resolves {host} (`getent hosts {host}`): a static entry in /etc/hosts "
                     f"(`grep {host} /etc/hosts`) overrides DNS; remove or update it, or give the run the server's "
                     f"address ({ours[0].hostname}:{port}); then collect again on a clean output path and profile.",
+            )]
+    return []
+
+
+# a refused connection to a host name, with the address it was resolved to (aiohttp's words)
+_REFUSED_AT = re.compile(r"Cannot connect to host (?P<host>[A-Za-z][\w.-]*):(?P<port>\d+)\b[^\n]*?Connect call failed "
+                         r"\('(?P<address>[\d.]+|[0-9a-fA-F:]+)', (?P=port)")
+
+
+def rule_host_name_resolves_where_nothing_listens(ev: Evidence) -> list[Finding]:
+    servers = [(urlsplit(address), step, line) for address, step, line in started_model_servers(ev)]
+    for log, head in ev.log_heads:
+        for refused in _REFUSED_AT.finditer(head):
+            host, port = refused["host"], int(refused["port"])
+            dialled = set(re.findall(r"Connect call failed \('([^']+)'", head.splitlines()[
+                head.count("\n", 0, refused.start())]))
+            address = " and ".join(sorted(dialled))  # IPv4 first
+            ipv4 = next((a for a in sorted(dialled) if "." in a), address)
+            ours = next(((parts, line) for parts, _, line in servers
+                         if parts.port == port and parts.hostname not in (*dialled, host)), None)
+            if ours is None:
+                continue
+            number = head.count("\n", 0, refused.start()) + 1
+            return [Finding(
+                category=INFRA,
+                title=f"{host} resolves to {address} on this node, where nothing listens: the model server listens on "
+                      f"{ours[0].hostname}:{port}, and every connection was refused",
+                evidence=[EvidenceLine(file=ev.rel(log), line=number, text=head.splitlines()[number - 1].strip()),
+                          ours[1]],
+                cause=f"The run's model URL names {host}; the node's name service (/etc/hosts first) gives "
+                      f"{address} for it, not {ours[0].hostname}, where the server started for the run listens. The "
+                      "server is up and fine; the name points elsewhere (an /etc/hosts entry rewritten by an image "
+                      "build or a provisioning script: `127.0.1.1 localhost`, a loopback address nothing listens on).",
+                fix=f"Check the name: `getent hosts {host}` and `grep -n {host} /etc/hosts`; restore `127.0.0.1 "
+                    f"{host}` in /etc/hosts (and fix what rewrote it: a `sed` on its lines whose pattern also matched "
+                    f"this one, as `127\\.0\\.[01]\\.1` does for {ipv4}), or give the run the server's address "
+                    f"(`--model-url http://{ours[0].hostname}:{port}/v1`); then collect again.",
+                explains=frozenset({"model_endpoint_down"}),
             )]
     return []
