@@ -288,6 +288,7 @@ from gym_pipeline.diagnose.rules.test_status import rule_test_passes_whatever_th
 from gym_pipeline.diagnose.rules.tool_path import rule_alias_called_in_a_script, rule_pipeline_command_not_on_path
 from gym_pipeline.diagnose.rules.traffic_shaping import rule_traffic_shaping_throttles_the_run
 from gym_pipeline.diagnose.rules.unconditional_shifts import rule_shift_outside_the_flag_test
+from gym_pipeline.diagnose.rules.unfollowed_links import rule_link_not_followed_on_a_nosymfollow_mount
 from gym_pipeline.diagnose.rules.user_proxies import (
     proxy_in_the_path,
     rule_proxy_counts_content_length_in_characters,
@@ -369,6 +370,7 @@ RULES: tuple[Rule, ...] = (
     Rule(1, "host_limits", rule_host_limits),
     Rule(1, "process_limits", rule_process_limits),
     Rule(1, "firewall_blocks_run_port", rule_firewall_blocks_run_port),
+    Rule(1, "link_not_followed_on_a_nosymfollow_mount", rule_link_not_followed_on_a_nosymfollow_mount),
     Rule(1, "model_port_redirected_elsewhere", rule_model_port_redirected_elsewhere),
     Rule(1, "skipped_tasks_by_reason", rule_skipped_tasks_by_reason),
     Rule(1, "own_ray_unreachable", rule_own_ray_unreachable),
