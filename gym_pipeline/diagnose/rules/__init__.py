@@ -257,6 +257,7 @@ from gym_pipeline.diagnose.rules.script_values import (
 )
 from gym_pipeline.diagnose.rules.self_redirect import rule_file_emptied_by_a_redirect_onto_its_input
 from gym_pipeline.diagnose.rules.server_restarts import rule_server_restarted_on_other_weights
+from gym_pipeline.diagnose.rules.servers_per_pass import rule_model_server_started_for_every_pass
 from gym_pipeline.diagnose.rules.settings_files import rule_keys_given_twice_in_settings, rule_octal_numbers_in_settings
 from gym_pipeline.diagnose.rules.settings_reading import rule_settings_read_with_text_tools
 from gym_pipeline.diagnose.rules.settings_run_not_sourced import rule_settings_file_run_instead_of_sourced
@@ -483,6 +484,7 @@ RULES: tuple[Rule, ...] = (
     Rule(2, "gateway_forwards_to_an_older_checkpoint", rule_gateway_forwards_to_an_older_checkpoint),
     Rule(2, "share_sent_to_a_server_of_another_checkpoint", rule_share_sent_to_a_server_of_another_checkpoint),
     Rule(2, "compressed_replies", rule_compressed_replies),
+    Rule(2, "model_server_started_for_every_pass", rule_model_server_started_for_every_pass),
     Rule(2, "interrupted_collection", rule_interrupted_collection),
     Rule(2, "one_answer_to_every_task", rule_one_answer_to_every_task),
     Rule(2, "known_problems", known_problems(2)),
