@@ -4,12 +4,27 @@ rules, NAT redirects and traffic shaping they set stay inside it, and so do the 
 import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from gym_pipeline.environments import get_environment
 from gym_pipeline.serving.checkpoints import demo_checkpoints
+
+CLI = f"{sys.executable} -m gym_pipeline.cli"
+
+
+def serve_and_collect_within(port: int, budget_s: int) -> str:
+    """Script lines: the policy on `port` (CKPT0) in the background, waited for; the inputs materialized; then one
+    collection against it under the CI step's budget of `budget_s` seconds. The caller's next lines may `kill %1`."""
+    return (f"{CLI} serve-policy --port {port} --checkpoint CKPT0 --latency-ms 30 > logs/model_server.log 2>&1 &\n"
+            f"for i in $(seq 60); do (echo > /dev/tcp/127.0.0.1/{port}) 2>/dev/null && break; sleep 1; done\n"
+            f"{CLI} materialize --input data.jsonl --num-repeats 2 --agent string_match_simple_agent "
+            "--output rollouts_materialized_inputs.jsonl\n"
+            "# the CI step's budget\n"
+            f"timeout {budget_s} {CLI} collect --inputs rollouts_materialized_inputs.jsonl --output rollouts.jsonl "
+            f"--model-url http://127.0.0.1:{port}/v1 --env string_match --concurrency 4\n")
 
 
 def needs_root_and(tool: str) -> pytest.MarkDecorator:

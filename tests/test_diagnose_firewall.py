@@ -4,15 +4,13 @@ packet of 577 bytes and more sent from the model server's port (`iptables -A OUT
 the requests hang until the run's budget ends the collection. The diagnosis names the rule from the user's
 `iptables -L -v -n` (infra); a rule on another port is no finding, and the run is healthy."""
 
-import sys
 from pathlib import Path
 
 import pytest
-from network_namespace_support import needs_root_and, run_in_private_network
+from network_namespace_support import needs_root_and, run_in_private_network, serve_and_collect_within
 
 from gym_pipeline.diagnose import diagnose
 
-CLI = f"{sys.executable} -m gym_pipeline.cli"
 PORT = 18733  # inside the test's own network namespace: no other server can hold it
 
 
@@ -23,14 +21,8 @@ def test_a_firewall_rule_dropping_large_packets_from_the_model_port_hangs_the_re
     run = run_in_private_network(tmp_path, (
         "# the path-MTU black-hole test's rule, still on the node\n"
         f"iptables -A OUTPUT -o lo -p tcp --sport {dropped_port} -m length --length 577:65535 -j DROP\n"
-        f"{CLI} serve-policy --port {PORT} --checkpoint CKPT0 --latency-ms 30 > logs/model_server.log 2>&1 &\n"
-        f"for i in $(seq 60); do (echo > /dev/tcp/127.0.0.1/{PORT}) 2>/dev/null && break; sleep 1; done\n"
-        f"{CLI} materialize --input data.jsonl --num-repeats 2 --agent string_match_simple_agent "
-        "--output rollouts_materialized_inputs.jsonl\n"
-        "# the CI step's budget\n"
-        f"timeout 20 {CLI} collect --inputs rollouts_materialized_inputs.jsonl --output rollouts.jsonl "
-        f"--model-url http://127.0.0.1:{PORT}/v1 --env string_match --concurrency 4\n"
-        "iptables -L OUTPUT -v -n > logs/iptables.log\nkill %1\n"))
+        + serve_and_collect_within(PORT, 20)
+        + "iptables -L OUTPUT -v -n > logs/iptables.log\nkill %1\n"))
 
     report = diagnose(run)
 

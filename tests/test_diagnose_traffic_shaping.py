@@ -3,15 +3,13 @@ for real in a private network namespace: every request crawls though the server 
 ends the collection part way. The diagnosis names the shaping from the user's `tc -s class show` (infra); a class of
 100 Mbit/s that holds nothing back is no finding, and the run is healthy."""
 
-import sys
 from pathlib import Path
 
 import pytest
-from network_namespace_support import needs_root_and, run_in_private_network
+from network_namespace_support import needs_root_and, run_in_private_network, serve_and_collect_within
 
 from gym_pipeline.diagnose import diagnose
 
-CLI = f"{sys.executable} -m gym_pipeline.cli"
 PORT = 18731  # inside the test's own network namespace: no other server can hold it
 
 
@@ -23,14 +21,8 @@ def test_a_bandwidth_cap_left_on_the_loopback_throttles_the_run(tmp_path: Path, 
         f"tc qdisc add dev lo root handle 1: htb default 20\ntc class add dev lo parent 1: classid 1:10 htb rate {rate}\n"
         "tc class add dev lo parent 1: classid 1:20 htb rate 10gbit\n"
         f"tc filter add dev lo parent 1: protocol ip prio 1 u32 match ip dport {PORT} 0xffff flowid 1:10\n"
-        f"{CLI} serve-policy --port {PORT} --checkpoint CKPT0 --latency-ms 30 > logs/model_server.log 2>&1 &\n"
-        f"for i in $(seq 60); do (echo > /dev/tcp/127.0.0.1/{PORT}) 2>/dev/null && break; sleep 1; done\n"
-        f"{CLI} materialize --input data.jsonl --num-repeats 2 --agent string_match_simple_agent "
-        "--output rollouts_materialized_inputs.jsonl\n"
-        "# the CI step's budget\n"
-        f"timeout 20 {CLI} collect --inputs rollouts_materialized_inputs.jsonl --output rollouts.jsonl "
-        f"--model-url http://127.0.0.1:{PORT}/v1 --env string_match --concurrency 4\n"
-        "tc -s class show dev lo > logs/tc_show.log\nkill %1\n"))
+        + serve_and_collect_within(PORT, 20)
+        + "tc -s class show dev lo > logs/tc_show.log\nkill %1\n"))
 
     report = diagnose(run)
 
