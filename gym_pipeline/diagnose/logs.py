@@ -45,8 +45,9 @@ from gym_pipeline.diagnose.signatures import (
 )
 
 # What counts as a log below a run folder: our `logs/*.log`, Gym's `*.log` anywhere, Slurm's
-# `slurm-<job>.out`, harbor's verifier output. Virtual environments and caches are never logs.
-LOG_PATTERNS = ("*.log", "*.out", "*.err", "test-stdout.txt")
+# `slurm-<job>.out`, harbor's verifier output, and a log rotation's last copies (`model_server.log.1`: where a server's
+# end is, once its log was rotated). Virtual environments and caches are never logs.
+LOG_PATTERNS = ("*.log", "*.out", "*.err", "test-stdout.txt", "*.log.[0-9]")
 TASK_FILE = "task.toml"  # marks a task folder (Harbor's format)
 SKIPPED_DIRS = frozenset({".venv", "venv", "site-packages", "node_modules", "__pycache__", ".git", ".cache"})
 

@@ -122,6 +122,7 @@ from gym_pipeline.diagnose.rules.git_checkouts import (
 )
 from gym_pipeline.diagnose.rules.gym_run_configs import rule_resume_with_other_settings_than_its_inputs
 from gym_pipeline.diagnose.rules.hand_split_tables import rule_rows_cut_at_quoted_commas
+from gym_pipeline.diagnose.rules.hangup_signals import rule_model_server_ended_by_a_scripts_hangup
 from gym_pipeline.diagnose.rules.heredocs import rule_settings_written_by_a_quoted_heredoc
 from gym_pipeline.diagnose.rules.identical_repeats import rule_repeats_sampled_alike
 from gym_pipeline.diagnose.rules.image_builds import rule_image_build_past_its_timeout
@@ -371,6 +372,7 @@ RULES: tuple[Rule, ...] = (
     Rule(1, "host_limits", rule_host_limits),
     Rule(1, "process_limits", rule_process_limits),
     Rule(1, "firewall_blocks_run_port", rule_firewall_blocks_run_port),
+    Rule(1, "model_server_ended_by_a_scripts_hangup", rule_model_server_ended_by_a_scripts_hangup),
     Rule(1, "link_not_followed_on_a_nosymfollow_mount", rule_link_not_followed_on_a_nosymfollow_mount),
     Rule(1, "model_port_redirected_elsewhere", rule_model_port_redirected_elsewhere),
     Rule(1, "skipped_tasks_by_reason", rule_skipped_tasks_by_reason),
