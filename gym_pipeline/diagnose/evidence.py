@@ -13,6 +13,7 @@ The run folder may be missing when `extra_logs` tell the story (a stage that fai
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -22,7 +23,7 @@ from urllib.parse import urlsplit
 from gym_pipeline.core.manifest import MANIFEST_FILE
 from gym_pipeline.diagnose.answer_texts import AnswerText, GradedAnswer, read_answer_texts, read_graded_answers
 from gym_pipeline.diagnose.artifacts import ArtifactFacts, collect_artifacts
-from gym_pipeline.diagnose.evidence_line import EvidenceLine, redact
+from gym_pipeline.diagnose.evidence_line import EvidenceLine, line_of_match, redact
 from gym_pipeline.diagnose.launcher import LauncherRecord, read_launcher_states
 from gym_pipeline.diagnose.logs import LogFacts, LogHit, LogIncident, scan_logs
 from gym_pipeline.diagnose.manifests import ManifestFacts, read_manifest_facts
@@ -115,6 +116,13 @@ class Evidence:
             except OSError:
                 continue
         return heads
+
+    def first_in_log_heads(self, pattern: re.Pattern[str]) -> tuple[EvidenceLine, re.Match[str]] | None:
+        """The whole line of the first log head where `pattern` matches, and the match."""
+        for log, head in self.log_heads:
+            if match := pattern.search(head):
+                return line_of_match(self.rel(log), head, match), match
+        return None
 
     @property
     def has_anything(self) -> bool:

@@ -19,7 +19,7 @@ from gym_pipeline.diagnose.rules.shell_pitfalls import shell_files
 from gym_pipeline.diagnose.user_scripts import UserFile, joined_commands
 from gym_pipeline.diagnose.vocabulary import CONFIG
 
-_COLLECTION = re.compile(r"\bgym\s+eval\s+run\b|\bgym[-_]pipeline(?:\.cli)?\s+collect\b|\bng_collect_rollouts\b")
+COLLECTION = re.compile(r"\bgym\s+eval\s+run\b|\bgym[-_]pipeline(?:\.cli)?\s+collect\b|\bng_collect_rollouts\b")
 _PROFILE = re.compile(r"\bgym\s+eval\s+profile\b|\bgym[-_]pipeline(?:\.cli)?\s+profile\b|\bng_reward_profile\b")
 _BACKGROUNDED = re.compile(r"(?<![&|])&\s*(?:#.*)?$")
 _WAIT = re.compile(r"(?:^|[;&|]\s*)wait\b")
@@ -34,7 +34,7 @@ def _profiled_before_the_end(file: UserFile) -> tuple[tuple[int, str], tuple[int
         if text.startswith("#"):
             continue
         if collection is None:
-            if _COLLECTION.search(text) and _BACKGROUNDED.search(text):
+            if COLLECTION.search(text) and _BACKGROUNDED.search(text):
                 collection = (number, text)
         elif _WAIT.search(text):
             return None

@@ -19,7 +19,7 @@ from urllib.parse import urlsplit
 
 from gym_pipeline.core.manifest import MANIFEST_FILE
 from gym_pipeline.diagnose.evidence import Evidence
-from gym_pipeline.diagnose.evidence_line import EvidenceLine
+from gym_pipeline.diagnose.evidence_line import EvidenceLine, line_of_match
 from gym_pipeline.diagnose.findings import Finding, affected, keys_of, model_url_of, plural, unique
 from gym_pipeline.diagnose.logs import LogHit
 from gym_pipeline.diagnose.rules.checkpoint_choice import started_model_servers
@@ -168,6 +168,7 @@ def _port_from_the_environment(ev: Evidence) -> tuple[UserFile, int, str, str] |
 
 _NOT_FOUND = re.compile(r"answered HTTP 404")
 _REFUSED = re.compile(r"Connect call failed|Connection refused|ConnectionRefused", re.I)
+_DIALLED = re.compile(r"Connect call failed \('([^']+)'")  # the address a refused connection was made to
 
 
 def _server_gone(ev: Evidence, hit: LogHit, server_hit: LogHit) -> list[Finding]:
@@ -175,7 +176,7 @@ def _server_gone(ev: Evidence, hit: LogHit, server_hit: LogHit) -> list[Finding]
     server had stopped (what stopped it is in its log's last lines when it said; often it did not)."""
     if not _REFUSED.search(hit.text):
         return []
-    dialled = set(re.findall(r"Connect call failed \('([^']+)'", hit.text))
+    dialled = set(_DIALLED.findall(hit.text))
     if dialled and urlsplit(server_hit.groups["url"] or "").hostname not in (*dialled, None):
         return []  # the name was resolved to other addresses only: not where the server listens (another reading's)
     said = next((h.text for h in reversed(ev.hits("model_server_stopped"))
@@ -299,21 +300,19 @@ def rule_host_name_resolves_where_nothing_listens(ev: Evidence) -> list[Finding]
     for log, head in ev.log_heads:
         for refused in _REFUSED_AT.finditer(head):
             host, port = refused["host"], int(refused["port"])
-            dialled = set(re.findall(r"Connect call failed \('([^']+)'", head.splitlines()[
-                head.count("\n", 0, refused.start())]))
+            said = line_of_match(ev.rel(log), head, refused)
+            dialled = set(_DIALLED.findall(said.text))
             address = " and ".join(sorted(dialled))  # IPv4 first
             ipv4 = next((a for a in sorted(dialled) if "." in a), address)
             ours = next(((parts, line) for parts, _, line in servers
                          if parts.port == port and parts.hostname not in (*dialled, host)), None)
             if ours is None:
                 continue
-            number = head.count("\n", 0, refused.start()) + 1
             return [Finding(
                 category=INFRA,
                 title=f"{host} resolves to {address} on this node, where nothing listens: the model server listens on "
                       f"{ours[0].hostname}:{port}, and every connection was refused",
-                evidence=[EvidenceLine(file=ev.rel(log), line=number, text=head.splitlines()[number - 1].strip()),
-                          ours[1]],
+                evidence=[said, ours[1]],
                 cause=f"The run's model URL names {host}; the node's name service (/etc/hosts first) gives "
                       f"{address} for it, not {ours[0].hostname}, where the server started for the run listens. The "
                       "server is up and fine; the name points elsewhere (an /etc/hosts entry rewritten by an image "

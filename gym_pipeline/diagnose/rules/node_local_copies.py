@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from gym_pipeline.diagnose.evidence import Evidence
-from gym_pipeline.diagnose.evidence_line import EvidenceLine, line_of_match
+from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import Finding
 from gym_pipeline.diagnose.user_scripts import lines_matching
 from gym_pipeline.diagnose.vocabulary import CACHE_RESUME
@@ -21,21 +21,21 @@ _SBCAST = re.compile(r"^\s*sbcast\s+(?![^#\n]*\s(?:-\w*f\w*|--force)\b)(?P<args>
 
 
 def rule_stage_copy_not_replaced_by_sbcast(ev: Evidence) -> list[Finding]:
-    refused = next(((log, head, match) for log, head in ev.log_heads if (match := _REFUSED.search(head))), None)
+    refused = ev.first_in_log_heads(_REFUSED)
     if refused is None:
         return []
     call = next(lines_matching(ev.user_files, _SBCAST), None)
     if call is None:
         return []
-    log, head, match = refused
+    said = refused[0]
     file, number, line, sbcast = call
     target = sbcast["args"].split()[-1]
     return [Finding(
         category=CACHE_RESUME,
         title=f"{file.name}:{number} stages the data with `sbcast` without --force: it refused to replace {target}, "
               "which an earlier job left on the node, and the job read that copy",
-        evidence=[EvidenceLine(file=file.name, line=number, text=line.strip()), line_of_match(ev.rel(log), head, match)],
-        cause=f"sbcast copies a file to the job's node but will not overwrite one already there ({ev.rel(log)}: `File "
+        evidence=[EvidenceLine(file=file.name, line=number, text=line.strip()), said],
+        cause=f"sbcast copies a file to the job's node but will not overwrite one already there ({said.file}: `File "
               f"exists`); the script went on, so the run read the copy of {target} that an earlier job staged, not "
               "today's file: whatever changed since (labels fixed, rows added) is missing, and nothing else fails.",
         fix=f"In {file.name}, stage with `sbcast --force {sbcast['args'].strip()}` (or remove the node-local copy "

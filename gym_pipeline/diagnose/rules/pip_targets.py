@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from gym_pipeline.diagnose.evidence import Evidence
-from gym_pipeline.diagnose.evidence_line import EvidenceLine, line_of_match
+from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import Finding
 from gym_pipeline.diagnose.user_scripts import SCRIPT_SUFFIXES, lines_matching
 from gym_pipeline.diagnose.vocabulary import CACHE_RESUME
@@ -23,20 +23,20 @@ _INSTALL_TO_TARGET = re.compile(r"\bpip3?\s+install\b(?![^#\n]*(?:\s-U\b|--upgra
 
 
 def rule_package_kept_by_pip_target(ev: Evidence) -> list[Finding]:
-    kept = next(((log, head, match) for log, head in ev.log_heads if (match := _KEPT.search(head))), None)
+    kept = ev.first_in_log_heads(_KEPT)
     install = next(lines_matching(ev.user_files, _INSTALL_TO_TARGET, SCRIPT_SUFFIXES), None)
     if kept is None or install is None:
         return []
-    log, head, match = kept
+    said, match = kept
     file, number, line, installed = install
     package = match["path"].rstrip("/").rsplit("/", 1)[-1]
     return [Finding(
         category=CACHE_RESUME,
         title=f"{file.name}:{number} installs with `pip install --target {installed['target']}` without --upgrade: "
               f"pip kept the {package} already there, so the run used last time's code",
-        evidence=[EvidenceLine(file=file.name, line=number, text=line.strip()), line_of_match(ev.rel(log), head, match)],
+        evidence=[EvidenceLine(file=file.name, line=number, text=line.strip()), said],
         cause=f"`pip install --target` does not replace a package folder that exists unless given `--upgrade`; it "
-              f"warned and left {match['path']} as it was ({ev.rel(log)}), so whatever imports {package} from "
+              f"warned and left {match['path']} as it was ({said.file}), so whatever imports {package} from "
               f"{installed['target']} ran the version installed before, not the one this script installs. Nothing "
               "fails.",
         fix=f"In {file.name}:{number}, install with `pip install --upgrade --target {installed['target']} ...` (or "

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from gym_pipeline.diagnose.evidence import Evidence
-from gym_pipeline.diagnose.evidence_line import EvidenceLine, line_of_match
+from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import Finding, unique
 from gym_pipeline.diagnose.user_scripts import SCRIPT_SUFFIXES, lines_matching
 from gym_pipeline.diagnose.vocabulary import MODEL_SERVING
@@ -25,19 +25,18 @@ _STILL_LOADING = re.compile(r"\b503\b[^\n]*(?:Service Unavailable|unavailable|lo
 
 
 def rule_readiness_wait_counts_an_error_as_ready(ev: Evidence) -> list[Finding]:
-    loading = next(((log, head, match) for log, head in ev.log_heads if (match := _STILL_LOADING.search(head))), None)
+    loading = ev.first_in_log_heads(_STILL_LOADING)
     if loading is None:
         return []
     for file, number, line, wait in lines_matching(ev.user_files, _WAIT_ON_CURL, SCRIPT_SUFFIXES):
         if _FAIL_OPTION.search(wait["options"] or wait["options2"] or ""):
             continue
-        log, head, match = loading
         return [Finding(
             category=MODEL_SERVING,
             title=f"{file.name}:{number} waits for the model server with `curl` without `-f`: a 503 of a server still "
                   "loading counted as ready, and the collection started before it could answer",
             evidence=unique([EvidenceLine(file=file.name, line=number, text=line.strip()),
-                             line_of_match(ev.rel(log), head, match),
+                             loading[0],
                              *(hit.evidence() for name in ("model_endpoint_silent", "model_endpoint_down")
                                for hit in ev.hits(name)[:1])]),
             cause="curl exits 0 whenever the server answers, whatever the HTTP status, unless given `-f` (`--fail`): "

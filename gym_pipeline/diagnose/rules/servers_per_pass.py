@@ -14,12 +14,12 @@ import re
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import Finding
+from gym_pipeline.diagnose.rules.background_collections import COLLECTION
 from gym_pipeline.diagnose.rules.shell_pitfalls import shell_files
 from gym_pipeline.diagnose.user_scripts import SHELL_LOOP, loop_body
 from gym_pipeline.diagnose.vocabulary import THROUGHPUT_RESOURCES
 
 _STARTS_SERVER = re.compile(r"\bserve-policy\b|\bvllm\s+serve\b|\bsglang\.launch_server\b|\bgym\s+env\s+start\b")
-_COLLECTS = re.compile(r"\bgym\s+eval\s+run\b|\bgym[-_]pipeline(?:\.cli)?\s+collect\b|\bng_collect_rollouts\b")
 _ENDED = ("slurm_time_limit", "ended_by_terminate")
 
 
@@ -37,7 +37,7 @@ def rule_model_server_started_for_every_pass(ev: Evidence) -> list[Finding]:
                 continue
             body = loop_body(lines, number)
             server = next(((n, text) for n, text in body if _STARTS_SERVER.search(text)), None)
-            if server is None or not any(_COLLECTS.search(text) for _, text in body):
+            if server is None or not any(COLLECTION.search(text) for _, text in body):
                 continue
             return [Finding(
                 category=THROUGHPUT_RESOURCES,

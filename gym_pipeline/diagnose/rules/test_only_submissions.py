@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from gym_pipeline.diagnose.evidence import Evidence
-from gym_pipeline.diagnose.evidence_line import EvidenceLine, line_of_match
+from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import Finding
 from gym_pipeline.diagnose.user_scripts import lines_matching
 from gym_pipeline.diagnose.vocabulary import CONFIG
@@ -21,17 +21,16 @@ _TEST_ONLY = re.compile(r"^\s*#SBATCH\s+[^#\n]*--test-only\b|^\s*[^#\n]*\bsbatch
 
 
 def rule_submission_only_tested(ev: Evidence) -> list[Finding]:
-    estimate = next(((log, head, match) for log, head in ev.log_heads if (match := _ESTIMATE.search(head))), None)
+    estimate = ev.first_in_log_heads(_ESTIMATE)
     asked = next(lines_matching(ev.user_files, _TEST_ONLY), None)
     if estimate is None or asked is None:
         return []
-    log, head, match = estimate
     file, number, line, _ = asked
     return [Finding(
         category=CONFIG,
         title=f"{file.name}:{number} asks sbatch for `--test-only`: it printed an estimated start time and submitted "
               "nothing, so no job ran",
-        evidence=[EvidenceLine(file=file.name, line=number, text=line.strip()), line_of_match(ev.rel(log), head, match)],
+        evidence=[EvidenceLine(file=file.name, line=number, text=line.strip()), estimate[0]],
         cause="With `--test-only` sbatch only validates the script and estimates when it would start; it queues no "
               "job and exits 0 (`--parsable` then gives an empty job id). Whatever waited for the job found none, "
               "and the run has no job log, rollouts or profile, though every command succeeded.",

@@ -352,7 +352,7 @@ def rule_proxy_counts_content_length_in_characters(ev: Evidence) -> list[Finding
     """A proxy whose Content-Length is the length of the reply's text in characters, sent encoded as UTF-8: a reply
     with a non-ASCII character is longer in bytes, so clients read it cut short (a JSON error, an answer missing its
     last letters)."""
-    said = next(((log, head, match) for log, head in ev.log_heads if (match := _BODY_CUT.search(head))), None)
+    said = ev.first_in_log_heads(_BODY_CUT)
     if said is None and not ev.artifacts.quality.cut_answers:
         return []
     for proxy in _proxies(ev):
@@ -366,8 +366,7 @@ def rule_proxy_counts_content_length_in_characters(ev: Evidence) -> list[Finding
                 continue
             evidence = [EvidenceLine(file=proxy.name, line=number, text=line.strip())]
             if said is not None:
-                log, head, match = said
-                evidence.append(line_of_match(ev.rel(log), head, match))
+                evidence.append(said[0])
             return [Finding(
                 category=MODEL_SERVING,
                 title=f"{proxy.name}:{number}, the proxy before the model server, sets Content-Length to the length "
