@@ -12,5 +12,7 @@ eval "$(bash scripts/dev-services.sh up slurm)"
 # GYM_PIPELINE_NEMO_GYM line it prints last. Those tests run Gym in a loopback-only network namespace.
 eval "$(bash scripts/install-nemo-gym.sh | tail -n 1)"
 .venv/bin/ruff check gym_pipeline tests benchmarks
+# Two workers: many integration tests spend minutes waiting (Slurm time limits, servers loading) with a core idle;
+# tests/conftest.py keeps each shared service's tests on one worker (--dist loadgroup).
 # --durations: the slowest tests, listed at the end, to keep the run inside CI's 90 minutes.
-exec .venv/bin/python -m pytest --durations=25 "$@"
+exec .venv/bin/python -m pytest -n 2 --dist loadgroup --durations=25 "$@"

@@ -14,6 +14,22 @@ settings.register_profile("ci", derandomize=True, max_examples=60, deadline=None
 settings.register_profile("explore", max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
+# With `-n 2 --dist loadgroup` (scripts/test.sh), the tests of one shared service run one after another on one
+# worker: the single-node Slurm has two CPUs (one test's job would queue behind another's and run out of its wait),
+# and the real NeMo Gym runs prepare and start the servers of one shared install.
+SERVICE_OF_TEST_FILE = {
+    **dict.fromkeys(["test_diagnose_shell_pitfalls.py", "test_diagnose_slurm_scripts.py", "test_launchers_slurm.py",
+                     "test_model_servers.py", "test_stage_launchers.py"], "slurm"),
+    **dict.fromkeys(["test_gym_parity.py", "test_gym_parity_profile.py", "test_nemo_gym_engine.py",
+                     "test_nemo_gym_reverify.py"], "nemo_gym"),
+}
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if service := SERVICE_OF_TEST_FILE.get(item.path.name):
+            item.add_marker(pytest.mark.xdist_group(service))
+
 
 @pytest.fixture(scope="session")
 def fixtures_dir() -> Path:
