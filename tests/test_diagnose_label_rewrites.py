@@ -362,3 +362,20 @@ def test_labels_copied_from_a_web_page_keep_its_invisible_soft_hyphens(tmp_path:
     assert top.title.endswith("but for characters that print as nothing (soft hyphen U+00AD)"), top.title
     assert top.fix.startswith("Remove the invisible characters (soft hyphen U+00AD) from `expected_answer` in "
                               "tasks.jsonl")
+
+
+def test_a_weak_checkpoints_near_misses_on_rows_without_distractors_stay_healthy(tmp_path: Path) -> None:
+    """Rows without `distractors` get the simulated policy's misspellings as wrong answers, one of them the label short
+    of its last letter (`Buenos Aire`): the response gives that answer itself, so it is the model's miss, not an
+    extraction that cut a right answer."""
+    labels = MULTI_WORD | {"What is the capital of Chile?": "Santiago", "What is the capital of Egypt?": "Cairo",
+                           "What is the capital of Norway?": "Oslo", "What is the capital of Japan?": "Tokyo"}
+    rows = [row | {"difficulty": 5} for row in final_answer_rows(labels)]  # hard: mostly wrong answers
+    run = run_scripts(tmp_path, ["cp data.jsonl tasks.jsonl\n" + STAGES.replace("--num-repeats 3", "--num-repeats 6")],
+                      rows=rows)
+
+    near_misses = [row for row in map(json.loads, (run / "rollouts.jsonl").read_text().splitlines())
+                   if row.get("extracted_answer") and row["extracted_answer"] == row["expected_answer"][:-1]]
+    assert len(near_misses) >= 3, "the weak checkpoint gave too few near misses to tell"
+    report = diagnose(run)
+    assert report.category == "healthy", [f.title for f in report.causes]

@@ -609,7 +609,7 @@ def _note_scored_answer(quality: RowQuality, expected: str, answer: ScoredAnswer
         quality.numbers_in_words += extracted.strip().lower() in _NUMBER_WORDS
         quality.number_example = quality.number_example or here
         return
-    if _cut_short(expected, extracted):
+    if _cut_short(expected, extracted) and not _answered_as(answer.last_line, extracted):
         quality.cut_answers += 1
         quality.cut_example = quality.cut_example or here
         return
@@ -778,6 +778,16 @@ def _cut_from_response(last_line: str, extracted: str) -> bool:
     a few characters cut off mid-word: the extraction ate into the answer."""
     given = last_line.strip().rstrip(".")
     return any(_cut_short(text.strip(), extracted.strip()) for text in (given, given.rsplit(":", 1)[-1]))
+
+
+def _answered_as(last_line: str | None, extracted: str) -> bool:
+    """The response's last line gives `extracted` as its whole answer: a model's own near miss (`Pari` for `Paris`),
+    not an answer the extraction cut."""
+    if not last_line:
+        return False
+    given = last_line.strip()
+    return _comparable(extracted) in {_comparable(text) for text in (given, given.rsplit(":", 1)[-1],
+                                                                      _marked_answer(given) or "")}
 
 
 def _joined_alternative(expected: str, extracted: str) -> str | None:
