@@ -1,6 +1,6 @@
 """Build the FORTY-EIGHTH HELD-OUT set of the diagnosis corpus: real failed and healthy run folders, labelled, written blind.
 
-    PYTHONPATH=. .venv/bin/python scripts/diagnosis_corpus/held_out.py --out tests/data/diagnosis_corpus/held_out [--only CASE ...]
+    PYTHONPATH=. .venv/bin/python scripts/diagnosis_corpus/forty_eighth_held_out.py --out tests/data/diagnosis_corpus/forty_eighth_held_out [--only CASE ...]
 
 This set was written after the forty-seven earlier sets (first_held_out.py ... forty_seventh_held_out.py), from the guides
 alone (the NeMo Gym debugging guide, the reward profiling guide, the task-folder troubleshooting guide,
@@ -452,4 +452,4 @@ def cache_resume_builtin_gunzip_keeps_last_weeks_unpacked_tasks_because_it_never
 
 
 if __name__ == "__main__":
-    sys.exit(main("held_out", __file__, __doc__))
+    sys.exit(main("forty_eighth_held_out", __file__, __doc__))
