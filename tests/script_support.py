@@ -59,7 +59,8 @@ def run_scripts(tmp_path: Path, scripts: list[str], checkpoint_of_script: list[i
             (run / "run_eval.sh").write_text("#!/bin/bash\n" + script.replace("URL", f"http://127.0.0.1:{ports[index]}/v1")
                                              .replace("CKPT", checkpoints[index].name))
             with (run / "logs" / f"run_eval_{number}.log").open("w") as log:
-                subprocess.run([shell, "run_eval.sh"], cwd=run, stdout=log, stderr=subprocess.STDOUT, timeout=180)
+                subprocess.run([shell, "run_eval.sh"], cwd=run, stdin=subprocess.DEVNULL, stdout=log,  # cron's: no terminal
+                               stderr=subprocess.STDOUT, timeout=180)
     finally:
         for server in servers:
             server.terminate()
