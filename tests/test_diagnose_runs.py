@@ -728,13 +728,13 @@ def test_labels_keeping_a_spreadsheets_text_apostrophe_name_the_export_and_the_s
     assert top.fix.startswith("In prep_data.py, strip the markup when reading answers.csv.")
 
 
-@pytest.mark.parametrize("number_format", ["narrow column", "currency", "general"])
+@pytest.mark.parametrize("number_format", ["narrow column", "currency", "formulas shown", "general"])
 def test_labels_exported_in_a_spreadsheets_number_format_name_the_export_and_the_format(run, policy_endpoint,
                                                                                         number_format):
     """The labelling sheet's answer column shows its numbers in a display format, and its CSV export writes them as
     shown: in a 3-character column every longer number in scientific notation (5050 as 5.1E+03), in Currency format
-    with a dollar sign and cents (36 as $36.00). prep_data.py reads labels no exact answer equals. The General format
-    exports the numbers as they are, and the run is healthy."""
+    with a dollar sign and cents (36 as $36.00), with its formulas shown (the sum's cell as `=5000+50`). prep_data.py
+    reads labels no exact answer equals. The General format exports the numbers as they are, and the run is healthy."""
     (run / "prep_data.py").write_text(PREP_FROM_SHEET)
 
     def shown(label):
@@ -742,6 +742,8 @@ def test_labels_exported_in_a_spreadsheets_number_format_name_the_export_and_the
             return label
         if number_format == "currency":
             return f"${int(label):,.2f}"
+        if number_format == "formulas shown":
+            return f"={int(label) - 7}+7"
         return f"{int(label):.1E}" if len(label) > 3 else label
 
     def exported(labels):
@@ -758,7 +760,8 @@ def test_labels_exported_in_a_spreadsheets_number_format_name_the_export_and_the
         return
     top = report.causes[0]
     assert changed >= 10 and (top.category, top.id) == ("data_schema", "labels_in_a_spreadsheets_display_format")
-    shown_as = {"narrow column": "scientific notation", "currency": "currency"}[number_format]
+    shown_as = {"narrow column": "scientific notation", "currency": "currency", "formulas shown": "formula"}[
+        number_format]
     assert f"in a spreadsheet's {shown_as} format" in top.title
     assert "Table files in the run folder: answers.csv" in top.cause
     assert top.fix.startswith("Export the labels again from answers.csv with the answer column formatted as")

@@ -47,7 +47,9 @@ Collected while `artifacts` streams the files, one row at a time, in bounded mem
 
 from __future__ import annotations
 
+import ast
 import math
+import operator
 import re
 import unicodedata
 from collections import Counter
@@ -842,6 +844,38 @@ _PERCENTAGE = re.compile(r"(?P<number>-?\d+(?:\.\d+)?)\s*%")
 _ACCOUNTING_NEGATIVE = re.compile(r"\((?P<number>\d+(?:\.\d+)?)\)")
 _CURRENCY = re.compile(r"(?:[$€£¥]\s?(?P<before>-?\d+(?:\.\d+)?)|(?P<after>-?\d+(?:\.\d+)?)\s?[€£])")
 SCIENTIFIC, PERCENTAGE, ACCOUNTING, CURRENCY = "scientific notation", "percentage", "accounting", "currency"
+FORMULA = "formula"
+# a cell's formula as text: `=6*7`, `=SUM(B2:B4)`, `=B2*2`
+_FORMULA = re.compile(r"=\s*(?P<formula>[\w\s.+\-*/^(),:$]+)")
+_CELL_OR_FUNCTION = re.compile(r"\b(?:[A-Z]{1,3}\$?\d+|[A-Z]{2,}\()")
+_ARITHMETIC = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv,
+               ast.Pow: operator.pow}
+
+
+def _arithmetic_value(formula: str) -> float | None:
+    """The value of a formula of numbers and + - * / ^ (`6*7`), else None (cells, functions, anything else)."""
+    try:
+        tree = ast.parse(formula.replace("^", "**"), mode="eval").body
+    except SyntaxError:
+        return None
+
+    def value(node: ast.expr) -> float | None:
+        if isinstance(node, ast.Constant) and isinstance(node.value, int | float):
+            return float(node.value)
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+            inner = value(node.operand)
+            return None if inner is None else -inner
+        if isinstance(node, ast.BinOp) and type(node.op) in _ARITHMETIC:
+            left, right = value(node.left), value(node.right)
+            if left is None or right is None or (isinstance(node.op, ast.Pow) and abs(right) > 64):
+                return None
+            try:
+                return _ARITHMETIC[type(node.op)](left, right)
+            except ZeroDivisionError:
+                return None
+        return None
+
+    return value(tree)
 
 
 _YES_NO = {"yes": "true", "y": "true", "on": "true", "no": "false", "n": "false", "off": "false"}
@@ -853,9 +887,10 @@ def _boolean_for_yes_no(expected: str, extracted: str) -> bool:
 
 
 def spreadsheet_format(expected: str, extracted: str) -> str | None:
-    """The display format of a spreadsheet (`scientific notation`, `percentage`, `accounting`, `currency`) in which
-    `expected` writes the number `extracted` gives (`3.2E+07` for 31536000: rounded in a narrow column; `25%` for 0.25;
-    `(8)` for -8; `$120.00` for 120): a label column exported as the sheet shows it."""
+    """The display format of a spreadsheet (`scientific notation`, `percentage`, `accounting`, `currency`, `formula`)
+    in which `expected` writes the number `extracted` gives (`3.2E+07` for 31536000: rounded in a narrow column; `25%`
+    for 0.25; `(8)` for -8; `$120.00` for 120; `=6*7` for 42, the formulas shown): a label column exported as the
+    sheet shows it."""
     answer_text = extracted.strip().replace(",", "")
     if not _NUMBER.fullmatch(answer_text):
         return None
@@ -869,6 +904,10 @@ def spreadsheet_format(expected: str, extracted: str) -> str | None:
         return ACCOUNTING if answer < 0 and -float(negative["number"]) == answer else None
     if (money := _CURRENCY.fullmatch(label)) is not None:
         return CURRENCY if float(money["before"] or money["after"]) == answer else None
+    if (formula := _FORMULA.fullmatch(expected.strip())) is not None:  # the formula's text, not its value
+        computed = _arithmetic_value(formula["formula"])
+        return FORMULA if (math.isclose(computed, answer, rel_tol=1e-9) if computed is not None
+                           else bool(_CELL_OR_FUNCTION.search(formula["formula"]))) else None
     return None
 
 

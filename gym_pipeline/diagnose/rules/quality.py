@@ -17,6 +17,7 @@ from gym_pipeline.diagnose.findings import Finding, model_url_of, path_of, plura
 from gym_pipeline.diagnose.row_quality import (
     ACCOUNTING,
     CURRENCY,
+    FORMULA,
     HTML_ENTITY,
     PERCENTAGE,
     SCIENTIFIC,
@@ -223,6 +224,10 @@ _FORMATS = {
                  "as plain numbers (General or Number, not Accounting, which writes a negative number in parentheses)"),
     CURRENCY: ("formats the column as Currency, which adds the currency sign and the cents",
                "as plain numbers (General or Number, not Currency: no currency sign)"),
+    FORMULA: ("computes the answers with formulas and was exported showing them ('Show formulas' on, or cells read "
+              "without their computed values), so the cells' formula text was written",
+              "as values, the formulas' results (turn 'Show formulas' off; openpyxl's `load_workbook(data_only=True)` "
+              "reads the values)"),
 }
 
 
