@@ -254,7 +254,7 @@ def rule_labels_in_a_spreadsheets_display_format(ev: Evidence) -> list[Finding]:
               f"for {answer}): no exact answer equals them, so every such task scores 0."
               + (f" Table files in the run folder: {source}." if tables else ""),
         fix=f"Export the labels again from {source} with the answer column formatted {instead}: `{answer}`, not "
-            f"`{label}`; or build the data from the original numbers. Check a few labels by eye, then materialize "
+            f"`{label}`; or build the data from the original numbers. Check a few labels (`expected_answer`) by eye, then materialize "
             f"again and collect. The materialized rows: {path_of(a.materialized)}.",
     )]
 
