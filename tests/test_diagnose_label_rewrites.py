@@ -379,3 +379,24 @@ def test_a_weak_checkpoints_near_misses_on_rows_without_distractors_stay_healthy
     assert len(near_misses) >= 3, "the weak checkpoint gave too few near misses to tell"
     report = diagnose(run)
     assert report.category == "healthy", [f.title for f in report.causes]
+
+
+@pytest.mark.parametrize("tidy", [".replace(' ', '_')", ".strip()"])
+def test_labels_made_slugs_by_the_preparation_script(tmp_path: Path, tidy: str) -> None:
+    """The preparation script writes each label as the slug the team's answer pages use (`New_Delhi`): right answers
+    of several words score 0. Named with the script's line; tidied with `.strip()` only, healthy."""
+    body = f"        row['expected_answer'] = row['expected_answer']{tidy}  # as in the answer pages' URLs\n"
+    run = prepared_run(tmp_path, body, final_answer_rows(MULTI_WORD, case_sensitive=False))
+
+    report = diagnose(run)
+
+    if tidy == ".strip()":
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("data_schema", "expected_answers_without_spaces"), [
+        f.title for f in report.causes]
+    assert top.title.endswith("answers of several words scored 0 are their `expected_answer` with underscores between "
+                              "the words instead of spaces: the labels are slugs, not the answers (prep_data.py:5)")
+    assert top.fix.startswith("In prep_data.py line 5, take `expected_answer` from the answer itself, not from its "
+                              "slug")

@@ -156,8 +156,9 @@ class RowQuality:
     typographic_answers_example: EvidenceLine | None = None
     typographic_chars: Counter[str] = field(default_factory=Counter)  # the characters plain typography changes
     # ... scored 0: the answer's words glued together are the expected answer (`NewDelhi` expected, `New Delhi` given)
-    despaced_labels: int = 0
+    despaced_labels: int = 0  # ... scored 0: the label is the answer's words joined without spaces (or by `_`, `-`)
     despaced_label_example: EvidenceLine | None = None
+    despaced_joiner: str = ""  # what joins the label's words in the first example: "", "_" or "-"
     # answers given in a marked form (`\boxed{}`, `Final answer:`) that are not the expected answer, scored full reward
     credited_other: int = 0
     credited_other_example: EvidenceLine | None = None
@@ -568,9 +569,10 @@ def _note_scored_answer(quality: RowQuality, expected: str, answer: ScoredAnswer
             quality.typographic_answers += 1
             quality.typographic_answers_example = quality.typographic_answers_example or here
         return
-    if _despaced(expected, extracted):
+    if (joiner := _words_joined_by(expected, extracted)) is not None:
         quality.despaced_labels += 1
-        quality.despaced_label_example = quality.despaced_label_example or here
+        if quality.despaced_label_example is None:
+            quality.despaced_label_example, quality.despaced_joiner = here, joiner
         return
     if _DECIMAL.fullmatch(extracted.strip()) and expected.strip().lstrip("-").isdigit() \
             and int(float(extracted)) == int(expected):
@@ -933,10 +935,14 @@ _TYPOGRAPHIC = str.maketrans({
 })
 
 
-def _despaced(expected: str, extracted: str) -> bool:
-    """Whether `expected` is the words of `extracted` glued together, without the spaces between them."""
-    return (len(extracted.split()) > 1 and not any(c.isspace() for c in expected.strip())
-            and "".join(extracted.split()).casefold() == expected.strip().casefold())
+def _words_joined_by(expected: str, extracted: str) -> str | None:
+    """What joins the words of `extracted` in `expected` instead of spaces: nothing (`NewDelhi`), an underscore or
+    a hyphen (a slug: `New_Delhi`, `new-delhi`); None when `expected` is not the answer's words so joined."""
+    words, label = extracted.split(), expected.strip().casefold()
+    if len(words) < 2 or any(c.isspace() for c in label):
+        return None
+    return next((joiner for joiner in ("", "_", "-") if joiner.join(words).casefold() == label
+                 and (joiner == "" or joiner not in extracted)), None)
 
 
 def _plain(text: str) -> str:

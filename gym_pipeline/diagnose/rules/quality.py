@@ -1339,11 +1339,14 @@ _REMOVES_EVERY_SPACE = re.compile(r"""(?:''|"")\.join\(\s*[\w.\[\]"']+\.split\(\
 
 def rule_expected_answers_without_spaces(ev: Evidence) -> list[Finding]:
     """Answers of several words scored 0 whose words glued together are their expected answer: labels cleaned by
-    removing every space (`"".join(label.split())`), not only the stray ones."""
+    removing every space (`"".join(label.split())`), not only the stray ones; or joined by `_` or `-`: the labels
+    were taken from a slug (an identifier or URL form of the answer: `New_Delhi`)."""
     a = ev.artifacts
     quality = a.quality
     if quality.despaced_labels < MISSCORED_MIN_ROWS or quality.despaced_label_example is None:
         return []
+    if quality.despaced_joiner:
+        return [_slug_labels(ev, quality.despaced_labels, quality.despaced_label_example, quality.despaced_joiner)]
     glue = next(iter(lines_matching(ev.user_files, _REMOVES_EVERY_SPACE, {".py"})), None)
     label, exports = label_source(ev.user_files) or (None, [])
     where = (glue[0].name, glue[1], glue[2].strip()) if glue else (
@@ -1367,6 +1370,32 @@ def rule_expected_answers_without_spaces(ev: Evidence) -> list[Finding]:
             + "then materialize again and collect (or score the stored responses again); the materialized rows: "
             f"{path_of(a.materialized)}.",
     )]
+
+
+_JOINER_NAMES = {"_": "underscores", "-": "hyphens"}
+
+
+def _slug_labels(ev: Evidence, count: int, example: EvidenceLine, joiner: str) -> Finding:
+    """Labels whose words are joined by `_` or `-`: a slug column (for URLs, file names, identifiers) taken for the
+    answers, or a clean-up that replaced spaces."""
+    joined = _JOINER_NAMES[joiner]
+    replaces = re.compile(rf"""\.replace\(\s*(['"]) \1\s*,\s*(['"]){re.escape(joiner)}\2\s*\)|\bslug""", re.I)
+    named = next(iter(lines_matching(ev.user_files, replaces, {".py", ".sh", ".sql", ".yaml", ".yml"})), None)
+    return Finding(
+        category=DATA_SCHEMA,
+        title=f"{count} answers of several words scored 0 are their `expected_answer` with {joined} between the words "
+              "instead of spaces: the labels are slugs, not the answers"
+              + (f" ({named[0].name}:{named[1]})" if named else ""),
+        evidence=[example, *([EvidenceLine(file=named[0].name, line=named[1], text=named[2].strip())] if named else [])],
+        cause=f"The expected answers of several words are written with {joined} for spaces, the form a slug column "
+              "keeps for URLs, file names and identifiers (or a clean-up that replaced the spaces): no answer writes "
+              "them so, and correct answers to those tasks score 0 while one-word ones score.",
+        fix=(f"In {named[0].name} line {named[1]}, take" if named else "Take")
+            + f" `expected_answer` from the answer itself, not from its slug (a column kept for URLs and identifiers); "
+            f"where only the slug exists, put the spaces back (replace the {joined[:-1]} `{joiner}` by a space). Then "
+            f"materialize again and collect (or score the stored responses again); the materialized rows: "
+            f"{path_of(ev.artifacts.materialized)}.",
+    )
 
 
 def _characters(counts: Counter[str]) -> str:
