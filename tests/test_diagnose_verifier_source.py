@@ -100,7 +100,11 @@ def test_module_state_an_async_verify_writes_across_an_await_is_a_race(tmp_path)
     source = ("import asyncio\n_CURRENT = {}\n\n\nasync def verify(self, body):\n"
               "    _CURRENT['expected'] = body.expected_answer\n{wait}    return _CURRENT['expected'] == body.answer\n")
     (tmp_path / "app.py").write_text(source.replace("{wait}", "    await asyncio.sleep(0)\n"))
-    assert state_shared_across_awaits(verifier_sources(tmp_path), tmp_path) == ("app.py", 2, "_CURRENT")
+    shared = ("app.py", 2, "_CURRENT", "body.expected_answer")
+    assert state_shared_across_awaits(verifier_sources(tmp_path), tmp_path) == shared
+    annotated = source.replace("_CURRENT = {}", "_CURRENT: dict = {}")  # declared with a type
+    (tmp_path / "app.py").write_text(annotated.replace("{wait}", "    await asyncio.sleep(0)\n"))
+    assert state_shared_across_awaits(verifier_sources(tmp_path), tmp_path) == shared
     (tmp_path / "app.py").write_text(source.replace("{wait}", ""))  # no await: requests cannot interleave inside it
     assert state_shared_across_awaits(verifier_sources(tmp_path), tmp_path) is None
 

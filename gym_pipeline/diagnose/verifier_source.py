@@ -300,12 +300,14 @@ def broad_handlers(sources: list[Path], run_dir: Path) -> list[tuple[str, int, s
             if isinstance(handler, ast.ExceptHandler) and (handler.type is None or isinstance(handler.type, ast.Name)
                                                            and handler.type.id in ("Exception", "BaseException"))]
 
-def state_shared_across_awaits(sources: list[Path], run_dir: Path) -> tuple[str, int, str] | None:
-    """(file, line, name) of a module-level variable that an async `verify` writes and that outlives an `await` in
-    it: concurrent requests overwrite each other's values (a race that grades one answer against another's label)."""
+def state_shared_across_awaits(sources: list[Path], run_dir: Path) -> tuple[str, int, str, str] | None:
+    """(file, line, name, the value put there) of a module-level variable that an async `verify` writes and that
+    outlives an `await` in it: concurrent requests overwrite each other's values (a race that grades one answer
+    against another's label)."""
     for shown, _, tree in _parsed_sources(sources, run_dir):
-        module_names = {target.id: node.lineno for node in tree.body if isinstance(node, ast.Assign)
-                        for target in node.targets if isinstance(target, ast.Name)}
+        module_names = {target.id: node.lineno for node in tree.body if isinstance(node, ast.Assign | ast.AnnAssign)
+                        for target in (node.targets if isinstance(node, ast.Assign) else [node.target])
+                        if isinstance(target, ast.Name)}
         for node in ast.walk(tree):
             if not isinstance(node, ast.AsyncFunctionDef) or node.name not in _VERIFY_FUNCTIONS:
                 continue
@@ -316,7 +318,7 @@ def state_shared_across_awaits(sources: list[Path], run_dir: Path) -> tuple[str,
                 for target in targets:
                     base = target.value if isinstance(target, ast.Subscript | ast.Attribute) else None
                     if isinstance(base, ast.Name) and base.id in module_names:
-                        return shown, module_names[base.id], base.id
+                        return shown, module_names[base.id], base.id, ast.unparse(inner.value)
     return None
 
 

@@ -746,7 +746,8 @@ def _with_the_verifiers_lines(ev: Evidence, rule: str, finding: Finding) -> Find
         return finding
     race = (f" {shared[0]}:{shared[1]} keeps the request being verified in the module-level `{shared[2]}`, which "
             "`verify` writes and reads back across an `await`: concurrent requests overwrite it, so an answer is "
-            f"graded against another row's label. Keep per-request values in local variables, not in `{shared[2]}`."
+            f"graded against another row's label. Keep per-request values in local variables, not in `{shared[2]}`: "
+            f"compare with `{shared[3]}` itself."
             if shared else "")
     code = ("In the verifier's code: " + "; ".join(f"{file}:{number} `{text}`" for file, number, text in lines) + "."
             if lines else "") + _one_sided(lines) + _signed_tolerance(lines) \
