@@ -1,6 +1,6 @@
 """Build the FORTY-NINTH HELD-OUT set of the diagnosis corpus: real failed and healthy run folders, labelled, written blind.
 
-    PYTHONPATH=. .venv/bin/python scripts/diagnosis_corpus/held_out.py --out tests/data/diagnosis_corpus/held_out [--only CASE ...]
+    PYTHONPATH=. .venv/bin/python scripts/diagnosis_corpus/forty_ninth_held_out.py --out tests/data/diagnosis_corpus/forty_ninth_held_out [--only CASE ...]
 
 This set was written after the forty-eight earlier sets (first_held_out.py ... forty_eighth_held_out.py), from the guides
 alone (the NeMo Gym debugging guide, the reward profiling guide, the task-folder troubleshooting guide,
@@ -535,4 +535,4 @@ def verifier_runtime_stage_workspace_verifier_compares_answer_and_label_with_is_
 
 
 if __name__ == "__main__":
-    sys.exit(main("held_out", __file__, __doc__))
+    sys.exit(main("forty_ninth_held_out", __file__, __doc__))
