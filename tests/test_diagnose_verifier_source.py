@@ -549,6 +549,31 @@ def test_a_string_method_compared_without_being_called_is_named(tmp_path, call):
     assert any(evidence.where.endswith(f"verifiers/mine.py:{line}") for evidence in top.evidence)
 
 
+SAME_OBJECT = FINAL_LINE + '''def score(row, response_text):
+    answer = _final(response_text).lower()
+    label = str(row["expected_answer"]).strip().lower()
+    return {"reward": 1.0 if answer COMPARE label else 0.0, "expected_answer": row["expected_answer"],
+            "extracted_answer": answer}
+'''
+
+
+@pytest.mark.parametrize("compare", ["is", "=="])
+def test_a_verify_comparing_with_is_is_named_with_its_line(tmp_path, compare):
+    """The verifier compares `answer is label`: two strings made apart are two objects, so right answers score 0 (a
+    one-letter answer may be one shared object and score). With `==`, the run is healthy."""
+    report = _scored_by(tmp_path, SAME_OBJECT.replace("COMPARE", compare))
+
+    if compare == "==":
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert top.category == "verifier_runtime", top.title
+    line = next(n for n, text in enumerate(SAME_OBJECT.splitlines(), 1) if "COMPARE" in text)
+    assert f"mine.py:{line} `return {{\"reward\": 1.0 if answer is label else 0.0," in top.fix
+    assert "compares with `is`, which asks whether two values are one object" in top.fix
+    assert "compare with `==`" in top.fix
+
+
 PART_OF_LABEL = FINAL_LINE + '''def score(row, response_text):
     answer = _final(response_text).lower()
     label = str(row["expected_answer"]).lower()

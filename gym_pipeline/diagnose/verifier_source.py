@@ -139,6 +139,28 @@ def uncalled_methods(sources: list[Path], run_dir: Path) -> list[tuple[str, int,
     return sorted(found)
 
 
+def _singleton(node: ast.expr) -> bool:
+    return isinstance(node, ast.Constant) and (node.value is None or isinstance(node.value, bool)) \
+        or isinstance(node, ast.Name) and node.id in ("None", "True", "False", "NotImplemented", "Ellipsis")
+
+
+def identity_comparisons(sources: list[Path], run_dir: Path) -> list[tuple[str, int, str]]:
+    """(file, line, text) of each `is` (`is not`) of the verifiers' code between two values that are not None, True
+    or False (`answer is label`): whether they are one object, not whether they are equal; two equal strings made
+    apart are two objects, so the test is false for right answers."""
+    found = set()
+    for shown, rows, tree in _parsed_sources(sources, run_dir):
+        for compare in ast.walk(tree):
+            if not isinstance(compare, ast.Compare):
+                continue
+            sides = [compare.left, *compare.comparators]
+            for index, operator in enumerate(compare.ops):
+                if isinstance(operator, ast.Is | ast.IsNot) and not (_singleton(sides[index])
+                                                                      or _singleton(sides[index + 1])):
+                    found.add((shown, compare.lineno, rows[compare.lineno - 1].strip()))
+    return sorted(found)
+
+
 def mutable_defaults(sources: list[Path], run_dir: Path) -> list[tuple[str, int, str, str]]:
     """(file, line, the def line, parameter) of each function of the verifiers' code whose parameter defaults to a
     new set, list or dict (`seen: set = set()`): made once, when the function is defined, and shared by every call, so

@@ -328,6 +328,7 @@ from gym_pipeline.diagnose.verifier_source import (
     broad_handlers,
     encoded_texts,
     handlers_giving_full_credit,
+    identity_comparisons,
     mutable_defaults,
     skips_of_another_length,
     state_shared_across_awaits,
@@ -742,7 +743,8 @@ def _with_the_verifiers_lines(ev: Evidence, rule: str, finding: Finding) -> Find
     uncalled = uncalled_methods(sources, run_dir)[:1] if rule == "matching_answers_scored_zero" else []
     skips = skips_of_another_length(sources, run_dir)[:1] if _BLAMES_THE_VERIFIERS[rule] == EXTRACTION else []
     kept = mutable_defaults(sources, run_dir)[:1] if rule == "matching_answers_scored_zero" else []
-    if not any((lines, shared, credits, undefined, encoded, uncalled, skips, kept)):
+    same_object = identity_comparisons(sources, run_dir)[:1] if rule not in _CREDITS_WRONG_ANSWERS else []
+    if not any((lines, shared, credits, undefined, encoded, uncalled, skips, kept, same_object)):
         return finding
     race = (f" {shared[0]}:{shared[1]} keeps the request being verified in the module-level `{shared[2]}`, which "
             "`verify` writes and reads back across an `await`: concurrent requests overwrite it, so an answer is "
@@ -775,6 +777,12 @@ def _with_the_verifiers_lines(ev: Evidence, rule: str, finding: Finding) -> Find
                 f"call (`{parameter}=None`, then `{parameter} = set() if {parameter} is None else {parameter}`), or "
                 f"keep it local. {code}").rstrip()
         lines = [(file, number, text), *lines][:3]
+    if same_object:  # `is` between two strings: false for equal answers made apart
+        file, number, text = same_object[0]
+        code = (f"{file}:{number} `{text}` compares with `is`, which asks whether two values are one object, not "
+                "whether they are equal: an answer and a label made apart are two objects however alike they read, so "
+                f"right answers score 0; compare with `==` (and `!=` for `is not`). {code}").rstrip()
+        lines = [(file, number, text), *[line for line in lines if line[:2] != (file, number)]][:3]
     if uncalled:  # a comparison with a method object is false whatever the answer: what to change
         file, number, text, method = uncalled[0]
         code = (f"{file}:{number} `{text}` compares with `.{method}` without calling it: a bound method equals no "
