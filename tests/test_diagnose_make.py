@@ -234,3 +234,32 @@ def test_a_shell_style_variable_in_a_make_recipe(tmp_path: Path, written: str) -
     assert top.title == ("Makefile:4 writes $REPEATS in a recipe as in a shell script: make read `$R` and passed "
                          "--num-repeats 'EPEATS'")
     assert "write make's variable as `$(REPEATS)`" in top.fix
+
+
+@pytest.mark.parametrize("one_shell", [False, True])
+def test_a_cd_on_a_recipe_line_of_its_own_is_lost_before_the_next_line(tmp_path: Path, one_shell: bool) -> None:
+    """`cd $(WEEK)` alone on a recipe line: make runs the next line in a new shell, back in the Makefile's folder, and
+    materialize finds no data there. With `.ONESHELL:`, the recipe is one shell and the run is whole."""
+    makefile = ((".ONESHELL:\n" if one_shell else "") + "WEEK := week12\n\neval:\n\tcd $(WEEK)\n"
+                f"\t{SCRIPT_CLI} materialize --input data.jsonl --num-repeats 3 --agent string_match_simple_agent "
+                "--output rollouts_materialized_inputs.jsonl\n"
+                f"\t{SCRIPT_CLI} collect --inputs rollouts_materialized_inputs.jsonl --output rollouts.jsonl "
+                "--model-url $(POLICY) --env string_match --concurrency 4\n"
+                f"\t{SCRIPT_CLI} profile --inputs rollouts_materialized_inputs.jsonl --rollouts rollouts.jsonl\n"
+                "\n.PHONY: eval\n")
+    run = run_scripts(tmp_path, ["mkdir -p week12 && mv data.jsonl week12/\nmake eval POLICY=URL\n"],
+                      files={"Makefile": makefile})
+
+    report = diagnose(run)
+
+    if one_shell:
+        assert (run / "week12" / "rollouts.jsonl").is_file()
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("config", "make_recipe_changes_folder_on_a_line_of_its_own"), [
+        f.title for f in report.causes]
+    number = 5 - 1  # the `cd` line of the Makefile
+    assert top.title.startswith(f"Makefile:{number} changes folder with `cd $(WEEK)` on a recipe line of its own")
+    assert top.fix.startswith(f"In Makefile:{number}, join the `cd` to the commands it is for")
+    assert len(report.causes) == 1, [f.title for f in report.causes]  # materialize's error is what followed

@@ -160,6 +160,7 @@ from gym_pipeline.diagnose.rules.lock_waits import (
 )
 from gym_pipeline.diagnose.rules.loop_outputs import rule_loop_writes_every_item_to_one_output
 from gym_pipeline.diagnose.rules.make_targets import (
+    rule_make_recipe_changes_folder_on_a_line_of_its_own,
     rule_makefile_assignment_overrides_the_environment,
     rule_partial_target_kept_by_make,
     rule_shell_variable_in_a_make_recipe,
@@ -443,6 +444,7 @@ RULES: tuple[Rule, ...] = (
     Rule(1, "task_target_taken_for_a_file", rule_task_target_taken_for_a_file),
     Rule(1, "makefile_assignment_overrides_the_environment", rule_makefile_assignment_overrides_the_environment),
     Rule(1, "shell_variable_in_a_make_recipe", rule_shell_variable_in_a_make_recipe),
+    Rule(1, "make_recipe_changes_folder_on_a_line_of_its_own", rule_make_recipe_changes_folder_on_a_line_of_its_own),
     Rule(1, "command_run_from_a_read_only_folder", rule_command_run_from_a_read_only_folder),
     Rule(1, "warning_raised_as_an_error", rule_warning_raised_as_an_error),
     Rule(1, "shared_memory_full", rule_shared_memory_full),

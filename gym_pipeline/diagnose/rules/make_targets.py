@@ -12,6 +12,8 @@ first failure (a slow server, a short timeout) was fixed; what is wrong now is t
   then `EPEATS`, so the command gets `--num-repeats EPEATS` and refuses it.
 - `MODEL_URL = <staging server>` in the Makefile, meant as a default, and `MODEL_URL=<new server> make eval`: a
   Makefile's assignment wins over the environment (only `?=` yields), so the eval asked the staging server.
+- `cd $(WEEK)` on a recipe line of its own: make runs each recipe line in a shell of its own, so the next line
+  starts in the Makefile's folder again, and the eval reads (or misses) the files there, not the week's.
 """
 
 from __future__ import annotations
@@ -184,3 +186,36 @@ def rule_shell_variable_in_a_make_recipe(ev: Evidence) -> list[Finding]:
                         "variable of the recipe); then run make again.",
                 )]
     return []
+
+
+_FILE_NOT_FOUND = re.compile(r"(?i)\b(?:not found|no such file or directory)\b")
+# a recipe line that only changes folder: `\tcd $(WEEK)` (`@cd`, `-cd`), not `cd x && ...` nor continued with `\`
+_CD_ALONE = re.compile(r"^\t[@+-]*\s*cd\s+(?P<folder>[^\s;&|\\]+)\s*$")
+
+
+def rule_make_recipe_changes_folder_on_a_line_of_its_own(ev: Evidence) -> list[Finding]:
+    for file in ev.user_files:
+        if Path(file.name).name not in MAKEFILE_NAMES or re.search(r"^\.ONESHELL\s*:", file.text, re.M):
+            continue
+        lines = file.text.splitlines()
+        for index, line in enumerate(lines):
+            if (cd := _CD_ALONE.match(line)) is None or not _runs_the_eval(lines, index + 1):
+                continue
+            folder, number = cd["folder"], index + 1
+            missing = ev.first_in_log_heads(_FILE_NOT_FOUND)  # what the commands missed in the Makefile's folder
+            return [Finding(
+                category=CONFIG,
+                title=f"{file.name}:{number} changes folder with `cd {folder}` on a recipe line of its own: make runs "
+                      "the next lines in the Makefile's folder, not in it",
+                evidence=[EvidenceLine(file=file.name, line=number, text=line.strip()),
+                          EvidenceLine(file=file.name, line=number + 1, text=lines[index + 1].strip()),
+                          *([missing[0]] if missing else [])],
+                cause="Make runs each line of a recipe in a shell of its own, so a `cd` ends with its line: the eval "
+                      f"commands after it ran in the Makefile's folder and looked for their files there, not in "
+                      f"{folder}.",
+                fix=f"In {file.name}:{number}, join the `cd` to the commands it is for (`cd {folder} && gym-pipeline "
+                    "materialize ...`, with `\\` at the ends of the lines to keep one shell), or give the commands "
+                    f"paths inside {folder}, or add `.ONESHELL:` to the Makefile; then run make again.",
+            )]
+    return []
+
