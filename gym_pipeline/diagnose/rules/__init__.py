@@ -260,6 +260,7 @@ from gym_pipeline.diagnose.rules.script_values import (
 from gym_pipeline.diagnose.rules.self_redirect import rule_file_emptied_by_a_redirect_onto_its_input
 from gym_pipeline.diagnose.rules.server_restarts import rule_server_restarted_on_other_weights
 from gym_pipeline.diagnose.rules.servers_per_pass import rule_model_server_started_for_every_pass
+from gym_pipeline.diagnose.rules.session_names import rule_server_session_name_taken
 from gym_pipeline.diagnose.rules.settings_files import rule_keys_given_twice_in_settings, rule_octal_numbers_in_settings
 from gym_pipeline.diagnose.rules.settings_reading import rule_settings_read_with_text_tools
 from gym_pipeline.diagnose.rules.settings_run_not_sourced import rule_settings_file_run_instead_of_sourced
@@ -450,6 +451,7 @@ RULES: tuple[Rule, ...] = (
     Rule(1, "shared_memory_full", rule_shared_memory_full),
     Rule(1, "traffic_shaping_throttles_the_run", rule_traffic_shaping_throttles_the_run),
     Rule(1, "known_problems", known_problems(1)),
+    Rule(2, "server_session_name_taken", rule_server_session_name_taken),
     Rule(2, "wrapper_adds_an_option_its_caller_gave", rule_wrapper_adds_an_option_its_caller_gave),
     Rule(2, "checkpoint_deleted_after_it_was_chosen", rule_checkpoint_deleted_after_it_was_chosen),
     Rule(2, "step_padded_as_octal", rule_step_padded_as_octal),
