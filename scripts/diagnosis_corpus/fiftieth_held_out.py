@@ -1,6 +1,6 @@
 """Build the FIFTIETH HELD-OUT set of the diagnosis corpus: real failed and healthy run folders, labelled, written blind.
 
-    PYTHONPATH=. .venv/bin/python scripts/diagnosis_corpus/held_out.py --out tests/data/diagnosis_corpus/held_out [--only CASE ...]
+    PYTHONPATH=. .venv/bin/python scripts/diagnosis_corpus/fiftieth_held_out.py --out tests/data/diagnosis_corpus/fiftieth_held_out [--only CASE ...]
 
 This set was written after the forty-nine earlier sets (first_held_out.py ... forty_ninth_held_out.py), from the guides
 alone (the NeMo Gym debugging guide, the reward profiling guide, the task-folder troubleshooting guide,
@@ -479,4 +479,4 @@ def infra_builtin_eval_service_unit_with_private_tmp_so_publish_step_copies_last
 
 
 if __name__ == "__main__":
-    sys.exit(main("held_out", __file__, __doc__))
+    sys.exit(main("fiftieth_held_out", __file__, __doc__))
