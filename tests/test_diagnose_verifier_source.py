@@ -1,8 +1,10 @@
 """The name a workspace verifier misspelt, and a file it could not open, found in the run folder beside it."""
 
 import json
+import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -704,3 +706,38 @@ def test_a_set_made_once_as_a_default_and_kept_across_requests_is_named(tmp_path
     line = next(n for n, text in enumerate(SHARED_DEFAULT.splitlines(), 1) if text.startswith("def _repeated"))
     assert (f"mine.py:{line} `def _repeated(answer, seen=set()):` gives `seen` a default made once, when the function "
             "is defined, and shared by every call") in top.fix, top.fix
+
+
+@pytest.mark.parametrize("mode", ["unchecked-hash", "timestamp"])
+def test_a_verifier_fix_not_run_because_its_bytecode_was_compiled_unchecked(tmp_path, mode):
+    """The deploy step byte-compiles the verifiers with `--invalidation-mode unchecked-hash`; the verifier is fixed
+    after (the label upper-cased like the answer), and the run still scores with the old bytecode: word answers score
+    0. Compiled with timestamps, Python notices the edit and the run is healthy."""
+    from gym_pipeline.demo import run_demo
+    from gym_pipeline.diagnose import diagnose
+
+    home = tmp_path / "home"
+    (home / "verifiers").mkdir(parents=True)
+    (home / "verifiers" / "mine.py").write_text(ONE_SIDED.replace("EXPECTED", 'str(row["expected_answer"])'))
+    (home / "deploy_verifiers.sh").write_text(f"#!/bin/bash\n# byte-compile the verifiers once, at deploy\n"
+                                              f"{sys.executable} -m compileall -q --invalidation-mode {mode} verifiers/\n")
+    subprocess.run(["bash", "deploy_verifiers.sh"], cwd=home, check=True, timeout=60)
+    time.sleep(1.1)  # the fix lands a second later: a timestamp pyc sees the newer source
+    (home / "verifiers" / "mine.py").write_text(ONE_SIDED.replace("EXPECTED", 'str(row["expected_answer"]).upper()'))
+    (home / "sweep.yaml").write_text("name: mine\nenvironments:\n  - {name: mine, dataset: data/string_match.jsonl, "
+                                     "verifier: 'mine:score'}\nnum_repeats: 2\n")
+    run_demo(home, checkpoint_count=1, quiet=True)
+    run = home / "runs" / "step_0100" / "mine"
+    shutil.copy(home / "deploy_verifiers.sh", run)  # the deploy script kept with the run, as the team does
+
+    report = diagnose(run)
+
+    if mode == "timestamp":
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("cache_resume", "verifier_run_from_unchecked_bytecode"), [
+        f.title for f in report.causes]
+    assert top.title.startswith("deploy_verifiers.sh:3 byte-compiles the verifier with `--invalidation-mode "
+                                "unchecked-hash`: Python runs the .pyc in ")
+    assert "`rm -rf " in top.fix and "__pycache__`" in top.fix

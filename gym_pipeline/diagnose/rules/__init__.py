@@ -291,6 +291,7 @@ from gym_pipeline.diagnose.rules.test_only_submissions import rule_submission_on
 from gym_pipeline.diagnose.rules.test_status import rule_test_passes_whatever_the_agent_did
 from gym_pipeline.diagnose.rules.tool_path import rule_alias_called_in_a_script, rule_pipeline_command_not_on_path
 from gym_pipeline.diagnose.rules.traffic_shaping import rule_traffic_shaping_throttles_the_run
+from gym_pipeline.diagnose.rules.unchecked_bytecode import rule_verifier_run_from_unchecked_bytecode
 from gym_pipeline.diagnose.rules.unconditional_shifts import rule_shift_outside_the_flag_test
 from gym_pipeline.diagnose.rules.unfollowed_links import rule_link_not_followed_on_a_nosymfollow_mount
 from gym_pipeline.diagnose.rules.unpack_refusals import rule_data_kept_by_an_unpacking_tool
@@ -511,6 +512,7 @@ RULES: tuple[Rule, ...] = (
     Rule(5, "package_imported_from_a_stale_deployed_copy", rule_package_imported_from_a_stale_deployed_copy),
     Rule(5, "package_kept_by_pip_target", rule_package_kept_by_pip_target),
     Rule(5, "data_kept_by_an_unpacking_tool", rule_data_kept_by_an_unpacking_tool),
+    Rule(5, "verifier_run_from_unchecked_bytecode", rule_verifier_run_from_unchecked_bytecode),
     Rule(5, "settings_sourced_from_path", rule_settings_sourced_from_path),
     Rule(5, "module_run_from_stale_bytecode", rule_module_run_from_stale_bytecode),
     Rule(5, "resume_with_other_settings_than_its_inputs", rule_resume_with_other_settings_than_its_inputs),
