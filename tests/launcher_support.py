@@ -95,7 +95,8 @@ def slurm_cluster() -> None:
             service_missing("slurm", "sinfo is not installed")
         if states.returncode != 0:
             service_missing("slurm", f"sinfo failed ({states.stderr.strip().splitlines()[-1:]})")
-        found = set(states.stdout.split())
+        # `mixed-`: the backfill scheduler plans a waiting job (another test's, or the user's) on the node: it accepts jobs
+        found = {state.removesuffix("-") for state in states.stdout.split()}
         if {"idle", "mixed", "allocated"} & found:
             return
         if not any(state.startswith("completing") for state in found) or time.monotonic() > deadline:
