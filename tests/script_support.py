@@ -23,8 +23,34 @@ def listening(port: int) -> bool:
 
 
 CLI = " ".join([sys.executable, "-m", "gym_pipeline.cli"])
-MATERIALIZE = (f"{CLI} materialize --input data.jsonl --num-repeats 3 --agent string_match_simple_agent "
-               "--output rollouts_materialized_inputs.jsonl\n")
+
+
+def materialize_line(repeats: int, data: str = "data.jsonl") -> str:
+    """A script's line materializing the string_match rows of `data` `repeats` times each."""
+    return (f"{CLI} materialize --input {data} --num-repeats {repeats} --agent string_match_simple_agent "
+            "--output rollouts_materialized_inputs.jsonl\n")
+
+
+MATERIALIZE = materialize_line(3)
+# A script's wait for its server to accept connections (bash's /dev/tcp, as users write it): format with `port`.
+WAIT_FOR_PORT = "for i in $(seq 60); do (echo > /dev/tcp/127.0.0.1/{port}) 2>/dev/null && break; sleep 1; done\n"
+
+
+def string_match_run(tmp_path: Path, rows: int) -> tuple[Path, Path]:
+    """(a run folder with logs/ and the first `rows` rows of the bundled string_match data as data.jsonl, the demo
+    checkpoint the simulated policy answers them with): for the tests whose script starts its own model server."""
+    checkpoint = demo_checkpoints(tmp_path / "checkpoints", 1, ["string_match"])[0]
+    run = tmp_path / "run"
+    (run / "logs").mkdir(parents=True)
+    bundled = get_environment("string_match").dataset_path.read_text().splitlines(keepends=True)
+    (run / "data.jsonl").write_text("".join(bundled[:rows]))
+    return run, checkpoint
+
+
+def run_eval_script(run: Path, env: dict[str, str] | None = None) -> None:
+    """`bash run_eval.sh > logs/run_eval.log 2>&1` in the run folder, as the user ran it."""
+    with (run / "logs" / "run_eval.log").open("w") as log:
+        subprocess.run(["bash", "run_eval.sh"], cwd=run, stdout=log, stderr=subprocess.STDOUT, timeout=300, env=env)
 
 
 def run_scripts(tmp_path: Path, scripts: list[str], checkpoint_of_script: list[int] | None = None,

@@ -3,18 +3,14 @@ model server's log aside and sends the server SIGHUP to reopen it; the server en
 requests meet nothing (model serving, the rotation's `kill -HUP` named, its rotated log read). Rotating with a copy
 and truncate, without HUP, the run is healthy."""
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from script_support import CLI, MATERIALIZE, WAIT_FOR_PORT, run_eval_script, string_match_run
 
 from gym_pipeline.diagnose import diagnose
-from gym_pipeline.environments import get_environment
 from gym_pipeline.host import free_loopback_port
-from gym_pipeline.serving.checkpoints import demo_checkpoints
 
-CLI = f"{sys.executable} -m gym_pipeline.cli"
 ROTATIONS = {"hangup": "mv logs/model_server.log logs/model_server.log.1\nkill -HUP $(cat model_server.pid)\n",
              "copytruncate": "cp logs/model_server.log logs/model_server.log.1\n: > logs/model_server.log\n"}
 
@@ -23,12 +19,8 @@ ROTATIONS = {"hangup": "mv logs/model_server.log logs/model_server.log.1\nkill -
 def test_a_log_rotation_sending_sighup_ends_the_model_server(tmp_path: Path, rotation: str, script_kept: bool) -> None:
     """With the rotation's script in the run folder, its `kill -HUP` is named; with the node's own (not in the folder),
     the server's log moved aside (`model_server.log.1`) tells that a rotation sent the hangup."""
-    checkpoint = demo_checkpoints(tmp_path / "checkpoints", 1, ["string_match"])[0]
+    run, checkpoint = string_match_run(tmp_path, rows=8)
     port = free_loopback_port()
-    run = tmp_path / "run"
-    (run / "logs").mkdir(parents=True)
-    rows = get_environment("string_match").dataset_path.read_text().splitlines(keepends=True)
-    (run / "data.jsonl").write_text("".join(rows[:8]))
     rotate = run / "rotate_logs.sh" if script_kept else tmp_path / "etc" / "rotate_logs.sh"
     rotate.parent.mkdir(exist_ok=True)
     rotate.write_text("#!/bin/bash\n# hourly (cron): rotate the services' logs and have them reopen"
@@ -36,15 +28,12 @@ def test_a_log_rotation_sending_sighup_ends_the_model_server(tmp_path: Path, rot
     (run / "run_eval.sh").write_text(
         f"#!/bin/bash\n{CLI} serve-policy --port {port} --checkpoint {checkpoint} --latency-ms 300 "
         ">> logs/model_server.log 2>&1 &\necho $! > model_server.pid\n"
-        f"for i in $(seq 60); do (echo > /dev/tcp/127.0.0.1/{port}) 2>/dev/null && break; sleep 1; done\n"
-        f"{CLI} materialize --input data.jsonl --num-repeats 3 --agent string_match_simple_agent "
-        "--output rollouts_materialized_inputs.jsonl\n"
-        f"(sleep 3; bash {rotate} > logs/rotate.log 2>&1) &  # the hour strikes during the collection\n"
+        + WAIT_FOR_PORT.format(port=port) + MATERIALIZE
+        + f"(sleep 3; bash {rotate} > logs/rotate.log 2>&1) &  # the hour strikes during the collection\n"
         f"{CLI} collect --inputs rollouts_materialized_inputs.jsonl --output rollouts.jsonl "
         f"--model-url http://127.0.0.1:{port}/v1 --env string_match --concurrency 2\n"
         "kill $(cat model_server.pid) 2>/dev/null\n")
-    with (run / "logs" / "run_eval.log").open("w") as log:
-        subprocess.run(["bash", "run_eval.sh"], cwd=run, stdout=log, stderr=subprocess.STDOUT, timeout=300)
+    run_eval_script(run)
 
     report = diagnose(run)
 

@@ -8,17 +8,16 @@ server listens on 127.0.0.1:PORT; another run's, on a checkpoint that knows none
 
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from script_support import CLI, WAIT_FOR_PORT, materialize_line, string_match_run
 
 from gym_pipeline.diagnose import diagnose
 from gym_pipeline.environments import get_environment
 from gym_pipeline.host import free_loopback_port
 from gym_pipeline.serving.checkpoints import demo_checkpoints
 
-CLI = " ".join([sys.executable, "-m", "gym_pipeline.cli"])
 HOSTS = "127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\n"
 
 
@@ -34,10 +33,8 @@ def test_a_localhost_url_also_reaches_another_runs_server_on_the_ipv6_loopback(t
     (tmp_path / "hosts").write_text(HOSTS)
     port = free_loopback_port()
     (run / "run_eval.sh").write_text(
-        "#!/bin/bash\n# weekly eval\n"
-        f"{CLI} materialize --input data.jsonl --num-repeats 5 --agent string_match_simple_agent "
-        "--output rollouts_materialized_inputs.jsonl\n"
-        f"{CLI} collect --inputs rollouts_materialized_inputs.jsonl --output rollouts.jsonl "
+        "#!/bin/bash\n# weekly eval\n" + materialize_line(5)
+        + f"{CLI} collect --inputs rollouts_materialized_inputs.jsonl --output rollouts.jsonl "
         f"--model-url http://{host}:{port}/v1 --env string_match --concurrency 4\n"
         f"{CLI} profile --inputs rollouts_materialized_inputs.jsonl --rollouts rollouts.jsonl\n")
     node = (f"mount --bind {tmp_path / 'hosts'} /etc/hosts\n"
@@ -71,23 +68,16 @@ def test_localhost_rewritten_to_another_loopback_address_finds_nothing_listening
     """An image build's `sed` meant for Debian's `127.0.1.1 <hostname>` line also rewrote `127.0.0.1 localhost`:
     `localhost` resolves to 127.0.1.1 (and ::1), where nothing listens, so every request to the model server (up on
     127.0.0.1) is refused. The diagnosis names the name's address (infra). With /etc/hosts as it was, healthy."""
-    checkpoint = demo_checkpoints(tmp_path / "checkpoints", 1, ["string_match"])[0]
-    run = tmp_path / "run"
-    (run / "logs").mkdir(parents=True)
-    rows = get_environment("string_match").dataset_path.read_text().splitlines(keepends=True)
-    (run / "data.jsonl").write_text("".join(rows[:6]))
+    run, checkpoint = string_match_run(tmp_path, rows=6)
     (tmp_path / "hosts").write_text(f"{localhost}\tlocalhost eval-node\n::1\tlocalhost ip6-localhost ip6-loopback\n")
     port = free_loopback_port()
     (run / "run_eval.sh").write_text(
-        "#!/bin/bash\n# weekly eval\n"
-        f"{CLI} materialize --input data.jsonl --num-repeats 2 --agent string_match_simple_agent "
-        "--output rollouts_materialized_inputs.jsonl\n"
-        f"{CLI} collect --inputs rollouts_materialized_inputs.jsonl --output rollouts.jsonl "
+        "#!/bin/bash\n# weekly eval\n" + materialize_line(2)
+        + f"{CLI} collect --inputs rollouts_materialized_inputs.jsonl --output rollouts.jsonl "
         f"--model-url http://localhost:{port}/v1 --env string_match --concurrency 4\n")
     node = (f"mount --bind {tmp_path / 'hosts'} /etc/hosts\n"
             f"{CLI} serve-policy --checkpoint {checkpoint} --host 127.0.0.1 --port {port} > logs/model_server.log 2>&1 &\n"
-            f"for i in $(seq 60); do (echo > /dev/tcp/127.0.0.1/{port}) 2>/dev/null && break; sleep 1; done\n"
-            "bash run_eval.sh > logs/run_eval.log 2>&1\nkill %1\nwait\n")
+            + WAIT_FOR_PORT.format(port=port) + "bash run_eval.sh > logs/run_eval.log 2>&1\nkill %1\nwait\n")
     subprocess.run(["unshare", "--mount", "--propagation", "private", "bash", "-c", node], cwd=run, timeout=300,
                    check=True)
 

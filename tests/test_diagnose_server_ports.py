@@ -4,27 +4,18 @@ MODEL_PORT, where nothing listens, and nothing is collected. The diagnosis names
 From a shell without PORT, the server is on MODEL_PORT and the run is healthy."""
 
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from script_support import CLI, materialize_line, run_eval_script, string_match_run
 
 from gym_pipeline.diagnose import diagnose
-from gym_pipeline.environments import get_environment
 from gym_pipeline.host import free_loopback_port
-from gym_pipeline.serving.checkpoints import demo_checkpoints
-
-CLI = f"{sys.executable} -m gym_pipeline.cli"
 
 
 @pytest.mark.parametrize("notebook_port", [True, False])
 def test_a_server_port_inherited_from_the_environment_is_named_with_its_line(tmp_path: Path, notebook_port: bool) -> None:
-    checkpoint = demo_checkpoints(tmp_path / "checkpoints", 1, ["string_match"])[0]
-    run = tmp_path / "run"
-    (run / "logs").mkdir(parents=True)
-    rows = get_environment("string_match").dataset_path.read_text().splitlines(keepends=True)
-    (run / "data.jsonl").write_text("".join(rows[:6]))
+    run, checkpoint = string_match_run(tmp_path, rows=6)
     (run / "serve.sh").write_text("#!/bin/bash\n# serve.sh CHECKPOINT: on $PORT when set (a second server by hand), "
                                   "else the eval's MODEL_PORT\nPORT=${PORT:-$MODEL_PORT}\necho \"serving on $PORT\"\n"
                                   f"exec {CLI} serve-policy --port $PORT --checkpoint \"$1\" --latency-ms 30\n")
@@ -32,15 +23,13 @@ def test_a_server_port_inherited_from_the_environment_is_named_with_its_line(tmp
         f"#!/bin/bash\nexport MODEL_PORT={free_loopback_port()}\n"
         f"bash serve.sh {checkpoint} > logs/serve.log 2>&1 &\n"
         "for i in $(seq 20); do (echo > /dev/tcp/127.0.0.1/$MODEL_PORT) 2>/dev/null && break; sleep 1; done\n"
-        f"{CLI} materialize --input data.jsonl --num-repeats 2 --agent string_match_simple_agent "
-        "--output rollouts_materialized_inputs.jsonl\n"
-        f"timeout 30 {CLI} collect --inputs rollouts_materialized_inputs.jsonl --output rollouts.jsonl "
+        + materialize_line(2)
+        + f"timeout 30 {CLI} collect --inputs rollouts_materialized_inputs.jsonl --output rollouts.jsonl "
         "--model-url http://127.0.0.1:$MODEL_PORT/v1 --env string_match --concurrency 4\nkill %1\n")
     shell = {key: value for key, value in os.environ.items() if key != "PORT"}
     if notebook_port:  # the login profile's export for the team's notebook server
         shell["PORT"] = str(free_loopback_port())
-    with (run / "logs" / "run_eval.log").open("w") as log:
-        subprocess.run(["bash", "run_eval.sh"], cwd=run, stdout=log, stderr=subprocess.STDOUT, timeout=300, env=shell)
+    run_eval_script(run, env=shell)
 
     report = diagnose(run)
 

@@ -3,28 +3,20 @@ shard, run for real by bash against the simulated policy with a slow start (`--s
 each pass pays the load, and the CI step's budget ends the collection part way (throughput). One server started
 before the loop, the shards fit in the budget and the run is healthy."""
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from script_support import CLI, materialize_line, run_eval_script, string_match_run
 
 from gym_pipeline.diagnose import diagnose
-from gym_pipeline.environments import get_environment
-from gym_pipeline.serving.checkpoints import demo_checkpoints
 
-CLI = f"{sys.executable} -m gym_pipeline.cli"
 SERVE = f"{CLI} serve-policy --port 0 --ready-file $URL_FILE --checkpoint CKPT --latency-ms 30 --slow-start-s 6"
 WAIT = "until [ -s $URL_FILE ] && curl -sf $(cat $URL_FILE)/models > /dev/null; do sleep 1; done"
 
 
 @pytest.mark.parametrize("per_pass", [True, False])
 def test_a_model_server_started_for_every_shard_spends_the_budget_loading(tmp_path: Path, per_pass: bool) -> None:
-    checkpoint = demo_checkpoints(tmp_path / "checkpoints", 1, ["string_match"])[0]
-    run = tmp_path / "run"
-    (run / "logs").mkdir(parents=True)
-    rows = get_environment("string_match").dataset_path.read_text().splitlines(keepends=True)
-    (run / "data.jsonl").write_text("".join(rows[:8]))
+    run, checkpoint = string_match_run(tmp_path, rows=8)
     serve = SERVE.replace("CKPT", str(checkpoint))
     start = f"  URL_FILE=$shard.url\n  {serve} > logs/server.log 2>&1 &\n  SERVER=$!\n  {WAIT}\n"
     loop = ("for shard in shards/part_0?; do\n"
@@ -34,16 +26,13 @@ def test_a_model_server_started_for_every_shard_spends_the_budget_loading(tmp_pa
             + ("  kill $SERVER; wait $SERVER\n" if per_pass else "") + "done\n")
     (run / "collect_shards.sh").write_text("#!/bin/bash\n" + loop)
     (run / "run_eval.sh").write_text(
-        "#!/bin/bash\n"
-        f"{CLI} materialize --input data.jsonl --num-repeats 2 --agent string_match_simple_agent "
-        "--output rollouts_materialized_inputs.jsonl\n"
-        "rm -rf shards && mkdir shards && split -n l/4 -d rollouts_materialized_inputs.jsonl shards/part_\n"
+        "#!/bin/bash\n" + materialize_line(2)
+        + "rm -rf shards && mkdir shards && split -n l/4 -d rollouts_materialized_inputs.jsonl shards/part_\n"
         + ("" if per_pass else f"export URL_FILE=server.url\n{serve} > logs/server.log 2>&1 &\nSERVER=$!\n{WAIT}\n")
         + "# the CI step's budget\n"
         + "timeout 22 bash collect_shards.sh\n" + ("" if per_pass else "kill $SERVER\n")
         + "cat shards/part_0?.rollouts.jsonl > rollouts.jsonl\n")
-    with (run / "logs" / "run_eval.log").open("w") as log:
-        subprocess.run(["bash", "run_eval.sh"], cwd=run, stdout=log, stderr=subprocess.STDOUT, timeout=300)
+    run_eval_script(run)
 
     report = diagnose(run)
 

@@ -4,17 +4,15 @@ read its data though the file is fine. The diagnosis names the mount (infra). On
 
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from script_support import CLI, WAIT_FOR_PORT, materialize_line
 
 from gym_pipeline.diagnose import diagnose
 from gym_pipeline.environments import get_environment
 from gym_pipeline.host import free_loopback_port
 from gym_pipeline.serving.checkpoints import demo_checkpoints
-
-CLI = " ".join([sys.executable, "-m", "gym_pipeline.cli"])
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="mounts a tmpfs in a private mount namespace (unshare needs root)")
@@ -31,14 +29,12 @@ def test_a_data_link_on_a_nosymfollow_mount_cannot_be_opened(tmp_path: Path, opt
     (run / "run_eval.sh").write_text(
         "#!/bin/bash\n# weekly eval: the tasks from the team's shared datasets folder (a link: no stale copies)\n"
         f"ln -sfn {shared} scratch/tasks.jsonl\nwc -l scratch/tasks.jsonl\n"
-        f"{CLI} materialize --input scratch/tasks.jsonl --num-repeats 2 --agent string_match_simple_agent "
-        "--output rollouts_materialized_inputs.jsonl\n"
-        f"{CLI} collect --inputs rollouts_materialized_inputs.jsonl --output rollouts.jsonl "
+        + materialize_line(2, data="scratch/tasks.jsonl")
+        + f"{CLI} collect --inputs rollouts_materialized_inputs.jsonl --output rollouts.jsonl "
         f"--model-url http://127.0.0.1:{port}/v1 --env string_match --concurrency 4\n")
     node = (f"mount -t tmpfs -o {options} tmpfs scratch\n"
             f"{CLI} serve-policy --checkpoint {checkpoint} --port {port} > logs/model_server.log 2>&1 &\n"
-            f"for i in $(seq 60); do (echo > /dev/tcp/127.0.0.1/{port}) 2>/dev/null && break; sleep 1; done\n"
-            "bash run_eval.sh > logs/run_eval.log 2>&1\nkill %1\nwait\n"
+            + WAIT_FOR_PORT.format(port=port) + "bash run_eval.sh > logs/run_eval.log 2>&1\nkill %1\nwait\n"
             "cp -P scratch/tasks.jsonl link_kept && umount scratch && mv link_kept scratch/tasks.jsonl\n")
     subprocess.run(["unshare", "--mount", "--propagation", "private", "bash", "-c", node], cwd=run, timeout=300,
                    check=True)
