@@ -178,6 +178,7 @@ from gym_pipeline.diagnose.rules.pip_targets import rule_package_kept_by_pip_tar
 from gym_pipeline.diagnose.rules.placeholder_labels import rule_placeholder_labels
 from gym_pipeline.diagnose.rules.port_redirects import rule_model_port_redirected_elsewhere
 from gym_pipeline.diagnose.rules.port_taken import rule_model_port_held_by_another_server
+from gym_pipeline.diagnose.rules.private_tmp import rule_results_left_in_a_services_private_tmp
 from gym_pipeline.diagnose.rules.process_limits import rule_process_limits
 from gym_pipeline.diagnose.rules.profiled_run import rule_profile_of_an_older_run, rule_summary_of_an_older_run
 from gym_pipeline.diagnose.rules.progress import rule_interrupted_collection
@@ -433,6 +434,7 @@ RULES: tuple[Rule, ...] = (
     Rule(1, "alias_called_in_a_script", rule_alias_called_in_a_script),
     Rule(1, "array_ids_not_the_files_numbers", rule_array_ids_not_the_files_numbers),
     Rule(1, "steps_queued_inside_the_job", rule_steps_queued_inside_the_job),
+    Rule(1, "results_left_in_a_services_private_tmp", rule_results_left_in_a_services_private_tmp),
     Rule(1, "time_limit_other_than_the_directive", rule_time_limit_other_than_the_directive),
     Rule(1, "time_given_as_minutes_and_seconds", rule_time_given_as_minutes_and_seconds),
     Rule(1, "time_limit_shortened_while_it_ran", rule_time_limit_shortened_while_it_ran),
