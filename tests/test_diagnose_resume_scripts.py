@@ -385,3 +385,42 @@ def test_an_export_into_a_file_of_its_own_is_no_finding(tmp_path: Path) -> None:
     report = diagnose(run)
 
     assert report.category == "healthy", [f.title for f in report.causes]
+
+
+CACHED_PER_CHECKPOINT = """# rollouts cached per checkpoint, under a cheap fingerprint of its folder (no hashing of weights)
+KEY=KEYED
+OUT=cache/$KEY
+if [ -e $OUT/.done ]; then
+  echo "rollouts for this checkpoint already in $OUT, reusing them"
+else
+  mkdir -p $OUT
+  CLI materialize --input data.jsonl --num-repeats 3 --agent string_match_simple_agent --output $OUT/rollouts_materialized_inputs.jsonl
+  CLI collect --inputs $OUT/rollouts_materialized_inputs.jsonl --output $OUT/rollouts.jsonl --model-url URL --env string_match --concurrency 4
+  touch $OUT/.done
+fi
+cp $OUT/rollouts*.jsonl .
+CLI profile --inputs rollouts_materialized_inputs.jsonl --rollouts rollouts.jsonl
+"""
+
+
+@pytest.mark.parametrize("keyed", ['$(ls "../checkpoints/CKPT" | md5sum | cut -c1-12)', "CKPT"])
+def test_a_cache_keyed_on_the_checkpoint_folders_file_names_reuses_another_checkpoints_rollouts(tmp_path: Path,
+                                                                                                keyed: str) -> None:
+    """Two checkpoints' runs of a script that caches rollouts under `ls $CKPT | md5sum`: every step holds the same
+    file names, so the second checkpoint's run reuses the first's rollouts. Keyed on the checkpoint's name, each
+    collects its own and the run is healthy."""
+    script = CACHED_PER_CHECKPOINT.replace("KEYED", keyed).replace("CLI", CLI)
+    run = run_scripts(tmp_path, [script, script], checkpoint_of_script=[0, 1])
+
+    report = diagnose(run)
+
+    if keyed == "CKPT":
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    assert "reusing them" in (run / "logs" / "run_eval_1.log").read_text()
+    top = report.causes[0]
+    assert (top.category, top.id) == ("cache_resume", "done_marker_left_by_an_earlier_run"), [
+        f.title for f in report.causes]
+    assert top.title == ("run_eval.sh:5 reused cached rollouts under a cache key made from file names (run_eval.sh:3): "
+                         "another checkpoint with the same files got the same key")
+    assert top.fix.startswith("In run_eval.sh:3, key the cache on what differs between checkpoints")

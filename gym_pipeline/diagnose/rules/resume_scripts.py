@@ -182,6 +182,8 @@ def rule_done_marker_left_by_an_earlier_run(ev: Evidence) -> list[Finding]:
                 return [_output_of_an_older_checkpoint_taken_for_done(ev, file, number, line, marker, skipped,
                                                                       *servers)]
             continue
+        if (key := _key_of_names(file, marker)) is not None:
+            return [_cache_keyed_on_file_names(file, number, line, marker, skipped, *key)]
         return [Finding(
             category=CACHE_RESUME,
             title=f"{file.name}:{number} skipped the collection because {marker} exists: the rollouts profiled are "
@@ -196,6 +198,47 @@ def rule_done_marker_left_by_an_earlier_run(ev: Evidence) -> list[Finding]:
                 "--resume` decide what is left to do (it checks the inputs); then collect again and profile.",
         )]
     return []
+
+
+# a cache key made from what a folder's listing shows (its file names, sizes, times), not from its contents:
+# `KEY=$(ls "$CKPT" | md5sum)`, `$(du -s ...)`, `$(stat -c %s ...)`
+_KEY_OF_NAMES = re.compile(r"^\s*(?:export\s+|local\s+)?(?P<name>[A-Za-z_]\w*)=[\"']?\$\(\s*(?P<listing>(?:ls|du|stat|find)\b"
+                           r"[^|)]*)\|[^)]*\b(?:md5sum|sha\d*sum|cksum|b2sum)\b")
+
+
+def _key_of_names(file: UserFile, marker: str) -> tuple[int, str, str] | None:
+    """(line, text, variable) of the assignment of a cache key the marker's path uses, when the key hashes a
+    listing of names rather than the files' contents."""
+    for number, text in enumerate(file.text.splitlines(), 1):
+        key = _KEY_OF_NAMES.match(text)
+        if key is not None and re.search(rf"\$\{{?{key['name']}\b", marker + _assigned_path(file, marker)):
+            return number, text.strip(), key["name"]
+    return None
+
+
+def _assigned_path(file: UserFile, marker: str) -> str:
+    """What the variable the marker's path starts with (`$OUT/...`) is set to in the script, or ''."""
+    start = re.match(r"\$\{?(?P<name>[A-Za-z_]\w*)", marker)
+    assigned = assignment_of([file], start["name"]) if start else None
+    return assigned[2].split("=", 1)[1] if assigned else ""
+
+
+def _cache_keyed_on_file_names(file: UserFile, number: int, line: str, marker: str, skipped: EvidenceLine,
+                               key_line: int, key_text: str, key: str) -> Finding:
+    return Finding(
+        category=CACHE_RESUME,
+        title=f"{file.name}:{number} reused cached rollouts under a cache key made from file names "
+              f"({file.name}:{key_line}): another checkpoint with the same files got the same key",
+        evidence=[skipped, EvidenceLine(file=file.name, line=key_line, text=key_text),
+                  EvidenceLine(file=file.name, line=number, text=line.strip())],
+        cause=f"The cache key ${key} hashes a listing of the folder (`{key_text.split('=', 1)[1].strip()}`): its file "
+              "names, not their contents. Every checkpoint of a training run holds the same file names, so this "
+              f"checkpoint got the key of an earlier one, {file.name} found that one's {marker} and skipped the "
+              f"collection ({skipped.file}:{skipped.line}): the rollouts published are the earlier checkpoint's.",
+        fix=f"In {file.name}:{key_line}, key the cache on what differs between checkpoints: the checkpoint's path "
+            "and step, or a digest of its contents (`sha256sum` of the weights' index or config, not `ls`); clear "
+            "the entries made under the old key, then collect again and profile.",
+    )
 
 
 def _branches(lines: list[str], number: int) -> tuple[list[str], list[str]]:
