@@ -1,0 +1,5 @@
+#!/bin/bash
+# weekly eval
+cd /work/wt-h51/tests/data/diagnosis_corpus/held_out/config_gym_fast_fail_server_spinup_timeout_of_four_seconds_shorter_than_servers_take_to_start/run
+/root/.cache/gym-pipeline/nemo-gym/venv/bin/gym eval run --no-serve --agent string_match_simple_agent --input tasks.jsonl --output results/rollouts.jsonl --num-repeats 3 --concurrency 4 ++route_failures_to_sidecar=true ++head_server.port=35157 ++uv_venv_dir=/tmp/ho-config_gym_fast_fail-8zyggriu/server_venvs ++skip_venv_if_present=true
+/root/.cache/gym-pipeline/nemo-gym/venv/bin/gym eval profile --inputs results/rollouts_materialized_inputs.jsonl --rollouts results/rollouts.jsonl
