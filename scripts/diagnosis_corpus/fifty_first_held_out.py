@@ -1,6 +1,6 @@
 """Build the FIFTY-FIRST HELD-OUT set of the diagnosis corpus: real failed and healthy run folders, labelled, written blind.
 
-    PYTHONPATH=. .venv/bin/python scripts/diagnosis_corpus/held_out.py --out tests/data/diagnosis_corpus/held_out [--only CASE ...]
+    PYTHONPATH=. .venv/bin/python scripts/diagnosis_corpus/fifty_first_held_out.py --out tests/data/diagnosis_corpus/fifty_first_held_out [--only CASE ...]
 
 This set was written after the fifty earlier sets (first_held_out.py ... fiftieth_held_out.py), from the guides
 alone (the NeMo Gym debugging guide, the reward profiling guide, the task-folder troubleshooting guide,
@@ -410,4 +410,4 @@ def healthy_taskfolder_dataset_doubles_timeouts_and_verifier_gets_locale_variabl
 
 
 if __name__ == "__main__":
-    sys.exit(main("held_out", __file__, __doc__))
+    sys.exit(main("fifty_first_held_out", __file__, __doc__))
