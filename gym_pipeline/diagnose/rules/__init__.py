@@ -121,6 +121,11 @@ from gym_pipeline.diagnose.rules.git_checkouts import (
     rule_submodule_left_behind_by_a_pull,
 )
 from gym_pipeline.diagnose.rules.gym_run_configs import rule_resume_with_other_settings_than_its_inputs
+from gym_pipeline.diagnose.rules.gym_settings import (
+    rule_model_url_replaced_by_an_endpoint_file,
+    rule_servers_given_too_short_a_spinup_timeout,
+    rule_verification_skipped_by_a_kept_setting,
+)
 from gym_pipeline.diagnose.rules.hand_split_tables import rule_rows_cut_at_quoted_commas
 from gym_pipeline.diagnose.rules.hangup_signals import rule_model_server_ended_by_a_scripts_hangup
 from gym_pipeline.diagnose.rules.heredocs import rule_settings_written_by_a_quoted_heredoc
@@ -499,6 +504,9 @@ RULES: tuple[Rule, ...] = (
     Rule(2, "interrupted_collection", rule_interrupted_collection),
     Rule(2, "one_answer_to_every_task", rule_one_answer_to_every_task),
     Rule(2, "known_problems", known_problems(2)),
+    Rule(3, "verification_skipped_by_a_kept_setting", rule_verification_skipped_by_a_kept_setting),
+    Rule(3, "model_url_replaced_by_an_endpoint_file", rule_model_url_replaced_by_an_endpoint_file),
+    Rule(3, "servers_given_too_short_a_spinup_timeout", rule_servers_given_too_short_a_spinup_timeout),
     Rule(3, "servers_not_ready", rule_servers_not_ready),
     Rule(3, "head_probe", rule_head_probe),
     Rule(4, "sandbox_cannot_reach_model", rule_sandbox_cannot_reach_model),
@@ -647,7 +655,7 @@ def run_rules(ev: Evidence, rules: Iterable[Rule] = RULES) -> list[Finding]:
         findings = [_before_the_resume_is_a_note(finding, given_up) for finding in findings]
     if _collection_complete(ev) and not _latest_run_failed(findings):
         profiled = ev.artifacts.files.profile.is_file()
-        findings = [_superseded_is_a_note(finding, profiled) for finding in findings]
+        findings = [_superseded_is_a_note(finding, profiled, set(ev.logs.files)) for finding in findings]
     return link_causes(findings)
 
 
@@ -688,11 +696,14 @@ _SUPERSEDED_CATEGORIES = frozenset({INFRA, MODEL_SERVING, CONFIG})
 _LOG_SUFFIXES = (".log", ".out", ".err", ".txt")
 
 
-def _superseded_is_a_note(finding: Finding, profiled: bool) -> Finding:
+def _superseded_is_a_note(finding: Finding, profiled: bool, logs: set[str]) -> Finding:
     """In a complete run, a serving, infra or config error that only a log shows did not stop the collection that
     wrote these outputs (an earlier attempt's, or one after it): worth a note, not a fault. Unless it is the profile
-    stage's and there is no profile: that stage, after the collection, is what it stopped."""
-    only_in_logs = finding.evidence and all(line.file.endswith(_LOG_SUFFIXES) for line in finding.evidence)
+    stage's and there is no profile: that stage, after the collection, is what it stopped. `logs`: the run's logs
+    (a user's settings kept as a .txt file are not one)."""
+    only_in_logs = finding.evidence and all(line.file.endswith(_LOG_SUFFIXES) and (line.file in logs or not
+                                                                                   line.file.endswith(".txt"))
+                                            for line in finding.evidence)
     if finding.role != CAUSE or not (finding.category in _SUPERSEDED_CATEGORIES or finding.guess) or not only_in_logs:
         return finding
     if not profiled and REFUSED_COMMAND_LINE not in finding.cause \

@@ -20,7 +20,7 @@ from gym_pipeline.diagnose.jsonl_rows import readable_rows
 from gym_pipeline.diagnose.rules.quality import prompts_at_fault
 from gym_pipeline.diagnose.rules.stored_replies import replies_from_an_earlier_run
 from gym_pipeline.diagnose.rules.user_proxies import setting_used, shared_replies
-from gym_pipeline.diagnose.user_scripts import lines_matching
+from gym_pipeline.diagnose.user_scripts import UserFile, lines_matching
 from gym_pipeline.diagnose.vocabulary import CONFIG, MODEL_SERVING
 
 MIN_TASKS = 4  # with two repeats or more, for the pattern to be the run's and not chance
@@ -58,6 +58,30 @@ def _request_sampling(ev: Evidence) -> tuple[str, int, str] | None:
     return None
 
 
+_SAMPLING_OVERRIDES = re.compile(r"^(?P<indent>\s*)sampling_overrides\s*:(?P<inline>.*)$")
+_GREEDY = re.compile(r"\b(?P<field>temperature)\s*[:=]\s*0(?:\.0*)?\b|\b(?P<seed>seed)\s*[:=]\s*\d")
+
+
+def _forced_sampling(ev: Evidence) -> tuple[UserFile, int, str, str] | None:
+    """(file, line, text, field) of a zero temperature (or a fixed seed) under a `sampling_overrides:` of the user's
+    YAML: Gym's model server puts it on every request."""
+    for file in ev.user_files:
+        if file.suffix not in (".yaml", ".yml"):
+            continue
+        lines = file.text.splitlines()
+        for index, line in enumerate(lines):
+            if (block := _SAMPLING_OVERRIDES.match(line)) is None:
+                continue
+            if greedy := _GREEDY.search(block["inline"]):
+                return file, index + 1, line, greedy["field"] or greedy["seed"]
+            for number, inner in enumerate(lines[index + 1:], index + 2):
+                if inner.strip() and len(inner) - len(inner.lstrip()) <= len(block["indent"]):
+                    break  # the block ended
+                if not inner.lstrip().startswith("#") and (greedy := _GREEDY.search(inner)):
+                    return file, number, inner, greedy["field"] or greedy["seed"]
+    return None
+
+
 def rule_repeats_sampled_alike(ev: Evidence) -> list[Finding]:
     if prompts_at_fault(ev):
         return []  # the same reply to broken prompts is the data's fault (step 5)
@@ -86,6 +110,21 @@ def rule_repeats_sampled_alike(ev: Evidence) -> list[Finding]:
                 + (f", {setting[0]}" if setting else "") + "; keep a fixed seed for demos only, or pass on the seed the "
                 "request carries), so each repeat is a sample of its own; then collect again on a clean output path "
                 "and profile.",
+        )]
+    forced = _forced_sampling(ev)
+    if forced is not None:  # Gym's model server overriding every request's sampling: a setting kept from another eval
+        file, number, line, field = forced
+        return [Finding(
+            category=CONFIG,
+            title=f"{title}: {file.name}:{number} has Gym's model server override every request's `{field}` "
+                  "(`sampling_overrides`)",
+            evidence=[shown, EvidenceLine(file=file.name, line=number, text=line.strip())],
+            cause=f"`sampling_overrides` in {file.name} (line {number}: `{line.strip()}`) replaces the `{field}` of "
+                  "every request Gym's vllm_model sends, whatever the rows ask (deterministic decoding, as a "
+                  "regression eval wants), so the model gives every repeat of a task the same reply: " + consequence,
+            fix=f"Remove `{field}` from `sampling_overrides` in {file.name} for evals that sample several repeats "
+                "(keep it in the regression eval's own settings, with one repeat); then collect again on a clean "
+                "output path and profile.",
         )]
     fixed = _request_sampling(ev)
     if fixed is not None:

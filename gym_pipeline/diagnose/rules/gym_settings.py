@@ -1,0 +1,119 @@
+"""Step 3: settings of NeMo Gym kept from another use of it (a load test, training, a laptop) that change the eval.
+
+A team passes the same settings file to every `gym env start` (an overrides list, a model YAML given with
+`+config_paths`), and a setting meant for another job comes along:
+- `skip_verification=true` (a load test of the serving stack): the agents never call the resources server's
+  `/verify`, and every rollout gets `skip_verification_reward` (0.0 by default) whatever it answered;
+- the model server's `endpoint_file` (an RL run's serving job publishes its URL there): Gym's vllm_model re-reads it
+  and rebinds its clients to that server (`backend endpoint changed ... rebinding clients`), away from the
+  `--model-url` the eval was given;
+- `server_spinup_timeout_seconds` of a few seconds (fail fast on a laptop): the servers need longer to start on the
+  eval node, and `gym env start` gives up on them.
+Named from the setting's line in the user's file and what Gym wrote of it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+from gym_pipeline.diagnose.evidence import Evidence
+from gym_pipeline.diagnose.evidence_line import EvidenceLine
+from gym_pipeline.diagnose.findings import Finding
+from gym_pipeline.diagnose.user_scripts import lines_matching
+from gym_pipeline.diagnose.vocabulary import CONFIG
+
+_MAX_OVERRIDES_BYTES = 64 << 10  # a settings list kept as text beside the run (`overrides.txt`)
+
+
+def setting_lines(ev: Evidence, pattern: re.Pattern[str]) -> Iterator[tuple[str, int, str, re.Match[str]]]:
+    """(file, line, text, match) of the uncommented lines of the user's files, and of the run folder's own text
+    files (an overrides list kept as `team_overrides.txt`), where `pattern` matches."""
+    for file, number, line, match in lines_matching(ev.user_files, pattern):
+        if not line.lstrip().startswith("#"):
+            yield file.name, number, line.strip(), match
+    for path in sorted(Path(ev.run_dir).glob("*.txt")) if ev.run_dir else []:
+        if path.stat().st_size > _MAX_OVERRIDES_BYTES:
+            continue
+        for number, line in enumerate(path.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
+            if not line.lstrip().startswith("#") and (match := pattern.search(line)):
+                yield path.name, number, line.strip(), match
+
+
+_SKIP_VERIFICATION = re.compile(r"\bskip_verification\s*[:=]\s*(?:true|True|1|yes)\b")
+_SKIPPED = re.compile(r"Skipping aggregate metrics because skip_verification=True")
+_SKIP_REWARD = re.compile(r"\bskip_verification_reward\s*[:=]\s*(?P<reward>-?[\d.]+)")
+
+
+def rule_verification_skipped_by_a_kept_setting(ev: Evidence) -> list[Finding]:
+    setting = next(setting_lines(ev, _SKIP_VERIFICATION), None)
+    if setting is None:
+        return []
+    file, number, line, _ = setting
+    said = ev.first_in_log_heads(_SKIPPED)
+    reward = next((match["reward"] for *_, match in setting_lines(ev, _SKIP_REWARD)), "0.0")
+    return [Finding(
+        category=CONFIG,
+        title=f"{file}:{number} turns Gym's verification off (`skip_verification=true`): every rollout got the "
+              f"placeholder reward {reward}, whatever it answered",
+        evidence=[EvidenceLine(file=file, line=number, text=line), *([said[0]] if said else [])],
+        cause="With `skip_verification` on, Gym's agents never send the rollouts to the resources server's /verify "
+              f"and give each one `skip_verification_reward` ({reward}): the rewards, the profile and pass@k say "
+              "nothing of the model. The setting is for load tests of the serving stack.",
+        fix=f"Remove `skip_verification` (and `skip_verification_reward`) from {file} (line {number}) for evals; "
+            "then score the stored responses (`gym-pipeline reverify`, no model needed) or collect again, and "
+            "profile.",
+    )]
+
+
+_ENDPOINT_FILE = re.compile(r"\bendpoint_file\s*[:=]\s*(?P<path>\S+)")
+_REBOUND = re.compile(r"backend endpoint changed \[?'?(?P<old>[^'\]\s]+)'?\]? -> \[?'?(?P<new>[^'\]\s]+)'?\]?; "
+                      r"rebinding clients")
+
+
+def rule_model_url_replaced_by_an_endpoint_file(ev: Evidence) -> list[Finding]:
+    rebound = ev.first_in_log_heads(_REBOUND)
+    setting = next(setting_lines(ev, _ENDPOINT_FILE), None)
+    if rebound is None or setting is None:
+        return []
+    said, match = rebound
+    file, number, line, endpoint = setting
+    return [Finding(
+        category=CONFIG,
+        title=f"{file}:{number} gives Gym's model server an `endpoint_file`: Gym rebound its clients from "
+              f"{match['old']} to {match['new']}, the server that file names",
+        evidence=[said, EvidenceLine(file=file, line=number, text=line)],
+        cause=f"Gym's vllm_model re-reads `endpoint_file` ({endpoint['path']}) while it runs and sends the requests "
+              f"to the URL written there, replacing the one it was started with ({match['old']}); that file is "
+              "published by another serving job (a training run's), so the rollouts came from that job's model, not "
+              "the checkpoint the eval meant. Nothing fails.",
+        fix=f"Remove `endpoint_file` from {file} (line {number}) for evals, or give the eval a settings file of its "
+            "own without it, so the model URL the eval is started with stays; then collect again on a clean output "
+            "path and profile.",
+    )]
+
+
+_SPINUP_TIMEOUT = re.compile(r"\bserver_spinup_timeout_seconds\s*[:=]\s*(?P<seconds>\d+(?:\.\d+)?)")
+_SPINUP_EXPIRED = re.compile(r"server_spinup_timeout_seconds")
+MIN_SPINUP_S = 60  # Gym's servers (uv venvs, Ray) take tens of seconds to start on a loaded node
+
+
+def rule_servers_given_too_short_a_spinup_timeout(ev: Evidence) -> list[Finding]:
+    setting = next((hit for hit in setting_lines(ev, _SPINUP_TIMEOUT)
+                    if 0 < float(hit[3]["seconds"]) < MIN_SPINUP_S), None)
+    expired = ev.first_in_log_heads(_SPINUP_EXPIRED)
+    if setting is None or expired is None:
+        return []
+    file, number, line, match = setting
+    return [Finding(
+        category=CONFIG,
+        title=f"{file}:{number} gives Gym's servers {match['seconds']} s to start "
+              "(`server_spinup_timeout_seconds`): `gym env start` gave up on them before they were up",
+        evidence=[EvidenceLine(file=file, line=number, text=line), expired[0]],
+        cause=f"`server_spinup_timeout_seconds={match['seconds']}` (a fail-fast setting) is shorter than Gym's "
+              "servers take to start here (their venvs, Ray, the first import): Gym stopped waiting and no rollout "
+              "ran.",
+        fix=f"Raise `server_spinup_timeout_seconds` in {file} (line {number}) to a few minutes, or set it to 0 to "
+            "wait without a limit; then start the servers again and collect.",
+    )]
