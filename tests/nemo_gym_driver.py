@@ -91,7 +91,7 @@ def main(request_path: Path, result_path: Path) -> int:
         summary = collect_with_nemo_gym(Path(request["materialized"]), rollouts,
                                         get_environment(request["environment"]), endpoint.url,
                                         endpoint.model_name, request["gym"], concurrency=request["concurrency"],
-                                        on_ready=on_ready)
+                                        extra_overrides=request.get("overrides", ()), on_ready=on_ready)
     result["summary"] = dataclasses.asdict(summary)
     result_path.write_bytes(orjson.dumps(result, option=orjson.OPT_INDENT_2))
     return 0
