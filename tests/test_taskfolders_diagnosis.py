@@ -54,6 +54,20 @@ SCENARIOS = {
                                                       test="echo 1 > /logs/verifier/reward.txt; sleep 5"),
 }
 SCENARIOS.update({
+    # the image template's entrypoint warms a cache and ends: it never runs the keep-alive command it is given
+    "entrypoint_returns": lambda root: _with_files(fixtures.write_task(
+        root, "warm-start", dockerfile=f"FROM {fixtures.DEFAULT_IMAGE}\nWORKDIR /app\nCOPY init.sh /usr/local/bin/init.sh\n"
+                                       'RUN chmod +x /usr/local/bin/init.sh\nENTRYPOINT ["/usr/local/bin/init.sh"]\n'),
+        {"init.sh": "#!/bin/sh\n# warm the cache before the task starts (from the team's image template)\n"
+                    "mkdir -p /tmp/cache && echo warmed > /tmp/cache/ready\n"}),
+    # the verifier's variables under a table Harbor does not know: the test compares with an empty value
+    "verifier_environment_table": lambda root: _with_instruction(fixtures.write_task(
+        root, "expected-word", solve="echo the > /app/answer.txt",
+        test='if test "$(cat /app/answer.txt 2>/dev/null)" = "$EXPECTED_WORD"; then echo 1 > /logs/verifier/reward.txt\n'
+             "else echo 0 > /logs/verifier/reward.txt; fi",
+        task_toml='version = "1.0"\n[verifier]\ntimeout_sec = 20\n[agent]\ntimeout_sec = 20\n[environment]\ncpus = 1\n'
+                  'memory_mb = 256\n[verifier.environment]\nEXPECTED_WORD = "the"\n'),
+        "Write the most common English word, the, to /app/answer.txt (expected-word).\n"),
     # a .dockerignore meant for notes also matches the data file the Dockerfile copies
     "copy_ignored": lambda root: _with_files(fixtures.write_task(
         root, "ignored-copy", dockerfile=f"FROM {fixtures.DEFAULT_IMAGE}\nWORKDIR /app\nCOPY words.txt /app/words.txt\n"),
@@ -414,6 +428,12 @@ EXPECTED = [
     ("newer_python", "verifier_runtime", ("json-version's tests/test.sh:2 runs Python the sandbox's python3 cannot "
                                           "parse (SyntaxError: f-string",),
      ("with other quotes inside the f-string", "python3 --version", "gym-pipeline tasks validate")),
+    ("entrypoint_returns", "data_schema", ("warm-start's image starts with ENTRYPOINT `/usr/local/bin/init.sh`, "
+                                            "which never runs the command it is given",),
+     ("End init.sh with `exec \"$@\"`", "drop the ENTRYPOINT")),
+    ("verifier_environment_table", "data_schema", ("expected-word's task.toml writes `verifier.environment`, which "
+                                                   "Harbor does not know (ignored): `verifier.env` was meant",),
+     ("write the table as `[verifier.env]`", "gym-pipeline tasks validate")),
     ("unversioned_python", "verifier_runtime", ("The test script of json-version fails in the shell",),
      ("at line 2 it calls `python`, which the image lacks: call `python3`", "gym-pipeline tasks validate")),
     ("strict_unset", "verifier_runtime", ("test.sh stopped at line 3: CI_EXPECTED_DIR is unset, and the script runs "

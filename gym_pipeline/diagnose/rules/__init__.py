@@ -290,6 +290,10 @@ from gym_pipeline.diagnose.rules.strict_mode import (
 )
 from gym_pipeline.diagnose.rules.stripped_characters import rule_letters_stripped_as_a_set
 from gym_pipeline.diagnose.rules.suspended_jobs import rule_job_suspended_while_it_ran
+from gym_pipeline.diagnose.rules.task_settings import (
+    rule_task_image_entrypoint_runs_nothing_it_is_given,
+    rule_task_setting_ignored,
+)
 from gym_pipeline.diagnose.rules.taskfolders import with_task_folder_rules
 from gym_pipeline.diagnose.rules.test_cleanup import rule_test_deletes_the_answer_it_checks
 from gym_pipeline.diagnose.rules.test_literals import rule_test_expects_unreachable_text
@@ -458,6 +462,8 @@ RULES: tuple[Rule, ...] = (
     Rule(1, "warning_raised_as_an_error", rule_warning_raised_as_an_error),
     Rule(1, "shared_memory_full", rule_shared_memory_full),
     Rule(1, "traffic_shaping_throttles_the_run", rule_traffic_shaping_throttles_the_run),
+    Rule(1, "task_setting_ignored", rule_task_setting_ignored),
+    Rule(1, "task_image_entrypoint_runs_nothing_it_is_given", rule_task_image_entrypoint_runs_nothing_it_is_given),
     Rule(1, "known_problems", known_problems(1)),
     Rule(2, "server_session_name_taken", rule_server_session_name_taken),
     Rule(2, "wrapper_adds_an_option_its_caller_gave", rule_wrapper_adds_an_option_its_caller_gave),

@@ -760,6 +760,9 @@ def rule_episodes_without_result(ev: Evidence) -> list[Finding]:
     )]
 
 
+ENTRYPOINT_ENDED = "the image's entrypoint exited with code 0"  # the sandbox's own words (taskfolders/sandbox.py)
+
+
 def _explained_failure(row: dict[str, Any]) -> bool:
     return (_no_sandbox(row) or FOLDER_CHANGED in str(row.get("_ng_failure_message", ""))
             or row.get("failure_kind") == TASK_DEADLINE)
@@ -780,7 +783,13 @@ def _unless_all_explained(generic: Callable[[Evidence], list[Finding]]) -> Calla
     """The generic reading of failed attempts, unless the task-folder rules explain every one of them."""
     def check(ev: Evidence) -> list[Finding]:
         run = task_folder_run(ev)
-        if run is not None and all(_explained_failure(row) for _, row in run.failures):
+        if run is None:
+            return generic(ev)
+        # a container whose entrypoint ended cleanly never ran the sandbox's command: every attempt of its task fails
+        # for that (task_settings reads why)
+        stopped = {row.get("task_id") for _, row in run.failures
+                   if str(row.get("_ng_failure_message", "")).startswith(ENTRYPOINT_ENDED)}
+        if all(_explained_failure(row) or row.get("task_id") in stopped for _, row in run.failures):
             return []
         return generic(ev)
     return check

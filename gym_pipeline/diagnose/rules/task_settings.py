@@ -1,0 +1,144 @@
+"""Step 1 (task folders): what a task folder says that Harbor's format does not do.
+
+- A `task.toml` key the loader does not know is ignored, with a warning (`key 'verifier.environment' is not a Harbor
+  field: ignored`). When it is a near miss of a field that does something (`[verifier.env]`, the verifier's
+  environment variables), what the author meant never happened: the test ran without its variables, and every
+  command exits 0.
+- An image whose ENTRYPOINT script (a template's `init.sh`) does its own work and ends without `exec "$@"`: the
+  sandbox's keep-alive command is handed to the entrypoint as arguments and never runs, so the container exits as soon
+  as it starts and every episode of that task fails before the agent runs.
+Both are the task folder's own fault (data): named with the task, the file and the line.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import tomllib
+from collections.abc import Iterator
+from pathlib import Path
+
+from gym_pipeline.diagnose.artifacts import locate_named_file
+from gym_pipeline.diagnose.evidence import Evidence
+from gym_pipeline.diagnose.evidence_line import EvidenceLine
+from gym_pipeline.diagnose.findings import Finding, plural
+from gym_pipeline.diagnose.rules.taskfolders import task_folder_run
+from gym_pipeline.diagnose.vocabulary import DATA_SCHEMA
+from gym_pipeline.taskfolders.models import (
+    AgentSettings,
+    EnvironmentSettings,
+    SolutionSettings,
+    TaskConfig,
+    VerifierSettings,
+)
+
+_FIELDS = {"verifier": VerifierSettings, "agent": AgentSettings, "environment": EnvironmentSettings,
+           "solution": SolutionSettings}
+
+
+def _meant(key: str) -> str | None:
+    """The Harbor field an ignored key is a near miss of (`verifier.environment` -> `verifier.env`), or None."""
+    section, _, name = key.rpartition(".")
+    model = _FIELDS.get(section, TaskConfig if not section else None)
+    if model is None:
+        return None
+    known = [field for field in model.model_fields if field != "metadata"]
+    close = difflib.get_close_matches(name, known, n=1, cutoff=0.5) \
+        or [field for field in known if name.startswith(field) or field.startswith(name)]
+    return f"{section + '.' if section else ''}{close[0]}" if close else None
+
+
+def _ignored_keys(run_dir: Path, taskset: Path, tasks: list[str]) -> Iterator[tuple[str, Path, str, str]]:
+    """(task, its task.toml, a key the loader ignores, the Harbor field it is a near miss of) of the run's tasks."""
+    for task in tasks:
+        toml = locate_named_file(taskset / task / "task.toml", run_dir)
+        try:
+            config = TaskConfig.model_validate(tomllib.loads(toml.read_text(encoding="utf-8")))
+        except (OSError, ValueError):
+            continue  # a task that does not load is another reading's
+        for key in config.unknown_keys():
+            if (meant := _meant(key)) is not None:
+                yield task, toml, key, meant
+
+
+def rule_task_setting_ignored(ev: Evidence) -> list[Finding]:
+    run = task_folder_run(ev)
+    if run is None:
+        return []
+    tasks = sorted({str(row.get("task")) for row in run.summary.get("tasks", []) if isinstance(row, dict)})
+    found = next(_ignored_keys(ev.run_dir, Path(run.taskset), tasks), None)
+    if found is None:
+        return []
+    task, toml, key, meant = found
+    table = "[" + key.rpartition(".")[0] + "]" if "." in key else key
+    written = _line_of(toml, key) if toml.is_file() else None
+    warned = ev.first_in_log_heads(re.compile(rf"key '{re.escape(key)}' is not a Harbor field"))
+    return [Finding(
+        category=DATA_SCHEMA,
+        title=f"{task}'s task.toml writes `{key}`, which Harbor does not know (ignored): `{meant}` was meant",
+        evidence=[*([EvidenceLine(file=ev.rel(toml), line=written[0], text=written[1])] if written else []),
+                  *([warned[0]] if warned else [])],
+        cause=f"The task loader ignores keys that are not Harbor fields (it warns when it materializes): what {table} "
+              f"holds never reached the episode, as `{meant}` would have (for `verifier.env`, the test's environment "
+              "variables: the test compared with empty values). Every command exits 0; the task's rewards measure the "
+              "test without its settings.",
+        fix=f"In {task}'s task.toml, write the table as `[{meant}]` (Harbor's name), check the task with "
+            f"`gym-pipeline tasks validate {toml.parent}` (no warning left), then collect that task again and "
+            "profile.",
+    )]
+
+
+def _line_of(toml: Path, key: str) -> tuple[int, str] | None:
+    """(line, text) of the table or key `key` (dotted) in a task.toml."""
+    section, _, name = key.rpartition(".")
+    wanted = re.compile(rf"^\s*\[\s*{re.escape(key)}\s*\]" + (rf"|^\s*{re.escape(name)}\s*=" if section else ""))
+    for number, line in enumerate(toml.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
+        if wanted.search(line):
+            return number, line.strip()
+    return None
+
+
+_ENTRYPOINT_EXITED = "the image's entrypoint exited with code"
+_ENTRYPOINT = re.compile(r"^\s*ENTRYPOINT\s+(?:\[\s*\"(?P<exec_form>[^\"]+)\"|(?P<shell_form>\S+))", re.M)
+_RUNS_ITS_ARGUMENTS = re.compile(r"\bexec\s+\"?\$(?:@|\{@\})|\"\$@\"|\$\*")
+
+
+def rule_task_image_entrypoint_runs_nothing_it_is_given(ev: Evidence) -> list[Finding]:
+    run = task_folder_run(ev)
+    if run is None:
+        return []
+    exited = [(number, row) for number, row in run.failures
+              if str(row.get("_ng_failure_message", "")).startswith(_ENTRYPOINT_EXITED)]
+    if not exited:
+        return []
+    tasks = sorted({str(row.get("task_id")) for _, row in exited})
+    for task in tasks:
+        environment = locate_named_file(run.task_path(task), ev.run_dir, folder=True) / "environment"
+        dockerfile = environment / "Dockerfile"
+        if not dockerfile.is_file():
+            continue
+        text = dockerfile.read_text(encoding="utf-8", errors="replace")
+        if (entry := _ENTRYPOINT.search(text)) is None:
+            continue
+        script = environment / Path(entry["exec_form"] or entry["shell_form"]).name
+        if script.is_file() and _RUNS_ITS_ARGUMENTS.search(script.read_text(encoding="utf-8", errors="replace")):
+            continue  # it runs what it is given: another reason the container ended
+        number, first = next((number, row) for number, row in exited if row.get("task_id") == task)
+        attempts = sum(1 for _, row in run.failures if row.get("task_id") == task)
+        line = text.count("\n", 0, entry.start()) + 1
+        return [Finding(
+            category=DATA_SCHEMA,
+            title=f"{task}'s image starts with ENTRYPOINT `{entry['exec_form'] or entry['shell_form']}`, which never "
+                  f"runs the command it is given: its sandboxes stopped at once ({plural(attempts, 'failed attempt')})",
+            evidence=[EvidenceLine(file=ev.rel(ev.run_dir / "rollouts_failures.jsonl"), line=number,
+                                   text=f"task_id={first.get('task_id')!r} {first.get('_ng_failure_message')}"),
+                      EvidenceLine(file=ev.rel(dockerfile), line=line, text=entry.group(0).strip())]
+            + ([EvidenceLine(file=ev.rel(script), line=None, text="(no `exec \"$@\"`)")] if script.is_file() else []),
+            cause="A sandbox is started with a keep-alive command, which Docker hands to the image's ENTRYPOINT as its "
+                  f"arguments; {script.name} does its own work and ends without running them (`exec \"$@\"`), so "
+                  "the container stopped at once and the episode failed before the agent ran. The task's environment "
+                  "is at fault, not the verifier.",
+            fix=f"End {script.name} with `exec \"$@\"` (run the command Docker passes), or drop the ENTRYPOINT from "
+                f"{task}'s environment/Dockerfile (line {line}); then build the task's image again and collect it.",
+        )]
+    return []
