@@ -159,21 +159,32 @@ def test_real_gym_collects_our_keys_and_leaves_nothing_running(gym_executable, l
     assert _processes_in_netns(result["netns"]) == set()
 
 
-def test_a_team_overrides_file_keeping_skip_verification_is_named_by_the_diagnosis(gym_executable, loopback_namespace,
-                                                                                  tmp_path):
-    """The team's overrides for `gym env start`, kept beside the run, still carry a load test's `skip_verification`:
-    Gym's agents never verify, every rollout gets the placeholder reward, and the diagnosis names the file's line."""
+# a team's overrides file kept beside the run, carrying a setting from another use of Gym: (its lines, the reading
+# the diagnosis gives, the start of its title)
+KEPT_SETTINGS = {
+    "load_test": (["++skip_verification=true", "++skip_verification_reward=0.0"], "verification_skipped_by_a_kept_setting",
+                  "team_overrides.txt:3 turns Gym's verification off (`skip_verification=true`)"),
+    "base_model_eval": (["++policy_model.responses_api_models.vllm_model.use_completions_api=true"], "model_refusals",
+                        "team_overrides.txt:3 turns on `use_completions_api`: Gym's vllm_model calls /v1/completions"),
+}
+
+
+@pytest.mark.parametrize("kept", list(KEPT_SETTINGS))
+def test_a_team_overrides_file_keeping_another_uses_setting_is_named_by_the_diagnosis(gym_executable, loopback_namespace,
+                                                                                     tmp_path, kept):
+    """The team's overrides for `gym env start`, kept beside the run, still carry a load test's `skip_verification`
+    (every rollout gets the placeholder reward) or a base-model eval's `use_completions_api` (every call 404s on the
+    policy, which serves chat completions): the diagnosis names the file's line (config)."""
     from gym_pipeline.diagnose import diagnose
 
+    overrides, reading, title = KEPT_SETTINGS[kept]
     environment = get_environment("string_match")
     source = tmp_path / "source.jsonl"
     source.write_bytes(b"".join(environment.dataset_path.read_bytes().splitlines(keepends=True)[:4]))
     run_dir = tmp_path / "runs" / "ckpt" / "string_match"
     run_dir.mkdir(parents=True)
-    overrides = ["++skip_verification=true", "++skip_verification_reward=0.0"]
     (run_dir / "team_overrides.txt").write_text("# settings every eval of the team passes to `gym env start`\n"
-                                                "# (load test of the serving stack: no verification cost)\n"
-                                                + "\n".join(overrides) + "\n")
+                                                f"# (from the {kept.replace('_', ' ')})\n" + "\n".join(overrides) + "\n")
     materialize_file(source, run_dir / "rollouts_materialized_inputs.jsonl",
                      MaterializationSettings(2, "string_match_simple_agent"))
     checkpoint = demo_checkpoints(tmp_path / "checkpoints", 1, [environment])[0]
@@ -181,14 +192,12 @@ def test_a_team_overrides_file_keeping_skip_verification_is_named_by_the_diagnos
         "materialized": str(run_dir / "rollouts_materialized_inputs.jsonl"), "rollouts": str(run_dir / "rollouts.jsonl"),
         "environment": environment.name, "checkpoint": str(checkpoint), "gym": str(gym_executable), "concurrency": 4,
         "overrides": overrides}, tmp_path)
-    assert {row["reward"] for row in _rows(run_dir / "rollouts.jsonl")} == {0.0}
 
     report = diagnose(run_dir)
 
     top = report.causes[0]
-    assert (top.category, top.id) == ("config", "verification_skipped_by_a_kept_setting"), [
-        f.title for f in report.causes]
-    assert top.title.startswith("team_overrides.txt:3 turns Gym's verification off (`skip_verification=true`)")
+    assert (top.category, top.id) == ("config", reading), [f.title for f in report.causes]
+    assert top.title.startswith(title), top.title
 
 
 def _run_in_namespace(prefix: list[str], request: dict, tmp_path: Path) -> dict:

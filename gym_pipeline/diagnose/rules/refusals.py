@@ -16,6 +16,7 @@ import re
 
 from gym_pipeline.diagnose.artifacts import FailureGroup
 from gym_pipeline.diagnose.evidence import Evidence
+from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import (
     Finding,
     affected,
@@ -27,6 +28,7 @@ from gym_pipeline.diagnose.findings import (
     unique,
 )
 from gym_pipeline.diagnose.logs import LogHit
+from gym_pipeline.diagnose.rules.gym_settings import setting_lines
 from gym_pipeline.diagnose.rules.routing import ROUTE, ROW, SETTING, groups_routed, refused_field
 from gym_pipeline.diagnose.vocabulary import CONFIG, DATA_SCHEMA, MODEL_SERVING
 
@@ -41,6 +43,7 @@ def _what(groups: list[FailureGroup]) -> tuple[str, str]:
 
 
 _API_ROUTE = re.compile(r"/(?:chat/completions|completions|responses)$")
+_USES_COMPLETIONS = re.compile(r"\buse_completions_api\s*[:=]\s*(?:true|True|1|yes)\b")
 
 
 def _called_off_base(ev: Evidence) -> LogHit | None:
@@ -105,6 +108,20 @@ def rule_model_refusals(ev: Evidence) -> list[Finding]:
                       f"{affected(ev, groups)}.",
                 fix=f"Give the servers the API's base URL, ending in `/v1`: `gym env start ... --model-url {base}` "
                     f"(Gym's `policy_base_url`); check it with `curl -s {base}/models`.{then}",
+            ))
+        elif (completions := next(setting_lines(ev, _USES_COMPLETIONS), None)) is not None:
+            file, number, line, _ = completions
+            findings.append(Finding(
+                category=CONFIG, failed_keys=keys_of(groups),
+                title=f"{file}:{number} turns on `use_completions_api`: Gym's vllm_model calls /v1/completions, which "
+                      f"the policy server does not serve: 404 Not Found ({attempts})",
+                evidence=[EvidenceLine(file=file, line=number, text=line), *(g.first for g in groups[:2])],
+                cause=f"{status_words(lead)}: with `use_completions_api=true` (a base-model eval's setting: raw "
+                      "prompts, no chat template) Gym's vllm_model sends every request to the text completions route "
+                      "(`/v1/completions`) instead of chat completions, and this server serves chat only. Affected: "
+                      f"{affected(ev, groups)}.",
+                fix=f"Remove `use_completions_api=true` from {file} (line {number}) for a chat model (keep it for "
+                    f"base-model evals against a server that serves /v1/completions).{then}",
             ))
         else:
             findings.append(Finding(
