@@ -235,3 +235,35 @@ def test_a_step_given_zero_padded_to_printf_is_read_as_octal(tmp_path: Path, ste
     assert top.title == ("serve.sh:3 formats the step with printf, which read 0200 as octal: the server was pointed "
                          "at step_0128, not step_0200, and never started")
     assert top.fix.startswith("In serve.sh:3, read the step as decimal before padding it")
+
+
+@pytest.mark.parametrize("take", ["grep -m1 'saved checkpoint' $1", "grep 'saved checkpoint' $1 | tail -n 1"])
+def test_a_serving_script_taking_the_first_checkpoint_its_training_log_names_serves_the_oldest(tmp_path: Path,
+                                                                                              take: str) -> None:
+    """serve.sh reads the checkpoint to serve from the training log: `grep -m1` takes the first `saved checkpoint`
+    line, the oldest checkpoint (model serving, the later one named). Taking the last line, the run is healthy."""
+    checkpoints = demo_checkpoints(tmp_path / "training_run", 2, ["string_match"])
+    (tmp_path / "run").mkdir()
+    (tmp_path / "run" / "train.log").write_text("".join(
+        f"[2024-06-10 1{index}:31:02] step {checkpoint.name[-3:].lstrip('0')} loss 1.{6 - index}04\n"
+        f"[2024-06-10 1{index}:31:40] saved checkpoint {checkpoint}\n" for index, checkpoint in enumerate(checkpoints))
+        + "[2024-06-10 13:08:32] training finished\n")
+    run = _served_by_script(tmp_path, "#!/bin/bash\n# serve.sh TRAIN_LOG PORT: the checkpoint the training run saved\n"
+                                      f"CKPT=$({take} | awk '{{print $NF}}')\necho \"serving $CKPT\"\n"
+                                      f"exec {CLI} serve-policy --port $2 --checkpoint \"$CKPT\" --latency-ms 30\n",
+                            "train.log PORT")
+
+    report = diagnose(run)
+
+    served = (run / "logs" / "model_server.log").read_text()
+    if "tail" in take:
+        assert f"serving {checkpoints[1]}" in served
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    assert f"serving {checkpoints[0]}" in served
+    top = report.causes[0]
+    assert (top.category, top.id) == ("model_serving", "checkpoint_taken_from_the_first_log_line"), [
+        f.title for f in report.causes]
+    assert top.title == ("serve.sh:3 serves the first checkpoint train.log names (step 100), the oldest: training "
+                         "saved step 200 after it")
+    assert "`grep 'saved checkpoint' $1 | tail -n 1`, which here gives step_0200" in top.fix

@@ -69,6 +69,7 @@ from gym_pipeline.diagnose.rules.checkpoint_choice import (
     rule_servers_given_one_ready_file,
     rule_share_sent_to_a_server_of_another_checkpoint,
 )
+from gym_pipeline.diagnose.rules.checkpoint_from_log import rule_checkpoint_taken_from_the_first_log_line
 from gym_pipeline.diagnose.rules.client_timeout import rule_client_timeout_too_short
 from gym_pipeline.diagnose.rules.command_lines import (
     rule_option_given_twice,
@@ -466,6 +467,7 @@ RULES: tuple[Rule, ...] = (
     Rule(1, "task_image_entrypoint_runs_nothing_it_is_given", rule_task_image_entrypoint_runs_nothing_it_is_given),
     Rule(1, "known_problems", known_problems(1)),
     Rule(2, "server_session_name_taken", rule_server_session_name_taken),
+    Rule(2, "checkpoint_taken_from_the_first_log_line", rule_checkpoint_taken_from_the_first_log_line),
     Rule(2, "wrapper_adds_an_option_its_caller_gave", rule_wrapper_adds_an_option_its_caller_gave),
     Rule(2, "checkpoint_deleted_after_it_was_chosen", rule_checkpoint_deleted_after_it_was_chosen),
     Rule(2, "step_padded_as_octal", rule_step_padded_as_octal),

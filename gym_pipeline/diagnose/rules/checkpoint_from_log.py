@@ -1,0 +1,83 @@
+"""Step 2: a serving script that takes the checkpoint to serve from the first line of the training log naming one.
+
+`CKPT=$(grep -m1 'saved checkpoint' train.log | awk '{print $NF}')` (or `grep ... | head -n 1`): a training log names
+its checkpoints in the order it saved them, so the first match is the oldest, not the one training ended on. The
+server loads it, every command exits 0, and the eval measures an early checkpoint. Named when the log is in the run
+folder and names a later checkpoint after the one taken.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import PurePath
+
+from gym_pipeline.diagnose.artifacts import locate_named_file
+from gym_pipeline.diagnose.evidence import Evidence
+from gym_pipeline.diagnose.evidence_line import EvidenceLine
+from gym_pipeline.diagnose.findings import Finding
+from gym_pipeline.diagnose.user_scripts import SCRIPT_SUFFIXES, lines_matching
+from gym_pipeline.diagnose.vocabulary import MODEL_SERVING
+
+# `grep -m1 'PATTERN' FILE` or `grep 'PATTERN' FILE | head -n 1`: the first line of FILE matching PATTERN
+_FIRST_MATCH = re.compile(
+    r"\bgrep\s+(?:-\w+\s+)*?(?:-m\s*1|--max-count[= ]1)\s+(?:-\w+\s+)*(?P<quote>['\"]?)(?P<pattern>[^'\"\s|]+(?:\s[^'\"|]+)?)"
+    r"(?P=quote)\s+(?P<file>[^\s|)]+)"
+    r"|\bgrep\s+(?:-\w+\s+)*(?P<quote2>['\"]?)(?P<pattern2>[^'\"\s|]+(?:\s[^'\"|]+)?)(?P=quote2)\s+(?P<file2>[^\s|)]+)"
+    r"\s*\|\s*head\s+(?:-n\s*)?-?1\b")
+_STEP = re.compile(r"(?:step|checkpoint|ckpt|iter)[_-]?0*(?P<step>\d+)\b", re.I)
+
+
+def rule_checkpoint_taken_from_the_first_log_line(ev: Evidence) -> list[Finding]:
+    for file, number, line, match in lines_matching(ev.user_files, _FIRST_MATCH, SCRIPT_SUFFIXES):
+        pattern, written = match["pattern"] or match["pattern2"], match["file"] or match["file2"]
+        named = written
+        if not re.search(r"checkpoint|ckpt|saved|save", pattern + line, re.I):
+            continue
+        if (positional := re.fullmatch(r"[\"']?\$\{?(?P<index>[1-9])\}?[\"']?", named)) is not None:
+            named = _argument_given(ev, file.name, int(positional["index"])) or named  # `serve.sh train.log ...`
+        log = locate_named_file(named, ev.run_dir) if ev.run_dir else None
+        if log is None or not log.is_file():
+            continue
+        saved = [(index, text) for index, text in enumerate(log.read_text(encoding="utf-8", errors="replace")
+                                                            .splitlines(), 1) if pattern in text]
+        steps = [(index, text, int(step["step"])) for index, text in saved if (step := _STEP.search(text))]
+        if len(steps) < 2:
+            continue
+        first, newest = steps[0], max(steps, key=lambda hit: hit[2])
+        if first[2] >= newest[2]:
+            continue
+        shown = ev.rel(log)
+        return [Finding(
+            category=MODEL_SERVING,
+            title=f"{file.name}:{number} serves the first checkpoint {PurePath(named).name} names (step {first[2]}), "
+                  f"the oldest: training saved step {newest[2]} after it",
+            evidence=[EvidenceLine(file=file.name, line=number, text=line.strip()),
+                      EvidenceLine(file=shown, line=first[0], text=first[1].strip()),
+                      EvidenceLine(file=shown, line=newest[0], text=newest[1].strip())],
+            cause=f"{file.name} takes the checkpoint from the first line of {PurePath(named).name} matching "
+                  f"'{pattern}'; a training log names its checkpoints in the order it saved them, so that is the "
+                  f"earliest (step {first[2]}), not the last one saved (step {newest[2]}). The server loaded it and "
+                  "the eval measured it. Nothing fails.",
+            fix=f"In {file.name}:{number}, take the last match, not the first (`{'grep -m1' if match['pattern'] else 'head -n 1'}`): "
+                f"`grep '{pattern}' {written} | tail -n 1`, which here gives {_checkpoint_named(newest[1])} (or name the "
+                "checkpoint to serve explicitly); check the step the server reports (`/v1/models`) before "
+                "collecting; then serve it, collect again on a clean output path and profile.",
+        )]
+    return []
+
+
+def _checkpoint_named(line: str) -> str:
+    """The checkpoint a log line names: its word holding the step (`.../checkpoints/step_0200`), as a name."""
+    word = next((word for word in reversed(line.split()) if _STEP.search(word)), line.strip())
+    return PurePath(word.strip("'\",.")).name
+
+
+def _argument_given(ev: Evidence, script: str, index: int) -> str | None:
+    """The `index`-th argument a user's script passes to `script` (`bash serve.sh train.log 8000` -> train.log)."""
+    call = re.compile(rf"(?:^|[\s/]){re.escape(script)}\s+(?P<arguments>[^|&;>#\n]+)")
+    for _, _, _, match in lines_matching(ev.user_files, call, SCRIPT_SUFFIXES):
+        arguments = match["arguments"].split()
+        if len(arguments) >= index:
+            return arguments[index - 1]
+    return None
+
