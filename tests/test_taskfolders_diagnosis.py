@@ -60,6 +60,11 @@ SCENARIOS.update({
                                        'RUN chmod +x /usr/local/bin/init.sh\nENTRYPOINT ["/usr/local/bin/init.sh"]\n'),
         {"init.sh": "#!/bin/sh\n# warm the cache before the task starts (from the team's image template)\n"
                     "mkdir -p /tmp/cache && echo warmed > /tmp/cache/ready\n"}),
+    # the team's service template ends every image with a non-root user: nothing may write /app or /logs
+    "user_nobody": lambda root: fixtures.write_task(
+        root, "least-privilege", dockerfile=f"FROM {fixtures.DEFAULT_IMAGE}\nWORKDIR /app\n"
+                                            "# security baseline (from the team's service template): never run as root\n"
+                                            "USER nobody\n"),
     # the verifier's variables under a table Harbor does not know: the test compares with an empty value
     "verifier_environment_table": lambda root: _with_instruction(fixtures.write_task(
         root, "expected-word", solve="echo the > /app/answer.txt",
@@ -431,6 +436,9 @@ EXPECTED = [
     ("entrypoint_returns", "data_schema", ("warm-start's image starts with ENTRYPOINT `/usr/local/bin/init.sh`, "
                                             "which never runs the command it is given",),
      ("End init.sh with `exec \"$@\"`", "drop the ENTRYPOINT")),
+    ("user_nobody", "data_schema", ("least-privilege's image ends with `USER nobody`: the sandbox's commands run as "
+                                    "nobody",),
+     ("drop the `USER nobody` line", "gym-pipeline tasks validate")),
     ("verifier_environment_table", "data_schema", ("expected-word's task.toml writes `verifier.environment`, which "
                                                    "Harbor does not know (ignored): `verifier.env` was meant",),
      ("write the table as `[verifier.env]`", "gym-pipeline tasks validate")),

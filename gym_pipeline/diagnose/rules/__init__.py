@@ -293,6 +293,7 @@ from gym_pipeline.diagnose.rules.stripped_characters import rule_letters_strippe
 from gym_pipeline.diagnose.rules.suspended_jobs import rule_job_suspended_while_it_ran
 from gym_pipeline.diagnose.rules.task_settings import (
     rule_task_image_entrypoint_runs_nothing_it_is_given,
+    rule_task_image_runs_as_a_user_that_cannot_write,
     rule_task_setting_ignored,
 )
 from gym_pipeline.diagnose.rules.taskfolders import with_task_folder_rules
@@ -465,6 +466,7 @@ RULES: tuple[Rule, ...] = (
     Rule(1, "traffic_shaping_throttles_the_run", rule_traffic_shaping_throttles_the_run),
     Rule(1, "task_setting_ignored", rule_task_setting_ignored),
     Rule(1, "task_image_entrypoint_runs_nothing_it_is_given", rule_task_image_entrypoint_runs_nothing_it_is_given),
+    Rule(1, "task_image_runs_as_a_user_that_cannot_write", rule_task_image_runs_as_a_user_that_cannot_write),
     Rule(1, "known_problems", known_problems(1)),
     Rule(2, "server_session_name_taken", rule_server_session_name_taken),
     Rule(2, "checkpoint_taken_from_the_first_log_line", rule_checkpoint_taken_from_the_first_log_line),

@@ -7,7 +7,9 @@
 - An image whose ENTRYPOINT script (a template's `init.sh`) does its own work and ends without `exec "$@"`: the
   sandbox's keep-alive command is handed to the entrypoint as arguments and never runs, so the container exits as soon
   as it starts and every episode of that task fails before the agent runs.
-Both are the task folder's own fault (data): named with the task, the file and the line.
+- An image that ends with `USER nobody` (a service template's security baseline): the agent's and the verifier's
+  commands run as a user who cannot write /app or /logs, so answers are lost and results cannot be exported.
+All are the task folder's own fault (data): named with the task, the file and the line.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from gym_pipeline.diagnose.artifacts import locate_named_file
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import Finding, plural
-from gym_pipeline.diagnose.rules.taskfolders import task_folder_run
+from gym_pipeline.diagnose.rules.taskfolders import image_user, task_folder_run
 from gym_pipeline.diagnose.vocabulary import DATA_SCHEMA
 from gym_pipeline.taskfolders.models import (
     AgentSettings,
@@ -140,5 +142,38 @@ def rule_task_image_entrypoint_runs_nothing_it_is_given(ev: Evidence) -> list[Fi
                   "is at fault, not the verifier.",
             fix=f"End {script.name} with `exec \"$@\"` (run the command Docker passes), or drop the ENTRYPOINT from "
                 f"{task}'s environment/Dockerfile (line {line}); then build the task's image again and collect it.",
+        )]
+    return []
+
+
+def rule_task_image_runs_as_a_user_that_cannot_write(ev: Evidence) -> list[Finding]:
+    """An image ending with `USER nobody` (a service template's security baseline): the sandbox's commands, the
+    agent's and the verifier's, run as that user, who may write neither /app nor /logs: answers are not saved and
+    the verifier's results cannot be exported, so every episode fails or scores 0."""
+    run = task_folder_run(ev)
+    if run is None:
+        return []
+    failed = [(number, row) for number, row in run.rows if row.get("failure_kind")] + list(run.failures)
+    for task in sorted({str(row.get("task_id")) for _, row in failed}):
+        if (found := image_user(run, ev.run_dir, task)) is None:
+            continue
+        user, dockerfile, line, text = found
+        number, first = next((number, row) for number, row in failed if row.get("task_id") == task)
+        reason = first.get("failure_reason") or first.get("_ng_failure_message") or first.get("failure_kind")
+        return [Finding(
+            category=DATA_SCHEMA,
+            title=f"{task}'s image ends with `USER {user}`: the sandbox's commands run as {user}, who cannot write "
+                  "/app or /logs, and its episodes failed",
+            evidence=[EvidenceLine(file=ev.rel(dockerfile), line=line, text=text),
+                      EvidenceLine(file=ev.rel(ev.run_dir / "rollouts.jsonl"), line=number,
+                                   text=f"task_id={task!r} {str(reason)[:200]}")],
+            cause=f"The task's environment/Dockerfile switches to `USER {user}` (a service template's security "
+                  "baseline): the agent's commands and the verifier then run as that user, who owns neither /app nor "
+                  "/logs, so answers cannot be written and the verifier's logs and reward cannot be exported. The "
+                  "task's environment is at fault, not the model or the verifier.",
+            fix=f"In {task}'s environment/Dockerfile (line {line}), drop the `USER {user}` line (task sandboxes run "
+                f"as root), or give {user} the folders it must write (`RUN mkdir -p /logs/verifier && chown -R {user} "
+                "/app /logs` before it); check with `gym-pipeline tasks validate`, then build the image again and "
+                "collect the task.",
         )]
     return []

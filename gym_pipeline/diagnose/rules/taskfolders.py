@@ -729,11 +729,31 @@ def _no_network_reading(ev: Evidence, run: TaskFolderRun, finding: Finding, _kin
     })
 
 
+_USER = re.compile(r"^\s*USER\s+(?P<user>\S+)", re.M | re.I)
+_ROOT = {"root", "0", "0:0", "root:root"}
+
+
+def image_user(run: TaskFolderRun, run_dir: Path, task: str) -> tuple[str, Path, int, str] | None:
+    """(user, the Dockerfile, its line, the line's text) when `task`'s image ends with a `USER` other than root: the
+    sandbox's commands run as that user."""
+    dockerfile = locate_named_file(run.task_path(task), run_dir, folder=True) / "environment" / "Dockerfile"
+    if not dockerfile.is_file():
+        return None
+    text = dockerfile.read_text(encoding="utf-8", errors="replace")
+    users = list(_USER.finditer(text))
+    if not users or users[-1]["user"] in _ROOT:
+        return None
+    return users[-1]["user"], dockerfile, text.count("\n", 0, users[-1].start()) + 1, users[-1].group(0).strip()
+
+
 def rule_reward_kinds(ev: Evidence) -> list[Finding]:
     run = task_folder_run(ev)
     if run is None:
         return []
-    kinds = {row.get("failure_kind") for _, row in run.rows} - set(TIMEOUT_KINDS) - {None}
+    # a task whose image runs as another user than root fails for that (task_settings reads it), whatever the kind
+    as_user = {task for task in {str(row.get("task_id")) for _, row in run.rows} if image_user(run, ev.run_dir, task)}
+    kinds = {row.get("failure_kind") for _, row in run.rows if row.get("task_id") not in as_user} \
+        - set(TIMEOUT_KINDS) - {None}
     return _by_kind_findings(ev, run, kinds, VERIFIER_RUNTIME, partial(_reward_fix, run_dir=ev.run_dir),
                              _no_network_reading)
 
