@@ -1,0 +1,16 @@
+#!/bin/bash
+# submit.sh: submit the weekly eval and wait for it (CI gives it 300 s)
+cd /work/wt-h52/tests/data/diagnosis_corpus/held_out/config_slurm_export_option_splits_dataset_list_at_its_comma_so_second_dataset_never_evaluated/run
+
+JOB=$(sbatch --parsable --export=ALL,DATASETS=general.jsonl,held_back.jsonl eval.sbatch) || exit 1
+echo "submitted job $JOB"
+echo $JOB >> job_ids.txt
+START=$SECONDS
+while squeue -h -j $JOB 2>/dev/null | grep -q .; do
+  if (( SECONDS - START > 300 )); then
+    echo "job $JOB still queued or running after 300 s: $(squeue -h -j $JOB -o '%i %T %r')"; echo "giving up"; exit 1
+  fi
+  (( (SECONDS - START) % 30 < 2 )) && squeue -h -j $JOB -o '%i %T %M %r'
+  sleep 2
+done
+echo "job $JOB finished"
