@@ -1,6 +1,6 @@
 """Build the FIFTY-SECOND HELD-OUT set of the diagnosis corpus: real failed and healthy run folders, labelled, written blind.
 
-    PYTHONPATH=. .venv/bin/python scripts/diagnosis_corpus/held_out.py --out tests/data/diagnosis_corpus/held_out [--only CASE ...]
+    PYTHONPATH=. .venv/bin/python scripts/diagnosis_corpus/fifty_second_held_out.py --out tests/data/diagnosis_corpus/fifty_second_held_out [--only CASE ...]
 
 This set was written after the fifty-one earlier sets (first_held_out.py ... fifty_first_held_out.py), from the guides
 alone (the NeMo Gym debugging guide, the reward profiling guide, the task-folder troubleshooting guide,
@@ -615,4 +615,4 @@ def throughput_gym_eval_dispatch_budget_meant_as_twenty_minutes_given_in_seconds
             f"server taking 6 s a reply, `gym eval profile`) exit {code}; {len(keys_of(got))} of 24 rollouts.")
 
 if __name__ == "__main__":
-    sys.exit(main("held_out", __file__, __doc__))
+    sys.exit(main("fifty_second_held_out", __file__, __doc__))
