@@ -1195,3 +1195,25 @@ def test_a_batch_script_keeping_test_only_submits_nothing(tmp_path: Path, test_o
     assert top.title == ("eval.sbatch:5 asks sbatch for `--test-only`: it printed an estimated start time and "
                          "submitted nothing, so no job ran")
     assert top.fix.startswith("Remove `--test-only` from eval.sbatch:5")
+
+
+def test_a_collect_step_kept_at_a_one_minute_srun_time_limit_is_cancelled_inside_a_longer_job(tmp_path: Path) -> None:
+    """`srun --time=1` on the collect step, from a smoke-test template: Slurm cancels the step at one minute though
+    the job may run for ten; the step's own limit is named (throughput), not a limit cut by the admins."""
+    run, checkpoint = _string_match_run(tmp_path, 3)
+    with _policy_served(run, checkpoint, "--latency-ms", "3000") as port:
+        (run / "eval.sbatch").write_text(
+            f"#!/bin/bash\n#SBATCH --output={run}/logs/eval_%j.log\n#SBATCH --time=10\ncd {run}\n"
+            "# each stage its own step, so sacct shows their times (step options from the smoke-test template)\n"
+            "srun --ntasks=1 --time=1 " + _collect_line(port, 2))
+        subprocess.run(["sbatch", "--wait", str(run / "eval.sbatch")], capture_output=True, timeout=300)
+    assert "DUE TO TIME LIMIT" in "".join(p.read_text() for p in run.glob("logs/eval_*.log"))
+
+    report = diagnose(run)
+
+    top = report.causes[0]
+    assert (top.category, top.id) == ("throughput_resources", "step_ended_at_its_own_srun_time_limit"), [
+        f.title for f in report.causes]
+    assert top.title.startswith("eval.sbatch:6 gives its step `srun --time=1`: Slurm cancelled step ")
+    assert "though the job's `--time=10` had time left" in top.title
+    assert top.fix.startswith("In eval.sbatch:6, drop `--time=1` from srun")

@@ -48,6 +48,7 @@ from gym_pipeline.diagnose.rules.batch_steps import rule_step_ended_with_its_bat
 from gym_pipeline.diagnose.rules.batch_time_limit import (
     rule_signal_before_the_limit_without_a_trap,
     rule_sleep_takes_the_time_limit,
+    rule_step_ended_at_its_own_srun_time_limit,
     rule_time_given_as_minutes_and_seconds,
     rule_time_limit_other_than_the_directive,
     rule_time_limit_shortened_while_it_ran,
@@ -448,6 +449,7 @@ RULES: tuple[Rule, ...] = (
     Rule(1, "results_left_in_a_services_private_tmp", rule_results_left_in_a_services_private_tmp),
     Rule(1, "time_limit_other_than_the_directive", rule_time_limit_other_than_the_directive),
     Rule(1, "time_given_as_minutes_and_seconds", rule_time_given_as_minutes_and_seconds),
+    Rule(1, "step_ended_at_its_own_srun_time_limit", rule_step_ended_at_its_own_srun_time_limit),
     Rule(1, "time_limit_shortened_while_it_ran", rule_time_limit_shortened_while_it_ran),
     Rule(1, "sleep_takes_the_time_limit", rule_sleep_takes_the_time_limit),
     Rule(1, "signal_before_the_limit_without_a_trap", rule_signal_before_the_limit_without_a_trap),

@@ -125,7 +125,8 @@ def rule_time_given_as_minutes_and_seconds(ev: Evidence) -> list[Finding]:
 
 
 _CANCELLED_AT = re.compile(r"CANCELLED AT (?P<when>\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)")
-_SETS_LIMIT_ELSEWHERE = re.compile(r"\bSBATCH_TIMELIMIT\b|\bsbatch\b[^\n|;&]*\s(?:--time\b|-t\s)|--time-min\b|--deadline\b")
+_SETS_LIMIT_ELSEWHERE = re.compile(r"\bSBATCH_TIMELIMIT\b|\b(?:sbatch|srun)\b[^\n|;&]*\s(?:--time\b|-t\s)|--time-min\b|"
+                                   r"--deadline\b")
 SHORTENED_SHARE = 0.5  # ended before half of its own limit: not the limit it was given
 
 
@@ -150,6 +151,41 @@ def _first_stage_starts_the_job(script: str) -> bool:
         if not _QUICK_COMMAND.match(line):
             return False
     return False
+
+
+# a job step given a time limit of its own: `srun --time=1 ...`
+_STEP_TIME = re.compile(r"\bsrun\b[^\n|;&#]*?\s(?:--time[= ]|-t\s*)(?P<time>[\d:-]+)")
+
+
+def rule_step_ended_at_its_own_srun_time_limit(ev: Evidence) -> list[Finding]:
+    """A job step (`STEP 1043.0`) cancelled at a time limit that its `srun --time=...` gave it, shorter than the
+    work: kept from a smoke-test template, it ends the collection however long the job may run."""
+    limits = [hit for hit in ev.hits("slurm_time_limit") if "." in hit.groups.get("job", "")]
+    if not limits:
+        return []
+    for script in ev.user_files:
+        lines = script.text.splitlines()
+        for number, line in enumerate(lines, 1):
+            if (step := _STEP_TIME.search(line)) is None or line.lstrip().startswith("#"):
+                continue
+            job_limit = next((m["time"] for text in lines if (m := _DIRECTIVE_TIME.match(text))), None)
+            name = script.name.rsplit("/", 1)[-1]
+            return [Finding(
+                category=THROUGHPUT_RESOURCES,
+                title=f"{name}:{number} gives its step `srun --time={step['time']}`: Slurm cancelled step "
+                      f"{limits[0].groups['job']} at that limit"
+                      + (f", though the job's `--time={job_limit}` had time left" if job_limit else ""),
+                evidence=[limits[0].evidence(), EvidenceLine(file=script.name, line=number, text=line.strip())],
+                cause=f"`srun --time={step['time']}` gives the step a time limit of its own ({_minutes(step['time']) or 0:g} "
+                      "min), shorter than the work it runs needs: Slurm cancelled the step \"DUE TO TIME LIMIT\" and "
+                      "the collection stopped part way, whatever the job's own limit. A per-step limit kept from a "
+                      "smoke-test template.",
+                fix=f"In {name}:{number}, drop `--time={step['time']}` from srun (a step then has the job's limit) or "
+                    "give it room for the whole collection; then submit again and continue with `gym-pipeline collect "
+                    "... --resume`.",
+                explains=frozenset({"slurm_time_limit"}),
+            )]
+    return []
 
 
 def rule_time_limit_shortened_while_it_ran(ev: Evidence) -> list[Finding]:
