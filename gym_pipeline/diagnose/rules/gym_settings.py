@@ -9,6 +9,8 @@ A team passes the same settings file to every `gym env start` (an overrides list
   `--model-url` the eval was given;
 - `server_spinup_timeout_seconds` of a few seconds (fail fast on a laptop): the servers need longer to start on the
   eval node, and `gym env start` gives up on them.
+- `dispatch_budget_s` given in minutes (`20`): Gym stops starting rollouts after that many seconds and drains the
+  rest (throughput: the budget, not the data or the model, ended the collection).
 Named from the setting's line in the user's file and what Gym wrote of it.
 """
 
@@ -22,7 +24,7 @@ from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import Finding
 from gym_pipeline.diagnose.user_scripts import lines_matching
-from gym_pipeline.diagnose.vocabulary import CONFIG
+from gym_pipeline.diagnose.vocabulary import CONFIG, THROUGHPUT_RESOURCES
 
 _MAX_OVERRIDES_BYTES = 64 << 10  # a settings list kept as text beside the run (`overrides.txt`)
 
@@ -116,4 +118,36 @@ def rule_servers_given_too_short_a_spinup_timeout(ev: Evidence) -> list[Finding]
               "ran.",
         fix=f"Raise `server_spinup_timeout_seconds` in {file} (line {number}) to a few minutes, or set it to 0 to "
             "wait without a limit; then start the servers again and collect.",
+    )]
+
+
+_DRAINED = re.compile(r"Drained \(not dispatched, no time left in the budget\): (?P<count>\d+)")
+_DISPATCH_BUDGET = re.compile(r"\bdispatch_budget_s\s*[:=]\s*(?P<seconds>\d+(?:\.\d+)?)")
+MINUTES_LIKELY_BELOW_S = 120  # a budget of seconds this short was most likely meant in minutes
+
+
+def rule_rows_left_undispatched_by_the_dispatch_budget(ev: Evidence) -> list[Finding]:
+    """Gym's `dispatch_budget_s` ran out and left rows never dispatched: a budget in seconds, often given in
+    minutes (`20` for twenty minutes), ends the collection part way; the profile then refuses the partial run."""
+    drained = ev.first_in_log_heads(_DRAINED)
+    if drained is None:
+        return []
+    said, match = drained
+    setting = next(setting_lines(ev, _DISPATCH_BUDGET), None)
+    seconds = float(setting[3]["seconds"]) if setting else None
+    minutes = seconds is not None and seconds < MINUTES_LIKELY_BELOW_S
+    where = f"{setting[0]}:{setting[1]}" if setting else "the run's settings"
+    return [Finding(
+        category=THROUGHPUT_RESOURCES,
+        title=f"Gym's dispatch budget ran out: {match['count']} rollouts were never dispatched"
+              + (f" ({where} gives `dispatch_budget_s={setting[3]['seconds']}`, seconds)" if setting else ""),
+        evidence=[said, *([EvidenceLine(file=setting[0], line=setting[1], text=setting[2])] if setting else [])],
+        cause="`dispatch_budget_s` is the time, in seconds, in which Gym starts new rollouts; once less is left than "
+              "a task takes, the rest are drained, never sent, and write no row"
+              + (f": {seconds:g} s was most likely meant as {seconds:g} minutes" if minutes else "")
+              + ". The collection is partial, and the profile refuses it.",
+        fix=f"Give `dispatch_budget_s` in seconds in {where}"
+            + (f" (`dispatch_budget_s={seconds * 60:g}` for {seconds:g} minutes)" if minutes else "")
+            + ", or remove it; then resume the collection (`gym eval run ... --resume` dispatches the drained rows) "
+            "and profile.",
     )]
