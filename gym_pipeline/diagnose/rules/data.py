@@ -39,6 +39,7 @@ from gym_pipeline.diagnose.manifests import (
     VERIFIER_CHANGED,
     sweep_config_beside,
 )
+from gym_pipeline.diagnose.rules.gym_settings import block_setting
 from gym_pipeline.diagnose.rules.resume_scripts import existence_guard_over_empty_inputs
 from gym_pipeline.diagnose.unrecorded_source import source_candidates
 from gym_pipeline.diagnose.user_scripts import (
@@ -640,6 +641,19 @@ def rule_truncated_answers(ev: Evidence) -> list[Finding]:
     limit = a.truncation_limit
     if limit and (from_rows := _limit_the_rows_ask_for(ev, limit)) is not None:
         return [_truncated_by_the_rows(ev, limit, from_rows)]
+    if (merged := block_setting(ev, "extra_body", _TOKEN_CAP)) is not None:
+        file, number, line, cap = merged
+        return [Finding(
+            category=CONFIG,
+            title=f"{a.truncated_rollouts} of {rollouts} answers were cut at the output token limit: {file.name}:"
+                  f"{number} puts `{cap.group(0).strip()}` into every request (`extra_body`)",
+            evidence=[a.truncated_example, EvidenceLine(file=file.name, line=number, text=line.strip())],
+            cause=f"Gym's model server merges `extra_body` ({file.name}) into every request it sends, and its "
+                  f"`{cap['key']}` caps every generation whatever the rows ask (a latency benchmark's fixed, short "
+                  "generations): most answers never reached their final answer and are scored as wrong.",
+            fix=f"Remove `{cap['key']}` from `extra_body` in {file.name} (line {number}) for evals (keep it in the "
+                "benchmark's own settings), then collect again on a clean output path and profile.",
+        )]
     return [Finding(
         category=CONFIG,
         title=f"{a.truncated_rollouts} of {rollouts} answers were cut at the output token limit"
@@ -654,6 +668,7 @@ def rule_truncated_answers(ev: Evidence) -> list[Finding]:
     )]
 
 
+_TOKEN_CAP = re.compile(r"\b(?P<key>max_tokens|max_completion_tokens|max_new_tokens)\s*[:=]\s*\d+")
 _SETS_LIMIT_ON_COMMAND = re.compile(r"--max-output-tokens\b|max_output_tokens\s*=|--responses-create-params\b[^\n]*max_output_tokens")
 _OVERRIDDEN_LIMIT = re.compile(r"Overriding responses_create_params fields with [^\n]*max_output_tokens")
 _NAMES_LIMIT = re.compile(r"[\"']?max_output_tokens[\"']?\s*[:=]\s*(?P<value>\d+)")

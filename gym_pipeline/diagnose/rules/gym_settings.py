@@ -23,7 +23,7 @@ from pathlib import Path
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import Finding
-from gym_pipeline.diagnose.user_scripts import lines_matching
+from gym_pipeline.diagnose.user_scripts import UserFile, lines_matching
 from gym_pipeline.diagnose.vocabulary import CONFIG, THROUGHPUT_RESOURCES
 
 _MAX_OVERRIDES_BYTES = 64 << 10  # a settings list kept as text beside the run (`overrides.txt`)
@@ -41,6 +41,27 @@ def setting_lines(ev: Evidence, pattern: re.Pattern[str]) -> Iterator[tuple[str,
         for number, line in enumerate(path.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
             if not line.lstrip().startswith("#") and (match := pattern.search(line)):
                 yield path.name, number, line.strip(), match
+
+
+def block_setting(ev: Evidence, block: str, key: re.Pattern[str]) -> tuple[UserFile, int, str, re.Match[str]] | None:
+    """(file, line, text, match) of the first `key` under a `block:` mapping of the user's YAML (Gym's model server
+    settings: `sampling_overrides:`, `extra_body:`), or on the block's own line (`extra_body: {max_tokens: 6}`)."""
+    opens = re.compile(rf"^(?P<indent>\s*){re.escape(block)}\s*:(?P<inline>.*)$")
+    for file in ev.user_files:
+        if file.suffix not in (".yaml", ".yml"):
+            continue
+        lines = file.text.splitlines()
+        for index, line in enumerate(lines):
+            if (opened := opens.match(line)) is None:
+                continue
+            if found := key.search(opened["inline"]):
+                return file, index + 1, line, found
+            for number, inner in enumerate(lines[index + 1:], index + 2):
+                if inner.strip() and len(inner) - len(inner.lstrip()) <= len(opened["indent"]):
+                    break  # the block ended
+                if not inner.lstrip().startswith("#") and (found := key.search(inner)):
+                    return file, number, inner, found
+    return None
 
 
 _SKIP_VERIFICATION = re.compile(r"\bskip_verification\s*[:=]\s*(?:true|True|1|yes)\b")

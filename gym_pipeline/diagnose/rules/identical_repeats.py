@@ -17,10 +17,11 @@ from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine, excerpt
 from gym_pipeline.diagnose.findings import NOTE, Finding
 from gym_pipeline.diagnose.jsonl_rows import readable_rows
+from gym_pipeline.diagnose.rules.gym_settings import block_setting
 from gym_pipeline.diagnose.rules.quality import prompts_at_fault
 from gym_pipeline.diagnose.rules.stored_replies import replies_from_an_earlier_run
 from gym_pipeline.diagnose.rules.user_proxies import setting_used, shared_replies
-from gym_pipeline.diagnose.user_scripts import UserFile, lines_matching
+from gym_pipeline.diagnose.user_scripts import lines_matching
 from gym_pipeline.diagnose.vocabulary import CONFIG, MODEL_SERVING
 
 MIN_TASKS = 4  # with two repeats or more, for the pattern to be the run's and not chance
@@ -58,28 +59,7 @@ def _request_sampling(ev: Evidence) -> tuple[str, int, str] | None:
     return None
 
 
-_SAMPLING_OVERRIDES = re.compile(r"^(?P<indent>\s*)sampling_overrides\s*:(?P<inline>.*)$")
 _GREEDY = re.compile(r"\b(?P<field>temperature)\s*[:=]\s*0(?:\.0*)?\b|\b(?P<seed>seed)\s*[:=]\s*\d")
-
-
-def _forced_sampling(ev: Evidence) -> tuple[UserFile, int, str, str] | None:
-    """(file, line, text, field) of a zero temperature (or a fixed seed) under a `sampling_overrides:` of the user's
-    YAML: Gym's model server puts it on every request."""
-    for file in ev.user_files:
-        if file.suffix not in (".yaml", ".yml"):
-            continue
-        lines = file.text.splitlines()
-        for index, line in enumerate(lines):
-            if (block := _SAMPLING_OVERRIDES.match(line)) is None:
-                continue
-            if greedy := _GREEDY.search(block["inline"]):
-                return file, index + 1, line, greedy["field"] or greedy["seed"]
-            for number, inner in enumerate(lines[index + 1:], index + 2):
-                if inner.strip() and len(inner) - len(inner.lstrip()) <= len(block["indent"]):
-                    break  # the block ended
-                if not inner.lstrip().startswith("#") and (greedy := _GREEDY.search(inner)):
-                    return file, number, inner, greedy["field"] or greedy["seed"]
-    return None
 
 
 def rule_repeats_sampled_alike(ev: Evidence) -> list[Finding]:
@@ -111,9 +91,10 @@ def rule_repeats_sampled_alike(ev: Evidence) -> list[Finding]:
                 "request carries), so each repeat is a sample of its own; then collect again on a clean output path "
                 "and profile.",
         )]
-    forced = _forced_sampling(ev)
+    forced = block_setting(ev, "sampling_overrides", _GREEDY)
     if forced is not None:  # Gym's model server overriding every request's sampling: a setting kept from another eval
-        file, number, line, field = forced
+        file, number, line, greedy = forced
+        field = greedy["field"] or greedy["seed"]
         return [Finding(
             category=CONFIG,
             title=f"{title}: {file.name}:{number} has Gym's model server override every request's `{field}` "
