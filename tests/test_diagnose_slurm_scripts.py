@@ -1217,3 +1217,43 @@ def test_a_collect_step_kept_at_a_one_minute_srun_time_limit_is_cancelled_inside
     assert top.title.startswith("eval.sbatch:6 gives its step `srun --time=1`: Slurm cancelled step ")
     assert "though the job's `--time=10` had time left" in top.title
     assert top.fix.startswith("In eval.sbatch:6, drop `--time=1` from srun")
+
+
+@pytest.mark.parametrize("separator", [",", ":"])
+def test_a_dataset_list_passed_in_export_with_commas_reaches_the_job_cut_at_the_first(tmp_path: Path,
+                                                                                       separator: str) -> None:
+    """`sbatch --export=ALL,DATASETS=general.jsonl,held_back.jsonl`: Slurm splits the list at every comma, so the job
+    evaluates general.jsonl only (config, the line named). Joined with `:` and split on it, both are evaluated."""
+    slurm_cluster()
+    checkpoint = demo_checkpoints(tmp_path / "checkpoints", 1, ["string_match"])[0]
+    run = tmp_path / "run"
+    (run / "logs").mkdir(parents=True)
+    rows = get_environment("string_match").dataset_path.read_text().splitlines(keepends=True)
+    (run / "general.jsonl").write_text("".join(rows[:4]))
+    (run / "held_back.jsonl").write_text("".join(rows[4:8]))
+    with _policy_served(run, checkpoint, "--latency-ms", "20") as port:
+        (run / "eval.sbatch").write_text(
+            f"#!/bin/bash\n#SBATCH --output={run}/logs/eval_%j.log\n#SBATCH --time=5\ncd {run}\n"
+            f"IFS='{separator}' read -ra SETS <<< \"$DATASETS\"\necho \"evaluating ${{#SETS[@]}} dataset(s)\"\n"
+            f"for set in \"${{SETS[@]}}\"; do\n  name=$(basename $set .jsonl) && mkdir -p results/$name\n"
+            f"  {' '.join(CLI)} materialize --input $set --num-repeats 2 --agent string_match_simple_agent "
+            "--output results/$name/rollouts_materialized_inputs.jsonl\n"
+            f"  {' '.join(CLI)} collect --inputs results/$name/rollouts_materialized_inputs.jsonl --output "
+            f"results/$name/rollouts.jsonl --model-url http://127.0.0.1:{port}/v1 --env string_match --concurrency 4\n"
+            "done\n")
+        (run / "submit.sh").write_text(f"#!/bin/bash\nsbatch --wait --export=ALL,DATASETS=general.jsonl{separator}"
+                                       "held_back.jsonl eval.sbatch\n")
+        with (run / "logs" / "submit.log").open("w") as log:
+            subprocess.run(["bash", "submit.sh"], cwd=run, stdout=log, stderr=subprocess.STDOUT, timeout=300)
+
+    report = diagnose(run)
+
+    evaluated = {path.parent.name for path in run.glob("results/*/rollouts.jsonl")}
+    if separator == ":":
+        assert evaluated == {"general", "held_back"}
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    assert evaluated == {"general"}
+    top = report.causes[0]
+    assert (top.category, top.id) == ("config", "export_value_split_at_its_comma"), [f.title for f in report.causes]
+    assert top.title.startswith("submit.sh:2 passes `DATASETS=general.jsonl,held_back.jsonl` in `--export`")

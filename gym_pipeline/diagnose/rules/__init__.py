@@ -113,6 +113,7 @@ from gym_pipeline.diagnose.rules.endpoint_address import (
     rule_host_name_resolves_where_nothing_listens,
     rule_url_without_scheme,
 )
+from gym_pipeline.diagnose.rules.export_lists import rule_export_value_split_at_its_comma
 from gym_pipeline.diagnose.rules.fallback import PROFILE_STAGE, STEP_OF_CATEGORY, stage_of_log, unexplained_log_errors
 from gym_pipeline.diagnose.rules.falsy_zero import rule_zero_answer_taken_for_none
 from gym_pipeline.diagnose.rules.firewall import rule_firewall_blocks_run_port
@@ -450,6 +451,7 @@ RULES: tuple[Rule, ...] = (
     Rule(1, "results_left_in_a_services_private_tmp", rule_results_left_in_a_services_private_tmp),
     Rule(1, "time_limit_other_than_the_directive", rule_time_limit_other_than_the_directive),
     Rule(1, "time_given_as_minutes_and_seconds", rule_time_given_as_minutes_and_seconds),
+    Rule(1, "export_value_split_at_its_comma", rule_export_value_split_at_its_comma),
     Rule(1, "step_ended_at_its_own_srun_time_limit", rule_step_ended_at_its_own_srun_time_limit),
     Rule(1, "time_limit_shortened_while_it_ran", rule_time_limit_shortened_while_it_ran),
     Rule(1, "sleep_takes_the_time_limit", rule_sleep_takes_the_time_limit),
