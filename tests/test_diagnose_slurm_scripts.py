@@ -1257,3 +1257,31 @@ def test_a_dataset_list_passed_in_export_with_commas_reaches_the_job_cut_at_the_
     top = report.causes[0]
     assert (top.category, top.id) == ("config", "export_value_split_at_its_comma"), [f.title for f in report.causes]
     assert top.title.startswith("submit.sh:2 passes `DATASETS=general.jsonl,held_back.jsonl` in `--export`")
+
+
+@pytest.mark.parametrize("request_line", ["#SBATCH --tmp=200G  # local NVMe to stage the checkpoint",
+                                          "#SBATCH --mem=400G", "#SBATCH --mem=1G"])
+def test_a_resource_request_beyond_every_node_is_refused_at_submission(tmp_path: Path, request_line: str) -> None:
+    """A directive from a GPU cluster's template asks for more temporary disk (or memory) than the node has: sbatch
+    refuses the job and nothing runs (config, the directive named). A request the node can give runs."""
+    run, checkpoint = _string_match_run(tmp_path, 1)
+    with _policy_served(run, checkpoint, "--latency-ms", "20") as port:
+        (run / "eval.sbatch").write_text(f"#!/bin/bash\n#SBATCH --output={run}/logs/eval_%j.log\n#SBATCH --time=5\n"
+                                         f"{request_line}\ncd {run}\n" + _collect_line(port, 4))
+        with (run / "logs" / "submit.log").open("w") as log:
+            subprocess.run(["sbatch", "--wait", "eval.sbatch"], cwd=run, stdout=log, stderr=subprocess.STDOUT,
+                           timeout=300)
+
+    report = diagnose(run)
+
+    if request_line == "#SBATCH --mem=1G":
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    assert "can not be satisfied" in (run / "logs" / "submit.log").read_text()
+    top = report.causes[0]
+    assert (top.category, top.id) == ("config", "request_beyond_every_node"), [f.title for f in report.causes]
+    option = request_line.split()[1]
+    assert top.title == (f"sbatch refused the job: eval.sbatch:4 asks for "
+                         f"{'temporary disk' if 'tmp' in option else 'memory'} ({option}) beyond what any node of the "
+                         "partition has")
+    assert len(report.causes) == 1, [f.title for f in report.causes]

@@ -293,6 +293,7 @@ from gym_pipeline.diagnose.rules.strict_mode import (
     rule_unset_variable_stopped_a_strict_script,
 )
 from gym_pipeline.diagnose.rules.stripped_characters import rule_letters_stripped_as_a_set
+from gym_pipeline.diagnose.rules.submission_refusals import rule_request_beyond_every_node
 from gym_pipeline.diagnose.rules.suspended_jobs import rule_job_suspended_while_it_ran
 from gym_pipeline.diagnose.rules.task_settings import (
     rule_task_image_entrypoint_runs_nothing_it_is_given,
@@ -452,6 +453,7 @@ RULES: tuple[Rule, ...] = (
     Rule(1, "time_limit_other_than_the_directive", rule_time_limit_other_than_the_directive),
     Rule(1, "time_given_as_minutes_and_seconds", rule_time_given_as_minutes_and_seconds),
     Rule(1, "export_value_split_at_its_comma", rule_export_value_split_at_its_comma),
+    Rule(1, "request_beyond_every_node", rule_request_beyond_every_node),
     Rule(1, "step_ended_at_its_own_srun_time_limit", rule_step_ended_at_its_own_srun_time_limit),
     Rule(1, "time_limit_shortened_while_it_ran", rule_time_limit_shortened_while_it_ran),
     Rule(1, "sleep_takes_the_time_limit", rule_sleep_takes_the_time_limit),
