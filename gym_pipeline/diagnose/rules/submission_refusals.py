@@ -40,6 +40,6 @@ def rule_request_beyond_every_node(ev: Evidence) -> list[Finding]:
         cause=f"The job asks for more {match['what'].lower()} than every node of the partition offers (a directive "
               "kept from another cluster's template), so Slurm cannot place it anywhere and refuses it at submission: "
               "nothing ran.",
-        fix=f"In {where}, ask for what the nodes have (`sinfo -o '%n {field}'` shows it: {unit}) or drop the "
+        fix=f"In {where}, lower `{name}` to what the nodes have (`sinfo -o '%n {field}'` shows it: {unit}) or drop the "
             "directive, or submit to a partition whose nodes have it; then submit again.",
     )]
