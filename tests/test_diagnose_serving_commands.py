@@ -23,6 +23,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -267,3 +268,31 @@ def test_a_serving_script_taking_the_first_checkpoint_its_training_log_names_ser
     assert top.title == ("serve.sh:3 serves the first checkpoint train.log names (step 100), the oldest: training "
                          "saved step 200 after it")
     assert "`grep 'saved checkpoint' $1 | tail -n 1`, which here gives step_0200" in top.fix
+
+
+@pytest.mark.parametrize("choose", ["ls -td $1/step_* | head -1", "ls -d $1/step_* | sort -V | tail -n 1"])
+def test_a_serving_script_choosing_the_checkpoint_changed_last_serves_a_resynced_older_step(tmp_path: Path,
+                                                                                            choose: str) -> None:
+    """serve.sh serves the checkpoint folder changed last (`ls -td ... | head -1`); a mirror's resync touched the
+    older step after the newer one was written, so the older is served (model serving). By step, healthy."""
+    training = tmp_path / "training_run"
+    older, newer = demo_checkpoints(training, 2, ["string_match"])
+    os.utime(older, (time.time() + 5, time.time() + 5))  # the resync copied step_0100 again, after step_0200
+    run = _served_by_script(tmp_path, "#!/bin/bash\n# serve.sh CHECKPOINTS PORT: the newest checkpoint of the run\n"
+                                      f"CKPT=$({choose})\necho \"serving $CKPT\"\n"
+                                      f"exec {CLI} serve-policy --port $2 --checkpoint \"$CKPT\" --latency-ms 30\n",
+                            f"{training} PORT")
+
+    report = diagnose(run)
+
+    served = (run / "logs" / "model_server.log").read_text()
+    if "sort -V" in choose:
+        assert f"serving {newer}" in served
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    assert f"serving {older}" in served
+    top = report.causes[0]
+    assert (top.category, top.id) == ("model_serving", "newest_checkpoint_by_modification_time"), [
+        f.title for f in report.causes]
+    assert top.title == ("serve.sh:3 serves the checkpoint folder changed last (`ls -t ... | head -1`), not the newest "
+                         "step: the server loaded step 100, and step 200 exists")

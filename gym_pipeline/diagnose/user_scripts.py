@@ -75,6 +75,16 @@ PRINTS = re.compile(r"^\s*(?:echo|printf)\b")  # a line that only prints (what a
 SHELL_VARIABLE = re.compile(r"\$\{?(?P<name>[A-Za-z_]\w*)\}?")  # `$NAME` or `${NAME}`
 
 
+def argument_given(files: list[UserFile], script: str, index: int) -> str | None:
+    """The `index`-th argument a user's script passes to `script` (`bash serve.sh train.log 8000` -> train.log)."""
+    call = re.compile(rf"(?:^|[\s/]){re.escape(Path(script).name)}\s+(?P<arguments>[^|&;>#\n]+)")
+    for _, _, _, match in lines_matching(files, call, SCRIPT_SUFFIXES):
+        arguments = match["arguments"].split()
+        if len(arguments) >= index:
+            return arguments[index - 1]
+    return None
+
+
 def assignment_of(files: list[UserFile], name: str) -> tuple[UserFile, int, str] | None:
     """(file, line number, line) of the first shell assignment of `name` in `files` (`NAME=...`, `export NAME=...`)."""
     assigned = re.compile(rf"^\s*(?:export\s+)?{re.escape(name)}=")

@@ -31,7 +31,7 @@ from gym_pipeline.core.manifest import MANIFEST_FILE, ROLLOUTS_STAGE
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import Finding, model_url_of
-from gym_pipeline.diagnose.user_scripts import MAKEFILE_NAMES, SCRIPT_SUFFIXES, lines_matching
+from gym_pipeline.diagnose.user_scripts import MAKEFILE_NAMES, SCRIPT_SUFFIXES, argument_given, lines_matching
 from gym_pipeline.diagnose.vocabulary import CACHE_RESUME, MODEL_SERVING
 
 # `ls` (not by time, not reversed) of checkpoint folders, the first name taken
@@ -149,6 +149,44 @@ def rule_newest_checkpoint_by_text_sort(ev: Evidence) -> list[Finding]:
                 "`sort | tail -1`; "
                 "start the server again, check what it serves (its log, `curl -s <url>/models`), then collect again "
                 "on a clean output path and profile.",
+        )]
+    return []
+
+
+# `ls -t DIR/step_* | head -1` (`-td`, `-lt`...): the checkpoint folder changed last, not the newest step
+NEWEST_BY_TIME = re.compile(r"\bls\s+(?:-\w+\s+)*-\w*t\w*\s+(?:-\w+\s+)*(?P<listed>[^\s|;)]+)(?:\s+[^|\n]*)?\|\s*"
+                            r"head\s+(?:-n\s*)?-?1\b")
+_STEP_NAMED = re.compile(r"\bstep_?0*(?P<step>\d+)\b")
+
+
+def rule_newest_checkpoint_by_modification_time(ev: Evidence) -> list[Finding]:
+    if ev.run_dir is None or not ev.run_dir.is_dir():
+        return []
+    for file, number, line, match in lines_matching(ev.user_files, NEWEST_BY_TIME, SCRIPT_SUFFIXES):
+        if (served := _served_step(ev)) is None:
+            continue
+        # the steps there are: the folder's own, or those the run's logs name (a listing, a copy's progress)
+        listed = match["listed"].replace('"', "").replace("'", "")
+        if positional := re.match(r"\$\{?(?P<index>[1-9])\}?", listed):  # `ls -td $1/step_*`: what the caller passed
+            given = argument_given(ev.user_files, file.name, int(positional["index"]))
+            listed = listed.replace(positional.group(0), given, 1) if given else listed
+        root = Path(listed).parent if any(c in Path(listed).name for c in "*?[") else Path(listed)
+        known = set(steps_in(root)) | {int(m["step"]) for _, head in ev.log_heads
+                                                       for m in _STEP_NAMED.finditer(head)}
+        if not known or max(known) <= served[0]:
+            continue
+        return [Finding(
+            category=MODEL_SERVING,
+            title=f"{file.name}:{number} serves the checkpoint folder changed last (`ls -t ... | head -1`), not the "
+                  f"newest step: the server loaded step {served[0]}, and step {max(known)} exists",
+            evidence=[EvidenceLine(file=file.name, line=number, text=line.strip()), served[1]],
+            cause="`ls -t` orders folders by modification time: a checkpoint copied again (a mirror's resync, a "
+                  "teammate's `touch`, a restore) becomes the \"newest\" whatever its step, so the server loaded an "
+                  f"older checkpoint (step {served[0]}) than the newest one (step {max(known)}). Nothing fails; the "
+                  "rollouts are the older checkpoint's.",
+            fix=f"In {file.name}:{number}, choose by step, not by time: `ls -d <checkpoints>/step_* | sort -V | tail "
+                "-n 1` (or name the checkpoint explicitly); start the server again, check what it serves (`curl -s "
+                "<url>/models`), then collect again on a clean output path and profile.",
         )]
     return []
 

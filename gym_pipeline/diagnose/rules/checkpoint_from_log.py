@@ -15,7 +15,7 @@ from gym_pipeline.diagnose.artifacts import locate_named_file
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import Finding
-from gym_pipeline.diagnose.user_scripts import SCRIPT_SUFFIXES, lines_matching
+from gym_pipeline.diagnose.user_scripts import SCRIPT_SUFFIXES, argument_given, lines_matching
 from gym_pipeline.diagnose.vocabulary import MODEL_SERVING
 
 # `grep -m1 'PATTERN' FILE` or `grep 'PATTERN' FILE | head -n 1`: the first line of FILE matching PATTERN
@@ -34,7 +34,7 @@ def rule_checkpoint_taken_from_the_first_log_line(ev: Evidence) -> list[Finding]
         if not re.search(r"checkpoint|ckpt|saved|save", pattern + line, re.I):
             continue
         if (positional := re.fullmatch(r"[\"']?\$\{?(?P<index>[1-9])\}?[\"']?", named)) is not None:
-            named = _argument_given(ev, file.name, int(positional["index"])) or named  # `serve.sh train.log ...`
+            named = argument_given(ev.user_files, file.name, int(positional["index"])) or named  # `serve.sh train.log ...`
         log = locate_named_file(named, ev.run_dir) if ev.run_dir else None
         if log is None or not log.is_file():
             continue
@@ -70,14 +70,3 @@ def _checkpoint_named(line: str) -> str:
     """The checkpoint a log line names: its word holding the step (`.../checkpoints/step_0200`), as a name."""
     word = next((word for word in reversed(line.split()) if _STEP.search(word)), line.strip())
     return PurePath(word.strip("'\",.")).name
-
-
-def _argument_given(ev: Evidence, script: str, index: int) -> str | None:
-    """The `index`-th argument a user's script passes to `script` (`bash serve.sh train.log 8000` -> train.log)."""
-    call = re.compile(rf"(?:^|[\s/]){re.escape(script)}\s+(?P<arguments>[^|&;>#\n]+)")
-    for _, _, _, match in lines_matching(ev.user_files, call, SCRIPT_SUFFIXES):
-        arguments = match["arguments"].split()
-        if len(arguments) >= index:
-            return arguments[index - 1]
-    return None
-
