@@ -171,10 +171,12 @@ def rule_newest_checkpoint_by_modification_time(ev: Evidence) -> list[Finding]:
             given = argument_given(ev.user_files, file.name, int(positional["index"]))
             listed = listed.replace(positional.group(0), given, 1) if given else listed
         root = Path(listed).parent if any(c in Path(listed).name for c in "*?[") else Path(listed)
-        known = set(steps_in(root)) | {int(m["step"]) for _, head in ev.log_heads
-                                                       for m in _STEP_NAMED.finditer(head)}
+        named = {int(m["step"]): m.group(0) for _, head in ev.log_heads for m in _STEP_NAMED.finditer(head)}
+        known = {**named, **{int(d[1]): path.name for path in (root.iterdir() if root.is_absolute() and root.is_dir()
+                                                                else []) if (d := re.search(r"(\d+)$", path.name))}}
         if not known or max(known) <= served[0]:
             continue
+        newest = known[max(known)]
         return [Finding(
             category=MODEL_SERVING,
             title=f"{file.name}:{number} serves the checkpoint folder changed last (`ls -t ... | head -1`), not the "
@@ -184,8 +186,8 @@ def rule_newest_checkpoint_by_modification_time(ev: Evidence) -> list[Finding]:
                   "teammate's `touch`, a restore) becomes the \"newest\" whatever its step, so the server loaded an "
                   f"older checkpoint (step {served[0]}) than the newest one (step {max(known)}). Nothing fails; the "
                   "rollouts are the older checkpoint's.",
-            fix=f"In {file.name}:{number}, choose by step, not by time: `ls -d <checkpoints>/step_* | sort -V | tail "
-                "-n 1` (or name the checkpoint explicitly); start the server again, check what it serves (`curl -s "
+            fix=f"In {file.name}:{number}, choose by step, not by time (`ls -t`): `ls -d <checkpoints>/step_* | sort -V | "
+                f"tail -n 1`, which gives {newest} (or name the checkpoint explicitly); start the server again, check what it serves (`curl -s "
                 "<url>/models`), then collect again on a clean output path and profile.",
         )]
     return []
