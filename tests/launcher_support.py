@@ -95,9 +95,10 @@ def slurm_cluster() -> None:
             service_missing("slurm", "sinfo is not installed")
         if states.returncode != 0:
             service_missing("slurm", f"sinfo failed ({states.stderr.strip().splitlines()[-1:]})")
-        # `mixed-`: the backfill scheduler plans a waiting job (another test's, or the user's) on the node: it accepts jobs
+        # `planned` (`mixed-`): the backfill scheduler holds the node for a job waiting for it (another test's): it
+        # takes this test's jobs after that one
         found = {state.removesuffix("-") for state in states.stdout.split()}
-        if {"idle", "mixed", "allocated"} & found:
+        if {"idle", "mixed", "allocated", "planned"} & found:
             return
         if not any(state.startswith("completing") for state in found) or time.monotonic() > deadline:
             service_missing("slurm", f"no node accepts jobs (sinfo: {states.stdout.strip()})")

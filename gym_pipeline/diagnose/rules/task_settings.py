@@ -24,7 +24,7 @@ from gym_pipeline.diagnose.artifacts import locate_named_file
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import Finding, plural
-from gym_pipeline.diagnose.rules.taskfolders import image_user, task_folder_run
+from gym_pipeline.diagnose.rules.taskfolders import entrypoint_running_nothing, image_user, task_folder_run
 from gym_pipeline.diagnose.vocabulary import DATA_SCHEMA
 from gym_pipeline.taskfolders.models import (
     AgentSettings,
@@ -100,42 +100,25 @@ def _line_of(toml: Path, key: str) -> tuple[int, str] | None:
     return None
 
 
-_ENTRYPOINT_EXITED = "the image's entrypoint exited with code"
-_ENTRYPOINT = re.compile(r"^\s*ENTRYPOINT\s+(?:\[\s*\"(?P<exec_form>[^\"]+)\"|(?P<shell_form>\S+))", re.M)
-_RUNS_ITS_ARGUMENTS = re.compile(r"\bexec\s+\"?\$(?:@|\{@\})|\"\$@\"|\$\*")
-
-
 def rule_task_image_entrypoint_runs_nothing_it_is_given(ev: Evidence) -> list[Finding]:
     run = task_folder_run(ev)
     if run is None:
         return []
-    exited = [(number, row) for number, row in run.failures
-              if str(row.get("_ng_failure_message", "")).startswith(_ENTRYPOINT_EXITED)]
-    if not exited:
-        return []
-    tasks = sorted({str(row.get("task_id")) for _, row in exited})
-    for task in tasks:
-        environment = locate_named_file(run.task_path(task), ev.run_dir, folder=True) / "environment"
-        dockerfile = environment / "Dockerfile"
-        if not dockerfile.is_file():
+    for task in sorted({str(row.get("task_id")) for _, row in run.failures}):
+        if (found := entrypoint_running_nothing(run, ev.run_dir, task)) is None:
             continue
-        text = dockerfile.read_text(encoding="utf-8", errors="replace")
-        if (entry := _ENTRYPOINT.search(text)) is None:
-            continue
-        script = environment / Path(entry["exec_form"] or entry["shell_form"]).name
-        if script.is_file() and _RUNS_ITS_ARGUMENTS.search(script.read_text(encoding="utf-8", errors="replace")):
-            continue  # it runs what it is given: another reason the container ended
-        number, first = next((number, row) for number, row in exited if row.get("task_id") == task)
+        dockerfile, line, entry, script = found
+        number, first = next((number, row) for number, row in run.failures if row.get("task_id") == task)
         attempts = sum(1 for _, row in run.failures if row.get("task_id") == task)
-        line = text.count("\n", 0, entry.start()) + 1
+        command = entry.split(None, 1)[1].strip("[]\" ")
         return [Finding(
             category=DATA_SCHEMA,
-            title=f"{task}'s image starts with ENTRYPOINT `{entry['exec_form'] or entry['shell_form']}`, which never "
-                  f"runs the command it is given: its sandboxes stopped at once ({plural(attempts, 'failed attempt')})",
+            title=f"{task}'s image starts with ENTRYPOINT `{command}`, which never runs the command it is given: its "
+                  f"sandboxes stopped at once ({plural(attempts, 'failed attempt')})",
             evidence=[EvidenceLine(file=ev.rel(ev.run_dir / "rollouts_failures.jsonl"), line=number,
                                    text=f"task_id={first.get('task_id')!r} {first.get('_ng_failure_message')}"),
-                      EvidenceLine(file=ev.rel(dockerfile), line=line, text=entry.group(0).strip())]
-            + ([EvidenceLine(file=ev.rel(script), line=None, text="(no `exec \"$@\"`)")] if script.is_file() else []),
+                      EvidenceLine(file=ev.rel(dockerfile), line=line, text=entry),
+                      EvidenceLine(file=ev.rel(script), line=None, text="(no `exec \"$@\"`)")],
             cause="A sandbox is started with a keep-alive command, which Docker hands to the image's ENTRYPOINT as its "
                   f"arguments; {script.name} does its own work and ends without running them (`exec \"$@\"`), so "
                   "the container stopped at once and the episode failed before the agent ran. The task's environment "

@@ -746,6 +746,32 @@ def image_user(run: TaskFolderRun, run_dir: Path, task: str) -> tuple[str, Path,
     return users[-1]["user"], dockerfile, text.count("\n", 0, users[-1].start()) + 1, users[-1].group(0).strip()
 
 
+_ENTRYPOINT = re.compile(r"^\s*ENTRYPOINT\s+(?:\[\s*\"(?P<exec_form>[^\"]+)\"|(?P<shell_form>\S+))", re.M)
+_RUNS_ITS_ARGUMENTS = re.compile(r"\bexec\s+\"?\$(?:@|\{@\})|\"\$@\"|\$\*")
+# the sandbox's words for a container that stopped under the episode (taskfolders/sandbox.py, episode.py), or Docker's
+CONTAINER_STOPPED = re.compile(r"entrypoint exited with code|is not running|409 Client Error|No such container")
+
+
+def entrypoint_running_nothing(run: TaskFolderRun, run_dir: Path, task: str) -> tuple[Path, int, str, Path] | None:
+    """(the Dockerfile, its ENTRYPOINT line's number and text, the entrypoint script) when `task`'s image starts with an
+    ENTRYPOINT script of the task's own that never runs the command it is given (no `exec "$@"`), and an attempt of
+    the task failed with its container stopped."""
+    if not any(row.get("task_id") == task and CONTAINER_STOPPED.search(str(row.get("_ng_failure_message", "")))
+               for _, row in run.failures):
+        return None
+    environment = locate_named_file(run.task_path(task), run_dir, folder=True) / "environment"
+    dockerfile = environment / "Dockerfile"
+    if not dockerfile.is_file():
+        return None
+    text = dockerfile.read_text(encoding="utf-8", errors="replace")
+    if (entry := _ENTRYPOINT.search(text)) is None:
+        return None
+    script = environment / Path(entry["exec_form"] or entry["shell_form"]).name
+    if not script.is_file() or _RUNS_ITS_ARGUMENTS.search(script.read_text(encoding="utf-8", errors="replace")):
+        return None  # not the task's own script, or one that runs what it is given
+    return dockerfile, text.count("\n", 0, entry.start()) + 1, entry.group(0).strip(), script
+
+
 def rule_reward_kinds(ev: Evidence) -> list[Finding]:
     run = task_folder_run(ev)
     if run is None:
@@ -780,9 +806,6 @@ def rule_episodes_without_result(ev: Evidence) -> list[Finding]:
     )]
 
 
-ENTRYPOINT_ENDED = "the image's entrypoint exited with code 0"  # the sandbox's own words (taskfolders/sandbox.py)
-
-
 def _explained_failure(row: dict[str, Any]) -> bool:
     return (_no_sandbox(row) or FOLDER_CHANGED in str(row.get("_ng_failure_message", ""))
             or row.get("failure_kind") == TASK_DEADLINE)
@@ -805,10 +828,9 @@ def _unless_all_explained(generic: Callable[[Evidence], list[Finding]]) -> Calla
         run = task_folder_run(ev)
         if run is None:
             return generic(ev)
-        # a container whose entrypoint ended cleanly never ran the sandbox's command: every attempt of its task fails
-        # for that (task_settings reads why)
-        stopped = {row.get("task_id") for _, row in run.failures
-                   if str(row.get("_ng_failure_message", "")).startswith(ENTRYPOINT_ENDED)}
+        # a task whose image's entrypoint never runs the sandbox's command fails every attempt for that (task_settings)
+        stopped = {task for task in {str(row.get("task_id")) for _, row in run.failures}
+                   if entrypoint_running_nothing(run, ev.run_dir, task)}
         if all(_explained_failure(row) or row.get("task_id") in stopped for _, row in run.failures):
             return []
         return generic(ev)
