@@ -191,6 +191,7 @@ class RowQuality:
     last_line_followed_setting: int = 0  # ... of them, answers given in the form their row's extraction setting names
     unextracted_whole: int = 0  # ... of the unextracted answers, those that are the whole (multi-line) response
     cut_answers: int = 0  # ... scored 0: the extracted answer is the expected one with characters cut off its ends
+    label_cut_answers: int = 0  # ... scored 0, cut off at its ends, the response's own answer included
     cut_example: EvidenceLine | None = None
     out_of_range: int = 0  # rewards outside [0, 1]
     reward_range: tuple[float, float] = (0.0, 1.0)
@@ -499,6 +500,7 @@ def _note_scored_answer(quality: RowQuality, expected: str, answer: ScoredAnswer
     reward, extracted, where = answer.reward, answer.extracted, answer.where
     if reward == 0 and extracted and answer.last_line and _cut_from_response(answer.last_line, extracted):
         quality.cut_answers += 1
+        quality.label_cut_answers += 1
         quality.cut_example = quality.cut_example or where.model_copy(update={
             "text": f"{where.text} extracted_answer={excerpt(extracted, MAX_SHOWN_VALUE)!r}, the response's last line "
                     f"{excerpt(answer.last_line, MAX_SHOWN_VALUE)!r}"})
@@ -613,6 +615,8 @@ def _note_scored_answer(quality: RowQuality, expected: str, answer: ScoredAnswer
         quality.numbers_in_words += extracted.strip().lower() in _NUMBER_WORDS
         quality.number_example = quality.number_example or here
         return
+    if _cut_short(expected, extracted):  # short of its label: whoever cut it (a model's miss, a body cut in transit)
+        quality.label_cut_answers += 1
     if _cut_short(expected, extracted) and not _answered_as(answer.last_line, extracted):
         quality.cut_answers += 1
         quality.cut_example = quality.cut_example or here

@@ -353,7 +353,7 @@ def rule_proxy_counts_content_length_in_characters(ev: Evidence) -> list[Finding
     with a non-ASCII character is longer in bytes, so clients read it cut short (a JSON error, an answer missing its
     last letters)."""
     said = ev.first_in_log_heads(_BODY_CUT)
-    if said is None and not ev.artifacts.quality.cut_answers:
+    if said is None and not ev.artifacts.quality.label_cut_answers:
         return []
     for proxy in _proxies(ev):
         if "Content-Length" not in proxy.text:
