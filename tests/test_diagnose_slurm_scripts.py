@@ -1081,6 +1081,9 @@ def test_an_array_throttled_to_one_task_runs_its_shards_one_after_another(tmp_pa
             "sleep 3; squeue -h -o '%i %t %r' -j $JOB\n"
             "for i in $(seq 30); do [ -z \"$(squeue -h -j $JOB)\" ] && exit 0; sleep 2; done\n"
             "echo 'shards not finished within the budget:'; squeue -h -o '%i %t %r %M' -j $JOB\nscancel $JOB\nexit 1\n")
+        # both CPUs free first: an earlier test's job still ending would hold the second shard (Resources)
+        assert wait_for(lambda: not subprocess.run(["squeue", "-h"], capture_output=True, text=True,
+                                                   timeout=30).stdout.strip(), JOB_START_WAIT_S)
         with (run / "logs" / "submit.log").open("w") as log:
             finished = subprocess.run(["bash", "submit.sh"], cwd=run, stdout=log, stderr=subprocess.STDOUT,
                                       timeout=300).returncode == 0
