@@ -53,6 +53,7 @@ FAILED_RUN_LOG = "logs/dagster_failure.log"  # where the failed-run sensor keeps
 
 LOG_HEAD_BYTES = 64 << 10
 MAX_LOG_HEADS = 50
+MAX_TEXT_SETTINGS_BYTES = 64 << 10  # a settings list kept as text beside the run (`overrides.txt`)
 
 
 @dataclass
@@ -116,6 +117,19 @@ class Evidence:
             except OSError:
                 continue
         return heads
+
+    @cached_property
+    def text_settings(self) -> list[tuple[str, list[str]]]:
+        """(name, lines) of the run folder's own small top-level `*.txt` files (an overrides list kept as
+        `team_overrides.txt`), read once for every rule that looks for a setting in them."""
+        texts = []
+        for path in sorted(self.run_dir.glob("*.txt")) if self.run_dir else []:
+            try:
+                if path.stat().st_size <= MAX_TEXT_SETTINGS_BYTES:
+                    texts.append((path.name, path.read_text(encoding="utf-8", errors="replace").splitlines()))
+            except OSError:
+                continue
+        return texts
 
     def first_in_log_heads(self, pattern: re.Pattern[str]) -> tuple[EvidenceLine, re.Match[str]] | None:
         """The whole line of the first log head where `pattern` matches, and the match."""

@@ -18,15 +18,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from pathlib import Path
 
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import Finding
 from gym_pipeline.diagnose.user_scripts import UserFile, lines_matching
 from gym_pipeline.diagnose.vocabulary import CONFIG, THROUGHPUT_RESOURCES
-
-_MAX_OVERRIDES_BYTES = 64 << 10  # a settings list kept as text beside the run (`overrides.txt`)
 
 
 def setting_lines(ev: Evidence, pattern: re.Pattern[str]) -> Iterator[tuple[str, int, str, re.Match[str]]]:
@@ -35,12 +32,10 @@ def setting_lines(ev: Evidence, pattern: re.Pattern[str]) -> Iterator[tuple[str,
     for file, number, line, match in lines_matching(ev.user_files, pattern):
         if not line.lstrip().startswith("#"):
             yield file.name, number, line.strip(), match
-    for path in sorted(Path(ev.run_dir).glob("*.txt")) if ev.run_dir else []:
-        if path.stat().st_size > _MAX_OVERRIDES_BYTES:
-            continue
-        for number, line in enumerate(path.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
+    for name, lines in ev.text_settings:
+        for number, line in enumerate(lines, 1):
             if not line.lstrip().startswith("#") and (match := pattern.search(line)):
-                yield path.name, number, line.strip(), match
+                yield name, number, line.strip(), match
 
 
 def block_setting(ev: Evidence, block: str, key: re.Pattern[str]) -> tuple[UserFile, int, str, re.Match[str]] | None:

@@ -733,13 +733,20 @@ _USER = re.compile(r"^\s*USER\s+(?P<user>\S+)", re.M | re.I)
 _ROOT = {"root", "0", "0:0", "root:root"}
 
 
-def image_user(run: TaskFolderRun, run_dir: Path, task: str) -> tuple[str, Path, int, str] | None:
-    """(user, the Dockerfile, its line, the line's text) when `task`'s image ends with a `USER` other than root: the
-    sandbox's commands run as that user."""
+def task_dockerfile(run: TaskFolderRun, run_dir: Path, task: str) -> tuple[Path, str] | None:
+    """(path, text) of `task`'s environment/Dockerfile, where the run folder or the task's recorded path has it."""
     dockerfile = locate_named_file(run.task_path(task), run_dir, folder=True) / "environment" / "Dockerfile"
     if not dockerfile.is_file():
         return None
-    text = dockerfile.read_text(encoding="utf-8", errors="replace")
+    return dockerfile, dockerfile.read_text(encoding="utf-8", errors="replace")
+
+
+def image_user(run: TaskFolderRun, run_dir: Path, task: str) -> tuple[str, Path, int, str] | None:
+    """(user, the Dockerfile, its line, the line's text) when `task`'s image ends with a `USER` other than root: the
+    sandbox's commands run as that user."""
+    if (found := task_dockerfile(run, run_dir, task)) is None:
+        return None
+    dockerfile, text = found
     users = list(_USER.finditer(text))
     if not users or users[-1]["user"] in _ROOT:
         return None
@@ -759,14 +766,12 @@ def entrypoint_running_nothing(run: TaskFolderRun, run_dir: Path, task: str) -> 
     if not any(row.get("task_id") == task and CONTAINER_STOPPED.search(str(row.get("_ng_failure_message", "")))
                for _, row in run.failures):
         return None
-    environment = locate_named_file(run.task_path(task), run_dir, folder=True) / "environment"
-    dockerfile = environment / "Dockerfile"
-    if not dockerfile.is_file():
+    if (found := task_dockerfile(run, run_dir, task)) is None:
         return None
-    text = dockerfile.read_text(encoding="utf-8", errors="replace")
+    dockerfile, text = found
     if (entry := _ENTRYPOINT.search(text)) is None:
         return None
-    script = environment / Path(entry["exec_form"] or entry["shell_form"]).name
+    script = dockerfile.parent / Path(entry["exec_form"] or entry["shell_form"]).name
     if not script.is_file() or _RUNS_ITS_ARGUMENTS.search(script.read_text(encoding="utf-8", errors="replace")):
         return None  # not the task's own script, or one that runs what it is given
     return dockerfile, text.count("\n", 0, entry.start()) + 1, entry.group(0).strip(), script
