@@ -13,7 +13,8 @@ answers; each twin leaves the labels as they were.
 - Labels of centuries and regnal numbers written in Roman numerals (`XV`), where the questions ask for the number.
 - LaTeX labels whose backslashes were doubled by hand "for JSON" before `json.dumps` escaped them again.
 - Labels cleaned of stray spaces by removing every space (`NewDelhi`).
-- Labels copied from a web page's text with its soft hyphens (`Nai\\u00adrobi`), in the data file itself."""
+- Labels copied from a web page's text with its soft hyphens (`Nai\\u00adrobi`), in the data file itself.
+- Decimal labels from a spreadsheet exported in a German locale (`3,5` for 3.5), copied as they were."""
 
 import json
 from pathlib import Path
@@ -400,3 +401,36 @@ def test_labels_made_slugs_by_the_preparation_script(tmp_path: Path, tidy: str) 
                               "the words instead of spaces: the labels are slugs, not the answers (prep_data.py:5)")
     assert top.fix.startswith("In prep_data.py line 5, take `expected_answer` from the answer itself, not from its "
                               "slug")
+
+
+QUOTIENTS = {"What is 7 divided by 2?": "3.5", "What is 1 divided by 4?": "0.25", "What is 9 divided by 4?": "2.25",
+             "What is 3 divided by 2?": "1.5", "What is 6 times 7?": "42", "What is 13 divided by 4?": "3.25"}
+
+
+@pytest.mark.parametrize("locale", ["de_DE", "en_US"])
+def test_labels_exported_by_a_spreadsheet_that_writes_decimal_commas(tmp_path: Path, locale: str) -> None:
+    # a German-locale export separates columns with ';' and writes 3.5 as 3,5
+    separator, point = (";", ",") if locale == "de_DE" else (",", ".")
+    (tmp_path / "run").mkdir()
+    (tmp_path / "run" / "answer_sheet.csv").write_text(f"question{separator}answer\n" + "".join(
+        f"{question}{separator}{answer.replace('.', point)}\n" for question, answer in QUOTIENTS.items()))
+    (tmp_path / "run" / "prepare_data.py").write_text(
+        "import csv, json\nwith open('answer_sheet.csv', newline='') as sheet:\n"
+        "    header = sheet.readline()\n"
+        "    rows = csv.reader(sheet, delimiter=';' if ';' in header else ',')\n"
+        "    with open('tasks.jsonl', 'w') as out:\n        for question, answer in rows:\n"
+        "            text = f\"{question} End your response with 'Final answer: <answer>'.\"\n"
+        "            out.write(json.dumps({'responses_create_params': {'input': [{'role': 'user', 'content': text}]},\n"
+        "                                  'expected_answer': answer, 'extraction_mode': 'final_answer'}) + '\\n')\n")
+    script = "python3 prepare_data.py\n" + STAGES
+    run = run_scripts(tmp_path, [script], checkpoint_of_script=[1], rows=final_answer_rows(QUOTIENTS, False))
+
+    report = diagnose(run)
+
+    if locale == "en_US":
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("data_schema", "labels_in_a_spreadsheets_display_format"), top.title
+    assert "in a spreadsheet's decimal comma format ('3,5' for 3.5)" in top.title, top.title
+    assert "in prepare_data.py, turn the decimal comma into a point as it reads answer_sheet.csv" in top.fix, top.fix

@@ -850,7 +850,9 @@ _PERCENTAGE = re.compile(r"(?P<number>-?\d+(?:\.\d+)?)\s*%")
 _ACCOUNTING_NEGATIVE = re.compile(r"\((?P<number>\d+(?:\.\d+)?)\)")
 _CURRENCY = re.compile(r"(?:[$€£¥]\s?(?P<before>-?\d+(?:\.\d+)?)|(?P<after>-?\d+(?:\.\d+)?)\s?[€£])")
 SCIENTIFIC, PERCENTAGE, ACCOUNTING, CURRENCY = "scientific notation", "percentage", "accounting", "currency"
-FORMULA = "formula"
+FORMULA, DECIMAL_COMMA = "formula", "decimal comma"
+# a number with a decimal comma (`3,5`, `0,125`): three digits after a comma of a number above 0 are thousands (`1,250`)
+_DECIMAL_COMMA = re.compile(r"-?(?:0,\d+|\d+,(?:\d{1,2}|\d{4,}))")
 # a cell's formula as text: `=6*7`, `=SUM(B2:B4)`, `=B2*2`
 _FORMULA = re.compile(r"=\s*(?P<formula>[\w\s.+\-*/^(),:$]+)")
 _CELL_OR_FUNCTION = re.compile(r"\b(?:[A-Z]{1,3}\$?\d+|[A-Z]{2,}\()")
@@ -896,11 +898,13 @@ def spreadsheet_format(expected: str, extracted: str) -> str | None:
     """The display format of a spreadsheet (`scientific notation`, `percentage`, `accounting`, `currency`, `formula`)
     in which `expected` writes the number `extracted` gives (`3.2E+07` for 31536000: rounded in a narrow column; `25%`
     for 0.25; `(8)` for -8; `$120.00` for 120; `=6*7` for 42, the formulas shown): a label column exported as the
-    sheet shows it."""
+    sheet shows it; `3,5` for 3.5, the decimal comma of a locale's export)."""
     answer_text = extracted.strip().replace(",", "")
     if not _NUMBER.fullmatch(answer_text):
         return None
     answer, label = float(answer_text), expected.strip().replace(",", "")
+    if _DECIMAL_COMMA.fullmatch(expected.strip()):  # a locale's export: 3,5 for 3.5
+        return DECIMAL_COMMA if float(expected.strip().replace(",", ".")) == answer else None
     if (scientific := _SCIENTIFIC.fullmatch(label)) is not None:
         rounded = float(f"{answer:.{len(scientific['decimals'] or '')}e}")
         return SCIENTIFIC if answer != float(label) and rounded == float(label) else None
@@ -918,8 +922,9 @@ def spreadsheet_format(expected: str, extracted: str) -> str | None:
 
 
 def _annotated(expected: str, extracted: str) -> bool:
-    """`expected` is the extracted answer followed by a note: "42 (6 x 7)", "Paris - the capital"."""
-    return bool(extracted) and expected.startswith(extracted) and expected[len(extracted):len(extracted) + 1] in (
+    """`expected` is the extracted answer followed by a note: "42 (6 x 7)", "Paris - the capital" (not the whole part of
+    a number with a decimal comma: `3` of "3,5")."""
+    return bool(extracted) and not _DECIMAL_COMMA.fullmatch(expected.strip()) and expected.startswith(extracted) and expected[len(extracted):len(extracted) + 1] in (
         " ", "(", "[", ",", ";", ":", "\t")
 
 

@@ -17,6 +17,7 @@ from gym_pipeline.diagnose.findings import Finding, model_url_of, path_of, plura
 from gym_pipeline.diagnose.row_quality import (
     ACCOUNTING,
     CURRENCY,
+    DECIMAL_COMMA,
     FORMULA,
     HTML_ENTITY,
     PERCENTAGE,
@@ -228,6 +229,8 @@ _FORMATS = {
               "without their computed values), so the cells' formula text was written",
               "as values, the formulas' results (turn 'Show formulas' off; openpyxl's `load_workbook(data_only=True)` "
               "reads the values)"),
+    DECIMAL_COMMA: ("was exported in a locale that writes decimals with a comma (German, French: 3,5 for 3.5)",
+                    "with a decimal point, not a decimal comma (export it in an English locale)"),
 }
 
 
@@ -245,6 +248,7 @@ def rule_labels_in_a_spreadsheets_display_format(ev: Evidence) -> list[Finding]:
     did, instead = _FORMATS[shown_as]
     tables = _tables(ev)
     source = ", ".join(tables) if tables else "the spreadsheet the labels came from"
+    prep = _data_script_and_export(ev) if shown_as == DECIMAL_COMMA else None
     return [Finding(
         category=DATA_SCHEMA,
         title=f"{count} answers scored 0 are numbers whose `expected_answer` writes them in a spreadsheet's "
@@ -254,7 +258,9 @@ def rule_labels_in_a_spreadsheets_display_format(ev: Evidence) -> list[Finding]:
               f"for {answer}): no exact answer equals them, so every such task scores 0."
               + (f" Table files in the run folder: {source}." if tables else ""),
         fix=f"Export the labels again from {source} with the answer column formatted {instead}: `{answer}`, not "
-            f"`{label}`; or build the data from the original numbers. Check a few labels (`expected_answer`) by eye, then materialize "
+            f"`{label}`; or build the data from the original numbers"
+            + (f" (or, in {prep[0].name}, turn the decimal comma into a point as it reads {prep[1]})" if prep else "")
+            + ". Check a few labels (`expected_answer`) by eye, then materialize "
             f"again and collect. The materialized rows: {path_of(a.materialized)}.",
     )]
 
