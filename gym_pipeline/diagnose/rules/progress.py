@@ -154,8 +154,8 @@ def _too_slow(ev: Evidence, interrupt: LogHit, missing: int, updates: list[tuple
                   + (f" while {waiting} waited" if waiting else "")
                   + (f", though the run sent {concurrency}" if concurrency else "")
                   + ": that server, not the model or the verifier's logic, set the pace (seed 000: throughput).",
-            fix=f"Give that server ({who}) more capacity: more requests at once (vLLM `--max-num-seqs`, a judge's or "
-                "sandbox's slots), or replicas behind a load balancer; or give the run the time that pace needs"
+            fix=f"Give that server ({who}) more capacity: a higher concurrency, more requests at once (vLLM "
+                "`--max-num-seqs`, a judge's or sandbox's slots), or replicas behind a load balancer; or give the run the time that pace needs"
                 + (f" (its capacity is set in the run's own files: {'; '.join(settings)})"
                    if (settings := server_capacity_settings(ev.user_files)) else "")
                 + f". Then resume: {resume_command(ev)}.",
