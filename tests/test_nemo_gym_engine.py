@@ -200,6 +200,53 @@ def test_a_team_overrides_file_keeping_another_uses_setting_is_named_by_the_diag
     assert top.title.startswith(title), top.title
 
 
+# a preparation script adapted from the team's chat completions tools: it types content parts as that API types them
+AS_CONTENT_PARTS = """import json, sys
+
+with open(sys.argv[1]) as rows, open("rollouts_source.jsonl", "w") as out:
+    for line in rows:
+        row = json.loads(line)
+        question = row["responses_create_params"]["input"][-1]["content"][0]["text"]
+        row["responses_create_params"]["input"] = [{{"role": "user",
+                                                     "content": [{{"type": "{kind}", "text": question}}]}}]
+        out.write(json.dumps(row) + "\\n")
+"""
+
+
+@pytest.mark.parametrize("kind", ["text", "input_text"])
+def test_content_parts_typed_as_chat_completions_types_them_are_refused_by_gyms_request_model(
+        gym_executable, loopback_namespace, tmp_path, kind):
+    """The user's prepare_data.py writes each prompt as a content part typed `text` (the chat completions form): Gym's
+    Responses request model refuses the rows (422), and the diagnosis names the script's line. Typed `input_text`, the
+    same run is healthy."""
+    from gym_pipeline.diagnose import diagnose
+
+    environment = get_environment("string_match")
+    source = tmp_path / "source.jsonl"
+    source.write_bytes(b"".join(environment.dataset_path.read_bytes().splitlines(keepends=True)[:4]))
+    run_dir = tmp_path / "runs" / "ckpt" / "string_match"
+    run_dir.mkdir(parents=True)
+    (run_dir / "prepare_data.py").write_text(AS_CONTENT_PARTS.format(kind=kind))
+    subprocess.run([sys.executable, "prepare_data.py", str(source)], cwd=run_dir, check=True)
+    materialize_file(run_dir / "rollouts_source.jsonl", run_dir / "rollouts_materialized_inputs.jsonl",
+                     MaterializationSettings(2, "string_match_simple_agent"))
+    checkpoint = demo_checkpoints(tmp_path / "checkpoints", 1, [environment])[0]
+    _run_in_namespace(loopback_namespace, {
+        "materialized": str(run_dir / "rollouts_materialized_inputs.jsonl"), "rollouts": str(run_dir / "rollouts.jsonl"),
+        "environment": environment.name, "checkpoint": str(checkpoint), "gym": str(gym_executable), "concurrency": 4},
+        tmp_path)
+
+    report = diagnose(run_dir)
+
+    if kind == "input_text":
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("data_schema", "request_schema"), [f.title for f in report.causes]
+    assert "content parts are typed `text` (the chat completions form)" in top.cause, top.cause
+    assert "In prepare_data.py:8 (`" in top.fix and "which writes them, type the rows' content parts" in top.fix, top.fix
+
+
 def _run_in_namespace(prefix: list[str], request: dict, tmp_path: Path) -> dict:
     """The driver in the loopback-only namespace; its result, or a failure with the end of its log."""
     request_path, result_path, driver_log = tmp_path / "request.json", tmp_path / "result.json", tmp_path / "driver.log"

@@ -25,6 +25,7 @@ from gym_pipeline.diagnose.findings import (
 )
 from gym_pipeline.diagnose.rules.nesting import nested_finding, nested_log_findings
 from gym_pipeline.diagnose.rules.routing import all_servers_ready, groups_routed
+from gym_pipeline.diagnose.user_scripts import lines_matching
 from gym_pipeline.diagnose.verifier_source import moved_file_hint, undefined_name_hint, verify_lines
 from gym_pipeline.diagnose.vocabulary import (
     DATA_SCHEMA,
@@ -397,6 +398,10 @@ def _chat_content_parts(row: dict) -> list[str]:
     return sorted(found & _CHAT_PART_TYPES)
 
 
+# a data script's line writing a chat completions content part: `{"type": "text", "text": text}`
+_WRITES_CHAT_PART = re.compile(r"""["']type["']\s*:\s*["'](?:text|image_url)["']""")
+
+
 def rule_request_schema(ev: Evidence) -> list[Finding]:
     groups = groups_routed(ev, "schema")
     if not groups:
@@ -422,7 +427,10 @@ def rule_request_schema(ev: Evidence) -> list[Finding]:
         check += (f" The row's message content parts are typed {', '.join(f'`{t}`' for t in chat_parts)} (the chat "
                   "completions form); the Responses API input Gym sends wants `input_text` (and `input_image`, "
                   "`input_file`).")
-        wanted = ("Type the rows' content parts as the Responses API does (`{\"type\": \"input_text\", \"text\": "
+        writer = next(lines_matching(ev.user_files, _WRITES_CHAT_PART, {".py"}), None)
+        wanted = ((f"In {writer[0].name}:{writer[1]} (`{excerpt(writer[2].strip(), 120)}`), which writes them, t"
+                   if writer else "T")
+                  + "ype the rows' content parts as the Responses API does (`{\"type\": \"input_text\", \"text\": "
                   "...}` for `{\"type\": \"text\", ...}`; `input_image` for `image_url`), ")
     return [Finding(
         category=DATA_SCHEMA,
