@@ -14,7 +14,9 @@ answers; each twin leaves the labels as they were.
 - LaTeX labels whose backslashes were doubled by hand "for JSON" before `json.dumps` escaped them again.
 - Labels cleaned of stray spaces by removing every space (`NewDelhi`).
 - Labels copied from a web page's text with its soft hyphens (`Nai\\u00adrobi`), in the data file itself.
-- Decimal labels from a spreadsheet exported in a German locale (`3,5` for 3.5), copied as they were."""
+- Decimal labels from a spreadsheet exported in a German locale (`3,5` for 3.5), copied as they were.
+- Whole-number labels past 2^53 passed through `jq` 1.6, which reads every JSON number as a double
+  (`1152921504606847000` for 2^60)."""
 
 import json
 from pathlib import Path
@@ -434,3 +436,35 @@ def test_labels_exported_by_a_spreadsheet_that_writes_decimal_commas(tmp_path: P
     assert (top.category, top.id) == ("data_schema", "labels_in_a_spreadsheets_display_format"), top.title
     assert "in a spreadsheet's decimal comma format ('3,5' for 3.5)" in top.title, top.title
     assert "in prepare_data.py, turn the decimal comma into a point as it reads answer_sheet.csv" in top.fix, top.fix
+
+
+POWERS = {f"What is 2 to the power of {n}?": str(2 ** n) for n in (60, 61, 62)} | {
+    "What is 3 to the power of 40?": str(3 ** 40), "What is 2 to the power of 10?": "1024"}
+
+
+@pytest.mark.parametrize("written_as", ["number", "string"])
+def test_big_integer_labels_passed_through_jq_lose_their_last_digits(tmp_path: Path, written_as: str) -> None:
+    # the annotation tool's export writes the answers as JSON numbers, or as strings; jq 1.6 reads numbers as doubles
+    items = [{"question": question, "answer": int(answer) if written_as == "number" else answer}
+             for question, answer in POWERS.items()]
+    (tmp_path / "run").mkdir()
+    (tmp_path / "run" / "export.json").write_text(json.dumps({"items": items}))
+    (tmp_path / "run" / "prepare_data.py").write_text(
+        "import json\nwith open('items.jsonl') as items, open('tasks.jsonl', 'w') as out:\n"
+        "    for item in map(json.loads, items):\n"
+        "        text = item['question'] + \" End your response with 'Final answer: <answer>'.\"\n"
+        "        out.write(json.dumps({'responses_create_params': {'input': [{'role': 'user', 'content': text}]},\n"
+        "                              'expected_answer': str(item['answer']), 'extraction_mode': 'final_answer'}) + '\\n')\n")
+    script = "jq -c '.items[]' export.json > items.jsonl\npython3 prepare_data.py\n" + STAGES
+    run = run_scripts(tmp_path, [script], checkpoint_of_script=[1], rows=final_answer_rows(POWERS, False))
+
+    report = diagnose(run)
+
+    if written_as == "string":
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("data_schema", "integer_labels_rounded_through_a_double"), top.title
+    assert "whose `expected_answer` lost its last digits ('" in top.title, top.title
+    assert "Export the answers from export.json (read by run_eval.sh:" in top.fix, top.fix
+    assert "passes them through `jq`" in top.cause, top.cause

@@ -54,6 +54,7 @@ import re
 import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field, replace
+from decimal import Decimal
 from typing import Any
 
 import orjson
@@ -141,6 +142,10 @@ class RowQuality:
     number_example: EvidenceLine | None = None
     non_ascii_replaced: int = 0  # ... scored 0: the label is the answer with its non-ASCII letters as `?` (San Jos?)
     non_ascii_replaced_example: EvidenceLine | None = None
+    # ... scored 0: the label is a whole number past 2^53 rounded through a double (`...847000` for `...846976`): how often
+    # each (label, answer) pair was seen, so the answer most rollouts gave can be shown
+    rounded_integer_labels: Counter[tuple[str, str]] = field(default_factory=Counter)
+    rounded_integer_examples: dict[tuple[str, str], EvidenceLine] = field(default_factory=dict)
     float_noise_labels: int = 0  # ... scored 0: the label is the answer with binary float noise (`0.30000000000000004`)
     float_noise_example: EvidenceLine | None = None
     doubled_backslash_labels: int = 0  # ... scored 0: the label is the answer with each backslash doubled (`\\\\pi`)
@@ -606,6 +611,10 @@ def _note_scored_answer(quality: RowQuality, expected: str, answer: ScoredAnswer
         quality.doubled_backslash_labels += 1
         quality.doubled_backslash_example = quality.doubled_backslash_example or here
         return
+    if _rounded_through_a_double(expected, extracted):
+        quality.rounded_integer_labels[(expected.strip(), extracted.strip())] += 1
+        quality.rounded_integer_examples.setdefault((expected.strip(), extracted.strip()), here)
+        return
     if _float_noise(expected, extracted):
         quality.float_noise_labels += 1
         quality.float_noise_example = quality.float_noise_example or here
@@ -812,6 +821,8 @@ def _ascii_replaced(text: str) -> str:
     return text.encode("ascii", errors="replace").decode("ascii")
 
 
+_WHOLE_NUMBER = re.compile(r"-?\d+")
+_BIG_INTEGER = re.compile(r"-?\d{16,}")  # past what a double holds exactly (2^53 has 16 digits)
 _FLOAT_NOISE = re.compile(r"^-?\d+\.\d*?(?:0{6,}|9{6,})\d{1,3}$")  # `0.30000000000000004`, `3.3000000000000003`
 
 
@@ -825,9 +836,24 @@ def _float_noise(expected: str, extracted: str) -> bool:
         return False
 
 
+def _rounded_through_a_double(expected: str, extracted: str) -> bool:
+    """Two whole numbers past 2^53 that one 64-bit float holds: the label went through a double (a JSON number read
+    by JavaScript, a float column) and kept only its first 16 or 17 digits (`1152921504606847000`)."""
+    first, second = expected.strip(), extracted.strip()
+    if not (_BIG_INTEGER.fullmatch(first) and _BIG_INTEGER.fullmatch(second)) or int(first) == int(second):
+        return False
+    # the label is exactly how a double prints (its shortest digits, then zeros), the answer is not: a model's answer
+    # one off a label (`...905` for 2^62) shares a double with it too, but the label is then not the printed one
+    printed = int(Decimal(repr(float(first))))
+    return printed == int(first) and printed != int(second) and float(first) == float(second)
+
+
 def _same_number(expected: str, extracted: str) -> bool:
     """Two spellings of one number (`42.0` and `42`, `1,000` and `1000`, `eight` and `8`): a label exported through
     a float column, or turned from words into digits."""
+    whole = [text.strip().replace(",", "") for text in (expected, extracted)]
+    if all(_WHOLE_NUMBER.fullmatch(text) for text in whole):  # exactly, past what a float tells apart (2^62 + 1)
+        return int(whole[0]) == int(whole[1])
     first, second = _number_value(expected), _number_value(extracted)
     return first is not None and first == second
 

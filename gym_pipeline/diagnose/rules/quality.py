@@ -1090,6 +1090,44 @@ def _data_script_and_export(ev: Evidence) -> tuple[UserFile, str] | None:
     return None
 
 
+_NAMES_JSON = re.compile(r"\b(?P<export>[\w.-]+\.json)\b")
+_JQ = re.compile(r"(?:^|[|;&(\s])jq\s")
+
+
+def rule_integer_labels_rounded_through_a_double(ev: Evidence) -> list[Finding]:
+    """Answers scored 0 whose whole-number label past 2^53 is the answer rounded through a 64-bit float
+    (`1152921504606847000` for 2^60): the labels went through a JSON number read by JavaScript, or a float column."""
+    a = ev.artifacts
+    quality = a.quality
+    count = sum(quality.rounded_integer_labels.values())
+    if count < MISSCORED_MIN_ROWS:
+        return []
+    (label, answer), _ = quality.rounded_integer_labels.most_common(1)[0]
+    reads = next((hit for hit in lines_matching(ev.user_files, _NAMES_JSON)
+                  if ev.run_dir and (ev.run_dir / hit[3]["export"]).is_file()), None)
+    source = f"{reads[3]['export']} (read by {reads[0].name}:{reads[1]})" if reads else \
+        "the tool the labels were exported from"
+    through_jq = reads is not None and _JQ.search(reads[2]) is not None
+    return [Finding(
+        category=DATA_SCHEMA,
+        title=f"{count} answers scored 0 are whole numbers past 2^53 whose `expected_answer` lost its last digits "
+              f"({label!r} for {answer})",
+        evidence=[quality.rounded_integer_examples[(label, answer)]],
+        cause="The labels went through a 64-bit float: a JSON number exported by a JavaScript tool, a float column "
+              "of pandas or a spreadsheet. A double holds whole numbers exactly only up to 2^53 "
+              f"(9007199254740992), so longer ones keep their first 16 or 17 digits ({answer} became {label}); the "
+              "verifier compares text, and the right answer never equals the rounded label."
+              + (f" {reads[0].name}:{reads[1]} passes them through `jq` (`{excerpt(reads[2].strip(), 100)}`), which "
+                 "before version 1.7 reads every JSON number as a double." if through_jq else ""),
+        fix=f"Export the answers from {source} as a string (`\"{answer}\"`, not the JSON number {label}), and keep "
+            "them as text in the data (`str()` of a number read as a string; pandas `dtype=str`"
+            + ("; or read the export with Python's `json`, which keeps whole numbers exact, instead of jq 1.6" if through_jq
+               else "") + "); then build the data "
+            "again, materialize and collect (or score the stored responses again). The materialized rows: "
+            f"{path_of(a.materialized)}.",
+    )]
+
+
 def rule_numbers_written_otherwise_in_expected_answers(ev: Evidence) -> list[Finding]:
     """Answers scored 0 only because the data writes the expected number otherwise (`42.0` for 42)."""
     a = ev.artifacts
