@@ -1,0 +1,8 @@
+#!/bin/bash
+# weekly eval
+cd /work/wt-h54/tests/data/diagnosis_corpus/fifty_fourth_held_out/data_schema_builtin_prep_converts_parquet_with_json_default_str_so_nested_input_lists_become_numpy_text/run
+echo '== weekly eval: parquet -> jsonl'
+/work/wt-h54/.venv/bin/python prep_parquet.py questions.parquet string_match.jsonl
+/work/wt-h54/.venv/bin/gym-pipeline materialize --input string_match.jsonl --num-repeats 3 --agent string_match_simple_agent --output rollouts_materialized_inputs.jsonl
+/work/wt-h54/.venv/bin/gym-pipeline collect --inputs rollouts_materialized_inputs.jsonl --output rollouts.jsonl --model-url http://127.0.0.1:41261/v1 --env string_match --concurrency 4
+/work/wt-h54/.venv/bin/gym-pipeline profile --inputs rollouts_materialized_inputs.jsonl --rollouts rollouts.jsonl
