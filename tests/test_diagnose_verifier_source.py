@@ -741,3 +741,68 @@ def test_a_verifier_fix_not_run_because_its_bytecode_was_compiled_unchecked(tmp_
     assert top.title.startswith("deploy_verifiers.sh:3 byte-compiles the verifier with `--invalidation-mode "
                                 "unchecked-hash`: Python runs the .pyc in ")
     assert "`rm -rf " in top.fix and "__pycache__`" in top.fix
+
+
+FLAGS_BY_POSITION = '''import re
+
+
+def score(row, response_text):
+    # drop the reasoning: keep what follows the last 'Final answer:'
+    answer = re.sub(r"^.*final answer:", "", response_text, FLAGS).strip().rstrip(".")
+    return {"reward": float(answer.lower() == str(row["expected_answer"]).strip().lower()),
+            "extracted_answer": answer, "expected_answer": row["expected_answer"]}
+'''
+
+
+@pytest.mark.parametrize("flags", ["re.IGNORECASE | re.DOTALL", "flags=re.IGNORECASE | re.DOTALL"],
+                         ids=["by_position", "by_name"])
+def test_regex_flags_given_by_position_where_re_sub_takes_its_count_are_named(tmp_path, flags):
+    """The verifier passes its flags to `re.sub` by position, where the count goes: the pattern runs case-sensitive
+    and without DOTALL, never matches, and the whole reply is compared with the label. By name, the run is healthy."""
+    labels = {"What is the capital of France?": "Paris", "What is the capital of Peru?": "Lima",
+              "What is the capital of Norway?": "Oslo", "Which planet is called the red planet?": "Mars",
+              "What is the capital of Japan?": "Tokyo", "What is 6 times 7?": "42"}
+    report = _scored_by(tmp_path, FLAGS_BY_POSITION.replace("FLAGS", flags), labels=labels)
+
+    if flags.startswith("flags="):
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert top.category == "verifier_runtime", top.title
+    assert "mine.py:6 `answer = re.sub(" in top.fix, top.fix
+    assert "gives the regex flags by position, where `re.sub` takes `count`" in top.fix, top.fix
+    assert "`re.sub(..., flags=...)`" in top.fix
+
+
+SPENT_ITERATOR = FINAL_LINE + '''_accepted = {}
+
+
+def accepted(label):
+    # normalise a label's accepted answers once, not again for every rollout
+    if label not in _accepted:
+        _accepted[label] = KEEP
+    return _accepted[label]
+
+
+def score(row, response_text):
+    answer = _final(response_text).lower()
+    label = str(row["expected_answer"]).strip()
+    return {"reward": float(answer in accepted(label)), "extracted_answer": answer,
+            "expected_answer": row["expected_answer"]}
+'''
+
+
+@pytest.mark.parametrize("keep", ["map(str.lower, [label])", "[label.lower()]"], ids=["map", "list"])
+def test_a_one_pass_iterator_cached_for_later_rollouts_is_named(tmp_path, keep):
+    """The verifier caches each label's accepted answers as `map(...)`: the first rollout's `in` uses the iterator up,
+    and every later repeat of the task scores 0, right or wrong. Cached as a list, the run is healthy."""
+    report = _scored_by(tmp_path, SPENT_ITERATOR.replace("KEEP", keep))
+
+    if keep.startswith("["):
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert top.category == "verifier_runtime", top.title
+    line = next(n for n, text in enumerate(SPENT_ITERATOR.splitlines(), 1) if "KEEP" in text)
+    assert f"mine.py:{line} `_accepted[label] = map(str.lower, [label])` keeps a map(), a one-pass iterator" in top.fix
+    assert "keep a list or a set instead" in top.fix

@@ -161,6 +161,67 @@ def identity_comparisons(sources: list[Path], run_dir: Path) -> list[tuple[str, 
     return sorted(found)
 
 
+_REGEX_FLAGS = frozenset({"I", "IGNORECASE", "M", "MULTILINE", "S", "DOTALL", "X", "VERBOSE", "A", "ASCII", "U",
+                          "UNICODE", "L", "LOCALE"})
+# the re functions whose positional argument after the string is a count, not flags: sub/subn (count), split (maxsplit)
+_COUNT_POSITION = {"sub": (3, "count"), "subn": (3, "count"), "split": (2, "maxsplit")}
+
+
+def _regex_flags(node: ast.expr) -> bool:
+    """`re.IGNORECASE`, `re.I | re.S`: a flags expression."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+        return _regex_flags(node.left) and _regex_flags(node.right)
+    return isinstance(node, ast.Attribute) and node.attr in _REGEX_FLAGS and getattr(node.value, "id", "") == "re"
+
+
+def flags_given_as_count(sources: list[Path], run_dir: Path) -> list[tuple[str, int, str, str, str]]:
+    """(file, line, text, function, the parameter that got them) of each `re.sub(pattern, repl, text, re.I | re.S)`
+    (`re.split(pattern, text, re.I)`) of the verifiers' code: the flags given by position land in `count`
+    (`maxsplit`), so the pattern runs without them, and the flags' number caps the replacements."""
+    found = set()
+    for shown, rows, tree in _parsed_sources(sources, run_dir):
+        for call in ast.walk(tree):
+            if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) \
+                    and getattr(call.func.value, "id", "") == "re" and call.func.attr in _COUNT_POSITION:
+                index, parameter = _COUNT_POSITION[call.func.attr]
+                if len(call.args) > index and _regex_flags(call.args[index]):
+                    found.add((shown, call.lineno, rows[call.lineno - 1].strip(), call.func.attr, parameter))
+    return sorted(found)
+
+
+_ONE_PASS = frozenset({"map", "filter", "zip", "iter", "reversed"})
+
+
+def _one_pass(node: ast.expr | None) -> str | None:
+    """The name of a one-pass iterator `node` makes (`map(...)`, a generator expression), or None."""
+    if isinstance(node, ast.GeneratorExp):
+        return "generator expression"
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _ONE_PASS:
+        return f"{node.func.id}()"
+    return None
+
+
+def one_pass_iterators_kept(sources: list[Path], run_dir: Path) -> list[tuple[str, int, str, str]]:
+    """(file, line, text, what) of each one-pass iterator (`map(...)`, `filter(...)`, a generator expression) the
+    verifiers' code keeps for later calls: stored in a cache (`_accepted[label] = map(...)`, `.setdefault(key,
+    map(...))`) or at module level. The first `in` or loop over it uses it up; every later call sees it empty."""
+    found = set()
+    for shown, rows, tree in _parsed_sources(sources, run_dir):
+        module_level = {id(statement) for statement in tree.body}
+        for node in ast.walk(tree):
+            kept = None
+            if isinstance(node, ast.Assign | ast.AnnAssign) and (what := _one_pass(node.value)):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                if id(node) in module_level or any(isinstance(t, ast.Subscript) for t in targets):
+                    kept = what
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                    and node.func.attr == "setdefault" and len(node.args) == 2:
+                kept = _one_pass(node.args[1])
+            if kept:
+                found.add((shown, node.lineno, rows[node.lineno - 1].strip(), kept))
+    return sorted(found)
+
+
 def mutable_defaults(sources: list[Path], run_dir: Path) -> list[tuple[str, int, str, str]]:
     """(file, line, the def line, parameter) of each function of the verifiers' code whose parameter defaults to a
     new set, list or dict (`seen: set = set()`): made once, when the function is defined, and shared by every call, so

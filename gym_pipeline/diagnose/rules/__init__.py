@@ -348,9 +348,11 @@ from gym_pipeline.diagnose.verifier_source import (
     answer_rewrites,
     broad_handlers,
     encoded_texts,
+    flags_given_as_count,
     handlers_giving_full_credit,
     identity_comparisons,
     mutable_defaults,
+    one_pass_iterators_kept,
     skips_of_another_length,
     state_shared_across_awaits,
     uncalled_methods,
@@ -785,7 +787,9 @@ def _with_the_verifiers_lines(ev: Evidence, rule: str, finding: Finding) -> Find
     skips = skips_of_another_length(sources, run_dir)[:1] if _BLAMES_THE_VERIFIERS[rule] == EXTRACTION else []
     kept = mutable_defaults(sources, run_dir)[:1] if rule == "matching_answers_scored_zero" else []
     same_object = identity_comparisons(sources, run_dir)[:1] if rule not in _CREDITS_WRONG_ANSWERS else []
-    if not any((lines, shared, credits, undefined, encoded, uncalled, skips, kept, same_object)):
+    as_count = flags_given_as_count(sources, run_dir)[:1] if _BLAMES_THE_VERIFIERS[rule] == EXTRACTION else []
+    spent = one_pass_iterators_kept(sources, run_dir)[:1] if rule not in _CREDITS_WRONG_ANSWERS else []
+    if not any((lines, shared, credits, undefined, encoded, uncalled, skips, kept, same_object, as_count, spent)):
         return finding
     race = (f" {shared[0]}:{shared[1]} keeps the request being verified in the module-level `{shared[2]}`, which "
             "`verify` writes and reads back across an `await`: concurrent requests overwrite it, so an answer is "
@@ -823,6 +827,18 @@ def _with_the_verifiers_lines(ev: Evidence, rule: str, finding: Finding) -> Find
         code = (f"{file}:{number} `{text}` compares with `is`, which asks whether two values are one object, not "
                 "whether they are equal: an answer and a label made apart are two objects however alike they read, so "
                 f"right answers score 0; compare with `==` (and `!=` for `is not`). {code}").rstrip()
+        lines = [(file, number, text), *[line for line in lines if line[:2] != (file, number)]][:3]
+    if as_count:  # flags given where the count goes: the pattern runs without them
+        file, number, text, function, parameter = as_count[0]
+        code = (f"{file}:{number} `{text}` gives the regex flags by position, where `re.{function}` takes "
+                f"`{parameter}`: the pattern runs without them (case-sensitive, `.` not crossing lines), so it does "
+                f"not match where the answer is; pass them by name, `re.{function}(..., flags=...)`. {code}").rstrip()
+        lines = [(file, number, text), *[line for line in lines if line[:2] != (file, number)]][:3]
+    if spent:  # an iterator kept for later calls: the first use empties it
+        file, number, text, what = spent[0]
+        code = (f"{file}:{number} `{text}` keeps a {what}, a one-pass iterator, for later calls: the first `in` or "
+                "loop over it uses it up, so every later rollout of the task is compared with what is left (nothing); "
+                f"keep a list or a set instead (`list(...)`, `set(...)`). {code}").rstrip()
         lines = [(file, number, text), *[line for line in lines if line[:2] != (file, number)]][:3]
     if uncalled:  # a comparison with a method object is false whatever the answer: what to change
         file, number, text, method = uncalled[0]
