@@ -161,7 +161,7 @@ def _skips_taken(ev: Evidence):
             branch, otherwise = _branches(lines, number)
             said = next((m["text"] for text in branch if (m := _ECHOED.search(text))), None)
             if said is None or not any(_COLLECTS.search(text) for text in otherwise[:20]) \
-                    or any(_COLLECTS.search(text) for text in branch):
+                    or any(_COLLECTS.search(text) for text in branch) or not _skips(lines, number):
                 continue
             words = max(_EXPANSION.split(said), key=len)
             if len(words) >= MIN_ECHOED_WORDS and (skipped := _logged(ev, words[:40])) is not None:
@@ -239,6 +239,34 @@ def _cache_keyed_on_file_names(file: UserFile, number: int, line: str, marker: s
             "and step, or a digest of its contents (`sha256sum` of the weights' index or config, not `ls`); clear "
             "the entries made under the old key, then collect again and profile.",
     )
+
+
+_LEAVES = re.compile(r"\b(?:exit|return|continue|break)\b")
+_ELSE = re.compile(r"^\s*(?:else|elif)\b")
+_FI = re.compile(r"(?:^|;)\s*fi\b")
+
+
+def _skips(lines: list[str], number: int) -> bool:
+    """The `if` at line `number` keeps the collection from running when its test holds: its branch leaves (`exit`,
+    `continue`...) or the collection is in its `else`. A branch that only says something (`echo "note: eval.lock is
+    there"`) skips nothing after the `fi`."""
+    body = lines[number:]
+    if (one_line := _ONE_LINE_BRANCH.search(lines[number - 1])) and one_line["taken"].strip():
+        if _LEAVES.search(one_line["taken"]):
+            return True
+        if one_line["otherwise"] is not None:  # `...; else collect ...; fi` on the same line
+            return bool(_COLLECTS.search(_FI.split(one_line["otherwise"])[0]))
+        if _FI.search(one_line["taken"]):  # closed on its own line: what follows runs either way
+            return False
+    in_else = False
+    for text in body:
+        if _ELSE.match(text):
+            in_else = True
+        elif re.match(r"^\s*fi\b", text):
+            return False
+        elif _LEAVES.search(text) and not in_else or in_else and _COLLECTS.search(text):
+            return True
+    return False
 
 
 def _branches(lines: list[str], number: int) -> tuple[list[str], list[str]]:
