@@ -36,9 +36,10 @@ from gym_pipeline.serving.checkpoints import create_checkpoint, demo_checkpoints
 CLI = f"{sys.executable} -m gym_pipeline.cli"
 
 
-def _served_by_script(tmp_path: Path, serve_script: str, serve_arguments: str) -> Path:
-    """A run folder whose run_eval.sh starts the model server with `bash serve.sh <serve_arguments>` (PORT in either
-    text is the server's port), waits for it (or for it to die), then materializes and collects against it."""
+def _served_by_script(tmp_path: Path, serve_script: str, serve_arguments: str, preamble: str = "") -> Path:
+    """A run folder whose run_eval.sh (after its `preamble` lines) starts the model server with `bash serve.sh
+    <serve_arguments>` (PORT in either text is the server's port), waits for it (or for it to die), then materializes
+    and collects against it."""
     port = free_loopback_port()
     run = tmp_path / "run"
     (run / "logs").mkdir(parents=True, exist_ok=True)  # a log the user kept before may be there
@@ -46,7 +47,7 @@ def _served_by_script(tmp_path: Path, serve_script: str, serve_arguments: str) -
     (run / "data.jsonl").write_text("".join(rows[:6]))
     (run / "serve.sh").write_text(serve_script.replace("PORT", str(port)))
     (run / "run_eval.sh").write_text(
-        f"#!/bin/bash\nbash serve.sh {serve_arguments.replace('PORT', str(port))} > logs/model_server.log 2>&1 &\n"
+        f"#!/bin/bash\n{preamble}bash serve.sh {serve_arguments.replace('PORT', str(port))} > logs/model_server.log 2>&1 &\n"
         "SERVER=$!\nfor i in $(seq 60); do\n  kill -0 $SERVER 2>/dev/null || break\n"
         f"  (echo > /dev/tcp/127.0.0.1/{port}) 2>/dev/null && break\n  sleep 1\ndone\n"
         f"{CLI} materialize --input data.jsonl --num-repeats 2 --agent string_match_simple_agent "
@@ -296,3 +297,31 @@ def test_a_serving_script_choosing_the_checkpoint_changed_last_serves_a_resynced
         f.title for f in report.causes]
     assert top.title == ("serve.sh:3 serves the checkpoint folder changed last (`ls -t ... | head -1`), not the newest "
                          "step: the server loaded step 100, and step 200 exists")
+
+
+@pytest.mark.parametrize("variable", ["CKPT", "BASELINE_CKPT"])
+def test_a_checkpoint_variable_the_eval_script_exports_for_its_report_reaches_the_serving_script(tmp_path: Path,
+                                                                                               variable: str) -> None:
+    """run_eval.sh exports CKPT=step_0100 (the baseline its report compares with) before it starts serve.sh, which
+    serves `${CKPT:-step_0200}`: the server loads the baseline (model serving). Named BASELINE_CKPT, healthy."""
+    training = tmp_path / "training_run"
+    demo_checkpoints(training, 2, ["string_match"])
+    run = _served_by_script(tmp_path, "#!/bin/bash\n# serve.sh PORT: the release step unless told otherwise\n"
+                                      "CKPT=${CKPT:-step_0200}\necho \"serving $CKPT\"\n"
+                                      f"exec {CLI} serve-policy --port $1 --checkpoint {training}/$CKPT --latency-ms 30\n",
+                            "PORT", preamble=f"export {variable}=step_0100  # the baseline of the report\n"
+                                             "echo \"== weekly eval of step_0200\"\n")
+
+    report = diagnose(run)
+
+    if variable == "BASELINE_CKPT":
+        assert "serving step_0200" in (run / "logs" / "model_server.log").read_text()
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    assert "serving step_0100" in (run / "logs" / "model_server.log").read_text()
+    top = report.causes[0]
+    assert (top.category, top.id) == ("model_serving", "checkpoint_variable_exported_to_the_serving_script"), [
+        f.title for f in report.causes]
+    assert top.title == ("run_eval.sh:2 exports CKPT=step_0100, and serve.sh serves ${CKPT}: the server loaded "
+                         "step_0100, not its default step_0200")
+    assert [line.where for line in top.evidence][:2] == ["run_eval.sh:2", "serve.sh:3"]

@@ -31,7 +31,13 @@ from gym_pipeline.core.manifest import MANIFEST_FILE, ROLLOUTS_STAGE
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import Finding, model_url_of
-from gym_pipeline.diagnose.user_scripts import MAKEFILE_NAMES, SCRIPT_SUFFIXES, argument_given, lines_matching
+from gym_pipeline.diagnose.user_scripts import (
+    MAKEFILE_NAMES,
+    SCRIPT_SUFFIXES,
+    UserFile,
+    argument_given,
+    lines_matching,
+)
 from gym_pipeline.diagnose.vocabulary import CACHE_RESUME, MODEL_SERVING
 
 # `ls` (not by time, not reversed) of checkpoint folders, the first name taken
@@ -190,6 +196,64 @@ def rule_newest_checkpoint_by_modification_time(ev: Evidence) -> list[Finding]:
                 f"tail -n 1`, which gives {newest} (or name the checkpoint explicitly); start the server again, check what it serves (`curl -s "
                 "<url>/models`), then collect again on a clean output path and profile.",
         )]
+    return []
+
+
+# a script's variable with a default the caller's environment overrides: `CKPT=${CKPT:-step_0200}`
+_DEFAULTED = re.compile(r"\$\{(?P<var>[A-Za-z_]\w*):?-(?P<default>[^}\s]+)\}")
+_SERVES = re.compile(r"\bserve-policy\b|\bvllm\s+serve\b|--checkpoint\b|--model\b")
+
+
+def _exported(file: UserFile, var: str) -> tuple[int, str, str] | None:
+    """(line, text, value) where `file` exports `var` (`export CKPT=step_0100`, or `CKPT=...` then `export CKPT`)."""
+    lines = file.text.splitlines()
+    assigned = [(n, text, m["value"]) for n, text in enumerate(lines, 1)
+                if (m := re.match(rf"\s*(?:export\s+)?{var}=[\"']?(?P<value>[^\s\"';]+)", text))]
+    exports = any(re.match(rf"\s*export\s+(?:\w+=\S*\s+)*{var}\b", text) for text in lines)
+    return assigned[0] if assigned and exports else None
+
+
+def rule_checkpoint_variable_exported_to_the_serving_script(ev: Evidence) -> list[Finding]:
+    """A serving script choosing its checkpoint from a variable with a default (`CKPT=${CKPT:-step_0200}`), started by
+    a script that exports that variable with another value for its own use (the baseline of its report): the server
+    loads the caller's value, and the eval is of another checkpoint than the one it records."""
+    if (served := _served_step(ev)) is None:
+        return []
+    for server in ev.user_files:
+        if not _SERVES.search(server.text):
+            continue
+        for default in _DEFAULTED.finditer(server.text):
+            var = default["var"]
+            for caller in ev.user_files:
+                starts = re.search(rf"(?:^|[\s;&(])(?:bash|sh|source|\.|exec|nohup)?\s*\S*{re.escape(server.name)}\b",
+                                   caller.text, re.M)
+                if caller is server or starts is None or (exported := _exported(caller, var)) is None:
+                    continue
+                number, text, value = exported
+                step = re.search(r"(\d+)$", value)
+                # the caller means the default (it names it as what it evaluates), not the value it exported
+                if value == default["default"] or step is None or int(step[1]) != served[0] \
+                        or default["default"] not in caller.text:
+                    continue
+                at = server.text.count("\n", 0, default.start()) + 1
+                return [Finding(
+                    category=MODEL_SERVING,
+                    title=f"{caller.name}:{number} exports {var}={value}, and {server.name} serves ${{{var}}}: the "
+                          f"server loaded {value}, not its default {default['default']}",
+                    evidence=[EvidenceLine(file=caller.name, line=number, text=text.strip()),
+                              EvidenceLine(file=server.name, line=at, text=server.text.splitlines()[at - 1].strip()),
+                              served[1]],
+                    cause=f"{server.name} takes its checkpoint from ${var} when the environment has one "
+                          f"(`{default.group(0)}`), and {caller.name} exports {var}={value} for its own use before "
+                          f"it starts {server.name}: exported variables reach every program started after, so the "
+                          f"server loaded {value} (its log says step {served[0]}), and the rollouts are that "
+                          "checkpoint's, recorded as the one the eval is of. Nothing fails.",
+                    fix=f"In {caller.name}:{number}, keep {var} out of the server's environment: give the report's "
+                        f"value a name of its own (or do not `export` it), or start the server with the checkpoint "
+                        f"it must serve (`{var}=<checkpoint> bash {server.name}`, or `env -u {var}`); start the "
+                        "server again, check what it serves (`curl -s <url>/models`), then collect again on a clean "
+                        "output path and profile.",
+                )]
     return []
 
 
