@@ -82,7 +82,8 @@ def main(request_path: Path, result_path: Path) -> int:
         return 0
     rollouts = Path(request["rollouts"])
     checkpoint = Path(request["checkpoint"])
-    with serve_checkpoint(ModelServerConfig(), checkpoint.name, checkpoint, rollouts.parent) as endpoint:
+    server = ModelServerConfig(latency_ms=request.get("latency_ms", 0))  # a slow policy, where a test asks for one
+    with serve_checkpoint(server, checkpoint.name, checkpoint, rollouts.parent) as endpoint:
         result["policy_url"] = endpoint.url
 
         def on_ready(ready: str) -> None:

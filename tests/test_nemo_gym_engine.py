@@ -247,6 +247,41 @@ def test_content_parts_typed_as_chat_completions_types_them_are_refused_by_gyms_
     assert "In prepare_data.py:8 (`" in top.fix and "which writes them, type the rows' content parts" in top.fix, top.fix
 
 
+@pytest.mark.parametrize("debugging", [True, False], ids=["one_at_a_time", "as_asked"])
+def test_a_kept_num_samples_in_parallel_of_one_spends_the_dispatch_budget_and_is_named(gym_executable, loopback_namespace,
+                                                                                       tmp_path, debugging):
+    """The team's overrides keep `num_samples_in_parallel=1` from debugging beside a CI's `dispatch_budget_s`: Gym runs
+    one rollout at a time whatever the concurrency asked, and the budget drains the rest (throughput, named with the
+    setting). Without the debugging line, the same budget is enough: healthy."""
+    from gym_pipeline.diagnose import diagnose
+
+    environment = get_environment("string_match")
+    source = tmp_path / "source.jsonl"
+    source.write_bytes(b"".join(environment.dataset_path.read_bytes().splitlines(keepends=True)[:4]))
+    run_dir = tmp_path / "runs" / "ckpt" / "string_match"
+    run_dir.mkdir(parents=True)
+    overrides = ["++dispatch_budget_s=20", *(["++num_samples_in_parallel=1"] if debugging else [])]
+    (run_dir / "ci_overrides.txt").write_text("# the CI step's settings for `gym eval run`\n" + "\n".join(overrides) + "\n")
+    materialize_file(source, run_dir / "rollouts_materialized_inputs.jsonl",
+                     MaterializationSettings(2, "string_match_simple_agent"))
+    checkpoint = demo_checkpoints(tmp_path / "checkpoints", 1, [environment])[0]
+    _run_in_namespace(loopback_namespace, {
+        "materialized": str(run_dir / "rollouts_materialized_inputs.jsonl"), "rollouts": str(run_dir / "rollouts.jsonl"),
+        "environment": environment.name, "checkpoint": str(checkpoint), "gym": str(gym_executable), "concurrency": 4,
+        "overrides": overrides, "latency_ms": 4000}, tmp_path)
+
+    report = diagnose(run_dir)
+
+    if not debugging:
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("throughput_resources", "rows_left_undispatched_by_the_dispatch_budget"), [
+        f.title for f in report.causes]
+    assert top.title.startswith("Gym ran 1 rollout(s) at a time, not 4: ci_overrides.txt:3 keeps "
+                                "`num_samples_in_parallel=1`"), top.title
+
+
 def _run_in_namespace(prefix: list[str], request: dict, tmp_path: Path) -> dict:
     """The driver in the loopback-only namespace; its result, or a failure with the end of its log."""
     request_path, result_path, driver_log = tmp_path / "request.json", tmp_path / "result.json", tmp_path / "driver.log"

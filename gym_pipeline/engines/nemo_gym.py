@@ -300,6 +300,7 @@ def collect_with_nemo_gym(
         if not ours:
             raise NemoGymError(f"{materialized_path} has no rows")
         record = {"engine": ENGINE, "gym": str(gym), "resources_server": server, "head_port": head_port,
+                  "concurrency": concurrency,
                   "inputs": {"path": str(materialized_path), "digest": file_digest(materialized_path)},
                   **(manifest_extra or {})}
         record_stage(run_dir, ROLLOUTS_STAGE, record | {"status": COLLECTING})

@@ -149,6 +149,8 @@ def rule_rows_left_undispatched_by_the_dispatch_budget(ev: Evidence) -> list[Fin
     if drained is None:
         return []
     said, match = drained
+    if (capped := _parallel_cap(ev)) is not None:
+        return [_budget_spent_one_at_a_time(ev, said, match["count"], *capped)]
     setting = next(setting_lines(ev, _DISPATCH_BUDGET), None)
     seconds = float(setting[3]["seconds"]) if setting else None
     minutes = seconds is not None and seconds < MINUTES_LIKELY_BELOW_S
@@ -167,3 +169,43 @@ def rule_rows_left_undispatched_by_the_dispatch_budget(ev: Evidence) -> list[Fin
             + ", or remove it; then resume the collection (`gym eval run ... --resume` dispatches the drained rows) "
             "and profile.",
     )]
+
+
+_PARALLEL_CAP = re.compile(r"\bnum_samples_in_parallel\s*[:=]\s*(?P<cap>\d+)")
+_QUERYING = re.compile(r"Querying with (?P<running>\d+) concurrent requests")
+_CONCURRENCY_ASKED = re.compile(r"--concurrency[ =](?P<asked>\d+)")
+
+
+def _parallel_cap(ev: Evidence) -> tuple[tuple[str, int, str], int, int, EvidenceLine] | None:
+    """(the setting's file, line and text; the cap; the concurrency the script asks for; Gym's log line) when a
+    `num_samples_in_parallel` setting holds Gym below the `--concurrency` the user's script gives, and Gym says so."""
+    setting = next(setting_lines(ev, _PARALLEL_CAP), None)
+    querying = ev.first_in_log_heads(_QUERYING)
+    # the concurrency asked: the user's script's `--concurrency`, or the one our engine recorded in the manifest
+    asked = next(lines_matching(ev.user_files, _CONCURRENCY_ASKED), None)
+    wanted = int(asked[3]["asked"]) if asked else max((n for n, _ in ev.manifest.concurrency), default=None)
+    if setting is None or querying is None or wanted is None:
+        return None
+    cap, running = int(setting[3]["cap"]), int(querying[1]["running"])
+    if running != cap or cap >= wanted:
+        return None
+    return setting[:3], cap, wanted, querying[0]
+
+
+def _budget_spent_one_at_a_time(ev: Evidence, drained: EvidenceLine, count: str, setting: tuple[str, int, str],
+                                cap: int, wanted: int, querying: EvidenceLine) -> Finding:
+    file, line, text = setting
+    return Finding(
+        category=THROUGHPUT_RESOURCES,
+        title=f"Gym ran {cap} rollout(s) at a time, not {wanted}: {file}:{line} keeps `num_samples_in_parallel={cap}`, "
+              f"and the dispatch budget ran out with {count} rollouts never dispatched",
+        evidence=[querying, EvidenceLine(file=file, line=line, text=text), drained],
+        cause=f"`num_samples_in_parallel` caps how many rollouts Gym runs at once whatever `--concurrency` says: "
+              f"{file}:{line} sets it to {cap} (a debugging setting, so log lines do not interleave), Gym queried with "
+              f"{cap} concurrent request(s) where the script asked for {wanted}, and the collection went that much "
+              "slower, so the dispatch budget ran out before every row was sent. The collection is partial, and the "
+              "profile refuses it.",
+        fix=f"Remove `num_samples_in_parallel={cap}` from {file}:{line} (or set it to the concurrency you want, "
+            f"{wanted}); then resume the collection (`gym eval run ... --resume` dispatches the drained rows) and "
+            "profile.",
+    )
