@@ -1,4 +1,4 @@
-"""Run one real NeMo Gym collection (or `backfill`, or `reverify`) inside a loopback-only network namespace (for
+"""Run one real NeMo Gym collection (or `backfill`, `reverify`, or `gym env start` alone) inside a loopback-only network namespace (for
 test_nemo_gym_engine.py and test_nemo_gym_reverify.py).
 
     unshare --net --uts --pid --fork --kill-child --mount-proc python tests/nemo_gym_driver.py REQUEST RESULT
@@ -80,6 +80,8 @@ def main(request_path: Path, result_path: Path) -> int:
         result["stdout"] = printed.getvalue()
         result_path.write_bytes(orjson.dumps(result, option=orjson.OPT_INDENT_2))
         return 0
+    if "env_start" in request:  # `gym env start` alone, with the settings given: did its servers come up?
+        return _env_start_only(request, result, result_path)
     rollouts = Path(request["rollouts"])
     checkpoint = Path(request["checkpoint"])
     server = ModelServerConfig(latency_ms=request.get("latency_ms", 0))  # a slow policy, where a test asks for one
@@ -94,6 +96,28 @@ def main(request_path: Path, result_path: Path) -> int:
                                         endpoint.model_name, request["gym"], concurrency=request["concurrency"],
                                         extra_overrides=request.get("overrides", ()), on_ready=on_ready)
     result["summary"] = dataclasses.asdict(summary)
+    result_path.write_bytes(orjson.dumps(result, option=orjson.OPT_INDENT_2))
+    return 0
+
+
+def _env_start_only(request: dict, result: dict, result_path: Path) -> int:
+    from gym_pipeline.config import ModelServerConfig
+    from gym_pipeline.engines.nemo_gym import NemoGymError, gym_env_started
+    from gym_pipeline.host import free_loopback_port
+    from gym_pipeline.serving.servers import serve_checkpoint
+
+    start = request["env_start"]
+    checkpoint, log = Path(start["checkpoint"]), Path(start["log"])
+    staging = log.parent / "staging"
+    staging.mkdir(parents=True, exist_ok=True)
+    with serve_checkpoint(ModelServerConfig(), checkpoint.name, checkpoint, staging) as endpoint:
+        try:
+            with gym_env_started(Path(request["gym"]), start["resources_server"], endpoint.url, endpoint.model_name,
+                                 staging, log, free_loopback_port(), extra_overrides=start["overrides"],
+                                 startup_timeout_s=start["startup_timeout_s"]) as servers:
+                result["ready"] = servers.ready
+        except NemoGymError as error:
+            result["error"] = str(error)
     result_path.write_bytes(orjson.dumps(result, option=orjson.OPT_INDENT_2))
     return 0
 

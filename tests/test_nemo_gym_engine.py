@@ -282,6 +282,54 @@ def test_a_kept_num_samples_in_parallel_of_one_spends_the_dispatch_budget_and_is
                                 "`num_samples_in_parallel=1`"), top.title
 
 
+# settings given to `gym env start` that keep every server from coming up, and their twins that do not: (the
+# settings file's lines, the twin's lines, the reading, the start of its title)
+START_SETTINGS = {
+    "dry_run": (["++dry_run=true"], ["++dry_run=false"], "servers_only_prepared_by_a_kept_dry_run",
+                "settings.txt:2 runs `gym env start` as a dry run (`dry_run=true`)"),
+    "port_range": (["++port_range_low=30000", "++port_range_high=30002"],
+                   ["++port_range_low=30000", "++port_range_high=30099"],
+                   "port_range_narrower_than_the_servers_gym_starts", "settings.txt:3 gives Gym 3 port(s)"),
+    "config_paths": (["+config_paths=CONFIGS/a.yaml,CONFIGS/b.yaml"], ["+config_paths=[CONFIGS/a.yaml,CONFIGS/b.yaml]"],
+                     "known_problems", "Hydra read the override `+config_paths` as a sweep"),
+}
+
+
+@pytest.mark.parametrize("twin", [False, True], ids=["kept", "twin"])
+@pytest.mark.parametrize("setting", list(START_SETTINGS))
+def test_start_settings_that_keep_gyms_servers_from_coming_up_are_named(gym_executable, loopback_namespace, tmp_path,
+                                                                       setting, twin):
+    """A settings file given to a real `gym env start` keeps a build step's `dry_run=true` (it prepares the venvs and
+    exits), opens a port range narrower than the servers Gym starts (its port search never ends), or joins two
+    settings files with a comma and no brackets (Hydra reads a sweep): no server comes up, and the diagnosis names
+    the setting (config). Each twin's servers come up, and the reading stays quiet."""
+    from gym_pipeline.diagnose import diagnose
+
+    kept, fixed, reading, title = START_SETTINGS[setting]
+    run_dir = tmp_path / "run"
+    (run_dir / "configs").mkdir(parents=True)
+    (run_dir / "configs" / "a.yaml").write_text("policy_model:\n  responses_api_models:\n    vllm_model:\n"
+                                                "      endpoint_connection_retries: 10\n")
+    (run_dir / "configs" / "b.yaml").write_text("server_spinup_timeout_seconds: 900\n")
+    overrides = [line.replace("CONFIGS", str(run_dir / "configs")) for line in (fixed if twin else kept)]
+    (run_dir / "settings.txt").write_text("# the node's settings for `gym env start`\n" + "\n".join(overrides) + "\n")
+    checkpoint = demo_checkpoints(tmp_path / "checkpoints", 1, [get_environment("string_match")])[0]
+    result = _run_in_namespace(loopback_namespace, {"gym": str(gym_executable), "env_start": {
+        "resources_server": "string_match", "checkpoint": str(checkpoint), "log": str(run_dir / "env_start.log"),
+        "overrides": overrides, "startup_timeout_s": 60 if setting == "port_range" else 180}}, tmp_path)
+
+    report = diagnose(run_dir)
+
+    if twin:
+        assert "ready" in result, result.get("error")
+        assert all(f.id != reading for f in report.findings), [f.title for f in report.findings]
+        return
+    assert "error" in result, result
+    top = report.causes[0]
+    assert (top.category, top.id) == ("config", reading), [f.title for f in report.causes]
+    assert top.title.startswith(title), top.title
+
+
 def _run_in_namespace(prefix: list[str], request: dict, tmp_path: Path) -> dict:
     """The driver in the loopback-only namespace; its result, or a failure with the end of its log."""
     request_path, result_path, driver_log = tmp_path / "request.json", tmp_path / "result.json", tmp_path / "driver.log"

@@ -308,6 +308,8 @@ SIGNATURES: tuple[Signature, ...] = (
     Signature("config_override_error",
               r"Could not override '(?P<key>[^']+)'|Key '(?P<missing>[^']+)' is not in struct"
               r"|ConfigAttributeError: (?P<attribute>.+)|MissingMandatoryValue: (?P<value>.+)"),
+    # Hydra reading a comma-separated value as a sweep: `+config_paths=a.yaml,b.yaml` without brackets
+    Signature("override_read_as_a_sweep", r"Ambiguous value for argument '(?P<argument>[^'=]+)=(?P<value>[^'\n]*)'"),
     # a host name that does not resolve (aiohttp's and the resolver's words): the machine's name service, or the name
     Signature("host_unresolved", r"Cannot connect to host (?P<host>[^\s:]+):\d+ [^\n]*?\[(?:Name or service not known|"
                                  r"Temporary failure in name resolution|nodename nor servname provided)"),
@@ -642,6 +644,16 @@ KNOWN_PROBLEMS: tuple[KnownProblem, ...] = (
         "config does not have needs `+{key}=<value>` to add it or `++{key}=<value>` to add or override it; check that "
         "the agent and config bundle are the ones you meant.",
         "seeds/000 config: wrong config bundle, missing agent, wrong extra args",
+    ),
+    KnownProblem(
+        "override_read_as_a_sweep", 1, CONFIG, ("override_read_as_a_sweep",),
+        "Hydra read the override `{argument}` as a sweep: its value holds commas and no brackets",
+        "A command-line value with commas (`{argument}=a.yaml,b.yaml`, a list joined by a script's `paste -sd,`) is "
+        "a sweep to Hydra, which a single run refuses ('Ambiguous value for argument'): the command stopped before "
+        "starting anything.",
+        "Give the list in brackets, `{argument}=[a.yaml,b.yaml]` (a script joining files: wrap its output in `[` and "
+        "`]`), or quote the value if it is one string; then run the command again.",
+        "seeds/000 config: wrong extra args",
     ),
     KnownProblem(
         "https_to_plain_http", 1, CONFIG, ("https_to_plain_http",),

@@ -128,8 +128,10 @@ from gym_pipeline.diagnose.rules.git_checkouts import (
 from gym_pipeline.diagnose.rules.gym_run_configs import rule_resume_with_other_settings_than_its_inputs
 from gym_pipeline.diagnose.rules.gym_settings import (
     rule_model_url_replaced_by_an_endpoint_file,
+    rule_port_range_narrower_than_the_servers_gym_starts,
     rule_rows_left_undispatched_by_the_dispatch_budget,
     rule_servers_given_too_short_a_spinup_timeout,
+    rule_servers_only_prepared_by_a_kept_dry_run,
     rule_verification_skipped_by_a_kept_setting,
 )
 from gym_pipeline.diagnose.rules.hand_split_tables import rule_rows_cut_at_quoted_commas
@@ -533,6 +535,8 @@ RULES: tuple[Rule, ...] = (
     Rule(3, "model_url_replaced_by_an_endpoint_file", rule_model_url_replaced_by_an_endpoint_file),
     Rule(3, "servers_given_too_short_a_spinup_timeout", rule_servers_given_too_short_a_spinup_timeout),
     Rule(3, "rows_left_undispatched_by_the_dispatch_budget", rule_rows_left_undispatched_by_the_dispatch_budget),
+    Rule(3, "servers_only_prepared_by_a_kept_dry_run", rule_servers_only_prepared_by_a_kept_dry_run),
+    Rule(3, "port_range_narrower_than_the_servers_gym_starts", rule_port_range_narrower_than_the_servers_gym_starts),
     Rule(3, "servers_not_ready", rule_servers_not_ready),
     Rule(3, "head_probe", rule_head_probe),
     Rule(4, "sandbox_cannot_reach_model", rule_sandbox_cannot_reach_model),

@@ -209,3 +209,57 @@ def _budget_spent_one_at_a_time(ev: Evidence, drained: EvidenceLine, count: str,
             f"{wanted}); then resume the collection (`gym eval run ... --resume` dispatches the drained rows) and "
             "profile.",
     )
+
+
+_DRY_RUN = re.compile(r"\bdry_run\s*[:=]\s*(?:true|True|1|yes)\b")
+_DRY_RUN_SAID = re.compile(r"DRY_RUN enabled")
+
+
+def rule_servers_only_prepared_by_a_kept_dry_run(ev: Evidence) -> list[Finding]:
+    """`dry_run=true` kept in the settings given to `gym env start` (an image build's venv prewarm step): Gym sets up
+    each server's environment and exits without serving, so the eval finds no server."""
+    said = ev.first_in_log_heads(_DRY_RUN_SAID)
+    setting = next(setting_lines(ev, _DRY_RUN), None)
+    if said is None or setting is None:
+        return []
+    file, number, line, _ = setting
+    return [Finding(
+        category=CONFIG,
+        title=f"{file}:{number} runs `gym env start` as a dry run (`dry_run=true`): it prepared the servers' "
+              "environments and exited without serving any",
+        evidence=[EvidenceLine(file=file, line=number, text=line), said[0]],
+        cause="With `dry_run` on, `gym env start` only runs each server's setup (its venv) and ends ('NeMo Gym "
+              "finished!'): the setting is for an image build's prewarm step. No server was up when the eval ran, so "
+              "it reached none and collected nothing.",
+        fix=f"Remove `dry_run=true` from {file} (line {number}) for evals (keep it in the image build's own "
+            "settings); start the servers again and collect.",
+    )]
+
+
+_PORT_RANGE = re.compile(r"\bport_range_(?P<end>low|high)\s*[:=]\s*(?P<port>\d+)")
+_PORT_SEARCH = re.compile(r"in _find_open_port_using_range")
+
+
+def rule_port_range_narrower_than_the_servers_gym_starts(ev: Evidence) -> list[Finding]:
+    """A `port_range_low`/`port_range_high` with fewer ports than the servers `gym env start` places there: Gym
+    draws ports from the range until it finds a free one, forever, and no server starts."""
+    searching = ev.first_in_log_heads(_PORT_SEARCH)
+    ends = {hit[3]["end"]: hit for hit in setting_lines(ev, _PORT_RANGE)}
+    if searching is None or set(ends) != {"low", "high"}:
+        return []
+    low, high = int(ends["low"][3]["port"]), int(ends["high"][3]["port"])
+    file, number, line, _ = ends["high"]
+    return [Finding(
+        category=CONFIG,
+        title=f"{file}:{number} gives Gym {high - low + 1} port(s) (`port_range_low={low}` to "
+              f"`port_range_high={high}`): `gym env start` was still looking for a free one when it was stopped",
+        evidence=[EvidenceLine(file=file, line=ends["low"][1], text=ends["low"][2]),
+                  EvidenceLine(file=file, line=number, text=line), searching[0]],
+        cause="Gym places every server it starts (the head server, the model server's proxy, each agent and "
+              "resources server) on a port of its own drawn from `port_range_low`..`port_range_high`, and draws "
+              f"again until one is free: with more servers than the {high - low + 1} port(s) of the range, the "
+              "search never ends, so no server started and the eval collected nothing.",
+        fix=f"Widen the range in {file} (`port_range_high` at line {number}) to a port for every server Gym starts "
+            "and a few spare (ask for a block of 20 or more), or drop both settings to let Gym take free ports; "
+            "then start the servers again and collect.",
+    )]
