@@ -107,6 +107,7 @@ def _env_start_only(request: dict, result: dict, result_path: Path) -> int:
     from gym_pipeline.serving.servers import serve_checkpoint
 
     start = request["env_start"]
+    os.environ.update(start.get("environment", {}))  # what the user's env file exported
     checkpoint, log = Path(start["checkpoint"]), Path(start["log"])
     staging = log.parent / "staging"
     staging.mkdir(parents=True, exist_ok=True)

@@ -313,10 +313,8 @@ def test_start_settings_that_keep_gyms_servers_from_coming_up_are_named(gym_exec
     (run_dir / "configs" / "b.yaml").write_text("server_spinup_timeout_seconds: 900\n")
     overrides = [line.replace("CONFIGS", str(run_dir / "configs")) for line in (fixed if twin else kept)]
     (run_dir / "settings.txt").write_text("# the node's settings for `gym env start`\n" + "\n".join(overrides) + "\n")
-    checkpoint = demo_checkpoints(tmp_path / "checkpoints", 1, [get_environment("string_match")])[0]
-    result = _run_in_namespace(loopback_namespace, {"gym": str(gym_executable), "env_start": {
-        "resources_server": "string_match", "checkpoint": str(checkpoint), "log": str(run_dir / "env_start.log"),
-        "overrides": overrides, "startup_timeout_s": 60 if setting == "port_range" else 180}}, tmp_path)
+    result = _gym_env_start(loopback_namespace, gym_executable, tmp_path, run_dir, overrides,
+                            startup_timeout_s=60 if setting == "port_range" else 180)
 
     report = diagnose(run_dir)
 
@@ -328,6 +326,44 @@ def test_start_settings_that_keep_gyms_servers_from_coming_up_are_named(gym_exec
     top = report.causes[0]
     assert (top.category, top.id) == ("config", reading), [f.title for f in report.causes]
     assert top.title.startswith(title), top.title
+
+
+@pytest.mark.parametrize("value", ["none", "reasoning_content"])
+def test_an_env_file_setting_a_gym_variable_to_a_value_it_refuses_is_named_with_its_line(gym_executable,
+                                                                                       loopback_namespace, tmp_path,
+                                                                                       value):
+    """harness.env, copied from another team, exports NEMO_GYM_REASONING_FIELD=none: Gym's model proxy refuses the
+    value at start (ValueError), and the diagnosis places the error in config by the env file's line. With a value Gym
+    accepts, the servers come up."""
+    from gym_pipeline.diagnose import diagnose
+
+    run_dir = tmp_path / "run"
+    run_dir.mkdir()
+    (run_dir / "harness.env").write_text("# the harness team's launcher environment\n"
+                                         f"export NEMO_GYM_REASONING_FIELD={value}\n")
+    result = _gym_env_start(loopback_namespace, gym_executable, tmp_path, run_dir, [], startup_timeout_s=180,
+                            environment={"NEMO_GYM_REASONING_FIELD": value})
+
+    report = diagnose(run_dir)
+
+    if value != "none":
+        assert "ready" in result, result.get("error")
+        return
+    top = report.causes[0]
+    assert top.category == "config", [f.title for f in report.causes]
+    assert "NEMO_GYM_REASONING_FIELD must be one of" in top.title, top.title
+    assert "harness.env:2 `export NEMO_GYM_REASONING_FIELD=none` sets NEMO_GYM_REASONING_FIELD to a value the " \
+           "program refuses" in top.fix, top.fix
+
+
+def _gym_env_start(prefix: list[str], gym: Path, tmp_path: Path, run_dir: Path, overrides: list[str], *,
+                   startup_timeout_s: float, environment: dict[str, str] | None = None) -> dict:
+    """A real `gym env start` of string_match (the simulated policy behind it) in the loopback-only namespace, with
+    `overrides` and `environment`, its log kept as RUN/env_start.log; the driver's result ("ready" or "error")."""
+    checkpoint = demo_checkpoints(tmp_path / "checkpoints", 1, [get_environment("string_match")])[0]
+    return _run_in_namespace(prefix, {"gym": str(gym), "env_start": {
+        "resources_server": "string_match", "checkpoint": str(checkpoint), "log": str(run_dir / "env_start.log"),
+        "overrides": overrides, "startup_timeout_s": startup_timeout_s, "environment": environment or {}}}, tmp_path)
 
 
 def _run_in_namespace(prefix: list[str], request: dict, tmp_path: Path) -> dict:

@@ -236,6 +236,11 @@ def unexplained_log_errors(ev: Evidence, findings: list[Finding]) -> list[Findin
             placement = replace(placement, fix=(
                 f"{file.name}:{number} `{line}` puts {path.parent} first on PATH, so the script's `{path.name}` is that "
                 f"folder's, {why}: {mend} (or put it after the install that works). {placement.fix}"))
+        elif (refused := _variable_value_refused(ev, incident.text)) is not None:
+            var, file, number, line = refused
+            placement = Placement(CONFIG, f"refusing the value of `{var}`, which {file.name}:{number} sets", fix=(
+                f"{file.name}:{number} `{line}` sets {var} to a value the program refuses: give it one the error "
+                f"lists, or remove the line (the program's default applies); then start again."))
         elif placement.category == INFRA and (assigned := environment_assignments(ev.user_files, placement.fix)):
             where = "; ".join(f"{file.name}:{number} `{line}`" for file, number, line in assigned[:2])
             placement = replace(placement, fix=f"The run's own files set that environment: {where}. {placement.fix}")
@@ -282,6 +287,22 @@ def unexplained_log_errors(ev: Evidence, findings: list[Finding]) -> list[Findin
             guess=placement.guess,
         ))
     return sorted(result, key=lambda finding: stage_of_log(finding.evidence[0].file))
+
+
+# an error refusing the value of an environment variable it names (`NEMO_GYM_REASONING_FIELD must be one of (...)`)
+_VARIABLE_VALUE_REFUSED = re.compile(r"\b(?P<var>[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)\b[^\n]{0,40}?"
+                                     r"(?:must be|is not a valid|invalid value|not one of|expected one of)")
+
+
+def _variable_value_refused(ev: Evidence, text: str) -> tuple[str, UserFile, int, str] | None:
+    """(variable, file, line, text) when `text` refuses the value of an environment variable that one of the run's
+    own files sets (a team's env file): the setting, not the program that read it, is what to change."""
+    if (refused := _VARIABLE_VALUE_REFUSED.search(text)) is None:
+        return None
+    sets = re.compile(rf"^\s*(?:export\s+)?{refused['var']}=")
+    if (hit := next(lines_matching(ev.user_files, sets), None)) is None:
+        return None
+    return refused["var"], hit[0], hit[1], hit[2].strip()
 
 
 MAX_ROWS_CHECKED = 1000  # of a source data file, for the first row Gym cannot use
