@@ -1,0 +1,9 @@
+#!/bin/bash
+cd /work/wt-h57/tests/data/diagnosis_corpus/fifty_seventh_held_out/data_schema_taskfolder_generator_formats_python_false_into_task_toml_boolean/run
+echo '== weekly taskset run'
+echo '== materialize'
+/work/wt-h57/.venv/bin/gym-pipeline stage materialize --sweep-config /work/wt-h57/tests/data/diagnosis_corpus/fifty_seventh_held_out/data_schema_taskfolder_generator_formats_python_false_into_task_toml_boolean/run/sweep.yaml --checkpoint step_0200 --env terminal_tasks --code-version v14
+echo '== collect'
+/work/wt-h57/.venv/bin/gym-pipeline stage collect --sweep-config /work/wt-h57/tests/data/diagnosis_corpus/fifty_seventh_held_out/data_schema_taskfolder_generator_formats_python_false_into_task_toml_boolean/run/sweep.yaml --checkpoint step_0200 --env terminal_tasks --code-version v14 --model-url http://127.0.0.1:43303/v1 --model-name sim-policy
+echo '== profile'
+/work/wt-h57/.venv/bin/gym-pipeline stage profile --sweep-config /work/wt-h57/tests/data/diagnosis_corpus/fifty_seventh_held_out/data_schema_taskfolder_generator_formats_python_false_into_task_toml_boolean/run/sweep.yaml --checkpoint step_0200 --env terminal_tasks --code-version v14

@@ -1,0 +1,2 @@
+#!/bin/bash
+echo 'Hallo, Gym!' > /app/hello.txt

@@ -1,0 +1,2 @@
+#!/bin/bash
+echo 'Bonjour, Gym!' > /app/hello.txt

@@ -1,0 +1,9 @@
+#!/bin/bash
+cd /work/wt-h57/tests/data/diagnosis_corpus/fifty_seventh_held_out/infra_taskfolder_serve_script_runs_model_server_container_with_network_none_from_sandbox_template/run
+echo '== weekly taskset run'
+echo '== materialize'
+/work/wt-h57/.venv/bin/gym-pipeline stage materialize --sweep-config /work/wt-h57/tests/data/diagnosis_corpus/fifty_seventh_held_out/infra_taskfolder_serve_script_runs_model_server_container_with_network_none_from_sandbox_template/run/sweep.yaml --checkpoint step_0200 --env terminal_tasks --code-version v14
+echo '== collect'
+/work/wt-h57/.venv/bin/gym-pipeline stage collect --sweep-config /work/wt-h57/tests/data/diagnosis_corpus/fifty_seventh_held_out/infra_taskfolder_serve_script_runs_model_server_container_with_network_none_from_sandbox_template/run/sweep.yaml --checkpoint step_0200 --env terminal_tasks --code-version v14 --model-url http://127.0.0.1:38021/v1 --model-name sim-policy
+echo '== profile'
+/work/wt-h57/.venv/bin/gym-pipeline stage profile --sweep-config /work/wt-h57/tests/data/diagnosis_corpus/fifty_seventh_held_out/infra_taskfolder_serve_script_runs_model_server_container_with_network_none_from_sandbox_template/run/sweep.yaml --checkpoint step_0200 --env terminal_tasks --code-version v14
