@@ -16,9 +16,11 @@ answers; each twin leaves the labels as they were.
 - Labels copied from a web page's text with its soft hyphens (`Nai\\u00adrobi`), in the data file itself.
 - Decimal labels from a spreadsheet exported in a German locale (`3,5` for 3.5), copied as they were.
 - Whole-number labels past 2^53 passed through `jq` 1.6, which reads every JSON number as a double
-  (`1152921504606847000` for 2^60)."""
+  (`1152921504606847000` for 2^60).
+- Clock-time labels of a YAML answer key written unquoted, which PyYAML reads as base-60 integers (`870` for 14:30)."""
 
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -468,3 +470,35 @@ def test_big_integer_labels_passed_through_jq_lose_their_last_digits(tmp_path: P
     assert "whose `expected_answer` lost its last digits ('" in top.title, top.title
     assert "Export the answers from export.json (read by run_eval.sh:" in top.fix, top.fix
     assert "passes them through `jq`" in top.cause, top.cause
+
+
+ARRIVALS = {"A train leaves at 12:00 and takes 2 hours 30 minutes. When does it arrive? Answer as HH:MM.": "14:30",
+            "A bus leaves at 10:45 and takes 30 minutes. When does it arrive? Answer as HH:MM.": "11:15",
+            "A flight leaves at 20:15 and takes 2 hours 30 minutes. When does it land? Answer as HH:MM.": "22:45",
+            "What is the capital of Peru?": "Lima", "What is 6 times 7?": "42"}
+
+
+@pytest.mark.parametrize("quoted", [False, True])
+def test_clock_time_labels_of_an_unquoted_yaml_answer_key_are_read_as_base_60(tmp_path: Path, quoted: bool) -> None:
+    (tmp_path / "run").mkdir()
+    (tmp_path / "run" / "answers.yaml").write_text("# answer key, one per question\n" + "".join(
+        f"q{n}: {json.dumps(answer) if quoted else answer}\n" for n, answer in enumerate(ARRIVALS.values(), 1)))
+    (tmp_path / "run" / "prep_answers.py").write_text(
+        "import json, yaml\nkey = yaml.safe_load(open('answers.yaml'))\nquestions = json.load(open('questions.json'))\n"
+        "with open('tasks.jsonl', 'w') as out:\n    for n, question in enumerate(questions, 1):\n"
+        "        text = question + \" End your response with 'Final answer: <answer>'.\"\n"
+        "        out.write(json.dumps({'responses_create_params': {'input': [{'role': 'user', 'content': text}]},\n"
+        "                              'expected_answer': str(key[f'q{n}']), 'extraction_mode': 'final_answer'}) + '\\n')\n")
+    (tmp_path / "run" / "questions.json").write_text(json.dumps(list(ARRIVALS)))
+    script = f"{sys.executable} prep_answers.py\n" + STAGES
+    run = run_scripts(tmp_path, [script], checkpoint_of_script=[1], rows=final_answer_rows(ARRIVALS, False))
+
+    report = diagnose(run)
+
+    if quoted:
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("data_schema", "clock_time_labels_read_as_base_60"), top.title
+    assert top.evidence[1].where == "answers.yaml:2" and top.evidence[1].text == "q1: 14:30"
+    assert "Quote the times in answers.yaml" in top.fix

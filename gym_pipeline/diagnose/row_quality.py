@@ -181,6 +181,8 @@ class RowQuality:
     # unquoted `yes` as true
     boolean_labels: int = 0
     boolean_label_example: EvidenceLine | None = None
+    sexagesimal_labels: int = 0  # ... scored 0: the label is a clock time YAML 1.1 read as base 60 (`870` for 14:30)
+    sexagesimal_example: EvidenceLine | None = None
     # ... scored 0: the answer is one of the alternatives the expected answer joins (`Paris` for `Paris|City of Paris`)
     joined_labels: int = 0
     joined_label_example: EvidenceLine | None = None
@@ -590,6 +592,10 @@ def _note_scored_answer(quality: RowQuality, expected: str, answer: ScoredAnswer
         quality.date_labels += 1
         quality.date_label_example = quality.date_label_example or here
         return
+    if _read_as_base_60(expected, extracted):
+        quality.sexagesimal_labels += 1
+        quality.sexagesimal_example = quality.sexagesimal_example or here
+        return
     if _boolean_for_yes_no(expected, extracted):
         quality.boolean_labels += 1
         quality.boolean_label_example = quality.boolean_label_example or here
@@ -913,6 +919,21 @@ def _arithmetic_value(formula: str) -> float | None:
 
 
 _YES_NO = {"yes": "true", "y": "true", "on": "true", "no": "false", "n": "false", "off": "false"}
+
+
+_CLOCK_TIME = re.compile(r"(?P<first>\d{1,2}):(?P<second>[0-5]\d)(?::(?P<third>[0-5]\d))?")
+
+
+def _read_as_base_60(expected: str, extracted: str) -> bool:
+    """`expected` is the whole number YAML 1.1 reads the clock time `extracted` as (`14:30` -> 870, base 60)."""
+    time = _CLOCK_TIME.fullmatch(extracted.strip().rstrip("."))
+    if time is None or not expected.strip().isdigit():
+        return False
+    parts = [int(part) for part in time.groups() if part is not None]
+    value = 0
+    for part in parts:
+        value = value * 60 + part
+    return value == int(expected.strip())
 
 
 def _boolean_for_yes_no(expected: str, extracted: str) -> bool:

@@ -207,6 +207,7 @@ from gym_pipeline.diagnose.rules.python_environment import (
 from gym_pipeline.diagnose.rules.quality import (
     rule_answers_cut_by_the_extraction,
     rule_answers_in_other_typography_scored_0,
+    rule_clock_time_labels_read_as_base_60,
     rule_conflicting_labels,
     rule_crossed_environments,
     rule_every_rollout_masked,
@@ -608,6 +609,7 @@ RULES: tuple[Rule, ...] = (
     Rule(6, "labels_in_roman_numerals", rule_labels_in_roman_numerals),
     Rule(6, "labels_in_a_spreadsheets_display_format", rule_labels_in_a_spreadsheets_display_format),
     Rule(6, "yes_no_labels_read_as_booleans", rule_yes_no_labels_read_as_booleans),
+    Rule(6, "clock_time_labels_read_as_base_60", rule_clock_time_labels_read_as_base_60),
     Rule(6, "html_entities_in_expected_answers", rule_html_entities_in_expected_answers),
     Rule(6, "rows_cut_at_quoted_commas", rule_rows_cut_at_quoted_commas),
     Rule(6, "accepted_answers_joined_into_one_label", rule_accepted_answers_joined_into_one_label),

@@ -268,6 +268,33 @@ def rule_labels_in_a_spreadsheets_display_format(ev: Evidence) -> list[Finding]:
 _UNQUOTED_YES_NO = re.compile(r"^\s*-?\s*[\w-]+\s*:\s*(?:yes|no|on|off|y|n)\s*(?:#.*)?$", re.I)
 
 
+_UNQUOTED_CLOCK_TIME = re.compile(r"^\s*-?\s*[\w-]+\s*:\s*\d{1,2}:[0-5]\d(?::[0-5]\d)?\s*(?:#.*)?$")
+
+
+def rule_clock_time_labels_read_as_base_60(ev: Evidence) -> list[Finding]:
+    """Expected answers that are whole numbers where the answers are clock times (`870` for 14:30): a YAML sheet gave
+    the times unquoted, and a YAML 1.1 loader (PyYAML's `safe_load`) read them as base-60 (sexagesimal) integers."""
+    a = ev.artifacts
+    quality = a.quality
+    if quality.sexagesimal_labels < MISSCORED_MIN_ROWS or quality.sexagesimal_example is None:
+        return []
+    sheet = next(lines_matching(ev.user_files, _UNQUOTED_CLOCK_TIME, {".yaml", ".yml"}), None)
+    named = f"{sheet[0].name}:{sheet[1]} (`{sheet[2].strip()}`)" if sheet else "the YAML the labels come from"
+    return [Finding(
+        category=DATA_SCHEMA,
+        title=f"{quality.sexagesimal_labels} clock-time answers scored 0 against whole-number labels: the times were "
+              "read from YAML as base-60 integers (`14:30` -> 870)",
+        evidence=[quality.sexagesimal_example,
+                  *([EvidenceLine(file=sheet[0].name, line=sheet[1], text=sheet[2].strip())] if sheet else [])],
+        cause=f"{named} gives a clock time unquoted, and YAML 1.1 (PyYAML's `safe_load`) reads `14:30` as the "
+              "sexagesimal (base-60) integer 14 * 60 + 30 = 870: the script writing the data made that number the "
+              "label, which no time given as an answer equals, so every such task scores 0.",
+        fix=f"Quote the times in {sheet[0].name if sheet else 'the YAML sheet'} (`q9: \"14:30\"`: unquoted, YAML 1.1 reads them as sexagesimal numbers), or load it with "
+            "a YAML 1.2 loader that keeps them as text (ruamel.yaml); then build the data again, materialize again "
+            f"and collect. The materialized rows: {path_of(a.materialized)}.",
+    )]
+
+
 def rule_yes_no_labels_read_as_booleans(ev: Evidence) -> list[Finding]:
     """Expected answers `True`/`False` where the answers are yes/no: a YAML sheet gave the answers unquoted, and a YAML
     1.1 loader (PyYAML's `safe_load`) read `yes` and `no` as booleans."""
