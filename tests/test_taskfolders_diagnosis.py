@@ -115,6 +115,9 @@ SCENARIOS.update({
     "utf16_instruction": lambda root: fixtures.write_task(root, "resaved-instruction"),
     # `\!` escaped as at a prompt: inside double quotes a script keeps the backslash, so the right answer never
     # matches; the same check in single quotes (the task `works` beside it) passes
+    # the task's checker unpacked without its executable bit (`python -m zipfile -e` drops modes): test.sh runs it as
+    # a program and gets `Permission denied`; the task `works` beside it keeps the bit
+    "checker_mode": lambda root: (_checked_by_program(root, "checked", 0o644), _checked_by_program(root, "works", 0o755))[0],
     "kept_backslash": lambda root: (_greeting_task(root, "greeting", '"Hello, Gym\\!"'),
                                     _greeting_task(root, "works", "'Hello, Gym!'"))[0],
     # the share of passed checks written as a fraction, `1/1`: text, not a number; the task beside it writes it
@@ -266,6 +269,16 @@ def _greeting_task(root: Path, name: str, expected: str = "", check: str = "") -
         f"if {condition}; then echo 1 > /logs/verifier/reward.txt\n"
         "else echo FAIL; echo 0 > /logs/verifier/reward.txt; fi"))
     (task / "instruction.md").write_text(f"Write the line `Hello, Gym!` to /app/greeting.txt ({name}).\n")
+    return task
+
+
+def _checked_by_program(root: Path, name: str, mode: int) -> Path:
+    """A task whose test.sh runs its checker, tests/check.sh, as a program; the checker has file mode `mode`."""
+    task = fixtures.write_task(root, name, test=("if /tests/check.sh; then echo 1 > /logs/verifier/reward.txt\n"
+                                                 "else echo FAIL; echo 0 > /logs/verifier/reward.txt; fi"))
+    checker = task / "tests" / "check.sh"
+    checker.write_text("#!/bin/sh\n# the task's check: the agent left /app/done\ntest -f /app/done\n")
+    checker.chmod(mode)
     return task
 
 
@@ -461,6 +474,9 @@ EXPECTED = [
      ("compare with the total of the table as it is now (250)", "gym-pipeline tasks validate")),
     ("utf16_instruction", "data_schema", ("resaved-instruction's instruction.md has UTF-16 text",),
      ("`iconv -f UTF-16 -t UTF-8 instruction.md > instruction.md.utf8", "gym-pipeline tasks validate")),
+    ("checker_mode", "verifier_runtime", ("The test script of checked fails in the shell",),
+     ("tests/check.sh has no executable bit in the task folder", "/tests/check.sh` (and unpack with `unzip`",
+      "`sh /tests/check.sh`")),
     ("kept_backslash", "verifier_runtime", ("The test of greeting compares with \"Hello, Gym\\!\"",),
      ("tests/test.sh line 2", "in single quotes: 'Hello, Gym!'", "gym-pipeline tasks validate")),
     ("fraction_reward", "verifier_runtime", ("harbor:invalid_reward", "share-of-checks"),
@@ -547,7 +563,7 @@ def test_each_run_failed_the_way_its_entry_says(runs):
     edited = next(entry for entry in summary["tasks"] if entry["task"] == "edited-task")
     assert edited["status"] == "error" and edited["attempts"] == 1  # terminal: not retried
     assert "changed since materialization" in edited["failure"]["message"]
-    for env, task in (("kept_backslash", "greeting"), ("printf_compare", "greeting"),
+    for env, task in (("kept_backslash", "greeting"), ("printf_compare", "greeting"), ("checker_mode", "checked"),
                       ("fraction_reward", "share-of-checks"), ("capital_literal", "top-word"),
                       ("cleanup_deletes_answer", "top-word")):  # the same answer; only the test's text differs
         rows = (config.run_dir(CHECKPOINT, env) / "rollouts.jsonl").read_text().splitlines()

@@ -937,7 +937,26 @@ def rule_sandbox_commands_killed(ev: Evidence) -> list[Finding]:
 
 _SHELL_ERROR = re.compile(r"^(?:\S*test\.sh|\S*bash|sh): (?:line \d+: )?[^\n]*?(?:integer expression expected|unary "
                           r"operator expected|binary operator expected|too many arguments|syntax error|bad substitution"
-                          r"|command not found)")
+                          r"|command not found|Permission denied)")
+
+
+_INTERPRETERS = {".py": "python3", ".sh": "sh", ".bash": "bash", ".pl": "perl"}
+
+
+def _not_executable(run: TaskFolderRun, run_dir: Path, task: str, text: str) -> str:
+    """For a test.sh that could not run one of the task's own files (`/tests/check_top.py: Permission denied`): the
+    sentence saying the task folder keeps that file without its executable bit, and what to do; else ''."""
+    denied = re.search(r"(?P<path>/tests/[\w./-]+): Permission denied", text)
+    if denied is None:
+        return ""
+    checker = locate_named_file(run.task_path(task), run_dir, folder=True) / denied["path"].lstrip("/")
+    if not checker.is_file() or checker.stat().st_mode & 0o111:
+        return ""
+    return (f"; tests/{Path(denied['path']).name} has no executable bit in the task folder (unpacked by a tool that "
+            "does not restore file modes, such as `python -m zipfile -e`, or copied without them): `chmod +x "
+            f"{run.task_path(task)}/tests/{Path(denied['path']).name}` (and unpack with `unzip`, which keeps modes), "
+            "or have test.sh run it through its interpreter (`"
+            f"{_INTERPRETERS.get(Path(denied['path']).suffix, '<interpreter>')} {denied['path']}`)")
 
 
 def rule_test_script_errors(ev: Evidence) -> list[Finding]:
@@ -954,6 +973,7 @@ def rule_test_script_errors(ev: Evidence) -> list[Finding]:
              + (f": call `{other_name}` (the image's name for it), or install `{missing['command']}` in the task's "
                 "image" if other_name else ": install it in the task's image (environment/Dockerfile), or call a "
                 "command the image has") if missing else "")
+    named += _not_executable(run, ev.run_dir, task, first.text)
     return [Finding(
         category=VERIFIER_RUNTIME,
         title=f"The test script of {_names(broken)} fails in the shell and every episode of it scored 0",
