@@ -53,6 +53,7 @@ from gym_pipeline.diagnose.rules.batch_time_limit import (
     rule_time_limit_other_than_the_directive,
     rule_time_limit_shortened_while_it_ran,
 )
+from gym_pipeline.diagnose.rules.boolean_options import rule_false_given_to_an_option_read_with_bool
 from gym_pipeline.diagnose.rules.canned_replies import (
     rule_answers_from_a_second_server,
     rule_one_reply_to_different_prompts,
@@ -532,6 +533,7 @@ RULES: tuple[Rule, ...] = (
     Rule(2, "interrupted_collection", rule_interrupted_collection),
     Rule(2, "one_answer_to_every_task", rule_one_answer_to_every_task),
     Rule(2, "known_problems", known_problems(2)),
+    Rule(3, "false_given_to_an_option_read_with_bool", rule_false_given_to_an_option_read_with_bool),
     Rule(3, "verification_skipped_by_a_kept_setting", rule_verification_skipped_by_a_kept_setting),
     Rule(3, "model_url_replaced_by_an_endpoint_file", rule_model_url_replaced_by_an_endpoint_file),
     Rule(3, "servers_given_too_short_a_spinup_timeout", rule_servers_given_too_short_a_spinup_timeout),

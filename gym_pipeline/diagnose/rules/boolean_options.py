@@ -1,0 +1,43 @@
+"""Step 3: a command-line flag a user's Python script declares with argparse `type=bool`, given `False` by a script.
+
+`parser.add_argument("--smoke", type=bool)` converts the text it is given with `bool()`, and every non-empty text is
+true: `--smoke False` (written to be explicit) turns the option on. The eval then runs what the option selects (a
+smoke subset, a debug mode) and exits 0. Named from the declaration and the line that passes the false-looking value.
+"""
+
+from __future__ import annotations
+
+import re
+
+from gym_pipeline.diagnose.evidence import Evidence
+from gym_pipeline.diagnose.evidence_line import EvidenceLine
+from gym_pipeline.diagnose.findings import Finding
+from gym_pipeline.diagnose.user_scripts import lines_matching
+from gym_pipeline.diagnose.vocabulary import CONFIG
+
+_DECLARED_AS_BOOL = re.compile(r"add_argument\(\s*[\"'](?P<flag>--[\w-]+)[\"'][^\n]*\btype\s*=\s*bool\b")
+_FALSE_WORDS = r"(?:False|false|FALSE|0|no|No|off|Off)"
+
+
+def rule_false_given_to_an_option_read_with_bool(ev: Evidence) -> list[Finding]:
+    for declared_in, declared_at, declaration, match in lines_matching(ev.user_files, _DECLARED_AS_BOOL, {".py"}):
+        flag = match["flag"]
+        given = re.compile(rf"{re.escape(flag)}(?:=|\s+)[\"']?(?P<value>{_FALSE_WORDS})\b")
+        for file, number, line, value in lines_matching(ev.user_files, given):
+            if file is declared_in:
+                continue
+            return [Finding(
+                category=CONFIG,
+                title=f"{file.name}:{number} passes `{flag} {value['value']}`, which {declared_in.name}:{declared_at} "
+                      f"reads with argparse `type=bool`: bool('{value['value']}') is True, so {flag} was on",
+                evidence=[EvidenceLine(file=file.name, line=number, text=line.strip()),
+                          EvidenceLine(file=declared_in.name, line=declared_at, text=declaration.strip())],
+                cause=f"argparse converts an option's text with its `type`, and `bool()` of any non-empty text is "
+                      f"True: `{flag} {value['value']}` turns the option on. The run did what {flag} selects and "
+                      "exited 0 as if nothing were wrong.",
+                fix=f"Declare {flag} in {declared_in.name}:{declared_at} as a switch, `action=\"store_true\"` instead of "
+                    f"`type=bool` (or "
+                    f"`argparse.BooleanOptionalAction` for `--no-{flag[2:]}`), and in {file.name}:{number} leave the "
+                    "flag out to keep it off; then run the eval again.",
+            )]
+    return []

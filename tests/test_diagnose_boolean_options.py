@@ -1,0 +1,55 @@
+"""A flag the user's Python wrapper declares with argparse `type=bool`, given `--smoke False` by the weekly job: run
+for real by bash against the simulated policy, the wrapper running the built-in engine. bool('False') is True, so the
+weekly eval ran the smoke subset (config). The twin declares a switch (`action="store_true"`) and leaves it off."""
+
+import sys
+from pathlib import Path
+
+import pytest
+from script_support import CLI, run_scripts
+
+from gym_pipeline.diagnose import diagnose
+
+# the user's wrapper: the whole eval, or with --smoke 2 tasks and 1 repeat
+WRAPPER = '''"""run_eval.py: the weekly eval; --smoke for a quick check of 2 tasks."""
+import argparse, subprocess
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--model-url", required=True)
+parser.add_argument("--smoke", DECLARED, help="2 tasks, 1 repeat (a quick check)")
+args = parser.parse_args()
+data, repeats = "data.jsonl", "3"
+if args.smoke:
+    with open("data.jsonl") as full, open("smoke.jsonl", "w") as out:
+        out.writelines(full.readlines()[:2])
+    data, repeats = "smoke.jsonl", "1"
+print(f"run_eval: data={data} repeats={repeats}", flush=True)
+subprocess.run(f"CLI materialize --input {data} --num-repeats {repeats} --agent string_match_simple_agent "
+               "--output rollouts_materialized_inputs.jsonl", shell=True, check=True)
+subprocess.run(f"CLI collect --inputs rollouts_materialized_inputs.jsonl --output rollouts.jsonl "
+               f"--model-url {args.model_url} --env string_match --concurrency 4", shell=True, check=True)
+subprocess.run("CLI profile --inputs rollouts_materialized_inputs.jsonl --rollouts rollouts.jsonl", shell=True,
+               check=True)
+'''
+
+
+@pytest.mark.parametrize(("declared", "given"), [("type=bool, default=False", " --smoke False"),
+                                                 ('action="store_true"', "")], ids=["type_bool", "store_true"])
+def test_false_given_to_a_flag_declared_with_type_bool_turns_it_on(tmp_path: Path, declared: str, given: str) -> None:
+    run = run_scripts(tmp_path, [f"# the weekly job: the full eval (smoke off)\n"
+                                 f"{sys.executable} run_eval.py --model-url URL{given}\n"],
+                      files={"run_eval.py": WRAPPER.replace("DECLARED", declared).replace("CLI", CLI)})
+
+    report = diagnose(run)
+
+    if not given:
+        assert "data=data.jsonl" in (run / "logs" / "run_eval_0.log").read_text()
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    assert "data=smoke.jsonl" in (run / "logs" / "run_eval_0.log").read_text()
+    top = report.causes[0]
+    assert (top.category, top.id) == ("config", "false_given_to_an_option_read_with_bool"), [
+        f.title for f in report.causes]
+    assert top.title == ("run_eval.sh:3 passes `--smoke False`, which run_eval.py:6 reads with argparse `type=bool`: "
+                         "bool('False') is True, so --smoke was on")
+    assert '`action="store_true"` instead of `type=bool`' in top.fix
