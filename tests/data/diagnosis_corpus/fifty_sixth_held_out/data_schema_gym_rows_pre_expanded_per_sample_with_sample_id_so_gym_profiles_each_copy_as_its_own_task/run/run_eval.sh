@@ -1,0 +1,5 @@
+#!/bin/bash
+# weekly eval
+cd /work/wt-h56/tests/data/diagnosis_corpus/fifty_sixth_held_out/data_schema_gym_rows_pre_expanded_per_sample_with_sample_id_so_gym_profiles_each_copy_as_its_own_task/run
+/root/.cache/gym-pipeline/nemo-gym/venv/bin/gym eval run --no-serve  --agent string_match_simple_agent --input tasks.jsonl --output results/rollouts.jsonl --num-repeats 1 --concurrency 4 ++route_failures_to_sidecar=true ++head_server.port=39253 ++uv_venv_dir=/tmp/ho-data_schema_gym_rows-mej_mikt/server_venvs ++skip_venv_if_present=true
+/root/.cache/gym-pipeline/nemo-gym/venv/bin/gym eval profile --inputs results/rollouts_materialized_inputs.jsonl --rollouts results/rollouts.jsonl

@@ -1,0 +1,60 @@
+"""gateway.py: the team's gateway in front of the model server (one URL for every tool). Renders LaTeX for the chat UI."""
+import hashlib
+import json
+import os
+import sys
+import urllib.error
+import urllib.request
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+UPSTREAM = sys.argv[2]
+import re
+
+# Replies go to the team's chat UI and Slack too, which show LaTeX as raw markup: render the common commands as
+# plain text (\boxed{x} -> x, \text{x} -> x).
+LATEX_COMMAND = re.compile(r"\\(?:boxed|text|mathrm|textbf)\{([^{}]*)\}")
+
+
+def completion(handler, body):
+    status, data = handler._upstream(body)
+    if status != 200:
+        return status, data
+    reply = json.loads(data)
+    for choice in reply.get("choices", []):
+        message = choice.get("message") or {}
+        if isinstance(message.get("content"), str):
+            message["content"] = LATEX_COMMAND.sub(r"\1", message["content"])
+    return status, json.dumps(reply).encode()
+
+
+
+class Gateway(BaseHTTPRequestHandler):
+    def _send(self, status, data):
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def _upstream(self, body=None):
+        request = urllib.request.Request(UPSTREAM + self.path, data=body, method=self.command,
+                                         headers={"Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(request, timeout=120) as answer:
+                return answer.status, answer.read()
+        except urllib.error.HTTPError as error:
+            return error.code, error.read()
+
+    def do_GET(self):
+        self._send(*self._upstream())
+
+    def do_POST(self):
+        body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+        if not self.path.endswith("/chat/completions"):
+            return self._send(*self._upstream(body))
+        self._send(*completion(self, body))
+
+
+if __name__ == "__main__":
+    print(f"gateway.py on 127.0.0.1:{sys.argv[1]} -> {UPSTREAM}", flush=True)
+    ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), Gateway).serve_forever()
