@@ -806,3 +806,32 @@ def test_a_one_pass_iterator_cached_for_later_rollouts_is_named(tmp_path, keep):
     line = next(n for n, text in enumerate(SPENT_ITERATOR.splitlines(), 1) if "KEEP" in text)
     assert f"mine.py:{line} `_accepted[label] = map(str.lower, [label])` keeps a map(), a one-pass iterator" in top.fix
     assert "keep a list or a set instead" in top.fix
+
+
+WITHOUT_SELF = FINAL_LINE + '''class Normalizer:
+    """The team's answer normalizer."""
+
+    def clean(PARAMETERS):
+        return text.strip().rstrip(".").lower()
+
+
+def score(row, response_text):
+    answer = Normalizer().clean(_final(response_text))
+    return {"reward": float(answer == str(row["expected_answer"]).strip().lower()), "extracted_answer": answer,
+            "expected_answer": row["expected_answer"]}
+'''
+
+
+@pytest.mark.parametrize("parameters", ["text", "self, text"], ids=["without_self", "with_self"])
+def test_a_verifier_method_defined_without_self_is_named_in_the_fix(tmp_path, parameters):
+    """The verifier's helper method is defined without `self`: every call raises TypeError (one positional argument
+    more than it takes), and the fix says to add `self` to that method. Defined with `self`, the run is healthy."""
+    report = _scored_by(tmp_path, WITHOUT_SELF.replace("PARAMETERS", parameters))
+
+    if parameters.startswith("self"):
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert top.category == "verifier_runtime", [f.title for f in report.causes]
+    assert "Normalizer.clean() takes 1 positional argument but 2 were given" in top.title + top.cause + top.fix
+    assert "add `self` as its first parameter (`def clean(self, ...)`)" in top.fix, top.fix

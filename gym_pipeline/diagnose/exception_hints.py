@@ -36,6 +36,10 @@ _HINTS: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(pattern), hi
      "The code passes a `{cls}` object to `json.dumps`, which takes only plain values: for a pydantic model (a "
      "request or response) dump it first, `json.dumps(body.model_dump())` or `body.model_dump_json()`; convert "
      "other objects to dicts or strings."),
+    (r"(?P<owner>\w+)\.(?P<method>\w+)\(\) takes (?P<taken>\d+) positional arguments? but \d+ were given",
+     "The code calls `{method}` of `{owner}` as a method, which passes the instance (`self`) first, and `{method}` "
+     "was defined without `self`: add `self` as its first parameter (`def {method}(self, ...)`), or mark it "
+     "`@staticmethod`."),
     (r"ZeroDivisionError",
      "The code divides by zero for some input (an empty answer, list or count): guard the denominator."),
     (r"\bSystemExit\b",

@@ -10,6 +10,7 @@ from typing import Any
 from gym_pipeline.diagnose.artifacts import FailureGroup
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine, excerpt
+from gym_pipeline.diagnose.exception_hints import code_fix_hint
 from gym_pipeline.diagnose.findings import (
     Finding,
     affected,
@@ -293,10 +294,12 @@ def _most_said(ev: Evidence, kinds: list) -> str:
     hint = undefined_name_hint(ev.run_dir, reason)
     moved = None if hint else moved_file_hint(ev.run_dir, reason)
     rescore = f"then re-score the stored answers: `gym-pipeline reverify {ev.run_dir} --env <env>`"
+    code = code_fix_hint(reason) if not (hint or moved) else ""
     return (f"Start from what the verifier said {'most often ' if len(reasons) > 1 else ''}({count} "
             f"{'row' if count == 1 else 'rows'}): `{reason}`; "
             + (f"{hint}(a typo in the verifier: fix it, {rescore}). " if hint else
-               f"{moved}({rescore}). " if moved else "make it score such a response (0) instead of failing. "))
+               f"{moved}({rescore}). " if moved else f"{code} Then {rescore}. " if code else
+               "make it score such a response (0) instead of failing. "))
 
 
 def rule_timeouts(ev: Evidence) -> list[Finding]:
