@@ -108,6 +108,10 @@ def _env_start_only(request: dict, result: dict, result_path: Path) -> int:
 
     start = request["env_start"]
     os.environ.update(start.get("environment", {}))  # what the user's env file exported
+    if "hosts" in start:  # the node's /etc/hosts, seen only in this namespace's private mounts
+        hosts = Path(start["log"]).parent.parent / "node_hosts"  # beside the run folder, not in it
+        hosts.write_text(start["hosts"])
+        subprocess.run(["mount", "--bind", str(hosts), "/etc/hosts"], check=True)
     checkpoint, log = Path(start["checkpoint"]), Path(start["log"])
     staging = log.parent / "staging"
     staging.mkdir(parents=True, exist_ok=True)

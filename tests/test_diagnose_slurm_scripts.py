@@ -1288,3 +1288,30 @@ def test_a_resource_request_beyond_every_node_is_refused_at_submission(tmp_path:
                          f"{'temporary disk' if 'tmp' in option else 'memory'} ({option}) beyond what any node of the "
                          "partition has")
     assert len(report.causes) == 1, [f.title for f in report.causes]
+
+
+@pytest.mark.parametrize("mpi_type", ["pmix", "none"])
+def test_job_steps_asking_for_an_mpi_plugin_the_cluster_cannot_load_are_named_with_the_setting(tmp_path: Path,
+                                                                                                mpi_type: str) -> None:
+    """cluster_env.sh, kept from another cluster, exports SLURM_MPI_TYPE=pmix: every srun step of the job fails to
+    load the plugin before its command runs (infra, the setting's line named). With `none`, the steps collect."""
+    run, checkpoint = _string_match_run(tmp_path, 1)
+    (run / "cluster_env.sh").write_text(f"# settings for jobs (from the old cluster's wiki)\nexport SLURM_MPI_TYPE={mpi_type}\n")
+    with _policy_served(run, checkpoint, "--latency-ms", "20") as port:
+        (run / "eval.sbatch").write_text(
+            f"#!/bin/bash\n#SBATCH --output={run}/logs/eval_%j.log\n#SBATCH --time=5\ncd {run}\n"
+            "srun --ntasks=1 " + _collect_line(port, 4))
+        (run / "submit.sh").write_text(f"#!/bin/bash\nsource {run}/cluster_env.sh\nsbatch --wait eval.sbatch\n")
+        with (run / "logs" / "submit.log").open("w") as log:
+            subprocess.run(["bash", "submit.sh"], cwd=run, stdout=log, stderr=subprocess.STDOUT, timeout=300)
+
+    report = diagnose(run)
+
+    if mpi_type == "none":
+        assert (run / "rollouts.jsonl").exists()
+        assert all(f.id != "mpi_plugin_the_cluster_cannot_load" for f in report.findings), [
+            f.title for f in report.findings]
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("infra", "mpi_plugin_the_cluster_cannot_load"), [f.title for f in report.causes]
+    assert "(cluster_env.sh:2 (`export SLURM_MPI_TYPE=pmix`) asks for it)" in top.title, top.title

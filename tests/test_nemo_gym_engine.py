@@ -357,13 +357,40 @@ def test_an_env_file_setting_a_gym_variable_to_a_value_it_refuses_is_named_with_
 
 
 def _gym_env_start(prefix: list[str], gym: Path, tmp_path: Path, run_dir: Path, overrides: list[str], *,
-                   startup_timeout_s: float, environment: dict[str, str] | None = None) -> dict:
+                   startup_timeout_s: float, environment: dict[str, str] | None = None, hosts: str | None = None
+                   ) -> dict:
     """A real `gym env start` of string_match (the simulated policy behind it) in the loopback-only namespace, with
-    `overrides` and `environment`, its log kept as RUN/env_start.log; the driver's result ("ready" or "error")."""
+    `overrides`, `environment` and the node's /etc/hosts `hosts`, its log kept as RUN/env_start.log; the driver's
+    result ("ready" or "error")."""
     checkpoint = demo_checkpoints(tmp_path / "checkpoints", 1, [get_environment("string_match")])[0]
-    return _run_in_namespace(prefix, {"gym": str(gym), "env_start": {
-        "resources_server": "string_match", "checkpoint": str(checkpoint), "log": str(run_dir / "env_start.log"),
-        "overrides": overrides, "startup_timeout_s": startup_timeout_s, "environment": environment or {}}}, tmp_path)
+    start = {"resources_server": "string_match", "checkpoint": str(checkpoint), "log": str(run_dir / "env_start.log"),
+             "overrides": overrides, "startup_timeout_s": startup_timeout_s, "environment": environment or {}}
+    return _run_in_namespace(prefix, {"gym": str(gym), "env_start": start | ({"hosts": hosts} if hosts else {})},
+                             tmp_path)
+
+
+@pytest.mark.parametrize("hosts", ["::1 localhost ip6-localhost\n", "127.0.0.1 localhost\n::1 ip6-localhost\n"],
+                         ids=["ipv6_only", "ipv4_localhost"])
+def test_a_hosts_file_mapping_localhost_to_the_ipv6_loopback_only_is_named(gym_executable, loopback_namespace,
+                                                                           tmp_path, hosts):
+    """The node's /etc/hosts, rendered from an IPv6-only template, maps localhost to ::1 only: Ray's node address
+    resolves there, its GCS never answers, and `gym env start` never gets ready (infra, /etc/hosts named). With
+    `127.0.0.1 localhost`, the servers come up."""
+    from gym_pipeline.diagnose import diagnose
+
+    run_dir = tmp_path / "run"
+    run_dir.mkdir()
+    result = _gym_env_start(loopback_namespace, gym_executable, tmp_path, run_dir, [],
+                            startup_timeout_s=90 if hosts.startswith("::1") else 180, hosts=hosts)
+
+    if not hosts.startswith("::1"):
+        assert "ready" in result, result.get("error")
+        return
+    assert "error" in result, result
+    top = diagnose(run_dir).causes[0]
+    assert top.category == "infra", top.title
+    assert top.title.endswith("its node name resolved to the IPv6 loopback"), top.title
+    assert "`127.0.0.1 localhost` line" in top.fix
 
 
 def _run_in_namespace(prefix: list[str], request: dict, tmp_path: Path) -> dict:

@@ -4,7 +4,8 @@ Ray's workers wait for its GCS (`Failed to connect to GCS at address 127.0.0.1:.
 which cluster to join (`Using address ... set in the environment variable RAY_ADDRESS`), a head that is gone
 explains it (the known problem `ray_gcs_unreachable`). Without that line Gym started the cluster itself, on
 127.0.0.1: a GCS it cannot reach there says the machine's loopback or local network is broken (the interface
-down in a container or job's network namespace, a firewall on 127.0.0.1), not Ray's settings.
+down in a container or job's network namespace, a firewall on 127.0.0.1), not Ray's settings. A GCS at the IPv6
+loopback ([::1]) says the machine's name resolved there: a hosts file without `127.0.0.1 localhost`.
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ def rule_own_ray_unreachable(ev: Evidence) -> list[Finding]:
         return []
     address = unreachable[0].group("address") or "127.0.0.1"
     down = ev.hits("loopback_down")
+    if address.startswith("[") and not down:  # Ray took the node's IPv6 loopback: what `localhost` resolved to
+        return [_node_name_resolved_to_ipv6(address, unreachable)]
     return [Finding(
         category=INFRA,
         title=f"Ray cannot reach the cluster it started on this machine (GCS at {address})"
@@ -36,3 +39,20 @@ def rule_own_ray_unreachable(ev: Evidence) -> list[Finding]:
             "again.",
         explains=frozenset({"ray_gcs_unreachable", "loopback_down"}),
     )]
+
+
+def _node_name_resolved_to_ipv6(address: str, unreachable: list) -> Finding:
+    return Finding(
+        category=INFRA,
+        title=f"Ray cannot reach the cluster it started on this machine (GCS at {address}): its node name resolved "
+              "to the IPv6 loopback",
+        evidence=unique([h.evidence() for h in unreachable], limit=4),
+        cause="No RAY_ADDRESS sent Ray elsewhere: `gym env start` started its own Ray cluster, and Ray took its node "
+              f"address from what the machine's name resolves to, the IPv6 loopback {address}, where its GCS does "
+              "not answer. That happens when /etc/hosts maps `localhost` (or the host's name) to ::1 only, with no "
+              "`127.0.0.1 localhost` line (a hosts file rendered from an IPv6-only template).",
+        fix="Check what the names resolve to: `getent hosts localhost $(hostname)`; give /etc/hosts a "
+            "`127.0.0.1 localhost` line (and the host's name on an IPv4 address) where the job runs, or fix the "
+            "template that renders it; then `gym env start` again.",
+        explains=frozenset({"ray_gcs_unreachable"}),
+    )
