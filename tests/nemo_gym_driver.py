@@ -82,6 +82,7 @@ def main(request_path: Path, result_path: Path) -> int:
         return 0
     if "env_start" in request:  # `gym env start` alone, with the settings given: did its servers come up?
         return _env_start_only(request, result, result_path)
+    os.environ.update(request.get("exported", {}))  # what the user's shell exported
     rollouts = Path(request["rollouts"])
     checkpoint = Path(request["checkpoint"])
     server = ModelServerConfig(latency_ms=request.get("latency_ms", 0))  # a slow policy, where a test asks for one

@@ -356,6 +356,44 @@ def test_an_env_file_setting_a_gym_variable_to_a_value_it_refuses_is_named_with_
            "program refuses" in top.fix, top.fix
 
 
+@pytest.mark.parametrize("exported", [False, True], ids=["unset", "exported"])
+def test_a_model_name_falling_back_to_a_settings_default_the_server_does_not_serve_is_named(gym_executable,
+                                                                                            loopback_namespace,
+                                                                                            tmp_path, exported):
+    """The serving team's team_model.yaml names the model `${oc.env:SERVED_MODEL_NAME,Qwen/Qwen3-8B}`; their launcher
+    exports SERVED_MODEL_NAME, this shell does not: Gym asks the policy for Qwen/Qwen3-8B, which it does not serve
+    (config, the settings' line named). Exported as the served name, the collection is healthy."""
+    from gym_pipeline.diagnose import diagnose
+
+    environment = get_environment("string_match")
+    source = tmp_path / "source.jsonl"
+    source.write_bytes(b"".join(environment.dataset_path.read_bytes().splitlines(keepends=True)[:4]))
+    run_dir = tmp_path / "runs" / "ckpt" / "string_match"
+    run_dir.mkdir(parents=True)
+    (run_dir / "team_model.yaml").write_text("# the serving team's model settings (their launcher exports "
+                                             "SERVED_MODEL_NAME)\npolicy_model:\n  responses_api_models:\n"
+                                             "    vllm_model:\n      model: ${oc.env:SERVED_MODEL_NAME,Qwen/Qwen3-8B}\n")
+    materialize_file(source, run_dir / "rollouts_materialized_inputs.jsonl",
+                     MaterializationSettings(2, "string_match_simple_agent"))
+    checkpoint = demo_checkpoints(tmp_path / "checkpoints", 1, [environment])[0]
+    _run_in_namespace(loopback_namespace, {
+        "materialized": str(run_dir / "rollouts_materialized_inputs.jsonl"), "rollouts": str(run_dir / "rollouts.jsonl"),
+        "environment": environment.name, "checkpoint": str(checkpoint), "gym": str(gym_executable), "concurrency": 4,
+        "overrides": [f"+config_paths=[{run_dir / 'team_model.yaml'}]"],
+        **({"exported": {"SERVED_MODEL_NAME": "sim-policy"}} if exported else {})}, tmp_path)
+
+    report = diagnose(run_dir)
+
+    if exported:
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("config", "model_name_fallen_back_to_a_settings_default"), [
+        f.title for f in report.causes]
+    assert top.title == ("team_model.yaml:5 takes the model name from $SERVED_MODEL_NAME, unset here, and fell back "
+                         "to Qwen/Qwen3-8B, which the model server does not serve")
+
+
 def _gym_env_start(prefix: list[str], gym: Path, tmp_path: Path, run_dir: Path, overrides: list[str], *,
                    startup_timeout_s: float, environment: dict[str, str] | None = None, hosts: str | None = None
                    ) -> dict:

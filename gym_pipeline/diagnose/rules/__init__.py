@@ -128,6 +128,7 @@ from gym_pipeline.diagnose.rules.git_checkouts import (
 )
 from gym_pipeline.diagnose.rules.gym_run_configs import rule_resume_with_other_settings_than_its_inputs
 from gym_pipeline.diagnose.rules.gym_settings import (
+    rule_model_name_fallen_back_to_a_settings_default,
     rule_model_url_replaced_by_an_endpoint_file,
     rule_port_range_narrower_than_the_servers_gym_starts,
     rule_rows_left_undispatched_by_the_dispatch_budget,
@@ -500,6 +501,8 @@ RULES: tuple[Rule, ...] = (
     Rule(2, "host_name_resolves_where_nothing_listens", rule_host_name_resolves_where_nothing_listens),
     Rule(2, "model_url_from_the_environment", rule_model_url_from_the_environment),
     Rule(2, "model_probe", rule_model_probe),
+    # a config cause read before the model server's refusals it explains (the name it was asked for)
+    Rule(2, "model_name_fallen_back_to_a_settings_default", rule_model_name_fallen_back_to_a_settings_default),
     Rule(2, "nested_model_errors", rule_nested_model_errors),
     Rule(2, "client_timeout_too_short", rule_client_timeout_too_short),
     Rule(2, "proxy_rewrites_the_exchange", rule_proxy_rewrites_the_exchange),

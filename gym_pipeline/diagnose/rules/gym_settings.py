@@ -263,3 +263,50 @@ def rule_port_range_narrower_than_the_servers_gym_starts(ev: Evidence) -> list[F
             "and a few spare (ask for a block of 20 or more), or drop both settings to let Gym take free ports; "
             "then start the servers again and collect.",
     )]
+
+
+_MODEL_REFUSED = re.compile(r"[Tt]he model `(?P<name>[^`]+)` does not exist")
+_ENV_WITH_DEFAULT = re.compile(r"\$\{oc\.env:(?P<var>\w+),\s*(?P<default>[^}]+?)\s*\}")
+_FAILURES_HEAD_BYTES = 64 << 10
+
+
+def _refused_model(ev: Evidence) -> tuple[EvidenceLine | None, str] | None:
+    """(where, the name) of the first model name the model server said it does not serve, in a log or the failed
+    attempts' sidecar."""
+    if said := ev.first_in_log_heads(_MODEL_REFUSED):
+        return said[0], said[1]["name"]
+    failures = ev.artifacts.files.failures
+    if failures.is_file():
+        with failures.open("rb") as file:
+            head = file.read(_FAILURES_HEAD_BYTES).decode("utf-8", errors="replace").replace('\\"', '"')
+        if match := _MODEL_REFUSED.search(head):
+            return None, match["name"]
+    return None
+
+
+def rule_model_name_fallen_back_to_a_settings_default(ev: Evidence) -> list[Finding]:
+    """The model server refused a model name that is the default of a `${oc.env:VAR,default}` in the user's Gym
+    settings: VAR, which the settings' owners export where they run, is unset in this shell, and Gym asked for the
+    default (another deployment's model)."""
+    refused = _refused_model(ev)
+    if refused is None:
+        return []
+    where, name = refused
+    setting = next((hit for hit in lines_matching(ev.user_files, _ENV_WITH_DEFAULT)
+                    if hit[3]["default"].strip("'\"") == name), None)
+    if setting is None:
+        return []
+    file, number, line, match = setting
+    return [Finding(
+        category=CONFIG,
+        title=f"{file.name}:{number} takes the model name from ${match['var']}, unset here, and fell back to "
+              f"{name}, which the model server does not serve",
+        evidence=[EvidenceLine(file=file.name, line=number, text=line.strip()), *([where] if where else [])],
+        cause=f"`{match.group(0)}` reads the environment variable {match['var']} when Gym loads the settings and "
+              f"uses {name} when it is unset: the settings' owners export {match['var']} where they run (their "
+              f"launcher), this run's shell did not, so every request asked the model server for {name}, and it "
+              "refused them all (model does not exist).",
+        fix=f"Export {match['var']} to the name the model server serves before `gym env start` (`export "
+            f"{match['var']}=<served name>`; `curl -s <model-url>/models` lists it), or give the eval its own "
+            f"settings with the model named in {file.name}:{number}; then start the servers again and collect.",
+    )]
