@@ -97,6 +97,17 @@ _WHAT = _kinds(
      "Raise the limit (`ulimit -n 65536` before starting) or lower `--concurrency`."),
     (r"Errno 98\b|Errno 48\b|address already in use|EADDRINUSE", INFRA, "EADDRINUSE: another process holds the port",
      "Find the holder (`ss -ltnp 'sport = :<port>'`), stop it or pick another port, then start again."),
+    # `docker run --cpuset-cpus 4-7` on a host with fewer CPUs (a flag copied from a bigger node's template)
+    (r"Requested CPUs are not available - requested (?P<requested>\S+), available: (?P<available>[\w,-]+)", INFRA,
+     "the container was pinned to CPUs this host does not have",
+     "Pin the container to CPUs this host has (`--cpuset-cpus` {available}, `nproc` tells how many), or drop "
+     "`--cpuset-cpus {requested}` (from another node's template) and limit it with `--cpus`; then run again."),
+    # a container run as another user (`--user 65534`, a hardening template) that cannot read what is mounted in
+    (r"unable to start container process: exec: \"?(?P<program>[^\s\":]+)\"?: stat [^\n]*permission denied", INFRA,
+     "the container's user may not read the program it was started with",
+     "The container runs as a user (`docker run --user`, or the image's USER) that may not read {program}, mounted "
+     "from a folder only its owner may enter: run it as the owner (drop `--user` or give the same uid), or mount a "
+     "program that user may read; then run again."),
     (r"Errno 13\b|Permission denied|EACCES", INFRA, "EACCES: a file or folder it needs is not accessible",
      "Check the owner and mode of the path it names (`ls -ld <path>`), and which user the stage runs as."),
     (r"Errno 1\] Operation not permitted|\bEPERM\b", INFRA, "EPERM: the system refused the operation whatever the "

@@ -1,0 +1,58 @@
+"""Containers the Docker engine refuses to start, run for real by the user's script before its collection (`set -e`):
+a `--cpuset-cpus` copied from a bigger node's template, and a `--user` from a hardening template that may not read
+the program mounted in. Each is placed in infra with the flag to change; each twin starts its container and collects."""
+
+from pathlib import Path
+
+import pytest
+from launcher_support import docker_engine
+from script_support import CLI, MATERIALIZE, run_scripts
+
+from gym_pipeline.diagnose import diagnose
+from gym_pipeline.launchers.settings import DEFAULT_IMAGE
+
+pytestmark = pytest.mark.integration
+
+
+@pytest.fixture(autouse=True)
+def _docker() -> None:
+    docker_engine()  # the engine and its base image, or a clear failure
+
+COLLECT = (f"{CLI} collect --inputs rollouts_materialized_inputs.jsonl --output rollouts.jsonl --model-url URL "
+           "--env string_match --concurrency 4\n")
+
+
+@pytest.mark.parametrize("cpus", ["4-7", "0"])
+def test_a_container_pinned_to_cpus_the_host_lacks_is_refused_and_named(tmp_path: Path, cpus: str) -> None:
+    run = run_scripts(tmp_path, ["set -e\n" + MATERIALIZE
+                                 + f"# the GPU node template's pinning\ndocker run --rm --cpuset-cpus {cpus} "
+                                 f"{DEFAULT_IMAGE} true\n" + COLLECT])
+
+    report = diagnose(run)
+
+    if cpus == "0":
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert top.category == "infra", [f.title for f in report.causes]
+    assert "drop `--cpuset-cpus 4-7` (from another node's template)" in top.fix, top.fix
+
+
+@pytest.mark.parametrize("user", ["--user 65534 ", ""], ids=["nobody", "owner"])
+def test_a_container_run_as_a_user_that_may_not_read_its_mounted_program_is_named(tmp_path: Path, user: str) -> None:
+    tools = tmp_path / "tools"  # a folder only its owner may enter, as /root is
+    tools.mkdir(mode=0o700)
+    (tools / "check.sh").write_text("#!/bin/sh\necho inputs checked\n")
+    (tools / "check.sh").chmod(0o755)
+    run = run_scripts(tmp_path, ["set -e\n" + MATERIALIZE
+                                 + f"# the hardening template's user\ndocker run --rm {user}-v {tools}:{tools}:ro "
+                                 f"{DEFAULT_IMAGE} {tools}/check.sh\n" + COLLECT])
+
+    report = diagnose(run)
+
+    if not user:
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert top.category == "infra", [f.title for f in report.causes]
+    assert f"may not read {tools}/check.sh" in top.fix and "drop `--user`" in top.fix, top.fix
