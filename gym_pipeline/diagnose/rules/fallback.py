@@ -299,10 +299,9 @@ def _variable_value_refused(ev: Evidence, text: str) -> tuple[str, UserFile, int
     own files sets (a team's env file): the setting, not the program that read it, is what to change."""
     if (refused := _VARIABLE_VALUE_REFUSED.search(text)) is None:
         return None
-    sets = re.compile(rf"^\s*(?:export\s+)?{refused['var']}=")
-    if (hit := next(lines_matching(ev.user_files, sets), None)) is None:
+    if (assigned := assignment_of(ev.user_files, refused["var"])) is None:
         return None
-    return refused["var"], hit[0], hit[1], hit[2].strip()
+    return refused["var"], *assigned
 
 
 MAX_ROWS_CHECKED = 1000  # of a source data file, for the first row Gym cannot use

@@ -150,7 +150,7 @@ def rule_rows_left_undispatched_by_the_dispatch_budget(ev: Evidence) -> list[Fin
         return []
     said, match = drained
     if (capped := _parallel_cap(ev)) is not None:
-        return [_budget_spent_one_at_a_time(ev, said, match["count"], *capped)]
+        return [_budget_spent_one_at_a_time(said, match["count"], *capped)]
     setting = next(setting_lines(ev, _DISPATCH_BUDGET), None)
     seconds = float(setting[3]["seconds"]) if setting else None
     minutes = seconds is not None and seconds < MINUTES_LIKELY_BELOW_S
@@ -192,8 +192,8 @@ def _parallel_cap(ev: Evidence) -> tuple[tuple[str, int, str], int, int, Evidenc
     return setting[:3], cap, wanted, querying[0]
 
 
-def _budget_spent_one_at_a_time(ev: Evidence, drained: EvidenceLine, count: str, setting: tuple[str, int, str],
-                                cap: int, wanted: int, querying: EvidenceLine) -> Finding:
+def _budget_spent_one_at_a_time(drained: EvidenceLine, count: str, setting: tuple[str, int, str], cap: int,
+                                 wanted: int, querying: EvidenceLine) -> Finding:
     file, line, text = setting
     return Finding(
         category=THROUGHPUT_RESOURCES,
