@@ -225,7 +225,8 @@ def test_a_device_cgroup_denying_dev_null_stops_a_quiet_preparation_step(tmp_pat
     run is whole."""
     from script_support import run_scripts
 
-    cgroup = DEVICES / f"gym-pipeline-test-{tmp_path.name}"
+    # one name per test process and case: xdist workers give their tmp_paths the same names
+    cgroup = DEVICES / f"gym-pipeline-test-{os.getpid()}-{'denied' if denied else 'allowed'}"
     cgroup.mkdir()
     if denied:
         (cgroup / "devices.deny").write_text("c 1:3 rwm\n")

@@ -440,7 +440,11 @@ class _Audit(BaseHTTPRequestHandler):
         pass
 
 
-_AUDIT = HTTPServer(("127.0.0.1", 0), _Audit)
+class _AuditServer(HTTPServer):
+    request_queue_size = 128  # the service queues its callers (socketserver's backlog of 5 resets them under load)
+
+
+_AUDIT = _AuditServer(("127.0.0.1", 0), _Audit)
 threading.Thread(target=_AUDIT.serve_forever, daemon=True).start()
 AUDIT_URL = f"http://127.0.0.1:{_AUDIT.server_address[1]}/records"  # every model call is recorded first
 '''
