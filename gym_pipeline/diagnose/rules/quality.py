@@ -14,6 +14,7 @@ from gym_pipeline.diagnose.data_preparation import label_source
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine, excerpt
 from gym_pipeline.diagnose.findings import Finding, model_url_of, path_of, plural, profile_command
+from gym_pipeline.diagnose.jsonl_rows import readable_rows
 from gym_pipeline.diagnose.row_quality import (
     ACCOUNTING,
     CURRENCY,
@@ -382,6 +383,67 @@ def rule_conflicting_labels(ev: Evidence) -> list[Finding]:
         fix="Keep one row per prompt with the right `expected_answer` in the source data (find them: `jq -c "
             "'[.responses_create_params.input, .expected_answer]' <data.jsonl> | sort | uniq -c`), then materialize "
             f"again ({path_of(a.materialized)}) and collect on a clean output path.",
+    )]
+
+
+COPIED_MIN_QUESTIONS = 3
+COPIED_SHARE = 0.9  # of the tasks, in groups of one size asking one question
+
+
+def _copies_of_each_question(quality: RowQuality) -> tuple[int, list[int]] | None:
+    """(copies, the tasks of one question) when (nearly) every question is asked by the same number k >= 2 of tasks,
+    each expecting the same answer: the rows were written k times, one per sample, before Gym's repeats."""
+    tasks_of_prompt: dict[int, list[int]] = {}
+    for task, (digest, _, _) in quality.prompt_of_task.items():
+        tasks_of_prompt.setdefault(digest, []).append(task)
+    (copies, questions), = Counter(len(tasks) for tasks in tasks_of_prompt.values()).most_common(1)
+    if copies < 2 or questions < COPIED_MIN_QUESTIONS or copies * questions < COPIED_SHARE * len(quality.prompt_of_task):
+        return None
+    if any(digest in quality.conflicting_prompts for digest in tasks_of_prompt):
+        return None
+    return copies, sorted(next(tasks for tasks in tasks_of_prompt.values() if len(tasks) == copies))
+
+
+def rule_questions_written_once_per_sample(ev: Evidence) -> list[Finding]:
+    """Every question written k times in the data (one row per sample, with a `sample_id`), collected with few
+    repeats: Gym makes each copy a task of its own, so the profile holds k times the tasks, each with 1/k of the
+    rollouts its pass@k and variance were meant to have."""
+    a = ev.artifacts
+    quality = a.quality
+    copied = _copies_of_each_question(quality)
+    if copied is None or a.materialized.path is None:
+        return []
+    copies, tasks = copied
+    lines = {quality.prompt_of_task[task][1]: task for task in tasks[:2]}
+    rows = [row for number, row in readable_rows(a.materialized.path, max(lines)) if number in lines]
+    if len(rows) != 2:
+        return []
+    differing = sorted(name for name in set(rows[0]) | set(rows[1]) if not name.startswith("_ng_")
+                       and rows[0].get(name) != rows[1].get(name))
+    if not differing or "agent_ref" in differing:  # the same question for two environments is two tasks
+        return []
+    repeats = max(quality.rows_of_task.values())
+    questions, total = len(quality.prompt_of_task) // copies, len(quality.prompt_of_task)
+    fields = ", ".join(f"`{name}`" for name in differing)
+    writer = next(lines_matching(ev.user_files, re.compile(rf"\b{re.escape(differing[0])}\b")), None)
+    file = a.rel(a.materialized.path)
+    copies_shown = [EvidenceLine(file=file, line=line, text=f"task {task}: "
+                                 + ", ".join(f"{name}={row.get(name)!r}" for name in differing)
+                                 + ", the same prompt and expected_answer")
+                    for (line, task), row in zip(lines.items(), rows, strict=True)]
+    return [Finding(
+        category=DATA_SCHEMA,
+        title=f"Each of {questions} questions is {copies} tasks: the data writes every row {copies} times (differing "
+              f"in {fields}), so the profile counts {total} tasks of {plural(repeats, 'rollout')}",
+        evidence=[*copies_shown, *([EvidenceLine(file=writer[0].name, line=writer[1], text=writer[2].strip())] if writer else [])],
+        cause=f"Gym takes each input line to be one task and its `--num-repeats` rollouts to be that task's samples. "
+              f"Rows written once per sample (a harness that sampled once per row) make each copy a task of its own: "
+              f"the profile holds {total} tasks where there are {questions}, each with {plural(repeats, 'rollout')} "
+              f"instead of {copies * repeats}, so pass@k, the per-task variance and the task counts are wrong, and "
+              "every command exits 0.",
+        fix=f"Write each question once ({'fix ' + writer[0].name + ':' + str(writer[1]) + ', ' if writer else ''}drop "
+            f"{fields}) and ask Gym for the samples: `--num-repeats {copies * repeats}` (`num_repeats`), then "
+            "materialize again and collect on a clean output path.",
     )]
 
 
