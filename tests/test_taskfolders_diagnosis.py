@@ -253,8 +253,13 @@ SCENARIOS.update({
         _top_word_task(root, "top-word", "the", "find /app -name '*.txt' ! -name 'text.txt' -delete\n"),
         _top_word_task(root, "works", "the", "find /app -name '*.txt' ! -name 'text.txt' ! -name 'top.txt' -delete\n"),
     )[0],
+    # the sweep's `tasks` left on one task folder after debugging it: its two siblings never run; a task folder
+    # with no sibling, run alone, is a whole run
+    "one_task_folder": lambda root: (fixtures.write_task(root, "top-word"), fixtures.write_task(root, "greeting"))[0],
+    "lone_task_folder": lambda root: fixtures.write_task(root, "works"),
 })
 SETTINGS = {"task_deadline": ", episode_grace_sec: 0"}
+TASKS = {"one_task_folder": "tasks/one_task_folder/works", "lone_task_folder": "tasks/lone_task_folder/works"}
 STATUS_TEST = ("test -f /app/done\n{debug}if [ $? -eq 0 ]; then echo 1 > /logs/verifier/reward.txt\n"
                "else echo 0 > /logs/verifier/reward.txt; fi")
 
@@ -335,7 +340,7 @@ def _workspace(home: Path):
         make(home / "tasks" / env)
         if not (home / "tasks" / env / "works").exists():
             fixtures.write_task(home / "tasks" / env, "works")
-        lines.append(f"  - {{name: {env}, tasks: tasks/{env}{SETTINGS.get(env, '')}}}")
+        lines.append(f"  - {{name: {env}, tasks: {TASKS.get(env, f'tasks/{env}')}{SETTINGS.get(env, '')}}}")
     (home / "sweep.yaml").write_text("name: diagnosis\nenvironments:\n" + "\n".join(lines) + "\ncheckpoints_dir: "
                                      "checkpoints\nruns_dir: runs\nnum_repeats: 1\nconcurrency: 2\nmodel_server: "
                                      "{kind: simulated}\n")
@@ -528,6 +533,9 @@ EXPECTED = [
     ("background_check", "verifier_runtime", ("harbor:missing_reward", "checks-later"),
      ("line 5 (`) &`) runs the check that writes the reward in the background", "add `wait` at the end of test.sh",
       "gym-pipeline tasks validate")),
+    ("one_task_folder", "config", ("one task folder, works, of a taskset of 3 tasks", "greeting, top-word were never "
+                                   "evaluated"), ("Point the environment's `tasks` at the taskset",
+                                                  "gym-pipeline backfill --checkpoint step_0100 --env one_task_folder")),
     ("two_runs", "cache_resume", ("Two runs on one run directory", "second writer was refused", "stage rollouts"),
      ("Run one job per partition at a time", "its own checkout")),
 ]
@@ -546,6 +554,11 @@ def test_the_diagnosis_of_a_real_run(runs, env, category, title, fix):
     for words in fix:
         assert words in top.fix, top.fix
     assert "--resume" not in top.fix or "no --resume" in top.fix  # a task-folder collection always starts afresh
+
+
+def test_a_task_folder_without_siblings_run_alone_is_a_whole_run(runs):
+    config, _ = runs
+    assert diagnose.diagnose(config.run_dir(CHECKPOINT, "lone_task_folder")).category == "healthy"
 
 
 def test_each_run_failed_the_way_its_entry_says(runs):

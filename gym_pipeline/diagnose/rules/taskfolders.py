@@ -35,7 +35,7 @@ from gym_pipeline.diagnose.origin import DOCKER_TLS, DOCKER_TLS_FIX
 from gym_pipeline.diagnose.rules.data_rows import keys_given_twice
 from gym_pipeline.diagnose.skip_reasons import kind_of_skips, missing_copy_source
 from gym_pipeline.diagnose.taskset_source import is_taskset_record, taskset_staleness
-from gym_pipeline.diagnose.user_scripts import environment_assignments
+from gym_pipeline.diagnose.user_scripts import environment_assignments, lines_matching
 from gym_pipeline.diagnose.vocabulary import (
     CACHE_RESUME,
     CONFIG,
@@ -50,6 +50,7 @@ from gym_pipeline.taskfolders.loader import (
     DATASET_FILE,
     TaskLoadError,
     backup_copies,
+    is_task_folder,
     load_dataset_settings,
     load_task,
 )
@@ -256,6 +257,44 @@ def rule_backup_copies_run_as_tasks(ev: Evidence) -> list[Finding]:
               "two names (the copy perhaps in its old, unedited form), and its mean reward and pass@k weigh it double.",
         fix=f"Move {run.taskset}/{copy} out of the taskset (keep backups elsewhere, or in version control), then "
             f"{run.rerun()}.",
+    )]
+
+
+SIBLING_TASKS_MIN = 2  # other task folders beside the one run: it is one task of a taskset
+
+
+def rule_one_task_folder_run_as_the_taskset(ev: Evidence) -> list[Finding]:
+    """The sweep's `tasks` names one task folder of a taskset (left from debugging that task): a folder holding
+    task.toml is a taskset of one task, so the run evaluates that task alone, every command exiting 0."""
+    run = task_folder_run(ev)
+    if run is None or "taskset" not in run.summary:
+        return []
+    taskset = locate_named_file(run.taskset, ev.run_dir, folder=True)
+    if not is_task_folder(taskset):
+        return []
+    siblings = sorted(child.name for child in taskset.parent.iterdir()
+                      if child != taskset and child.is_dir() and is_task_folder(child))
+    if len(siblings) < SIBLING_TASKS_MIN:
+        return []
+    parent = Path(run.taskset).parent
+    setting = next((EvidenceLine(file=file.name, line=number, text=line.strip())
+                    for file, number, line, _ in lines_matching(ev.user_files, re.compile(
+                        rf"\btasks\b\W.*{re.escape(taskset.name)}\b"))), None)
+    dataset_settings = (taskset.parent / DATASET_FILE).is_file()
+    return [Finding(
+        category=CONFIG,
+        title=f"The run's taskset is one task folder, {taskset.name}, of a taskset of {len(siblings) + 1} tasks: "
+              f"{_names(siblings)} were never evaluated",
+        evidence=[*_summary_lines(ev, '"taskset"')[:1], *([setting] if setting else []),
+                  EvidenceLine(file=ev.rel(taskset.parent) if taskset.parent.is_relative_to(ev.run_dir)
+                               else str(parent), text=f"task folders: {_names([taskset.name, *siblings])}"
+                               + (f"; {DATASET_FILE}" if dataset_settings else ""))],
+        cause=f"A folder holding task.toml is a taskset of one task: with `tasks` naming {taskset.name} (as when "
+              f"debugging that task) the sweep materialized, collected and profiled it alone, and every command "
+              f"exited 0. The report's mean reward and pass@k are one task's"
+              + (f", and the taskset's {DATASET_FILE} settings were not applied" if dataset_settings else "") + ".",
+        fix=f"Point the environment's `tasks` at the taskset, {parent}"
+            + (f" ({setting.where})" if setting else "") + f", then {run.rerun()}.",
     )]
 
 
@@ -1555,6 +1594,7 @@ def rule_exit_trap_overwrites_the_reward(ev: Evidence) -> list[Finding]:
 
 
 _ADDED_BEFORE_KNOWN_PROBLEMS = {1: (("tasks_not_loadable", rule_tasks_not_loadable), ("no_sandbox", rule_no_sandbox)),
+                                2: (("one_task_folder_run_as_the_taskset", rule_one_task_folder_run_as_the_taskset),),
                                 5: (("backup_copies_run_as_tasks", rule_backup_copies_run_as_tasks),
                                     ("task_data_files_reformatted", rule_task_data_files_reformatted)),
                                 7: (("sandbox_commands_killed", rule_sandbox_commands_killed),
