@@ -1,0 +1,8 @@
+#!/bin/bash
+# submit.sh: submit the weekly eval and wait for it
+cd /work/wt-h59/tests/data/diagnosis_corpus/fifty_ninth_held_out/infra_slurm_job_step_execs_tool_script_synced_to_scratch_mounted_noexec/run
+JOB=$(sbatch --parsable eval.sbatch)
+echo "submitted job $JOB"
+echo $JOB >> job_ids.txt
+while squeue -h -j $JOB 2>/dev/null | grep -q .; do sleep 2; done
+echo "job $JOB finished"
