@@ -396,6 +396,8 @@ def _copies_of_each_question(quality: RowQuality) -> tuple[int, list[int]] | Non
     tasks_of_prompt: dict[int, list[int]] = {}
     for task, (digest, _, _) in quality.prompt_of_task.items():
         tasks_of_prompt.setdefault(digest, []).append(task)
+    if not tasks_of_prompt:
+        return None
     (copies, questions), = Counter(len(tasks) for tasks in tasks_of_prompt.values()).most_common(1)
     if copies < 2 or questions < COPIED_MIN_QUESTIONS or copies * questions < COPIED_SHARE * len(quality.prompt_of_task):
         return None
