@@ -1,6 +1,7 @@
 """Containers the Docker engine refuses to start, run for real by the user's script before its collection (`set -e`):
-a `--cpuset-cpus` copied from a bigger node's template, and a `--user` from a hardening template that may not read
-the program mounted in. Each is placed in infra with the flag to change; each twin starts its container and collects."""
+a `--cpuset-cpus` copied from a bigger node's template, a `--user` from a hardening template that may not read the
+program mounted in, and a `--gpus all` on an engine without a GPU runtime. Each is placed in infra with the flag to
+change; each twin starts its container and collects."""
 
 from pathlib import Path
 
@@ -56,3 +57,18 @@ def test_a_container_run_as_a_user_that_may_not_read_its_mounted_program_is_name
     top = report.causes[0]
     assert top.category == "infra", [f.title for f in report.causes]
     assert f"may not read {tools}/check.sh" in top.fix and "drop `--user`" in top.fix, top.fix
+
+
+@pytest.mark.parametrize("gpus", ["--gpus all ", ""], ids=["gpus", "none"])
+def test_a_container_asking_for_gpus_on_an_engine_without_a_gpu_runtime_is_named(tmp_path: Path, gpus: str) -> None:
+    run = run_scripts(tmp_path, ["set -e\n" + MATERIALIZE
+                                 + f"# the GPU eval template\ndocker run --rm {gpus}{DEFAULT_IMAGE} true\n" + COLLECT])
+
+    report = diagnose(run)
+
+    if not gpus:
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert top.category == "infra", [f.title for f in report.causes]
+    assert "Drop `--gpus all` from the `docker run` line" in top.fix, top.fix

@@ -102,6 +102,13 @@ _WHAT = _kinds(
      "the container was pinned to CPUs this host does not have",
      "Pin the container to CPUs this host has (`--cpuset-cpus` {available}, `nproc` tells how many), or drop "
      "`--cpuset-cpus {requested}` (from another node's template) and limit it with `--cpus`; then run again."),
+    # `docker run --gpus all` (a GPU node's template) on a host whose engine has no NVIDIA runtime
+    (r"could not select device driver \"[^\"\n]*\" with capabilities: \[\[gpu\]\]", INFRA,
+     "the container asked for GPUs (`--gpus`) and this host's Docker engine has no GPU runtime (NVIDIA Container "
+     "Toolkit) to give them",
+     "Drop `--gpus all` from the `docker run` line (from a GPU node's template: the simulated policy and the stages "
+     "need no GPU), or run on a node whose engine has the NVIDIA runtime (`docker info | grep -i runtimes` lists "
+     "nvidia there); then run again."),
     # a container run as another user (`--user 65534`, a hardening template) that cannot read what is mounted in
     (r"unable to start container process: exec: \"?(?P<program>[^\s\":]+)\"?: stat [^\n]*permission denied", INFRA,
      "the container's user may not read the program it was started with",
