@@ -835,3 +835,28 @@ def test_a_verifier_method_defined_without_self_is_named_in_the_fix(tmp_path, pa
     assert top.category == "verifier_runtime", [f.title for f in report.causes]
     assert "Normalizer.clean() takes 1 positional argument but 2 were given" in top.title + top.cause + top.fix
     assert "add `self` as its first parameter (`def clean(self, ...)`)" in top.fix, top.fix
+
+
+CLAMPED = FINAL_LINE + '''def score(row, response_text):
+    answer = _final(response_text)
+    reward = 1.0 if _normalize(answer) == _normalize(str(row["expected_answer"])) else 0.0
+    reward = CLAMP  # partial-credit rules may go out of range: keep the reward in [0, 1]
+    return {"reward": reward, "extracted_answer": answer, "expected_answer": row["expected_answer"]}
+'''
+
+
+@pytest.mark.parametrize("clamp", ["min(0.0, max(1.0, reward))", "max(0.0, min(1.0, reward))"],
+                         ids=["swapped", "right"])
+def test_a_clamp_with_its_bounds_swapped_is_named(tmp_path, clamp):
+    """The verifier keeps its reward in [0, 1] with `min(0.0, max(1.0, reward))`: the outer bound wins, so every
+    right answer scores 0. With the bounds the right way round, the run is healthy."""
+    report = _scored_by(tmp_path, CLAMPED.replace("CLAMP", clamp))
+
+    if clamp.startswith("max"):
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert top.category == "verifier_runtime", top.title
+    assert ("mine.py:12 `reward = min(0.0, max(1.0, reward))  # partial-credit rules may go out of range: keep the "
+            "reward in [0, 1]` clamps with its bounds swapped") in top.fix, top.fix
+    assert "gives 0 every time; clamp with the lower bound outside, `max(0.0, min(1.0, reward))`" in top.fix

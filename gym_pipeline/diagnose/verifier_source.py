@@ -222,6 +222,41 @@ def one_pass_iterators_kept(sources: list[Path], run_dir: Path) -> list[tuple[st
     return sorted(found)
 
 
+def _number(node: ast.expr) -> float | None:
+    """The value of a numeric literal (`1.0`, `-1`), or None."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        value = _number(node.operand)
+        return -value if value is not None else None
+    if isinstance(node, ast.Constant) and isinstance(node.value, int | float) and not isinstance(node.value, bool):
+        return float(node.value)
+    return None
+
+
+def _bounded(call: ast.expr, name: str) -> tuple[float, ast.expr] | None:
+    """(bound, the other argument) of `name(bound, x)` or `name(x, bound)` with a numeric literal bound."""
+    if not (isinstance(call, ast.Call) and getattr(call.func, "id", "") == name and len(call.args) == 2):
+        return None
+    for bound, other in (call.args, reversed(call.args)):
+        if (value := _number(bound)) is not None:
+            return value, other
+    return None
+
+
+def swapped_clamps(sources: list[Path], run_dir: Path) -> list[tuple[str, int, str, str]]:
+    """(file, line, text, the value it always gives) of each clamp of the verifiers' code with its bounds swapped:
+    `min(0.0, max(1.0, reward))` is 0.0 whatever the reward (and `max(1.0, min(0.0, reward))` is 1.0), where
+    `max(0.0, min(1.0, reward))` keeps it between the two."""
+    found = set()
+    for shown, rows, tree in _parsed_sources(sources, run_dir):
+        for call in ast.walk(tree):
+            for outer, inner, always in (("min", "max", min), ("max", "min", max)):
+                if (first := _bounded(call, outer)) is None or (second := _bounded(first[1], inner)) is None:
+                    continue
+                if always(first[0], second[0]) == first[0] and first[0] != second[0]:  # the outer bound always wins
+                    found.add((shown, call.lineno, rows[call.lineno - 1].strip(), f"{first[0]:g}"))
+    return sorted(found)
+
+
 def mutable_defaults(sources: list[Path], run_dir: Path) -> list[tuple[str, int, str, str]]:
     """(file, line, the def line, parameter) of each function of the verifiers' code whose parameter defaults to a
     new set, list or dict (`seen: set = set()`): made once, when the function is defined, and shared by every call, so

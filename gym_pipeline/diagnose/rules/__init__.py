@@ -363,6 +363,7 @@ from gym_pipeline.diagnose.verifier_source import (
     one_pass_iterators_kept,
     skips_of_another_length,
     state_shared_across_awaits,
+    swapped_clamps,
     uncalled_methods,
     undefined_names,
     verify_lines,
@@ -807,7 +808,9 @@ def _with_the_verifiers_lines(ev: Evidence, rule: str, finding: Finding) -> Find
     same_object = identity_comparisons(sources, run_dir)[:1] if rule not in _CREDITS_WRONG_ANSWERS else []
     as_count = flags_given_as_count(sources, run_dir)[:1] if _BLAMES_THE_VERIFIERS[rule] == EXTRACTION else []
     spent = one_pass_iterators_kept(sources, run_dir)[:1] if rule not in _CREDITS_WRONG_ANSWERS else []
-    if not any((lines, shared, credits, undefined, encoded, uncalled, skips, kept, same_object, as_count, spent)):
+    clamped = swapped_clamps(sources, run_dir)[:1]
+    if not any((lines, shared, credits, undefined, encoded, uncalled, skips, kept, same_object, as_count, spent,
+                clamped)):
         return finding
     race = (f" {shared[0]}:{shared[1]} keeps the request being verified in the module-level `{shared[2]}`, which "
             "`verify` writes and reads back across an `await`: concurrent requests overwrite it, so an answer is "
@@ -857,6 +860,12 @@ def _with_the_verifiers_lines(ev: Evidence, rule: str, finding: Finding) -> Find
         code = (f"{file}:{number} `{text}` keeps a {what}, a one-pass iterator, for later calls: the first `in` or "
                 "loop over it uses it up, so every later rollout of the task is compared with what is left (nothing); "
                 f"keep a list or a set instead (`list(...)`, `set(...)`). {code}").rstrip()
+        lines = [(file, number, text), *[line for line in lines if line[:2] != (file, number)]][:3]
+    if clamped:  # bounds swapped: one value whatever the reward
+        file, number, text, always = clamped[0]
+        code = (f"{file}:{number} `{text}` clamps with its bounds swapped: the outer bound wins over any reward, so it "
+                f"gives {always} every time; clamp with the lower bound outside, `max(0.0, min(1.0, reward))`. "
+                f"{code}").rstrip()
         lines = [(file, number, text), *[line for line in lines if line[:2] != (file, number)]][:3]
     if uncalled:  # a comparison with a method object is false whatever the answer: what to change
         file, number, text, method = uncalled[0]
