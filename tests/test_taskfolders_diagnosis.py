@@ -118,6 +118,9 @@ SCENARIOS.update({
     # the task's checker unpacked without its executable bit (`python -m zipfile -e` drops modes): test.sh runs it as
     # a program and gets `Permission denied`; the task `works` beside it keeps the bit
     "checker_mode": lambda root: (_checked_by_program(root, "checked", 0o644), _checked_by_program(root, "works", 0o755))[0],
+    # a checker started `#!/bin/sh` using bash's `[[`: the image's sh is dash; the one started `#!/bin/bash` works
+    "bash_checker": lambda root: (_checked_by_script(root, "bracketed", "#!/bin/sh"),
+                                  _checked_by_script(root, "works", "#!/bin/bash"))[0],
     "kept_backslash": lambda root: (_greeting_task(root, "greeting", '"Hello, Gym\\!"'),
                                     _greeting_task(root, "works", "'Hello, Gym!'"))[0],
     # the share of passed checks written as a fraction, `1/1`: text, not a number; the task beside it writes it
@@ -284,6 +287,14 @@ def _checked_by_program(root: Path, name: str, mode: int) -> Path:
     checker = task / "tests" / "check.sh"
     checker.write_text("#!/bin/sh\n# the task's check: the agent left /app/done\ntest -f /app/done\n")
     checker.chmod(mode)
+    return task
+
+
+def _checked_by_script(root: Path, name: str, shebang: str) -> Path:
+    """A task whose test.sh runs tests/check.sh, which tests with bash's `[[` under the interpreter `shebang` names."""
+    task = _checked_by_program(root, name, 0o755)
+    (task / "tests" / "check.sh").write_text(f"{shebang}\n# the task's check (tried on the author's laptop)\n"
+                                             "[[ -f /app/done ]]\n")
     return task
 
 
@@ -482,6 +493,9 @@ EXPECTED = [
     ("checker_mode", "verifier_runtime", ("The test script of checked fails in the shell",),
      ("tests/check.sh has no executable bit in the task folder", "/tests/check.sh` (and unpack with `unzip`",
       "`sh /tests/check.sh`")),
+    ("bash_checker", "verifier_runtime", ("The test script of bracketed fails in the shell",),
+     ("tests/check.sh starts `#!/bin/sh` and uses bash's `[[` at line 3: the image's /bin/sh is dash",
+      "start it `#!/bin/bash`")),
     ("kept_backslash", "verifier_runtime", ("The test of greeting compares with \"Hello, Gym\\!\"",),
      ("tests/test.sh line 2", "in single quotes: 'Hello, Gym!'", "gym-pipeline tasks validate")),
     ("fraction_reward", "verifier_runtime", ("harbor:invalid_reward", "share-of-checks"),
@@ -576,7 +590,7 @@ def test_each_run_failed_the_way_its_entry_says(runs):
     edited = next(entry for entry in summary["tasks"] if entry["task"] == "edited-task")
     assert edited["status"] == "error" and edited["attempts"] == 1  # terminal: not retried
     assert "changed since materialization" in edited["failure"]["message"]
-    for env, task in (("kept_backslash", "greeting"), ("printf_compare", "greeting"), ("checker_mode", "checked"),
+    for env, task in (("kept_backslash", "greeting"), ("printf_compare", "greeting"), ("checker_mode", "checked"), ("bash_checker", "bracketed"),
                       ("fraction_reward", "share-of-checks"), ("capital_literal", "top-word"),
                       ("cleanup_deletes_answer", "top-word")):  # the same answer; only the test's text differs
         rows = (config.run_dir(CHECKPOINT, env) / "rollouts.jsonl").read_text().splitlines()

@@ -974,9 +974,12 @@ def rule_sandbox_commands_killed(ev: Evidence) -> list[Finding]:
 # ---------------------------------------------------------------------------------------------
 # A task's own test.sh failing in the shell (a test it cannot evaluate) while it still writes a reward of 0
 
-_SHELL_ERROR = re.compile(r"^(?:\S*test\.sh|\S*bash|sh): (?:line \d+: )?[^\n]*?(?:integer expression expected|unary "
+# bash's `test.sh: line 5: ...` and dash's `/tests/check.sh: 5: ...` (a `#!/bin/sh` script in a Debian image)
+_SHELL_ERROR = re.compile(r"^(?:\S*\.sh|\S*bash|sh): (?:line \d+: |\d+: )?[^\n]*?(?:integer expression expected|unary "
                           r"operator expected|binary operator expected|too many arguments|syntax error|bad substitution"
-                          r"|command not found|Permission denied)")
+                          r"|command not found|: not found|Permission denied)")
+# what bash has and dash (a Debian image's /bin/sh) does not: dash says `<script>: <line>: [[: not found`
+_BASH_ONLY = frozenset({"[[", "source", "declare", "shopt", "function", "typeset", "mapfile", "readarray", "pushd"})
 
 
 _INTERPRETERS = {".py": "python3", ".sh": "sh", ".bash": "bash", ".pl": "perl"}
@@ -998,6 +1001,26 @@ def _not_executable(run: TaskFolderRun, run_dir: Path, task: str, text: str) -> 
             f"{_INTERPRETERS.get(Path(denied['path']).suffix, '<interpreter>')} {denied['path']}`)")
 
 
+def _bash_under_sh(run: TaskFolderRun, run_dir: Path, task: str, text: str) -> str:
+    """For a task script started `#!/bin/sh` that uses what only bash has (`[[`, `source`): the sentence saying the
+    image's /bin/sh is dash, and what to do; else ''."""
+    refused = re.search(r"(?P<path>/tests/[\w./-]+): (?P<line>\d+): (?P<command>\S+): not found", text)
+    if refused is None or refused["command"] not in _BASH_ONLY:
+        return ""
+    script = locate_named_file(run.task_path(task), run_dir, folder=True) / refused["path"].lstrip("/")
+    try:
+        first = script.read_text(encoding="utf-8", errors="replace").splitlines()[0].strip()
+    except (OSError, IndexError):
+        return ""
+    if not re.fullmatch(r"#!\s*/bin/sh\b.*", first):
+        return ""
+    name = f"tests/{Path(refused['path']).name}"
+    return (f"; {name} starts `{first}` and uses bash's `{refused['command']}` at line {refused['line']}: the image's "
+            f"/bin/sh is dash (Debian, Ubuntu), which has no `{refused['command']}` (on a machine where sh is bash it "
+            f"works): start it `#!/bin/bash`, or write it for sh (`[ \"$a\" = \"$b\" ]` for `[[ $a == $b ]]`, `.` for "
+            f"`source`); `checkbashisms {name}` finds the rest")
+
+
 def rule_test_script_errors(ev: Evidence) -> list[Finding]:
     run = task_folder_run(ev)
     if run is None:
@@ -1012,7 +1035,7 @@ def rule_test_script_errors(ev: Evidence) -> list[Finding]:
              + (f": call `{other_name}` (the image's name for it), or install `{missing['command']}` in the task's "
                 "image" if other_name else ": install it in the task's image (environment/Dockerfile), or call a "
                 "command the image has") if missing else "")
-    named += _not_executable(run, ev.run_dir, task, first.text)
+    named += _not_executable(run, ev.run_dir, task, first.text) + _bash_under_sh(run, ev.run_dir, task, first.text)
     return [Finding(
         category=VERIFIER_RUNTIME,
         title=f"The test script of {_names(broken)} fails in the shell and every episode of it scored 0",
