@@ -502,3 +502,30 @@ def test_clock_time_labels_of_an_unquoted_yaml_answer_key_are_read_as_base_60(tm
     assert (top.category, top.id) == ("data_schema", "clock_time_labels_read_as_base_60"), top.title
     assert top.evidence[1].where == "answers.yaml:2" and top.evidence[1].text == "q1: 14:30"
     assert "Quote the times in answers.yaml" in top.fix
+
+
+@pytest.mark.parametrize("take", ["row['answers'][0]", "answers if isinstance(answers, str) else answers[0]"],
+                         ids=["indexed", "string_kept"])
+def test_labels_indexed_as_a_list_where_the_export_gives_a_string_keep_their_first_character(tmp_path: Path,
+                                                                                            take: str) -> None:
+    """The labelling tool's export gives a task with one accepted answer as a plain string, with several as a list; the
+    preparation script takes `[0]`, the first accepted answer, and a string's first element is its first character:
+    `Canberra` becomes `C`, and right answers score 0. Keeping a string whole, the run is healthy."""
+    rows = final_answer_rows(REVIEWED)
+    for row in rows:
+        row["answers"] = row["expected_answer"]  # one accepted answer: a plain string
+    rows[0]["answers"] = [rows[0]["expected_answer"], rows[0]["expected_answer"].lower()]
+    body = (f"        answers = row['answers']\n        row['expected_answer'] = {take}  # the first accepted answer\n"
+            "        del row['answers']\n")
+    run = prepared_run(tmp_path, body, rows)
+
+    report = diagnose(run)
+
+    if take != "row['answers'][0]":
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("data_schema", "labels_cut_to_their_first_character"), top.title
+    assert "which is one character (`I`, `J`, `L`, `P`)" in top.title, top.title
+    assert top.evidence[-1].where == "prep_data.py:6"
+    assert "`answers if isinstance(answers, str) else answers[0]`" in top.fix

@@ -170,6 +170,10 @@ class RowQuality:
     # ... scored 0: the answer a decimal number, the expected answer its integer part (`273` for `273.15`)
     truncated_labels: int = 0
     truncated_label_example: EvidenceLine | None = None
+    # ... scored 0: the expected answer one character, the first of the answer (`C` for `Canberra`): a string indexed
+    # where a list was meant (`item["answers"][0]` on an export that writes a single answer as a plain string)
+    first_character_labels: Counter[str] = field(default_factory=Counter)
+    first_character_example: EvidenceLine | None = None
     # ... scored 0: the expected answer a spreadsheet's date (`4-Mar`) where the answer is a fraction (`3/4`)
     date_labels: int = 0
     date_label_example: EvidenceLine | None = None
@@ -502,6 +506,12 @@ def _case_lost(expected: str, extracted: str) -> bool:
     return extracted not in {extracted.lower(), extracted.upper(), extracted.capitalize(), extracted.title()}
 
 
+def _first_character_of(expected: str, extracted: str) -> bool:
+    """`C` expected where `Canberra` was answered: the label is the answer's first character alone."""
+    label, given = expected.strip(), extracted.strip()
+    return len(label) == 1 and label.isalnum() and len(given) >= 3 and given[0].lower() == label.lower()
+
+
 def _note_scored_answer(quality: RowQuality, expected: str, answer: ScoredAnswer) -> None:
     """A scored answer against its expected answer: the quiet scoring and data faults of the module docstring."""
     reward, extracted, where = answer.reward, answer.extracted, answer.where
@@ -629,6 +639,10 @@ def _note_scored_answer(quality: RowQuality, expected: str, answer: ScoredAnswer
         quality.number_written_otherwise += 1
         quality.numbers_in_words += extracted.strip().lower() in _NUMBER_WORDS
         quality.number_example = quality.number_example or here
+        return
+    if _first_character_of(expected, extracted):
+        quality.first_character_labels[expected.strip()] += 1
+        quality.first_character_example = quality.first_character_example or here
         return
     if _cut_short(expected, extracted):  # short of its label: whoever cut it (a model's miss, a body cut in transit)
         quality.label_cut_answers += 1

@@ -156,6 +156,38 @@ def rule_labels_truncated_to_integers(ev: Evidence) -> list[Finding]:
     )]
 
 
+FIRST_CHARACTER_MIN_LABELS = 3  # distinct one-character labels: one or two are a coincidence (`C` for `Carbon`)
+_INDEXED_LABEL = re.compile(r"expected_answer[\"']?\s*[:=][^#\n]*\[0\]")
+
+
+def rule_labels_cut_to_their_first_character(ev: Evidence) -> list[Finding]:
+    """Answers scored 0 whose `expected_answer` is their first character alone (`C` for `Canberra`): the data's
+    script took `[0]` of a label that was a string, not the list of accepted answers it expected."""
+    a = ev.artifacts
+    quality = a.quality
+    labels = quality.first_character_labels
+    if len(labels) < FIRST_CHARACTER_MIN_LABELS or quality.first_character_example is None:
+        return []
+    script = next(lines_matching(ev.user_files, _INDEXED_LABEL, {".py"}), None)
+    shown = ", ".join(f"`{label}`" for label in sorted(labels)[:5])
+    return [Finding(
+        category=DATA_SCHEMA,
+        title=f"{labels.total()} answers scored 0 begin with their `expected_answer`, which is one character "
+              f"({shown}): the labels were cut to their first character",
+        evidence=[quality.first_character_example,
+                  *([EvidenceLine(file=script[0].name, line=script[1], text=script[2].strip())] if script else [])],
+        cause="The answers are right (`Canberra` where the label says `C`): the labels are one character, the first of "
+              "the answer. Indexing a string gives its first character, so a script taking the first accepted answer "
+              "(`item[\"answers\"][0]`) from an export that writes a single answer as a plain string, not a list of "
+              "one, keeps a letter; only one-character answers and tasks with a list keep a real label."
+              + (f" {script[0].name}:{script[1]} does it: `{script[2].strip()}`." if script else ""),
+        fix=f"Take the whole answer when the field is a string ({script[0].name if script else 'in the data script'}: "
+            "`answers = item[\"answers\"]`, then `answers if isinstance(answers, str) else answers[0]`), build the "
+            "data again and check a few labels by eye; then materialize again and collect. The materialized rows: "
+            f"{path_of(a.materialized)}.",
+    )]
+
+
 def rule_labels_read_as_dates(ev: Evidence) -> list[Finding]:
     """Expected answers that are dates (`4-Mar`) where the answers are fractions (`3/4`): a spreadsheet read them."""
     a = ev.artifacts
