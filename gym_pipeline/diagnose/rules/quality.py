@@ -157,7 +157,7 @@ def rule_labels_truncated_to_integers(ev: Evidence) -> list[Finding]:
 
 
 FIRST_CHARACTER_MIN_LABELS = 3  # distinct one-character labels: one or two are a coincidence (`C` for `Carbon`)
-_INDEXED_LABEL = re.compile(r"expected_answer[\"']?\s*[:=][^#\n]*\[0\]")
+_INDEXED_LABEL = re.compile(r"expected_answer[\"']?\]?\s*[:=][^#\n]*\[0\]")  # `"expected_answer": x[0]`, `row[...] = x[0]`
 
 
 def rule_labels_cut_to_their_first_character(ev: Evidence) -> list[Finding]:
