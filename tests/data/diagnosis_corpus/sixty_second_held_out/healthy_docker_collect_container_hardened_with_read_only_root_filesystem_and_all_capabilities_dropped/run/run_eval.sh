@@ -1,0 +1,8 @@
+#!/bin/bash
+# weekly eval; collect runs in a container (the node's Python is not the eval's)
+cd /work/wt-h62/tests/data/diagnosis_corpus/sixty_second_held_out/healthy_docker_collect_container_hardened_with_read_only_root_filesystem_and_all_capabilities_dropped/run
+/work/wt-h62/.venv/bin/gym-pipeline materialize --input string_match.jsonl --num-repeats 3 --agent string_match_simple_agent --output rollouts_materialized_inputs.jsonl
+# hardening flags of the platform team's container baseline
+docker run --rm --read-only --tmpfs /tmp --cap-drop ALL --security-opt no-new-privileges --network host -v /root/.pyenv/versions/3.11.7:/root/.pyenv/versions/3.11.7:ro -v /work/wt-h62/.venv:/work/wt-h62/.venv:ro -v /work/main/.venv:/work/main/.venv:ro -v /work/wt-h62:/work/wt-h62:ro -v /work/wt-h62/tests/data/diagnosis_corpus/sixty_second_held_out/healthy_docker_collect_container_hardened_with_read_only_root_filesystem_and_all_capabilities_dropped/run:/work/wt-h62/tests/data/diagnosis_corpus/sixty_second_held_out/healthy_docker_collect_container_hardened_with_read_only_root_filesystem_and_all_capabilities_dropped/run -e PYTHONPATH=/work/wt-h62 -w /work/wt-h62/tests/data/diagnosis_corpus/sixty_second_held_out/healthy_docker_collect_container_hardened_with_read_only_root_filesystem_and_all_capabilities_dropped/run gym-pipeline/base:bookworm \
+  /work/wt-h62/.venv/bin/python -m gym_pipeline.cli collect --inputs rollouts_materialized_inputs.jsonl --output rollouts.jsonl --model-url http://127.0.0.1:46453/v1 --env string_match --concurrency 4
+/work/wt-h62/.venv/bin/gym-pipeline profile --inputs rollouts_materialized_inputs.jsonl --rollouts rollouts.jsonl
