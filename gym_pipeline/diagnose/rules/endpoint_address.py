@@ -122,6 +122,24 @@ def rule_endpoint_not_where_server_listens(ev: Evidence) -> list[Finding]:
                 f"{again.removeprefix('then ')} (the forward's log: {forward.file}).",
             explains=_EXPLAINED,
         )]
+    published = _published_port(ev, asked[1], served[1])
+    if published is not None and served[0] in ("127.0.0.1", "localhost"):
+        file, number, line, option = published
+        return [Finding(
+            category=MODEL_SERVING,
+            title=f"The model server listens on its container's own loopback ({listening}): the port "
+                  f"{file.name}:{number} publishes, {asked[1]}, reaches nothing",
+            evidence=[*evidence, EvidenceLine(file=file.name, line=number, text=line)],
+            cause=f"{file.name}:{number} publishes the container's port {served[1]} on port {asked[1]} (`{option}`), and "
+                  f"the server inside listens on 127.0.0.1: a container's loopback is its own, and Docker forwards "
+                  f"the published port to the container's network address, where nothing listens, so every request "
+                  f"to {tried} is refused or reset.",
+            fix=f"Start the server inside the container listening on every address, `--host 0.0.0.0` (vLLM's and "
+                f"`serve-policy`'s option), keeping `{option}` as it is (on an engine without a bridge network, `dockerd "
+                f"--bridge=none`, where `docker network ls` lists no bridge, `-p` publishes nothing at all: run the "
+                f"container with `--network host` and the server on port {asked[1]}); check with `curl -s http://127.0.0.1:{asked[1]}/v1/models`, {again.removeprefix('then ')}.",
+            explains=_EXPLAINED,
+        )]
     inherited = _port_from_the_environment(ev)
     if inherited is not None:
         file, number, line, name = inherited
@@ -149,6 +167,18 @@ def rule_endpoint_not_where_server_listens(ev: Evidence) -> list[Finding]:
         fix=f"Take the URL from the running server's ready line: {use}; {again}.",
         explains=_EXPLAINED,
     )]
+
+
+_PUBLISHED = re.compile(r"(?:\s-p|--publish)[ =](?:[\d.]+:)?(?P<node>\d+):(?P<container>\d+)\b")
+
+
+def _published_port(ev: Evidence, node: int | None, container: int | None) -> tuple[UserFile, int, str, str] | None:
+    """(file, line, text, the option) of the `docker run -p <node>:<container>` of the user's scripts that publishes
+    the container's port `container` on the node's port `node`."""
+    for file, number, line, match in lines_matching(ev.user_files, _PUBLISHED):
+        if (int(match["node"]), int(match["container"])) == (node, container):
+            return file, number, line.strip(), match.group(0).strip()
+    return None
 
 
 _PORT_OF_A_SERVER = re.compile(r"\bserve\S*\b[^\n#]*\s--port[= ]\"?\$\{?(?P<name>[A-Za-z_]\w*)")
