@@ -1,0 +1,8 @@
+#!/bin/bash
+# weekly eval; collect runs in a container (the node's Python is not the eval's)
+cd /work/wt-h61/tests/data/diagnosis_corpus/sixty_first_held_out/infra_docker_collect_container_run_with_verifier_sandbox_seccomp_profile_that_denies_connect/run
+/work/wt-h61/.venv/bin/gym-pipeline materialize --input string_match.jsonl --num-repeats 3 --agent string_match_simple_agent --output rollouts_materialized_inputs.jsonl
+# container flags from the team's verifier-sandbox template
+docker run --rm --security-opt seccomp=/work/wt-h61/tests/data/diagnosis_corpus/sixty_first_held_out/infra_docker_collect_container_run_with_verifier_sandbox_seccomp_profile_that_denies_connect/run/sandbox-seccomp.json --network host -v /root/.pyenv/versions/3.11.7:/root/.pyenv/versions/3.11.7:ro -v /work/wt-h61/.venv:/work/wt-h61/.venv:ro -v /work/main/.venv:/work/main/.venv:ro -v /work/wt-h61:/work/wt-h61:ro -v /work/wt-h61/tests/data/diagnosis_corpus/sixty_first_held_out/infra_docker_collect_container_run_with_verifier_sandbox_seccomp_profile_that_denies_connect/run:/work/wt-h61/tests/data/diagnosis_corpus/sixty_first_held_out/infra_docker_collect_container_run_with_verifier_sandbox_seccomp_profile_that_denies_connect/run -e PYTHONPATH=/work/wt-h61 -w /work/wt-h61/tests/data/diagnosis_corpus/sixty_first_held_out/infra_docker_collect_container_run_with_verifier_sandbox_seccomp_profile_that_denies_connect/run gym-pipeline/base:bookworm \
+  /work/wt-h61/.venv/bin/python -m gym_pipeline.cli collect --inputs rollouts_materialized_inputs.jsonl --output rollouts.jsonl --model-url http://127.0.0.1:40907/v1 --env string_match --concurrency 4
+/work/wt-h61/.venv/bin/gym-pipeline profile --inputs rollouts_materialized_inputs.jsonl --rollouts rollouts.jsonl
