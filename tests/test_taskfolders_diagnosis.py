@@ -260,7 +260,14 @@ SCENARIOS.update({
     # with no sibling, run alone, is a whole run
     "one_task_folder": lambda root: (fixtures.write_task(root, "top-word"), fixtures.write_task(root, "greeting"))[0],
     "lone_task_folder": lambda root: fixtures.write_task(root, "works"),
+    # a best-effort metrics push after the verdict, from a sandbox without network: its traceback is no fault; the
+    # same call made before the verdict under `set -e` leaves no reward
+    "metrics_push": lambda root: fixtures.write_task(root, "reports-verdict", test=fixtures.PASSING_TEST + "\n" + PUSH
+                                                     + ' || echo "(metrics push skipped)"'),
+    "online_check": lambda root: fixtures.write_task(root, "checks-online", test=f"set -e\n{PUSH}\n"
+                                                     + fixtures.PASSING_TEST),
 })
+PUSH = "python3 -c 'import urllib.request; urllib.request.urlopen(\"http://metrics.internal:9091/push\", timeout=5)'"
 SETTINGS = {"task_deadline": ", episode_grace_sec: 0"}
 TASKS = {"one_task_folder": "tasks/one_task_folder/works", "lone_task_folder": "tasks/lone_task_folder/works"}
 STATUS_TEST = ("test -f /app/done\n{debug}if [ $? -eq 0 ]; then echo 1 > /logs/verifier/reward.txt\n"
@@ -550,6 +557,8 @@ EXPECTED = [
     ("one_task_folder", "config", ("one task folder, works, of a taskset of 3 tasks", "greeting, top-word were never "
                                    "evaluated"), ("Point the environment's `tasks` at the taskset",
                                                   "gym-pipeline backfill --checkpoint step_0100 --env one_task_folder")),
+    ("online_check", "verifier_runtime", ("harbor:missing_reward", "checks-online"),
+     ("test-stdout.txt", "gym-pipeline tasks validate", "checks-online")),
     ("two_runs", "cache_resume", ("Two runs on one run directory", "second writer was refused", "stage rollouts"),
      ("Run one job per partition at a time", "its own checkout")),
 ]
@@ -570,9 +579,12 @@ def test_the_diagnosis_of_a_real_run(runs, env, category, title, fix):
     assert "--resume" not in top.fix or "no --resume" in top.fix  # a task-folder collection always starts afresh
 
 
-def test_a_task_folder_without_siblings_run_alone_is_a_whole_run(runs):
+@pytest.mark.parametrize("env", ["lone_task_folder", "metrics_push"])
+def test_runs_that_only_look_odd_are_whole(runs, env):
+    """A task folder without siblings run alone; a test whose metrics push after its verdict fails in the sandbox."""
     config, _ = runs
-    assert diagnose.diagnose(config.run_dir(CHECKPOINT, "lone_task_folder")).category == "healthy"
+    report = diagnose.diagnose(config.run_dir(CHECKPOINT, env))
+    assert report.category == "healthy", [f.title for f in report.causes]
 
 
 def test_each_run_failed_the_way_its_entry_says(runs):

@@ -38,7 +38,9 @@ LINE_START = (
     r"(?:^|\r)(?:\([^)\n]*\) )?"
     r"(?:\[\d{4}-\d\d-\d\d[ T][\d:,.]+\] ?|\d{4}-\d\d-\d\d[ T][\d:,.]+\s+)?"
 )
-EXCEPTION_NAME = r"(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Exit|Interrupt)\b|(?:pyarrow\.lib\.)?ArrowInvalid\b"
+# ... and the standard library's lower-case ones (`socket.gaierror: [Errno -3] Temporary failure in name resolution`)
+EXCEPTION_NAME = (r"(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Exit|Interrupt)\b|(?:pyarrow\.lib\.)?ArrowInvalid\b"
+                  r"|socket\.(?:gaierror|herror|timeout)\b")
 
 
 @dataclass(frozen=True)

@@ -188,6 +188,23 @@ def _long_name_built_by(ev: Evidence, text: str) -> str | None:
             f"`{variable}=$(echo ... | sha1sum | cut -c1-12)`) and write the long description into a file beside it.")
 
 
+_NETWORK_ERROR = re.compile(r"URLError|gaierror|Temporary failure in name resolution|Name or service not known"
+                            r"|Network is unreachable|Connection refused|ConnectionError")
+
+
+def _network_error_after_a_verdict(ev: Evidence, file: str, text: str) -> bool:
+    """A network error in a task episode's test output whose test wrote its reward: a best-effort call (a metrics
+    push, a notification) from a sandbox without network, which did not keep the test from its verdict."""
+    path = ev.run_dir / file
+    if path.name != "test-stdout.txt" or not _NETWORK_ERROR.search(text):
+        return False
+    try:
+        float((path.parent / "reward.txt").read_text(encoding="utf-8").strip())
+    except (OSError, ValueError):
+        return False
+    return True
+
+
 def unexplained_log_errors(ev: Evidence, findings: list[Finding]) -> list[Finding]:
     """The first real error of each log that no finding explains, earlier stages' logs first: never call a run
     healthy over it."""
@@ -197,7 +214,8 @@ def unexplained_log_errors(ev: Evidence, findings: list[Finding]) -> list[Findin
     ports = listeners(ev)
     for incident in ev.logs.incidents:
         stopped_on_purpose = incident.file in served_logs and "slurm_cancelled" in incident.signatures
-        if incident.after_shutdown or stopped_on_purpose or incident.file in seen_files or _explained(incident, findings):
+        if incident.after_shutdown or stopped_on_purpose or incident.file in seen_files or _explained(incident, findings) \
+                or _network_error_after_a_verdict(ev, incident.file, incident.full_text):
             continue
         seen_files.add(incident.file)
         noise = sum(1 for i in ev.logs.incidents if i.file == incident.file and i.after_shutdown)
