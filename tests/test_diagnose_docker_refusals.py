@@ -1,8 +1,11 @@
 """Containers the Docker engine refuses to start, run for real by the user's script before its collection (`set -e`):
 a `--cpuset-cpus` copied from a bigger node's template, a `--user` from a hardening template that may not read the
-program mounted in, and a `--gpus all` on an engine without a GPU runtime. Each is placed in infra with the flag to
-change; each twin starts its container and collects."""
+program mounted in, and a `--gpus all` on an engine without a GPU runtime; and a collection in a container whose seccomp
+profile denies `connect`. Each is placed in infra with the flag to change; each twin starts its container and
+collects."""
 
+import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -13,6 +16,7 @@ from gym_pipeline.diagnose import diagnose
 from gym_pipeline.launchers.settings import DEFAULT_IMAGE
 
 pytestmark = pytest.mark.integration
+PROJECT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture(autouse=True)
@@ -72,3 +76,31 @@ def test_a_container_asking_for_gpus_on_an_engine_without_a_gpu_runtime_is_named
     top = report.causes[0]
     assert top.category == "infra", [f.title for f in report.causes]
     assert "Drop `--gpus all` from the `docker run` line" in top.fix, top.fix
+
+
+@pytest.mark.parametrize("denied", ["connect", "ptrace"])
+def test_a_collection_in_a_container_whose_seccomp_profile_denies_connect_is_named(tmp_path: Path,
+                                                                                   denied: str) -> None:
+    """The collection runs in a container under the offline batch template's seccomp profile, which denies `connect`:
+    every call to the model fails with EPERM inside the container. A profile denying another call collects."""
+    run_dir = tmp_path / "run"
+    run_dir.mkdir()
+    (run_dir / "seccomp-offline.json").write_text(json.dumps({
+        "defaultAction": "SCMP_ACT_ALLOW",
+        "syscalls": [{"names": [denied], "action": "SCMP_ACT_ERRNO", "errnoRet": 1}]}))
+    mounts = " ".join(f"-v {path}:{path}:ro" for path in dict.fromkeys(
+        [Path(sys.prefix).resolve(), Path(sys.base_prefix).resolve(), PROJECT]))
+    run = run_scripts(tmp_path, ["set -e\n" + MATERIALIZE + "# the offline batch template's container\n"
+                                 f"docker run --rm --security-opt seccomp={run_dir}/seccomp-offline.json --network host "
+                                 f"{mounts} -v {run_dir}:{run_dir} -w {run_dir} -e PYTHONPATH={PROJECT} {DEFAULT_IMAGE} "
+                                 f"\\\n  {COLLECT}"])
+
+    report = diagnose(run)
+
+    if denied != "connect":
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("infra", "connect_refused_by_the_clients_system"), top.title
+    assert top.title.startswith("The seccomp profile seccomp-offline.json (run_eval.sh:5) denies `connect`")
+    assert f"drop `--security-opt seccomp={run_dir}/seccomp-offline.json`" in top.fix

@@ -168,6 +168,7 @@ from gym_pipeline.diagnose.rules.job_interpreter import rule_job_script_interpre
 from gym_pipeline.diagnose.rules.joined_labels import rule_accepted_answers_joined_into_one_label
 from gym_pipeline.diagnose.rules.known import known_problems
 from gym_pipeline.diagnose.rules.listing_picks import rule_older_version_picked_from_a_listing
+from gym_pipeline.diagnose.rules.local_connect_refusals import rule_connect_refused_by_the_clients_system
 from gym_pipeline.diagnose.rules.local_ray import rule_own_ray_unreachable
 from gym_pipeline.diagnose.rules.lock_waits import (
     rule_collection_timed_out_waiting_for_a_lock,
@@ -407,6 +408,7 @@ RULES: tuple[Rule, ...] = (
     Rule(1, "host_limits", rule_host_limits),
     Rule(1, "process_limits", rule_process_limits),
     Rule(1, "firewall_blocks_run_port", rule_firewall_blocks_run_port),
+    Rule(1, "connect_refused_by_the_clients_system", rule_connect_refused_by_the_clients_system),
     Rule(1, "model_server_ended_by_a_scripts_hangup", rule_model_server_ended_by_a_scripts_hangup),
     Rule(1, "link_not_followed_on_a_nosymfollow_mount", rule_link_not_followed_on_a_nosymfollow_mount),
     Rule(1, "model_port_redirected_elsewhere", rule_model_port_redirected_elsewhere),
