@@ -1315,3 +1315,36 @@ def test_job_steps_asking_for_an_mpi_plugin_the_cluster_cannot_load_are_named_wi
     top = report.causes[0]
     assert (top.category, top.id) == ("infra", "mpi_plugin_the_cluster_cannot_load"), [f.title for f in report.causes]
     assert "(cluster_env.sh:2 (`export SLURM_MPI_TYPE=pmix`) asks for it)" in top.title, top.title
+
+
+@pytest.mark.parametrize("late", [True, False])
+def test_an_array_option_given_after_the_batch_script_reaches_the_script_not_slurm(tmp_path: Path, late: bool) -> None:
+    """`sbatch --wait shards.sbatch --array=0-2`: sbatch takes what follows the script as the script's arguments, so
+    one plain job runs shard 0 and the other shards are never evaluated. Before the script, the array runs them all."""
+    slurm_cluster()
+    environment = get_environment("string_match")
+    run = tmp_path / "run"
+    (run / "logs").mkdir(parents=True)
+    (run / "data.jsonl").write_text("".join(environment.dataset_path.read_text().splitlines(keepends=True)[:6]))
+    (run / "shards.sbatch").write_text(
+        f"#!/bin/bash\n#SBATCH --output={run}/logs/shard_%j.log\n#SBATCH --time=2\n"
+        f"cd {run}\nSHARD=${{SLURM_ARRAY_TASK_ID:-0}}\nmkdir -p results/shard_$SHARD && cd results/shard_$SHARD\n"
+        f"{' '.join(CLI)} materialize --input ../../shards/shard_$SHARD.jsonl --num-repeats 2 "
+        "--agent string_match_simple_agent --output rollouts_materialized_inputs.jsonl\n")
+    submit = "sbatch --wait shards.sbatch --array=0-2" if late else "sbatch --wait --array=0-2 shards.sbatch"
+    (run / "submit.sh").write_text("#!/bin/bash\nmkdir -p shards\n"
+                                   "split -l 2 -d -a 1 --additional-suffix=.jsonl data.jsonl shards/shard_\n"
+                                   f"{submit}\n")
+    with (run / "logs" / "submit.log").open("w") as log:
+        subprocess.run(["bash", "submit.sh"], cwd=run, stdout=log, stderr=subprocess.STDOUT, timeout=300)
+    assert (run / "results" / "shard_2").exists() is not late
+
+    report = diagnose(run)
+
+    if not late:
+        assert all(f.id != "sbatch_option_after_the_script" for f in report.findings), [f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("config", "sbatch_option_after_the_script"), top.title
+    assert top.title.startswith("submit.sh:4 gives `--array=0-2` after the batch script shards.sbatch")
+    assert "`sbatch --wait --array=0-2 shards.sbatch`" in top.fix

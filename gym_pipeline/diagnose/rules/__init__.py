@@ -269,6 +269,7 @@ from gym_pipeline.diagnose.rules.retry_settings import rule_rollout_retries_turn
 from gym_pipeline.diagnose.rules.rotated_checkpoints import rule_checkpoint_deleted_after_it_was_chosen
 from gym_pipeline.diagnose.rules.routing import failure_route
 from gym_pipeline.diagnose.rules.run_directory import rule_run_directory_in_use
+from gym_pipeline.diagnose.rules.sbatch_arguments import rule_sbatch_option_after_the_script
 from gym_pipeline.diagnose.rules.script_defaults import (
     rule_model_url_from_the_environment,
     rule_url_built_from_the_host_name,
@@ -542,6 +543,7 @@ RULES: tuple[Rule, ...] = (
     Rule(2, "model_server_started_for_every_pass", rule_model_server_started_for_every_pass),
     Rule(2, "interrupted_collection", rule_interrupted_collection),
     Rule(2, "one_answer_to_every_task", rule_one_answer_to_every_task),
+    Rule(2, "sbatch_option_after_the_script", rule_sbatch_option_after_the_script),
     Rule(2, "known_problems", known_problems(2)),
     Rule(3, "false_given_to_an_option_read_with_bool", rule_false_given_to_an_option_read_with_bool),
     Rule(3, "verification_skipped_by_a_kept_setting", rule_verification_skipped_by_a_kept_setting),
