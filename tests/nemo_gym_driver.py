@@ -122,10 +122,23 @@ def _env_start_only(request: dict, result: dict, result_path: Path) -> int:
                                  staging, log, free_loopback_port(), extra_overrides=start["overrides"],
                                  startup_timeout_s=start["startup_timeout_s"]) as servers:
                 result["ready"] = servers.ready
+                if "script" in start and servers.ready:  # the user's eval script, against the servers it started
+                    _user_script(start["script"], log.parent, servers)
         except NemoGymError as error:
             result["error"] = str(error)
     result_path.write_bytes(orjson.dumps(result, option=orjson.OPT_INDENT_2))
     return 0
+
+
+def _user_script(script: str, run_dir: Path, servers) -> None:
+    """`script` run by bash in the run folder, its output kept as logs/run_eval.log; `gym` is on its PATH, and
+    $GYM_OVERRIDES holds the overrides that reach the servers `gym env start` runs (head port, server venvs)."""
+    (run_dir / "run_eval.sh").write_text(f"#!/bin/bash\n{script}")
+    (run_dir / "logs").mkdir(exist_ok=True)
+    environment = {**servers.env, "GYM_OVERRIDES": " ".join(servers.arguments)}
+    with (run_dir / "logs" / "run_eval.log").open("wb") as log:
+        subprocess.run(["bash", "run_eval.sh"], cwd=run_dir, env=environment, stdout=log, stderr=subprocess.STDOUT,
+                       timeout=600)
 
 
 if __name__ == "__main__":

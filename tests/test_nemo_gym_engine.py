@@ -431,6 +431,40 @@ def test_a_hosts_file_mapping_localhost_to_the_ipv6_loopback_only_is_named(gym_e
     assert "`127.0.0.1 localhost` line" in top.fix
 
 
+@pytest.mark.parametrize("piped", [True, False])
+def test_an_eval_piped_into_head_ends_when_head_stops_reading(gym_executable, loopback_namespace, tmp_path, piped):
+    """The weekly script keeps the console short: `gym eval run ... 2>&1 | head -n 25`. Once head has its lines it
+    exits, and Gym's next line of progress meets the closed pipe: the eval ends part way and the profile refuses the
+    missing rows. Written to a file and shown with head afterwards, the eval is whole."""
+    from gym_pipeline.diagnose import diagnose
+
+    run_dir = tmp_path / "run"
+    run_dir.mkdir()
+    rows = get_environment("string_match").dataset_path.read_text().splitlines(keepends=True)[:10]
+    (run_dir / "tasks.jsonl").write_text("".join(rows))
+    shown = "2>&1 | head -n 25" if piped else "> logs/eval.log 2>&1; head -n 25 logs/eval.log"
+    script = ("# only the first lines of the eval's output on the console\n"
+              "gym eval run --no-serve --agent string_match_simple_agent --input tasks.jsonl --output "
+              f"results/rollouts.jsonl --num-repeats 3 --concurrency 2 ++route_failures_to_sidecar=true $GYM_OVERRIDES "
+              f"{shown}\ngym eval profile --inputs results/rollouts_materialized_inputs.jsonl --rollouts "
+              "results/rollouts.jsonl $GYM_OVERRIDES\n")
+    start = {"resources_server": "string_match", "log": str(run_dir / "env_start.log"), "overrides": [],
+             "startup_timeout_s": 300, "script": script,
+             "checkpoint": str(demo_checkpoints(tmp_path / "checkpoints", 1, ["string_match"])[0])}
+    result = _run_in_namespace(loopback_namespace, {"gym": str(gym_executable), "env_start": start}, tmp_path)
+    assert "ready" in result, result.get("error")
+
+    report = diagnose(run_dir)
+
+    if not piped:
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("config", "collection_piped_into_head"), top.title
+    assert top.title.startswith("run_eval.sh:3 pipes the collection into `head -n 25`, which stopped reading")
+    assert "`... > logs/eval.log 2>&1; head -n 25 logs/eval.log`" in top.fix
+
+
 def _run_in_namespace(prefix: list[str], request: dict, tmp_path: Path) -> dict:
     """The driver in the loopback-only namespace; its result, or a failure with the end of its log."""
     request_path, result_path, driver_log = tmp_path / "request.json", tmp_path / "result.json", tmp_path / "driver.log"

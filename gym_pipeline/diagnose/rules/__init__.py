@@ -192,6 +192,7 @@ from gym_pipeline.diagnose.rules.own_cancels import rule_submit_script_cancels_i
 from gym_pipeline.diagnose.rules.parallel_steps import rule_steps_queued_inside_the_job
 from gym_pipeline.diagnose.rules.pending_jobs import rule_job_never_started
 from gym_pipeline.diagnose.rules.pip_targets import rule_package_kept_by_pip_target
+from gym_pipeline.diagnose.rules.piped_collections import rule_collection_piped_into_head
 from gym_pipeline.diagnose.rules.placeholder_labels import rule_placeholder_labels
 from gym_pipeline.diagnose.rules.port_redirects import rule_model_port_redirected_elsewhere
 from gym_pipeline.diagnose.rules.port_taken import rule_model_port_held_by_another_server
@@ -596,6 +597,7 @@ RULES: tuple[Rule, ...] = (
     Rule(5, "known_problems", known_problems(5)),
     Rule(6, "rollouts_written_elsewhere", rule_rollouts_written_elsewhere),
     Rule(6, "collection_backgrounded_before_its_profile", rule_collection_backgrounded_before_its_profile),
+    Rule(6, "collection_piped_into_head", rule_collection_piped_into_head),
     Rule(6, "missing_rollouts", rule_missing_rollouts),
     Rule(6, "every_rollout_masked", rule_every_rollout_masked),
     Rule(6, "partial_profile_log", rule_partial_profile_log),
