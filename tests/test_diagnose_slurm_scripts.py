@@ -1348,3 +1348,34 @@ def test_an_array_option_given_after_the_batch_script_reaches_the_script_not_slu
     assert (top.category, top.id) == ("config", "sbatch_option_after_the_script"), top.title
     assert top.title.startswith("submit.sh:4 gives `--array=0-2` after the batch script shards.sbatch")
     assert "`sbatch --wait --array=0-2 shards.sbatch`" in top.fix
+
+
+@pytest.mark.parametrize("mode", [0o644, 0o755], ids=["no_execute_bit", "executable"])
+def test_a_job_step_slurm_cannot_execute_is_named_with_its_program(tmp_path: Path, mode: int) -> None:
+    """The job's step runs a tool script copied without its execute bit (as onto a noexec scratch filesystem):
+    slurmstepd's execve() is refused and the step never runs. Executable, the step materializes."""
+    slurm_cluster()
+    environment = get_environment("string_match")
+    run = tmp_path / "run"
+    (run / "logs").mkdir(parents=True)
+    (run / "data.jsonl").write_text(environment.dataset_path.read_text())
+    step = run / "tools" / "eval_step.sh"
+    step.parent.mkdir()
+    step.write_text(f"#!/bin/bash\ncd {run}\n{' '.join(CLI)} materialize --input data.jsonl --num-repeats 1 "
+                    "--agent string_match_simple_agent --output rollouts_materialized_inputs.jsonl\n")
+    step.chmod(mode)
+    (run / "eval.sbatch").write_text(f"#!/bin/bash\n#SBATCH --output={run}/logs/eval_%j.log\n#SBATCH --time=2\n"
+                                     f"srun {step}\necho \"eval step exit $?\"\n")
+    with (run / "logs" / "submit.log").open("w") as log:
+        subprocess.run(["sbatch", "--wait", "eval.sbatch"], cwd=run, stdout=log, stderr=subprocess.STDOUT, timeout=300)
+
+    report = diagnose(run)
+
+    if mode & 0o111:
+        assert (run / "rollouts_materialized_inputs.jsonl").is_file()
+        assert all(f.id != "known_problems" or "could not execute" not in f.title for f in report.findings)
+        return
+    top = report.causes[0]
+    assert (top.category, top.title) == ("infra", f"Slurm could not execute the job step's program {step}: Permission "
+                                                  "denied"), top.title
+    assert f"`srun bash {step}`" in top.fix

@@ -312,6 +312,8 @@ SIGNATURES: tuple[Signature, ...] = (
               r"|ConfigAttributeError: (?P<attribute>.+)|MissingMandatoryValue: (?P<value>.+)"),
     # Hydra reading a comma-separated value as a sweep: `+config_paths=a.yaml,b.yaml` without brackets
     Signature("override_read_as_a_sweep", r"Ambiguous value for argument '(?P<argument>[^'=]+)=(?P<value>[^'\n]*)'"),
+    # slurmstepd refusing to execute a job step's program: no execute bit, or a filesystem mounted noexec
+    Signature("step_program_not_executable", r"slurmstepd\S*: error: execve\(\): (?P<program>/\S+): Permission denied"),
     # a host name that does not resolve (aiohttp's and the resolver's words): the machine's name service, or the name
     Signature("host_unresolved", r"Cannot connect to host (?P<host>[^\s:]+):\d+ [^\n]*?\[(?:Name or service not known|"
                                  r"Temporary failure in name resolution|nodename nor servname provided)"),
@@ -656,6 +658,17 @@ KNOWN_PROBLEMS: tuple[KnownProblem, ...] = (
         "Give the list in brackets, `{argument}=[a.yaml,b.yaml]` (a script joining files: wrap its output in `[` and "
         "`]`), or quote the value if it is one string; then run the command again.",
         "seeds/000 config: wrong extra args",
+    ),
+    KnownProblem(
+        "step_program_not_executable", 1, INFRA, ("step_program_not_executable",),
+        "Slurm could not execute the job step's program {program}: Permission denied",
+        "slurmstepd's execve() of {program} was refused: the file has no execute bit, or the filesystem it is on is "
+        "mounted noexec (node scratch and /tmp often are, and a sync or copy keeps the x bit, so `ls -l` looks "
+        "right): the step never ran.",
+        "Check both: `ls -l {program}` (`chmod +x` it) and `findmnt -T {program}` (`noexec` among its options); on a "
+        "noexec filesystem run the program through its interpreter, `srun bash {program}`, or keep programs on a "
+        "filesystem that allows them; then submit again.",
+        "seeds/000 infra: Slurm",
     ),
     KnownProblem(
         "https_to_plain_http", 1, CONFIG, ("https_to_plain_http",),
