@@ -5,6 +5,8 @@ profile denies `connect`. Each is placed in infra with the flag to change; each 
 collects."""
 
 import json
+import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -104,3 +106,36 @@ def test_a_collection_in_a_container_whose_seccomp_profile_denies_connect_is_nam
     assert (top.category, top.id) == ("infra", "connect_refused_by_the_clients_system"), top.title
     assert top.title.startswith("The seccomp profile seccomp-offline.json (run_eval.sh:5) denies `connect`")
     assert f"drop `--security-opt seccomp={run_dir}/seccomp-offline.json`" in top.fix
+
+
+@pytest.mark.parametrize("source", ["named", "path"])
+def test_a_folder_mounted_by_a_bare_name_becomes_a_named_volume_and_is_named(tmp_path: Path, source: str) -> None:
+    """The container materializes into /results, mounted `-v eval-out:/results` for the folder ./eval-out: Docker
+    makes `eval-out` a volume of its own, and the collection after it finds no inputs in eval-out/. Mounted by its
+    path, the folder gets them."""
+    volume = f"eval-out-{os.getpid()}"  # one per test process: volumes are the engine's, shared by every worker
+    run_dir = tmp_path / "run"
+    mounts = " ".join(f"-v {path}:{path}:ro" for path in dict.fromkeys(
+        [Path(sys.prefix).resolve(), Path(sys.base_prefix).resolve(), PROJECT]))
+    mount = f"{volume}:/results" if source == "named" else f"$PWD/{volume}:/results"
+    try:
+        run = run_scripts(tmp_path, [
+            f"mkdir -p {volume}\ndocker run --rm --network host {mounts} -v {run_dir}:{run_dir} -w {run_dir} \\\n"
+            f"  -v {mount} -e PYTHONPATH={PROJECT} {DEFAULT_IMAGE} \\\n  "
+            + MATERIALIZE.replace("--output rollouts_materialized_inputs.jsonl",
+                                  "--output /results/rollouts_materialized_inputs.jsonl")
+            + COLLECT.replace("rollouts_materialized_inputs.jsonl", f"{volume}/rollouts_materialized_inputs.jsonl")
+            .replace("--output rollouts.jsonl", f"--output {volume}/rollouts.jsonl")])
+    finally:
+        subprocess.run(["docker", "volume", "rm", "-f", volume], capture_output=True, timeout=60)
+
+    report = diagnose(run / volume if source == "path" else run)
+
+    if source == "path":
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("config", "folder_mounted_as_a_named_volume"), top.title
+    assert top.title == (f"run_eval.sh:3 mounts `{volume}:/results`: Docker made `{volume}` a named volume, not the "
+                         f"folder {volume}/ that run_eval.sh:6 reads")
+    assert f'`-v "$PWD/{volume}:/results"`' in top.fix
