@@ -529,3 +529,27 @@ def test_labels_indexed_as_a_list_where_the_export_gives_a_string_keep_their_fir
     assert "which is one character (`I`, `J`, `L`, `P`)" in top.title, top.title
     assert top.evidence[-1].where == "prep_data.py:6"
     assert "`answers if isinstance(answers, str) else answers[0]`" in top.fix
+
+
+TITLES = {"Which country has Tbilisi as its capital?": "Georgia", "Which planet is closest to the Sun?": "Mercury",
+          "Which country has Amman as its capital?": "Jordan", "Which planet has the Great Red Spot?": "Jupiter"}
+QUALIFIERS = {"Georgia": "country", "Mercury": "planet", "Jordan": "country", "Jupiter": "planet"}
+
+
+@pytest.mark.parametrize("keep_title", [True, False])
+def test_labels_taken_from_article_titles_keep_their_qualifier(tmp_path: Path, keep_title: bool) -> None:
+    """The preparation script takes each label from the linked article's title, `Georgia (country)`: the model's
+    right answer `Georgia` scores 0, and the fix names the qualifier to drop. With the qualifier dropped, it is whole."""
+    label = ("f\"{row['expected_answer']} ({QUALIFIERS[row['expected_answer']]})\"" if keep_title
+             else "row['expected_answer']")
+    body = f"        row['expected_answer'] = {label}  # the linked article's title\n"
+    run = prepared_run(tmp_path, f"        QUALIFIERS = {QUALIFIERS!r}\n" + body, final_answer_rows(TITLES))
+
+    report = diagnose(run)
+
+    if not keep_title:
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert top.category == "data_schema", top.title
+    assert "parenthetical qualifier" in top.fix and "drop it (`re.sub(r\" \\([^)]*\\)$\", \"\", label)`)" in top.fix

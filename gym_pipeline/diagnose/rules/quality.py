@@ -1163,6 +1163,7 @@ def rule_wrapped_expected_answers(ev: Evidence) -> list[Finding]:
     stringified = _LIST_AS_TEXT.search(quality.wrapped_example.text) and next(
         lines_matching(ev.user_files, _STRINGIFIES, {".py"}), None)
     cited = _CITATION_KEPT.search(quality.wrapped_example.text)
+    qualified = _QUALIFIER_KEPT.search(quality.wrapped_example.text)
     return [Finding(
         category=DATA_SCHEMA,
         title=f"{quality.wrapped_expected} answers scored 0 differ from their `expected_answer` only by what surrounds "
@@ -1179,6 +1180,10 @@ def rule_wrapped_expected_answers(ev: Evidence) -> list[Finding]:
             + (f"The labels keep the citation markers of the page they were copied from (`{cited['label']}`: "
                f"`{cited['marker']}` is a footnote reference, not part of the answer): remove every such marker "
                "(`re.sub(r\"\\[(?:\\d+|[a-z])\\]\", \"\", label)`). " if cited else "")
+            + (f"The labels keep a title's parenthetical qualifier (`{qualified['label']}`: `{qualified['qualifier']}` "
+               "tells a wiki article or catalogue entry apart from others of its name; the answer is "
+               f"`{qualified['answer']}`): drop it (`re.sub(r\" \\([^)]*\\)$\", \"\", label)`), or accept both. "
+               if qualified else "")
             + (f"In {prep[0].name}, strip the markup when reading {prep[1]}. " if prep else "")
             + "Keep only the answer in `expected_answer` in the source data"
             + (f" ({Path(ev.manifest.source).name})" if ev.manifest.source else "")
@@ -1188,6 +1193,9 @@ def rule_wrapped_expected_answers(ev: Evidence) -> list[Finding]:
     )]
 
 
+# a label ending in a title's disambiguating qualifier: `expected_answer='Georgia (country)'`, `Mercury (planet)`
+_QUALIFIER_KEPT = re.compile(r"expected_answer=(?P<q>[\"'])(?P<label>(?P<answer>[^\"'(]*?) (?P<qualifier>\([a-z][^\"'()]*\)))"
+                             r"(?P=q)")
 # a label ending in a wiki table's citation marker: `expected_answer='Canberra[3]'`, `Nairobi[a]`
 _CITATION_KEPT = re.compile(r"expected_answer=(?P<q>[\"'])(?P<label>[^\"']*?(?P<marker>\[(?:\d{1,3}|[a-z]|note \d+)\]))(?P=q)")
 # the expected answer a list written as text (`expected_answer='['Lisbon']'`), and a data script's str() that does it
