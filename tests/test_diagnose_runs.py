@@ -622,7 +622,7 @@ def test_labels_a_converter_reads_by_position_from_an_export_that_gained_a_colum
 PREP_WITH_PANDAS = '''import json, sys
 import pandas as pd
 frame = pd.read_csv(sys.argv[1])
-print(json.dumps([str(answer) for answer in frame["answer"]][:-1]))  # the last row is the sheet's empty note row
+print(json.dumps([str(row.answer) for row in frame.itertuples()][:-1]))  # the last row is the sheet's empty note row
 '''
 
 
@@ -645,7 +645,9 @@ def test_labels_pandas_read_as_numbers_are_written_otherwise_and_the_fix_names_t
 
     assert (top.category, top.id) == ("data_schema", "numbers_written_otherwise_in_expected_answers")
     assert top.evidence[-1].where == "prep_data.py:3"
-    assert "In prep_data.py, read the table's columns as text (`pd.read_csv(..., dtype=str)`)" in top.fix
+    assert ("In prep_data.py, read the table's columns as text (`pd.read_csv(..., dtype=str)`, or at least "
+            "`dtype={'answer': str}`)") in top.fix
+    assert "prep_data.py:4 turns the column `answer` into text (`str(row.answer)`)" in top.cause
 
 
 PREP_SORTING_ONE_SIDE = '''import json

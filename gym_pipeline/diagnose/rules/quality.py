@@ -1259,6 +1259,10 @@ def rule_integer_labels_rounded_through_a_double(ev: Evidence) -> list[Finding]:
     )]
 
 
+# a table column made text after pandas read it: `str(row.answer_number)`, `str(row["answer_number"])`
+_COLUMN_MADE_TEXT = re.compile(r"\bstr\(\s*\w+(?:\.(?P<attribute>\w+)|\[[\"'](?P<key>\w+)[\"']\])\s*\)")
+
+
 def rule_numbers_written_otherwise_in_expected_answers(ev: Evidence) -> list[Finding]:
     """Answers scored 0 only because the data writes the expected number otherwise (`42.0` for 42)."""
     a = ev.artifacts
@@ -1269,6 +1273,12 @@ def rule_numbers_written_otherwise_in_expected_answers(ev: Evidence) -> list[Fin
     read_with = (f" {reader[0].name}:{reader[1]} reads the table with `{reader[3].group(0).rstrip('(')}` and no "
                  "`dtype`: pandas infers the column's type, so `007` becomes 7 and a column with a gap turns 42 into "
                  "42.0." if reader else "")
+    column = next(iter(lines_matching([reader[0]], _COLUMN_MADE_TEXT)), None) if reader else None
+    if column is not None:
+        name = column[3]["attribute"] or column[3]["key"]
+        read_with += (f" {reader[0].name}:{column[1]} turns the column `{name}` into text (`{column[3].group(0)}`) "
+                      "after pandas read it as float64 (a numeric column with a blank cell), so every whole number "
+                      "in it reads `6.0`.")
     in_words = quality.numbers_in_words * 2 > quality.number_written_otherwise
     words = next(iter(lines_matching(ev.user_files, _NUMBER_WORDS_TABLE)), None) if in_words else None
     if words is not None:
@@ -1283,8 +1293,9 @@ def rule_numbers_written_otherwise_in_expected_answers(ev: Evidence) -> list[Fin
               "for 1000, `7` for 007), most often because the data went through a table whose column was read as "
               "numbers (pandas, a spreadsheet export): the verifier compares text, so a correct answer never equals "
               "it." + read_with,
-        fix=(f"In {reader[0].name}, read the table's columns as text (`{reader[3].group(0)}..., dtype=str)`), so "
-             "the labels keep how the source writes them (not `42.0` for 42, as a float column gives them); "
+        fix=(f"In {reader[0].name}, read the table's columns as text (`{reader[3].group(0)}..., dtype=str)`"
+             + (f", or at least `dtype={{'{column[3]['attribute'] or column[3]['key']}': str}}`" if column else "")
+             + "), so the labels keep how the source writes them (not `42.0` for 42, as a float column gives them); "
              if reader else
              "Write `expected_answer` as the answers give it in the source data (`42.0` -> `42`: export the column as "
              "text or integers, `df['expected_answer'].astype('Int64').astype(str)`); ")
