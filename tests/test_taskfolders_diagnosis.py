@@ -260,6 +260,10 @@ SCENARIOS.update({
     # with no sibling, run alone, is a whole run
     "one_task_folder": lambda root: (fixtures.write_task(root, "top-word"), fixtures.write_task(root, "greeting"))[0],
     "lone_task_folder": lambda root: fixtures.write_task(root, "works"),
+    # the test recounts over a glob that also matches its own log: grep prints FILE:COUNT lines; the task `works`
+    # counts over the one file
+    "count_glob": lambda root: (_error_count_task(root, "count-errors", "/app/*.log"),
+                                _error_count_task(root, "works", "/app/server.log"))[0],
     # a best-effort metrics push after the verdict, from a sandbox without network: its traceback is no fault; the
     # same call made before the verdict under `set -e` leaves no reward
     "metrics_push": lambda root: fixtures.write_task(root, "reports-verdict", test=fixtures.PASSING_TEST + "\n" + PUSH
@@ -326,6 +330,21 @@ def _top_word_task(root: Path, name: str, expected: str, cleanup: str = "") -> P
              "else echo 0 > /logs/verifier/reward.txt; fi"), {"text.txt": "The cat saw the dog and the bird\n"})
     return _with_instruction(task, "Write the word that occurs most often in /app/text.txt, in lower case, to "
                                    f"/app/top.txt ({name}).\n")
+
+
+def _error_count_task(root: Path, name: str, counted: str) -> Path:
+    """A task asking for the number of ERROR lines of /app/server.log, whose test keeps its own log in /app and
+    recounts the expected number with `grep -c ERROR <counted>`."""
+    task = _with_files(fixtures.write_task(
+        root, name, dockerfile=f"FROM {fixtures.DEFAULT_IMAGE}\nWORKDIR /app\nCOPY server.log /app/\n",
+        solve="grep -c ERROR /app/server.log > /app/count.txt",
+        test=('echo "check started" >> /app/verify.log\n'
+              f'want="$(grep -c ERROR {counted})"\ngot="$(tr -d "[:space:]" < /app/count.txt)"\n'
+              'echo "want=$want got=$got" | tee -a /app/verify.log\n'
+              'if test "$got" = "$want"; then echo 1 > /logs/verifier/reward.txt\n'
+              "else echo 0 > /logs/verifier/reward.txt; fi")),
+        {"server.log": "INFO up\nERROR disk\nERROR net\nINFO ok\nERROR disk\n"})
+    return _with_instruction(task, f"Write the number of ERROR lines of /app/server.log to /app/count.txt ({name}).\n")
 
 
 def _with_instruction(task: Path, instruction: str) -> Path:
@@ -557,6 +576,8 @@ EXPECTED = [
     ("one_task_folder", "config", ("one task folder, works, of a taskset of 3 tasks", "greeting, top-word were never "
                                    "evaluated"), ("Point the environment's `tasks` at the taskset",
                                                   "gym-pipeline backfill --checkpoint step_0100 --env one_task_folder")),
+    ("count_glob", "verifier_runtime", ("The test of count-errors counts with `grep -c ERROR /app/*.log` over 2 "
+                                        "files",), ("Instead of `grep -c ERROR /app/*.log`", "gym-pipeline tasks validate")),
     ("online_check", "verifier_runtime", ("harbor:missing_reward", "checks-online"),
      ("test-stdout.txt", "gym-pipeline tasks validate", "checks-online")),
     ("two_runs", "cache_resume", ("Two runs on one run directory", "second writer was refused", "stage rollouts"),

@@ -1412,6 +1412,53 @@ def _renamed(checked: str, asked: str) -> bool:
     return checked_folder == asked_folder or checked_name == asked_name
 
 
+_COUNT_OVER_A_GLOB = re.compile(r"\bgrep\s+(?:-\w+\s+)*-\w*c\w*\s+[^|;&)\n]*\*[^|;&)\n]*")
+_PER_FILE_COUNT = re.compile(r"(?:^|[=\s])(/[\w./-]+):(\d+)(?:\s|$)")  # `want=/app/server.log:3`
+
+
+def rule_test_counts_over_several_files(ev: Evidence) -> list[Finding]:
+    """A test computing its expected value with `grep -c PATTERN /app/*.log` over a glob that matches several files (its
+    own log among them): grep then prints `FILE:COUNT` per file, not a number, and no answer equals that."""
+    run = task_folder_run(ev)
+    if run is None:
+        return []
+    episodes = ev.run_dir / "rollouts_episodes"
+    for task in never_scored(run):
+        folder = locate_named_file(run.task_path(task), ev.run_dir, folder=True)
+        try:
+            test = (folder / "tests" / "test.sh").read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        counting = next(((number, text.strip(), match.group(0).strip()) for number, text in enumerate(test.splitlines(), 1)
+                         if not text.lstrip().startswith("#") and (match := _COUNT_OVER_A_GLOB.search(text))), None)
+        output = next(iter(sorted(episodes.glob(f"{task}/*/attempt_*/verifier/{TEST_STDOUT}"))), None)
+        if counting is None or output is None:
+            continue
+        lines = output.read_text(encoding="utf-8", errors="replace").splitlines()
+        counts = [(number, line.strip()) for number, line in enumerate(lines, 1) if _PER_FILE_COUNT.search(line.strip())]
+        if len(counts) < 2:
+            continue
+        files = [_PER_FILE_COUNT.search(text)[1] for _, text in counts]
+        return [Finding(
+            category=VERIFIER_RUNTIME,
+            title=f"The test of {task} counts with `{counting[2]}` over {len(files)} files, and grep prints a "
+                  "`FILE:COUNT` line for each, not a number; every episode of it scored 0",
+            evidence=[EvidenceLine(file=ev.rel(folder / "tests" / "test.sh"), line=counting[0], text=counting[1]),
+                      *(EvidenceLine(file=ev.rel(output), line=number, text=text) for number, text in counts[:2])],
+            cause=f"`grep -c` given several files counts in each and prefixes every count with its file's name "
+                  f"({', '.join(files)}): the glob matches more than the file meant (the test's own log among them), "
+                  "so the value compared is a list of `FILE:COUNT` lines that no answer equals, whatever the agent did.",
+            fix=f"Instead of `{counting[2]}`, count over the one file meant (`grep -c PATTERN /app/<file>`), or over "
+                f"their joined text (`cat <files> | grep -c PATTERN`), and keep the test's own log out of the glob (write it under "
+                f"/logs/verifier, not /app); check it with the oracle (`gym-pipeline tasks validate "
+                f"{run.task_path(task)}`), then {run.rerun()}.",
+        )]
+    return []
+
+
+_WRITTEN_BY_THE_TEST = re.compile(r"(?:>>?|\btee\s+(?:-a\s+)?)\s*[\"']?(/app/[\w./-]+)")
+
+
 def rule_test_checks_unasked_paths(ev: Evidence) -> list[Finding]:
     run = task_folder_run(ev)
     if run is None:
@@ -1424,7 +1471,9 @@ def rule_test_checks_unasked_paths(ev: Evidence) -> list[Finding]:
         except OSError:
             continue
         commands = "\n".join(line for line in test.splitlines() if not line.lstrip().startswith("#"))
-        asked, checked = _app_paths(instruction), _app_paths(commands)
+        # a file the test writes itself (its own log: `>> /app/verify.log`, `tee -a /app/verify.log`) is not checked
+        written = set(_WRITTEN_BY_THE_TEST.findall(commands))
+        asked, checked = _app_paths(instruction), _app_paths(commands) - written
         # a rename on one side: the test checks a file beside one the instruction asks for (same folder), or the
         # same file in another folder, and never the one asked for
         unasked = sorted(path for path in checked - asked
@@ -1627,6 +1676,7 @@ _ADDED_BEFORE_KNOWN_PROBLEMS = {1: (("tasks_not_loadable", rule_tasks_not_loadab
                     ("test_python_the_sandbox_cannot_parse", rule_test_python_the_sandbox_cannot_parse),
                     ("test_reads_its_files_elsewhere", rule_test_reads_its_files_elsewhere),
                     ("test_checks_unasked_paths", rule_test_checks_unasked_paths),
+                    ("test_counts_over_several_files", rule_test_counts_over_several_files),
                     ("exit_status_written_as_reward", rule_exit_status_written_as_reward),
                     ("one_reward_on_every_branch", rule_one_reward_on_every_branch),
                     ("exit_trap_overwrites_the_reward", rule_exit_trap_overwrites_the_reward))}
