@@ -1036,7 +1036,8 @@ def test_a_time_limit_cut_by_the_admins_while_the_job_runs_is_infra(tmp_path: Pa
                 subprocess.run(["scontrol", "update", f"JobId={(run / 'job_id.txt').read_text().strip()}",
                                 "TimeLimit=1"], check=True, timeout=30)
             submit.wait(400)
-    assert "DUE TO TIME LIMIT" in "".join(p.read_text() for p in run.glob("logs/eval_*.log"))
+    # slurmstepd may append its line after the job has left the queue the submit script polls
+    assert wait_for(lambda: "DUE TO TIME LIMIT" in "".join(p.read_text() for p in run.glob("logs/eval_*.log")), 60)
 
     report = diagnose(run)
 
