@@ -253,20 +253,24 @@ def test_a_variable_named_in_export_reaches_the_job(tmp_path: Path) -> None:
     assert all(f.id != "variable_not_exported_to_the_job" for f in diagnose(run).findings)
 
 
-def _array_over_split_shards(tmp_path: Path, array: str, index: str = "SLURM_ARRAY_TASK_ID") -> Path:
+def _array_over_split_shards(tmp_path: Path, array: str, index: str = "SLURM_ARRAY_TASK_ID",
+                             submit: str | None = None) -> Path:
+    """Shards of data.jsonl materialized by the job array `array` of shards.sbatch; with `submit`, the submit line
+    that gives the array on sbatch's command line instead of an `#SBATCH --array` line."""
     slurm_cluster()
     environment = get_environment("string_match")
     run = tmp_path / "run"
     (run / "logs").mkdir(parents=True)
     (run / "data.jsonl").write_text("".join(environment.dataset_path.read_text().splitlines(keepends=True)[:6]))
     (run / "shards.sbatch").write_text(
-        f"#!/bin/bash\n#SBATCH --array={array}\n#SBATCH --output={run}/logs/shard_%a.log\n#SBATCH --time=2\n"
+        "#!/bin/bash\n" + ("" if submit else f"#SBATCH --array={array}\n")
+        + f"#SBATCH --output={run}/logs/shard_%a.log\n#SBATCH --time=2\n"
         f"cd {run}\nSHARD=${{{index}}}\nmkdir -p results/shard_$SHARD && cd results/shard_$SHARD\n"
         f"{' '.join(CLI)} materialize --input ../../shards/shard_$SHARD.jsonl --num-repeats 2 "
         "--agent string_match_simple_agent --output rollouts_materialized_inputs.jsonl\n")
     (run / "submit.sh").write_text("#!/bin/bash\nmkdir -p shards\n"
                                    "split -l 2 -d -a 1 --additional-suffix=.jsonl data.jsonl shards/shard_\n"
-                                   "sbatch --wait shards.sbatch\n")
+                                   f"{submit or 'sbatch --wait shards.sbatch'}\n")
     with (run / "logs" / "submit.log").open("w") as log:
         subprocess.run(["bash", "submit.sh"], cwd=run, stdout=log, stderr=subprocess.STDOUT, timeout=300)
     return run
@@ -1322,22 +1326,8 @@ def test_job_steps_asking_for_an_mpi_plugin_the_cluster_cannot_load_are_named_wi
 def test_an_array_option_given_after_the_batch_script_reaches_the_script_not_slurm(tmp_path: Path, late: bool) -> None:
     """`sbatch --wait shards.sbatch --array=0-2`: sbatch takes what follows the script as the script's arguments, so
     one plain job runs shard 0 and the other shards are never evaluated. Before the script, the array runs them all."""
-    slurm_cluster()
-    environment = get_environment("string_match")
-    run = tmp_path / "run"
-    (run / "logs").mkdir(parents=True)
-    (run / "data.jsonl").write_text("".join(environment.dataset_path.read_text().splitlines(keepends=True)[:6]))
-    (run / "shards.sbatch").write_text(
-        f"#!/bin/bash\n#SBATCH --output={run}/logs/shard_%j.log\n#SBATCH --time=2\n"
-        f"cd {run}\nSHARD=${{SLURM_ARRAY_TASK_ID:-0}}\nmkdir -p results/shard_$SHARD && cd results/shard_$SHARD\n"
-        f"{' '.join(CLI)} materialize --input ../../shards/shard_$SHARD.jsonl --num-repeats 2 "
-        "--agent string_match_simple_agent --output rollouts_materialized_inputs.jsonl\n")
     submit = "sbatch --wait shards.sbatch --array=0-2" if late else "sbatch --wait --array=0-2 shards.sbatch"
-    (run / "submit.sh").write_text("#!/bin/bash\nmkdir -p shards\n"
-                                   "split -l 2 -d -a 1 --additional-suffix=.jsonl data.jsonl shards/shard_\n"
-                                   f"{submit}\n")
-    with (run / "logs" / "submit.log").open("w") as log:
-        subprocess.run(["bash", "submit.sh"], cwd=run, stdout=log, stderr=subprocess.STDOUT, timeout=300)
+    run = _array_over_split_shards(tmp_path, "0-2", "SLURM_ARRAY_TASK_ID:-0", submit=submit)
     assert (run / "results" / "shard_2").exists() is not late
 
     report = diagnose(run)
