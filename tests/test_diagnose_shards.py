@@ -10,6 +10,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+from script_support import CLI, run_scripts
+
 from gym_pipeline.core.formats import MATERIALIZED_INPUTS_FILE, ROLLOUTS_FILE
 from gym_pipeline.core.materialize import MaterializationSettings, materialize_and_record
 from gym_pipeline.diagnose import diagnose, render_text
@@ -155,3 +158,38 @@ def test_a_script_that_empties_the_shards_folder_first_joins_only_its_own(policy
     run = _sharded_twice(policy_endpoint, tmp_path, "rm -rf shards")
 
     assert all("duplicate (task, rollout) keys" not in f.title for f in diagnose(run).findings)
+
+
+def split_script(size: str) -> str:
+    """A user's script that splits data.jsonl's 10 rows over 4 shards of `size` rows each and evaluates each shard in
+    shard_N/, as a job array's tasks do."""
+    return ("N=$(wc -l < data.jsonl)\nCOUNT=4\n"
+            f"SIZE={size}\n"
+            "for i in 0 1 2 3; do\n"
+            "  mkdir -p shard_$i && cd shard_$i\n"
+            "  sed -n \"$(( i * SIZE + 1 )),$(( (i + 1) * SIZE ))p\" ../data.jsonl > tasks.jsonl\n"
+            f"  {CLI} materialize --input tasks.jsonl --num-repeats 1 --agent string_match_simple_agent "
+            "--output rollouts_materialized_inputs.jsonl\n"
+            f"  {CLI} collect --inputs rollouts_materialized_inputs.jsonl --output rollouts.jsonl --model-url URL "
+            "--env string_match --concurrency 4\n"
+            f"  {CLI} profile --inputs rollouts_materialized_inputs.jsonl --rollouts rollouts.jsonl\n"
+            "  cd ..\ndone\n")
+
+
+@pytest.mark.parametrize("rounds_up", [False, True])
+def test_rows_an_integer_division_split_leaves_in_no_shard_are_named(tmp_path, rounds_up):
+    size = "$(( (N + COUNT - 1) / COUNT ))" if rounds_up else "$(( N / COUNT ))"
+    run = run_scripts(tmp_path, [split_script(size)])
+    held = sum(len((run / f"shard_{i}" / "tasks.jsonl").read_text().splitlines()) for i in range(4))
+    assert held == (10 if rounds_up else 8)  # the split really left 2 rows out
+
+    report = diagnose(run)
+
+    if rounds_up:  # every row in a shard, every shard complete
+        assert report.category == "healthy", render_text(report)
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("config", "rows_in_no_shard"), render_text(report)
+    assert top.title.startswith("2 rows of data.jsonl's 10 are in no shard")
+    assert [line.where for line in top.evidence] == ["data.jsonl:9", "run_eval.sh:4"]
+    assert "rows 9-10 of data.jsonl" in top.fix and "(N + COUNT - 1) / COUNT" in top.fix

@@ -4,6 +4,7 @@ Each script is run for real by bash, with its output kept as the run's log, besi
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 import sys
@@ -11,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from conftest import FIXTURES
+from script_support import run_scripts
 
 from gym_pipeline.core.materialize import MaterializationSettings, materialize_file
 from gym_pipeline.diagnose import diagnose
@@ -285,6 +287,34 @@ def test_a_count_taken_with_wc_l_and_the_file_name_gives_the_option_two_words(tm
 EVAL_CONF = "# settings of the weekly eval\nnum_repeats: 3\nconcurrency: 4   # the model server has 4 slots\n"
 DATA = {"data.jsonl": get_environment("string_match").dataset_path.read_text()}
 CLI = f"{sys.executable} -m gym_pipeline.cli"
+
+
+LIMITED_EVAL = ('DATA=data.jsonl\n'
+                f'{CLI} materialize --input $DATA --num-repeats 2 --agent string_match_simple_agent '
+                '--limit ${LIMIT:-$(wc -l < $DATA)} --output rollouts_materialized_inputs.jsonl\n'
+                f'{CLI} collect --inputs rollouts_materialized_inputs.jsonl --output rollouts.jsonl --model-url URL '
+                '--env string_match --concurrency 4\n'
+                f'{CLI} profile --inputs rollouts_materialized_inputs.jsonl --rollouts rollouts.jsonl\n')
+FOUR_ROWS = get_environment("string_match").dataset_path.read_text().splitlines(keepends=True)[:4]
+
+
+@pytest.mark.parametrize("last_newline", [False, True])
+def test_a_limit_counted_by_wc_l_leaves_out_a_last_row_without_a_newline(tmp_path, last_newline):
+    data = "".join(FOUR_ROWS) if last_newline else "".join(FOUR_ROWS).rstrip("\n")
+    run = run_scripts(tmp_path, [LIMITED_EVAL], files={"data.jsonl": data})
+    tasks = {row["_ng_task_index"] for row in map(json.loads, (run / "rollouts.jsonl").read_text().splitlines())}
+    assert len(tasks) == (4 if last_newline else 3)  # wc -l really counted one row short
+
+    report = diagnose(run)
+
+    if last_newline:  # the whole file was evaluated: nothing to say about the count
+        assert all("wc -l" not in finding.title for finding in report.findings), report.findings[0].title
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("config", "shell_pitfalls")
+    assert "wc counts 3 of its 4 rows" in top.title
+    assert [line.where for line in top.evidence] == ["run_eval.sh:3"]
+    assert "`grep -c '' $DATA`" in top.fix
 
 
 def test_a_setting_cut_from_its_line_keeps_the_comment_after_it(tmp_path):

@@ -16,10 +16,14 @@ from collections import defaultdict
 from collections.abc import Callable
 from pathlib import Path
 
+import orjson
+
 from gym_pipeline.diagnose.artifacts import MATERIALIZED_SUFFIX, RunFiles, run_files_at, walk_glob
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import CAUSE, CONSEQUENCE, NOTE, Finding, plural
+from gym_pipeline.diagnose.user_scripts import lines_matching
+from gym_pipeline.diagnose.vocabulary import CONFIG
 
 # Bytes compared at the start of each shard's place in the joined file: enough to tell a join from a
 # coincidence of sizes, without reading the files again.
@@ -28,6 +32,7 @@ _EVIDENCE_PER_SHARD = 2
 MERGE_ID = "shards_joined"
 SHARDS_ID = "shard_collections"
 _DIGITS = re.compile(r"\d+")
+_MAX_DATA_BYTES = 256 << 20
 
 
 def _sub_collections(run_dir: Path) -> list[RunFiles]:
@@ -132,9 +137,100 @@ def with_unjoined_shard_findings(
         cause="The run folder has no collection of its own, and its subfolders hold one part of the data each: "
               "each shard was read on its own, and its causes lead this report.",
         fix="Profile and resume each shard in its own folder; join only finished shards.")
+    if left_out := _rows_in_no_shard(ev, shards):
+        own = [left_out, *own]
     shard_causes, followed = _effects_of(shard_causes, next((f for f in own if f.role == CAUSE), None))
     return [*shard_causes, *[f for f in own if f.role == CAUSE], *followed, *[f for f in own if f.role == CONSEQUENCE],
             *[f for f in own if f.role == NOTE], note]
+
+
+def _task_key(row: dict) -> bytes:
+    """A data row's task, as a materialized row of it still shows it: its prompt and its label."""
+    return orjson.dumps([row.get("responses_create_params"), row.get("expected_answer")], option=orjson.OPT_SORT_KEYS)
+
+
+def _task_keys(path: Path) -> list[bytes] | None:
+    """The task of each row of a JSONL data file, in order; None when it is no data of tasks (not JSON rows, or
+    rows the engine wrote) or too large to read here."""
+    if path.stat().st_size > _MAX_DATA_BYTES:
+        return None
+    keys = []
+    with path.open("rb") as data:
+        for line in data:
+            if not line.strip():
+                continue
+            try:
+                row = orjson.loads(line)
+            except orjson.JSONDecodeError:
+                return None
+            if not isinstance(row, dict) or "_ng_task_index" in row or "responses_create_params" not in row:
+                return None
+            keys.append(_task_key(row))
+    return keys
+
+
+# a shell line computing a shard's size with integer division: `SIZE=$(( N / SLURM_ARRAY_TASK_COUNT ))`
+_DIVIDED_SIZE = re.compile(r"\$\(\(\s*\$?\{?\w+\}?\s*/\s*\$?\{?\w+\}?\s*\)\)")
+
+
+def _rows_in_no_shard(ev: Evidence, shards: list[RunFiles]) -> Finding | None:
+    """The rows of the folder's data file that no shard holds: the split of the data lost them, and each shard's
+    run is complete, so nothing else says so. A config cause of the script that splits."""
+    held = set()
+    for shard in shards:
+        held.update(_materialized_task_keys(shard.materialized))
+    for data in sorted(ev.run_dir.glob("*.jsonl")):
+        keys = _task_keys(data)
+        if not keys or not held or not held <= set(keys):
+            continue
+        missing = [number for number, key in enumerate(keys, 1) if key not in held]
+        if not missing:
+            return None
+        name = ev.rel(data)
+        split = next(((file, number, line) for file, number, line, _ in lines_matching(ev.user_files, _DIVIDED_SIZE)),
+                     None)
+        return Finding(
+            category=CONFIG, id="rows_in_no_shard",
+            title=f"{plural(len(missing), 'row')} of {name}'s {len(keys)} {'is' if len(missing) == 1 else 'are'} in no "
+                  f"shard: the split left {'it' if len(missing) == 1 else 'them'} out, and no shard evaluated "
+                  f"{'it' if len(missing) == 1 else 'them'}",
+            evidence=[EvidenceLine(file=name, line=missing[0], text=f"row {missing[0]} of {len(keys)}: in no shard"),
+                      *([EvidenceLine(file=split[0].name, line=split[1], text=split[2].strip())] if split else [])],
+            cause=f"The shards' inputs hold {len(keys) - len(missing)} of the {len(keys)} tasks of {name} (rows "
+                  f"{_ranges(missing)} are in none): each shard ran to the end on its part, so every job exits 0 and "
+                  "the rows the split dropped are simply not in the result."
+                  + (f" {split[0].name}:{split[1]} sizes the shards by integer division, which rounds down: the "
+                     "remainder rows fall after the last shard." if split else ""),
+            fix=("Size the shards by rounding up (`SIZE=$(( (N + COUNT - 1) / COUNT ))`), or give the last shard the "
+                 "rest of the rows, " if split else "Split the data so that every row is in one shard, ")
+                + f"then evaluate the rows left out (rows {_ranges(missing)} of {name}) and profile them with the rest.",
+        )
+    return None
+
+
+def _materialized_task_keys(path: Path) -> set[bytes]:
+    """The tasks a shard's materialized inputs hold."""
+    keys = set()
+    with path.open("rb") as materialized:
+        for line in materialized:
+            try:
+                row = orjson.loads(line)
+            except orjson.JSONDecodeError:
+                continue
+            if isinstance(row, dict):
+                keys.add(_task_key(row))
+    return keys
+
+
+def _ranges(numbers: list[int]) -> str:
+    """`3-5, 9` for [3, 4, 5, 9]."""
+    spans: list[list[int]] = []
+    for number in numbers:
+        if spans and number == spans[-1][1] + 1:
+            spans[-1][1] = number
+        else:
+            spans.append([number, number])
+    return ", ".join(f"{a}-{b}" if a != b else str(a) for a, b in spans)
 
 
 def _effects_of(shard_causes: list[Finding], cause: Finding | None) -> tuple[list[Finding], list[Finding]]:

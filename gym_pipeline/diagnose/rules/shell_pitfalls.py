@@ -33,6 +33,8 @@
   redirect and goes on, so the file keeps last run's content (a cache_resume cause: the run used stale data).
 - A count taken with `$(wc -l file)` (no `<`): wc prints the count and the file's name, so `--limit $N` passes two
   words, the name becoming an argument of its own (an override Hydra cannot parse, a file where a number belongs).
+- A `--limit` taken from `wc -l < data.jsonl` of a file whose last row has no newline after it (many export tools
+  write none): wc counts newlines, so the limit is one short and the last task is never evaluated.
 - A shell function called with two arguments in each other's place: `eval_split tasks.jsonl $CONCURRENCY $REPEATS`
   for `eval_split() { local input=$1 repeats=$2 concurrency=$3; ... }`. Nothing checks a function's arguments.
 - `exec gym-pipeline collect ...` before the script's other lines (copied from a container entrypoint): exec replaces
@@ -49,7 +51,14 @@ from pathlib import Path
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import Finding
-from gym_pipeline.diagnose.user_scripts import PRINTS, UserFile, joined_commands, lines_matching, loop_body
+from gym_pipeline.diagnose.user_scripts import (
+    PRINTS,
+    UserFile,
+    assignment_of,
+    joined_commands,
+    lines_matching,
+    loop_body,
+)
 from gym_pipeline.diagnose.vocabulary import CACHE_RESUME, CONFIG
 
 _SHELL = {".sh", ".bash", ".sbatch"}
@@ -88,7 +97,7 @@ def rule_shell_pitfalls(ev: Evidence) -> list[Finding]:
                     _array_without_index(ev), _table_without_declare_a(ev), _array_joined_into_one_word(ev),
                     _argument_in_other_case(ev),
                     _getopts_value_without_colon(ev), _redirect_refused_by_noclobber(ev),
-                    _count_with_the_file_name(ev)):
+                    _count_with_the_file_name(ev), _count_short_of_an_unterminated_last_row(ev)):
         if finding is not None:
             return [finding]
     return []
@@ -685,5 +694,51 @@ def _count_with_the_file_name(ev: Evidence) -> Finding | None:
                   f"the count and {target} became an argument of its own (an override or input the command cannot "
                   "read), or, quoted, the option's value is not a number.",
             fix=f"In {file.name}, count with `wc -l < {target}` (the count alone) for {option}; then run again.",
+        )
+    return None
+
+
+# `--limit $(wc -l < FILE)`, `--limit ${LIMIT:-$(wc -l < FILE)}`, or a count kept in a variable and passed to --limit
+_COUNT_FROM_STDIN = re.compile(r"\$\(\s*wc\s+-l\s*<\s*\"?(?P<file>[^\s)\"]+)\"?\s*\)")
+_LIMIT_OF = r"--limit[= ]\"?\$\{{?(?:\w+:-)?{value}"
+
+
+def _file_of(ev: Evidence, word: str) -> Path | None:
+    """The run folder's file a script word names (`data.jsonl`, `$DATA` assigned in a script), if it exists."""
+    if variable := re.fullmatch(r"\$\{?(?P<name>[A-Za-z_]\w*)\}?", word):
+        assigned = assignment_of(ev.user_files, variable["name"])
+        if assigned is None:
+            return None
+        word = assigned[2].split("=", 1)[1].strip("\"' ")
+    path = ev.run_dir / word
+    return path if "$" not in word and path.is_file() else None
+
+
+def _count_short_of_an_unterminated_last_row(ev: Evidence) -> Finding | None:
+    for file, number, line, counted in lines_matching(shell_files(ev), _COUNT_FROM_STDIN):
+        name = re.match(r"^\s*(?:export\s+)?(?P<name>[A-Za-z_]\w*)=", line)
+        limits = re.search(_LIMIT_OF.format(value=r"\$\(\s*wc\b"), line) or (
+            name and any(re.search(_LIMIT_OF.format(value=re.escape(name["name"])), text)
+                         for text in file.text.splitlines()[number:]))
+        data = _file_of(ev, counted["file"])
+        if not limits or data is None:
+            continue
+        with data.open("rb") as read:
+            content = read.read()
+        if not content.strip() or content.endswith(b"\n"):
+            continue
+        rows, counted_rows = sum(1 for row in content.splitlines() if row.strip()), content.count(b"\n")
+        return Finding(
+            category=CONFIG,
+            title=f"{file.name}:{number} limits the run to `wc -l < {counted['file']}` rows, but {data.name}'s last "
+                  f"row has no newline after it: wc counts {counted_rows} of its {rows} rows, and the last "
+                  "task was never evaluated",
+            evidence=[EvidenceLine(file=file.name, line=number, text=line.strip())],
+            cause=f"wc -l counts newline characters, not rows. {data.name} ends without one (the tool that wrote it "
+                  f"puts none after the last row), so the count is one short and `--limit` cut the run to the first "
+                  f"{counted_rows} rows: every command exits 0 and the reward is of the rows before the last.",
+            fix=f"In {file.name}, drop the `--limit` for the whole set, or count rows with `grep -c '' {counted['file']}` "
+                f"(which counts an unterminated last line) instead of `wc -l`; or end {data.name} with a newline. "
+                "Then run again.",
         )
     return None
