@@ -6,6 +6,9 @@
   finding of that kind.
 - A job run with `#SBATCH --export=NONE` whose script reads MODEL_URL, exported by the script that submits it: the
   job does not get it, and the collection is given no URL. Naming the variable in `--export` passes it.
+- A job whose `#SBATCH --export=ALL,MODEL_URL=...` names the team's long-running server of an older checkpoint: the
+  directive's value beats the MODEL_URL the submitting shell exports, and the rollouts are the old model's. With
+  `--export=ALL`, the job takes the exported URL.
 - A job array numbered from 1 over shard files `split -d` numbered from 0: shard 0 is never run, and the last task
   finds no file. Numbering the array as the files are is no finding.
 - A collection whose concurrency is the job's `--cpus-per-task` (1): it runs one request at a time against a slow
@@ -62,6 +65,7 @@
   (config). Without it, the job runs.
 """
 
+import json
 import os
 import subprocess
 import sys
@@ -251,6 +255,55 @@ def test_a_variable_named_in_export_reaches_the_job(tmp_path: Path) -> None:
     assert "expected one argument" not in "".join(p.read_text() for p in run.glob("logs/collect_*.log"))
 
     assert all(f.id != "variable_not_exported_to_the_job" for f in diagnose(run).findings)
+
+
+def _submitted_against_two_servers(tmp_path: Path, export: str) -> Path:
+    """A job submitted with MODEL_URL of this week's step_0200 server exported, while the team's step_0100 server
+    also runs; `export` is the job's `--export` (`{old}` is replaced by the old server's URL)."""
+    run, _ = _string_match_run(tmp_path, 1)
+    old, new = demo_checkpoints(tmp_path / "checkpoints", 2, ["string_match"])
+    urls, servers = [], []
+    for checkpoint, log in ((old, "shared_server.log"), (new, "model_server.log")):
+        port = free_loopback_port()
+        with (run / "logs" / log).open("w") as out:
+            servers.append(subprocess.Popen([*CLI, "serve-policy", "--checkpoint", str(checkpoint), "--port", str(port)],
+                                            stdout=out, stderr=subprocess.STDOUT))
+        urls.append(f"http://127.0.0.1:{port}/v1")
+    try:
+        assert wait_for(lambda: all("READY" in (run / "logs" / log).read_text()
+                                    for log in ("shared_server.log", "model_server.log")), SERVER_START_WAIT_S)
+        (run / "collect.sbatch").write_text(
+            f"#!/bin/bash\n#SBATCH --output={run}/logs/collect_%j.log\n#SBATCH --time=2\n"
+            f"#SBATCH --export={export.format(old=urls[0])}\n"
+            f"cd {run}\n{' '.join(CLI)} collect --inputs rollouts_materialized_inputs.jsonl --output rollouts.jsonl "
+            "--model-url $MODEL_URL --env string_match\n")
+        (run / "submit.sh").write_text(f"#!/bin/bash\nexport MODEL_URL={urls[1]}\nsbatch --wait collect.sbatch\n")
+        with (run / "logs" / "submit.log").open("w") as log:
+            subprocess.run(["bash", "submit.sh"], cwd=run, stdout=log, stderr=subprocess.STDOUT, timeout=300)
+    finally:
+        for server in servers:
+            server.terminate()
+            server.wait(10)
+    return run
+
+
+@pytest.mark.parametrize("export", ["ALL,MODEL_URL={old}", "ALL"])
+def test_a_model_url_pinned_in_the_export_directive_beats_the_one_the_submitting_shell_exports(
+        tmp_path: Path, export: str) -> None:
+    run = _submitted_against_two_servers(tmp_path, export)
+    served = json.loads((run / "manifest.json").read_text())["rollouts"]["model_url"]
+    assert (served in (run / "collect.sbatch").read_text()) == ("{old}" in export)  # the directive's URL won
+
+    report = diagnose(run)
+
+    if "{old}" not in export:
+        assert report.category == "healthy", report.causes[0].title
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("config", "model_url_pinned_to_an_older_server")
+    assert [line.where for line in top.evidence] == ["collect.sbatch:4", "logs/shared_server.log:1",
+                                                     "logs/model_server.log:1"]
+    assert "Drop `MODEL_URL=...` from the `#SBATCH --export` line of collect.sbatch" in top.fix
 
 
 def _array_over_split_shards(tmp_path: Path, array: str, index: str = "SLURM_ARRAY_TASK_ID",

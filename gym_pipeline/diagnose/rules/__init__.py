@@ -192,6 +192,7 @@ from gym_pipeline.diagnose.rules.octal_steps import rule_step_padded_as_octal
 from gym_pipeline.diagnose.rules.own_cancels import rule_submit_script_cancels_its_own_job
 from gym_pipeline.diagnose.rules.parallel_steps import rule_steps_queued_inside_the_job
 from gym_pipeline.diagnose.rules.pending_jobs import rule_job_never_started
+from gym_pipeline.diagnose.rules.pinned_model_urls import rule_model_url_pinned_to_an_older_server
 from gym_pipeline.diagnose.rules.pip_targets import rule_package_kept_by_pip_target
 from gym_pipeline.diagnose.rules.piped_collections import rule_collection_piped_into_head
 from gym_pipeline.diagnose.rules.placeholder_labels import rule_placeholder_labels
@@ -539,6 +540,7 @@ RULES: tuple[Rule, ...] = (
     Rule(2, "checkpoint_of_another_experiment_served", rule_checkpoint_of_another_experiment_served),
     Rule(2, "replicas_of_other_checkpoints", rule_replicas_of_other_checkpoints),
     Rule(2, "servers_given_one_ready_file", rule_servers_given_one_ready_file),
+    Rule(2, "model_url_pinned_to_an_older_server", rule_model_url_pinned_to_an_older_server),
     Rule(2, "gateway_forwards_to_an_older_checkpoint", rule_gateway_forwards_to_an_older_checkpoint),
     Rule(2, "share_sent_to_a_server_of_another_checkpoint", rule_share_sent_to_a_server_of_another_checkpoint),
     Rule(2, "compressed_replies", rule_compressed_replies),
