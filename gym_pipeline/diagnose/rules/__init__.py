@@ -108,6 +108,7 @@ from gym_pipeline.diagnose.rules.data_subsets import rule_data_subset_left_in_th
 from gym_pipeline.diagnose.rules.dated_paths import rule_dated_path_computed_again
 from gym_pipeline.diagnose.rules.deployed_copies import rule_package_imported_from_a_stale_deployed_copy
 from gym_pipeline.diagnose.rules.directory_links import rule_folder_link_followed_instead_of_replaced
+from gym_pipeline.diagnose.rules.docker_names import rule_container_name_held_by_an_earlier_run
 from gym_pipeline.diagnose.rules.docker_volumes import rule_folder_mounted_as_a_named_volume
 from gym_pipeline.diagnose.rules.downloads import rule_download_saved_beside_the_file_read
 from gym_pipeline.diagnose.rules.empty_replies import rule_replies_emptied_on_the_way
@@ -549,6 +550,7 @@ RULES: tuple[Rule, ...] = (
     Rule(2, "one_answer_to_every_task", rule_one_answer_to_every_task),
     Rule(2, "sbatch_option_after_the_script", rule_sbatch_option_after_the_script),
     Rule(2, "folder_mounted_as_a_named_volume", rule_folder_mounted_as_a_named_volume),
+    Rule(2, "container_name_held_by_an_earlier_run", rule_container_name_held_by_an_earlier_run),
     Rule(2, "known_problems", known_problems(2)),
     Rule(3, "false_given_to_an_option_read_with_bool", rule_false_given_to_an_option_read_with_bool),
     Rule(3, "verification_skipped_by_a_kept_setting", rule_verification_skipped_by_a_kept_setting),

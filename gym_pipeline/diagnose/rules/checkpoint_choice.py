@@ -413,11 +413,16 @@ def _forwarding_log(ev: Evidence, servers: list[tuple[str, int, EvidenceLine]]) 
     """The log (not a server's own) whose lines name the addresses of servers of at least two checkpoints, with how
     many of its lines name each checkpoint's server."""
     own_logs = {line.file for _, _, line in servers}
+    steps_at: dict[str, set[int]] = {}
+    for address, step, _ in servers:
+        steps_at.setdefault(address, set()).add(step)
+    # an address servers of two checkpoints had in turn (last week's and this week's, one port) tells no replicas apart
+    replicas = [(address, step) for address, (step, *others) in steps_at.items() if not others]
     for log, head in ev.log_heads:
         if ev.rel(log) in own_logs:
             continue
         named: dict[int, int] = {}
-        for address, step, _ in servers:
+        for address, step in replicas:
             if count := len(re.findall(rf"{re.escape(address)}(?!\d)", head)):
                 named[step] = named.get(step, 0) + count
         if len(named) >= 2:

@@ -28,8 +28,8 @@ def rule_model_url_pinned_to_an_older_server(ev: Evidence) -> list[Finding]:
         return []
     (used_step, used_line), newest = servers
     address = urlsplit(recorded_model_url(ev)).netloc
-    if not address:
-        return []
+    if not address or newest[0].endswith(f"//{address}"):
+        return []  # the newest server had that address too (one port, servers in turn): the URL is not what is wrong
     pinned = next(((file, number, line) for file, number, line, _ in
                    lines_matching(ev.user_files, re.compile(rf"//{re.escape(address)}\b"), SCRIPT_SUFFIXES)), None)
     if pinned is None:
