@@ -116,7 +116,9 @@ def _env_start_only(request: dict, result: dict, result_path: Path) -> int:
     checkpoint, log = Path(start["checkpoint"]), Path(start["log"])
     staging = log.parent / "staging"
     staging.mkdir(parents=True, exist_ok=True)
-    with serve_checkpoint(ModelServerConfig(), checkpoint.name, checkpoint, staging) as endpoint:
+    # another program of the node listening on a port (as vLLM does on 8000), for as long as the servers run
+    held = socket.create_server(("127.0.0.1", start["held_port"])) if "held_port" in start else contextlib.nullcontext()
+    with held, serve_checkpoint(ModelServerConfig(), checkpoint.name, checkpoint, staging) as endpoint:
         try:
             with gym_env_started(Path(request["gym"]), start["resources_server"], endpoint.url, endpoint.model_name,
                                  staging, log, free_loopback_port(), extra_overrides=start["overrides"],

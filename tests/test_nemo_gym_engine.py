@@ -395,16 +395,47 @@ def test_a_model_name_falling_back_to_a_settings_default_the_server_does_not_ser
 
 
 def _gym_env_start(prefix: list[str], gym: Path, tmp_path: Path, run_dir: Path, overrides: list[str], *,
-                   startup_timeout_s: float, environment: dict[str, str] | None = None, hosts: str | None = None
-                   ) -> dict:
+                   startup_timeout_s: float, environment: dict[str, str] | None = None, hosts: str | None = None,
+                   held_port: int | None = None) -> dict:
     """A real `gym env start` of string_match (the simulated policy behind it) in the loopback-only namespace, with
-    `overrides`, `environment` and the node's /etc/hosts `hosts`, its log kept as RUN/env_start.log; the driver's
-    result ("ready" or "error")."""
+    `overrides`, `environment`, the node's /etc/hosts `hosts` and another program listening on `held_port`, its log
+    kept as RUN/env_start.log; the driver's result ("ready" or "error")."""
     checkpoint = demo_checkpoints(tmp_path / "checkpoints", 1, [get_environment("string_match")])[0]
     start = {"resources_server": "string_match", "checkpoint": str(checkpoint), "log": str(run_dir / "env_start.log"),
              "overrides": overrides, "startup_timeout_s": startup_timeout_s, "environment": environment or {}}
-    return _run_in_namespace(prefix, {"gym": str(gym), "env_start": start | ({"hosts": hosts} if hosts else {})},
-                             tmp_path)
+    return _run_in_namespace(prefix, {"gym": str(gym), "env_start": start | ({"hosts": hosts} if hosts else {})
+                                      | ({"held_port": held_port} if held_port else {})}, tmp_path)
+
+
+@pytest.mark.parametrize("port", [8000, None], ids=["pinned", "free"])
+def test_a_gym_server_config_pinning_a_port_another_program_holds_is_named(gym_executable, loopback_namespace,
+                                                                         tmp_path, port):
+    """A debugging setup's YAML gives the string_match server `port: 8000`, where another program of the node (vLLM's
+    default port) listens: the server cannot bind it, and `gym env start` shuts down (config, the YAML's line named).
+    Without the port line, Gym picks a free port and the servers come up."""
+    from gym_pipeline.diagnose import diagnose
+
+    run_dir = tmp_path / "run"
+    run_dir.mkdir()
+    (run_dir / "debug_ports.yaml").write_text(
+        "string_match:\n  resources_servers:\n    string_match:\n"
+        + ("      # fixed port so the debug script can reach the verifier\n      port: 8000\n" if port else
+           "      domain: knowledge\n"))
+    result = _gym_env_start(loopback_namespace, gym_executable, tmp_path, run_dir,
+                            [f"+config_paths=[{run_dir / 'debug_ports.yaml'}]"], startup_timeout_s=180, held_port=8000)
+    log = (run_dir / "env_start.log").read_text()
+    assert ("address already in use" in log) == bool(port), log[-2000:]
+
+    report = diagnose(run_dir)
+
+    if not port:
+        assert result.get("ready"), result
+        assert all(f.id != "gym_server_config_pins_a_taken_port" for f in report.findings)
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("config", "gym_server_config_pins_a_taken_port"), [f.title for f in report.causes]
+    assert top.evidence[1].where == "debug_ports.yaml:5"
+    assert top.fix.startswith("Remove `port: 8000` from debug_ports.yaml (line 5)")
 
 
 @pytest.mark.parametrize("hosts", ["::1 localhost ip6-localhost\n", "127.0.0.1 localhost\n::1 ip6-localhost\n"],

@@ -198,7 +198,10 @@ from gym_pipeline.diagnose.rules.pip_targets import rule_package_kept_by_pip_tar
 from gym_pipeline.diagnose.rules.piped_collections import rule_collection_piped_into_head
 from gym_pipeline.diagnose.rules.placeholder_labels import rule_placeholder_labels
 from gym_pipeline.diagnose.rules.port_redirects import rule_model_port_redirected_elsewhere
-from gym_pipeline.diagnose.rules.port_taken import rule_model_port_held_by_another_server
+from gym_pipeline.diagnose.rules.port_taken import (
+    rule_gym_server_config_pins_a_taken_port,
+    rule_model_port_held_by_another_server,
+)
 from gym_pipeline.diagnose.rules.private_tmp import rule_results_left_in_a_services_private_tmp
 from gym_pipeline.diagnose.rules.process_limits import rule_process_limits
 from gym_pipeline.diagnose.rules.profiled_run import rule_profile_of_an_older_run, rule_summary_of_an_older_run
@@ -496,6 +499,7 @@ RULES: tuple[Rule, ...] = (
     Rule(1, "task_setting_ignored", rule_task_setting_ignored),
     Rule(1, "task_image_entrypoint_runs_nothing_it_is_given", rule_task_image_entrypoint_runs_nothing_it_is_given),
     Rule(1, "task_image_runs_as_a_user_that_cannot_write", rule_task_image_runs_as_a_user_that_cannot_write),
+    Rule(1, "gym_server_config_pins_a_taken_port", rule_gym_server_config_pins_a_taken_port),
     Rule(1, "known_problems", known_problems(1)),
     Rule(2, "server_session_name_taken", rule_server_session_name_taken),
     Rule(2, "checkpoint_taken_from_the_first_log_line", rule_checkpoint_taken_from_the_first_log_line),
