@@ -138,7 +138,10 @@ def with_unjoined_shard_findings(
               "each shard was read on its own, and its causes lead this report.",
         fix="Profile and resume each shard in its own folder; join only finished shards.")
     if left_out := _rows_in_no_shard(ev, shards):
-        own = [left_out, *own]
+        # the rows a split lost follow from the folder's own cause when it has one (an array numbered off its files)
+        cause = next((f for f in own if f.role == CAUSE), None)
+        own = [left_out, *own] if cause is None else [
+            *own, left_out.model_copy(update={"role": CONSEQUENCE, "caused_by": cause.id})]
     shard_causes, followed = _effects_of(shard_causes, next((f for f in own if f.role == CAUSE), None))
     return [*shard_causes, *[f for f in own if f.role == CAUSE], *followed, *[f for f in own if f.role == CONSEQUENCE],
             *[f for f in own if f.role == NOTE], note]
@@ -202,7 +205,7 @@ def _rows_in_no_shard(ev: Evidence, shards: list[RunFiles]) -> Finding | None:
                   + (f" {split[0].name}:{split[1]} sizes the shards by integer division, which rounds down: the "
                      "remainder rows fall after the last shard." if split else ""),
             fix=("Size the shards by rounding up (`SIZE=$(( (N + COUNT - 1) / COUNT ))`), or give the last shard the "
-                 "rest of the rows, " if split else "Split the data so that every row is in one shard, ")
+                 "remainder of the rows, " if split else "Split the data so that every row is in one shard, ")
                 + f"then evaluate the rows left out (rows {_ranges(missing)} of {name}) and profile them with the rest.",
         )
     return None
