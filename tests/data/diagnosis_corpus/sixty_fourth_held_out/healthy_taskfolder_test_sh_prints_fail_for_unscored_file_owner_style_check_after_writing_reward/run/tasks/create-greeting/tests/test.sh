@@ -1,0 +1,16 @@
+#!/bin/bash
+# Writes 1 to /logs/verifier/reward.txt when the task is done, else 0.
+cd /app
+if test "$(cat /app/hello.txt 2>/dev/null)" = "Hello, Gym!"; then
+  echo "PASS"
+  echo 1 > /logs/verifier/reward.txt
+else
+  echo "FAIL"
+  echo 0 > /logs/verifier/reward.txt
+fi
+
+# style guideline (not scored): files in /app should belong to the agent user, not root
+for f in /app/*.txt /app/*.log; do
+  [ -e "$f" ] || continue
+  if [ "$(stat -c %U "$f")" = root ]; then echo "style: FAIL $f is owned by root (guideline: uid 1000) - not scored"; fi
+done

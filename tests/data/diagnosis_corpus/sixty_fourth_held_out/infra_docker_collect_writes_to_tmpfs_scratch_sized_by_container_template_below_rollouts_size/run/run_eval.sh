@@ -1,0 +1,9 @@
+#!/bin/bash
+# weekly eval; the collect runs in the eval container and writes to its scratch
+cd /work/wt-h64/tests/data/diagnosis_corpus/sixty_fourth_held_out/infra_docker_collect_writes_to_tmpfs_scratch_sized_by_container_template_below_rollouts_size/run
+/work/wt-h64/.venv/bin/gym-pipeline materialize --input string_match.jsonl --num-repeats 3 --agent string_match_simple_agent --output rollouts_materialized_inputs.jsonl
+# scratch: the platform template's tmpfs (fast local writes), copied back at the end
+docker run --rm --network host --tmpfs /scratch:size=16k -v /root/.pyenv/versions/3.11.7:/root/.pyenv/versions/3.11.7:ro -v /work/wt-h64/.venv:/work/wt-h64/.venv:ro -v /work/main/.venv:/work/main/.venv:ro -v /work/wt-h64:/work/wt-h64:ro -v /work/wt-h64/tests/data/diagnosis_corpus/sixty_fourth_held_out/infra_docker_collect_writes_to_tmpfs_scratch_sized_by_container_template_below_rollouts_size/run:/work/wt-h64/tests/data/diagnosis_corpus/sixty_fourth_held_out/infra_docker_collect_writes_to_tmpfs_scratch_sized_by_container_template_below_rollouts_size/run -e PYTHONPATH=/work/wt-h64 -w /work/wt-h64/tests/data/diagnosis_corpus/sixty_fourth_held_out/infra_docker_collect_writes_to_tmpfs_scratch_sized_by_container_template_below_rollouts_size/run gym-pipeline/base:bookworm bash -c "\
+  /work/wt-h64/.venv/bin/python -m gym_pipeline.cli collect --inputs rollouts_materialized_inputs.jsonl --output /scratch/rollouts.jsonl --model-url http://127.0.0.1:45735/v1 --env string_match --concurrency 4; \
+  df -h /scratch; cp /scratch/rollouts* /work/wt-h64/tests/data/diagnosis_corpus/sixty_fourth_held_out/infra_docker_collect_writes_to_tmpfs_scratch_sized_by_container_template_below_rollouts_size/run/"
+/work/wt-h64/.venv/bin/gym-pipeline profile --inputs rollouts_materialized_inputs.jsonl --rollouts rollouts.jsonl
