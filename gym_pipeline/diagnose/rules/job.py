@@ -6,6 +6,7 @@ import itertools
 import re
 from pathlib import Path
 
+from gym_pipeline.diagnose.artifacts import FailureGroup
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import (
@@ -26,6 +27,7 @@ from gym_pipeline.diagnose.findings import (
 )
 from gym_pipeline.diagnose.launcher import MODEL_SERVER_STAGE, LauncherState, outcome, slurm_reason_name
 from gym_pipeline.diagnose.logs import LogHit
+from gym_pipeline.diagnose.open_files import SizedLimit, limit_below_concurrency
 from gym_pipeline.diagnose.origin import host_limit, layer_of_frame
 from gym_pipeline.diagnose.probes import HEAD_SERVER, MODEL, PORT, PORT_IN_USE, ProbeResult
 from gym_pipeline.diagnose.rules.nesting import nested_finding, nested_log_findings
@@ -516,6 +518,8 @@ def rule_host_limits(ev: Evidence) -> list[Finding]:
     if not groups:
         return []
     placement = host_limit(groups[0].text)
+    if placement.basis.startswith("EMFILE") and (sized := limit_below_concurrency(ev)):
+        return [_concurrency_above_the_open_files_limit(ev, groups, sized)]
     return [Finding(
         category=INFRA,
         failed_keys=keys_of(groups),
@@ -526,6 +530,27 @@ def rule_host_limits(ev: Evidence) -> list[Finding]:
               f"Affected: {affected(ev, groups)}.",
         fix=f"{placement.fix} Then collect the missing rollouts: {resume_command(ev)}.",
     )]
+
+
+def _concurrency_above_the_open_files_limit(ev: Evidence, groups: list[FailureGroup], sized: SizedLimit) -> Finding:
+    """Requests out of descriptors in a run whose own script set or printed an open-files limit below what its
+    concurrency needs: the run's sizing (throughput), not the machine."""
+    return Finding(
+        category=THROUGHPUT_RESOURCES,
+        failed_keys=keys_of(groups),
+        title=f"The collection ran {sized.concurrency} requests at once under an open-files limit of {sized.limit} "
+              f"({sized.where.where}): {plural(sum(g.count for g in groups), 'failed attempt')} out of file "
+              "descriptors",
+        evidence=[sized.where, *(g.first for g in groups[:2])],
+        cause=f"Each request in flight holds a socket, and the process holds its own files besides: "
+              f"--concurrency {sized.concurrency} needs more than the {sized.limit} descriptors `ulimit -n` allows "
+              f"({sized.where.where}), so the requests past the limit failed with EMFILE ({said(groups[0])}). "
+              f"Affected: {affected(ev, groups)}.",
+        fix=f"Size the two together: lower `--concurrency` below the limit (at most {max(1, sized.limit - 8)} here), "
+            f"or raise the limit for the job (`ulimit -n {max(1024, sized.concurrency * 4)}` where {sized.script} "
+            f"sets or reads it, or the node's `nofile` in limits.conf). Then collect the missing rollouts: "
+            f"{resume_command(ev)}.",
+    )
 
 
 def rule_model_endpoint_failures(ev: Evidence) -> list[Finding]:
