@@ -52,6 +52,8 @@
   Resources`) and the CI step's budget runs out. Asking for half the node each, both run at once.
 - A submit script that cancels last week's leftover job by name (`scancel --name=...`) after the sbatch of this week's
   job of the same name: it cancels its own job before it runs. Cancelling first, the job runs.
+- A model server run as a batch job of its own whose `--time=1` ends it while the eval still collects: model
+  serving, the server job's directive named. With `--time=5`, healthy.
 - A job whose time limit the admins cut while it ran (`scontrol update JobId=... TimeLimit=1`, ahead of a
   maintenance): infra, told by how long it ran against its `--time`. A job of one minute that sleeps 40 s of it
   before its work ran out of its own time: the sleep is named (throughput).
@@ -1062,6 +1064,45 @@ def test_a_submit_script_cancelling_leftover_jobs_by_name_after_its_sbatch_cance
                          "(weekly-eval): it cancelled its own job")
     assert [line.where for line in top.evidence] == ["submit.sh:5", "submit.sh:2", "eval.sbatch:2"]
     assert "(move line 5, `scancel --name=weekly-eval && echo 'cancelled leftovers'`, above line 2)" in top.fix
+
+
+@pytest.mark.parametrize("server_minutes", [1, 5])
+def test_a_model_server_job_ended_at_its_own_time_limit_mid_eval_is_named(tmp_path: Path, server_minutes: int) -> None:
+    """The model server runs as a job of its own with `--time=1` ("it only has to outlive the eval"); this week's
+    generations are slow, and Slurm cancels the server while the eval still collects: the rest of the requests find
+    no server (model serving, the server job's directive named). With `--time=5` the server outlives the eval."""
+    slurm_cluster()
+    environment = get_environment("string_match")
+    checkpoint = demo_checkpoints(tmp_path / "checkpoints", 1, ["string_match"])[0]
+    run = tmp_path / "run"
+    (run / "logs").mkdir(parents=True)
+    materialize_file(environment.dataset_path, run / "rollouts_materialized_inputs.jsonl",
+                     MaterializationSettings(1, environment.agent_name, limit=12))
+    port = free_loopback_port()
+    (run / "serve.sbatch").write_text(
+        f"#!/bin/bash\n#SBATCH --job-name=serve-policy\n#SBATCH --output={run}/logs/serve_%j.log\n"
+        f"#SBATCH --time={server_minutes}\n# the eval's model server: it only has to outlive the eval\n"
+        f"{' '.join(CLI)} serve-policy --port {port} --checkpoint {checkpoint} --latency-ms 8000\n")
+    (run / "submit.sh").write_text(
+        "#!/bin/bash\nSERVER=$(sbatch --parsable serve.sbatch)\necho \"submitted server job $SERVER\"\n"
+        f"until curl -sf http://127.0.0.1:{port}/v1/models >/dev/null; do sleep 1; done\n"
+        + _collect_line(port, 1) + "scancel $SERVER\n")
+    with (run / "logs" / "submit.log").open("w") as log:
+        subprocess.run(["bash", "submit.sh"], cwd=run, stdout=log, stderr=subprocess.STDOUT, timeout=600)
+    if server_minutes == 1:  # slurmstepd may append its line after the job has left the queue
+        assert wait_for(lambda: "DUE TO TIME LIMIT" in "".join(p.read_text() for p in run.glob("logs/serve_*.log")),
+                        60)
+
+    report = diagnose(run)
+
+    if server_minutes == 5:
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("model_serving", "model_server_job_ended_at_its_time_limit"), [
+        f.title for f in report.causes]
+    assert top.evidence[1].where == "serve.sbatch:4"
+    assert top.fix.startswith("Give the server job a `--time` longer than the whole eval in serve.sbatch (line 4)")
 
 
 @pytest.mark.parametrize("shortened", [True, False])

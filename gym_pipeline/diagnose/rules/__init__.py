@@ -46,6 +46,7 @@ from gym_pipeline.diagnose.rules.batch_folders import (
 from gym_pipeline.diagnose.rules.batch_script_format import rule_batch_script_with_windows_line_endings
 from gym_pipeline.diagnose.rules.batch_steps import rule_step_ended_with_its_batch_script
 from gym_pipeline.diagnose.rules.batch_time_limit import (
+    rule_model_server_job_ended_at_its_time_limit,
     rule_signal_before_the_limit_without_a_trap,
     rule_sleep_takes_the_time_limit,
     rule_step_ended_at_its_own_srun_time_limit,
@@ -480,6 +481,7 @@ RULES: tuple[Rule, ...] = (
     Rule(1, "mpi_plugin_the_cluster_cannot_load", rule_mpi_plugin_the_cluster_cannot_load),
     Rule(1, "request_beyond_every_node", rule_request_beyond_every_node),
     Rule(1, "step_ended_at_its_own_srun_time_limit", rule_step_ended_at_its_own_srun_time_limit),
+    Rule(1, "model_server_job_ended_at_its_time_limit", rule_model_server_job_ended_at_its_time_limit),
     Rule(1, "time_limit_shortened_while_it_ran", rule_time_limit_shortened_while_it_ran),
     Rule(1, "sleep_takes_the_time_limit", rule_sleep_takes_the_time_limit),
     Rule(1, "signal_before_the_limit_without_a_trap", rule_signal_before_the_limit_without_a_trap),

@@ -12,6 +12,11 @@ And a job cancelled "DUE TO TIME LIMIT" long before its `--time` ran out, with n
 the limit was cut while the job ran (the admins' `scontrol update JobId=... TimeLimit=...` ahead of a maintenance
 window): infra. How long it ran is told by the manifest's record of the first stage the job script runs.
 
+A model server run as a batch job of its own (`serve.sbatch` with `--time=1`, "it only has to outlive the eval"),
+cancelled at its limit while the eval job still sends it requests: the rest of the eval finds no server. The server
+job's time limit is the cause (model serving), told from the job log the time limit line is in, which the job's
+`--output` pattern names.
+
 A job cancelled at its limit whose script sleeps a good part of that limit before its work (`sleep 50` in a job of
 one minute, a warm-up kept from a GPU template where a model server loads its weights): the wait took the time the
 work needed, throughput/resources.
@@ -28,7 +33,8 @@ from datetime import UTC, datetime
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import Finding
-from gym_pipeline.diagnose.vocabulary import CONFIG, INFRA, THROUGHPUT_RESOURCES
+from gym_pipeline.diagnose.user_scripts import UserFile
+from gym_pipeline.diagnose.vocabulary import CONFIG, INFRA, MODEL_SERVING, THROUGHPUT_RESOURCES
 
 _DIRECTIVE_TIME = re.compile(r"^\s*#SBATCH\s+(?:--time[= ]|-t\s*)(?P<time>\S+)")
 _SHOWN_LIMIT = re.compile(r"\bTimeLimit=(?P<time>[\d:-]+)")
@@ -188,6 +194,56 @@ def rule_step_ended_at_its_own_srun_time_limit(ev: Evidence) -> list[Finding]:
     return []
 
 
+_OUTPUT_PATTERN = re.compile(r"^\s*#SBATCH\s+(?:--output|-o)[= ]\s*(?P<path>\S+)", re.M)
+_FILENAME_FIELD = re.compile(r"%[AajJxNu]")  # what sbatch fills in an --output file name
+
+
+def batch_script_of_log(ev: Evidence, log: str) -> UserFile | None:
+    """The batch script whose `#SBATCH --output` file name pattern (`logs/serve_%j.log`) names `log`, when one
+    does: which job wrote that log."""
+    name = log.rsplit("/", 1)[-1]
+    for file in ev.user_files:
+        for match in _OUTPUT_PATTERN.finditer(file.text):
+            parts = _FILENAME_FIELD.split(match["path"].rsplit("/", 1)[-1])
+            if re.fullmatch(r"[^/]*?".join(map(re.escape, parts)), name):
+                return file
+    return None
+
+
+# a batch script that runs a model server (the simulated policy, vLLM, SGLang, TGI, TensorRT-LLM)
+_STARTS_MODEL_SERVER = re.compile(r"\bserve-policy\b|\bvllm\s+serve\b|\bvllm\.entrypoints\b|\bsglang\.launch_server\b|"
+                                  r"\btext-generation-launcher\b|\btrtllm-serve\b")
+
+
+def rule_model_server_job_ended_at_its_time_limit(ev: Evidence) -> list[Finding]:
+    for limit in ev.hits("slurm_time_limit"):
+        script = batch_script_of_log(ev, limit.file)
+        if script is None or not _STARTS_MODEL_SERVER.search(script.text):
+            continue
+        lines = script.text.splitlines()
+        directive = next(((n, m["time"], line.strip()) for n, line in enumerate(lines, 1)
+                          if (m := _DIRECTIVE_TIME.match(line))), None)
+        if directive is None or not (ev.artifacts.missing_keys or ev.artifacts.failure_kinds):
+            continue
+        job, name = limit.groups.get("job") or "<job>", script.name.rsplit("/", 1)[-1]
+        return [Finding(
+            category=MODEL_SERVING,
+            title=f"Slurm ended the model server's job {job} at its own time limit (`--time={directive[1]}`, "
+                  f"{name}:{directive[0]}) while the eval still sent it requests",
+            evidence=[limit.evidence(), EvidenceLine(file=script.name, line=directive[0], text=directive[2])],
+            cause=f"{name} runs the model server as a job of its own, with `--time={directive[1]}` "
+                  f"({_minutes(directive[1]) or 0:g} min). Slurm cancelled it \"DUE TO TIME LIMIT\" before the eval "
+                  "was done, so every request after that found no server: the rollouts after it failed or are "
+                  "missing. The server's limit, not the eval job's, ended the run.",
+            fix=f"Give the server job a `--time` longer than the whole eval in {name} (line {directive[0]}), with room "
+                "for slower generations, and stop it when the eval is done (`scancel` of the server's job at the end "
+                "of the submit script) rather than by its limit; then start the server again and resume the "
+                "collection (`gym-pipeline collect ... --resume`).",
+            explains=frozenset({"slurm_time_limit"}),
+        )]
+    return []
+
+
 def rule_time_limit_shortened_while_it_ran(ev: Evidence) -> list[Finding]:
     limits = ev.hits("slurm_time_limit")
     started = ev.manifest.inputs_recorded
@@ -198,7 +254,8 @@ def rule_time_limit_shortened_while_it_ran(ev: Evidence) -> list[Finding]:
         return []  # a limit set by the run's own means, or shown at submission: the readings above
     # Slurm prints the cluster's local time; the manifest records UTC: read both as this machine's clock does
     ran_minutes = (datetime.fromisoformat(ended["when"]).astimezone(UTC) - began).total_seconds() / 60
-    for script in ev.user_files:
+    of_log = batch_script_of_log(ev, limits[0].file)  # the job that wrote the log, when its --output says
+    for script in [of_log] if of_log else ev.user_files:
         lines = script.text.splitlines()
         directive = next(((n, m["time"], line.strip()) for n, line in enumerate(lines, 1)
                           if (m := _DIRECTIVE_TIME.match(line))), None)
