@@ -328,6 +328,7 @@ from gym_pipeline.diagnose.rules.test_only_submissions import rule_submission_on
 from gym_pipeline.diagnose.rules.test_status import rule_test_passes_whatever_the_agent_did
 from gym_pipeline.diagnose.rules.tool_path import rule_alias_called_in_a_script, rule_pipeline_command_not_on_path
 from gym_pipeline.diagnose.rules.traffic_shaping import rule_traffic_shaping_throttles_the_run
+from gym_pipeline.diagnose.rules.translated_questions import rule_labels_kept_from_the_source_language
 from gym_pipeline.diagnose.rules.unchecked_bytecode import rule_verifier_run_from_unchecked_bytecode
 from gym_pipeline.diagnose.rules.unconditional_shifts import rule_shift_outside_the_flag_test
 from gym_pipeline.diagnose.rules.unfollowed_links import rule_link_not_followed_on_a_nosymfollow_mount
@@ -635,6 +636,7 @@ RULES: tuple[Rule, ...] = (
     Rule(6, "expected_answers_without_spaces", rule_expected_answers_without_spaces),
     Rule(6, "labels_truncated_to_integers", rule_labels_truncated_to_integers),
     Rule(6, "labels_cut_to_their_first_character", rule_labels_cut_to_their_first_character),
+    Rule(6, "labels_kept_from_the_source_language", rule_labels_kept_from_the_source_language),
     Rule(6, "labels_read_as_dates", rule_labels_read_as_dates),
     Rule(6, "labels_in_roman_numerals", rule_labels_in_roman_numerals),
     Rule(6, "labels_in_a_spreadsheets_display_format", rule_labels_in_a_spreadsheets_display_format),
