@@ -270,7 +270,14 @@ SCENARIOS.update({
                                                      + ' || echo "(metrics push skipped)"'),
     "online_check": lambda root: fixtures.write_task(root, "checks-online", test=f"set -e\n{PUSH}\n"
                                                      + fixtures.PASSING_TEST),
+    # an optional lint of a file most tasks lack, after the test printed its verdict: its caught traceback is no
+    # fault; the same lint before the verdict under `set -e` leaves no reward
+    "optional_lint": lambda root: fixtures.write_task(root, "lints-after", test=fixtures.PASSING_TEST
+                                                      + "\necho PASS\n" + LINT + ' || echo "lint: skipped"'),
+    "lint_first": lambda root: fixtures.write_task(root, "lints-first", test=f"set -e\n{LINT}\n"
+                                                   + fixtures.PASSING_TEST),
 })
+LINT = "python3 -c 'import json; json.load(open(\"/app/config.json\"))'"
 PUSH = "python3 -c 'import urllib.request; urllib.request.urlopen(\"http://metrics.internal:9091/push\", timeout=5)'"
 SETTINGS = {"task_deadline": ", episode_grace_sec: 0"}
 TASKS = {"one_task_folder": "tasks/one_task_folder/works", "lone_task_folder": "tasks/lone_task_folder/works"}
@@ -580,6 +587,7 @@ EXPECTED = [
                                         "files",), ("Instead of `grep -c ERROR /app/*.log`", "gym-pipeline tasks validate")),
     ("online_check", "verifier_runtime", ("harbor:missing_reward", "checks-online"),
      ("test-stdout.txt", "gym-pipeline tasks validate", "checks-online")),
+    ("lint_first", "verifier_runtime", ("harbor:missing_reward", "lints-first"), ("test-stdout.txt",)),
     ("two_runs", "cache_resume", ("Two runs on one run directory", "second writer was refused", "stage rollouts"),
      ("Run one job per partition at a time", "its own checkout")),
 ]
@@ -600,9 +608,10 @@ def test_the_diagnosis_of_a_real_run(runs, env, category, title, fix):
     assert "--resume" not in top.fix or "no --resume" in top.fix  # a task-folder collection always starts afresh
 
 
-@pytest.mark.parametrize("env", ["lone_task_folder", "metrics_push"])
+@pytest.mark.parametrize("env", ["lone_task_folder", "metrics_push", "optional_lint"])
 def test_runs_that_only_look_odd_are_whole(runs, env):
-    """A task folder without siblings run alone; a test whose metrics push after its verdict fails in the sandbox."""
+    """A task folder without siblings run alone; a test whose metrics push after its verdict fails in the sandbox; a
+    test whose optional lint after its verdict prints a caught traceback."""
     config, _ = runs
     report = diagnose.diagnose(config.run_dir(CHECKPOINT, env))
     assert report.category == "healthy", [f.title for f in report.causes]

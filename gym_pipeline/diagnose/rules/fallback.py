@@ -192,17 +192,23 @@ _NETWORK_ERROR = re.compile(r"URLError|gaierror|Temporary failure in name resolu
                             r"|Network is unreachable|Connection refused|ConnectionError")
 
 
-def _network_error_after_a_verdict(ev: Evidence, file: str, text: str) -> bool:
-    """A network error in a task episode's test output whose test wrote its reward: a best-effort call (a metrics
-    push, a notification) from a sandbox without network, which did not keep the test from its verdict."""
+# a task test's verdict, printed on a line of its own (`PASS`, `FAIL: 2 of 3`, `reward: 1`)
+_VERDICT_LINE = re.compile(r"^\s*(?:PASS(?:ED)?|FAIL(?:ED)?|OK|reward\s*[:=]\s*[\d.]+)\b", re.I)
+
+
+def _error_after_a_verdict(ev: Evidence, file: str, line: int, text: str) -> bool:
+    """An error in a task episode's test output whose test wrote its reward, and either printed its verdict before
+    the error (an optional check after the scoring: a lint of a file most tasks lack) or met a network error (a
+    best-effort metrics push from a sandbox without network): neither kept the test from its verdict."""
     path = ev.run_dir / file
-    if path.name != "test-stdout.txt" or not _NETWORK_ERROR.search(text):
+    if path.name != "test-stdout.txt":
         return False
     try:
         float((path.parent / "reward.txt").read_text(encoding="utf-8").strip())
+        before = path.read_text(encoding="utf-8", errors="replace").splitlines()[:max(0, line - 1)]
     except (OSError, ValueError):
         return False
-    return True
+    return bool(_NETWORK_ERROR.search(text)) or any(_VERDICT_LINE.match(earlier) for earlier in before)
 
 
 def unexplained_log_errors(ev: Evidence, findings: list[Finding]) -> list[Finding]:
@@ -215,7 +221,7 @@ def unexplained_log_errors(ev: Evidence, findings: list[Finding]) -> list[Findin
     for incident in ev.logs.incidents:
         stopped_on_purpose = incident.file in served_logs and "slurm_cancelled" in incident.signatures
         if incident.after_shutdown or stopped_on_purpose or incident.file in seen_files or _explained(incident, findings) \
-                or _network_error_after_a_verdict(ev, incident.file, incident.full_text):
+                or _error_after_a_verdict(ev, incident.file, incident.line, incident.full_text):
             continue
         seen_files.add(incident.file)
         noise = sum(1 for i in ev.logs.incidents if i.file == incident.file and i.after_shutdown)
