@@ -10,7 +10,8 @@
   directive's value beats the MODEL_URL the submitting shell exports, and the rollouts are the old model's. With
   `--export=ALL`, the job takes the exported URL.
 - A job array numbered from 1 over shard files `split -d` numbered from 0: shard 0 is never run, and the last task
-  finds no file. Numbering the array as the files are is no finding.
+  finds no file; a range with a step (`0-2:2`, from a sweep template) never runs shard 1. Numbering the array as the
+  files are is no finding.
 - A collection whose concurrency is the job's `--cpus-per-task` (1): it runs one request at a time against a slow
   server until the job's time limit ends it. The time limit is what followed; the serial collection is the cause,
   and the fix names where its concurrency came from.
@@ -341,6 +342,17 @@ def test_a_job_array_numbered_from_one_over_shards_numbered_from_zero_leaves_one
     assert top.title == ("shards.sbatch runs array tasks 1-3, but the files its tasks read are numbered 0-2: 0 never "
                          "ran, 3 found no file")
     assert "`#SBATCH --array=0-2`" in top.fix
+
+
+def test_a_job_array_range_with_a_step_kept_from_a_sweep_template_leaves_every_other_shard_out(tmp_path: Path) -> None:
+    run = _array_over_split_shards(tmp_path, "0-2:2")
+    assert not (run / "results" / "shard_1").exists() and (run / "results" / "shard_2").is_dir()
+
+    top = diagnose(run).causes[0]
+
+    assert (top.category, top.id) == ("config", "array_ids_not_the_files_numbers")
+    assert top.title == "shards.sbatch runs array tasks 0-2:2, but the files its tasks read are numbered 0-2: 1 never ran"
+    assert "`#SBATCH --array=0-2` (drop the step `:2`" in top.fix
 
 
 def test_a_job_array_numbered_as_its_shards_is_no_finding(tmp_path: Path) -> None:

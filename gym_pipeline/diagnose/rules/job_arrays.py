@@ -2,7 +2,8 @@
 
 `split -d` and Python number shards from 0; `#SBATCH --array=1-4` numbers array tasks from 1. A job script that reads
 `shards/shard_$SLURM_ARRAY_TASK_ID.jsonl` then never reads shard_0, and its last task finds no shard_4: one shard is
-silently left out, and the job's exit says little (one task of four failed).
+silently left out, and the job's exit says little (one task of four failed). A range with a step kept from a sweep
+template (`--array=0-6:2` over seeds 0, 2, 4, 6) runs every other shard: the odd ones never run, and nothing fails.
 """
 
 from __future__ import annotations
@@ -16,27 +17,30 @@ from gym_pipeline.diagnose.findings import Finding
 from gym_pipeline.diagnose.user_scripts import UserFile, assignment_of
 from gym_pipeline.diagnose.vocabulary import CONFIG
 
-_ARRAY = re.compile(r"^\s*#SBATCH\s+(?:--array[= ]|-a\s*)(?P<first>\d+)-(?P<last>\d+)(?:%\d+)?\s*(?:#.*)?$")
+_ARRAY = re.compile(r"^\s*#SBATCH\s+(?:--array[= ]|-a\s*)(?P<first>\d+)-(?P<last>\d+)(?::(?P<step>\d+))?(?:%\d+)?\s*"
+                    r"(?:#.*)?$")
 _PATH_WITH = r"(?P<path>[\w./-]*\$\{{?{name}\}}?[\w.-]*)"
 MAX_IDS = 10_000  # array tasks compared, at most
 
 
-def _task_id_names(file: UserFile) -> list[str]:
-    """SLURM_ARRAY_TASK_ID and the variables the script copies it into (`SHARD=$SLURM_ARRAY_TASK_ID`)."""
-    names = ["SLURM_ARRAY_TASK_ID"]
-    for match in re.finditer(r"^\s*(?:export\s+)?(?P<name>[A-Za-z_]\w*)=\"?\$\{?SLURM_ARRAY_TASK_ID\}?\"?\s*$",
-                             file.text, re.M):
-        names.append(match["name"])
+def _task_id_names(file: UserFile) -> list[tuple[str, str, str]]:
+    """(name, text before, text after) of SLURM_ARRAY_TASK_ID and the variables the script builds from it
+    (`SHARD=$SLURM_ARRAY_TASK_ID`, `SHARD=shard_${SLURM_ARRAY_TASK_ID}`: `$SHARD` is then `shard_<id>`)."""
+    names = [("SLURM_ARRAY_TASK_ID", "", "")]
+    for match in re.finditer(r"^\s*(?:export\s+)?(?P<name>[A-Za-z_]\w*)=\"?(?P<before>[\w.-]*)\$\{?SLURM_ARRAY_TASK_ID\}?"
+                             r"(?P<after>[\w.-]*)\"?\s*(?:#.*)?$", file.text, re.M):
+        names.append((match["name"], match["before"], match["after"]))
     return names
 
 
-def _numbers_on_disk(ev: Evidence, path: str, name: str) -> tuple[set[int], str] | None:
-    """The numbers the files named by `path` (with `$name` for the task id) have in the run folder, found by the
-    file name's pattern anywhere below it (a bounded walk); and one such file."""
+def _numbers_on_disk(ev: Evidence, path: str, name: str, before: str = "", after: str = "") -> tuple[set[int], str] | None:
+    """The numbers the files named by `path` (with `$name` for `before`, the task id, `after`) have in the run folder,
+    found by the file name's pattern anywhere below it (a bounded walk); and one such file."""
     file_name = path.rsplit("/", 1)[-1]
     parts = re.split(rf"\$\{{?{re.escape(name)}\}}?", file_name)
     if len(parts) != 2:
         return None
+    parts = [parts[0] + before, after + parts[1]]
     pattern = re.compile("^" + re.escape(parts[0]) + r"(\d+)" + re.escape(parts[1]) + "$")
     numbers, example = set(), ""
     for candidate in itertools.islice(ev.run_dir.rglob(f"{parts[0]}*{parts[1]}"), MAX_IDS):
@@ -55,14 +59,17 @@ def rule_array_ids_not_the_files_numbers(ev: Evidence) -> list[Finding]:
         if array is None:
             continue
         array_line, span = array
-        first, last = int(span["first"]), int(span["last"])
-        if last - first > MAX_IDS:
+        first, last, step = int(span["first"]), int(span["last"]), int(span["step"] or 1)
+        if last - first > MAX_IDS or step < 1:
             continue
-        ids = set(range(first, last + 1))
-        for name in _task_id_names(file):
+        ids = set(range(first, last + 1, step))
+        written = f"{first}-{last}" + (f":{step}" if step > 1 else "")
+        for name, before, after in _task_id_names(file):
             for number, line in enumerate(lines, 1):
+                if re.match(rf"^\s*(?:export\s+)?{re.escape(name)}=", line):
+                    continue  # the variable's own assignment: what it names is read where it is used
                 for used in re.finditer(_PATH_WITH.format(name=re.escape(name)), line):
-                    on_disk = _numbers_on_disk(ev, used["path"], name)
+                    on_disk = _numbers_on_disk(ev, used["path"], name, before, after)
                     if on_disk is None or on_disk[0] == ids:
                         continue
                     numbers, example = on_disk
@@ -73,7 +80,7 @@ def rule_array_ids_not_the_files_numbers(ev: Evidence) -> list[Finding]:
                     assigned = assignment_of([file], name) if name != "SLURM_ARRAY_TASK_ID" else None
                     return [Finding(
                         category=CONFIG,
-                        title=f"{file.name} runs array tasks {first}-{last}, but the files its tasks read are numbered "
+                        title=f"{file.name} runs array tasks {written}, but the files its tasks read are numbered "
                               f"{meant}: {', '.join(map(str, missed))} never ran"
                               + (f", {', '.join(map(str, absent))} found no file" if absent else ""),
                         evidence=[EvidenceLine(file=file.name, line=array_line, text=lines[array_line - 1].strip()),
@@ -82,12 +89,14 @@ def rule_array_ids_not_the_files_numbers(ev: Evidence) -> list[Finding]:
                                   EvidenceLine(file=file.name, line=number, text=line.strip()),
                                   EvidenceLine(file=example, text=f"numbered {meant} in the run folder")],
                         cause=f"Each array task reads `{used['path']}` with its SLURM_ARRAY_TASK_ID, and `--array="
-                              f"{first}-{last}` gives ids {first} to {last} while the files are numbered {meant}: "
+                              f"{written}` gives ids {', '.join(map(str, sorted(ids)))} while the files are numbered "
+                              f"{meant}: "
                               f"{', '.join(map(str, missed))} never ran"
                               + (f", and task {', '.join(map(str, absent))} found no file" if absent else "")
                               + ". The results hold fewer shards than the data, without an error that stops the job.",
-                        fix=f"In {file.name}, number the array as the files are: `#SBATCH --array={meant}` (or read the "
-                            f"file of SLURM_ARRAY_TASK_ID minus {first - min(numbers)}); then run the shards that were "
-                            f"left out ({', '.join(map(str, missed))}) and profile.",
+                        fix=f"In {file.name}, number the array as the files are: `#SBATCH --array={meant}` "
+                            + (f"(drop the step `:{step}`, kept from a sweep template: it runs one id in {step})"
+                               if step > 1 else f"(or read the file of SLURM_ARRAY_TASK_ID minus {first - min(numbers)})")
+                            + f"; then run the shards that were left out ({', '.join(map(str, missed))}) and profile.",
                     )]
     return []
