@@ -215,11 +215,14 @@ _STARTS_MODEL_SERVER = re.compile(r"\bserve-policy\b|\bvllm\s+serve\b|\bvllm\.en
                                   r"\btext-generation-launcher\b|\btrtllm-serve\b")
 
 
+_COLLECTS = re.compile(r"\bcollect\b|\bgym\s+eval\s+run\b|\bng_collect_rollouts\b")
+
+
 def rule_model_server_job_ended_at_its_time_limit(ev: Evidence) -> list[Finding]:
     for limit in ev.hits("slurm_time_limit"):
         script = batch_script_of_log(ev, limit.file)
-        if script is None or not _STARTS_MODEL_SERVER.search(script.text):
-            continue
+        if script is None or not _STARTS_MODEL_SERVER.search(script.text) or _COLLECTS.search(script.text):
+            continue  # not a server's own job: a job that also collects ran out of its own time
         lines = script.text.splitlines()
         directive = next(((n, m["time"], line.strip()) for n, line in enumerate(lines, 1)
                           if (m := _DIRECTIVE_TIME.match(line))), None)
