@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from launcher_support import docker_engine
-from script_support import CLI, MATERIALIZE, run_eval_script, string_match_run
+from script_support import CLI, MATERIALIZE, run_eval_script, run_scripts, string_match_run
 
 from gym_pipeline.diagnose import diagnose
 from gym_pipeline.host import free_loopback_port
@@ -56,3 +56,30 @@ def test_a_server_on_its_containers_loopback_behind_a_published_port_is_named(tm
     assert top.title == (f"The model server listens on its container's own loopback (http://127.0.0.1:8000/v1): the "
                          f"port serve.sh:3 publishes, {port}, reaches nothing")
     assert "`--host 0.0.0.0`" in top.fix and f"`-p 127.0.0.1:{port}:8000`" in top.fix
+
+
+@pytest.mark.parametrize("network", ["", "--network host "], ids=["own_network", "host_network"])
+def test_a_collection_in_a_container_asking_for_the_model_at_its_own_loopback_is_named(tmp_path: Path,
+                                                                                      network: str) -> None:
+    """The collection moved into a container by the platform's run template, which sets no network: 127.0.0.1 there
+    is the container's own loopback, and the model server on the node is refused. On the node's network, healthy."""
+    docker_engine()
+    run_dir = tmp_path / "run"
+    mounts = " ".join(f"-v {path}:{path}:ro" for path in dict.fromkeys(
+        [Path(sys.prefix).resolve(), Path(sys.base_prefix).resolve(), PROJECT]))
+    run = run_scripts(tmp_path, [
+        MATERIALIZE + "# the collection in the eval container (platform run template)\n"
+        f"docker run --rm {network}{mounts} -v {run_dir}:{run_dir} -w {run_dir} -e PYTHONPATH={PROJECT} "
+        f"{DEFAULT_IMAGE} \\\n  {CLI} collect --inputs rollouts_materialized_inputs.jsonl --output rollouts.jsonl "
+        "--model-url URL --env string_match --concurrency 4\n"])
+    assert (run / "rollouts.jsonl").is_file() == bool(network)  # the container really could not reach the server
+
+    report = diagnose(run)
+
+    if network:
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("infra", "client_container_on_its_own_loopback"), top.title
+    assert top.evidence[1].where == "run_eval.sh:4"
+    assert top.fix.startswith("Run the container with `--network host` in run_eval.sh (line 4)")
