@@ -1,0 +1,7 @@
+#!/bin/bash
+# weekly eval; collect runs in the eval container (platform run template: metrics port)
+cd /work/wt-h67/tests/data/diagnosis_corpus/sixty_seventh_held_out/healthy_docker_collect_container_template_publishes_port_that_host_network_discards_with_warning/run
+/work/wt-h67/.venv/bin/gym-pipeline materialize --input string_match.jsonl --num-repeats 3 --agent string_match_simple_agent --output rollouts_materialized_inputs.jsonl
+docker run --rm --name h67-collect-56569 -p 9400:9400 --network host -v /root/.pyenv/versions/3.11.7:/root/.pyenv/versions/3.11.7:ro -v /work/wt-h67/.venv:/work/wt-h67/.venv:ro -v /work/main/.venv:/work/main/.venv:ro -v /work/wt-h67:/work/wt-h67:ro -v /work/wt-h67/tests/data/diagnosis_corpus/sixty_seventh_held_out/healthy_docker_collect_container_template_publishes_port_that_host_network_discards_with_warning/run:/work/wt-h67/tests/data/diagnosis_corpus/sixty_seventh_held_out/healthy_docker_collect_container_template_publishes_port_that_host_network_discards_with_warning/run -e PYTHONPATH=/work/wt-h67 -w /work/wt-h67/tests/data/diagnosis_corpus/sixty_seventh_held_out/healthy_docker_collect_container_template_publishes_port_that_host_network_discards_with_warning/run gym-pipeline/base:bookworm \
+  /work/wt-h67/.venv/bin/python -m gym_pipeline.cli collect --inputs rollouts_materialized_inputs.jsonl --output rollouts.jsonl --model-url http://127.0.0.1:41193/v1 --env string_match --concurrency 4
+/work/wt-h67/.venv/bin/gym-pipeline profile --inputs rollouts_materialized_inputs.jsonl --rollouts rollouts.jsonl

@@ -1,0 +1,17 @@
+#!/bin/bash
+# Writes 1 to /logs/verifier/reward.txt when the task is done, else 0.
+cd /app
+if test "$(cat /app/hello.txt 2>/dev/null)" = "Hello, Gym!"; then
+  echo "PASS"
+  echo 1 > /logs/verifier/reward.txt
+else
+  echo "FAIL"
+  echo 0 > /logs/verifier/reward.txt
+fi
+
+# negative control (not scored): the check above must reject an empty result, or it proves nothing
+if test "$(printf '' | tr -d '[:space:]')" = "__never__"; then
+  echo "negative control: PASS on an empty result - the check is broken!"
+else
+  echo "negative control: FAIL on an empty result (as it must)"
+fi
