@@ -108,6 +108,7 @@ from gym_pipeline.diagnose.rules.data_rows import (
 )
 from gym_pipeline.diagnose.rules.data_subsets import rule_data_subset_left_in_the_script
 from gym_pipeline.diagnose.rules.dated_paths import rule_dated_path_computed_again
+from gym_pipeline.diagnose.rules.deployed_checkpoints import rule_deployed_checkpoint_not_the_one_served
 from gym_pipeline.diagnose.rules.deployed_copies import rule_package_imported_from_a_stale_deployed_copy
 from gym_pipeline.diagnose.rules.directory_links import rule_folder_link_followed_instead_of_replaced
 from gym_pipeline.diagnose.rules.docker_names import rule_container_name_held_by_an_earlier_run
@@ -550,6 +551,7 @@ RULES: tuple[Rule, ...] = (
     Rule(2, "checkpoint_of_another_experiment_served", rule_checkpoint_of_another_experiment_served),
     Rule(2, "replicas_of_other_checkpoints", rule_replicas_of_other_checkpoints),
     Rule(2, "servers_given_one_ready_file", rule_servers_given_one_ready_file),
+    Rule(2, "deployed_checkpoint_not_the_one_served", rule_deployed_checkpoint_not_the_one_served),
     Rule(2, "model_url_pinned_to_an_older_server", rule_model_url_pinned_to_an_older_server),
     Rule(2, "gateway_forwards_to_an_older_checkpoint", rule_gateway_forwards_to_an_older_checkpoint),
     Rule(2, "share_sent_to_a_server_of_another_checkpoint", rule_share_sent_to_a_server_of_another_checkpoint),
