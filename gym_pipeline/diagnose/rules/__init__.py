@@ -308,6 +308,7 @@ from gym_pipeline.diagnose.rules.source_columns import rule_labels_from_another_
 from gym_pipeline.diagnose.rules.sourced_files import rule_settings_sourced_from_path
 from gym_pipeline.diagnose.rules.staged_copies import rule_inputs_from_a_copy_staged_before_a_fix
 from gym_pipeline.diagnose.rules.stale_bytecode import rule_module_run_from_stale_bytecode
+from gym_pipeline.diagnose.rules.stale_tasks import rule_tasks_older_than_their_source
 from gym_pipeline.diagnose.rules.stored_replies import rule_replies_from_an_earlier_run
 from gym_pipeline.diagnose.rules.strict_mode import (
     rule_arithmetic_zero_stopped_a_strict_script,
@@ -611,6 +612,7 @@ RULES: tuple[Rule, ...] = (
     Rule(5, "rows_of_another_format", rule_rows_of_another_format),
     Rule(5, "crossed_environments", rule_crossed_environments),
     Rule(5, "verifier_refuses_row_values", rule_verifier_refuses_row_values),
+    Rule(5, "tasks_older_than_their_source", rule_tasks_older_than_their_source),
     Rule(5, "known_problems", known_problems(5)),
     Rule(6, "rollouts_written_elsewhere", rule_rollouts_written_elsewhere),
     Rule(6, "collection_backgrounded_before_its_profile", rule_collection_backgrounded_before_its_profile),

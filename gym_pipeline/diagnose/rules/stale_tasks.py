@@ -1,0 +1,176 @@
+"""Step 5: tasks whose labels are older than the source table beside them: a cache of the data preparation.
+
+A prep step that converts the labelling team's sheet (questions.csv, quiz.jsonl) into tasks often keeps its result
+to save time: a shelve or a folder keyed by the sheet's path, a fingerprint of its first kilobyte, a task store that
+`INSERT OR IGNORE`s questions it already holds. The sheet is fixed (a label corrected, questions added), the key does
+not change, and the tasks keep last week's labels: the model's right answers to the fixed questions score 0, and
+every command exits 0. Named when the run folder holds a source table that the run's scripts read, whose rows give
+some of the tasks' questions another label (a few only: a prep that transforms every label is a data fault, not a
+cache); an older copy of the sheet kept beside it is no source.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from pathlib import Path
+
+import orjson
+
+from gym_pipeline.diagnose.evidence import Evidence
+from gym_pipeline.diagnose.evidence_line import EvidenceLine, excerpt
+from gym_pipeline.diagnose.findings import Finding, plural
+from gym_pipeline.diagnose.jsonl_rows import readable_rows
+from gym_pipeline.diagnose.user_scripts import SCRIPT_SUFFIXES, lines_matching
+from gym_pipeline.diagnose.vocabulary import CACHE_RESUME
+
+_MAX_TASKS = 5000
+_MAX_SOURCE_BYTES = 16 << 20
+_MIN_QUESTION = 12  # characters of a source value taken for a question
+_MAX_LABEL = 60
+# what keeps a prep step's earlier result: a cache, a fingerprint of part of the file, a store that ignores rows it has
+_KEEPS = re.compile(r"\bshelve\b|\bcache\b|INSERT\s+OR\s+IGNORE|ON\s+CONFLICT\s+DO\s+NOTHING|\bhead\s+-c\s*\d+[^\n]*"
+                    r"(?:md5|sha\w*)sum|\bpickle\b|\blru_cache\b", re.I)
+
+
+def _task_rows(ev: Evidence) -> list[tuple[int, str, str]]:
+    """(line, question text, label) of the materialized tasks, once per task."""
+    path = ev.artifacts.materialized.path
+    if path is None:
+        return []
+    seen, tasks = set(), []
+    for number, row in readable_rows(path, _MAX_TASKS):
+        params, label = row.get("responses_create_params"), row.get("expected_answer")
+        if not isinstance(params, dict) or not isinstance(label, str) or row.get("_ng_task_index") in seen:
+            continue
+        seen.add(row.get("_ng_task_index"))
+        text = " ".join(_texts(params.get("input")))
+        if text:
+            tasks.append((number, text, label))
+    return tasks
+
+
+def _texts(value) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, list):
+        return [text for part in value for text in _texts(part)]
+    if isinstance(value, dict):
+        return [text for name in ("text", "content") if name in value for text in _texts(value[name])]
+    return []
+
+
+def _source_rows(path: Path) -> list[tuple[int, dict[str, list[str]]]] | None:
+    """(line, field -> its text values: one, or a list's) of each row of a CSV, TSV or JSONL table; None when it is
+    no such table."""
+    try:
+        if path.stat().st_size > _MAX_SOURCE_BYTES:
+            return None
+        text = path.read_text(encoding="utf-8-sig", errors="replace")
+    except OSError:
+        return None
+    if path.suffix == ".jsonl":
+        rows = []
+        for number, line in enumerate(text.splitlines(), 1):
+            try:
+                row = orjson.loads(line)
+            except orjson.JSONDecodeError:
+                continue
+            if isinstance(row, dict) and "responses_create_params" not in row:  # a sheet, not tasks
+                rows.append((number, {k: [str(x) for x in (v if isinstance(v, list) else [v])
+                                          if isinstance(x, str | int | float)] for k, v in row.items()}))
+        return rows
+    if path.suffix in (".csv", ".tsv"):
+        reader = csv.DictReader(io.StringIO(text), delimiter="\t" if path.suffix == ".tsv" else ",")
+        return [(reader.line_num, {k: [v] for k, v in row.items() if isinstance(k, str) and isinstance(v, str)})
+                for row in reader]
+    return None
+
+
+_LABEL_FIELD = re.compile(r"answer|label|target|gold|solution|expected", re.I)
+
+
+def _labels_of(row: dict[str, list[str]], questions: list[str]) -> list[str]:
+    """The row's labels: its answer-like fields' values, else its short values that are neither the question nor an
+    id."""
+    named = [value for name, values in row.items() if _LABEL_FIELD.search(name) for value in values if value.strip()]
+    return named or [value for name, values in row.items() if not re.search(r"(?:^|_)id$", name, re.I)
+                     for value in values if value not in questions and 0 < len(value) <= _MAX_LABEL]
+
+
+def _same(a: str, b: str) -> bool:
+    """Alike but for case, spaces and punctuation: what a prep's normalising does, not another label."""
+    def norm(text: str) -> str:
+        return re.sub(r"[\W_]+", "", text).casefold()
+    return norm(a) == norm(b) or (bool(norm(a)) and bool(norm(b)) and (norm(a) in norm(b) or norm(b) in norm(a)))
+
+
+def _read_by_the_prep(ev: Evidence, name: str) -> bool:
+    """Whether a script of the run reads the table `name` (not only copies it onto another name: an older sheet
+    kept beside the current one is no source of the tasks)."""
+    named = re.compile(rf"(?<![\w.-]){re.escape(name)}(?![\w.-])")
+    return any(not re.match(r"^\s*(?:cp|mv|ln|rsync|install)\b", line) and not line.lstrip().startswith("#")
+               for _, _, line, _ in lines_matching(ev.user_files, named, SCRIPT_SUFFIXES | {".py"}))
+
+
+def rule_tasks_older_than_their_source(ev: Evidence) -> list[Finding]:
+    if ev.run_dir is None or not ev.run_dir.is_dir() or not (tasks := _task_rows(ev)):
+        return []
+    for path in sorted(p for suffix in ("*.csv", "*.tsv", "*.jsonl") for p in ev.run_dir.glob(suffix)
+                       if _read_by_the_prep(ev, p.name)):
+        rows = _source_rows(path)
+        if not rows:
+            continue
+        matched, relabelled, asked = 0, [], set()
+        for number, row in rows:
+            questions = [v for values in row.values() for v in values if len(v) >= _MIN_QUESTION]
+            task = next((t for t in tasks for q in questions if q in t[1]), None)
+            if task is None:
+                continue
+            matched += 1
+            asked.add(task[0])
+            labels = _labels_of(row, questions)
+            if labels and not any(_same(task[2], label) for label in labels):
+                relabelled.append((task, number, labels[0]))
+        missing = sum(1 for _, row in rows if any(len(v) >= _MIN_QUESTION for vs in row.values() for v in vs)) - matched
+        if not matched or not relabelled or len(relabelled) * 2 > matched:
+            continue
+        return [_finding(ev, path, relabelled, matched, max(0, missing))]
+    return []
+
+
+def _finding(ev: Evidence, path: Path, relabelled: list, matched: int, missing: int) -> Finding:
+    (task_line, question, label), number, fixed = relabelled[0]
+    source, materialized = ev.rel(path), ev.rel(ev.artifacts.materialized.path)
+    keeping = [(file, line_number, line) for file, line_number, line, _ in
+               lines_matching(ev.user_files, _KEEPS, SCRIPT_SUFFIXES | {".py"})
+               if not line.lstrip().startswith(("#", '"', "'")) and not re.match(r"^[A-Z][a-z]+ [a-z]", line.strip())]
+    keeper = keeping[0] if keeping else None  # a line of code, not of the script's description
+    store = next((m[1] for m in re.finditer(r"[\"'\s(](\.[\w-]*cache[\w./-]*|[\w.-]+\.(?:db|sqlite3?))\b",
+                                            keeper[0].text)), None) if keeper else None
+    added = f", and {plural(missing, 'question')} of it {'is' if missing == 1 else 'are'} in no task" if missing else ""
+    return Finding(
+        category=CACHE_RESUME,
+        title=f"{source} labels {plural(len(relabelled), 'question')} of the tasks otherwise than the tasks do "
+              f"(`{excerpt(question, 50)}`: {fixed!r} in {source}, {label!r} in the tasks){added}: the tasks are "
+              "older than their source",
+        evidence=[EvidenceLine(file=materialized, line=task_line, text=f"expected_answer: {label}"),
+                  EvidenceLine(file=source, line=number, text=f"label: {fixed}"),
+                  *([EvidenceLine(file=keeper[0].name, line=keeper[1], text=keeper[2].strip())] if keeper else [])],
+        cause=f"Of the {matched} questions of {source} that the tasks ask, {len(relabelled)} carry another label in "
+              f"the tasks{added}: the tasks were made from an earlier version of {source}, and the preparation kept "
+              "its earlier result"
+              + (f" ({keeper[0].name}:{keeper[1]} `{keeper[2].strip()}`)" if keeper else "")
+              + " instead of converting the fixed sheet. The model's right answers to those questions score 0 against "
+              "the old labels; every command exits 0.",
+        fix=(f"The preparation keeps its earlier result ({keeper[0].name}:{keeper[1]} `{keeper[2].strip()}`"
+             + (f", in {store}" if store else "") + "): "
+             + ("replace the rows it already holds instead of ignoring them (`INSERT OR REPLACE`, or `ON CONFLICT "
+                "... DO UPDATE`)" if re.search(r"IGNORE|DO\s+NOTHING", keeper[2], re.I) else
+                f"make its cache key the whole content of {source} (a hash of the full file: a key of its name, or a "
+                "fingerprint of part of it, misses the fixed rows), or clear the cache"
+                + (f" (`rm -rf {store}`)" if store else ""))
+             if keeper else f"Build the tasks again from the current {source}")
+            + "; then prepare the tasks, materialize, collect and profile again.",
+    )

@@ -1,0 +1,89 @@
+"""A prep step that converts the labelling team's sheet (questions.csv) into tasks and keeps its result, run for real
+two weeks in a row: the sheet is fixed (a label corrected, a question added), and the kept result is served again,
+so the model's right answer to the fixed question scores 0. The diagnosis names the sheet's row, the task's old
+label and the line that keeps the result (cache/resume). Keyed on the sheet's content (or replacing stored rows),
+the tasks follow the sheet: healthy."""
+
+import csv
+import io
+from pathlib import Path
+
+import pytest
+from script_support import CLI, materialize_line, run_scripts
+
+from gym_pipeline.diagnose import diagnose
+
+QUESTIONS = [("What is the capital of Australia?", "Canberra"), ("How many sides does a hexagon have?", "6"),
+             ("Which planet is known as the Red Planet?", "Mars"), ("What is the chemical symbol for gold?", "Au")]
+LAST_WEEK = [("What is the capital of Australia?", "Sydney"), *QUESTIONS[1:3]]  # one wrong label, one question fewer
+SHELVE_PREP = '''"""prep.py: questions.csv -> tasks.jsonl; parsed sheets are kept in .prep_cache"""
+import csv, hashlib, json, shelve
+
+SHEET = "questions.csv"
+KEY = {key}
+with shelve.open(".prep_cache") as cache:
+    if KEY not in cache:
+        cache[KEY] = list(csv.DictReader(open(SHEET, newline="")))
+    rows = cache[KEY]
+with open("tasks.jsonl", "w") as out:
+    for row in rows:
+        out.write(json.dumps({{"responses_create_params": {{"input": [{{"role": "user", "content":
+            row["question"] + " End your response with 'Final answer: <answer>'."}}]}},
+            "expected_answer": row["answer"]}}) + "\\n")
+'''
+STORE_PREP = '''"""prep.py: merge questions.csv into the task store tasks.db, then export tasks.jsonl"""
+import csv, json, sqlite3
+
+db = sqlite3.connect("tasks.db")
+db.execute("CREATE TABLE IF NOT EXISTS tasks (question TEXT PRIMARY KEY, answer TEXT)")
+rows = list(csv.DictReader(open("questions.csv", newline="")))
+db.executemany("{insert}", [(r["question"], r["answer"]) for r in rows])
+db.commit()
+with open("tasks.jsonl", "w") as out:
+    for question, answer in db.execute("SELECT question, answer FROM tasks"):
+        out.write(json.dumps({{"responses_create_params": {{"input": [{{"role": "user", "content":
+            question + " End your response with 'Final answer: <answer>'."}}]}}, "expected_answer": answer}}) + "\\n")
+'''
+PREPS = {
+    "shelve_by_path": SHELVE_PREP.format(key="SHEET"),
+    "shelve_by_content": SHELVE_PREP.format(key="hashlib.sha256(open(SHEET, 'rb').read()).hexdigest()"),
+    "insert_or_ignore": STORE_PREP.format(insert="INSERT OR IGNORE INTO tasks VALUES (?, ?)"),
+    "on_conflict_update": STORE_PREP.format(
+        insert="INSERT INTO tasks VALUES (?, ?) ON CONFLICT(question) DO UPDATE SET answer = excluded.answer"),
+}
+
+
+def _sheet(rows: list[tuple[str, str]]) -> str:
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\n").writerows([("question", "answer"), *rows])
+    return out.getvalue()
+
+
+def _task(question: str, answer: str) -> dict:
+    return {"responses_create_params": {"input": [{"role": "user", "content": question + " End your response with "
+                                                   "'Final answer: <answer>'."}]}, "expected_answer": answer}
+
+
+@pytest.mark.parametrize("prep", list(PREPS))
+def test_tasks_kept_from_last_weeks_sheet_are_named_with_the_line_that_keeps_them(tmp_path: Path, prep: str):
+    evaluate = (materialize_line(2, "tasks.jsonl")
+                + f"{CLI} collect --inputs rollouts_materialized_inputs.jsonl --output rollouts.jsonl --model-url URL "
+                "--env string_match --concurrency 4\n"
+                f"{CLI} profile --inputs rollouts_materialized_inputs.jsonl --rollouts rollouts.jsonl\n")
+    run = run_scripts(tmp_path, ["cp last_week.csv questions.csv\npython3 prep.py\n",
+                                 "cp this_week.csv questions.csv\npython3 prep.py\n" + evaluate],
+                      rows=[_task(*row) for row in QUESTIONS],  # the policy knows the right answers
+                      files={"prep.py": PREPS[prep], "last_week.csv": _sheet(LAST_WEEK), "this_week.csv": _sheet(QUESTIONS)})
+    kept = prep in ("shelve_by_path", "insert_or_ignore")
+    assert ('"Sydney"' in (run / "tasks.jsonl").read_text()) == kept  # the old label really stayed
+
+    report = diagnose(run)
+
+    if not kept:
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("cache_resume", "tasks_older_than_their_source"), top.title
+    assert [line.file for line in top.evidence] == ["rollouts_materialized_inputs.jsonl", "questions.csv", "prep.py"]
+    assert "'Canberra' in questions.csv, 'Sydney' in the tasks" in top.title
+    assert ("`ON CONFLICT ... DO UPDATE`" if prep == "insert_or_ignore" else "`rm -rf .prep_cache`") in top.fix
