@@ -1,0 +1,8 @@
+#!/bin/bash
+# weekly eval; collect runs in the eval container (kept afterwards for `docker logs`)
+cd /work/wt-h69/tests/data/diagnosis_corpus/sixty_ninth_held_out/infra_docker_collect_container_fixed_name_still_held_by_last_weeks_exited_container_so_docker_run_conflicts/run
+rm -f rollouts.jsonl rollouts_failures.jsonl
+/work/wt-h69/.venv/bin/gym-pipeline materialize --input string_match.jsonl --num-repeats 3 --agent string_match_simple_agent --output rollouts_materialized_inputs.jsonl
+docker run --name h69-weekly-collect-35125 --network host -v /root/.pyenv/versions/3.11.7:/root/.pyenv/versions/3.11.7:ro -v /work/wt-h69/.venv:/work/wt-h69/.venv:ro -v /work/main/.venv:/work/main/.venv:ro -v /work/wt-h69:/work/wt-h69:ro -v /work/wt-h69/tests/data/diagnosis_corpus/sixty_ninth_held_out/infra_docker_collect_container_fixed_name_still_held_by_last_weeks_exited_container_so_docker_run_conflicts/run:/work/wt-h69/tests/data/diagnosis_corpus/sixty_ninth_held_out/infra_docker_collect_container_fixed_name_still_held_by_last_weeks_exited_container_so_docker_run_conflicts/run -e PYTHONPATH=/work/wt-h69 -w /work/wt-h69/tests/data/diagnosis_corpus/sixty_ninth_held_out/infra_docker_collect_container_fixed_name_still_held_by_last_weeks_exited_container_so_docker_run_conflicts/run gym-pipeline/base:bookworm \
+  /work/wt-h69/.venv/bin/python -m gym_pipeline.cli collect --inputs rollouts_materialized_inputs.jsonl --output rollouts.jsonl --model-url http://127.0.0.1:41181/v1 --env string_match --concurrency 4
+/work/wt-h69/.venv/bin/gym-pipeline profile --inputs rollouts_materialized_inputs.jsonl --rollouts rollouts.jsonl

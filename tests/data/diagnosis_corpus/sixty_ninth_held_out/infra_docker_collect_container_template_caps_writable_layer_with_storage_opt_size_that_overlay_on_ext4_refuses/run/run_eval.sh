@@ -1,0 +1,8 @@
+#!/bin/bash
+# weekly eval; collect runs in the eval container (platform template: 2 GB disk quota)
+cd /work/wt-h69/tests/data/diagnosis_corpus/sixty_ninth_held_out/infra_docker_collect_container_template_caps_writable_layer_with_storage_opt_size_that_overlay_on_ext4_refuses/run
+rm -f rollouts.jsonl rollouts_failures.jsonl
+/work/wt-h69/.venv/bin/gym-pipeline materialize --input string_match.jsonl --num-repeats 3 --agent string_match_simple_agent --output rollouts_materialized_inputs.jsonl
+docker run --rm --name h69-collect-52033 --storage-opt size=2G --network host -v /root/.pyenv/versions/3.11.7:/root/.pyenv/versions/3.11.7:ro -v /work/wt-h69/.venv:/work/wt-h69/.venv:ro -v /work/main/.venv:/work/main/.venv:ro -v /work/wt-h69:/work/wt-h69:ro -v /work/wt-h69/tests/data/diagnosis_corpus/sixty_ninth_held_out/infra_docker_collect_container_template_caps_writable_layer_with_storage_opt_size_that_overlay_on_ext4_refuses/run:/work/wt-h69/tests/data/diagnosis_corpus/sixty_ninth_held_out/infra_docker_collect_container_template_caps_writable_layer_with_storage_opt_size_that_overlay_on_ext4_refuses/run -e PYTHONPATH=/work/wt-h69 -w /work/wt-h69/tests/data/diagnosis_corpus/sixty_ninth_held_out/infra_docker_collect_container_template_caps_writable_layer_with_storage_opt_size_that_overlay_on_ext4_refuses/run gym-pipeline/base:bookworm \
+  /work/wt-h69/.venv/bin/python -m gym_pipeline.cli collect --inputs rollouts_materialized_inputs.jsonl --output rollouts.jsonl --model-url http://127.0.0.1:37897/v1 --env string_match --concurrency 4
+/work/wt-h69/.venv/bin/gym-pipeline profile --inputs rollouts_materialized_inputs.jsonl --rollouts rollouts.jsonl
