@@ -2,7 +2,7 @@
 last week's stopped container keeps the name, this week's `docker run` is refused, and the script's fallback `docker
 start -a NAME` re-runs last week's container (its frozen command: last week's inputs and folder). The diagnosis names
 the refusal and the restart (cache/resume). With `--rm`, both weeks collect and nothing is found. Without the
-fallback, the refused run is the script's to fix (config)."""
+fallback, the run stops on the container the node still holds (infra)."""
 
 import os
 import subprocess
@@ -68,6 +68,7 @@ def test_a_container_name_kept_from_last_week_refuses_this_weeks_container(tmp_p
 
     top = diagnose(run).causes[0]
 
-    assert (top.category, top.id) == ("config", "container_name_held_by_an_earlier_run"), top.title
+    assert (top.category, top.id) == ("infra", "container_name_held_by_an_earlier_run"), top.title
     assert [line.where for line in top.evidence] == ["logs/run_eval_1.log:2", "run_eval.sh:6"]
-    assert top.fix.startswith("In run_eval.sh, run the container with `--rm`")
+    assert top.fix.startswith(f"Remove the leftover container (`docker rm {name}`")
+    assert "in run_eval.sh, run the container with `--rm`" in top.fix

@@ -2,7 +2,8 @@
 two weeks in a row: the sheet is fixed (a label corrected, a question added), and the kept result is served again,
 so the model's right answer to the fixed question scores 0. The diagnosis names the sheet's row, the task's old
 label and the line that keeps the result (cache/resume). Keyed on the sheet's content (or replacing stored rows),
-the tasks follow the sheet: healthy."""
+the tasks follow the sheet: healthy. A prep that writes the sheet as plain ASCII (`iconv -t ascii//TRANSLIT`) strips
+the labels' accents, and the model's right answers score 0 (data); copied as it is, healthy."""
 
 import csv
 import io
@@ -87,3 +88,39 @@ def test_tasks_kept_from_last_weeks_sheet_are_named_with_the_line_that_keeps_the
     assert [line.file for line in top.evidence] == ["rollouts_materialized_inputs.jsonl", "questions.csv", "prep.py"]
     assert "'Canberra' in questions.csv, 'Sydney' in the tasks" in top.title
     assert ("`ON CONFLICT ... DO UPDATE`" if prep == "insert_or_ignore" else "`rm -rf .prep_cache`") in top.fix
+
+
+ACCENTED = [("What is the largest city in Brazil?", "São Paulo"), ("What is the capital of Iceland?", "Reykjavík"),
+            ("What is the capital of Germany?", "Berlin"), ("What is the capital of Colombia?", "Bogotá")]
+SHEET_TO_TASKS = '''"""sheet_to_tasks.py SHEET: a question,answer sheet -> tasks.jsonl"""
+import csv, json, sys
+
+with open("tasks.jsonl", "w") as out:
+    for row in csv.DictReader(open(sys.argv[1], newline="", encoding="utf-8")):
+        out.write(json.dumps({"responses_create_params": {"input": [{"role": "user", "content":
+            row["question"] + " End your response with 'Final answer: <answer>'."}]},
+            "expected_answer": row["answer"]}, ensure_ascii=False) + "\\n")
+'''
+
+
+@pytest.mark.parametrize("transliterated", [True, False])
+def test_labels_the_prep_writes_without_their_accents_are_named_with_its_line(tmp_path: Path, transliterated: bool):
+    copy = "iconv -f utf-8 -t ascii//TRANSLIT" if transliterated else "cat"
+    evaluate = (f"# the old dedup tool mangles multi-byte characters\n{copy} questions.csv > questions_clean.csv\n"
+                "python3 sheet_to_tasks.py questions_clean.csv\n" + materialize_line(2, "tasks.jsonl")
+                + f"{CLI} collect --inputs rollouts_materialized_inputs.jsonl --output rollouts.jsonl --model-url URL "
+                "--env string_match --concurrency 4\n"
+                f"{CLI} profile --inputs rollouts_materialized_inputs.jsonl --rollouts rollouts.jsonl\n")
+    run = run_scripts(tmp_path, [evaluate], rows=[_task(*row) for row in ACCENTED],
+                      files={"sheet_to_tasks.py": SHEET_TO_TASKS, "questions.csv": _sheet(ACCENTED)})
+    assert ('"Sao Paulo"' in (run / "tasks.jsonl").read_text()) == transliterated  # the accents really went
+
+    report = diagnose(run)
+
+    if not transliterated:
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("data_schema", "labels_stripped_of_accents_by_the_prep"), top.title
+    assert top.title.startswith("The tasks' labels lost their accents: 'São Paulo' in questions.csv is 'Sao Paulo'")
+    assert top.fix.startswith("In run_eval.sh (line 3), drop the transliteration")

@@ -4,8 +4,8 @@ Docker keeps a stopped container, and its name, until it is removed; `docker run
 next run is refused ("Conflict. The container name ... is already in use"). A script that then falls back to
 `docker start -a weekly-collect` restarts the OLD container: it runs the command line it was created with, so it
 collects the earlier run's inputs into the earlier run's folder, and this run's folder gets nothing (cache/resume:
-the run re-used what an earlier run left). Without the fallback, the run stops there, and the fix is the script's
-(config): remove the container after use, or name it per run.
+the run re-used what an earlier run left). Without the fallback, the run stops there on what the node still holds
+(infra): remove the leftover container, and let the script remove its container after use or name it per run.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import Finding
 from gym_pipeline.diagnose.rules.shell_pitfalls import shell_files
 from gym_pipeline.diagnose.user_scripts import joined_commands
-from gym_pipeline.diagnose.vocabulary import CACHE_RESUME, CONFIG
+from gym_pipeline.diagnose.vocabulary import CACHE_RESUME, INFRA
 
 _NAME_TAKEN = re.compile(r"Conflict\. The container name \"/(?P<name>[^\"]+)\" is already in use")
 _NAMED_RUN = re.compile(r"\b(?:docker|podman)\s+(?:container\s+)?(?:run|create)\b[^\n]*?--name[= ](?P<name>\S+)")
@@ -45,16 +45,17 @@ def rule_container_name_held_by_an_earlier_run(ev: Evidence) -> list[Finding]:
     evidence = [refused, *([named_run] if named_run else []), *([restart] if restart else [])]
     script = named_run.file if named_run else "the script"
     fix = (f"In {script}, run the container with `--rm` (or `docker rm -f {name}` before the `docker run`), or give it "
-           "a name of this run's own (with its date or checkpoint)")
+           "a container name of this run's own (`--name` with its date or checkpoint)")
     if restart is None:
         return [Finding(
-            category=CONFIG,
+            category=INFRA,
             title=f"`docker run --name {name}` was refused: a container of an earlier run still holds the name",
             evidence=evidence,
             cause=f"Docker keeps a container that has stopped, and its name, until it is removed. {script} names its "
                   f"container {name} and does not remove it (no `--rm`), so the earlier run's container still holds "
                   "the name, and this run's container was never created.",
-            fix=fix + "; then run again.",
+            fix=f"Remove the leftover container (`docker rm {name}`; `docker ps -a --filter name={name}` shows it), and "
+                + fix[0].lower() + fix[1:] + "; then run again.",
         )]
     return [Finding(
         category=CACHE_RESUME,

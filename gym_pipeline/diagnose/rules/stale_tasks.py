@@ -14,6 +14,8 @@ from __future__ import annotations
 import csv
 import io
 import re
+import unicodedata
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import orjson
@@ -23,7 +25,7 @@ from gym_pipeline.diagnose.evidence_line import EvidenceLine, excerpt
 from gym_pipeline.diagnose.findings import Finding, plural
 from gym_pipeline.diagnose.jsonl_rows import readable_rows
 from gym_pipeline.diagnose.user_scripts import SCRIPT_SUFFIXES, lines_matching
-from gym_pipeline.diagnose.vocabulary import CACHE_RESUME
+from gym_pipeline.diagnose.vocabulary import CACHE_RESUME, DATA_SCHEMA
 
 _MAX_TASKS = 5000
 _MAX_SOURCE_BYTES = 16 << 20
@@ -100,9 +102,9 @@ def _labels_of(row: dict[str, list[str]], questions: list[str]) -> list[str]:
 
 
 def _same(a: str, b: str) -> bool:
-    """Alike but for case, spaces and punctuation: what a prep's normalising does, not another label."""
+    """Alike but for case, accents, spaces and punctuation: what a prep's normalising does, not another label."""
     def norm(text: str) -> str:
-        return re.sub(r"[\W_]+", "", text).casefold()
+        return re.sub(r"[\W_]+", "", _unaccented(text)).casefold()
     return norm(a) == norm(b) or (bool(norm(a)) and bool(norm(b)) and (norm(a) in norm(b) or norm(b) in norm(a)))
 
 
@@ -114,29 +116,90 @@ def _read_by_the_prep(ev: Evidence, name: str) -> bool:
                for _, _, line, _ in lines_matching(ev.user_files, named, SCRIPT_SUFFIXES | {".py"}))
 
 
-def rule_tasks_older_than_their_source(ev: Evidence) -> list[Finding]:
+@dataclass
+class _Compared:
+    """The tasks against one source table the run's scripts read."""
+
+    path: Path
+    matched: int = 0  # the table's questions the tasks ask
+    missing: int = 0  # ... and those they do not
+    relabelled: list = field(default_factory=list)  # ((task line, question, label), table line, its label)
+    unaccented: list = field(default_factory=list)  # ... whose task label is the table's without its accents
+
+
+def _compared(ev: Evidence) -> list[_Compared]:
     if ev.run_dir is None or not ev.run_dir.is_dir() or not (tasks := _task_rows(ev)):
         return []
+    found = []
     for path in sorted(p for suffix in ("*.csv", "*.tsv", "*.jsonl") for p in ev.run_dir.glob(suffix)
                        if _read_by_the_prep(ev, p.name)):
-        rows = _source_rows(path)
-        if not rows:
-            continue
-        matched, relabelled, asked = 0, [], set()
-        for number, row in rows:
+        compared = _Compared(path)
+        for number, row in _source_rows(path) or []:
             questions = [v for values in row.values() for v in values if len(v) >= _MIN_QUESTION]
             task = next((t for t in tasks for q in questions if q in t[1]), None)
             if task is None:
+                compared.missing += bool(questions)
                 continue
-            matched += 1
-            asked.add(task[0])
+            compared.matched += 1
             labels = _labels_of(row, questions)
             if labels and not any(_same(task[2], label) for label in labels):
-                relabelled.append((task, number, labels[0]))
-        missing = sum(1 for _, row in rows if any(len(v) >= _MIN_QUESTION for vs in row.values() for v in vs)) - matched
-        if not matched or not relabelled or len(relabelled) * 2 > matched:
+                compared.relabelled.append((task, number, labels[0]))
+            elif (accented := next((label for label in labels if label != task[2]
+                                    and _unaccented(label) == task[2]), None)) is not None:
+                compared.unaccented.append((task, number, accented))
+        if compared.matched:
+            found.append(compared)
+    return found
+
+
+def rule_tasks_older_than_their_source(ev: Evidence) -> list[Finding]:
+    for compared in _compared(ev):
+        if compared.relabelled and len(compared.relabelled) * 2 <= compared.matched:
+            return [_finding(ev, compared.path, compared.relabelled, compared.matched, compared.missing)]
+    return []
+
+
+def _unaccented(text: str) -> str:
+    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+
+
+_TRANSLITERATES = re.compile(r"\biconv\b[^\n]*(?:TRANSLIT|ascii)|\bunidecode\b|encode\(\s*[\"']ascii[\"']\s*,\s*[\"']ignore|"
+                             r"\bNFKD\b", re.I)
+
+
+def rule_labels_stripped_of_accents_by_the_prep(ev: Evidence) -> list[Finding]:
+    """The tasks' labels are the source table's without their accents (`iconv -t ascii//TRANSLIT`, unidecode), and
+    answers that write the name as the table does scored 0."""
+    for compared in _compared(ev):
+        if not compared.unaccented:
             continue
-        return [_finding(ev, path, relabelled, matched, max(0, missing))]
+        accented = {label for _, _, label in compared.unaccented}
+        scored_zero = [answer for answer in ev.graded_answers if answer.reward == 0
+                       and any(label.casefold() in answer.extracted.casefold() for label in accented)]
+        if not scored_zero:
+            continue
+        (task_line, _, label), number, written = compared.unaccented[0]
+        source, materialized = ev.rel(compared.path), ev.rel(ev.artifacts.materialized.path)
+        strips = next(((file, line_number, line.strip()) for file, line_number, line, _ in
+                       lines_matching(ev.user_files, _TRANSLITERATES, SCRIPT_SUFFIXES | {".py"})
+                       if not line.lstrip().startswith("#")), None)
+        return [Finding(
+            category=DATA_SCHEMA,
+            title=f"The tasks' labels lost their accents: {written!r} in {source} is {label!r} in the tasks, and "
+                  f"{plural(len(scored_zero), 'answer')} writing it as {source} does scored 0",
+            evidence=[EvidenceLine(file=materialized, line=task_line, text=f"expected_answer: {label}"),
+                      EvidenceLine(file=source, line=number, text=f"label: {written}"),
+                      *([EvidenceLine(file=strips[0].name, line=strips[1], text=strips[2])] if strips else [])],
+            cause=f"{plural(len(compared.unaccented), 'label')} of {source} reached the tasks without their accents"
+                  + (f" ({strips[0].name}:{strips[1]} `{strips[2]}` writes the sheet as plain ASCII)" if strips else "")
+                  + ": the model writes the names as they are spelt, and the verifier compares them with the "
+                  "stripped expected_answer, so right answers score 0. Every command exits 0.",
+            fix=(f"In {strips[0].name} (line {strips[1]}), drop the transliteration (`{strips[2]}`): keep the sheet "
+                 "UTF-8 end to end" if strips else "Keep the labels as the sheet writes them (UTF-8, with their "
+                 "accents)")
+                + " so that expected_answer keeps its accents; prepare the tasks again, then materialize, collect and "
+                  "profile.",
+        )]
     return []
 
 
