@@ -193,3 +193,34 @@ def test_rows_an_integer_division_split_leaves_in_no_shard_are_named(tmp_path, r
     assert top.title.startswith("2 rows of data.jsonl's 10 are in no shard")
     assert [line.where for line in top.evidence] == ["data.jsonl:9", "run_eval.sh:4"]
     assert "rows 9-10 of data.jsonl" in top.fix and "(N + COUNT - 1) / COUNT" in top.fix
+
+
+def weekly_shards(rows: int, clean: bool) -> str:
+    """A week's eval: the first `rows` rows of data.jsonl split into shards of 2, each collected in shard_N/, then
+    every shard folder joined by a glob; `clean` removes last week's shard folders first."""
+    return (("rm -rf shard_*/\n" if clean else "") + f"head -n {rows} data.jsonl > tasks.jsonl\nrm -f part_*.jsonl\n"
+            "split -l 2 -d -a 1 --additional-suffix=.jsonl tasks.jsonl part_\n"
+            "for part in part_*.jsonl; do\n  i=${part#part_}; i=${i%.jsonl}\n  mkdir -p shard_$i && cd shard_$i\n"
+            f"  {CLI} materialize --input ../$part --num-repeats 1 --agent string_match_simple_agent "
+            "--output rollouts_materialized_inputs.jsonl\n"
+            f"  {CLI} collect --inputs rollouts_materialized_inputs.jsonl --output rollouts.jsonl --model-url URL "
+            "--env string_match --concurrency 4\n  cd ..\ndone\n"
+            "cat shard_*/rollouts.jsonl > merged_rollouts.jsonl\n")
+
+
+@pytest.mark.parametrize("clean", [False, True])
+def test_a_stale_shard_of_last_weeks_larger_split_joined_by_a_glob_is_named(tmp_path, clean):
+    run = run_scripts(tmp_path, [weekly_shards(10, clean), weekly_shards(8, clean)])
+    assert (run / "shard_4").exists() != clean  # last week's fifth shard really stayed
+
+    report = diagnose(run)
+
+    if clean:
+        assert report.category == "healthy", render_text(report)
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("cache_resume", "shard_of_other_data"), render_text(report)
+    assert top.title.startswith("shard_4 holds none of the tasks of tasks.jsonl, which the other 4 shards were split "
+                                "from")
+    assert [line.where for line in top.evidence] == ["shard_4/rollouts_materialized_inputs.jsonl:1", "run_eval.sh:12"]
+    assert "join only this run's shards in run_eval.sh" in top.fix

@@ -23,7 +23,7 @@ from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import CAUSE, CONSEQUENCE, NOTE, Finding, plural
 from gym_pipeline.diagnose.user_scripts import lines_matching
-from gym_pipeline.diagnose.vocabulary import CONFIG
+from gym_pipeline.diagnose.vocabulary import CACHE_RESUME, CONFIG
 
 # Bytes compared at the start of each shard's place in the joined file: enough to tell a join from a
 # coincidence of sizes, without reading the files again.
@@ -137,6 +137,8 @@ def with_unjoined_shard_findings(
         cause="The run folder has no collection of its own, and its subfolders hold one part of the data each: "
               "each shard was read on its own, and its causes lead this report.",
         fix="Profile and resume each shard in its own folder; join only finished shards.")
+    if stale := _shard_of_other_data(ev, shards):
+        own = [stale, *own]
     if left_out := _rows_in_no_shard(ev, shards):
         # the rows a split lost follow from the folder's own cause when it has one (an array numbered off its files)
         cause = next((f for f in own if f.role == CAUSE), None)
@@ -182,10 +184,10 @@ def _rows_in_no_shard(ev: Evidence, shards: list[RunFiles]) -> Finding | None:
     held = set()
     for shard in shards:
         held.update(_materialized_task_keys(shard.materialized))
-    for data in sorted(ev.run_dir.glob("*.jsonl")):
-        keys = _task_keys(data)
-        if not keys or not held or not held <= set(keys):
-            continue
+    supersets = [(data, keys) for data in sorted(ev.run_dir.glob("*.jsonl"))
+                 if (keys := _task_keys(data)) and held and held <= set(keys)]
+    # the smallest file the shards were split from: one they cover whole (tasks.jsonl cut from data.jsonl) says so
+    for data, keys in sorted(supersets, key=lambda found: len(found[1]))[:1]:
         missing = [number for number, key in enumerate(keys, 1) if key not in held]
         if not missing:
             return None
@@ -207,6 +209,49 @@ def _rows_in_no_shard(ev: Evidence, shards: list[RunFiles]) -> Finding | None:
             fix=("Size the shards by rounding up (`SIZE=$(( (N + COUNT - 1) / COUNT ))`), or give the last shard the "
                  "remainder of the rows, " if split else "Split the data so that every row is in one shard, ")
                 + f"then evaluate the rows left out (rows {_ranges(missing)} of {name}) and profile them with the rest.",
+        )
+    return None
+
+
+# a script line joining the shards' files by a glob: `cat shard_*/rollouts.jsonl > merged.jsonl`
+_JOIN_GLOB = re.compile(r"\b(?:cat|jq\b[^\n|]*?|python3?\b[^\n|]*?)\s[^\n|]*\*[^\n|]*rollouts[^\n|]*\.jsonl")
+
+
+def _shard_of_other_data(ev: Evidence, shards: list[RunFiles]) -> Finding | None:
+    """A shard folder none of whose tasks are in the data the other shards were split from: left by an earlier run
+    with more shards (the team dropped tasks since), and taken in by a join that globs the shard folders."""
+    held = {ev.rel(shard.directory): _materialized_task_keys(shard.materialized) for shard in shards}
+    materialized_of = {ev.rel(shard.directory): shard.materialized.name for shard in shards}
+    split_from = []  # (shards it holds the tasks of, those it holds none of, the data file)
+    for data in sorted(ev.run_dir.glob("*.jsonl")):
+        keys = set(_task_keys(data) or [])
+        of_data = [name for name, tasks in held.items() if tasks and tasks <= keys]
+        others = [name for name, tasks in held.items() if tasks and not tasks & keys]
+        if len(of_data) >= 2 and others:  # the whole data the shards were split from, not one shard's file
+            split_from.append((of_data, others, data))
+    for of_data, others, data in sorted(split_from, key=lambda found: -len(found[0]))[:1]:
+        stale = others[0]
+        join = next(((file, number, line.strip()) for file, number, line, _ in lines_matching(ev.user_files, _JOIN_GLOB)
+                     if not line.lstrip().startswith("#")), None)
+        name = ev.rel(data)
+        return Finding(
+            category=CACHE_RESUME, id="shard_of_other_data",
+            title=f"{stale} holds none of the tasks of {name}, which the other {plural(len(of_data), 'shard')} were "
+                  "split from: it is a stale shard left by an earlier run"
+                  + (f", and {join[0].name}:{join[1]} joins it in by its glob" if join else ""),
+            evidence=[EvidenceLine(file=f"{stale}/{materialized_of[stale]}", line=1,
+                                   text=f"{stale}: {plural(len(held[stale]), 'task')}, none of them in {name}"),
+                      *([EvidenceLine(file=join[0].name, line=join[1], text=join[2])] if join else [])],
+            cause=f"The shards of this run ({', '.join(of_data)}) hold tasks of {name}; {stale} holds only tasks "
+                  f"{name} no longer has (an earlier run split more tasks into more shards, and each shard job clears "
+                  "only its own folder)"
+                  + (f". {join[0].name}:{join[1]} joins every folder its glob matches, so the stale shard's rollouts "
+                     "(another week's tasks, and model) count in this run's result" if join else "")
+                  + ". Every command exits 0.",
+            fix=f"Remove the stale shard folders before the run splits the data (`rm -rf {stale}`, or `rm -rf "
+                f"shard_*/` in the submit script), and join only this run's shards"
+                + (f" in {join[0].name}" if join else "")
+                + " (by the count it split into, not a glob such as `shard_*`); then join and profile again.",
         )
     return None
 
