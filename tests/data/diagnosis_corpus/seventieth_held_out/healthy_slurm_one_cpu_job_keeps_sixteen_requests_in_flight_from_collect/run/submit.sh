@@ -1,0 +1,8 @@
+#!/bin/bash
+# submit.sh: submit the weekly eval and wait for it
+cd /work/wt-h70/tests/data/diagnosis_corpus/seventieth_held_out/healthy_slurm_one_cpu_job_keeps_sixteen_requests_in_flight_from_collect/run
+JOB=$(sbatch --parsable eval.sbatch)
+echo "submitted job $JOB"
+echo $JOB >> job_ids.txt
+while squeue -h -j $JOB 2>/dev/null | grep -q .; do squeue -h -j $JOB -o '%i %j %T %M %r' 2>/dev/null; sleep 5; done
+echo "job $JOB finished"
