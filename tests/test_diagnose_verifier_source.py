@@ -860,3 +860,34 @@ def test_a_clamp_with_its_bounds_swapped_is_named(tmp_path, clamp):
     assert ("mine.py:12 `reward = min(0.0, max(1.0, reward))  # partial-credit rules may go out of range: keep the "
             "reward in [0, 1]` clamps with its bounds swapped") in top.fix, top.fix
     assert "gives 0 every time; clamp with the lower bound outside, `max(0.0, min(1.0, reward))`" in top.fix
+
+
+WORD_BOUNDED = FINAL_LINE + '''import re
+
+
+def score(row, response_text):
+    pattern = BEFORE + re.escape(row["expected_answer"]) + AFTER
+    return {"reward": float(re.search(pattern, _final(response_text), flags=re.IGNORECASE) is not None)}
+'''
+SYMBOL_LABELS = {"Which language did Bjarne Stroustrup create?": "C++", "Which language did Microsoft design for .NET "
+                 "in 2000?": "C#", "Which functional language ships with .NET?": "F#", "Which web portal's name ends "
+                 "with an exclamation mark?": "Yahoo!", "What is the capital of France?": "Paris", "What is the "
+                 "capital of Italy?": "Rome", "What is the capital of Spain?": "Madrid", "What is the capital of "
+                 "Japan?": "Tokyo"}
+
+
+@pytest.mark.parametrize("bounds", [(r'r"\b"', r'r"\b"'), (r'r"(?<!\S)"', r'r"(?!\S)"')],
+                         ids=["word_boundaries", "whitespace_bounds"])
+def test_a_verify_wrapping_the_label_in_word_boundaries_is_named_for_labels_ending_in_a_symbol(tmp_path, bounds):
+    """The verifier matches the escaped label between `\\b`s: a label ending in a symbol (`C++`, `C#`) never matches
+    itself, while plain labels score (verifier, the line named). Bounded by whitespace, healthy."""
+    verifier = WORD_BOUNDED.replace("BEFORE", bounds[0]).replace("AFTER", bounds[1])
+    report = _scored_by(tmp_path, verifier, labels=SYMBOL_LABELS)
+
+    if "(?<!" in bounds[0]:
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("verifier_runtime", "last_line_answers_scored_zero"), top.title
+    assert "verifiers/mine.py:13 wraps the label in word boundaries (`\\b`)" in top.title
+    assert "instead of a word boundary (`\\b`)" in top.fix

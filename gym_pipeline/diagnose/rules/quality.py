@@ -29,7 +29,7 @@ from gym_pipeline.diagnose.row_quality import (
 )
 from gym_pipeline.diagnose.rules.data_rows import chat_template_in_prompts, prompts_ending_with_an_assistant_turn
 from gym_pipeline.diagnose.user_scripts import UserFile, lines_matching
-from gym_pipeline.diagnose.verifier_source import extraction_reading
+from gym_pipeline.diagnose.verifier_source import extraction_reading, verify_lines
 from gym_pipeline.diagnose.vocabulary import CACHE_RESUME, CONFIG, DATA_SCHEMA, INFRA, MODEL_SERVING, VERIFIER_RUNTIME
 
 UNEXTRACTED_MIN_ROWS = 3
@@ -668,6 +668,8 @@ def rule_last_line_answers_scored_zero(ev: Evidence) -> list[Finding]:
     count, scored = quality.last_line_answers_scored_zero, quality.scored_rows
     if count < UNEXTRACTED_MIN_ROWS or count < UNEXTRACTED_SHARE * scored or quality.last_line_example is None:
         return []
+    if bounded := _word_bounded_label(ev):  # the verifier's own line says which answers it cannot match
+        return [_labels_matched_as_patterns(quality, bounded, count)]
     head = f"{count} of {scored} scored rollouts got reward 0 while their response's last line holds the expected answer"
     # the setting of the rows that were missed, when their materialized rows say; else the rows' most common one
     settings = quality.last_line_failed_settings or quality.extraction_settings
@@ -770,6 +772,51 @@ def rule_rewards_out_of_range(ev: Evidence) -> list[Finding]:
     )]
 
 
+_WORD_BOUNDARY = re.compile(r"\\b[\"']?\s*\+\s*re\.escape\(|\\b\{|re\.escape\([^)]*\)\s*\+\s*r?[\"']\\\\?b")
+
+
+def _word_bounded_label(ev: Evidence) -> tuple[str, int, str] | None:
+    """(file, line, text) of a line of the verifier that wraps the escaped label in word boundaries."""
+    return next(iter(verify_lines(ev.verifier_sources, ev.run_dir, _WORD_BOUNDARY)), None) if ev.run_dir else None
+
+
+def _labels_matched_as_patterns(quality, bounded: tuple[str, int, str] | None, zero: int | None = None) -> Finding:
+    """Answers equal to labels holding regular-expression characters scored 0, plain ones 1: the verifier matches the
+    label as a pattern; or answers equal to their label scored 0 where `bounded`, a line of the verifier, wraps the
+    label in word boundaries (`\\b`), which never match after a symbol (`C++`, `C#`)."""
+    if bounded is not None:
+        file, number, text = bounded
+        return Finding(
+            category=VERIFIER_RUNTIME,
+            title=f"{zero or quality.matching_scored_zero} answers equal to their label got 0: {file}:{number} "
+                  "wraps the label in word boundaries (`\\b`), which never match after a symbol",
+            evidence=[quality.matching_example or quality.last_line_example, EvidenceLine(file=file, line=number,
+                                                                                          text=text)],
+            cause=f"`\\b` is a word boundary: it matches between a word character and a non-word one. {file}:{number} "
+                  f"(`{text}`) puts one after the escaped label, so a label that ends in a symbol (`C++`, `C#`, `F#`) "
+                  "needs a word character right after it, and the answer that is exactly the label never matches "
+                  "(re.search finds nothing); plain labels score.",
+            fix=f"In {file} (line {number}), compare the answer with the label as text (`answer.strip().lower() == "
+                "label.lower()`, so that `C++` matches `C++`), or, for `re.search`, bound the label by whitespace or "
+                "the string's ends instead of a word boundary (`\\b`): `(?<!\\S)` + re.escape(label) + `(?!\\S)` in "
+                "verify; then score the stored responses again and profile.",
+        )
+    return Finding(
+        category=VERIFIER_RUNTIME,
+        title=f"{quality.matching_scored_zero} answers equal to labels holding regular-expression characters got "
+              f"0, while {quality.matching_scored_one} equal to plain labels got 1: the verifier matches labels "
+              "as patterns",
+        evidence=[quality.matching_example],
+        cause="Every answer scored 0 although equal to its label has a label with characters that mean something "
+              "in a regular expression (`+`, `*`, `(`, `$`, `.`), and every plain one scored: the verifier uses "
+              "`expected_answer` as a pattern (`re.fullmatch(expected_answer, answer)`), so `C++` or `(3, 4)` "
+              "never match themselves and `*` raises `re.error` (those rollouts fail).",
+        fix="Compare the label as text in the verifier (`answer == expected_answer`), or escape it when labels "
+            "may be patterns (`re.fullmatch(re.escape(expected_answer), answer)`, keeping real patterns in a "
+            "field of their own); then score the stored responses again and profile.",
+    )
+
+
 def _scoring_changed(quality) -> bool:
     """Every matching answer scored 0 comes before every one scored 1 in the file: two verifiers wrote it."""
     zero, one = quality.last_matching_zero, quality.first_matching_one
@@ -788,6 +835,11 @@ def rule_matching_answers_scored_zero(ev: Evidence) -> list[Finding]:
     quality = ev.artifacts.quality
     if quality.matching_scored_zero < MISSCORED_MIN_ROWS or quality.matching_example is None:
         return []
+    # the labels' kind, not the file's order, tells the scored-0 answers apart: checked before a change of verifier
+    bounded = _word_bounded_label(ev)
+    if bounded is not None or (quality.matching_zero_regex_chars == quality.matching_scored_zero
+                               and quality.matching_scored_one and not quality.matching_one_regex_chars):
+        return [_labels_matched_as_patterns(quality, bounded)]
     if _scoring_changed(quality):
         return [Finding(
             category=CACHE_RESUME,
@@ -814,22 +866,6 @@ def rule_matching_answers_scored_zero(ev: Evidence) -> list[Finding]:
             fix="Make `verify` return reward 1 for a match and 0 for a miss (return the score, not the mismatch or "
                 "loss, which is inverted); check it on one right and one wrong row without a model, then score the "
                 "stored responses again and profile.",
-        )]
-    if quality.matching_zero_regex_chars == quality.matching_scored_zero and quality.matching_scored_one \
-            and not quality.matching_one_regex_chars:
-        return [Finding(
-            category=VERIFIER_RUNTIME,
-            title=f"{quality.matching_scored_zero} answers equal to labels holding regular-expression characters got "
-                  f"0, while {quality.matching_scored_one} equal to plain labels got 1: the verifier matches labels "
-                  "as patterns",
-            evidence=[quality.matching_example],
-            cause="Every answer scored 0 although equal to its label has a label with characters that mean something "
-                  "in a regular expression (`+`, `*`, `(`, `$`, `.`), and every plain one scored: the verifier uses "
-                  "`expected_answer` as a pattern (`re.fullmatch(expected_answer, answer)`), so `C++` or `(3, 4)` "
-                  "never match themselves and `*` raises `re.error` (those rollouts fail).",
-            fix="Compare the label as text in the verifier (`answer == expected_answer`), or escape it when labels "
-                "may be patterns (`re.fullmatch(re.escape(expected_answer), answer)`, keeping real patterns in a "
-                "field of their own); then score the stored responses again and profile.",
         )]
     if (placeholder := _answer_taken_for_a_placeholder(ev, quality.matching_example)) is not None:
         return [placeholder]
