@@ -3,7 +3,8 @@ two weeks in a row: the sheet is fixed (a label corrected, a question added), an
 so the model's right answer to the fixed question scores 0. The diagnosis names the sheet's row, the task's old
 label and the line that keeps the result (cache/resume). Keyed on the sheet's content (or replacing stored rows),
 the tasks follow the sheet: healthy. A prep that writes the sheet as plain ASCII (`iconv -t ascii//TRANSLIT`) strips
-the labels' accents, and the model's right answers score 0 (data); copied as it is, healthy."""
+the labels' accents (or a removal of punctuation, their decimal points), and the model's right answers score 0
+(data); copied as it is, healthy."""
 
 import csv
 import io
@@ -103,24 +104,45 @@ with open("tasks.jsonl", "w") as out:
 '''
 
 
-@pytest.mark.parametrize("transliterated", [True, False])
-def test_labels_the_prep_writes_without_their_accents_are_named_with_its_line(tmp_path: Path, transliterated: bool):
-    copy = "iconv -f utf-8 -t ascii//TRANSLIT" if transliterated else "cat"
-    evaluate = (f"# the old dedup tool mangles multi-byte characters\n{copy} questions.csv > questions_clean.csv\n"
+PUNCTUATED = [("What is pi rounded to two decimal places?", "3.14"),
+              ("Which Australian band recorded Highway to Hell?", "AC/DC"),
+              ("What is the capital of Germany?", "Berlin"), ("What is the capital of France?", "Paris")]
+STRIP_PUNCTUATION = (
+    '"""strip_punctuation.py SHEET OUT: reviewers leave stray full stops around answers: strip punctuation"""\n'
+    "import csv, string, sys\n\n"
+    'STRAY = str.maketrans("", "", string.punctuation)\n'
+    'rows = list(csv.DictReader(open(sys.argv[1], newline="")))\n'
+    'with open(sys.argv[2], "w", newline="") as out:\n'
+    '    writer = csv.DictWriter(out, ["question", "answer"])\n'
+    "    writer.writeheader()\n"
+    '    writer.writerows({"question": r["question"], "answer": r["answer"].translate(STRAY).strip()} for r in rows)\n')
+
+
+@pytest.mark.parametrize(("how", "sheet", "copy", "title"), [
+    ("accents", ACCENTED, "iconv -f utf-8 -t ascii//TRANSLIT questions.csv > questions_clean.csv",
+     "The tasks' labels lost their accents: 'São Paulo' in questions.csv is 'Sao Paulo'"),
+    ("punctuation", PUNCTUATED, "python3 strip_punctuation.py questions.csv questions_clean.csv",
+     "The tasks' labels lost their punctuation: '3.14' in questions.csv is '314'"),
+    ("kept", ACCENTED, "cat questions.csv > questions_clean.csv", None)])
+def test_labels_the_prep_strips_are_named_with_its_line(tmp_path: Path, how, sheet, copy, title):
+    evaluate = (f"# the old dedup tool mangles multi-byte characters; reviewers leave stray full stops\n{copy}\n"
                 "python3 sheet_to_tasks.py questions_clean.csv\n" + materialize_line(2, "tasks.jsonl")
                 + f"{CLI} collect --inputs rollouts_materialized_inputs.jsonl --output rollouts.jsonl --model-url URL "
                 "--env string_match --concurrency 4\n"
                 f"{CLI} profile --inputs rollouts_materialized_inputs.jsonl --rollouts rollouts.jsonl\n")
-    run = run_scripts(tmp_path, [evaluate], rows=[_task(*row) for row in ACCENTED],
-                      files={"sheet_to_tasks.py": SHEET_TO_TASKS, "questions.csv": _sheet(ACCENTED)})
-    assert ('"Sao Paulo"' in (run / "tasks.jsonl").read_text()) == transliterated  # the accents really went
+    run = run_scripts(tmp_path, [evaluate], rows=[_task(*row) for row in sheet],
+                      files={"sheet_to_tasks.py": SHEET_TO_TASKS, "strip_punctuation.py": STRIP_PUNCTUATION,
+                             "questions.csv": _sheet(sheet)})
+    tasks = (run / "tasks.jsonl").read_text()
+    assert ('"Sao Paulo"' in tasks or '"314"' in tasks) == bool(title)  # the prep really stripped the labels
 
     report = diagnose(run)
 
-    if not transliterated:
+    if title is None:
         assert report.category == "healthy", [f.title for f in report.causes]
         return
     top = report.causes[0]
-    assert (top.category, top.id) == ("data_schema", "labels_stripped_of_accents_by_the_prep"), top.title
-    assert top.title.startswith("The tasks' labels lost their accents: 'São Paulo' in questions.csv is 'Sao Paulo'")
-    assert top.fix.startswith("In run_eval.sh (line 3), drop the transliteration")
+    assert (top.category, top.id) == ("data_schema", "labels_rewritten_by_the_prep"), top.title
+    assert top.title.startswith(title)
+    assert top.fix.startswith("In run_eval.sh (line 3), drop the transliteration" if how == "accents" else
+                              "In strip_punctuation.py (line 4), drop the removal of punctuation")

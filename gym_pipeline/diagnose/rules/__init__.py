@@ -309,7 +309,7 @@ from gym_pipeline.diagnose.rules.sourced_files import rule_settings_sourced_from
 from gym_pipeline.diagnose.rules.staged_copies import rule_inputs_from_a_copy_staged_before_a_fix
 from gym_pipeline.diagnose.rules.stale_bytecode import rule_module_run_from_stale_bytecode
 from gym_pipeline.diagnose.rules.stale_tasks import (
-    rule_labels_stripped_of_accents_by_the_prep,
+    rule_labels_rewritten_by_the_prep,
     rule_tasks_older_than_their_source,
 )
 from gym_pipeline.diagnose.rules.stored_replies import rule_replies_from_an_earlier_run
@@ -646,7 +646,7 @@ RULES: tuple[Rule, ...] = (
     Rule(6, "labels_truncated_to_integers", rule_labels_truncated_to_integers),
     Rule(6, "labels_cut_to_their_first_character", rule_labels_cut_to_their_first_character),
     Rule(6, "labels_kept_from_the_source_language", rule_labels_kept_from_the_source_language),
-    Rule(6, "labels_stripped_of_accents_by_the_prep", rule_labels_stripped_of_accents_by_the_prep),
+    Rule(6, "labels_rewritten_by_the_prep", rule_labels_rewritten_by_the_prep),
     Rule(6, "labels_read_as_dates", rule_labels_read_as_dates),
     Rule(6, "labels_in_roman_numerals", rule_labels_in_roman_numerals),
     Rule(6, "labels_in_a_spreadsheets_display_format", rule_labels_in_a_spreadsheets_display_format),

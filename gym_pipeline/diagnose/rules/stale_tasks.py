@@ -124,7 +124,7 @@ class _Compared:
     matched: int = 0  # the table's questions the tasks ask
     missing: int = 0  # ... and those they do not
     relabelled: list = field(default_factory=list)  # ((task line, question, label), table line, its label)
-    unaccented: list = field(default_factory=list)  # ... whose task label is the table's without its accents
+    rewritten: list = field(default_factory=list)  # ... whose task label is the table's, stripped: ((...), line, label, how)
 
 
 def _compared(ev: Evidence) -> list[_Compared]:
@@ -144,9 +144,9 @@ def _compared(ev: Evidence) -> list[_Compared]:
             labels = _labels_of(row, questions)
             if labels and not any(_same(task[2], label) for label in labels):
                 compared.relabelled.append((task, number, labels[0]))
-            elif (accented := next((label for label in labels if label != task[2]
-                                    and _unaccented(label) == task[2]), None)) is not None:
-                compared.unaccented.append((task, number, accented))
+            elif (stripped := next(((label, how) for label in labels for how, strip in _STRIPS.items()
+                                    if label != task[2] and strip(label) == task[2]), None)) is not None:
+                compared.rewritten.append((task, number, *stripped))
         if compared.matched:
             found.append(compared)
     return found
@@ -163,44 +163,60 @@ def _unaccented(text: str) -> str:
     return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
 
 
-_TRANSLITERATES = re.compile(r"\biconv\b[^\n]*(?:TRANSLIT|ascii)|\bunidecode\b|encode\(\s*[\"']ascii[\"']\s*,\s*[\"']ignore|"
-                             r"\bNFKD\b", re.I)
+_STRIPS = {  # what a prep may strip from every label, told by what is left
+    "accents": _unaccented,
+    "punctuation": lambda text: re.sub(r"[^\w\s]", "", text).strip(),
+}
+# the line of a prep that strips it: a transliteration to ASCII; a removal of every punctuation character
+_STRIPPED_BY = {
+    "accents": re.compile(r"\biconv\b[^\n]*(?:TRANSLIT|ascii)|\bunidecode\b|encode\(\s*[\"']ascii[\"']\s*,\s*[\"']ignore|"
+                          r"\bNFKD\b", re.I),
+    "punctuation": re.compile(r"string\.punctuation|\[\^\\w\\s\]|\[\[:punct:\]\]|tr\s+-d\s+['\"]?\[:punct:\]"),
+}
+_KEEP_IT = {
+    "accents": ("drop the transliteration", "keep the sheet UTF-8 end to end so that expected_answer keeps its accents"),
+    "punctuation": ("drop the removal of punctuation (the `translate` or `re.sub` every label goes through)",
+                    "strip only what surrounds a label (`.strip(' .\\'\"')`), never the characters inside it (a "
+                    "decimal point, a slash), so that expected_answer keeps them"),
+}
 
 
-def rule_labels_stripped_of_accents_by_the_prep(ev: Evidence) -> list[Finding]:
-    """The tasks' labels are the source table's without their accents (`iconv -t ascii//TRANSLIT`, unidecode), and
-    answers that write the name as the table does scored 0."""
+def rule_labels_rewritten_by_the_prep(ev: Evidence) -> list[Finding]:
+    """The tasks' labels are the source table's with something stripped from every one (accents by `iconv -t
+    ascii//TRANSLIT`, punctuation by `str.translate`), and answers that write a label as the table does scored 0."""
     for compared in _compared(ev):
-        if not compared.unaccented:
-            continue
-        accented = {label for _, _, label in compared.unaccented}
-        scored_zero = [answer for answer in ev.graded_answers if answer.reward == 0
-                       and any(label.casefold() in answer.extracted.casefold() for label in accented)]
-        if not scored_zero:
-            continue
-        (task_line, _, label), number, written = compared.unaccented[0]
-        source, materialized = ev.rel(compared.path), ev.rel(ev.artifacts.materialized.path)
-        strips = next(((file, line_number, line.strip()) for file, line_number, line, _ in
-                       lines_matching(ev.user_files, _TRANSLITERATES, SCRIPT_SUFFIXES | {".py"})
-                       if not line.lstrip().startswith("#")), None)
-        return [Finding(
-            category=DATA_SCHEMA,
-            title=f"The tasks' labels lost their accents: {written!r} in {source} is {label!r} in the tasks, and "
-                  f"{plural(len(scored_zero), 'answer')} writing it as {source} does scored 0",
-            evidence=[EvidenceLine(file=materialized, line=task_line, text=f"expected_answer: {label}"),
-                      EvidenceLine(file=source, line=number, text=f"label: {written}"),
-                      *([EvidenceLine(file=strips[0].name, line=strips[1], text=strips[2])] if strips else [])],
-            cause=f"{plural(len(compared.unaccented), 'label')} of {source} reached the tasks without their accents"
-                  + (f" ({strips[0].name}:{strips[1]} `{strips[2]}` writes the sheet as plain ASCII)" if strips else "")
-                  + ": the model writes the names as they are spelt, and the verifier compares them with the "
-                  "stripped expected_answer, so right answers score 0. Every command exits 0.",
-            fix=(f"In {strips[0].name} (line {strips[1]}), drop the transliteration (`{strips[2]}`): keep the sheet "
-                 "UTF-8 end to end" if strips else "Keep the labels as the sheet writes them (UTF-8, with their "
-                 "accents)")
-                + " so that expected_answer keeps its accents; prepare the tasks again, then materialize, collect and "
-                  "profile.",
-        )]
+        for how in _STRIPS:
+            rewritten = [entry for entry in compared.rewritten if entry[3] == how]
+            written_as = {label for _, _, label, _ in rewritten}
+            scored_zero = [answer for answer in ev.graded_answers if answer.reward == 0
+                           and any(label.casefold() in answer.extracted.casefold() for label in written_as)]
+            if rewritten and scored_zero:
+                return [_rewritten_finding(ev, compared, rewritten, how, len(scored_zero))]
     return []
+
+
+def _rewritten_finding(ev: Evidence, compared: _Compared, rewritten: list, how: str, scored_zero: int) -> Finding:
+    (task_line, _, label), number, written, _ = rewritten[0]
+    source, materialized = ev.rel(compared.path), ev.rel(ev.artifacts.materialized.path)
+    strips = next(((file, line_number, line.strip()) for file, line_number, line, _ in
+                   lines_matching(ev.user_files, _STRIPPED_BY[how], SCRIPT_SUFFIXES | {".py"})
+                   if not line.lstrip().startswith("#")), None)
+    drop, keep = _KEEP_IT[how]
+    return Finding(
+        category=DATA_SCHEMA,
+        title=f"The tasks' labels lost their {how}: {written!r} in {source} is {label!r} in the tasks, and "
+              f"{plural(scored_zero, 'answer')} writing it as {source} does scored 0",
+        evidence=[EvidenceLine(file=materialized, line=task_line, text=f"expected_answer: {label}"),
+                  EvidenceLine(file=source, line=number, text=f"label: {written}"),
+                  *([EvidenceLine(file=strips[0].name, line=strips[1], text=strips[2])] if strips else [])],
+        cause=f"{plural(len(rewritten), 'label')} of {source} reached the tasks without their {how}"
+              + (f" ({strips[0].name}:{strips[1]} `{strips[2]}`)" if strips else "")
+              + ": the model writes the answers as they are written, and the verifier compares them with the stripped "
+              "expected_answer, so right answers score 0. Every command exits 0.",
+        fix=(f"In {strips[0].name} (line {strips[1]}), {drop} (`{strips[2]}`, applied to every label): {keep}"
+             if strips else f"Keep the labels as the sheet writes them: {keep}")
+            + "; prepare the tasks again, then materialize, collect and profile.",
+    )
 
 
 def _finding(ev: Evidence, path: Path, relabelled: list, matched: int, missing: int) -> Finding:
