@@ -97,6 +97,8 @@ def rule_array_ids_not_the_files_numbers(ev: Evidence) -> list[Finding]:
                         fix=f"In {file.name}, number the array as the files are: `#SBATCH --array={meant}` "
                             + (f"(drop the step `:{step}`, kept from a sweep template: it runs one id in {step})"
                                if step > 1 else f"(or read the file of SLURM_ARRAY_TASK_ID minus {first - min(numbers)})")
-                            + f"; then run the shards that were left out ({', '.join(map(str, missed))}) and profile.",
+                            + "; then run the shards that were left out ("
+                            + ", ".join(re.sub(r"\d+(?=\D*$)", str(n), example.rsplit("/", 1)[-1]) for n in missed)
+                            + f", numbered from {min(numbers)} as `split -d` and Python number files) and profile.",
                     )]
     return []

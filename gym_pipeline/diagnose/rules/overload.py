@@ -164,7 +164,8 @@ def overload_finding(ev: Evidence, groups: list[FailureGroup], overload: Overloa
         fix=f"{per_key}{at_once}Lower the concurrency {current}to about {target or 'what the server runs at once'} "
             f"(`gym eval run ... --concurrency {target or '<n>'}`, `gym-pipeline collect --concurrency "
             f"{target or '<n>'}`, or `concurrency:` in sweep.yaml), or give the model server more capacity (vLLM "
-            "`--max-num-seqs`, more replicas behind the URL)." + chosen + sized + other_load + " Then collect the missing rollouts: "
+            "`--max-num-seqs`; the simulated policy's `--max-running` and `--max-waiting`, past which it answers 429 "
+            "overloaded; more replicas behind the URL)." + chosen + sized + other_load + " Then collect the missing rollouts: "
             f"{resume_command(ev)}.",
     )
 
