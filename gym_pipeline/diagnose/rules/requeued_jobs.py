@@ -26,21 +26,23 @@ _RESTARTED = re.compile(r"\brequeued?\b|\bSLURM_RESTART_COUNT=[1-9]|\brestart(?:
                         re.I)
 
 
-def _named_input(file: UserFile) -> tuple[int, str, str] | None:
-    """(line number, line, data file name) of the first materialization's `--input` of `file`, through a plain
-    assignment if need be."""
+def _named_inputs(file: UserFile) -> list[tuple[int, str, str]]:
+    """(line number, line, data file name) of each materialization's `--input` of `file`, through a plain
+    assignment if need be (a script may evaluate several splits, one after the other)."""
+    found = []
     for number, line in enumerate(file.text.splitlines(), start=1):
         if line.lstrip().startswith("#") or not (option := _INPUT_OPTION.search(line)):
             continue
-        word = option["word"].strip("\"'")
+        word, at, text = option["word"].strip("\"'"), number, line
         if variable := SHELL_VARIABLE.fullmatch(word):
             assigned = assignment_of([file], variable["name"])
             value = _PLAIN_VALUE.search(assigned[2]) if assigned else None
             if assigned is None or value is None:
-                return None
-            number, line, word = assigned[1], assigned[2], value["value"]
-        return (number, line.strip(), word) if word.endswith(".jsonl") and "$" not in word else None
-    return None
+                continue
+            at, text, word = assigned[1], assigned[2], value["value"]
+        if word.endswith(".jsonl") and "$" not in word:
+            found.append((at, text.strip(), word))
+    return found
 
 
 def _restart_line(ev: Evidence) -> EvidenceLine | None:
@@ -58,10 +60,10 @@ def rule_inputs_of_another_file_than_the_script_names(ev: Evidence) -> list[Find
     for file in ev.user_files:
         if file.suffix not in SCRIPT_SUFFIXES:
             continue
-        named = _named_input(file)
-        if named is None:
-            continue
-        number, line, word = named
+        named = _named_inputs(file)
+        if not named or any(Path(word).name == source_name for _, _, word in named):
+            continue  # the script names the data the inputs came from (among the splits it evaluates)
+        number, line, word = named[0]
         script_folder = (ev.run_dir / file.name).parent
         if Path(word).name == source_name or not (script_folder / word).is_file() \
                 or not (ev.run_dir / source_name).is_file():
