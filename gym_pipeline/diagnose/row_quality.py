@@ -263,22 +263,22 @@ def _prompt_text(prompt: Any) -> str:
     return excerpt(found.group(1) if found else text, 60)
 
 
-def _message_texts(prompt: Any) -> tuple[str, ...]:
+def message_texts(prompt: Any) -> tuple[str, ...]:
     """The text of a prompt's messages, in order: what the model was asked, whatever fields a writer added around
     it (Gym writes its rollouts' messages with `type` and null fields the materialized rows lack)."""
     if isinstance(prompt, str):
         return (prompt,)
     if isinstance(prompt, list):
-        return tuple(text for part in prompt for text in _message_texts(part))
+        return tuple(text for part in prompt for text in message_texts(part))
     if isinstance(prompt, dict):
-        return tuple(text for name in ("text", "content") if name in prompt for text in _message_texts(prompt[name]))
+        return tuple(text for name in ("text", "content") if name in prompt for text in message_texts(prompt[name]))
     return ()
 
 
 def _note_rollout_prompt(quality: RowQuality, row: dict[str, Any], key: tuple[int, int], line: int) -> None:
     params = row.get("responses_create_params")
     if isinstance(params, dict) and "input" in params and len(quality.rollout_prompts) < MAX_ROWS_TRACKED:
-        quality.rollout_prompts[key] = (hash(_message_texts(params["input"])), line)
+        quality.rollout_prompts[key] = (hash(message_texts(params["input"])), line)
 
 
 def _compare_rollout_prompt(quality: RowQuality, row: dict[str, Any], key: tuple[int, int], line: int) -> None:
@@ -288,7 +288,7 @@ def _compare_rollout_prompt(quality: RowQuality, row: dict[str, Any], key: tuple
     if answered is None or not isinstance(params, dict) or "input" not in params:
         return
     quality.prompts_compared += 1
-    if hash(_message_texts(params["input"])) != answered[0]:
+    if hash(message_texts(params["input"])) != answered[0]:
         quality.other_prompt_rollouts += 1
         quality.other_prompt_example = quality.other_prompt_example or EvidenceLine(
             file=quality.rollouts_file, line=answered[1], text=f"task {key[0]} rollout {key[1]} answered another prompt than line "
@@ -315,7 +315,7 @@ def note_materialized_row(quality: RowQuality, row: dict[str, Any], key: tuple[i
     _note_options(quality, row, key, line)
     task = key[0]
     quality.rows_of_task[task] += 1
-    if quality.rows_of_task[task] == 1 and (texts := _message_texts(_prompt(row))):
+    if quality.rows_of_task[task] == 1 and (texts := message_texts(_prompt(row))):
         length = len(texts[-1])
         quality.prompt_lengths[length] += 1
         quality.prompt_length_examples.setdefault(length, (line, texts[-1][-40:]))

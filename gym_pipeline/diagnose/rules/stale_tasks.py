@@ -24,6 +24,7 @@ from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine, excerpt
 from gym_pipeline.diagnose.findings import Finding, plural
 from gym_pipeline.diagnose.jsonl_rows import readable_rows
+from gym_pipeline.diagnose.row_quality import message_texts
 from gym_pipeline.diagnose.user_scripts import SCRIPT_SUFFIXES, lines_matching
 from gym_pipeline.diagnose.vocabulary import CACHE_RESUME, DATA_SCHEMA
 
@@ -47,20 +48,10 @@ def _task_rows(ev: Evidence) -> list[tuple[int, str, str]]:
         if not isinstance(params, dict) or not isinstance(label, str) or row.get("_ng_task_index") in seen:
             continue
         seen.add(row.get("_ng_task_index"))
-        text = " ".join(_texts(params.get("input")))
+        text = " ".join(message_texts(params.get("input")))
         if text:
             tasks.append((number, text, label))
     return tasks
-
-
-def _texts(value) -> list[str]:
-    if isinstance(value, str):
-        return [value]
-    if isinstance(value, list):
-        return [text for part in value for text in _texts(part)]
-    if isinstance(value, dict):
-        return [text for name in ("text", "content") if name in value for text in _texts(value[name])]
-    return []
 
 
 def _source_rows(path: Path) -> list[tuple[int, dict[str, list[str]]]] | None:
