@@ -422,10 +422,13 @@ def test_a_gateway_serving_one_request_at_a_time_is_named_when_the_budget_ends_t
 
     top = diagnose(run).causes[0]
 
-    assert (top.category, top.id) == ("throughput_resources", "interrupted_collection")
-    assert (f"gateway.py serves one request at a time (line {_where(run, 'HTTPServer((').split(':')[1]}: "
-            "`HTTPServer((") in top.fix
-    assert "serve it with `ThreadingHTTPServer` (or an async server)" in top.fix
+    # on a loaded machine some callers overflow the gateway's listen backlog and are reset before the budget ends:
+    # then the reset requests lead, and the gateway is named there
+    assert top.category == "throughput_resources"
+    assert top.id in ("interrupted_collection", "model_endpoint_failures")
+    line = _where(run, 'HTTPServer((').split(':')[1]
+    assert (f"gateway.py serves one request at a time (line {line}: `HTTPServer((" in top.fix
+            or f"Serve gateway.py with `ThreadingHTTPServer` (or an async server) instead of line {line}" in top.fix)
 
 
 AUDIT_SERVICE = '''

@@ -33,6 +33,7 @@ from gym_pipeline.diagnose.probes import HEAD_SERVER, MODEL, PORT, PORT_IN_USE, 
 from gym_pipeline.diagnose.rules.nesting import nested_finding, nested_log_findings
 from gym_pipeline.diagnose.rules.overload import overload_finding, rate_limited_at_lowest_load, read_overload
 from gym_pipeline.diagnose.rules.routing import all_servers_ready, describe_endpoint_failures, groups_routed
+from gym_pipeline.diagnose.rules.user_proxies import one_at_a_time_proxy
 from gym_pipeline.diagnose.vocabulary import (
     CACHE_RESUME,
     CONFIG,
@@ -553,6 +554,30 @@ def _concurrency_above_the_open_files_limit(ev: Evidence, groups: list[FailureGr
     )
 
 
+def _proxy_queueing_the_calls(ev: Evidence, groups: list[FailureGroup]) -> Finding | None:
+    """Requests that timed out or were reset, none answered with an error, through the user's proxy serving one
+    request at a time: they waited in its queue, and past its listen backlog (5 for `socketserver`) it resets them.
+    The proxy's capacity is the cause, not the model server."""
+    serial = one_at_a_time_proxy(ev)
+    described = describe_endpoint_failures(groups)
+    if serial is None or not described.only_unanswered():
+        return None
+    return Finding(
+        category=THROUGHPUT_RESOURCES,
+        failed_keys=keys_of(groups),
+        title=f"{serial.file} serves one model call at a time: requests {described.what} "
+              f"({plural(sum(g.count for g in groups), 'failed attempt')})",
+        evidence=[serial, *(g.first for g in described.examples)],
+        cause=f"{status_words(groups[0])}: {said(groups[0])}. Every model call goes through {serial.file}, whose "
+              f"server handles one request at a time (line {serial.line}): the collection's concurrent requests "
+              "queue behind each other, and those past its listen backlog are reset or time out, while the model "
+              f"server behind it stays idle. Affected: {affected(ev, groups)}.",
+        fix=f"Serve {serial.file} with `ThreadingHTTPServer` (or an async server) instead of line {serial.line} "
+            f"`{serial.text}`, so it forwards the collection's requests side by side; then collect the missing "
+            f"rollouts: {resume_command(ev)}.",
+    )
+
+
 def rule_model_endpoint_failures(ev: Evidence) -> list[Finding]:
     findings = []
     groups = groups_routed(ev, "endpoint")
@@ -562,6 +587,8 @@ def rule_model_endpoint_failures(ev: Evidence) -> list[Finding]:
         findings.append(limited)
     elif overload is not None:
         findings.append(overload_finding(ev, groups, overload))
+    elif groups and (serving := _proxy_queueing_the_calls(ev, groups)):
+        findings.append(serving)
     elif groups:
         lead = groups[0]
         described = describe_endpoint_failures(groups)

@@ -213,6 +213,11 @@ class EndpointFailures:
     what: str  # for a title: "failing (HTTP 502, 503), rate limited (HTTP 429), dropping connections"
     reading: str  # what each of those means
     examples: list[FailureGroup]  # the first group of each, as evidence
+    faults: list[str]  # the faults, the one with the most attempts first
+
+    def only_unanswered(self) -> bool:
+        """Every failure a request that waited unanswered (timed out, or its connection reset), none an answer."""
+        return set(self.faults) <= {_TIMING_OUT, _DROPPING}
 
 
 def describe_endpoint_failures(groups: list[FailureGroup]) -> EndpointFailures:
@@ -227,7 +232,7 @@ def describe_endpoint_failures(groups: list[FailureGroup]) -> EndpointFailures:
     faults = [fault for fault, _ in attempts.most_common()]
     named = [f"{_FAILING} (HTTP {', '.join(map(str, statuses))})" if f == _FAILING else f for f in faults]
     return EndpointFailures(", ".join(named), " ".join(_ENDPOINT_READINGS[f] for f in faults),
-                            [examples[f] for f in faults])
+                            [examples[f] for f in faults], faults)
 
 
 def groups_routed(ev: Evidence, *routes: str) -> list[FailureGroup]:

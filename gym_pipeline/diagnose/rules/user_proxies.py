@@ -500,6 +500,21 @@ def _side_call(lines: list[str]) -> tuple[int, str, str] | None:
                  and not line.lstrip().startswith("#")), None)
 
 
+def _serving_line(lines: list[str]) -> tuple[int, str] | None:
+    """(line, its text) where a proxy starts a server that serves one request at a time."""
+    return next(((at, text.strip()) for at, text in enumerate(lines, 1)
+                 if _ONE_AT_A_TIME.search(text) and not text.lstrip().startswith(("#", "from", "import"))), None)
+
+
+def one_at_a_time_proxy(ev: Evidence) -> EvidenceLine | None:
+    """The line where the user's proxy before the model server starts a server serving one request at a time
+    (`HTTPServer`): the model calls queue behind each other there, and callers past its listen backlog are reset."""
+    for proxy in _proxies(ev):
+        if serial := _serving_line(proxy.text.splitlines()):
+            return EvidenceLine(file=proxy.name, line=serial[0], text=serial[1])
+    return None
+
+
 def proxy_in_the_path(ev: Evidence) -> tuple[str, str] | None:
     """(the proxy's name, a sentence for a model-serving or throughput fix) when the run folder holds a user's proxy
     before the model server: what it does to every request is the first thing to rule out. Names its server class
@@ -509,8 +524,7 @@ def proxy_in_the_path(ev: Evidence) -> tuple[str, str] | None:
         lines = proxy.text.splitlines()
         settings = [(at, text.split("#", 1)[0].strip()) for at, text in enumerate(lines, 1)
                     if (match := _SETTING.match(text)) and len(re.findall(rf"\b{match['name']}\b", proxy.text)) > 1]
-        serial = next(((at, text.strip()) for at, text in enumerate(lines, 1)
-                       if _ONE_AT_A_TIME.search(text) and not text.lstrip().startswith(("#", "from", "import"))), None)
+        serial = _serving_line(lines)
         side = _side_call(lines)
         waits = (f" On every request {proxy.name} also calls {side[2]} (line {side[0]}: `{side[1]}`) and waits for "
                  f"its answer: a slow or one-at-a-time service there holds every model call." if side else "")
