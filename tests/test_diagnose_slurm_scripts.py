@@ -66,10 +66,13 @@
   (`File exists`): the run reads last week's labels (cache/resume). With `--force`, healthy.
 - `#SBATCH --test-only` left from a start-time check: sbatch submits nothing and the submit script waits for no job
   (config). Without it, the job runs.
+- A batch script saying `#!/bin/sh` (a cluster's minimal example) written in bash (an array of options): Slurm runs
+  it with dash, which stops at the array (config). Saying `#!/bin/bash`, the job collects.
 """
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -1476,3 +1479,27 @@ def test_a_job_step_slurm_cannot_execute_is_named_with_its_program(tmp_path: Pat
     assert (top.category, top.title) == ("infra", f"Slurm could not execute the job step's program {step}: Permission "
                                                   "denied"), top.title
     assert f"`srun bash {step}`" in top.fix
+
+
+@pytest.mark.skipif(Path(shutil.which("sh") or "").resolve().name != "dash", reason="/bin/sh is not dash here")
+@pytest.mark.parametrize("shebang", ["#!/bin/sh", "#!/bin/bash"])
+def test_a_batch_script_saying_sh_but_written_in_bash_stops_at_its_array(tmp_path: Path, shebang: str) -> None:
+    run, checkpoint = _string_match_run(tmp_path, 1)
+    with _policy_served(run, checkpoint) as port:
+        (run / "collect.sbatch").write_text(
+            f"{shebang}\n#SBATCH --output={run}/logs/collect_%j.log\n#SBATCH --time=2\ncd {run}\n"
+            "COLLECT_OPTS=(--env string_match --concurrency 4)\n"
+            + _collect_line(port, 4).replace("--env string_match --concurrency 4", '"${COLLECT_OPTS[@]}"'))
+        subprocess.run(["sbatch", "--wait", str(run / "collect.sbatch")], capture_output=True, text=True, timeout=300)
+
+    report = diagnose(run)
+
+    if shebang == "#!/bin/bash":
+        assert (run / "rollouts.jsonl").is_file() and report.category == "healthy", [f.title for f in report.causes]
+        return
+    assert not (run / "rollouts.jsonl").exists()
+    top = report.causes[0]
+    assert (top.category, top.id) == ("config", "bash_script_run_by_sh")
+    assert [line.where for line in top.evidence][1:] == ["collect.sbatch:1", "collect.sbatch:5"]
+    assert "slurm_script: 5: Syntax error" in top.evidence[0].text
+    assert "Make the first line of collect.sbatch `#!/bin/bash` (instead of `#!/bin/sh`)" in top.fix

@@ -276,6 +276,10 @@ SCENARIOS.update({
                                                       + "\necho PASS\n" + LINT + ' || echo "lint: skipped"'),
     "lint_first": lambda root: fixtures.write_task(root, "lints-first", test=f"set -e\n{LINT}\n"
                                                    + fixtures.PASSING_TEST),
+    # test.sh keeps the answer file's name in a variable called PATH: the shell's command search path is gone, and
+    # the check's `tr` is not found; the task `works` beside it names the variable ANSWER_FILE
+    "path_variable": lambda root: (_version_file_task(root, "json-version", "PATH"),
+                                   _version_file_task(root, "works", "ANSWER_FILE"))[0],
 })
 LINT = "python3 -c 'import json; json.load(open(\"/app/config.json\"))'"
 PUSH = "python3 -c 'import urllib.request; urllib.request.urlopen(\"http://metrics.internal:9091/push\", timeout=5)'"
@@ -352,6 +356,17 @@ def _error_count_task(root: Path, name: str, counted: str) -> Path:
               "else echo 0 > /logs/verifier/reward.txt; fi")),
         {"server.log": "INFO up\nERROR disk\nERROR net\nINFO ok\nERROR disk\n"})
     return _with_instruction(task, f"Write the number of ERROR lines of /app/server.log to /app/count.txt ({name}).\n")
+
+
+def _version_file_task(root: Path, name: str, variable: str) -> Path:
+    """A task asking for a version in /app/version.txt, whose test keeps that file's name in `variable` and compares
+    what `tr` leaves of it (its errors captured into the comparison)."""
+    task = fixtures.write_task(root, name, solve="echo 2.7.1 > /app/version.txt", test=(
+        f"{variable}=/app/version.txt  # the file the agent must write\n"
+        f'if test "$(tr -d "[:space:]" < "${variable}" 2>&1)" = 2.7.1; then echo 1 > /logs/verifier/reward.txt\n'
+        f"else echo \"FAIL: ${variable} holds '$(tr -d \"[:space:]\" < \"${variable}\" 2>&1)'\"; "
+        "echo 0 > /logs/verifier/reward.txt; fi"))
+    return _with_instruction(task, f"Write the version 2.7.1 to /app/version.txt ({name}).\n")
 
 
 def _with_instruction(task: Path, instruction: str) -> Path:
@@ -506,6 +521,9 @@ EXPECTED = [
      ("write the table as `[verifier.env]`", "gym-pipeline tasks validate")),
     ("unversioned_python", "verifier_runtime", ("The test script of json-version fails in the shell",),
      ("at line 2 it calls `python`, which the image lacks: call `python3`", "gym-pipeline tasks validate")),
+    ("path_variable", "verifier_runtime", ("The test script of json-version fails in the shell",),
+     ("tests/test.sh line 2 `PATH=/app/version.txt` gives the shell's PATH (where it looks for commands) a value of "
+      "its own", "rename that variable")),
     ("strict_unset", "verifier_runtime", ("test.sh stopped at line 3: CI_EXPECTED_DIR is unset, and the script runs "
                                           "with `set -u`",),
      ("`${CI_EXPECTED_DIR:-}`", "`set -u` stops at the first variable nobody set")),
@@ -634,7 +652,7 @@ def test_each_run_failed_the_way_its_entry_says(runs):
     assert "changed since materialization" in edited["failure"]["message"]
     for env, task in (("kept_backslash", "greeting"), ("printf_compare", "greeting"), ("checker_mode", "checked"), ("bash_checker", "bracketed"),
                       ("fraction_reward", "share-of-checks"), ("capital_literal", "top-word"),
-                      ("cleanup_deletes_answer", "top-word")):  # the same answer; only the test's text differs
+                      ("cleanup_deletes_answer", "top-word"), ("path_variable", "json-version")):  # the same answer; only the test's text differs
         rows = (config.run_dir(CHECKPOINT, env) / "rollouts.jsonl").read_text().splitlines()
         assert {row["task_id"]: row["reward"] for row in map(json.loads, rows)} == {task: 0.0, "works": 1.0}
 

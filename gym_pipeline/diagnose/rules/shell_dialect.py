@@ -7,7 +7,11 @@
   argument, so '' becomes the script and the expression a file to read (`sed: can't read s/...: No such file or
   directory`). The file is left as it was, and a script without `set -e` goes on with its old settings.
 
-Both are the script's settings not reaching the run (config).
+- A script whose own `#!` line says `#!/bin/sh` (a cluster's minimal example) but is written in bash: Slurm runs
+  a batch script with its `#!` line, so dash reads it (its copy is named `slurm_script` in the error) and stops at
+  the first bash-only line the same way.
+
+All are the script's settings not reaching the run (config).
 """
 
 from __future__ import annotations
@@ -32,10 +36,31 @@ def _script_named(ev: Evidence, path: str) -> UserFile | None:
     return next((file for file in ev.user_files if Path(file.name).name == Path(path).name), None)
 
 
+_SH_SHEBANG = re.compile(r"\A#!\s*(?:/usr)?/bin/(?:env\s+)?sh\b")
+_BASH_ONLY = re.compile(r"\w=\(|\[\[|\$\{\w+\[|\b(?:source|declare|local -n|pushd|popd|shopt|function|mapfile|readarray)\b")
+
+
+def _sh_shebang_on_bash_line(script: UserFile, number: int) -> bool:
+    lines = script.text.splitlines()
+    return bool(_SH_SHEBANG.match(script.text) and 0 < number <= len(lines) and _BASH_ONLY.search(lines[number - 1]))
+
+
+def _batch_script_at(ev: Evidence, number: int) -> UserFile | None:
+    """The user's `#!/bin/sh` batch script whose line `number` is bash-only: the script Slurm spooled as
+    `slurm_script`."""
+    return next((file for file in ev.user_files
+                 if "#SBATCH" in file.text and _sh_shebang_on_bash_line(file, number)), None)
+
+
 def rule_bash_script_run_by_sh(ev: Evidence) -> list[Finding]:
     for log, text in ev.log_heads:
         for match in _DASH_STOPPED.finditer(text):
-            script = _script_named(ev, match["script"])
+            if Path(match["script"]).name == "slurm_script":
+                script = _batch_script_at(ev, int(match["line"]))
+            else:
+                script = _script_named(ev, match["script"])
+            if script is not None and _sh_shebang_on_bash_line(script, int(match["line"])):
+                return [_sh_shebang_on_bash(ev, log, text, match, script)]
             if script is None or not _BASH_SHEBANG.match(script.text):
                 continue
             number = int(match["line"])
@@ -59,6 +84,28 @@ def rule_bash_script_run_by_sh(ev: Evidence) -> list[Finding]:
                     "with --resume).",
             )]
     return []
+
+
+def _sh_shebang_on_bash(ev: Evidence, log: Path, text: str, match: re.Match[str], script: UserFile) -> Finding:
+    number = int(match["line"])
+    stopped_at = script.text.splitlines()[number - 1].strip()
+    shebang = script.text.splitlines()[0].strip()
+    what = "a bash array" if re.search(r"\w=\(", stopped_at) else "bash-only syntax"
+    spooled = Path(match["script"]).name == "slurm_script"
+    return Finding(
+        category=CONFIG,
+        title=f"{script.name} says `{shebang}` but is written in bash: dash stopped at its line {number} "
+              f"(`{stopped_at}`), and nothing after it ran",
+        evidence=[EvidenceLine(file=ev.rel(log), line=text.count("\n", 0, match.start()) + 1, text=match[0].strip()),
+                  EvidenceLine(file=script.name, line=1, text=shebang),
+                  EvidenceLine(file=script.name, line=number, text=stopped_at)],
+        cause=f"A script run as a program (and a Slurm batch script) runs with what its `#!` line names: "
+              f"`{shebang}` is dash here, which does not know {what} at line {number} ({match['message']}"
+              + ("; `slurm_script` is Slurm's copy of the script" if spooled else "") + "). It ended there, "
+              "before the steps after that line ran, and what the run lacks follows.",
+        fix=f"Make the first line of {script.name} `#!/bin/bash` (instead of `{shebang}`), or write line {number} in "
+            "POSIX sh (a space-separated list for the array); then run it again.",
+    )
 
 
 _BSD_IN_PLACE = re.compile(r"\bsed\s+(?:-[a-hj-zA-Z]+\s+)*-i\s*(?:''|\"\")\s+(?:-e\s+)?(?P<quote>['\"])(?P<expr>.+?)"

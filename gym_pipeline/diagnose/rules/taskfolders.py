@@ -33,6 +33,7 @@ from gym_pipeline.diagnose.jsonl_rows import readable_rows
 from gym_pipeline.diagnose.manifests import sweep_config_beside
 from gym_pipeline.diagnose.origin import DOCKER_TLS, DOCKER_TLS_FIX
 from gym_pipeline.diagnose.rules.data_rows import keys_given_twice
+from gym_pipeline.diagnose.rules.tool_path import PATH_REPLACED
 from gym_pipeline.diagnose.skip_reasons import kind_of_skips, missing_copy_source
 from gym_pipeline.diagnose.taskset_source import is_taskset_record, taskset_staleness
 from gym_pipeline.diagnose.user_scripts import environment_assignments, lines_matching
@@ -975,7 +976,8 @@ def rule_sandbox_commands_killed(ev: Evidence) -> list[Finding]:
 # A task's own test.sh failing in the shell (a test it cannot evaluate) while it still writes a reward of 0
 
 # bash's `test.sh: line 5: ...` and dash's `/tests/check.sh: 5: ...` (a `#!/bin/sh` script in a Debian image)
-_SHELL_ERROR = re.compile(r"^(?:\S*\.sh|\S*bash|sh): (?:line \d+: |\d+: )?[^\n]*?(?:integer expression expected|unary "
+# (also quoted inside the test's own message, where it captured a command's errors: `holds '/tests/test.sh: ...'`)
+_SHELL_ERROR = re.compile(r"(?:^|(?<=['\"(]))(?:\S*\.sh|\S*bash|sh): (?:line \d+: |\d+: )?[^\n]*?(?:integer expression expected|unary "
                           r"operator expected|binary operator expected|too many arguments|syntax error|bad substitution"
                           r"|command not found|: not found|Permission denied)")
 # what bash has and dash (a Debian image's /bin/sh) does not: dash says `<script>: <line>: [[: not found`
@@ -1021,6 +1023,26 @@ def _bash_under_sh(run: TaskFolderRun, run_dir: Path, task: str, text: str) -> s
             f"`source`); `checkbashisms {name}` finds the rest")
 
 
+def _search_path_replaced(run: TaskFolderRun, run_dir: Path, task: str, text: str) -> str:
+    """For a test script whose command was not found because the script assigns PATH a value of its own
+    (`PATH=/app/version.txt`, a variable that took the search path's name): the sentence naming that line; else ''."""
+    missing = re.search(r"(?P<path>/tests/[\w./-]+): line \d+: \S+: command not found", text)
+    if missing is None:
+        return ""
+    script = locate_named_file(run.task_path(task), run_dir, folder=True) / missing["path"].lstrip("/")
+    try:
+        lines = script.read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return ""
+    number, line = next(((n, line) for n, line in enumerate(lines, 1) if PATH_REPLACED.match(line)), (0, ""))
+    if not number:
+        return ""
+    assignment = line.split("#", 1)[0].strip()
+    return (f"; tests/{Path(missing['path']).name} line {number} `{assignment}` gives the shell's PATH (where it "
+            "looks for commands) a value of its own, so no command after it is found: rename that variable "
+            "(`ANSWER_FILE=...`) and use the new name")
+
+
 def rule_test_script_errors(ev: Evidence) -> list[Finding]:
     run = task_folder_run(ev)
     if run is None:
@@ -1031,7 +1053,8 @@ def rule_test_script_errors(ev: Evidence) -> list[Finding]:
     task, first = next(iter(broken.items()))
     missing = re.search(r"(?:line (?P<line>\d+): )?(?P<command>[\w.+-]+): command not found", first.text)
     other_name = {"python": "python3", "pip": "pip3"}.get(missing["command"]) if missing else None
-    named = (f"; at line {missing['line'] or '?'} it calls `{missing['command']}`, which the image lacks"
+    replaced = _search_path_replaced(run, ev.run_dir, task, first.text)
+    named = replaced or (f"; at line {missing['line'] or '?'} it calls `{missing['command']}`, which the image lacks"
              + (f": call `{other_name}` (the image's name for it), or install `{missing['command']}` in the task's "
                 "image" if other_name else ": install it in the task's image (environment/Dockerfile), or call a "
                 "command the image has") if missing else "")

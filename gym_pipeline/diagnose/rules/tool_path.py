@@ -32,7 +32,7 @@ _CLEAN_SHELL = re.compile(r"^#!\S*(?:bash|sh)\s+(?:-\w*l\w*|--login)\b|\bbash\s+
 
 
 # `PATH=data.jsonl`: the search path replaced by a value that does not keep it (no `$PATH` in it)
-_PATH_REPLACED = re.compile(r"^\s*(?:export\s+)?PATH=(?![^#\n]*\$\{?PATH\b)")
+PATH_REPLACED = re.compile(r"^\s*(?:export\s+)?PATH=(?![^#\n]*\$\{?PATH\b)")
 
 
 def _folders_only(line: str) -> bool:
@@ -81,7 +81,7 @@ def rule_pipeline_command_not_on_path(ev: Evidence) -> list[Finding]:
     if not missing:
         return []
     commands = sorted({hit.groups["command"] for hit in missing})
-    overwritten = next(lines_matching(ev.user_files, _PATH_REPLACED, SCRIPT_SUFFIXES), None)
+    overwritten = next(lines_matching(ev.user_files, PATH_REPLACED, SCRIPT_SUFFIXES), None)
     if overwritten is not None:
         return [_path_replaced(overwritten[0].name, overwritten[1], overwritten[2].strip(), missing)]
     shell = next(lines_matching(ev.user_files, _CLEAN_SHELL, SCRIPT_SUFFIXES), None)
