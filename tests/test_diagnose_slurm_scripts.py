@@ -68,6 +68,8 @@
   (config). Without it, the job runs.
 - A batch script saying `#!/bin/sh` (a cluster's minimal example) written in bash (an array of options): Slurm runs
   it with dash, which stops at the array (config). Saying `#!/bin/bash`, the job collects.
+- `#SBATCH --dependency=afterok:$PREP_JOB`: sbatch never expands the variable and refuses the job (config). Given on
+  sbatch's command line, the shell expands it and the job collects after the prep.
 """
 
 import json
@@ -1503,3 +1505,31 @@ def test_a_batch_script_saying_sh_but_written_in_bash_stops_at_its_array(tmp_pat
     assert [line.where for line in top.evidence][1:] == ["collect.sbatch:1", "collect.sbatch:5"]
     assert "slurm_script: 5: Syntax error" in top.evidence[0].text
     assert "Make the first line of collect.sbatch `#!/bin/bash` (instead of `#!/bin/sh`)" in top.fix
+
+
+@pytest.mark.parametrize("where", ["directive", "command_line"])
+def test_a_dependency_directive_naming_a_shell_variable_is_refused_by_sbatch(tmp_path: Path, where: str) -> None:
+    run, checkpoint = _string_match_run(tmp_path, 1)
+    with _policy_served(run, checkpoint) as port:
+        (run / "prep.sbatch").write_text(f"#!/bin/bash\n#SBATCH --output={run}/logs/prep_%j.log\n#SBATCH --time=1\n"
+                                         "echo prep done\n")
+        (run / "collect.sbatch").write_text(
+            f"#!/bin/bash\n#SBATCH --output={run}/logs/collect_%j.log\n#SBATCH --time=2\n"
+            + ("#SBATCH --dependency=afterok:$PREP_JOB\n" if where == "directive" else "")
+            + f"cd {run}\n" + _collect_line(port, 4))
+        dependency = "" if where == "directive" else "--dependency=afterok:$PREP_JOB "
+        (run / "submit.sh").write_text("#!/bin/bash\nexport PREP_JOB=$(sbatch --parsable prep.sbatch)\n"
+                                       f"sbatch --wait {dependency}collect.sbatch\n")
+        with (run / "logs" / "submit.log").open("w") as log:
+            subprocess.run(["bash", "submit.sh"], cwd=run, stdout=log, stderr=subprocess.STDOUT, timeout=300)
+
+    report = diagnose(run)
+
+    if where == "command_line":
+        assert (run / "rollouts.jsonl").is_file() and report.category == "healthy", [f.title for f in report.causes]
+        return
+    assert "Job dependency problem" in (run / "logs" / "submit.log").read_text()
+    top = report.causes[0]
+    assert (top.category, top.id) == ("config", "directive_names_a_shell_variable")
+    assert [line.where for line in top.evidence] == ["collect.sbatch:4", "logs/submit.log:1"]
+    assert "`sbatch --dependency=afterok:$PREP_JOB collect.sbatch`" in top.fix

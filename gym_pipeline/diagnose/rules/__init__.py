@@ -110,6 +110,7 @@ from gym_pipeline.diagnose.rules.data_subsets import rule_data_subset_left_in_th
 from gym_pipeline.diagnose.rules.dated_paths import rule_dated_path_computed_again
 from gym_pipeline.diagnose.rules.deployed_checkpoints import rule_deployed_checkpoint_not_the_one_served
 from gym_pipeline.diagnose.rules.deployed_copies import rule_package_imported_from_a_stale_deployed_copy
+from gym_pipeline.diagnose.rules.directive_variables import rule_directive_names_a_shell_variable
 from gym_pipeline.diagnose.rules.directory_links import rule_folder_link_followed_instead_of_replaced
 from gym_pipeline.diagnose.rules.docker_names import rule_container_name_held_by_an_earlier_run
 from gym_pipeline.diagnose.rules.docker_volumes import rule_folder_mounted_as_a_named_volume
@@ -487,6 +488,7 @@ RULES: tuple[Rule, ...] = (
     Rule(1, "export_value_split_at_its_comma", rule_export_value_split_at_its_comma),
     Rule(1, "mpi_plugin_the_cluster_cannot_load", rule_mpi_plugin_the_cluster_cannot_load),
     Rule(1, "request_beyond_every_node", rule_request_beyond_every_node),
+    Rule(1, "directive_names_a_shell_variable", rule_directive_names_a_shell_variable),
     Rule(1, "step_ended_at_its_own_srun_time_limit", rule_step_ended_at_its_own_srun_time_limit),
     Rule(1, "model_server_job_ended_at_its_time_limit", rule_model_server_job_ended_at_its_time_limit),
     Rule(1, "time_limit_shortened_while_it_ran", rule_time_limit_shortened_while_it_ran),
