@@ -135,7 +135,7 @@ SIGNATURES: tuple[Signature, ...] = (
     Signature("gym_malformed_json", r"Malformed JSON in\b|byte order mark \(BOM\) is not supported"),
     Signature("head_server_listening", r"^INFO:\s+Uvicorn running on (?P<url>https?://[^\s]+)"),
     Signature("server_listening", r"^\((?P<server>[\w.-]+)\) INFO:\s+Uvicorn running on (?P<url>https?://[^\s]+)"),
-    Signature("gym_server_starting", r"^Starting `(?P<server>[\w.-]+)` from venv"),  # `gym env start`, a server each
+    Signature("gym_server_starting", r"^Starting `(?P<server>[\w.-]+)` from venv (?P<venv>\S+?/\.venv\b|\S+)"),  # `gym env start`, a server each
     Signature("servers_ready", r"(?P<ready>\d+) / (?P<total>\d+) servers ready"),
     Signature("model_url", r"(?:SIMULATED_POLICY_READY |--model-url[= ]|Starting vLLM API server (?:\d+ )?on )"
                            r"(?P<url>https?://[^\s'\"]+)"),
@@ -165,7 +165,9 @@ SIGNATURES: tuple[Signature, ...] = (
     # our command line's refusal of a one-value option given twice (argparse alone keeps the last)
     Signature("option_given_twice_refused", r"error: (?P<option>--[\w-]+) given twice: it takes one value"),
     # the shell's report of a word it ran as a command and found nowhere (a script's `NAME = value`, a typo)
-    Signature("command_not_found", r"^\S+: line \d+: (?P<command>[^\s:]+): command not found$"),
+    # (a Gym server's own output carries its name first: `(string_match) /bin/bash: line 1: uv: command not found`)
+    Signature("command_not_found", r"^(?:\((?P<server>[\w.-]+)\) )?\S+: line \d+: (?P<command>[^\s:]+): command not "
+                                   r"found$"),
     # srun waiting for room in its job's allocation to start a step (other steps hold it)
     Signature("srun_step_waiting", r"srun: Job \d+ step creation (?:temporarily|still) disabled, retrying"),
     # ... and a step that could not start before the job ended

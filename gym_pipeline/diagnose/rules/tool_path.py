@@ -76,10 +76,36 @@ def _path_replaced(name: str, number: int, line: str, missing: list[LogHit]) -> 
     )
 
 
+def _server_venv_built_without_uv(ev: Evidence, missing: list[LogHit]) -> Finding | None:
+    """`(string_match) ... uv: command not found` under `gym env start`: the server's venv was not where Gym looks for
+    it, so Gym set out to build it, and building takes uv, which this node does not have."""
+    building = next((hit for hit in missing if hit.groups.get("server") and hit.groups["command"] == "uv"), None)
+    if building is None:
+        return None
+    server = building.groups["server"]
+    started = next((hit for hit in ev.hits("gym_server_starting") if hit.groups["server"] == server), None)
+    venv = started.groups["venv"] if started else f"the venv of {server}"
+    return Finding(
+        category=INFRA,
+        title=f"`gym env start` had to build {server}'s venv ({venv} was not there), and the node has no uv",
+        evidence=[*([started.evidence()] if started else []), building.evidence()],
+        cause=f"Gym starts each server from its venv; {venv} was missing (or incomplete), so `gym env start` set out "
+              "to build it with `uv venv` and `uv pip install`, and uv is not on this node's PATH: the server never "
+              "started, and Gym stopped the others. A venv prebuilt for the node that has gone (a tmp cleaner's "
+              "sweep of `++uv_venv_dir`, a scratch folder emptied between jobs) looks just like this.",
+        fix=f"Restore the prebuilt venv at {venv} (rebuild it where uv and the package index are at hand), and keep "
+            "`++uv_venv_dir` on a folder the node's tmp cleaner does not sweep; or install uv on the node (on its "
+            "PATH) so Gym can build it. `ls " + venv + "/bin/python` must find it; then start the servers again.",
+        explains=frozenset({"command_not_found"}),
+    )
+
+
 def rule_pipeline_command_not_on_path(ev: Evidence) -> list[Finding]:
     missing = [hit for hit in ev.hits("command_not_found") if _PIPELINE_COMMANDS.match(hit.groups["command"])]
     if not missing:
         return []
+    if (unbuilt := _server_venv_built_without_uv(ev, missing)) is not None:
+        return [unbuilt]
     commands = sorted({hit.groups["command"] for hit in missing})
     overwritten = next(lines_matching(ev.user_files, PATH_REPLACED, SCRIPT_SUFFIXES), None)
     if overwritten is not None:
