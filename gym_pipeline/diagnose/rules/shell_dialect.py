@@ -103,8 +103,8 @@ def _sh_shebang_on_bash(ev: Evidence, log: Path, text: str, match: re.Match[str]
               f"`{shebang}` is dash here, which does not know {what} at line {number} ({match['message']}"
               + ("; `slurm_script` is Slurm's copy of the script" if spooled else "") + "). It ended there, "
               "before the steps after that line ran, and what the run lacks follows.",
-        fix=f"Make the first line of {script.name} `#!/bin/bash` (instead of `{shebang}`), or write line {number} in "
-            "POSIX sh (a space-separated list for the array); then run it again.",
+        fix=f"Make the first line of {script.name} `#!/bin/bash` (instead of `{shebang}`), or write line {number} "
+            f"(`{stopped_at}`) in POSIX sh (a space-separated list for an array); then run it again.",
     )
 
 
