@@ -396,13 +396,15 @@ def test_a_model_name_falling_back_to_a_settings_default_the_server_does_not_ser
 
 def _gym_env_start(prefix: list[str], gym: Path, tmp_path: Path, run_dir: Path, overrides: list[str], *,
                    startup_timeout_s: float, environment: dict[str, str] | None = None, hosts: str | None = None,
-                   held_port: int | None = None) -> dict:
+                   held_port: int | None = None, link_venvs: bool = True) -> dict:
     """A real `gym env start` of string_match (the simulated policy behind it) in the loopback-only namespace, with
     `overrides`, `environment`, the node's /etc/hosts `hosts` and another program listening on `held_port`, its log
-    kept as RUN/env_start.log; the driver's result ("ready" or "error")."""
+    kept as RUN/env_start.log; the driver's result ("ready" or "error"). Without `link_venvs`, the servers' venvs
+    are where `overrides` say (`++uv_venv_dir`), not linked to the CLI's own."""
     checkpoint = demo_checkpoints(tmp_path / "checkpoints", 1, [get_environment("string_match")])[0]
     start = {"resources_server": "string_match", "checkpoint": str(checkpoint), "log": str(run_dir / "env_start.log"),
-             "overrides": overrides, "startup_timeout_s": startup_timeout_s, "environment": environment or {}}
+             "overrides": overrides, "startup_timeout_s": startup_timeout_s, "environment": environment or {},
+             "link_venvs": link_venvs}
     return _run_in_namespace(prefix, {"gym": str(gym), "env_start": start | ({"hosts": hosts} if hosts else {})
                                       | ({"held_port": held_port} if held_port else {})}, tmp_path)
 
@@ -436,6 +438,38 @@ def test_a_gym_server_config_pinning_a_port_another_program_holds_is_named(gym_e
     assert (top.category, top.id) == ("config", "gym_server_config_pins_a_taken_port"), [f.title for f in report.causes]
     assert top.evidence[1].where == "debug_ports.yaml:5"
     assert top.fix.startswith("Remove `port: 8000` from debug_ports.yaml (line 5)")
+
+
+@pytest.mark.parametrize("venvs", ["swept", "kept"])
+def test_a_server_venv_gone_from_its_folder_on_a_node_without_uv_is_named(gym_executable, loopback_namespace,
+                                                                          tmp_path, venvs):
+    """The servers' prebuilt venvs are looked for in a folder the node's tmp cleaner emptied (`++uv_venv_dir`): Gym
+    sets out to build them, and the node has no uv (infra, the server's venv path named). With the venvs where Gym
+    looks, the servers come up."""
+    from gym_pipeline.diagnose import diagnose
+
+    run_dir = tmp_path / "run"
+    run_dir.mkdir()
+    swept = tmp_path / "swept_venvs"
+    swept.mkdir()
+    overrides = [f"++uv_venv_dir={swept}", "++skip_venv_if_present=true"] if venvs == "swept" else []
+    result = _gym_env_start(loopback_namespace, gym_executable, tmp_path, run_dir, overrides, startup_timeout_s=180,
+                            environment={"PATH": "/usr/sbin:/usr/bin:/sbin:/bin"},  # a node without uv
+                            link_venvs=venvs == "kept")
+    log = (run_dir / "env_start.log").read_text()
+    assert ("uv: command not found" in log) == (venvs == "swept"), log[-2000:]
+
+    report = diagnose(run_dir)
+
+    if venvs == "kept":
+        assert result.get("ready"), result
+        assert all(f.id != "pipeline_command_not_on_path" for f in report.findings)
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("infra", "pipeline_command_not_on_path"), [f.title for f in report.causes]
+    assert top.title.startswith("`gym env start` had to build ")  # the venv of whichever server set out first
+    assert top.title.endswith("was not there), and the node has no uv")
+    assert f"Restore the prebuilt venv at {swept}/" in top.fix
 
 
 @pytest.mark.parametrize("hosts", ["::1 localhost ip6-localhost\n", "127.0.0.1 localhost\n::1 ip6-localhost\n"],
