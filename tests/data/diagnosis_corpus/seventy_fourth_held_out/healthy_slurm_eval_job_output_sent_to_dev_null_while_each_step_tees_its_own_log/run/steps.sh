@@ -1,0 +1,7 @@
+#!/bin/bash
+# the weekly eval's steps, each with its own log
+/work/wt-h74/.venv/bin/gym-pipeline materialize --input string_match.jsonl --num-repeats 3 --agent string_match_simple_agent \
+  --output rollouts_materialized_inputs.jsonl 2>&1 | tee logs/materialize.log
+/work/wt-h74/.venv/bin/gym-pipeline collect --inputs rollouts_materialized_inputs.jsonl --output rollouts.jsonl --model-url $MODEL_URL \
+  --env string_match --concurrency 4 2>&1 | tee logs/collect.log
+/work/wt-h74/.venv/bin/gym-pipeline profile --inputs rollouts_materialized_inputs.jsonl --rollouts rollouts.jsonl 2>&1 | tee logs/profile.log
