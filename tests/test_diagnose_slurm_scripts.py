@@ -70,6 +70,8 @@
   it with dash, which stops at the array (config). Saying `#!/bin/bash`, the job collects.
 - `#SBATCH --dependency=afterok:$PREP_JOB`: sbatch never expands the variable and refuses the job (config). Given on
   sbatch's command line, the shell expands it and the job collects after the prep.
+- An eval chained `afterok` on a prep job that stopped at a data row without an answer: the eval stays PENDING
+  (DependencyNeverSatisfied); the prep's last line and its data file are named (data). Every row answered, it runs.
 """
 
 import json
@@ -1533,3 +1535,43 @@ def test_a_dependency_directive_naming_a_shell_variable_is_refused_by_sbatch(tmp
     assert (top.category, top.id) == ("config", "directive_names_a_shell_variable")
     assert [line.where for line in top.evidence] == ["collect.sbatch:4", "logs/submit.log:1"]
     assert "`sbatch --dependency=afterok:$PREP_JOB collect.sbatch`" in top.fix
+
+
+@pytest.mark.parametrize("answers", ["one_missing", "all_given"])
+def test_an_eval_chained_afterok_on_a_prep_that_failed_on_its_data_names_the_preps_last_line(tmp_path: Path,
+                                                                                             answers: str) -> None:
+    run, checkpoint = _string_match_run(tmp_path, 1)
+    (run / "answers.csv").write_text("question,answer\nfirst,1\n" + ("second,\n" if answers == "one_missing"
+                                                                     else "second,2\n"))
+    (run / "prep.py").write_text(
+        "import csv, sys\n"
+        "for number, row in enumerate(csv.DictReader(open('answers.csv')), 2):\n"
+        "    if not row['answer']:\n"
+        "        sys.exit(f\"prep: answers.csv line {number}: no answer for {row['question']!r}\")\n"
+        "print('prep: every row answered')\n")
+    with _policy_served(run, checkpoint) as port:
+        (run / "prep.sbatch").write_text(f"#!/bin/bash\n#SBATCH --output={run}/logs/prep_%j.log\n#SBATCH --time=1\n"
+                                         f"cd {run}\n{sys.executable} prep.py\n")
+        (run / "collect.sbatch").write_text(f"#!/bin/bash\n#SBATCH --output={run}/logs/collect_%j.log\n"
+                                            f"#SBATCH --time=2\ncd {run}\n" + _collect_line(port, 4))
+        (run / "submit.sh").write_text(
+            "#!/bin/bash\nPREP=$(sbatch --parsable prep.sbatch)\n"
+            "JOB=$(sbatch --parsable --dependency=afterok:$PREP collect.sbatch)\n"
+            'echo "prep job $PREP, eval job $JOB (--dependency=afterok:$PREP)"\n'
+            "for i in $(seq 40); do\n"
+            "  state=$(squeue -h -j $JOB -o '%i %j %T %r')\n"
+            '  [ -z "$state" ] && break\n  echo "$state"\n'
+            '  case "$state" in *DependencyNeverSatisfied*) scancel $JOB; break;; esac\n  sleep 2\ndone\n')
+        with (run / "logs" / "submit.log").open("w") as log:
+            subprocess.run(["bash", "submit.sh"], cwd=run, stdout=log, stderr=subprocess.STDOUT, timeout=300)
+
+    report = diagnose(run)
+
+    if answers == "all_given":
+        assert (run / "rollouts.jsonl").is_file() and report.category == "healthy", [f.title for f in report.causes]
+        return
+    assert "DependencyNeverSatisfied" in (run / "logs" / "submit.log").read_text()
+    top = report.causes[0]
+    assert (top.category, top.id) == ("data_schema", "job_never_started")
+    assert top.evidence[1].text == "prep: answers.csv line 3: no answer for 'second'"
+    assert top.fix.startswith("Fix what ended job ") and "complete or drop those rows in answers.csv" in top.fix

@@ -27,7 +27,7 @@ from gym_pipeline.diagnose.user_scripts import (
     lines_matching,
     unthrottled_arrays,
 )
-from gym_pipeline.diagnose.vocabulary import CONFIG, INFRA, THROUGHPUT_RESOURCES
+from gym_pipeline.diagnose.vocabulary import CONFIG, DATA_SCHEMA, INFRA, THROUGHPUT_RESOURCES
 
 # a squeue line of a pending job: its id first, PENDING, then the reason (in parentheses in the default format)
 # (`PD` in squeue's default and `%t` formats, where the reason may come before the time the job has run: `0:00`)
@@ -126,6 +126,44 @@ def _line_text(file: UserFile, number: int) -> str:
     return file.text.splitlines()[number - 1].strip()
 
 
+_DEPENDS_ON = re.compile(r"\bafter(?:ok)?:(?P<job>\d+)")
+_DATA_FILE = re.compile(r"\b[\w.-]+\.(?:csv|tsv|jsonl|json|parquet|xlsx)\b")
+
+
+def _failed_dependency(ev: Evidence, pending: EvidenceLine) -> Finding | None:
+    """`DependencyNeverSatisfied`: the job this one waits for (`afterok:<id>`) ended in failure. Its own log's last
+    line says why; that is the cause to fix, placed as data when it names a data file and its line."""
+    job = pending.text.split()[0]
+    for _, text in ev.log_heads:
+        if (depends := _DEPENDS_ON.search(text)) is None:
+            continue
+        other = depends["job"]
+        log = next((path for path, _ in ev.log_heads if re.search(rf"(?:^|[_.-]){other}\.(?:log|out|err)$", path.name)),
+                   None)
+        if log is None:
+            return None
+        lines = [(n, t.strip()) for n, t in enumerate(log.read_text(errors="replace").splitlines(), 1) if t.strip()]
+        if not lines:
+            return None
+        number, last = lines[-1]
+        data = _DATA_FILE.search(last) and re.search(r"\bline \d+|\brow \d+", last)
+        return Finding(
+            category=DATA_SCHEMA if data else CONFIG,
+            title=f"Slurm job {job} never started: the job it waits for, {other}, failed ({last[:120]})",
+            evidence=[pending, EvidenceLine(file=ev.rel(log), line=number, text=last)],
+            cause=f"squeue shows job {job} pending for `DependencyNeverSatisfied`: it may start only after job {other} "
+                  f"succeeds (`afterok:{other}`), and {other} ended in failure; its log ends with `{last}`. Slurm "
+                  f"keeps {job} queued for good, whatever waited for it gave up, and nothing was collected."
+                  + (" What ended it is the data it read." if data else ""),
+            fix=f"Fix what ended job {other} (`{last[:160]}`"
+                + (f": complete or drop those rows in {data_file[0]}" if (data_file := _DATA_FILE.search(last)) and data
+                   else "")
+                + f"), then cancel {job} (`scancel {job}`) and submit both again; `sacct -j {other}` shows its exit "
+                "code.",
+        )
+    return None
+
+
 def rule_job_never_started(ev: Evidence) -> list[Finding]:
     a = ev.artifacts
     if a.rollouts.valid_rows and not a.missing_keys:
@@ -142,6 +180,8 @@ def rule_job_never_started(ev: Evidence) -> list[Finding]:
         return []
     line, middle, reason = pending[-1]
     job = line.text.split()[0]
+    if reason == "DependencyNeverSatisfied" and (failed := _failed_dependency(ev, line)):
+        return [failed]
     if reason in _OWN_OPTIONS:
         option = next(lines_matching(ev.user_files, re.compile(rf"^\s*#SBATCH\s+(?:{_OWN_OPTIONS[reason]})")), None)
         where = [EvidenceLine(file=option[0].name, line=option[1], text=option[2].strip())] if option else []
