@@ -489,3 +489,33 @@ def test_a_floor_on_the_repeats_compared_as_text_cuts_ten_to_four(tmp_path, test
     assert top.title == ("run_eval.sh:3 compares REPEATS with `< 4` inside [[ ]], which compares text: 10 < 4 held as "
                          "text, so the branch ran with REPEATS=10")
     assert "`[[ $REPEATS -lt 4 ]]`" in top.fix
+
+
+@pytest.mark.parametrize("setting", ["prefix", "own_line"])
+def test_repeats_set_as_a_prefix_of_the_command_that_reads_them_keep_the_defaults_value(tmp_path, setting):
+    """The team's defaults file sets REPEATS=1; the run script sets REPEATS=3 before the materialize command that reads
+    `$REPEATS`: the shell expands it first, and the run materializes one repeat per task (config). Set on a line of
+    its own, the three repeats are materialized and the run is healthy."""
+    from script_support import CLI, run_scripts
+
+    materialize = (f"{CLI} materialize --input data.jsonl --num-repeats $REPEATS --agent string_match_simple_agent "
+                   "--output rollouts_materialized_inputs.jsonl\n")
+    run = run_scripts(tmp_path, ["source ./eval_defaults.sh\n"
+                                 + ("REPEATS=3 " + materialize if setting == "prefix" else "REPEATS=3\n" + materialize)
+                                 + f"{CLI} collect --inputs rollouts_materialized_inputs.jsonl --output rollouts.jsonl "
+                                 "--model-url URL --env string_match\n"],
+                      files={"eval_defaults.sh": "# the team's defaults\nREPEATS=1  # smoke tests\n"})
+    rows = (run / "rollouts_materialized_inputs.jsonl").read_text().splitlines()
+
+    report = diagnose(run)
+
+    if setting == "own_line":
+        assert len(rows) == 30 and report.category == "healthy", [f.title for f in report.causes]
+        return
+    assert len(rows) == 10
+    top = report.causes[0]
+    assert (top.category, top.id) == ("config", "shell_pitfalls")
+    assert top.title == ("run_eval.sh:3 sets REPEATS=3 as a prefix of the command that reads $REPEATS: the shell "
+                         "expanded $REPEATS first, so the command got 1")
+    assert [line.where for line in top.evidence] == ["run_eval.sh:3", "eval_defaults.sh:2"]
+    assert "(`--num-repeats 3`)" in top.fix

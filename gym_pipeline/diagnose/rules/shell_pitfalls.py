@@ -97,7 +97,8 @@ def rule_shell_pitfalls(ev: Evidence) -> list[Finding]:
                     _array_without_index(ev), _table_without_declare_a(ev), _array_joined_into_one_word(ev),
                     _argument_in_other_case(ev),
                     _getopts_value_without_colon(ev), _redirect_refused_by_noclobber(ev),
-                    _count_with_the_file_name(ev), _count_short_of_an_unterminated_last_row(ev)):
+                    _count_with_the_file_name(ev), _count_short_of_an_unterminated_last_row(ev),
+                    _prefix_assignment_read_by_its_own_command(ev)):
         if finding is not None:
             return [finding]
     return []
@@ -741,4 +742,60 @@ def _count_short_of_an_unterminated_last_row(ev: Evidence) -> Finding | None:
                 f"(which counts an unterminated last line) instead of `wc -l`; or end {data.name} with a newline. "
                 "Then run again.",
         )
+    return None
+
+
+# `REPEATS=8 gym-pipeline materialize --num-repeats $REPEATS`: assignments before a command's name, then the command
+_PREFIXED_COMMAND = re.compile(r"^\s*(?P<prefix>(?:[A-Za-z_]\w*=[^\s;&|]*\s+)+)(?P<command>[^=\s]+)(?P<arguments>.*)$")
+_PREFIX_ASSIGNMENT = re.compile(r"(?P<name>[A-Za-z_]\w*)=(?P<value>[^\s;&|]*)")
+
+
+def _value_before(ev: Evidence, name: str, file: UserFile, number: int) -> tuple[str, int, str] | None:
+    """(file name, line, value) of the plain assignment of `name` the shell had before `file`'s line `number`: the last
+    one above it in `file`, else one in a file it sources (a defaults file)."""
+    plain = re.compile(rf"^\s*(?:export\s+)?{name}=(?P<value>[^\s;&|#]*)\s*(?:#.*)?$")
+    above = [(n, m["value"]) for n, line in enumerate(file.text.splitlines()[:number - 1], 1) if (m := plain.match(line))]
+    if above:
+        return file.name, above[-1][0], above[-1][1]
+    for other in shell_files(ev, _SOURCED):
+        if other is not file and re.search(rf"^\s*(?:source|\.)\s+\S*{re.escape(other.name)}\b", file.text, re.M):
+            found = [(n, m["value"]) for n, line in enumerate(other.text.splitlines(), 1) if (m := plain.match(line))]
+            if found:
+                return other.name, found[-1][0], found[-1][1]
+    return None
+
+
+def _prefix_assignment_read_by_its_own_command(ev: Evidence) -> Finding | None:
+    """`NAME=value command ... $NAME`: the assignment before a command reaches only that command's environment; the
+    shell expands the command's own `$NAME` first, with the value NAME had before the line (or none). The command got
+    the old value, without an error."""
+    for file in shell_files(ev):
+        for number, command in joined_commands(file):
+            if (match := _PREFIXED_COMMAND.match(command)) is None or match["command"].startswith("#"):
+                continue
+            for assignment in _PREFIX_ASSIGNMENT.finditer(match["prefix"]):
+                name, value = assignment["name"], assignment["value"].strip("\"'")
+                if not re.search(rf"\$\{{?{name}\b", match["arguments"]):
+                    continue
+                before = _value_before(ev, name, file, number)
+                if before is not None and before[2].strip("\"'") == value:
+                    continue  # the same value either way
+                option = re.search(rf"(?P<option>--?[\w-]+)[= ]\s*[\"']?\$\{{?{name}\b", match["arguments"])
+                reads = option["option"] if option else f"${name}"
+                used = f"`{before[2]}` (set at {before[0]}:{before[1]})" if before else "nothing (it was not set)"
+                return Finding(
+                    category=CONFIG,
+                    title=f"{file.name}:{number} sets {name}={value} as a prefix of the command that reads ${name}: "
+                          f"the shell expanded ${name} first, so the command got {before[2] if before else 'nothing'}",
+                    evidence=[EvidenceLine(file=file.name, line=number, text=command.strip()),
+                              *([EvidenceLine(file=before[0], line=before[1], text=f"{name}={before[2]}")]
+                                if before else [])],
+                    cause=f"An assignment written before a command's name (`{name}={value} {match['command']} ...`) "
+                          "goes into that command's environment only, and the shell expands the command's own "
+                          f"arguments before it applies: ${name} on the same line was {used}, not {value}. The "
+                          "command ran with that without a word, and the run used it.",
+                    fix=f"In {file.name}:{number}, set {name} on a line of its own before the command (`{name}={value}`)"
+                        f" instead of as a prefix of it, or write the value into the argument (`{reads} {value}`); "
+                        "print the values the script uses, then run again.",
+                )
     return None
