@@ -1575,3 +1575,20 @@ def test_an_eval_chained_afterok_on_a_prep_that_failed_on_its_data_names_the_pre
     assert (top.category, top.id) == ("data_schema", "job_never_started")
     assert top.evidence[1].text == "prep: answers.csv line 3: no answer for 'second'"
     assert top.fix.startswith("Fix what ended job ") and "complete or drop those rows in answers.csv" in top.fix
+
+
+def test_a_job_with_export_none_that_sources_its_settings_itself_is_no_finding(tmp_path: Path) -> None:
+    run, checkpoint = _string_match_run(tmp_path, 1)
+    with _policy_served(run, checkpoint) as port:
+        (run / "eval_settings.sh").write_text(f"# everything the job needs\nexport MODEL_URL=http://127.0.0.1:{port}/v1\n")
+        (run / "collect.sbatch").write_text(
+            f"#!/bin/bash\n#SBATCH --output={run}/logs/collect_%j.log\n#SBATCH --time=2\n#SBATCH --export=NONE\n"
+            f"cd {run}\nsource ./eval_settings.sh\n{' '.join(CLI)} collect --inputs rollouts_materialized_inputs.jsonl "
+            "--output rollouts.jsonl --model-url $MODEL_URL --env string_match\n")
+        (run / "submit.sh").write_text("#!/bin/bash\nsource ./eval_settings.sh\nsbatch --wait collect.sbatch\n")
+        with (run / "logs" / "submit.log").open("w") as log:
+            subprocess.run(["bash", "submit.sh"], cwd=run, stdout=log, stderr=subprocess.STDOUT, timeout=300)
+
+    report = diagnose(run)
+
+    assert (run / "rollouts.jsonl").is_file() and report.category == "healthy", [f.title for f in report.causes]

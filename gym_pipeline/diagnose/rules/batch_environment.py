@@ -13,7 +13,7 @@ import re
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import Finding
-from gym_pipeline.diagnose.user_scripts import PRINTS, assignment_of
+from gym_pipeline.diagnose.user_scripts import PRINTS, UserFile, assignment_of
 from gym_pipeline.diagnose.vocabulary import CONFIG
 
 _EXPORT_OPTION = re.compile(r"^\s*#SBATCH\s+--export[= ](?P<export>\S+)")
@@ -26,6 +26,11 @@ def _not_passed(export: str) -> set[str] | None:
     """The names `--export=<export>` passes on; None when it passes the whole environment (ALL)."""
     names = {part.split("=", 1)[0] for part in export.split(",")}
     return None if "ALL" in names else names - {"NONE"}
+
+
+def _sources(batch: UserFile, name: str) -> bool:
+    """Whether the batch script reads `name` in with `source` (or `.`), in the job."""
+    return bool(re.search(rf"^\s*(?:source|\.)\s+[\"']?(?:\S*/)?{re.escape(name)}\b", batch.text, re.M))
 
 
 def rule_variable_not_exported_to_the_job(ev: Evidence) -> list[Finding]:
@@ -47,6 +52,8 @@ def rule_variable_not_exported_to_the_job(ev: Evidence) -> list[Finding]:
                 if exported is None:
                     continue
                 setter, setter_line, setter_text = exported
+                if _sources(batch, setter.name):
+                    continue  # the job sets it itself, from the same file
                 return [Finding(
                     category=CONFIG,
                     title=f"{batch.name} runs with `--export={export['export']}`, so {name}, which {setter.name} sets "

@@ -746,8 +746,10 @@ def _count_short_of_an_unterminated_last_row(ev: Evidence) -> Finding | None:
 
 
 # `REPEATS=8 gym-pipeline materialize --num-repeats $REPEATS`: assignments before a command's name, then the command
-_PREFIXED_COMMAND = re.compile(r"^\s*(?P<prefix>(?:[A-Za-z_]\w*=[^\s;&|]*\s+)+)(?P<command>[^=\s]+)(?P<arguments>.*)$")
-_PREFIX_ASSIGNMENT = re.compile(r"(?P<name>[A-Za-z_]\w*)=(?P<value>[^\s;&|]*)")
+# (a plain value: a command substitution or a quoted value with spaces is another shape)
+_PLAIN_VALUE = r"(?:[\w./:@%+,-]|\$\{?\w+\}?)*"
+_PREFIXED_COMMAND = re.compile(rf"^\s*(?P<prefix>(?:[A-Za-z_]\w*={_PLAIN_VALUE}\s+)+)(?P<command>[\w./-]+)(?P<arguments>.*)$")
+_PREFIX_ASSIGNMENT = re.compile(rf"(?P<name>[A-Za-z_]\w*)=(?P<value>{_PLAIN_VALUE})")
 
 
 def _value_before(ev: Evidence, name: str, file: UserFile, number: int) -> tuple[str, int, str] | None:
