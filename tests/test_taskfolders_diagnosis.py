@@ -280,6 +280,10 @@ SCENARIOS.update({
     # the check's `tr` is not found; the task `works` beside it names the variable ANSWER_FILE
     "path_variable": lambda root: (_version_file_task(root, "json-version", "PATH"),
                                    _version_file_task(root, "works", "ANSWER_FILE"))[0],
+    # test.sh keeps the expected version "in one place", the solution folder, which only the oracle's sandbox has;
+    # the task `works` beside it keeps the file under tests/
+    "solution_read": lambda root: (_expected_file_task(root, "json-version", "solution"),
+                                   _expected_file_task(root, "works", "tests"))[0],
 })
 LINT = "python3 -c 'import json; json.load(open(\"/app/config.json\"))'"
 PUSH = "python3 -c 'import urllib.request; urllib.request.urlopen(\"http://metrics.internal:9091/push\", timeout=5)'"
@@ -366,6 +370,17 @@ def _version_file_task(root: Path, name: str, variable: str) -> Path:
         f'if test "$(tr -d "[:space:]" < "${variable}" 2>&1)" = 2.7.1; then echo 1 > /logs/verifier/reward.txt\n'
         f"else echo \"FAIL: ${variable} holds '$(tr -d \"[:space:]\" < \"${variable}\" 2>&1)'\"; "
         "echo 0 > /logs/verifier/reward.txt; fi"))
+    return _with_instruction(task, f"Write the version 2.7.1 to /app/version.txt ({name}).\n")
+
+
+def _expected_file_task(root: Path, name: str, folder: str) -> Path:
+    """A task asking for a version in /app/version.txt, whose test reads the expected version from expected.txt in
+    the task's `folder` (solution/ or tests/)."""
+    task = fixtures.write_task(root, name, solve="echo 2.7.1 > /app/version.txt", test=(
+        f'EXPECTED=$(cat "$(dirname "$0")/../{folder}/expected.txt" 2>/dev/null)\n'
+        'if test "$(cat /app/version.txt 2>/dev/null)" = "$EXPECTED"; then echo 1 > /logs/verifier/reward.txt\n'
+        "else echo \"FAIL: expected '$EXPECTED'\"; echo 0 > /logs/verifier/reward.txt; fi"))
+    (task / folder / "expected.txt").write_text("2.7.1\n")
     return _with_instruction(task, f"Write the version 2.7.1 to /app/version.txt ({name}).\n")
 
 
@@ -524,6 +539,9 @@ EXPECTED = [
     ("path_variable", "verifier_runtime", ("The test script of json-version fails in the shell",),
      ("tests/test.sh line 2 `PATH=/app/version.txt` gives the shell's PATH (where it looks for commands) a value of "
       "its own", "rename that variable")),
+    ("solution_read", "verifier_runtime", ("The test of json-version reads solution/expected.txt (line 2), which only "
+                                           "the oracle's sandbox has",),
+     ("move solution/expected.txt to ", "/json-version/tests/")),
     ("strict_unset", "verifier_runtime", ("test.sh stopped at line 3: CI_EXPECTED_DIR is unset, and the script runs "
                                           "with `set -u`",),
      ("`${CI_EXPECTED_DIR:-}`", "`set -u` stops at the first variable nobody set")),
@@ -652,7 +670,7 @@ def test_each_run_failed_the_way_its_entry_says(runs):
     assert "changed since materialization" in edited["failure"]["message"]
     for env, task in (("kept_backslash", "greeting"), ("printf_compare", "greeting"), ("checker_mode", "checked"), ("bash_checker", "bracketed"),
                       ("fraction_reward", "share-of-checks"), ("capital_literal", "top-word"),
-                      ("cleanup_deletes_answer", "top-word"), ("path_variable", "json-version")):  # the same answer; only the test's text differs
+                      ("cleanup_deletes_answer", "top-word"), ("path_variable", "json-version"), ("solution_read", "json-version")):  # the same answer; only the test's text differs
         rows = (config.run_dir(CHECKPOINT, env) / "rollouts.jsonl").read_text().splitlines()
         assert {row["task_id"]: row["reward"] for row in map(json.loads, rows)} == {task: 0.0, "works": 1.0}
 

@@ -332,6 +332,7 @@ from gym_pipeline.diagnose.rules.taskfolders import with_task_folder_rules
 from gym_pipeline.diagnose.rules.test_cleanup import rule_test_deletes_the_answer_it_checks
 from gym_pipeline.diagnose.rules.test_literals import rule_test_expects_unreachable_text
 from gym_pipeline.diagnose.rules.test_only_submissions import rule_submission_only_tested
+from gym_pipeline.diagnose.rules.test_solution_reads import rule_test_reads_the_solution_folder
 from gym_pipeline.diagnose.rules.test_status import rule_test_passes_whatever_the_agent_did
 from gym_pipeline.diagnose.rules.tool_path import rule_alias_called_in_a_script, rule_pipeline_command_not_on_path
 from gym_pipeline.diagnose.rules.traffic_shaping import rule_traffic_shaping_throttles_the_run
@@ -693,6 +694,7 @@ RULES: tuple[Rule, ...] = (
     Rule(7, "other_failures", rule_other_failures),
     Rule(7, "flaky_verifier", rule_flaky_verifier),
     Rule(7, "test_expects_unreachable_text", rule_test_expects_unreachable_text),
+    Rule(7, "test_reads_the_solution_folder", rule_test_reads_the_solution_folder),
     Rule(7, "test_deletes_the_answer_it_checks", rule_test_deletes_the_answer_it_checks),
     Rule(7, "test_passes_whatever_the_agent_did", rule_test_passes_whatever_the_agent_did),
     Rule(7, "known_problems", known_problems(7)),
