@@ -1,9 +1,11 @@
 """A serving script that keeps a `PORT` the shell already has (`PORT=${PORT:-$MODEL_PORT}`), run for real from a shell
 whose profile exports PORT for a notebook server: the model server comes up on the notebook's port, the run asks for
 MODEL_PORT, where nothing listens, and nothing is collected. The diagnosis names the line that inherits the port.
-From a shell without PORT, the server is on MODEL_PORT and the run is healthy."""
+From a shell without PORT, the server is on MODEL_PORT and the run is healthy. And a new checkpoint's server on the
+team's fixed port that last week's server still holds: the eval measures last week's checkpoint."""
 
 import os
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -11,6 +13,7 @@ from script_support import CLI, materialize_line, run_eval_script, string_match_
 
 from gym_pipeline.diagnose import diagnose
 from gym_pipeline.host import free_loopback_port
+from gym_pipeline.serving.checkpoints import demo_checkpoints
 
 
 @pytest.mark.parametrize("notebook_port", [True, False])
@@ -44,3 +47,40 @@ def test_a_server_port_inherited_from_the_environment_is_named_with_its_line(tmp
     assert top.evidence[-1].where == "serve.sh:3"
     assert top.fix.startswith("In serve.sh, give the server's port a name of its own and do not inherit it (`PORT=<the "
                               "run's port>` instead of `PORT=${PORT:-$MODEL_PORT}`")
+
+
+@pytest.mark.parametrize("port", ["held", "free"])
+def test_a_new_checkpoints_server_on_a_port_last_weeks_server_holds_is_named_with_its_checkpoint(tmp_path: Path,
+                                                                                                 port: str) -> None:
+    """Last week's server (step_0100), started by hand, still holds the team's fixed port: this week's (step_0200)
+    cannot bind it, and the eval collects from last week's (model serving; the fix names step_0200). On a free port,
+    the new server answers and the run is healthy."""
+    run, _ = string_match_run(tmp_path, rows=6)
+    old, new = demo_checkpoints(tmp_path / "weekly", 2, ["string_match"])
+    fixed = free_loopback_port()
+    with (tmp_path / "last_week.log").open("w") as log:  # outside the run folder: nobody kept its log
+        last_week = subprocess.Popen([*CLI.split(), "serve-policy", "--port", str(fixed), "--checkpoint", str(old)],
+                                     stdout=log, stderr=subprocess.STDOUT)
+    try:
+        serving = fixed if port == "held" else free_loopback_port()
+        (run / "run_eval.sh").write_text(
+            f"#!/bin/bash\n{CLI} serve-policy --port {serving} --checkpoint {new} > logs/model_server.log 2>&1 &\n"
+            f"for i in $(seq 30); do (echo > /dev/tcp/127.0.0.1/{serving}) 2>/dev/null && sleep 2 && break; sleep 1; "
+            "done\n" + materialize_line(2)
+            + f"{CLI} collect --inputs rollouts_materialized_inputs.jsonl --output rollouts.jsonl "
+            f"--model-url http://127.0.0.1:{serving}/v1 --env string_match --concurrency 4\nkill %1\n")
+        run_eval_script(run)
+    finally:
+        last_week.terminate()
+        last_week.wait(10)
+
+    report = diagnose(run)
+
+    if port == "free":
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    assert "address already in use" in (run / "logs" / "model_server.log").read_text()
+    top = report.causes[0]
+    assert (top.category, top.id) == ("model_serving", "model_port_held_by_another_server"), [
+        f.title for f in report.causes]
+    assert "start step_0200's server" in top.fix and "`address already in use`" in top.fix

@@ -77,6 +77,18 @@ def _pinned_port(ev: Evidence, server: str, port: int) -> tuple[str, int, str] |
     return None
 
 
+# (a literal folder: `--checkpoint "$CKPT"` names none)
+_SERVED_CHECKPOINT = re.compile(r"\bserve-policy\b[^\n]*--checkpoint[= ]\S*?(?<=[/= ])(?P<name>[\w.-]+)/?(?=\s|$)")
+
+
+def _checkpoint_served(ev: Evidence) -> str | None:
+    """The checkpoint (its folder's name) the run's scripts start the model server on, where one does."""
+    for file in ev.user_files:
+        if match := _SERVED_CHECKPOINT.search(file.text):
+            return match["name"]
+    return None
+
+
 def rule_model_port_held_by_another_server(ev: Evidence) -> list[Finding]:
     if not ev.artifacts.rollouts.valid_rows:
         return []
@@ -99,9 +111,10 @@ def rule_model_port_held_by_another_server(ev: Evidence) -> list[Finding]:
                   f"rollouts were collected from {url}: whatever held the port (a server of an earlier run, "
                   "another checkpoint) answered every request, so the outputs look complete and measure another "
                   "model than the one this run meant to serve.",
-            fix=f"Stop the process holding the port (`ss -ltnp 'sport = :{port}'` names its pid; `kill <pid>`), start "
-                "this checkpoint's server, and collect again on a clean output path (or start the server on a free "
-                "port, `--port 0`, and point `--model-url` at it).",
+            fix=f"Stop the process holding the port, whose bind failed with `address already in use` (`ss -ltnp "
+                f"'sport = :{port}'` names its pid; `kill <pid>`), start {_checkpoint_served(ev) or 'this checkpoint'}'s "
+                "server, and collect again on a clean output path (or start the server on a free port, `--port 0`, "
+                "and point `--model-url` at it).",
             explains=frozenset({"address_in_use"}),
         )]
     return []
