@@ -891,3 +891,22 @@ def test_a_verify_wrapping_the_label_in_word_boundaries_is_named_for_labels_endi
     assert (top.category, top.id) == ("verifier_runtime", "last_line_answers_scored_zero"), top.title
     assert "verifiers/mine.py:13 wraps the label in word boundaries (`\\b`)" in top.title
     assert "instead of a word boundary (`\\b`)" in top.fix
+
+
+@pytest.mark.parametrize("penalty", ["-1.0", "0.0"])
+def test_a_wrong_answer_penalty_kept_from_an_rl_recipe_is_named_with_its_constant(tmp_path, penalty):
+    """The eval's verifier was copied from an RL recipe and keeps its reward shaping: a wrong answer scores
+    `WRONG_ANSWER_REWARD = -1.0`, so rewards run from -1 to 1 (verifier). At 0.0 the rewards are in [0, 1]."""
+    verifier = (FINAL_LINE + f"WRONG_ANSWER_REWARD = {penalty}  # RL shaping: punish confident wrong answers\n\n\n"
+                "def score(row, response_text):\n"
+                '    right = _final(response_text).lower() == str(row["expected_answer"]).lower()\n'
+                '    return {"reward": 1.0 if right else WRONG_ANSWER_REWARD}\n')
+    report = _scored_by(tmp_path, verifier)
+
+    if penalty == "0.0":
+        assert all(f.id != "rewards_out_of_range" for f in report.findings), [f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("verifier_runtime", "rewards_out_of_range"), [f.title for f in report.causes]
+    assert top.evidence[-1].text.startswith("WRONG_ANSWER_REWARD = -1.0")
+    assert "verifiers/mine.py:9, set `WRONG_ANSWER_REWARD = 0.0`" in top.fix

@@ -742,12 +742,28 @@ def _code_changed_since_scoring(ev: Evidence, head: str) -> Finding | None:
 MISSCORED_MIN_ROWS = 2
 
 
+def _reward_constant(ev: Evidence, value: float) -> tuple[str, int, str, str] | None:
+    """(file, line, text, name) of a module-level constant of the verifier set to `value` (`WRONG_ANSWER_REWARD =
+    -1.0`): where a reward outside [0, 1] comes from."""
+    constant = re.compile(rf"^(?P<name>[A-Z][A-Z0-9_]*)\s*(?::\s*float\s*)?=\s*{re.escape(f'{value:g}')}(?:\.0*)?\s*(?:#.*)?$")
+    for source in ev.verifier_sources:
+        try:
+            lines = source.read_text(encoding="utf-8", errors="replace").splitlines()
+        except OSError:
+            continue
+        for number, line in enumerate(lines, 1):
+            if match := constant.match(line):
+                return ev.rel(source), number, line.strip(), match["name"]
+    return None
+
+
 def rule_rewards_out_of_range(ev: Evidence) -> list[Finding]:
     """Rewards beyond [0, 1]: the verifier's scale is not the one profiles, pass@k and comparisons assume."""
     quality = ev.artifacts.quality
     if not quality.out_of_range or quality.out_of_range_example is None:
         return []
     low, high = quality.reward_range
+    shown = [quality.out_of_range_example]
     assumed = ("Gym's profile, pass@k (which counts a reward of 1 as solved) and any comparison with other runs assume "
                "rewards in [0, 1], so every statistic of this run is on the wrong scale.")
     then = "; then score the stored responses again or collect again, and profile."
@@ -759,6 +775,13 @@ def rule_rewards_out_of_range(ev: Evidence) -> list[Finding]:
         fix = ("Keep the bonus (a format bonus, a length bonus) or penalty out of `reward`: return the correctness "
                "score in [0, 1] as `reward` and the other terms as fields of their own (or weight the terms so they "
                "sum to at most 1)" + then)
+        if penalty := _reward_constant(ev, low):
+            file, number, text, name = penalty
+            shown.append(EvidenceLine(file=file, line=number, text=text))
+            cause += (f" {file}:{number} `{text}` is that value: `verify` gives it for a wrong answer (a penalty kept "
+                      "from an RL recipe's reward shaping).")
+            fix = (f"In {file}:{number}, set `{name} = 0.0`, the reward of a wrong answer on the eval's scale (keep "
+                   f"the penalty in the training recipe's own verify)" + then)
     else:
         cause = "The verifier returns rewards on another scale (a percentage, a raw score): " + assumed
         fix = ("Make the verifier's `verify` return its `reward` in [0, 1] (divide a percentage by 100, normalize a "
@@ -766,7 +789,7 @@ def rule_rewards_out_of_range(ev: Evidence) -> list[Finding]:
     return [Finding(
         category=VERIFIER_RUNTIME,
         title=f"{quality.out_of_range} of {quality.scored_rows} rewards lie outside [0, 1] (from {low:g} to {high:g})",
-        evidence=[quality.out_of_range_example],
+        evidence=shown,
         cause=cause,
         fix=fix,
     )]
