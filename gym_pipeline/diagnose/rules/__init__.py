@@ -75,6 +75,7 @@ from gym_pipeline.diagnose.rules.checkpoint_choice import (
     rule_servers_given_one_ready_file,
     rule_share_sent_to_a_server_of_another_checkpoint,
 )
+from gym_pipeline.diagnose.rules.checkpoint_folder_level import rule_checkpoint_folder_one_level_up
 from gym_pipeline.diagnose.rules.checkpoint_from_log import rule_checkpoint_taken_from_the_first_log_line
 from gym_pipeline.diagnose.rules.client_timeout import rule_client_timeout_too_short
 from gym_pipeline.diagnose.rules.command_lines import (
@@ -551,6 +552,7 @@ RULES: tuple[Rule, ...] = (
     Rule(2, "oldest_checkpoint_served_as_newest", rule_oldest_checkpoint_served_as_newest),
     Rule(2, "checkpoint_taken_in_directory_order", rule_checkpoint_taken_in_directory_order),
     Rule(2, "best_checkpoint_by_the_highest_loss", rule_best_checkpoint_by_the_highest_loss),
+    Rule(2, "checkpoint_folder_one_level_up", rule_checkpoint_folder_one_level_up),
     Rule(2, "newest_checkpoint_by_text_sort", rule_newest_checkpoint_by_text_sort),
     Rule(2, "newest_checkpoint_by_modification_time", rule_newest_checkpoint_by_modification_time),
     Rule(2, "checkpoint_variable_exported_to_the_serving_script",
