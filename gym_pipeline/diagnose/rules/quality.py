@@ -397,6 +397,37 @@ def rule_prompts_cut_at_one_length(ev: Evidence) -> list[Finding]:
     )]
 
 
+def _appending_writer(ev: Evidence) -> tuple[str, int, str, str] | None:
+    """(file, line, text, data file) of a line of the user's scripts that opens the run's data file to append to it
+    (`open("string_match.jsonl", "a")`, `>> data.jsonl`): each run adds its rows to the last run's."""
+    source = ev.manifest.source
+    if not source:
+        return None
+    name = re.escape(Path(source).name)
+    appends = re.compile(rf"\bopen\([^)\n]*{name}[\"']\s*,\s*(?:mode\s*=\s*)?[\"']a\+?[\"']|>>\s*[\"']?\S*{name}\b")
+    found = next(lines_matching(ev.user_files, appends), None)
+    return (found[0].name, found[1], found[2].strip(), Path(source).name) if found else None
+
+
+def _appended_rows(ev: Evidence, what: str, evidence: list[EvidenceLine]) -> list[Finding]:
+    """The data's repeated or contradicting rows read as what they are: a prep appending to last run's data file."""
+    appended = _appending_writer(ev)
+    if appended is None:
+        return []
+    file, number, text, data = appended
+    return [Finding(
+        category=CACHE_RESUME,
+        title=f"{file}:{number} opens {data} to append: {what}, the rows of earlier runs kept beside this one's",
+        evidence=[EvidenceLine(file=file, line=number, text=text), *evidence],
+        cause=f"`{text}` adds each run's rows to what {data} already holds instead of writing it anew, so the rows "
+              "an earlier run wrote (with the labels it had then) stay in the data: questions are asked twice, "
+              "and where a label was fixed since, one copy still expects the old answer.",
+        fix=f"In {file}:{number}, write {data} anew (`open(..., \"w\")` once, before the loop over the sheets, or "
+            f"`>` for the first), rebuild it from the sheets, then materialize again and collect on a clean output "
+            "path.",
+    )]
+
+
 def rule_conflicting_labels(ev: Evidence) -> list[Finding]:
     """The same prompt as two tasks expecting two different answers: the data contradicts itself."""
     a = ev.artifacts
@@ -405,6 +436,9 @@ def rule_conflicting_labels(ev: Evidence) -> list[Finding]:
         return []
     file = a.rel(a.materialized.path)
     count = len(quality.conflicting_prompts)
+    shown = [line.model_copy(update={"file": file}) for line in quality.conflicting_example]
+    if appended := _appended_rows(ev, f"{plural(count, 'prompt')} with two different labels", shown):
+        return [] if _repeated_tasks(quality) else appended  # the repeated tasks' finding already names the append
     return [Finding(
         category=DATA_SCHEMA,
         title=f"{plural(count, 'prompt')} appear as two tasks with different `expected_answer`s",
@@ -528,23 +562,33 @@ def rule_rows_of_another_format(ev: Evidence) -> list[Finding]:
     return []
 
 
+def _repeated_tasks(quality: RowQuality) -> dict[int, int]:
+    """{task: times} of the tasks materialized k times as often as the others."""
+    counts = quality.rows_of_task
+    if len(counts) < 2:
+        return {}
+    repeats = min(counts.values())
+    return {task: count // repeats for task, count in counts.items() if count > repeats and count % repeats == 0}
+
+
 def rule_repeated_tasks(ev: Evidence) -> list[Finding]:
     """Tasks materialized k times as often as the others: the same row appears k times in the data."""
     a = ev.artifacts
     counts = a.quality.rows_of_task
-    if len(counts) < 2:
-        return []
-    repeats = min(counts.values())
-    heavy = {task: count // repeats for task, count in counts.items() if count > repeats and count % repeats == 0}
+    heavy = _repeated_tasks(a.quality)
     if not heavy:
         return []
+    repeats = min(counts.values())
     tasks = ", ".join(f"{task} (x{times})" for task, times in sorted(heavy.items())[:5]) + (", ..." if len(heavy) > 5 else "")
     source = ev.manifest.source or "the source data"
+    shown = [EvidenceLine(file=a.rel(a.materialized.path), text=f"{len(counts)} tasks: {repeats} rows each, except "
+                          f"{tasks}")]
+    if appended := _appended_rows(ev, f"{plural(len(heavy), 'task')} appear more than once", shown):
+        return appended
     return [Finding(
         category=DATA_SCHEMA,
         title=f"{plural(len(heavy), 'task')} of {len(counts)} appear more than once in the data: {tasks}",
-        evidence=[EvidenceLine(file=a.rel(a.materialized.path), text=f"{len(counts)} tasks: {repeats} rows each, "
-                               f"except {tasks}")],
+        evidence=shown,
         cause=f"Gym materializes every data row and gives identical rows one task index, so a row repeated in the data "
               f"(a bad merge or concatenation) gets k x {repeats} rollouts: those tasks weigh k times in the mean "
               "reward, and pass@k and the per-task statistics count repeats that are not independent samples.",
