@@ -2,7 +2,8 @@
 a `--cpuset-cpus` copied from a bigger node's template, a `--user` from a hardening template that may not read the
 program mounted in, and a `--gpus all` on an engine without a GPU runtime; and a collection in a container whose seccomp
 profile denies `connect`. Each is placed in infra with the flag to change; each twin starts its container and
-collects."""
+collects. And a collect container given `--cpus 0.01` that a budget ends before it collects (throughput), and a prep
+container started with `--ipc none`, without the /dev/shm its multiprocessing pool needs (infra)."""
 
 import json
 import os
@@ -139,3 +140,54 @@ def test_a_folder_mounted_by_a_bare_name_becomes_a_named_volume_and_is_named(tmp
     assert top.title == (f"run_eval.sh:3 mounts `{volume}:/results`: Docker made `{volume}` a named volume, not the "
                          f"folder {volume}/ that run_eval.sh:6 reads")
     assert f'`-v "$PWD/{volume}:/results"`' in top.fix
+
+
+@pytest.mark.parametrize("cpus", ["0.01", "2"])
+def test_a_collect_container_given_a_sliver_of_a_cpu_is_named_when_the_budget_ends_the_run(tmp_path: Path,
+                                                                                            cpus: str) -> None:
+    """The collection runs in a container with the sidecar template's `--cpus 0.01`: at 1% of a CPU, the CI step's
+    `timeout 45` ends it before it is done (throughput). With two CPUs it collects in time."""
+    run_dir = tmp_path / "run"
+    name = f"collect-{os.getpid()}-{cpus.replace('.', '')}"  # the engine's containers are shared by every worker
+    mounts = " ".join(f"-v {path}:{path}:ro" for path in dict.fromkeys(
+        [Path(sys.prefix).resolve(), Path(sys.base_prefix).resolve(), PROJECT]))
+    try:
+        run = run_scripts(tmp_path, [MATERIALIZE + "# the collection, in a container of the sidecar template\n"
+                                     f"timeout 45 docker run --rm --name {name} --cpus {cpus} --network host {mounts} "
+                                     f"-v {run_dir}:{run_dir} -w {run_dir} -e PYTHONPATH={PROJECT} {DEFAULT_IMAGE} \\\n"
+                                     f"  {COLLECT}" + 'echo "collect exit: $?"\n'])
+    finally:  # `timeout` ends the client; the container is the engine's to remove
+        subprocess.run(["docker", "rm", "-f", name], capture_output=True, timeout=60)
+
+    report = diagnose(run)
+
+    if cpus == "2":
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    assert "collect exit: 124" in (run / "logs" / "run_eval_0.log").read_text()  # the budget ended it
+    top = report.causes[0]
+    assert (top.category, top.id) == ("throughput_resources", "process_limits"), [f.title for f in report.causes]
+    assert top.title.startswith("run_eval.sh:4 runs its collect container with `--cpus 0.01`, 1% of one CPU")
+    assert "give the collect container whole CPUs instead of `--cpus 0.01`" in top.fix
+
+
+@pytest.mark.parametrize("ipc", ["--ipc none ", ""], ids=["no_ipc", "default"])
+def test_a_prep_container_without_shared_memory_stops_at_its_pool_and_is_named(tmp_path: Path, ipc: str) -> None:
+    """The data prep runs in a container of the hardening template (`--ipc none`): it has no /dev/shm, and the prep's
+    `multiprocessing.Pool` fails at its first semaphore (infra, the flag named). With the default IPC it runs."""
+    prep = "import multiprocessing; print(sum(multiprocessing.Pool(2).map(abs, range(10))), 'rows checked')"
+    python = Path(sys.base_prefix).resolve()  # the interpreter itself, without the project's venv
+    run = run_scripts(tmp_path, ["set -e\n# the prep, in the hardening template's container\n"
+                                 f"docker run --rm {ipc}-v {python}:{python}:ro {DEFAULT_IMAGE} {python}/bin/python3 "
+                                 f"-c \"{prep}\"\n"
+                                 + MATERIALIZE + COLLECT])
+
+    report = diagnose(run)
+
+    if not ipc:
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("infra", "shared_memory_full"), [f.title for f in report.causes]
+    assert top.title.startswith("run_eval.sh:4 starts its container with `--ipc none`: it has no /dev/shm")
+    assert "drop `--ipc none`" in top.fix
