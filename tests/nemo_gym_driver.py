@@ -123,7 +123,8 @@ def _env_start_only(request: dict, result: dict, result_path: Path) -> int:
             with gym_env_started(Path(request["gym"]), start["resources_server"], endpoint.url, endpoint.model_name,
                                  staging, log, free_loopback_port(), extra_overrides=start["overrides"],
                                  startup_timeout_s=start["startup_timeout_s"],
-                                 link_venvs=start.get("link_venvs", True)) as servers:
+                                 link_venvs=start.get("link_venvs", True),
+                                 search_dirs=[Path(folder) for folder in start.get("search_dirs", [])]) as servers:
                 result["ready"] = servers.ready
                 if "script" in start and servers.ready:  # the user's eval script, against the servers it started
                     _user_script(start["script"], log.parent, servers)

@@ -396,15 +396,17 @@ def test_a_model_name_falling_back_to_a_settings_default_the_server_does_not_ser
 
 def _gym_env_start(prefix: list[str], gym: Path, tmp_path: Path, run_dir: Path, overrides: list[str], *,
                    startup_timeout_s: float, environment: dict[str, str] | None = None, hosts: str | None = None,
-                   held_port: int | None = None, link_venvs: bool = True) -> dict:
+                   held_port: int | None = None, link_venvs: bool = True, resources_server: str = "string_match",
+                   search_dirs: tuple[Path, ...] = ()) -> dict:
     """A real `gym env start` of string_match (the simulated policy behind it) in the loopback-only namespace, with
     `overrides`, `environment`, the node's /etc/hosts `hosts` and another program listening on `held_port`, its log
     kept as RUN/env_start.log; the driver's result ("ready" or "error"). Without `link_venvs`, the servers' venvs
-    are where `overrides` say (`++uv_venv_dir`), not linked to the CLI's own."""
+    are where `overrides` say (`++uv_venv_dir`), not linked to the CLI's own. `search_dirs` hold the user's own
+    servers (Gym's `--search-dir`), `resources_server` one of them."""
     checkpoint = demo_checkpoints(tmp_path / "checkpoints", 1, [get_environment("string_match")])[0]
-    start = {"resources_server": "string_match", "checkpoint": str(checkpoint), "log": str(run_dir / "env_start.log"),
+    start = {"resources_server": resources_server, "checkpoint": str(checkpoint), "log": str(run_dir / "env_start.log"),
              "overrides": overrides, "startup_timeout_s": startup_timeout_s, "environment": environment or {},
-             "link_venvs": link_venvs}
+             "link_venvs": link_venvs, "search_dirs": [str(folder) for folder in search_dirs]}
     return _run_in_namespace(prefix, {"gym": str(gym), "env_start": start | ({"hosts": hosts} if hosts else {})
                                       | ({"held_port": held_port} if held_port else {})}, tmp_path)
 
@@ -470,6 +472,46 @@ def test_a_server_venv_gone_from_its_folder_on_a_node_without_uv_is_named(gym_ex
     assert top.title.startswith("`gym env start` had to build ")  # the venv of whichever server set out first
     assert top.title.endswith("was not there), and the node has no uv")
     assert f"Restore the prebuilt venv at {swept}/" in top.fix
+
+
+@pytest.mark.parametrize("imports", ["rapidfuzz", "difflib"])
+def test_a_users_server_whose_requirements_gained_a_package_its_reused_venv_lacks_is_named(gym_executable,
+                                                                                          loopback_namespace,
+                                                                                          tmp_path, imports):
+    """The user's own resources server (Gym's string_match, copied as fuzzy_match) now imports rapidfuzz, added to its
+    requirements.txt; its venv, prebuilt and reused as it is (`++skip_venv_if_present=true`), predates it: the
+    server dies at import and the servers never get ready (cache/resume, the requirement named). Importing what the
+    venv has (difflib), the servers come up."""
+    from gym_pipeline.diagnose import diagnose
+
+    run_dir = tmp_path / "run"
+    server = run_dir / "my_gym" / "resources_servers" / "fuzzy_match"
+    site = next((nemo_gym.gym_venv_of(gym_executable) / "lib").glob("python3*/site-packages"))
+    shutil.copytree(site / "resources_servers" / "string_match", server,
+                    ignore=shutil.ignore_patterns("__pycache__", "tests", ".venv"))
+    (server / "app.py").write_text(f"import {imports}  # this week: near-miss spellings get partial credit\n"
+                                   + (server / "app.py").read_text())
+    (server / "requirements.txt").write_text("-e nemo-gym[dev] @ ../../\nfastapi\nrapidfuzz\n")
+    configs = server / "configs"
+    (configs / "fuzzy_match.yaml").write_text((configs / "string_match.yaml").read_text().replace("string_match",
+                                                                                                  "fuzzy_match"))
+    (configs / "string_match.yaml").unlink()
+    result = _gym_env_start(loopback_namespace, gym_executable, tmp_path, run_dir, [], startup_timeout_s=180,
+                            resources_server="fuzzy_match", search_dirs=(run_dir / "my_gym",))
+    log = (run_dir / "env_start.log").read_text()
+
+    report = diagnose(run_dir)
+
+    if imports == "difflib":
+        assert result.get("ready"), log[-2000:]
+        assert all(f.id != "server_venv_older_than_its_requirements" for f in report.findings)
+        return
+    assert "No module named 'rapidfuzz'" in log, log[-2000:]
+    top = report.causes[0]
+    assert (top.category, top.id) == ("cache_resume", "server_venv_older_than_its_requirements"), [
+        f.title for f in report.causes]
+    assert top.evidence[1].where == "my_gym/resources_servers/fuzzy_match/requirements.txt:3"
+    assert "`++skip_venv_if_present=true`" in top.fix
 
 
 @pytest.mark.parametrize("hosts", ["::1 localhost ip6-localhost\n", "127.0.0.1 localhost\n::1 ip6-localhost\n"],

@@ -295,6 +295,7 @@ from gym_pipeline.diagnose.rules.script_values import (
 )
 from gym_pipeline.diagnose.rules.self_redirect import rule_file_emptied_by_a_redirect_onto_its_input
 from gym_pipeline.diagnose.rules.server_restarts import rule_server_restarted_on_other_weights
+from gym_pipeline.diagnose.rules.server_venv_reuse import rule_server_venv_older_than_its_requirements
 from gym_pipeline.diagnose.rules.servers_per_pass import rule_model_server_started_for_every_pass
 from gym_pipeline.diagnose.rules.session_names import rule_server_session_name_taken
 from gym_pipeline.diagnose.rules.settings_files import rule_keys_given_twice_in_settings, rule_octal_numbers_in_settings
@@ -624,6 +625,7 @@ RULES: tuple[Rule, ...] = (
     Rule(5, "verifier_refuses_row_values", rule_verifier_refuses_row_values),
     Rule(5, "tasks_older_than_their_source", rule_tasks_older_than_their_source),
     Rule(5, "known_problems", known_problems(5)),
+    Rule(6, "server_venv_older_than_its_requirements", rule_server_venv_older_than_its_requirements),
     Rule(6, "rollouts_written_elsewhere", rule_rollouts_written_elsewhere),
     Rule(6, "collection_backgrounded_before_its_profile", rule_collection_backgrounded_before_its_profile),
     Rule(6, "collection_piped_into_head", rule_collection_piped_into_head),
