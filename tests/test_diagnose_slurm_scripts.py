@@ -72,6 +72,8 @@
   sbatch's command line, the shell expands it and the job collects after the prep.
 - An eval chained `afterok` on a prep job that stopped at a data row without an answer: the eval stays PENDING
   (DependencyNeverSatisfied); the prep's last line and its data file are named (data). Every row answered, it runs.
+- An array writing each task's results under `results/${SLURM_JOB_ID}` (each task's own id) merged from the array's
+  id: one shard of three is merged (config). Under `${SLURM_ARRAY_JOB_ID}`, every shard is (and not this reading).
 """
 
 import json
@@ -1592,3 +1594,38 @@ def test_a_job_with_export_none_that_sources_its_settings_itself_is_no_finding(t
     report = diagnose(run)
 
     assert (run / "rollouts.jsonl").is_file() and report.category == "healthy", [f.title for f in report.causes]
+
+
+@pytest.mark.parametrize("job_id", ["SLURM_JOB_ID", "SLURM_ARRAY_JOB_ID"])
+def test_array_tasks_writing_under_their_own_job_ids_leave_the_merge_one_shard(tmp_path: Path, job_id: str) -> None:
+    run, checkpoint = _string_match_run(tmp_path, 1)
+    (run / "rollouts_materialized_inputs.jsonl").unlink()  # the merge makes it
+    rows = get_environment("string_match").dataset_path.read_text().splitlines(keepends=True)[:6]
+    (run / "data.jsonl").write_text("".join(rows))
+    with _policy_served(run, checkpoint) as port:
+        (run / "shards.sbatch").write_text(
+            f"#!/bin/bash\n#SBATCH --array=0-2\n#SBATCH --output={run}/logs/shard_%A_%a.log\n#SBATCH --time=2\n"
+            f"OUT={run}/results/${{{job_id}}}/shard_$SLURM_ARRAY_TASK_ID\nmkdir -p $OUT && cd $OUT\n"
+            f"{' '.join(CLI)} materialize --input {run}/shards/shard_$SLURM_ARRAY_TASK_ID.jsonl --num-repeats 1 "
+            "--agent string_match_simple_agent --output rollouts_materialized_inputs.jsonl\n" + _collect_line(port, 2))
+        (run / "submit.sh").write_text(
+            "#!/bin/bash\nmkdir -p shards\nsplit -l 2 -d -a 1 --additional-suffix=.jsonl data.jsonl shards/shard_\n"
+            "JOB=$(sbatch --parsable --wait shards.sbatch)\n"
+            "cat results/$JOB/shard_*/rollouts_materialized_inputs.jsonl > rollouts_materialized_inputs.jsonl\n"
+            "cat results/$JOB/shard_*/rollouts.jsonl > rollouts.jsonl\n"
+            f"{' '.join(CLI)} profile --inputs rollouts_materialized_inputs.jsonl --rollouts rollouts.jsonl\n")
+        with (run / "logs" / "submit.log").open("w") as log:
+            subprocess.run(["bash", "submit.sh"], cwd=run, stdout=log, stderr=subprocess.STDOUT, timeout=300)
+    merged = (run / "rollouts.jsonl").read_text().splitlines()
+
+    report = diagnose(run)
+
+    if job_id == "SLURM_ARRAY_JOB_ID":  # every shard merged (a `cat` of shards is a fault of its own, named apart)
+        assert len(merged) == 6 and len(list((run / "results").iterdir())) == 1
+        assert all(f.id != "array_tasks_write_under_their_own_job_ids" for f in report.findings)
+        return
+    assert len(merged) == 2 and len(list((run / "results").iterdir())) == 3
+    top = report.causes[0]
+    assert (top.category, top.id) == ("config", "array_tasks_write_under_their_own_job_ids")
+    assert top.evidence[0].where == "shards.sbatch:5"
+    assert "`${SLURM_ARRAY_JOB_ID}` instead of `${SLURM_JOB_ID}`" in top.fix

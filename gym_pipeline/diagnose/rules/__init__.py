@@ -170,7 +170,10 @@ from gym_pipeline.diagnose.rules.job import (
     rule_shell_reported_signal,
     rule_tool_env_hangs,
 )
-from gym_pipeline.diagnose.rules.job_arrays import rule_array_ids_not_the_files_numbers
+from gym_pipeline.diagnose.rules.job_arrays import (
+    rule_array_ids_not_the_files_numbers,
+    rule_array_tasks_write_under_their_own_job_ids,
+)
 from gym_pipeline.diagnose.rules.job_dependencies import rule_dependency_on_sbatchs_sentence
 from gym_pipeline.diagnose.rules.job_interpreter import rule_job_script_interpreter_missing
 from gym_pipeline.diagnose.rules.joined_labels import rule_accepted_answers_joined_into_one_label
@@ -485,6 +488,7 @@ RULES: tuple[Rule, ...] = (
     Rule(1, "pipeline_command_not_on_path", rule_pipeline_command_not_on_path),
     Rule(1, "alias_called_in_a_script", rule_alias_called_in_a_script),
     Rule(1, "array_ids_not_the_files_numbers", rule_array_ids_not_the_files_numbers),
+    Rule(1, "array_tasks_write_under_their_own_job_ids", rule_array_tasks_write_under_their_own_job_ids),
     Rule(1, "steps_queued_inside_the_job", rule_steps_queued_inside_the_job),
     Rule(1, "results_left_in_a_services_private_tmp", rule_results_left_in_a_services_private_tmp),
     Rule(1, "time_limit_other_than_the_directive", rule_time_limit_other_than_the_directive),

@@ -102,3 +102,40 @@ def rule_array_ids_not_the_files_numbers(ev: Evidence) -> list[Finding]:
                             + f", numbered from {min(numbers)} as `split -d` and Python number files) and profile.",
                     )]
     return []
+
+
+# a path built on the job's own id: `results/${SLURM_JOB_ID}/shard_N`
+_OWN_JOB_ID_PATH = re.compile(r"(?P<path>[\w./-]*/)\$\{?SLURM_JOB_ID\}?(?=[/\s\"']|$)")
+
+
+def rule_array_tasks_write_under_their_own_job_ids(ev: Evidence) -> list[Finding]:
+    """An array script writing under `$SLURM_JOB_ID`: each task of an array is a job of its own with its own id
+    (only the first task's is the array's, `$SLURM_ARRAY_JOB_ID`), so the tasks wrote to as many folders, and a merge
+    of the array's folder (`results/$JOB/shard_*`, with the id sbatch printed) finds one task's shard alone."""
+    for file in ev.user_files:
+        if (array := next((m for line in file.text.splitlines() if (m := _ARRAY.match(line))), None)) is None:
+            continue
+        for number, line in enumerate(file.text.splitlines(), 1):
+            if line.lstrip().startswith("#") or (used := _OWN_JOB_ID_PATH.search(line)) is None:
+                continue
+            parent = used["path"].rstrip("/").rsplit(ev.run_dir.name + "/", 1)[-1].lstrip("/")
+            folders = sorted(p.name for p in (ev.run_dir / parent).glob("*") if p.is_dir() and p.name.isdigit()) \
+                if (ev.run_dir / parent).is_dir() else []
+            if len(folders) < 2:
+                continue
+            tasks = int(array["last"]) - int(array["first"]) + 1
+            return [Finding(
+                category=CONFIG,
+                title=f"{file.name}:{number} writes each array task's results under `$SLURM_JOB_ID`, the task's own "
+                      f"job id: its {tasks} tasks wrote to {len(folders)} folders ({', '.join(folders[:4])}), and a "
+                      "merge of the array's one folder reads one task's",
+                evidence=[EvidenceLine(file=file.name, line=number, text=line.strip())],
+                cause="Every task of a job array runs as a job of its own with its own `SLURM_JOB_ID` (only the first "
+                      "task's equals the array's id, `SLURM_ARRAY_JOB_ID`, the one sbatch printed): the shards went "
+                      f"to {parent}/{folders[0]}, {parent}/{folders[1]} ..., and what merges {parent}/<array id> took "
+                      "one task's shard and left the others out, without an error.",
+                fix=f"In {file.name}:{number}, build the folder on the array's id: `${{SLURM_ARRAY_JOB_ID}}` instead "
+                    f"of `${{SLURM_JOB_ID}}` (the same for every task, the id sbatch printed), so every shard lands in "
+                    f"{parent}/<array id>/; then merge the shards already written ({parent}/*/) or run the array again.",
+            )]
+    return []
