@@ -422,7 +422,8 @@ def _appended_rows(ev: Evidence, what: str, evidence: list[EvidenceLine]) -> lis
         cause=f"`{text}` adds each run's rows to what {data} already holds instead of writing it anew, so the rows "
               "an earlier run wrote (with the labels it had then) stay in the data: questions are asked twice, "
               "and where a label was fixed since, one copy still expects the old answer.",
-        fix=f"In {file}:{number}, write {data} anew (`open(..., \"w\")` once, before the loop over the sheets, or "
+        fix=f"In {file}:{number}, write {data} anew instead of appending to it (`open(..., \"w\")` once, before the "
+            "loop over the sheets, or "
             f"`>` for the first), rebuild it from the sheets, then materialize again and collect on a clean output "
             "path.",
     )]
