@@ -7,6 +7,7 @@ import html
 import re
 import unicodedata
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 
 from gym_pipeline.diagnose.artifacts import locate_named_file
@@ -791,15 +792,19 @@ def _reward_constant(ev: Evidence, value: float) -> tuple[str, int, str, str] | 
     """(file, line, text, name) of a module-level constant of the verifier set to `value` (`WRONG_ANSWER_REWARD =
     -1.0`): where a reward outside [0, 1] comes from."""
     constant = re.compile(rf"^(?P<name>[A-Z][A-Z0-9_]*)\s*(?::\s*float\s*)?=\s*{re.escape(f'{value:g}')}(?:\.0*)?\s*(?:#.*)?$")
+    return next(((shown, number, line.strip(), match["name"]) for shown, number, line in _verifier_lines(ev)
+                 if (match := constant.match(line))), None)
+
+
+def _verifier_lines(ev: Evidence) -> Iterator[tuple[str, int, str]]:
+    """(file as shown, line number, line) of every line of the verifier's sources that can be read."""
     for source in ev.verifier_sources:
         try:
             lines = source.read_text(encoding="utf-8", errors="replace").splitlines()
         except OSError:
             continue
         for number, line in enumerate(lines, 1):
-            if match := constant.match(line):
-                return ev.rel(source), number, line.strip(), match["name"]
-    return None
+            yield ev.rel(source), number, line
 
 
 def rule_rewards_out_of_range(ev: Evidence) -> list[Finding]:
@@ -965,31 +970,26 @@ def _answer_taken_for_a_placeholder(ev: Evidence, example: EvidenceLine | None) 
     expected = re.search(r"expected_answer='(?P<answer>[^']*)'", example.text) if example else None
     if expected is None:
         return None
-    for source in ev.verifier_sources:
-        try:
-            lines = source.read_text(encoding="utf-8", errors="replace").splitlines()
-        except OSError:
+    for shown, number, line in _verifier_lines(ev):
+        found = _PLACEHOLDER_SET.search(line)
+        items = {item.strip().strip("\"'").lower() for item in found["items"].split(",")} if found else set()
+        reduced = re.sub(r"[^a-z]", "", expected["answer"].lower())
+        if len(items & _PLACEHOLDER_WORDS) < 2 or reduced not in items:
             continue
-        for number, line in enumerate(lines, 1):
-            found = _PLACEHOLDER_SET.search(line)
-            items = {item.strip().strip("\"'").lower() for item in found["items"].split(",")} if found else set()
-            reduced = re.sub(r"[^a-z]", "", expected["answer"].lower())
-            if len(items & _PLACEHOLDER_WORDS) < 2 or reduced not in items:
-                continue
-            return Finding(
-                category=VERIFIER_RUNTIME,
-                title=f"Right answers like {expected['answer']!r} scored 0: {ev.rel(source)}:{number} refuses them as "
-                      f"the placeholder {reduced!r} ({found['name']})",
-                evidence=[example, EvidenceLine(file=ev.rel(source), line=number, text=line.strip())],
-                cause=f"The verifier refuses answers that are placeholders ({found['name']}: "
-                      f"{', '.join(sorted(items))}), compared after reducing the answer to its lower-case letters: "
-                      f"{expected['answer']!r} reduces to {reduced!r}, which is in the set (meant for a placeholder "
-                      "such as N/A), so a real answer scores 0 wherever it is the label.",
-                fix=f"In {ev.rel(source)}:{number}, compare the answer as given with the placeholders (`N/A`, "
-                    f"`none`: `answer.strip().lower() in {{...}}` without dropping its other characters), or drop "
-                    f"{reduced!r} from {found['name']} when a label can be {expected['answer']!r}; then score the "
-                    "stored responses again and profile.",
-            )
+        return Finding(
+            category=VERIFIER_RUNTIME,
+            title=f"Right answers like {expected['answer']!r} scored 0: {shown}:{number} refuses them as "
+                  f"the placeholder {reduced!r} ({found['name']})",
+            evidence=[example, EvidenceLine(file=shown, line=number, text=line.strip())],
+            cause=f"The verifier refuses answers that are placeholders ({found['name']}: "
+                  f"{', '.join(sorted(items))}), compared after reducing the answer to its lower-case letters: "
+                  f"{expected['answer']!r} reduces to {reduced!r}, which is in the set (meant for a placeholder "
+                  "such as N/A), so a real answer scores 0 wherever it is the label.",
+            fix=f"In {shown}:{number}, compare the answer as given with the placeholders (`N/A`, "
+                f"`none`: `answer.strip().lower() in {{...}}` without dropping its other characters), or drop "
+                f"{reduced!r} from {found['name']} when a label can be {expected['answer']!r}; then score the "
+                "stored responses again and profile.",
+        )
     return None
 
 
