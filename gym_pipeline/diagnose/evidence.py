@@ -106,6 +106,18 @@ class Evidence:
         return verifier_sources(self.run_dir)
 
     @cached_property
+    def verifier_lines(self) -> list[tuple[str, int, str]]:
+        """(file as shown, line number, line) of every line of the verifier sources that can be read, read once."""
+        lines = []
+        for source in self.verifier_sources:
+            try:
+                rows = source.read_text(encoding="utf-8", errors="replace").splitlines()
+            except OSError:
+                continue
+            lines += [(self.rel(source), number, row) for number, row in enumerate(rows, 1)]
+        return lines
+
+    @cached_property
     def log_heads(self) -> list[tuple[Path, str]]:
         """The first LOG_HEAD_BYTES of each log of the run folder, read once for every rule that looks at what a
         server says when it starts (what it serves, and where); never the whole of a log that may be gigabytes."""

@@ -978,15 +978,7 @@ def _marker_of_other_case(ev: Evidence) -> str:
 
 def _module_patterns(ev: Evidence) -> list[tuple[str, int, str]]:
     """(file, line, text) of the verifiers' module-level lines that compile a pattern."""
-    found = []
-    for source in ev.verifier_sources:
-        try:
-            rows = source.read_text(encoding="utf-8", errors="replace").splitlines()
-        except OSError:
-            continue
-        shown = ev.rel(source) if ev.run_dir else source.name
-        found += [(shown, number, row.strip()) for number, row in enumerate(rows, 1) if _PATTERN_CALL.search(row)]
-    return found
+    return [(shown, number, row.strip()) for shown, number, row in ev.verifier_lines if _PATTERN_CALL.search(row)]
 
 
 def _bytes_against_text(encoded: list[tuple[str, int, str]]) -> str:

@@ -98,17 +98,11 @@ def _terminal_opened(ev: Evidence, headline: str) -> str:
     """ENXIO from a verifier whose code opens /dev/tty: a server started without a terminal has none."""
     if ev.run_dir is None or not _NO_DEVICE.search(headline):
         return ""
-    for source in ev.verifier_sources:
-        try:
-            lines = source.read_text(encoding="utf-8", errors="replace").splitlines()
-        except OSError:
-            continue
-        for number, line in enumerate(lines, 1):
-            if _OPENS_TERMINAL.search(line) and not line.lstrip().startswith("#"):
-                return (f"{ev.rel(source)}:{number} opens /dev/tty (`{line.strip()}`): a server started without a "
-                        "terminal (in the background, by `gym env start`, in a job) has none, so every call raises "
-                        "ENXIO (errno 6, No such device or address). Write debug output to stderr or a logger "
-                        "instead. ")
+    for shown, number, line in ev.verifier_lines:
+        if _OPENS_TERMINAL.search(line) and not line.lstrip().startswith("#"):
+            return (f"{shown}:{number} opens /dev/tty (`{line.strip()}`): a server started without a terminal (in "
+                    "the background, by `gym env start`, in a job) has none, so every call raises ENXIO (errno 6, No "
+                    "such device or address). Write debug output to stderr or a logger instead. ")
     return ""
 
 

@@ -7,7 +7,6 @@ import html
 import re
 import unicodedata
 from collections import Counter
-from collections.abc import Iterator
 from pathlib import Path
 
 from gym_pipeline.diagnose.artifacts import locate_named_file
@@ -792,19 +791,8 @@ def _reward_constant(ev: Evidence, value: float) -> tuple[str, int, str, str] | 
     """(file, line, text, name) of a module-level constant of the verifier set to `value` (`WRONG_ANSWER_REWARD =
     -1.0`): where a reward outside [0, 1] comes from."""
     constant = re.compile(rf"^(?P<name>[A-Z][A-Z0-9_]*)\s*(?::\s*float\s*)?=\s*{re.escape(f'{value:g}')}(?:\.0*)?\s*(?:#.*)?$")
-    return next(((shown, number, line.strip(), match["name"]) for shown, number, line in _verifier_lines(ev)
+    return next(((shown, number, line.strip(), match["name"]) for shown, number, line in ev.verifier_lines
                  if (match := constant.match(line))), None)
-
-
-def _verifier_lines(ev: Evidence) -> Iterator[tuple[str, int, str]]:
-    """(file as shown, line number, line) of every line of the verifier's sources that can be read."""
-    for source in ev.verifier_sources:
-        try:
-            lines = source.read_text(encoding="utf-8", errors="replace").splitlines()
-        except OSError:
-            continue
-        for number, line in enumerate(lines, 1):
-            yield ev.rel(source), number, line
 
 
 def rule_rewards_out_of_range(ev: Evidence) -> list[Finding]:
@@ -970,7 +958,7 @@ def _answer_taken_for_a_placeholder(ev: Evidence, example: EvidenceLine | None) 
     expected = re.search(r"expected_answer='(?P<answer>[^']*)'", example.text) if example else None
     if expected is None:
         return None
-    for shown, number, line in _verifier_lines(ev):
+    for shown, number, line in ev.verifier_lines:
         found = _PLACEHOLDER_SET.search(line)
         items = {item.strip().strip("\"'").lower() for item in found["items"].split(",")} if found else set()
         reduced = re.sub(r"[^a-z]", "", expected["answer"].lower())
