@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from gym_pipeline.diagnose.evidence import Evidence
-from gym_pipeline.diagnose.evidence_line import EvidenceLine, line_of_match
+from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import Finding
 from gym_pipeline.diagnose.vocabulary import CACHE_RESUME
 
@@ -27,23 +27,24 @@ def rule_server_venv_older_than_its_requirements(ev: Evidence) -> list[Finding]:
     if found is None:
         return []
     said, match = found
+    if any(_INSTALLING.search(text) for _, text in ev.log_heads):
+        return []  # Gym installed the servers' requirements: no venv was reused as it was
     module = match["module"]
+    venv_of = {hit.groups["server"]: hit for hit in reversed(ev.hits("gym_server_starting"))}  # the first start of each
     for requirements in sorted(ev.run_dir.rglob("requirements.txt"))[:_MAX_REQUIREMENTS]:
         listed = next(((n, line.strip()) for n, line in enumerate(requirements.read_text(errors="replace").splitlines(), 1)
                        if re.match(rf"\s*{re.escape(module)}\b", line, re.I)), None)
         server = requirements.parent.name
-        starting = re.compile(rf"^Starting `{re.escape(server)}` from venv (?P<venv>\S+?/\.venv\b|\S+)", re.M)
-        started = next(((log, text, m) for log, text in ev.log_heads if (m := starting.search(text))), None)
-        if listed is None or started is None or any(_INSTALLING.search(text) for _, text in ev.log_heads):
+        started = venv_of.get(server)
+        if listed is None or started is None:
             continue
-        log, text, start = started
-        venv = start["venv"]
+        venv = started.groups["venv"]
         return [Finding(
             category=CACHE_RESUME,
             title=f"{server} was started from a venv built before its requirements.txt listed {module}: "
                   f"`No module named '{module}'`",
             evidence=[said, EvidenceLine(file=ev.rel(requirements), line=listed[0], text=listed[1]),
-                      line_of_match(ev.rel(log), text, start)],
+                      started.evidence()],
             cause=f"{ev.rel(requirements)} lists {module} (line {listed[0]}), and `gym env start` started {server} "
                   f"from the venv it found at {venv} without installing anything (prebuilt venvs reused as they are, "
                   "`++skip_venv_if_present=true`): that venv was built before the package was added, so the "
