@@ -9,10 +9,10 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from script_support import CLI, materialize_line, run_eval_script, string_match_run
+from script_support import CLI, listening, materialize_line, run_eval_script, string_match_run
 
 from gym_pipeline.diagnose import diagnose
-from gym_pipeline.host import free_loopback_port
+from gym_pipeline.host import free_loopback_port, wait_until_ready
 from gym_pipeline.serving.checkpoints import demo_checkpoints
 
 
@@ -62,6 +62,8 @@ def test_a_new_checkpoints_server_on_a_port_last_weeks_server_holds_is_named_wit
         last_week = subprocess.Popen([*CLI.split(), "serve-policy", "--port", str(fixed), "--checkpoint", str(old)],
                                      stdout=log, stderr=subprocess.STDOUT)
     try:
+        # last week's server holds the port before this week's starts (under load it could lose the race to bind)
+        wait_until_ready(lambda: listening(fixed), timeout_s=60, ended=lambda: last_week.poll() is not None)
         serving = fixed if port == "held" else free_loopback_port()
         (run / "run_eval.sh").write_text(
             f"#!/bin/bash\n{CLI} serve-policy --port {serving} --checkpoint {new} > logs/model_server.log 2>&1 &\n"
