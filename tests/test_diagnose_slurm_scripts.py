@@ -1629,3 +1629,33 @@ def test_array_tasks_writing_under_their_own_job_ids_leave_the_merge_one_shard(t
     assert (top.category, top.id) == ("config", "array_tasks_write_under_their_own_job_ids")
     assert top.evidence[0].where == "shards.sbatch:5"
     assert "`${SLURM_ARRAY_JOB_ID}` instead of `${SLURM_JOB_ID}`" in top.fix
+
+
+@pytest.mark.parametrize("export", ["MODEL_URL=$URL", "ALL,MODEL_URL=$URL"])
+def test_a_job_submitted_with_an_export_list_without_all_does_not_find_the_venvs_commands(tmp_path: Path,
+                                                                                        export: str) -> None:
+    """`sbatch --export=MODEL_URL=...` to pass the server on: the job gets only that variable, not the PATH with the
+    activated venv, and `gym-pipeline` called by name is not found. With ALL in the list, the job runs."""
+    run, checkpoint = _string_match_run(tmp_path, 1)
+    with _policy_served(run, checkpoint) as port:
+        (run / "collect.sbatch").write_text(
+            f"#!/bin/bash\n#SBATCH --output={run}/logs/collect_%j.log\n#SBATCH --time=2\ncd {run}\n"
+            "gym-pipeline collect --inputs rollouts_materialized_inputs.jsonl --output rollouts.jsonl "
+            "--model-url $MODEL_URL --env string_match\n")
+        (run / "submit.sh").write_text(f"#!/bin/bash\nURL=http://127.0.0.1:{port}/v1\n"
+                                       f"sbatch --wait --export={export} collect.sbatch\n")
+        activated = {**os.environ, "PATH": f"{Path(sys.executable).parent}:{os.environ['PATH']}"}
+        with (run / "logs" / "submit.log").open("w") as log:
+            subprocess.run(["bash", "submit.sh"], cwd=run, stdout=log, stderr=subprocess.STDOUT, timeout=300,
+                           env=activated)
+
+    report = diagnose(run)
+
+    if export.startswith("ALL"):
+        assert (run / "rollouts.jsonl").is_file() and report.category == "healthy", [f.title for f in report.causes]
+        return
+    assert "gym-pipeline: command not found" in "".join(p.read_text() for p in run.glob("logs/collect_*.log"))
+    top = report.causes[0]
+    assert (top.category, top.id) == ("config", "pipeline_command_not_on_path"), [f.title for f in report.causes]
+    assert top.evidence[0].where == "submit.sh:3"
+    assert "`--export=ALL,MODEL_URL=$URL`" in top.fix
