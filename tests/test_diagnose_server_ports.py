@@ -86,3 +86,36 @@ def test_a_new_checkpoints_server_on_a_port_last_weeks_server_holds_is_named_wit
     assert (top.category, top.id) == ("model_serving", "model_port_held_by_another_server"), [
         f.title for f in report.causes]
     assert "start step_0200's server" in top.fix and "`address already in use`" in top.fix
+
+
+@pytest.mark.parametrize("removed_first", [False, True])
+def test_a_ready_file_left_by_last_weeks_killed_server_sends_the_run_to_its_dead_port(tmp_path: Path,
+                                                                                     removed_first: bool) -> None:
+    """The weekly script waits for the server's ready file and ends with `kill -9`, which leaves the file behind: next
+    week the wait ends at once on last week's address, and collect is refused (model serving; the fix removes the
+    file first). With `rm -f` before the server starts, both weeks are healthy."""
+    run, checkpoint = string_match_run(tmp_path, rows=6)
+    (run / "run_eval.sh").write_text(
+        "#!/bin/bash\n" + ("rm -f policy_url.txt\n" if removed_first else "")
+        + f"{CLI} serve-policy --port 0 --ready-file policy_url.txt --checkpoint {checkpoint} "
+        ">> logs/model_server.log 2>&1 &\nSERVER=$!\n"
+        "until [ -s policy_url.txt ]; do sleep 0.5; done\nURL=$(cat policy_url.txt)\n" + materialize_line(2)
+        + f"{CLI} collect --inputs rollouts_materialized_inputs.jsonl --output rollouts.jsonl --model-url $URL "
+        "--env string_match --concurrency 4\nkill -9 $SERVER\n")
+    run_eval_script(run)  # last week's
+    (run / "last_week").mkdir()
+    for kept in run.glob("rollouts*.jsonl"):
+        kept.rename(run / "last_week" / kept.name)
+    (run / "logs" / "run_eval.log").rename(run / "logs" / "run_eval_last_week.log")  # it says where it wrote
+    run_eval_script(run)
+
+    report = diagnose(run)
+
+    if removed_first:
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("model_serving", "endpoint_not_where_server_listens"), [
+        f.title for f in report.causes]
+    assert top.title.startswith("The run took the model URL") and "from policy_url.txt" in top.title
+    assert "`rm -f policy_url.txt`" in top.fix

@@ -426,6 +426,8 @@ def rule_rollouts_written_elsewhere(ev: Evidence) -> list[Finding]:
     path inside a container, another folder), so the profile and this diagnosis find nothing here."""
     if ev.artifacts.rollouts.exists or not ev.artifacts.materialized.valid_rows:
         return []
+    if ev.hits("model_endpoint_down"):
+        return []  # a collection that found no model made nothing: the rollouts it says it wrote are another attempt's
     for hit in ev.hits("builtin_wrote"):
         path = hit.groups["path"]
         if ev.run_dir is not None and not Path(path).is_absolute() and (ev.run_dir / path).is_file():

@@ -15,6 +15,7 @@ listens there (an old node still serving last month's model), and nothing fails.
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from urllib.parse import urlsplit
 
 from gym_pipeline.core.manifest import MANIFEST_FILE
@@ -71,7 +72,9 @@ def rule_endpoint_not_where_server_listens(ev: Evidence) -> list[Finding]:
         # the address was right: the path, or the server gone from there (unless another server printed another
         # address: then the URL may be an ended server's, read from a stale file), or still loading
         only_server = all(_reaches(asked, address) for _, address in ready)
-        return _wrong_path(hit, reached[0]) or (_server_gone(ev, hit, reached[0]) if only_server else [])
+        if only_server:
+            return _wrong_path(hit, reached[0]) or _server_gone(ev, hit, reached[0])
+        return _wrong_path(hit, reached[0]) or _stale_ready_file(ev, hit, reached[0], ready[-1][0])
     server_hit, served = ready[-1]
     tried = hit.group("url", "url2", "url3").removesuffix("/models").removesuffix("/chat/completions")
     listening = server_hit.groups["url"]
@@ -228,6 +231,39 @@ def _server_gone(ev: Evidence, hit: LogHit, server_hit: LogHit) -> list[Finding]
             "(`gym-pipeline collect ... --resume`).",
         explains=_EXPLAINED,
     )]
+
+
+_READY_FILE = re.compile(r"--ready-file[= ][\"']?(?P<file>[^\s\"';]+)")
+
+
+def _stale_ready_file(ev: Evidence, hit: LogHit, ended: LogHit, latest: LogHit) -> list[Finding]:
+    """The stage dialled an earlier server's address, read from the ready file that server left (a server killed with
+    `kill -9` never removes it): the script's wait for the file ended at once, before this run's server wrote its own."""
+    if not _REFUSED.search(hit.text) or latest.groups["url"] == ended.groups["url"]:
+        return []
+    for file, number, line, match in lines_matching(ev.user_files, _READY_FILE):
+        name = match["file"]
+        removed = re.compile(rf"^\s*rm\b[^#\n]*{re.escape(Path(name).name)}\b")
+        if any(removed.search(other) for other in file.text.splitlines()):
+            continue
+        tried = hit.group("url", "url2", "url3").removesuffix("/models")
+        return [Finding(
+            category=MODEL_SERVING,
+            title=f"The run took the model URL {tried} from {name}, left by an earlier server; this run's server "
+                  f"listens at {latest.groups['url']}",
+            evidence=unique([hit.evidence(), ended.evidence(), latest.evidence(),
+                             EvidenceLine(file=file.name, line=number, text=line.strip())]),
+            cause=f"{file.name}:{number} starts the server with `{match.group(0)}` and waits for that file, but the "
+                  f"file was already there: an earlier server (killed, so it never removed it) had written "
+                  f"{ended.groups['url']} into it. The wait ended at once, the stage was given that ended server's "
+                  f"address and every connection was refused, while this run's server came up at "
+                  f"{latest.groups['url']} a moment later.",
+            fix=f"In {file.name}, remove the stale ready file before starting the server (`rm -f {name}` on the line "
+                f"before it), so the wait on `{match.group(0)}` ends only when this server writes its own address; stop the server with "
+                "SIGTERM where it can (a `kill -9` leaves the file behind); then collect again.",
+            explains=_EXPLAINED,
+        )]
+    return []
 
 
 def _wrong_path(hit: LogHit, server_hit: LogHit) -> list[Finding]:
