@@ -276,6 +276,12 @@ SCENARIOS.update({
                                                       + "\necho PASS\n" + LINT + ' || echo "lint: skipped"'),
     "lint_first": lambda root: fixtures.write_task(root, "lints-first", test=f"set -e\n{LINT}\n"
                                                    + fixtures.PASSING_TEST),
+    # a listing of what the agent left, with a log file most episodes lack, before the test's verdict: `ls` fails on
+    # the absent file and the test goes on to its verdict, no fault; the same listing under `set -e` leaves no reward
+    "optional_listing": lambda root: fixtures.write_task(root, "lists-first", test="ls -l /app/done /app/debug.log\n"
+                                                         + fixtures.PASSING_TEST + "\necho PASS"),
+    "listing_stops": lambda root: fixtures.write_task(root, "lists-under-set-e", test="set -e\nls -l /app/done "
+                                                      "/app/debug.log\n" + fixtures.PASSING_TEST + "\necho PASS"),
     # test.sh keeps the answer file's name in a variable called PATH: the shell's command search path is gone, and
     # the check's `tr` is not found; the task `works` beside it names the variable ANSWER_FILE
     "path_variable": lambda root: (_version_file_task(root, "json-version", "PATH"),
@@ -624,6 +630,7 @@ EXPECTED = [
     ("online_check", "verifier_runtime", ("harbor:missing_reward", "checks-online"),
      ("test-stdout.txt", "gym-pipeline tasks validate", "checks-online")),
     ("lint_first", "verifier_runtime", ("harbor:missing_reward", "lints-first"), ("test-stdout.txt",)),
+    ("listing_stops", "verifier_runtime", ("harbor:missing_reward", "lists-under-set-e"), ("test-stdout.txt",)),
     ("two_runs", "cache_resume", ("Two runs on one run directory", "second writer was refused", "stage rollouts"),
      ("Run one job per partition at a time", "its own checkout")),
 ]
@@ -644,10 +651,11 @@ def test_the_diagnosis_of_a_real_run(runs, env, category, title, fix):
     assert "--resume" not in top.fix or "no --resume" in top.fix  # a task-folder collection always starts afresh
 
 
-@pytest.mark.parametrize("env", ["lone_task_folder", "metrics_push", "optional_lint"])
+@pytest.mark.parametrize("env", ["lone_task_folder", "metrics_push", "optional_lint", "optional_listing"])
 def test_runs_that_only_look_odd_are_whole(runs, env):
     """A task folder without siblings run alone; a test whose metrics push after its verdict fails in the sandbox; a
-    test whose optional lint after its verdict prints a caught traceback."""
+    test whose optional lint after its verdict prints a caught traceback; a test whose listing of the agent's files
+    names one most episodes lack, before its verdict."""
     config, _ = runs
     report = diagnose.diagnose(config.run_dir(CHECKPOINT, env))
     assert report.category == "healthy", [f.title for f in report.causes]

@@ -196,19 +196,26 @@ _NETWORK_ERROR = re.compile(r"URLError|gaierror|Temporary failure in name resolu
 _VERDICT_LINE = re.compile(r"^\s*(?:PASS(?:ED)?|FAIL(?:ED)?|OK|reward\s*[:=]\s*[\d.]+)\b", re.I)
 
 
+# `ls` of a file the test looks for: a listing of what the agent left, which fails on what is not there
+_LISTING_MISSES = re.compile(r"^ls: cannot access ")
+
+
 def _error_after_a_verdict(ev: Evidence, file: str, line: int, text: str) -> bool:
     """An error in a task episode's test output whose test wrote its reward, and either printed its verdict before
-    the error (an optional check after the scoring: a lint of a file most tasks lack) or met a network error (a
-    best-effort metrics push from a sandbox without network): neither kept the test from its verdict."""
+    the error (an optional check after the scoring: a lint of a file most tasks lack), met a network error (a
+    best-effort metrics push from a sandbox without network), or listed with `ls` a file the agent did not leave and
+    went on to its verdict: none of them kept the test from its verdict."""
     path = ev.run_dir / file
     if path.name != "test-stdout.txt":
         return False
     try:
         float((path.parent / "reward.txt").read_text(encoding="utf-8").strip())
-        before = path.read_text(encoding="utf-8", errors="replace").splitlines()[:max(0, line - 1)]
+        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
     except (OSError, ValueError):
         return False
-    return bool(_NETWORK_ERROR.search(text)) or any(_VERDICT_LINE.match(earlier) for earlier in before)
+    before, after = lines[:max(0, line - 1)], lines[line:]
+    return (bool(_NETWORK_ERROR.search(text)) or any(_VERDICT_LINE.match(earlier) for earlier in before)
+            or bool(_LISTING_MISSES.match(text.strip()) and any(_VERDICT_LINE.match(later) for later in after)))
 
 
 def unexplained_log_errors(ev: Evidence, findings: list[Finding]) -> list[Finding]:
