@@ -7,11 +7,13 @@ the ones planned. Old runs keep such files (our sweep config loader now refuses 
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from gym_pipeline.core.yaml_pitfalls import duplicate_keys, octal_numbers
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import Finding
-from gym_pipeline.diagnose.vocabulary import CONFIG
+from gym_pipeline.diagnose.vocabulary import CONFIG, DATA_SCHEMA
 
 _YAML = {".yaml", ".yml"}
 
@@ -27,6 +29,19 @@ def rule_octal_numbers_in_settings(ev: Evidence) -> list[Finding]:
     name, first = found[0]
     lines = [EvidenceLine(file=name, line=number.line, text=f"{number.key}: {number.written}")
                              for name, number in found[:3]]
+    if (prep := _writes_the_data_from(ev, name)) is not None:
+        return [Finding(
+            category=DATA_SCHEMA,
+            title=f"{name}: {first.describe()}, and {prep} writes it into the data as a label",
+            evidence=lines,
+            cause=f"{name} is a sheet of answers that {prep} turns into the data's rows, and YAML (PyYAML's "
+                  f"`safe_load`) reads an integer written with a leading 0 as an octal number: the answer "
+                  f"{first.written} became the label {first.read}, which the right answer never equals. Nothing "
+                  "fails; those tasks score 0.",
+            fix=f"Quote the answer in {name} (`{first.key}: \"{first.written}\"`: a quoted YAML value stays the string "
+                f"as written; the same holds for yes/no and clock times), or load it with a YAML 1.2 loader; then run "
+                f"{prep} again, materialize again and collect on a clean output path.",
+        )]
     return [Finding(
         category=CONFIG,
         title=f"{name}: {first.describe()}",
@@ -38,6 +53,14 @@ def rule_octal_numbers_in_settings(ev: Evidence) -> list[Finding]:
         fix=f"Write `{first.key}: {first.meant}` in {name} (no leading zero; quote the value if it is text), then run "
             "the stages again on a clean output path.",
     )]
+
+
+def _writes_the_data_from(ev: Evidence, name: str) -> str | None:
+    """The user's script that reads the YAML file `name` and writes rows with labels from it (a prep of an answer
+    sheet): the file is data, not settings."""
+    sheet = Path(name).name
+    return next((file.name for file in ev.user_files if file.suffix in {".py", ".sh"} and sheet in file.text
+                 and "expected_answer" in file.text), None)
 
 
 def rule_keys_given_twice_in_settings(ev: Evidence) -> list[Finding]:
