@@ -77,6 +77,7 @@ from gym_pipeline.diagnose.rules.checkpoint_choice import (
 )
 from gym_pipeline.diagnose.rules.checkpoint_folder_level import rule_checkpoint_folder_one_level_up
 from gym_pipeline.diagnose.rules.checkpoint_from_log import rule_checkpoint_taken_from_the_first_log_line
+from gym_pipeline.diagnose.rules.checkpoint_links import rule_checkpoint_link_resolved_from_its_own_folder
 from gym_pipeline.diagnose.rules.client_timeout import rule_client_timeout_too_short
 from gym_pipeline.diagnose.rules.command_lines import (
     rule_option_given_twice,
@@ -526,6 +527,7 @@ RULES: tuple[Rule, ...] = (
     Rule(2, "wrapper_adds_an_option_its_caller_gave", rule_wrapper_adds_an_option_its_caller_gave),
     Rule(2, "checkpoint_deleted_after_it_was_chosen", rule_checkpoint_deleted_after_it_was_chosen),
     Rule(2, "step_padded_as_octal", rule_step_padded_as_octal),
+    Rule(2, "checkpoint_link_resolved_from_its_own_folder", rule_checkpoint_link_resolved_from_its_own_folder),
     Rule(2, "readiness_wait_counts_an_error_as_ready", rule_readiness_wait_counts_an_error_as_ready),
     Rule(2, "watchdog_checks_a_route_the_server_lacks", rule_watchdog_checks_a_route_the_server_lacks),
     Rule(2, "model_port_held_by_another_server", rule_model_port_held_by_another_server),
