@@ -341,6 +341,7 @@ from gym_pipeline.diagnose.rules.test_literals import rule_test_expects_unreacha
 from gym_pipeline.diagnose.rules.test_only_submissions import rule_submission_only_tested
 from gym_pipeline.diagnose.rules.test_solution_reads import rule_test_reads_the_solution_folder
 from gym_pipeline.diagnose.rules.test_status import rule_test_passes_whatever_the_agent_did
+from gym_pipeline.diagnose.rules.toml_tables import rule_setting_under_another_toml_table
 from gym_pipeline.diagnose.rules.tool_path import rule_alias_called_in_a_script, rule_pipeline_command_not_on_path
 from gym_pipeline.diagnose.rules.traffic_shaping import rule_traffic_shaping_throttles_the_run
 from gym_pipeline.diagnose.rules.translated_questions import rule_labels_kept_from_the_source_language
@@ -441,6 +442,7 @@ RULES: tuple[Rule, ...] = (
     Rule(1, "own_ray_unreachable", rule_own_ray_unreachable),
     Rule(1, "octal_numbers_in_settings", rule_octal_numbers_in_settings),
     Rule(1, "keys_given_twice_in_settings", rule_keys_given_twice_in_settings),
+    Rule(1, "setting_under_another_toml_table", rule_setting_under_another_toml_table),
     Rule(1, "unset_variable_stopped_a_strict_script", rule_unset_variable_stopped_a_strict_script),
     Rule(1, "read_at_the_end_of_a_file_stopped_a_strict_script", rule_read_at_the_end_of_a_file_stopped_a_strict_script),
     Rule(1, "arithmetic_zero_stopped_a_strict_script", rule_arithmetic_zero_stopped_a_strict_script),
