@@ -132,6 +132,10 @@ SCENARIOS.update({
     # the same check with `\n` (the task `works` beside it) passes
     "printf_compare": lambda root: (_greeting_task(root, "greeting", check="printf 'Hello, Gym!'"),
                                     _greeting_task(root, "works", check="printf 'Hello, Gym!\\n'"))[0],
+    # diffed with an expected file saved without its final newline: the line the solution echoes never matches; the
+    # same file with its newline (the task `works` beside it) passes
+    "expected_file_newline": lambda root: (_diffed_with_expected_file(root, "greeting", "Hello, Gym!"),
+                                           _diffed_with_expected_file(root, "works", "Hello, Gym!\n"))[0],
     # the expected order written as `sort` gave it on the author's laptop (en_US: case folded); the sandbox's sort
     # compares bytes, so the solution's output never matches; the task `works` beside it expects the byte order
     "locale_order": lambda root: (_sorted_words_task(root, "locale-sorted", "apple\\nBanana\\ncherry"),
@@ -309,6 +313,16 @@ def _greeting_task(root: Path, name: str, expected: str = "", check: str = "") -
         f"if {condition}; then echo 1 > /logs/verifier/reward.txt\n"
         "else echo FAIL; echo 0 > /logs/verifier/reward.txt; fi"))
     (task / "instruction.md").write_text(f"Write the line `Hello, Gym!` to /app/greeting.txt ({name}).\n")
+    return task
+
+
+def _diffed_with_expected_file(root: Path, name: str, expected: str) -> Path:
+    """The greeting task, whose test diffs the agent's file with tests/expected.txt holding `expected`."""
+    task = _greeting_task(root, name)
+    (task / "tests" / "test.sh").write_text(
+        "#!/bin/bash\nif diff /app/greeting.txt /tests/expected.txt; then echo 1 > /logs/verifier/reward.txt\n"
+        "else echo FAIL; echo 0 > /logs/verifier/reward.txt; fi\n")
+    (task / "tests" / "expected.txt").write_text(expected)
     return task
 
 
@@ -585,6 +599,9 @@ EXPECTED = [
     ("printf_compare", "verifier_runtime", ("The test of greeting compares byte for byte (`cmp`) with `printf "
                                             "'Hello, Gym!'`, which has no final newline",),
      ("tests/test.sh line 2", "printf 'Hello, Gym!\\n' | cmp", "gym-pipeline tasks validate")),
+    ("expected_file_newline", "verifier_runtime", ("The test of greeting compares the answer with expected.txt "
+                                                   "(line 2), saved without a final newline",),
+     ("greeting/tests/expected.txt (`echo >> tests/expected.txt`", "gym-pipeline tasks validate")),
     ("status_of_echo", "verifier_runtime", ("debug-echo/tests/test.sh:4 tests `$?` right after the `echo` on line 3",
                                             "not test's"),
      ("test test itself (`if test -f /app/done; then`)", "gym-pipeline tasks validate")),
@@ -676,7 +693,7 @@ def test_each_run_failed_the_way_its_entry_says(runs):
     edited = next(entry for entry in summary["tasks"] if entry["task"] == "edited-task")
     assert edited["status"] == "error" and edited["attempts"] == 1  # terminal: not retried
     assert "changed since materialization" in edited["failure"]["message"]
-    for env, task in (("kept_backslash", "greeting"), ("printf_compare", "greeting"), ("checker_mode", "checked"), ("bash_checker", "bracketed"),
+    for env, task in (("kept_backslash", "greeting"), ("printf_compare", "greeting"), ("expected_file_newline", "greeting"), ("checker_mode", "checked"), ("bash_checker", "bracketed"),
                       ("fraction_reward", "share-of-checks"), ("capital_literal", "top-word"),
                       ("cleanup_deletes_answer", "top-word"), ("path_variable", "json-version"), ("solution_read", "json-version")):  # the same answer; only the test's text differs
         rows = (config.run_dir(CHECKPOINT, env) / "rollouts.jsonl").read_text().splitlines()

@@ -125,6 +125,7 @@ from gym_pipeline.diagnose.rules.endpoint_address import (
     rule_host_name_resolves_where_nothing_listens,
     rule_url_without_scheme,
 )
+from gym_pipeline.diagnose.rules.expected_file_newline import rule_expected_file_without_final_newline
 from gym_pipeline.diagnose.rules.export_lists import rule_export_value_split_at_its_comma
 from gym_pipeline.diagnose.rules.fallback import PROFILE_STAGE, STEP_OF_CATEGORY, stage_of_log, unexplained_log_errors
 from gym_pipeline.diagnose.rules.falsy_zero import rule_zero_answer_taken_for_none
@@ -709,6 +710,7 @@ RULES: tuple[Rule, ...] = (
     Rule(7, "flaky_verifier", rule_flaky_verifier),
     Rule(7, "test_expects_unreachable_text", rule_test_expects_unreachable_text),
     Rule(7, "test_reads_the_solution_folder", rule_test_reads_the_solution_folder),
+    Rule(7, "expected_file_without_final_newline", rule_expected_file_without_final_newline),
     Rule(7, "test_deletes_the_answer_it_checks", rule_test_deletes_the_answer_it_checks),
     Rule(7, "test_passes_whatever_the_agent_did", rule_test_passes_whatever_the_agent_did),
     Rule(7, "known_problems", known_problems(7)),
