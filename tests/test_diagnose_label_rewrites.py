@@ -440,6 +440,42 @@ def test_labels_exported_by_a_spreadsheet_that_writes_decimal_commas(tmp_path: P
     assert "in prepare_data.py, turn the decimal comma into a point as it reads answer_sheet.csv" in top.fix, top.fix
 
 
+CODES = {"What is James Bond's agent number, written with all three digits?": "007",
+         "What is the ISO 3166-1 numeric code of Afghanistan?": "004",
+         "What is the octal file mode for owner read and write only?": "0600",
+         "What is the international call prefix used in most of Europe?": "00",
+         "What is the capital of Peru?": "Lima", "Which HTTP status code means Not Found?": "404"}
+
+
+@pytest.mark.parametrize("kept_as", ["text formula", "text"])
+def test_codes_kept_by_a_spreadsheet_as_text_formulas_are_labels_no_answer_equals(tmp_path: Path, kept_as: str) -> None:
+    # the sheet keeps the leading zeros of codes with `="007"` cells, and its CSV export writes the formula
+    def cell(answer: str) -> str:
+        return '"=""' + answer + '"""' if kept_as == "text formula" and answer.startswith("0") else answer
+    (tmp_path / "run").mkdir()
+    (tmp_path / "run" / "answers.csv").write_text("question,answer\n" + "".join(
+        f'"{question}",{cell(answer)}\n' for question, answer in CODES.items()))
+    (tmp_path / "run" / "prepare_data.py").write_text(
+        "import csv, json\nwith open('answers.csv', newline='') as sheet, open('tasks.jsonl', 'w') as out:\n"
+        "    for row in csv.DictReader(sheet):\n"
+        "        text = f\"{row['question']} End your response with 'Final answer: <answer>'.\"\n"
+        "        out.write(json.dumps({'responses_create_params': {'input': [{'role': 'user', 'content': text}]},\n"
+        "                              'expected_answer': row['answer'], 'extraction_mode': 'final_answer'}) + '\\n')\n")
+    run = run_scripts(tmp_path, ["python3 prepare_data.py\n" + STAGES], checkpoint_of_script=[1],
+                      rows=final_answer_rows(CODES))
+
+    report = diagnose(run)
+
+    if kept_as == "text":
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    assert '"expected_answer": "=\\"007\\""' in (run / "tasks.jsonl").read_text()
+    top = report.causes[0]
+    assert (top.category, top.id) == ("data_schema", "labels_in_a_spreadsheets_display_format"), top.title
+    assert "in a spreadsheet's text formula format" in top.title, top.title
+    assert "Export the labels again from answers.csv" in top.fix and "`=\"007\"` to `007`" in top.fix, top.fix
+
+
 POWERS = {f"What is 2 to the power of {n}?": str(2 ** n) for n in (60, 61, 62)} | {
     "What is 3 to the power of 40?": str(3 ** 40), "What is 2 to the power of 10?": "1024"}
 

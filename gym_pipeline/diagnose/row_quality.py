@@ -896,10 +896,11 @@ _PERCENTAGE = re.compile(r"(?P<number>-?\d+(?:\.\d+)?)\s*%")
 _ACCOUNTING_NEGATIVE = re.compile(r"\((?P<number>\d+(?:\.\d+)?)\)")
 _CURRENCY = re.compile(r"(?:[$€£¥]\s?(?P<before>-?\d+(?:\.\d+)?)|(?P<after>-?\d+(?:\.\d+)?)\s?[€£])")
 SCIENTIFIC, PERCENTAGE, ACCOUNTING, CURRENCY = "scientific notation", "percentage", "accounting", "currency"
-FORMULA, DECIMAL_COMMA = "formula", "decimal comma"
+FORMULA, DECIMAL_COMMA, TEXT_FORMULA = "formula", "decimal comma", "text formula"
 # a number with a decimal comma (`3,5`, `0,125`): three digits after a comma of a number above 0 are thousands (`1,250`)
 _DECIMAL_COMMA = re.compile(r"-?(?:0,\d+|\d+,(?:\d{1,2}|\d{4,}))")
 # a cell's formula as text: `=6*7`, `=SUM(B2:B4)`, `=B2*2`
+_TEXT_FORMULA = re.compile(r'=\s*"(?P<text>[^"]*)"')  # a spreadsheet's way to keep `007` from becoming 7
 _FORMULA = re.compile(r"=\s*(?P<formula>[\w\s.+\-*/^(),:$]+)")
 _CELL_OR_FUNCTION = re.compile(r"\b(?:[A-Z]{1,3}\$?\d+|[A-Z]{2,}\()")
 _ARITHMETIC = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv,
@@ -959,7 +960,10 @@ def spreadsheet_format(expected: str, extracted: str) -> str | None:
     """The display format of a spreadsheet (`scientific notation`, `percentage`, `accounting`, `currency`, `formula`)
     in which `expected` writes the number `extracted` gives (`3.2E+07` for 31536000: rounded in a narrow column; `25%`
     for 0.25; `(8)` for -8; `$120.00` for 120; `=6*7` for 42, the formulas shown): a label column exported as the
-    sheet shows it; `3,5` for 3.5, the decimal comma of a locale's export)."""
+    sheet shows it; `3,5` for 3.5, the decimal comma of a locale's export; `="007"` for 007, a code kept as text by a
+    formula)."""
+    if (wrapped := _TEXT_FORMULA.fullmatch(expected.strip())) is not None:  # `="007"`: a code kept as text
+        return TEXT_FORMULA if wrapped["text"] == extracted.strip() else None
     answer_text = extracted.strip().replace(",", "")
     if not _NUMBER.fullmatch(answer_text):
         return None

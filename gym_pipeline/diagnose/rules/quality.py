@@ -23,6 +23,7 @@ from gym_pipeline.diagnose.row_quality import (
     HTML_ENTITY,
     PERCENTAGE,
     SCIENTIFIC,
+    TEXT_FORMULA,
     RowQuality,
     labels_of_other_tasks,
     labels_one_row_off,
@@ -262,6 +263,9 @@ _FORMATS = {
               "without their computed values), so the cells' formula text was written",
               "as values, the formulas' results (turn 'Show formulas' off; openpyxl's `load_workbook(data_only=True)` "
               "reads the values)"),
+    TEXT_FORMULA: ("keeps the leading zeros of codes by writing them as text formulas",
+                   "as text (a Text-formatted column keeps the leading zeros without a formula), or strip the "
+                   "formula's wrapper where the data is built (`=\"007\"` to `007`)"),
     DECIMAL_COMMA: ("was exported in a locale that writes decimals with a comma (German, French: 3,5 for 3.5)",
                     "with a decimal point, not a decimal comma (export it in an English locale)"),
 }
