@@ -1,0 +1,9 @@
+#!/bin/bash
+cd /work/wt-h81/tests/data/diagnosis_corpus/eighty_first_held_out/throughput_taskfolder_bash_env_script_waits_twelve_seconds_for_license_socket_on_every_bash_past_verifier_limit/run
+echo '== weekly taskset run'
+echo '== materialize'
+/work/wt-h81/.venv/bin/gym-pipeline stage materialize --sweep-config /work/wt-h81/tests/data/diagnosis_corpus/eighty_first_held_out/throughput_taskfolder_bash_env_script_waits_twelve_seconds_for_license_socket_on_every_bash_past_verifier_limit/run/sweep.yaml --checkpoint step_0200 --env terminal_tasks --code-version v14
+echo '== collect'
+/work/wt-h81/.venv/bin/gym-pipeline stage collect --sweep-config /work/wt-h81/tests/data/diagnosis_corpus/eighty_first_held_out/throughput_taskfolder_bash_env_script_waits_twelve_seconds_for_license_socket_on_every_bash_past_verifier_limit/run/sweep.yaml --checkpoint step_0200 --env terminal_tasks --code-version v14 --model-url http://127.0.0.1:45057/v1 --model-name sim-policy
+echo '== profile'
+/work/wt-h81/.venv/bin/gym-pipeline stage profile --sweep-config /work/wt-h81/tests/data/diagnosis_corpus/eighty_first_held_out/throughput_taskfolder_bash_env_script_waits_twelve_seconds_for_license_socket_on_every_bash_past_verifier_limit/run/sweep.yaml --checkpoint step_0200 --env terminal_tasks --code-version v14
