@@ -1289,26 +1289,28 @@ def test_a_job_staging_its_data_with_sbcast_reads_last_weeks_node_local_copy(tmp
     assert top.fix.startswith("In eval.sbatch, stage with `sbcast --force tasks.jsonl $LOCAL/tasks.jsonl`")
 
 
-@pytest.mark.parametrize("test_only", [True, False])
-def test_a_batch_script_keeping_test_only_submits_nothing(tmp_path: Path, test_only: bool) -> None:
+@pytest.mark.parametrize("test_only", ["directive", "", "checked first"])
+def test_a_batch_script_keeping_test_only_submits_nothing(tmp_path: Path, test_only: str) -> None:
     """`#SBATCH --test-only`, added to see when the job would start, left in eval.sbatch: sbatch prints an estimate,
-    submits nothing, and the submit script waits for no job. Without it, the job runs."""
+    submits nothing, and the submit script waits for no job. Without it, or with a start-time check on sbatch's
+    command line before the real submission, the job runs."""
     run, _ = _string_match_run(tmp_path, 1)
     (run / "rollouts_materialized_inputs.jsonl").unlink()  # the job materializes them
     (run / "eval.sbatch").write_text(
         f"#!/bin/bash\n#SBATCH --output={run}/logs/eval_%j.log\n#SBATCH --time=2\n"
-        + ("# when would it start?\n#SBATCH --test-only\n" if test_only else "")
+        + ("# when would it start?\n#SBATCH --test-only\n" if test_only == "directive" else "")
         + f"cd {run}\n{' '.join(CLI)} materialize --input {get_environment('string_match').dataset_path} "
         "--num-repeats 1 --agent string_match_simple_agent --output rollouts_materialized_inputs.jsonl\n")
-    (run / "submit.sh").write_text("#!/bin/bash\nJOB=$(sbatch --parsable eval.sbatch)\necho \"submitted job $JOB\"\n"
-                                   "while squeue -h -j $JOB 2>/dev/null | grep -q .; do sleep 2; done\n")
+    (run / "submit.sh").write_text("#!/bin/bash\n" + ("sbatch --test-only eval.sbatch\n" if test_only == "checked first"
+                                                       else "") + "JOB=$(sbatch --parsable eval.sbatch)\n"
+                                   "echo \"submitted job $JOB\"\nwhile squeue -h -j $JOB 2>/dev/null | grep -q .; do sleep 2; done\n")
     with (run / "logs" / "submit.log").open("w") as log:
         subprocess.run(["bash", "submit.sh"], cwd=run, stdout=log, stderr=subprocess.STDOUT,
                        timeout=JOB_START_WAIT_S + 60)
 
     report = diagnose(run)
 
-    if not test_only:
+    if test_only != "directive":
         assert (run / "rollouts_materialized_inputs.jsonl").is_file()
         assert not any(f.id == "submission_only_tested" for f in report.findings), [f.title for f in report.causes]
         return

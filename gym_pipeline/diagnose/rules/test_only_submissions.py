@@ -20,12 +20,21 @@ _ESTIMATE = re.compile(r"^sbatch: Job \d+ to start at \S+", re.M)
 _TEST_ONLY = re.compile(r"^\s*#SBATCH\s+[^#\n]*--test-only\b|^\s*[^#\n]*\bsbatch\b[^#\n]*\s--test-only\b")
 
 
+def _submitted_for_real_after(later: list[str], checked: str) -> bool:
+    """Whether a later line submits the script that the `sbatch --test-only` line `checked` only checked."""
+    script = checked.split("#", 1)[0].split()[-1] if "sbatch" in checked else None
+    return script is not None and any(re.search(rf"\bsbatch\b(?![^#\n]*--test-only)[^#\n]*{re.escape(script)}", line)
+                                      for line in later)
+
+
 def rule_submission_only_tested(ev: Evidence) -> list[Finding]:
     estimate = ev.first_in_log_heads(_ESTIMATE)
     asked = next(lines_matching(ev.user_files, _TEST_ONLY), None)
     if estimate is None or asked is None:
         return []
     file, number, line, _ = asked
+    if _submitted_for_real_after(file.text.splitlines()[number:], line):
+        return []  # a start-time check on the command line, then the same script submitted
     return [Finding(
         category=CONFIG,
         title=f"{file.name}:{number} asks sbatch for `--test-only`: it printed an estimated start time and submitted "
