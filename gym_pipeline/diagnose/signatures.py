@@ -260,6 +260,9 @@ SIGNATURES: tuple[Signature, ...] = (
                                     r"|'(?P<target2>[^']+)' is up to date)\."),
     # our simulated policy started with fault injection on (`serve-policy --fault-rate`): it fails requests on purpose
     Signature("policy_fault_injection", r"^WARNING simulated policy: fault injection is on: (?P<what>.*)$"),
+    # `gym env start` waiting for a model endpoint that refused its first probe, and its word when all answer
+    Signature("gym_model_wait", r"^Waiting for \d+ model endpoint\(s\) to answer: (?P<url>\S+)"),
+    Signature("gym_model_answering", r"^All model endpoints are answering after"),
     # a model server saying it stopped serving (ours, with the signal; uvicorn's last line under vLLM)
     Signature("model_server_stopped", r"^INFO simulated policy: stopped by SIG\w+|Finished server process \[\d+\]"),
     # `ps -o pid,stat,cmd` showing a server stopped (state T: SIGSTOP, a debugger, a job suspended with Ctrl-Z)

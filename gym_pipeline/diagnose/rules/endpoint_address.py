@@ -60,7 +60,7 @@ def _reaches(asked: tuple[str, int, bool], served: tuple[str, int, bool]) -> boo
 def rule_endpoint_not_where_server_listens(ev: Evidence) -> list[Finding]:
     # our stages' "did not answer", and Gym's model proxy failing to connect to the URL it was given
     attempts = ev.hits("model_endpoint_down") + [h for h in ev.hits("gym_request_retry")
-                                                  if h.groups.get("error") in _NO_CONNECTION]
+                                                  if h.groups.get("error") in _NO_CONNECTION] + _gym_still_waiting(ev)
     down = [(hit, address) for hit in attempts
             if (url := hit.group("url", "url2", "url3")) and (address := _address(url))]
     ready = [(hit, address) for hit in ev.hits("model_url")
@@ -199,8 +199,15 @@ def _port_from_the_environment(ev: Evidence) -> tuple[UserFile, int, str, str] |
     return None
 
 
+def _gym_still_waiting(ev: Evidence) -> list[LogHit]:
+    """`gym env start` waiting for a model endpoint that refused its probe, in a log that never says it answered."""
+    answered = {hit.file for hit in ev.hits("gym_model_answering")}
+    return [hit for hit in ev.hits("gym_model_wait") if hit.file not in answered]
+
+
 _NOT_FOUND = re.compile(r"answered HTTP 404")
-_REFUSED = re.compile(r"Connect call failed|Connection refused|ConnectionRefused", re.I)
+# Gym waits only for an endpoint whose probe was refused
+_REFUSED = re.compile(r"Connect call failed|Connection refused|ConnectionRefused|model endpoint\(s\) to answer", re.I)
 _DIALLED = re.compile(r"Connect call failed \('([^']+)'")  # the address a refused connection was made to
 
 
@@ -215,6 +222,8 @@ def _server_gone(ev: Evidence, hit: LogHit, server_hit: LogHit) -> list[Finding]
     said = next((h.text for h in reversed(ev.hits("model_server_stopped"))
                  if h.file == server_hit.file and h.line > server_hit.line), None)
     listening = server_hit.groups["url"]
+    if (trap := _exit_trap_of_the_starting_script(ev)) is not None:
+        return [_stopped_by_exit_trap(hit, server_hit, said, trap)]
     return [Finding(
         category=MODEL_SERVING,
         title=f"The model server was ready at {listening}, and had stopped when the stage called it",
@@ -231,6 +240,48 @@ def _server_gone(ev: Evidence, hit: LogHit, server_hit: LogHit) -> list[Finding]
             "(`gym-pipeline collect ... --resume`).",
         explains=_EXPLAINED,
     )]
+
+
+# a script's EXIT trap that kills processes (`trap 'kill 0' EXIT`, `trap 'kill $(jobs -p)' EXIT`)
+_KILLING_EXIT_TRAP = re.compile(r"^\s*trap\s+(?P<q>[\"'])(?P<body>[^\"']*\bkill\b[^\"']*)(?P=q)\s+(?:[\w ]*\b)?EXIT\b")
+# a model server started in the background (`serve-policy ... &`, `vllm serve ... &`)
+_SERVER_IN_BACKGROUND = re.compile(r"\b(?:serve-policy|vllm\s+serve|vllm\.entrypoints)\b[^#\n]*&\s*(?:#.*)?$")
+
+
+def _exit_trap_of_the_starting_script(ev: Evidence) -> tuple[UserFile, int, str] | None:
+    """(script, line, trap) of a script that starts the model server in the background and kills on its EXIT."""
+    for file in ev.user_files:
+        lines = file.text.splitlines()
+        if not any(_SERVER_IN_BACKGROUND.search(line) for line in lines):
+            continue
+        trap = next(((n, line.strip()) for n, line in enumerate(lines, 1) if _KILLING_EXIT_TRAP.match(line)), None)
+        if trap is not None:
+            return file, *trap
+    return None
+
+
+def _stopped_by_exit_trap(hit: LogHit, server_hit: LogHit, said: str | None,
+                          trap: tuple[UserFile, int, str]) -> Finding:
+    file, number, line = trap
+    listening = server_hit.groups["url"]
+    command = line.split("#", 1)[0].strip()
+    return Finding(
+        category=MODEL_SERVING,
+        title=f"{file.name}:{number} `{command}` stops the model server it started when {file.name} ends: it was "
+              f"ready at {listening} and gone when the run called it",
+        evidence=unique([EvidenceLine(file=file.name, line=number, text=line), server_hit.evidence(),
+                         hit.evidence()]),
+        cause=f"{file.name} starts the model server in the background and returns, and its `{command}` runs on "
+              "every exit, the normal end too: the kill reaches the server (a child of the script, in its process "
+              "group for `kill 0`), so it stopped right after getting ready"
+              + (f" (its log: `{said.strip()}`)" if said else "")
+              + f", and every call to {listening} afterwards was refused.",
+        fix=f"In {file.name}, drop `{command}` (it belongs to a script that waits for its children, not one that "
+            "leaves a server running), or start the server so that it outlives the script: `nohup ... &` with "
+            "`setsid`, tmux, or its own job; check that it still answers after the script ends (`curl -s "
+            f"{listening}/models`), then start the servers and run the evaluation again.",
+        explains=_EXPLAINED,
+    )
 
 
 _READY_FILE = re.compile(r"--ready-file[= ][\"']?(?P<file>[^\s\"';]+)")
