@@ -298,6 +298,7 @@ from gym_pipeline.diagnose.rules.script_values import (
     rule_jq_key_not_in_the_settings,
     rule_read_split_a_settings_line_of_another_form,
 )
+from gym_pipeline.diagnose.rules.sed_delimiters import rule_sed_replacement_holds_its_delimiter
 from gym_pipeline.diagnose.rules.self_redirect import rule_file_emptied_by_a_redirect_onto_its_input
 from gym_pipeline.diagnose.rules.server_restarts import rule_server_restarted_on_other_weights
 from gym_pipeline.diagnose.rules.server_venv_reuse import rule_server_venv_older_than_its_requirements
@@ -444,6 +445,7 @@ RULES: tuple[Rule, ...] = (
     Rule(1, "octal_numbers_in_settings", rule_octal_numbers_in_settings),
     Rule(1, "keys_given_twice_in_settings", rule_keys_given_twice_in_settings),
     Rule(1, "setting_under_another_toml_table", rule_setting_under_another_toml_table),
+    Rule(1, "sed_replacement_holds_its_delimiter", rule_sed_replacement_holds_its_delimiter),
     Rule(1, "unset_variable_stopped_a_strict_script", rule_unset_variable_stopped_a_strict_script),
     Rule(1, "read_at_the_end_of_a_file_stopped_a_strict_script", rule_read_at_the_end_of_a_file_stopped_a_strict_script),
     Rule(1, "arithmetic_zero_stopped_a_strict_script", rule_arithmetic_zero_stopped_a_strict_script),
