@@ -559,6 +559,29 @@ def test_prompts_cut_at_one_length_by_an_export(run, policy_endpoint):
     assert "eval_set.csv" in cut.fix
 
 
+@pytest.mark.parametrize("cut", [True, False])
+def test_prompts_cut_before_the_instruction_the_preparation_appends(run, policy_endpoint, cut: bool):
+    """A question bank's 60-character column cut the longer questions, and the preparation appended its answer
+    instruction after them: the questions, not the prompts, are one length. Uncut, the run is healthy."""
+    data = data_of(run)
+    rows = [json.loads(line) for line in data.read_text().splitlines()]
+    for row in rows:
+        part = row["responses_create_params"]["input"][-1]["content"][0]
+        part["text"] = (part["text"][:60] if cut else part["text"]) + " Answer with one word."
+    data.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    recollect_with_labels(run, policy_endpoint, lambda labels: labels)
+
+    report = diagnose(run)
+
+    found = [f for f in report.findings if f.id == "prompts_cut_at_one_length"]
+    if not cut:
+        assert not found, [f.title for f in report.causes]
+        return
+    assert found and found[0].category == "data_schema", [f.title for f in report.causes]
+    assert "are exactly 60 characters long, before the instruction every prompt ends with ('Answer with one word.')" \
+        in found[0].title
+
+
 def test_a_statistics_warning_made_fatal_by_pythonwarnings_error_from_a_shared_settings_file(run):
     """run_eval.sh sources the CI's dev_env.sh (`export PYTHONWARNINGS=error`): the profile's harmless statistics
     warning becomes an exception and ends it; the cause is the setting, named with its file."""

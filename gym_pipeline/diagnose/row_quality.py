@@ -194,6 +194,9 @@ class RowQuality:
     # each task's last prompt message length, and the first line of a task with it
     prompt_lengths: Counter[int] = field(default_factory=Counter)
     prompt_length_examples: dict[int, tuple[int, str]] = field(default_factory=dict)  # length -> (line, its end)
+    # the end every task's prompt shares (an instruction the preparation appends), from a word's start; None before
+    # the first prompt
+    prompt_suffix: str | None = None
     # tasks whose prompt opens a double quote it never closes (`"In which city`): a quoted CSV field cut at its comma
     unclosed_quote_tasks: set[int] = field(default_factory=set)
     unclosed_quote_example: tuple[int, str] | None = None  # (materialized line, the prompt's start)
@@ -257,6 +260,23 @@ def _prompt(row: dict[str, Any]) -> Any:
     return row.get("task_input", row.get("task_id"))
 
 
+PROMPT_END_KEPT = 300  # characters of a prompt's end kept as its length's example: past an appended instruction
+
+
+def _common_suffix(suffix: str | None, text: str) -> str:
+    """The end `text` shares with `suffix` (all of `text` at first), cut to start at a space: whole words only."""
+    if suffix is None:
+        suffix = text[-PROMPT_END_KEPT:]
+    size = 0
+    for ours, theirs in zip(reversed(suffix), reversed(text), strict=False):
+        if ours != theirs:
+            break
+        size += 1
+    shared = suffix[len(suffix) - size:] if size else ""
+    space = shared.find(" ")
+    return shared[space:] if space >= 0 else ""
+
+
 def _prompt_text(prompt: Any) -> str:
     text = prompt if isinstance(prompt, str) else orjson.dumps(prompt).decode()
     found = re.search(r'"(?:text|content)":"((?:[^"\\]|\\.)*)"', text)  # the message text, where there is one
@@ -318,7 +338,8 @@ def note_materialized_row(quality: RowQuality, row: dict[str, Any], key: tuple[i
     if quality.rows_of_task[task] == 1 and (texts := message_texts(_prompt(row))):
         length = len(texts[-1])
         quality.prompt_lengths[length] += 1
-        quality.prompt_length_examples.setdefault(length, (line, texts[-1][-40:]))
+        quality.prompt_length_examples.setdefault(length, (line, texts[-1][-PROMPT_END_KEPT:]))
+        quality.prompt_suffix = _common_suffix(quality.prompt_suffix, texts[-1])
         _note_unclosed_quote(quality, texts[-1], task, line)
     if task not in quality.fields_of_task and len(quality.fields_of_task) < MAX_ROWS_TRACKED:
         quality.fields_of_task[task] = frozenset(name for name in row if not name.startswith("_ng_"))

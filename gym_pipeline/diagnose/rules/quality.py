@@ -356,18 +356,27 @@ def rule_yes_no_labels_read_as_booleans(ev: Evidence) -> list[Finding]:
     )]
 
 
+def _before_the_shared_end(quality: RowQuality, end: str) -> str:
+    """A prompt's end without the instruction every prompt ends with (what the preparation appended)."""
+    suffix = quality.prompt_suffix or ""
+    return end[:-len(suffix)] if suffix and end.endswith(suffix) else end
+
+
 def prompts_cut_at_one_length(ev: Evidence) -> tuple[int, int, int] | None:
-    """(length, prompts of it, tasks) when many prompts are exactly one length and end mid-word."""
+    """(length, prompts of it, tasks) when many prompts are exactly one length and end mid-word: the length and the
+    end are the question's, before an instruction every prompt ends with."""
     quality = ev.artifacts.quality
     tasks = sum(quality.prompt_lengths.values())
     if not quality.prompt_lengths:
         return None
     length, count = quality.prompt_lengths.most_common(1)[0]
     _, end = quality.prompt_length_examples[length]
-    if length < CUT_PROMPTS_MIN_LENGTH or count < max(CUT_PROMPTS_MIN_TASKS, CUT_PROMPTS_SHARE * tasks) \
-            or _ENDS_A_SENTENCE.search(end):
+    question_end = _before_the_shared_end(quality, end)
+    cut_at = length - (len(end) - len(question_end))
+    if cut_at < CUT_PROMPTS_MIN_LENGTH or count < max(CUT_PROMPTS_MIN_TASKS, CUT_PROMPTS_SHARE * tasks) \
+            or not question_end.strip() or _ENDS_A_SENTENCE.search(question_end):
         return None
-    return length, count, tasks
+    return cut_at, count, tasks
 
 
 def prompts_at_fault(ev: Evidence) -> bool:
@@ -384,13 +393,16 @@ def rule_prompts_cut_at_one_length(ev: Evidence) -> list[Finding]:
     if cut is None:
         return []
     length, count, tasks = cut
-    line, end = a.quality.prompt_length_examples[length]
+    line, end = a.quality.prompt_length_examples[a.quality.prompt_lengths.most_common(1)[0][0]]
+    question_end = _before_the_shared_end(a.quality, end)
+    after = f", before the instruction every prompt ends with ({end[len(question_end):].strip()!r})" if question_end != end else ""
     tables = _tables(ev)
     return [Finding(
         category=DATA_SCHEMA,
-        title=f"{count} of {tasks} prompts are exactly {length} characters long and end mid-sentence: they were cut",
+        title=f"{count} of {tasks} prompts are exactly {length} characters long{after}{',' if after else ''} and end "
+              "mid-sentence: they were cut",
         evidence=[EvidenceLine(file=a.rel(a.materialized.path), line=line, text=f"a prompt of {length} characters "
-                               f"ending {end!r}")],
+                               f"ending {question_end[-40:]!r}{after}")],
         cause=f"Prompts of one length that stop mid-word were cut by a tool on their way into the data (a database "
               f"column of {length} characters, a spreadsheet cell, an export with a width): the model is asked "
               "half a question, often without the instruction on how to answer, so those tasks score 0."
