@@ -319,16 +319,16 @@ def test_a_model_url_pinned_in_the_export_directive_beats_the_one_the_submitting
 
 
 def _array_over_split_shards(tmp_path: Path, array: str, index: str = "SLURM_ARRAY_TASK_ID",
-                             submit: str | None = None) -> Path:
+                             submit: str | None = None, directive: bool | None = None) -> Path:
     """Shards of data.jsonl materialized by the job array `array` of shards.sbatch; with `submit`, the submit line
-    that gives the array on sbatch's command line instead of an `#SBATCH --array` line."""
+    that gives the array on sbatch's command line instead of an `#SBATCH --array` line (`directive`: both)."""
     slurm_cluster()
     environment = get_environment("string_match")
     run = tmp_path / "run"
     (run / "logs").mkdir(parents=True)
     (run / "data.jsonl").write_text("".join(environment.dataset_path.read_text().splitlines(keepends=True)[:6]))
     (run / "shards.sbatch").write_text(
-        "#!/bin/bash\n" + ("" if submit else f"#SBATCH --array={array}\n")
+        "#!/bin/bash\n" + (f"#SBATCH --array={array}\n" if (not submit if directive is None else directive) else "")
         + f"#SBATCH --output={run}/logs/shard_%a.log\n#SBATCH --time=2\n"
         f"cd {run}\nSHARD=${{{index}}}\nmkdir -p results/shard_$SHARD && cd results/shard_$SHARD\n"
         f"{' '.join(CLI)} materialize --input ../../shards/shard_$SHARD.jsonl --num-repeats 2 "
@@ -1661,3 +1661,25 @@ def test_a_job_submitted_with_an_export_list_without_all_does_not_find_the_venvs
     assert (top.category, top.id) == ("config", "pipeline_command_not_on_path"), [f.title for f in report.causes]
     assert top.evidence[0].where == "submit.sh:3"
     assert "`--export=ALL,MODEL_URL=$URL`" in top.fix
+
+
+@pytest.mark.parametrize("given", ["--array=0", ""])
+def test_an_array_range_given_on_sbatchs_command_line_overrides_the_scripts_directive(tmp_path: Path, given: str) -> None:
+    """`SBATCH_ARGS="--wait --array=0"`, kept from a trial of one shard, and `#SBATCH --array=0-2` in the script: the
+    command line wins, so shards 1 and 2 are never evaluated (config: both lines named). Without it, all three run."""
+    run = _array_over_split_shards(tmp_path, "0-2", submit=f'SBATCH_ARGS="--wait {given}"  # trying the array first\n'
+                                   "sbatch $SBATCH_ARGS shards.sbatch", directive=True)
+    assert (run / "results" / "shard_2").exists() is not bool(given)
+
+    report = diagnose(run)
+
+    if not given:
+        assert all(f.id != "array_range_overridden_on_the_command_line" for f in report.findings), [
+            f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("config", "array_range_overridden_on_the_command_line"), [
+        f.title for f in report.causes]
+    assert top.title == ("submit.sh:4 gives sbatch `--array=0`, which overrides shards.sbatch's `#SBATCH --array=0-2`: "
+                         "array tasks 1, 2 never ran")
+    assert [line.where for line in top.evidence] == ["submit.sh:4", "shards.sbatch:2"]

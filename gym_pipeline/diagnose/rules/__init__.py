@@ -174,6 +174,7 @@ from gym_pipeline.diagnose.rules.job import (
 )
 from gym_pipeline.diagnose.rules.job_arrays import (
     rule_array_ids_not_the_files_numbers,
+    rule_array_range_overridden_on_the_command_line,
     rule_array_tasks_write_under_their_own_job_ids,
 )
 from gym_pipeline.diagnose.rules.job_dependencies import rule_dependency_on_sbatchs_sentence
@@ -495,6 +496,7 @@ RULES: tuple[Rule, ...] = (
     Rule(1, "alias_called_in_a_script", rule_alias_called_in_a_script),
     Rule(1, "array_ids_not_the_files_numbers", rule_array_ids_not_the_files_numbers),
     Rule(1, "array_tasks_write_under_their_own_job_ids", rule_array_tasks_write_under_their_own_job_ids),
+    Rule(1, "array_range_overridden_on_the_command_line", rule_array_range_overridden_on_the_command_line),
     Rule(1, "steps_queued_inside_the_job", rule_steps_queued_inside_the_job),
     Rule(1, "results_left_in_a_services_private_tmp", rule_results_left_in_a_services_private_tmp),
     Rule(1, "time_limit_other_than_the_directive", rule_time_limit_other_than_the_directive),

@@ -139,3 +139,70 @@ def rule_array_tasks_write_under_their_own_job_ids(ev: Evidence) -> list[Finding
                     f"{parent}/<array id>/; then merge the shards already written ({parent}/*/) or run the array again.",
             )]
     return []
+
+
+# `--array=<ids>` given to sbatch itself (or in a variable its line expands)
+_ARRAY_OPTION = re.compile(r"(?:--array[= ]|-a\s*)(?P<ids>[\d,-]+)(?:%\d+)?(?=[\s\"']|$)")
+
+
+def _ids(spec: str) -> set[int] | None:
+    """The task ids of an array range without a step (`0-3`, `0,2`, `5`); None when it is not one."""
+    ids: set[int] = set()
+    for part in spec.split(","):
+        first, _, last = part.partition("-")
+        if not first.isdigit() or (last and not last.isdigit()):
+            return None
+        ids.update(range(int(first), int(last or first) + 1))
+    return ids if len(ids) <= MAX_IDS else None
+
+
+def _array_given_to_sbatch(ev: Evidence, script: str) -> tuple[UserFile, int, str, str] | None:
+    """(file, line, text, ids) of the `--array` the user's scripts give sbatch when they submit `script`: on the
+    sbatch line, or in a variable that line expands (`SBATCH_ARGS="--array=0"`)."""
+    for file in ev.user_files:
+        for number, line in enumerate(file.text.splitlines(), 1):
+            if line.lstrip().startswith("#") or not re.search(rf"\bsbatch\b[^#\n]*\b{re.escape(script)}\b", line):
+                continue
+            if option := _ARRAY_OPTION.search(line):
+                return file, number, line.strip(), option["ids"]
+            for name in re.findall(r"\$\{?(\w+)", line):
+                assigned = assignment_of(ev.user_files, name)
+                if assigned and (option := _ARRAY_OPTION.search(assigned[2])):
+                    return assigned[0], assigned[1], assigned[2], option["ids"]
+    return None
+
+
+def rule_array_range_overridden_on_the_command_line(ev: Evidence) -> list[Finding]:
+    """`#SBATCH --array=0-3` in the job script, and `--array=0` (kept from a trial) given to sbatch: the command line
+    wins over the directive, so only the tasks it names run, and a merge of the shards' results is partial."""
+    for batch in ev.user_files:
+        lines = batch.text.splitlines()
+        directive = next(((n, line.strip(), m) for n, line in enumerate(lines, 1) if (m := _ARRAY.match(line))), None)
+        if directive is None or directive[2]["step"]:
+            continue
+        planned = set(range(int(directive[2]["first"]), int(directive[2]["last"]) + 1))
+        given = _array_given_to_sbatch(ev, batch.name.rsplit("/", 1)[-1])
+        if given is None or (ran := _ids(given[3])) is None or not ran < planned:
+            continue
+        file, number, line, ids = given
+        left_out = sorted(planned - ran)
+        return [Finding(
+            category=CONFIG,
+            title=f"{file.name}:{number} gives sbatch `--array={ids}`, which overrides {batch.name}'s `#SBATCH "
+                  f"--array={directive[2]['first']}-{directive[2]['last']}`: array tasks {_listed(left_out)} never ran",
+            evidence=[EvidenceLine(file=file.name, line=number, text=line),
+                      EvidenceLine(file=batch.name, line=directive[0], text=directive[1])],
+            cause=f"An option given to sbatch on its command line wins over the same `#SBATCH` directive in the "
+                  f"script, without a word: the job array was submitted with tasks {ids} only, not "
+                  f"{directive[2]['first']}-{directive[2]['last']}, so the shards of tasks {_listed(left_out)} were "
+                  "never evaluated, and whatever merges the shards' results merged a part of the data.",
+            fix=f"In {file.name}:{number} (`{line.split('#', 1)[0].strip()}`), drop `--array={ids}` (kept from a trial) "
+                "so the directive's range applies, "
+                f"or give the whole range on the command line (`--array={directive[2]['first']}-"
+                f"{directive[2]['last']}`); then submit again and merge only when every array task has finished.",
+        )]
+    return []
+
+
+def _listed(ids: list[int]) -> str:
+    return ", ".join(map(str, ids[:8])) + (f" ... ({len(ids)} in all)" if len(ids) > 8 else "")
