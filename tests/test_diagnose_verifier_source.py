@@ -8,6 +8,8 @@ import time
 from pathlib import Path
 
 import pytest
+from launcher_support import wait_for
+from script_support import listening
 
 from gym_pipeline.diagnose.verifier_source import moved_file_hint, undefined_name_hint
 
@@ -910,3 +912,54 @@ def test_a_wrong_answer_penalty_kept_from_an_rl_recipe_is_named_with_its_constan
     assert (top.category, top.id) == ("verifier_runtime", "rewards_out_of_range"), [f.title for f in report.causes]
     assert top.evidence[-1].text.startswith("WRONG_ANSWER_REWARD = -1.0")
     assert "verifiers/mine.py:9, set `WRONG_ANSWER_REWARD = 0.0`" in top.fix
+
+
+LOGS_WHAT_IT_HANDLES = FINAL_LINE + '''import logging
+
+log = logging.getLogger("numeric_or_text")
+
+
+def score(row, response_text):
+    answer, expected = _final(response_text), str(row["expected_answer"])
+    try:
+        return {"reward": float(abs(float(answer) - float(expected)) < 1e-9)}
+    except ValueError:
+        log.exception("not a number, comparing as text: %r", answer)
+        return {"reward": float(_normalize(answer) == _normalize(expected))}
+'''
+
+
+@pytest.mark.parametrize("handled", [True, False])
+def test_a_verifier_logging_the_exception_it_handles_is_no_fault(tmp_path, handled: bool):
+    """The team's verifier tries numbers first and logs, with its traceback, every word answer it then compares as
+    text (`logger.exception`), collected by the stage as a launcher runs it, its output kept: the log is full of
+    tracebacks, and every rollout was scored as it should be. Re-raised instead, the word answers fail."""
+    from gym_pipeline.diagnose import diagnose
+    from gym_pipeline.host import free_loopback_port
+
+    verifier = LOGS_WHAT_IT_HANDLES if handled else LOGS_WHAT_IT_HANDLES.replace(
+        "        return {\"reward\": float(_normalize(answer) == _normalize(expected))}", "        raise")
+    _scored_by(tmp_path, verifier)
+    home, port = tmp_path / "home", free_loopback_port()
+    run = home / "runs" / "step_0100" / "mine"
+    with (run / "logs" / "model_server.log").open("w") as log:
+        server = subprocess.Popen([sys.executable, "-m", "gym_pipeline.cli", "serve-policy", "--port", str(port),
+                                   "--checkpoint", str(home / "checkpoints" / "step_0100")], stdout=log,
+                                  stderr=subprocess.STDOUT)
+    try:
+        assert wait_for(lambda: listening(port), 120)
+        for stage in ("collect", "profile"):
+            with (run / "logs" / f"{stage}.log").open("w") as log:  # as a launcher keeps a stage's output
+                subprocess.run([sys.executable, "-m", "gym_pipeline.cli", "stage", stage, "--sweep-config",
+                                str(home / "sweep.yaml"), "--checkpoint", "step_0100", "--env", "mine",
+                                "--code-version", "v2", "--model-url", f"http://127.0.0.1:{port}/v1", "--model-name",
+                                "sim-policy"], cwd=home,
+                               stdout=log, stderr=subprocess.STDOUT, timeout=300)
+    finally:
+        server.terminate()
+        server.wait(10)
+    assert "ValueError: could not convert string to float" in (run / "logs" / "collect.log").read_text()
+
+    report = diagnose(run)
+
+    assert (report.category == "healthy") is handled, [f.title for f in report.causes]

@@ -127,7 +127,13 @@ from gym_pipeline.diagnose.rules.endpoint_address import (
 )
 from gym_pipeline.diagnose.rules.expected_file_newline import rule_expected_file_without_final_newline
 from gym_pipeline.diagnose.rules.export_lists import rule_export_value_split_at_its_comma
-from gym_pipeline.diagnose.rules.fallback import PROFILE_STAGE, STEP_OF_CATEGORY, stage_of_log, unexplained_log_errors
+from gym_pipeline.diagnose.rules.fallback import (
+    PROFILE_STAGE,
+    STEP_OF_CATEGORY,
+    collection_complete,
+    stage_of_log,
+    unexplained_log_errors,
+)
 from gym_pipeline.diagnose.rules.falsy_zero import rule_zero_answer_taken_for_none
 from gym_pipeline.diagnose.rules.firewall import rule_firewall_blocks_run_port
 from gym_pipeline.diagnose.rules.flaky import rule_flaky_verifier
@@ -752,7 +758,7 @@ def run_rules(ev: Evidence, rules: Iterable[Rule] = RULES) -> list[Finding]:
     findings = [finding for _, finding in ordered]
     if given_up := max((int(hit.groups["count"]) for hit in ev.hits("resume_kept_given_up")), default=0):
         findings = [_before_the_resume_is_a_note(finding, given_up) for finding in findings]
-    if _collection_complete(ev) and not _latest_run_failed(findings):
+    if collection_complete(ev) and not _latest_run_failed(findings):
         profiled = ev.artifacts.files.profile.is_file()
         findings = [_superseded_is_a_note(finding, profiled, set(ev.logs.files)) for finding in findings]
     return link_causes(findings)
@@ -776,13 +782,6 @@ def _checked(rule: Rule, ev: Evidence) -> list[Finding]:
             fix="Check that step by hand (the guide's debug order), and report the fault with the folder's layout.",
             diagnosis_fault=True,
         )]
-
-
-def _collection_complete(ev: Evidence) -> bool:
-    """Every materialized key has exactly one rollout and no row carries a failure: the outputs are whole."""
-    a = ev.artifacts
-    return (a.materialized.valid_rows > 0 and not a.missing_keys and not a.extra_rollout_keys
-            and not a.duplicate_rollout_keys and not a.failure_kinds and not a.rollouts.malformed_count)
 
 
 def _latest_run_failed(findings: list[Finding]) -> bool:

@@ -218,6 +218,35 @@ def _error_after_a_verdict(ev: Evidence, file: str, line: int, text: str) -> boo
             or bool(_LISTING_MISSES.match(text.strip()) and any(_VERDICT_LINE.match(later) for later in after)))
 
 
+def collection_complete(ev: Evidence) -> bool:
+    """Every materialized key has exactly one rollout and no row carries a failure: the outputs are whole."""
+    a = ev.artifacts
+    return (a.materialized.valid_rows > 0 and not a.missing_keys and not a.extra_rollout_keys
+            and not a.duplicate_rollout_keys and not a.failure_kinds and not a.rollouts.malformed_count)
+
+
+_INSTALLED_CODE = re.compile(r"site-packages|/lib/python3\.\d+/")
+_TRACEBACK_CONTINUES = ("Traceback", "During handling", "The above exception", "File ")
+
+
+def _handled_and_logged(ev: Evidence, incident: LogIncident) -> bool:
+    """A traceback the user's own code printed and went on from (`logger.exception("... comparing as text")`, an
+    optional import it does without), in a run whose collection is whole: every frame is the user's code (an
+    exception that escaped a request also has the web framework's frames) and the line before it is the code's own
+    message."""
+    if incident.kind != "traceback" or not incident.frames or not collection_complete(ev) \
+            or any(_INSTALLED_CODE.search(frame) for frame in incident.frames):
+        return False
+    head = next((head for log, head in ev.log_heads if ev.rel(log) == incident.file), None)
+    lines = [re.sub(r"^\([\w.-]+\) ", "", line).strip() for line in (head.splitlines() if head else [])]
+    if not 1 <= incident.start <= len(lines):
+        return False
+    # the message is the incident's first line (`ERROR ... comparing as text`), or the line before its traceback
+    message = lines[incident.start - 1] if not lines[incident.start - 1].startswith("Traceback") else (
+        lines[incident.start - 2] if incident.start >= 2 else "")
+    return bool(message) and not message.startswith(_TRACEBACK_CONTINUES)
+
+
 def unexplained_log_errors(ev: Evidence, findings: list[Finding]) -> list[Finding]:
     """The first real error of each log that no finding explains, earlier stages' logs first: never call a run
     healthy over it."""
@@ -228,7 +257,8 @@ def unexplained_log_errors(ev: Evidence, findings: list[Finding]) -> list[Findin
     for incident in ev.logs.incidents:
         stopped_on_purpose = incident.file in served_logs and "slurm_cancelled" in incident.signatures
         if incident.after_shutdown or stopped_on_purpose or incident.file in seen_files or _explained(incident, findings) \
-                or _error_after_a_verdict(ev, incident.file, incident.line, incident.full_text):
+                or _error_after_a_verdict(ev, incident.file, incident.line, incident.full_text) \
+                or _handled_and_logged(ev, incident):
             continue
         seen_files.add(incident.file)
         noise = sum(1 for i in ev.logs.incidents if i.file == incident.file and i.after_shutdown)
