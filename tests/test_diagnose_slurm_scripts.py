@@ -1683,3 +1683,38 @@ def test_an_array_range_given_on_sbatchs_command_line_overrides_the_scripts_dire
     assert top.title == ("submit.sh:4 gives sbatch `--array=0`, which overrides shards.sbatch's `#SBATCH --array=0-2`: "
                          "array tasks 1, 2 never ran")
     assert [line.where for line in top.evidence] == ["submit.sh:4", "shards.sbatch:2"]
+
+
+@pytest.mark.parametrize("exported", [False, True])
+def test_a_variable_the_submit_script_sets_without_export_is_not_the_jobs(tmp_path: Path, exported: bool) -> None:
+    """`REPEATS=2` in submit.sh, read by the job as `${REPEATS:-1}`: without `export` it stays in the submitting
+    shell, and the job materializes one repeat per task, silently (config: the three lines named). Exported, the job
+    gets it."""
+    run, checkpoint = _string_match_run(tmp_path, 1)
+    (run / "rollouts_materialized_inputs.jsonl").unlink()  # the job materializes them
+    rows = get_environment("string_match").dataset_path.read_text().splitlines(keepends=True)[:4]
+    (run / "data.jsonl").write_text("".join(rows))
+    with _policy_served(run, checkpoint) as port:
+        (run / "eval.sbatch").write_text(
+            f"#!/bin/bash\n#SBATCH --output={run}/logs/eval_%j.log\n#SBATCH --time=2\ncd {run}\n"
+            f"{' '.join(CLI)} materialize --input data.jsonl --num-repeats ${{REPEATS:-1}} "
+            "--agent string_match_simple_agent --output rollouts_materialized_inputs.jsonl\n" + _collect_line(port, 2))
+        (run / "submit.sh").write_text("#!/bin/bash\n# the pass@2 study: two samples per task\n"
+                                       + ("export " if exported else "") + "REPEATS=2\nsbatch --wait eval.sbatch\n")
+        with (run / "logs" / "submit.log").open("w") as log:
+            subprocess.run(["bash", "submit.sh"], cwd=run, stdout=log, stderr=subprocess.STDOUT,
+                           timeout=JOB_START_WAIT_S + 60)
+    materialized = (run / "rollouts_materialized_inputs.jsonl").read_text().splitlines()
+    assert len(materialized) == (8 if exported else 4)
+
+    report = diagnose(run)
+
+    if exported:
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("config", "variable_set_without_export_for_a_child_process"), [
+        f.title for f in report.causes]
+    assert top.title == ("submit.sh:3 sets REPEATS=2 without `export`, and eval.sbatch, started at line 4, ran with its "
+                         "default (1) instead")
+    assert "`export REPEATS=2`" in top.fix

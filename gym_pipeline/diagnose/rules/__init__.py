@@ -35,6 +35,7 @@ from gym_pipeline.diagnose.rules.bad_data import rule_bad_data_line
 from gym_pipeline.diagnose.rules.batch_environment import (
     rule_slurm_variable_the_job_never_gets,
     rule_variable_not_exported_to_the_job,
+    rule_variable_set_without_export_for_a_child_process,
 )
 from gym_pipeline.diagnose.rules.batch_folders import (
     rule_files_looked_for_beside_the_spool_copy,
@@ -493,6 +494,7 @@ RULES: tuple[Rule, ...] = (
     Rule(1, "step_ended_with_its_batch_script", rule_step_ended_with_its_batch_script),
     Rule(1, "variable_not_exported_to_the_job", rule_variable_not_exported_to_the_job),
     Rule(1, "slurm_variable_the_job_never_gets", rule_slurm_variable_the_job_never_gets),
+    Rule(1, "variable_set_without_export_for_a_child_process", rule_variable_set_without_export_for_a_child_process),
     Rule(1, "job_output_in_a_missing_folder", rule_job_output_in_a_missing_folder),
     Rule(1, "job_folder_left_unexpanded", rule_job_folder_left_unexpanded),
     Rule(1, "job_folder_copied_from_another_script", rule_job_folder_copied_from_another_script),

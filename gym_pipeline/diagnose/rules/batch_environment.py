@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from gym_pipeline.diagnose.evidence import Evidence
-from gym_pipeline.diagnose.evidence_line import EvidenceLine
+from gym_pipeline.diagnose.evidence_line import EvidenceLine, excerpt
 from gym_pipeline.diagnose.findings import Finding
 from gym_pipeline.diagnose.user_scripts import PRINTS, UserFile, assignment_of
 from gym_pipeline.diagnose.vocabulary import CONFIG
@@ -113,4 +113,77 @@ def rule_slurm_variable_the_job_never_gets(ev: Evidence) -> list[Finding]:
                 fix=f"Add `#SBATCH {option}=<n>` to {file.name} (Slurm then sets {name} from it), or give the value "
                     f"a default where it is read (`${{{name}:-4}}`); then submit again.",
             )]
+    return []
+
+
+# a plain assignment (`REPEATS=8`): a shell variable, not an environment variable, unless exported
+_PLAIN_ASSIGNMENT = re.compile(r"^\s*(?P<name>[A-Z_][A-Z0-9_]*)=(?P<value>[^\s;#]*)\s*(?:#.*)?$")
+# the user's script starting another of the user's scripts as a new process (a job, a child shell or interpreter)
+_STARTS = r"^\s*(?:\w+=\S*\s+)*(?:\S*=\$\()?\s*(?:sbatch|srun|bash|sh|python3?|\./)\b[^#\n]*?\b{script}\b"
+
+
+_HEREDOC_START = re.compile(r"<<-?\s*[\"']?(?P<word>\w+)[\"']?")
+
+
+def _shell_lines(lines: list[str]) -> list[tuple[int, str]]:
+    """(number, line) of the lines the shell runs: not those of a here-document's text."""
+    kept, terminator = [], None
+    for number, line in enumerate(lines, 1):
+        if terminator is not None:
+            terminator = None if line.strip() == terminator else terminator
+            continue
+        kept.append((number, line))
+        if start := _HEREDOC_START.search(line.split("#", 1)[0]):
+            terminator = start["word"]
+    return kept
+
+
+_SOURCES_A_FILE = re.compile(r"^\s*(?:source|\.)\s+\S", re.M)
+
+
+def _exported_later(lines: list[str], name: str) -> bool:
+    """Whether the script exports `name` anyway: `export NAME`, `declare -x NAME`, `set -a` (every assignment
+    exported), or names it in an `--export` list."""
+    return any(re.search(rf"^\s*(?:export|declare\s+-\w*x\w*)\s+(?:\w+\s+)*{name}\b|^\s*set\s+-\w*a|--export[= ]\S*\b{name}\b",
+                         line) for line in lines)
+
+
+def rule_variable_set_without_export_for_a_child_process(ev: Evidence) -> list[Finding]:
+    """`REPEATS=8`, then `sbatch eval.sbatch` whose script reads `${REPEATS:-1}`: without `export`, the variable stays
+    in the submitting shell, and the job (any new process: a child shell, python) takes its default or nothing."""
+    for parent in ev.user_files:
+        lines = parent.text.splitlines()
+        for child in ev.user_files:
+            if child is parent:
+                continue
+            started = next(((n, line.strip()) for n, line in enumerate(lines, 1)
+                            if re.search(_STARTS.format(script=re.escape(child.name.rsplit("/", 1)[-1])), line)), None)
+            if started is None:
+                continue
+            for number, line in _shell_lines(lines[:started[0] - 1]):
+                if not (assigned := _PLAIN_ASSIGNMENT.match(line)) or _exported_later(lines, assigned["name"]):
+                    continue
+                name = assigned["name"]
+                read = next(((n, text.strip()) for n, text in enumerate(child.text.splitlines(), 1)
+                             if re.search(rf"\$\{{?{name}\b", text) and not text.lstrip().startswith("#")
+                             and not PRINTS.match(text)), None)
+                # a child that sets it, or reads a settings file that may, is not left without it
+                if read is None or assignment_of([child], name) or _SOURCES_A_FILE.search(child.text):
+                    continue
+                default = re.search(rf"\$\{{{name}:?-(?P<value>[^}}]*)\}}", read[1])
+                got = f"its default ({default['value']})" if default else "an empty value"
+                return [Finding(
+                    category=CONFIG,
+                    title=f"{parent.name}:{number} sets {name}={assigned['value']} without `export`, and "
+                          f"{child.name}, started at line {started[0]}, ran with {got} instead",
+                    evidence=[EvidenceLine(file=parent.name, line=number, text=line.strip()),
+                              EvidenceLine(file=parent.name, line=started[0], text=started[1]),
+                              EvidenceLine(file=child.name, line=read[0], text=read[1])],
+                    cause=f"`{line.strip()}` makes {name} a variable of {parent.name}'s own shell; only exported "
+                          f"variables reach a new process, so {child.name} (`{started[1]}`) did not get it, and "
+                          f"`{excerpt(read[1], 120)}` ran with {got}. Nothing fails: the run did something else than planned.",
+                    fix=f"In {parent.name}:{number}, write `export {name}={assigned['value']}` (or pass it on where "
+                        f"the child starts: `sbatch --export=ALL,{name}=${name} ...`, `{name}=${name} bash ...`), so "
+                        f"{child.name}:{read[0]} (`{excerpt(read[1], 120)}`) gets it; then run again on a clean output path.",
+                )]
     return []
