@@ -286,6 +286,10 @@ SCENARIOS.update({
                                                          + fixtures.PASSING_TEST + "\necho PASS"),
     "listing_stops": lambda root: fixtures.write_task(root, "lists-under-set-e", test="set -e\nls -l /app/done "
                                                       "/app/debug.log\n" + fixtures.PASSING_TEST + "\necho PASS"),
+    # a task sized on a workstation, `cpus = 64`: Docker gives no container more CPUs than the node has, and its
+    # sandbox is refused; the task `works` beside it asks for one
+    "cpus_over_the_node": lambda root: fixtures.write_task(root, "sized-on-a-workstation", task_toml=(
+        'version = "1.0"\n[verifier]\ntimeout_sec = 20\n[agent]\ntimeout_sec = 20\n[environment]\ncpus = 64\n')),
     # test.sh keeps the answer file's name in a variable called PATH: the shell's command search path is gone, and
     # the check's `tr` is not found; the task `works` beside it names the variable ANSWER_FILE
     "path_variable": lambda root: (_version_file_task(root, "json-version", "PATH"),
@@ -647,6 +651,9 @@ EXPECTED = [
     ("online_check", "verifier_runtime", ("harbor:missing_reward", "checks-online"),
      ("test-stdout.txt", "gym-pipeline tasks validate", "checks-online")),
     ("lint_first", "verifier_runtime", ("harbor:missing_reward", "lints-first"), ("test-stdout.txt",)),
+    ("cpus_over_the_node", "throughput_resources", ("sized-on-a-workstation's task.toml asks for cpus = 64, more than "
+                                                    "this node's",), ("lower [environment] cpus to at most",
+                                                                      "CPUs available")),
     ("listing_stops", "verifier_runtime", ("harbor:missing_reward", "lists-under-set-e"), ("test-stdout.txt",)),
     ("two_runs", "cache_resume", ("Two runs on one run directory", "second writer was refused", "stage rollouts"),
      ("Run one job per partition at a time", "its own checkout")),

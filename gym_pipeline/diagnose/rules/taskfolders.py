@@ -197,6 +197,8 @@ def rule_no_sandbox(ev: Evidence) -> list[Finding]:
     episodes = {(row["_ng_task_index"], row["_ng_rollout_index"]) for _, row in failed}
     total = len(run.summary.get("tasks", []))
     none = not run.rows
+    if (too_many := _CPUS_OVER_THE_NODE.search(str(first.get("_ng_failure_message")))) is not None:
+        return [_sandbox_asks_more_cpus(ev, run, failed, too_many, episodes, total)]
     return [Finding(
         category=INFRA,
         title=(f"No sandbox could be created: {len(episodes)} of {total} episodes failed at seed "
@@ -210,6 +212,32 @@ def rule_no_sandbox(ev: Evidence) -> list[Finding]:
             + _sandbox_fix(str(first.get("_ng_failure_message"))) + f" Then {run.rerun()}.",
         failed_keys=frozenset(episodes),
     )]
+
+
+# Docker refusing a container more CPUs than the node has (`--cpus` from the task's [environment] cpus)
+_CPUS_OVER_THE_NODE = re.compile(r"Range of CPUs is from [\d.]+ to (?P<most>[\d.]+), as there are only (?P<cpus>\d+) "
+                                 r"CPUs available")
+
+
+def _sandbox_asks_more_cpus(ev: Evidence, run: TaskFolderRun, failed: list[tuple[int, dict[str, Any]]],
+                            too_many: re.Match[str], episodes: set[tuple[int, int]], total: int) -> Finding:
+    number, first = failed[0]
+    task = str(first.get("task_id"))
+    config = _task_config(ev, run, task)
+    asked = f"cpus = {config.environment.cpus:g}" if config else "its cpus"
+    return Finding(
+        category=THROUGHPUT_RESOURCES,
+        title=f"{task}'s task.toml asks for {asked}, more than this node's {too_many['cpus']} CPUs: Docker refused its "
+              f"sandbox, {len(episodes)} of {total} episodes never ran",
+        evidence=[_line(ev, ev.run_dir / FAILURES_FILE, number, first, "_ng_failure_stage", "_ng_failure_message")],
+        cause=f"The task's [environment] `{asked}` becomes the sandbox's `--cpus`, and Docker cannot give a container "
+              f"more CPUs than the node has (`{too_many.group(0)}`): the task was sized on a bigger machine, and no "
+              "episode of it could start here.",
+        fix=f"In {run.task_path(task)}/task.toml, lower [environment] cpus to at most {too_many['most']} (Docker says "
+            f"there are only {too_many['cpus']} CPUs available), or run the partition on nodes with that many CPUs; "
+            f"then {run.rerun()}.",
+        failed_keys=frozenset(episodes),
+    )
 
 
 def _docker_host_set_by(ev: Evidence) -> str:
