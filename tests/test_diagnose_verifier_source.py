@@ -929,17 +929,13 @@ def score(row, response_text):
 '''
 
 
-@pytest.mark.parametrize("handled", [True, False])
-def test_a_verifier_logging_the_exception_it_handles_is_no_fault(tmp_path, handled: bool):
-    """The team's verifier tries numbers first and logs, with its traceback, every word answer it then compares as
-    text (`logger.exception`), collected by the stage as a launcher runs it, its output kept: the log is full of
-    tracebacks, and every rollout was scored as it should be. Re-raised instead, the word answers fail."""
+def _collected_by_the_stage(tmp_path, verifier: str, labels: dict[str, str] | None = None):
+    """The demo sweep of `verifier` (see `_scored_by`), then its collect and profile stages run again as a launcher
+    runs them, each stage's output kept in logs/<stage>.log; the diagnosis of that run."""
     from gym_pipeline.diagnose import diagnose
     from gym_pipeline.host import free_loopback_port
 
-    verifier = LOGS_WHAT_IT_HANDLES if handled else LOGS_WHAT_IT_HANDLES.replace(
-        "        return {\"reward\": float(_normalize(answer) == _normalize(expected))}", "        raise")
-    _scored_by(tmp_path, verifier)
+    _scored_by(tmp_path, verifier, labels)
     home, port = tmp_path / "home", free_loopback_port()
     run = home / "runs" / "step_0100" / "mine"
     with (run / "logs" / "model_server.log").open("w") as log:
@@ -949,17 +945,25 @@ def test_a_verifier_logging_the_exception_it_handles_is_no_fault(tmp_path, handl
     try:
         assert wait_for(lambda: listening(port), 120)
         for stage in ("collect", "profile"):
-            with (run / "logs" / f"{stage}.log").open("w") as log:  # as a launcher keeps a stage's output
+            with (run / "logs" / f"{stage}.log").open("w") as log:
                 subprocess.run([sys.executable, "-m", "gym_pipeline.cli", "stage", stage, "--sweep-config",
                                 str(home / "sweep.yaml"), "--checkpoint", "step_0100", "--env", "mine",
                                 "--code-version", "v2", "--model-url", f"http://127.0.0.1:{port}/v1", "--model-name",
-                                "sim-policy"], cwd=home,
-                               stdout=log, stderr=subprocess.STDOUT, timeout=300)
+                                "sim-policy"], cwd=home, stdout=log, stderr=subprocess.STDOUT, timeout=300)
     finally:
         server.terminate()
         server.wait(10)
-    assert "ValueError: could not convert string to float" in (run / "logs" / "collect.log").read_text()
+    return run, diagnose(run)
 
-    report = diagnose(run)
+
+@pytest.mark.parametrize("handled", [True, False])
+def test_a_verifier_logging_the_exception_it_handles_is_no_fault(tmp_path, handled: bool):
+    """The team's verifier tries numbers first and logs, with its traceback, every word answer it then compares as
+    text (`logger.exception`), collected by the stage as a launcher runs it: the log is full of tracebacks, and every
+    rollout was scored as it should be. Re-raised instead, the word answers fail."""
+    verifier = LOGS_WHAT_IT_HANDLES if handled else LOGS_WHAT_IT_HANDLES.replace(
+        "        return {\"reward\": float(_normalize(answer) == _normalize(expected))}", "        raise")
+    run, report = _collected_by_the_stage(tmp_path, verifier)
+    assert "ValueError: could not convert string to float" in (run / "logs" / "collect.log").read_text()
 
     assert (report.category == "healthy") is handled, [f.title for f in report.causes]

@@ -247,6 +247,19 @@ def _handled_and_logged(ev: Evidence, incident: LogIncident) -> bool:
     return bool(message) and not message.startswith(_TRACEBACK_CONTINUES)
 
 
+_ASCII_CODEC = re.compile(r"'ascii' codec can't encode")
+_ENCODES_TO_ASCII = re.compile(r"\.encode\(\s*[\"'](?:ascii|us-ascii)[\"']\s*\)")
+_IN_A_VERIFIER = re.compile(r"\bin (?:verify|score|_?check\w*|compute_reward)\b|resources_servers|verifiers?/")
+
+
+def _raising_code(ev: Evidence, incident: LogIncident) -> str | None:
+    """The source line a traceback shows under its innermost frame (the code that raised)."""
+    head = next((head for log, head in ev.log_heads if ev.rel(log) == incident.file), None)
+    lines = [re.sub(r"^\([\w.-]+\) ", "", line).strip() for line in (head.splitlines() if head else [])]
+    frames = [n for n in range(incident.start - 1, min(incident.end, len(lines))) if lines[n].startswith("File ")]
+    return lines[frames[-1] + 1] if frames and frames[-1] + 1 < len(lines) else None
+
+
 def unexplained_log_errors(ev: Evidence, findings: list[Finding]) -> list[Finding]:
     """The first real error of each log that no finding explains, earlier stages' logs first: never call a run
     healthy over it."""
@@ -312,9 +325,17 @@ def unexplained_log_errors(ev: Evidence, findings: list[Finding]) -> list[Findin
             placement = replace(placement, fix=f"{source} {placement.fix}")
         if placement.category == CONFIG and (hints := script_hints(ev.user_files)):
             placement = replace(placement, fix=f"{hints} {placement.fix or ''}".strip())
+        raised_at = innermost_frame(incident)
+        if placement.category == INFRA and _ASCII_CODEC.search(incident.text) and (
+                code := _raising_code(ev, incident)) and _ENCODES_TO_ASCII.search(code):
+            placement = Placement(VERIFIER_RUNTIME if _IN_A_VERIFIER.search(raised_at or "") else DATA_SCHEMA,
+                                  f"the code itself encodes the text to ASCII (`{code}`), and it holds a character "
+                                  "beyond ASCII: not the process's encoding",
+                                  fix=f"Where {raised_at} encodes to ASCII (`{code}`), keep the text as it is, or "
+                                      "encode with `errors=\"replace\"` (or to UTF-8) if a key must be bytes; then "
+                                      "run again.")
         category = placement.category
         span = f"{incident.start}-{incident.end}" if incident.end > incident.start else str(incident.start)
-        raised_at = innermost_frame(incident)
         what = "traceback" if incident.kind == "traceback" else "error line"
         suggestion = _SUGGESTION.search(incident.full_text)
         hint = code_fix_hint(incident.full_text) if placement.basis != DOCSTRINGS_STRIPPED else ""
