@@ -1,0 +1,14 @@
+import sys
+import warnings
+
+warnings.warn("sum_to.py: positional N is deprecated and will become --n in the next release", FutureWarning)
+
+
+def sum_to(n):
+    total = 0
+    for i in range(1, n):
+        total += i
+    return total
+
+
+print(sum_to(int(sys.argv[1])))
