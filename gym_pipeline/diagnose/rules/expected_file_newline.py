@@ -13,28 +13,11 @@ import re
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import Finding
-from gym_pipeline.diagnose.rules.taskfolders import (
-    MAX_STDOUTS,
-    TEST_STDOUT,
-    task_folder_run,
-    tests_of_scored_tasks,
-)
+from gym_pipeline.diagnose.rules.taskfolders import episode_output_line, task_folder_run, tests_of_scored_tasks
 from gym_pipeline.diagnose.vocabulary import VERIFIER_RUNTIME
 
 _NO_NEWLINE = "\\ No newline at end of file"
 _COMPARES_WITH = re.compile(r"\b(?:diff|cmp)\b[^#\n]*?(?P<path>/tests/[\w./-]+|\$\(dirname[^)]*\)/[\w./-]+)")
-
-
-def _said_in_an_episode(ev: Evidence, task: str) -> EvidenceLine | None:
-    for stdout in sorted((ev.run_dir / "rollouts_episodes" / task).glob(f"*/*/verifier/{TEST_STDOUT}"))[:MAX_STDOUTS]:
-        try:
-            lines = stdout.read_text(encoding="utf-8", errors="replace").splitlines()
-        except OSError:
-            continue
-        for number, line in enumerate(lines, 1):
-            if line.strip() == _NO_NEWLINE:
-                return EvidenceLine(file=ev.rel(stdout), line=number, text=line.strip())
-    return None
 
 
 def rule_expected_file_without_final_newline(ev: Evidence) -> list[Finding]:
@@ -46,7 +29,7 @@ def rule_expected_file_without_final_newline(ev: Evidence) -> list[Finding]:
             continue
         compare = next(((number, line.strip(), match["path"]) for number, line in enumerate(lines, 1)
                         if not line.lstrip().startswith("#") and (match := _COMPARES_WITH.search(line))), None)
-        if compare is None or (said := _said_in_an_episode(ev, task)) is None:
+        if compare is None or (said := episode_output_line(ev, task, lambda text: text.strip() == _NO_NEWLINE)) is None:
             continue
         number, line, path = compare
         name = path.rsplit("/", 1)[-1]

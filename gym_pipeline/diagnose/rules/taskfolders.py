@@ -1638,17 +1638,22 @@ def _rewards_of(run: TaskFolderRun) -> dict[str, list[float]]:
     return rewards
 
 
-def _failed_yet_scored(ev: Evidence, task: str) -> EvidenceLine | None:
-    """A line of an episode's test-stdout.txt where the test says the task failed."""
+def episode_output_line(ev: Evidence, task: str, says: Callable[[str], bool]) -> EvidenceLine | None:
+    """The first line of the task's episodes' test-stdout.txt (at most MAX_STDOUTS of them) for which `says` holds."""
     for stdout in sorted((ev.run_dir / "rollouts_episodes" / task).glob(f"*/*/verifier/{TEST_STDOUT}"))[:MAX_STDOUTS]:
         try:
             lines = stdout.read_text(encoding="utf-8", errors="replace").splitlines()
         except OSError:
             continue
         for number, line in enumerate(lines, 1):
-            if _SAYS_FAILED.search(line):
+            if says(line):
                 return EvidenceLine(file=ev.rel(stdout), line=number, text=line.strip())
     return None
+
+
+def _failed_yet_scored(ev: Evidence, task: str) -> EvidenceLine | None:
+    """A line of an episode's test-stdout.txt where the test says the task failed."""
+    return episode_output_line(ev, task, lambda line: bool(_SAYS_FAILED.search(line)))
 
 
 def rule_one_reward_on_every_branch(ev: Evidence) -> list[Finding]:
