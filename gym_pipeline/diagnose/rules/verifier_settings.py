@@ -25,33 +25,27 @@ _MEANS_NO = r"(?:false|False|FALSE|0|no|No|NO|off|Off|OFF)"
 def rule_yes_no_setting_read_with_bool(ev: Evidence) -> list[Finding]:
     if not ev.artifacts.quality.zero_rewards:
         return []  # every answer passed: the setting, however read, cost nothing
-    for source in ev.verifier_sources:
-        try:
-            lines = source.read_text(encoding="utf-8", errors="replace").splitlines()
-        except OSError:
+    for verifier, number, line in ev.verifier_lines:
+        if not (read := _BOOL_OF_VARIABLE.search(line)):
             continue
-        for number, line in enumerate(lines, start=1):
-            if not (read := _BOOL_OF_VARIABLE.search(line)):
-                continue
-            name = read["name"] or read["indexed"]
-            setting = re.compile(rf"^\s*(?:export\s+)?{name}\s*=\s*[\"']?{_MEANS_NO}[\"']?\s*(?:#.*)?$")
-            given = next(lines_matching(ev.user_files, setting), None)
-            if given is None:
-                continue
-            file, given_number, given_line, _ = given
-            verifier = ev.rel(source)
-            value = given_line.split("=", 1)[1].split("#", 1)[0].strip().strip("\"'")
-            return [Finding(
-                category=VERIFIER_RUNTIME,
-                title=f"{verifier}:{number} reads {name} with `bool()`, so the `{name}={value}` of "
-                      f"{file.name}:{given_number} turns the option on",
-                evidence=[EvidenceLine(file=verifier, line=number, text=line.strip()),
-                          EvidenceLine(file=file.name, line=given_number, text=given_line.strip())],
-                cause=f"`bool()` of a text is True for every non-empty text: `bool(\"{value}\")` is True. The "
-                      f"setting meant to turn {name} off turned it on, and the verifier scored with it on (every "
-                      "answer it should have accepted otherwise scored 0), while every command exited 0.",
-                fix=f"In {verifier}:{number}, parse the text instead of `bool(`: `os.environ.get(\"{name}\", \"\")"
-                    ".strip().lower() in (\"1\", \"true\", \"yes\", \"on\")`; then score the stored answers again "
-                    "(`gym-pipeline reverify`) and profile.",
-            )]
+        name = read["name"] or read["indexed"]
+        setting = re.compile(rf"^\s*(?:export\s+)?{name}\s*=\s*[\"']?{_MEANS_NO}[\"']?\s*(?:#.*)?$")
+        given = next(lines_matching(ev.user_files, setting), None)
+        if given is None:
+            continue
+        file, given_number, given_line, _ = given
+        value = given_line.split("=", 1)[1].split("#", 1)[0].strip().strip("\"'")
+        return [Finding(
+            category=VERIFIER_RUNTIME,
+            title=f"{verifier}:{number} reads {name} with `bool()`, so the `{name}={value}` of "
+                  f"{file.name}:{given_number} turns the option on",
+            evidence=[EvidenceLine(file=verifier, line=number, text=line.strip()),
+                      EvidenceLine(file=file.name, line=given_number, text=given_line.strip())],
+            cause=f"`bool()` of a text is True for every non-empty text: `bool(\"{value}\")` is True. The "
+                  f"setting meant to turn {name} off turned it on, and the verifier scored with it on (every "
+                  "answer it should have accepted otherwise scored 0), while every command exited 0.",
+            fix=f"In {verifier}:{number}, parse the text instead of `bool(`: `os.environ.get(\"{name}\", \"\")"
+                ".strip().lower() in (\"1\", \"true\", \"yes\", \"on\")`; then score the stored answers again "
+                "(`gym-pipeline reverify`) and profile.",
+        )]
     return []
