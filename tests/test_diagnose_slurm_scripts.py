@@ -1385,7 +1385,7 @@ def test_a_dataset_list_passed_in_export_with_commas_reaches_the_job_cut_at_the_
 
 
 @pytest.mark.parametrize("request_line", ["#SBATCH --tmp=200G  # local NVMe to stage the checkpoint",
-                                          "#SBATCH --mem=400G", "#SBATCH --mem=1G"])
+                                          "#SBATCH --mem=400G", "#SBATCH --cores-per-socket=64", "#SBATCH --mem=1G"])
 def test_a_resource_request_beyond_every_node_is_refused_at_submission(tmp_path: Path, request_line: str) -> None:
     """A directive from a GPU cluster's template asks for more temporary disk (or memory) than the node has: sbatch
     refuses the job and nothing runs (config, the directive named). A request the node can give runs."""
@@ -1406,9 +1406,10 @@ def test_a_resource_request_beyond_every_node_is_refused_at_submission(tmp_path:
     top = report.causes[0]
     assert (top.category, top.id) == ("config", "request_beyond_every_node"), [f.title for f in report.causes]
     option = request_line.split()[1]
-    assert top.title == (f"sbatch refused the job: eval.sbatch:4 asks for "
-                         f"{'temporary disk' if 'tmp' in option else 'memory'} ({option}) beyond what any node of the "
-                         "partition has")
+    resource = next(name for key, name in (("tmp", "temporary disk"), ("mem", "memory"),
+                                           ("cores", "sockets, cores or threads per node")) if key in option)
+    assert top.title == (f"sbatch refused the job: eval.sbatch:4 asks for {resource} ({option}) beyond what any node "
+                         "of the partition has")
     assert len(report.causes) == 1, [f.title for f in report.causes]
 
 
