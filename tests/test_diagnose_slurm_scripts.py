@@ -1003,6 +1003,13 @@ def _node_cpus() -> int:
     return int(shown.split("CPUTot=", 1)[1].split()[0])
 
 
+def _node_idle() -> bool:
+    """No job of any test is queued, running or completing on the node: its CPUs are all free."""
+    queued = subprocess.run(["squeue", "-h"], capture_output=True, text=True, timeout=30).stdout.strip()
+    states = subprocess.run(["sinfo", "-h", "-o", "%T"], capture_output=True, text=True, timeout=30).stdout.split()
+    return not queued and states == ["idle"]
+
+
 @pytest.mark.parametrize("each_takes_the_node", [True, False])
 def test_shard_jobs_each_asking_for_every_cpu_of_the_node_queue_behind_each_other(tmp_path: Path,
                                                                                   each_takes_the_node: bool) -> None:
@@ -1010,6 +1017,8 @@ def test_shard_jobs_each_asking_for_every_cpu_of_the_node_queue_behind_each_othe
     for every CPU of the node (`--cpus-per-task` kept from a bigger node's template): the second waits PENDING
     (Resources) for the first, and the budget runs out. Asking for half the node, both run at once and finish."""
     slurm_cluster()
+    # the budget is for these jobs alone: an earlier test's job still on the node would hold them back (Priority)
+    assert wait_for(_node_idle, JOB_START_WAIT_S), subprocess.run(["sinfo"], capture_output=True, text=True).stdout
     cpus = _node_cpus()
     assert cpus >= 2, "the test needs a node of two CPUs or more"
     environment = get_environment("string_match")
@@ -1719,3 +1728,61 @@ def test_a_variable_the_submit_script_sets_without_export_is_not_the_jobs(tmp_pa
     assert top.title == ("submit.sh:3 sets REPEATS=2 without `export`, and eval.sbatch, started at line 4, ran with its "
                          "default (1) instead")
     assert "`export REPEATS=2`" in top.fix
+
+
+@pytest.mark.parametrize("ignore_pbs", [False, True])
+def test_a_pbs_walltime_kept_in_a_ported_batch_script_becomes_the_jobs_time_limit(tmp_path: Path,
+                                                                                 ignore_pbs: bool) -> None:
+    """A batch script ported from a PBS cluster keeps `#PBS -l walltime=00:01:00` "for the record": sbatch honours
+    it, and Slurm cancels the job after a minute, part way through the collection (config: the #PBS line named).
+    Submitted with `--ignore-pbs`, the job runs to the end."""
+    run, checkpoint = _string_match_run(tmp_path, 1)
+    with _policy_served(run, checkpoint, "--latency-ms", "1200") as port:
+        (run / "eval.sbatch").write_text(
+            f"#!/bin/bash\n#PBS -N weekly-eval\n#PBS -l walltime=00:01:00\n#SBATCH --output={run}/logs/eval_%j.log\n"
+            f"# ported from the old PBS cluster, its #PBS lines kept for the record\ncd {run}\n" + _collect_line(port, 1))
+        (run / "submit.sh").write_text("#!/bin/bash\nsbatch --wait " + ("--ignore-pbs " if ignore_pbs else "")
+                                       + "eval.sbatch\n")
+        with (run / "logs" / "submit.log").open("w") as log:
+            subprocess.run(["bash", "submit.sh"], cwd=run, stdout=log, stderr=subprocess.STDOUT, timeout=400)
+    logs = "".join(path.read_text() for path in run.glob("logs/eval_*.log"))
+    assert ("DUE TO TIME LIMIT" in logs) is not ignore_pbs, logs[-2000:]
+
+    report = diagnose(run)
+
+    if ignore_pbs:
+        assert all(f.id != "pbs_walltime_kept_in_a_batch_script" for f in report.findings), [
+            f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("config", "pbs_walltime_kept_in_a_batch_script"), [f.title for f in report.causes]
+    assert top.title.startswith("eval.sbatch:3 keeps `#PBS -l walltime=00:01:00` from a PBS cluster")
+    assert "--ignore-pbs" in top.fix
+
+
+@pytest.mark.parametrize("max_time", [1, 5])
+def test_a_job_longer_than_its_partitions_max_time_stays_pending(tmp_path: Path, max_time: int) -> None:
+    """A partition whose MaxTime the admins set below the job's `--time=2` (a partition of its own here, made for
+    the test): Slurm keeps the job PENDING (PartitionTimeLimit) instead of refusing it, and the CI step's wait runs
+    out (infra: the partition's limit, with the job's --time line). With a MaxTime the job fits, it runs."""
+    partition = f"short{abs(hash(tmp_path)) % 10_000}"
+    run = _ci_eval_job(tmp_path, f"#SBATCH --partition={partition}")
+    node = subprocess.run(["sinfo", "-h", "-o", "%N"], capture_output=True, text=True, check=True).stdout.split()[0]
+    subprocess.run(["scontrol", "create", f"PartitionName={partition}", f"Nodes={node}", f"MaxTime={max_time}",
+                    "State=UP"], check=True)
+    try:
+        (run / "submit.sh").write_text(WAITING_SUBMIT.replace("START_HOLDER", ""))
+        with (run / "logs" / "submit.log").open("w") as log:
+            subprocess.run(["bash", "submit.sh"], cwd=run, stdout=log, stderr=subprocess.STDOUT, timeout=120)
+    finally:
+        subprocess.run(["scontrol", "delete", f"PartitionName={partition}"], check=False)
+
+    report = diagnose(run)
+
+    if max_time == 5:
+        assert all(f.id != "job_never_started" for f in report.findings), [f.title for f in report.causes]
+        return
+    assert "PartitionTimeLimit" in (run / "logs" / "submit.log").read_text()
+    top = report.causes[0]
+    assert (top.category, top.id) == ("infra", "job_never_started"), [f.title for f in report.causes]
+    assert "PENDING (PartitionTimeLimit)" in top.title and top.evidence[-1].where == "ci_eval.sbatch:4"

@@ -211,6 +211,7 @@ from gym_pipeline.diagnose.rules.node_local_copies import rule_stage_copy_not_re
 from gym_pipeline.diagnose.rules.octal_steps import rule_step_padded_as_octal
 from gym_pipeline.diagnose.rules.own_cancels import rule_submit_script_cancels_its_own_job
 from gym_pipeline.diagnose.rules.parallel_steps import rule_steps_queued_inside_the_job
+from gym_pipeline.diagnose.rules.pbs_directives import rule_pbs_walltime_kept_in_a_batch_script
 from gym_pipeline.diagnose.rules.pending_jobs import rule_job_never_started
 from gym_pipeline.diagnose.rules.pinned_model_urls import rule_model_url_pinned_to_an_older_server
 from gym_pipeline.diagnose.rules.pip_targets import rule_package_kept_by_pip_target
@@ -495,6 +496,7 @@ RULES: tuple[Rule, ...] = (
     Rule(1, "variable_not_exported_to_the_job", rule_variable_not_exported_to_the_job),
     Rule(1, "slurm_variable_the_job_never_gets", rule_slurm_variable_the_job_never_gets),
     Rule(1, "variable_set_without_export_for_a_child_process", rule_variable_set_without_export_for_a_child_process),
+    Rule(1, "pbs_walltime_kept_in_a_batch_script", rule_pbs_walltime_kept_in_a_batch_script),
     Rule(1, "job_output_in_a_missing_folder", rule_job_output_in_a_missing_folder),
     Rule(1, "job_folder_left_unexpanded", rule_job_folder_left_unexpanded),
     Rule(1, "job_folder_copied_from_another_script", rule_job_folder_copied_from_another_script),

@@ -310,8 +310,8 @@ def _stale_ready_file(ev: Evidence, hit: LogHit, ended: LogHit, latest: LogHit) 
                   f"address and every connection was refused, while this run's server came up at "
                   f"{latest.groups['url']} a moment later.",
             fix=f"In {file.name}, remove the stale ready file before starting the server (`rm -f {name}` on the line "
-                f"before it), so the wait on `{match.group(0)}` ends only when this server writes its own address; stop the server with "
-                "SIGTERM where it can (a `kill -9` leaves the file behind); then collect again.",
+                f"before it), so the wait on `{match.group(0)}` ends only when this server writes its own address; "
+                "stop the server with SIGTERM where it can (a `kill -9` leaves the file behind); then collect again.",
             explains=_EXPLAINED,
         )]
     return []

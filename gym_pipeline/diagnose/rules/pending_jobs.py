@@ -221,6 +221,27 @@ def rule_job_never_started(ev: Evidence) -> list[Finding]:
                 f"{partition or '<partition>'}` ({reason}); wait for the admins to bring it back, or submit to a "
                 "partition that is up (`sbatch -p <partition>`); then run again.",
         )]
+    if reason == "PartitionTimeLimit":
+        asked = next(lines_matching(ev.user_files, re.compile(r"^\s*#SBATCH\s+(?:--time[= ]|-t\s*)")), None)
+        where = [EvidenceLine(file=asked[0].name, line=asked[1], text=asked[2].strip())] if asked else []
+        return [Finding(
+            category=INFRA,
+            title=f"Slurm job {job} never started: PENDING (PartitionTimeLimit), its time limit is longer than the "
+                  "partition's MaxTime",
+            evidence=[line, *where],
+            cause="squeue shows the job pending for `PartitionTimeLimit`: the partition's MaxTime is now shorter than "
+                  "the job's --time"
+                  + (f" ({asked[0].name}:{asked[1]} `{asked[2].strip()}`)" if asked else "")
+                  + ", and Slurm keeps such a job queued instead of refusing it (the admins lower MaxTime ahead of a "
+                  "maintenance, or a job moved to a shorter partition). It never ran a line, and whatever waited for "
+                  "it gave up.",
+            fix="The job waits for PartitionTimeLimit. See the partition's limit: `scontrol show partition` (MaxTime) or "
+                "`sinfo -o '%P %l'`; lower the job's "
+                "--time to fit it"
+                + (f" (in {asked[0].name}:{asked[1]})" if asked else "")
+                + f" (`scontrol update JobId={job} TimeLimit=<that>` for the queued job), ask the admins when the "
+                "partition's MaxTime comes back, or submit to a partition that allows the time; then run again.",
+        )]
     if _BUSY.match(reason):
         arrays = unthrottled_arrays(ev.user_files)
         exclusive = next(lines_matching(ev.user_files, _EXCLUSIVE), None)
