@@ -229,6 +229,12 @@ _INSTALLED_CODE = re.compile(r"site-packages|/lib/python3\.\d+/")
 _TRACEBACK_CONTINUES = ("Traceback", "During handling", "The above exception", "File ")
 
 
+def _log_lines(ev: Evidence, file: str) -> list[str]:
+    """The lines of the head of the run's log `file`, each without the `(server) ` prefix Gym puts on it."""
+    head = next((head for log, head in ev.log_heads if ev.rel(log) == file), "")
+    return [re.sub(r"^\([\w.-]+\) ", "", line).strip() for line in head.splitlines()]
+
+
 def _handled_and_logged(ev: Evidence, incident: LogIncident) -> bool:
     """A traceback the user's own code printed and went on from (`logger.exception("... comparing as text")`, an
     optional import it does without), in a run whose collection is whole: every frame is the user's code (an
@@ -237,8 +243,7 @@ def _handled_and_logged(ev: Evidence, incident: LogIncident) -> bool:
     if incident.kind != "traceback" or not incident.frames or not collection_complete(ev) \
             or any(_INSTALLED_CODE.search(frame) for frame in incident.frames):
         return False
-    head = next((head for log, head in ev.log_heads if ev.rel(log) == incident.file), None)
-    lines = [re.sub(r"^\([\w.-]+\) ", "", line).strip() for line in (head.splitlines() if head else [])]
+    lines = _log_lines(ev, incident.file)
     if not 1 <= incident.start <= len(lines):
         return False
     # the message is the incident's first line (`ERROR ... comparing as text`), or the line before its traceback
@@ -254,8 +259,7 @@ _IN_A_VERIFIER = re.compile(r"\bin (?:verify|score|_?check\w*|compute_reward)\b|
 
 def _raising_code(ev: Evidence, incident: LogIncident) -> str | None:
     """The source line a traceback shows under its innermost frame (the code that raised)."""
-    head = next((head for log, head in ev.log_heads if ev.rel(log) == incident.file), None)
-    lines = [re.sub(r"^\([\w.-]+\) ", "", line).strip() for line in (head.splitlines() if head else [])]
+    lines = _log_lines(ev, incident.file)
     frames = [n for n in range(incident.start - 1, min(incident.end, len(lines))) if lines[n].startswith("File ")]
     return lines[frames[-1] + 1] if frames and frames[-1] + 1 < len(lines) else None
 
