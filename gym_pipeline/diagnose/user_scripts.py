@@ -71,6 +71,27 @@ def lines_matching(files: list[UserFile], pattern: re.Pattern[str],
                 yield file, number, line, match
 
 
+# Slurm's `--export` list, as a `#SBATCH` directive or an option of sbatch, srun or salloc on a command line
+EXPORT_OPTION = re.compile(r"(?:^\s*(?P<directive>#SBATCH)\s+|^[^#\n]*?\b(?:sbatch|srun|salloc)\b[^\n|;&#]*?\s)"
+                           r"--export[= ](?P<list>[^\s'\"]+)", re.M)
+
+
+def exported_names(export_list: str) -> set[str] | None:
+    """The names an `--export` list passes on to the job; None when it passes the whole environment (ALL)."""
+    names = {part.split("=", 1)[0] for part in export_list.split(",")}
+    return None if "ALL" in names else names - {"NONE", "NIL"}
+
+
+# `docker run`, `podman container create`...: the start of a line that makes a container
+CONTAINER_RUN = re.compile(r"\b(?:docker|podman)\s+(?:container\s+)?(?:run|create)\b")
+
+
+def container_run_option(option: str, value: str) -> re.Pattern[str]:
+    """A container-making line that gives `option` (`--cpus`, `--name`...) a value matching `value`, captured as
+    `value`: `docker run --cpus 0.01 ...`, `docker create --cpus=.25 ...`."""
+    return re.compile(rf"{CONTAINER_RUN.pattern}[^\n]*?\s{option}[= ](?P<value>{value})")
+
+
 PRINTS = re.compile(r"^\s*(?:echo|printf)\b")  # a line that only prints (what a script says, not what it does)
 SHELL_VARIABLE = re.compile(r"\$\{?(?P<name>[A-Za-z_]\w*)\}?")  # `$NAME` or `${NAME}`
 

@@ -13,19 +13,12 @@ import re
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine, excerpt
 from gym_pipeline.diagnose.findings import Finding
-from gym_pipeline.diagnose.user_scripts import PRINTS, UserFile, assignment_of
+from gym_pipeline.diagnose.user_scripts import EXPORT_OPTION, PRINTS, UserFile, assignment_of, exported_names
 from gym_pipeline.diagnose.vocabulary import CONFIG
 
-_EXPORT_OPTION = re.compile(r"^\s*#SBATCH\s+--export[= ](?P<export>\S+)")
 _USED = re.compile(r"\$\{?(?P<name>[A-Z_][A-Z0-9_]*)\b")
 # what every job has whatever --export says: Slurm's own variables and the login basics slurmd sets
 _ALWAYS_SET = re.compile(r"^(?:SLURM_\w*|HOME|USER|LOGNAME|PATH|HOSTNAME|SHELL|PWD|TMPDIR|OPTARG|OPTIND|RANDOM)$")
-
-
-def _not_passed(export: str) -> set[str] | None:
-    """The names `--export=<export>` passes on; None when it passes the whole environment (ALL)."""
-    names = {part.split("=", 1)[0] for part in export.split(",")}
-    return None if "ALL" in names else names - {"NONE"}
 
 
 def _sources(batch: UserFile, name: str) -> bool:
@@ -36,8 +29,9 @@ def _sources(batch: UserFile, name: str) -> bool:
 def rule_variable_not_exported_to_the_job(ev: Evidence) -> list[Finding]:
     for batch in ev.user_files:
         lines = batch.text.splitlines()
-        option = next(((n, m) for n, line in enumerate(lines, 1) if (m := _EXPORT_OPTION.match(line))), None)
-        if option is None or (passed := _not_passed(option[1]["export"])) is None:
+        option = next(((n, m) for n, line in enumerate(lines, 1)
+                       if (m := EXPORT_OPTION.match(line)) and m["directive"]), None)
+        if option is None or (passed := exported_names(option[1]["list"])) is None:
             continue
         export_line, export = option
         # a command's use of the variable before an `echo` of it
@@ -56,17 +50,17 @@ def rule_variable_not_exported_to_the_job(ev: Evidence) -> list[Finding]:
                     continue  # the job sets it itself, from the same file
                 return [Finding(
                     category=CONFIG,
-                    title=f"{batch.name} runs with `--export={export['export']}`, so {name}, which {setter.name} sets "
+                    title=f"{batch.name} runs with `--export={export['list']}`, so {name}, which {setter.name} sets "
                           "before sbatch, is empty in the job",
                     evidence=[EvidenceLine(file=batch.name, line=export_line, text=lines[export_line - 1].strip()),
                               EvidenceLine(file=batch.name, line=number, text=line.strip()),
                               EvidenceLine(file=setter.name, line=setter_line, text=setter_text)],
-                    cause=f"With `--export={export['export']}` the job does not inherit the environment sbatch was "
+                    cause=f"With `--export={export['list']}` the job does not inherit the environment sbatch was "
                           f"called from: {setter.name} sets {name} there, and inside the job `${name}` is empty, so "
                           f"`{line.strip()}` ran without it.",
                     fix=f"Pass {name} to the job: name it in the option, `#SBATCH --export="
                         f"{','.join(sorted(passed | {name}))}` (only the variables named, from sbatch's environment), "
-                        f"or set {name} in {batch.name} itself, instead of `--export={export['export']}`; then submit "
+                        f"or set {name} in {batch.name} itself, instead of `--export={export['list']}`; then submit "
                         "again.",
                 )]
     return []

@@ -14,10 +14,9 @@ from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import Finding
 from gym_pipeline.diagnose.rules.shell_pitfalls import shell_files
-from gym_pipeline.diagnose.user_scripts import joined_commands
+from gym_pipeline.diagnose.user_scripts import CONTAINER_RUN, joined_commands
 from gym_pipeline.diagnose.vocabulary import INFRA
 
-_CONTAINER_RUN = re.compile(r"\b(?:docker|podman)\s+(?:container\s+)?run\b")
 _HOST_NETWORK = re.compile(r"--net(?:work)?[= ]host\b")
 _LOOPBACK_URL = re.compile(r"https?://(?P<host>127\.0\.0\.1|localhost|\[::1\]):(?P<port>\d+)")
 
@@ -26,9 +25,9 @@ def rule_client_container_on_its_own_loopback(ev: Evidence) -> list[Finding]:
     for file in shell_files(ev):
         lines = file.text.splitlines()
         for number, command in joined_commands(file):
-            if command.lstrip().startswith("#") or not _CONTAINER_RUN.search(command) or _HOST_NETWORK.search(command):
+            if command.lstrip().startswith("#") or not CONTAINER_RUN.search(command) or _HOST_NETWORK.search(command):
                 continue
-            after_image = _CONTAINER_RUN.split(command, 1)[1]
+            after_image = CONTAINER_RUN.split(command, 1)[1]
             if (url := _LOOPBACK_URL.search(after_image)) is None:
                 continue
             refused = ev.first_in_log_heads(re.compile(

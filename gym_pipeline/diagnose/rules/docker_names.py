@@ -16,11 +16,11 @@ from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import Finding
 from gym_pipeline.diagnose.rules.shell_pitfalls import shell_files
-from gym_pipeline.diagnose.user_scripts import joined_commands
+from gym_pipeline.diagnose.user_scripts import container_run_option, joined_commands
 from gym_pipeline.diagnose.vocabulary import CACHE_RESUME, INFRA
 
 _NAME_TAKEN = re.compile(r"Conflict\. The container name \"/(?P<name>[^\"]+)\" is already in use")
-_NAMED_RUN = re.compile(r"\b(?:docker|podman)\s+(?:container\s+)?(?:run|create)\b[^\n]*?--name[= ](?P<name>\S+)")
+_NAMED_RUN = container_run_option("--name", r"\S+")
 _RESTART = re.compile(r"\b(?:docker|podman)\s+(?:container\s+)?(?:start|restart)\b(?:\s+-\w+)*\s+(?P<name>[^\s;|&)]+)")
 
 
@@ -36,7 +36,7 @@ def rule_container_name_held_by_an_earlier_run(ev: Evidence) -> list[Finding]:
             if command.lstrip().startswith("#"):
                 continue
             line = EvidenceLine(file=file.name, line=number, text=file.text.splitlines()[number - 1].strip())
-            if (run := _NAMED_RUN.search(command)) and _same_name(run["name"], name):
+            if (run := _NAMED_RUN.search(command)) and _same_name(run["value"], name):
                 named_run = named_run or line
             if (start := _RESTART.search(command)) and _same_name(start["name"], name):
                 at = next((n for n, text in enumerate(file.text.splitlines()[number - 1:], number)

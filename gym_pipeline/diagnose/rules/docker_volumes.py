@@ -10,11 +10,10 @@ from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import Finding
 from gym_pipeline.diagnose.rules.shell_pitfalls import shell_files
-from gym_pipeline.diagnose.user_scripts import joined_commands
+from gym_pipeline.diagnose.user_scripts import CONTAINER_RUN, joined_commands
 from gym_pipeline.diagnose.vocabulary import CONFIG
 
 # `-v name:/target` or `--volume name:/target`, the source a bare name (no `/`, `.`, `~` or `$` at its start)
-_CONTAINER_RUN = re.compile(r"\b(?:docker|podman)\s+(?:container\s+)?(?:run|create)\b")
 _NAMED_VOLUME = re.compile(r"(?:\s-v|--volume)[ =][\"']?(?P<name>[A-Za-z0-9][\w.-]*):(?P<target>/[^\s:\"']*)")
 
 
@@ -22,7 +21,7 @@ def rule_folder_mounted_as_a_named_volume(ev: Evidence) -> list[Finding]:
     for file in shell_files(ev):
         lines = file.text.splitlines()
         for number, command in joined_commands(file):
-            if command.lstrip().startswith("#") or not _CONTAINER_RUN.search(command):
+            if command.lstrip().startswith("#") or not CONTAINER_RUN.search(command):
                 continue
             for match in _NAMED_VOLUME.finditer(command):
                 name = match["name"]

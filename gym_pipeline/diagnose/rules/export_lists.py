@@ -13,15 +13,14 @@ import re
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import Finding
-from gym_pipeline.diagnose.user_scripts import lines_matching
+from gym_pipeline.diagnose.user_scripts import EXPORT_OPTION, lines_matching
 from gym_pipeline.diagnose.vocabulary import CONFIG
 
-_EXPORT_LIST = re.compile(r"(?:\b(?:sbatch|srun|salloc)\b[^\n|;&#]*?\s|^\s*#SBATCH\s+)--export[= ](?P<list>[^\s'\"]+)")
 _VARIABLE = re.compile(r"[A-Za-z_]\w*")
 
 
 def rule_export_value_split_at_its_comma(ev: Evidence) -> list[Finding]:
-    for file, number, line, match in lines_matching(ev.user_files, _EXPORT_LIST):
+    for file, number, line, match in lines_matching(ev.user_files, EXPORT_OPTION):
         pieces = match["list"].split(",")
         for index, piece in enumerate(pieces[1:], 1):
             if "=" in piece or _VARIABLE.fullmatch(piece) or piece.upper() in ("ALL", "NONE", "NIL"):

@@ -17,7 +17,7 @@ from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import Finding
 from gym_pipeline.diagnose.rules.job import signal_of
-from gym_pipeline.diagnose.user_scripts import lines_matching
+from gym_pipeline.diagnose.user_scripts import container_run_option, lines_matching
 from gym_pipeline.diagnose.vocabulary import INFRA, THROUGHPUT_RESOURCES
 
 _FILE_TOO_LARGE = re.compile(r"File too large|Errno 27\b|EFBIG|SIGXFSZ")
@@ -164,27 +164,27 @@ def _cgroup_findings(ev: Evidence) -> list[Finding]:
 
 
 # a container started with a fraction of one CPU: `docker run --cpus 0.01 ...`, `--cpus=.25`
-_CONTAINER_CPUS = re.compile(r"\b(?:docker|podman)\s+(?:container\s+)?(?:run|create)\b[^\n]*?\s--cpus[= ](?P<cpus>\d*\.?\d+)\b")
+_CONTAINER_CPUS = container_run_option("--cpus", r"\d*\.?\d+\b")
 
 
 def _container_cpu_quota(ev: Evidence) -> list[Finding]:
     """A container of the run's script given a sliver of a CPU (`--cpus 0.01`, kept from a sidecar's template), in a
     run that did not finish: its command crawled until a budget or the user stopped it."""
     for file, number, line, match in lines_matching(ev.user_files, _CONTAINER_CPUS):
-        cpus = float(match["cpus"])
+        cpus = float(match["value"])
         if cpus >= SMALL_CPU_SHARE or line.lstrip().startswith("#"):
             continue
         container = "collect container" if re.search(r"\bcollect\b", line) else "container"
         return [Finding(
             category=THROUGHPUT_RESOURCES,
-            title=f"{file.name}:{number} runs its {container} with `--cpus {match['cpus']}`, {cpus:.0%} of one CPU: the "
+            title=f"{file.name}:{number} runs its {container} with `--cpus {match['value']}`, {cpus:.0%} of one CPU: the "
                   "command in it crawled, and the run did not finish",
             evidence=[EvidenceLine(file=file.name, line=number, text=line.strip()[:300])],
-            cause=f"`--cpus {match['cpus']}` lets the container use {cpus:.0%} of one CPU's time (a CFS quota): Python's "
+            cause=f"`--cpus {match['value']}` lets the container use {cpus:.0%} of one CPU's time (a CFS quota): Python's "
                   "start-up alone takes many seconds under it, and the collection (its client, the verifier on every "
                   "rollout) proceeds at that pace, so the budget or the user stopped it before it wrote its results. "
                   "Nothing failed: the container was starved.",
-            fix=f"In {file.name}:{number}, give the {container} whole CPUs instead of `--cpus {match['cpus']}` "
+            fix=f"In {file.name}:{number}, give the {container} whole CPUs instead of `--cpus {match['value']}` "
                 "(`--cpus 2`, or drop `--cpus`; a sidecar's "
                 "template sizes a helper, not a collection); then run again (a collection that had started resumes with "
                 "--resume).",

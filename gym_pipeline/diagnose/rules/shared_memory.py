@@ -16,7 +16,7 @@ import re
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import Finding
-from gym_pipeline.diagnose.user_scripts import lines_matching
+from gym_pipeline.diagnose.user_scripts import container_run_option, lines_matching
 from gym_pipeline.diagnose.vocabulary import INFRA
 
 _NO_SPACE = re.compile(r"^OSError: \[Errno 28\] No space left on device.*$", re.M)
@@ -25,7 +25,7 @@ _TRACEBACK_LINES = 40  # above the error, where its frames are
 
 
 _NOT_FOUND = re.compile(r"^FileNotFoundError: \[Errno 2\] No such file or directory\s*$", re.M)
-_NO_IPC = re.compile(r"\b(?:docker|podman)\s+(?:container\s+)?(?:run|create)\b[^\n]*?\s--ipc[= ]none\b")
+_NO_IPC = container_run_option("--ipc", r"none\b")
 
 
 def _through_shared_memory(text: str, end: int) -> bool:

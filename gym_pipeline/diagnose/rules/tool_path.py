@@ -21,15 +21,13 @@ from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import Finding, plural
 from gym_pipeline.diagnose.logs import LogHit
-from gym_pipeline.diagnose.user_scripts import SCRIPT_SUFFIXES, UserFile, lines_matching
+from gym_pipeline.diagnose.user_scripts import EXPORT_OPTION, SCRIPT_SUFFIXES, UserFile, exported_names, lines_matching
 from gym_pipeline.diagnose.vocabulary import CONFIG, INFRA
 
 # the commands a run of the pipeline or of NeMo Gym needs, installed in its virtual environment
 _PIPELINE_COMMANDS = re.compile(r"^(?:gym-pipeline|gym|ng_\w+|nemo-gym|uv|dagster|dagster-webserver)$")
 # what gives a script's shell another PATH than the one it was started from
 _CLEAN_SHELL = re.compile(r"^#!\S*(?:bash|sh)\s+(?:-\w*l\w*|--login)\b|\bbash\s+(?:-\w*l\w*|--login)\s|\bsudo\s|\benv\s+-i\b")
-# a job's environment limited to the variables named: `#SBATCH --export=NONE`, `sbatch --export=MODEL_URL=... job.sbatch`
-_EXPORT_WITHOUT_ALL = re.compile(r"(?:^\s*#SBATCH\s+|^[^#]*\bsbatch\b[^#]*?\s)--export[= ](?P<export>(?!\S*\bALL\b)\S+)")
 
 
 # `PATH=data.jsonl`: the search path replaced by a value that does not keep it (no `$PATH` in it)
@@ -104,7 +102,7 @@ def _server_venv_built_without_uv(ev: Evidence, missing: list[LogHit]) -> Findin
 def _export_without_path(limited: tuple[UserFile, int, str, re.Match[str]], commands: list[str],
                          missing: list[LogHit]) -> Finding:
     file, number, line, match = limited
-    export = match["export"]
+    export = match["list"]
     return Finding(
         category=CONFIG,
         title=f"{file.name}:{number} submits the job with `--export={export}`, which leaves out the submitting shell's "
@@ -131,7 +129,9 @@ def rule_pipeline_command_not_on_path(ev: Evidence) -> list[Finding]:
     overwritten = next(lines_matching(ev.user_files, PATH_REPLACED, SCRIPT_SUFFIXES), None)
     if overwritten is not None:
         return [_path_replaced(overwritten[0].name, overwritten[1], overwritten[2].strip(), missing)]
-    limited = next(lines_matching(ev.user_files, _EXPORT_WITHOUT_ALL), None)
+    # a job's environment limited to the variables named: `#SBATCH --export=NONE`, `sbatch --export=MODEL_URL=...`
+    limited = next((found for found in lines_matching(ev.user_files, EXPORT_OPTION)
+                    if exported_names(found[3]["list"]) is not None), None)
     if limited is not None:
         return [_export_without_path(limited, commands, missing)]
     shell = next(lines_matching(ev.user_files, _CLEAN_SHELL, SCRIPT_SUFFIXES), None)
