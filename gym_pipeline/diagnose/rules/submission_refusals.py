@@ -49,6 +49,7 @@ def rule_request_beyond_every_node(ev: Evidence) -> list[Finding]:
               "partition offers (a directive "
               "kept from another cluster's template), so Slurm cannot place it anywhere and refuses it at submission: "
               "nothing ran.",
-        fix=f"In {where}, lower `{name}` to what the nodes have (`sinfo -o '%n {field}'` shows it: {unit}) or drop the "
-            "directive, or submit to a partition whose nodes have it; then submit again.",
+        fix=f"In {where}, lower `{name}` to what the nodes have (`sinfo -o '%n {field}'` shows their node "
+            f"configuration: {unit}) or drop the directive if it came with another cluster's template, or submit to a "
+            "partition whose nodes have it; then submit again.",
     )]
