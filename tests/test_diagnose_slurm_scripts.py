@@ -1786,3 +1786,57 @@ def test_a_job_longer_than_its_partitions_max_time_stays_pending(tmp_path: Path,
     top = report.causes[0]
     assert (top.category, top.id) == ("infra", "job_never_started"), [f.title for f in report.causes]
     assert "PENDING (PartitionTimeLimit)" in top.title and top.evidence[-1].where == "ci_eval.sbatch:4"
+
+
+@pytest.mark.parametrize("commented_out", [False, True])
+def test_a_licence_the_cluster_does_not_define_is_refused_at_submission(tmp_path: Path, commented_out: bool) -> None:
+    """`#SBATCH --licenses=judge_slots:1` kept from the old cluster's template: this cluster defines no such licence,
+    so sbatch refuses the job (config: the directive named, with the command that lists the cluster's licences).
+    Commented out with a second `#`, it is a comment to sbatch and the job runs."""
+    run = _ci_eval_job(tmp_path, ("##" if commented_out else "#") + "SBATCH --licenses=judge_slots:1")
+    (run / "submit.sh").write_text("#!/bin/bash\nsbatch --wait ci_eval.sbatch\n")
+    with (run / "logs" / "submit.log").open("w") as log:
+        subprocess.run(["bash", "submit.sh"], cwd=run, stdout=log, stderr=subprocess.STDOUT, timeout=120)
+    assert (run / "rollouts_materialized_inputs.jsonl").exists() is commented_out
+
+    report = diagnose(run)
+
+    if commented_out:
+        assert all(f.id != "name_the_cluster_does_not_define" for f in report.findings), [
+            f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("config", "name_the_cluster_does_not_define"), [f.title for f in report.causes]
+    assert top.title == ("sbatch refused the job (Invalid license specification): ci_eval.sbatch:5 asks for a license "
+                         "this cluster does not define")
+    assert "`scontrol show licenses`" in top.fix
+
+
+@pytest.mark.parametrize("alloc_nodes", ["login01", "ALL"])
+def test_a_partition_closed_to_the_submitting_host_refuses_the_job(tmp_path: Path, alloc_nodes: str) -> None:
+    """The admins let jobs into a partition from the login nodes only (`AllocNodes=login01`, on a partition the
+    test makes): submitted from this node, sbatch answers Access/permission denied (infra: the partition's
+    AllocNodes, not the job's options). Open to every host, the same submission runs."""
+    partition = f"logins{abs(hash(tmp_path)) % 10_000}"
+    run = _ci_eval_job(tmp_path, f"#SBATCH --partition={partition}")
+    node = subprocess.run(["sinfo", "-h", "-o", "%N"], capture_output=True, text=True, check=True).stdout.split()[0]
+    subprocess.run(["scontrol", "create", f"PartitionName={partition}", f"Nodes={node}", f"AllocNodes={alloc_nodes}",
+                    "State=UP"], check=True)
+    try:
+        (run / "submit.sh").write_text("#!/bin/bash\nsbatch --wait ci_eval.sbatch\n")
+        with (run / "logs" / "submit.log").open("w") as log:
+            subprocess.run(["bash", "submit.sh"], cwd=run, stdout=log, stderr=subprocess.STDOUT, timeout=120)
+    finally:
+        subprocess.run(["scontrol", "delete", f"PartitionName={partition}"], check=False)
+    assert (run / "rollouts_materialized_inputs.jsonl").exists() is (alloc_nodes == "ALL")
+
+    report = diagnose(run)
+
+    if alloc_nodes == "ALL":
+        assert all(f.id != "partition_closed_to_the_submitter" for f in report.findings), [
+            f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("infra", "partition_closed_to_the_submitter"), [f.title for f in report.causes]
+    assert f"partition `{partition}`" in top.title
+    assert f"`scontrol show partition {partition}`" in top.fix

@@ -339,7 +339,11 @@ from gym_pipeline.diagnose.rules.strict_mode import (
     rule_unset_variable_stopped_a_strict_script,
 )
 from gym_pipeline.diagnose.rules.stripped_characters import rule_letters_stripped_as_a_set
-from gym_pipeline.diagnose.rules.submission_refusals import rule_request_beyond_every_node
+from gym_pipeline.diagnose.rules.submission_refusals import (
+    rule_name_the_cluster_does_not_define,
+    rule_partition_closed_to_the_submitter,
+    rule_request_beyond_every_node,
+)
 from gym_pipeline.diagnose.rules.suspended_jobs import rule_job_suspended_while_it_ran
 from gym_pipeline.diagnose.rules.task_settings import (
     rule_task_image_entrypoint_runs_nothing_it_is_given,
@@ -514,6 +518,8 @@ RULES: tuple[Rule, ...] = (
     Rule(1, "export_value_split_at_its_comma", rule_export_value_split_at_its_comma),
     Rule(1, "mpi_plugin_the_cluster_cannot_load", rule_mpi_plugin_the_cluster_cannot_load),
     Rule(1, "request_beyond_every_node", rule_request_beyond_every_node),
+    Rule(1, "partition_closed_to_the_submitter", rule_partition_closed_to_the_submitter),
+    Rule(1, "name_the_cluster_does_not_define", rule_name_the_cluster_does_not_define),
     Rule(1, "directive_names_a_shell_variable", rule_directive_names_a_shell_variable),
     Rule(1, "step_ended_at_its_own_srun_time_limit", rule_step_ended_at_its_own_srun_time_limit),
     Rule(1, "model_server_job_ended_at_its_time_limit", rule_model_server_job_ended_at_its_time_limit),
