@@ -3,16 +3,24 @@
 `ls data/trivia_v*.jsonl | head -1` takes the first name, the oldest version; `| tail -1` of unpadded numbers takes
 v9 over v10. The run evaluates the older version and nothing fails: the finding names the line, the file taken and the
 newest. Sorted by version (`sort -V | tail -1`), the newest is taken and there is no finding.
+
+A serving script that takes the last of `ls -d checkpoints/step_*` as the newest step gets a name that is no step
+when the trainer left one beside them: `step_best` (a copy of an early step, served with nothing failing) or
+`step_0300.tmp` (a save still being written: the server refuses it and the stages get no model URL). Model serving,
+named from the script's line and the path the log shows it picked. With numbered steps only, the newest is served.
 """
 
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from script_support import CLI, materialize_line, run_eval_script, string_match_run
 
 from gym_pipeline.diagnose import diagnose
 from gym_pipeline.environments import get_environment
+from gym_pipeline.serving.checkpoints import demo_checkpoints
 
 CASES = [("ls data/trivia_v*.jsonl | head -1", ("trivia_v1.jsonl", "trivia_v2.jsonl"), "trivia_v1.jsonl"),
          ("ls data/trivia_v*.jsonl | tail -1", ("trivia_v9.jsonl", "trivia_v10.jsonl"), "trivia_v9.jsonl"),
@@ -49,3 +57,38 @@ def test_a_dataset_picked_from_a_listing_names_the_older_version_taken(tmp_path:
     assert top.title == (f"run_eval.sh:3 picks {taken} with `ls ... | {pick.split('| ')[-1]}`, not the newest "
                          f"{versions[1]}")
     assert "`ls data/trivia_v*.jsonl | sort -V | tail -1`" in top.fix
+
+
+@pytest.mark.parametrize("left_beside", [None, "step_best", "step_0300.tmp"])
+def test_a_checkpoint_picked_as_the_last_name_of_a_listing_names_a_folder_that_is_no_step(
+        tmp_path: Path, left_beside: str | None) -> None:
+    run, _ = string_match_run(tmp_path, rows=6)
+    folder = tmp_path / "trainer" / "checkpoints"
+    first, _ = demo_checkpoints(folder, 2, ["string_match"])
+    if left_beside == "step_best":
+        shutil.copytree(first, folder / left_beside)  # the trainer's copy of its best step so far
+    elif left_beside:
+        (folder / left_beside).mkdir()  # a save still being written
+    (run / "run_eval.sh").write_text(
+        f"#!/bin/bash\nCKPT=$(ls -d {folder}/step_* | tail -1)  # the newest step\necho \"serving $CKPT\"\n"
+        f"rm -f policy_url.txt\n{CLI} serve-policy --port 0 --ready-file policy_url.txt --checkpoint $CKPT "
+        ">> logs/model_server.log 2>&1 &\nSERVER=$!\n"
+        "for i in $(seq 60); do [ -s policy_url.txt ] && break; sleep 0.5; done\nURL=$(cat policy_url.txt 2>/dev/null)\n"
+        + materialize_line(2)
+        + f"{CLI} collect --inputs rollouts_materialized_inputs.jsonl --output rollouts.jsonl --model-url \"$URL\" "
+        "--env string_match --concurrency 4\nkill $SERVER\n")
+    run_eval_script(run)
+    assert f"serving {folder / (left_beside or 'step_0200')}" in (run / "logs" / "run_eval.log").read_text()
+
+    report = diagnose(run)
+
+    if left_beside is None:
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("model_serving", "non_version_picked_from_a_listing"), [
+        f.title for f in report.causes]
+    assert top.title == (f"run_eval.sh:2 takes the last name of `ls {folder}/step_*` as the newest checkpoint, and got "
+                         f"{left_beside}, which is no step_<number>")
+    assert "grep -E '/step_[0-9]+$' | sort -V | tail -1" in top.fix
+    assert len(report.causes) == 1  # the refused save and the empty model URL followed from it

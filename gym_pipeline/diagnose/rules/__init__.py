@@ -188,7 +188,10 @@ from gym_pipeline.diagnose.rules.job_dependencies import rule_dependency_on_sbat
 from gym_pipeline.diagnose.rules.job_interpreter import rule_job_script_interpreter_missing
 from gym_pipeline.diagnose.rules.joined_labels import rule_accepted_answers_joined_into_one_label
 from gym_pipeline.diagnose.rules.known import known_problems
-from gym_pipeline.diagnose.rules.listing_picks import rule_older_version_picked_from_a_listing
+from gym_pipeline.diagnose.rules.listing_picks import (
+    rule_non_version_picked_from_a_listing,
+    rule_older_version_picked_from_a_listing,
+)
 from gym_pipeline.diagnose.rules.local_connect_refusals import rule_connect_refused_by_the_clients_system
 from gym_pipeline.diagnose.rules.local_ray import rule_own_ray_unreachable
 from gym_pipeline.diagnose.rules.lock_waits import (
@@ -588,6 +591,7 @@ RULES: tuple[Rule, ...] = (
     Rule(2, "checkpoint_variable_exported_to_the_serving_script",
          rule_checkpoint_variable_exported_to_the_serving_script),
     Rule(2, "older_version_picked_from_a_listing", rule_older_version_picked_from_a_listing),
+    Rule(2, "non_version_picked_from_a_listing", rule_non_version_picked_from_a_listing),
     Rule(2, "checkpoint_of_another_run_served", rule_checkpoint_of_another_run_served),
     Rule(2, "checkpoint_of_another_experiment_served", rule_checkpoint_of_another_experiment_served),
     Rule(2, "replicas_of_other_checkpoints", rule_replicas_of_other_checkpoints),

@@ -49,7 +49,7 @@ def rule_field_separator_set_for_the_whole_script(ev: Evidence) -> list[Finding]
                 break
             for match in _UNQUOTED.finditer(line.split("#", 1)[0]):
                 assigned = assignment_of([file], match["name"])
-                value = assigned[2].split("=", 1)[1].strip("'\"") if assigned else ""
+                value = _literal_value(assigned[2]) if assigned else ""
                 if " " not in value.strip():
                     continue
                 complaint = _complaint(ev, value.split()[0])
@@ -73,6 +73,13 @@ def rule_field_separator_set_for_the_whole_script(ev: Evidence) -> list[Finding]
     return []
 
 
+def _literal_value(assignment: str) -> str:
+    """The text `NAME=value` assigns, quotes off; empty when a command computes it (`NAME=$(ls ... | tail -1)  # x`):
+    the words of what it prints are not in the script."""
+    value = assignment.split("=", 1)[1]
+    return "" if value.lstrip().startswith(("$(", "`")) else value.strip("'\"")
+
+
 def _complaint(ev: Evidence, word: str) -> EvidenceLine | None:
     """The first log line with an error that names `word` (the first of the options that stayed one word)."""
     for log, head in ev.log_heads:
@@ -93,7 +100,7 @@ def rule_path_with_a_space_split_in_two(ev: Evidence) -> list[Finding]:
         for number, line in enumerate(lines, 1):
             for match in _UNQUOTED.finditer(line.split("#", 1)[0]):
                 assigned = assignment_of([file], match["name"])
-                value = assigned[2].split("=", 1)[1].strip().strip("'\"") if assigned else ""
+                value = _literal_value(assigned[2]).strip() if assigned else ""
                 words = value.split()
                 if len(words) < 2 or not _PATH_LIKE.search(value) or words[0].startswith("-"):
                     continue
