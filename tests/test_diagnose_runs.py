@@ -981,12 +981,18 @@ with open(sys.argv[1], newline="", encoding="utf-8") as sheet:
 '''
 
 
+@pytest.mark.parametrize("mostly_quoted", [False, True], ids=["some_quoted", "mostly_quoted"])
 @pytest.mark.parametrize("prep", [PREP_SPLITTING_BY_HAND, PREP_WITH_CSV_READER], ids=["split_by_hand", "csv_reader"])
-def test_rows_a_prep_script_cut_at_the_commas_inside_quoted_questions(run, policy_endpoint, prep):
+def test_rows_a_prep_script_cut_at_the_commas_inside_quoted_questions(run, policy_endpoint, prep, mostly_quoted):
     """questions.csv quotes the questions that hold a comma; prep_data.py splits each line at every comma, so those
     rows get a question's opening fragment as prompt and its next fragment as label. Read with the csv module, the
-    same export gives whole rows and no such finding."""
+    same export gives whole rows and no such finding. When most questions hold a comma, the policy gives all their
+    fragments one reply (it cannot make them out): still the data's fault, not a stand-in answering for the model."""
     rows = [json.loads(line) for line in data_of(run).read_text().splitlines()]
+    if mostly_quoted:
+        def question(row):
+            return row["responses_create_params"]["input"][0]["content"][0]["text"].split("?")[0]
+        rows = [row for row in rows if "," in question(row)][:4] + [row for row in rows if "," not in question(row)][:2]
     with (run / "questions.csv").open("w", newline="", encoding="utf-8") as sheet:
         csv.writer(sheet).writerows([["question", "answer"], *([row["responses_create_params"]["input"][0]["content"][0][
             "text"], row["expected_answer"]] for row in rows)])

@@ -17,15 +17,23 @@ from gym_pipeline.diagnose.vocabulary import DATA_SCHEMA
 MIN_CUT_TASKS = 2
 
 
-def rule_rows_cut_at_quoted_commas(ev: Evidence) -> list[Finding]:
-    """Prompts that open a double quote and never close it, none of whose rollouts scored: CSV rows cut at the
-    commas inside their quoted fields."""
-    a = ev.artifacts
-    quality = a.quality
+def rows_cut_at_quoted_commas(ev: Evidence) -> list[int]:
+    """The tasks whose prompts open a double quote and never close it, none of whose rollouts scored: CSV rows cut at
+    the commas inside their quoted fields (empty when there are too few)."""
+    quality = ev.artifacts.quality
     tasks = sorted(quality.unclosed_quote_tasks)
     if quality.unclosed_quote_example is None or len(tasks) < MIN_CUT_TASKS \
             or not any(quality.scored_of_task.get(task) for task in tasks) \
             or any(quality.reward_sum_of_task.get(task, 0) > 0 for task in tasks):
+        return []
+    return tasks
+
+
+def rule_rows_cut_at_quoted_commas(ev: Evidence) -> list[Finding]:
+    a = ev.artifacts
+    quality = a.quality
+    tasks = rows_cut_at_quoted_commas(ev)
+    if not tasks:
         return []
     line, start = quality.unclosed_quote_example
     evidence = [EvidenceLine(file=a.rel(a.materialized.path), line=line,
