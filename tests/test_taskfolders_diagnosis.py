@@ -299,6 +299,15 @@ SCENARIOS.update({
     "solution_read": lambda root: (_expected_file_task(root, "json-version", "solution"),
                                    _expected_file_task(root, "works", "tests"))[0],
 })
+# the team's new image template works in /workspace; instruction and test still use /app (the twin's image makes it)
+WORKSPACE_IMAGE = f"FROM {fixtures.DEFAULT_IMAGE}\n# team image template: every service works in /workspace\nWORKDIR /workspace\n"
+IN_APP_TEST = "cd /app\n" + fixtures.PASSING_TEST
+SCENARIOS.update({
+    "workdir_moved": lambda root: fixtures.write_task(root, "moved-workdir", test=IN_APP_TEST,
+                                                      dockerfile=WORKSPACE_IMAGE),
+    "workdir_moved_app_kept": lambda root: fixtures.write_task(root, "kept-app", test=IN_APP_TEST,
+                                                               dockerfile=WORKSPACE_IMAGE + "RUN mkdir -p /app\n"),
+})
 LINT = "python3 -c 'import json; json.load(open(\"/app/config.json\"))'"
 PUSH = "python3 -c 'import urllib.request; urllib.request.urlopen(\"http://metrics.internal:9091/push\", timeout=5)'"
 SETTINGS = {"task_deadline": ", episode_grace_sec: 0"}
@@ -655,6 +664,9 @@ EXPECTED = [
                                                     "this node's",), ("lower [environment] cpus to at most",
                                                                       "CPUs available")),
     ("listing_stops", "verifier_runtime", ("harbor:missing_reward", "lists-under-set-e"), ("test-stdout.txt",)),
+    ("workdir_moved", "data_schema", ("The image of moved-workdir works in /workspace and has no /app, which its "
+                                      "instruction and test use",), ("set `WORKDIR /app` back",
+                                                                     "gym-pipeline tasks validate")),
     ("two_runs", "cache_resume", ("Two runs on one run directory", "second writer was refused", "stage rollouts"),
      ("Run one job per partition at a time", "its own checkout")),
 ]
@@ -675,11 +687,13 @@ def test_the_diagnosis_of_a_real_run(runs, env, category, title, fix):
     assert "--resume" not in top.fix or "no --resume" in top.fix  # a task-folder collection always starts afresh
 
 
-@pytest.mark.parametrize("env", ["lone_task_folder", "metrics_push", "optional_lint", "optional_listing"])
+@pytest.mark.parametrize("env", ["lone_task_folder", "metrics_push", "optional_lint", "optional_listing",
+                                 "workdir_moved_app_kept"])
 def test_runs_that_only_look_odd_are_whole(runs, env):
     """A task folder without siblings run alone; a test whose metrics push after its verdict fails in the sandbox; a
     test whose optional lint after its verdict prints a caught traceback; a test whose listing of the agent's files
-    names one most episodes lack, before its verdict."""
+    names one most episodes lack, before its verdict; an image that works in /workspace but makes the /app its
+    instruction and test use."""
     config, _ = runs
     report = diagnose.diagnose(config.run_dir(CHECKPOINT, env))
     assert report.category == "healthy", [f.title for f in report.causes]

@@ -1550,6 +1550,56 @@ def rule_test_checks_unasked_paths(ev: Evidence) -> list[Finding]:
 
 
 # ---------------------------------------------------------------------------------------------
+# A task image that works in another folder than the one its instruction and test use (a team template's WORKDIR)
+
+# `cd: /app: No such file or directory`, `ls: cannot access '/app/x'`, `/app/top.txt: No such file or directory`
+_FOLDER_NOT_FOUND = re.compile(r"(?:\bcd: |cannot access '|(?<![\w/.-]))(?P<folder>/[\w.-]+)(?:/[\w./-]*)?'?: No such "
+                               r"file or directory")
+_WORKDIR = re.compile(r"^\s*WORKDIR\s+(?P<folder>\S+)", re.M | re.I)
+
+
+def rule_task_image_without_the_tasks_folder(ev: Evidence) -> list[Finding]:
+    run = task_folder_run(ev)
+    if run is None:
+        return []
+    missing = first_line_of_unscored_tasks(ev, run, "verifier/test-stdout.txt", _FOLDER_NOT_FOUND)
+    moved: dict[str, tuple[EvidenceLine, EvidenceLine, str]] = {}
+    for task, said in missing.items():
+        folder = _FOLDER_NOT_FOUND.search(said.text)["folder"]
+        task_folder = locate_named_file(run.task_path(task), ev.run_dir, folder=True)
+        try:
+            instruction = (task_folder / "instruction.md").read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        if (found := task_dockerfile(run, ev.run_dir, task)) is None or folder not in instruction:
+            continue
+        dockerfile, text = found
+        workdirs = list(_WORKDIR.finditer(text))
+        if not workdirs or re.search(rf"{re.escape(folder)}\b", text) or workdirs[-1]["folder"] == folder:
+            continue  # the image makes or names the folder: something else removed it
+        workdir = workdirs[-1]
+        moved[task] = (said, EvidenceLine(file=ev.rel(dockerfile), line=text.count("\n", 0, workdir.start()) + 1,
+                                          text=workdir.group(0).strip()), folder)
+    if not moved:
+        return []
+    task, (said, workdir_line, folder) = next(iter(moved.items()))
+    workdir = workdir_line.text.split()[-1]
+    return [Finding(
+        category=DATA_SCHEMA,
+        title=f"The image of {_names(moved)} works in {workdir} and has no {folder}, which its instruction and test "
+              "use: every episode scored 0",
+        evidence=[said, workdir_line],
+        cause=f"The task's environment/Dockerfile sets `WORKDIR {workdir}` (a new image template) and never makes "
+              f"{folder}, while instruction.md asks for files in {folder} and tests/test.sh looks there: the test "
+              f"finds no {folder} in the sandbox and fails every episode, whatever the agent did. The task folder "
+              "disagrees with itself; the model and the test's logic are not at fault.",
+        fix=f"Make the task's files agree: in {run.task_path(task)}/environment/Dockerfile set `WORKDIR {folder}` "
+            f"back (and COPY its files there), or move instruction.md and tests/test.sh to {workdir}; check it with "
+            f"the oracle (`gym-pipeline tasks validate {run.task_path(task)}`, which must score 1), then {run.rerun()}.",
+    )]
+
+
+# ---------------------------------------------------------------------------------------------
 # A task whose every episode ran out of agent time and scored 0: the sandbox or the budget is too small for it
 
 SMALL_TASK_CPUS = 0.5  # a sandbox with less than half a CPU runs a task's commands many times slower
@@ -1724,7 +1774,8 @@ def rule_exit_trap_overwrites_the_reward(ev: Evidence) -> list[Finding]:
 _ADDED_BEFORE_KNOWN_PROBLEMS = {1: (("tasks_not_loadable", rule_tasks_not_loadable), ("no_sandbox", rule_no_sandbox)),
                                 2: (("one_task_folder_run_as_the_taskset", rule_one_task_folder_run_as_the_taskset),),
                                 5: (("backup_copies_run_as_tasks", rule_backup_copies_run_as_tasks),
-                                    ("task_data_files_reformatted", rule_task_data_files_reformatted)),
+                                    ("task_data_files_reformatted", rule_task_data_files_reformatted),
+                                    ("task_image_without_the_tasks_folder", rule_task_image_without_the_tasks_folder)),
                                 7: (("sandbox_commands_killed", rule_sandbox_commands_killed),
                     ("task_agent_timeouts", rule_task_agent_timeouts),
                     ("test_script_errors", rule_test_script_errors),
