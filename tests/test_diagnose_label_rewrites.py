@@ -17,7 +17,8 @@ answers; each twin leaves the labels as they were.
 - Decimal labels from a spreadsheet exported in a German locale (`3,5` for 3.5), copied as they were.
 - Whole-number labels past 2^53 passed through `jq` 1.6, which reads every JSON number as a double
   (`1152921504606847000` for 2^60).
-- Clock-time labels of a YAML answer key written unquoted, which PyYAML reads as base-60 integers (`870` for 14:30)."""
+- Clock-time labels of a YAML answer key written unquoted, which PyYAML reads as base-60 integers (`870` for 14:30).
+- Number labels from a sheet column formatted as ordinals (`3rd` for 3), where the questions ask for the number only."""
 
 import json
 import sys
@@ -273,6 +274,31 @@ def test_labels_written_in_roman_numerals_by_the_preparation_script(tmp_path: Pa
     assert (top.category, top.id) == ("data_schema", "labels_in_roman_numerals"), [f.title for f in report.causes]
     assert "give in digits the number their `expected_answer` writes in Roman numerals" in top.title
     assert "in digits, at their source" in top.fix
+
+
+POSITIONS = {f"What is the position of the letter {letter} in the English alphabet? Answer with the number only.":
+             str(ord(letter) - ord("A") + 1) for letter in "CJBHGL"}
+
+
+@pytest.mark.parametrize("ordinal", [True, False])
+def test_number_labels_exported_from_a_column_formatted_as_ordinals(tmp_path: Path, ordinal: bool) -> None:
+    """The curriculum sheet shows its position column as ordinals, and the prep step takes the cells as shown
+    (`3rd`): the model's right answers, the numbers the questions ask for, score 0. Plain numbers: healthy."""
+    body = ("        n = int(row['expected_answer'])  # the sheet's cell as shown: 1st, 2nd, 3rd, 4th...\n"
+            "        suffix = 'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')\n"
+            "        row['expected_answer'] = f'{n}{suffix}'\n" if ordinal else "        pass\n")
+    run = prepared_run(tmp_path, body, final_answer_rows(POSITIONS))
+
+    report = diagnose(run)
+
+    if not ordinal:
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("data_schema", "labels_in_a_spreadsheets_display_format"), [
+        f.title for f in report.causes]
+    assert "writes them in a spreadsheet's ordinal format" in top.title
+    assert "no ordinal suffix" in top.fix
 
 
 @pytest.mark.parametrize("full_stops", [True, False])

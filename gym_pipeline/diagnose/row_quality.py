@@ -917,7 +917,8 @@ _PERCENTAGE = re.compile(r"(?P<number>-?\d+(?:\.\d+)?)\s*%")
 _ACCOUNTING_NEGATIVE = re.compile(r"\((?P<number>\d+(?:\.\d+)?)\)")
 _CURRENCY = re.compile(r"(?:[$€£¥]\s?(?P<before>-?\d+(?:\.\d+)?)|(?P<after>-?\d+(?:\.\d+)?)\s?[€£])")
 SCIENTIFIC, PERCENTAGE, ACCOUNTING, CURRENCY = "scientific notation", "percentage", "accounting", "currency"
-FORMULA, DECIMAL_COMMA, TEXT_FORMULA = "formula", "decimal comma", "text formula"
+FORMULA, DECIMAL_COMMA, TEXT_FORMULA, ORDINAL = "formula", "decimal comma", "text formula", "ordinal"
+_ORDINAL = re.compile(r"(?P<number>\d+)(?:st|nd|rd|th)\.?", re.I)  # `3rd`, `10th`: a column shown as ordinals
 # a number with a decimal comma (`3,5`, `0,125`): three digits after a comma of a number above 0 are thousands (`1,250`)
 _DECIMAL_COMMA = re.compile(r"-?(?:0,\d+|\d+,(?:\d{1,2}|\d{4,}))")
 # a cell's formula as text: `=6*7`, `=SUM(B2:B4)`, `=B2*2`
@@ -980,7 +981,7 @@ def _boolean_for_yes_no(expected: str, extracted: str) -> bool:
 def spreadsheet_format(expected: str, extracted: str) -> str | None:
     """The display format of a spreadsheet (`scientific notation`, `percentage`, `accounting`, `currency`, `formula`)
     in which `expected` writes the number `extracted` gives (`3.2E+07` for 31536000: rounded in a narrow column; `25%`
-    for 0.25; `(8)` for -8; `$120.00` for 120; `=6*7` for 42, the formulas shown): a label column exported as the
+    for 0.25; `(8)` for -8; `$120.00` for 120; `3rd` for 3, an ordinal format; `=6*7` for 42, the formulas shown): a label column exported as the
     sheet shows it; `3,5` for 3.5, the decimal comma of a locale's export; `="007"` for 007, a code kept as text by a
     formula)."""
     if (wrapped := _TEXT_FORMULA.fullmatch(expected.strip())) is not None:  # `="007"`: a code kept as text
@@ -1000,6 +1001,8 @@ def spreadsheet_format(expected: str, extracted: str) -> str | None:
         return ACCOUNTING if answer < 0 and -float(negative["number"]) == answer else None
     if (money := _CURRENCY.fullmatch(label)) is not None:
         return CURRENCY if float(money["before"] or money["after"]) == answer else None
+    if (ordinal := _ORDINAL.fullmatch(label)) is not None:
+        return ORDINAL if int(ordinal["number"]) == answer else None
     if (formula := _FORMULA.fullmatch(expected.strip())) is not None:  # the formula's text, not its value
         computed = _arithmetic_value(formula["formula"])
         return FORMULA if (math.isclose(computed, answer, rel_tol=1e-9) if computed is not None

@@ -21,6 +21,7 @@ from gym_pipeline.diagnose.row_quality import (
     DECIMAL_COMMA,
     FORMULA,
     HTML_ENTITY,
+    ORDINAL,
     PERCENTAGE,
     SCIENTIFIC,
     TEXT_FORMULA,
@@ -260,6 +261,8 @@ _FORMATS = {
                  "as plain numbers (General or Number, not Accounting, which writes a negative number in parentheses)"),
     CURRENCY: ("formats the column as Currency, which adds the currency sign and the cents",
                "as plain numbers (General or Number, not Currency: no currency sign)"),
+    ORDINAL: ("shows the numbers as ordinals (a custom `0\"th\"` format, or a sheet's ordinal style), 3 as 3rd",
+              "as plain numbers (General or Number: no ordinal suffix)"),
     FORMULA: ("computes the answers with formulas and was exported showing them ('Show formulas' on, or cells read "
               "without their computed values), so the cells' formula text was written",
               "as values, the formulas' results (turn 'Show formulas' off; openpyxl's `load_workbook(data_only=True)` "
@@ -357,9 +360,17 @@ def rule_yes_no_labels_read_as_booleans(ev: Evidence) -> list[Finding]:
     )]
 
 
+# where an appended instruction starts: a capital after the whitespace that opens the shared end, or after a sentence
+_SENTENCE_START = re.compile(r"^\s+(?=[A-Z])|(?<=[.?!:])\s+(?=[A-Z])|\n+")
+
+
 def _before_the_shared_end(quality: RowQuality, end: str) -> str:
-    """A prompt's end without the instruction every prompt ends with (what the preparation appended)."""
-    suffix = quality.prompt_suffix or ""
+    """A prompt's end without the instruction every prompt ends with (what the preparation appended). The shared
+    end is taken from the first sentence it starts: templated questions (`...the letter C in the English alphabet?
+    Answer with the number only.`) share the words after their slot too, which are the question's own."""
+    shared = quality.prompt_suffix or ""
+    start = _SENTENCE_START.search(shared)
+    suffix = shared[start.start():] if start else ""
     return end[:-len(suffix)] if suffix and end.endswith(suffix) else end
 
 
