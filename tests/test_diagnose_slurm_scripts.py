@@ -1840,3 +1840,44 @@ def test_a_partition_closed_to_the_submitting_host_refuses_the_job(tmp_path: Pat
     assert (top.category, top.id) == ("infra", "partition_closed_to_the_submitter"), [f.title for f in report.causes]
     assert f"partition `{partition}`" in top.title
     assert f"`scontrol show partition {partition}`" in top.fix
+
+
+@pytest.mark.parametrize("cleared", [False, True])
+def test_a_wait_for_a_completion_line_that_last_weeks_job_left_in_its_append_mode_log(tmp_path: Path,
+                                                                                      cleared: bool) -> None:
+    """The weekly job logs to one file in append mode; publish.sh submits it and waits until `grep` finds its
+    completion line, then publishes: last week's line is already there, so it publishes before this week's job ran
+    (cache/resume: the wait, the two lines and the append directive named). Removing the log before submitting, the
+    wait ends on this week's line."""
+    run = _ci_eval_job(tmp_path, "")
+    (run / "eval.sbatch").write_text(
+        f"#!/bin/bash\n#SBATCH --job-name=weekly-eval\n#SBATCH --output={run}/logs/weekly_eval.log\n"
+        f"#SBATCH --open-mode=append\n#SBATCH --time=2\ncd {run}\necho \"== weekly eval, job $SLURM_JOB_ID\"\nsleep 3\n"
+        f"{' '.join(CLI)} materialize --input data.jsonl --num-repeats 1 --agent string_match_simple_agent "
+        "--output rollouts_materialized_inputs.jsonl\necho \"EVAL COMPLETE job $SLURM_JOB_ID\"\n")
+    subprocess.run(["sbatch", "--wait", "eval.sbatch"], cwd=run, check=True, capture_output=True, timeout=120)
+    (run / "publish.sh").write_text(
+        "#!/bin/bash\ncd \"$(dirname \"$0\")\"\n" + ("rm -f logs/weekly_eval.log\n" if cleared else "")
+        + "JOB=$(sbatch --parsable eval.sbatch)\necho \"Submitted batch job $JOB\"\n"
+        "until grep -q \"EVAL COMPLETE\" logs/weekly_eval.log 2>/dev/null; do sleep 1; done\n"
+        "echo publishing; cp rollouts_materialized_inputs.jsonl published.jsonl\n")
+    with (run / "logs" / "publish.log").open("w") as log:
+        subprocess.run(["bash", "publish.sh"], cwd=run, stdout=log, stderr=subprocess.STDOUT, timeout=120)
+    job = (run / "logs" / "publish.log").read_text().split("Submitted batch job ")[1].split()[0]
+    assert wait_for(lambda: not subprocess.run(["squeue", "-h", "-j", job], capture_output=True, text=True).stdout,
+                    120)
+    completions = [line for line in (run / "logs" / "weekly_eval.log").read_text().splitlines() if "EVAL COMPLETE" in line]
+    assert completions[-1] == f"EVAL COMPLETE job {job}" and len(completions) == (1 if cleared else 2)
+
+    report = diagnose(run)
+
+    if cleared:
+        assert all(f.id != "completion_line_of_an_earlier_run" for f in report.findings), [
+            f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("cache_resume", "completion_line_of_an_earlier_run"), [
+        f.title for f in report.causes]
+    assert top.title.startswith("publish.sh:5 waits for 'EVAL COMPLETE' in logs/weekly_eval.log, which an earlier run "
+                                "already wrote there")
+    assert "`#SBATCH --open-mode=append` (eval.sbatch:4)" in top.cause and "sbatch --wait" in top.fix

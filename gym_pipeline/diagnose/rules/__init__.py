@@ -84,6 +84,7 @@ from gym_pipeline.diagnose.rules.command_lines import (
     rule_option_given_twice,
     rule_wrapper_adds_an_option_its_caller_gave,
 )
+from gym_pipeline.diagnose.rules.completion_waits import rule_completion_line_of_an_earlier_run
 from gym_pipeline.diagnose.rules.compressed_replies import rule_compressed_replies
 from gym_pipeline.diagnose.rules.connection_pool import rule_connection_pool_below_the_concurrency
 from gym_pipeline.diagnose.rules.container_loopback import rule_client_container_on_its_own_loopback
@@ -660,6 +661,7 @@ RULES: tuple[Rule, ...] = (
     Rule(5, "known_problems", known_problems(5)),
     Rule(6, "server_venv_older_than_its_requirements", rule_server_venv_older_than_its_requirements),
     Rule(6, "rollouts_written_elsewhere", rule_rollouts_written_elsewhere),
+    Rule(6, "completion_line_of_an_earlier_run", rule_completion_line_of_an_earlier_run),
     Rule(6, "collection_backgrounded_before_its_profile", rule_collection_backgrounded_before_its_profile),
     Rule(6, "collection_piped_into_head", rule_collection_piped_into_head),
     Rule(6, "missing_rollouts", rule_missing_rollouts),
