@@ -231,7 +231,13 @@ COLLECT_WITH = (f"{sys.executable} -m gym_pipeline.cli collect --inputs rollouts
      "which keeps the quotes as part of the value; load settings.env with `set -a; source settings.env; set +a`"),
     ("source ./settings.env", "--concurrency ${CONCURRENCY:-4} --model-url http://127.0.0.1:9/v1", "CONCURRENCY=\n",
      None),
-], ids=["default_without_colon", "export_grep_keeps_quotes", "default_with_colon"])
+    ("source ./settings.env\nCONC=${CONCURRENCY-4}", "--concurrency \"$CONC\"", "CONCURRENCY=\n",
+     "from CONCURRENCY, which settings.env:1 sets empty (`CONCURRENCY=`): empty, and `${CONCURRENCY-4}` keeps an empty "
+     "value"),
+    ("source ./settings.env\nCONC=${CONCURRENCY:-4}", "--concurrency \"$CONC\" --model-url http://127.0.0.1:9/v1",
+     "CONCURRENCY=\n", None),
+], ids=["default_without_colon", "export_grep_keeps_quotes", "default_with_colon", "variable_defaulted_without_colon",
+        "variable_defaulted_with_colon"])
 def test_an_option_a_settings_file_gave_a_value_the_command_refused(tmp_path, loading, option, settings, expected):
     """A collection whose option takes its value from settings.env, which the script reads so that the value is empty
     or keeps its quotes: the command refuses it, nothing is collected, and the fix names both lines."""

@@ -146,6 +146,7 @@ def variable_building(files: list[UserFile], name: str) -> tuple[UserFile, int, 
     return None
 
 
+_DASH_DEFAULT = re.compile(r"\$\{(?P<name>[A-Za-z_]\w*)(?P<default>-[^}\s]*)\}")  # `${VAR-3}`: no colon
 _LOADS_WITH_EXPORT = re.compile(r"\bexport\s+\$\((?:grep|cat|sed|xargs)\b[^)]*\)")
 
 
@@ -162,13 +163,20 @@ def option_value_source(files: list[UserFile], option: str) -> str | None:
     if assigned is None:
         return None
     value = assigned[2].split("=", 1)[1].split("#", 1)[0].strip()
-    where = (f"{file.name}:{number} gives {option} `{match[0].split(None, 1)[-1].split('=', 1)[-1]}`, which "
-             f"{assigned[0].name}:{assigned[1]} sets (`{assigned[2]}`)")
-    default = match["default"] or ""
+    given_as = match[0].split(None, 1)[-1].split("=", 1)[-1].strip("\"'")
+    where = (f"{file.name}:{number} gives {option} `{given_as}`, which {assigned[0].name}:{assigned[1]} sets "
+             f"(`{assigned[2]}`)")
+    name, default = match["name"], match["default"] or ""
+    # one level further: `REPEATS=${EVAL_REPEATS-3}`, where EVAL_REPEATS is set empty (a CI form's blank field)
+    if (inner := _DASH_DEFAULT.fullmatch(value.strip("\"'"))) is not None \
+            and (outer := assignment_of(files, inner["name"])) is not None \
+            and not outer[2].split("=", 1)[1].split("#", 1)[0].strip().strip("\"'"):
+        where += f", from {inner['name']}, which {outer[0].name}:{outer[1]} sets empty (`{outer[2]}`)"
+        name, default, value = inner["name"], inner["default"], ""
     if not value and default.startswith("-"):
-        return (f"{where}: empty, and `${{{match['name']}{default}}}` keeps an empty value (its default is used only "
-                f"when the variable is unset); write `${{{match['name']}:{default}}}` to use the default for an empty "
-                "value too.")
+        return (f"{where}: empty, and `${{{name}{default}}}` keeps an empty value (its default is used only "
+                f"when the variable is unset); write `${{{name}:{default}}}` (with the colon) to use the default for "
+                "an empty value too.")
     if value[:1] in "\"'" and (loader := next(lines_matching([file], _LOADS_WITH_EXPORT), None)) is not None:
         return (f"{where}: {file.name}:{loader[1]} loads it with `{loader[2].strip()}`, which keeps the quotes as part "
                 f"of the value; load {assigned[0].name} with `set -a; source {assigned[0].name}; set +a` instead.")
