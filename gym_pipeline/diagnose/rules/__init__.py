@@ -88,6 +88,7 @@ from gym_pipeline.diagnose.rules.completion_waits import rule_completion_line_of
 from gym_pipeline.diagnose.rules.compressed_replies import rule_compressed_replies
 from gym_pipeline.diagnose.rules.connection_pool import rule_connection_pool_below_the_concurrency
 from gym_pipeline.diagnose.rules.container_loopback import rule_client_container_on_its_own_loopback
+from gym_pipeline.diagnose.rules.container_options import rule_container_option_this_node_cannot_honour
 from gym_pipeline.diagnose.rules.container_references import rule_container_borrowing_from_one_not_running
 from gym_pipeline.diagnose.rules.data import (
     rule_empty_inputs,
@@ -550,6 +551,7 @@ RULES: tuple[Rule, ...] = (
     Rule(1, "gym_server_config_pins_a_taken_port", rule_gym_server_config_pins_a_taken_port),
     Rule(1, "client_container_on_its_own_loopback", rule_client_container_on_its_own_loopback),
     Rule(1, "container_borrowing_from_one_not_running", rule_container_borrowing_from_one_not_running),
+    Rule(1, "container_option_this_node_cannot_honour", rule_container_option_this_node_cannot_honour),
     Rule(1, "known_problems", known_problems(1)),
     Rule(2, "server_session_name_taken", rule_server_session_name_taken),
     Rule(2, "checkpoint_taken_from_the_first_log_line", rule_checkpoint_taken_from_the_first_log_line),

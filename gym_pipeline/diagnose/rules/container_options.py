@@ -1,0 +1,76 @@
+"""Step 1: a `docker run` option from a team's container template that this node's Docker cannot honour.
+
+Templates are written for the nodes a team usually runs on: `--runtime nvidia` (GPU nodes), `--platform linux/arm64`
+(Grace Hopper nodes), `--log-driver fluentd` (nodes running a log agent), `--entrypoint /usr/local/bin/team-init.sh`
+(an image that ships the script). On another node the engine refuses to start the container, in its own words
+(`Unknown runtime specified nvidia`, `does not match the specified platform`, `failed to initialize logging driver`,
+`exec: ... no such file or directory`), and the stage never runs. The engine is fine; the option is not for this node.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+from gym_pipeline.diagnose.evidence import Evidence
+from gym_pipeline.diagnose.evidence_line import EvidenceLine
+from gym_pipeline.diagnose.findings import Finding
+from gym_pipeline.diagnose.rules.shell_pitfalls import shell_files
+from gym_pipeline.diagnose.user_scripts import container_run_option, joined_commands
+from gym_pipeline.diagnose.vocabulary import INFRA
+
+
+class _Refusal(NamedTuple):
+    said: re.Pattern[str]  # the engine's words
+    option: str  # the `docker run` option they are about
+    lacks: str  # what this node lacks, with {value} (the option's value) and the refusal's groups
+    instead: str  # how to run here instead
+
+
+_REFUSALS = (
+    _Refusal(re.compile(r"Error response from daemon: Unknown runtime specified (?P<runtime>\S+)"), "--runtime",
+             "this node's Docker has no `{value}` runtime (`docker info --format '{{{{json .Runtimes}}}}'` lists "
+             "the ones it has; GPU nodes add nvidia's)",
+             "drop `--runtime {value}` on nodes without it (a CPU node runs the collection without it), or run the "
+             "stage on a node whose Docker has the runtime"),
+    _Refusal(re.compile(r"does not match the specified platform: wanted (?P<wanted>\S+), actual: (?P<actual>\S+)"),
+             "--platform", "the image here is built for {actual}, this node's own platform, not {wanted}",
+             "drop `--platform {value}` (Docker then runs the image built for this node), or build the image for "
+             "{wanted} as well (`docker buildx build --platform {wanted},{actual}`) where both kinds of node run it"),
+    _Refusal(re.compile(r"failed to initialize logging driver: (?P<reason>[^\n]+)"), "--log-driver",
+             "the `{value}` logging driver needs its agent, which does not run on this node ({reason})",
+             "drop `--log-driver {value}` and its `--log-opt`s on nodes without the agent (Docker then keeps the "
+             "container's log itself: `docker logs`), or start the {value} agent here first"),
+    _Refusal(re.compile(r'exec: "(?P<program>[^"]+)": stat [^\n]*no such file or directory'), "--entrypoint",
+             "the image has no {program}, the entrypoint the template names (a script the team's own images ship)",
+             "drop `--entrypoint {value}` for this image (its own entrypoint runs the command), or use the team "
+             "image that ships {program}"),
+)
+
+
+def rule_container_option_this_node_cannot_honour(ev: Evidence) -> list[Finding]:
+    for refusal in _REFUSALS:
+        refused = ev.first_in_log_heads(refusal.said)
+        if refused is None:
+            continue
+        said, match = refused
+        given = container_run_option(refusal.option, r"[^\s\"']+")
+        for file in shell_files(ev):
+            for number, command in joined_commands(file):
+                if command.lstrip().startswith("#") or (option := given.search(command)) is None:
+                    continue
+                value = option["value"]
+                words = {**match.groupdict(), "value": value}
+                flag = f"{refusal.option} {value}"
+                return [Finding(
+                    category=INFRA,
+                    title=f"{file.name}:{number} starts its container with `{flag}`, which this node's Docker cannot "
+                          "honour: the engine refused to start it",
+                    evidence=[said, EvidenceLine(file=file.name, line=number, text=command.strip()[:300])],
+                    cause=f"The container template asks for `{flag}`, and {refusal.lacks.format(**words)}: the engine "
+                          "refused the container and the stage never ran. The Docker engine itself works; the option "
+                          "was written for other nodes.",
+                    fix=f"In {file.name} (the template), {refusal.instead.format(**words)}; then run the stage "
+                        "again.",
+                )]
+    return []

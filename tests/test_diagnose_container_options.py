@@ -1,0 +1,54 @@
+"""A collection in a container started from a team template written for other nodes, run for real: `--runtime nvidia`
+(GPU nodes), `--platform linux/arm64` (ARM nodes), `--log-driver fluentd` (nodes with a log agent), `--entrypoint`
+a script the team's own images ship. This node's Docker refuses each, in its own words, and nothing is collected.
+The diagnosis names the option (infra), not the engine. Without the option, the same script collects."""
+
+import sys
+from pathlib import Path
+
+import pytest
+from launcher_support import docker_engine
+from script_support import CLI, run_scripts
+
+from gym_pipeline.diagnose import diagnose
+from gym_pipeline.launchers.settings import DEFAULT_IMAGE
+
+pytestmark = pytest.mark.integration
+PROJECT = Path(__file__).resolve().parents[1]
+OPTIONS = ["--runtime nvidia", "--platform linux/arm64", "--log-driver fluentd", "--entrypoint /usr/local/bin/team-init.sh"]
+
+
+def collect_in_container(run_dir: Path, option: str) -> str:
+    mounts = " ".join(f"-v {path}:{path}:ro" for path in dict.fromkeys(
+        [Path(sys.prefix).resolve(), Path(sys.base_prefix).resolve(), PROJECT]))
+    return (f"{CLI} materialize --input data.jsonl --num-repeats 2 --agent string_match_simple_agent "
+            "--output rollouts_materialized_inputs.jsonl\n"
+            "# the team's collect container template\n"
+            f"docker run --rm --pull never {option} --network host {mounts} -v {run_dir}:{run_dir} -w {run_dir} "
+            f"-e PYTHONPATH={PROJECT} {DEFAULT_IMAGE} {CLI} collect --inputs rollouts_materialized_inputs.jsonl "
+            "--output rollouts.jsonl --model-url URL --env string_match --concurrency 4\n"
+            f"{CLI} profile --inputs rollouts_materialized_inputs.jsonl --rollouts rollouts.jsonl\n")
+
+
+def test_without_a_template_option_the_container_collects(tmp_path: Path) -> None:
+    docker_engine()
+    run = run_scripts(tmp_path, [collect_in_container(tmp_path / "run", "")])
+    assert (run / "rollouts.jsonl").exists()
+    assert diagnose(run).category == "healthy"
+
+
+@pytest.mark.parametrize("option", OPTIONS, ids=[option.split()[0].strip("-") for option in OPTIONS])
+def test_a_template_option_this_nodes_docker_refuses(tmp_path: Path, option: str) -> None:
+    docker_engine()
+    run = run_scripts(tmp_path, [collect_in_container(tmp_path / "run", option)])
+    log = (run / "logs" / "run_eval_0.log").read_text()
+    assert not (run / "rollouts.jsonl").exists() and "Error response from daemon" in log, log[-2000:]
+
+    report = diagnose(run)
+
+    top = report.causes[0]
+    assert (top.category, top.id) == ("infra", "container_option_this_node_cannot_honour"), [
+        f.title for f in report.causes]
+    assert top.title == (f"run_eval.sh:4 starts its container with `{option}`, which this node's Docker cannot "
+                         "honour: the engine refused to start it")
+    assert f"drop `{option}`" in top.fix and "Check the Docker engine" not in top.fix
