@@ -173,3 +173,36 @@ def test_a_csv_saved_with_a_byte_order_mark_stops_the_data_script_that_writes_th
     assert top.title == ("The source data tasks.jsonl is empty: prep_data.py, which writes it, stopped on an error "
                          "(KeyError: 'question')")
     assert top.fix.startswith('Open labels.csv with `encoding="utf-8-sig"` in prep_data.py')
+
+
+PREP_PRINTING = '''import json, sys
+print("prep: writing the weekly rows"%s)
+for answer in ("4", "5"):
+    print(json.dumps({"responses_create_params": {"input": "q"}, "expected_answer": answer}))
+'''
+
+
+@pytest.mark.parametrize("to_stderr", [False, True])
+def test_a_message_printed_into_the_data_its_script_writes_on_stdout(tmp_path, to_stderr):
+    """prepare_data.sh writes the data as prep.py's stdout (`python3 prep.py > tasks.jsonl`), and prep.py prints a
+    progress message there before the rows: line 1 of the data is that message, and materializing refuses it. The fix
+    names the redirect and the print. Printed to stderr, the message stays out of the data."""
+    run = tmp_path / "run"
+    run.mkdir()
+    (run / "prep.py").write_text(PREP_PRINTING % (", file=sys.stderr" if to_stderr else ""))
+    (run / "prepare_data.sh").write_text(f"#!/bin/bash\n{sys.executable} prep.py > tasks.jsonl\n")
+    subprocess.run(["bash", "prepare_data.sh"], cwd=run, check=True, capture_output=True)
+    with (run / "materialize.log").open("w") as log:
+        subprocess.run([sys.executable, "-m", "gym_pipeline.cli", "materialize", "--input", "tasks.jsonl",
+                        "--num-repeats", "1", "--agent", "string_match_simple_agent", "--output",
+                        "rollouts_materialized_inputs.jsonl"], cwd=run, stdout=log, stderr=subprocess.STDOUT)
+
+    findings = [f for f in diagnose(run).findings if f.id == "bad_data_line"]
+
+    if to_stderr:
+        assert (run / "rollouts_materialized_inputs.jsonl").is_file() and findings == []
+        return
+    assert "tasks.jsonl:1: not valid JSON" in (run / "materialize.log").read_text()
+    assert findings[0].fix.startswith(f"prepare_data.sh:2 makes tasks.jsonl the output of a job or command (`"
+                                      f"{sys.executable} prep.py > tasks.jsonl`), so everything it prints lands in "
+                                      "the data: prep.py:2 (`print(\"prep: writing the weekly rows\")`) printed line 1")

@@ -79,6 +79,8 @@ def _writer_named(ev: Evidence, bad: BadLine) -> str | None:
         return _joined_by(ev, bad)
     if bad.kind == "document":
         return _indented_by(ev)
+    if bad.kind == "other":
+        return _printed_into(ev, bad)
     if bad.kind != "python":
         return None
     writer = next(lines_matching(ev.user_files, _WRITES_REPR, {".py"}), None)
@@ -87,6 +89,28 @@ def _writer_named(ev: Evidence, bad: BadLine) -> str | None:
     file, number, line, _ = writer
     return (f"In {file.name}:{number}, write each row with `out.write(json.dumps(row) + \"\\n\")` instead of "
             f"`{line.strip()}`; run it again, then run the eval again on a clean output path.")
+
+
+# the first words of what an `echo` or `print` says, up to its first variable (`echo "prep job $SLURM_JOB_ID"`)
+_SAYS = re.compile(r"^\s*(?:echo|printf|print\()\s*(?:-\w+\s+)?f?[\"'](?P<words>[^\"'$%{]{4,})")
+
+
+def _printed_into(ev: Evidence, bad: BadLine) -> str | None:
+    """For a line of text in the data: where it was printed, when the data file is the stdout of a job or command
+    (`sbatch --output=data.jsonl`, `python prep.py > data.jsonl`) that also prints messages, in the fix."""
+    name = re.escape(bad.path.name)
+    target = next(lines_matching(ev.user_files, re.compile(rf"(?:--output[= ]|\s-o\s*|>\s*)[\"']?(?:\S*/)?{name}\b")),
+                  None)
+    printed = next(((file, number, line) for file, number, line, match in lines_matching(ev.user_files, _SAYS)
+                    if bad.text.startswith(match["words"])), None)
+    if target is None or printed is None:
+        return None
+    return (f"{target[0].name}:{target[1]} makes {bad.path.name} the output of a job or command (`{target[2].strip()}`), "
+            f"so everything it prints lands in the data: {printed[0].name}:{printed[1]} (`{printed[2].strip()}`) "
+            f"printed line {bad.line} of it{' (the first line)' if bad.line == 1 else ''}. Write the rows to the file from the "
+            "program itself (`--out data.jsonl`), or send the messages to stderr (`echo ... >&2`, "
+            "`print(..., file=sys.stderr)`) and the job's own log elsewhere (`--output=logs/%x_%j.log`); write the "
+            "data again, then run on a clean output path.")
 
 
 # a row written indented: `json.dumps(row, indent=2)`, `json.dump(row, out, indent=4)`
