@@ -1881,3 +1881,41 @@ def test_a_wait_for_a_completion_line_that_last_weeks_job_left_in_its_append_mod
     assert top.title.startswith("publish.sh:5 waits for 'EVAL COMPLETE' in logs/weekly_eval.log, which an earlier run "
                                 "already wrote there")
     assert "`#SBATCH --open-mode=append` (eval.sbatch:4)" in top.cause and "sbatch --wait" in top.fix
+
+
+@pytest.mark.parametrize("dependency", ["afterok:${ARRAY}_0", "afterok:${ARRAY}"], ids=["one_task", "whole_array"])
+def test_a_merge_job_chained_on_one_task_of_the_shard_array_merges_too_early(tmp_path: Path, dependency: str) -> None:
+    """Three shard tasks collect (the later ones start later), and a merge job chained with `afterok:${ARRAY}_0`, the
+    array as squeue shows it, concatenates their rollouts: it waits for task 0 only and merges before the others are
+    done (config: the dependency line). Chained on the array's id, it waits for every task and the run is whole."""
+    run, checkpoint = _string_match_run(tmp_path, 1)
+    with _policy_served(run, checkpoint, "--latency-ms", "300") as port:
+        (run / "shard.sbatch").write_text(
+            f"#!/bin/bash\n#SBATCH --array=0-2\n#SBATCH --output={run}/logs/shard_%A_%a.log\n#SBATCH --time=3\n"
+            f"cd {run}\nID=$SLURM_ARRAY_TASK_ID\nsleep $((ID * 5))  # spread the shards' start over the server\n"
+            f"mkdir -p out_$ID\n{' '.join(CLI)} collect --inputs shard_0$ID.jsonl --output out_$ID/rollouts.jsonl "
+            f"--model-url http://127.0.0.1:{port}/v1 --env string_match --concurrency 2\n")
+        (run / "merge.sbatch").write_text(
+            f"#!/bin/bash\n#SBATCH --job-name=eval-merge\n#SBATCH --output={run}/logs/merge_%j.log\n#SBATCH --time=2\n"
+            f"cd {run}\ncat out_*/rollouts.jsonl > rollouts.jsonl\nwc -l rollouts.jsonl\n")
+        (run / "submit.sh").write_text(
+            "#!/bin/bash\ncd \"$(dirname \"$0\")\"\n"
+            "split -n l/3 -d --additional-suffix=.jsonl rollouts_materialized_inputs.jsonl shard_\n"
+            f"ARRAY=$(sbatch --parsable shard.sbatch)\nMERGE=$(sbatch --parsable --dependency={dependency} "
+            "merge.sbatch)\necho \"merge job $MERGE\"\n"
+            "while squeue -h -j $ARRAY,$MERGE 2>/dev/null | grep -q .; do sleep 1; done\n")
+        with (run / "logs" / "submit.log").open("w") as log:
+            subprocess.run(["bash", "submit.sh"], cwd=run, stdout=log, stderr=subprocess.STDOUT, timeout=300)
+    merged = len((run / "rollouts.jsonl").read_text().splitlines())
+    inputs = len((run / "rollouts_materialized_inputs.jsonl").read_text().splitlines())
+    assert (merged < inputs) is dependency.endswith("_0"), (merged, inputs)
+
+    report = diagnose(run)
+
+    if not dependency.endswith("_0"):
+        assert all(f.id != "dependency_on_one_array_task" for f in report.findings), [f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("config", "dependency_on_one_array_task"), [f.title for f in report.causes]
+    assert top.title.startswith("submit.sh:4 chains the next job on task 0 of the array only (`afterok:${ARRAY}_0`)")
+    assert "`--dependency=afterok:${ARRAY}`" in top.fix

@@ -187,7 +187,10 @@ from gym_pipeline.diagnose.rules.job_arrays import (
     rule_array_range_overridden_on_the_command_line,
     rule_array_tasks_write_under_their_own_job_ids,
 )
-from gym_pipeline.diagnose.rules.job_dependencies import rule_dependency_on_sbatchs_sentence
+from gym_pipeline.diagnose.rules.job_dependencies import (
+    rule_dependency_on_one_array_task,
+    rule_dependency_on_sbatchs_sentence,
+)
 from gym_pipeline.diagnose.rules.job_interpreter import rule_job_script_interpreter_missing
 from gym_pipeline.diagnose.rules.joined_labels import rule_accepted_answers_joined_into_one_label
 from gym_pipeline.diagnose.rules.known import known_problems
@@ -479,6 +482,7 @@ RULES: tuple[Rule, ...] = (
     Rule(1, "brace_pattern_kept_in_a_variable", rule_brace_pattern_kept_in_a_variable),
     Rule(1, "jq_key_not_in_the_settings", rule_jq_key_not_in_the_settings),
     Rule(1, "dependency_on_sbatchs_sentence", rule_dependency_on_sbatchs_sentence),
+    Rule(1, "dependency_on_one_array_task", rule_dependency_on_one_array_task),
     Rule(1, "settings_written_by_a_quoted_heredoc", rule_settings_written_by_a_quoted_heredoc),
     Rule(1, "dated_path_computed_again", rule_dated_path_computed_again),
     Rule(1, "field_separator_set_for_the_whole_script", rule_field_separator_set_for_the_whole_script),

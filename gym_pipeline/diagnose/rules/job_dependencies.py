@@ -3,6 +3,9 @@
 `JOB=$(sbatch collect.sbatch)` holds "Submitted batch job 425" unless sbatch is given `--parsable`; then
 `sbatch --dependency=afterok:$JOB profile.sbatch` splits into `--dependency=afterok:Submitted batch job 425
 profile.sbatch`, and sbatch refuses it ("Unable to open file batch"): the first job runs, the second never does.
+
+A job chained on one task of an array (`--dependency=afterok:${ARRAY}_0`, written the way squeue shows the array)
+waits for that task only: the merge job runs while the other shards are still collecting, and merges what is there.
 """
 
 from __future__ import annotations
@@ -49,5 +52,35 @@ def rule_dependency_on_sbatchs_sentence(ev: Evidence) -> list[Finding]:
                       "chained on it was never queued.",
                 fix=f"In {file.name}:{number}, take the id only: `{name}=$(sbatch --parsable ...)` (it prints "
                     "`<id>` or `<id>;<cluster>`); then submit the chained job again.",
+            )]
+    return []
+
+
+# `afterok:${ARRAY}_0`, `afterany:1488_2`: one task of an array, not the array (`afterok:$ARRAY` waits for every task)
+_ONE_ARRAY_TASK = re.compile(r"\bafter(?:ok|any|notok|corr)?:(?P<array>\$\{?[A-Za-z_]\w*\}?|\d+)_(?P<task>\d+)\b")
+_ARRAY_SUBMITTED = re.compile(r"^\s*#SBATCH\s+(?:--array[= ]|-a\s)|\bsbatch\b[^\n#]*\s(?:--array[= ]|-a\s)", re.M)
+
+
+def rule_dependency_on_one_array_task(ev: Evidence) -> list[Finding]:
+    a = ev.artifacts
+    if not a.missing_keys or not any(_ARRAY_SUBMITTED.search(file.text) for file in ev.user_files):
+        return []  # every rollout is there: the merge waited long enough
+    for file in shell_files(ev):
+        for number, line in enumerate(file.text.splitlines(), 1):
+            if line.lstrip().startswith("#") or (chained := _ONE_ARRAY_TASK.search(line)) is None:
+                continue
+            array, task = chained["array"], chained["task"]
+            return [Finding(
+                category=CONFIG,
+                title=f"{file.name}:{number} chains the next job on task {task} of the array only (`{chained[0]}`): "
+                      f"it ran before the other tasks had finished, and {len(a.missing_keys)} rollouts were not "
+                      "there yet",
+                evidence=[EvidenceLine(file=file.name, line=number, text=line.strip())],
+                cause=f"`{chained[0]}` names one task of the array job ({array}_{task}, as squeue shows it), so "
+                      "Slurm starts the next job as soon as that task succeeds, while the other tasks are still "
+                      "running: it merged and profiled the shards finished by then, and every job exited 0.",
+                fix=f"In {file.name}:{number}, chain on the whole array: `--dependency=afterok:{array}` (the array's "
+                    "id alone waits for every task); then run the merge (and profile) again once every task has "
+                    "finished.",
             )]
     return []

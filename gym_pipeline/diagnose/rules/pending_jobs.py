@@ -164,6 +164,12 @@ def _failed_dependency(ev: Evidence, pending: EvidenceLine) -> Finding | None:
     return None
 
 
+def _wrote_its_own_log(ev: Evidence, job: str) -> bool:
+    """Whether a log named after the job (`merge_1489.log`, `slurm-1489.out`) holds anything: the job ran."""
+    own = re.compile(rf"(?<!\d){re.escape(job)}(?!\d)")
+    return any(own.search(path.name) and head.strip() for path, head in ev.log_heads)
+
+
 def rule_job_never_started(ev: Evidence) -> list[Finding]:
     a = ev.artifacts
     if a.rollouts.valid_rows and not a.missing_keys:
@@ -180,6 +186,8 @@ def rule_job_never_started(ev: Evidence) -> list[Finding]:
         return []
     line, middle, reason = pending[-1]
     job = line.text.split()[0]
+    if reason in _OWN_OPTIONS and _wrote_its_own_log(ev, job):
+        return []  # its dependency or start time came, and it ran: whatever went wrong, it is not that it never ran
     if reason == "DependencyNeverSatisfied" and (failed := _failed_dependency(ev, line)):
         return [failed]
     if reason in _OWN_OPTIONS:
