@@ -69,8 +69,11 @@ def test_a_checkpoint_picked_as_the_last_name_of_a_listing_names_a_folder_that_i
         shutil.copytree(first, folder / left_beside)  # the trainer's copy of its best step so far
     elif left_beside:
         (folder / left_beside).mkdir()  # a save still being written
+    # the trainer's folder given literally, or (for step_best) in a variable
+    listed = "$CKPTS" if left_beside == "step_best" else str(folder)
     (run / "run_eval.sh").write_text(
-        f"#!/bin/bash\nCKPT=$(ls -d {folder}/step_* | tail -1)  # the newest step\necho \"serving $CKPT\"\n"
+        f"#!/bin/bash\nCKPTS={folder}\nCKPT=$(ls -d {listed}/step_* | tail -1)  # the newest step\n"
+        "echo \"serving $CKPT\"\n"
         f"rm -f policy_url.txt\n{CLI} serve-policy --port 0 --ready-file policy_url.txt --checkpoint $CKPT "
         ">> logs/model_server.log 2>&1 &\nSERVER=$!\n"
         "for i in $(seq 60); do [ -s policy_url.txt ] && break; sleep 0.5; done\nURL=$(cat policy_url.txt 2>/dev/null)\n"
@@ -88,7 +91,7 @@ def test_a_checkpoint_picked_as_the_last_name_of_a_listing_names_a_folder_that_i
     top = report.causes[0]
     assert (top.category, top.id) == ("model_serving", "non_version_picked_from_a_listing"), [
         f.title for f in report.causes]
-    assert top.title == (f"run_eval.sh:2 takes the last name of `ls {folder}/step_*` as the newest checkpoint, and got "
+    assert top.title == (f"run_eval.sh:3 takes the last name of `ls {listed}/step_*` as the newest checkpoint, and got "
                          f"{left_beside}, which is no step_<number>")
     assert "grep -E '/step_[0-9]+$' | sort -V | tail -1" in top.fix
     assert len(report.causes) == 1  # the refused save and the empty model URL followed from it

@@ -21,7 +21,7 @@ from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine, line_of_match
 from gym_pipeline.diagnose.findings import Finding
 from gym_pipeline.diagnose.rules.checkpoint_choice import FIRST_OF_LS
-from gym_pipeline.diagnose.user_scripts import SCRIPT_SUFFIXES, lines_matching
+from gym_pipeline.diagnose.user_scripts import SCRIPT_SUFFIXES, SHELL_VARIABLE, assignment_of, lines_matching
 from gym_pipeline.diagnose.vocabulary import CONFIG, MODEL_SERVING
 
 # `NAME=$(ls [-d] GLOB | head -1)` or `| tail -1` (by name: not -t, not -r), with a `| sort` between or not
@@ -78,14 +78,18 @@ def rule_older_version_picked_from_a_listing(ev: Evidence) -> list[Finding]:
 
 
 def _picked_name_in_logs(ev: Evidence, glob: str) -> tuple[EvidenceLine, str] | None:
-    """The name a listing of `glob` (`/ckpts/step_*`) gave, as a log printed it: (its line, `step_best`)."""
+    """The name a listing of `glob` (`/ckpts/step_*`, `$CKPTS/step_*`) gave, as a log printed it: (its line,
+    `step_best`). The folder's own name anchors the path when the script gives it (itself or in a variable)."""
     folder, _, last = glob.rstrip("/").rpartition("/")
     prefix = last.split("*", 1)[0]
-    parent = folder.rpartition("/")[2]
-    if "*" not in last or not prefix or not parent or "$" in parent:
+    if "*" not in last or not prefix:
         return None
+    if (variable := SHELL_VARIABLE.fullmatch(folder)) and (assigned := assignment_of(ev.user_files, variable["name"])):
+        folder = assigned[2].split("=", 1)[1].split("#", 1)[0].strip().strip("\"'").rstrip("/")
+    parent = folder.rpartition("/")[2]
+    anchor = re.escape(parent) if parent and "$" not in parent else r"[\w.-]+"
     found = ev.first_in_log_heads(re.compile(
-        rf"(?<![\w.-]){re.escape(parent)}/(?P<picked>{re.escape(prefix)}[^\s/'\"]+)"))
+        rf"(?<![\w.-]){anchor}/(?P<picked>{re.escape(prefix)}[^\s/'\"]+)"))
     return None if found is None else (found[0], found[1]["picked"])
 
 
