@@ -1917,5 +1917,5 @@ def test_a_merge_job_chained_on_one_task_of_the_shard_array_merges_too_early(tmp
         return
     top = report.causes[0]
     assert (top.category, top.id) == ("config", "dependency_on_one_array_task"), [f.title for f in report.causes]
-    assert top.title.startswith("submit.sh:4 chains the next job on task 0 of the array only (`afterok:${ARRAY}_0`)")
+    assert top.title.startswith("submit.sh:5 chains the next job on task 0 of the array only (`afterok:${ARRAY}_0`)")
     assert "`--dependency=afterok:${ARRAY}`" in top.fix
