@@ -1,7 +1,8 @@
 """A collection in a container started from a team template written for other nodes, run for real: `--runtime nvidia`
-(GPU nodes), `--platform linux/arm64` (ARM nodes), `--log-driver fluentd` (nodes with a log agent), `--entrypoint`
-a script the team's own images ship. This node's Docker refuses each, in its own words, and nothing is collected.
-The diagnosis names the option (infra), not the engine. Without the option, the same script collects."""
+(GPU nodes), `--platform linux/arm64` (ARM nodes), `--device /dev/nvidia0` (GPU nodes), `--log-driver fluentd` (nodes
+with a log agent), `--entrypoint` a script the team's own images ship. This node's Docker refuses each, in its own
+words, and nothing is collected. The diagnosis names the option (infra), not the engine. Without the option, the same
+script collects."""
 
 import sys
 from pathlib import Path
@@ -15,7 +16,8 @@ from gym_pipeline.launchers.settings import DEFAULT_IMAGE
 
 pytestmark = pytest.mark.integration
 PROJECT = Path(__file__).resolve().parents[1]
-OPTIONS = ["--runtime nvidia", "--platform linux/arm64", "--log-driver fluentd", "--entrypoint /usr/local/bin/team-init.sh"]
+OPTIONS = ["--runtime nvidia", "--platform linux/arm64", "--device /dev/nvidia0", "--log-driver fluentd",
+           "--entrypoint /usr/local/bin/team-init.sh"]
 
 
 def collect_in_container(run_dir: Path, option: str) -> str:

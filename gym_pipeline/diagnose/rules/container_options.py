@@ -1,7 +1,7 @@
 """Step 1: a `docker run` option from a team's container template that this node's Docker cannot honour.
 
 Templates are written for the nodes a team usually runs on: `--runtime nvidia` (GPU nodes), `--platform linux/arm64`
-(Grace Hopper nodes), `--log-driver fluentd` (nodes running a log agent), `--entrypoint /usr/local/bin/team-init.sh`
+(Grace Hopper nodes), `--device /dev/nvidia0` (GPU nodes), `--log-driver fluentd` (nodes running a log agent), `--entrypoint /usr/local/bin/team-init.sh`
 (an image that ships the script). On another node the engine refuses to start the container, in its own words
 (`Unknown runtime specified nvidia`, `does not match the specified platform`, `failed to initialize logging driver`,
 `exec: ... no such file or directory`), and the stage never runs. The engine is fine; the option is not for this node.
@@ -41,6 +41,10 @@ _REFUSALS = (
              "the `{value}` logging driver needs its agent, which does not run on this node ({reason})",
              "drop `--log-driver {value}` and its `--log-opt`s on nodes without the agent (Docker then keeps the "
              "container's log itself: `docker logs`), or start the {value} agent here first"),
+    _Refusal(re.compile(r'error gathering device information while adding custom device "(?P<device>[^"]+)"'),
+             "--device", "this node has no {device} (a GPU node's device, passed by the template)",
+             "drop `--device {value}` (and the other GPU devices) on nodes without them, or run the stage on a node "
+             "that has the device"),
     _Refusal(re.compile(r'exec: "(?P<program>[^"]+)": stat [^\n]*no such file or directory'), "--entrypoint",
              "the image has no {program}, the entrypoint the template names (a script the team's own images ship)",
              "drop `--entrypoint {value}` for this image (its own entrypoint runs the command), or use the team "
