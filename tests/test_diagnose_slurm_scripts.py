@@ -1919,3 +1919,29 @@ def test_a_merge_job_chained_on_one_task_of_the_shard_array_merges_too_early(tmp
     assert (top.category, top.id) == ("config", "dependency_on_one_array_task"), [f.title for f in report.causes]
     assert top.title.startswith("submit.sh:5 chains the next job on task 0 of the array only (`afterok:${ARRAY}_0`)")
     assert "`--dependency=afterok:${ARRAY}`" in top.fix
+
+
+@pytest.mark.parametrize("in_container", [True, False])
+def test_a_step_run_in_a_pyxis_container_on_a_cluster_without_pyxis(tmp_path: Path, in_container: bool) -> None:
+    """eval.sbatch, written for a cluster with pyxis, runs its collect step with `srun --container-image=...`: this
+    cluster's srun has no such option, and the step never runs (infra: the plugin, not the job). Without the
+    container options, the same step collects."""
+    run, checkpoint = _string_match_run(tmp_path, 1)
+    container = "--container-image=/shared/images/gym-eval.sqsh --container-mounts=/work " if in_container else ""
+    with _policy_served(run, checkpoint, "--latency-ms", "20") as port:
+        (run / "eval.sbatch").write_text(
+            f"#!/bin/bash\n#SBATCH --output={run}/logs/eval_%j.log\n#SBATCH --time=5\ncd {run}\n"
+            f"srun --ntasks=1 {container}" + _collect_line(port, 4))
+        with (run / "logs" / "submit.log").open("w") as log:
+            subprocess.run(["sbatch", "--wait", "eval.sbatch"], cwd=run, stdout=log, stderr=subprocess.STDOUT,
+                           timeout=300)
+    assert (run / "rollouts.jsonl").exists() is not in_container
+
+    report = diagnose(run)
+
+    if not in_container:
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("infra", "container_option_without_pyxis"), [f.title for f in report.causes]
+    assert top.title.startswith("srun does not know `--container-image`") and top.evidence[-1].where == "eval.sbatch:5"

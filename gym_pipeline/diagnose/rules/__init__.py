@@ -214,7 +214,10 @@ from gym_pipeline.diagnose.rules.make_targets import (
 )
 from gym_pipeline.diagnose.rules.model_choice import rule_collection_took_the_first_listed_model
 from gym_pipeline.diagnose.rules.model_replies import rule_model_replies_unusable
-from gym_pipeline.diagnose.rules.mpi_plugins import rule_mpi_plugin_the_cluster_cannot_load
+from gym_pipeline.diagnose.rules.mpi_plugins import (
+    rule_container_option_without_pyxis,
+    rule_mpi_plugin_the_cluster_cannot_load,
+)
 from gym_pipeline.diagnose.rules.newline_slices import rule_last_line_cut_by_a_newline_slice
 from gym_pipeline.diagnose.rules.node_local_copies import rule_stage_copy_not_replaced_by_sbcast
 from gym_pipeline.diagnose.rules.octal_steps import rule_step_padded_as_octal
@@ -527,6 +530,7 @@ RULES: tuple[Rule, ...] = (
     Rule(1, "time_given_as_minutes_and_seconds", rule_time_given_as_minutes_and_seconds),
     Rule(1, "export_value_split_at_its_comma", rule_export_value_split_at_its_comma),
     Rule(1, "mpi_plugin_the_cluster_cannot_load", rule_mpi_plugin_the_cluster_cannot_load),
+    Rule(1, "container_option_without_pyxis", rule_container_option_without_pyxis),
     Rule(1, "request_beyond_every_node", rule_request_beyond_every_node),
     Rule(1, "partition_closed_to_the_submitter", rule_partition_closed_to_the_submitter),
     Rule(1, "name_the_cluster_does_not_define", rule_name_the_cluster_does_not_define),

@@ -5,6 +5,9 @@
 another cluster (`export SLURM_MPI_TYPE=pmix`) asks every step for a plugin this one lacks, and each step fails before
 it runs, while the batch job itself may end 0. Named from Slurm's words and, where the run's own files set it, the
 variable's line.
+
+The same holds for the options of a SPANK plugin: `srun --container-image=...` exists only where the pyxis plugin is
+installed; elsewhere srun answers `unrecognized option '--container-image=...'`, and the step never runs.
 """
 
 from __future__ import annotations
@@ -45,4 +48,32 @@ def rule_mpi_plugin_the_cluster_cannot_load(ev: Evidence) -> list[Finding]:
              "Unset SLURM_MPI_TYPE where the job's environment sets it")
             + ", or start the steps with a plugin the cluster has (`srun --mpi=list` shows them; `--mpi=none` for "
             "steps that are not MPI programs, as an eval's are); then submit the job again.",
+    )]
+
+
+# pyxis's options (enroot containers in job steps): srun knows them only where the plugin is installed
+_PYXIS_OPTION_REFUSED = re.compile(r"\b(?:srun|salloc|sbatch): unrecognized option '(?P<option>--(?:no-)?container-"
+                                   r"[\w-]+)(?:=[^']*)?'")
+
+
+def rule_container_option_without_pyxis(ev: Evidence) -> list[Finding]:
+    refused = ev.first_in_log_heads(_PYXIS_OPTION_REFUSED)
+    if refused is None:
+        return []
+    said, match = refused
+    option = match["option"]
+    given = next(lines_matching(ev.user_files, re.compile(rf"\bsrun\b[^\n]*{re.escape(option)}\b|^\s*#SBATCH\s+"
+                                                          rf"{re.escape(option)}\b")), None)
+    return [Finding(
+        category=INFRA,
+        title=f"srun does not know `{option}`: this cluster's Slurm has no pyxis plugin, so the container step never "
+              "ran",
+        evidence=[said, *([EvidenceLine(file=given[0].name, line=given[1], text=given[2].strip())] if given else [])],
+        cause=f"`{option}` is an option of pyxis, the SPANK plugin that runs job steps in enroot containers; srun "
+              "has it only where the cluster's plugstack.conf loads pyxis. This cluster's does not, so srun refused "
+              "the option and the step (and all that needed its output) never ran.",
+        fix="Run the step where pyxis is installed (`srun --help | grep container-image` shows it), or without the "
+            f"container here: drop `{option}` (and the other --container-* options) and run the step in the job's "
+            "own environment (the project's venv), or in a container the node's runtime starts (`docker run`, "
+            "`apptainer exec`); then submit again.",
     )]
