@@ -192,6 +192,7 @@ def _stderr_of(command: list[str], cwd: Path) -> str:
 def test_errors_the_system_really_prints_are_placed_by_what_they_are(tmp_path):
     """The messages come from running the failing thing here, not from memory."""
     import gzip
+    import os
     import sys
 
     data = tmp_path / "tasks.jsonl.gz"
@@ -202,7 +203,10 @@ def test_errors_the_system_really_prints_are_placed_by_what_they_are(tmp_path):
     gym.write_text("#!/opt/venv/bin/python3\nprint('gym')\n")
     gym.chmod(0o755)
     (tmp_path / "run_eval.sh").write_text(f"#!/bin/bash\n{gym} eval run\n")
+    # a driver sizing its pool from the node, which gives 0 workers on a node of fewer than 64 CPUs
+    pool = "import os; from concurrent.futures import ThreadPoolExecutor; ThreadPoolExecutor(os.cpu_count() // 64)"
     errors = {
+        "worker pool sized to 0": _stderr_of([sys.executable, "-c", pool], tmp_path),
         "interrupted": _stderr_of(["gzip", "-t", str(data)], tmp_path),
         "ELOOP": _stderr_of([sys.executable, "-c", "open('current/tasks.jsonl')"], tmp_path),
         # an argument of 3 MB, as a glob over very many files gives
@@ -210,6 +214,8 @@ def test_errors_the_system_really_prints_are_placed_by_what_they_are(tmp_path):
         "interpreter": _stderr_of(["bash", "run_eval.sh"], tmp_path),
     }
     for basis, text in errors.items():
-        assert text, basis
+        assert text or (basis == "worker pool sized to 0" and (os.cpu_count() or 0) >= 64), basis
+        if not text:
+            continue
         placement = place(incident(text, "build.log"), {})
         assert basis in placement.basis and not placement.guess, (basis, text)

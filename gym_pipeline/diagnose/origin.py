@@ -287,6 +287,14 @@ _WHAT = _kinds(
      "the process could not start a thread or process: a limit on processes (`ulimit -u`, a container's pids "
      "limit) or memory", "Raise the process limit where it runs (`ulimit -u` shows it; a container's `--pids-limit`, "
      "a job's limits) or lower `--concurrency` and the workers per server; then run again."),
+    # a worker pool sized from the node to nothing: `ThreadPoolExecutor(max_workers=os.cpu_count() // 4)` on 2 cores
+    (r"max_workers must be greater than 0|Number of processes must be at least 1|n_jobs == 0 has no meaning"
+     r"|(?:workers|processes|threads|concurrency)\w* must be (?:at least 1|positive|greater than 0)", THROUGHPUT_RESOURCES,
+     "a worker pool sized to 0: its size is worked out from the node (`os.cpu_count() // 4` is 0 on a 2-core node) or "
+     "from a setting that came out empty",
+     "Give the pool at least one worker where its size is worked out (`max(1, os.cpu_count() // 4)`), or size it "
+     "from the CPUs the job was given (`len(os.sched_getaffinity(0))`, `$SLURM_CPUS_PER_TASK`) and check the value "
+     "it gets on this node; then run again."),
     # TLS: a certificate the client does not trust, or TLS spoken to a server that speaks plain HTTP
     (r"CERTIFICATE_VERIFY_FAILED|certificate verify failed|SSLCertVerificationError", CONFIG,
      "TLS: the server's certificate is not trusted by the client",
