@@ -206,3 +206,43 @@ def test_a_message_printed_into_the_data_its_script_writes_on_stdout(tmp_path, t
     assert findings[0].fix.startswith(f"prepare_data.sh:2 makes tasks.jsonl the output of a job or command (`"
                                       f"{sys.executable} prep.py > tasks.jsonl`), so everything it prints lands in "
                                       "the data: prep.py:2 (`print(\"prep: writing the weekly rows\")`) printed line 1")
+
+
+PREP_READING_FIRST = '''import csv, json
+with open("labels.csv", newline="", encoding="utf-8") as source:
+    rows = [{"responses_create_params": {"input": record["question"]}, "expected_answer": record["answer"]}
+            for record in csv.DictReader(source)]
+with open("tasks.jsonl", "w") as out:
+    out.writelines(json.dumps(row) + "\\n" for row in rows)
+'''
+
+
+@pytest.mark.parametrize("hint_line", [True, False])
+def test_a_csv_export_starting_with_excels_separator_hint_stops_the_data_script(tmp_path, hint_line):
+    """The review tool's new export starts with `sep=,` (a line for Excel); prep_data.py's DictReader takes it as the
+    header, stops on KeyError: 'question' before writing tasks.jsonl, and the run script goes on to materialize a file
+    that is not there. The finding names the script's error and the hint line (data). Without it, the rows are
+    written."""
+    run = tmp_path / "run"
+    (run / "logs").mkdir(parents=True)
+    (run / "labels.csv").write_text(("sep=,\n" if hint_line else "") + "question,answer\nWhat is 2+2?,4\n")
+    (run / "prep_data.py").write_text(PREP_READING_FIRST)
+    (run / "run_eval.sh").write_text(
+        f"#!/bin/bash\n{sys.executable} prep_data.py\n{sys.executable} -m gym_pipeline.cli materialize --input "
+        "tasks.jsonl --num-repeats 1 --agent string_match_simple_agent --output rollouts_materialized_inputs.jsonl\n")
+    with (run / "logs" / "run_eval.log").open("w") as log:
+        subprocess.run(["bash", "run_eval.sh"], cwd=run, stdout=log, stderr=subprocess.STDOUT, timeout=120)
+
+    report = diagnose(run)
+
+    if not hint_line:
+        assert (run / "rollouts_materialized_inputs.jsonl").is_file()
+        assert all(f.id != "data_file_its_writer_never_wrote" for f in report.findings)
+        return
+    assert not (run / "tasks.jsonl").exists()
+    top = report.causes[0]
+    assert (top.category, top.id) == ("data_schema", "data_file_its_writer_never_wrote"), [
+        f.title for f in report.causes]
+    assert top.title == ("The data file tasks.jsonl was never written: prep_data.py, which writes it, stopped on an "
+                         "error first (KeyError: 'question')")
+    assert "labels.csv starts with `sep=,`" in top.cause and top.fix.startswith("In prep_data.py, skip the `sep=` line")

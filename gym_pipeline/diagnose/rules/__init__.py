@@ -91,6 +91,7 @@ from gym_pipeline.diagnose.rules.container_loopback import rule_client_container
 from gym_pipeline.diagnose.rules.container_options import rule_container_option_this_node_cannot_honour
 from gym_pipeline.diagnose.rules.container_references import rule_container_borrowing_from_one_not_running
 from gym_pipeline.diagnose.rules.data import (
+    rule_data_file_its_writer_never_wrote,
     rule_empty_inputs,
     rule_limited_inputs,
     rule_malformed_jsonl,
@@ -652,6 +653,7 @@ RULES: tuple[Rule, ...] = (
     Rule(5, "resume_across_models", rule_resume_across_models),
     Rule(5, "limited_inputs", rule_limited_inputs),
     Rule(5, "empty_inputs", rule_empty_inputs),
+    Rule(5, "data_file_its_writer_never_wrote", rule_data_file_its_writer_never_wrote),
     Rule(5, "bad_data_line", rule_bad_data_line),
     Rule(5, "malformed_jsonl", rule_malformed_jsonl),
     Rule(5, "rollouts_without_inputs", rule_rollouts_without_inputs),

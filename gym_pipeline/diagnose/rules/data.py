@@ -9,7 +9,7 @@ from pathlib import Path
 from gym_pipeline.core.formats import ROLLOUTS_FILE
 from gym_pipeline.core.manifest import MANIFEST_FILE
 from gym_pipeline.diagnose.artifacts import locate_named_file
-from gym_pipeline.diagnose.data_writers import FailedWriter, failed_writer
+from gym_pipeline.diagnose.data_writers import BOM, SEPARATOR_HINT, FailedWriter, failed_writer
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine, excerpt
 from gym_pipeline.diagnose.findings import (
@@ -278,11 +278,27 @@ def rule_empty_inputs(ev: Evidence) -> list[Finding]:
     )]
 
 
+def _header_hid_the_column(writer: FailedWriter) -> tuple[str, str]:
+    """(why the script's lookup failed, how to read the CSV instead) when the CSV's header line hid the column."""
+    script, table, column = writer.script.name, writer.csv, writer.column
+    if writer.header_fault == BOM:
+        return (f" {table} starts with a UTF-8 byte-order mark (BOM, what a spreadsheet's \"CSV UTF-8\" export writes), "
+                f"which the `utf-8` codec keeps: the first column of its header is named `\\ufeff{column}`, so the "
+                "lookup by its name failed.",
+                f"Open {table} with `encoding=\"utf-8-sig\"` in {script} (it drops the BOM), or save the sheet as CSV "
+                "without one; ")
+    if writer.header_fault == SEPARATOR_HINT:
+        return (f" {table} starts with `sep=,`, the line a spreadsheet's export writes to tell Excel the separator: "
+                f"`csv.DictReader` took it as the header, so the real header (with the column `{column}`) became a "
+                f"row and no column is named `{column}`.",
+                f"In {script}, skip the `sep=` line before reading the header (`if first.startswith('sep='): ...`, "
+                f"or `next(f)` when it is there), or export {table} without it; ")
+    return "", f"Fix the error in {script} ({writer.incident.text}); "
+
+
 def _writer_failed(ev: Evidence, source: Path, writer: FailedWriter, evidence: list[EvidenceLine]) -> Finding:
-    script, incident, bom_csv = writer.script.name, writer.incident, writer.bom_csv
-    bom = (f" {bom_csv} starts with a UTF-8 byte-order mark (BOM, what a spreadsheet's \"CSV UTF-8\" export writes), "
-           f"which the `utf-8` codec keeps: the first column of its header is named `\\ufeff{writer.column}`, "
-           "so the lookup by its name failed." if bom_csv else "")
+    script, incident = writer.script.name, writer.incident
+    why, how = _header_hid_the_column(writer)
     return Finding(
         category=DATA_SCHEMA,
         title=f"The source data {ev.rel(source)} is empty: {script}, which writes it, stopped on an error "
@@ -290,11 +306,36 @@ def _writer_failed(ev: Evidence, source: Path, writer: FailedWriter, evidence: l
         evidence=[incident.evidence(), EvidenceLine(file=ev.rel(source), text=f"{source.stat().st_size} bytes, no row"),
                   *evidence],
         cause=f"{script} opened {ev.rel(source)} for writing and then raised ({incident.file}:{incident.line}: "
-              f"{incident.text}) before writing a row, so the run read an empty file and had nothing to collect.{bom}",
-        fix=(f"Open {bom_csv} with `encoding=\"utf-8-sig\"` in {script} (it drops the BOM), or save the sheet as CSV "
-             "without one; " if bom_csv else f"Fix the error in {script} ({incident.text}); ")
-            + f"run {script} again and check {ev.rel(source)} has rows (`wc -l`), then materialize again and run.",
+              f"{incident.text}) before writing a row, so the run read an empty file and had nothing to collect.{why}",
+        fix=how + f"run {script} again and check {ev.rel(source)} has rows (`wc -l`), then materialize again and run.",
     )
+
+
+# the data path a stage or Gym could not find: ours (`error: tasks.jsonl: file not found`) or Gym's `--input` check
+_DATA_NOT_FOUND = re.compile(r"Input file not found: '(?P<gyms>[^']+)'|error: (?P<ours>[^\s:]+\.jsonl): (?:input )?file not found")
+
+
+def rule_data_file_its_writer_never_wrote(ev: Evidence) -> list[Finding]:
+    """The data file a stage could not find, which the user's own script was to write and stopped before writing."""
+    found = ev.first_in_log_heads(_DATA_NOT_FOUND)
+    if found is None or ev.run_dir is None:
+        return []
+    said, match = found
+    data = ev.run_dir / (match["gyms"] or match["ours"])
+    if data.exists() or (writer := failed_writer(ev, data)) is None:
+        return []
+    script, incident = writer.script.name, writer.incident
+    why, how = _header_hid_the_column(writer)
+    return [Finding(
+        category=DATA_SCHEMA,
+        title=f"The data file {data.name} was never written: {script}, which writes it, stopped on an error first "
+              f"({incident.text})",
+        evidence=[incident.evidence(), said],
+        cause=f"{script} raised ({incident.file}:{incident.line}: {incident.text}) before it wrote {data.name}, and "
+              f"the script went on to the stage that reads it, which found no file: nothing was collected.{why}",
+        fix=how + f"run {script} again and check {data.name} has rows (`wc -l`); stop the run script at the first "
+                  "failing step (`set -e`), then materialize again and run.",
+    )]
 
 
 _EMPTY_PROBE_BYTES = 4096  # an empty data file (only whitespace) is told from its first few kilobytes
