@@ -88,8 +88,10 @@ from gym_pipeline.diagnose.rules.completion_waits import rule_completion_line_of
 from gym_pipeline.diagnose.rules.compressed_replies import rule_compressed_replies
 from gym_pipeline.diagnose.rules.connection_pool import rule_connection_pool_below_the_concurrency
 from gym_pipeline.diagnose.rules.container_loopback import rule_client_container_on_its_own_loopback
-from gym_pipeline.diagnose.rules.container_options import rule_container_option_this_node_cannot_honour
-from gym_pipeline.diagnose.rules.container_references import rule_container_borrowing_from_one_not_running
+from gym_pipeline.diagnose.rules.container_options import (
+    rule_container_borrowing_from_one_not_running,
+    rule_container_option_this_node_cannot_honour,
+)
 from gym_pipeline.diagnose.rules.data import (
     rule_data_file_its_writer_never_wrote,
     rule_empty_inputs,

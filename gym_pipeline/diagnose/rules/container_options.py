@@ -1,10 +1,15 @@
 """Step 1: a `docker run` option from a team's container template that this node's Docker cannot honour.
 
 Templates are written for the nodes a team usually runs on: `--runtime nvidia` (GPU nodes), `--platform linux/arm64`
-(Grace Hopper nodes), `--device /dev/nvidia0` (GPU nodes), `--log-driver fluentd` (nodes running a log agent), `--entrypoint /usr/local/bin/team-init.sh`
-(an image that ships the script). On another node the engine refuses to start the container, in its own words
-(`Unknown runtime specified nvidia`, `does not match the specified platform`, `failed to initialize logging driver`,
-`exec: ... no such file or directory`), and the stage never runs. The engine is fine; the option is not for this node.
+(Grace Hopper nodes), `--device /dev/nvidia0` (GPU nodes), `--log-driver fluentd` (nodes running a log agent),
+`--entrypoint /usr/local/bin/team-init.sh` (an image that ships the script). On another node the engine refuses to
+start the container, in its own words (`Unknown runtime specified nvidia`, `does not match the specified platform`,
+`failed to initialize logging driver`, `exec: ... no such file or directory`), and the stage never runs. The engine
+is fine; the option is not for this node.
+
+A template that joins a sidecar the nodes it was written for always run (`--network container:egress-proxy`,
+`--volumes-from eval-cache`, `--ipc container:...`, `--pid container:...`) is refused the same way on a node without
+it: `No such container: egress-proxy`.
 """
 
 from __future__ import annotations
@@ -52,29 +57,68 @@ _REFUSALS = (
 )
 
 
+def _container_started_with(ev: Evidence, option: str, value: str) -> tuple[str, int, str, str] | None:
+    """(script, line, the command, the value given) of the first container-making command of the user's scripts
+    that gives `option` a value matching `value`."""
+    given = container_run_option(option, value)
+    for file in shell_files(ev):
+        for number, command in joined_commands(file):
+            if not command.lstrip().startswith("#") and (match := given.search(command)) is not None:
+                return file.name, number, command.strip(), match["value"]
+    return None
+
+
 def rule_container_option_this_node_cannot_honour(ev: Evidence) -> list[Finding]:
     for refusal in _REFUSALS:
         refused = ev.first_in_log_heads(refusal.said)
-        if refused is None:
+        if refused is None or (started := _container_started_with(ev, refusal.option, r"[^\s\"']+")) is None:
             continue
-        said, match = refused
-        given = container_run_option(refusal.option, r"[^\s\"']+")
-        for file in shell_files(ev):
-            for number, command in joined_commands(file):
-                if command.lstrip().startswith("#") or (option := given.search(command)) is None:
-                    continue
-                value = option["value"]
-                words = {**match.groupdict(), "value": value}
-                flag = f"{refusal.option} {value}"
-                return [Finding(
-                    category=INFRA,
-                    title=f"{file.name}:{number} starts its container with `{flag}`, which this node's Docker cannot "
-                          "honour: the engine refused to start it",
-                    evidence=[said, EvidenceLine(file=file.name, line=number, text=command.strip()[:300])],
-                    cause=f"The container template asks for `{flag}`, and {refusal.lacks.format(**words)}: the engine "
-                          "refused the container and the stage never ran. The Docker engine itself works; the option "
-                          "was written for other nodes.",
-                    fix=f"In {file.name} (the template), {refusal.instead.format(**words)}; then run the stage "
-                        "again.",
-                )]
+        (said, match), (script, number, command, value) = refused, started
+        words = {**match.groupdict(), "value": value}
+        flag = f"{refusal.option} {value}"
+        return [Finding(
+            category=INFRA,
+            title=f"{script}:{number} starts its container with `{flag}`, which this node's Docker cannot honour: "
+                  "the engine refused to start it",
+            evidence=[said, EvidenceLine(file=script, line=number, text=command[:300])],
+            cause=f"The container template asks for `{flag}`, and {refusal.lacks.format(**words)}: the engine refused "
+                  "the container and the stage never ran. The Docker engine itself works; the option was written for "
+                  "other nodes.",
+            fix=f"In {script} (the template), {refusal.instead.format(**words)}; then run the stage again.",
+        )]
+    return []
+
+
+_NO_SUCH_CONTAINER = re.compile(r"Error response from daemon: No such container: (?P<name>[\w.-]+)")
+# per option: what the new container takes from the one it names, and how the option names it
+_BORROWS = {"--network": ("its network namespace", "container:"), "--net": ("its network namespace", "container:"),
+            "--volumes-from": ("its volumes", ""), "--ipc": ("its IPC namespace", "container:"),
+            "--pid": ("its process namespace", "container:")}
+
+
+def rule_container_borrowing_from_one_not_running(ev: Evidence) -> list[Finding]:
+    refused = ev.first_in_log_heads(_NO_SUCH_CONTAINER)
+    if refused is None:
+        return []
+    said, match = refused
+    name = match["name"]
+    for option, (what, prefix) in _BORROWS.items():
+        if (started := _container_started_with(ev, option, rf"{prefix}{re.escape(name)}\b")) is None:
+            continue
+        script, number, command, value = started
+        flag = f"{option} {value}"
+        return [Finding(
+            category=INFRA,
+            title=f"{script}:{number} starts its container with `{flag}`, and no container {name} runs on this node: "
+                  "Docker refused to start it",
+            evidence=[said, EvidenceLine(file=script, line=number, text=command[:300])],
+            cause=f"`{flag}` makes the new container take {what} from the container {name} (a sidecar the nodes the "
+                  f"template was written for run), so Docker can only start it beside a running {name}. None runs "
+                  f"here, so the engine answered `No such container: {name}` and the stage never started. The Docker "
+                  "engine itself is fine.",
+            fix=f"Start {name} on this node first (as the template's nodes do: `docker ps -a --filter name={name}` "
+                f"shows whether it exists), or drop `{flag}` from {script} (the template) where the sidecar is not "
+                "needed" + (" (`--network host` reaches a model server on the node's loopback)" if "net" in option
+                            else "") + "; then run the stage again.",
+        )]
     return []
