@@ -7,6 +7,8 @@
   `git pull` brings the fix, and the run is healthy.
 - `git pull` in a checkout whose data is a submodule the labelling team moved to its label fix: the pull moves the
   pointer and leaves the files, so the run reads the old labels. With `git submodule update` after it, healthy.
+- `git pull` refused over an uncommitted hand edit to the data file: the script goes on with the old labels. Without
+  the edit, the pull brings the fix.
 """
 
 import json
@@ -140,3 +142,38 @@ def test_a_checkout_updated_with_git_fetch_alone_keeps_the_old_labels(tmp_path: 
     assert top.title.endswith("and the run read the old tasks.jsonl")
     assert [line.where for line in top.evidence] == ["run_eval.sh:2", "logs/run_eval_0.log:2"]
     assert "`git pull` instead of `git fetch`" in top.fix
+
+
+@pytest.mark.parametrize("hand_edited", [True, False])
+def test_a_pull_git_refuses_over_an_uncommitted_edit_leaves_the_old_labels(tmp_path: Path, hand_edited: bool) -> None:
+    """The CI machine's clone holds an uncommitted hand edit to the data file (one label patched); the labelling team
+    commits the whole fix upstream, and the run script's `git pull` is refused over the edit ("Your local changes
+    ... would be overwritten"). The script goes on and scores the old labels (cache/resume: the refusal and the pull
+    line). Without the edit, the pull brings the fix and the run is healthy."""
+    checkout = _checkout_with_a_label_fix(tmp_path)
+    rows = get_environment("string_match").dataset_path.read_text().splitlines()[:10]
+    subprocess.run(["git", "checkout", "-q", "--", "."], cwd=checkout, check=True)
+    if hand_edited:  # one label patched by hand on the machine, never committed
+        data = checkout / "data" / "tasks.jsonl"
+        data.write_text(data.read_text().replace('"unreviewed"', json.dumps(json.loads(rows[0])["expected_answer"]), 1))
+    shared = tmp_path / "shared" / "evals"
+    (shared / "data" / "tasks.jsonl").write_text("\n".join(rows) + "\n")  # the labelling team's fix
+    subprocess.run(["git", "commit", "-qam", "fix labels"], cwd=shared, check=True)
+    script = (f"(cd {checkout} && git pull --ff-only origin main)\n"
+              f"{CLI} materialize --input {checkout}/data/tasks.jsonl --num-repeats 2 --agent string_match_simple_agent "
+              "--output rollouts_materialized_inputs.jsonl\n"
+              f"{CLI} collect --inputs rollouts_materialized_inputs.jsonl --output rollouts.jsonl --model-url URL "
+              "--env string_match --concurrency 4\n")
+    run = run_scripts(tmp_path, [script])
+
+    report = diagnose(run)
+
+    if not hand_edited:
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    assert "Aborting" in (run / "logs" / "run_eval_0.log").read_text()
+    top = report.causes[0]
+    assert (top.category, top.id) == ("cache_resume", "pull_refused_by_local_changes"), [f.title for f in report.causes]
+    assert top.title.startswith("run_eval.sh:2 updates the checkout with `git pull`, which git refused over an "
+                                "uncommitted change to data/tasks.jsonl")
+    assert "`git diff data/tasks.jsonl`" in top.fix

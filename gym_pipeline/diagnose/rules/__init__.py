@@ -147,6 +147,7 @@ from gym_pipeline.diagnose.rules.flaky import rule_flaky_verifier
 from gym_pipeline.diagnose.rules.git_checkouts import (
     rule_edits_left_in_the_stash,
     rule_fetch_never_merged,
+    rule_pull_refused_by_local_changes,
     rule_submodule_left_behind_by_a_pull,
 )
 from gym_pipeline.diagnose.rules.gym_run_configs import rule_resume_with_other_settings_than_its_inputs
@@ -512,6 +513,7 @@ RULES: tuple[Rule, ...] = (
     Rule(1, "edits_left_in_the_stash", rule_edits_left_in_the_stash),
     Rule(1, "submodule_left_behind_by_a_pull", rule_submodule_left_behind_by_a_pull),
     Rule(1, "fetch_never_merged", rule_fetch_never_merged),
+    Rule(1, "pull_refused_by_local_changes", rule_pull_refused_by_local_changes),
     Rule(1, "step_ended_with_its_batch_script", rule_step_ended_with_its_batch_script),
     Rule(1, "variable_not_exported_to_the_job", rule_variable_not_exported_to_the_job),
     Rule(1, "slurm_variable_the_job_never_gets", rule_slurm_variable_the_job_never_gets),

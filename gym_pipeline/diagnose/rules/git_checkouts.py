@@ -8,8 +8,11 @@
 - `git pull` in a repository whose data is a submodule: the pull moves the submodule's pointer (`data | 2 +-`,
   `git status` then says ` M data`), but only `git submodule update` checks the new commit out, so the run reads
   the data as it was.
+- `git pull` refused by an uncommitted edit to a file the pull changes ("Your local changes to the following files
+  would be overwritten by merge ... Aborting"): a script that goes on anyway (no `set -e`, the pull in a subshell)
+  reads the files as they were, the hand edit included, not the new commits.
 
-Every command exits 0; the results are those of the old files (cache/resume: a stale input).
+Every command exits 0 (but a refused pull); the results are those of the old files (cache/resume: a stale input).
 """
 
 from __future__ import annotations
@@ -159,5 +162,41 @@ def rule_fetch_never_merged(ev: Evidence) -> list[Finding]:
             fix=f"In {script.name}, bring the commits into the checkout: `git pull` instead of `git fetch` (or `git "
                 f"fetch && git merge --ff-only {fetched['remote']}`); run it in the checkout now, then materialize "
                 "again" + (f" from {name}" if name else "") + " and collect on a clean output path.",
+        )]
+    return []
+
+
+_PULL_REFUSED = re.compile(r"^error: Your local changes to the following files would be overwritten by (?:merge|checkout)"
+                           r":\n(?P<files>(?:\s+\S+\n)+)", re.M)
+
+
+def rule_pull_refused_by_local_changes(ev: Evidence) -> list[Finding]:
+    said = next(((log, text, match) for log, text in ev.log_heads if (match := _PULL_REFUSED.search(text))), None)
+    if said is None:
+        return []
+    log, text, refused = said
+    if re.search(r"^Fast-forward$|^\s*\d+ files? changed", text[refused.end():], re.M):
+        return []  # a later pull (after a stash or a reset) went through
+    files = refused["files"].split()
+    for script in ev.user_files:
+        pull = _first_command(script.text.splitlines(), _PULLS)
+        if pull is None:
+            continue
+        number, line = pull
+        return [Finding(
+            category=CACHE_RESUME,
+            title=f"{script.name}:{number} updates the checkout with `git pull`, which git refused over an uncommitted "
+                  f"change to {', '.join(files[:3])}: the script went on and the run read the files as they were",
+            evidence=[EvidenceLine(file=ev.rel(log), line=text.count("\n", 0, refused.start()) + 1,
+                                   text=refused[0].splitlines()[0].strip()),
+                      EvidenceLine(file=script.name, line=number, text=line)],
+            cause=f"The checkout holds an uncommitted edit to {', '.join(files[:3])} (a hand fix on that machine), and "
+                  "the pull would change the same file, so git aborted the merge and left the working tree as it "
+                  "was. The script did not stop on the failed pull, so the run read the old files (with the hand "
+                  "edit), not the new commits; every later command exited 0.",
+            fix=f"In the checkout, see the edit (`git diff {files[0]}`): commit it upstream or drop it (`git checkout -- "
+                f"{files[0]}`, or `git stash`), then pull again; and make {script.name} stop when the pull fails "
+                "(`set -e`, or `git pull --ff-only || exit 1`) so a stale checkout never reaches the eval; then "
+                "materialize again and collect on a clean output path.",
         )]
     return []
