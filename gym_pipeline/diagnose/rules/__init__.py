@@ -372,6 +372,7 @@ from gym_pipeline.diagnose.rules.test_literals import rule_test_expects_unreacha
 from gym_pipeline.diagnose.rules.test_only_submissions import rule_submission_only_tested
 from gym_pipeline.diagnose.rules.test_solution_reads import rule_test_reads_the_solution_folder
 from gym_pipeline.diagnose.rules.test_status import rule_test_passes_whatever_the_agent_did
+from gym_pipeline.diagnose.rules.time_budgets import rule_collection_cut_by_its_time_budget
 from gym_pipeline.diagnose.rules.toml_tables import rule_setting_under_another_toml_table
 from gym_pipeline.diagnose.rules.tool_path import rule_alias_called_in_a_script, rule_pipeline_command_not_on_path
 from gym_pipeline.diagnose.rules.traffic_shaping import rule_traffic_shaping_throttles_the_run
@@ -682,6 +683,7 @@ RULES: tuple[Rule, ...] = (
     Rule(6, "completion_line_of_an_earlier_run", rule_completion_line_of_an_earlier_run),
     Rule(6, "collection_backgrounded_before_its_profile", rule_collection_backgrounded_before_its_profile),
     Rule(6, "collection_piped_into_head", rule_collection_piped_into_head),
+    Rule(6, "collection_cut_by_its_time_budget", rule_collection_cut_by_its_time_budget),
     Rule(6, "missing_rollouts", rule_missing_rollouts),
     Rule(6, "every_rollout_masked", rule_every_rollout_masked),
     Rule(6, "partial_profile_log", rule_partial_profile_log),

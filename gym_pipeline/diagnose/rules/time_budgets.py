@@ -1,0 +1,87 @@
+"""Step 6: a collection run under a time budget (`timeout 40 ...`, a CI step's limit) that the budget cut short.
+
+`timeout` ends the command when its time is up and exits 124: the rollouts collected by then are kept, the rest are
+missing, and the step after it (a profile) refuses the partial run or profiles part of it. Nothing failed but time,
+so it is throughput: the collection needs longer than it was given. Run as many collect processes of a few rows
+each (batches of one row, left from debugging), most of that time goes to starting a process per batch, which the
+`collected ... in 0.1s` lines tell apart from the time the rows took.
+"""
+
+from __future__ import annotations
+
+import re
+
+from gym_pipeline.diagnose.evidence import Evidence
+from gym_pipeline.diagnose.evidence_line import EvidenceLine, line_of_match
+from gym_pipeline.diagnose.findings import Finding
+from gym_pipeline.diagnose.user_scripts import SCRIPT_SUFFIXES, lines_matching
+from gym_pipeline.diagnose.vocabulary import THROUGHPUT_RESOURCES
+
+# `timeout 40 bash -c 'for part in ...; do gym-pipeline collect ...'`, `timeout 5m gym-pipeline collect ...`
+_TIME_BUDGET = re.compile(r"\btimeout\s+(?:-\w+\s+\S+\s+|--[\w-]+(?:=\S+)?\s+)*(?P<budget>\d+(?:\.\d+)?[smh]?)\s")
+_COLLECTS = re.compile(r"\bgym[-_]pipeline(?:\.cli)?\s+collect\b|\bgym\s+eval\s+run\b|\bcollect\b")
+_TIMED_OUT = re.compile(r"\b(?:exit(?: code| status)?:?\s*|returned\s+)124\b|\bTerminated\b", re.I)
+# our collect's closing line: `1 collected, 0 already done, 0 failed of 1 in 0.1s -> out.jsonl`
+_COLLECT_DONE = re.compile(r"^(?P<collected>\d+) collected, \d+ already done, \d+ failed of (?P<of>\d+) in "
+                           r"(?P<seconds>\d+(?:\.\d+)?)s\b", re.M)
+SMALL_BATCH_ROWS = 4  # collect processes of at most this many rows each spend most of their time starting up
+MIN_PROCESSES = 5
+
+
+def _script_body(file_text: str, number: int) -> str:
+    """The budgeted command from line `number` on: the lines up to the end of a quoted `bash -c` body."""
+    lines = file_text.splitlines()[number - 1:]
+    body = lines[0]
+    if body.count("'") % 2 == 1:
+        for line in lines[1:]:
+            body += "\n" + line
+            if line.count("'") % 2 == 1:
+                break
+    return body
+
+
+def rule_collection_cut_by_its_time_budget(ev: Evidence) -> list[Finding]:
+    a = ev.artifacts
+    if not a.missing_keys:
+        return []
+    budgeted = next(((file, number, line, match) for file, number, line, match
+                     in lines_matching(ev.user_files, _TIME_BUDGET, SCRIPT_SUFFIXES)
+                     if _COLLECTS.search(_script_body(file.text, number))), None)
+    timed_out = ev.first_in_log_heads(_TIMED_OUT)
+    if budgeted is None or timed_out is None:
+        return []
+    file, number, line, match = budgeted
+    budget = match["budget"] + (" s" if match["budget"][-1].isdigit() else "")
+    runs = [(found, log, text) for log, text in ev.log_heads for found in _COLLECT_DONE.finditer(text)]
+    small = [run for run in runs if int(run[0]["of"]) <= SMALL_BATCH_ROWS]
+    per_process = len(small) >= MIN_PROCESSES and len(small) >= len(runs) / 2
+    missing = len(a.missing_keys)
+    evidence = [EvidenceLine(file=file.name, line=number, text=line.strip()), timed_out[0]]
+    if per_process:
+        found, log, text = small[0]
+        evidence.append(line_of_match(ev.rel(log), text, found))
+        rows_time = sum(float(run[0]["seconds"]) for run in small)
+        cause = (f"The step ran {len(small)} collect processes of at most "
+                 f"{SMALL_BATCH_ROWS} rows each before `timeout {match['budget']}` ended it; their rows took {rows_time:.1f} s "
+                 "in all (`collected ... in` lines), so nearly all the budget went to starting a process per batch "
+                 "(the interpreter, imports, a new connection), not to the model.")
+        fix = (f"Collect in one process (or a few large batches) so start-up is paid once: a bigger batch size in "
+               f"{file.name}, with `--concurrency` for the parallelism, then `--resume` after a crash instead of small "
+               f"batches; or give the step more than {budget}. Then collect the {missing} missing rollouts "
+               "(`--resume`) and profile.")
+    else:
+        cause = (f"`timeout {match['budget']}` in {file.name}:{number} ended the collection when its time was up (exit 124): "
+                 "the rollouts collected by then were kept and the rest were never asked for. Nothing failed but "
+                 "time: at this concurrency and latency the collection needs longer than the budget.")
+        fix = (f"Give the collection the time it needs (a longer `timeout` in {file.name}, or the CI step's limit), "
+               "or make it faster (a higher `--concurrency` the server can serve, fewer repeats); then collect the "
+               f"{missing} missing rollouts with `--resume` and profile.")
+    return [Finding(
+        category=THROUGHPUT_RESOURCES,
+        title=f"{file.name}:{number} gives the collection `timeout {match['budget']}`, which ended it before it finished: "
+              f"{missing} rollouts were never collected"
+              + (f" ({len(small)} collect processes of a few rows each, mostly start-up)" if per_process else ""),
+        evidence=evidence,
+        cause=cause,
+        fix=fix,
+    )]

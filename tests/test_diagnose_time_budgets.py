@@ -1,0 +1,40 @@
+"""A collection run under a time budget (`timeout 20`, as a CI step gives it) in batches, run for real: batches of one
+row start a collect process per rollout, start-up eats the budget, `timeout` ends the step (exit 124) and the profile
+finds rollouts missing. The diagnosis names the budget and the batches (throughput), not the partial output. In one
+batch, the same collection finishes inside the budget."""
+
+import pytest
+from script_support import CLI, run_scripts
+
+SCRIPT = f"""BATCH_SIZE=ROWS_PER_BATCH
+{CLI} materialize --input data.jsonl --num-repeats 3 --agent string_match_simple_agent --output rollouts_materialized_inputs.jsonl
+rm -rf batches && mkdir -p batches/in batches/out
+split -l "$BATCH_SIZE" -d -a 3 rollouts_materialized_inputs.jsonl batches/in/part_
+# CI gives the collect step 20 s
+timeout 20 bash -c 'for part in batches/in/part_*; do
+  {CLI} collect --inputs "$part" --output "batches/out/$(basename "$part").jsonl" --model-url URL --env string_match --concurrency 4 || exit $?
+done'
+echo "collect step exit: $?"
+cat batches/out/*.jsonl > rollouts.jsonl
+{CLI} profile --inputs rollouts_materialized_inputs.jsonl --rollouts rollouts.jsonl
+"""
+
+
+@pytest.mark.parametrize("batch_size", [1, 30])
+def test_a_collection_in_batches_of_one_row_cut_by_its_time_budget(tmp_path, batch_size):
+    from gym_pipeline.diagnose import diagnose
+
+    run = run_scripts(tmp_path, [SCRIPT.replace("ROWS_PER_BATCH", str(batch_size))])
+    log = (run / "logs" / "run_eval_0.log").read_text()
+    assert ("collect step exit: 124" in log) is (batch_size == 1), log[-1500:]
+
+    report = diagnose(run)
+
+    if batch_size > 1:
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("throughput_resources", "collection_cut_by_its_time_budget"), [
+        f.title for f in report.causes]
+    assert top.title.startswith("run_eval.sh:7 gives the collection `timeout 20`, which ended it before it finished")
+    assert "collect processes of a few rows each, mostly start-up" in top.title and "Collect in one process" in top.fix
