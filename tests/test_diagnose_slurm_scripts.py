@@ -1945,3 +1945,28 @@ def test_a_step_run_in_a_pyxis_container_on_a_cluster_without_pyxis(tmp_path: Pa
     top = report.causes[0]
     assert (top.category, top.id) == ("infra", "container_option_without_pyxis"), [f.title for f in report.causes]
     assert top.title.startswith("srun does not know `--container-image`") and top.evidence[-1].where == "eval.sbatch:5"
+
+
+@pytest.mark.parametrize("array_given", [False, True])
+def test_a_shard_script_submitted_through_sbatch_wrap_loses_its_array_directive(tmp_path: Path,
+                                                                                array_given: bool) -> None:
+    """CI glue submits shards.sbatch as `sbatch --wrap "bash shards.sbatch"`: its `#SBATCH --array=0-2` is a comment
+    to bash, so one plain job materializes the shard an unset SLURM_ARRAY_TASK_ID falls back to (config: the wrap
+    line and the directive). Given `--array=0-2` beside the wrap, every shard is done."""
+    run = _array_over_split_shards(
+        tmp_path, "0-2", index="SLURM_ARRAY_TASK_ID:-0",
+        submit=f"sbatch --wait {'--array=0-2 ' if array_given else ''}--output={tmp_path}/run/logs/shard_%a.log "
+               "--wrap \"bash shards.sbatch\"", directive=True)
+    shards_done = sorted(path.name for path in (run / "results").iterdir())
+    assert shards_done == (["shard_0", "shard_1", "shard_2"] if array_given else ["shard_0"]), shards_done
+
+    report = diagnose(run)
+
+    if array_given:
+        assert all(f.id != "array_directive_of_a_wrapped_script" for f in report.findings), [
+            f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("config", "array_directive_of_a_wrapped_script"), [f.title for f in report.causes]
+    assert top.title.startswith("submit.sh:4 submits shards.sbatch with `sbatch --wrap`, so its `#SBATCH --array=0-2` "
+                                "is never read")

@@ -187,6 +187,7 @@ from gym_pipeline.diagnose.rules.job import (
     rule_tool_env_hangs,
 )
 from gym_pipeline.diagnose.rules.job_arrays import (
+    rule_array_directive_of_a_wrapped_script,
     rule_array_ids_not_the_files_numbers,
     rule_array_range_overridden_on_the_command_line,
     rule_array_tasks_write_under_their_own_job_ids,
@@ -530,6 +531,7 @@ RULES: tuple[Rule, ...] = (
     Rule(1, "array_ids_not_the_files_numbers", rule_array_ids_not_the_files_numbers),
     Rule(1, "array_tasks_write_under_their_own_job_ids", rule_array_tasks_write_under_their_own_job_ids),
     Rule(1, "array_range_overridden_on_the_command_line", rule_array_range_overridden_on_the_command_line),
+    Rule(1, "array_directive_of_a_wrapped_script", rule_array_directive_of_a_wrapped_script),
     Rule(1, "steps_queued_inside_the_job", rule_steps_queued_inside_the_job),
     Rule(1, "results_left_in_a_services_private_tmp", rule_results_left_in_a_services_private_tmp),
     Rule(1, "time_limit_other_than_the_directive", rule_time_limit_other_than_the_directive),

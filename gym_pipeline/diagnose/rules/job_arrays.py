@@ -4,6 +4,10 @@
 `shards/shard_$SLURM_ARRAY_TASK_ID.jsonl` then never reads shard_0, and its last task finds no shard_4: one shard is
 silently left out, and the job's exit says little (one task of four failed). A range with a step kept from a sweep
 template (`--array=0-6:2` over seeds 0, 2, 4, 6) runs every other shard: the odd ones never run, and nothing fails.
+
+A batch script submitted through `sbatch --wrap "bash shard.sbatch"` (CI glue) is no batch script to sbatch: its
+`#SBATCH --array=0-2` is a comment to bash, so one plain job runs it, with no array task id: one shard is evaluated
+and the run looks whole.
 """
 
 from __future__ import annotations
@@ -206,3 +210,36 @@ def rule_array_range_overridden_on_the_command_line(ev: Evidence) -> list[Findin
 
 def _listed(ids: list[int]) -> str:
     return ", ".join(map(str, ids[:8])) + (f" ... ({len(ids)} in all)" if len(ids) > 8 else "")
+
+
+_WRAPPED = re.compile(r"\bsbatch\b(?P<options>[^\n]*?)--wrap[= ](?P<quote>[\"'])(?:bash|sh|source|\.)?\s*(?P<script>[^\s\"']+)")
+_ARRAY_DIRECTIVE = re.compile(r"^\s*#SBATCH\s+(?:--array[= ]|-a\s*)\S+", re.M)
+
+
+def rule_array_directive_of_a_wrapped_script(ev: Evidence) -> list[Finding]:
+    for file in ev.user_files:
+        for number, line in enumerate(file.text.splitlines(), 1):
+            if line.lstrip().startswith("#") or (wrapped := _WRAPPED.search(line)) is None \
+                    or _ARRAY_OPTION.search(wrapped["options"] + line[wrapped.end():]):
+                continue
+            name = wrapped["script"].rsplit("/", 1)[-1]
+            script = next((other for other in ev.user_files if other.name.rsplit("/", 1)[-1] == name), None)
+            directive = _ARRAY_DIRECTIVE.search(script.text) if script is not None else None
+            if directive is None:
+                continue
+            at = script.text.count("\n", 0, directive.start()) + 1
+            return [Finding(
+                category=CONFIG,
+                title=f"{file.name}:{number} submits {name} with `sbatch --wrap`, so its `{directive[0].strip()}` is "
+                      "never read: one plain job ran it, not the array",
+                evidence=[EvidenceLine(file=file.name, line=number, text=line.strip()[:300]),
+                          EvidenceLine(file=script.name, line=at, text=directive[0].strip())],
+                cause=f"With `--wrap`, sbatch's job is the wrapped command line, and {name} runs inside it as a plain "
+                      f"bash script: its `#SBATCH` lines are comments there, so `{directive[0].strip()}` made no array. "
+                      "One job ran, with no SLURM_ARRAY_TASK_ID, so only the shard a missing id falls back to was "
+                      "evaluated, and every command exited 0.",
+                fix=f"In {file.name}:{number}, submit the script itself (`sbatch {name}`), so sbatch reads its "
+                    f"directives; or give the array on the command line with the wrap (`sbatch --array=... --wrap "
+                    "...`); then evaluate the shards that never ran and merge again.",
+            )]
+    return []

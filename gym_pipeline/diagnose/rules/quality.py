@@ -598,7 +598,9 @@ def _repeated_tasks(quality: RowQuality) -> dict[int, int]:
     if len(counts) < 2:
         return {}
     repeats = min(counts.values())
-    return {task: count // repeats for task, count in counts.items() if count > repeats and count % repeats == 0}
+    heavy = {task: count // repeats for task, count in counts.items() if count > repeats and count % repeats == 0}
+    # most tasks at the higher count are the run's repeats, and the few below them were cut short (a shard, a split)
+    return heavy if len(heavy) * 2 <= len(counts) else {}
 
 
 def rule_repeated_tasks(ev: Evidence) -> list[Finding]:
