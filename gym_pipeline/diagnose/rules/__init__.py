@@ -143,6 +143,7 @@ from gym_pipeline.diagnose.rules.fallback import (
 )
 from gym_pipeline.diagnose.rules.falsy_zero import rule_zero_answer_taken_for_none
 from gym_pipeline.diagnose.rules.firewall import rule_firewall_blocks_run_port
+from gym_pipeline.diagnose.rules.first_job_waits import rule_server_stopped_after_waiting_for_one_job
 from gym_pipeline.diagnose.rules.flaky import rule_flaky_verifier
 from gym_pipeline.diagnose.rules.git_checkouts import (
     rule_edits_left_in_the_stash,
@@ -570,6 +571,7 @@ RULES: tuple[Rule, ...] = (
     Rule(1, "container_option_this_node_cannot_honour", rule_container_option_this_node_cannot_honour),
     Rule(1, "known_problems", known_problems(1)),
     Rule(2, "server_session_name_taken", rule_server_session_name_taken),
+    Rule(2, "server_stopped_after_waiting_for_one_job", rule_server_stopped_after_waiting_for_one_job),
     Rule(2, "checkpoint_taken_from_the_first_log_line", rule_checkpoint_taken_from_the_first_log_line),
     Rule(2, "wrapper_adds_an_option_its_caller_gave", rule_wrapper_adds_an_option_its_caller_gave),
     Rule(2, "checkpoint_deleted_after_it_was_chosen", rule_checkpoint_deleted_after_it_was_chosen),
