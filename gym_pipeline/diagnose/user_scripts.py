@@ -82,6 +82,11 @@ def exported_names(export_list: str) -> set[str] | None:
     return None if "ALL" in names else names - {"NONE", "NIL"}
 
 
+# a model server started in the background (`serve-policy ... &`, `vllm serve ... &`)
+SERVER_IN_BACKGROUND = re.compile(r"\b(?:serve-policy|vllm\s+serve|vllm\.entrypoints|sglang\.launch_server)\b[^#\n]*&\s*"
+                                  r"(?:#.*)?$")
+
+
 # `docker run`, `podman container create`...: the start of a line that makes a container
 CONTAINER_RUN = re.compile(r"\b(?:docker|podman)\s+(?:container\s+)?(?:run|create)\b")
 

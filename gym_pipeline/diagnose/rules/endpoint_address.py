@@ -25,7 +25,7 @@ from gym_pipeline.diagnose.findings import Finding, affected, keys_of, model_url
 from gym_pipeline.diagnose.logs import LogHit
 from gym_pipeline.diagnose.rules.checkpoint_choice import started_model_servers
 from gym_pipeline.diagnose.rules.routing import URL_WITHOUT_SCHEME, groups_routed
-from gym_pipeline.diagnose.user_scripts import UserFile, lines_matching
+from gym_pipeline.diagnose.user_scripts import SERVER_IN_BACKGROUND, UserFile, lines_matching
 from gym_pipeline.diagnose.vocabulary import CONFIG, INFRA, MODEL_SERVING
 
 _SERVER_SAYS = ("SIMULATED_POLICY_READY", "Starting vLLM API server")
@@ -244,15 +244,13 @@ def _server_gone(ev: Evidence, hit: LogHit, server_hit: LogHit) -> list[Finding]
 
 # a script's EXIT trap that kills processes (`trap 'kill 0' EXIT`, `trap 'kill $(jobs -p)' EXIT`)
 _KILLING_EXIT_TRAP = re.compile(r"^\s*trap\s+(?P<q>[\"'])(?P<body>[^\"']*\bkill\b[^\"']*)(?P=q)\s+(?:[\w ]*\b)?EXIT\b")
-# a model server started in the background (`serve-policy ... &`, `vllm serve ... &`)
-_SERVER_IN_BACKGROUND = re.compile(r"\b(?:serve-policy|vllm\s+serve|vllm\.entrypoints)\b[^#\n]*&\s*(?:#.*)?$")
 
 
 def _exit_trap_of_the_starting_script(ev: Evidence) -> tuple[UserFile, int, str] | None:
     """(script, line, trap) of a script that starts the model server in the background and kills on its EXIT."""
     for file in ev.user_files:
         lines = file.text.splitlines()
-        if not any(_SERVER_IN_BACKGROUND.search(line) for line in lines):
+        if not any(SERVER_IN_BACKGROUND.search(line) for line in lines):
             continue
         trap = next(((n, line.strip()) for n, line in enumerate(lines, 1) if _KILLING_EXIT_TRAP.match(line)), None)
         if trap is not None:

@@ -14,10 +14,9 @@ from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import Finding
 from gym_pipeline.diagnose.rules.shell_pitfalls import shell_files
+from gym_pipeline.diagnose.user_scripts import SERVER_IN_BACKGROUND
 from gym_pipeline.diagnose.vocabulary import MODEL_SERVING
 
-_SERVER_STARTED = re.compile(r"\b(?:serve-policy|vllm\s+serve|vllm\.entrypoints|sglang\.launch_server)\b[^#\n]*&\s*"
-                             r"(?:#.*)?$")
 _PID_KEPT = re.compile(r"^\s*(?P<name>[A-Za-z_]\w*)=\$!")
 _WAIT_FOR_ONE = re.compile(r"^\s*wait\s+-n\b")
 _BACKGROUND = re.compile(r"&\s*(?:#.*)?$")
@@ -29,7 +28,7 @@ def rule_server_stopped_after_waiting_for_one_job(ev: Evidence) -> list[Finding]
         return []
     for file in shell_files(ev):
         lines = file.text.splitlines()
-        started = next((n for n, line in enumerate(lines, 1) if _SERVER_STARTED.search(line)), None)
+        started = next((n for n, line in enumerate(lines, 1) if SERVER_IN_BACKGROUND.search(line)), None)
         if started is None:
             continue
         pid = next((match["name"] for line in lines[started:started + 3] if (match := _PID_KEPT.match(line))), None)
