@@ -32,16 +32,22 @@ _OPTIONS = {"Temporary disk": (r"--tmp\b", "--tmp", "%d", "temporary disk, MB"),
                                            "--cores-per-socket", "%z", "sockets:cores:threads of each node")}
 
 
+def _option_line(ev: Evidence, option: str, value: str = r"[^\s\"']+") -> tuple[str, int, str, str] | None:
+    """Where the scripts give `option` (a directive or an sbatch/srun argument): file, line, text and its value."""
+    found = next(lines_matching(ev.user_files, re.compile(
+        rf"(?:^\s*#SBATCH\s+|\b(?:sbatch|srun)\b[^\n|;&]*\s)(?:{option})[= ]?(?P<value>{value})")), None)
+    return None if found is None else (found[0].name, found[1], found[2].strip(), found[3]["value"])
+
+
 def rule_request_beyond_every_node(ev: Evidence) -> list[Finding]:
     refused = ev.first_in_log_heads(_REFUSED)
     if refused is None:
         return []
     said, match = refused
     option, name, field, unit = _OPTIONS[match["what"]]
-    asked = next(lines_matching(ev.user_files, re.compile(rf"(?:^\s*#SBATCH\s+|\b(?:sbatch|srun)\b[^\n|;&]*\s)(?:{option})"
-                                                          r"[= ]?(?P<value>\S+)")), None)
-    where = f"{asked[0].name}:{asked[1]}" if asked else "the job's options"
-    value = asked[3]["value"] if asked else "?"
+    asked = _option_line(ev, option, r"\S+")
+    where = f"{asked[0]}:{asked[1]}" if asked else "the job's options"
+    value = asked[3] if asked else "?"
     if asked is not None and (given := re.search(r"--[\w-]+|-B\b", asked[2].split("#SBATCH", 1)[-1])):
         name = given.group(0)  # the option the directive gives (`--sockets-per-node`), not the resource's usual one
     return [Finding(
@@ -49,7 +55,7 @@ def rule_request_beyond_every_node(ev: Evidence) -> list[Finding]:
         title=f"sbatch refused the job: {where} asks for {_ASKED_FOR.get(match['what'], match['what'].lower())} "
               f"({name}={value}) "
               "beyond what any node of the partition has",
-        evidence=[said, *([EvidenceLine(file=asked[0].name, line=asked[1], text=asked[2].strip())] if asked else [])],
+        evidence=[said, *([EvidenceLine(file=asked[0], line=asked[1], text=asked[2])] if asked else [])],
         cause=f"The job asks for more {_ASKED_FOR.get(match['what'], match['what'].lower())} than every node of the "
               "partition offers (a directive "
               "kept from another cluster's template), so Slurm cannot place it anywhere and refuses it at submission: "
@@ -79,13 +85,6 @@ def _submitted_after(ev: Evidence, said: EvidenceLine) -> bool:
     """Whether the log that holds the refusal goes on to a job sbatch took: a fallback submission that worked."""
     text = next((text for path, text in ev.log_heads if ev.rel(path) == said.file), "")
     return bool(_SUBMITTED.search("\n".join(text.splitlines()[said.line:])))
-
-
-def _option_line(ev: Evidence, option: str) -> tuple[str, int, str, str] | None:
-    """Where the scripts give `option` (a directive or an sbatch/srun argument): file, line, text and its value."""
-    found = next(lines_matching(ev.user_files, re.compile(
-        rf"(?:^\s*#SBATCH\s+|\b(?:sbatch|srun|salloc)\b[^\n|;&]*\s)(?P<option>{option})[= ]?(?P<value>[^\s\"']+)")), None)
-    return None if found is None else (found[0].name, found[1], found[2].strip(), found[3]["value"])
 
 
 def rule_name_the_cluster_does_not_define(ev: Evidence) -> list[Finding]:
