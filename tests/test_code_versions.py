@@ -41,9 +41,13 @@ EXPECTED_CHANGES = {
 }
 
 
-def versions() -> dict[str, str]:
+def clear_caches() -> None:
     for cached in (code_versions._source, code_versions._imports_of, code_versions._module_code):
         cached.cache_clear()
+
+
+def versions() -> dict[str, str]:
+    clear_caches()
     return {name: code_version_of(root) for name, root in STAGES.items()}
 
 
@@ -56,7 +60,10 @@ def edited(monkeypatch):
         monkeypatch.setattr(code_versions, "_source", code_versions.cache(
             lambda name: change(original(name)) if name == module else original(name)))
 
-    return edit
+    yield edit
+    # what was computed from the edited source must not outlive the test (the assets of a later test read it)
+    monkeypatch.undo()
+    clear_caches()
 
 
 @pytest.mark.parametrize("module", sorted(EXPECTED_CHANGES))
