@@ -34,7 +34,7 @@ def test_a_collection_in_batches_of_one_row_cut_by_its_time_budget(tmp_path, bat
         assert report.category == "healthy", [f.title for f in report.causes]
         return
     top = report.causes[0]
-    assert (top.category, top.id) == ("throughput_resources", "collection_cut_by_its_time_budget"), [
-        f.title for f in report.causes]
+    # `timeout` ends the step mid-collection or between two collect processes (timing): the same reading either way
+    assert top.category == "throughput_resources", [f.title for f in report.causes]
     assert top.title.startswith("run_eval.sh:7 gives the collection `timeout 20`, which ended it before it finished")
     assert "collect processes of a few rows each, mostly start-up" in top.title and "Collect in one process" in top.fix

@@ -17,6 +17,7 @@ from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine, excerpt
 from gym_pipeline.diagnose.findings import Finding, plural, resume_command
 from gym_pipeline.diagnose.logs import LogHit
+from gym_pipeline.diagnose.rules.time_budgets import collection_cut_by_its_time_budget
 from gym_pipeline.diagnose.rules.timeout_units import budget_in_other_units
 from gym_pipeline.diagnose.rules.user_proxies import costly_work_per_call, pacing_proxy
 from gym_pipeline.diagnose.user_scripts import (
@@ -182,6 +183,10 @@ def _too_slow(ev: Evidence, interrupt: LogHit, missing: int, updates: list[tuple
         )]
     if _budget_spent(interrupt) and (in_other_units := budget_in_other_units(ev, interrupt)) is not None:
         return [in_other_units]
+    # batches so small that starting a collect process per batch spent the budget (whether `timeout` ended one
+    # mid-collection or between two, which is timing)
+    if _budget_spent(interrupt) and (start_up := collection_cut_by_its_time_budget(ev, only_start_up_bound=True)):
+        return [start_up]
     if _budget_spent(interrupt) and (loop := serial_collections(ev.user_files)) is not None:
         return [_serial_collections(ev, interrupt, loop, left)]
     if _budget_spent(interrupt) and (paced := pacing_proxy(ev)) is not None:

@@ -40,21 +40,25 @@ def _script_body(file_text: str, number: int) -> str:
     return body
 
 
-def rule_collection_cut_by_its_time_budget(ev: Evidence) -> list[Finding]:
+def collection_cut_by_its_time_budget(ev: Evidence, *, only_start_up_bound: bool = False) -> Finding | None:
+    """The finding for a collection that a `timeout` in the user's scripts ended; with `only_start_up_bound`, only when
+    many collect processes of a few rows each spent the budget starting up."""
     a = ev.artifacts
     if not a.missing_keys:
-        return []
+        return None
     budgeted = next(((file, number, line, match) for file, number, line, match
                      in lines_matching(ev.user_files, _TIME_BUDGET, SCRIPT_SUFFIXES)
                      if _COLLECTS.search(_script_body(file.text, number))), None)
     timed_out = ev.first_in_log_heads(_TIMED_OUT)
     if budgeted is None or timed_out is None:
-        return []
+        return None
     file, number, line, match = budgeted
     budget = match["budget"] + (" s" if match["budget"][-1].isdigit() else "")
     runs = [(found, log, text) for log, text in ev.log_heads for found in _COLLECT_DONE.finditer(text)]
     small = [run for run in runs if int(run[0]["of"]) <= SMALL_BATCH_ROWS]
     per_process = len(small) >= MIN_PROCESSES and len(small) >= len(runs) / 2
+    if only_start_up_bound and not per_process:
+        return None
     missing = len(a.missing_keys)
     evidence = [EvidenceLine(file=file.name, line=number, text=line.strip()), timed_out[0]]
     if per_process:
@@ -76,7 +80,7 @@ def rule_collection_cut_by_its_time_budget(ev: Evidence) -> list[Finding]:
         fix = (f"Give the collection the time it needs (a longer `timeout` in {file.name}, or the CI step's limit), "
                "or make it faster (a higher `--concurrency` the server can serve, fewer repeats); then collect the "
                f"{missing} missing rollouts with `--resume` and profile.")
-    return [Finding(
+    return Finding(
         category=THROUGHPUT_RESOURCES,
         title=f"{file.name}:{number} gives the collection `timeout {match['budget']}`, which ended it before it finished: "
               f"{missing} rollouts were never collected"
@@ -84,4 +88,9 @@ def rule_collection_cut_by_its_time_budget(ev: Evidence) -> list[Finding]:
         evidence=evidence,
         cause=cause,
         fix=fix,
-    )]
+    )
+
+
+def rule_collection_cut_by_its_time_budget(ev: Evidence) -> list[Finding]:
+    found = collection_cut_by_its_time_budget(ev)
+    return [found] if found is not None else []
