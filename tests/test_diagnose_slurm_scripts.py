@@ -78,6 +78,7 @@
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -1007,7 +1008,19 @@ def _node_idle() -> bool:
     """No job of any test is queued, running or completing on the node: its CPUs are all free."""
     queued = subprocess.run(["squeue", "-h"], capture_output=True, text=True, timeout=30).stdout.strip()
     states = subprocess.run(["sinfo", "-h", "-o", "%T"], capture_output=True, text=True, timeout=30).stdout.split()
-    return not queued and states == ["idle"]
+    node = subprocess.run(["scontrol", "show", "node"], capture_output=True, text=True, timeout=30).stdout
+    nothing_allocated = re.search(r"\bCPUAlloc=0\b", node) and re.search(r"\bAllocMem=0\b", node)
+    return not queued and states == ["idle"] and bool(nothing_allocated)
+
+
+def _scheduler_story(submitted: str) -> str:
+    """What slurmctld logged about the jobs named in `submitted` (`submitted shard jobs: 1780 1781`), for a failure."""
+    ids = re.findall(r"\b\d{2,}\b", submitted.split("\n", 1)[0])
+    log = Path(os.environ["SLURM_CONF"]).parent / "slurmctld.log"
+    lines = [line for line in log.read_text(errors="replace").splitlines()
+             if any(re.search(rf"\b{job}\b", line) for job in ids)] if log.exists() else []
+    node = subprocess.run(["scontrol", "show", "node"], capture_output=True, text=True, timeout=30).stdout
+    return "\n".join(lines[-20:]) + "\n" + node
 
 
 @pytest.mark.parametrize("each_takes_the_node", [True, False])
@@ -1052,7 +1065,7 @@ def test_shard_jobs_each_asking_for_every_cpu_of_the_node_queue_behind_each_othe
     report = diagnose(run)
 
     if not each_takes_the_node:
-        assert finished, submitted
+        assert finished, submitted + _scheduler_story(submitted)
         assert report.category == "healthy", [f.title for f in report.causes]
         return
     assert not finished and " PD " in submitted, submitted
