@@ -51,6 +51,8 @@
   PENDING until the CI step gives up (scontrol's fields say why). With no other job of that name, it runs.
 - Shard jobs submitted by a loop, each asking for every CPU of the node: they queue behind each other (squeue's `PD
   Resources`) and the CI step's budget runs out. Asking for half the node each, both run at once.
+- Two shard jobs, submitted on two lines, each asking `--mem` for 60% of the node's memory: the same queueing, read
+  from an squeue format that adds the memory column. Asking for 30% each, both run at once.
 - A submit script that cancels last week's leftover job by name (`scancel --name=...`) after the sbatch of this week's
   job of the same name: it cancels its own job before it runs. Cancelling first, the job runs.
 - A model server run as a batch job of its own whose `--time=1` ends it while the eval still collects: model
@@ -1023,17 +1025,11 @@ def _scheduler_story(submitted: str) -> str:
     return "\n".join(lines[-20:]) + "\n" + node
 
 
-@pytest.mark.parametrize("each_takes_the_node", [True, False])
-def test_shard_jobs_each_asking_for_every_cpu_of_the_node_queue_behind_each_other(tmp_path: Path,
-                                                                                  each_takes_the_node: bool) -> None:
-    """A submit script sends one job per shard, meant to run side by side, and gives them a budget. Each job asks
-    for every CPU of the node (`--cpus-per-task` kept from a bigger node's template): the second waits PENDING
-    (Resources) for the first, and the budget runs out. Asking for half the node, both run at once and finish."""
+def _run_for_two_shard_jobs(tmp_path: Path) -> tuple[Path, Path]:
+    """(run folder, checkpoint) of 16 materialized rollouts, on an idle node: the jobs' budget is for them alone (an
+    earlier test's job still on the node would hold them back, Priority)."""
     slurm_cluster()
-    # the budget is for these jobs alone: an earlier test's job still on the node would hold them back (Priority)
     assert wait_for(_node_idle, JOB_START_WAIT_S), subprocess.run(["sinfo"], capture_output=True, text=True).stdout
-    cpus = _node_cpus()
-    assert cpus >= 2, "the test needs a node of two CPUs or more"
     environment = get_environment("string_match")
     checkpoint = demo_checkpoints(tmp_path / "checkpoints", 1, ["string_match"])[0]
     run = tmp_path / "run"
@@ -1041,6 +1037,18 @@ def test_shard_jobs_each_asking_for_every_cpu_of_the_node_queue_behind_each_othe
     (run / "data.jsonl").write_text("".join(environment.dataset_path.read_text().splitlines(keepends=True)[:8]))
     materialize_file(run / "data.jsonl", run / "rollouts_materialized_inputs.jsonl",
                      MaterializationSettings(2, environment.agent_name))
+    return run, checkpoint
+
+
+@pytest.mark.parametrize("each_takes_the_node", [True, False])
+def test_shard_jobs_each_asking_for_every_cpu_of_the_node_queue_behind_each_other(tmp_path: Path,
+                                                                                  each_takes_the_node: bool) -> None:
+    """A submit script sends one job per shard, meant to run side by side, and gives them a budget. Each job asks
+    for every CPU of the node (`--cpus-per-task` kept from a bigger node's template): the second waits PENDING
+    (Resources) for the first, and the budget runs out. Asking for half the node, both run at once and finish."""
+    run, checkpoint = _run_for_two_shard_jobs(tmp_path)
+    cpus = _node_cpus()
+    assert cpus >= 2, "the test needs a node of two CPUs or more"
     with _policy_served(run, checkpoint, "--latency-ms", "4000") as port:  # a shard of 8 rows takes about 32 s
         (run / "shard.sbatch").write_text(
             f"#!/bin/bash\n#SBATCH --job-name=eval-shard\n#SBATCH --output={run}/logs/shard_%j.log\n#SBATCH --time=5\n"
@@ -1073,6 +1081,54 @@ def test_shard_jobs_each_asking_for_every_cpu_of_the_node_queue_behind_each_othe
     assert (top.category, top.id) == ("throughput_resources", "job_never_started"), [f.title for f in report.causes]
     assert f"shard.sbatch:5 asks for {cpus} CPUs for each of the jobs a loop submits" in top.cause
     assert f"in shard.sbatch line 5 (`#SBATCH --cpus-per-task={cpus}`), ask for fewer" in top.fix
+
+
+def _node_memory_mb() -> int:
+    shown = subprocess.run(["scontrol", "show", "node"], capture_output=True, text=True, check=True, timeout=30).stdout
+    return int(shown.split("RealMemory=", 1)[1].split()[0])
+
+
+@pytest.mark.parametrize("share_of_the_node", [0.6, 0.3])
+def test_shard_jobs_each_asking_for_most_of_the_nodes_memory_run_one_after_another(tmp_path: Path,
+                                                                                   share_of_the_node: float) -> None:
+    """Two shard jobs, submitted on two lines and meant to run side by side, each ask `--mem` for 60% of the node's
+    memory (sized on a bigger cluster's nodes): the second waits PENDING (Resources), printed by an squeue whose
+    format adds the memory column, and the budget runs out. The diagnosis names the `--mem` line, not the job's end.
+    Asking for 30% each, both run at once and finish."""
+    run, checkpoint = _run_for_two_shard_jobs(tmp_path)
+    megabytes = int(_node_memory_mb() * share_of_the_node)
+    with _policy_served(run, checkpoint, "--latency-ms", "4000") as port:  # a shard of 8 rows takes about 32 s
+        (run / "shard.sbatch").write_text(
+            f"#!/bin/bash\n#SBATCH --job-name=eval-shard\n#SBATCH --output={run}/logs/shard_%j.log\n#SBATCH --time=5\n"
+            f"#SBATCH --mem={megabytes}M\n"
+            f"cd {run}\n{' '.join(CLI)} collect --inputs shard_$SHARD --output collected/$SHARD/rollouts.jsonl "
+            f"--model-url http://127.0.0.1:{port}/v1 --env string_match --concurrency 1\n")
+        (run / "submit.sh").write_text(
+            "#!/bin/bash\n# the two shards side by side; the CI step gives them a minute\n"
+            "split -n l/2 -d rollouts_materialized_inputs.jsonl shard_\n"
+            "A=$(sbatch --parsable --export=ALL,SHARD=00 shard.sbatch)\n"
+            "B=$(sbatch --parsable --export=ALL,SHARD=01 shard.sbatch)\n"
+            "echo \"submitted shard jobs: $A $B\"\nsleep 3; squeue -h -o '%i %j %T %r %m' -j $A,$B\n"
+            "if timeout 63 bash -c \"while squeue -h -j $A,$B | grep -q .; do sleep 2; done\"; then\n"
+            "  cat collected/*/rollouts.jsonl > rollouts.jsonl; exit 0\nfi\n"
+            "echo 'shard jobs not finished within the budget:'; squeue -h -o '%i %j %T %r %m' -j $A,$B\n"
+            "scancel $A $B\nexit 1\n")
+        with (run / "logs" / "submit.log").open("w") as log:
+            finished = subprocess.run(["bash", "submit.sh"], cwd=run, stdout=log, stderr=subprocess.STDOUT,
+                                      timeout=300).returncode == 0
+    submitted = (run / "logs" / "submit.log").read_text()
+
+    report = diagnose(run)
+
+    if share_of_the_node < 0.5:
+        assert finished, submitted + _scheduler_story(submitted)
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    assert not finished and "PENDING Resources" in submitted, submitted
+    top = report.causes[0]
+    assert (top.category, top.id) == ("throughput_resources", "job_never_started"), [f.title for f in report.causes]
+    assert f"shard.sbatch:5 asks for {megabytes}M of memory for each of the jobs it is submitted as" in top.cause
+    assert f"in shard.sbatch line 5 (`#SBATCH --mem={megabytes}M`), ask for the memory one shard needs" in top.fix
 
 
 @pytest.mark.parametrize("cancel_first", [False, True])

@@ -31,8 +31,9 @@ from gym_pipeline.diagnose.vocabulary import CONFIG, DATA_SCHEMA, INFRA, THROUGH
 
 # a squeue line of a pending job: its id first, PENDING, then the reason (in parentheses in the default format)
 # (`PD` in squeue's default and `%t` formats, where the reason may come before the time the job has run: `0:00`)
+# (a format may add columns after the reason: the time run `0:00`, the memory asked for `12G`)
 _PENDING = re.compile(r"^\s*(?P<job>\d+(?:_\[?[\d,\-%]+\]?)?)\s+(?P<middle>.*?)\b(?:PENDING|PD)\b.*?\(?(?P<reason>[A-Za-z]+)"
-                      r"(?:,[^)\s]*)?\)?(?:\s+[\d:-]+)?\s*$", re.M)
+                      r"(?:,[^)\s]*)?\)?(?:\s+[\d:-]+|\s+\d+(?:\.\d+)?[KMGT]i?B?)*\s*$", re.M)
 _OWN_OPTIONS = {"BeginTime": r"--begin\b", "Dependency": r"--dependency\b|-d\s",
                 "DependencyNeverSatisfied": r"--dependency\b|-d\s", "JobHeldUser": r"--hold\b|-H\b"}
 _CLUSTER = {"PartitionDown", "PartitionInactive", "ReqNodeNotAvail", "Reservation", "JobHeldAdmin", "NodeDown"}
@@ -72,27 +73,44 @@ def _pending_lines(ev: Evidence) -> list[tuple[EvidenceLine, str, str]]:
 
 
 _CPUS_PER_TASK = re.compile(r"^\s*#SBATCH\s+(?:--cpus-per-task[= ]\s*|-c\s*)(?P<cpus>\d+)\b")
+# `#SBATCH --mem=12G` (MB without a unit), `--mem-per-cpu=8G`
+_MEMORY = re.compile(r"^\s*#SBATCH\s+--mem(?P<per_cpu>-per-cpu)?[= ]\s*(?P<amount>\d+(?:\.\d+)?)(?P<unit>[KMGT]?)B?\b", re.I)
+_LARGE_MEMORY_MB = 4096  # a job asking for less is rarely what keeps another off a node
 
 
-def _submits_in_a_loop(file: UserFile, script: str) -> bool:
-    """Whether `file` runs `sbatch ... script` on every pass of a shell loop (on the loop's line, or in its body)."""
+def _submitted_more_than_once(file: UserFile, script: str) -> bool:
+    """Whether `file` runs `sbatch ... script` on every pass of a shell loop (on the loop's line, or in its body), or
+    on two lines or more (one job per shard, written out): its jobs are meant to run side by side."""
     submits = re.compile(rf"\bsbatch\b[^\n#]*\b{re.escape(script)}\b")
     depth = 0
+    submissions = 0
     for _, command in joined_commands(file):
         opens = bool(SHELL_LOOP.match(command))
-        if submits.search(command) and (depth or opens):
-            return True
+        if submits.search(command):
+            submissions += 1
+            if depth or opens or submissions > 1:
+                return True
         depth += opens - (bool(SHELL_LOOP_END.match(command)) or bool(re.search(r";\s*done\b", command)))
         depth = max(depth, 0)
     return False
 
 
 def _jobs_each_asking_for_cpus(ev: Evidence) -> tuple[UserFile, int, int] | None:
-    """(batch script, line, CPUs) of the `--cpus-per-task` of a script submitted once per pass of a loop: its jobs are
-    meant to run side by side, and each asks for that many of the node's CPUs."""
+    """(batch script, line, CPUs) of the `--cpus-per-task` of a script submitted more than once: its jobs are meant to
+    run side by side, and each asks for that many of the node's CPUs."""
     for file, number, _, match in lines_matching(ev.user_files, _CPUS_PER_TASK):
-        if int(match["cpus"]) > 1 and any(_submits_in_a_loop(other, file.name) for other in ev.user_files):
+        if int(match["cpus"]) > 1 and any(_submitted_more_than_once(other, file.name) for other in ev.user_files):
             return file, number, int(match["cpus"])
+    return None
+
+
+def _jobs_each_asking_for_memory(ev: Evidence) -> tuple[UserFile, int, str] | None:
+    """(batch script, line, the amount as written) of a large `--mem` of a script submitted more than once."""
+    for file, number, _, match in lines_matching(ev.user_files, _MEMORY):
+        megabytes = float(match["amount"]) * {"": 1, "K": 1 / 1024, "M": 1, "G": 1024, "T": 1024 ** 2}[
+            match["unit"].upper()]
+        if megabytes >= _LARGE_MEMORY_MB and any(_submitted_more_than_once(other, file.name) for other in ev.user_files):
+            return file, number, match["amount"] + match["unit"] + (" per CPU" if match["per_cpu"] else "")
     return None
 
 
@@ -254,6 +272,7 @@ def rule_job_never_started(ev: Evidence) -> list[Finding]:
         arrays = unthrottled_arrays(ev.user_files)
         exclusive = next(lines_matching(ev.user_files, _EXCLUSIVE), None)
         per_job = _jobs_each_asking_for_cpus(ev)
+        memory = _jobs_each_asking_for_memory(ev)
         # (file, line, what it does, what to change) of the user's own jobs that hold the node
         own = ([(arrays[0][0], arrays[0][1], f"submits an array of {arrays[0][3]} tasks with no `%` throttle",
                  "add a throttle (`--array=<range>%2`) or submit the array after the eval")] if arrays else []) \
@@ -262,7 +281,12 @@ def rule_job_never_started(ev: Evidence) -> list[Finding]:
             + ([(per_job[0], per_job[1], f"asks for {per_job[2]} CPUs for each of the jobs a loop submits, so they "
                  "queue behind each other instead of running side by side",
                  f"ask for fewer (`#SBATCH --cpus-per-task=1`; `sinfo -o '%n %c'` shows the node's CPUs: the jobs "
-                 f"that run at once are its CPUs divided by {per_job[2]})")] if per_job else [])
+                 f"that run at once are its CPUs divided by {per_job[2]})")] if per_job else []) \
+            + ([(memory[0], memory[1], f"asks for {memory[2]} of memory for each of the jobs it is submitted as, so "
+                 "the shards queue behind each other instead of running side by side",
+                 f"ask for the memory one shard needs (`#SBATCH --mem=2G`; `sinfo -o '%n %m'` shows the node's memory "
+                 f"in MB: the jobs that run at once are its memory divided by {memory[2].split()[0]}), so the shards "
+                 "fit on the node together")] if memory else [])
         shown = [(file.name, number, f"`{_line_text(file, number)}`", does, change) for file, number, does, change in own]
         return [Finding(
             category=THROUGHPUT_RESOURCES,
