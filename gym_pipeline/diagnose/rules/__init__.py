@@ -369,6 +369,7 @@ from gym_pipeline.diagnose.rules.task_settings import (
     rule_task_setting_ignored,
 )
 from gym_pipeline.diagnose.rules.taskfolders import with_task_folder_rules
+from gym_pipeline.diagnose.rules.taskset_refresh import rule_taskset_refreshed_without_overwriting
 from gym_pipeline.diagnose.rules.test_cleanup import rule_test_deletes_the_answer_it_checks
 from gym_pipeline.diagnose.rules.test_literals import rule_test_expects_unreachable_text
 from gym_pipeline.diagnose.rules.test_only_submissions import rule_submission_only_tested
@@ -646,6 +647,7 @@ RULES: tuple[Rule, ...] = (
     Rule(5, "repeated_tasks", rule_repeated_tasks),
     Rule(5, "stage_copy_not_replaced_by_sbcast", rule_stage_copy_not_replaced_by_sbcast),
     Rule(5, "stale_inputs", rule_stale_inputs),
+    Rule(5, "taskset_refreshed_without_overwriting", rule_taskset_refreshed_without_overwriting),
     Rule(5, "inputs_of_another_file_than_the_script_names", rule_inputs_of_another_file_than_the_script_names),
     Rule(5, "linked_data_replaced_by_a_copy", rule_linked_data_replaced_by_a_copy),
     Rule(5, "folder_link_followed_instead_of_replaced", rule_folder_link_followed_instead_of_replaced),

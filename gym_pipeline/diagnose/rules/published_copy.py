@@ -31,7 +31,7 @@ from gym_pipeline.diagnose.vocabulary import CACHE_RESUME
 
 # a copy that skips files the destination has: cp's -n (alone or among other short options), --no-clobber,
 # --update=none; rsync's --ignore-existing
-_NO_CLOBBER = re.compile(r"^\s*(?:(?P<cp>cp)\b(?=[^\n#]*\s(?:-[a-zA-Z]*n[a-zA-Z]*|--no-clobber|--update=none)\b)"
+NO_CLOBBER = re.compile(r"^\s*(?:(?P<cp>cp)\b(?=[^\n#]*\s(?:-[a-zA-Z]*n[a-zA-Z]*|--no-clobber|--update=none)\b)"
                          r"|(?P<rsync>rsync)\b(?=[^\n#]*\s--ignore-existing\b))")
 # a copy that skips files the destination has in a newer (or the same) version: cp's and rsync's -u, --update
 _ONLY_NEWER = re.compile(r"^\s*(?:cp|rsync)\b(?=[^\n#]*\s(?:-[a-zA-Z]*u[a-zA-Z]*|--update(?:=older)?)(?:\s|$))")
@@ -49,15 +49,15 @@ MAX_COMPARED_BYTES = 64 << 20  # of one file: past it, only sizes are compared
 def rule_results_published_without_overwriting(ev: Evidence) -> list[Finding]:
     if ev.run_dir is None or not ev.run_dir.is_dir():
         return []
-    for file, number, line, _ in lines_matching(ev.user_files, _NO_CLOBBER):
-        source, destination = _operands(line)
+    for file, number, line, _ in lines_matching(ev.user_files, NO_CLOBBER):
+        source, destination = copy_operands(line)
         if source is None or destination is None:
             continue
         source_dir = locate_named_file(source.rstrip("/").removesuffix("/."), ev.run_dir, folder=True)
         published = locate_named_file(destination.rstrip("/"), ev.run_dir, folder=True)
         differing = [name for name in _RUN_FILES
                      if (source_dir / name).is_file() and (published / name).is_file()
-                     and not _same_content(source_dir / name, published / name)]
+                     and not same_content(source_dir / name, published / name)]
         if not differing:
             continue
         shown_source, shown_published = ev.rel(source_dir), ev.rel(published)
@@ -84,9 +84,9 @@ def rule_copy_kept_the_existing_file(ev: Evidence) -> list[Finding]:
     run read, or the folder holds, an earlier version."""
     if ev.run_dir is None or not ev.run_dir.is_dir():
         return []
-    for pattern, never in ((_ONLY_NEWER, False), (_NO_CLOBBER, True)):
+    for pattern, never in ((_ONLY_NEWER, False), (NO_CLOBBER, True)):
         for file, number, line, _ in lines_matching(ev.user_files, pattern):
-            source, destination = _operands(line)
+            source, destination = copy_operands(line)
             if source is None or destination is None:
                 continue
             copy = EvidenceLine(file=file.name, line=number, text=line.strip())
@@ -111,7 +111,7 @@ def _kept_file(source: str, destination: str, run_dir: Path) -> tuple[Path, Path
         target = target / Path(source).name
     if not located.is_file() or not target.is_file() or located.resolve() == target.resolve():
         return None
-    return None if _same_content(located, target) else (located, target)
+    return None if same_content(located, target) else (located, target)
 
 
 def _kept_file_finding(ev: Evidence, file: UserFile, copy: EvidenceLine, kept: tuple[Path, Path], flag: str,
@@ -195,17 +195,28 @@ def _pass_at_1(rollouts: Path) -> tuple[int, float] | None:
     return len(rewards), sum(sum(r >= 1 for r in values) / len(values) for values in rewards.values()) / len(rewards)
 
 
-def _operands(line: str) -> tuple[str | None, str | None]:
-    """The last two non-option words of a copy command: its (last) source and its destination."""
+_SHELL_OPERATORS = {"||", "&&", ";", "|", "&"}
+
+
+def copy_operands(line: str) -> tuple[str | None, str | None]:
+    """The last two non-option words of a copy command (up to a `||`, `&&`, `;`): its (last) source and its
+    destination."""
     try:
         words = shlex.split(line.split("#", 1)[0])
     except ValueError:
         return None, None
-    paths = [word for word in words[1:] if not word.startswith("-")]
+    command = []
+    for word in words[1:]:
+        if word in _SHELL_OPERATORS:
+            break
+        command.append(word.removesuffix(";"))
+        if word.endswith(";"):
+            break
+    paths = [word for word in command if not word.startswith("-")]
     return (paths[-2], paths[-1]) if len(paths) >= 2 else (None, None)
 
 
-def _same_content(first: Path, second: Path) -> bool:
+def same_content(first: Path, second: Path) -> bool:
     if first.stat().st_size != second.stat().st_size:
         return False
     if first.stat().st_size > MAX_COMPARED_BYTES:
