@@ -3,9 +3,15 @@
 from __future__ import annotations
 
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
+from gym_pipeline.config import load_sweep_config
 from gym_pipeline.launchers.settings import DEFAULT_IMAGE
+from gym_pipeline.serving.checkpoints import create_checkpoint
+from gym_pipeline.serving.servers import serve_checkpoint
+from gym_pipeline.taskfolders.knowledge import taskset_knowledge
 
 BUNDLED_TASKS = Path(__file__).resolve().parents[1] / "gym_pipeline" / "examples" / "tasks"
 PASSING_TEST = "echo checking; test -f /app/done && echo 1 > /logs/verifier/reward.txt || echo 0 > /logs/verifier/reward.txt"
@@ -84,3 +90,33 @@ def missing_base_image_task(root: Path) -> Path:
 def copy_bundled(destination: Path) -> Path:
     shutil.copytree(BUNDLED_TASKS, destination)
     return destination
+
+
+RUN_CHECKPOINT = "step_0100"
+RUN_ENV = "terminal_tasks"
+
+
+def run_tasks_script(tmp_path: Path, tasks: Path, *, before: str = "", known_tasks: Path | None = None,
+                     repeats: int = 3) -> Path:
+    """A run folder made by a user's run_tasks.sh, run for real: `before` (lines of its own), then `gym-pipeline
+    stage` materialize, collect and profile of the taskset `tasks` against the simulated policy, which knows the
+    tasks of `known_tasks` (default: `tasks`). Its output goes to logs/run_tasks.log."""
+    run = tmp_path / "runs" / RUN_CHECKPOINT / RUN_ENV
+    (run / "logs").mkdir(parents=True, exist_ok=True)
+    (run / "sweep.yaml").write_text(
+        f"name: nightly\nenvironments:\n  - {{name: {RUN_ENV}, tasks: {tasks}}}\ncheckpoints_dir: "
+        f"{tmp_path / 'checkpoints'}\nruns_dir: {tmp_path / 'runs'}\nnum_repeats: {repeats}\nconcurrency: 2\n"
+        "model_server: {kind: simulated}\n")
+    create_checkpoint(tmp_path / "checkpoints" / RUN_CHECKPOINT, 100, 0.99, taskset_knowledge(known_tasks or tasks))
+    config = load_sweep_config(run / "sweep.yaml")
+    with serve_checkpoint(config.model_server, RUN_CHECKPOINT, config.checkpoint_dir(RUN_CHECKPOINT), run) as endpoint:
+        stage = (f"{sys.executable} -m gym_pipeline.cli stage {{}} --sweep-config sweep.yaml --checkpoint "
+                 f"{RUN_CHECKPOINT} --env {RUN_ENV} --code-version v1")
+        (run / "run_tasks.sh").write_text(
+            f"#!/bin/bash\ncd {run}\n{before}{stage.format('materialize')}\n"
+            f"{stage.format('collect')} --model-url {endpoint.url} --model-name {endpoint.model_name}\n"
+            f"{stage.format('profile')}\n")
+        with (run / "logs" / "run_tasks.log").open("w") as log:
+            subprocess.run(["bash", "run_tasks.sh"], cwd=run, stdout=log, stderr=subprocess.STDOUT, check=True,
+                           timeout=600)
+    return run

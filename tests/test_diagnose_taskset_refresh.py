@@ -7,23 +7,15 @@ diagnosis names the copy (cache/resume), whether the share is still there to com
 from __future__ import annotations
 
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 import taskfolder_support as fixtures
 from launcher_support import docker_engine
 
-from gym_pipeline.config import load_sweep_config
 from gym_pipeline.diagnose import diagnose
-from gym_pipeline.serving.checkpoints import create_checkpoint
-from gym_pipeline.serving.servers import serve_checkpoint
-from gym_pipeline.taskfolders.knowledge import taskset_knowledge
 
 pytestmark = pytest.mark.integration  # needs the Docker engine
-CHECKPOINT = "step_0100"
-ENV = "terminal_tasks"
 # last week's test checked a file the instruction never asked for
 OLD_TEST = fixtures.PASSING_TEST.replace("/app/done", "/app/finished")
 
@@ -35,26 +27,10 @@ def test_a_taskset_refreshed_without_overwriting_keeps_last_weeks_test(tmp_path:
     docker_engine()
     share = tmp_path / "share" / "tasks"
     fixtures.write_task(share, "greeting")
-    run = tmp_path / "runs" / CHECKPOINT / ENV
-    fixtures.write_task(run / "tasks", "greeting", test=OLD_TEST)  # the local copy, from last week
-    (run / "logs").mkdir()
-    (run / "sweep.yaml").write_text(
-        f"name: nightly\nenvironments:\n  - {{name: {ENV}, tasks: {run / 'tasks'}}}\ncheckpoints_dir: "
-        f"{tmp_path / 'checkpoints'}\nruns_dir: {tmp_path / 'runs'}\nnum_repeats: 3\nconcurrency: 2\n"
-        "model_server: {kind: simulated}\n")
-    create_checkpoint(tmp_path / "checkpoints" / CHECKPOINT, 100, 0.99, taskset_knowledge(share))
-    config = load_sweep_config(run / "sweep.yaml")
-    with serve_checkpoint(config.model_server, CHECKPOINT, config.checkpoint_dir(CHECKPOINT), run) as endpoint:
-        stage = (f"{sys.executable} -m gym_pipeline.cli stage {{}} --sweep-config sweep.yaml --checkpoint {CHECKPOINT} "
-                 f"--env {ENV} --code-version v1")
-        (run / "run_tasks.sh").write_text(
-            f"#!/bin/bash\ncd {run}\necho '== refresh the taskset from the share (keep local edits)'\n"
-            f"{copy} {share}/. tasks/ || true\n{stage.format('materialize')}\n"
-            f"{stage.format('collect')} --model-url {endpoint.url} --model-name {endpoint.model_name}\n"
-            f"{stage.format('profile')}\n")
-        with (run / "logs" / "run_tasks.log").open("w") as log:
-            subprocess.run(["bash", "run_tasks.sh"], cwd=run, stdout=log, stderr=subprocess.STDOUT, check=True,
-                           timeout=600)
+    local = tmp_path / "runs" / fixtures.RUN_CHECKPOINT / fixtures.RUN_ENV / "tasks"
+    fixtures.write_task(local, "greeting", test=OLD_TEST)  # the local copy, from last week
+    run = fixtures.run_tasks_script(tmp_path, local, known_tasks=share, before=(
+        f"echo '== refresh the taskset from the share (keep local edits)'\n{copy} {share}/. tasks/ || true\n"))
     if not share_kept:  # a scratch copy of the share, removed since
         shutil.rmtree(tmp_path / "share")
 

@@ -302,6 +302,7 @@ from gym_pipeline.diagnose.rules.quality import (
 from gym_pipeline.diagnose.rules.readiness_waits import rule_readiness_wait_counts_an_error_as_ready
 from gym_pipeline.diagnose.rules.refusals import rule_model_refusals
 from gym_pipeline.diagnose.rules.refused_assignments import rule_assignment_refused_by_bash
+from gym_pipeline.diagnose.rules.rejected_solutions import rule_test_rejects_the_tasks_own_solution
 from gym_pipeline.diagnose.rules.replaced_links import rule_linked_data_replaced_by_a_copy
 from gym_pipeline.diagnose.rules.requeued_jobs import rule_inputs_of_another_file_than_the_script_names
 from gym_pipeline.diagnose.rules.resume_scripts import (
@@ -766,6 +767,8 @@ RULES: tuple[Rule, ...] = (
     Rule(7, "test_deletes_the_answer_it_checks", rule_test_deletes_the_answer_it_checks),
     Rule(7, "test_passes_whatever_the_agent_did", rule_test_passes_whatever_the_agent_did),
     Rule(7, "known_problems", known_problems(7)),
+    # after every reading of a particular test fault (the task-folder ones come before known problems)
+    Rule(7, "test_rejects_the_tasks_own_solution", rule_test_rejects_the_tasks_own_solution),
     Rule(8, "request_schema", rule_request_schema),
 )
 RULES = with_task_folder_rules(RULES)  # task-folder runs of our engine, read through their run summary
