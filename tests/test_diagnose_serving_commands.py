@@ -16,9 +16,13 @@ collection finds nothing to answer it (model serving).
   printf reads it as octal and the server is pointed at step_0128. Read as decimal (`$((10#$2))`), healthy.
 - A checkpoint chosen from a training run that is still saving (`ls` kept in logs/choose_checkpoint.log), deleted by
   the trainer's rotation (keep the last two) before the eval served it: the server exits at start. Served from a copy
-  made when it was chosen, healthy."""
+  made when it was chosen, healthy.
+- A serving script taking the step to serve from the first `"step"` of the trainer's trainer_state.json (`grep ... |
+  head -1`): that is the oldest entry of its log history, and an early checkpoint is served. Reading `global_step`,
+  healthy."""
 
 import itertools
+import json
 import os
 import shutil
 import subprocess
@@ -325,3 +329,35 @@ def test_a_checkpoint_variable_the_eval_script_exports_for_its_report_reaches_th
     assert top.title == ("run_eval.sh:2 exports CKPT=step_0100, and serve.sh serves ${CKPT}: the server loaded "
                          "step_0100, not its default step_0200")
     assert [line.where for line in top.evidence][:2] == ["run_eval.sh:2", "serve.sh:3"]
+
+
+@pytest.mark.parametrize("field", ['"step"', '"global_step"'])
+def test_a_serving_script_taking_the_first_step_of_the_trainer_state_serves_an_early_checkpoint(tmp_path: Path,
+                                                                                                field: str) -> None:
+    training = tmp_path / "training"
+    demo_checkpoints(training, 2, ["string_match"])  # step_0100, step_0200
+    # as a Hugging Face trainer writes it: its log history oldest first, the step it ended on in global_step
+    (training / "trainer_state.json").write_text(json.dumps(
+        {"global_step": 200, "log_history": [{"loss": 0.9, "step": 100}, {"loss": 0.4, "step": 200}]}, indent=2))
+    run = _served_by_script(tmp_path, "#!/bin/bash\n# serve.sh PORT: serve the trainer's last step\n"
+                                      f"STEP=$(grep -o '{field}: [0-9]*' {training}/trainer_state.json | head -1 | "
+                                      "grep -o '[0-9]*$')\n"
+                                      f"CKPT={training}/$(printf 'step_%04d' \"$STEP\")\n"
+                                      'echo "serve.sh: serving $CKPT"\n'
+                                      f'exec {CLI} serve-policy --port $1 --checkpoint "$CKPT" --latency-ms 30\n',
+                            "PORT")
+
+    report = diagnose(run)
+
+    if field == '"global_step"':
+        assert f"serving {training}/step_0200" in (run / "logs" / "model_server.log").read_text()
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("model_serving", "step_taken_from_the_trainer_states_first_entry"), [
+        f.title for f in report.causes]
+    assert top.title == ("serve.sh:3 takes the step to serve from the first \"step\" of trainer_state.json, the oldest "
+                         "entry of the trainer's log history, not the step training ended on (the server loaded step "
+                         "100)")
+    assert [line.text for line in top.evidence[1:3]] == ['"step": 100', '"global_step": 200']
+    assert "`jq .global_step trainer_state.json`" in top.fix

@@ -77,7 +77,10 @@ from gym_pipeline.diagnose.rules.checkpoint_choice import (
     rule_share_sent_to_a_server_of_another_checkpoint,
 )
 from gym_pipeline.diagnose.rules.checkpoint_folder_level import rule_checkpoint_folder_one_level_up
-from gym_pipeline.diagnose.rules.checkpoint_from_log import rule_checkpoint_taken_from_the_first_log_line
+from gym_pipeline.diagnose.rules.checkpoint_from_log import (
+    rule_checkpoint_taken_from_the_first_log_line,
+    rule_step_taken_from_the_trainer_states_first_entry,
+)
 from gym_pipeline.diagnose.rules.checkpoint_links import rule_checkpoint_link_resolved_from_its_own_folder
 from gym_pipeline.diagnose.rules.client_timeout import rule_client_timeout_too_short
 from gym_pipeline.diagnose.rules.command_lines import (
@@ -575,6 +578,7 @@ RULES: tuple[Rule, ...] = (
     Rule(2, "server_session_name_taken", rule_server_session_name_taken),
     Rule(2, "server_stopped_after_waiting_for_one_job", rule_server_stopped_after_waiting_for_one_job),
     Rule(2, "checkpoint_taken_from_the_first_log_line", rule_checkpoint_taken_from_the_first_log_line),
+    Rule(2, "step_taken_from_the_trainer_states_first_entry", rule_step_taken_from_the_trainer_states_first_entry),
     Rule(2, "wrapper_adds_an_option_its_caller_gave", rule_wrapper_adds_an_option_its_caller_gave),
     Rule(2, "checkpoint_deleted_after_it_was_chosen", rule_checkpoint_deleted_after_it_was_chosen),
     Rule(2, "step_padded_as_octal", rule_step_padded_as_octal),

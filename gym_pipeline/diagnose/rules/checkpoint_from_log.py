@@ -70,3 +70,51 @@ def _checkpoint_named(line: str) -> str:
     """The checkpoint a log line names: its word holding the step (`.../checkpoints/step_0200`), as a name."""
     word = next((word for word in reversed(line.split()) if _STEP.search(word)), line.strip())
     return PurePath(word.strip("'\",.")).name
+
+
+# `grep -o '"step": [0-9]*' trainer_state.json | head -1`, `jq '.log_history[0].step' trainer_state.json`: the first
+# "step" of a Hugging Face trainer's state, which is its log history's oldest entry, not the step it ended on
+_FIRST_LOGGED_STEP = re.compile(r"trainer_state\.json\b[^\n#]*?(?:\|\s*head\s+(?:-n\s*)?-?1\b|\bgrep\s+-m\s*1\b)"
+                                r"|\bgrep\s+(?:-\w+\s+)*?-m\s*1\b[^\n#]*trainer_state\.json"
+                                r"|log_history\[0\][^\n#]*trainer_state\.json")
+_GLOBAL_STEP = re.compile(r'"global_step"\s*:\s*(?P<step>\d+)')
+_LOGGED_STEP = re.compile(r'"step"\s*:\s*(?P<step>\d+)')
+_SERVED_STEP = re.compile(r"checkpoint step (?P<step>\d+)\b")
+
+
+def rule_step_taken_from_the_trainer_states_first_entry(ev: Evidence) -> list[Finding]:
+    """A serving script that takes the step to serve from the first `"step"` of trainer_state.json: the trainer's
+    log history lists its logged steps oldest first, and `global_step` is the one it ended on."""
+    for file, number, line, _ in lines_matching(ev.user_files, _FIRST_LOGGED_STEP, SCRIPT_SUFFIXES):
+        if "global_step" in line or '"step"' not in line and ".step" not in line:
+            continue
+        state = locate_named_file(next(word for word in re.split(r"[\s|)'\"]+", line) if "trainer_state.json" in word),
+                                  ev.run_dir) if ev.run_dir else None
+        shown_state = []
+        if state is not None and state.is_file():
+            text = state.read_text(encoding="utf-8", errors="replace")
+            final, first = _GLOBAL_STEP.search(text), _LOGGED_STEP.search(text)
+            if final is None or first is None or int(first["step"]) >= int(final["step"]):
+                continue  # one logged step, the last: the first is the one training ended on
+            shown_state = [EvidenceLine(file=ev.rel(state), line=text.count("\n", 0, first.start()) + 1,
+                                        text=first[0]),
+                           EvidenceLine(file=ev.rel(state), line=text.count("\n", 0, final.start()) + 1,
+                                        text=final[0])]
+        served = ev.first_in_log_heads(_SERVED_STEP)
+        return [Finding(
+            category=MODEL_SERVING,
+            title=f"{file.name}:{number} takes the step to serve from the first \"step\" of trainer_state.json, the "
+                  "oldest entry of the trainer's log history, not the step training ended on"
+                  + (f" (the server loaded step {served[1]['step']})" if served else ""),
+            evidence=[EvidenceLine(file=file.name, line=number, text=line.strip()), *shown_state,
+                      *([served[0]] if served else [])],
+            cause="A Hugging Face trainer's trainer_state.json lists each logged step in `log_history`, oldest first, "
+                  "and keeps the step it ended on in `global_step`. The first `\"step\"` the script finds is the "
+                  "earliest logged one, so the server loaded an early checkpoint and the eval measured it; every "
+                  "command exits 0.",
+            fix=f"In {file.name} line {number}, read `global_step` instead of the first `\"step\"` (`head -1` takes the "
+                "oldest): `jq .global_step trainer_state.json` (or `grep -o '\"global_step\": [0-9]*'`), or name "
+                "the checkpoint to serve explicitly; check the step the server reports before collecting; then serve "
+                "it, collect again on a clean output path and profile.",
+        )]
+    return []
