@@ -57,7 +57,8 @@ def rule_completion_line_of_an_earlier_run(ev: Evidence) -> list[Finding]:
                   f"`grep` found it as soon as the job was submitted, and what {file.name} does after the wait "
                   "(publish, profile, copy) used the earlier run's results while this run's job was still to run. "
                   "Nothing failed.",
-            fix=f"In {file.name}, wait for the job itself, not for a line its log may already hold: `sbatch --wait` "
+            fix=f"In {file.name}, wait for the job itself, not for a line its log may already hold ({marker!r} is "
+                "there from an earlier run): `sbatch --wait` "
                 "(or `JOB=$(sbatch --parsable ...)`, then wait until `squeue -h -j $JOB` is empty and check `sacct -j "
                 "$JOB -o State`); or give each run its own log (`--output=logs/weekly_eval_%j.log`, without "
                 f"`--open-mode=append`) and remove {log} before submitting; then run the step after the wait again on "

@@ -50,7 +50,8 @@ def rule_server_stopped_after_waiting_for_one_job(ev: Evidence) -> list[Finding]
                   f"collection to finish let {file.name} go on to `{lines[kill - 1].strip()}`, which stopped the "
                   "model server while the other collections were still asking it. Their remaining requests were "
                   "refused, and the merge and profile after it had rollouts missing.",
-            fix=f"In {file.name}:{waits}, wait for every collection before stopping the server: keep the collect "
+            fix=f"In {file.name}:{waits}, replace `{lines[waits - 1].strip()}` (`wait -n` returns after the first job): "
+                "wait for every collection before stopping the server: keep the collect "
                 f"jobs' pids (`pids+=($!)` after each) and `wait \"${{pids[@]}}\"` (a bare `wait` would wait for the "
                 f"server too), then `kill ${pid}`; collect the missing rollouts (`--resume`) and merge and profile "
                 "again.",

@@ -194,7 +194,8 @@ def rule_pull_refused_by_local_changes(ev: Evidence) -> list[Finding]:
                   "the pull would change the same file, so git aborted the merge and left the working tree as it "
                   "was. The script did not stop on the failed pull, so the run read the old files (with the hand "
                   "edit), not the new commits; every later command exited 0.",
-            fix=f"In the checkout, see the edit (`git diff {files[0]}`): commit it upstream or drop it (`git checkout -- "
+            fix=f"In the checkout, see the local changes that refused the pull (`git diff {files[0]}`): commit it "
+                "upstream or drop it (`git checkout -- "
                 f"{files[0]}`, or `git stash`), then pull again; and make {script.name} stop when the pull fails "
                 "(`set -e`, or `git pull --ff-only || exit 1`) so a stale checkout never reaches the eval; then "
                 "materialize again and collect on a clean output path.",

@@ -239,7 +239,7 @@ def rule_array_directive_of_a_wrapped_script(ev: Evidence) -> list[Finding]:
                       "One job ran, with no SLURM_ARRAY_TASK_ID, so only the shard a missing id falls back to was "
                       "evaluated, and every command exited 0.",
                 fix=f"In {file.name}:{number}, submit the script itself (`sbatch {name}`), so sbatch reads its "
-                    f"directives; or give the array on the command line with the wrap (`sbatch --array=... --wrap "
+                    f"#SBATCH directives (`{directive[0].strip()}`); or give the array on the command line with the wrap (`sbatch --array=... --wrap "
                     "...`); then evaluate the shards that never ran and merge again.",
             )]
     return []

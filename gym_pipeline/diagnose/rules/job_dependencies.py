@@ -79,8 +79,8 @@ def rule_dependency_on_one_array_task(ev: Evidence) -> list[Finding]:
                 cause=f"`{chained[0]}` names one task of the array job ({array}_{task}, as squeue shows it), so "
                       "Slurm starts the next job as soon as that task succeeds, while the other tasks are still "
                       "running: it merged and profiled the shards finished by then, and every job exited 0.",
-                fix=f"In {file.name}:{number}, chain on the whole array: `--dependency=afterok:{array}` (the array's "
-                    "id alone waits for every task); then run the merge (and profile) again once every task has "
+                fix=f"In {file.name}:{number}, chain on the whole array: `--dependency=afterok:{array}` instead of "
+                    f"`{chained[0]}` (the array's id alone waits for every task, `_{task}` for one); then run the merge (and profile) again once every task has "
                     "finished.",
             )]
     return []

@@ -123,7 +123,9 @@ def rule_non_version_picked_from_a_listing(ev: Evidence) -> list[Finding]:
                      if served else "the run read it instead of the newest version."),
             fix=f"In {file.name} line {number}, pick among numbered names only and by number: `ls -d "
                 f"{glob.rpartition('/')[0] or '.'}/{prefix}[0-9]* | grep -E '/{prefix}[0-9]+$' | sort -V | tail -1` "
-                f"(or read the trainer's own pointer to its latest {what}); check it names the newest {prefix}<number>, "
-                "then run again.",
+                f"(or read the trainer's own pointer to its latest {what}), which leaves out {picked} ("
+                + ("a save still being written, in-progress" if picked.endswith((".tmp", ".partial", ".incomplete"))
+                   else "no numbered step")
+                + f"); check it names the newest {prefix}<number>, then run again.",
         )]
     return []

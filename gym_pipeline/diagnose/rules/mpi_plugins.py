@@ -72,7 +72,8 @@ def rule_container_option_without_pyxis(ev: Evidence) -> list[Finding]:
         cause=f"`{option}` is an option of pyxis, the SPANK plugin that runs job steps in enroot containers; srun "
               "has it only where the cluster's plugstack.conf loads pyxis. This cluster's does not, so srun refused "
               "the option and the step (and all that needed its output) never ran.",
-        fix="Run the step where pyxis is installed (`srun --help | grep container-image` shows it), or without the "
+        fix="Run the step where the pyxis SPANK plugin is installed (`srun --help | grep container-image` shows it), "
+            "or without the "
             f"container here: drop `{option}` (and the other --container-* options) and run the step in the job's "
             "own environment (the project's venv), or in a container the node's runtime starts (`docker run`, "
             "`apptainer exec`); then submit again.",
