@@ -245,4 +245,4 @@ def test_a_csv_export_starting_with_excels_separator_hint_stops_the_data_script(
         f.title for f in report.causes]
     assert top.title == ("The data file tasks.jsonl was never written: prep_data.py, which writes it, stopped on an "
                          "error first (KeyError: 'question')")
-    assert "labels.csv starts with `sep=,`" in top.cause and top.fix.startswith("In prep_data.py, skip the `sep=` line")
+    assert "labels.csv starts with `sep=,`" in top.cause and top.fix.startswith("In prep_data.py, skip the `sep=` first line")

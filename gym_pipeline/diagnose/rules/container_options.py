@@ -44,8 +44,9 @@ _REFUSALS = (
              "{wanted} as well (`docker buildx build --platform {wanted},{actual}`) where both kinds of node run it"),
     _Refusal(re.compile(r"failed to initialize logging driver: (?P<reason>[^\n]+)"), "--log-driver",
              "the `{value}` logging driver needs its agent, which does not run on this node ({reason})",
-             "drop `--log-driver {value}` and its `--log-opt`s on nodes without the agent (Docker then keeps the "
-             "container's log itself: `docker logs`), or start the {value} agent here first"),
+             "drop `--log-driver {value}` and its `--log-opt`s on nodes without the agent (the logging driver could "
+             "not reach it: {reason}; Docker then keeps the container's log itself: `docker logs`), or start the "
+             "{value} agent here first"),
     _Refusal(re.compile(r'error gathering device information while adding custom device "(?P<device>[^"]+)"'),
              "--device", "this node has no {device} (a GPU node's device, passed by the template)",
              "drop `--device {value}` (and the other GPU devices) on nodes without them, or run the stage on a node "
@@ -116,7 +117,7 @@ def rule_container_borrowing_from_one_not_running(ev: Evidence) -> list[Finding]
                   f"template was written for run), so Docker can only start it beside a running {name}. None runs "
                   f"here, so the engine answered `No such container: {name}` and the stage never started. The Docker "
                   "engine itself is fine.",
-            fix=f"Start {name} on this node first (as the template's nodes do: `docker ps -a --filter name={name}` "
+            fix=f"Start the {name} container on this node first (as the template's nodes do: `docker ps -a --filter name={name}` "
                 f"shows whether it exists), or drop `{flag}` from {script} (the template) where the sidecar is not "
                 "needed" + (" (`--network host` reaches a model server on the node's loopback)" if "net" in option
                             else "") + "; then run the stage again.",

@@ -291,7 +291,7 @@ def _header_hid_the_column(writer: FailedWriter) -> tuple[str, str]:
         return (f" {table} starts with `sep=,`, the line a spreadsheet's export writes to tell Excel the separator: "
                 f"`csv.DictReader` took it as the header, so the real header (with the column `{column}`) became a "
                 f"row and no column is named `{column}`.",
-                f"In {script}, skip the `sep=` line before reading the header (`if first.startswith('sep='): ...`, "
+                f"In {script}, skip the `sep=` first line before reading the header (`if first.startswith('sep='): ...`, "
                 f"or `next(f)` when it is there), or export {table} without it; ")
     return "", f"Fix the error in {script} ({writer.incident.text}); "
 

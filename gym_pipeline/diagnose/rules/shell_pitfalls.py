@@ -471,7 +471,8 @@ def _array_without_index(ev: Evidence) -> Finding | None:
                 cause=f"In bash, `${name}` of an array is its first element: `{used[1].strip()}` saw {items[0]} and "
                       f"never {', '.join(items[1:])}. Nothing fails: the script did the first one and stopped, and "
                       "the rest were never run.",
-                fix=f"In {file.name}, write `\"${{{name}[@]}}\"` for every element of {name} (`for x in "
+                fix=f"In {file.name}, write `\"${{{name}[@]}}\"` for every element of the array {name} (`${name}` alone "
+                    f"is its first element; `for x in "
                     f"\"${{{name}[@]}}\"`); then run the ones that were skipped ({', '.join(items[1:])}) and profile "
                     "them.",
             )

@@ -124,7 +124,8 @@ def rule_partition_closed_to_the_submitter(ev: Evidence) -> list[Finding]:
               "hosts jobs may be submitted from, often the login nodes only), `AllowAccounts`, `AllowGroups` or "
               "`AllowQos`. The job's options are fine; the place or account it was submitted from is not, so "
               "nothing ran.",
-        fix=f"`scontrol show partition {partition}` shows AllocNodes, AllowAccounts and AllowGroups: submit from a "
+        fix=f"sbatch's `Access/permission denied` comes from the partition's own limits: `scontrol show partition "
+            f"{partition}` shows AllocNodes, AllowAccounts and AllowGroups: submit from a "
             "host it allows (a login node), or with an allowed account, or ask the cluster's admins to open the "
             "partition to this host; then submit again.",
     )]

@@ -24,6 +24,8 @@ _TIMED_OUT = re.compile(r"\b(?:exit(?: code| status)?:?\s*|returned\s+)124\b|\bT
 # our collect's closing line: `1 collected, 0 already done, 0 failed of 1 in 0.1s -> out.jsonl`
 _COLLECT_DONE = re.compile(r"^(?P<collected>\d+) collected, \d+ already done, \d+ failed of (?P<of>\d+) in "
                            r"(?P<seconds>\d+(?:\.\d+)?)s\b", re.M)
+# the variable a `split -l "$BATCH_SIZE"` reads, set to a small number: `BATCH_SIZE=1`
+_BATCH_SIZE = re.compile(r"^\s*(?:export\s+)?\w*(?:BATCH|CHUNK|ROWS)\w*=\s*[\"']?[1-4][\"']?\s*(?:#|$)", re.I)
 SMALL_BATCH_ROWS = 4  # collect processes of at most this many rows each spend most of their time starting up
 MIN_PROCESSES = 5
 
@@ -53,7 +55,6 @@ def collection_cut_by_its_time_budget(ev: Evidence, *, only_start_up_bound: bool
     if budgeted is None or timed_out is None:
         return None
     file, number, line, match = budgeted
-    budget = match["budget"] + (" s" if match["budget"][-1].isdigit() else "")
     runs = [(found, log, text) for log, text in ev.log_heads for found in _COLLECT_DONE.finditer(text)]
     small = [run for run in runs if int(run[0]["of"]) <= SMALL_BATCH_ROWS]
     per_process = len(small) >= MIN_PROCESSES and len(small) >= len(runs) / 2
@@ -69,10 +70,12 @@ def collection_cut_by_its_time_budget(ev: Evidence, *, only_start_up_bound: bool
                  f"{SMALL_BATCH_ROWS} rows each before `timeout {match['budget']}` ended it; their rows took {rows_time:.1f} s "
                  "in all (`collected ... in` lines), so nearly all the budget went to starting a process per batch "
                  "(the interpreter, imports, a new connection), not to the model.")
-        fix = (f"Collect in one process (or a few large batches) so start-up is paid once: a bigger batch size in "
-               f"{file.name}, with `--concurrency` for the parallelism, then `--resume` after a crash instead of small "
-               f"batches; or give the step more than {budget}. Then collect the {missing} missing rollouts "
-               "(`--resume`) and profile.")
+        batch_size = next((m for _, _, _, m in lines_matching([file], _BATCH_SIZE)), None)
+        fix = ("Collect in one process (or a few large batches) so startup is paid once: a bigger batch size in "
+               + (f"{file.name} (`{batch_size[0].strip()}`)" if batch_size else file.name)
+               + ", with `--concurrency` for the parallelism, then `--resume` after a crash instead of small "
+               f"batches; or give the step more than `timeout {match['budget']}`. Then collect the {missing} missing "
+               "rollouts (`--resume`) and profile.")
     else:
         cause = (f"`timeout {match['budget']}` in {file.name}:{number} ended the collection when its time was up (exit 124): "
                  "the rollouts collected by then were kept and the rest were never asked for. Nothing failed but "
