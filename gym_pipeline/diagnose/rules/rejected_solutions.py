@@ -4,7 +4,8 @@ An episode whose agent ran the task's solution/solve.sh command for command, eac
 scored 0 was graded by a test that fails the task's own answer: the test, or the expected value it derives, is wrong
 (an ascending sort where the most frequent word was meant, a count by a case-insensitive grep, a constant worked out
 by hand, a grep for one spelling of the fix), so every right answer to that task scores 0 and the model is not at
-fault. `gym-pipeline tasks validate` (the oracle) fails the same way. Read after the readings of a particular test
+fault (unless the sandbox is not what the task was written for: an image built from older files). `gym-pipeline
+tasks validate` (the oracle) fails the same way. Read after the readings of a particular test
 fault, which say more.
 """
 
@@ -96,7 +97,9 @@ def rule_test_rejects_the_tasks_own_solution(ev: Evidence) -> list[Finding]:
                   f"the test still wrote 0"
                   + (f" (it printed `{'; '.join(said_lines[:2])}`)" if said_lines else "")
                   + f". A test that fails the task's own answer grades every right answer 0: the test of {task} (or "
-                  "the expected value it works out) is wrong, not the model."
+                  "the expected value it works out) is wrong, not the model; or the sandbox the episode ran in is "
+                  "not what the solution and the test were written for (an image built from older files, a data "
+                  "file changed since)."
                   + (" It checks one spelling of the source (a `grep` of the file), not what the program does."
                      if greps_source else ""),
             fix=f"Fix {run.task_path(task)}/tests/test.sh so that its expected values are what the task's own "
@@ -110,6 +113,7 @@ def rule_test_rejects_the_tasks_own_solution(ev: Evidence) -> list[Finding]:
                 + (" (test the program's behaviour, its output, instead of grepping its source)" if greps_source
                    else "")
                 + f". Check the task with its oracle (`gym-pipeline tasks validate {run.task_path(task)}`, which must "
-                f"score 1), then {run.rerun()}.",
+                "score 1; if it passes there, compare the image and data the run used with the task folder's), then "
+                f"{run.rerun()}.",
         )]
     return []
