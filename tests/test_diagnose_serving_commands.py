@@ -19,7 +19,10 @@ collection finds nothing to answer it (model serving).
   made when it was chosen, healthy.
 - A serving script taking the step to serve from the first `"step"` of the trainer's trainer_state.json (`grep ... |
   head -1`): that is the oldest entry of its log history, and an early checkpoint is served. Reading `global_step`,
-  healthy."""
+  healthy.
+- A run script that waits for the URL file its serve.sh writes (`until [ -s policy.url ]`) while last week's server,
+  still running, keeps its own URL in that file: the wait ends at once and the collection asks the step 100 server,
+  not the step 200 one the script started. Removing the file before starting the server, healthy."""
 
 import itertools
 import json
@@ -361,3 +364,52 @@ def test_a_serving_script_taking_the_first_step_of_the_trainer_state_serves_an_e
                          "100)")
     assert [line.text for line in top.evidence[1:3]] == ['"step": 100', '"global_step": 200']
     assert "`jq .global_step trainer_state.json`" in top.fix
+
+
+@pytest.mark.parametrize("file_removed_first", [False, True])
+def test_a_url_file_still_written_by_last_weeks_server_sends_the_run_to_it(tmp_path: Path,
+                                                                          file_removed_first: bool) -> None:
+    checkpoints = tmp_path / "checkpoints"
+    demo_checkpoints(checkpoints, 2, ["string_match"])  # step_0100, step_0200
+    run = tmp_path / "run"
+    (run / "logs").mkdir(parents=True)
+    rows = get_environment("string_match").dataset_path.read_text().splitlines(keepends=True)
+    (run / "data.jsonl").write_text("".join(rows[:6]))
+    url_file = tmp_path / "home" / "policy.url"
+    url_file.parent.mkdir()
+    serve = f"{CLI} serve-policy --port 0 --ready-file {url_file} --checkpoint {checkpoints}/$1 --latency-ms 20"
+    (run / "serve.sh").write_text(f"#!/bin/bash\n# serve.sh CHECKPOINT: its URL goes to ~/policy.url\nexec {serve}\n")
+    # last week's server, never stopped, logged beside this week's run
+    with (run / "logs" / "last_week_server.log").open("w") as log:
+        last_week = subprocess.Popen(["bash", str(run / "serve.sh"), "step_0100"], stdout=log, stderr=subprocess.STDOUT)
+    try:
+        for _ in range(120):
+            if url_file.exists() and url_file.read_text().strip():
+                break
+            time.sleep(0.5)
+        (run / "run_eval.sh").write_text(
+            "#!/bin/bash\n" + (f"rm -f {url_file}\n" if file_removed_first else "")
+            + "bash serve.sh step_0200 > logs/model_server.log 2>&1 &\nSERVER=$!\n"
+            f"until [ -s {url_file} ]; do sleep 1; done   # the server writes its URL once listening\n"
+            f"URL=$(cat {url_file})\necho \"== model server at $URL\"\n"
+            f"{CLI} materialize --input data.jsonl --num-repeats 2 --agent string_match_simple_agent "
+            "--output rollouts_materialized_inputs.jsonl\n"
+            f"{CLI} collect --inputs rollouts_materialized_inputs.jsonl --output rollouts.jsonl --model-url $URL "
+            "--env string_match --concurrency 4\nkill $SERVER\n")
+        with (run / "logs" / "run_eval.log").open("w") as log:
+            subprocess.run(["bash", "run_eval.sh"], cwd=run, stdout=log, stderr=subprocess.STDOUT, timeout=300)
+    finally:
+        last_week.terminate()
+        last_week.wait(10)
+
+    report = diagnose(run)
+
+    if file_removed_first:
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("model_serving", "rollouts_from_a_server_the_run_did_not_start"), [
+        f.title for f in report.causes]
+    assert top.title == ("The rollouts came from the step 100 server (logs/last_week_server.log), not the step 200 "
+                         "server run_eval.sh started (logs/model_server.log)")
+    assert f"(line 5 `URL=$(cat {url_file})`)" in top.fix and "$SERVER" in top.fix

@@ -230,6 +230,7 @@ from gym_pipeline.diagnose.rules.mpi_plugins import (
 from gym_pipeline.diagnose.rules.newline_slices import rule_last_line_cut_by_a_newline_slice
 from gym_pipeline.diagnose.rules.node_local_copies import rule_stage_copy_not_replaced_by_sbcast
 from gym_pipeline.diagnose.rules.octal_steps import rule_step_padded_as_octal
+from gym_pipeline.diagnose.rules.older_servers import rule_rollouts_from_a_server_the_run_did_not_start
 from gym_pipeline.diagnose.rules.own_cancels import rule_submit_script_cancels_its_own_job
 from gym_pipeline.diagnose.rules.parallel_steps import rule_steps_queued_inside_the_job
 from gym_pipeline.diagnose.rules.pbs_directives import rule_pbs_walltime_kept_in_a_batch_script
@@ -666,6 +667,8 @@ RULES: tuple[Rule, ...] = (
     Rule(5, "resume_with_other_settings_than_its_inputs", rule_resume_with_other_settings_than_its_inputs),
     Rule(5, "inputs_from_a_copy_staged_before_a_fix", rule_inputs_from_a_copy_staged_before_a_fix),
     Rule(5, "rollouts_kept_by_a_build_tool", rule_rollouts_kept_by_a_build_tool),
+    # after every reading of how the address of an older server was taken (step 2 and the build tool's above)
+    Rule(5, "rollouts_from_a_server_the_run_did_not_start", rule_rollouts_from_a_server_the_run_did_not_start),
     Rule(5, "resume_across_models", rule_resume_across_models),
     Rule(5, "limited_inputs", rule_limited_inputs),
     Rule(5, "empty_inputs", rule_empty_inputs),
