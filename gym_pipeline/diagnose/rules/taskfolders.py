@@ -223,7 +223,7 @@ def _sandbox_asks_more_cpus(ev: Evidence, run: TaskFolderRun, failed: list[tuple
                             too_many: re.Match[str], episodes: set[tuple[int, int]], total: int) -> Finding:
     number, first = failed[0]
     task = str(first.get("task_id"))
-    config = _task_config(ev, run, task)
+    config = task_config(ev, run, task)
     asked = f"cpus = {config.environment.cpus:g}" if config else "its cpus"
     return Finding(
         category=THROUGHPUT_RESOURCES,
@@ -943,7 +943,7 @@ def always_scored(run: TaskFolderRun) -> list[str]:
     return [task for task, values in _rewards_of(run).items() if values and all(value >= 1 for value in values)]
 
 
-def _task_config(ev: Evidence, run: TaskFolderRun, task: str) -> TaskConfig | None:
+def task_config(ev: Evidence, run: TaskFolderRun, task: str) -> TaskConfig | None:
     """The task's task.toml as the loader reads it; None when it does not load."""
     folder = locate_named_file(run.task_path(task), ev.run_dir, folder=True)
     try:
@@ -954,7 +954,7 @@ def _task_config(ev: Evidence, run: TaskFolderRun, task: str) -> TaskConfig | No
 
 def _task_memory_mb(ev: Evidence, run: TaskFolderRun, task: str) -> int | None:
     """The memory the task gives its sandbox; None when its task.toml does not load."""
-    config = _task_config(ev, run, task)
+    config = task_config(ev, run, task)
     return config.environment.memory_mb if config else None
 
 
@@ -1618,7 +1618,7 @@ def rule_task_agent_timeouts(ev: Evidence) -> list[Finding]:
         return []
     task = timed_out[0]
     number, row = rows_of_task[task][0]
-    config = _task_config(ev, run, task)
+    config = task_config(ev, run, task)
     cpus = config.environment.cpus if config else None
     budget = config.agent.timeout_sec if config else None
     starved = cpus is not None and cpus < SMALL_TASK_CPUS
