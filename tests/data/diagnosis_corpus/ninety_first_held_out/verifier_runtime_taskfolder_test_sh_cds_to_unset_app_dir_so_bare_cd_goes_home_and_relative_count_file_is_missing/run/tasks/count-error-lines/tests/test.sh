@@ -1,0 +1,11 @@
+#!/bin/bash
+# Writes 1 to /logs/verifier/reward.txt when the task is done, else 0.
+cd $APP_DIR   # the task's folder (APP_DIR comes from the team's CI image)
+echo "checking in $(pwd)"
+if test "$(tr -d "[:space:]" < count.txt 2>/dev/null)" = "3"; then
+  echo "PASS"
+  echo 1 > /logs/verifier/reward.txt
+else
+  echo "FAIL"
+  echo 0 > /logs/verifier/reward.txt
+fi
