@@ -2,6 +2,7 @@
 against a loopback HTTP server and the simulated policy: wget saves this week's tasks as tasks.jsonl.1 and the run reads
 the old tasks.jsonl. Fetched with `wget -O tasks.jsonl`, the run reads this week's data and is healthy."""
 
+import os
 import shutil
 import subprocess
 import sys
@@ -53,3 +54,55 @@ def test_a_download_saved_as_a_numbered_copy_leaves_the_run_on_last_weeks_file(t
     assert top.title == ("wget saved the download as tasks.jsonl.1, beside the tasks.jsonl already there: the run read "
                          "the old tasks.jsonl (6 lines differ from the download)")
     assert top.fix.startswith("Download to the name the run reads: `wget -O tasks.jsonl <url>`")
+
+
+PREP = """import csv, json
+rows = [json.loads(line) for line in open('data.jsonl')]
+labels = {int(row['row']): row['answer'] for row in csv.DictReader(open('labels.csv'))}
+with open('tasks.jsonl', 'w') as out:
+    for number, row in enumerate(rows):
+        out.write(json.dumps({**row, 'expected_answer': labels[number]}) + '\\n')
+"""
+
+
+@pytest.mark.parametrize("take", ["cp DOWNLOADS/labels.csv labels.csv",
+                                  'cp "$(ls -t DOWNLOADS/labels*.csv | head -1)" labels.csv'])
+def test_a_browser_download_saved_as_a_copy_in_parentheses_leaves_the_run_on_last_weeks_labels(
+        tmp_path: Path, take: str) -> None:
+    """The labelling team's fixed export, downloaded by a browser into a folder holding last week's labels.csv, is
+    saved as 'labels (1).csv' (the user's inputs); the run script lists the folder and copies labels.csv, the old
+    labels, and the run scores the fixed questions against them. Copying the newest file there, healthy."""
+    import csv
+    import io
+    import json
+
+    rows = get_environment("string_match").dataset_path.read_text().splitlines(keepends=True)[:6]
+    answers = [json.loads(row)["expected_answer"] for row in rows]
+
+    def sheet(labels: list[str]) -> str:
+        out = io.StringIO()
+        csv.writer(out, lineterminator="\n").writerows([("row", "answer"), *enumerate(labels)])
+        return out.getvalue()
+
+    downloads = tmp_path / "home" / "Downloads"
+    downloads.mkdir(parents=True)
+    (downloads / "labels.csv").write_text(sheet(["Sydney", "Pluto", *answers[2:]]))  # last week's, two labels wrong
+    (downloads / "labels (1).csv").write_text(sheet(answers))  # this week's fix
+    os.utime(downloads / "labels.csv", (1_700_000_000, 1_700_000_000))
+    script = (f"ls -l {downloads}\n{take.replace('DOWNLOADS', str(downloads))}\npython3 prep.py\n"
+              f"{CLI} materialize --input tasks.jsonl --num-repeats 2 --agent string_match_simple_agent "
+              "--output rollouts_materialized_inputs.jsonl\n"
+              f"{CLI} collect --inputs rollouts_materialized_inputs.jsonl --output rollouts.jsonl --model-url URL "
+              "--env string_match --concurrency 4\n")
+    run = run_scripts(tmp_path, [script], files={"prep.py": PREP, "data.jsonl": "".join(rows)})
+
+    report = diagnose(run)
+
+    if "ls -t" in take:
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("cache_resume", "browser_download_saved_beside_the_file_read"), [
+        f.title for f in report.causes]
+    assert top.title == ("The new download was saved as 'labels (1).csv', beside last week's labels.csv, and "
+                         "run_eval.sh:3 takes labels.csv: the run used the old file")

@@ -127,7 +127,10 @@ from gym_pipeline.diagnose.rules.directive_variables import rule_directive_names
 from gym_pipeline.diagnose.rules.directory_links import rule_folder_link_followed_instead_of_replaced
 from gym_pipeline.diagnose.rules.docker_names import rule_container_name_held_by_an_earlier_run
 from gym_pipeline.diagnose.rules.docker_volumes import rule_folder_mounted_as_a_named_volume
-from gym_pipeline.diagnose.rules.downloads import rule_download_saved_beside_the_file_read
+from gym_pipeline.diagnose.rules.downloads import (
+    rule_browser_download_saved_beside_the_file_read,
+    rule_download_saved_beside_the_file_read,
+)
 from gym_pipeline.diagnose.rules.empty_replies import rule_replies_emptied_on_the_way
 from gym_pipeline.diagnose.rules.endpoint_address import (
     rule_endpoint_not_where_server_listens,
@@ -658,6 +661,7 @@ RULES: tuple[Rule, ...] = (
     Rule(5, "linked_data_replaced_by_a_copy", rule_linked_data_replaced_by_a_copy),
     Rule(5, "folder_link_followed_instead_of_replaced", rule_folder_link_followed_instead_of_replaced),
     Rule(5, "download_saved_beside_the_file_read", rule_download_saved_beside_the_file_read),
+    Rule(5, "browser_download_saved_beside_the_file_read", rule_browser_download_saved_beside_the_file_read),
     Rule(5, "package_imported_from_a_stale_deployed_copy", rule_package_imported_from_a_stale_deployed_copy),
     Rule(5, "package_kept_by_pip_target", rule_package_kept_by_pip_target),
     Rule(5, "data_kept_by_an_unpacking_tool", rule_data_kept_by_an_unpacking_tool),
