@@ -1,6 +1,7 @@
 """A collection in a container started from a team template written for other nodes, run for real: `--runtime nvidia`
 (GPU nodes), `--platform linux/arm64` (ARM nodes), `--device /dev/nvidia0` (GPU nodes), `--log-driver fluentd` (nodes
-with a log agent), `--entrypoint` a script the team's own images ship. This node's Docker refuses each, in its own
+with a log agent), `--entrypoint` a script the team's own images ship, `--cpu-rt-runtime` (nodes tuned for realtime
+scheduling). This node's Docker refuses each, in its own
 words, and nothing is collected. The diagnosis names the option (infra), not the engine. Without the option, the same
 script collects."""
 
@@ -17,7 +18,7 @@ from gym_pipeline.launchers.settings import DEFAULT_IMAGE
 pytestmark = pytest.mark.integration
 PROJECT = Path(__file__).resolve().parents[1]
 OPTIONS = ["--runtime nvidia", "--platform linux/arm64", "--device /dev/nvidia0", "--log-driver fluentd",
-           "--entrypoint /usr/local/bin/team-init.sh"]
+           "--entrypoint /usr/local/bin/team-init.sh", "--cpu-rt-runtime 950000"]
 
 
 def collect_in_container(run_dir: Path, option: str) -> str:

@@ -2,6 +2,7 @@
 
 Templates are written for the nodes a team usually runs on: `--runtime nvidia` (GPU nodes), `--platform linux/arm64`
 (Grace Hopper nodes), `--device /dev/nvidia0` (GPU nodes), `--log-driver fluentd` (nodes running a log agent),
+`--cpu-rt-runtime 950000` (nodes tuned for realtime scheduling),
 `--entrypoint /usr/local/bin/team-init.sh` (an image that ships the script). On another node the engine refuses to
 start the container, in its own words (`Unknown runtime specified nvidia`, `does not match the specified platform`,
 `failed to initialize logging driver`, `exec: ... no such file or directory`), and the stage never runs. The engine
@@ -51,6 +52,12 @@ _REFUSALS = (
              "--device", "this node has no {device} (a GPU node's device, passed by the template)",
              "drop `--device {value}` (and the other GPU devices) on nodes without them, or run the stage on a node "
              "that has the device"),
+    _Refusal(re.compile(r'failed to write "(?P<budget>\d+)": write \S*/cpu\.rt_runtime_us: invalid argument'),
+             "--cpu-rt-runtime", "this node's kernel gives Docker's cgroups no realtime CPU budget to hand out "
+             "(cpu.rt_runtime_us refused {budget} µs: realtime scheduling is a tuned node's setting)",
+             "drop `--cpu-rt-runtime {value}` (and `--ulimit rtprio=...`, `--cap-add SYS_NICE`) on nodes without a "
+             "realtime budget (an eval does not need realtime scheduling; this kernel refused cpu.rt_runtime_us), or run "
+             "the stage on the nodes tuned for it"),
     _Refusal(re.compile(r'exec: "(?P<program>[^"]+)": stat [^\n]*no such file or directory'), "--entrypoint",
              "the image has no {program}, the entrypoint the template names (a script the team's own images ship)",
              "drop `--entrypoint {value}` for this image (its own entrypoint runs the command), or use the team "
