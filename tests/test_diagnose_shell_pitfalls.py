@@ -525,3 +525,35 @@ def test_repeats_set_as_a_prefix_of_the_command_that_reads_them_keep_the_default
                          "expanded $REPEATS first, so the command got 1")
     assert [line.where for line in top.evidence] == ["run_eval.sh:3", "eval_defaults.sh:2"]
     assert "(`--num-repeats 3`)" in top.fix
+
+
+@pytest.mark.parametrize("start", ["exec ", ""])
+def test_a_model_server_started_with_exec_keeps_the_eval_from_ever_running(tmp_path, start):
+    """A job script starts the model server with `exec` (copied from a container entrypoint): the server replaces the
+    script's shell and serves until the job's limit (`timeout 15` here) ends it, and the eval lines after it never
+    run (model serving). Started in the background, with a wait for its ready file, the eval runs: healthy."""
+    from script_support import CLI, materialize_line, string_match_run
+
+    run, checkpoint = string_match_run(tmp_path, rows=6)
+    background = "" if start else " &"
+    (run / "eval_job.sh").write_text(
+        f"#!/bin/bash\ncd {run}\nrm -f ready.url\n"
+        f"{start}{CLI} serve-policy --checkpoint {checkpoint} --port 0 --ready-file ready.url --latency-ms 20"
+        f"{background}\nSERVER=$!\nfor i in $(seq 60); do [ -s ready.url ] && break; sleep 0.5; done\n"
+        + materialize_line(2)
+        + f"{CLI} collect --inputs rollouts_materialized_inputs.jsonl --output rollouts.jsonl --model-url "
+        "\"$(cat ready.url)\" --env string_match --concurrency 4\nkill $SERVER\n")
+    with (run / "logs" / "eval_job.log").open("w") as log:
+        subprocess.run(["timeout", "15", "bash", "eval_job.sh"], cwd=run, stdout=log, stderr=subprocess.STDOUT,
+                       timeout=120)
+
+    report = diagnose(run)
+
+    if not start:
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    assert not (run / "rollouts.jsonl").exists()
+    top = report.causes[0]
+    assert (top.category, top.id) == ("model_serving", "shell_pitfalls"), [f.title for f in report.causes]
+    assert top.title.startswith("eval_job.sh:4 `exec`s python: the shell is replaced by it, so line 5")
+    assert "start the model server in the background, `python ... &`" in top.fix

@@ -82,9 +82,10 @@ def exported_names(export_list: str) -> set[str] | None:
     return None if "ALL" in names else names - {"NONE", "NIL"}
 
 
+# a command starting a model server (`gym-pipeline serve-policy`, `vllm serve`, `python -m sglang.launch_server`)
+MODEL_SERVER_COMMAND = re.compile(r"\b(?:serve-policy|vllm\s+serve|vllm\.entrypoints|sglang\.launch_server)\b")
 # a model server started in the background (`serve-policy ... &`, `vllm serve ... &`)
-SERVER_IN_BACKGROUND = re.compile(r"\b(?:serve-policy|vllm\s+serve|vllm\.entrypoints|sglang\.launch_server)\b[^#\n]*&\s*"
-                                  r"(?:#.*)?$")
+SERVER_IN_BACKGROUND = re.compile(MODEL_SERVER_COMMAND.pattern + r"[^#\n]*&\s*(?:#.*)?$")
 
 
 # `docker run`, `podman container create`...: the start of a line that makes a container

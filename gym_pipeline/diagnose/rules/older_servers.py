@@ -17,17 +17,16 @@ from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import Finding
 from gym_pipeline.diagnose.rules.checkpoint_choice import recorded_model_url, rollouts_of_an_older_server
-from gym_pipeline.diagnose.user_scripts import SCRIPT_SUFFIXES, lines_matching
+from gym_pipeline.diagnose.user_scripts import MODEL_SERVER_COMMAND, SCRIPT_SUFFIXES, lines_matching
 from gym_pipeline.diagnose.vocabulary import MODEL_SERVING
 
 _MODEL_URL_FROM_VARIABLE = re.compile(r"--model-url[= ]\"?\$\{?(?P<name>[A-Za-z_]\w*)\}?")
 _PID_KEPT = re.compile(r"^\s*(?P<name>[A-Za-z_]\w*)=\$!\s*(?:#|$)")
-_SERVES = re.compile(r"\b(?:serve-policy|vllm\s+serve|vllm\.entrypoints|sglang\.launch_server)\b")
 
 
 def _serving_scripts(ev: Evidence) -> set[str]:
     """The names of the user's scripts that start a model server (`serve.sh`)."""
-    return {PurePath(file.name).name for file in ev.user_files if _SERVES.search(file.text)}
+    return {PurePath(file.name).name for file in ev.user_files if MODEL_SERVER_COMMAND.search(file.text)}
 
 
 def _started_by_the_scripts(ev: Evidence, log: str) -> EvidenceLine | None:
@@ -35,7 +34,7 @@ def _started_by_the_scripts(ev: Evidence, log: str) -> EvidenceLine | None:
     `log` (by its file name)."""
     name = re.escape(PurePath(log).name)
     scripts = _serving_scripts(ev)
-    starts = re.compile(_SERVES.pattern + (rf"|\b(?:{'|'.join(map(re.escape, scripts))})\b" if scripts else ""))
+    starts = re.compile(MODEL_SERVER_COMMAND.pattern + (rf"|\b(?:{'|'.join(map(re.escape, scripts))})\b" if scripts else ""))
     return next((EvidenceLine(file=file.name, line=number, text=line.strip())
                  for file, number, line, _ in lines_matching(ev.user_files, starts, SCRIPT_SUFFIXES)
                  if re.search(rf"(?:>|\btee\b[^|]*)\s*\S*\b{name}\b", line)), None)

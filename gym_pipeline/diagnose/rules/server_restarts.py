@@ -51,9 +51,9 @@ def rule_server_restarted_on_other_weights(ev: Evidence) -> list[Finding]:
                   "measures neither. " + (f"{wrapper} (`{picker[2].strip()}`) picks the newest checkpoint and restarts "
                                           "the server when a newer one appears (a trainer saving while the eval ran)."
                                           if picker else "Something restarted it on newer weights."),
-            fix=(f"Serve the checkpoint the eval is of, fixed for the whole run: start the server with `--checkpoint "
+            fix=(f"Serve the checkpoint the eval is of, pinned for the whole run: start the server with `--checkpoint "
                  f"<that checkpoint>` instead of {wrapper.split(':')[0]}'s latest one (or stop its restarts while an "
-                 "eval runs)" if wrapper else "Serve the checkpoint the eval is of, fixed for the whole run (pass "
+                 "eval runs)" if wrapper else "Serve the checkpoint the eval is of, pinned for the whole run (pass "
                  "`--checkpoint <that checkpoint>`; no restart on newer weights while an eval runs)")
                 + "; then collect the whole run again into a fresh output (a resume would mix the two checkpoints).",
         )]

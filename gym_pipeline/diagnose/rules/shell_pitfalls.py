@@ -52,6 +52,7 @@ from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import Finding
 from gym_pipeline.diagnose.user_scripts import (
+    MODEL_SERVER_COMMAND,
     PRINTS,
     UserFile,
     assignment_of,
@@ -59,7 +60,7 @@ from gym_pipeline.diagnose.user_scripts import (
     lines_matching,
     loop_body,
 )
-from gym_pipeline.diagnose.vocabulary import CACHE_RESUME, CONFIG
+from gym_pipeline.diagnose.vocabulary import CACHE_RESUME, CONFIG, MODEL_SERVING
 
 _SHELL = {".sh", ".bash", ".sbatch"}
 _SOURCED = _SHELL | {".env"}
@@ -144,8 +145,10 @@ def _exec_before_later_commands(ev: Evidence) -> Finding | None:
             if later is None:
                 continue  # the script's last command: exec is what it is for
             command = " ".join(filter(None, (Path(executed["command"]).name, executed["subcommand"])))
+            # a model server exec'd serves until it is stopped: nothing the eval needs after it ever starts
+            serves = bool(MODEL_SERVER_COMMAND.search(line))
             return Finding(
-                category=CONFIG,
+                category=MODEL_SERVING if serves else CONFIG,
                 title=f"{file.name}:{number} `exec`s {command}: the shell is replaced by it, so "
                       f"line {later[0]} (`{later[1][:60]}`) and every line after it never ran",
                 evidence=[EvidenceLine(file=file.name, line=number, text=line.strip()),
@@ -153,9 +156,13 @@ def _exec_before_later_commands(ev: Evidence) -> Finding | None:
                 cause="`exec CMD` does not run CMD and come back: it replaces the script's shell with CMD, so the script "
                       f"ends when CMD does, with CMD's exit status. {file.name} goes on after line {number}, and none of "
                       "it ran (a line copied from a container's entrypoint, where exec belongs on the last command); "
-                      "nothing said so.",
-                fix=f"Remove `exec` from {file.name}:{number} so the script goes on after that command, then run the "
-                    f"lines that never ran (from line {later[0]}: `{later[1][:60]}`).",
+                      "nothing said so."
+                      + (" The model server runs until it is stopped (a job's time limit), so the eval that was to "
+                         "use it never started." if serves else ""),
+                fix=f"Remove `exec` from {file.name}:{number} so the script goes on after that command"
+                    + (f" (start the model server in the background, `{command} ... &`, and wait for it to be ready)"
+                       if serves else "")
+                    + f", then run the lines that never ran (from line {later[0]}: `{later[1][:60]}`).",
             )
     return None
 

@@ -145,7 +145,8 @@ def rule_arithmetic_zero_stopped_a_strict_script(ev: Evidence) -> list[Finding]:
                 cause=f"A bash arithmetic command returns 1 when its value is 0, and `{name}++` has the value {name} had "
                       f"before the increment: from `{assigned}` that is 0, so the line failed; under `set -e` a failing "
                       f"command ends the script, so nothing after line {number} ran, and no error was printed.",
-                fix=f"In {file.name}:{number}, count so the command cannot fail under `set -e`: `{name}=$(({name} + 1))` (or "
+                fix=f"In {file.name}:{number}, count so the command cannot fail under `set -e` (an arithmetic command whose "
+                    f"value is 0 has exit status 1): `{name}=$(({name} + 1))` (or "
                     f"`(({name}++)) || true`, or the pre-increment `((++{name}))`); then run again.",
             )]
     return []
