@@ -53,6 +53,8 @@
   Resources`) and the CI step's budget runs out. Asking for half the node each, both run at once.
 - Two shard jobs, submitted on two lines, each asking `--mem` for 60% of the node's memory: the same queueing, read
   from an squeue format that adds the memory column. Asking for 30% each, both run at once.
+- A job whose output folder is the run's logs/, a symlink into node-local scratch this node lacks: Slurm cannot open
+  the output file and the job fails at launch (infra). With the scratch folder there, the job runs.
 - A submit script that cancels last week's leftover job by name (`scancel --name=...`) after the sbatch of this week's
   job of the same name: it cancels its own job before it runs. Cancelling first, the job runs.
 - A model server run as a batch job of its own whose `--time=1` ends it while the eval still collects: model
@@ -2039,3 +2041,41 @@ def test_a_shard_script_submitted_through_sbatch_wrap_loses_its_array_directive(
     assert (top.category, top.id) == ("config", "array_directive_of_a_wrapped_script"), [f.title for f in report.causes]
     assert top.title.startswith("submit.sh:4 submits shards.sbatch with `sbatch --wrap`, so its `#SBATCH --array=0-2` "
                                 "is never read")
+
+
+@pytest.mark.parametrize("scratch_here", [False, True])
+def test_a_job_output_folder_linked_into_scratch_this_node_lacks_fails_the_job_at_launch(tmp_path: Path,
+                                                                                        scratch_here: bool) -> None:
+    """The run's logs/ is a symlink into node-local scratch (made on the nodes that mount it), and the job writes its
+    output there: on this node the link points nowhere, Slurm cannot open the output file and the job fails at
+    launch (infra). With the scratch folder present, the job runs: healthy."""
+    run, checkpoint = _string_match_run(tmp_path, 1)
+    scratch = tmp_path / "scratch-local" / "evals" / "logs"
+    if scratch_here:
+        scratch.mkdir(parents=True)
+    server = tmp_path / "server"  # the model server's log is kept outside the run folder, whose logs/ is the link
+    (server / "logs").mkdir(parents=True)
+    (run / "logs").rmdir()
+    (run / "logs").symlink_to(scratch)
+    with _policy_served(server, checkpoint) as port:
+        (run / "eval.sbatch").write_text(
+            f"#!/bin/bash\n#SBATCH --job-name=weekly-eval\n#SBATCH --output=logs/eval_%j.log\n#SBATCH --time=5\n"
+            f"cd {run}\n" + _collect_line(port, 4))
+        (run / "submit.sh").write_text(
+            "#!/bin/bash\nls -l logs\nJOB=$(sbatch --parsable eval.sbatch)\necho \"submitted eval job $JOB\"\n"
+            "timeout 120 bash -c \"while squeue -h -j $JOB | grep -q .; do sleep 2; done\"\n"
+            "scontrol show job $JOB | grep -E 'JobState'\n")
+        with (run / "submit.log").open("w") as log:
+            subprocess.run(["bash", "submit.sh"], cwd=run, stdout=log, stderr=subprocess.STDOUT, timeout=300)
+
+    report = diagnose(run)
+
+    if scratch_here:
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    assert not (run / "rollouts.jsonl").exists(), (run / "submit.log").read_text()
+    top = report.causes[0]
+    assert (top.category, top.id) == ("infra", "job_output_in_a_link_to_a_missing_folder"), [
+        f.title for f in report.causes]
+    assert top.title == (f"The job's output folder logs/ is a symlink to {scratch}, which this node does not have: the "
+                         "job failed at launch, before running a line")

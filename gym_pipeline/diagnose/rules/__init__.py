@@ -41,6 +41,7 @@ from gym_pipeline.diagnose.rules.batch_folders import (
     rule_files_looked_for_beside_the_spool_copy,
     rule_job_folder_copied_from_another_script,
     rule_job_folder_left_unexpanded,
+    rule_job_output_in_a_link_to_a_missing_folder,
     rule_job_output_in_a_missing_folder,
     rule_job_submitted_from_another_folder,
 )
@@ -532,6 +533,7 @@ RULES: tuple[Rule, ...] = (
     Rule(1, "variable_set_without_export_for_a_child_process", rule_variable_set_without_export_for_a_child_process),
     Rule(1, "pbs_walltime_kept_in_a_batch_script", rule_pbs_walltime_kept_in_a_batch_script),
     Rule(1, "job_output_in_a_missing_folder", rule_job_output_in_a_missing_folder),
+    Rule(1, "job_output_in_a_link_to_a_missing_folder", rule_job_output_in_a_link_to_a_missing_folder),
     Rule(1, "job_folder_left_unexpanded", rule_job_folder_left_unexpanded),
     Rule(1, "job_folder_copied_from_another_script", rule_job_folder_copied_from_another_script),
     Rule(1, "job_submitted_from_another_folder", rule_job_submitted_from_another_folder),

@@ -19,6 +19,7 @@ meets only what the job never made (no rollouts to profile).
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import PurePosixPath
 
@@ -26,7 +27,7 @@ from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import Finding
 from gym_pipeline.diagnose.user_scripts import lines_matching
-from gym_pipeline.diagnose.vocabulary import CONFIG
+from gym_pipeline.diagnose.vocabulary import CONFIG, INFRA
 
 _OUTPUT_OPTION = re.compile(r"^\s*#SBATCH\s+(?P<option>--output|--error|-o|-e)[= ]\s*(?P<path>\S+)")
 _CHDIR_OPTION = re.compile(r"^\s*#SBATCH\s+(?:--chdir|-D)[= ]\s*(?P<path>\S+)")
@@ -42,8 +43,8 @@ def rule_job_output_in_a_missing_folder(ev: Evidence) -> list[Finding]:
             continue
         folder = path.parent
         submit_dir = ev.run_dir / PurePosixPath(file.name).parent
-        if str(folder) == "." or (submit_dir / folder).is_dir():
-            continue
+        if str(folder) == "." or (submit_dir / folder).is_dir() or (submit_dir / folder).is_symlink():
+            continue  # a link to a folder this node lacks is read by the rule after this one
         option = match["option"]
         return [Finding(
             category=CONFIG,
@@ -56,6 +57,37 @@ def rule_job_output_in_a_missing_folder(ev: Evidence) -> list[Finding]:
             fix=f"Create the folder before submitting (`mkdir -p {folder}` in the script that calls sbatch), or point "
                 f"`#SBATCH {option}=` at a folder that exists (`{option}=%x_%j.out` writes beside the submit folder); "
                 "then submit again.",
+        )]
+    return []
+
+
+def rule_job_output_in_a_link_to_a_missing_folder(ev: Evidence) -> list[Finding]:
+    """The job's `--output` folder is a link in the run folder to a place this node does not have (node-local
+    scratch mounted on other nodes): Slurm cannot open the file, and the job fails at launch."""
+    if ev.run_dir is None:
+        return []
+    for file, number, line, match in lines_matching(ev.user_files, _OUTPUT_OPTION):
+        folder = PurePosixPath(match["path"].strip("\"'")).parent
+        if str(folder) == ".":
+            continue
+        link = ev.run_dir / folder.name
+        if not link.is_symlink() or link.exists():
+            continue
+        target = os.readlink(link)
+        return [Finding(
+            category=INFRA,
+            title=f"The job's output folder {folder.name}/ is a symlink to {target}, which this node does not have: "
+                  "the job failed at launch, before running a line",
+            evidence=[EvidenceLine(file=file.name, line=number, text=line.strip()),
+                      EvidenceLine(file=ev.rel(link), text=f"{folder.name} -> {target} (missing here)")],
+            cause=f"{file.name} sends the job's output into {folder.name}/, which is a link to {target}: node-local "
+                  "scratch, mounted on the nodes the link was made for and not on this one. Slurm opens the output "
+                  "file before the script starts, could not, and ended the job (JobLaunchFailure) with no log; "
+                  "nothing ran.",
+            fix=f"Point the job's output at a folder every node has (`#SBATCH {match['option']}=` under the submit "
+                f"folder, or the shared file system), or replace the symlink {folder.name} with a real folder "
+                f"(`rm {folder.name} && mkdir {folder.name}`), or run on the nodes that mount {target}; then submit "
+                "again.",
         )]
     return []
 
