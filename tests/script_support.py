@@ -72,6 +72,7 @@ def run_scripts(tmp_path: Path, scripts: list[str], checkpoint_of_script: list[i
         (run / "data.jsonl").write_text("".join(json.dumps(row) + "\n" for row in rows))
         environment = type(get_environment(env))(run / "data.jsonl")
     for name, text in (files or {}).items():
+        (run / name).parent.mkdir(parents=True, exist_ok=True)
         (run / name).write_text(text)
     checkpoints = demo_checkpoints(tmp_path / "checkpoints", max(served) + 1, [environment])
     ports, servers = [free_loopback_port() for _ in checkpoints], []

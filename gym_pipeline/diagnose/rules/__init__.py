@@ -225,6 +225,7 @@ from gym_pipeline.diagnose.rules.make_targets import (
     rule_shell_variable_in_a_make_recipe,
     rule_task_target_taken_for_a_file,
 )
+from gym_pipeline.diagnose.rules.missing_commas import rule_list_items_joined_by_a_missing_comma
 from gym_pipeline.diagnose.rules.model_choice import rule_collection_took_the_first_listed_model
 from gym_pipeline.diagnose.rules.model_replies import rule_model_replies_unusable
 from gym_pipeline.diagnose.rules.mpi_plugins import (
@@ -644,6 +645,7 @@ RULES: tuple[Rule, ...] = (
     Rule(2, "container_name_held_by_an_earlier_run", rule_container_name_held_by_an_earlier_run),
     Rule(2, "known_problems", known_problems(2)),
     Rule(3, "false_given_to_an_option_read_with_bool", rule_false_given_to_an_option_read_with_bool),
+    Rule(3, "list_items_joined_by_a_missing_comma", rule_list_items_joined_by_a_missing_comma),
     Rule(3, "verification_skipped_by_a_kept_setting", rule_verification_skipped_by_a_kept_setting),
     Rule(3, "model_url_replaced_by_an_endpoint_file", rule_model_url_replaced_by_an_endpoint_file),
     Rule(3, "servers_given_too_short_a_spinup_timeout", rule_servers_given_too_short_a_spinup_timeout),
