@@ -14,7 +14,7 @@ settings.register_profile("ci", derandomize=True, max_examples=60, deadline=None
 settings.register_profile("explore", max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
-# With `-n 2 --dist loadgroup` (scripts/test.sh), the tests of one shared service run one after another on one
+# With `-n 3 --dist loadgroup` (scripts/test.sh), the tests of one shared service run one after another on one
 # worker: the real NeMo Gym runs prepare and start the servers of one shared install, and the task-folder diagnosis
 # tests share one module fixture that collects every scenario in Docker (made once, not once per worker).
 SERVICE_OF_TEST_FILE = {
