@@ -782,9 +782,9 @@ RULES: tuple[Rule, ...] = (
     Rule(7, "test_deletes_the_answer_it_checks", rule_test_deletes_the_answer_it_checks),
     Rule(7, "test_passes_whatever_the_agent_did", rule_test_passes_whatever_the_agent_did),
     Rule(7, "known_problems", known_problems(7)),
-    # after every reading of a particular test fault (the task-folder ones come before known problems)
-    Rule(7, "test_rejects_the_tasks_own_solution", rule_test_rejects_the_tasks_own_solution),
     Rule(8, "request_schema", rule_request_schema),
+    # last: only when no reading of a particular fault (a test's, a data file's, the task's settings) said more
+    Rule(8, "test_rejects_the_tasks_own_solution", rule_test_rejects_the_tasks_own_solution),
 )
 RULES = with_task_folder_rules(RULES)  # task-folder runs of our engine, read through their run summary
 assert [r.step for r in RULES] == sorted(r.step for r in RULES), "RULES must follow the debug order"

@@ -28,7 +28,6 @@ from gym_pipeline.diagnose.findings import Finding
 from gym_pipeline.diagnose.rules.taskfolders import TaskFolderRun, task_config, task_folder_run, tests_of_scored_tasks
 from gym_pipeline.diagnose.user_scripts import SCRIPT_SUFFIXES, lines_matching
 from gym_pipeline.diagnose.vocabulary import CACHE_RESUME, VERIFIER_RUNTIME
-from gym_pipeline.launchers.settings import DEFAULT_IMAGE
 
 MAX_ATTEMPTS_READ = 50  # of one task
 _IF = re.compile(r"^\s*(?:if|elif)\s")
@@ -170,7 +169,7 @@ def _files_from_another_image(ev: Evidence, run: TaskFolderRun, task: str) -> tu
         return None
     for match in _FROM_ANOTHER_IMAGE.finditer(text):
         other = match["base"] or match["copied"]
-        if other != DEFAULT_IMAGE:
+        if not other.startswith("gym-pipeline/"):  # the project's own base images are built here
             number = text.count("\n", 0, match.start()) + 1
             return dockerfile, number, text.splitlines()[number - 1].strip(), other
     return None
