@@ -783,7 +783,7 @@ RULES: tuple[Rule, ...] = (
     Rule(7, "test_passes_whatever_the_agent_did", rule_test_passes_whatever_the_agent_did),
     Rule(7, "known_problems", known_problems(7)),
     Rule(8, "request_schema", rule_request_schema),
-    # last: only when no reading of a particular fault (a test's, a data file's, the task's settings) said more
+    # last, and only when no reading of a particular fault (a test's, a data file's, the task's settings) spoke
     Rule(8, "test_rejects_the_tasks_own_solution", rule_test_rejects_the_tasks_own_solution),
 )
 RULES = with_task_folder_rules(RULES)  # task-folder runs of our engine, read through their run summary
@@ -804,6 +804,8 @@ def run_rules(ev: Evidence, rules: Iterable[Rule] = RULES) -> list[Finding]:
         for finding in _checked(rule, ev):
             if finding.subsumable and _restates_earlier(finding, [f for _, f in ordered]):
                 continue
+            if rule.name in _FALLBACKS and any(not earlier.effect for _, earlier in ordered):
+                continue  # a reading of a particular fault already spoke
             names[rule.name] += 1
             finding = _with_the_verifiers_lines(ev, rule.name, _recovered_is_a_note(ev, finding))
             finding = _with_the_proxy_in_between(ev, finding)
@@ -1083,7 +1085,9 @@ def _named(finding: Finding, rule: str, count: int) -> Finding:
     return finding.model_copy(update={"id": rule if count == 1 else f"{rule}-{count}"})
 
 
-_WRAPPERS = ("launcher_state", "log_error")  # rule ids whose effects only say that something inside failed
+_WRAPPERS = ("launcher_state", "log_error")
+# rule ids that speak only when no rule before them found anything but an effect
+_FALLBACKS = ("test_rejects_the_tasks_own_solution",)  # rule ids whose effects only say that something inside failed
 
 
 def link_causes(findings: list[Finding]) -> list[Finding]:
