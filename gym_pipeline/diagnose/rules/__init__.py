@@ -249,6 +249,7 @@ from gym_pipeline.diagnose.rules.port_taken import (
     rule_gym_server_config_pins_a_taken_port,
     rule_model_port_held_by_another_server,
 )
+from gym_pipeline.diagnose.rules.prep_losses import rule_questions_lost_or_cut_by_the_prep_script
 from gym_pipeline.diagnose.rules.private_tmp import rule_results_left_in_a_services_private_tmp
 from gym_pipeline.diagnose.rules.process_limits import rule_process_limits
 from gym_pipeline.diagnose.rules.profiled_run import rule_profile_of_an_older_run, rule_summary_of_an_older_run
@@ -692,6 +693,7 @@ RULES: tuple[Rule, ...] = (
     Rule(5, "prompts_ending_with_an_assistant_turn", rule_prompts_ending_with_an_assistant_turn),
     Rule(5, "labels_decoded_with_the_wrong_encoding", rule_labels_decoded_with_the_wrong_encoding),
     Rule(5, "labels_from_another_column", rule_labels_from_another_column),
+    Rule(5, "questions_lost_or_cut_by_the_prep_script", rule_questions_lost_or_cut_by_the_prep_script),
     Rule(5, "prompts_cut_at_one_length", rule_prompts_cut_at_one_length),
     Rule(5, "conflicting_labels", rule_conflicting_labels),
     Rule(5, "questions_written_once_per_sample", rule_questions_written_once_per_sample),

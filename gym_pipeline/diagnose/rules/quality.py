@@ -31,6 +31,7 @@ from gym_pipeline.diagnose.row_quality import (
 )
 from gym_pipeline.diagnose.rules.data_rows import chat_template_in_prompts, prompts_ending_with_an_assistant_turn
 from gym_pipeline.diagnose.rules.hand_split_tables import rows_cut_at_quoted_commas
+from gym_pipeline.diagnose.rules.prep_losses import questions_lost_or_cut
 from gym_pipeline.diagnose.user_scripts import UserFile, lines_matching
 from gym_pipeline.diagnose.verifier_source import extraction_reading, verify_lines
 from gym_pipeline.diagnose.vocabulary import CACHE_RESUME, CONFIG, DATA_SCHEMA, INFRA, MODEL_SERVING, VERIFIER_RUNTIME
@@ -393,10 +394,11 @@ def prompts_cut_at_one_length(ev: Evidence) -> tuple[int, int, int] | None:
 
 def prompts_at_fault(ev: Evidence) -> bool:
     """The prompts themselves are broken (one prompt for most tasks, templated twice, cut at one length or at a
-    quoted comma): what the model answers to them, however odd, is the data's fault (step 5)."""
+    quoted comma, questions cut or dropped by the prep script): what the model answers to them, however odd, is the
+    data's fault (step 5)."""
     return (one_prompt_for_most_tasks(ev) is not None or chat_template_in_prompts(ev) is not None
             or prompts_cut_at_one_length(ev) is not None or prompts_ending_with_an_assistant_turn(ev) is not None
-            or bool(rows_cut_at_quoted_commas(ev)))
+            or bool(rows_cut_at_quoted_commas(ev)) or questions_lost_or_cut(ev) is not None)
 
 
 def rule_prompts_cut_at_one_length(ev: Evidence) -> list[Finding]:

@@ -26,13 +26,13 @@ MOSTLY_ZERO = 0.8  # of the scored rollouts scoring 0
 SAME_ROWS = 0.8  # of the tasks whose expected answer is that column's value in the same row
 
 
-def _exports(run_dir: Path) -> list[Path]:
+def exports_beside(run_dir: Path) -> list[Path]:
     candidates = [*run_dir.iterdir(), *(p for d in run_dir.iterdir() if d.is_dir() for p in d.iterdir())]
     return sorted(p for p in candidates if p.suffix in _EXPORT_SUFFIXES and p.is_file()
                   and p.stat().st_size <= MAX_EXPORT_BYTES)
 
 
-def _columns(export: Path) -> tuple[list[str], list[list[str]]] | None:
+def export_table(export: Path) -> tuple[list[str], list[list[str]]] | None:
     text = export.read_text(encoding="utf-8", errors="replace")
     rows = list(csv.reader(io.StringIO(text), delimiter="\t" if export.suffix == ".tsv" else ","))
     if len(rows) < 2:
@@ -46,8 +46,8 @@ def rule_labels_from_another_column(ev: Evidence) -> list[Finding]:
     if ev.run_dir is None or not ev.run_dir.is_dir() or len(expected) < 3 \
             or quality.zero_rewards < MOSTLY_ZERO * max(quality.scored_rows, 1):
         return []
-    for export in _exports(ev.run_dir):
-        read = _columns(export)
+    for export in exports_beside(ev.run_dir):
+        read = export_table(export)
         if read is None:
             continue
         header, rows = read

@@ -1,0 +1,195 @@
+"""Step 5: a data-preparation script that silently loses questions of its source export, or cuts their text.
+
+A user's script turns an export (a CSV or TSV of questions and answers kept beside the run) into the rows the run
+evaluates. Two of its faults leave every command at exit 0 and a profile that looks like any other: distinct
+questions collapsed as duplicates (a de-duplication key on the question's start, `question[:20]`), and questions
+shortened to a length (`textwrap.shorten(text, WIDTH)`, `text[:80]`), which loses their end and the answer format
+asked after them. The export says what the run should have asked: each of its questions, whole, in one prompt.
+Rows a script leaves out on purpose (a split or difficulty column that parts the kept rows from the others, exact
+duplicates, rows without an answer) are not read as lost.
+"""
+
+from __future__ import annotations
+
+import re
+from itertools import islice
+from pathlib import Path
+
+from gym_pipeline.core.formats import JsonlFormatError, iter_jsonl_dicts
+from gym_pipeline.diagnose.evidence import Evidence
+from gym_pipeline.diagnose.evidence_line import EvidenceLine, excerpt
+from gym_pipeline.diagnose.findings import Finding
+from gym_pipeline.diagnose.row_quality import message_texts
+from gym_pipeline.diagnose.rules.source_columns import export_table, exports_beside
+from gym_pipeline.diagnose.user_scripts import UserFile
+from gym_pipeline.diagnose.vocabulary import DATA_SCHEMA
+
+MAX_PROMPTS_READ = 20_000
+MIN_QUESTION_CHARS = 12  # shorter cells are answers, ids or categories, not questions
+START_CHARS = 24  # a question's start that identifies its prompt when its end was cut
+END_CHARS = 12  # a question's end, which a cut prompt lacks
+SHARED_START = 10  # characters a dropped question shares with the kept one it was taken for a duplicate of
+MOSTLY_FOUND = 0.5  # of a column's cells whose start is in some prompt: the question column
+MAX_FILTER_VALUES = 6  # a column with few values that parts kept from lost rows is a deliberate filter
+_SHORTENS = re.compile(r"\btextwrap\.shorten\(|\bshorten\(|\btruncate\w*\(|\[\s*:\s*[A-Z_\d]+\s*\]")
+_DEDUPLICATES = re.compile(r"\bdrop_duplicates\(|\bkey\s*=|\bin\s+seen\b|\bseen\.add\(|\bdedup\w*")
+
+
+def _normalized(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _loose(text: str) -> str:
+    """A question as a true duplicate of it reads: case, spacing and punctuation aside."""
+    return re.sub(r"[\W_]+", " ", text).strip().lower()
+
+
+def _prompts(path: Path) -> list[str]:
+    prompts: set[str] = set()
+    try:
+        for _, row in islice(iter_jsonl_dicts(path), MAX_PROMPTS_READ):
+            params = row.get("responses_create_params")
+            if isinstance(params, dict):
+                prompts.add(_normalized(" ".join(message_texts(params.get("input")))))
+    except (JsonlFormatError, OSError, ValueError):
+        return []
+    return sorted(prompts)
+
+
+def _question_column(header: list[str], rows: list[list[str]], prompts: str) -> int | None:
+    best, best_found = None, 0
+    for column in range(len(header)):
+        cells = [_normalized(row[column]) for row in rows if column < len(row)]
+        long = [cell for cell in cells if len(cell) >= MIN_QUESTION_CHARS]
+        found = sum(1 for cell in long if cell[:START_CHARS] in prompts)
+        if long and found >= MOSTLY_FOUND * len(rows) and found > best_found:
+            best, best_found = column, found
+    return best
+
+
+def _shared_start(text: str, other: str) -> int:
+    return next((i for i, (a, b) in enumerate(zip(text, other, strict=False)) if a != b), min(len(text), len(other)))
+
+
+def _cut_to(question: str, prompts: list[str]) -> int | None:
+    """How much of `question` the prompt that begins it holds, when that prompt lacks the question's end (cut, not
+    rewritten: an escaped character inside a question leaves its end in the prompt)."""
+    start = question[:START_CHARS]
+    prompt = next(p for p in prompts if start in p)
+    if question[-END_CHARS:] in prompt:
+        return None
+    return _shared_start(question, prompt[prompt.index(start):])
+
+
+def _deliberate_filter(header: list[str], kept: list[list[str]], lost: list[list[str]], skip: set[int]) -> bool:
+    for column in set(range(len(header))) - skip:
+        kept_values = {row[column].strip() for row in kept if column < len(row)}
+        lost_values = {row[column].strip() for row in lost if column < len(row)}
+        values = kept_values | lost_values  # a category: few values, each on several rows
+        if kept_values and lost_values and not kept_values & lost_values \
+                and len(values) <= min(MAX_FILTER_VALUES, (len(kept) + len(lost)) // 2):
+            return True
+    return False
+
+
+def _export_line(export: Path, question: str) -> int:
+    """The line of `export` that holds `question` (its first, where a cell spans lines)."""
+    with export.open(encoding="utf-8", errors="replace") as lines:
+        return next((number for number, line in enumerate(lines, 1) if question[:START_CHARS] in _normalized(line)), 1)
+
+
+def _script_line(ev: Evidence, export: Path, pattern: re.Pattern[str]) -> tuple[UserFile, int, str] | None:
+    """The first line matching `pattern` in a Python script of the run that reads `export`: the step that lost or
+    cut the questions, without which the rule does not speak (a misread export can look like a cut one)."""
+    for file in ev.user_files:
+        if file.suffix != ".py" or export.name not in file.text:
+            continue
+        for number, line in enumerate(file.text.splitlines(), 1):
+            if not line.lstrip().startswith("#") and pattern.search(line):
+                return file, number, line.strip()
+    return None
+
+
+def _collapsed_into(question: str, kept: list[str]) -> tuple[str, int]:
+    """The kept question `question` shares the longest start with, and how many characters."""
+    other = max(kept, key=lambda k: _shared_start(question.lower(), k.lower()))
+    return other, _shared_start(question.lower(), other.lower())
+
+
+def rule_questions_lost_or_cut_by_the_prep_script(ev: Evidence) -> list[Finding]:
+    finding = questions_lost_or_cut(ev)
+    return [] if finding is None else [finding]
+
+
+def questions_lost_or_cut(ev: Evidence) -> Finding | None:
+    """The finding of a prep script that dropped or cut the export's questions, if it did: also what makes the
+    model's odd replies to those prompts the data's fault (`quality.prompts_at_fault`)."""
+    materialized = ev.artifacts.materialized.path
+    if ev.run_dir is None or not ev.run_dir.is_dir() or not materialized.is_file():
+        return None
+    prompt_list = _prompts(materialized)
+    prompts = "\n".join(prompt_list)
+    if not prompts:
+        return None
+    for export in exports_beside(ev.run_dir):
+        table = export_table(export)
+        if table is None:
+            continue
+        header, rows = table
+        question_column = _question_column(header, rows, prompts)
+        if question_column is None:
+            continue
+        answered = [row for row in rows if len(row) == len(header) and all(cell.strip() for cell in row)]
+        questions = [_normalized(row[question_column]) for row in answered]
+        cut = [(q, kept) for q in questions if q and q not in prompts and q[:START_CHARS] in prompts
+               and (kept := _cut_to(q, prompt_list)) is not None]
+        lost_rows = [row for row, q in zip(answered, questions, strict=True) if q and q[:START_CHARS] not in prompts]
+        kept_questions = [q for q in questions if q and q[:START_CHARS] in prompts]
+        duplicates = {_loose(k) for k in kept_questions}
+        lost = [q for q in (_normalized(row[question_column]) for row in lost_rows)
+                if _loose(q) not in duplicates and _collapsed_into(q, kept_questions)[1] >= SHARED_START] \
+            if kept_questions else []
+        if cut and (line := _script_line(ev, export, _SHORTENS)):
+            return _shortened(ev, export, line, cut, len(questions))
+        if lost and (line := _script_line(ev, export, _DEDUPLICATES)) and not _deliberate_filter(
+                header, [r for r, q in zip(answered, questions, strict=True) if q in kept_questions], lost_rows,
+                {question_column}):
+            return _collapsed(ev, export, line, lost, kept_questions, len(questions))
+    return None
+
+
+def _shortened(ev: Evidence, export: Path, line: tuple[UserFile, int, str], cut: list[tuple[str, int]], total: int) -> Finding:
+    question, kept = cut[0]
+    where = f"{line[0].name}:{line[1]} (`{line[2]}`)"
+    return Finding(
+        category=DATA_SCHEMA,
+        title=f"{len(cut)} of the {total} questions of {ev.rel(export)} reach the model cut short: the prompts hold "
+              f"their first characters only ({question[:kept]!r}...)",
+        evidence=[EvidenceLine(file=line[0].name, line=line[1], text=line[2]),
+                  EvidenceLine(file=ev.rel(export), line=_export_line(export, question), text=excerpt(question, 160))],
+        cause=f"The export asks {question!r}; the prompt the run evaluated holds {kept} of its {len(question)} "
+              f"characters. {where} shortens the text it builds, so the long questions lose their end (and whatever "
+              "is asked after them, such as the answer format): the model is graded on questions it was never asked "
+              "whole. Nothing fails.",
+        fix=f"In {where}, stop shortening the prompt (or raise the width above the longest question); write the rows "
+            "again from the export, materialize again and collect on a clean output path.",
+    )
+
+
+def _collapsed(ev: Evidence, export: Path, line: tuple[UserFile, int, str], lost: list[str], kept: list[str], total: int) -> Finding:
+    other, shared = _collapsed_into(lost[0], kept)
+    where = f"{line[0].name}:{line[1]} (`{line[2]}`)"
+    return Finding(
+        category=DATA_SCHEMA,
+        title=f"{len(lost)} of the {total} questions of {ev.rel(export)} are in no prompt the run evaluated, though "
+              f"no kept question repeats them (first: {lost[0]!r})",
+        evidence=[EvidenceLine(file=line[0].name, line=line[1], text=line[2]),
+                  EvidenceLine(file=ev.rel(export), line=_export_line(export, lost[0]), text=excerpt(lost[0], 160))],
+        cause=f"{lost[0]!r} is not asked by any prompt; it shares its first {shared} characters with the kept "
+              f"{other!r}. {where} drops questions it takes for duplicates, and its de-duplication key is coarser "
+              f"than the question: {len(lost)} distinct questions were dropped. Every command exits 0 and the "
+              "profile covers the questions left.",
+        fix=f"In {where}, key the de-duplication on the whole question (normalized for case and spacing), not on "
+            "a part of it; write the rows again from the export, materialize again and collect on a clean output "
+            "path.",
+    )
