@@ -12,73 +12,33 @@ duplicates, rows without an answer) are not read as lost.
 from __future__ import annotations
 
 import re
-from itertools import islice
 from pathlib import Path
 
-from gym_pipeline.core.formats import JsonlFormatError, iter_jsonl_dicts
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine, excerpt
+from gym_pipeline.diagnose.export_questions import START_CHARS, AskedExport, asked_exports, export_line, loose
 from gym_pipeline.diagnose.findings import Finding
-from gym_pipeline.diagnose.row_quality import message_texts
-from gym_pipeline.diagnose.rules.source_columns import export_table, exports_beside
 from gym_pipeline.diagnose.user_scripts import UserFile
 from gym_pipeline.diagnose.vocabulary import DATA_SCHEMA
 
-MAX_PROMPTS_READ = 20_000
-MIN_QUESTION_CHARS = 12  # shorter cells are answers, ids or categories, not questions
-START_CHARS = 24  # a question's start that identifies its prompt when its end was cut
 END_CHARS = 12  # a question's end, which a cut prompt lacks
 SHARED_START = 10  # characters a dropped question shares with the kept one it was taken for a duplicate of
-MOSTLY_FOUND = 0.5  # of a column's cells whose start is in some prompt: the question column
 MAX_FILTER_VALUES = 6  # a column with few values that parts kept from lost rows is a deliberate filter
 _SHORTENS = re.compile(r"\btextwrap\.shorten\(|\bshorten\(|\btruncate\w*\(|\[\s*:\s*[A-Z_\d]+\s*\]")
 _DEDUPLICATES = re.compile(r"\bdrop_duplicates\(|\bkey\s*=|\bin\s+seen\b|\bseen\.add\(|\bdedup\w*")
-
-
-def _normalized(text: str) -> str:
-    return " ".join(text.split())
-
-
-def _loose(text: str) -> str:
-    """A question as a true duplicate of it reads: case, spacing and punctuation aside."""
-    return re.sub(r"[\W_]+", " ", text).strip().lower()
-
-
-def _prompts(path: Path) -> list[str]:
-    prompts: set[str] = set()
-    try:
-        for _, row in islice(iter_jsonl_dicts(path), MAX_PROMPTS_READ):
-            params = row.get("responses_create_params")
-            if isinstance(params, dict):
-                prompts.add(_normalized(" ".join(message_texts(params.get("input")))))
-    except (JsonlFormatError, OSError, ValueError):
-        return []
-    return sorted(prompts)
-
-
-def _question_column(header: list[str], rows: list[list[str]], prompts: str) -> int | None:
-    best, best_found = None, 0
-    for column in range(len(header)):
-        cells = [_normalized(row[column]) for row in rows if column < len(row)]
-        long = [cell for cell in cells if len(cell) >= MIN_QUESTION_CHARS]
-        found = sum(1 for cell in long if cell[:START_CHARS] in prompts)
-        if long and found >= MOSTLY_FOUND * len(rows) and found > best_found:
-            best, best_found = column, found
-    return best
 
 
 def _shared_start(text: str, other: str) -> int:
     return next((i for i, (a, b) in enumerate(zip(text, other, strict=False)) if a != b), min(len(text), len(other)))
 
 
-def _cut_to(question: str, prompts: list[str]) -> int | None:
+def _cut_to(question: str, asked: AskedExport) -> int | None:
     """How much of `question` the prompt that begins it holds, when that prompt lacks the question's end (cut, not
     rewritten: an escaped character inside a question leaves its end in the prompt)."""
-    start = question[:START_CHARS]
-    prompt = next(p for p in prompts if start in p)
-    if question[-END_CHARS:] in prompt:
+    prompt = asked.prompt_of(question)
+    if prompt is None or question[-END_CHARS:] in prompt:
         return None
-    return _shared_start(question, prompt[prompt.index(start):])
+    return _shared_start(question, prompt[prompt.index(question[:START_CHARS]):])
 
 
 def _deliberate_filter(header: list[str], kept: list[list[str]], lost: list[list[str]], skip: set[int]) -> bool:
@@ -90,12 +50,6 @@ def _deliberate_filter(header: list[str], kept: list[list[str]], lost: list[list
                 and len(values) <= min(MAX_FILTER_VALUES, (len(kept) + len(lost)) // 2):
             return True
     return False
-
-
-def _export_line(export: Path, question: str) -> int:
-    """The line of `export` that holds `question` (its first, where a cell spans lines)."""
-    with export.open(encoding="utf-8", errors="replace") as lines:
-        return next((number for number, line in enumerate(lines, 1) if question[:START_CHARS] in _normalized(line)), 1)
 
 
 def _script_line(ev: Evidence, export: Path, pattern: re.Pattern[str]) -> tuple[UserFile, int, str] | None:
@@ -124,37 +78,21 @@ def rule_questions_lost_or_cut_by_the_prep_script(ev: Evidence) -> list[Finding]
 def questions_lost_or_cut(ev: Evidence) -> Finding | None:
     """The finding of a prep script that dropped or cut the export's questions, if it did: also what makes the
     model's odd replies to those prompts the data's fault (`quality.prompts_at_fault`)."""
-    materialized = ev.artifacts.materialized.path
-    if ev.run_dir is None or not ev.run_dir.is_dir() or not materialized.is_file():
-        return None
-    prompt_list = _prompts(materialized)
-    prompts = "\n".join(prompt_list)
-    if not prompts:
-        return None
-    for export in exports_beside(ev.run_dir):
-        table = export_table(export)
-        if table is None:
-            continue
-        header, rows = table
-        question_column = _question_column(header, rows, prompts)
-        if question_column is None:
-            continue
-        answered = [row for row in rows if len(row) == len(header) and all(cell.strip() for cell in row)]
-        questions = [_normalized(row[question_column]) for row in answered]
-        cut = [(q, kept) for q in questions if q and q not in prompts and q[:START_CHARS] in prompts
-               and (kept := _cut_to(q, prompt_list)) is not None]
-        lost_rows = [row for row, q in zip(answered, questions, strict=True) if q and q[:START_CHARS] not in prompts]
-        kept_questions = [q for q in questions if q and q[:START_CHARS] in prompts]
-        duplicates = {_loose(k) for k in kept_questions}
-        lost = [q for q in (_normalized(row[question_column]) for row in lost_rows)
-                if _loose(q) not in duplicates and _collapsed_into(q, kept_questions)[1] >= SHARED_START] \
+    for asked in asked_exports(ev):
+        questions = [asked.question(row) for row in asked.rows]
+        cut = [(q, kept) for q in questions if q not in asked.joined and (kept := _cut_to(q, asked)) is not None]
+        if cut and (line := _script_line(ev, asked.export, _SHORTENS)):
+            return _shortened(ev, asked.export, line, cut, len(questions))
+        kept_rows = [row for row, q in zip(asked.rows, questions, strict=True) if q[:START_CHARS] in asked.joined]
+        lost_rows = [row for row in asked.rows if row not in kept_rows]
+        kept_questions = [asked.question(row) for row in kept_rows]
+        duplicates = {loose(k) for k in kept_questions}
+        lost = [q for q in map(asked.question, lost_rows)
+                if loose(q) not in duplicates and _collapsed_into(q, kept_questions)[1] >= SHARED_START] \
             if kept_questions else []
-        if cut and (line := _script_line(ev, export, _SHORTENS)):
-            return _shortened(ev, export, line, cut, len(questions))
-        if lost and (line := _script_line(ev, export, _DEDUPLICATES)) and not _deliberate_filter(
-                header, [r for r, q in zip(answered, questions, strict=True) if q in kept_questions], lost_rows,
-                {question_column}):
-            return _collapsed(ev, export, line, lost, kept_questions, len(questions))
+        if lost and (line := _script_line(ev, asked.export, _DEDUPLICATES)) \
+                and not _deliberate_filter(asked.header, kept_rows, lost_rows, {asked.question_column}):
+            return _collapsed(ev, asked.export, line, lost, kept_questions, len(questions))
     return None
 
 
@@ -166,7 +104,7 @@ def _shortened(ev: Evidence, export: Path, line: tuple[UserFile, int, str], cut:
         title=f"{len(cut)} of the {total} questions of {ev.rel(export)} reach the model cut short: the prompts hold "
               f"their first characters only ({question[:kept]!r}...)",
         evidence=[EvidenceLine(file=line[0].name, line=line[1], text=line[2]),
-                  EvidenceLine(file=ev.rel(export), line=_export_line(export, question), text=excerpt(question, 160))],
+                  EvidenceLine(file=ev.rel(export), line=export_line(export, question), text=excerpt(question, 160))],
         cause=f"The export asks {question!r}; the prompt the run evaluated holds {kept} of its {len(question)} "
               f"characters. {where} shortens the text it builds, so the long questions lose their end (and whatever "
               "is asked after them, such as the answer format): the model is graded on questions it was never asked "
@@ -184,7 +122,7 @@ def _collapsed(ev: Evidence, export: Path, line: tuple[UserFile, int, str], lost
         title=f"{len(lost)} of the {total} questions of {ev.rel(export)} are in no prompt the run evaluated, though "
               f"no kept question repeats them (first: {lost[0]!r})",
         evidence=[EvidenceLine(file=line[0].name, line=line[1], text=line[2]),
-                  EvidenceLine(file=ev.rel(export), line=_export_line(export, lost[0]), text=excerpt(lost[0], 160))],
+                  EvidenceLine(file=ev.rel(export), line=export_line(export, lost[0]), text=excerpt(lost[0], 160))],
         cause=f"{lost[0]!r} is not asked by any prompt; it shares its first {shared} characters with the kept "
               f"{other!r}. {where} drops questions it takes for duplicates, and its de-duplication key is coarser "
               f"than the question: {len(lost)} distinct questions were dropped. Every command exits 0 and the "

@@ -8,36 +8,18 @@ shows it: the expected answers are, row for row, the values of a column that is 
 
 from __future__ import annotations
 
-import csv
-import io
 import re
-from pathlib import Path
 
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine, excerpt
+from gym_pipeline.diagnose.export_questions import export_table, exports_beside
 from gym_pipeline.diagnose.findings import Finding
 from gym_pipeline.diagnose.user_scripts import lines_matching
 from gym_pipeline.diagnose.vocabulary import DATA_SCHEMA
 
-MAX_EXPORT_BYTES = 8 << 20  # a spreadsheet export beside the run, not a dataset dump
-_EXPORT_SUFFIXES = {".csv", ".tsv"}
-_ANSWER_COLUMN = re.compile(r"^(?:answer|label|expected(?:_answer)?|target|gold|solution|ground_truth)s?$", re.I)
+ANSWER_COLUMN = re.compile(r"^(?:answer|label|expected(?:_answer)?|target|gold|solution|ground_truth)s?$", re.I)
 MOSTLY_ZERO = 0.8  # of the scored rollouts scoring 0
 SAME_ROWS = 0.8  # of the tasks whose expected answer is that column's value in the same row
-
-
-def exports_beside(run_dir: Path) -> list[Path]:
-    candidates = [*run_dir.iterdir(), *(p for d in run_dir.iterdir() if d.is_dir() for p in d.iterdir())]
-    return sorted(p for p in candidates if p.suffix in _EXPORT_SUFFIXES and p.is_file()
-                  and p.stat().st_size <= MAX_EXPORT_BYTES)
-
-
-def export_table(export: Path) -> tuple[list[str], list[list[str]]] | None:
-    text = export.read_text(encoding="utf-8", errors="replace")
-    rows = list(csv.reader(io.StringIO(text), delimiter="\t" if export.suffix == ".tsv" else ","))
-    if len(rows) < 2:
-        return None
-    return rows[0], rows[1:]
 
 
 def rule_labels_from_another_column(ev: Evidence) -> list[Finding]:
@@ -51,7 +33,7 @@ def rule_labels_from_another_column(ev: Evidence) -> list[Finding]:
         if read is None:
             continue
         header, rows = read
-        answer_columns = [i for i, name in enumerate(header) if _ANSWER_COLUMN.match(name.strip())]
+        answer_columns = [i for i, name in enumerate(header) if ANSWER_COLUMN.match(name.strip())]
         for column, name in enumerate(header):
             if column in answer_columns or not answer_columns:
                 continue

@@ -1,0 +1,93 @@
+"""Rows built from an earlier version of the export beside the run, run for real: a prep step caches the prepared
+rows under the eval checkout's commit; the user fixes two labels in the export without committing, the cache hits
+and hands back the rows built before the fix. Every command exits 0; the export in the run folder holds the fix and
+the rows do not. The diagnosis compares the two and names the cache and its key (cache/resume). Committed, the fix
+changes the key, the rows are built again and the run is healthy."""
+
+import csv
+import io
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+from script_support import CLI, run_scripts
+
+from gym_pipeline.diagnose import diagnose
+from gym_pipeline.environments import get_environment
+
+PREP = '''"""prep.py EXPORT OUT: the export's questions and labels -> string_match rows."""
+import csv
+import json
+import sys
+
+with open(sys.argv[1], newline="") as f, open(sys.argv[2], "w") as out:
+    for record in csv.DictReader(f):
+        out.write(json.dumps({"responses_create_params": {"input": [{"role": "user", "content": record["question"]}]},
+                              "expected_answer": record["answer"], "extraction_mode": record["mode"]}) + "\\n")
+'''
+PREP_DATA = '''#!/bin/bash
+# prepared rows are cached per commit of the eval checkout
+KEY=$(git -C {repo} rev-parse --short HEAD)
+CACHE={cache}/$KEY
+if [ -f $CACHE/tasks.jsonl ]; then
+  echo "prep cache hit ($KEY)"
+  cp $CACHE/tasks.jsonl tasks.jsonl
+else
+  python3 {repo}/prep.py {repo}/labels.csv tasks.jsonl
+  mkdir -p $CACHE && cp tasks.jsonl $CACHE/
+fi
+cp {repo}/labels.csv labels.csv   # the labels the results were made with
+'''
+SCRIPT = (f"bash prep_data.sh\n{CLI} materialize --input tasks.jsonl --num-repeats 2 --agent string_match_simple_agent "
+          "--output rollouts_materialized_inputs.jsonl\n"
+          f"{CLI} collect --inputs rollouts_materialized_inputs.jsonl --output rollouts.jsonl --model-url URL "
+          "--env string_match --concurrency 4\n")
+
+
+def _export(wrong: set[int]) -> str:
+    table = io.StringIO()
+    writer = csv.writer(table)
+    writer.writerow(["question", "answer", "mode"])
+    for index, line in enumerate(get_environment("string_match").dataset_path.read_text().splitlines()[:8]):
+        row = json.loads(line)
+        content = row["responses_create_params"]["input"][0]["content"]
+        question = content if isinstance(content, str) else content[0]["text"]
+        writer.writerow([question, "Atlantis" if index in wrong else row["expected_answer"], row["extraction_mode"]])
+    return table.getvalue()
+
+
+def _git(repo: Path, *args: str) -> None:
+    subprocess.run(["git", "-C", str(repo), "-c", "user.name=eval", "-c", "user.email=eval@example.com", *args],
+                   check=True, capture_output=True)
+
+
+@pytest.mark.parametrize("committed", [False, True])
+def test_label_fix_not_committed_keeps_the_cached_rows(tmp_path: Path, committed: bool) -> None:
+    repo, cache = tmp_path / "evals", tmp_path / "cache"
+    repo.mkdir()
+    (repo / "prep.py").write_text(PREP)
+    (repo / "labels.csv").write_text(_export({2, 5}))  # last week's labels, two of them wrong
+    _git(repo, "init", "-q")
+    _git(repo, "add", ".")
+    _git(repo, "commit", "-qm", "weekly eval labels")
+    prep_data = PREP_DATA.format(repo=repo, cache=cache)
+    run_scripts(tmp_path / "last_week", [SCRIPT], files={"prep_data.sh": prep_data})  # fills the cache
+    (repo / "labels.csv").write_text(_export(set()))  # this week: the two labels fixed
+    if committed:
+        _git(repo, "commit", "-qam", "fix two labels")
+
+    run = run_scripts(tmp_path, [SCRIPT], files={"prep_data.sh": prep_data})
+    report = diagnose(run)
+
+    if committed:
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("cache_resume", "labels_fixed_in_the_export_missing_from_the_rows"), \
+        [f.title for f in report.causes]
+    assert top.title.startswith("2 of 8 questions of labels.csv carry another label in the rows the run evaluated"), top.title
+    assert "(first: 'Tokyo' in the export, 'Atlantis' in the rows)" in top.title
+    assert [line.line for line in top.evidence[1:]] == [4, 3]  # the cache, its key
+    assert top.fix.startswith("Key the cache in prep_data.sh on the export's content (its sha256sum) rather than the "
+                              "commit (an uncommitted fix keeps the commit's key)"), top.fix
