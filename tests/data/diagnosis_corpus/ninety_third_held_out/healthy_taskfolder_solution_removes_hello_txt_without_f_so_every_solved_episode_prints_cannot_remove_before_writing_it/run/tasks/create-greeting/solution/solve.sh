@@ -1,0 +1,3 @@
+#!/bin/bash
+rm /app/hello.txt
+echo 'Hello, Gym!' > /app/hello.txt

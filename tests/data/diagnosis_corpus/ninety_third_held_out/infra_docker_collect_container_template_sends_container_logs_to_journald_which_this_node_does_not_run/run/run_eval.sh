@@ -1,0 +1,9 @@
+#!/bin/bash
+# weekly eval; collect runs in the team's eval container (flags from the GPU nodes' container template)
+cd /work/h93/tests/data/diagnosis_corpus/ninety_third_held_out/infra_docker_collect_container_template_sends_container_logs_to_journald_which_this_node_does_not_run/run
+rm -f rollouts.jsonl rollouts_failures.jsonl
+/work/h93/.venv/bin/gym-pipeline materialize --input string_match.jsonl --num-repeats 3 --agent string_match_simple_agent --output rollouts_materialized_inputs.jsonl
+docker run --rm --name h93-collect-37689 --log-driver journald --log-opt tag=gym-eval --network host -v /root/.pyenv/versions/3.11.7:/root/.pyenv/versions/3.11.7:ro -v /work/h93/.venv:/work/h93/.venv:ro -v /work/main/.venv:/work/main/.venv:ro -v /work/h93:/work/h93:ro -v /work/h93/tests/data/diagnosis_corpus/ninety_third_held_out/infra_docker_collect_container_template_sends_container_logs_to_journald_which_this_node_does_not_run/run:/work/h93/tests/data/diagnosis_corpus/ninety_third_held_out/infra_docker_collect_container_template_sends_container_logs_to_journald_which_this_node_does_not_run/run -e PYTHONPATH=/work/h93 -w /work/h93/tests/data/diagnosis_corpus/ninety_third_held_out/infra_docker_collect_container_template_sends_container_logs_to_journald_which_this_node_does_not_run/run gym-pipeline/base:bookworm \
+  /work/h93/.venv/bin/python -m gym_pipeline.cli collect --inputs rollouts_materialized_inputs.jsonl --output rollouts.jsonl --model-url http://127.0.0.1:41067/v1 --env string_match --concurrency 4
+echo "collect container exit: $?"
+/work/h93/.venv/bin/gym-pipeline profile --inputs rollouts_materialized_inputs.jsonl --rollouts rollouts.jsonl
