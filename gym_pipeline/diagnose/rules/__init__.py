@@ -226,6 +226,7 @@ from gym_pipeline.diagnose.rules.make_targets import (
     rule_task_target_taken_for_a_file,
 )
 from gym_pipeline.diagnose.rules.missing_commas import rule_list_items_joined_by_a_missing_comma
+from gym_pipeline.diagnose.rules.missing_value_labels import rule_labels_that_are_a_missing_value
 from gym_pipeline.diagnose.rules.model_choice import rule_collection_took_the_first_listed_model
 from gym_pipeline.diagnose.rules.model_replies import rule_model_replies_unusable
 from gym_pipeline.diagnose.rules.mpi_plugins import (
@@ -356,7 +357,6 @@ from gym_pipeline.diagnose.rules.source_columns import rule_labels_from_another_
 from gym_pipeline.diagnose.rules.sourced_files import rule_settings_sourced_from_path
 from gym_pipeline.diagnose.rules.staged_copies import rule_inputs_from_a_copy_staged_before_a_fix
 from gym_pipeline.diagnose.rules.stale_bytecode import rule_module_run_from_stale_bytecode
-from gym_pipeline.diagnose.rules.stale_export_labels import rule_labels_fixed_in_the_export_missing_from_the_rows
 from gym_pipeline.diagnose.rules.stale_tasks import (
     rule_labels_rewritten_by_the_prep,
     rule_tasks_older_than_their_source,
@@ -695,7 +695,7 @@ RULES: tuple[Rule, ...] = (
     Rule(5, "labels_decoded_with_the_wrong_encoding", rule_labels_decoded_with_the_wrong_encoding),
     Rule(5, "labels_from_another_column", rule_labels_from_another_column),
     Rule(5, "questions_lost_or_cut_by_the_prep_script", rule_questions_lost_or_cut_by_the_prep_script),
-    Rule(5, "labels_fixed_in_the_export_missing_from_the_rows", rule_labels_fixed_in_the_export_missing_from_the_rows),
+    Rule(5, "labels_that_are_a_missing_value", rule_labels_that_are_a_missing_value),
     Rule(5, "prompts_cut_at_one_length", rule_prompts_cut_at_one_length),
     Rule(5, "conflicting_labels", rule_conflicting_labels),
     Rule(5, "questions_written_once_per_sample", rule_questions_written_once_per_sample),

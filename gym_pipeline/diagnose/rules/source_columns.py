@@ -17,7 +17,7 @@ from gym_pipeline.diagnose.findings import Finding
 from gym_pipeline.diagnose.user_scripts import lines_matching
 from gym_pipeline.diagnose.vocabulary import DATA_SCHEMA
 
-ANSWER_COLUMN = re.compile(r"^(?:answer|label|expected(?:_answer)?|target|gold|solution|ground_truth)s?$", re.I)
+_ANSWER_COLUMN = re.compile(r"^(?:answer|label|expected(?:_answer)?|target|gold|solution|ground_truth)s?$", re.I)
 MOSTLY_ZERO = 0.8  # of the scored rollouts scoring 0
 SAME_ROWS = 0.8  # of the tasks whose expected answer is that column's value in the same row
 
@@ -33,7 +33,7 @@ def rule_labels_from_another_column(ev: Evidence) -> list[Finding]:
         if read is None:
             continue
         header, rows = read
-        answer_columns = [i for i, name in enumerate(header) if ANSWER_COLUMN.match(name.strip())]
+        answer_columns = [i for i, name in enumerate(header) if _ANSWER_COLUMN.match(name.strip())]
         for column, name in enumerate(header):
             if column in answer_columns or not answer_columns:
                 continue

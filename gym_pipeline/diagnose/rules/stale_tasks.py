@@ -25,13 +25,14 @@ from gym_pipeline.diagnose.evidence_line import EvidenceLine, excerpt
 from gym_pipeline.diagnose.findings import Finding, plural
 from gym_pipeline.diagnose.jsonl_rows import readable_rows
 from gym_pipeline.diagnose.row_quality import message_texts
-from gym_pipeline.diagnose.user_scripts import SCRIPT_SUFFIXES, lines_matching
+from gym_pipeline.diagnose.user_scripts import SCRIPT_SUFFIXES, UserFile, lines_matching
 from gym_pipeline.diagnose.vocabulary import CACHE_RESUME, DATA_SCHEMA
 
 _MAX_TASKS = 5000
 _MAX_SOURCE_BYTES = 16 << 20
 _MIN_QUESTION = 12  # characters of a source value taken for a question
 _MAX_LABEL = 60
+_COMMIT_KEY = re.compile(r"\brev-parse\b")  # a cache keyed on the checkout's commit
 # what keeps a prep step's earlier result: a cache, a fingerprint of part of the file, a store that ignores rows it has
 _KEEPS = re.compile(r"\bshelve\b|\bcache\b|INSERT\s+OR\s+IGNORE|ON\s+CONFLICT\s+DO\s+NOTHING|\bhead\s+-c\s*\d+[^\n]*"
                     r"(?:md5|sha\w*)sum|\bpickle\b|\blru_cache\b", re.I)
@@ -100,10 +101,13 @@ def _same(a: str, b: str) -> bool:
 
 
 def _read_by_the_prep(ev: Evidence, name: str) -> bool:
-    """Whether a script of the run reads the table `name` (not only copies it onto another name: an older sheet
-    kept beside the current one is no source of the tasks)."""
+    """Whether a script of the run reads the table `name`, or copies in the very sheet its prep reads (`cp
+    $REPO/labels.csv labels.csv`): not a copy onto another name (an older sheet kept beside the current one is no
+    source of the tasks)."""
     named = re.compile(rf"(?<![\w.-]){re.escape(name)}(?![\w.-])")
-    return any(not re.match(r"^\s*(?:cp|mv|ln|rsync|install)\b", line) and not line.lstrip().startswith("#")
+    same_name_copy = re.compile(rf"^\s*(?:cp|rsync|install)\b[^\n#]*/{re.escape(name)}\s+\S*\b{re.escape(name)}\s*(?:#|$)")
+    return any(not line.lstrip().startswith("#")
+               and (not re.match(r"^\s*(?:cp|mv|ln|rsync|install)\b", line) or same_name_copy.match(line))
                for _, _, line, _ in lines_matching(ev.user_files, named, SCRIPT_SUFFIXES | {".py"}))
 
 
@@ -115,6 +119,7 @@ class _Compared:
     matched: int = 0  # the table's questions the tasks ask
     missing: int = 0  # ... and those they do not
     relabelled: list = field(default_factory=list)  # ((task line, question, label), table line, its label)
+    agreeing: set[int] = field(default_factory=set)  # the task lines this table labels as the tasks do
     rewritten: list = field(default_factory=list)  # ... whose task label is the table's, stripped: ((...), line, label, how)
 
 
@@ -138,16 +143,65 @@ def _compared(ev: Evidence) -> list[_Compared]:
             elif (stripped := next(((label, how) for label in labels for how, strip in _STRIPS.items()
                                     if label != task[2] and strip(label) == task[2]), None)) is not None:
                 compared.rewritten.append((task, number, *stripped))
+            if task[2] in labels:
+                compared.agreeing.add(task[0])
         if compared.matched:
             found.append(compared)
     return found
 
 
 def rule_tasks_older_than_their_source(ev: Evidence) -> list[Finding]:
-    for compared in _compared(ev):
-        if compared.relabelled and len(compared.relabelled) * 2 <= compared.matched:
-            return [_finding(ev, compared.path, compared.relabelled, compared.matched, compared.missing)]
+    tables = _compared(ev)
+    for compared in tables:
+        # a task another table labels as the tasks do was corrected by it (a reviewers' fixes file merged in)
+        corrected = {line for other in tables if other is not compared for line in other.agreeing}
+        relabelled = [entry for entry in compared.relabelled if entry[0][0] not in corrected]
+        if relabelled and len(relabelled) * 2 <= compared.matched:
+            return [_finding(ev, compared.path, relabelled, compared.matched, compared.missing)]
+    agreeing = [compared for compared in tables if not compared.relabelled]
+    for compared in tables:
+        if agreeing and compared.relabelled and len(compared.relabelled) == compared.matched \
+                and (merge := _first_kept_by(ev, compared.path.name)) is not None:
+            return [_corrections_lost(ev, compared, agreeing[0].path, merge)]
     return []
+
+
+# a de-duplication that keeps the first row of each key: `sort -u`, `uniq`, pandas' default drop_duplicates()
+_KEEPS_FIRST = re.compile(r"\bsort\b[^\n|]*\s(?:-\w*u\w*|--unique)\b|\buniq\b|drop_duplicates\((?![^)]*keep\s*=\s*[\"']last)")
+
+
+def _first_kept_by(ev: Evidence, name: str) -> tuple[UserFile, int, str] | None:
+    """The line of the script reading the corrections table `name` that merges rows keeping the first of each key."""
+    for file in ev.user_files:
+        if name in file.text:
+            for number, line in enumerate(file.text.splitlines(), 1):
+                if not line.lstrip().startswith("#") and _KEEPS_FIRST.search(line):
+                    return file, number, line.strip()
+    return None
+
+
+def _corrections_lost(ev: Evidence, compared: _Compared, older: Path, merge: tuple[UserFile, int, str]) -> Finding:
+    (task_line, question, label), number, fixed = compared.relabelled[0]
+    corrections, file = ev.rel(compared.path), merge[0].name
+    return Finding(
+        category=CACHE_RESUME,
+        title=f"None of the {plural(len(compared.relabelled), 'correction')} of {corrections} reached the tasks "
+              f"(`{excerpt(question, 50)}`: {fixed!r} in {corrections}, {label!r} in the tasks, as in "
+              f"{ev.rel(older)}): {file}:{merge[1]} keeps the first row of each question",
+        evidence=[EvidenceLine(file=ev.rel(ev.artifacts.materialized.path), line=task_line,
+                               text=f"expected_answer: {label}"),
+                  EvidenceLine(file=corrections, line=number, text=f"label: {fixed}"),
+                  EvidenceLine(file=file, line=merge[1], text=merge[2])],
+        cause=f"The tasks carry the labels of {ev.rel(older)} for every question {corrections} corrects: the merge "
+              f"`{merge[2]}` keeps, of the rows with the same question, the first it meets (`sort -u`, `uniq` and "
+              "`drop_duplicates()` all keep the first), which is the old row, read before the corrections. The "
+              "model's right answers to the corrected questions score 0 against the old labels; every command exits "
+              "0.",
+        fix=f"In {file} line {merge[1]} (`{merge[2]}`), make the corrections win: put {corrections} before the old "
+            f"labels (`cat {corrections} ... | sort -s -t, -k1,1 -u`: a stable sort -u keeps the first), or keep the "
+            "last row of each question (`drop_duplicates(keep=\"last\")`); then prepare the tasks, materialize, "
+            "collect and profile again.",
+    )
 
 
 def _unaccented(text: str) -> str:
@@ -238,8 +292,10 @@ def _finding(ev: Evidence, path: Path, relabelled: list, matched: int, missing: 
              + (f", in {store}" if store else "") + "): "
              + ("replace the rows it already holds instead of ignoring them (`INSERT OR REPLACE`, or `ON CONFLICT "
                 "... DO UPDATE`)" if re.search(r"IGNORE|DO\s+NOTHING", keeper[2], re.I) else
-                f"make its cache key the whole content of {source} (a hash of the full file: a key of its name, or a "
-                "fingerprint of part of it, misses the fixed rows), or clear the cache"
+                f"make its cache key the whole content of {source} (a hash of the full file: a key of its name, "
+                + ("of the commit (an uncommitted fix keeps the commit's key, `git rev-parse HEAD`), " if
+                   any(_COMMIT_KEY.search(line) for line in keeper[0].text.splitlines()) else "")
+                + "or a fingerprint of part of it, misses the fixed rows), or clear the cache"
                 + (f" (`rm -rf {store}`)" if store else ""))
              if keeper else f"Build the tasks again from the current {source}")
             + "; then prepare the tasks, materialize, collect and profile again.",

@@ -1,8 +1,9 @@
-"""Rows built from an earlier version of the export beside the run, run for real: a prep step caches the prepared
-rows under the eval checkout's commit; the user fixes two labels in the export without committing, the cache hits
-and hands back the rows built before the fix. Every command exits 0; the export in the run folder holds the fix and
-the rows do not. The diagnosis compares the two and names the cache and its key (cache/resume). Committed, the fix
-changes the key, the rows are built again and the run is healthy."""
+"""Tasks older than the sheet copied beside the run, run for real. A prep step caches the prepared rows under the
+eval checkout's commit; the user fixes two labels without committing, the cache hits and hands back the rows built
+before the fix (committed, the key changes: healthy). A prep merges the reviewers' corrections into the old labels
+with `sort -u`, which keeps the first row of each question, the old one (corrections first: healthy). Every command
+exits 0; the diagnosis compares the sheets with the tasks and names the cache and its key, or the merge line
+(cache/resume)."""
 
 import csv
 import io
@@ -84,10 +85,44 @@ def test_label_fix_not_committed_keeps_the_cached_rows(tmp_path: Path, committed
         assert report.category == "healthy", [f.title for f in report.causes]
         return
     top = report.causes[0]
-    assert (top.category, top.id) == ("cache_resume", "labels_fixed_in_the_export_missing_from_the_rows"), \
-        [f.title for f in report.causes]
-    assert top.title.startswith("2 of 8 questions of labels.csv carry another label in the rows the run evaluated"), top.title
-    assert "(first: 'Tokyo' in the export, 'Atlantis' in the rows)" in top.title
-    assert [line.line for line in top.evidence[1:]] == [4, 3]  # the cache, its key
-    assert top.fix.startswith("Key the cache in prep_data.sh on the export's content (its sha256sum) rather than the "
-                              "commit (an uncommitted fix keeps the commit's key)"), top.fix
+    assert (top.category, top.id) == ("cache_resume", "tasks_older_than_their_source"), [f.title for f in report.causes]
+    assert top.title.startswith("labels.csv labels 2 questions of the tasks otherwise than the tasks do"), top.title
+    assert "'Tokyo' in labels.csv, 'Atlantis' in the tasks" in top.title
+    assert top.evidence[2].file == "prep_data.sh" and top.evidence[2].line == 4  # CACHE={cache}/$KEY
+    assert "of the commit (an uncommitted fix keeps the commit's key, `git rev-parse HEAD`)" in top.fix, top.fix
+
+
+MERGE = """#!/bin/bash
+# prep.sh: labels.csv (last export) + fixes.csv (the reviewers' corrections, which win) -> merged.csv
+tail -n +2 {first} > /tmp/first.$$
+tail -n +2 {second} > /tmp/second.$$
+(head -1 labels.csv; cat /tmp/first.$$ /tmp/second.$$ | sort -s -t, -k1,1 -u) > merged.csv
+python3 to_jsonl.py merged.csv
+"""
+TO_JSONL = '''import csv, json, sys
+with open(sys.argv[1], newline="") as f, open("tasks.jsonl", "w") as out:
+    for record in csv.DictReader(f):
+        out.write(json.dumps({"responses_create_params": {"input": [{"role": "user", "content": record["question"]}]},
+                              "expected_answer": record["answer"], "extraction_mode": record["mode"]}) + "\\n")
+'''
+
+
+@pytest.mark.parametrize("corrections_first", [False, True])
+def test_corrections_merged_after_the_old_labels_with_sort_u_never_apply(tmp_path: Path, corrections_first: bool):
+    old, fixed = _export({2, 5}), _export(set())
+    corrections = "".join([fixed.splitlines(keepends=True)[0], *(fixed.splitlines(keepends=True)[i + 1] for i in (2, 5))])
+    first, second = ("fixes.csv", "labels.csv") if corrections_first else ("labels.csv", "fixes.csv")
+    files = {"labels.csv": old, "fixes.csv": corrections, "to_jsonl.py": TO_JSONL,
+             "prep.sh": MERGE.format(first=first, second=second)}
+    run = run_scripts(tmp_path, [SCRIPT.replace("bash prep_data.sh", "bash prep.sh")], files=files)
+
+    report = diagnose(run)
+
+    if corrections_first:
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("cache_resume", "tasks_older_than_their_source"), [f.title for f in report.causes]
+    assert top.title.startswith("None of the 2 corrections of fixes.csv reached the tasks"), top.title
+    assert top.fix.startswith("In prep.sh line 5 (`(head -1 labels.csv; cat /tmp/first.$$ /tmp/second.$$ | sort -s "
+                              "-t, -k1,1 -u) > merged.csv`), make the corrections win"), top.fix
