@@ -769,6 +769,8 @@ def rule_last_line_answers_scored_zero(ev: Evidence) -> list[Finding]:
             fix=f"Set `{setting}` in the source rows to how each prompt asks for its answer (or change the prompts), "
                 "then materialize again and collect, or score the stored responses again.",
         )]
+    if quality.last_line_failed_settings and not followed:
+        return []  # the answers missed are not in the form their rows ask for ('I think it is X.'): the model's misses
     if (stale := _code_changed_since_scoring(ev, head)) is not None:
         return [stale]
     return [Finding(
@@ -1752,8 +1754,9 @@ def rule_answers_cut_by_the_extraction(ev: Evidence) -> list[Finding]:
               "`lstrip`, `rstrip`) removes any of the characters it is given from both ends, so answers ending in one "
               "of them lose it. The model answered right; the verifier scored it 0.",
         fix="In the verifier, remove the prefix itself: `text.removeprefix(\"Final answer:\").strip()` (or a regex "
-            "such as `re.search(r\"Final answer:\\s*(.+)\", text)`) instead of `strip` with a string; check it on one of "
-            f"these rows without a model, then score the stored responses again: `gym-pipeline reverify {ev.run_dir} "
+            "such as `re.search(r\"Final answer:\\s*(.+)\", text)`) instead of `strip` with a string, and cut nothing else "
+            "off the answer (no `[:-1]` for a period that may not be there); check it on one of these rows without a "
+            f"model (print the extracted answer beside the expected one), then score the stored responses again: `gym-pipeline reverify {ev.run_dir} "
             "--env <env>`.",
     )]
 
