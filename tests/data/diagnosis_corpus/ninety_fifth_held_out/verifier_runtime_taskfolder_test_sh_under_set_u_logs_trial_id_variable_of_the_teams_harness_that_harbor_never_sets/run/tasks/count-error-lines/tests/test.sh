@@ -1,0 +1,13 @@
+#!/bin/bash
+# Writes 1 to /logs/verifier/reward.txt when the task is done, else 0.
+# (strict mode, as in the team's checker template)
+set -euo pipefail
+echo "checking trial ${HARNESS_TRIAL_ID} of count-error-lines"
+cd /app
+if test "$(tr -d "[:space:]" < /app/count.txt 2>/dev/null)" = "3"; then
+  echo "PASS"
+  echo 1 > /logs/verifier/reward.txt
+else
+  echo "FAIL"
+  echo 0 > /logs/verifier/reward.txt
+fi
