@@ -94,9 +94,12 @@ def _labels_of(row: dict[str, list[str]], questions: list[str]) -> list[str]:
 
 
 def _same(a: str, b: str) -> bool:
-    """Alike but for case, accents, spaces and punctuation: what a prep's normalising does, not another label."""
+    """Alike but for case, accents (or the accented letters dropped), spaces and punctuation: what a prep's
+    normalising does, not another label."""
     def norm(text: str) -> str:
         return re.sub(r"[\W_]+", "", _unaccented(text)).casefold()
+    if _ascii_only(a) == b or _ascii_only(b) == a:
+        return True
     return norm(a) == norm(b) or (bool(norm(a)) and bool(norm(b)) and (norm(a) in norm(b) or norm(b) in norm(a)))
 
 
@@ -208,17 +211,26 @@ def _unaccented(text: str) -> str:
     return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
 
 
+def _ascii_only(text: str) -> str:
+    return text.encode("ascii", "ignore").decode()
+
+
 _STRIPS = {  # what a prep may strip from every label, told by what is left
     "accents": _unaccented,
+    "accented letters": _ascii_only,
     "punctuation": lambda text: re.sub(r"[^\w\s]", "", text).strip(),
 }
 # the line of a prep that strips it: a transliteration to ASCII; a removal of every punctuation character
 _STRIPPED_BY = {
     "accents": re.compile(r"\biconv\b[^\n]*(?:TRANSLIT|ascii)|\bunidecode\b|encode\(\s*[\"']ascii[\"']\s*,\s*[\"']ignore|"
                           r"\bNFKD\b", re.I),
+    "accented letters": re.compile(r"encode\(\s*[\"']ascii[\"']\s*,\s*(?:errors\s*=\s*)?[\"']ignore"),
     "punctuation": re.compile(r"string\.punctuation|\[\^\\w\\s\]|\[\[:punct:\]\]|tr\s+-d\s+['\"]?\[:punct:\]"),
 }
 _KEEP_IT = {
+    "accented letters": ("drop the conversion to ASCII that ignores what it cannot encode (`.encode(\"ascii\", "
+                         "\"ignore\")` removes every accented letter, not its accent)",
+                         "keep the sheet UTF-8 end to end so that expected_answer keeps its letters"),
     "accents": ("drop the transliteration", "keep the sheet UTF-8 end to end so that expected_answer keeps its accents"),
     "punctuation": ("drop the removal of punctuation (the `translate` or `re.sub` every label goes through)",
                     "strip only what surrounds a label (`.strip(' .\\'\"')`), never the characters inside it (a "
