@@ -79,6 +79,9 @@ _TRACEBACK_CONTINUES = re.compile(
 _EXCEPTION_HEADLINE = re.compile(r"(?:" + EXCEPTION_NAME + r"|(?:[A-Za-z_]\w*\.)*[A-Z]\w*Warning\b)(?::|\s*$)")
 _SHUTDOWN_HEADLINE = next(s.regex for s in SIGNATURES if s.name == SHUTDOWN)
 
+# a command ended by `timeout` (exit 124) or by SIGTERM, as a script or CI step logs it
+TIMED_OUT = re.compile(r"\b(?:exit(?: code| status)?:?\s*|returned\s+)124\b|\bTerminated\b", re.I)
+
 
 @dataclass
 class LogHit:

@@ -22,6 +22,7 @@ from gym_pipeline.diagnose.artifacts import MATERIALIZED_SUFFIX, RunFiles, run_f
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import CAUSE, CONSEQUENCE, NOTE, Finding, plural
+from gym_pipeline.diagnose.logs import TIMED_OUT
 from gym_pipeline.diagnose.user_scripts import lines_matching
 from gym_pipeline.diagnose.vocabulary import CACHE_RESUME, CONFIG
 
@@ -180,7 +181,10 @@ _DIVIDED_SIZE = re.compile(r"\$\(\(\s*\$?\{?\w+\}?\s*/\s*\$?\{?\w+\}?\s*\)\)")
 
 def _rows_in_no_shard(ev: Evidence, shards: list[RunFiles]) -> Finding | None:
     """The rows of the folder's data file that no shard holds: the split of the data lost them, and each shard's
-    run is complete, so nothing else says so. A config cause of the script that splits."""
+    run is complete, so nothing else says so. A config cause of the script that splits; not when the run was cut by
+    a `timeout` (shards it never started hold no rows either)."""
+    if ev.first_in_log_heads(TIMED_OUT) is not None:
+        return None
     held = set()
     for shard in shards:
         held.update(_materialized_task_keys(shard.materialized))

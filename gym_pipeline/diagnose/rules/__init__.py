@@ -238,6 +238,7 @@ from gym_pipeline.diagnose.rules.node_local_copies import rule_stage_copy_not_re
 from gym_pipeline.diagnose.rules.octal_steps import rule_step_padded_as_octal
 from gym_pipeline.diagnose.rules.older_servers import rule_rollouts_from_a_server_the_run_did_not_start
 from gym_pipeline.diagnose.rules.own_cancels import rule_submit_script_cancels_its_own_job
+from gym_pipeline.diagnose.rules.paced_collections import rule_collections_paced_past_their_time_budget
 from gym_pipeline.diagnose.rules.parallel_steps import rule_steps_queued_inside_the_job
 from gym_pipeline.diagnose.rules.pbs_directives import rule_pbs_walltime_kept_in_a_batch_script
 from gym_pipeline.diagnose.rules.pending_jobs import rule_job_never_started
@@ -709,6 +710,7 @@ RULES: tuple[Rule, ...] = (
     Rule(6, "completion_line_of_an_earlier_run", rule_completion_line_of_an_earlier_run),
     Rule(6, "collection_backgrounded_before_its_profile", rule_collection_backgrounded_before_its_profile),
     Rule(6, "collection_piped_into_head", rule_collection_piped_into_head),
+    Rule(6, "collections_paced_past_their_time_budget", rule_collections_paced_past_their_time_budget),
     Rule(6, "collection_cut_by_its_time_budget", rule_collection_cut_by_its_time_budget),
     Rule(6, "missing_rollouts", rule_missing_rollouts),
     Rule(6, "every_rollout_masked", rule_every_rollout_masked),

@@ -14,15 +14,15 @@ import re
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine, line_of_match
 from gym_pipeline.diagnose.findings import Finding
+from gym_pipeline.diagnose.logs import TIMED_OUT
 from gym_pipeline.diagnose.user_scripts import SCRIPT_SUFFIXES, lines_matching
 from gym_pipeline.diagnose.vocabulary import THROUGHPUT_RESOURCES
 
 # `timeout 40 bash -c 'for part in ...; do gym-pipeline collect ...'`, `timeout 5m gym-pipeline collect ...`
 _TIME_BUDGET = re.compile(r"\btimeout\s+(?:-\w+\s+\S+\s+|--[\w-]+(?:=\S+)?\s+)*(?P<budget>\d+(?:\.\d+)?[smh]?)\s")
-_COLLECTS = re.compile(r"\bgym[-_]pipeline(?:\.cli)?\s+collect\b|\bgym\s+eval\s+run\b|\bcollect\b")
-_TIMED_OUT = re.compile(r"\b(?:exit(?: code| status)?:?\s*|returned\s+)124\b|\bTerminated\b", re.I)
+COLLECTS = re.compile(r"\bgym[-_]pipeline(?:\.cli)?\s+collect\b|\bgym\s+eval\s+run\b|\bcollect\b")
 # our collect's closing line: `1 collected, 0 already done, 0 failed of 1 in 0.1s -> out.jsonl`
-_COLLECT_DONE = re.compile(r"^(?P<collected>\d+) collected, \d+ already done, \d+ failed of (?P<of>\d+) in "
+COLLECT_DONE = re.compile(r"^(?P<collected>\d+) collected, \d+ already done, \d+ failed of (?P<of>\d+) in "
                            r"(?P<seconds>\d+(?:\.\d+)?)s\b", re.M)
 # the variable a `split -l "$BATCH_SIZE"` reads, set to a small number: `BATCH_SIZE=1`
 _BATCH_SIZE = re.compile(r"^\s*(?:export\s+)?\w*(?:BATCH|CHUNK|ROWS)\w*=\s*[\"']?[1-4][\"']?\s*(?:#|$)", re.I)
@@ -50,12 +50,12 @@ def collection_cut_by_its_time_budget(ev: Evidence, *, only_start_up_bound: bool
         return None
     budgeted = next(((file, number, line, match) for file, number, line, match
                      in lines_matching(ev.user_files, _TIME_BUDGET, SCRIPT_SUFFIXES)
-                     if _COLLECTS.search(_script_body(file.text, number))), None)
-    timed_out = ev.first_in_log_heads(_TIMED_OUT)
+                     if COLLECTS.search(_script_body(file.text, number))), None)
+    timed_out = ev.first_in_log_heads(TIMED_OUT)
     if budgeted is None or timed_out is None:
         return None
     file, number, line, match = budgeted
-    runs = [(found, log, text) for log, text in ev.log_heads for found in _COLLECT_DONE.finditer(text)]
+    runs = [(found, log, text) for log, text in ev.log_heads for found in COLLECT_DONE.finditer(text)]
     small = [run for run in runs if int(run[0]["of"]) <= SMALL_BATCH_ROWS]
     per_process = len(small) >= MIN_PROCESSES and len(small) >= len(runs) / 2
     if only_start_up_bound and not per_process:
