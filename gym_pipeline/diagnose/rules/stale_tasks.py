@@ -98,7 +98,7 @@ def _same(a: str, b: str) -> bool:
     normalising does, not another label."""
     def norm(text: str) -> str:
         return re.sub(r"[\W_]+", "", _unaccented(text)).casefold()
-    if _ascii_only(a) == b or _ascii_only(b) == a:
+    if _ascii_only(a) == b or _ascii_only(b) == a or _rounded(a) == b or _rounded(b) == a:
         return True
     return norm(a) == norm(b) or (bool(norm(a)) and bool(norm(b)) and (norm(a) in norm(b) or norm(b) in norm(a)))
 
@@ -215,9 +215,18 @@ def _ascii_only(text: str) -> str:
     return text.encode("ascii", "ignore").decode()
 
 
+def _rounded(text: str) -> str:
+    """A decimal label rounded to a whole number as Python's `round` does (2.5 -> 2); any other text as it is."""
+    try:
+        return str(round(float(text))) if re.fullmatch(r"-?\d+\.\d+", text.strip()) else text
+    except ValueError:
+        return text
+
+
 _STRIPS = {  # what a prep may strip from every label, told by what is left
     "accents": _unaccented,
     "accented letters": _ascii_only,
+    "fraction": _rounded,
     "punctuation": lambda text: re.sub(r"[^\w\s]", "", text).strip(),
 }
 # the line of a prep that strips it: a transliteration to ASCII; a removal of every punctuation character
@@ -225,9 +234,13 @@ _STRIPPED_BY = {
     "accents": re.compile(r"\biconv\b[^\n]*(?:TRANSLIT|ascii)|\bunidecode\b|encode\(\s*[\"']ascii[\"']\s*,\s*[\"']ignore|"
                           r"\bNFKD\b", re.I),
     "accented letters": re.compile(r"encode\(\s*[\"']ascii[\"']\s*,\s*(?:errors\s*=\s*)?[\"']ignore"),
+    "fraction": re.compile(r"\bround\(|\bint\(\s*float\("),
     "punctuation": re.compile(r"string\.punctuation|\[\^\\w\\s\]|\[\[:punct:\]\]|tr\s+-d\s+['\"]?\[:punct:\]"),
 }
 _KEEP_IT = {
+    "fraction": ("round only what is a whole number (`8.0` -> `8`: `str(int(x)) if float(x).is_integer() else x`), "
+                 "not every number (`round(float(answer))` also rounds real decimals)",
+                 "keep decimal labels as the sheet writes them"),
     "accented letters": ("drop the conversion to ASCII that ignores what it cannot encode (`.encode(\"ascii\", "
                          "\"ignore\")` removes every accented letter, not its accent)",
                          "keep the sheet UTF-8 end to end so that expected_answer keeps its letters"),
@@ -272,7 +285,7 @@ def _rewritten_finding(ev: Evidence, compared: _Compared, rewritten: list, how: 
               "expected_answer, so right answers score 0. Every command exits 0.",
         fix=(f"In {strips[0].name} (line {strips[1]}), {drop} (`{strips[2]}`, applied to every label): {keep}"
              if strips else f"Keep the labels as the sheet writes them: {keep}")
-            + "; prepare the tasks again, then materialize, collect and profile.",
+            + f" ({written!r} became {label!r}); prepare the tasks again, then materialize, collect and profile.",
     )
 
 
