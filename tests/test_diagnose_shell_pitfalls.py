@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from conftest import FIXTURES
-from script_support import run_scripts
+from script_support import CLI, MATERIALIZE, run_scripts
 
 from gym_pipeline.core.materialize import MaterializationSettings, materialize_file
 from gym_pipeline.diagnose import diagnose
@@ -292,7 +292,6 @@ def test_a_count_taken_with_wc_l_and_the_file_name_gives_the_option_two_words(tm
 
 EVAL_CONF = "# settings of the weekly eval\nnum_repeats: 3\nconcurrency: 4   # the model server has 4 slots\n"
 DATA = {"data.jsonl": get_environment("string_match").dataset_path.read_text()}
-CLI = f"{sys.executable} -m gym_pipeline.cli"
 
 
 LIMITED_EVAL = ('DATA=data.jsonl\n'
@@ -557,3 +556,23 @@ def test_a_model_server_started_with_exec_keeps_the_eval_from_ever_running(tmp_p
     assert (top.category, top.id) == ("model_serving", "shell_pitfalls"), [f.title for f in report.causes]
     assert top.title.startswith("eval_job.sh:4 `exec`s python: the shell is replaced by it, so line 5")
     assert "start the model server in the background, `python ... &`" in top.fix
+
+
+@pytest.mark.parametrize("killed_by", ["the script", "someone else"])
+def test_a_heartbeat_the_script_kills_itself_is_no_fault(tmp_path: Path, killed_by: str) -> None:
+    """A run script keeps a heartbeat loop in the background for the CI dashboard and ends it with `kill -9 $HB;
+    wait $HB`: bash reports the job `Killed` at the `wait` line, which is the script's own doing (healthy). Killed
+    by another process while the script waits on it, the same report is read."""
+    kill = "kill -9 $HB\n" if killed_by == "the script" else "(sleep 2; kill -9 $HB) &\n"  # a watchdog's
+    script = ("( while sleep 1; do echo \"[heartbeat] $(date +%T)\"; done ) &\nHB=$!\n"
+              + MATERIALIZE + f"{CLI} collect --inputs rollouts_materialized_inputs.jsonl --output rollouts.jsonl "
+              "--model-url URL --env string_match --concurrency 4\n" + kill + "wait $HB\necho finished\n")
+    run = run_scripts(tmp_path, [script])
+    assert "Killed" in (run / "logs" / "run_eval_0.log").read_text()
+
+    report = diagnose(run)
+
+    if killed_by == "the script":
+        assert report.category == "healthy", [f.title for f in report.causes]
+    else:
+        assert report.causes and report.causes[0].id == "shell_reported_signal", [f.title for f in report.causes]

@@ -1883,6 +1883,30 @@ def test_a_licence_the_cluster_does_not_define_is_refused_at_submission(tmp_path
     assert "`scontrol show licenses`" in top.fix
 
 
+@pytest.mark.parametrize("old_cluster", [True, False])
+def test_a_node_the_cluster_does_not_have_is_refused_at_submission(tmp_path: Path, old_cluster: bool) -> None:
+    """`#SBATCH --nodelist=gpu-a100-07` kept from the old cluster's template: sbatch refuses the job (config: the
+    directive named, with the command that lists the nodes). Naming this cluster's node, the job runs."""
+    node = subprocess.run(["sinfo", "-h", "-o", "%N"], capture_output=True, text=True, check=True).stdout.split()[0]
+    run = _ci_eval_job(tmp_path, f"#SBATCH --nodelist={'gpu-a100-07' if old_cluster else node}")
+    (run / "submit.sh").write_text("#!/bin/bash\nsbatch --wait ci_eval.sbatch\n")
+    with (run / "logs" / "submit.log").open("w") as log:
+        subprocess.run(["bash", "submit.sh"], cwd=run, stdout=log, stderr=subprocess.STDOUT, timeout=120)
+    assert (run / "rollouts_materialized_inputs.jsonl").exists() is not old_cluster
+
+    report = diagnose(run)
+
+    if not old_cluster:
+        assert all(f.id != "name_the_cluster_does_not_define" for f in report.findings), [
+            f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("config", "name_the_cluster_does_not_define"), [f.title for f in report.causes]
+    assert top.title == ("sbatch refused the job (Invalid node name specified): ci_eval.sbatch:5 asks for a node name "
+                         "this cluster does not define")
+    assert top.fix.startswith("In ci_eval.sbatch:5, drop `--nodelist=gpu-a100-07` (its #SBATCH line)"), top.fix
+
+
 @pytest.mark.parametrize("alloc_nodes", ["login01", "ALL"])
 def test_a_partition_closed_to_the_submitting_host_refuses_the_job(tmp_path: Path, alloc_nodes: str) -> None:
     """The admins let jobs into a partition from the login nodes only (`AllocNodes=login01`, on a partition the

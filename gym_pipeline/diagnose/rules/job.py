@@ -331,6 +331,8 @@ def rule_shell_reported_signal(ev: Evidence) -> list[Finding]:
     gym eval run ...`) or as the script echoes its exit code (`exit code 139`, 128 + the signal): the command printed
     nothing of its own. An effect: a limit that explains it is the cause."""
     for hit in ev.hits("shell_reported_signal")[:1]:
+        if _killed_its_own_background_job(ev, Path(hit.groups["script"]).name, int(hit.groups["line"])):
+            return []
         program, *words = hit.groups["command"].split()
         subcommands = list(itertools.takewhile(lambda word: re.fullmatch(r"[a-z][\w-]*", word), words[:2]))
         name = " ".join([Path(program).name, *subcommands])  # `gym eval run`, `python3`
@@ -343,6 +345,17 @@ def rule_shell_reported_signal(ev: Evidence) -> list[Finding]:
             return [_ended_by_signal(hit, signal, f"A command of the job was ended by {signal} (exit code "
                                                   f"{hit.groups['code']}, as {hit.file} reports)", "the job script")]
     return []
+
+
+def _killed_its_own_background_job(ev: Evidence, script: str, line: int) -> bool:
+    """Whether bash reports, at `line` of `script` (its `kill` or `wait`), a background job the script started and
+    killed itself (`( while sleep 2; ... ) & HB=$!` ... `kill -9 $HB`): the script's own doing, not a fault."""
+    file = next((file for file in ev.user_files if file.name == script), None)
+    lines = file.text.splitlines() if file else []
+    if not 0 < line <= len(lines) or not re.match(r"^\s*(?:kill|wait)\b", lines[line - 1]):
+        return False
+    started = {found[1] for text in lines if (found := re.match(r"^\s*(\w+)=\$!\s*$", text))}
+    return any(re.match(rf"^\s*kill\b[^\n#]*\$\{{?{name}\b", text) for text in lines[:line] for name in started)
 
 
 def _ended_by_signal(hit: LogHit, signal: str, title: str, script: str) -> Finding:

@@ -6,8 +6,8 @@ not be satisfied`, then `Requested node configuration is not available`) and not
 a GPU node's template (`--cores-per-socket=4` on nodes of other sockets and cores) is refused the same way. The request is the
 user's to change: named with the directive.
 
-A name the cluster does not define (`--licenses=judge_slots:1`, a QOS, account, partition, feature or reservation of
-the old cluster) is refused the same way, `Invalid license specification`: the option is the user's to change. A
+A name the cluster does not define (`--licenses=judge_slots:1`, a QOS, account, partition, feature, reservation or
+node (`--nodelist`) of the old cluster) is refused the same way, `Invalid license specification`: the option is the user's to change. A
 partition closed to the submitting host or account (`AllocNodes`, `AllowAccounts`, `AllowGroups`) is refused with
 `Access/permission denied`: the request is fine, where it comes from is not (infra).
 """
@@ -68,7 +68,7 @@ def rule_request_beyond_every_node(ev: Evidence) -> list[Finding]:
 
 _UNDEFINED = re.compile(r"sbatch: error: (?:Batch job submission failed: )?(?P<what>Invalid (?P<kind>license|qos|account|"
                         r"partition name|feature|generic resource \(gres\)) specification|Invalid account or "
-                        r"account/partition combination specified|Requested reservation is invalid)")
+                        r"account/partition combination specified|Requested reservation is invalid|Invalid node name specified)")
 # per kind of name: the options that give it, and the command that lists what the cluster defines
 _DEFINED_BY = {"license": (r"--licenses?|-L", "scontrol show licenses"),
                "qos": (r"--qos|-q", "sacctmgr show qos format=name"),
@@ -76,7 +76,8 @@ _DEFINED_BY = {"license": (r"--licenses?|-L", "scontrol show licenses"),
                "partition name": (r"--partition|-p", "sinfo -s"),
                "feature": (r"--constraint|-C", "sinfo -o '%n %f'"),
                "generic resource (gres)": (r"--gres|--gpus(?:-per-\w+)?|-G", "sinfo -o '%P %G'"),
-               "reservation": (r"--reservation", "scontrol show reservation")}
+               "reservation": (r"--reservation", "scontrol show reservation"),
+               "node name": (r"--nodelist|-w", "sinfo -N -o '%N'")}
 _SUBMITTED = re.compile(r"^Submitted batch job \d+", re.M)
 _ACCESS_DENIED = re.compile(r"sbatch: error: Batch job submission failed: Access/permission denied")
 
@@ -92,7 +93,7 @@ def rule_name_the_cluster_does_not_define(ev: Evidence) -> list[Finding]:
     if refused is None or _submitted_after(ev, refused[0]):
         return []
     said, match = refused
-    kind = match["kind"] or ("reservation" if "reservation" in match["what"] else "account")
+    kind = match["kind"] or next((name for name in ("reservation", "node name") if name in match["what"]), "account")
     option, listing = _DEFINED_BY[kind]
     asked = _option_line(ev, option)
     where = f"{asked[0]}:{asked[1]}" if asked else "the job's options"
@@ -103,7 +104,7 @@ def rule_name_the_cluster_does_not_define(ev: Evidence) -> list[Finding]:
         evidence=[said, *([EvidenceLine(file=asked[0], line=asked[1], text=asked[2])] if asked else [])],
         cause=f"{given} names a {kind} that this cluster's Slurm does not have (a directive kept from another "
               "cluster's template, or a name mistyped), so sbatch refused the job at submission: nothing ran.",
-        fix=f"In {where}, drop {given} or give a {kind} this cluster defines (`{listing}` lists them); "
+        fix=f"In {where}, drop {given} (its #SBATCH line) or give a {kind} this cluster defines (`{listing}` lists them); "
             "then submit again.",
     )]
 
