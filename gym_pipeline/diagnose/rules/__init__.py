@@ -375,6 +375,7 @@ from gym_pipeline.diagnose.rules.submission_refusals import (
     rule_partition_closed_to_the_submitter,
     rule_request_beyond_every_node,
 )
+from gym_pipeline.diagnose.rules.substituted_servers import rule_server_started_in_a_command_substitution
 from gym_pipeline.diagnose.rules.suspended_jobs import rule_job_suspended_while_it_ran
 from gym_pipeline.diagnose.rules.task_settings import (
     rule_task_image_entrypoint_runs_nothing_it_is_given,
@@ -585,6 +586,7 @@ RULES: tuple[Rule, ...] = (
     Rule(1, "container_borrowing_from_one_not_running", rule_container_borrowing_from_one_not_running),
     Rule(1, "container_option_this_node_cannot_honour", rule_container_option_this_node_cannot_honour),
     Rule(1, "known_problems", known_problems(1)),
+    Rule(2, "server_started_in_a_command_substitution", rule_server_started_in_a_command_substitution),
     Rule(2, "server_session_name_taken", rule_server_session_name_taken),
     Rule(2, "server_stopped_after_waiting_for_one_job", rule_server_stopped_after_waiting_for_one_job),
     Rule(2, "checkpoint_taken_from_the_first_log_line", rule_checkpoint_taken_from_the_first_log_line),
