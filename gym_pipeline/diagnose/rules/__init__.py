@@ -311,6 +311,7 @@ from gym_pipeline.diagnose.rules.quality import (
     rule_wrong_answers_scored_full,
     rule_yes_no_labels_read_as_booleans,
 )
+from gym_pipeline.diagnose.rules.read_loops import rule_read_loops_that_lose_what_they_read
 from gym_pipeline.diagnose.rules.readiness_waits import rule_readiness_wait_counts_an_error_as_ready
 from gym_pipeline.diagnose.rules.refusals import rule_model_refusals
 from gym_pipeline.diagnose.rules.refused_assignments import rule_assignment_refused_by_bash
@@ -698,6 +699,7 @@ RULES: tuple[Rule, ...] = (
     Rule(5, "labels_decoded_with_the_wrong_encoding", rule_labels_decoded_with_the_wrong_encoding),
     Rule(5, "labels_from_another_column", rule_labels_from_another_column),
     Rule(5, "questions_lost_or_cut_by_the_prep_script", rule_questions_lost_or_cut_by_the_prep_script),
+    Rule(5, "read_loops_that_lose_what_they_read", rule_read_loops_that_lose_what_they_read),
     Rule(5, "labels_that_are_a_missing_value", rule_labels_that_are_a_missing_value),
     Rule(5, "prompts_cut_at_one_length", rule_prompts_cut_at_one_length),
     Rule(5, "conflicting_labels", rule_conflicting_labels),
