@@ -227,11 +227,15 @@ def test_settings_written_by_a_quoted_heredoc_keep_their_variables_as_text(tmp_p
     assert top.fix.startswith("In run_eval.sh:3, leave the delimiter unquoted (`<<EOF`)")
 
 
-@pytest.mark.parametrize("once", [False, True])
+@pytest.mark.parametrize("once", [False, True, "in messages"])
 def test_a_dated_folder_name_computed_again_on_a_later_line_points_at_another_folder(tmp_path, once):
     """The run writes into results/$(date +%H%M%S) and reads back from a name computed again after a second has
-    passed: nothing is there. Computed once, the second line finds the file."""
-    if once:
+    passed: nothing is there. Computed once, the second line finds the file. A time printed by two messages, and an
+    `rm` of a folder already gone, are no dated folder."""
+    if once == "in messages":
+        script = ('echo "started ($(date +%T))"\nrm -r /tmp/gone-$$ 2>&1 || true\nsleep 1.2\n'
+                  'echo "finished ($(date +%T))"\n')
+    elif once:
         script = 'OUT=results/$(date +%H%M%S)\nmkdir -p $OUT\necho ok > $OUT/done.txt\nsleep 1.2\ncat $OUT/done.txt\n'
     else:
         script = ("mkdir -p results/$(date +%H%M%S)\necho ok > results/$(date +%H%M%S)/done.txt\nsleep 1.2\n"

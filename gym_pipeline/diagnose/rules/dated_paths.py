@@ -19,6 +19,13 @@ _DATE = re.compile(r"\$\(\s*date\b[^)]*\)")
 _NOT_FOUND = re.compile(r"(?:not found|No such file or directory|does not exist)", re.I)
 
 
+def _in_a_name(line: str, match: re.Match[str]) -> bool:
+    """Whether the date is part of a file or folder name (`results/$(date +%F)`, `$(date +%H%M).log`), not a time
+    a message prints (`echo "done ($(date +%T))"`)."""
+    before, after = line[match.start() - 1:match.start()], line[match.end():match.end() + 1]
+    return bool(re.match(r"[\w./-]", before) or re.match(r"[\w./-]", after))
+
+
 def rule_dated_path_computed_again(ev: Evidence) -> list[Finding]:
     for file in shell_files(ev):
         lines = file.text.splitlines()
@@ -27,7 +34,8 @@ def rule_dated_path_computed_again(ev: Evidence) -> list[Finding]:
             if line.lstrip().startswith("#") or re.match(r"^\s*(?:export\s+)?\w+=", line):
                 continue  # an assignment computes it once: the usual fix
             for match in _DATE.finditer(line):
-                uses.setdefault(match.group(0), []).append(number)
+                if _in_a_name(line, match):
+                    uses.setdefault(match.group(0), []).append(number)
         repeated = next(((expression, numbers) for expression, numbers in uses.items()
                          if len(set(numbers)) >= 2), None)
         if repeated is None:
