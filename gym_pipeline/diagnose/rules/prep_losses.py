@@ -26,6 +26,7 @@ SHARED_START = 10  # characters a dropped question shares with the kept one it w
 MAX_FILTER_VALUES = 6  # a column with few values that parts kept from lost rows is a deliberate filter
 _SHORTENS = re.compile(r"\btextwrap\.shorten\(|\bshorten\(|\btruncate\w*\(|\[\s*:\s*[A-Z_\d]+\s*\]")
 _DEDUPLICATES = re.compile(r"\bdrop_duplicates\(|\bkey\s*=|\bin\s+seen\b|\bseen\.add\(|\bdedup\w*")
+PrepLine = tuple[UserFile, int, str]  # a line of the prep script: its file, number and text
 
 
 def _shared_start(text: str, other: str) -> int:
@@ -52,7 +53,7 @@ def _deliberate_filter(header: list[str], kept: list[list[str]], lost: list[list
     return False
 
 
-def _script_line(ev: Evidence, export: Path, pattern: re.Pattern[str]) -> tuple[UserFile, int, str] | None:
+def _script_line(ev: Evidence, export: Path, pattern: re.Pattern[str]) -> PrepLine | None:
     """The first line matching `pattern` in a Python script of the run that reads `export`: the step that lost or
     cut the questions, without which the rule does not speak (a misread export can look like a cut one)."""
     for file in ev.user_files:
@@ -96,15 +97,20 @@ def questions_lost_or_cut(ev: Evidence) -> Finding | None:
     return None
 
 
-def _shortened(ev: Evidence, export: Path, line: tuple[UserFile, int, str], cut: list[tuple[str, int]], total: int) -> Finding:
+def _evidence(ev: Evidence, export: Path, line: PrepLine, question: str) -> list[EvidenceLine]:
+    """The script's line that lost or cut the questions, and the export's line of the first question it did it to."""
+    return [EvidenceLine(file=line[0].name, line=line[1], text=line[2]),
+            EvidenceLine(file=ev.rel(export), line=export_line(export, question), text=excerpt(question, 160))]
+
+
+def _shortened(ev: Evidence, export: Path, line: PrepLine, cut: list[tuple[str, int]], total: int) -> Finding:
     question, kept = cut[0]
     where = f"{line[0].name}:{line[1]} (`{line[2]}`)"
     return Finding(
         category=DATA_SCHEMA,
         title=f"{len(cut)} of the {total} questions of {ev.rel(export)} reach the model cut short: the prompts hold "
               f"their first characters only ({question[:kept]!r}...)",
-        evidence=[EvidenceLine(file=line[0].name, line=line[1], text=line[2]),
-                  EvidenceLine(file=ev.rel(export), line=export_line(export, question), text=excerpt(question, 160))],
+        evidence=_evidence(ev, export, line, question),
         cause=f"The export asks {question!r}; the prompt the run evaluated holds {kept} of its {len(question)} "
               f"characters. {where} shortens the text it builds, so the long questions lose their end (and whatever "
               "is asked after them, such as the answer format): the model is graded on questions it was never asked "
@@ -114,15 +120,14 @@ def _shortened(ev: Evidence, export: Path, line: tuple[UserFile, int, str], cut:
     )
 
 
-def _collapsed(ev: Evidence, export: Path, line: tuple[UserFile, int, str], lost: list[str], kept: list[str], total: int) -> Finding:
+def _collapsed(ev: Evidence, export: Path, line: PrepLine, lost: list[str], kept: list[str], total: int) -> Finding:
     other, shared = _collapsed_into(lost[0], kept)
     where = f"{line[0].name}:{line[1]} (`{line[2]}`)"
     return Finding(
         category=DATA_SCHEMA,
         title=f"{len(lost)} of the {total} questions of {ev.rel(export)} are in no prompt the run evaluated, though "
               f"no kept question repeats them (first: {lost[0]!r})",
-        evidence=[EvidenceLine(file=line[0].name, line=line[1], text=line[2]),
-                  EvidenceLine(file=ev.rel(export), line=export_line(export, lost[0]), text=excerpt(lost[0], 160))],
+        evidence=_evidence(ev, export, line, lost[0]),
         cause=f"{lost[0]!r} is not asked by any prompt; it shares its first {shared} characters with the kept "
               f"{other!r}. {where} drops questions it takes for duplicates, and its de-duplication key is coarser "
               f"than the question: {len(lost)} distinct questions were dropped. Every command exits 0 and the "
