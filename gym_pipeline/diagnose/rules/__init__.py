@@ -132,6 +132,7 @@ from gym_pipeline.diagnose.rules.downloads import (
     rule_browser_download_saved_beside_the_file_read,
     rule_download_saved_beside_the_file_read,
 )
+from gym_pipeline.diagnose.rules.duplicate_settings_keys import rule_settings_key_given_twice
 from gym_pipeline.diagnose.rules.empty_replies import rule_replies_emptied_on_the_way
 from gym_pipeline.diagnose.rules.endpoint_address import (
     rule_endpoint_not_where_server_listens,
@@ -652,6 +653,7 @@ RULES: tuple[Rule, ...] = (
     Rule(2, "known_problems", known_problems(2)),
     Rule(3, "false_given_to_an_option_read_with_bool", rule_false_given_to_an_option_read_with_bool),
     Rule(3, "list_items_joined_by_a_missing_comma", rule_list_items_joined_by_a_missing_comma),
+    Rule(3, "settings_key_given_twice", rule_settings_key_given_twice),
     Rule(3, "verification_skipped_by_a_kept_setting", rule_verification_skipped_by_a_kept_setting),
     Rule(3, "model_url_replaced_by_an_endpoint_file", rule_model_url_replaced_by_an_endpoint_file),
     Rule(3, "servers_given_too_short_a_spinup_timeout", rule_servers_given_too_short_a_spinup_timeout),
