@@ -372,6 +372,7 @@ from gym_pipeline.diagnose.rules.strict_mode import (
     rule_unset_variable_stopped_a_strict_script,
 )
 from gym_pipeline.diagnose.rules.stripped_characters import rule_letters_stripped_as_a_set
+from gym_pipeline.diagnose.rules.stripped_labels import rule_labels_cut_by_strip_with_a_word
 from gym_pipeline.diagnose.rules.submission_refusals import (
     rule_name_the_cluster_does_not_define,
     rule_partition_closed_to_the_submitter,
@@ -379,6 +380,7 @@ from gym_pipeline.diagnose.rules.submission_refusals import (
 )
 from gym_pipeline.diagnose.rules.substituted_servers import rule_server_started_in_a_command_substitution
 from gym_pipeline.diagnose.rules.suspended_jobs import rule_job_suspended_while_it_ran
+from gym_pipeline.diagnose.rules.task_env_values import rule_task_env_value_with_a_shell_variable
 from gym_pipeline.diagnose.rules.task_settings import (
     rule_task_image_entrypoint_runs_nothing_it_is_given,
     rule_task_image_runs_as_a_user_that_cannot_write,
@@ -654,6 +656,7 @@ RULES: tuple[Rule, ...] = (
     Rule(3, "false_given_to_an_option_read_with_bool", rule_false_given_to_an_option_read_with_bool),
     Rule(3, "list_items_joined_by_a_missing_comma", rule_list_items_joined_by_a_missing_comma),
     Rule(3, "settings_key_given_twice", rule_settings_key_given_twice),
+    Rule(3, "task_env_value_with_a_shell_variable", rule_task_env_value_with_a_shell_variable),
     Rule(3, "verification_skipped_by_a_kept_setting", rule_verification_skipped_by_a_kept_setting),
     Rule(3, "model_url_replaced_by_an_endpoint_file", rule_model_url_replaced_by_an_endpoint_file),
     Rule(3, "servers_given_too_short_a_spinup_timeout", rule_servers_given_too_short_a_spinup_timeout),
@@ -703,6 +706,7 @@ RULES: tuple[Rule, ...] = (
     Rule(5, "questions_lost_or_cut_by_the_prep_script", rule_questions_lost_or_cut_by_the_prep_script),
     Rule(5, "read_loops_that_lose_what_they_read", rule_read_loops_that_lose_what_they_read),
     Rule(5, "labels_that_are_a_missing_value", rule_labels_that_are_a_missing_value),
+    Rule(5, "labels_cut_by_strip_with_a_word", rule_labels_cut_by_strip_with_a_word),
     Rule(5, "prompts_cut_at_one_length", rule_prompts_cut_at_one_length),
     Rule(5, "conflicting_labels", rule_conflicting_labels),
     Rule(5, "questions_written_once_per_sample", rule_questions_written_once_per_sample),
