@@ -22,7 +22,9 @@ from gym_pipeline.taskfolders.collect import NoResultError
 from gym_pipeline.taskfolders.knowledge import taskset_knowledge
 from gym_pipeline.taskfolders.materialize import TasksNotLoadable
 
-pytestmark = pytest.mark.integration  # needs the real Docker engine
+# the module fixture collects every scenario in Docker first (about 270 s on an idle 2-core machine, more beside other
+# workers): the default 300 s per test, which counts that setup, is too short for it
+pytestmark = [pytest.mark.integration, pytest.mark.timeout(900)]  # needs the real Docker engine
 CHECKPOINT = "step_0100"
 SLOW_SOLUTION = "sleep 8; touch /app/done"  # keeps a collection running while a second one is started
 
