@@ -1101,9 +1101,9 @@ def _named(finding: Finding, rule: str, count: int) -> Finding:
     return finding.model_copy(update={"id": rule if count == 1 else f"{rule}-{count}"})
 
 
-_WRAPPERS = ("launcher_state", "log_error")
+_WRAPPERS = ("launcher_state", "log_error")  # rule ids whose effects only say that something inside failed
 # rule ids that speak only when no rule before them found anything but an effect
-_FALLBACKS = ("test_rejects_the_tasks_own_solution",)  # rule ids whose effects only say that something inside failed
+_FALLBACKS = ("test_rejects_the_tasks_own_solution",)
 
 
 def link_causes(findings: list[Finding]) -> list[Finding]:

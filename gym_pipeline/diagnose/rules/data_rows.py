@@ -30,8 +30,9 @@ from gym_pipeline.diagnose.vocabulary import DATA_SCHEMA
 MAX_LINES = 20_000  # of one data file
 
 
-def keys_given_twice(line: str) -> list[tuple[str, list[object]]]:
-    """(key, its values in order) of each top-level key a JSON object (a line, or a whole file) gives more than once."""
+def keys_given_twice(line: str, *, nested: bool = False) -> list[tuple[str, list[object]]]:
+    """(key, its values in order) of each top-level key a JSON object (a line, or a whole file) gives more than once;
+    with `nested`, of the keys of every object inside it too."""
     pairs: list[list[tuple[str, object]]] = []
 
     def keep(items: list[tuple[str, object]]) -> dict:
@@ -42,11 +43,13 @@ def keys_given_twice(line: str) -> list[tuple[str, list[object]]]:
         json.loads(line, object_pairs_hook=keep)
     except ValueError:
         return []
-    top = pairs[-1] if pairs else []  # the outermost object is built last
-    values: dict[str, list[object]] = {}
-    for key, value in top:
-        values.setdefault(key, []).append(value)
-    return [(key, given) for key, given in values.items() if len(given) > 1]
+    twice = []
+    for items in pairs if nested else pairs[-1:]:  # the outermost object is built last
+        values: dict[str, list[object]] = {}
+        for key, value in items:
+            values.setdefault(key, []).append(value)
+        twice += [(key, given) for key, given in values.items() if len(given) > 1]
+    return twice
 
 
 def rule_data_rows_give_a_field_twice(ev: Evidence) -> list[Finding]:

@@ -15,38 +15,24 @@ from typing import Any
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine, excerpt
 from gym_pipeline.diagnose.findings import Finding
+from gym_pipeline.diagnose.rules.data_rows import keys_given_twice
 from gym_pipeline.diagnose.user_scripts import UserFile
 from gym_pipeline.diagnose.vocabulary import CONFIG
 
 MAX_BYTES = 1 << 20  # a settings file, not data
 
 
-class _Duplicate(Exception):
-    def __init__(self, key: str, values: list[Any]) -> None:
-        super().__init__(key)
-        self.key, self.values = key, values
-
-
-def _refuse_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    seen: dict[str, list[Any]] = {}
-    for key, value in pairs:
-        seen.setdefault(key, []).append(value)
-    for key, values in seen.items():
-        if len(values) > 1 and any(value != values[-1] for value in values):
-            raise _Duplicate(key, values)
-    return dict(pairs)
-
-
-def _duplicate_in(path: Path) -> _Duplicate | None:
+def _settings_text(path: Path) -> str | None:
     try:
-        if path.stat().st_size > MAX_BYTES:
-            return None
-        json.loads(path.read_text(encoding="utf-8"), object_pairs_hook=_refuse_duplicates)
-    except _Duplicate as found:
-        return found
+        return path.read_text(encoding="utf-8") if path.stat().st_size <= MAX_BYTES else None
     except (OSError, ValueError):
         return None
-    return None
+
+
+def _duplicate_in(text: str) -> tuple[str, list[Any]] | None:
+    """The first key of the file's objects given twice with two values: (key, its values in order)."""
+    return next(((key, values) for key, values in keys_given_twice(text, nested=True)
+                 if any(value != values[-1] for value in values)), None)
 
 
 def _readers(ev: Evidence, name: str) -> list[UserFile]:
@@ -61,21 +47,22 @@ def rule_settings_key_given_twice(ev: Evidence) -> list[Finding]:
         return []
     for path in sorted(ev.run_dir.glob("*.json")):
         readers = _readers(ev, path.name)
-        if not readers or (found := _duplicate_in(path)) is None:
+        if not readers or (text := _settings_text(path)) is None or (found := _duplicate_in(text)) is None:
             continue
-        lines = path.read_text(encoding="utf-8").splitlines()
-        at = [number for number, line in enumerate(lines, 1) if re.search(rf'"{re.escape(found.key)}"\s*:', line)]
-        used, reader = found.values[-1], readers[0].name
+        key, values = found
+        lines = text.splitlines()
+        at = [number for number, line in enumerate(lines, 1) if re.search(rf'"{re.escape(key)}"\s*:', line)]
+        used, reader = values[-1], readers[0].name
         return [Finding(
             category=CONFIG,
-            title=f"{path.name} gives `{found.key}` twice ({', '.join(map(str, at))}): {reader} reads the last, "
+            title=f"{path.name} gives `{key}` twice ({', '.join(map(str, at))}): {reader} reads the last, "
                   f"{excerpt(json.dumps(used), 80)}",
             evidence=[EvidenceLine(file=path.name, line=number, text=lines[number - 1].strip()) for number in at],
             cause=f"A JSON object may hold a duplicate key, and `json.load` keeps its last value without a warning: "
-                  f"the run used `{found.key}` = {excerpt(json.dumps(used), 80)}, not "
-                  f"{excerpt(json.dumps(found.values[0]), 80)} given above it (a value added as a new line, the old "
+                  f"the run used `{key}` = {excerpt(json.dumps(used), 80)}, not "
+                  f"{excerpt(json.dumps(values[0]), 80)} given above it (a value added as a new line, the old "
                   "one left). Every command exits 0.",
-            fix=f"In {path.name}, keep one `{found.key}` line (the value meant) and delete the duplicate key (a JSON "
+            fix=f"In {path.name}, keep one `{key}` line (the value meant) and delete the duplicate key (a JSON "
                 f"linter that refuses duplicate keys catches the next one); then run {reader} again.",
         )]
     return []

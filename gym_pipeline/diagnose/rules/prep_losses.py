@@ -18,7 +18,7 @@ from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine, excerpt
 from gym_pipeline.diagnose.export_questions import START_CHARS, AskedExport, asked_exports, export_line, loose
 from gym_pipeline.diagnose.findings import Finding
-from gym_pipeline.diagnose.user_scripts import UserFile
+from gym_pipeline.diagnose.user_scripts import UserFile, lines_matching
 from gym_pipeline.diagnose.vocabulary import DATA_SCHEMA
 
 END_CHARS = 12  # a question's end, which a cut prompt lacks
@@ -56,13 +56,9 @@ def _deliberate_filter(header: list[str], kept: list[list[str]], lost: list[list
 def _script_line(ev: Evidence, export: Path, pattern: re.Pattern[str]) -> PrepLine | None:
     """The first line matching `pattern` in a Python script of the run that reads `export`: the step that lost or
     cut the questions, without which the rule does not speak (a misread export can look like a cut one)."""
-    for file in ev.user_files:
-        if file.suffix != ".py" or export.name not in file.text:
-            continue
-        for number, line in enumerate(file.text.splitlines(), 1):
-            if not line.lstrip().startswith("#") and pattern.search(line):
-                return file, number, line.strip()
-    return None
+    readers = [file for file in ev.user_files if export.name in file.text]
+    return next(((file, number, line.strip()) for file, number, line, _ in lines_matching(readers, pattern, {".py"})
+                 if not line.lstrip().startswith("#")), None)
 
 
 def _collapsed_into(question: str, kept: list[str]) -> tuple[str, int]:

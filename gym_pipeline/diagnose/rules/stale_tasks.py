@@ -98,7 +98,7 @@ def _same(a: str, b: str) -> bool:
     normalising does, not another label."""
     def norm(text: str) -> str:
         return re.sub(r"[\W_]+", "", _unaccented(text)).casefold()
-    if _ascii_only(a) == b or _ascii_only(b) == a or _rounded(a) == b or _rounded(b) == a:
+    if any(strip(a) == b or strip(b) == a for strip in _STRIPS.values()):
         return True
     return norm(a) == norm(b) or (bool(norm(a)) and bool(norm(b)) and (norm(a) in norm(b) or norm(b) in norm(a)))
 
@@ -175,12 +175,9 @@ _KEEPS_FIRST = re.compile(r"\bsort\b[^\n|]*\s(?:-\w*u\w*|--unique)\b|\buniq\b|dr
 
 def _first_kept_by(ev: Evidence, name: str) -> tuple[UserFile, int, str] | None:
     """The line of the script reading the corrections table `name` that merges rows keeping the first of each key."""
-    for file in ev.user_files:
-        if name in file.text:
-            for number, line in enumerate(file.text.splitlines(), 1):
-                if not line.lstrip().startswith("#") and _KEEPS_FIRST.search(line):
-                    return file, number, line.strip()
-    return None
+    naming = [file for file in ev.user_files if name in file.text]
+    return next(((file, number, line.strip()) for file, number, line, _ in lines_matching(naming, _KEEPS_FIRST)
+                 if not line.lstrip().startswith("#")), None)
 
 
 def _corrections_lost(ev: Evidence, compared: _Compared, older: Path, merge: tuple[UserFile, int, str]) -> Finding:

@@ -19,10 +19,10 @@ from gym_pipeline.diagnose.findings import Finding
 from gym_pipeline.diagnose.verifier_source import verify_lines
 from gym_pipeline.diagnose.vocabulary import VERIFIER_RUNTIME
 
-_STRIPS_LETTERS = re.compile(r"\.(?P<side>r|l)?strip\(\s*[\"'](?P<chars>[^\"']*[A-Za-z][^\"']*)[\"']\s*\)")
+STRIPS_LETTERS = re.compile(r"\.(?P<side>r|l)?strip\(\s*[\"'](?P<chars>[^\"']*[A-Za-z][^\"']*)[\"']\s*\)")
 
 
-def _stripped(text: str, side: str, chars: str) -> str:
+def stripped(text: str, side: str, chars: str) -> str:
     """`text` without the characters `chars` on `side` (r, l, or both), as `rstrip`, `lstrip` or `strip` takes them."""
     return text.rstrip(chars) if side == "r" else text.lstrip(chars) if side == "l" else text.strip(chars)
 
@@ -32,8 +32,8 @@ def _credited_by_stripping(ev: Evidence, side: str, chars: str) -> list[tuple[in
     characters `chars` on `side` (r, l, or both)."""
     return [(answer.line, answer.expected, answer.extracted) for answer in ev.graded_answers
             if answer.reward >= 1 and answer.expected.strip().lower() != answer.extracted.strip().lower()
-            and _stripped(answer.expected.strip().lower(), side, chars)
-            == _stripped(answer.extracted.strip().lower(), side, chars)]
+            and stripped(answer.expected.strip().lower(), side, chars)
+            == stripped(answer.extracted.strip().lower(), side, chars)]
 
 
 def _cut_by_stripping(ev: Evidence, side: str, chars: str) -> list[tuple[int, str, str]]:
@@ -41,12 +41,12 @@ def _cut_by_stripping(ev: Evidence, side: str, chars: str) -> list[tuple[int, st
     `chars` taken off `side` (r, l, or both): the verifier ate the end of right answers."""
     return [(answer.line, answer.expected, answer.extracted) for answer in ev.graded_answers
             if answer.reward < 1 and answer.extracted and answer.expected.strip() != answer.extracted.strip()
-            and _stripped(answer.expected.strip(), side, chars) == answer.extracted.strip()]
+            and stripped(answer.expected.strip(), side, chars) == answer.extracted.strip()]
 
 
 def rule_letters_stripped_as_a_set(ev: Evidence) -> list[Finding]:
-    for file, number, line in verify_lines(ev.verifier_sources, ev.run_dir, _STRIPS_LETTERS):
-        match = _STRIPS_LETTERS.search(line)
+    for file, number, line in verify_lines(ev.verifier_sources, ev.run_dir, STRIPS_LETTERS):
+        match = STRIPS_LETTERS.search(line)
         if cut := _cut_by_stripping(ev, match["side"] or "", match["chars"]):
             return [_right_answers_cut(ev, file, number, line, match, cut)]
         credited = _credited_by_stripping(ev, match["side"] or "", match["chars"].lower())

@@ -13,23 +13,21 @@ import re
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import Finding, plural
+from gym_pipeline.diagnose.rules.stripped_characters import STRIPS_LETTERS, stripped
 from gym_pipeline.diagnose.user_scripts import lines_matching
 from gym_pipeline.diagnose.vocabulary import DATA_SCHEMA
 
-# `.strip("Answer: ")`, `.lstrip('Final answer:')`: a literal of several characters, letters among them
-_STRIP_WITH_A_WORD = re.compile(r"\.(?P<side>[lr]?)strip\(\s*(?P<quote>['\"])(?P<chars>(?=[^'\"]*[A-Za-z])[^'\"]{3,})"
-                                r"(?P=quote)\s*\)")
+MIN_CHARS = 3  # a word such as `Answer: `, not one character stripped on purpose
 MIN_ANSWERS = 2
 
 
 def rule_labels_cut_by_strip_with_a_word(ev: Evidence) -> list[Finding]:
-    for file, number, line, match in lines_matching(ev.user_files, _STRIP_WITH_A_WORD, {".py"}):
-        if line.lstrip().startswith("#"):
+    for file, number, line, match in lines_matching(ev.user_files, STRIPS_LETTERS, {".py"}):
+        chars, side = match["chars"], match["side"] or ""
+        if line.lstrip().startswith("#") or len(chars) < MIN_CHARS:
             continue
-        chars, side = match["chars"], match["side"]
-        strip = {"": str.strip, "l": str.lstrip, "r": str.rstrip}[side]
         cut = [answer for answer in ev.graded_answers if answer.reward == 0 and answer.extracted
-               and answer.extracted != answer.expected and strip(answer.extracted, chars) == answer.expected]
+               and answer.extracted != answer.expected and stripped(answer.extracted, side, chars) == answer.expected]
         if len({answer.expected for answer in cut}) < MIN_ANSWERS:
             continue
         example = cut[0]

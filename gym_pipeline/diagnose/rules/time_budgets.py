@@ -23,7 +23,7 @@ _TIME_BUDGET = re.compile(r"\btimeout\s+(?:-\w+\s+\S+\s+|--[\w-]+(?:=\S+)?\s+)*(
 COLLECTS = re.compile(r"\bgym[-_]pipeline(?:\.cli)?\s+collect\b|\bgym\s+eval\s+run\b|\bcollect\b")
 # our collect's closing line: `1 collected, 0 already done, 0 failed of 1 in 0.1s -> out.jsonl`
 COLLECT_DONE = re.compile(r"^(?P<collected>\d+) collected, \d+ already done, \d+ failed of (?P<of>\d+) in "
-                           r"(?P<seconds>\d+(?:\.\d+)?)s\b", re.M)
+                          r"(?P<seconds>\d+(?:\.\d+)?)s\b", re.M)
 # the variable a `split -l "$BATCH_SIZE"` reads, set to a small number: `BATCH_SIZE=1`
 _BATCH_SIZE = re.compile(r"^\s*(?:export\s+)?\w*(?:BATCH|CHUNK|ROWS)\w*=\s*[\"']?[1-4][\"']?\s*(?:#|$)", re.I)
 SMALL_BATCH_ROWS = 4  # collect processes of at most this many rows each spend most of their time starting up
