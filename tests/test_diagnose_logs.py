@@ -73,6 +73,50 @@ def test_traceback_interleaved_with_another_servers_lines(tmp_path):
     assert incident.text == "(string_match) KeyError: 'expected_answer'"
 
 
+@pytest.mark.parametrize("cut_in_before", ["    raise ValueError", "ValueError: NEMO_GYM"])
+def test_traceback_cut_by_an_unprefixed_line_of_another_process(tmp_path, cut_in_before):
+    """Under load, a Gym server starting beside the model proxy that crashed prints its own unprefixed line between
+    the crash's frames (as a real `gym env start` wrote it in CI): the traceback still ends in its exception, and the
+    diagnosis reads the refused value, not a traceback without one."""
+    lines = [
+        "Starting `policy_model` from venv /staging/server_venvs/responses_api_models/vllm_model/.venv",
+        "Traceback (most recent call last):",
+        '  File "/venv/lib/python3.13/site-packages/responses_api_models/vllm_model/app.py", line 1699, in <module>',
+        "    VLLMModel.run_webserver()",
+        '  File "/venv/lib/python3.13/site-packages/responses_api_models/vllm_model/app.py", line 169, in '
+        "_default_reasoning_field",
+        '    raise ValueError(f"NEMO_GYM_REASONING_FIELD must be one of {get_args(ReasoningFieldMode)}, got {value!r}")',
+        "ValueError: NEMO_GYM_REASONING_FIELD must be one of ('both', 'reasoning', 'reasoning_content'), got 'none'",
+        "(string_match) INFO:     Started server process [449]",
+    ]
+    cut = next(k for k, line in enumerate(lines) if line.startswith(cut_in_before))
+    lines.insert(cut, "Found ulimit of %s and failed to automatically increase with error %s. This can cause fd "
+                      "limit errors like `OSError: [Errno 24] Too many open files`.")
+    (tmp_path / "env_start.log").write_text("\n".join(lines) + "\n")
+
+    [incident] = scan(tmp_path / "env_start.log").incidents
+    assert (incident.start, incident.line) == (2, 8)
+    assert incident.text.startswith("ValueError: NEMO_GYM_REASONING_FIELD must be one of")
+    (tmp_path / "harness.env").write_text("export NEMO_GYM_REASONING_FIELD=none\n")
+    top = diagnose(tmp_path).causes[0]
+    assert top.category == "config" and "NEMO_GYM_REASONING_FIELD must be one of" in top.title, top.title
+
+
+def test_a_traceback_without_its_exception_ends_at_the_next_unrelated_line(tmp_path):
+    """A traceback cut off (its process killed while printing) ends where other lines begin, which do not go on."""
+    (tmp_path / "env.log").write_text(
+        "Traceback (most recent call last):\n"
+        '  File "app.py", line 3, in verify\n'
+        "INFO:     Shutting down\n"
+        "INFO:     Waiting for application shutdown.\n"
+        "INFO:     Application shutdown complete.\n"
+        "INFO:     Finished server process [8]\n"
+    )
+    [incident] = scan(tmp_path / "env.log").incidents
+    assert (incident.start, incident.end) == (1, 2)
+    assert incident.text == "Traceback (most recent call last): (no exception line)"
+
+
 def test_appended_logs_restart_after_a_shutdown(tmp_path):
     """A log appended by a second run: its error counts, though the first run shut down before it."""
     log = tmp_path / "model_server.log"

@@ -77,6 +77,9 @@ _TRACEBACK_CONTINUES = re.compile(
 # what ends a traceback: its exception, or a warning raised as one (`PYTHONWARNINGS=error`); only after a traceback's
 # lines, since Python prints a warning it does not raise as `file.py:12: UserWarning: ...`
 _EXCEPTION_HEADLINE = re.compile(r"(?:" + EXCEPTION_NAME + r"|(?:[A-Za-z_]\w*\.)*[A-Z]\w*Warning\b)(?::|\s*$)")
+# how many lines of other processes may be printed into a traceback before it goes on (under load, a server
+# starting beside the one that crashed writes its own lines between the crash's frames and its exception)
+_INTERLEAVED_LINES = 3
 _SHUTDOWN_HEADLINE = next(s.regex for s in SIGNATURES if s.name == SHUTDOWN)
 
 # a command ended by `timeout` (exit 124) or by SIGTERM, as a script or CI step logs it
@@ -394,6 +397,10 @@ class _FileScan:
                     _keep_frame(traceback["frames"], body.strip())
                 number += 1
                 continue
+            if not _EXCEPTION_HEADLINE.match(body) and traceback["frames"] \
+                    and _goes_on(chunk, line_end + 1, traceback["server"]):
+                number += 1
+                continue  # an unprefixed line of another process (Ray, a server starting) printed into it
             self.traceback = None
             where = {"server": traceback["server"], "frames": traceback["frames"]}
             if _EXCEPTION_HEADLINE.match(body):
@@ -456,6 +463,17 @@ class _FileScan:
         self.kept += 1
         incidents.append(LogIncident(self.rel, start, end, line, text, kind, self.shutdown, set(names), server,
                                      frames or []))
+
+
+def _goes_on(chunk: _Chunk, start: int, server: str | None) -> bool:
+    """Whether a traceback of `server` goes on (a frame, a code line or its exception) within the lines from `start`."""
+    for line_start, line_end in itertools.islice(chunk.lines_from(start), _INTERLEAVED_LINES):
+        other, body = _split_prefix(chunk.shown(line_start, line_end))
+        if other is not None and other != server:
+            continue
+        if body.startswith("  ") or _EXCEPTION_HEADLINE.match(body):
+            return True
+    return False
 
 
 def _keep_frame(frames: list[str], frame: str) -> None:
