@@ -78,6 +78,9 @@
   (DependencyNeverSatisfied); the prep's last line and its data file are named (data). Every row answered, it runs.
 - An array writing each task's results under `results/${SLURM_JOB_ID}` (each task's own id) merged from the array's
   id: one shard of three is merged (config). Under `${SLURM_ARRAY_JOB_ID}`, every shard is (and not this reading).
+- A CI step whose hook caps CPU time (`ulimit -t 1`) submits the eval job: Slurm gives the job the submitting shell's
+  limits, and its collect dies of SIGXCPU though no file of the run sets one (infra). With `--propagate=NONE`, the job
+  runs.
 """
 
 import json
@@ -2103,3 +2106,35 @@ def test_a_job_output_folder_linked_into_scratch_this_node_lacks_fails_the_job_a
         f.title for f in report.causes]
     assert top.title == (f"The job's output folder logs/ is a symlink to {scratch}, which this node does not have: the "
                          "job failed at launch, before running a line")
+
+
+@pytest.mark.parametrize("propagate", ["", " --propagate=NONE"], ids=["default", "none"])
+def test_a_cpu_time_cap_of_the_submitting_shell_is_inherited_by_the_job(tmp_path: Path, propagate: str) -> None:
+    """A CI runner's hook caps every step's processes at 1 s of CPU (`ulimit -t 1`, against runaway lint steps), and
+    the step submits the eval job: Slurm copies the submitting shell's limits into the job, whose collect dies of
+    SIGXCPU though nothing of the run sets the limit (infra, the propagation named). Submitted with
+    `--propagate=NONE`, the job runs with the node's limits: healthy."""
+    run, checkpoint = _string_match_run(tmp_path, 1)
+    with _policy_served(run, checkpoint) as port:
+        (run / "eval.sbatch").write_text(
+            f"#!/bin/bash\n#SBATCH --job-name=weekly-eval\n#SBATCH --output={run}/logs/eval_%j.log\n#SBATCH --time=5\n"
+            f"cd {run}\n" + _collect_line(port, 4))
+        (run / "submit.sh").write_text(
+            f"#!/bin/bash\nJOB=$(sbatch --parsable{propagate} eval.sbatch)\necho \"submitted eval job $JOB\"\n"
+            "timeout 240 bash -c \"while squeue -h -j $JOB | grep -q .; do sleep 2; done\"\n"
+            "cat logs/eval_$JOB.log\n")
+        with (run / "logs" / "submit.log").open("w") as log:  # the CI step: its hook's cap, then the step's script
+            subprocess.run(["bash", "-c", "ulimit -t 1; bash submit.sh"], cwd=run, stdout=log,
+                           stderr=subprocess.STDOUT, timeout=300)
+
+    report = diagnose(run)
+
+    if propagate:
+        assert (run / "rollouts.jsonl").exists(), (run / "logs" / "submit.log").read_text()
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    assert "CPU time limit exceeded" in (run / "logs" / "submit.log").read_text()
+    top = report.causes[0]
+    assert (top.category, top.id) == ("infra", "process_limits"), [f.title for f in report.causes]
+    assert "died of SIGXCPU (CPU time limit), which neither its script nor the run sets" in top.title
+    assert "`sbatch --propagate=NONE`" in top.fix and "`ulimit -t unlimited` in the shell that runs submit.sh" in top.fix

@@ -36,6 +36,11 @@ _LIMIT_OF_FLAG = {"f": "file size", "v": "virtual memory", "d": "data seg size",
 _SCRIPT_ULIMIT = re.compile(r"^\s*ulimit\s+(?:-[HS]\s+)?-(?P<flag>[fvdts])\s+(?P<value>\d+)\s*(?:#.*)?$")
 # what a stack too small ends a program with
 _STACK_SIGNALS = frozenset({"SIGSEGV", "SIGBUS", "SIGILL", "SIGABRT"})
+# the limits a batch job inherits from where it was submitted, by the signal their excess sends:
+# (ulimit's flag, what the limit is, Slurm's name of it)
+_PROPAGATED_LIMITS = {"SIGXCPU": ("t", "CPU time", "CPU"), "SIGXFSZ": ("f", "file size", "FSIZE")}
+_BATCH_JOB_SCRIPT = re.compile(r"/job0*(?P<job>\d+)/slurm_script$")  # the copy slurmd runs: spool/job<ID>/slurm_script
+_SBATCH_CALL = re.compile(r"^[^#]*\bsbatch\b")
 _MEMORY_LIMITS = {"virtual memory": ("v", "address space"), "data seg size": ("d", "data segment (heap)")}
 
 
@@ -109,6 +114,8 @@ def rule_process_limits(ev: Evidence) -> list[Finding]:
                     "verifier cheaper; then resume the collection.",
                 explains=frozenset({"process_limit"}),
             ))
+    if not findings:
+        findings += _limit_inherited_by_a_batch_job(ev, {what for what, _, _ in limits})
     findings += _cgroup_findings(ev) or _container_cpu_quota(ev)
     findings += [_port_range_finding(hit) for hit in ev.hits("port_range")
                  if int(hit.groups["high"]) - int(hit.groups["low"]) < SMALL_PORT_RANGE][:1]
@@ -125,6 +132,37 @@ class _ScriptLimit:
 
     def evidence(self) -> EvidenceLine:
         return EvidenceLine(file=self.file, line=self.line, text=self.text)
+
+
+def _limit_inherited_by_a_batch_job(ev: Evidence, limits_seen: set[str]) -> list[Finding]:
+    """Commands of a Slurm batch job ended by a limit (SIGXCPU, SIGXFSZ) that nothing of the run sets: Slurm gave
+    the job the limits of the shell that submitted it (PropagateResourceLimits=ALL, its default), such as a CI
+    runner's or a login node's per-process cap."""
+    for hit in ev.hits("shell_reported_signal"):
+        job = _BATCH_JOB_SCRIPT.search(hit.groups["script"])
+        signal = signal_of(hit)
+        if job is None or signal not in _PROPAGATED_LIMITS:
+            continue
+        flag, what, rlimit = _PROPAGATED_LIMITS[signal]
+        if what.lower() in limits_seen:
+            return []  # a `ulimit` of the run's own files, or printed into its logs, is read above
+        submitter = next((file.name for file, _, _, _ in lines_matching(ev.user_files, _SBATCH_CALL)), None)
+        where = f"the shell that runs {submitter}" if submitter else "the shell that ran sbatch"
+        return [Finding(
+            category=INFRA,
+            title=f"Job {job['job']}'s commands died of {signal} ({what} limit), which neither its script nor the "
+                  "run sets: the job inherited the limit of the shell that submitted it",
+            evidence=[hit.evidence(), *(h.evidence() for h in ev.hits("ended_by_cpu_limit") if signal == "SIGXCPU")],
+            cause=f"Slurm copies the submitting shell's resource limits into a batch job (PropagateResourceLimits=ALL "
+                  f"is its default). A `ulimit -{flag}` of {where} (a CI runner's hook, a login node's per-process "
+                  f"cap) applies to every command of the job, and the kernel ended each once it reached the {what} "
+                  f"limit ({signal}), with no error of its own.",
+            fix=f"Submit with `sbatch --propagate=NONE` (or lift the limit before sbatch: `ulimit -{flag} unlimited` "
+                f"in {where}); a cluster admin keeps it out of every job with `PropagateResourceLimitsExcept={rlimit}` "
+                "in slurm.conf. Then submit the job again.",
+            explains=frozenset({"shell_reported_signal", "ended_by_cpu_limit", "exit_code_report"}),
+        )]
+    return []
 
 
 def _cgroup_findings(ev: Evidence) -> list[Finding]:
