@@ -168,9 +168,10 @@ HIDDEN_NAME_ERROR = FINAL_LINE + '''def score(row, response_text):
 
 
 def _scored_by(tmp_path: Path, verifier: str, labels: dict[str, str] | None = None,
-               label_field: str = "expected_answer"):
+               label_field: str = "expected_answer", wrong_answers: dict[str, list[str]] | None = None,
+               repeats: int = 2):
     """The demo sweep of one environment scored by `verifier` (verifiers/mine.py), on the bundled string_match data
-    or on questions with `labels` (kept in `label_field`)."""
+    or on questions with `labels` (kept in `label_field`), the policy's `wrong_answers` to them given."""
     from gym_pipeline.demo import run_demo
     from gym_pipeline.diagnose import diagnose
 
@@ -184,9 +185,10 @@ def _scored_by(tmp_path: Path, verifier: str, labels: dict[str, str] | None = No
         (home / dataset).write_text("".join(json.dumps({
             "responses_create_params": {"input": [{"role": "user", "content": f"{question} End your response with "
                                                                               "'Final answer: <answer>'."}]},
-            label_field: answer}) + "\n" for question, answer in labels.items()))
+            label_field: answer, **({"distractors": wrong_answers[question]} if wrong_answers else {})}) + "\n"
+            for question, answer in labels.items()))
     (home / "sweep.yaml").write_text(f"name: mine\nenvironments:\n  - {{name: mine, dataset: {dataset}, "
-                                     "verifier: 'mine:score'}\nnum_repeats: 2\n")
+                                     f"verifier: 'mine:score'}}\nnum_repeats: {repeats}\n")
     run_demo(home, checkpoint_count=1, quiet=True)
     return diagnose(home / "runs" / "step_0100" / "mine")
 
@@ -967,3 +969,46 @@ def test_a_verifier_logging_the_exception_it_handles_is_no_fault(tmp_path, handl
     assert "ValueError: could not convert string to float" in (run / "logs" / "collect.log").read_text()
 
     assert (report.category == "healthy") is handled, [f.title for f in report.causes]
+
+
+GRADE_CACHE = '''"""Exact-answer scoring; each distinct answer is graded once (grading is the slow part on the 40k-row sets)."""
+
+_GRADES = {}  # answer -> reward
+
+
+def score(row, response_text):
+    answer = response_text.strip().splitlines()[-1].removeprefix("Final answer:").strip()
+    key = KEY
+    if key not in _GRADES:
+        _GRADES[key] = float(answer.lower() == str(row["expected_answer"]).lower())
+    return {"reward": _GRADES[key], "extracted_answer": answer, "expected_answer": row["expected_answer"]}
+'''
+# each a country's largest city and another's capital, and the policy's wrong answer to the other question
+CITIES = {"What is the largest city of Australia?": ("Sydney", "Canberra"),
+          "What is the capital of Australia?": ("Canberra", "Sydney"),
+          "What is the largest city of Canada?": ("Toronto", "Ottawa"),
+          "What is the capital of Canada?": ("Ottawa", "Toronto"),
+          "What is the largest city of Turkey?": ("Istanbul", "Ankara"),
+          "What is the capital of Turkey?": ("Ankara", "Istanbul"),
+          "What is the largest city of Brazil?": ("Sao Paulo", "Brasilia"),
+          "What is the capital of Brazil?": ("Brasilia", "Sao Paulo")}
+
+
+@pytest.mark.parametrize("key", ["answer.lower()", '(answer.lower(), row["expected_answer"])'],
+                         ids=["answer_alone", "answer_and_label"])
+def test_grades_cached_by_the_answer_alone_are_reused_for_other_questions(tmp_path, key):
+    """The verifier grades each distinct answer once and keeps it in a module dict keyed by the answer: `Sydney`,
+    wrong for the capital and right for the largest city, keeps whichever grade it got first, and right answers
+    score 0. The fix names the cache's line and keys it by the label too; keyed by both, the run is healthy."""
+    report = _scored_by(tmp_path, GRADE_CACHE.replace("KEY", key), {q: a for q, (a, _) in CITIES.items()},
+                        wrong_answers={q: [wrong] for q, (_, wrong) in CITIES.items()}, repeats=4)
+
+    if "expected_answer" in key:
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("verifier_runtime", "matching_answers_scored_zero"), [
+        f.title for f in report.causes]
+    line = next(n for n, text in enumerate(GRADE_CACHE.splitlines(), start=1) if "_GRADES[key] =" in text)
+    assert f"verifiers/mine.py:{line} caches grades in `_GRADES` keyed by `key`, the answer alone: " in top.title
+    assert "`expected_answer` as well as the answer (a tuple `(answer, expected_answer)`" in top.fix

@@ -334,6 +334,48 @@ def cached_coroutines(sources: list[Path], run_dir: Path) -> list[tuple[str, int
     return found
 
 
+# what makes a grade cache's key the row's and not only the answer's: its label, its question, its id
+_ROW_KEY = re.compile(r"expected|label|gold|target|reference|question|prompt|task|\bid\b|index|body\b|request|row",
+                      re.I)
+
+
+def _module_dicts(tree: ast.Module) -> set[str]:
+    """The names the module binds to an empty dict (`_GRADES: dict[str, float] = {}`, `CACHE = dict()`)."""
+    names = set()
+    for statement in tree.body:
+        targets = statement.targets if isinstance(statement, ast.Assign) else \
+            [statement.target] if isinstance(statement, ast.AnnAssign) and statement.value is not None else []
+        value = getattr(statement, "value", None)
+        empty = isinstance(value, ast.Dict) and not value.keys or isinstance(value, ast.Call) \
+            and getattr(value.func, "id", "") == "dict" and not value.args and not value.keywords
+        names |= {target.id for target in targets if isinstance(target, ast.Name) and empty}
+    return names
+
+
+def answer_keyed_grade_caches(sources: list[Path], run_dir: Path) -> list[tuple[str, int, str, str, str]]:
+    """(file, line, text, cache, key) of each store of a verify function into a module-level dict whose key comes from
+    the answer alone (nothing of the row: its label, its question): the grade an answer got for one row is the one it
+    gets for every other row, right or wrong there."""
+    found = []
+    for shown, rows, tree in _parsed_sources(sources, run_dir):
+        caches = _module_dicts(tree)
+        for function in (node for node in ast.walk(tree) if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+                         and node.name in _VERIFY_FUNCTIONS):
+            bound = {target.id: ast.unparse(node.value) for node in ast.walk(function) if isinstance(node, ast.Assign)
+                     for target in node.targets if isinstance(target, ast.Name)}
+            for node in ast.walk(function):
+                if not (isinstance(node, ast.Assign) and len(node.targets) == 1
+                        and isinstance(target := node.targets[0], ast.Subscript)
+                        and isinstance(target.value, ast.Name) and target.value.id in caches):
+                    continue
+                key = ast.unparse(target.slice)
+                said = " ".join([key, *(bound.get(name.id, "") for name in ast.walk(target.slice)
+                                        if isinstance(name, ast.Name))])
+                if not _ROW_KEY.search(said):
+                    found.append((shown, node.lineno, rows[node.lineno - 1].strip(), target.value.id, key))
+    return found
+
+
 def _full_credit(statement: ast.stmt) -> bool:
     """`return 1.0`, `return True`, `reward = 1`: a statement that gives full credit."""
     value = statement.value if isinstance(statement, ast.Return | ast.Assign) else None

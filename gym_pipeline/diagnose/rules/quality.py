@@ -33,7 +33,7 @@ from gym_pipeline.diagnose.rules.data_rows import chat_template_in_prompts, prom
 from gym_pipeline.diagnose.rules.hand_split_tables import rows_cut_at_quoted_commas
 from gym_pipeline.diagnose.rules.prep_losses import questions_lost_or_cut
 from gym_pipeline.diagnose.user_scripts import UserFile, lines_matching
-from gym_pipeline.diagnose.verifier_source import extraction_reading, verify_lines
+from gym_pipeline.diagnose.verifier_source import answer_keyed_grade_caches, extraction_reading, verify_lines
 from gym_pipeline.diagnose.vocabulary import CACHE_RESUME, CONFIG, DATA_SCHEMA, INFRA, MODEL_SERVING, VERIFIER_RUNTIME
 
 UNEXTRACTED_MIN_ROWS = 3
@@ -913,6 +913,25 @@ def _labels_matched_as_patterns(quality, bounded: tuple[str, int, str] | None, z
     )
 
 
+def _grades_cached_by_answer(quality, file: str, number: int, text: str, cache: str, key: str) -> Finding:
+    """Right answers scored 0 by a verifier that keeps each answer's first grade in a module-level dict keyed by the
+    answer alone: an answer right for one row and wrong for another gets whichever grade it got first."""
+    return Finding(
+        category=VERIFIER_RUNTIME,
+        title=f"{file}:{number} caches grades in `{cache}` keyed by `{key}`, the answer alone: "
+              f"{quality.matching_scored_zero} answers equal to their expected answer got the 0 another row gave them",
+        evidence=[EvidenceLine(file=file, line=number, text=text), quality.matching_example],
+        cause=f"The verifier keeps each answer's first grade in the module-level `{cache}` and returns it for every "
+              "later row with the same answer, whatever that row's expected answer: an answer wrong for one question "
+              "and right for another (a city that is one country's largest and another's capital) keeps the grade of "
+              "whichever row came first, so right answers score 0 (and wrong ones 1), and the rewards depend on the "
+              "order the rows were graded in.",
+        fix=f"In {file}, key the cache by the row's `expected_answer` as well as the answer (a tuple `(answer, "
+            f"expected_answer)`, with any option that changes the grade), or drop `{cache}`: grading one string is "
+            "cheap; then restart the servers, score the stored responses again and profile.",
+    )
+
+
 def _scoring_changed(quality) -> bool:
     """Every matching answer scored 0 comes before every one scored 1 in the file: two verifiers wrote it."""
     zero, one = quality.last_matching_zero, quality.first_matching_one
@@ -936,6 +955,8 @@ def rule_matching_answers_scored_zero(ev: Evidence) -> list[Finding]:
     if bounded is not None or (quality.matching_zero_regex_chars == quality.matching_scored_zero
                                and quality.matching_scored_one and not quality.matching_one_regex_chars):
         return [_labels_matched_as_patterns(quality, bounded)]
+    if ev.run_dir and (caches := answer_keyed_grade_caches(ev.verifier_sources, ev.run_dir)):
+        return [_grades_cached_by_answer(quality, *caches[0])]
     if _scoring_changed(quality):
         return [Finding(
             category=CACHE_RESUME,
