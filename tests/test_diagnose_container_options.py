@@ -1,9 +1,9 @@
 """A collection in a container started from a team template written for other nodes, run for real: `--runtime nvidia`
 (GPU nodes), `--platform linux/arm64` (ARM nodes), `--device /dev/nvidia0` (GPU nodes), `--log-driver fluentd` (nodes
 with a log agent), `--entrypoint` a script the team's own images ship, `--cpu-rt-runtime` (nodes tuned for realtime
-scheduling). This node's Docker refuses each, in its own
-words, and nothing is collected. The diagnosis names the option (infra), not the engine. Without the option, the same
-script collects."""
+scheduling), `--env-file` a settings file the CI runners keep. This node's Docker refuses each, in its own
+words, and nothing is collected. The diagnosis names the option (infra), not the engine. Without the option, or with an
+env file this node has, the same script collects."""
 
 import sys
 from pathlib import Path
@@ -18,7 +18,7 @@ from gym_pipeline.launchers.settings import DEFAULT_IMAGE
 pytestmark = pytest.mark.integration
 PROJECT = Path(__file__).resolve().parents[1]
 OPTIONS = ["--runtime nvidia", "--platform linux/arm64", "--device /dev/nvidia0", "--log-driver fluentd",
-           "--entrypoint /usr/local/bin/team-init.sh", "--cpu-rt-runtime 950000"]
+           "--entrypoint /usr/local/bin/team-init.sh", "--cpu-rt-runtime 950000", "--env-file /etc/ci/eval.env"]
 
 
 def collect_in_container(run_dir: Path, option: str) -> str:
@@ -40,12 +40,21 @@ def test_without_a_template_option_the_container_collects(tmp_path: Path) -> Non
     assert diagnose(run).category == "healthy"
 
 
+def test_an_env_file_this_node_has_is_read_and_the_container_collects(tmp_path: Path) -> None:
+    docker_engine()
+    run = run_scripts(tmp_path, [collect_in_container(tmp_path / "run", f"--env-file {tmp_path / 'run' / 'eval.env'}")],
+                      files={"eval.env": "EVAL_SUITE=weekly\n"})
+    assert (run / "rollouts.jsonl").exists()
+    assert diagnose(run).category == "healthy"
+
+
 @pytest.mark.parametrize("option", OPTIONS, ids=[option.split()[0].strip("-") for option in OPTIONS])
 def test_a_template_option_this_nodes_docker_refuses(tmp_path: Path, option: str) -> None:
     docker_engine()
     run = run_scripts(tmp_path, [collect_in_container(tmp_path / "run", option)])
     log = (run / "logs" / "run_eval_0.log").read_text()
-    assert not (run / "rollouts.jsonl").exists() and "Error response from daemon" in log, log[-2000:]
+    refused = "Error response from daemon" in log or "docker: open /etc/ci/eval.env" in log
+    assert not (run / "rollouts.jsonl").exists() and refused, log[-2000:]
 
     report = diagnose(run)
 

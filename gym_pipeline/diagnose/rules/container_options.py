@@ -3,9 +3,10 @@
 Templates are written for the nodes a team usually runs on: `--runtime nvidia` (GPU nodes), `--platform linux/arm64`
 (Grace Hopper nodes), `--device /dev/nvidia0` (GPU nodes), `--log-driver fluentd` (nodes running a log agent),
 `--cpu-rt-runtime 950000` (nodes tuned for realtime scheduling),
-`--entrypoint /usr/local/bin/team-init.sh` (an image that ships the script). On another node the engine refuses to
-start the container, in its own words (`Unknown runtime specified nvidia`, `does not match the specified platform`,
-`failed to initialize logging driver`, `exec: ... no such file or directory`), and the stage never runs. The engine
+`--entrypoint /usr/local/bin/team-init.sh` (an image that ships the script), `--env-file /etc/ci/eval.env` (a file
+the CI runners keep). On another node the engine refuses to start the container, in its own words (`Unknown runtime
+specified nvidia`, `does not match the specified platform`, `failed to initialize logging driver`, `exec: ... no such
+file or directory`, `open /etc/ci/eval.env: no such file or directory`), and the stage never runs. The engine
 is fine; the option is not for this node.
 
 A template that joins a sidecar the nodes it was written for always run (`--network container:egress-proxy`,
@@ -58,6 +59,12 @@ _REFUSALS = (
              "drop `--cpu-rt-runtime {value}` (and `--ulimit rtprio=...`, `--cap-add SYS_NICE`) on nodes without a "
              "realtime budget (an eval does not need realtime scheduling; this kernel refused cpu.rt_runtime_us), or run "
              "the stage on the nodes tuned for it"),
+    _Refusal(re.compile(r"^(?:docker: )?open (?P<path>/\S+): no such file or directory", re.M), "--env-file",
+             "{path} is not on this node (a file the template's nodes keep, such as a CI runner's settings), so the "
+             "docker client could not read it",
+             "give docker run an env file that is on this node (`--env-file` with a path the run keeps beside it, or "
+             "the variables it needs as `-e NAME=value`), or drop `--env-file {value}` where the container needs none "
+             "of its variables"),
     _Refusal(re.compile(r'exec: "(?P<program>[^"]+)": stat [^\n]*no such file or directory'), "--entrypoint",
              "the image has no {program}, the entrypoint the template names (a script the team's own images ship)",
              "drop `--entrypoint {value}` for this image (its own entrypoint runs the command), or use the team "
