@@ -38,3 +38,50 @@ def test_a_collection_in_batches_of_one_row_cut_by_its_time_budget(tmp_path, bat
     assert top.category == "throughput_resources", [f.title for f in report.causes]
     assert top.title.startswith("run_eval.sh:7 gives the collection `timeout 20`, which ended it before it finished")
     assert "collect processes of a few rows each, mostly start-up" in top.title and "Collect in one process" in top.fix
+
+
+DRIVER = f'''"""drive_eval.py MODEL_URL: the nightly eval; every step is bounded so that a hung server cannot block CI."""
+import subprocess
+import sys
+
+CLI = {CLI.split()!r}
+TIMEOUT_S = {{"materialize": 60, "collect": COLLECT_BUDGET, "profile": 60}}  # sized on the smoke set
+STEPS = {{
+    "materialize": ["materialize", "--input", "data.jsonl", "--num-repeats", "12", "--agent", "string_match_simple_agent",
+                    "--output", "rollouts_materialized_inputs.jsonl"],
+    "collect": ["collect", "--inputs", "rollouts_materialized_inputs.jsonl", "--output", "rollouts.jsonl",
+                "--model-url", sys.argv[1], "--env", "string_match", "--concurrency", "4"],
+    "profile": ["profile", "--inputs", "rollouts_materialized_inputs.jsonl", "--rollouts", "rollouts.jsonl"],
+}}
+for step, argv in STEPS.items():
+    try:
+        subprocess.run(CLI + argv, check=True, timeout=TIMEOUT_S[step])
+    except subprocess.TimeoutExpired:
+        print(f"warning: {{step}} exceeded {{TIMEOUT_S[step]}} s, going on with what it wrote", flush=True)
+'''
+
+
+@pytest.mark.parametrize("budget", [6, 120])
+def test_a_python_drivers_timeout_sized_on_a_smoke_set_cuts_the_collection(tmp_path, budget):
+    """The team's Python driver runs each step with `subprocess.run(..., timeout=TIMEOUT_S[step])`, sized on a smoke
+    set: on the full set collect is killed when its 6 s are up, the driver goes on, and the profile finds rollouts
+    missing. The diagnosis names the driver's line and its budget (throughput). With 120 s, healthy."""
+    from gym_pipeline.diagnose import diagnose
+
+    driver = DRIVER.replace("COLLECT_BUDGET", str(budget))
+    run = run_scripts(tmp_path, [f"{CLI.split()[0]} drive_eval.py URL\n"], files={"drive_eval.py": driver})
+    log = (run / "logs" / "run_eval_0.log").read_text()
+    assert ("warning: collect exceeded" in log) is (budget == 6), log[-1500:]
+
+    report = diagnose(run)
+
+    if budget > 6:
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("throughput_resources", "collection_cut_by_its_time_budget"), [
+        f.title for f in report.causes]
+    line = next(n for n, text in enumerate(driver.splitlines(), start=1) if "timeout=TIMEOUT_S[step]" in text)
+    assert top.title.startswith(f"drive_eval.py:{line} gives collect 6 s (`timeout=TIMEOUT_S[step]`), which ended it "
+                                "before it finished: ")
+    assert "raise `TIMEOUT_S[step]` in drive_eval.py" in top.fix

@@ -4,7 +4,8 @@
 missing, and the step after it (a profile) refuses the partial run or profiles part of it. Nothing failed but time,
 so it is throughput: the collection needs longer than it was given. Run as many collect processes of a few rows
 each (batches of one row, left from debugging), most of that time goes to starting a process per batch, which the
-`collected ... in 0.1s` lines tell apart from the time the rows took.
+`collected ... in 0.1s` lines tell apart from the time the rows took. A Python driver bounds its steps the same way
+(`subprocess.run(argv, timeout=TIMEOUT_S[step])`) and, caught, goes on with what collect wrote.
 """
 
 from __future__ import annotations
@@ -94,6 +95,54 @@ def collection_cut_by_its_time_budget(ev: Evidence, *, only_start_up_bound: bool
     )
 
 
+# a Python driver's bound on a step it runs: `subprocess.run(argv, check=True, timeout=TIMEOUT_S[step])`
+_DRIVER_TIMEOUT = re.compile(r"\b(?:run|call|check_call|check_output|wait|communicate)\([^#\n]*\btimeout\s*=\s*"
+                             r"(?P<value>[\w.]+(?:\[[^\]\n]+\])?)")
+# what the driver (or Python) says when the bound ends collect: `warning: collect exceeded 20 s`, `TimeoutExpired`
+_COLLECT_TIMED_OUT = re.compile(r"^[^\n]*\bcollect\b[^\n]*\b(?:exceeded|timed out|time limit)\b[^\n]*"
+                                r"|^[^\n]*TimeoutExpired\b[^\n]*\bcollect\b[^\n]*", re.M | re.I)
+
+
+def _driver_budget(text: str, value: str) -> str | None:
+    """The seconds a driver's `timeout=` gives collect: a number, a name bound to one, or a dict's "collect" entry."""
+    if re.fullmatch(r"\d+(?:\.\d+)?", value):
+        return value
+    name = value.split("[", 1)[0]
+    entry = re.search(rf"^{re.escape(name)}\s*(?::[^=\n]*)?=\s*\{{[^}}]*[\"']collect[\"']\s*:\s*(?P<s>\d+(?:\.\d+)?)",
+                      text, re.M) if "[" in value else \
+        re.search(rf"^{re.escape(name)}\s*(?::[^=\n]*)?=\s*(?P<s>\d+(?:\.\d+)?)\b", text, re.M)
+    return entry["s"] if entry else None
+
+
+def _collection_cut_by_a_drivers_timeout(ev: Evidence) -> Finding | None:
+    """A Python driver that runs collect under `timeout=` and goes on once it expires: the rollouts missing are the
+    ones the bound left uncollected."""
+    missing = len(ev.artifacts.missing_keys)
+    said = ev.first_in_log_heads(_COLLECT_TIMED_OUT)
+    bounded = next(((file, number, line, match) for file, number, line, match
+                     in lines_matching(ev.user_files, _DRIVER_TIMEOUT) if file.name.endswith(".py")
+                     and COLLECTS.search(file.text)), None)
+    if not missing or said is None or bounded is None:
+        return None
+    file, number, line, match = bounded
+    budget = _driver_budget(file.text, match["value"])
+    given = f"{budget} s" if budget else f"`timeout={match['value']}`"
+    return Finding(
+        category=THROUGHPUT_RESOURCES,
+        title=f"{file.name}:{number} gives collect {given} (`timeout={match['value']}`), which ended it before it "
+              f"finished: {missing} rollouts were never collected",
+        evidence=[EvidenceLine(file=file.name, line=number, text=line.strip()), said[0]],
+        cause=f"{file.name} runs collect as a subprocess bounded by `timeout={match['value']}`"
+              + (f" ({budget} s)" if budget else "") + ": when it expired Python killed collect, and the driver went "
+              "on with what it had written. Nothing failed but time: at this concurrency and latency the collection "
+              "needs longer than the bound, which a smaller set (a smoke run) fits in.",
+        fix=f"Give collect the time the full set needs: raise `{match['value']}` in {file.name} (the collect step's "
+            "timeout) to the full set's time, or scale it with the number of rollouts, or make the collection faster "
+            f"(a higher `--concurrency` the server can serve); then collect the {missing} missing rollouts with "
+            "`--resume` and profile.",
+    )
+
+
 def rule_collection_cut_by_its_time_budget(ev: Evidence) -> list[Finding]:
-    found = collection_cut_by_its_time_budget(ev)
+    found = collection_cut_by_its_time_budget(ev) or _collection_cut_by_a_drivers_timeout(ev)
     return [found] if found is not None else []
