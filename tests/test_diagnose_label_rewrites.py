@@ -18,7 +18,8 @@ answers; each twin leaves the labels as they were.
 - Whole-number labels past 2^53 passed through `jq` 1.6, which reads every JSON number as a double
   (`1152921504606847000` for 2^60).
 - Clock-time labels of a YAML answer key written unquoted, which PyYAML reads as base-60 integers (`870` for 14:30).
-- Number labels from a sheet column formatted as ordinals (`3rd` for 3), where the questions ask for the number only."""
+- Number labels from a sheet column formatted as ordinals (`3rd` for 3), where the questions ask for the number only.
+- Gene symbols of a month and a number (`SEPT2`, `MARCH1`) that the shared sheet turned into dates (`2-Sep`)."""
 
 import json
 import sys
@@ -615,3 +616,34 @@ def test_labels_taken_from_article_titles_keep_their_qualifier(tmp_path: Path, k
     top = report.causes[0]
     assert top.category == "data_schema", top.title
     assert "parenthetical qualifier" in top.fix and "drop it (`re.sub(r\" \\([^)]*\\)$\", \"\", label)`)" in top.fix
+
+
+GENES = {"Which human gene symbol names septin 2?": "SEPT2",
+         "Which former human gene symbol named membrane associated ring-CH-type finger 1?": "MARCH1",
+         "Which former human gene symbol named deleted in esophageal cancer 1?": "DEC1",
+         "What is the gene symbol of tumor protein p53?": "TP53",
+         "What is the gene symbol of the epidermal growth factor receptor?": "EGFR"}
+
+
+@pytest.mark.parametrize("as_dates", [True, False])
+def test_gene_symbols_a_shared_sheet_turned_into_dates(tmp_path: Path, as_dates: bool) -> None:
+    """The labels live in the team's shared sheet, which read `SEPT2` as the 2nd of September and shows `2-Sep`; the
+    prep step takes the cells as shown: the model's right answers score 0. With the column formatted as text, the
+    symbols stay: healthy."""
+    body = ("        import re\n"
+            "        symbol = re.fullmatch(r'(SEPT|MARCH|DEC)(\\d+)', row['expected_answer'])  # the cell as shown\n"
+            "        if symbol:\n"
+            "            row['expected_answer'] = f'{int(symbol[2])}-{symbol[1][:3].title()}'\n" if as_dates
+            else "        pass\n")
+    run = prepared_run(tmp_path, body, final_answer_rows(GENES))
+
+    report = diagnose(run)
+
+    if not as_dates:
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    assert "2-Sep" in (run / "tasks.jsonl").read_text()
+    top = report.causes[0]
+    assert (top.category, top.id) == ("data_schema", "labels_read_as_dates"), [f.title for f in report.causes]
+    assert "a spreadsheet turned the labels into dates" in top.title
+    assert "written `" in top.fix and "format the column as text" in top.fix

@@ -142,10 +142,12 @@ def test_fractions_against_spreadsheet_dates_and_decimals_against_their_integer_
     rows = [scored("4-Mar", "3/4", 0.0), scored("Mar-04", "3/4", 0.0),  # a spreadsheet's dates
             scored("273", "273.15", 0.0), scored("0", "0.375", 0.0),  # labels cut to integers
             scored("3", "3.5", 1.0),  # scored right: a lenient verifier, no finding
-            scored("4", "3.5", 0.0)]  # a wrong answer
+            scored("4", "3.5", 0.0),  # a wrong answer
+            scored("2-Sep", "SEPT2", 0.0), scored("1-Mar", "MARCH1", 0.0),  # gene symbols read as dates
+            scored("2-Sep", "SEPT9", 0.0)]  # another day: a wrong answer
     for line, row in enumerate(rows, start=1):
         note_rollout_row(quality, row, (line, 0), "rollouts.jsonl", line)
-    assert (quality.date_labels, quality.truncated_labels) == (2, 2)
+    assert (quality.date_labels, quality.truncated_labels) == (4, 2)
     assert quality.date_label_example.line == 1 and quality.truncated_label_example.line == 3
 
 

@@ -619,7 +619,8 @@ def _note_scored_answer(quality: RowQuality, expected: str, answer: ScoredAnswer
         quality.truncated_labels += 1
         quality.truncated_label_example = quality.truncated_label_example or here
         return
-    if _SPREADSHEET_DATE.fullmatch(expected.strip()) and _FRACTION.fullmatch(extracted.strip()):
+    if _SPREADSHEET_DATE.fullmatch(expected.strip()) and (_FRACTION.fullmatch(extracted.strip())
+                                                          or _symbol_read_as_a_date(expected, extracted)):
         quality.date_labels += 1
         quality.date_label_example = quality.date_label_example or here
         return
@@ -959,6 +960,15 @@ _YES_NO = {"yes": "true", "y": "true", "on": "true", "no": "false", "n": "false"
 
 
 _CLOCK_TIME = re.compile(r"(?P<first>\d{1,2}):(?P<second>[0-5]\d)(?::(?P<third>[0-5]\d))?")
+
+
+def _symbol_read_as_a_date(expected: str, extracted: str) -> bool:
+    """A symbol made of a month and a number (the genes `SEPT2`, `MARCH1`, `DEC1`) that a spreadsheet read as that
+    day of the month and wrote back as a date (`2-Sep`)."""
+    symbol = re.fullmatch(r"(?P<month>[A-Za-z]{3,9})-?(?P<day>\d{1,2})", extracted.strip())
+    date = re.fullmatch(rf"(?P<day>\d{{1,2}})-(?P<month>{_MONTHS})", expected.strip(), re.I)
+    return bool(symbol and date) and symbol["month"][:3].lower() == date["month"].lower() \
+        and int(symbol["day"]) == int(date["day"])
 
 
 def _read_as_base_60(expected: str, extracted: str) -> bool:

@@ -193,21 +193,27 @@ def rule_labels_cut_to_their_first_character(ev: Evidence) -> list[Finding]:
 
 
 def rule_labels_read_as_dates(ev: Evidence) -> list[Finding]:
-    """Expected answers that are dates (`4-Mar`) where the answers are fractions (`3/4`): a spreadsheet read them."""
+    """Expected answers that are dates (`4-Mar`) where the answers are fractions (`3/4`) or symbols of a month and a
+    number (the gene `SEPT2` as `2-Sep`): a spreadsheet read them."""
     a = ev.artifacts
     quality = a.quality
     if quality.date_labels < MISSCORED_MIN_ROWS or quality.date_label_example is None:
         return []
     tables = _tables(ev)
+    pair = re.search(r"expected_answer='(?P<expected>[^']*)' extracted_answer='(?P<extracted>[^']*)'",
+                     quality.date_label_example.text)
+    example = f"`{pair['extracted']}` written `{pair['expected']}`" if pair else "`3/4` written `4-Mar`"
     return [Finding(
         category=DATA_SCHEMA,
-        title=f"{quality.date_labels} answers scored 0 are fractions whose `expected_answer` is a date: a spreadsheet "
-              "turned the labels into dates",
+        title=f"{quality.date_labels} answers scored 0 whose `expected_answer` is the date a spreadsheet made of them "
+              f"({example}): a spreadsheet turned the labels into dates",
         evidence=[quality.date_label_example],
         cause="The labels went through a spreadsheet (Excel, LibreOffice, Google Sheets), which reads `3/4` as the 4th "
-              "of March and writes it back as `4-Mar`: no answer can match, so every fraction task scores 0."
-              + (f" Table files in the run folder: {', '.join(tables)}." if tables else ""),
-        fix=f"Fix the labels at their source ({', '.join(tables) if tables else 'the spreadsheet they went through'}): "
+              "of March and writes it back as `4-Mar`, and a symbol of a month and a number (the genes `SEPT2`, "
+              "`MARCH1`) as that day of the month (`2-Sep`): no answer can match, so those tasks score 0 "
+              f"({example})." + (f" Table files in the run folder: {', '.join(tables)}." if tables else ""),
+        fix=f"Fix the labels at their source ({', '.join(tables) if tables else 'the spreadsheet they went through'}; "
+            f"{example}): "
             "format the column as text before typing or importing (or prefix the values with `'`), or build the data "
             "from the original file without a spreadsheet; then materialize again and collect. The materialized "
             f"rows: {path_of(a.materialized)}.",
