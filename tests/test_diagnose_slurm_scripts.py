@@ -81,6 +81,8 @@
 - A CI step whose hook caps CPU time (`ulimit -t 1`) submits the eval job: Slurm gives the job the submitting shell's
   limits, and its collect dies of SIGXCPU though no file of the run sets one (infra). With `--propagate=NONE`, the job
   runs.
+- A job submitted as `nobody` (a CI policy for unprivileged jobs) whose output folder only its owner writes: slurmd
+  cannot create the output file, and the job fails at launch (infra). Submitted as the folder's owner, it runs.
 """
 
 import json
@@ -2138,3 +2140,37 @@ def test_a_cpu_time_cap_of_the_submitting_shell_is_inherited_by_the_job(tmp_path
     assert (top.category, top.id) == ("infra", "process_limits"), [f.title for f in report.causes]
     assert "died of SIGXCPU (CPU time limit), which neither its script nor the run sets" in top.title
     assert "`sbatch --propagate=NONE`" in top.fix and "`ulimit -t unlimited` in the shell that runs submit.sh" in top.fix
+
+
+@pytest.mark.parametrize("uid", ["nobody", ""])
+def test_a_job_run_as_an_unprivileged_user_cannot_write_its_output_folder(tmp_path: Path, uid: str) -> None:
+    """A CI policy submits batch jobs as `nobody` (`sbatch --uid=nobody`), and the run folder's logs/ is the
+    submitter's, mode 755: slurmd cannot create the job's output file as nobody, and the job fails at launch (infra,
+    the option and the folder named). Submitted as the folder's owner, the job runs: healthy."""
+    run, checkpoint = _string_match_run(tmp_path, 1)
+    (run / "logs").chmod(0o755)
+    with _policy_served(run, checkpoint) as port:
+        (run / "eval.sbatch").write_text(
+            f"#!/bin/bash\n#SBATCH --job-name=weekly-eval\n#SBATCH --output={run}/logs/eval_%j.log\n#SBATCH --time=5\n"
+            f"cd {run}\n" + _collect_line(port, 4))
+        options = f" --uid={uid} --gid=nogroup" if uid else ""
+        (run / "submit.sh").write_text(
+            f"#!/bin/bash\n# CI policy: batch jobs run unprivileged\nJOB=$(sbatch --parsable{options} eval.sbatch)\n"
+            "echo \"submitted eval job $JOB\"\n"
+            "timeout 240 bash -c \"while squeue -h -j $JOB | grep -q .; do sleep 2; done\"\n"
+            "cat logs/eval_$JOB.log\nls -ld . logs\n")
+        with (run / "submit.log").open("w") as log:
+            subprocess.run(["bash", "submit.sh"], cwd=run, stdout=log, stderr=subprocess.STDOUT, timeout=300)
+
+    report = diagnose(run)
+
+    if not uid:
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    assert not (run / "rollouts.jsonl").exists(), (run / "submit.log").read_text()
+    top = report.causes[0]
+    assert (top.category, top.id) == ("infra", "job_run_as_a_user_who_cannot_write_its_output"), [
+        f.title for f in report.causes]
+    assert top.title.startswith("submit.sh:3 runs the job as `nobody` (`--uid=nobody`), who cannot write its output "
+                                "folder logs/ (owned by root, `drwxr-xr-x`)"), top.title
+    assert "(without `--uid=nobody`)" in top.fix and "chmod" in top.fix

@@ -43,6 +43,7 @@ from gym_pipeline.diagnose.rules.batch_folders import (
     rule_job_folder_left_unexpanded,
     rule_job_output_in_a_link_to_a_missing_folder,
     rule_job_output_in_a_missing_folder,
+    rule_job_run_as_a_user_who_cannot_write_its_output,
     rule_job_submitted_from_another_folder,
 )
 from gym_pipeline.diagnose.rules.batch_script_format import rule_batch_script_with_windows_line_endings
@@ -543,6 +544,7 @@ RULES: tuple[Rule, ...] = (
     Rule(1, "pbs_walltime_kept_in_a_batch_script", rule_pbs_walltime_kept_in_a_batch_script),
     Rule(1, "job_output_in_a_missing_folder", rule_job_output_in_a_missing_folder),
     Rule(1, "job_output_in_a_link_to_a_missing_folder", rule_job_output_in_a_link_to_a_missing_folder),
+    Rule(1, "job_run_as_a_user_who_cannot_write_its_output", rule_job_run_as_a_user_who_cannot_write_its_output),
     Rule(1, "job_folder_left_unexpanded", rule_job_folder_left_unexpanded),
     Rule(1, "job_folder_copied_from_another_script", rule_job_folder_copied_from_another_script),
     Rule(1, "job_submitted_from_another_folder", rule_job_submitted_from_another_folder),

@@ -12,6 +12,9 @@ meets only what the job never made (no rollouts to profile).
 - A job that runs where it was submitted from (`cd $SLURM_SUBMIT_DIR`, or no folder of its own) with relative paths,
   submitted by a script that first went to another folder (a cron job starts in the home folder, and `cd ~` or
   `cd /scratch` before `sbatch` does the same): its files name nothing there.
+- A job submitted to run as another user (`sbatch --uid=nobody`, a CI policy for unprivileged jobs) whose output
+  folder that user cannot write (the run's logs/, owned by the submitter, mode 755): slurmd opens the output file as
+  the job's user, is refused, and the job fails at launch with no log.
 - A file the job script looks for beside itself (`source "$(dirname "$0")/settings.env"`): sbatch runs a copy of the
   script from slurmd's spool folder, so `$0` names that copy and the file is not there. The script goes on with its
   defaults (another dataset, fewer repeats), and every command exits 0.
@@ -90,6 +93,45 @@ def rule_job_output_in_a_link_to_a_missing_folder(ev: Evidence) -> list[Finding]
                 "again.",
         )]
     return []
+
+
+_SUBMITTED_AS = re.compile(r"\bsbatch\b[^#\n]*?\s--uid[= ](?P<user>[\w.-]+)")
+_OWNER_SHOWN = re.compile(r"^d[rwxsStT-]{9}\S*\s+\d+\s+(?P<owner>\S+)\s+(?P<group>\S+)\s.*\s(?P<name>\S+)$", re.M)
+
+
+def rule_job_run_as_a_user_who_cannot_write_its_output(ev: Evidence) -> list[Finding]:
+    """`sbatch --uid=<user>` of a job whose output folder only its owner writes: the job fails at launch."""
+    submitted = next(((file, number, line, match) for file, number, line, match
+                      in lines_matching(ev.user_files, _SUBMITTED_AS) if match["user"] not in {"root", "0"}), None)
+    output = next(((match["path"], file.name) for file, _, _, match in lines_matching(ev.user_files, _OUTPUT_OPTION)),
+                  None)
+    if submitted is None or output is None:
+        return []
+    # the job's own log, by its `--output` pattern: `eval_%j.log` -> eval_\d+.log
+    log_name = re.sub(r"%[jAa]", r"\\d+", re.sub(r"%x", r"[\\w.-]+", re.escape(PurePosixPath(output[0]).name)))
+    failed = ev.first_in_log_heads(re.compile(rf"JobLaunchFailure|cat: \S*{log_name}: No such file or directory"))
+    if failed is None:
+        return []
+    file, number, line, match = submitted
+    user, folder = match["user"], PurePosixPath(output[0].strip("\"'")).parent
+    shown = next((found for _, head in ev.log_heads for found in _OWNER_SHOWN.finditer(head)
+                  if found["name"].rstrip("/") in {folder.name, str(folder)}), None)
+    owned = f" (owned by {shown['owner']}, `{shown[0].split()[0]}`)" if shown else ""
+    return [Finding(
+        category=INFRA,
+        title=f"{file.name}:{number} runs the job as `{user}` (`--uid={user}`), who cannot write its output folder "
+              f"{folder.name}/{owned}: the job failed at launch, before running a line",
+        evidence=[EvidenceLine(file=file.name, line=number, text=line.strip()), failed[0]],
+        cause=f"slurmd opens the job's output file ({output[1]}: `{output[0]}`) as the job's user before the script "
+              f"starts. The job runs as `{user}`, and {folder.name}/ is writable by its owner only{owned}, so the file "
+              f"could not be created (Permission denied in slurmd's log): the job ended at launch (JobLaunchFailure) "
+              "with no log, and nothing ran. The job would meet the same refusal writing its rollouts into the run "
+              "folder.",
+        fix=f"Let `{user}` write where the job writes: before sbatch in {file.name}, give it the run folder and its "
+            f"{folder.name}/ (`chown -R {user} .`, or `chmod -R o+w {folder.name} .` on a folder only this job uses), "
+            f"or point `#SBATCH --output` and the run at a folder `{user}` owns, or submit as the folder's owner "
+            f"(without `--uid={user}`); then submit again.",
+    )]
 
 
 def _unexpanded_folder(ev: Evidence, folder: str) -> Finding | None:
