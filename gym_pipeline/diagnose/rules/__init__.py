@@ -174,6 +174,7 @@ from gym_pipeline.diagnose.rules.hand_split_tables import rule_rows_cut_at_quote
 from gym_pipeline.diagnose.rules.hangup_signals import rule_model_server_ended_by_a_scripts_hangup
 from gym_pipeline.diagnose.rules.heredocs import rule_settings_written_by_a_quoted_heredoc
 from gym_pipeline.diagnose.rules.identical_repeats import rule_repeats_sampled_alike
+from gym_pipeline.diagnose.rules.ignored_options import rule_flag_ignored_by_parse_known_args
 from gym_pipeline.diagnose.rules.image_builds import rule_image_build_past_its_timeout
 from gym_pipeline.diagnose.rules.job import (
     rule_container_cannot_reach_host,
@@ -656,6 +657,7 @@ RULES: tuple[Rule, ...] = (
     Rule(2, "container_name_held_by_an_earlier_run", rule_container_name_held_by_an_earlier_run),
     Rule(2, "known_problems", known_problems(2)),
     Rule(3, "false_given_to_an_option_read_with_bool", rule_false_given_to_an_option_read_with_bool),
+    Rule(3, "flag_ignored_by_parse_known_args", rule_flag_ignored_by_parse_known_args),
     Rule(3, "list_items_joined_by_a_missing_comma", rule_list_items_joined_by_a_missing_comma),
     Rule(3, "settings_key_given_twice", rule_settings_key_given_twice),
     Rule(3, "task_env_value_with_a_shell_variable", rule_task_env_value_with_a_shell_variable),
