@@ -401,6 +401,7 @@ from gym_pipeline.diagnose.rules.tool_path import rule_alias_called_in_a_script,
 from gym_pipeline.diagnose.rules.traffic_shaping import rule_traffic_shaping_throttles_the_run
 from gym_pipeline.diagnose.rules.translated_questions import rule_labels_kept_from_the_source_language
 from gym_pipeline.diagnose.rules.unchecked_bytecode import rule_verifier_run_from_unchecked_bytecode
+from gym_pipeline.diagnose.rules.uncollected_checkpoints import rule_checkpoint_left_uncollected
 from gym_pipeline.diagnose.rules.unconditional_shifts import rule_shift_outside_the_flag_test
 from gym_pipeline.diagnose.rules.unfollowed_links import rule_link_not_followed_on_a_nosymfollow_mount
 from gym_pipeline.diagnose.rules.unpack_refusals import rule_data_kept_by_an_unpacking_tool
@@ -642,6 +643,7 @@ RULES: tuple[Rule, ...] = (
     Rule(2, "non_version_picked_from_a_listing", rule_non_version_picked_from_a_listing),
     Rule(2, "checkpoint_of_another_run_served", rule_checkpoint_of_another_run_served),
     Rule(2, "checkpoint_of_another_experiment_served", rule_checkpoint_of_another_experiment_served),
+    Rule(2, "checkpoint_left_uncollected", rule_checkpoint_left_uncollected),
     Rule(2, "replicas_of_other_checkpoints", rule_replicas_of_other_checkpoints),
     Rule(2, "servers_given_one_ready_file", rule_servers_given_one_ready_file),
     Rule(2, "deployed_checkpoint_not_the_one_served", rule_deployed_checkpoint_not_the_one_served),

@@ -537,10 +537,14 @@ def rule_gateway_forwards_to_an_older_checkpoint(ev: Evidence) -> list[Finding]:
 
 
 def rule_replicas_of_other_checkpoints(ev: Evidence) -> list[Finding]:
+    # imported here: that reading builds on started_model_servers of this module
+    from gym_pipeline.diagnose.rules.uncollected_checkpoints import evaluated_in_turn
+
     if ev.run_dir is None or not ev.run_dir.is_dir():
         return []
     servers = started_model_servers(ev)
-    if len({step for _, step, _ in servers}) < 2 or (forwarding := _forwarding_log(ev, servers)) is None:
+    if len({step for _, step, _ in servers}) < 2 or (forwarding := _forwarding_log(ev, servers)) is None \
+            or evaluated_in_turn(ev):  # servers named in turn by a driver, not replicas
         return []
     log, named = forwarding
     wanted = _STEP_OF_NAME.findall(ev.manifest.checkpoint[0]) if ev.manifest.checkpoint else []

@@ -64,7 +64,8 @@ def rule_flag_ignored_by_parse_known_args(ev: Evidence) -> list[Finding]:
                     cause=f"{script.name} parses its flags with `parse_known_args`, which hands back the flags it "
                           f"does not declare instead of refusing them. `{given}` is not `{meant}`, so its value went "
                           f"unread and {meant} kept{kept}: the run used that, with no error, and exited 0.",
-                    fix=f"Pass `{meant}` in {file.name}:{number} (the flag {script.name} declares), and make "
+                    fix=f"Pass `{meant}` in {file.name}:{number} (the flag {script.name} declares) instead of "
+                        f"`{given}`, and make "
                         f"{script.name} refuse what it does not know: `parse_args()` instead of `parse_known_args()` "
                         "(or fail when the list of unknown flags it returns is not empty); then run again.",
                 )]

@@ -157,7 +157,7 @@ def _limit_inherited_by_a_batch_job(ev: Evidence, limits_seen: set[str]) -> list
                   f"is its default). A `ulimit -{flag}` of {where} (a CI runner's hook, a login node's per-process "
                   f"cap) applies to every command of the job, and the kernel ended each once it reached the {what} "
                   f"limit ({signal}), with no error of its own.",
-            fix=f"Submit with `sbatch --propagate=NONE` (or lift the limit before sbatch: `ulimit -{flag} unlimited` "
+            fix=f"Submit with `sbatch --propagate=NONE` (or lift the {what} limit before sbatch: `ulimit -{flag} unlimited` "
                 f"in {where}); a cluster admin keeps it out of every job with `PropagateResourceLimitsExcept={rlimit}` "
                 "in slurm.conf. Then submit the job again.",
             explains=frozenset({"shell_reported_signal", "ended_by_cpu_limit", "exit_code_report"}),

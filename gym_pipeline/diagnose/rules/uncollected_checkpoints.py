@@ -1,0 +1,108 @@
+"""A driver that evaluates several checkpoints in turn and collects against only some of them.
+
+A Python driver taking `step=URL` pairs names each checkpoint's server as it reaches it; our collect closes each
+collection with `N collected, ... -> out.jsonl`. A server named with no collection after it (before the next one is
+named) got no request: the driver reused another checkpoint's results for it, through a cache or a "done already"
+check keyed by what both checkpoints share (the inputs path under `functools.cache` with the URL a global, a results
+folder named after the URL's last part, `v1` for every endpoint). Its results and profile are the other checkpoint's,
+and every command exits 0. Read before the replicas of other checkpoints, which two servers named in one log are not.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+from gym_pipeline.diagnose.evidence import Evidence
+from gym_pipeline.diagnose.evidence_line import EvidenceLine
+from gym_pipeline.diagnose.findings import Finding
+from gym_pipeline.diagnose.rules.checkpoint_choice import started_model_servers
+from gym_pipeline.diagnose.rules.time_budgets import COLLECT_DONE
+from gym_pipeline.diagnose.user_scripts import lines_matching
+from gym_pipeline.diagnose.vocabulary import CACHE_RESUME
+
+_SKIPPED = re.compile(r"^.*\b(?:already (?:evaluated|done|collected|exists?)|skipping|skipped|cached|reusing)\b.*$",
+                      re.I | re.M)
+_CACHE_DECORATOR = re.compile(r"^\s*@(?:functools\.)?(?:cache|lru_cache)\b")
+
+
+def _named_in_turn(ev: Evidence) -> Iterator[tuple[Path, str, list[tuple[int, int, int, list[re.Match[str]]]]]]:
+    """(log, its head, segments) of each log (not a server's own) naming the servers of two checkpoints or more: a
+    segment per server, from where it is first named to where the next one is, with the collect closings in it."""
+    servers = started_model_servers(ev)
+    if len({step for _, step, _ in servers}) < 2:
+        return
+    own_logs = {line.file for _, _, line in servers}
+    for log, head in ev.log_heads:
+        if ev.rel(log) in own_logs:
+            continue
+        named = sorted((found.start(), step) for address, step, _ in servers
+                       if (found := re.search(rf"{re.escape(address)}(?!\d)", head)))
+        if len({step for _, step in named}) < 2:
+            continue
+        closings = list(COLLECT_DONE.finditer(head))
+        ends = [start for start, _ in named[1:]] + [len(head)]
+        yield log, head, [(start, end, step, [closing for closing in closings if start < closing.start() < end])
+                          for (start, step), end in zip(named, ends, strict=True)]
+
+
+def evaluated_in_turn(ev: Evidence) -> bool:
+    """Whether a log names checkpoints' servers one after another with a collection after one of them: a driver
+    evaluating checkpoints in turn, not a gateway spreading one run over replicas."""
+    return any(any(closings for *_, closings in segments) for _, _, segments in _named_in_turn(ev))
+
+
+def checkpoint_left_uncollected(ev: Evidence) -> Finding | None:
+    for log, head, segments in _named_in_turn(ev):
+        collected = next((segment for segment in segments if segment[3]), None)
+        skipped = next((segment for segment in segments if not segment[3]), None)
+        if collected is not None and skipped is not None:
+            return _finding(ev, log, head, collected, skipped)
+    return None
+
+
+def _line(ev: Evidence, log: Path, head: str, at: int) -> EvidenceLine:
+    start = head.rfind("\n", 0, at) + 1
+    end = head.find("\n", at)
+    return EvidenceLine(file=ev.rel(log), line=head.count("\n", 0, at) + 1,
+                        text=head[start:end if end >= 0 else len(head)].strip())
+
+
+def _finding(ev: Evidence, log: Path, head: str, collected: tuple, skipped: tuple) -> Finding:
+    start, end, step, _ = skipped
+    said_skip = _SKIPPED.search(head, start, end)
+    other_step, closing = collected[2], collected[3][0]
+    drivers = [file for file in ev.user_files if file.suffix == ".py" and "collect" in file.text]
+    driver = next((file for file in drivers if Path(file.name).stem == log.stem), drivers[0] if len(drivers) == 1
+                  else None)
+    cache = next(lines_matching([driver], _CACHE_DECORATOR), None) if driver else None
+    named = driver.name if driver else "the driver"
+    reuse = []
+    if cache:
+        reuse.append(f"{driver.name}:{cache[1]} `{cache[2].strip()}` caches a function by its arguments alone, and "
+                     "the endpoint is not one of them (a global URL): give the URL (or the step) as an argument, or "
+                     "drop the cache for collect")
+    if said_skip:
+        reuse.append(f"`{said_skip[0].strip()}`: the folder it checks must be named by the checkpoint (its step or "
+                     "its whole URL), not by a part every endpoint shares")
+    return Finding(
+        category=CACHE_RESUME,
+        title=f"{ev.rel(log)} names the step {step} server and no collect ran against it: step {step}'s results are "
+              f"step {other_step}'s",
+        evidence=[_line(ev, log, head, start), *([_line(ev, log, head, said_skip.start())] if said_skip else []),
+                  _line(ev, log, head, closing.start())],
+        cause=f"The log shows a collect closing (`{closing[0].strip()}`) after the step {other_step} server was named, "
+              f"and none after the step {step} server was: {named} reused step {other_step}'s collection for step "
+              f"{step} (a cache or a 'done already' check keyed by what both share, not by the checkpoint). The step "
+              f"{step} server got no request; the results and profile filed under step {step} are step "
+              f"{other_step}'s model, and every command exited 0.",
+        fix=f"In {named}, key what it reuses by the checkpoint"
+            + (f" ({'; '.join(reuse)})" if reuse else " (the results folder or cache key must name the step or URL)")
+            + f"; then collect step {step} again on a clean output path and profile it.",
+    )
+
+
+def rule_checkpoint_left_uncollected(ev: Evidence) -> list[Finding]:
+    found = checkpoint_left_uncollected(ev)
+    return [found] if found is not None else []
