@@ -73,7 +73,6 @@ from gym_pipeline.diagnose.rules.checkpoint_choice import (
     rule_newest_checkpoint_by_modification_time,
     rule_newest_checkpoint_by_text_sort,
     rule_oldest_checkpoint_served_as_newest,
-    rule_replicas_of_other_checkpoints,
     rule_rollouts_kept_by_a_build_tool,
     rule_servers_given_one_ready_file,
     rule_share_sent_to_a_server_of_another_checkpoint,
@@ -176,6 +175,7 @@ from gym_pipeline.diagnose.rules.heredocs import rule_settings_written_by_a_quot
 from gym_pipeline.diagnose.rules.identical_repeats import rule_repeats_sampled_alike
 from gym_pipeline.diagnose.rules.ignored_options import rule_flag_ignored_by_parse_known_args
 from gym_pipeline.diagnose.rules.image_builds import rule_image_build_past_its_timeout
+from gym_pipeline.diagnose.rules.inline_comments import rule_model_url_carries_an_inline_comment
 from gym_pipeline.diagnose.rules.job import (
     rule_container_cannot_reach_host,
     rule_head_probe,
@@ -320,6 +320,7 @@ from gym_pipeline.diagnose.rules.refusals import rule_model_refusals
 from gym_pipeline.diagnose.rules.refused_assignments import rule_assignment_refused_by_bash
 from gym_pipeline.diagnose.rules.rejected_solutions import rule_test_rejects_the_tasks_own_solution
 from gym_pipeline.diagnose.rules.replaced_links import rule_linked_data_replaced_by_a_copy
+from gym_pipeline.diagnose.rules.replicas import rule_replicas_of_other_checkpoints
 from gym_pipeline.diagnose.rules.requeued_jobs import rule_inputs_of_another_file_than_the_script_names
 from gym_pipeline.diagnose.rules.resume_scripts import (
     rule_done_check_counts_tasks,
@@ -644,6 +645,7 @@ RULES: tuple[Rule, ...] = (
     Rule(2, "checkpoint_of_another_run_served", rule_checkpoint_of_another_run_served),
     Rule(2, "checkpoint_of_another_experiment_served", rule_checkpoint_of_another_experiment_served),
     Rule(2, "checkpoint_left_uncollected", rule_checkpoint_left_uncollected),
+    Rule(2, "model_url_carries_an_inline_comment", rule_model_url_carries_an_inline_comment),
     Rule(2, "replicas_of_other_checkpoints", rule_replicas_of_other_checkpoints),
     Rule(2, "servers_given_one_ready_file", rule_servers_given_one_ready_file),
     Rule(2, "deployed_checkpoint_not_the_one_served", rule_deployed_checkpoint_not_the_one_served),
