@@ -122,6 +122,7 @@ from gym_pipeline.diagnose.rules.data_rows import (
 )
 from gym_pipeline.diagnose.rules.data_subsets import rule_data_subset_left_in_the_script
 from gym_pipeline.diagnose.rules.dated_paths import rule_dated_path_computed_again
+from gym_pipeline.diagnose.rules.day_first_folders import rule_newest_day_first_folder_taken_by_name
 from gym_pipeline.diagnose.rules.deployed_checkpoints import rule_deployed_checkpoint_not_the_one_served
 from gym_pipeline.diagnose.rules.deployed_copies import rule_package_imported_from_a_stale_deployed_copy
 from gym_pipeline.diagnose.rules.directive_variables import rule_directive_names_a_shell_variable
@@ -649,6 +650,7 @@ RULES: tuple[Rule, ...] = (
     Rule(2, "replicas_of_other_checkpoints", rule_replicas_of_other_checkpoints),
     Rule(2, "servers_given_one_ready_file", rule_servers_given_one_ready_file),
     Rule(2, "deployed_checkpoint_not_the_one_served", rule_deployed_checkpoint_not_the_one_served),
+    Rule(2, "newest_day_first_folder_taken_by_name", rule_newest_day_first_folder_taken_by_name),
     Rule(2, "model_url_pinned_to_an_older_server", rule_model_url_pinned_to_an_older_server),
     Rule(2, "gateway_forwards_to_an_older_checkpoint", rule_gateway_forwards_to_an_older_checkpoint),
     Rule(2, "share_sent_to_a_server_of_another_checkpoint", rule_share_sent_to_a_server_of_another_checkpoint),
