@@ -3,16 +3,19 @@
 with a log agent), `--entrypoint` a script the team's own images ship, `--cpu-rt-runtime` (nodes tuned for realtime
 scheduling), `--env-file` a settings file the CI runners keep. This node's Docker refuses each, in its own
 words, and nothing is collected. The diagnosis names the option (infra), not the engine. Without the option, or with an
-env file this node has, the same script collects."""
+env file this node has, the same script collects. A policy container hardened with `--read-only` and no writable
+/tmp stops at start."""
 
+import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 from launcher_support import docker_engine
-from script_support import CLI, run_scripts
+from script_support import CLI, run_eval_script, run_scripts, string_match_run
 
 from gym_pipeline.diagnose import diagnose
+from gym_pipeline.host import free_loopback_port
 from gym_pipeline.launchers.settings import DEFAULT_IMAGE
 
 pytestmark = pytest.mark.integration
@@ -64,3 +67,44 @@ def test_a_template_option_this_nodes_docker_refuses(tmp_path: Path, option: str
     assert top.title == (f"run_eval.sh:4 starts its container with `{option}`, which this node's Docker cannot "
                          "honour: the engine refused to start it")
     assert f"drop `{option}`" in top.fix and "Check the Docker engine" not in top.fix
+
+
+@pytest.mark.parametrize("tmp", ["", "--tmpfs /tmp "], ids=["no_tmpfs", "tmpfs"])
+def test_a_model_server_container_started_read_only_without_a_writable_tmp_stops_at_start(tmp_path: Path,
+                                                                                          tmp: str) -> None:
+    """The serving template hardens the policy container with `--read-only`: with no tmpfs on /tmp, the server cannot
+    write its ready file there and stops at start, and nothing is collected (model serving, the option named). With
+    `--tmpfs /tmp`, the read-only container serves and the run is healthy."""
+    docker_engine()
+    run, checkpoint = string_match_run(tmp_path, 6)
+    port, name = free_loopback_port(), f"gp-test-ro-{tmp_path.name[-12:].strip('_')}"
+    mounts = " ".join(f"-v {path}:{path}:ro" for path in dict.fromkeys(
+        [Path(sys.prefix).resolve(), Path(sys.base_prefix).resolve(), PROJECT, checkpoint]))
+    (run / "serve_policy.sh").write_text(
+        "#!/bin/bash\n# the serving team's hardened container template\n"
+        f"docker run -d --name {name} --read-only {tmp}--cap-drop ALL --network host {mounts} -e PYTHONPATH={PROJECT} "
+        f"{DEFAULT_IMAGE} {CLI} serve-policy --checkpoint {checkpoint} --port {port} --ready-file /tmp/policy.ready\n")
+    (run / "run_eval.sh").write_text(
+        "#!/bin/bash\nbash serve_policy.sh\n"
+        f"for i in $(seq 90); do (echo > /dev/tcp/127.0.0.1/{port}) 2>/dev/null && break; "
+        f"[ \"$(docker inspect -f '{{{{.State.Running}}}}' {name})\" = true ] || break; sleep 1; done\n"
+        f"docker logs {name} > logs/serve_policy.log 2>&1\n"
+        f"{CLI} materialize --input data.jsonl --num-repeats 2 --agent string_match_simple_agent "
+        "--output rollouts_materialized_inputs.jsonl\n"
+        f"{CLI} collect --inputs rollouts_materialized_inputs.jsonl --output rollouts.jsonl "
+        f"--model-url http://127.0.0.1:{port}/v1 --env string_match --concurrency 4\n")
+    try:
+        run_eval_script(run)
+    finally:
+        subprocess.run(["docker", "rm", "-f", name], capture_output=True, timeout=60)
+
+    report = diagnose(run)
+
+    if tmp:
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("model_serving", "read_only_container_without_a_writable_tmp"), [
+        f.title for f in report.causes]
+    assert top.title.startswith("serve_policy.sh:3 starts its container with `--read-only` and no writable /tmp")
+    assert "`--tmpfs /tmp`" in top.fix

@@ -95,6 +95,7 @@ from gym_pipeline.diagnose.rules.container_loopback import rule_client_container
 from gym_pipeline.diagnose.rules.container_options import (
     rule_container_borrowing_from_one_not_running,
     rule_container_option_this_node_cannot_honour,
+    rule_read_only_container_without_a_writable_tmp,
 )
 from gym_pipeline.diagnose.rules.data import (
     rule_data_file_its_writer_never_wrote,
@@ -595,6 +596,7 @@ RULES: tuple[Rule, ...] = (
     Rule(1, "client_container_on_its_own_loopback", rule_client_container_on_its_own_loopback),
     Rule(1, "container_borrowing_from_one_not_running", rule_container_borrowing_from_one_not_running),
     Rule(1, "container_option_this_node_cannot_honour", rule_container_option_this_node_cannot_honour),
+    Rule(1, "read_only_container_without_a_writable_tmp", rule_read_only_container_without_a_writable_tmp),
     Rule(1, "known_problems", known_problems(1)),
     Rule(2, "server_started_in_a_command_substitution", rule_server_started_in_a_command_substitution),
     Rule(2, "server_session_name_taken", rule_server_session_name_taken),

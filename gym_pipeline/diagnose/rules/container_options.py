@@ -24,7 +24,7 @@ from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import Finding
 from gym_pipeline.diagnose.rules.shell_pitfalls import shell_files
 from gym_pipeline.diagnose.user_scripts import container_run_option, joined_commands
-from gym_pipeline.diagnose.vocabulary import INFRA
+from gym_pipeline.diagnose.vocabulary import INFRA, MODEL_SERVING
 
 
 class _Refusal(NamedTuple):
@@ -136,4 +136,41 @@ def rule_container_borrowing_from_one_not_running(ev: Evidence) -> list[Finding]
                 "needed" + (" (`--network host` reaches a model server on the node's loopback)" if "net" in option
                             else "") + "; then run the stage again.",
         )]
+    return []
+
+
+# a program finding no writable folder: Python's tempfile, matplotlib's cache, any write to the root file system
+_NO_WRITABLE_FOLDER = re.compile(r"No usable temporary directory found|a temporary directory could not be created"
+                                 r"|requires access to a writable cache directory|\[Errno 30\] Read-only file system")
+_READ_ONLY_ROOT = re.compile(r"\bdocker\s+(?:container\s+)?(?:run|create)\b[^\n]*\s--read-only(?:=true)?(?=\s)")
+_WRITABLE_TMP = re.compile(r"--tmpfs[= ]/tmp\b|--mount[= ]\S*type=tmpfs\S*dst(?:ination)?=/tmp\b|-v[= ]\S+:/tmp(?::rw)?\s")
+_MODEL_SERVER = re.compile(r"\bserve-policy\b|\bvllm\b|\bsglang\b|\btext-generation-launcher\b")
+
+
+def rule_read_only_container_without_a_writable_tmp(ev: Evidence) -> list[Finding]:
+    """A container started `--read-only` (a hardened template) with no tmpfs on /tmp: the program in it finds no
+    folder to write its temporary or cache files in, and stops at start."""
+    refused = ev.first_in_log_heads(_NO_WRITABLE_FOLDER)
+    if refused is None:
+        return []
+    said, _ = refused
+    for file in shell_files(ev):
+        for number, command in joined_commands(file):
+            if command.lstrip().startswith("#") or not _READ_ONLY_ROOT.search(command) or _WRITABLE_TMP.search(command):
+                continue
+            serves = bool(_MODEL_SERVER.search(command))
+            return [Finding(
+                category=MODEL_SERVING if serves else INFRA,
+                title=f"{file.name}:{number} starts its container with `--read-only` and no writable /tmp: "
+                      f"{'the model server' if serves else 'the program in it'} found no folder to write in and "
+                      "stopped",
+                evidence=[said, EvidenceLine(file=file.name, line=number, text=command.strip()[:300])],
+                cause="`--read-only` mounts the container's root file system read-only, and the command gives it no "
+                      "writable /tmp (`--tmpfs /tmp`) or home: Python's temporary files and the libraries' caches "
+                      f"(matplotlib's, Triton's, Hugging Face's) have nowhere to go, so {said.text.strip()[:160]!r} "
+                      "stopped it at start.",
+                fix=f"Keep `--read-only` in {file.name} (the template's hardening) and give the container the "
+                    "folders it writes: `--tmpfs /tmp` (and `-e HOME=/tmp` or `-e MPLCONFIGDIR=/tmp` for caches "
+                    "under the home folder), or drop `--read-only`; then start it again.",
+            )]
     return []
