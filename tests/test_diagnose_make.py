@@ -15,6 +15,9 @@ label rebuilds the inputs and keeps the rollouts of the old ones. As a normal pr
 
 `MODEL_URL = <staging server>` in the Makefile and `MODEL_URL=<new server> make eval`: the Makefile's assignment wins,
 and the eval asks the staging server (last week's checkpoint). With `?=`, the new server is asked.
+
+The reverse: `MODEL_URL ?= <new server>` in the Makefile, and a CI env file still exporting last week's MODEL_URL: `?=`
+yields to the environment. With `:=`, the new server is asked.
 """
 
 import os
@@ -263,3 +266,29 @@ def test_a_cd_on_a_recipe_line_of_its_own_is_lost_before_the_next_line(tmp_path:
     assert top.title.startswith(f"Makefile:{number} changes folder with `cd $(WEEK)` on a recipe line of its own")
     assert top.fix.startswith(f"In Makefile:{number}, join the `cd` to the commands it is for")
     assert len(report.causes) == 1, [f.title for f in report.causes]  # materialize's error is what followed
+
+
+@pytest.mark.parametrize("assignment", ["?=", ":="])
+def test_a_makefiles_conditional_url_yields_to_a_stale_one_the_ci_env_exports(tmp_path: Path, assignment: str) -> None:
+    """The Makefile names this week's candidate with `MODEL_ENDPOINT ?= <step 200 server>`, and the CI step exports
+    ci.env, which still holds last week's MODEL_ENDPOINT (the step 100 server): `?=` yields to the environment, and the step 100 model is
+    evaluated again (config, both lines named). With `:=`, the Makefile's value wins and the run is healthy."""
+    collect = (f"\t{SCRIPT_CLI} materialize --input data.jsonl --num-repeats 2 --agent string_match_simple_agent "
+               "--output rollouts_materialized_inputs.jsonl\n"
+               f"\t{SCRIPT_CLI} collect --inputs rollouts_materialized_inputs.jsonl --output rollouts.jsonl "
+               "--model-url $(MODEL_ENDPOINT) --env string_match --concurrency 4\n")
+    run = run_scripts(tmp_path, [
+        "echo '# CI variables of the eval job (last week)' > ci.env\necho MODEL_ENDPOINT=URL >> ci.env\n",
+        f"cat > Makefile <<'EOF'\nMODEL_ENDPOINT {assignment} URL\n\neval:\n{collect}.PHONY: eval\nEOF\n"
+        "set -a\n. ./ci.env\nset +a\nmake eval\n"], checkpoint_of_script=[0, 1])
+
+    report = diagnose(run)
+
+    if assignment == ":=":
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("config", "model_url_pinned_to_an_older_server"), [f.title for f in report.causes]
+    assert top.title == ("Makefile:1 sets MODEL_ENDPOINT with `?=`, which yields to the environment: ci.env:2 exports the "
+                         "step 100 server's address, and the rollouts are the older checkpoint's")
+    assert "`MODEL_ENDPOINT := ...`" in top.fix
