@@ -231,6 +231,7 @@ from gym_pipeline.diagnose.rules.make_targets import (
     rule_task_target_taken_for_a_file,
 )
 from gym_pipeline.diagnose.rules.missing_commas import rule_list_items_joined_by_a_missing_comma
+from gym_pipeline.diagnose.rules.missing_programs import rule_program_missing_where_the_script_ran
 from gym_pipeline.diagnose.rules.missing_value_labels import rule_labels_that_are_a_missing_value
 from gym_pipeline.diagnose.rules.model_choice import rule_collection_took_the_first_listed_model
 from gym_pipeline.diagnose.rules.model_replies import rule_model_replies_unusable
@@ -597,6 +598,7 @@ RULES: tuple[Rule, ...] = (
     Rule(1, "container_borrowing_from_one_not_running", rule_container_borrowing_from_one_not_running),
     Rule(1, "container_option_this_node_cannot_honour", rule_container_option_this_node_cannot_honour),
     Rule(1, "read_only_container_without_a_writable_tmp", rule_read_only_container_without_a_writable_tmp),
+    Rule(1, "program_missing_where_the_script_ran", rule_program_missing_where_the_script_ran),
     Rule(1, "known_problems", known_problems(1)),
     Rule(2, "server_started_in_a_command_substitution", rule_server_started_in_a_command_substitution),
     Rule(2, "server_session_name_taken", rule_server_session_name_taken),
