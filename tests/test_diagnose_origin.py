@@ -37,6 +37,23 @@ KeyError: 'choices'
 """
 
 
+# a user's resources server whose verify appends to a file named after the label (`3/4` names a folder `3`)
+FILE_OPENED_BY_VERIFY = """\
+(quiz_audit) Traceback (most recent call last):
+(quiz_audit)   File "/srv/nemo_gym/judge.py", line 95, in wrapper
+(quiz_audit)     return await verify_fn(*args, **kwargs)
+(quiz_audit)   File "/srv/my_gym/resources_servers/quiz_audit/app.py", line 372, in verify
+(quiz_audit)     with open(os.path.join(AUDIT_DIR, f"{body.expected_answer}.jsonl"), "a") as audit:
+(quiz_audit) FileNotFoundError: [Errno 2] No such file or directory: '/runs/eval/audit/3/4.jsonl'
+"""
+# the same error from the command that was given the data path
+DATA_PATH_GIVEN = """\
+Traceback (most recent call last):
+  File "/srv/gym_pipeline/cli.py", line 40, in main
+FileNotFoundError: [Errno 2] No such file or directory: '/runs/eval/data/trivia_v2.jsonl'
+"""
+
+
 def incident(text: str, file: str = "env_start.log"):
     facts = LogFacts()
     scan_text(file, text, facts)
@@ -52,6 +69,8 @@ def incident(text: str, file: str = "env_start.log"):
     (HYDRA, "config", "Hydra/OmegaConf"),
     (MODEL_CRASH, "model_serving", "the model server"),
     (API_KEY_ENV_UNSET, "config", "environment variable that is not set"),
+    (FILE_OPENED_BY_VERIFY, "verifier_runtime", "a file the verifier's own code opens"),
+    (DATA_PATH_GIVEN, "config", "data path that does not exist"),
 ])
 def test_placed_by_origin_and_errno(text, category, basis):
     placement = place(incident(text), {})

@@ -47,6 +47,7 @@ def _kinds(*rows: tuple[str, str, str] | tuple[str, str, str, str]) -> tuple[_Ki
 
 
 NAME_NOT_DEFINED = "a name the config does not define"
+DATA_PATH_MISSING = "the command was given a data path that does not exist"
 INTERPRETER_GONE = r"(?P<program>\S+): (?:cannot execute: required file not found|bad interpreter: No such file or directory)"
 READING_ROWS = "reading the data rows"
 REFUSED_COMMAND_LINE = "the command line was refused (an option missing, unknown or with a bad value): the command did nothing"
@@ -403,7 +404,7 @@ _WHAT = _kinds(
     (r"(?:Input|input|data|dataset) file (?:not found|does not exist)|No such file or directory: '[^']+\.jsonl'"
      # (not a file an earlier stage should have written: its absence follows from that stage's failure)
      r"|(?<!rollouts)(?<!_materialized_inputs)(?<!_failures)\.jsonl: file not found",
-     CONFIG, "the command was given a data path that does not exist",
+     CONFIG, DATA_PATH_MISSING,
      "Point `--input` (or the environment's `dataset`) at the file that exists: `ls` the folder it names for the "
      "real name; then run again."),
     # `gym eval run --input` asks it to collect from servers already running
@@ -635,6 +636,8 @@ def place(incident: LogIncident, listeners: dict[int, Listener]) -> Placement:
     text = incident.full_text
     for kind in _WHAT:
         if match := kind.pattern.search(text):
+            if kind.basis == DATA_PATH_MISSING and (opened_by_verify := _opened_by_a_verifier(incident)):
+                return opened_by_verify
             return Placement(kind.category, kind.basis, fix=_filled(kind.fix, match, _config_section(incident)))
     if (head := _HEAD_SERVER_ELSEWHERE.search(text)) and (elsewhere := _head_server_elsewhere(head, listeners)):
         return elsewhere
@@ -765,6 +768,20 @@ def _at_peer(text: str, listeners: dict[int, Listener], what: str, meaning: str)
                                         "guess: the run's files do not say who listens there)", guess=True)
     return Placement(INFRA, f"{what} at {where}: the server there {meaning} (a guess: the run's files do not say "
                             "which server should listen there)", guess=True)
+
+
+def _opened_by_a_verifier(incident: LogIncident) -> Placement | None:
+    """A file a resources server's `verify` opened itself (a path it builds from the row), not a path the command was
+    given: the verifier's code."""
+    layer = _layer(incident)
+    raised_in = innermost_frame(incident) or ""
+    if layer is None or layer.category != VERIFIER_RUNTIME or not re.search(r"\bin (?:verify|grade|score)\b", raised_in):
+        return None
+    return Placement(VERIFIER_RUNTIME, f"a file the verifier's own code opens ({raised_in}) does not exist",
+                     fix=f"Read the line that opens it ({raised_in}): a path built from the row's values (a label with "
+                         "`/` in it names a folder that does not exist) or a folder never made; build the path from "
+                         "something that is always a plain name (a digest of the value), or create the folder first; "
+                         "then restart the servers and collect again.")
 
 
 def _layer(incident: LogIncident) -> Placement | None:
