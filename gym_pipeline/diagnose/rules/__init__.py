@@ -30,6 +30,7 @@ from gym_pipeline.diagnose.evidence import FAILED_RUN_LOG, FAILED_RUN_SOURCE, Ev
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import CAUSE, CONSEQUENCE, NOTE, Finding, Rule
 from gym_pipeline.diagnose.origin import REFUSED_COMMAND_LINE, host_limit
+from gym_pipeline.diagnose.rules.archived_picks import rule_dated_archive_picked_by_a_sorted_glob
 from gym_pipeline.diagnose.rules.background_collections import rule_collection_backgrounded_before_its_profile
 from gym_pipeline.diagnose.rules.bad_data import rule_bad_data_line
 from gym_pipeline.diagnose.rules.batch_environment import (
@@ -655,6 +656,7 @@ RULES: tuple[Rule, ...] = (
     Rule(2, "servers_given_one_ready_file", rule_servers_given_one_ready_file),
     Rule(2, "deployed_checkpoint_not_the_one_served", rule_deployed_checkpoint_not_the_one_served),
     Rule(2, "newest_day_first_folder_taken_by_name", rule_newest_day_first_folder_taken_by_name),
+    Rule(2, "dated_archive_picked_by_a_sorted_glob", rule_dated_archive_picked_by_a_sorted_glob),
     Rule(2, "model_url_pinned_to_an_older_server", rule_model_url_pinned_to_an_older_server),
     Rule(2, "gateway_forwards_to_an_older_checkpoint", rule_gateway_forwards_to_an_older_checkpoint),
     Rule(2, "share_sent_to_a_server_of_another_checkpoint", rule_share_sent_to_a_server_of_another_checkpoint),
