@@ -356,6 +356,7 @@ from gym_pipeline.diagnose.rules.session_names import rule_server_session_name_t
 from gym_pipeline.diagnose.rules.settings_files import rule_keys_given_twice_in_settings, rule_octal_numbers_in_settings
 from gym_pipeline.diagnose.rules.settings_reading import rule_settings_read_with_text_tools
 from gym_pipeline.diagnose.rules.settings_run_not_sourced import rule_settings_file_run_instead_of_sourced
+from gym_pipeline.diagnose.rules.settings_tables import rule_settings_table_read_at_the_wrong_level
 from gym_pipeline.diagnose.rules.shadowed_modules import rule_standard_module_shadowed
 from gym_pipeline.diagnose.rules.shared_memory import rule_shared_memory_full
 from gym_pipeline.diagnose.rules.shell_dialect import rule_bash_script_run_by_sh, rule_bsd_sed_in_place_on_gnu_sed
@@ -670,6 +671,7 @@ RULES: tuple[Rule, ...] = (
     Rule(2, "known_problems", known_problems(2)),
     Rule(3, "false_given_to_an_option_read_with_bool", rule_false_given_to_an_option_read_with_bool),
     Rule(3, "flag_ignored_by_parse_known_args", rule_flag_ignored_by_parse_known_args),
+    Rule(3, "settings_table_read_at_the_wrong_level", rule_settings_table_read_at_the_wrong_level),
     Rule(3, "list_items_joined_by_a_missing_comma", rule_list_items_joined_by_a_missing_comma),
     Rule(3, "settings_key_given_twice", rule_settings_key_given_twice),
     Rule(3, "task_env_value_with_a_shell_variable", rule_task_env_value_with_a_shell_variable),
