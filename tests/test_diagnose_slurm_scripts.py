@@ -83,6 +83,8 @@
   runs.
 - A job submitted as `nobody` (a CI policy for unprivileged jobs) whose output folder only its owner writes: slurmd
   cannot create the output file, and the job fails at launch (infra). Submitted as the folder's owner, it runs.
+- A job renamed by `sbatch -J smoke-eval` (a submit script copied from the smoke pipeline) whose script picks its
+  settings by $SLURM_JOB_NAME: it runs the smoke settings (config). Without `-J`, the directive's name.
 """
 
 import json
@@ -2174,3 +2176,40 @@ def test_a_job_run_as_an_unprivileged_user_cannot_write_its_output_folder(tmp_pa
     assert top.title.startswith("submit.sh:3 runs the job as `nobody` (`--uid=nobody`), who cannot write its output "
                                 "folder logs/ (owned by root, `drwxr-xr-x`)"), top.title
     assert "(without `--uid=nobody`)" in top.fix and "chmod" in top.fix
+
+
+@pytest.mark.parametrize("name_option", [" -J smoke-eval", ""], ids=["renamed", "directive"])
+def test_a_job_renamed_on_sbatchs_command_line_runs_the_settings_of_that_name(tmp_path: Path, name_option: str) -> None:
+    """One eval script for every pipeline picks its settings from eval_settings.json by $SLURM_JOB_NAME and names itself
+    weekly-eval with `#SBATCH --job-name`; the submit script, copied from the smoke pipeline, keeps `sbatch -J
+    smoke-eval`, which beats the directive: the job runs the smoke entry (config). Without `-J`, the weekly entry."""
+    run, checkpoint = _string_match_run(tmp_path, 1)
+    (run / "eval_settings.json").write_text('{"weekly-eval": {"repeats": 2}, "smoke-eval": {"repeats": 1}}\n')
+    with _policy_served(run, checkpoint) as port:
+        (run / "eval.sbatch").write_text(
+            f"#!/bin/bash\n#SBATCH --job-name=weekly-eval\n#SBATCH --output={run}/logs/eval_%j.log\n#SBATCH --time=5\n"
+            f"cd {run}\n"
+            f"REPEATS=$({sys.executable} -c \"import json, os; print(json.load(open('eval_settings.json'))"
+            "[os.environ['SLURM_JOB_NAME']]['repeats'])\")\n"
+            f"echo \"job $SLURM_JOB_NAME: $REPEATS repeats\"\n"
+            f"{' '.join(CLI)} materialize --input data.jsonl --num-repeats $REPEATS --agent string_match_simple_agent "
+            "--output rollouts_materialized_inputs.jsonl\n" + _collect_line(port, 4))
+        (run / "data.jsonl").write_text(get_environment("string_match").dataset_path.read_text())
+        (run / "submit.sh").write_text(
+            f"#!/bin/bash\n# (from the smoke-test pipeline)\nJOB=$(sbatch --parsable{name_option} eval.sbatch)\n"
+            "timeout 240 bash -c \"while squeue -h -j $JOB | grep -q .; do sleep 2; done\"\ncat logs/eval_$JOB.log\n")
+        with (run / "logs" / "submit.log").open("w") as log:
+            subprocess.run(["bash", "submit.sh"], cwd=run, stdout=log, stderr=subprocess.STDOUT, timeout=300)
+    log = (run / "logs" / "submit.log").read_text()
+
+    report = diagnose(run)
+
+    if not name_option:
+        assert "job weekly-eval: 2 repeats" in log, log
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    assert "job smoke-eval: 1 repeats" in log, log
+    top = report.causes[0]
+    assert (top.category, top.id) == ("config", "job_renamed_on_the_command_line"), [f.title for f in report.causes]
+    assert top.title.startswith("submit.sh:3 submits eval.sbatch with `-J smoke-eval`, which overrides its "
+                                "`#SBATCH --job-name=weekly-eval`")

@@ -211,6 +211,7 @@ from gym_pipeline.diagnose.rules.job_dependencies import (
     rule_dependency_on_sbatchs_sentence,
 )
 from gym_pipeline.diagnose.rules.job_interpreter import rule_job_script_interpreter_missing
+from gym_pipeline.diagnose.rules.job_name_overrides import rule_job_renamed_on_the_command_line
 from gym_pipeline.diagnose.rules.joined_labels import rule_accepted_answers_joined_into_one_label
 from gym_pipeline.diagnose.rules.known import known_problems
 from gym_pipeline.diagnose.rules.listing_picks import (
@@ -672,6 +673,7 @@ RULES: tuple[Rule, ...] = (
     Rule(3, "false_given_to_an_option_read_with_bool", rule_false_given_to_an_option_read_with_bool),
     Rule(3, "flag_ignored_by_parse_known_args", rule_flag_ignored_by_parse_known_args),
     Rule(3, "settings_table_read_at_the_wrong_level", rule_settings_table_read_at_the_wrong_level),
+    Rule(3, "job_renamed_on_the_command_line", rule_job_renamed_on_the_command_line),
     Rule(3, "list_items_joined_by_a_missing_comma", rule_list_items_joined_by_a_missing_comma),
     Rule(3, "settings_key_given_twice", rule_settings_key_given_twice),
     Rule(3, "task_env_value_with_a_shell_variable", rule_task_env_value_with_a_shell_variable),
