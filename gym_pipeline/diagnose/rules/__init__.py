@@ -127,6 +127,7 @@ from gym_pipeline.diagnose.rules.dated_paths import rule_dated_path_computed_aga
 from gym_pipeline.diagnose.rules.day_first_folders import rule_newest_day_first_folder_taken_by_name
 from gym_pipeline.diagnose.rules.deployed_checkpoints import rule_deployed_checkpoint_not_the_one_served
 from gym_pipeline.diagnose.rules.deployed_copies import rule_package_imported_from_a_stale_deployed_copy
+from gym_pipeline.diagnose.rules.derived_tables import rule_summary_table_made_once
 from gym_pipeline.diagnose.rules.directive_variables import rule_directive_names_a_shell_variable
 from gym_pipeline.diagnose.rules.directory_links import rule_folder_link_followed_instead_of_replaced
 from gym_pipeline.diagnose.rules.docker_names import rule_container_name_held_by_an_earlier_run
@@ -659,6 +660,7 @@ RULES: tuple[Rule, ...] = (
     Rule(2, "deployed_checkpoint_not_the_one_served", rule_deployed_checkpoint_not_the_one_served),
     Rule(2, "newest_day_first_folder_taken_by_name", rule_newest_day_first_folder_taken_by_name),
     Rule(2, "dated_archive_picked_by_a_sorted_glob", rule_dated_archive_picked_by_a_sorted_glob),
+    Rule(2, "summary_table_made_once", rule_summary_table_made_once),
     Rule(2, "model_url_pinned_to_an_older_server", rule_model_url_pinned_to_an_older_server),
     Rule(2, "gateway_forwards_to_an_older_checkpoint", rule_gateway_forwards_to_an_older_checkpoint),
     Rule(2, "share_sent_to_a_server_of_another_checkpoint", rule_share_sent_to_a_server_of_another_checkpoint),
