@@ -242,6 +242,7 @@ from gym_pipeline.diagnose.rules.mpi_plugins import (
     rule_container_option_without_pyxis,
     rule_mpi_plugin_the_cluster_cannot_load,
 )
+from gym_pipeline.diagnose.rules.nested_moves import rule_folder_moved_into_the_one_it_meant_to_replace
 from gym_pipeline.diagnose.rules.newline_slices import rule_last_line_cut_by_a_newline_slice
 from gym_pipeline.diagnose.rules.node_local_copies import rule_stage_copy_not_replaced_by_sbcast
 from gym_pipeline.diagnose.rules.octal_steps import rule_step_padded_as_octal
@@ -693,6 +694,7 @@ RULES: tuple[Rule, ...] = (
     Rule(5, "repeated_tasks", rule_repeated_tasks),
     Rule(5, "stage_copy_not_replaced_by_sbcast", rule_stage_copy_not_replaced_by_sbcast),
     Rule(5, "stale_inputs", rule_stale_inputs),
+    Rule(5, "folder_moved_into_the_one_it_meant_to_replace", rule_folder_moved_into_the_one_it_meant_to_replace),
     Rule(5, "taskset_refreshed_without_overwriting", rule_taskset_refreshed_without_overwriting),
     Rule(5, "inputs_of_another_file_than_the_script_names", rule_inputs_of_another_file_than_the_script_names),
     Rule(5, "linked_data_replaced_by_a_copy", rule_linked_data_replaced_by_a_copy),
