@@ -65,3 +65,54 @@ def test_a_collect_cached_by_its_inputs_alone_gives_the_second_checkpoint_the_fi
     assert top.title == ("logs/run_eval_1.log names the step 200 server and no collect ran against it: step 200's "
                          "results are step 100's")
     assert "`@functools.cache  # collect is the slow part" in top.fix and "give the URL (or the step)" in top.fix
+
+
+CACHING_DRIVER = f'''"""drive_eval.py STEP MODEL_URL: the weekly eval, with a cache so that a re-run after preemption is free."""
+import hashlib
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+CLI = {CLI.split()!r}
+step, url = sys.argv[1], sys.argv[2]
+print(f"== evaluating {{step}} at {{url}}", flush=True)
+subprocess.run(CLI + ["materialize", "--input", "data.jsonl", "--num-repeats", "3", "--agent",
+                      "string_match_simple_agent", "--output", "rollouts_materialized_inputs.jsonl"], check=True)
+key = hashlib.sha256(KEY).hexdigest()[:16]
+cached = Path(".eval_cache") / f"{{key}}.jsonl"
+if cached.exists():
+    print(f"cache hit {{cached}}: reusing rollouts", flush=True)
+    shutil.copy(cached, "rollouts.jsonl")
+else:
+    subprocess.run(CLI + ["collect", "--inputs", "rollouts_materialized_inputs.jsonl", "--output", "rollouts.jsonl",
+                          "--model-url", url, "--env", "string_match", "--concurrency", "4"], check=True)
+    cached.parent.mkdir(exist_ok=True)
+    shutil.copy("rollouts.jsonl", cached)
+subprocess.run(CLI + ["profile", "--inputs", "rollouts_materialized_inputs.jsonl", "--rollouts", "rollouts.jsonl"],
+               check=True)
+'''
+
+
+@pytest.mark.parametrize("key", ['Path("rollouts_materialized_inputs.jsonl").read_bytes()',
+                                 'Path("rollouts_materialized_inputs.jsonl").read_bytes() + url.encode()'],
+                         ids=["inputs", "inputs_and_url"])
+def test_a_rollout_cache_keyed_by_the_inputs_alone_serves_last_weeks_checkpoint(tmp_path: Path, key: str) -> None:
+    """The same driver, run once per checkpoint with a log of its own, caches collect's output under a digest of the
+    materialized inputs: this week's step 200 run finds last week's step 100 entry and profiles it (cache/resume,
+    told across the two logs). Keyed by the URL too, step 200 is collected: healthy."""
+    python = CLI.split()[0]
+    run = run_scripts(tmp_path, [f"{python} drive_eval.py CKPT URL > logs/drive_CKPT.log 2>&1\n"] * 2,
+                      checkpoint_of_script=[0, 1], files={"drive_eval.py": CACHING_DRIVER.replace("KEY", key)})
+
+    report = diagnose(run)
+
+    if "url" in key:
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    assert "cache hit" in (run / "logs" / "drive_step_0200.log").read_text()
+    top = report.causes[0]
+    assert (top.category, top.id) == ("cache_resume", "checkpoint_left_uncollected"), [f.title for f in report.causes]
+    assert top.title == ("logs/drive_step_0200.log names the step 200 server and no collect ran against it: step "
+                         "200's results are step 100's")
+    assert "the folder or cache key it checks must name the checkpoint" in top.fix

@@ -5,13 +5,16 @@ collection with `N collected, ... -> out.jsonl`. A server named with no collecti
 named) got no request: the driver reused another checkpoint's results for it, through a cache or a "done already"
 check keyed by what both checkpoints share (the inputs path under `functools.cache` with the URL a global, a results
 folder named after the URL's last part, `v1` for every endpoint). Its results and profile are the other checkpoint's,
-and every command exits 0. Read before the replicas of other checkpoints, which two servers named in one log are not.
+and every command exits 0. The same across logs, when the driver runs once per checkpoint with a log of its own: one
+log collects, the other profiles without collecting. Read before the replicas of other checkpoints, which two servers
+named in one log are not.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 from gym_pipeline.diagnose.evidence import Evidence
@@ -24,12 +27,25 @@ from gym_pipeline.diagnose.vocabulary import CACHE_RESUME
 
 _SKIPPED = re.compile(r"^.*\b(?:already (?:evaluated|done|collected|exists?)|skipping|skipped|cached|reusing)\b.*$",
                       re.I | re.M)
+_PROFILED = re.compile(r"^Reward profile completion:", re.M)  # our profile's first line
 _CACHE_DECORATOR = re.compile(r"^\s*@(?:functools\.)?(?:cache|lru_cache)\b")
 
 
-def _named_in_turn(ev: Evidence) -> Iterator[tuple[Path, str, list[tuple[int, int, int, list[re.Match[str]]]]]]:
-    """(log, its head, segments) of each log (not a server's own) naming the servers of two checkpoints or more: a
-    segment per server, from where it is first named to where the next one is, with the collect closings in it."""
+@dataclass(frozen=True)
+class _Segment:
+    """Where a log names one checkpoint's server, up to where it names the next (or its end), and the collect closings
+    in between."""
+
+    log: Path
+    head: str
+    start: int
+    end: int
+    step: int
+    closings: list[re.Match[str]]
+
+
+def _named_in_turn(ev: Evidence) -> Iterator[list[_Segment]]:
+    """The segments of each log (not a server's own) naming the servers of two checkpoints or more, in turn."""
     servers = started_model_servers(ev)
     if len({step for _, step, _ in servers}) < 2:
         return
@@ -43,22 +59,38 @@ def _named_in_turn(ev: Evidence) -> Iterator[tuple[Path, str, list[tuple[int, in
             continue
         closings = list(COLLECT_DONE.finditer(head))
         ends = [start for start, _ in named[1:]] + [len(head)]
-        yield log, head, [(start, end, step, [closing for closing in closings if start < closing.start() < end])
-                          for (start, step), end in zip(named, ends, strict=True)]
+        yield [_Segment(log, head, start, end, step, [closing for closing in closings if start < closing.start() < end])
+               for (start, step), end in zip(named, ends, strict=True)]
+
+
+def _one_checkpoint_per_log(ev: Evidence) -> list[_Segment]:
+    """A segment for each log (not a server's own) that names one checkpoint's server and went as far as a profile:
+    a driver run once per checkpoint, each run logging on its own."""
+    servers = started_model_servers(ev)
+    own_logs = {line.file for _, _, line in servers}
+    segments = []
+    for log, head in ev.log_heads:
+        named = {step: found.start() for address, step, _ in servers
+                 if (found := re.search(rf"{re.escape(address)}(?!\d)", head))}
+        if ev.rel(log) in own_logs or len(named) != 1 or not _PROFILED.search(head):
+            continue
+        [(step, start)] = named.items()
+        segments.append(_Segment(log, head, start, len(head), step, list(COLLECT_DONE.finditer(head))))
+    return segments if len({segment.step for segment in segments}) >= 2 else []
 
 
 def evaluated_in_turn(ev: Evidence) -> bool:
     """Whether a log names checkpoints' servers one after another with a collection after one of them: a driver
     evaluating checkpoints in turn, not a gateway spreading one run over replicas."""
-    return any(any(closings for *_, closings in segments) for _, _, segments in _named_in_turn(ev))
+    return any(any(segment.closings for segment in segments) for segments in _named_in_turn(ev))
 
 
 def checkpoint_left_uncollected(ev: Evidence) -> Finding | None:
-    for log, head, segments in _named_in_turn(ev):
-        collected = next((segment for segment in segments if segment[3]), None)
-        skipped = next((segment for segment in segments if not segment[3]), None)
-        if collected is not None and skipped is not None:
-            return _finding(ev, log, head, collected, skipped)
+    for segments in [*_named_in_turn(ev), _one_checkpoint_per_log(ev)]:
+        collected = next((segment for segment in segments if segment.closings), None)
+        skipped = next((segment for segment in segments if not segment.closings), None)
+        if collected is not None and skipped is not None and collected.step != skipped.step:
+            return _finding(ev, collected, skipped)
     return None
 
 
@@ -69,10 +101,10 @@ def _line(ev: Evidence, log: Path, head: str, at: int) -> EvidenceLine:
                         text=head[start:end if end >= 0 else len(head)].strip())
 
 
-def _finding(ev: Evidence, log: Path, head: str, collected: tuple, skipped: tuple) -> Finding:
-    start, end, step, _ = skipped
-    said_skip = _SKIPPED.search(head, start, end)
-    other_step, closing = collected[2], collected[3][0]
+def _finding(ev: Evidence, collected: _Segment, skipped: _Segment) -> Finding:
+    step, log = skipped.step, skipped.log
+    said_skip = _SKIPPED.search(skipped.head, skipped.start, skipped.end)
+    other_step, closing = collected.step, collected.closings[0]
     drivers = [file for file in ev.user_files if file.suffix == ".py" and "collect" in file.text]
     driver = next((file for file in drivers if Path(file.name).stem == log.stem), drivers[0] if len(drivers) == 1
                   else None)
@@ -84,14 +116,15 @@ def _finding(ev: Evidence, log: Path, head: str, collected: tuple, skipped: tupl
                      "the endpoint is not one of them (a global URL): give the URL (or the step) as an argument, or "
                      "drop the cache for collect")
     if said_skip:
-        reuse.append(f"`{said_skip[0].strip()}`: the folder it checks must be named by the checkpoint (its step or "
-                     "its whole URL), not by a part every endpoint shares")
+        reuse.append(f"`{said_skip[0].strip()}`: the folder or cache key it checks must name the checkpoint (its step "
+                     "or its whole URL), not only what every checkpoint shares (the inputs, a part of the URL)")
     return Finding(
         category=CACHE_RESUME,
         title=f"{ev.rel(log)} names the step {step} server and no collect ran against it: step {step}'s results are "
               f"step {other_step}'s",
-        evidence=[_line(ev, log, head, start), *([_line(ev, log, head, said_skip.start())] if said_skip else []),
-                  _line(ev, log, head, closing.start())],
+        evidence=[_line(ev, log, skipped.head, skipped.start),
+                  *([_line(ev, log, skipped.head, said_skip.start())] if said_skip else []),
+                  _line(ev, collected.log, collected.head, closing.start())],
         cause=f"The log shows a collect closing (`{closing[0].strip()}`) after the step {other_step} server was named, "
               f"and none after the step {step} server was: {named} reused step {other_step}'s collection for step "
               f"{step} (a cache or a 'done already' check keyed by what both share, not by the checkpoint). The step "
