@@ -58,7 +58,8 @@ def rule_read_loops_that_lose_what_they_read(ev: Evidence) -> list[Finding]:
         if file.suffix not in SCRIPT_SUFFIXES:
             continue
         for number, line, options, names, guard, source in _read_loops(file):
-            path = locate_named_file(source, ev.run_dir)
+            beside = ev.run_dir / Path(file.name).parent / source  # a relative name: beside the script that reads it
+            path = beside if beside.is_file() else locate_named_file(source, ev.run_dir)
             if not path.is_file():
                 continue
             last = _last_line(path)
