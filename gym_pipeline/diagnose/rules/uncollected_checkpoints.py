@@ -88,7 +88,9 @@ def evaluated_in_turn(ev: Evidence) -> bool:
 def checkpoint_left_uncollected(ev: Evidence) -> Finding | None:
     for segments in [*_named_in_turn(ev), _one_checkpoint_per_log(ev)]:
         collected = next((segment for segment in segments if segment.closings), None)
-        skipped = next((segment for segment in segments if not segment.closings), None)
+        # a server named after a collection and none after it (one named before any collection is a setting printed)
+        skipped = next((segment for segment in segments if not segment.closings and collected is not None
+                        and (segment.log != collected.log or segment.start > collected.start)), None)
         if collected is not None and skipped is not None and collected.step != skipped.step:
             return _finding(ev, collected, skipped)
     return None

@@ -1,0 +1,85 @@
+"""Step 3: a Python driver that merges its defaults after the user's settings, so the defaults win.
+
+`settings = {**json.load(f), **DEFAULTS}` (or `json.load(f) | DEFAULTS`) keeps, for every key both give, the value of
+the dict written last: the team's defaults replace what this run's settings file says (another server, one repeat),
+and every command exits 0. Named when the settings file the driver opens gives a key of the defaults another value.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from gym_pipeline.diagnose.evidence import Evidence
+from gym_pipeline.diagnose.evidence_line import EvidenceLine
+from gym_pipeline.diagnose.findings import Finding
+from gym_pipeline.diagnose.user_scripts import lines_matching
+from gym_pipeline.diagnose.vocabulary import CONFIG
+
+# `{**json.load(f), **DEFAULTS}` or `json.load(f) | DEFAULTS`: the defaults, a module constant, written last
+_DEFAULTS_LAST = re.compile(r"\{\s*\*\*(?P<first>[^{},]*load[^{},]*)\s*,\s*\*\*(?P<defaults>[A-Z][A-Z0-9_]*)\s*\}"
+                            r"|(?P<first2>\w+\.(?:safe_)?load\([^)]*\))\s*\|\s*(?P<defaults2>[A-Z][A-Z0-9_]*)\b")
+_OPENED = re.compile(r"open\(\s*[\"'](?P<file>[^\"']+\.(?:json|ya?ml|toml))[\"']")
+
+
+def _constant_dict(source: str, name: str) -> dict[str, Any] | None:
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return None
+    for statement in tree.body:
+        if isinstance(statement, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name
+                                                     for t in statement.targets):
+            try:
+                value = ast.literal_eval(statement.value)
+            except ValueError:
+                return None
+            return value if isinstance(value, dict) else None
+    return None
+
+
+def _settings(path: Path) -> dict[str, Any] | None:
+    try:
+        text = path.read_text(encoding="utf-8")
+        loaded = tomllib.loads(text) if path.suffix == ".toml" else \
+            json.loads(text) if path.suffix == ".json" else yaml.safe_load(text)
+    except (OSError, ValueError, tomllib.TOMLDecodeError, yaml.YAMLError):
+        return None
+    return loaded if isinstance(loaded, dict) else None
+
+
+def rule_defaults_merged_over_the_settings(ev: Evidence) -> list[Finding]:
+    if ev.run_dir is None:
+        return []
+    for file, number, line, match in lines_matching(ev.user_files, _DEFAULTS_LAST, {".py"}):
+        name = match["defaults"] or match["defaults2"]
+        defaults = _constant_dict(file.text, name)
+        opened = next((found for text in reversed(file.text.splitlines()[:number]) if (found := _OPENED.search(text))),
+                      None)
+        if defaults is None or opened is None:
+            continue
+        settings = _settings(ev.run_dir / Path(file.name).parent / opened["file"])
+        overridden = {key: (settings[key], defaults[key]) for key in settings or {} if key in defaults
+                      and settings[key] != defaults[key]}
+        if not overridden:
+            continue
+        shown = "; ".join(f"`{key}`: {given!r} -> {kept!r}" for key, (given, kept) in list(overridden.items())[:3])
+        return [Finding(
+            category=CONFIG,
+            title=f"{file.name}:{number} merges {name} after {opened['file']}, so the defaults win: "
+                  f"{', '.join(f'`{key}`' for key in overridden)} of {opened['file']} were replaced",
+            evidence=[EvidenceLine(file=file.name, line=number, text=line.strip())],
+            cause=f"In `{line.strip()}` the dict written last wins for every key both give, and {name} comes last: "
+                  f"the values {opened['file']} gives were replaced by the defaults ({shown}). The run used the "
+                  "defaults, with no error, and every command exited 0.",
+            fix=f"Put the defaults first and the run's settings last in {file.name}:{number} (the merge order: "
+                f"`{{**{name}, **json.load(f)}}`, or `{name} | json.load(f)`), so {opened['file']} overrides "
+                f"{name}; then run again.",
+        )]
+    return []
