@@ -351,7 +351,10 @@ from gym_pipeline.diagnose.rules.script_values import (
     rule_jq_key_not_in_the_settings,
     rule_read_split_a_settings_line_of_another_form,
 )
-from gym_pipeline.diagnose.rules.sed_delimiters import rule_sed_replacement_holds_its_delimiter
+from gym_pipeline.diagnose.rules.sed_delimiters import (
+    rule_sed_replacement_ampersand_pastes_the_placeholder,
+    rule_sed_replacement_holds_its_delimiter,
+)
 from gym_pipeline.diagnose.rules.self_redirect import rule_file_emptied_by_a_redirect_onto_its_input
 from gym_pipeline.diagnose.rules.server_restarts import rule_server_restarted_on_other_weights
 from gym_pipeline.diagnose.rules.server_venv_reuse import rule_server_venv_older_than_its_requirements
@@ -697,6 +700,7 @@ RULES: tuple[Rule, ...] = (
     Rule(5, "stage_copy_not_replaced_by_sbcast", rule_stage_copy_not_replaced_by_sbcast),
     Rule(5, "stale_inputs", rule_stale_inputs),
     Rule(5, "folder_moved_into_the_one_it_meant_to_replace", rule_folder_moved_into_the_one_it_meant_to_replace),
+    Rule(5, "sed_replacement_ampersand_pastes_the_placeholder", rule_sed_replacement_ampersand_pastes_the_placeholder),
     Rule(5, "taskset_refreshed_without_overwriting", rule_taskset_refreshed_without_overwriting),
     Rule(5, "inputs_of_another_file_than_the_script_names", rule_inputs_of_another_file_than_the_script_names),
     Rule(5, "linked_data_replaced_by_a_copy", rule_linked_data_replaced_by_a_copy),

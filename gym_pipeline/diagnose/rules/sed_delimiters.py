@@ -3,7 +3,8 @@
 A template filled in with sed (`sed "s/@MODEL_URL@/$URL/" eval.env.in > eval.env`) breaks when the value holds the
 `s` command's delimiter: a URL or a path has slashes, and sed reads the first one inside it as the end of the
 replacement (`unknown option to `s'`). sed writes nothing, the redirection has already emptied the output file,
-and the script goes on with whatever defaults its variables fall back to.
+and the script goes on with whatever defaults its variables fall back to. A value holding `&` is written with the
+placeholder in its place (`&` stands for the matched text): labels filled in that way read `Simon __ANSWER__ Garfunkel`.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import Finding
 from gym_pipeline.diagnose.user_scripts import SCRIPT_SUFFIXES, assignment_of, lines_matching
-from gym_pipeline.diagnose.vocabulary import CONFIG
+from gym_pipeline.diagnose.vocabulary import CONFIG, DATA_SCHEMA
 
 _SED_REFUSED = re.compile(r"^sed: -e expression #\d+, char \d+: unknown option to `s'", re.M)
 # `sed "s/@KEY@/$VALUE/"` (any delimiter): the variable in the replacement
@@ -50,4 +51,40 @@ def rule_sed_replacement_holds_its_delimiter(ev: Evidence) -> list[Finding]:
                 f"with `envsubst` or a heredoc; stop the script when a step fails (`set -e`), check {rendered} (`cat "
                 f"{rendered}`), then run again.",
         )]
+    return []
+
+
+# every `s<d>PATTERN<d>$VALUE<d>` of a line: a placeholder replaced by a variable
+_PLACEHOLDER_FILLED = re.compile(r"\bs(?P<delimiter>[/|#,:@])(?P<pattern>[^/|#,:@\n\\]+?)(?P=delimiter)"
+                                 r"\$\{?(?P<name>\w+)\}?(?P=delimiter)")
+
+
+def rule_sed_replacement_ampersand_pastes_the_placeholder(ev: Evidence) -> list[Finding]:
+    """A label filled in with `sed "s|__ANSWER__|$answer|"` whose value holds `&`: in a replacement, `&` stands for
+    the matched text, so `Simon & Garfunkel` becomes `Simon __ANSWER__ Garfunkel` and right answers score 0."""
+    for file, number, line, _ in lines_matching(ev.user_files, _SUBSTITUTION, SCRIPT_SUFFIXES):
+        for match in _PLACEHOLDER_FILLED.finditer(line):
+            pattern = match["pattern"]
+            pasted = [answer for answer in ev.graded_answers if pattern in answer.expected]
+            if not pasted:
+                continue
+            first = pasted[0]
+            return [Finding(
+                category=DATA_SCHEMA,
+                title=f"{file.name}:{number} fills labels in with sed's `s{match['delimiter']}{pattern}"
+                      f"{match['delimiter']}${match['name']}{match['delimiter']}`, and values holding `&` got the "
+                      f"placeholder pasted in: {len(pasted)} rollouts' labels read like {first.expected!r}",
+                evidence=[EvidenceLine(file=file.name, line=number, text=line.strip()),
+                          EvidenceLine(file=ev.rel(ev.artifacts.files.rollouts), line=first.line,
+                                       text=f"expected_answer={first.expected!r} extracted_answer={first.extracted!r}")],
+                cause=f"In a sed replacement an unescaped `&` stands for the whole matched text: a value of "
+                      f"${match['name']} such as `Simon & Garfunkel` is written as `Simon {pattern} Garfunkel`. The "
+                      "rows' labels hold the placeholder instead of the answer, so the model's right answers to "
+                      "those questions score 0, with every command exiting 0.",
+                fix=f"In {file.name}:{number}, escape `&` (which pastes `{pattern}`; and `\\`, and the delimiter) in the "
+                    "value before sed "
+                    f"(`{match['name']}=${{{match['name']}//&/\\\\&}}`), or render the rows with a JSON tool "
+                    f"(`jq --arg a \"${match['name']}\" ...`) instead of sed; then build the rows again, materialize "
+                    "and collect.",
+            )]
     return []

@@ -284,15 +284,28 @@ def _spaced_assignment(ev: Evidence) -> Finding | None:
     )
 
 
+_LOOP_ASSIGNMENT = re.compile(r"^\s*(?:export\s+|local\s+)?(?P<name>[A-Za-z_]\w*)=")
+
+
+def _used_only_inside(body: list[str], after: list[str]) -> bool:
+    """Whether every variable the loop's body sets by a plain `NAME=...` is one no line after the loop reads (an
+    escaped value used by the next command of the body, say): losing them at the loop's end loses nothing."""
+    names = {match["name"] for text in body if (match := _LOOP_ASSIGNMENT.match(text))}
+    if not names or any(_SETS_VARIABLE.search(text) and not _LOOP_ASSIGNMENT.match(text) for text in body):
+        return False
+    return not any(re.search(rf"\$\{{?{name}\b", text) for name in names for text in after)
+
+
 def _loop_in_a_pipeline(ev: Evidence) -> Finding | None:
     for file in shell_files(ev):
         lines = file.text.splitlines()
         for index, line in enumerate(lines):
             if not _PIPED_LOOP.search(line):
                 continue
-            body = [text for _, text in loop_body(lines, index + 1)]
+            numbered = loop_body(lines, index + 1)
+            body = [text for _, text in numbered]
             setting = next((text for text in body if _SETS_VARIABLE.search(text)), None)
-            if setting is None:
+            if setting is None or _used_only_inside(body, lines[numbered[-1][0] + 1:] if numbered else []):
                 continue
             names = {Path(f.name).name for f in ev.user_files}
             read = next((word for word in line.split("|", 1)[0].split() if word.strip("'\"") in names), "settings")
