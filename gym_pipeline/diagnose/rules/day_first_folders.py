@@ -72,5 +72,5 @@ def rule_newest_day_first_folder_taken_by_name(ev: Evidence) -> list[Finding]:
         fix=f"Name the folders year first (`date +%Y-%m-%d` in {named[0].name}:{named[1]}: text order is then date "
             f"order, and rename the existing ones), or pick by the parsed date in {pick[0].name}:{pick[1]} "
             f"(`max(folders, key=lambda p: datetime.strptime(p.name, '{named[3]['format']}'))` instead of "
-            f"`{pick[2].strip()}`); then read the newest again ({shown_newest}).",
+            f"`{pick[2].strip()}`); then read the newest ({shown_newest}) instead of {picked}.",
     )]
