@@ -1012,3 +1012,38 @@ def test_grades_cached_by_the_answer_alone_are_reused_for_other_questions(tmp_pa
     line = next(n for n, text in enumerate(GRADE_CACHE.splitlines(), start=1) if "_GRADES[key] =" in text)
     assert f"verifiers/mine.py:{line} caches grades in `_GRADES` keyed by `key`, the answer alone: " in top.title
     assert "`expected_answer` as well as the answer (a tuple `(answer, expected_answer)`" in top.fix
+
+
+LENGTH_GUARD = '''"""Exact-answer scoring, with the short-answer benchmark's guard against rambling answers."""
+
+MAX_ANSWER_CHARS = LIMIT
+
+
+def score(row, response_text):
+    answer = response_text.strip().splitlines()[-1].removeprefix("Final answer:").strip()
+    if len(answer) > MAX_ANSWER_CHARS:
+        answer = None  # rambling: no credit
+    reward = float(answer is not None and answer.lower() == row["expected_answer"].lower())
+    return {"reward": reward, "extracted_answer": answer, "expected_answer": row["expected_answer"]}
+'''
+ARTISTS = {"Who painted 'The Starry Night'?": "Vincent van Gogh", "Which gas do plants take in from the air?": "Carbon dioxide",
+           "What is the capital of France?": "Paris", "What is the chemical symbol of gold?": "Au",
+           "Which planet is known as the red planet?": "Mars"}
+
+
+@pytest.mark.parametrize("limit", [12, 40])
+def test_a_length_guard_from_a_short_answer_benchmark_drops_the_long_right_answers(tmp_path, limit):
+    """The team's verifier keeps no answer longer than MAX_ANSWER_CHARS = 12 (a guard copied from a short-answer
+    benchmark): the right answers `Vincent van Gogh` and `Carbon dioxide` are thrown away and those tasks score 0
+    on every rollout (verifier, the guard's line named). With a limit of 40, healthy."""
+    report = _scored_by(tmp_path, LENGTH_GUARD.replace("LIMIT", str(limit)), ARTISTS, repeats=3)
+
+    if limit == 40:
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("verifier_runtime", "long_answers_dropped_by_a_length_guard"), [
+        f.title for f in report.causes]
+    line = next(n for n, text in enumerate(LENGTH_GUARD.splitlines(), start=1) if "len(answer)" in text)
+    assert f"mine.py:{line} drops answers longer than 12 characters" in top.title
+    assert "raise its limit (MAX_ANSWER_CHARS) above the length of the longest expected answer (16 characters)" in top.fix

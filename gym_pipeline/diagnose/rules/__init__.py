@@ -215,6 +215,7 @@ from gym_pipeline.diagnose.rules.job_interpreter import rule_job_script_interpre
 from gym_pipeline.diagnose.rules.job_name_overrides import rule_job_renamed_on_the_command_line
 from gym_pipeline.diagnose.rules.joined_labels import rule_accepted_answers_joined_into_one_label
 from gym_pipeline.diagnose.rules.known import known_problems
+from gym_pipeline.diagnose.rules.length_guards import rule_long_answers_dropped_by_a_length_guard
 from gym_pipeline.diagnose.rules.listing_picks import (
     rule_non_version_picked_from_a_listing,
     rule_older_version_picked_from_a_listing,
@@ -797,6 +798,7 @@ RULES: tuple[Rule, ...] = (
     Rule(6, "profile_of_other_tasks", rule_profile_of_other_tasks),
     Rule(6, "profile_of_other_rewards", rule_profile_of_other_rewards),
     Rule(6, "rewards_out_of_range", rule_rewards_out_of_range),
+    Rule(6, "long_answers_dropped_by_a_length_guard", rule_long_answers_dropped_by_a_length_guard),
     Rule(6, "matching_answers_scored_zero", rule_matching_answers_scored_zero),
     Rule(6, "wrong_answers_scored_full", rule_wrong_answers_scored_full),
     Rule(6, "other_answers_credited", rule_other_answers_credited),
