@@ -24,16 +24,13 @@ from urllib.parse import urlsplit
 import dagster as dg
 
 from gym_pipeline.assets.partitions import CHECKPOINTS, sweep_partitions
+from gym_pipeline.backfill_errors import BackfillError
 from gym_pipeline.config import SweepConfig
 
 BACKFILL_TAG = "gym_pipeline/backfill"
 RANGE_START_TAG = "dagster/asset_partition_range_start"
 RANGE_END_TAG = "dagster/asset_partition_range_end"
 _FINISHED = {dg.DagsterRunStatus.SUCCESS, dg.DagsterRunStatus.FAILURE, dg.DagsterRunStatus.CANCELED}
-
-
-class BackfillError(ValueError):
-    pass
 
 
 @dataclass(frozen=True)

@@ -488,7 +488,7 @@ def _materialization_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _expected_errors() -> tuple[type[BaseException], ...]:
-    from gym_pipeline.backfill import BackfillError
+    from gym_pipeline.backfill_errors import BackfillError
     from gym_pipeline.core.formats import JsonlFormatError
     from gym_pipeline.core.materialize import MaterializationError
     from gym_pipeline.core.profile import MissingRolloutsError

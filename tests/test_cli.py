@@ -2,6 +2,8 @@
 
 import shutil
 import socket
+import subprocess
+import sys
 
 import orjson
 import pytest
@@ -76,6 +78,16 @@ def test_missing_input_file_is_named(tmp_path, capsys):
     assert main(["materialize", "--input", str(missing), "--num-repeats", "1", "--agent", "a",
                  "--output", str(tmp_path / "o.jsonl")]) == 2
     assert str(missing) in capsys.readouterr().err
+
+
+def test_reporting_an_error_loads_neither_dagster_nor_matplotlib(tmp_path):
+    """A stage's error is reported without importing the Dagster assets (and matplotlib with them): in a read-only
+    container, matplotlib's import fails for want of a writable folder and would bury the error being reported."""
+    code = ("import sys\nfrom gym_pipeline.cli import main\n"
+            f"code = main(['serve-policy', '--checkpoint', {str(tmp_path / 'step_0100')!r}, '--port', '0'])\n"
+            "print(code, 'dagster' in sys.modules, 'matplotlib' in sys.modules)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.stdout.split() == ["2", "False", "False"], done.stdout + done.stderr
 
 
 def test_a_checkpoint_without_its_step_is_named_with_file_and_field(tmp_path, capsys):
