@@ -8,6 +8,7 @@ env file this node has, the same script collects. A policy container hardened wi
 
 import subprocess
 import sys
+import uuid
 from pathlib import Path
 
 import pytest
@@ -77,7 +78,7 @@ def test_a_model_server_container_started_read_only_without_a_writable_tmp_stops
     `--tmpfs /tmp`, the read-only container serves and the run is healthy."""
     docker_engine()
     run, checkpoint = string_match_run(tmp_path, 6)
-    port, name = free_loopback_port(), f"gp-test-ro-{tmp_path.name[-12:].strip('_')}"
+    port, name = free_loopback_port(), f"gp-test-ro-{uuid.uuid4().hex[:12]}"  # both twins may run at once
     mounts = " ".join(f"-v {path}:{path}:ro" for path in dict.fromkeys(
         [Path(sys.prefix).resolve(), Path(sys.base_prefix).resolve(), PROJECT, checkpoint]))
     (run / "serve_policy.sh").write_text(

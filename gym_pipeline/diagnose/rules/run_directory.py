@@ -46,12 +46,10 @@ def rule_run_directory_in_use(ev: Evidence) -> list[Finding]:
 
 def _leftover_of_an_earlier_run(ev: Evidence, refusal: LogHit) -> Finding | None:
     """The writer holding the run directory, when it collects against a model server that none of this run's
-    scripts and logs name: an earlier job's collect that outlived its job."""
+    scripts name: an earlier job's collect that outlived its job."""
     held = _MODEL_URL.search(refusal.groups["command"])
-    refusals = {(hit.file, hit.line) for hit in ev.hits("run_directory_in_use")}
-    current = {hit.groups["url"] for hit in ev.hits("model_url") if (hit.file, hit.line) not in refusals}
-    current |= {match["url"] for _, _, _, match in lines_matching(ev.user_files, _MODEL_URL)}
-    current = {url.rstrip("/") for url in current}
+    # the run's own commands: a pipeline that starts a server per run (two sweeps at once) names none here
+    current = {match["url"].rstrip("/") for _, _, _, match in lines_matching(ev.user_files, _MODEL_URL)}
     if held is None or not current or held["url"].rstrip("/") in current:
         return None
     pid, command = refusal.groups["pid"], refusal.groups["command"]
