@@ -2120,11 +2120,16 @@ def test_a_cpu_time_cap_of_the_submitting_shell_is_inherited_by_the_job(tmp_path
     `--propagate=NONE`, the job runs with the node's limits: healthy."""
     run, checkpoint = _string_match_run(tmp_path, 1)
     with _policy_served(run, checkpoint) as port:
-        # the job's prep step digests the data (a few seconds of CPU: past a 1 s cap whatever the machine's speed)
+        # the job's prep step digests the data before materializing it (a few seconds of CPU: past a 1 s cap
+        # whatever the machine's speed), and the collection runs on what it made
+        (run / "rollouts_materialized_inputs.jsonl").unlink()
+        dataset = get_environment("string_match").dataset_path
         (run / "eval.sbatch").write_text(
             f"#!/bin/bash\n#SBATCH --job-name=weekly-eval\n#SBATCH --output={run}/logs/eval_%j.log\n#SBATCH --time=5\n"
             f"cd {run}\n{sys.executable} -c \"import hashlib; [hashlib.sha256(bytes(4 << 20)).digest() "
-            "for _ in range(1500)]\"\n" + _collect_line(port, 4))
+            "for _ in range(1500)]\" && \\\n"
+            f"  {' '.join(CLI)} materialize --input {dataset} --num-repeats 1 --agent string_match_simple_agent "
+            "--output rollouts_materialized_inputs.jsonl && \\\n  " + _collect_line(port, 4))
         (run / "submit.sh").write_text(
             f"#!/bin/bash\nJOB=$(sbatch --parsable{propagate} eval.sbatch)\necho \"submitted eval job $JOB\"\n"
             "timeout 240 bash -c \"while squeue -h -j $JOB | grep -q .; do sleep 2; done\"\n"

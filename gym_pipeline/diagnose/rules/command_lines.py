@@ -9,6 +9,7 @@ $BASELINE`): given that option, the command gets it twice, and a command that re
 
 from __future__ import annotations
 
+import itertools
 import re
 import shlex
 
@@ -20,6 +21,7 @@ from gym_pipeline.diagnose.vocabulary import CONFIG, MODEL_SERVING
 
 # a command of NeMo Gym or of ours, and the words of its subcommand
 _COMMAND = re.compile(r"(?:^|[\s;&|(])(?P<program>\S*\b(?:gym|gym-pipeline|gym_pipeline\.cli|ng_\w+))\s+(?P<rest>.*)$")
+_CONTROL_OPERATORS = frozenset({"&&", "||", ";", "|", "&"})
 # the options that may be given more than once (each adds a value)
 REPEATABLE = frozenset({"--checkpoint", "--env", "--search-dir", "--config-paths"})
 
@@ -31,6 +33,8 @@ def rule_option_given_twice(ev: Evidence) -> list[Finding]:
             words = shlex.split(match["rest"], comments=True)
         except ValueError:
             continue
+        # the command ends at the shell's next operator: `materialize ... --output a && collect ... --output b`
+        words = list(itertools.takewhile(lambda word: word not in _CONTROL_OPERATORS, words))
         values: dict[str, list[str]] = {}
         for option, value in zip(words, [*words[1:], ""], strict=True):
             name, _, inline = option.partition("=")
