@@ -8,24 +8,20 @@ and every command exits 0. Named when the settings file the driver opens gives a
 from __future__ import annotations
 
 import ast
-import json
 import re
-import tomllib
 from pathlib import Path
 from typing import Any
-
-import yaml
 
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import Finding
+from gym_pipeline.diagnose.rules.settings_tables import OPENED_SETTINGS, parsed_settings
 from gym_pipeline.diagnose.user_scripts import lines_matching
 from gym_pipeline.diagnose.vocabulary import CONFIG
 
 # `{**json.load(f), **DEFAULTS}` or `json.load(f) | DEFAULTS`: the defaults, a module constant, written last
 _DEFAULTS_LAST = re.compile(r"\{\s*\*\*(?P<first>[^{},]*load[^{},]*)\s*,\s*\*\*(?P<defaults>[A-Z][A-Z0-9_]*)\s*\}"
                             r"|(?P<first2>\w+\.(?:safe_)?load\([^)]*\))\s*\|\s*(?P<defaults2>[A-Z][A-Z0-9_]*)\b")
-_OPENED = re.compile(r"open\(\s*[\"'](?P<file>[^\"']+\.(?:json|ya?ml|toml))[\"']")
 
 
 def _constant_dict(source: str, name: str) -> dict[str, Any] | None:
@@ -44,27 +40,17 @@ def _constant_dict(source: str, name: str) -> dict[str, Any] | None:
     return None
 
 
-def _settings(path: Path) -> dict[str, Any] | None:
-    try:
-        text = path.read_text(encoding="utf-8")
-        loaded = tomllib.loads(text) if path.suffix == ".toml" else \
-            json.loads(text) if path.suffix == ".json" else yaml.safe_load(text)
-    except (OSError, ValueError, tomllib.TOMLDecodeError, yaml.YAMLError):
-        return None
-    return loaded if isinstance(loaded, dict) else None
-
-
 def rule_defaults_merged_over_the_settings(ev: Evidence) -> list[Finding]:
     if ev.run_dir is None:
         return []
     for file, number, line, match in lines_matching(ev.user_files, _DEFAULTS_LAST, {".py"}):
         name = match["defaults"] or match["defaults2"]
         defaults = _constant_dict(file.text, name)
-        opened = next((found for text in reversed(file.text.splitlines()[:number]) if (found := _OPENED.search(text))),
+        opened = next((found for text in reversed(file.text.splitlines()[:number]) if (found := OPENED_SETTINGS.search(text))),
                       None)
         if defaults is None or opened is None:
             continue
-        settings = _settings(ev.run_dir / Path(file.name).parent / opened["file"])
+        settings = parsed_settings(ev.run_dir / Path(file.name).parent / opened["file"])
         overridden = {key: (settings[key], defaults[key]) for key in settings or {} if key in defaults
                       and settings[key] != defaults[key]}
         if not overridden:

@@ -21,12 +21,13 @@ from gym_pipeline.diagnose.findings import Finding
 from gym_pipeline.diagnose.user_scripts import lines_matching
 from gym_pipeline.diagnose.vocabulary import CONFIG
 
-_OPENED = re.compile(r"open\(\s*[\"'](?P<file>[^\"']+\.(?:toml|ya?ml|json))[\"']")
+OPENED_SETTINGS = re.compile(r"open\(\s*[\"'](?P<file>[^\"']+\.(?:toml|ya?ml|json))[\"']")
 # the top-level key read with a fallback: `tomllib.load(f).get("eval", {})`, `yaml.safe_load(f).get("eval") or {}`
 _TOP_LEVEL_GET = re.compile(r"\b(?:tomllib|toml|yaml|json)\.(?:safe_)?loads?\([^)]*\)\.get\(\s*[\"'](?P<key>[\w-]+)[\"']")
 
 
-def _parsed(path: Path) -> dict[str, Any] | None:
+def parsed_settings(path: Path) -> dict[str, Any] | None:
+    """The settings file's top-level table (TOML, JSON or YAML), or None when it cannot be read as one."""
     try:
         text = path.read_text(encoding="utf-8")
         if path.suffix == ".toml":
@@ -54,11 +55,11 @@ def rule_settings_table_read_at_the_wrong_level(ev: Evidence) -> list[Finding]:
         return []
     for file, number, line, match in lines_matching(ev.user_files, _TOP_LEVEL_GET, {".py"}):
         lines = file.text.splitlines()
-        opened = next((found for text in reversed(lines[:number]) if (found := _OPENED.search(text))), None)
+        opened = next((found for text in reversed(lines[:number]) if (found := OPENED_SETTINGS.search(text))), None)
         if opened is None:
             continue
         settings_file = ev.run_dir / Path(file.name).parent / opened["file"]
-        settings, key = _parsed(settings_file), match["key"]
+        settings, key = parsed_settings(settings_file), match["key"]
         if settings is None or key in settings or (nested := _nested_path(settings, key)) is None:
             continue
         table = "[" + nested + "]" if settings_file.suffix == ".toml" else f"`{nested}`"
