@@ -15,7 +15,7 @@ from typing import Any
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import Finding
-from gym_pipeline.diagnose.rules.settings_tables import OPENED_SETTINGS, parsed_settings
+from gym_pipeline.diagnose.rules.settings_tables import parsed_settings, settings_opened_before
 from gym_pipeline.diagnose.user_scripts import lines_matching
 from gym_pipeline.diagnose.vocabulary import CONFIG
 
@@ -46,8 +46,7 @@ def rule_defaults_merged_over_the_settings(ev: Evidence) -> list[Finding]:
     for file, number, line, match in lines_matching(ev.user_files, _DEFAULTS_LAST, {".py"}):
         name = match["defaults"] or match["defaults2"]
         defaults = _constant_dict(file.text, name)
-        opened = next((found for text in reversed(file.text.splitlines()[:number]) if (found := OPENED_SETTINGS.search(text))),
-                      None)
+        opened = settings_opened_before(file.text, number)
         if defaults is None or opened is None:
             continue
         settings = parsed_settings(ev.run_dir / Path(file.name).parent / opened["file"])

@@ -26,6 +26,12 @@ OPENED_SETTINGS = re.compile(r"open\(\s*[\"'](?P<file>[^\"']+\.(?:toml|ya?ml|jso
 _TOP_LEVEL_GET = re.compile(r"\b(?:tomllib|toml|yaml|json)\.(?:safe_)?loads?\([^)]*\)\.get\(\s*[\"'](?P<key>[\w-]+)[\"']")
 
 
+def settings_opened_before(text: str, number: int) -> re.Match[str] | None:
+    """The last settings file (TOML, YAML, JSON) a program's `open(...)` names on line `number` or above it."""
+    return next((found for line in reversed(text.splitlines()[:number]) if (found := OPENED_SETTINGS.search(line))),
+                None)
+
+
 def parsed_settings(path: Path) -> dict[str, Any] | None:
     """The settings file's top-level table (TOML, JSON or YAML), or None when it cannot be read as one."""
     try:
@@ -54,8 +60,7 @@ def rule_settings_table_read_at_the_wrong_level(ev: Evidence) -> list[Finding]:
     if ev.run_dir is None:
         return []
     for file, number, line, match in lines_matching(ev.user_files, _TOP_LEVEL_GET, {".py"}):
-        lines = file.text.splitlines()
-        opened = next((found for text in reversed(lines[:number]) if (found := OPENED_SETTINGS.search(text))), None)
+        opened = settings_opened_before(file.text, number)
         if opened is None:
             continue
         settings_file = ev.run_dir / Path(file.name).parent / opened["file"]

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from gym_pipeline.diagnose.evidence import Evidence
-from gym_pipeline.diagnose.evidence_line import EvidenceLine
+from gym_pipeline.diagnose.evidence_line import line_of_match
 from gym_pipeline.diagnose.findings import Finding
 from gym_pipeline.diagnose.rules.checkpoint_choice import started_model_servers
 from gym_pipeline.diagnose.rules.time_budgets import COLLECT_DONE
@@ -38,7 +38,7 @@ class _Segment:
 
     log: Path
     head: str
-    start: int
+    named: re.Match[str]  # where the log first names the server
     end: int
     step: int
     closings: list[re.Match[str]]
@@ -53,14 +53,15 @@ def _named_in_turn(ev: Evidence) -> Iterator[list[_Segment]]:
     for log, head in ev.log_heads:
         if ev.rel(log) in own_logs:
             continue
-        named = sorted((found.start(), step) for address, step, _ in servers
-                       if (found := re.search(rf"{re.escape(address)}(?!\d)", head)))
+        named = sorted(((found, step) for address, step, _ in servers
+                        if (found := re.search(rf"{re.escape(address)}(?!\d)", head))), key=lambda pair: pair[0].start())
         if len({step for _, step in named}) < 2:
             continue
         closings = list(COLLECT_DONE.finditer(head))
-        ends = [start for start, _ in named[1:]] + [len(head)]
-        yield [_Segment(log, head, start, end, step, [closing for closing in closings if start < closing.start() < end])
-               for (start, step), end in zip(named, ends, strict=True)]
+        ends = [found.start() for found, _ in named[1:]] + [len(head)]
+        yield [_Segment(log, head, found, end, step,
+                        [closing for closing in closings if found.start() < closing.start() < end])
+               for (found, step), end in zip(named, ends, strict=True)]
 
 
 def _one_checkpoint_per_log(ev: Evidence) -> list[_Segment]:
@@ -70,12 +71,12 @@ def _one_checkpoint_per_log(ev: Evidence) -> list[_Segment]:
     own_logs = {line.file for _, _, line in servers}
     segments = []
     for log, head in ev.log_heads:
-        named = {step: found.start() for address, step, _ in servers
+        named = {step: found for address, step, _ in servers
                  if (found := re.search(rf"{re.escape(address)}(?!\d)", head))}
         if ev.rel(log) in own_logs or len(named) != 1 or not _PROFILED.search(head):
             continue
-        [(step, start)] = named.items()
-        segments.append(_Segment(log, head, start, len(head), step, list(COLLECT_DONE.finditer(head))))
+        [(step, found)] = named.items()
+        segments.append(_Segment(log, head, found, len(head), step, list(COLLECT_DONE.finditer(head))))
     return segments if len({segment.step for segment in segments}) >= 2 else []
 
 
@@ -90,22 +91,15 @@ def checkpoint_left_uncollected(ev: Evidence) -> Finding | None:
         collected = next((segment for segment in segments if segment.closings), None)
         # a server named after a collection and none after it (one named before any collection is a setting printed)
         skipped = next((segment for segment in segments if not segment.closings and collected is not None
-                        and (segment.log != collected.log or segment.start > collected.start)), None)
+                        and (segment.log != collected.log or segment.named.start() > collected.named.start())), None)
         if collected is not None and skipped is not None and collected.step != skipped.step:
             return _finding(ev, collected, skipped)
     return None
 
 
-def _line(ev: Evidence, log: Path, head: str, at: int) -> EvidenceLine:
-    start = head.rfind("\n", 0, at) + 1
-    end = head.find("\n", at)
-    return EvidenceLine(file=ev.rel(log), line=head.count("\n", 0, at) + 1,
-                        text=head[start:end if end >= 0 else len(head)].strip())
-
-
 def _finding(ev: Evidence, collected: _Segment, skipped: _Segment) -> Finding:
     step, log = skipped.step, skipped.log
-    said_skip = _SKIPPED.search(skipped.head, skipped.start, skipped.end)
+    said_skip = _SKIPPED.search(skipped.head, skipped.named.start(), skipped.end)
     other_step, closing = collected.step, collected.closings[0]
     drivers = [file for file in ev.user_files if file.suffix == ".py" and "collect" in file.text]
     driver = next((file for file in drivers if Path(file.name).stem == log.stem), drivers[0] if len(drivers) == 1
@@ -124,9 +118,9 @@ def _finding(ev: Evidence, collected: _Segment, skipped: _Segment) -> Finding:
         category=CACHE_RESUME,
         title=f"{ev.rel(log)} names the step {step} server and no collect ran against it: step {step}'s results are "
               f"step {other_step}'s",
-        evidence=[_line(ev, log, skipped.head, skipped.start),
-                  *([_line(ev, log, skipped.head, said_skip.start())] if said_skip else []),
-                  _line(ev, collected.log, collected.head, closing.start())],
+        evidence=[line_of_match(ev.rel(log), skipped.head, skipped.named),
+                  *([line_of_match(ev.rel(log), skipped.head, said_skip)] if said_skip else []),
+                  line_of_match(ev.rel(collected.log), collected.head, closing)],
         cause=f"The log shows a collect closing (`{closing[0].strip()}`) after the step {other_step} server was named, "
               f"and none after the step {step} server was: {named} reused step {other_step}'s collection for step "
               f"{step} (a cache or a 'done already' check keyed by what both share, not by the checkpoint). The step "
