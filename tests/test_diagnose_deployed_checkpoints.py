@@ -103,3 +103,29 @@ def test_a_serving_script_taking_its_checkpoint_from_its_first_argument_overwrit
     assert (top.category, top.id) == ("model_serving", "deployed_checkpoint_not_the_one_served"), top.title
     assert [line.where for line in top.evidence] == ["logs/submit.log:1", "logs/model_server.log:1", "serve.sh:3"]
     assert "`$1`" in top.fix and "`--export` or `export` is overwritten" in top.fix
+
+
+@pytest.mark.parametrize("reads_its_argument", [False, True])
+def test_a_serving_script_taking_its_checkpoint_from_a_variable_ignores_one_given_as_its_argument(
+        tmp_path: Path, reads_its_argument: bool) -> None:
+    run, checkpoints = _run(tmp_path)
+    chosen = "${1:-${CKPT:-%s/step_0100}}" if reads_its_argument else "${CKPT:-%s/step_0100}"
+    (run / "serve.sh").write_text("#!/bin/bash\n# serve.sh: the team's serving script, on $PORT. Which checkpoint: "
+                                  "CKPT=/path (default: the released one)\n"
+                                  f"CKPT={chosen % checkpoints}\n"
+                                  f"exec {CLI} serve-policy --checkpoint $CKPT --port $PORT\n")
+    (run / "submit.sh").write_text(f"#!/bin/bash\necho \"model server for {checkpoints}/step_0200\" | tee logs/submit.log\n"
+                                   f"PORT=$1 exec bash serve.sh {checkpoints}/step_0200\n")
+    _served_week(run, "this", ["bash", "submit.sh"])
+    served = (run / "logs" / "model_server.log").read_text()
+    assert ("checkpoint step 200" in served) == reads_its_argument, served  # without $1, the default won
+
+    report = diagnose(run)
+
+    if reads_its_argument:
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("model_serving", "deployed_checkpoint_not_the_one_served"), top.title
+    assert [line.where for line in top.evidence][-1] == "serve.sh:3"
+    assert "serve.sh ignores its arguments: give it the checkpoint as CKPT" in top.fix and "submit.sh (line 3)" in top.fix

@@ -7,7 +7,9 @@ A deploy script says `deployed step_0200 to serving/current`, a submit script `m
   server loads the folder's old files;
 - `cp -n` (no-clobber) keeps every file that exists under the same name: nothing of the new checkpoint is copied;
 - a serving script taking its checkpoint from its first argument with a default (`CKPT=${1:-baseline}`), given the
-  checkpoint as an exported variable instead: the assignment overwrites it with the default.
+  checkpoint as an exported variable instead: the assignment overwrites it with the default;
+- the other way round: a serving script taking it from a variable with a default (`CKPT=${CKPT:-released}`) and
+  reading no argument, given the checkpoint as its argument (`sbatch serve.sbatch .../step_0200`): the default wins.
 """
 
 from __future__ import annotations
@@ -27,6 +29,9 @@ _MEANT = re.compile(r"\b(?:deploy(?:ed|ing)?|promot(?:ed|ing)|for|serving|checkp
                     re.I)
 _RECURSIVE_COPY = re.compile(r"^\s*cp\s+(?P<flags>-\w+\s+)*(?P<source>\S+)\s+(?P<target>[^\s;&|#]+)\s*(?:#.*)?$")
 _DEFAULTED_ARGUMENT = re.compile(r"^\s*(?P<var>[A-Za-z_]\w*)=\"?\$\{1:-")
+_DEFAULTED_VARIABLE = re.compile(r"^\s*(?:export\s+)?(?P<var>[A-Za-z_]\w*)=\"?\$\{(?P=var):?-(?P<default>[^}]*)\}")
+# what reads a script's arguments: $1, ${1...}, $@, $*, getopts, shift
+_READS_ARGUMENTS = re.compile(r"\$\{?[1-9@*#]|\bgetopts\b|\bshift\b")
 
 
 def rule_deployed_checkpoint_not_the_one_served(ev: Evidence) -> list[Finding]:
@@ -82,6 +87,8 @@ def _how_the_server_got_the_old_one(ev: Evidence, name: str) -> tuple[list, str]
                              f"SRC *into* it ({target}/{name}), and {target} keeps the old checkpoint's files."],
                     f"In {file.name} (line {number}), replace the folder rather than copy into it: `rm -rf {target} && "
                     f"cp -r {copy['source']} {target}` (or `cp -rT`); then restart the server on {target}.")
+    if ignored := _argument_the_script_ignores(ev, name):
+        return ignored
     for file, number, line, default in lines_matching(ev.user_files, _DEFAULTED_ARGUMENT, SCRIPT_SUFFIXES):
         var = default["var"]
         if any(re.search(rf"\b{var}=", other.text) for other in ev.user_files if other is not file):
@@ -92,3 +99,25 @@ def _how_the_server_got_the_old_one(ev: Evidence, name: str) -> tuple[list, str]
                     f"passed with `--export` or `export` is overwritten there), or make the line keep an exported value "
                     f"(`{var}=${{1:-${{{var}:-<default>}}}}`).")
     return [], "Serve the checkpoint the run is of: start the server on it (or deploy it again) and restart the server."
+
+
+def _argument_the_script_ignores(ev: Evidence, name: str) -> tuple[list, str] | None:
+    """([the script's defaulted line, why], fix) when a script that takes the checkpoint from a variable with a default
+    and reads no argument was given `name` as its argument by another script; None otherwise."""
+    for file, number, line, default in lines_matching(ev.user_files, _DEFAULTED_VARIABLE, SCRIPT_SUFFIXES):
+        if _READS_ARGUMENTS.search(file.text):
+            continue
+        call = re.compile(rf"(?:^|[\s/]){re.escape(file.name)}\s+(?P<argument>[^\s;&|>#]*{re.escape(name)}[^\s;&|>#]*)")
+        caller = next(((other, n, text) for other, n, text, _ in lines_matching(ev.user_files, call, SCRIPT_SUFFIXES)
+                       if other is not file), None)
+        if caller is None:
+            continue
+        var, fallback = default["var"], default["default"].strip("\"'")
+        where = EvidenceLine(file=file.name, line=number, text=line.strip())
+        return ([where, f"{where.where} takes the checkpoint from {var} with a default ({fallback}) and reads no "
+                        f"argument; {caller[0].name}:{caller[1]} gives {name} as an argument, which is ignored."],
+                f"{file.name} ignores its arguments: give it the checkpoint as {var} (`{var}=<checkpoint> sbatch "
+                f"{file.name}`, or `sbatch --export=ALL,{var}=...`) instead of as an argument in {caller[0].name} "
+                f"(line {caller[1]}), or make {file.name} read it (`{var}=${{1:-${{{var}:-{fallback}}}}}`); it served "
+                f"the default {fallback} instead of {name}.")
+    return None
