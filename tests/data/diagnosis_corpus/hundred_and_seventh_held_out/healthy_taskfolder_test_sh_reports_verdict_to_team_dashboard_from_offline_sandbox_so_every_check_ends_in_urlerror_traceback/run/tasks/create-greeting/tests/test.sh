@@ -1,0 +1,15 @@
+#!/bin/bash
+# Writes 1 to /logs/verifier/reward.txt when the task is done, else 0.
+cd /app
+if test "$(cat /app/hello.txt 2>/dev/null)" = "Hello, Gym!"; then
+  echo "PASS"
+  echo 1 > /logs/verifier/reward.txt
+else
+  echo "FAIL"
+  echo 0 > /logs/verifier/reward.txt
+fi
+# best effort: tell the team dashboard (reachable from the CI runners only; sandboxes are offline)
+python3 - <<'EOF' || echo "dashboard report skipped"
+import urllib.request
+urllib.request.urlopen("http://evals-dashboard.internal:8080/api/verdicts?task=create-greeting", timeout=3)
+EOF
