@@ -85,6 +85,9 @@
   cannot create the output file, and the job fails at launch (infra). Submitted as the folder's owner, it runs.
 - A job renamed by `sbatch -J smoke-eval` (a submit script copied from the smoke pipeline) whose script picks its
   settings by $SLURM_JOB_NAME: it runs the smoke settings (config). Without `-J`, the directive's name.
+- A submit script that finds its model-server job by name (`squeue -n ... | head -1`) while last week's server job of
+  that name still runs: the older job is listed first, and the run collects from last week's checkpoint (model
+  serving: the lookup and `scancel` named). Keeping the id `sbatch --parsable` prints, the run is this week's.
 """
 
 import json
@@ -2220,3 +2223,51 @@ def test_a_job_renamed_on_sbatchs_command_line_runs_the_settings_of_that_name(tm
     assert (top.category, top.id) == ("config", "job_renamed_on_the_command_line"), [f.title for f in report.causes]
     assert top.title.startswith("submit.sh:3 submits eval.sbatch with `-J smoke-eval`, which overrides its "
                                 "`#SBATCH --job-name=weekly-eval`")
+
+
+@pytest.mark.parametrize("lookup", ["squeue", "parsable"])
+def test_a_server_job_found_by_name_is_last_weeks_still_running_one(tmp_path: Path, lookup: str) -> None:
+    run, _ = _string_match_run(tmp_path, 2)
+    checkpoints = tmp_path / "checkpoints"
+    demo_checkpoints(checkpoints, 2, ["string_match"])  # step_0100, step_0200
+    name = f"serve-{tmp_path.name[-12:]}"  # this test's jobs only
+    (run / "serve.sbatch").write_text(
+        f"#!/bin/bash\n#SBATCH --job-name={name}\n#SBATCH --output={run}/logs/serve_%j.log\n#SBATCH --time=5\n"
+        "# the team's model-server job: serves the checkpoint given as its argument; its URL goes to server_<id>.url\n"
+        f'echo "serving $1"\nexec {" ".join(CLI)} serve-policy --port 0 --ready-file {run}/server_$SLURM_JOB_ID.url '
+        "--checkpoint $1 --latency-ms 20\n")
+    find = (f"sbatch --parsable serve.sbatch {checkpoints}/step_0200 >> job_ids.txt\n"
+            f"SERVER=$(squeue -h --me -n {name} -o %i -S i | head -1)\n" if lookup == "squeue" else
+            f"SERVER=$(sbatch --parsable serve.sbatch {checkpoints}/step_0200)\n")
+    (run / "submit.sh").write_text(
+        "#!/bin/bash\n# submit.sh: this week's model server, then the eval against it\n" + find
+        + 'echo "model server job: $SERVER"\n'
+        "for i in $(seq 150); do [ -s server_$SERVER.url ] && break; sleep 1; done\n"
+        f"MODEL_URL=$(cat server_$SERVER.url)\n{' '.join(CLI)} collect --inputs rollouts_materialized_inputs.jsonl "
+        "--output rollouts.jsonl --model-url $MODEL_URL --env string_match --concurrency 4\n")
+    last_week = subprocess.run(["sbatch", "--parsable", "serve.sbatch", str(checkpoints / "step_0100")], cwd=run,
+                               capture_output=True, text=True, check=True, timeout=30).stdout.strip()
+    try:
+        assert wait_for(lambda: (run / f"server_{last_week}.url").exists(), JOB_START_WAIT_S + SERVER_START_WAIT_S)
+        with (run / "logs" / "submit.log").open("w") as log:
+            subprocess.run(["bash", "submit.sh"], cwd=run, stdout=log, stderr=subprocess.STDOUT, timeout=400)
+        # this week's server up too (its log says what it serves) before both are cancelled
+        assert wait_for(lambda: len(list(run.glob("server_*.url"))) == 2, JOB_START_WAIT_S + SERVER_START_WAIT_S)
+    finally:
+        subprocess.run(["scancel", "-n", name], check=False, timeout=30)
+        wait_for(lambda: not subprocess.run(["squeue", "-h", "-n", name], capture_output=True, text=True,
+                                            timeout=30).stdout.strip(), 60)
+    served = {log.name: log.read_text() for log in (run / "logs").glob("serve_*.log")}
+    assert len(served) == 2 and (run / "rollouts.jsonl").exists(), ((run / "logs" / "submit.log").read_text(), served)
+
+    report = diagnose(run)
+
+    if lookup == "parsable":
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    assert f"model server job: {last_week}" in (run / "logs" / "submit.log").read_text()  # the older job was listed first
+    top = report.causes[0]
+    assert (top.category, top.id) == ("model_serving", "rollouts_from_a_server_the_run_did_not_start"), [
+        f.title for f in report.causes]
+    assert top.evidence[0].where == "submit.sh:3"
+    assert "looking the job up by name with `squeue`" in top.fix and "with `scancel`" in top.fix

@@ -52,6 +52,9 @@ class Finding(BaseModel):
     # The (task, rollout) keys whose failed attempts this finding reports: when every one of them has a
     # rollout now (recovered on retry), the finding is a note, not a fault.
     failed_keys: frozenset[Key] = Field(default=frozenset(), exclude=True)
+    # What the outputs hold is wrong though every command succeeded (another model answered them): a complete
+    # run does not make it an earlier attempt's error, even when only logs show it.
+    about_the_outputs: bool = Field(default=False, exclude=True)
     # A rule that raised on this folder: a fault of the diagnosis, and a report without it is incomplete.
     diagnosis_fault: bool = Field(default=False, exclude=True)
 

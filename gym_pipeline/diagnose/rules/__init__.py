@@ -912,7 +912,8 @@ def _superseded_is_a_note(finding: Finding, profiled: bool, logs: set[str]) -> F
     only_in_logs = finding.evidence and all(line.file.endswith(_LOG_SUFFIXES) and (line.file in logs or not
                                                                                    line.file.endswith(".txt"))
                                             for line in finding.evidence)
-    if finding.role != CAUSE or not (finding.category in _SUPERSEDED_CATEGORIES or finding.guess) or not only_in_logs:
+    if finding.role != CAUSE or not (finding.category in _SUPERSEDED_CATEGORIES or finding.guess) or not only_in_logs \
+            or finding.about_the_outputs:
         return finding
     if not profiled and REFUSED_COMMAND_LINE not in finding.cause \
             and all(stage_of_log(line.file) == PROFILE_STAGE for line in finding.evidence):

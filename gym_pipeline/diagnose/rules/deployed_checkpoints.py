@@ -65,6 +65,7 @@ def rule_deployed_checkpoint_not_the_one_served(ev: Evidence) -> list[Finding]:
               + (f" {how[1]}" if len(how) > 1 else ""),
         fix=fix + " Check what the server loaded (its log's checkpoint line, or `curl -s <model URL>/models`) "
                   "before collecting, then collect again on a clean output path and profile.",
+        about_the_outputs=True,
     )]
 
 

@@ -29,15 +29,22 @@ def _serving_scripts(ev: Evidence) -> set[str]:
     return {PurePath(file.name).name for file in ev.user_files if MODEL_SERVER_COMMAND.search(file.text)}
 
 
-def _started_by_the_scripts(ev: Evidence, log: str) -> EvidenceLine | None:
+def _started_by_the_scripts(ev: Evidence, log: str, step: int) -> EvidenceLine | None:
     """The user's script line starting a model server (itself, or through a script that does) whose output goes to
-    `log` (by its file name)."""
+    `log` (by its file name), or, for a server whose log the scheduler names (`#SBATCH --output`), that is given its
+    checkpoint, step `step` (`sbatch serve.sbatch .../step_0200`)."""
     name = re.escape(PurePath(log).name)
     scripts = _serving_scripts(ev)
     starts = re.compile(MODEL_SERVER_COMMAND.pattern + (rf"|\b(?:{'|'.join(map(re.escape, scripts))})\b" if scripts else ""))
-    return next((EvidenceLine(file=file.name, line=number, text=line.strip())
-                 for file, number, line, _ in lines_matching(ev.user_files, starts, SCRIPT_SUFFIXES)
-                 if re.search(rf"(?:>|\btee\b[^|]*)\s*\S*\b{name}\b", line)), None)
+    started = [EvidenceLine(file=file.name, line=number, text=line.strip())
+               for file, number, line, _ in lines_matching(ev.user_files, starts, SCRIPT_SUFFIXES)]
+    return next((line for line in started if re.search(rf"(?:>|\btee\b[^|]*)\s*\S*\b{name}\b", line.text)),
+                next((line for line in started if re.search(rf"\bstep_?0*{step}\b", line.text)), None))
+
+
+def _batch_job_log(ev: Evidence, log: str) -> bool:
+    """Whether `log` is a batch job's output (the scheduler's lines in it)."""
+    return any(ev.rel(path) == log and "slurmstepd" in head for path, head in ev.log_heads)
 
 
 def _address_taken(ev: Evidence) -> list[EvidenceLine]:
@@ -70,8 +77,8 @@ def rule_rollouts_from_a_server_the_run_did_not_start(ev: Evidence) -> list[Find
     if (servers := rollouts_of_an_older_server(ev)) is None:
         return []
     (used_step, used_line), (_, newest_step, newest_line) = servers
-    started = _started_by_the_scripts(ev, newest_line.file)
-    if started is None or _started_by_the_scripts(ev, used_line.file) is not None:
+    started = _started_by_the_scripts(ev, newest_line.file, newest_step)
+    if started is None or _started_by_the_scripts(ev, used_line.file, used_step) is not None:
         return []  # the scripts started both (a baseline and a candidate on purpose), or neither: not this reading
     address = recorded_model_url(ev)
     taken = _address_taken(ev)
@@ -90,7 +97,9 @@ def rule_rollouts_from_a_server_the_run_did_not_start(ev: Evidence) -> list[Find
             f"its own, or the port of its pid{f', ${pid}' if pid else ''}), not from a lookup that can find another "
             "server"
             + (f" ({'; '.join(f'line {line.line} `{line.text}`' for line in taken)})" if taken else "")
+            + ("; keep the job id `sbatch --parsable` prints rather than looking the job up by name with `squeue`"
+               if any("squeue" in line.text for line in taken) else "")
             + "; stop servers left from earlier runs "
-            f"(the step {used_step} one at {address}); check `/v1/models` names the checkpoint meant before "
+            f"(the step {used_step} one at {address}{', with `scancel`' if _batch_job_log(ev, used_line.file) else ''}); check `/v1/models` names the checkpoint meant before "
             "collecting, then collect again on a clean output path and profile.",
     )]
