@@ -18,6 +18,9 @@ and the eval asks the staging server (last week's checkpoint). With `?=`, the ne
 
 The reverse: `MODEL_URL ?= <new server>` in the Makefile, and a CI env file still exporting last week's MODEL_URL: `?=`
 yields to the environment. With `:=`, the new server is asked.
+
+`MODEL_URL := <new server>` and then `include eval_defaults.mk`, whose `MODEL_URL = <staging server>` is read later
+and wins. With the include first, the Makefile's own value wins.
 """
 
 import os
@@ -155,6 +158,27 @@ def test_inputs_as_an_order_only_prerequisite_keep_rollouts_of_old_inputs(tmp_pa
                               "`|`: `rollouts.jsonl: rollouts_materialized_inputs.jsonl`)")
 
 
+def _make_eval_beside_two_servers(run: Path, checkpoints: list[Path], staging: int, new: int,
+                                  environment: dict[str, str]) -> None:
+    """`make eval` in `run`, with the first checkpoint served on port `staging` (logs/staging_server.log) and the
+    second on `new` (logs/model_server.log)."""
+    servers = []
+    for checkpoint, port, log_name in ((checkpoints[0], staging, "staging_server.log"),
+                                       (checkpoints[1], new, "model_server.log")):
+        with (run / "logs" / log_name).open("w") as log:
+            servers.append(subprocess.Popen([*CLI, "serve-policy", "--checkpoint", str(checkpoint), "--port",
+                                             str(port), "--latency-ms", "20"], stdout=log, stderr=subprocess.STDOUT))
+    try:
+        time.sleep(2.5)
+        with (run / "logs" / "make_eval.log").open("w") as log:
+            subprocess.run(["make", "eval"], cwd=run, stdout=log, stderr=subprocess.STDOUT, timeout=120,
+                           env={**os.environ, **environment})
+    finally:
+        for server in servers:
+            server.terminate()
+            server.wait(10)
+
+
 @pytest.mark.parametrize("operator", ["=", "?="])
 def test_a_makefile_assignment_the_environment_cannot_override(tmp_path: Path, operator: str) -> None:
     environment = get_environment("string_match")
@@ -171,21 +195,7 @@ def test_a_makefile_assignment_the_environment_cannot_override(tmp_path: Path, o
         f"\t{gp} collect --inputs rollouts_materialized_inputs.jsonl --output rollouts.jsonl --model-url $(MODEL_URL) "
         f"--env string_match --concurrency 4\n\t{gp} profile --inputs rollouts_materialized_inputs.jsonl "
         "--rollouts rollouts.jsonl\n\n.PHONY: eval\n")
-    servers = []
-    for checkpoint, port, log_name in ((checkpoints[0], staging, "staging_server.log"),
-                                       (checkpoints[1], new, "model_server.log")):
-        with (run / "logs" / log_name).open("w") as log:
-            servers.append(subprocess.Popen([*CLI, "serve-policy", "--checkpoint", str(checkpoint), "--port",
-                                             str(port), "--latency-ms", "20"], stdout=log, stderr=subprocess.STDOUT))
-    try:
-        time.sleep(2.5)
-        with (run / "logs" / "make_eval.log").open("w") as log:
-            subprocess.run(["make", "eval"], cwd=run, stdout=log, stderr=subprocess.STDOUT, timeout=120,
-                           env={**os.environ, "MODEL_URL": f"http://127.0.0.1:{new}/v1"})
-    finally:
-        for server in servers:
-            server.terminate()
-            server.wait(10)
+    _make_eval_beside_two_servers(run, checkpoints, staging, new, {"MODEL_URL": f"http://127.0.0.1:{new}/v1"})
 
     report = diagnose(run)
 
@@ -200,6 +210,42 @@ def test_a_makefile_assignment_the_environment_cannot_override(tmp_path: Path, o
                                                      "logs/model_server.log:1"]
     assert f"`MODEL_URL ?= http://127.0.0.1:{staging}/v1` instead of `MODEL_URL = http://127.0.0.1:{staging}/v1`" \
         in top.fix
+
+
+@pytest.mark.parametrize("include_first", [False, True])
+def test_a_makefile_including_team_defaults_after_its_own_url_takes_the_defaults_url(tmp_path: Path,
+                                                                                      include_first: bool) -> None:
+    environment = get_environment("string_match")
+    checkpoints = demo_checkpoints(tmp_path / "checkpoints", 2, ["string_match"])
+    run = tmp_path / "run"
+    (run / "logs").mkdir(parents=True)
+    (run / "data.jsonl").write_text("".join(environment.dataset_path.read_text().splitlines(keepends=True)[:8]))
+    staging, new = free_loopback_port(), free_loopback_port()
+    (run / "eval_defaults.mk").write_text(f"# the team's defaults for eval Makefiles\nREPEATS = 3\n"
+                                          f"MODEL_URL = http://127.0.0.1:{staging}/v1\n")
+    own, include = f"MODEL_URL := http://127.0.0.1:{new}/v1\n", "include eval_defaults.mk\n"
+    gp = " ".join(CLI)
+    (run / "Makefile").write_text(
+        "# weekly eval of the candidate\n" + (include + own if include_first else own + include)
+        + f"\neval:\n\t{gp} materialize --input data.jsonl --num-repeats $(REPEATS) --agent string_match_simple_agent "
+        "--output rollouts_materialized_inputs.jsonl\n"
+        f"\t{gp} collect --inputs rollouts_materialized_inputs.jsonl --output rollouts.jsonl --model-url $(MODEL_URL) "
+        f"--env string_match --concurrency 4\n\t{gp} profile --inputs rollouts_materialized_inputs.jsonl "
+        "--rollouts rollouts.jsonl\n\n.PHONY: eval\n")
+
+    _make_eval_beside_two_servers(run, checkpoints, staging, new, {})
+
+    report = diagnose(run)
+
+    if include_first:
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    assert f"--model-url http://127.0.0.1:{staging}/v1" in (run / "logs" / "make_eval.log").read_text()
+    top = report.causes[0]
+    assert (top.category, top.id) == ("config", "included_makefile_overrides_an_assignment"), [
+        f.title for f in report.causes]
+    assert [line.where for line in top.evidence[:3]] == ["Makefile:2", "Makefile:3", "eval_defaults.mk:3"]
+    assert "put `include eval_defaults.mk` before your own settings" in top.fix
 
 
 @pytest.mark.parametrize("written", ["$REPEATS", "$(REPEATS)"])

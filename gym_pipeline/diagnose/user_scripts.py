@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
-_INPUT_SUFFIXES = {".sh", ".env", ".bash", ".yaml", ".yml", ".toml", ".cfg", ".ini", ".conf", ".sbatch", ".py", ".service", ""}
+_INPUT_SUFFIXES = {".sh", ".env", ".bash", ".yaml", ".yml", ".toml", ".cfg", ".ini", ".conf", ".sbatch", ".py", ".service", ".mk",
+                  ""}
 SCRIPT_SUFFIXES = {".sh", ".bash", ".sbatch", ""}
 _MAX_BYTES = 1 << 20  # a script or settings file, not data or logs
 MAKEFILE_NAMES = ("Makefile", "makefile", "GNUmakefile")

@@ -228,6 +228,7 @@ from gym_pipeline.diagnose.rules.lock_waits import (
 )
 from gym_pipeline.diagnose.rules.loop_outputs import rule_loop_writes_every_item_to_one_output
 from gym_pipeline.diagnose.rules.make_targets import (
+    rule_included_makefile_overrides_an_assignment,
     rule_make_recipe_changes_folder_on_a_line_of_its_own,
     rule_makefile_assignment_overrides_the_environment,
     rule_partial_target_kept_by_make,
@@ -594,6 +595,7 @@ RULES: tuple[Rule, ...] = (
     Rule(1, "partial_target_kept_by_make", rule_partial_target_kept_by_make),
     Rule(1, "task_target_taken_for_a_file", rule_task_target_taken_for_a_file),
     Rule(1, "makefile_assignment_overrides_the_environment", rule_makefile_assignment_overrides_the_environment),
+    Rule(1, "included_makefile_overrides_an_assignment", rule_included_makefile_overrides_an_assignment),
     Rule(1, "shell_variable_in_a_make_recipe", rule_shell_variable_in_a_make_recipe),
     Rule(1, "make_recipe_changes_folder_on_a_line_of_its_own", rule_make_recipe_changes_folder_on_a_line_of_its_own),
     Rule(1, "command_run_from_a_read_only_folder", rule_command_run_from_a_read_only_folder),

@@ -12,6 +12,8 @@ first failure (a slow server, a short timeout) was fixed; what is wrong now is t
   then `EPEATS`, so the command gets `--num-repeats EPEATS` and refuses it.
 - `MODEL_URL = <staging server>` in the Makefile, meant as a default, and `MODEL_URL=<new server> make eval`: a
   Makefile's assignment wins over the environment (only `?=` yields), so the eval asked the staging server.
+- `MODEL_URL := <this week's server>` and then `include eval_defaults.mk`, whose own `MODEL_URL = <last week's>` is
+  read later and wins: the Makefile's value never reached the recipe.
 - `cd $(WEEK)` on a recipe line of its own: make runs each recipe line in a shell of its own, so the next line
   starts in the Makefile's folder again, and the eval reads (or misses) the files there, not the week's.
 """
@@ -154,6 +156,53 @@ def rule_makefile_assignment_overrides_the_environment(ev: Evidence) -> list[Fin
     return []
 
 
+
+
+_INCLUDE = re.compile(r"^-?include\s+(?P<files>[^#]+?)\s*(?:#.*)?$")
+
+
+def rule_included_makefile_overrides_an_assignment(ev: Evidence) -> list[Finding]:
+    """The rollouts came from an older checkpoint's server than one started beside it, and the URL they were collected
+    from is assigned by a file the Makefile includes after its own assignment of that variable: make reads the
+    included file in place, and its later assignment wins."""
+    if (servers := rollouts_of_an_older_server(ev)) is None:
+        return []
+    (step, used_line), (_, newest_step, newest_line) = servers
+    used = recorded_model_url(ev).rstrip("/").removesuffix("/v1")
+    files = {Path(file.name).name: file for file in ev.user_files}
+    for makefile in (file for file in ev.user_files if Path(file.name).name in MAKEFILE_NAMES):
+        own: dict[str, tuple[int, str]] = {}
+        for number, line in enumerate(makefile.text.splitlines(), 1):
+            if assigned := _MAKE_ASSIGNMENT.match(line):
+                own[assigned["name"]] = (number, line.strip())
+            if not (include := _INCLUDE.match(line)):
+                continue
+            for included in (files[name] for name in include["files"].split() if name in files):
+                for inner, text in enumerate(included.text.splitlines(), 1):
+                    overriding = _MAKE_ASSIGNMENT.match(text)
+                    if overriding is None or overriding["name"] not in own \
+                            or overriding["value"].rstrip("/").removesuffix("/v1") != used:
+                        continue
+                    name, (first, first_text) = overriding["name"], own[overriding["name"]]
+                    return [Finding(
+                        category=CONFIG,
+                        title=f"{makefile.name}:{number} includes {included.name} after setting {name} "
+                              f"({makefile.name}:{first}); {included.name}:{inner} sets it again and wins: the run "
+                              f"asked the step {step} server, not the step {newest_step} one",
+                        evidence=[EvidenceLine(file=makefile.name, line=first, text=first_text),
+                                  EvidenceLine(file=makefile.name, line=number, text=line.strip()),
+                                  EvidenceLine(file=included.name, line=inner, text=text.strip()), used_line,
+                                  newest_line],
+                        cause=f"make reads an included file where the `include` line stands, so an assignment in it "
+                              f"replaces one made above the `include`: {name} became {overriding['value']} "
+                              f"({included.name}:{inner}), the step {step} server, and the step {newest_step} server "
+                              "got no request. Every command exits 0; the rewards are the other checkpoint's.",
+                        fix=f"In {makefile.name}, put `include {included.name}` before your own settings (line "
+                            f"{first}, `{first_text}`), so that the defaults come first and yours win; or make "
+                            f"{included.name}:{inner} a default (`{name} ?= ...`). Then collect again against the "
+                            "server meant, on a clean output path, and profile.",
+                    )]
+    return []
 
 
 def rule_shell_variable_in_a_make_recipe(ev: Evidence) -> list[Finding]:
