@@ -250,6 +250,7 @@ from gym_pipeline.diagnose.rules.newline_slices import rule_last_line_cut_by_a_n
 from gym_pipeline.diagnose.rules.node_local_copies import rule_stage_copy_not_replaced_by_sbcast
 from gym_pipeline.diagnose.rules.octal_steps import rule_step_padded_as_octal
 from gym_pipeline.diagnose.rules.older_servers import rule_rollouts_from_a_server_the_run_did_not_start
+from gym_pipeline.diagnose.rules.override_files import rule_override_file_still_cuts_the_eval_down
 from gym_pipeline.diagnose.rules.own_cancels import rule_submit_script_cancels_its_own_job
 from gym_pipeline.diagnose.rules.paced_collections import rule_collections_paced_past_their_time_budget
 from gym_pipeline.diagnose.rules.parallel_steps import rule_steps_queued_inside_the_job
@@ -683,6 +684,7 @@ RULES: tuple[Rule, ...] = (
     Rule(3, "false_given_to_an_option_read_with_bool", rule_false_given_to_an_option_read_with_bool),
     Rule(3, "flag_ignored_by_parse_known_args", rule_flag_ignored_by_parse_known_args),
     Rule(3, "settings_table_read_at_the_wrong_level", rule_settings_table_read_at_the_wrong_level),
+    Rule(3, "override_file_still_cuts_the_eval_down", rule_override_file_still_cuts_the_eval_down),
     Rule(3, "defaults_merged_over_the_settings", rule_defaults_merged_over_the_settings),
     Rule(3, "job_renamed_on_the_command_line", rule_job_renamed_on_the_command_line),
     Rule(3, "list_items_joined_by_a_missing_comma", rule_list_items_joined_by_a_missing_comma),
