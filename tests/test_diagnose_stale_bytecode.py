@@ -6,6 +6,9 @@ reproducibly (every file stamped 1980-01-01). 1.4.0 accepts answers 10 % off (`R
 the compiled file recorded, so Python runs the old code from `__pycache__`: the rerun still credits near misses and
 every command exits 0. The diagnosis names the compiled file, the constant it still holds and the one the source
 has. With the `__pycache__` folders removed after unpacking, the rerun is healthy.
+
+Tools precompiled `--invalidation-mode unchecked-hash` by a node set-up: Python never checks them against their
+source, and label fixes pulled in since are never imported.
 """
 
 import io
@@ -18,6 +21,8 @@ import time
 from pathlib import Path
 
 import pytest
+from script_support import CLI as SCRIPT_CLI
+from script_support import materialize_line, run_scripts
 
 from gym_pipeline.diagnose import diagnose
 from gym_pipeline.environments import get_environment
@@ -141,3 +146,55 @@ def test_a_hotfix_unpacked_with_the_old_time_stamps_runs_the_old_compiled_code(t
     assert top.title.startswith("team-libs/evalutils/normalize.py ran from its compiled copy in "
                                 "team-libs/evalutils/__pycache__, which holds 0.1 where the source now has 1e-06")
     assert top.fix.startswith("Delete the stale compiled files (`find team-libs/evalutils -name __pycache__")
+
+
+PREP = '''"""prep.py: data.jsonl (the quiz export) -> tasks.jsonl, with the reviewers' label fixes applied."""
+import json
+
+from label_fixes import FIXES
+
+with open("data.jsonl") as f, open("tasks.jsonl", "w") as out:
+    for number, line in enumerate(f):
+        row = json.loads(line)
+        row["expected_answer"] = FIXES.get(number, row["expected_answer"])
+        out.write(json.dumps(row) + "\\n")
+print(f"{len(FIXES)} label fixes applied")
+'''
+
+
+@pytest.mark.parametrize("mode", ["unchecked-hash", "checked-hash"])
+def test_tools_precompiled_unchecked_never_see_the_label_fixes_added_since(tmp_path: Path, mode: str) -> None:
+    """A node set-up precompiles the eval tools with `compileall --invalidation-mode unchecked-hash` (to spare a slow
+    shared home the stat calls); a week later the reviewers' label fixes are pulled into label_fixes.py, and the prep
+    still imports the compiled copy of last week's: the fixes are never applied (cache/resume, the set-up line named).
+    Compiled `checked-hash`, Python sees the edit and the fixes are applied."""
+    rows = [json.loads(line) for line in get_environment("string_match").dataset_path.read_text().splitlines()[:8]]
+    answers = {2: rows[2]["expected_answer"], 5: rows[5]["expected_answer"]}
+    for number in answers:
+        rows[number]["expected_answer"] = "unknown"  # the export's wrong labels the reviewers fixed
+    this_week = f"FIXES = {answers!r}\n"
+    run = run_scripts(
+        tmp_path,
+        ["bash setup_tools.sh\n",
+         "cp reviewed/label_fixes.py label_fixes.py   # this week's fixes, pulled from the review\n"
+         f"{sys.executable} prep.py\n" + materialize_line(2, "tasks.jsonl")
+         + f"{SCRIPT_CLI} collect --inputs rollouts_materialized_inputs.jsonl --output rollouts.jsonl --model-url URL --env "
+           "string_match --concurrency 4\n"],
+        files={"data.jsonl": "".join(json.dumps(row) + "\n" for row in rows), "prep.py": PREP, "label_fixes.py": '"""the reviewers\' label fixes, by row"""\nFIXES = {}\n',
+               "reviewed/label_fixes.py": '"""the reviewers\' label fixes, by row"""\n' + this_week,
+               "setup_tools.sh": "# once per node: precompile the tools (imports from the slow NFS home stat every "
+                                 f"source)\n{sys.executable} -m compileall -q --invalidation-mode {mode} label_fixes.py "
+                                 "prep.py\n"})
+    tasks = (run / "tasks.jsonl").read_text()
+
+    report = diagnose(run)
+
+    if mode == "checked-hash":
+        assert '"unknown"' not in tasks, tasks
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    assert '"unknown"' in tasks and "0 label fixes applied" in (run / "logs" / "run_eval_1.log").read_text()
+    top = report.causes[0]
+    assert (top.category, top.id) == ("cache_resume", "module_run_from_stale_bytecode"), [f.title for f in report.causes]
+    assert top.evidence[0].where == "setup_tools.sh:2"
+    assert "`--invalidation-mode checked-hash`" in top.fix and "rm -rf __pycache__" in top.fix

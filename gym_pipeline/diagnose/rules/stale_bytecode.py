@@ -7,6 +7,11 @@ stamp (zip's 1980-01-01, `SOURCE_DATE_EPOCH`), or copied with its times kept, th
 the source in the folder reads right, and every command exits 0. Named when a compiled file of the folder (not of an
 installed package) records its source's present size and time stamp (or an archive's fixed one), was written by this
 Python, and holds constants its source no longer has.
+
+A compiled file written with `python -m compileall --invalidation-mode unchecked-hash` (a node set-up that
+precompiles the tools to spare a slow shared home the stat calls) is never checked against its source at all: a source
+edited since (this week's label fixes) is never compiled, whatever its size or time. Named when such a file records a
+hash other than its source's and holds other constants, with the script line that compiled it.
 """
 
 from __future__ import annotations
@@ -28,6 +33,8 @@ MAX_COMPILED_FILES = 200  # the run's own modules, not a virtual environment kep
 _INSTALLED = re.compile(r"(?:^|/)(?:site-packages|dist-packages|\.?venv|node_modules|\.git)(?:/|$)")
 _HEADER_BYTES = 16  # magic, flags, source time stamp, source size
 _TIMESTAMP_BASED = 0  # flags of a pyc checked by time stamp and size (not by hash)
+_UNCHECKED_HASH = 0b01  # flags of a pyc holding its source's hash, which Python never checks
+_COMPILED_UNCHECKED = re.compile(r"\bcompileall\b[^\n]*--invalidation-mode[= ]unchecked-hash")
 # A source time stamp before 1980-01-02 is an archive's fixed one (zip cannot store earlier times): the folder may be a
 # copy (a git checkout) whose files have new times, while the run saw the archive's.
 _ARCHIVE_EPOCH_END = 315619200
@@ -59,9 +66,10 @@ def _constants(code: CodeType) -> set[str]:
     return found
 
 
-def _stale_constants(compiled: Path, source: Path) -> tuple[list[str], list[str]] | None:
-    """(constants only the compiled file has, constants only the source has), when the compiled file is one Python
-    would still trust for this source (its recorded size is the source's) and its code is not the source's."""
+def _stale_constants(compiled: Path, source: Path) -> tuple[list[str], list[str], bool] | None:
+    """(constants only the compiled file has, constants only the source has, whether it is an unchecked-hash file),
+    when the compiled file is one Python would still trust for this source (its recorded size is the source's, or it
+    is never checked) and its code is not the source's."""
     try:
         data = compiled.read_bytes()
         text = source.read_bytes()
@@ -73,7 +81,8 @@ def _stale_constants(compiled: Path, source: Path) -> tuple[list[str], list[str]
     recorded_time = int.from_bytes(data[8:12], "little")
     recorded_size = int.from_bytes(data[12:16], "little")
     trusted_time = recorded_time == int(source.stat().st_mtime) & 0xFFFFFFFF or recorded_time < _ARCHIVE_EPOCH_END
-    if flags != _TIMESTAMP_BASED or recorded_size != len(text) & 0xFFFFFFFF or not trusted_time:
+    unchecked = flags == _UNCHECKED_HASH and data[8:16] != importlib.util.source_hash(text)
+    if not unchecked and (flags != _TIMESTAMP_BASED or recorded_size != len(text) & 0xFFFFFFFF or not trusted_time):
         return None  # Python would compile the source again: the compiled file is not what ran since
     try:
         kept = marshal.loads(data[_HEADER_BYTES:])
@@ -83,7 +92,7 @@ def _stale_constants(compiled: Path, source: Path) -> tuple[list[str], list[str]
     if not isinstance(kept, CodeType):
         return None
     old, new = _constants(kept), _constants(fresh)
-    return (sorted(old - new), sorted(new - old)) if old != new else None
+    return (sorted(old - new), sorted(new - old), unchecked) if old != new else None
 
 
 def rule_module_run_from_stale_bytecode(ev: Evidence) -> list[Finding]:
@@ -93,11 +102,13 @@ def rule_module_run_from_stale_bytecode(ev: Evidence) -> list[Finding]:
         stale = _stale_constants(compiled, source)
         if stale is None:
             continue
-        only_compiled, only_source = stale
+        only_compiled, only_source, unchecked = stale
         module, cache = ev.rel(source), ev.rel(compiled.parent)
         kept = ", ".join(only_compiled[:3]) or "other code"
         now = ", ".join(only_source[:3]) or "other code"
         package = ev.rel(source.parent)
+        if unchecked:
+            return [_never_checked(ev, compiled, module, cache, kept, now)]
         return [Finding(
             category=CACHE_RESUME,
             title=f"{module} ran from its compiled copy in {cache}, which holds {kept} where the source now has "
@@ -116,3 +127,25 @@ def rule_module_run_from_stale_bytecode(ev: Evidence) -> list[Finding]:
                 "then run the eval again.",
         )]
     return []
+
+
+def _never_checked(ev: Evidence, compiled: Path, module: str, cache: str, kept: str, now: str) -> Finding:
+    """An unchecked-hash compiled file of a source edited since, with the script line that compiled it."""
+    line = next((EvidenceLine(file=file.name, line=number, text=text.strip())
+                 for file in ev.user_files for number, text in enumerate(file.text.splitlines(), 1)
+                 if _COMPILED_UNCHECKED.search(text)), None)
+    by = f" ({line.where}, `--invalidation-mode unchecked-hash`)" if line else " (`--invalidation-mode unchecked-hash`)"
+    return Finding(
+        category=CACHE_RESUME,
+        title=f"{module} ran from its compiled copy in {cache}, compiled never to be checked{by}: it holds {kept} "
+              f"where the source now has {now}",
+        evidence=[*([line] if line else []),
+                  EvidenceLine(file=ev.rel(compiled), line=None, text=f"unchecked-hash, constants {kept}"),
+                  EvidenceLine(file=module, line=None, text=f"constants now {now}")],
+        cause=f"A compiled file written with `--invalidation-mode unchecked-hash` is used without looking at its "
+              f"source: {module} was edited after it was compiled{by}, and every run since imported the old code "
+              f"(its values {kept}), while the source in the folder reads right. Every command exits 0.",
+        fix=f"Delete {cache} (`rm -rf {cache}`) so Python compiles {module} again, and precompile with "
+            f"`--invalidation-mode checked-hash` (or leave `compileall` out) in "
+            f"{line.file if line else 'the set-up script'}; then run the prep and the eval again.",
+    )
