@@ -2,7 +2,8 @@
 policies: its collect function is cached by the inputs path alone (`@functools.cache`, the URL a global), so the
 second checkpoint gets the first one's rollouts without a request and every command exits 0. The diagnosis names
 the checkpoint no collect ran for and the cache (cache/resume), not replicas of two checkpoints. Keyed by the URL
-too, both are collected."""
+too, both are collected. The same reuse by a results folder keyed by the ISO week alone, told by a log named after its
+checkpoint."""
 
 from pathlib import Path
 
@@ -116,3 +117,52 @@ def test_a_rollout_cache_keyed_by_the_inputs_alone_serves_last_weeks_checkpoint(
     assert top.title == ("logs/drive_step_0200.log names the step 200 server and no collect ran against it: step "
                          "200's results are step 100's")
     assert "the folder or cache key it checks must name the checkpoint" in top.fix
+
+
+WEEKLY_DRIVER = f'''"""drive_eval.py STEP MODEL_URL: the weekly eval; results kept per ISO week (CI retries reuse them)."""
+import datetime
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+CLI = {CLI.split()!r}
+step, url = sys.argv[1], sys.argv[2]
+week = datetime.date.today().strftime("%G-W%V")
+out = Path("results") / KEY
+out.mkdir(parents=True, exist_ok=True)
+subprocess.run(CLI + ["materialize", "--input", "data.jsonl", "--num-repeats", "2", "--agent",
+                      "string_match_simple_agent", "--output", "rollouts_materialized_inputs.jsonl"], check=True)
+if (out / "rollouts.jsonl").exists():
+    print(f"== results for {{week}} already collected, reusing {{out / 'rollouts.jsonl'}}", flush=True)
+else:
+    print(f"== collecting {{week}} from {{url}}", flush=True)
+    subprocess.run(CLI + ["collect", "--inputs", "rollouts_materialized_inputs.jsonl", "--output",
+                          str(out / "rollouts.jsonl"), "--model-url", url, "--env", "string_match", "--concurrency",
+                          "4"], check=True)
+shutil.copy(out / "rollouts.jsonl", "rollouts.jsonl")
+subprocess.run(CLI + ["profile", "--inputs", "rollouts_materialized_inputs.jsonl", "--rollouts", "rollouts.jsonl"],
+               check=True)
+'''
+
+
+@pytest.mark.parametrize("key", ["week", "week / step"])
+def test_results_kept_per_week_give_the_same_weeks_second_checkpoint_the_first_ones_rollouts(tmp_path: Path,
+                                                                                             key: str) -> None:
+    """The driver, run once per checkpoint with a log named after it, keeps results under results/<ISO week>/ and
+    reuses them when they exist: the afternoon's step 200 run finds the morning's step 100 rollouts, and its log names
+    no server, only the reuse (cache/resume, the date key named). Keyed by week and step, both are collected."""
+    python = CLI.split()[0]
+    run = run_scripts(tmp_path, [f"{python} drive_eval.py CKPT URL > logs/drive_eval_CKPT.log 2>&1\n"] * 2,
+                      checkpoint_of_script=[0, 1], files={"drive_eval.py": WEEKLY_DRIVER.replace("KEY", key)})
+
+    report = diagnose(run)
+
+    if key == "week / step":
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    assert "already collected, reusing" in (run / "logs" / "drive_eval_step_0200.log").read_text()
+    top = report.causes[0]
+    assert (top.category, top.id) == ("cache_resume", "checkpoint_left_uncollected"), [f.title for f in report.causes]
+    assert top.evidence[0].where == "logs/drive_eval_step_0200.log:2"
+    assert 'the date: drive_eval.py:10 `week = datetime.date.today().strftime("%G-W%V")`' in top.fix

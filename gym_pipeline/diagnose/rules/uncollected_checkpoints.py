@@ -6,7 +6,9 @@ named) got no request: the driver reused another checkpoint's results for it, th
 check keyed by what both checkpoints share (the inputs path under `functools.cache` with the URL a global, a results
 folder named after the URL's last part, `v1` for every endpoint). Its results and profile are the other checkpoint's,
 and every command exits 0. The same across logs, when the driver runs once per checkpoint with a log of its own: one
-log collects, the other profiles without collecting. Read before the replicas of other checkpoints, which two servers
+log collects, the other profiles without collecting; a log that names no server, named after its checkpoint
+(`drive_eval_step_0200.log`), is that checkpoint's when it says it reused results (a results folder keyed by the ISO
+week alone). Read before the replicas of other checkpoints, which two servers
 named in one log are not.
 """
 
@@ -29,6 +31,9 @@ _SKIPPED = re.compile(r"^.*\b(?:already (?:evaluated|done|collected|exists?)|ski
                       re.I | re.M)
 _PROFILED = re.compile(r"^Reward profile completion:", re.M)  # our profile's first line
 _CACHE_DECORATOR = re.compile(r"^\s*@(?:functools\.)?(?:cache|lru_cache)\b")
+_STEP_IN_NAME = re.compile(r"step_?0*(?P<step>\d+)")
+# a key made of the date alone: `date.today().strftime("%G-W%V")`, `$(date +%F)`
+_DATE_KEY = re.compile(r"\bstrftime\(|\bdate\s+[\"']?\+%")
 
 
 @dataclass(frozen=True)
@@ -66,13 +71,18 @@ def _named_in_turn(ev: Evidence) -> Iterator[list[_Segment]]:
 
 def _one_checkpoint_per_log(ev: Evidence) -> list[_Segment]:
     """A segment for each log (not a server's own) that names one checkpoint's server and went as far as a profile:
-    a driver run once per checkpoint, each run logging on its own."""
+    a driver run once per checkpoint, each run logging on its own. A log naming no server, named after a checkpoint
+    (`drive_eval_step_0200.log`) and saying it reused results, is that checkpoint's."""
     servers = started_model_servers(ev)
     own_logs = {line.file for _, _, line in servers}
+    steps = {step for _, step, _ in servers}
     segments = []
     for log, head in ev.log_heads:
         named = {step: found for address, step, _ in servers
                  if (found := re.search(rf"{re.escape(address)}(?!\d)", head))}
+        if not named and (of_log := _STEP_IN_NAME.search(log.name)) and int(of_log["step"]) in steps \
+                and (skipped := _SKIPPED.search(head)):
+            named = {int(of_log["step"]): skipped}
         if ev.rel(log) in own_logs or len(named) != 1 or not _PROFILED.search(head):
             continue
         [(step, found)] = named.items()
@@ -105,6 +115,7 @@ def _finding(ev: Evidence, collected: _Segment, skipped: _Segment) -> Finding:
     driver = next((file for file in drivers if Path(file.name).stem == log.stem), drivers[0] if len(drivers) == 1
                   else None)
     cache = next(lines_matching([driver], _CACHE_DECORATOR), None) if driver else None
+    dated = next(lines_matching([driver], _DATE_KEY), None) if driver else None
     named = driver.name if driver else "the driver"
     reuse = []
     if cache:
@@ -113,13 +124,15 @@ def _finding(ev: Evidence, collected: _Segment, skipped: _Segment) -> Finding:
                      "drop the cache for collect")
     if said_skip:
         reuse.append(f"`{said_skip[0].strip()}`: the folder or cache key it checks must name the checkpoint (its step "
-                     "or its whole URL), not only what every checkpoint shares (the inputs, a part of the URL)")
+                     "or its whole URL), not only what every checkpoint shares (the inputs, a part of the URL"
+                     + (f", the date: {driver.name}:{dated[1]} `{dated[2].strip()}`" if dated else "") + ")")
     return Finding(
         category=CACHE_RESUME,
         title=f"{ev.rel(log)} names the step {step} server and no collect ran against it: step {step}'s results are "
               f"step {other_step}'s",
         evidence=[line_of_match(ev.rel(log), skipped.head, skipped.named),
-                  *([line_of_match(ev.rel(log), skipped.head, said_skip)] if said_skip else []),
+                  *([line_of_match(ev.rel(log), skipped.head, said_skip)]
+                    if said_skip and said_skip.start() != skipped.named.start() else []),
                   line_of_match(ev.rel(collected.log), collected.head, closing)],
         cause=f"The log shows a collect closing (`{closing[0].strip()}`) after the step {other_step} server was named, "
               f"and none after the step {step} server was: {named} reused step {other_step}'s collection for step "
