@@ -32,7 +32,8 @@ from gym_pipeline.diagnose.row_quality import (
 from gym_pipeline.diagnose.rules.data_rows import chat_template_in_prompts, prompts_ending_with_an_assistant_turn
 from gym_pipeline.diagnose.rules.hand_split_tables import rows_cut_at_quoted_commas
 from gym_pipeline.diagnose.rules.prep_losses import questions_lost_or_cut
-from gym_pipeline.diagnose.user_scripts import UserFile, lines_matching
+from gym_pipeline.diagnose.rules.stale_tasks import GENERAL_NUMBER_FORMAT
+from gym_pipeline.diagnose.user_scripts import SCRIPT_SUFFIXES, UserFile, lines_matching
 from gym_pipeline.diagnose.verifier_source import answer_keyed_grade_caches, extraction_reading, verify_lines
 from gym_pipeline.diagnose.vocabulary import CACHE_RESUME, CONFIG, DATA_SCHEMA, INFRA, MODEL_SERVING, VERIFIER_RUNTIME
 
@@ -297,6 +298,8 @@ def rule_labels_in_a_spreadsheets_display_format(ev: Evidence) -> list[Finding]:
     tables = _tables(ev)
     source = ", ".join(tables) if tables else "the spreadsheet the labels came from"
     prep = _data_script_and_export(ev) if shown_as == DECIMAL_COMMA else None
+    if shown_as == SCIENTIFIC and (written := _written_with_the_general_format(ev, example, label, answer, count)):
+        return [written]
     return [Finding(
         category=DATA_SCHEMA,
         title=f"{count} answers scored 0 are numbers whose `expected_answer` writes them in a spreadsheet's "
@@ -311,6 +314,31 @@ def rule_labels_in_a_spreadsheets_display_format(ev: Evidence) -> list[Finding]:
             + ". Check a few labels (`expected_answer`) by eye, then materialize "
             f"again and collect. The materialized rows: {path_of(a.materialized)}.",
     )]
+
+
+def _written_with_the_general_format(ev: Evidence, example: EvidenceLine, label: str, answer: str,
+                                     count: int) -> Finding | None:
+    """Labels in exponent notation that a program of the run wrote with the general format (`%g`, `:g`), which keeps
+    six significant digits and writes an exponent past them: that line, not a spreadsheet."""
+    found = next(((file, number, line.strip()) for file, number, line, _ in
+                  lines_matching(ev.user_files, GENERAL_NUMBER_FORMAT, SCRIPT_SUFFIXES | {".py"})
+                  if not line.lstrip().startswith("#")), None)
+    if found is None:
+        return None
+    file, number, line = found
+    return Finding(
+        category=DATA_SCHEMA,
+        title=f"{count} answers scored 0 are numbers whose `expected_answer` {file.name}:{number} wrote with the "
+              f"general format, `%g` or `:g` ({label!r} for {answer})",
+        evidence=[example, EvidenceLine(file=file.name, line=number, text=line)],
+        cause=f"{file.name}:{number} writes the labels with the general number format (`%g`, `:g`), which keeps six "
+              f"significant digits and writes an exponent past them: {answer} became {label}. No exact answer equals "
+              "such a label, so every such task scores 0; every command exits 0.",
+        fix=f"In {file.name} (line {number}, `{line}`), write the numbers in full (`str(x)`, `f\"{{x:d}}\"` for whole "
+            f"numbers, or `:.15g`) instead of `%g`/`:g`, so that `expected_answer` is `{answer}`, not `{label}`; "
+            f"then build the data again, materialize and collect. The materialized rows: "
+            f"{path_of(ev.artifacts.materialized)}.",
+    )
 
 
 _UNQUOTED_YES_NO = re.compile(r"^\s*-?\s*[\w-]+\s*:\s*(?:yes|no|on|off|y|n)\s*(?:#.*)?$", re.I)

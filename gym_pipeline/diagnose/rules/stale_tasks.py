@@ -141,11 +141,12 @@ def _compared(ev: Evidence) -> list[_Compared]:
                 continue
             compared.matched += 1
             labels = _labels_of(row, questions)
-            if labels and not any(_same(task[2], label) for label in labels):
-                compared.relabelled.append((task, number, labels[0]))
-            elif (stripped := next(((label, how) for label in labels for how, strip in _STRIPS.items()
-                                    if label != task[2] and strip(label) == task[2]), None)) is not None:
+            # a label the prep rewrote the same way as every other is not an older one
+            if (stripped := next(((label, how) for label in labels for how, strip in _STRIPS.items()
+                                  if label != task[2] and strip(label) == task[2]), None)) is not None:
                 compared.rewritten.append((task, number, *stripped))
+            elif labels and not any(_same(task[2], label) for label in labels):
+                compared.relabelled.append((task, number, labels[0]))
             if task[2] in labels:
                 compared.agreeing.add(task[0])
         if compared.matched:
@@ -220,7 +221,21 @@ def _rounded(text: str) -> str:
         return text
 
 
+# a program writing a number with the general format: `"%g" % x`, `f"{x:g}"`, `format(x, ".6g")`
+GENERAL_NUMBER_FORMAT = re.compile(r"[\"']%\.?\d*g[\"']|\{[^{}\n]*:\.?\d*g\}|format\([^)]*[\"']\.?\d*g[\"']")
+
+
+def _general_format(text: str) -> str:
+    """A number as `"%g" % float(text)` writes it, when that loses digits (an exponent, or a value rounded to six
+    significant digits); other text, and numbers it only respells (`007` as `7`), as they are."""
+    if not re.fullmatch(r"-?\d+(?:\.\d+)?", text.strip()):
+        return text
+    written = format(float(text), "g")
+    return written if "e" in written or float(written) != float(text) else text
+
+
 _STRIPS = {  # what a prep may strip from every label, told by what is left
+    "full digits": _general_format,
     "accents": _unaccented,
     "accented letters": _ascii_only,
     "fraction": _rounded,
@@ -232,9 +247,13 @@ _STRIPPED_BY = {
                           r"\bNFKD\b", re.I),
     "accented letters": re.compile(r"encode\(\s*[\"']ascii[\"']\s*,\s*(?:errors\s*=\s*)?[\"']ignore"),
     "fraction": re.compile(r"\bround\(|\bint\(\s*float\("),
+    "full digits": GENERAL_NUMBER_FORMAT,
     "punctuation": re.compile(r"string\.punctuation|\[\^\\w\\s\]|\[\[:punct:\]\]|tr\s+-d\s+['\"]?\[:punct:\]"),
 }
 _KEEP_IT = {
+    "full digits": ("format numbers without `%g` (it keeps six significant digits and writes an exponent past them: "
+                    "299792458 becomes 2.99792e+08); for one spelling per number, drop only a trailing `.0` (`str(int(x)) "
+                    "if float(x).is_integer() else x`)", "keep every digit of the labels as the sheet writes them"),
     "fraction": ("round only what is a whole number (`8.0` -> `8`: `str(int(x)) if float(x).is_integer() else x`), "
                  "not every number (`round(float(answer))` also rounds real decimals)",
                  "keep decimal labels as the sheet writes them"),

@@ -1,0 +1,111 @@
+"""Labels of long numbers written with the general number format (`%g`, `:g`), run for real: it keeps six significant
+digits and writes an exponent past them, so 299792458 becomes 2.99792e+08 and the model's right answers score 0.
+
+- A prep that gives every number one spelling with `"%g" % float(answer)` (3.0 and 3 agree) while converting the
+  answer key: the tasks' labels are the key's without their full digits (data/schema, the prep's line named), not tasks
+  older than the key. Dropping only a trailing `.0`, the labels keep their digits: healthy.
+- A generator that computes the labels, `f"{a * b:g}"`: the same, named at its line. With `:d`: healthy.
+"""
+
+import json
+from pathlib import Path
+
+import pytest
+from script_support import CLI, run_scripts
+
+from gym_pipeline.diagnose import diagnose
+
+SUFFIX = " End your response with 'Final answer: <answer>'."
+FACTS = [("What is the speed of light in vacuum, in metres per second?", "299792458"),
+         ("How many seconds are there in a non-leap year?", "31536000"),
+         ("What is 1234 multiplied by 1000?", "1234000"),
+         ("What is the capital of Canada?", "Ottawa"),
+         ("How many metres are there in a kilometre?", "1000"),
+         ("How many days are there in a leap year?", "366")]
+PRODUCTS = [(1234, 1000), (2048, 1024), (1500, 1500), (12, 34), (999, 1001), (25, 4)]
+
+
+def _row(question: str, answer: str) -> dict:
+    return {"responses_create_params": {"input": [{"role": "user", "type": "message",
+                                                   "content": [{"type": "input_text", "text": question + SUFFIX}]}]},
+            "expected_answer": answer, "extraction_mode": "final_answer"}
+
+
+PREP = f'''"""prep.py: answer_key.tsv (question<TAB>answer) -> tasks.jsonl."""
+import json
+
+
+def norm(answer):
+    """One spelling per number: '3.0' and '3' agree; words stay as they are."""
+    try:
+        return NORM
+    except ValueError:
+        return answer.strip()
+
+
+with open("answer_key.tsv") as f, open("tasks.jsonl", "w") as out:
+    next(f)
+    for line in f:
+        question, answer = line.rstrip("\\n").split("\\t")
+        out.write(json.dumps({{"responses_create_params": {{"input": [{{"role": "user", "type": "message", "content": [
+            {{"type": "input_text", "text": question + {SUFFIX!r}}}]}}]}}, "expected_answer": norm(answer),
+            "extraction_mode": "final_answer"}}) + "\\n")
+'''
+GENERATOR = f'''"""make_tasks.py: operands.csv (a,b) -> tasks.jsonl, one multiplication per row."""
+import csv
+import json
+
+with open("operands.csv") as f, open("tasks.jsonl", "w") as out:
+    for a, b in ((int(r["a"]), int(r["b"])) for r in csv.DictReader(f)):
+        out.write(json.dumps({{"responses_create_params": {{"input": [{{"role": "user", "type": "message", "content": [
+            {{"type": "input_text", "text": f"What is {{a}} multiplied by {{b}}?" + {SUFFIX!r}}}]}}]}},
+            "expected_answer": f"{{a * b:FORMAT}}", "extraction_mode": "final_answer"}}) + "\\n")
+'''
+
+
+def _eval(prepare: str) -> str:
+    return (f"{CLI.split()[0]} {prepare}\n{CLI} materialize --input tasks.jsonl --num-repeats 3 --agent "
+            "string_match_simple_agent --output rollouts_materialized_inputs.jsonl\n"
+            f"{CLI} collect --inputs rollouts_materialized_inputs.jsonl --output rollouts.jsonl --model-url URL --env "
+            "string_match --concurrency 4\n")
+
+
+@pytest.mark.parametrize("norm", ['"%g" % float(answer)',
+                                  'str(int(float(answer))) if float(answer).is_integer() else answer'],
+                         ids=["percent_g", "trailing_zero_only"])
+def test_a_prep_giving_numbers_one_spelling_with_percent_g_cuts_long_labels(tmp_path: Path, norm: str) -> None:
+    key = "question\tanswer\n" + "".join(f"{question}\t{answer}\n" for question, answer in FACTS)
+    run = run_scripts(tmp_path, [_eval("prep.py")], rows=[_row(*fact) for fact in FACTS],
+                      files={"answer_key.tsv": key, "prep.py": PREP.replace("NORM", norm)})
+    labels = [json.loads(line)["expected_answer"] for line in (run / "tasks.jsonl").read_text().splitlines()]
+
+    report = diagnose(run)
+
+    if "is_integer" in norm:
+        assert labels == [answer for _, answer in FACTS]
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    assert labels[0] == "2.99792e+08", labels
+    top = report.causes[0]
+    assert (top.category, top.id) == ("data_schema", "labels_rewritten_by_the_prep"), [f.title for f in report.causes]
+    assert top.title.startswith("The tasks' labels lost their full digits: '")
+    assert top.evidence[-1].where == "prep.py:8" and "format numbers without `%g`" in top.fix
+
+
+@pytest.mark.parametrize("written", ["g", "d"])
+def test_labels_computed_and_written_with_the_general_format_lose_their_digits(tmp_path: Path, written: str) -> None:
+    operands = "a,b\n" + "".join(f"{a},{b}\n" for a, b in PRODUCTS)
+    rows = [_row(f"What is {a} multiplied by {b}?", str(a * b)) for a, b in PRODUCTS]
+    run = run_scripts(tmp_path, [_eval("make_tasks.py")], rows=rows,
+                      files={"operands.csv": operands, "make_tasks.py": GENERATOR.replace("FORMAT", written)})
+
+    report = diagnose(run)
+
+    if written == "d":
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("data_schema", "labels_in_a_spreadsheets_display_format"), [
+        f.title for f in report.causes]
+    assert "make_tasks.py:9 wrote with the general format" in top.title
+    assert "instead of `%g`/`:g`" in top.fix
