@@ -43,6 +43,20 @@ def _script_body(file_text: str, number: int) -> str:
     return body
 
 
+# a program the budgeted command runs: `python drive_eval.py`, `bash collect.sh`
+_PROGRAM_RUN = re.compile(r"(?:^|[\s/])(?P<name>[\w.-]+\.(?:py|sh))\b")
+# a list comprehension that starts each shard's process and waits for it before starting the next
+_WAITED_IN_TURN = re.compile(r"\[\s*[^\]\n]*\)\.wait\(\)\s+for\s+\w+\s+in\b")
+
+
+def _collects(ev: Evidence, body: str) -> bool:
+    """Whether a budgeted command collects: itself, or through a program of the run's that does."""
+    if COLLECTS.search(body):
+        return True
+    named = {match["name"] for match in _PROGRAM_RUN.finditer(body)}
+    return any(file.name in named and COLLECTS.search(file.text) for file in ev.user_files)
+
+
 def collection_cut_by_its_time_budget(ev: Evidence, *, only_start_up_bound: bool = False) -> Finding | None:
     """The finding for a collection that a `timeout` in the user's scripts ended; with `only_start_up_bound`, only when
     many collect processes of a few rows each spent the budget starting up."""
@@ -51,7 +65,7 @@ def collection_cut_by_its_time_budget(ev: Evidence, *, only_start_up_bound: bool
         return None
     budgeted = next(((file, number, line, match) for file, number, line, match
                      in lines_matching(ev.user_files, _TIME_BUDGET, SCRIPT_SUFFIXES)
-                     if COLLECTS.search(_script_body(file.text, number))), None)
+                     if _collects(ev, _script_body(file.text, number))), None)
     timed_out = ev.first_in_log_heads(TIMED_OUT)
     if budgeted is None or timed_out is None:
         return None
@@ -77,6 +91,16 @@ def collection_cut_by_its_time_budget(ev: Evidence, *, only_start_up_bound: bool
                + ", with `--concurrency` for the parallelism, then `--resume` after a crash instead of small "
                f"batches; or give the step more than `timeout {match['budget']}`. Then collect the {missing} missing "
                "rollouts (`--resume`) and profile.")
+    elif waited := next(lines_matching(ev.user_files, _WAITED_IN_TURN, {".py"}), None):
+        driver, at, text = waited[0].name, waited[1], waited[2].strip()
+        evidence.append(EvidenceLine(file=driver, line=at, text=text))
+        cause = (f"`timeout {match['budget']}` in {file.name}:{number} ended the collection (exit 124) while its "
+                 f"shards ran one after another: {driver}:{at} `{text}` calls `.wait()` on each shard's process "
+                 "inside the comprehension that starts them, so each shard is waited for before the next starts, and "
+                 "the shards take their sum, not the longest of them.")
+        fix = (f"In {driver} (line {at}), start every shard first and wait afterwards: `procs = [start(i) for i in "
+               "...]` (each a `subprocess.Popen`), then `codes = [p.wait() for p in procs]`, so the shards run at "
+               f"once; then collect the {missing} missing rollouts (`--resume`) and profile.")
     else:
         cause = (f"`timeout {match['budget']}` in {file.name}:{number} ended the collection when its time was up (exit 124): "
                  "the rollouts collected by then were kept and the rest were never asked for. Nothing failed but "
