@@ -235,7 +235,10 @@ from gym_pipeline.diagnose.rules.make_targets import (
     rule_shell_variable_in_a_make_recipe,
     rule_task_target_taken_for_a_file,
 )
-from gym_pipeline.diagnose.rules.merged_defaults import rule_defaults_merged_over_the_settings
+from gym_pipeline.diagnose.rules.merged_defaults import (
+    rule_defaults_merged_over_the_settings,
+    rule_settings_file_merged_over_the_command_line,
+)
 from gym_pipeline.diagnose.rules.missing_commas import rule_list_items_joined_by_a_missing_comma
 from gym_pipeline.diagnose.rules.missing_programs import rule_program_missing_where_the_script_ran
 from gym_pipeline.diagnose.rules.missing_value_labels import rule_labels_that_are_a_missing_value
@@ -686,6 +689,7 @@ RULES: tuple[Rule, ...] = (
     Rule(3, "settings_table_read_at_the_wrong_level", rule_settings_table_read_at_the_wrong_level),
     Rule(3, "override_file_still_cuts_the_eval_down", rule_override_file_still_cuts_the_eval_down),
     Rule(3, "defaults_merged_over_the_settings", rule_defaults_merged_over_the_settings),
+    Rule(3, "settings_file_merged_over_the_command_line", rule_settings_file_merged_over_the_command_line),
     Rule(3, "job_renamed_on_the_command_line", rule_job_renamed_on_the_command_line),
     Rule(3, "list_items_joined_by_a_missing_comma", rule_list_items_joined_by_a_missing_comma),
     Rule(3, "settings_key_given_twice", rule_settings_key_given_twice),
