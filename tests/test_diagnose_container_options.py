@@ -109,3 +109,70 @@ def test_a_model_server_container_started_read_only_without_a_writable_tmp_stops
         f.title for f in report.causes]
     assert top.title.startswith("serve_policy.sh:3 starts its container with `--read-only` and no writable /tmp")
     assert "`--tmpfs /tmp`" in top.fix
+
+
+@pytest.mark.parametrize("link", ["absolute", "relative"])
+def test_a_model_server_container_serving_an_absolute_link_to_a_host_path_stops_at_start(tmp_path: Path,
+                                                                                         link: str) -> None:
+    """The trainer keeps `latest` as an absolute symlink to its newest checkpoint; the serving script mounts the
+    checkpoints folder at /ckpt and serves /ckpt/latest. In the container the link points at a host path that is not
+    mounted: the server stops at start and nothing is collected (model serving, the link and the mount named). A
+    relative link resolves inside the mount: healthy."""
+    docker_engine()
+    run, checkpoint = string_match_run(tmp_path, 6)
+    (checkpoint.parent / "latest").symlink_to(checkpoint if link == "absolute" else Path(checkpoint.name))
+    port, name = free_loopback_port(), f"gp-test-link-{uuid.uuid4().hex[:12]}"  # both twins may run at once
+    mounts = " ".join(f"-v {path}:{path}:ro" for path in dict.fromkeys(
+        [Path(sys.prefix).resolve(), Path(sys.base_prefix).resolve(), PROJECT]))
+    (run / "serve_policy.sh").write_text(
+        "#!/bin/bash\n# serve the newest exported checkpoint in the policy container\n"
+        f"echo '== exported checkpoints:'; ls -l {checkpoint.parent}\n"
+        f"docker run -d --name {name} --network host {mounts} -e PYTHONPATH={PROJECT} \\\n"
+        f"  -v {checkpoint.parent}:/ckpt:ro {DEFAULT_IMAGE} {CLI} serve-policy --checkpoint /ckpt/latest --port {port}\n")
+    (run / "run_eval.sh").write_text(
+        "#!/bin/bash\nbash serve_policy.sh > logs/serve_policy.log 2>&1\n"
+        f"for i in $(seq 90); do (echo > /dev/tcp/127.0.0.1/{port}) 2>/dev/null && break; "
+        f"[ \"$(docker inspect -f '{{{{.State.Running}}}}' {name})\" = true ] || break; sleep 1; done\n"
+        f"docker logs {name} >> logs/serve_policy.log 2>&1\n"
+        f"{CLI} materialize --input data.jsonl --num-repeats 2 --agent string_match_simple_agent "
+        "--output rollouts_materialized_inputs.jsonl\n"
+        f"{CLI} collect --inputs rollouts_materialized_inputs.jsonl --output rollouts.jsonl "
+        f"--model-url http://127.0.0.1:{port}/v1 --env string_match --concurrency 4\n")
+    try:
+        run_eval_script(run)
+    finally:
+        subprocess.run(["docker", "rm", "-f", name], capture_output=True, timeout=60)
+
+    report = diagnose(run)
+
+    if link == "relative":
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("model_serving", "container_serves_a_link_to_a_host_path"), [
+        f.title for f in report.causes]
+    assert top.evidence[1].where == "serve_policy.sh:5"  # the mount, on the continued line
+    assert f"`ln -sfn {checkpoint.name} latest`" in top.fix
+
+
+@pytest.mark.parametrize("address", ["127.0.0.2", "127.0.0.1"])
+def test_a_collect_container_mapping_the_servers_name_to_an_address_it_does_not_listen_on(tmp_path: Path,
+                                                                                         address: str) -> None:
+    """The CI template's `--add-host policy-server:<address>` (written where the server listens on every address)
+    sends the container's requests to an address the loopback-bound server does not listen on: every request is
+    refused (infra: the mapping named, not the server's `--host`). Mapped to 127.0.0.1, the container collects."""
+    docker_engine()
+    script = ("MODEL=URL\nMODEL=${MODEL/127.0.0.1/policy-server}   # the server's name, as in the CI template\n"
+              + collect_in_container(tmp_path / "run", f"--add-host policy-server:{address}")
+              .replace("--model-url URL", "--model-url $MODEL"))
+    run = run_scripts(tmp_path, [script])
+
+    report = diagnose(run)
+
+    if address == "127.0.0.1":
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("infra", "endpoint_not_where_server_listens"), [f.title for f in report.causes]
+    assert top.title.startswith("run_eval.sh:6 maps policy-server to 127.0.0.2 in the container (`--add-host`)")
+    assert "`--add-host policy-server:127.0.0.1` with `--network host`" in top.fix

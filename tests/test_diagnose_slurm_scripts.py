@@ -26,6 +26,9 @@
   whose it is to change. Without either, the job runs within the wait.
 - Two shards collected as parallel `srun ... &` steps of a job of `--ntasks=1`: srun holds the second back until the
   first ends ("step creation temporarily disabled"). With `--ntasks=2`, both run at once.
+- Shards a job starts in the background each under the same `flock` (meant to keep other evals off the node): they
+  wait for each other and run in turn past the one-minute limit (throughput, the locked line named). Without the
+  per-shard lock, they run at once within it.
 - A job that runs its eval under `flock` of a shared lock another holder keeps: it waits out its one-minute limit,
   and the wait is the cause. With the lock free, the job runs.
 - A profile job chained on the collect job with `--dependency=afterok:$JOB`, where JOB kept sbatch's sentence (no
@@ -2271,3 +2274,33 @@ def test_a_server_job_found_by_name_is_last_weeks_still_running_one(tmp_path: Pa
         f.title for f in report.causes]
     assert top.evidence[0].where == "submit.sh:3"
     assert "looking the job up by name with `squeue`" in top.fix and "with `scancel`" in top.fix
+
+
+@pytest.mark.parametrize("locked", [True, False])
+def test_shards_each_taking_the_same_lock_run_in_turn_past_the_time_limit(tmp_path: Path, locked: bool) -> None:
+    run, checkpoint = _string_match_run(tmp_path, 1)
+    lock = "flock logs/collect.lock " if locked else ""
+    with _policy_served(run, checkpoint, "--latency-ms", "1000") as port:
+        (run / "eval.sbatch").write_text(
+            f"#!/bin/bash\n#SBATCH --output={run}/logs/eval_%j.log\n#SBATCH --time=1\ncd {run}\n"
+            "split -n l/3 -d --additional-suffix=.jsonl rollouts_materialized_inputs.jsonl shard_\n"
+            "for s in shard_0*.jsonl; do\n  # two evals must never collect on this node at once\n"
+            f"  {lock}{' '.join(CLI)} collect --inputs $s --output ${{s%.jsonl}}/rollouts.jsonl --model-url "
+            f"http://127.0.0.1:{port}/v1 --env string_match --concurrency 1 &\ndone\nwait\n"
+            "cat shard_0*/rollouts.jsonl > rollouts.jsonl\n")
+        with (run / "logs" / "submit.log").open("w") as log:
+            subprocess.run(["sbatch", "--wait", "eval.sbatch"], cwd=run, stdout=log, stderr=subprocess.STDOUT,
+                           timeout=300)
+
+    report = diagnose(run)
+
+    if not locked:
+        assert len((run / "rollouts.jsonl").read_text().splitlines()) == len(
+            (run / "rollouts_materialized_inputs.jsonl").read_text().splitlines())
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("throughput_resources", "shards_wait_for_each_others_lock"), [
+        f.title for f in report.causes]
+    assert top.title.startswith("eval.sbatch:8 starts each shard's collect under the same lock")
+    assert "take the lock once around the whole step" in top.fix

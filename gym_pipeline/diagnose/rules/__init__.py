@@ -98,6 +98,7 @@ from gym_pipeline.diagnose.rules.container_options import (
     rule_container_option_this_node_cannot_honour,
     rule_read_only_container_without_a_writable_tmp,
 )
+from gym_pipeline.diagnose.rules.container_symlinks import rule_container_serves_a_link_to_a_host_path
 from gym_pipeline.diagnose.rules.data import (
     rule_data_file_its_writer_never_wrote,
     rule_empty_inputs,
@@ -225,6 +226,7 @@ from gym_pipeline.diagnose.rules.local_ray import rule_own_ray_unreachable
 from gym_pipeline.diagnose.rules.lock_waits import (
     rule_collection_timed_out_waiting_for_a_lock,
     rule_job_spent_its_time_waiting_for_a_lock,
+    rule_shards_wait_for_each_others_lock,
 )
 from gym_pipeline.diagnose.rules.loop_outputs import rule_loop_writes_every_item_to_one_output
 from gym_pipeline.diagnose.rules.make_targets import (
@@ -367,6 +369,7 @@ from gym_pipeline.diagnose.rules.server_venv_reuse import rule_server_venv_older
 from gym_pipeline.diagnose.rules.servers_per_pass import rule_model_server_started_for_every_pass
 from gym_pipeline.diagnose.rules.session_names import rule_server_session_name_taken
 from gym_pipeline.diagnose.rules.settings_files import rule_keys_given_twice_in_settings, rule_octal_numbers_in_settings
+from gym_pipeline.diagnose.rules.settings_keys import rule_setting_read_under_another_spelling
 from gym_pipeline.diagnose.rules.settings_reading import rule_settings_read_with_text_tools
 from gym_pipeline.diagnose.rules.settings_run_not_sourced import rule_settings_file_run_instead_of_sourced
 from gym_pipeline.diagnose.rules.settings_tables import rule_settings_table_read_at_the_wrong_level
@@ -594,6 +597,7 @@ RULES: tuple[Rule, ...] = (
     Rule(1, "signal_before_the_limit_without_a_trap", rule_signal_before_the_limit_without_a_trap),
     Rule(1, "rollout_retries_turned_off", rule_rollout_retries_turned_off),
     Rule(1, "job_spent_its_time_waiting_for_a_lock", rule_job_spent_its_time_waiting_for_a_lock),
+    Rule(1, "shards_wait_for_each_others_lock", rule_shards_wait_for_each_others_lock),
     Rule(1, "collection_timed_out_waiting_for_a_lock", rule_collection_timed_out_waiting_for_a_lock),
     Rule(1, "image_build_past_its_timeout", rule_image_build_past_its_timeout),
     Rule(1, "partial_target_kept_by_make", rule_partial_target_kept_by_make),
@@ -614,6 +618,7 @@ RULES: tuple[Rule, ...] = (
     Rule(1, "container_borrowing_from_one_not_running", rule_container_borrowing_from_one_not_running),
     Rule(1, "container_option_this_node_cannot_honour", rule_container_option_this_node_cannot_honour),
     Rule(1, "read_only_container_without_a_writable_tmp", rule_read_only_container_without_a_writable_tmp),
+    Rule(1, "container_serves_a_link_to_a_host_path", rule_container_serves_a_link_to_a_host_path),
     Rule(1, "program_missing_where_the_script_ran", rule_program_missing_where_the_script_ran),
     Rule(1, "known_problems", known_problems(1)),
     Rule(2, "server_started_in_a_command_substitution", rule_server_started_in_a_command_substitution),
@@ -688,6 +693,7 @@ RULES: tuple[Rule, ...] = (
     Rule(3, "flag_ignored_by_parse_known_args", rule_flag_ignored_by_parse_known_args),
     Rule(3, "settings_table_read_at_the_wrong_level", rule_settings_table_read_at_the_wrong_level),
     Rule(3, "override_file_still_cuts_the_eval_down", rule_override_file_still_cuts_the_eval_down),
+    Rule(3, "setting_read_under_another_spelling", rule_setting_read_under_another_spelling),
     Rule(3, "defaults_merged_over_the_settings", rule_defaults_merged_over_the_settings),
     Rule(3, "settings_file_merged_over_the_command_line", rule_settings_file_merged_over_the_command_line),
     Rule(3, "job_renamed_on_the_command_line", rule_job_renamed_on_the_command_line),

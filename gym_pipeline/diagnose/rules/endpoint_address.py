@@ -7,6 +7,9 @@ to one loopback address is not reached on another (its `--host`); a port that di
 server's run (a stale ready file, yesterday's script); the right address with a 404 is a wrong path in the URL (a
 `/v1` doubled or left out). A URL with no `http://` at all is refused by the client before anything is dialled.
 
+A host name a container's `--add-host NAME:ADDRESS` (a CI template's) maps to an address where the loopback-bound
+server does not listen is the container's network set-up (infra), not the server's `--host`.
+
 A model URL given by host name that this node resolves (a static /etc/hosts entry, `getent hosts` in the log) to
 another address than the server started for the run listens on, at the same port: the requests reached whatever
 listens there (an old node still serving last month's model), and nothing fails.
@@ -94,6 +97,22 @@ def rule_endpoint_not_where_server_listens(ev: Evidence) -> list[Finding]:
                   f"serves the model; the run's model server says it listens at {listening}. The port was left "
                   "out of the URL (a pasted address, a variable that was empty).",
             fix=f"Put the port in the URL: {use}; {again}.",
+            explains=_EXPLAINED,
+        )]
+    if asked[1] == served[1] and (mapped := _mapped_by_add_host(ev, asked[0])) is not None:
+        file, number, line, address = mapped
+        return [Finding(
+            category=INFRA,
+            title=f"{file}:{number} maps {asked[0]} to {address} in the container (`--add-host`), and the model server "
+                  f"listens only on {served[0]}",
+            evidence=[*evidence, EvidenceLine(file=file, line=number, text=line)],
+            cause=f"The container's `--add-host {asked[0]}:{address}` (a template's mapping, written for a node where "
+                  f"the server listens on every address) sends every request for {tried} to {address}, while the run's "
+                  f"model server is bound to {served[0]} ({listening}): nothing listens at {address} on that port, and "
+                  "every request was refused although the server was up.",
+            fix=f"In {file} (line {number}), map {asked[0]} to where the server listens (`--add-host "
+                f"{asked[0]}:{served[0]}` with `--network host`), or drop `--add-host {asked[0]}:{address}` and "
+                f"{use}; {again}.",
             explains=_EXPLAINED,
         )]
     if asked[1] == served[1]:
@@ -439,3 +458,13 @@ def rule_host_name_resolves_where_nothing_listens(ev: Evidence) -> list[Finding]
                 explains=frozenset({"model_endpoint_down"}),
             )]
     return []
+
+
+_ADD_HOST = re.compile(r"--add-host[= ](?P<name>[\w.-]+)[:=](?P<address>[\d.]+|\[?[0-9a-fA-F:]+\]?)")
+
+
+def _mapped_by_add_host(ev: Evidence, host: str) -> tuple[str, int, str, str] | None:
+    """(script, line, text, address) of a `docker run --add-host HOST:ADDRESS` in the run's scripts."""
+    return next(((file.name, number, line.strip(), match["address"])
+                 for file, number, line, match in lines_matching(ev.user_files, _ADD_HOST)
+                 if match["name"] == host), None)

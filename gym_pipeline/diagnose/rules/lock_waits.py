@@ -4,6 +4,10 @@ A team's rule of one eval at a time on a shared model server, kept with `flock <
 eval holds the lock, the step waits, and the time it was given (a batch job's `--time`, a `timeout` around the
 command, both sized for the eval alone) runs out before the eval starts. Slurm's "CANCELLED ... DUE TO TIME LIMIT",
 or a collection that wrote nothing, is what followed; the wait is what to change.
+
+The same lock taken by each shard a script starts in the background (`flock LOCK collect ... &` in a loop, meant to
+keep other evals off the node): the shards wait for each other and run one after another, and the job's time, sized
+for the shards at once, runs out after a few of them.
 """
 
 from __future__ import annotations
@@ -86,4 +90,40 @@ def rule_collection_timed_out_waiting_for_a_lock(ev: Evidence) -> list[Finding]:
                     "and fail clearly when it times out); find who holds it with `fuser` or `lsof` on the lock file. "
                     f"Then run the collection again: {resume_command(ev)}.",
             )]
+    return []
+
+
+# a background command under a lock, in a loop or more than once: `flock LOCK gym-pipeline collect ... &`
+_LOCKED_IN_BACKGROUND = re.compile(r"^\s*flock\s+(?!-)(?P<lock>\S+)\s+(?P<command>[^#\n]*\bcollect\b[^#\n]*?)&\s*(?:#.*)?$")
+
+
+def rule_shards_wait_for_each_others_lock(ev: Evidence) -> list[Finding]:
+    limits = ev.hits("slurm_time_limit")
+    if not limits:
+        return []
+    for file in ev.user_files:
+        lines = file.text.splitlines()
+        locked = [(n, line.strip(), m) for n, line in enumerate(lines, 1) if (m := _LOCKED_IN_BACKGROUND.match(line))]
+        in_loop = any(re.match(r"\s*(?:for|while)\b", text) for text in lines[:locked[0][0] - 1]) if locked else False
+        if not locked or not (in_loop or len({m["lock"] for _, _, m in locked}) < len(locked)):
+            continue
+        number, line, match = locked[0]
+        time = next(((n, m["time"]) for n, text in enumerate(lines, 1) if (m := _TIME.match(text))), None)
+        return [Finding(
+            category=THROUGHPUT_RESOURCES,
+            title=f"{file.name}:{number} starts each shard's collect under the same lock, `flock {match['lock']}`: "
+                  f"the shards ran one after another, and the job's time ran out",
+            evidence=[limits[0].evidence(), EvidenceLine(file=file.name, line=number, text=line),
+                      *([EvidenceLine(file=file.name, line=time[0], text=f"#SBATCH --time={time[1]}")] if time else [])],
+            cause=f"Every shard started in the background takes `flock {match['lock']}` before it runs, so only one "
+                  "holds it at a time: the shards meant to run at once wait for each other, and the job needs their "
+                  "sum, not the longest of them"
+                  + (f", which its `--time={time[1]}` does not give" if time else "") + ".",
+            fix=f"In {file.name}, take the lock once around the whole step, not per shard: drop `flock "
+                f"{match['lock']}` from line {number} (`{line}`) and wrap the loop and its `wait` (`flock "
+                f"{match['lock']} bash -c '...'`), so the shards run at once"
+                + (f"; or give the job room for them in turn (more than `--time={time[1]}`)" if time else "")
+                + ". Then submit again and profile.",
+            explains=frozenset({"slurm_time_limit"}),
+        )]
     return []

@@ -9,14 +9,13 @@ more.
 
 from __future__ import annotations
 
-import configparser
 import re
 from pathlib import Path
 
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import Finding
-from gym_pipeline.diagnose.rules.settings_tables import parsed_settings
+from gym_pipeline.diagnose.rules.settings_tables import flat_settings
 from gym_pipeline.diagnose.vocabulary import CONFIG
 
 _SETTINGS_NAME = r"[\w./-]+\.(?:ini|cfg|toml|ya?ml|json)"
@@ -29,26 +28,6 @@ def _kind_of(key: str) -> str | None:
     """What the run records of a settings key: its repeats, its row limit or its concurrency."""
     key = key.lower()
     return next((kind for kind in (_REPEATS, _LIMIT, _CONCURRENCY) if kind in key), None)
-
-
-def _flat_settings(path: Path) -> dict[str, str] | None:
-    """`section.key` -> value of an INI, TOML, YAML or JSON settings file (two levels deep), or None."""
-    if path.suffix in (".ini", ".cfg"):
-        parser = configparser.ConfigParser(interpolation=None)
-        try:
-            parser.read_string(path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, configparser.Error):
-            return None
-        return {f"{section}.{key}": value for section in parser.sections() for key, value in parser[section].items()}
-    settings = parsed_settings(path)
-    if settings is None:
-        return None
-    flat = {}
-    for key, value in settings.items():
-        for inner, inner_value in (value.items() if isinstance(value, dict) else [("", value)]):
-            if not isinstance(inner_value, dict | list):
-                flat[f"{key}.{inner}" if inner else key] = str(inner_value)
-    return flat
 
 
 def _line_setting(path: Path, key: str) -> tuple[int, str]:
@@ -81,8 +60,8 @@ def rule_override_file_still_cuts_the_eval_down(ev: Evidence) -> list[Finding]:
             if not (read := _READ_IN_TURN.search(line)):
                 continue
             shared_path, override_path = (ev.run_dir / read["shared"], ev.run_dir / read["override"])
-            shared, override = (_flat_settings(shared_path) if shared_path.is_file() else None,
-                                _flat_settings(override_path) if override_path.is_file() else None)
+            shared, override = (flat_settings(shared_path) if shared_path.is_file() else None,
+                                flat_settings(override_path) if override_path.is_file() else None)
             if not shared or not override:
                 continue
             cut = [(key, value) for key, value in override.items()

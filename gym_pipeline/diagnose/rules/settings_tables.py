@@ -7,6 +7,7 @@ exits 0. Named when the file the driver opens holds the key one or two levels do
 
 from __future__ import annotations
 
+import configparser
 import json
 import re
 import tomllib
@@ -42,6 +43,26 @@ def parsed_settings(path: Path) -> dict[str, Any] | None:
         return loaded if isinstance(loaded, dict) else None
     except (OSError, ValueError, tomllib.TOMLDecodeError, yaml.YAMLError):
         return None
+
+
+def flat_settings(path: Path) -> dict[str, str] | None:
+    """`section.key` -> value of an INI, TOML, YAML or JSON settings file (two levels deep), or None."""
+    if path.suffix in (".ini", ".cfg"):
+        parser = configparser.ConfigParser(interpolation=None)
+        try:
+            parser.read_string(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, configparser.Error):
+            return None
+        return {f"{section}.{key}": value for section in parser.sections() for key, value in parser[section].items()}
+    settings = parsed_settings(path)
+    if settings is None:
+        return None
+    flat = {}
+    for key, value in settings.items():
+        for inner, inner_value in (value.items() if isinstance(value, dict) else [("", value)]):
+            if not isinstance(inner_value, dict | list):
+                flat[f"{key}.{inner}" if inner else key] = str(inner_value)
+    return flat
 
 
 def _nested_path(settings: dict[str, Any], key: str) -> str | None:
