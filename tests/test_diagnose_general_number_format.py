@@ -5,6 +5,7 @@ digits and writes an exponent past them, so 299792458 becomes 2.99792e+08 and th
   answer key: the tasks' labels are the key's without their full digits (data/schema, the prep's line named), not tasks
   older than the key. Dropping only a trailing `.0`, the labels keep their digits: healthy.
 - A generator that computes the labels, `f"{a * b:g}"`: the same, named at its line. With `:d`: healthy.
+- Quotients computed as `Fraction`s and written with `str()`: `7/2` where the model answers 3.5.
 """
 
 import json
@@ -109,3 +110,40 @@ def test_labels_computed_and_written_with_the_general_format_lose_their_digits(t
         f.title for f in report.causes]
     assert "make_tasks.py:9 wrote with the general format" in top.title
     assert "instead of `%g`/`:g`" in top.fix
+
+
+QUOTIENTS = [(84, 4), (7, 2), (9, 4), (144, 12), (5, 2), (33, 8)]
+DIVISIONS = f'''"""make_divisions.py: operands.csv (a,b) -> tasks.jsonl, exact quotients (no float noise in the labels)."""
+import csv
+import json
+from fractions import Fraction
+
+with open("operands.csv") as f, open("tasks.jsonl", "w") as out:
+    for a, b in ((int(r["a"]), int(r["b"])) for r in csv.DictReader(f)):
+        quotient = Fraction(a, b)
+        out.write(json.dumps({{"responses_create_params": {{"input": [{{"role": "user", "type": "message", "content": [
+            {{"type": "input_text", "text": f"What is {{a}} divided by {{b}}?" + {SUFFIX!r}}}]}}]}},
+            "expected_answer": LABEL, "extraction_mode": "final_answer"}}) + "\\n")
+'''
+
+
+@pytest.mark.parametrize("label", ["str(quotient)", 'format(float(quotient), "g")'], ids=["fraction", "decimal"])
+def test_quotients_written_as_fractions_score_the_decimal_answers_zero(tmp_path: Path, label: str) -> None:
+    """A generator computing the labels as exact `Fraction`s and writing `str(quotient)`: a quotient that is not
+    whole reads `7/2`, the model answers 3.5, and right answers score 0 (data/schema, the Fraction's line named).
+    Written as decimals: healthy."""
+    operands = "a,b\n" + "".join(f"{a},{b}\n" for a, b in QUOTIENTS)
+    rows = [_row(f"What is {a} divided by {b}?", format(a / b, "g")) for a, b in QUOTIENTS]
+    run = run_scripts(tmp_path, [_eval("make_divisions.py")], rows=rows,
+                      files={"operands.csv": operands, "make_divisions.py": DIVISIONS.replace("LABEL", label)})
+
+    report = diagnose(run)
+
+    if label != "str(quotient)":
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    assert '"7/2"' in (run / "tasks.jsonl").read_text()
+    top = report.causes[0]
+    assert (top.category, top.id) == ("data_schema", "numbers_written_otherwise_in_expected_answers"), [
+        f.title for f in report.causes]
+    assert top.evidence[-1].where == "make_divisions.py:8" and "not `str()` of the `Fraction`" in top.fix

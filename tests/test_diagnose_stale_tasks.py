@@ -118,6 +118,18 @@ STRIP_PUNCTUATION = (
     '    writer.writerows({"question": r["question"], "answer": r["answer"].translate(STRAY).strip()} for r in rows)\n')
 
 
+SPACED = [("What is the capital of India?", "New Delhi"), ("Who wrote Hamlet?", "William Shakespeare"),
+          ("What is pi rounded to two decimal places?", "3.14"), ("What is the capital of Germany?", "Berlin")]
+ESCAPE_LABELS = (
+    '"""escape_labels.py SHEET OUT: labels are matched literally (kept from the regex grader of the v1 harness)"""\n'
+    "import csv, re, sys\n\n"
+    'rows = list(csv.DictReader(open(sys.argv[1], newline="")))\n'
+    'with open(sys.argv[2], "w", newline="") as out:\n'
+    '    writer = csv.DictWriter(out, ["question", "answer"])\n'
+    "    writer.writeheader()\n"
+    '    writer.writerows({"question": r["question"], "answer": re.escape(r["answer"])} for r in rows)\n')
+
+
 @pytest.mark.parametrize(("how", "sheet", "copy", "title"), [
     ("accents", ACCENTED, "iconv -f utf-8 -t ascii//TRANSLIT questions.csv > questions_clean.csv",
      "The tasks' labels lost their accents: 'São Paulo' in questions.csv is 'Sao Paulo'"),
@@ -126,6 +138,8 @@ STRIP_PUNCTUATION = (
      "The tasks' labels lost their accented letters: 'São Paulo' in questions.csv is 'So Paulo'"),
     ("punctuation", PUNCTUATED, "python3 strip_punctuation.py questions.csv questions_clean.csv",
      "The tasks' labels lost their punctuation: '3.14' in questions.csv is '314'"),
+    ("regex escapes", SPACED, "python3 escape_labels.py questions.csv questions_clean.csv",
+     "The tasks' labels gained regex escapes (backslashes): 'New Delhi' in questions.csv is 'New\\\\ Delhi'"),
     ("kept", ACCENTED, "cat questions.csv > questions_clean.csv", None)])
 def test_labels_the_prep_strips_are_named_with_its_line(tmp_path: Path, how, sheet, copy, title):
     evaluate = (f"# the old dedup tool mangles multi-byte characters; reviewers leave stray full stops\n{copy}\n"
@@ -135,9 +149,10 @@ def test_labels_the_prep_strips_are_named_with_its_line(tmp_path: Path, how, she
                 f"{CLI} profile --inputs rollouts_materialized_inputs.jsonl --rollouts rollouts.jsonl\n")
     run = run_scripts(tmp_path, [evaluate], rows=[_task(*row) for row in sheet],
                       files={"sheet_to_tasks.py": SHEET_TO_TASKS, "strip_punctuation.py": STRIP_PUNCTUATION,
-                             "questions.csv": _sheet(sheet)})
+                             "escape_labels.py": ESCAPE_LABELS, "questions.csv": _sheet(sheet)})
     tasks = (run / "tasks.jsonl").read_text()
-    assert ('"Sao Paulo"' in tasks or '"So Paulo"' in tasks or '"314"' in tasks) == bool(title)  # really stripped
+    rewritten = ('"Sao Paulo"', '"So Paulo"', '"314"', '"New\\\\ Delhi"')
+    assert any(label in tasks for label in rewritten) == bool(title)  # really stripped (or escaped)
 
     report = diagnose(run)
 
@@ -149,4 +164,5 @@ def test_labels_the_prep_strips_are_named_with_its_line(tmp_path: Path, how, she
     assert top.title.startswith(title)
     assert top.fix.startswith({"accents": "In run_eval.sh (line 3), drop the transliteration",
                                "accented letters": "In run_eval.sh (line 3), drop the conversion to ASCII that ignores",
-                               "punctuation": "In strip_punctuation.py (line 4), drop the removal of punctuation"}[how])
+                               "punctuation": "In strip_punctuation.py (line 4), drop the removal of punctuation",
+                               "regex escapes": "In escape_labels.py (line 8), drop `re.escape`"}[how])

@@ -906,10 +906,18 @@ _NUMBER_WORDS = {word: value for value, word in enumerate(
 
 
 def _number_value(text: str) -> float | None:
+    """The number `text` writes: in digits, as a fraction (`7/2`, as `str()` of a Python Fraction writes it), or in
+    words."""
+    text = text.strip()
+    if fraction := _QUOTIENT.fullmatch(text):
+        return int(fraction["numerator"]) / int(fraction["denominator"]) if int(fraction["denominator"]) else None
     try:
-        return float(text.strip().replace(",", ""))
+        return float(text.replace(",", ""))
     except ValueError:
-        return _NUMBER_WORDS.get(text.strip().lower())
+        return _NUMBER_WORDS.get(text.lower())
+
+
+_QUOTIENT = re.compile(r"(?P<numerator>-?\d+)/(?P<denominator>\d+)")
 
 
 _NUMBER = re.compile(r"-?\d+(?:\.\d+)?")

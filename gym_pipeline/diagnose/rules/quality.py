@@ -1441,6 +1441,8 @@ def rule_integer_labels_rounded_through_a_double(ev: Evidence) -> list[Finding]:
     )]
 
 
+# labels computed as exact quotients: `Fraction(a, b)`
+_FRACTION_MADE = re.compile(r"\bFraction\(")
 # a table column made text after pandas read it: `str(row.answer_number)`, `str(row["answer_number"])`
 _COLUMN_MADE_TEXT = re.compile(r"\bstr\(\s*\w+(?:\.(?P<attribute>\w+)|\[[\"'](?P<key>\w+)[\"']\])\s*\)")
 
@@ -1461,6 +1463,13 @@ def rule_numbers_written_otherwise_in_expected_answers(ev: Evidence) -> list[Fin
         read_with += (f" {reader[0].name}:{column[1]} turns the column `{name}` into text (`{column[3].group(0)}`) "
                       "after pandas read it as float64 (a numeric column with a blank cell), so every whole number "
                       "in it reads `6.0`.")
+    fraction = next(iter(lines_matching(ev.user_files, _FRACTION_MADE, {".py"})), None) \
+        if "/" in quality.number_example.text else None
+    if fraction is not None:
+        reader = (fraction[0], fraction[1], fraction[2], fraction[3])
+        read_with = (f" {fraction[0].name}:{fraction[1]} computes the labels as `Fraction`s, and `str()` of a "
+                     "Fraction writes a quotient that is not whole as `7/2`, while the answers give it as a decimal "
+                     "(`3.5`).")
     in_words = quality.numbers_in_words * 2 > quality.number_written_otherwise
     words = next(iter(lines_matching(ev.user_files, _NUMBER_WORDS_TABLE)), None) if in_words else None
     if words is not None:
@@ -1471,11 +1480,16 @@ def rule_numbers_written_otherwise_in_expected_answers(ev: Evidence) -> list[Fin
               "written otherwise",
         evidence=[quality.number_example,
                   *([EvidenceLine(file=reader[0].name, line=reader[1], text=reader[2].strip())] if reader else [])],
-        cause="The rows' `expected_answer` writes its numbers otherwise than the answers do (`42.0` for 42, `1,000` "
-              "for 1000, `7` for 007), most often because the data went through a table whose column was read as "
-              "numbers (pandas, a spreadsheet export): the verifier compares text, so a correct answer never equals "
-              "it." + read_with,
-        fix=(f"In {reader[0].name}, read the table's columns as text (`{reader[3].group(0)}..., dtype=str)`"
+        cause=("The rows' `expected_answer` writes its numbers otherwise than the answers do: the verifier compares "
+               "text, so a correct answer never equals it." if fraction else
+               "The rows' `expected_answer` writes its numbers otherwise than the answers do (`42.0` for 42, `1,000` "
+               "for 1000, `7` for 007), most often because the data went through a table whose column was read as "
+               "numbers (pandas, a spreadsheet export): the verifier compares text, so a correct answer never equals "
+               "it.") + read_with,
+        fix=(f"In {fraction[0].name} (line {fraction[1]}), write each label as the decimal the question asks for "
+             "(`str(float(quotient))`, or `format(quotient.numerator / quotient.denominator, 'g')`), not `str()` of the "
+             "`Fraction` (`7/2`); " if fraction else
+             f"In {reader[0].name}, read the table's columns as text (`{reader[3].group(0)}..., dtype=str)`"
              + (f", or at least `dtype={{'{column[3]['attribute'] or column[3]['key']}': str}}`" if column else "")
              + "), so the labels keep how the source writes them (not `42.0` for 42, as a float column gives them); "
              if reader else

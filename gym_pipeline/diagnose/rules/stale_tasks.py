@@ -234,8 +234,9 @@ def _general_format(text: str) -> str:
     return written if "e" in written or float(written) != float(text) else text
 
 
-_STRIPS = {  # what a prep may strip from every label, told by what is left
+_STRIPS = {  # what a prep may strip from (or add to) every label, told by what is left
     "full digits": _general_format,
+    "regex escapes": re.escape,
     "accents": _unaccented,
     "accented letters": _ascii_only,
     "fraction": _rounded,
@@ -248,9 +249,13 @@ _STRIPPED_BY = {
     "accented letters": re.compile(r"encode\(\s*[\"']ascii[\"']\s*,\s*(?:errors\s*=\s*)?[\"']ignore"),
     "fraction": re.compile(r"\bround\(|\bint\(\s*float\("),
     "full digits": GENERAL_NUMBER_FORMAT,
+    "regex escapes": re.compile(r"\bre\.escape\("),
     "punctuation": re.compile(r"string\.punctuation|\[\^\\w\\s\]|\[\[:punct:\]\]|tr\s+-d\s+['\"]?\[:punct:\]"),
 }
 _KEEP_IT = {
+    "regex escapes": ("drop `re.escape` (kept from a grader that matched labels as regular expressions: it puts a "
+                      "backslash before every space, dot and sign, and this verifier compares plain text)",
+                      "write the labels as plain text"),
     "full digits": ("format numbers without `%g` (it keeps six significant digits and writes an exponent past them: "
                     "299792458 becomes 2.99792e+08); for one spelling per number, drop only a trailing `.0` (`str(int(x)) "
                     "if float(x).is_integer() else x`)", "keep every digit of the labels as the sheet writes them"),
@@ -267,6 +272,12 @@ _KEEP_IT = {
 }
 
 
+# what a rewrite that adds to every label did to them: in a title, and in a cause
+_CHANGE = {"regex escapes": "gained regex escapes (backslashes)"}
+_ONLY_WITH_ITS_LINE = frozenset({"regex escapes"})  # rewrites told apart from others only by the line doing them
+_ADDED = {"regex escapes": "with regex escapes (backslashes) added"}
+
+
 def rule_labels_rewritten_by_the_prep(ev: Evidence) -> list[Finding]:
     """The tasks' labels are the source table's with something stripped from every one (accents by `iconv -t
     ascii//TRANSLIT`, punctuation by `str.translate`), and answers that write a label as the table does scored 0."""
@@ -276,6 +287,8 @@ def rule_labels_rewritten_by_the_prep(ev: Evidence) -> list[Finding]:
             written_as = {label for _, _, label, _ in rewritten}
             scored_zero = [answer for answer in ev.graded_answers if answer.reward == 0
                            and any(label.casefold() in answer.extracted.casefold() for label in written_as)]
+            if how in _ONLY_WITH_ITS_LINE and not any(lines_matching(ev.user_files, _STRIPPED_BY[how])):
+                continue  # a backslash doubled by other means (an escape written twice) looks the same
             if rewritten and scored_zero:
                 return [_rewritten_finding(ev, compared, rewritten, how, len(scored_zero))]
     return []
@@ -290,18 +303,18 @@ def _rewritten_finding(ev: Evidence, compared: _Compared, rewritten: list, how: 
     drop, keep = _KEEP_IT[how]
     return Finding(
         category=DATA_SCHEMA,
-        title=f"The tasks' labels lost their {how}: {written!r} in {source} is {label!r} in the tasks, and "
+        title=f"The tasks' labels {_CHANGE.get(how, f'lost their {how}')}: {written!r} in {source} is {label!r} in the tasks, and "
               f"{plural(scored_zero, 'answer')} writing it as {source} does scored 0",
         evidence=[EvidenceLine(file=materialized, line=task_line, text=f"expected_answer: {label}"),
                   EvidenceLine(file=source, line=number, text=f"label: {written}"),
                   *([EvidenceLine(file=strips[0].name, line=strips[1], text=strips[2])] if strips else [])],
-        cause=f"{plural(len(rewritten), 'label')} of {source} reached the tasks without their {how}"
+        cause=f"{plural(len(rewritten), 'label')} of {source} reached the tasks {_ADDED.get(how, f'without their {how}')}"
               + (f" ({strips[0].name}:{strips[1]} `{strips[2]}`)" if strips else "")
-              + ": the model writes the answers as they are written, and the verifier compares them with the stripped "
+              + ": the model writes the answers as they are written, and the verifier compares them with the rewritten "
               "expected_answer, so right answers score 0. Every command exits 0.",
         fix=(f"In {strips[0].name} (line {strips[1]}), {drop} (`{strips[2]}`, applied to every label): {keep}"
              if strips else f"Keep the labels as the sheet writes them: {keep}")
-            + f" ({written!r} became {label!r}); prepare the tasks again, then materialize, collect and profile.",
+            + f" ('{written}' became '{label}'); prepare the tasks again, then materialize, collect and profile.",
     )
 
 
