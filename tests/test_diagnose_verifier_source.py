@@ -1047,3 +1047,31 @@ def test_a_length_guard_from_a_short_answer_benchmark_drops_the_long_right_answe
     line = next(n for n, text in enumerate(LENGTH_GUARD.splitlines(), start=1) if "len(answer)" in text)
     assert f"mine.py:{line} drops answers longer than 12 characters" in top.title
     assert "raise its limit (MAX_ANSWER_CHARS) above the length of the longest expected answer (16 characters)" in top.fix
+
+
+@pytest.mark.parametrize("headline", ["ValueError(\"invalid literal for int() with base 10: '3.75'\")",
+                                      "KeyError('expected_answer')"])
+def test_the_verify_line_a_nested_error_was_raised_at_is_named_from_its_traceback(tmp_path, headline):
+    """A user's resources server casts the label with `int(...)` (to accept padded answers): a decimal label raises
+    ValueError there. Its real traceback, as the server's log keeps it with Gym's `(server)` prefix, names the line;
+    the nested verifier error's fix quotes it (the hundred-and-sixth set's case). An error no traceback of the run's own
+    code shows names nothing."""
+    from gym_pipeline.diagnose.evidence import collect_evidence
+    from gym_pipeline.diagnose.rules.nesting import _raising_line
+
+    server = tmp_path / "run" / "my_gym" / "resources_servers" / "quiz_int"
+    server.mkdir(parents=True)
+    (server / "app.py").write_text("def verify(expected_answer, extracted):\n    got = int(extracted)\n"
+                                   "    return float(got == int(expected_answer))\n")
+    raised = subprocess.run([sys.executable, "-c", "import app; app.verify('3.75', '3')"], cwd=server,
+                            capture_output=True, text=True)
+    (tmp_path / "run" / "env_start.log").write_text("".join(f"(quiz_int) {line}\n"
+                                                            for line in raised.stderr.splitlines()))
+
+    said = _raising_line(collect_evidence(tmp_path / "run"), headline)
+
+    if headline.startswith("KeyError"):
+        assert said == ""
+        return
+    assert said.startswith("The run's own code raised it: my_gym/resources_servers/quiz_int/app.py:3 "
+                           "`return float(got == int(expected_answer))` (ValueError: invalid literal for int()")

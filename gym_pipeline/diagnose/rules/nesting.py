@@ -45,13 +45,46 @@ def nested_finding(ev: Evidence, groups: list[FailureGroup], category: str, who:
             + (f" (HTTP {nested.inner.code})" if nested.inner.code else "")
             + f". {reading} Affected: {affected(ev, groups)}."
         ),
-        fix=(f"{hint} " if (hint := code_fix_hint(nested.headline)) else "") + _terminal_opened(ev, nested.headline)
+        fix=(f"{hint} " if (hint := code_fix_hint(nested.headline)) else "") + _raising_line(ev, nested.headline)
+        + _terminal_opened(ev, nested.headline)
         + _attribute_read_in_the_verifier(ev, nested.headline) + _coroutine_cached_in_the_verifier(ev, nested.headline)
         + (f"1. {module_fix} 2. " if (module_fix := missing_module_fix(nested.headline, f"`{nested.innermost}`"))
            else f"1. {first} the real request and response at every boundary: {debug_rerun(ev, lead)}. 2. ")
         + f"{fix_next} 3. Once fixed, collect the missing rollouts: {resume_command(ev)}.",
         explains=frozenset({"inner_server_error", "run_failed"}),
     )
+
+
+_EXCEPTION_CLASS = re.compile(r"^\W*(?P<cls>[A-Z]\w*(?:Error|Exception|Operation|Warning)?)\b")
+_FRAME = re.compile(r'File "(?P<path>[^"]+)", line (?P<line>\d+)(?:, in (?P<func>\S+))?')
+
+
+def _raising_line(ev: Evidence, headline: str) -> str:
+    """The line of the run's own server code (a verifier kept in the run folder) where the nested error was raised,
+    from the first traceback of it in the logs: what to change, by file and line."""
+    if ev.run_dir is None or (error := _EXCEPTION_CLASS.search(headline)) is None:
+        return ""
+    for incident in ev.logs.incidents:
+        raised = re.sub(r"^\s*\(\S+\)\s*", "", incident.text)  # without the `(server)` prefix Gym puts on its lines
+        # a traceback whose exception line the log reader did not take (`decimal.InvalidOperation: ...` inside an
+        # exception group's `|` lines) is still the raise's, told by its frame in the run's own code
+        if incident.kind != "traceback" or not (raised.startswith(error["cls"]) or "(no exception line)" in raised):
+            continue
+        raised = headline if "(no exception line)" in raised else raised
+        for frame in reversed(incident.frames):
+            if (found := _FRAME.search(frame)) is None:
+                continue
+            source = next((path for path in ev.verifier_sources if found["path"].endswith("/" + ev.rel(path))), None)
+            if source is None:
+                continue
+            lines = source.read_text(errors="replace").splitlines()
+            number = int(found["line"])
+            if not 0 < number <= len(lines):
+                continue
+            return (f"The run's own code raised it: {ev.rel(source)}:{number} `{lines[number - 1].strip()}` "
+                    f"({raised.strip()[:160]}, {incident.file}:{incident.line}); make that line handle the "
+                    "values it got (or the rows give it the values it expects), then restart the servers. ")
+    return ""
 
 
 def _coroutine_cached_in_the_verifier(ev: Evidence, headline: str) -> str:
