@@ -58,7 +58,10 @@ from gym_pipeline.diagnose.rules.batch_time_limit import (
     rule_time_limit_other_than_the_directive,
     rule_time_limit_shortened_while_it_ran,
 )
-from gym_pipeline.diagnose.rules.best_checkpoint_picks import rule_best_checkpoint_by_the_highest_loss
+from gym_pipeline.diagnose.rules.best_checkpoint_picks import (
+    rule_best_checkpoint_by_a_text_sort,
+    rule_best_checkpoint_by_the_highest_loss,
+)
 from gym_pipeline.diagnose.rules.boolean_options import rule_false_given_to_an_option_read_with_bool
 from gym_pipeline.diagnose.rules.canned_replies import (
     rule_answers_from_a_second_server,
@@ -661,6 +664,7 @@ RULES: tuple[Rule, ...] = (
     Rule(2, "oldest_checkpoint_served_as_newest", rule_oldest_checkpoint_served_as_newest),
     Rule(2, "checkpoint_taken_in_directory_order", rule_checkpoint_taken_in_directory_order),
     Rule(2, "best_checkpoint_by_the_highest_loss", rule_best_checkpoint_by_the_highest_loss),
+    Rule(2, "best_checkpoint_by_a_text_sort", rule_best_checkpoint_by_a_text_sort),
     Rule(2, "checkpoint_folder_one_level_up", rule_checkpoint_folder_one_level_up),
     Rule(2, "newest_checkpoint_by_text_sort", rule_newest_checkpoint_by_text_sort),
     Rule(2, "newest_checkpoint_by_modification_time", rule_newest_checkpoint_by_modification_time),

@@ -21,6 +21,7 @@ from gym_pipeline.diagnose.rules.time_budgets import collection_cut_by_its_time_
 from gym_pipeline.diagnose.rules.timeout_units import budget_in_other_units
 from gym_pipeline.diagnose.rules.user_proxies import costly_work_per_call, pacing_proxy
 from gym_pipeline.diagnose.user_scripts import (
+    SCRIPT_SUFFIXES,
     SHELL_VARIABLE,
     SerialCollections,
     assignment_of,
@@ -210,8 +211,8 @@ def _too_slow(ev: Evidence, interrupt: LogHit, missing: int, updates: list[tuple
                 "one model request. Make a slow verifier concurrent: async calls instead of blocking ones, no lock "
                 "around the slow part (or a pool of clients), CPU work off the event loop; check the CPUs the step "
                 "gets (a stage pinned to a busy core with `taskset`, or a cgroup's CPU quota, runs a CPU-bound "
-                "verifier at a fraction of its speed); or give the step the time that pace needs. Then resume: "
-                f"{resume_command(ev)}.",
+                "verifier at a fraction of its speed); or give the step the time that pace needs"
+                + _where_the_pace_is_set(ev) + f". Then resume: {resume_command(ev)}.",
         )]
     if concurrency is not None and concurrency <= LOW_CONCURRENCY:
         return [_few_at_a_time(ev, [interrupt.evidence()] + [h.evidence() for h in ev.hits("gym_concurrency")[:1]],
@@ -339,3 +340,17 @@ def _burst(updates: list[tuple[int, int, int, str]], concurrency: int | None) ->
             if later_done - done >= least and elapsed - since >= BURST_QUIET_S:
                 return elapsed - since, later_done - done, later_elapsed
     return None
+
+
+# where a run sets its budget (`#SBATCH --time=2`, `timeout 35 ...`) and its concurrency (`--concurrency 4`)
+_BUDGET_LINE = re.compile(r"^\s*#SBATCH\s+(?:--time[= ]|-t\s*)\S+|\btimeout\s+(?:-\S+\s+)*\d+[smh]?\s")
+_CONCURRENCY_GIVEN = re.compile(r"--concurrency[= ]\d+|\+\+num_samples_in_parallel=\d+")
+
+
+def _where_the_pace_is_set(ev: Evidence) -> str:
+    """` (the budget: file:line `...`; the concurrency: file:line `--concurrency 4`)`, from the run's scripts."""
+    budget = next(lines_matching(ev.user_files, _BUDGET_LINE, SCRIPT_SUFFIXES), None)
+    concurrency = next(lines_matching(ev.user_files, _CONCURRENCY_GIVEN, SCRIPT_SUFFIXES), None)
+    said = [f"{what}: {found[0].name}:{found[1]} `{found[3].group(0).strip()}`"
+            for what, found in (("the budget", budget), ("the concurrency", concurrency)) if found is not None]
+    return f" ({'; '.join(said)})" if said else ""
