@@ -1,0 +1,9 @@
+#!/bin/bash
+# weekly eval; collect runs in the eval container (limits as in the k8s job spec: 2000m CPU, 2Gi)
+cd /work/h111/tests/data/diagnosis_corpus/hundred_and_eleventh_held_out/throughput_resources_docker_collect_container_cpu_quota_2000_meant_as_kubernetes_millicores_is_two_percent_of_a_core_so_ci_timeout_kills_it/run
+rm -f rollouts.jsonl rollouts_failures.jsonl
+/work/h111/.venv/bin/gym-pipeline materialize --input string_match.jsonl --num-repeats 3 --agent string_match_simple_agent --output rollouts_materialized_inputs.jsonl
+timeout 30 docker run --rm --name h111-collect-47663 --init --cpu-quota 2000 --memory 2g --network host -v /root/.pyenv/versions/3.11.7:/root/.pyenv/versions/3.11.7:ro -v /work/h111/.venv:/work/h111/.venv:ro -v /work/main/.venv:/work/main/.venv:ro -v /work/h111:/work/h111:ro -v /work/h111/tests/data/diagnosis_corpus/hundred_and_eleventh_held_out/throughput_resources_docker_collect_container_cpu_quota_2000_meant_as_kubernetes_millicores_is_two_percent_of_a_core_so_ci_timeout_kills_it/run:/work/h111/tests/data/diagnosis_corpus/hundred_and_eleventh_held_out/throughput_resources_docker_collect_container_cpu_quota_2000_meant_as_kubernetes_millicores_is_two_percent_of_a_core_so_ci_timeout_kills_it/run -e PYTHONPATH=/work/h111 -w /work/h111/tests/data/diagnosis_corpus/hundred_and_eleventh_held_out/throughput_resources_docker_collect_container_cpu_quota_2000_meant_as_kubernetes_millicores_is_two_percent_of_a_core_so_ci_timeout_kills_it/run gym-pipeline/base:bookworm \
+  /work/h111/.venv/bin/python -m gym_pipeline.cli collect --inputs rollouts_materialized_inputs.jsonl --output rollouts.jsonl --model-url http://127.0.0.1:44755/v1 --env string_match --concurrency 4
+echo "collect container exit: $?"
+/work/h111/.venv/bin/gym-pipeline profile --inputs rollouts_materialized_inputs.jsonl --rollouts rollouts.jsonl
