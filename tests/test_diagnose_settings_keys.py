@@ -43,3 +43,43 @@ def test_a_setting_read_under_another_spelling_runs_the_fallback(tmp_path: Path,
     assert (top.category, top.id) == ("config", "setting_read_under_another_spelling"), [f.title for f in report.causes]
     assert [line.where for line in top.evidence] == ["eval.py:8", "eval.toml:4"]
     assert top.fix.startswith("Spell the key one way: `num_repeats = 3` in eval.toml (not `num-repeats`)")
+
+
+
+TABLE_DRIVER = f'''"""drive_eval.py: the weekly eval, settings from settings.toml [eval]."""
+import subprocess
+import tomllib
+
+BASELINE_URL = "@PRODUCTION@"  # the production baseline, when no candidate is given
+with open("settings.toml", "rb") as f:
+    cfg = tomllib.load(f)["eval"]
+url = cfg.get("model_url", BASELINE_URL)
+CLI = {CLI.split()!r}
+subprocess.run(CLI + ["materialize", "--input", cfg["data"], "--num-repeats", "2", "--agent",
+                      "string_match_simple_agent", "--output", "rollouts_materialized_inputs.jsonl"], check=True)
+subprocess.run(CLI + ["collect", "--inputs", "rollouts_materialized_inputs.jsonl", "--output", "rollouts.jsonl",
+                      "--model-url", url, "--env", "string_match", "--concurrency", "4"], check=True)
+'''
+
+
+@pytest.mark.parametrize("appended", [True, False], ids=["below_the_smoke_table", "in_the_eval_table"])
+def test_a_candidate_url_appended_below_another_table_is_read_as_that_tables(tmp_path: Path, appended: bool) -> None:
+    """The release checklist appends this week's `model_url = ...` at the end of settings.toml, below the `[smoke]`
+    header: TOML puts it in [smoke], the driver reading [eval] takes its baseline fallback (last week's server), and
+    every command exits 0 (config, the line and the header named). Written inside [eval]: healthy."""
+    candidate = 'model_url = "URL"\n'
+    settings = ('[eval]\ndata = "data.jsonl"\n' + ("" if appended else candidate)
+                + '\n[smoke]\ndata = "smoke.jsonl"\n' + ("\n# candidate of this week\n" + candidate if appended else ""))
+    run = run_scripts(tmp_path, ['sed -i "s|@PRODUCTION@|URL|" drive_eval.py   # the production server\n',
+                                 f"cat > settings.toml <<'EOF'\n{settings}EOF\n{CLI.split()[0]} drive_eval.py\n"],
+                      checkpoint_of_script=[0, 1], files={"drive_eval.py": TABLE_DRIVER})
+
+    report = diagnose(run)
+
+    if not appended:
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("config", "setting_under_another_table"), [f.title for f in report.causes]
+    assert top.title.startswith("settings.toml:8 sets `model_url` under [smoke] (settings.toml:4)")
+    assert "move `model_url = " in top.fix and "into [eval]" in top.fix

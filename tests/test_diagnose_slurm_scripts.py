@@ -26,9 +26,9 @@
   whose it is to change. Without either, the job runs within the wait.
 - Two shards collected as parallel `srun ... &` steps of a job of `--ntasks=1`: srun holds the second back until the
   first ends ("step creation temporarily disabled"). With `--ntasks=2`, both run at once.
-- A job whose one-minute limit, sized for last month's smaller set, ends a collection two requests at a time against a
+- A job whose one-minute limit, sized for last month's smaller set, ends a collection four requests at a time against a
   slow server (throughput): the fix names the directive and the concurrency, where the run sets them. At a
-  concurrency of 16 the same job finishes.
+  concurrency of 24 the same job finishes.
 - Shards a job starts in the background each under the same `flock` (meant to keep other evals off the node): they
   wait for each other and run in turn past the one-minute limit (throughput, the locked line named). Without the
   per-shard lock, they run at once within it.
@@ -2309,11 +2309,11 @@ def test_shards_each_taking_the_same_lock_run_in_turn_past_the_time_limit(tmp_pa
     assert "take the lock once around the whole step" in top.fix
 
 
-@pytest.mark.parametrize("concurrency", [2, 16])
+@pytest.mark.parametrize("concurrency", [4, 24])
 def test_a_job_limit_that_a_slow_collection_outlasts_names_the_directive_and_the_concurrency(tmp_path: Path,
                                                                                               concurrency: int) -> None:
     run, checkpoint = _string_match_run(tmp_path, 2)
-    with _policy_served(run, checkpoint, "--latency-ms", "2000") as port:
+    with _policy_served(run, checkpoint, "--latency-ms", "3000") as port:
         (run / "eval.sbatch").write_text(
             f"#!/bin/bash\n#SBATCH --output={run}/logs/eval_%j.log\n#SBATCH --time=1\ncd {run}\n"
             + _collect_line(port, concurrency))
@@ -2323,9 +2323,9 @@ def test_a_job_limit_that_a_slow_collection_outlasts_names_the_directive_and_the
 
     report = diagnose(run)
 
-    if concurrency == 16:
+    if concurrency == 24:
         assert report.category == "healthy", [f.title for f in report.causes]
         return
     top = report.causes[0]
     assert top.category == "throughput_resources", [f.title for f in report.causes]
-    assert "(the budget: eval.sbatch:3 `#SBATCH --time=1`; the concurrency: eval.sbatch:5 `--concurrency 2`)" in top.fix
+    assert "(the budget: eval.sbatch:3 `#SBATCH --time=1`; the concurrency: eval.sbatch:5 `--concurrency 4`)" in top.fix

@@ -453,11 +453,16 @@ _ADDRESS_DEFAULT = re.compile(r"""environ\.get\(\s*["'](?P<python>\w+)["']\s*,\s
                               r"""|\$\{(?P<shell>\w+):?-(?P<fallback>https?://[^}/\s]+)""")
 
 
+# what a program serving HTTP itself has (a gateway), and a driver that only calls the model does not
+_SERVES_HTTP = re.compile(r"\b(?:HTTPServer|BaseHTTPRequestHandler|aiohttp\.web|web\.Application|web\.run_app|FastAPI|"
+                          r"uvicorn|Flask|serve_forever|\.bind\(|start_server)\b")
+
+
 def _program_writing(ev: Evidence, log: Path, head: str) -> str | None:
-    """The user's Python program in the run folder that writes `log`: named like it (gateway.py, gateway.log), or
-    named in its first lines."""
+    """The user's Python program in the run folder that serves HTTP (a gateway) and writes `log`: named like it
+    (gateway.py, gateway.log), or named in its first lines."""
     opening = "\n".join(head.splitlines()[:3])
-    return next((file.name for file in ev.user_files if file.suffix == ".py"
+    return next((file.name for file in ev.user_files if file.suffix == ".py" and _SERVES_HTTP.search(file.text)
                  and (Path(file.name).stem == log.stem or Path(file.name).name in opening)), None)
 
 
