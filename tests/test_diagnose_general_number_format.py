@@ -6,9 +6,11 @@ digits and writes an exponent past them, so 299792458 becomes 2.99792e+08 and th
   older than the key. Dropping only a trailing `.0`, the labels keep their digits: healthy.
 - A generator that computes the labels, `f"{a * b:g}"`: the same, named at its line. With `:d`: healthy.
 - Quotients computed as `Fraction`s and written with `str()`: `7/2` where the model answers 3.5.
+- Quotients rounded with `round()`, which rounds halves to even: 2 where the question (halves round up) asks 3.
 """
 
 import json
+import math
 from pathlib import Path
 
 import pytest
@@ -34,6 +36,7 @@ def _row(question: str, answer: str) -> dict:
 
 PREP = f'''"""prep.py: answer_key.tsv (question<TAB>answer) -> tasks.jsonl."""
 import json
+import math
 
 
 def norm(answer):
@@ -55,6 +58,7 @@ with open("answer_key.tsv") as f, open("tasks.jsonl", "w") as out:
 GENERATOR = f'''"""make_tasks.py: operands.csv (a,b) -> tasks.jsonl, one multiplication per row."""
 import csv
 import json
+import math
 
 with open("operands.csv") as f, open("tasks.jsonl", "w") as out:
     for a, b in ((int(r["a"]), int(r["b"])) for r in csv.DictReader(f)):
@@ -116,6 +120,7 @@ QUOTIENTS = [(84, 4), (7, 2), (9, 4), (144, 12), (5, 2), (33, 8)]
 DIVISIONS = f'''"""make_divisions.py: operands.csv (a,b) -> tasks.jsonl, exact quotients (no float noise in the labels)."""
 import csv
 import json
+import math
 from fractions import Fraction
 
 with open("operands.csv") as f, open("tasks.jsonl", "w") as out:
@@ -147,3 +152,40 @@ def test_quotients_written_as_fractions_score_the_decimal_answers_zero(tmp_path:
     assert (top.category, top.id) == ("data_schema", "numbers_written_otherwise_in_expected_answers"), [
         f.title for f in report.causes]
     assert top.evidence[-1].where == "make_divisions.py:8" and "not `str()` of the `Fraction`" in top.fix
+
+
+HALVES = [(5, 2), (9, 2), (13, 2), (17, 3), (50, 4), (7, 1)]
+ROUNDING = f'''"""make_rounding.py: operands.csv (a,b) -> tasks.jsonl, quotients rounded to whole numbers."""
+import csv
+import json
+import math
+import math
+
+with open("operands.csv") as f, open("tasks.jsonl", "w") as out:
+    for a, b in ((int(r["a"]), int(r["b"])) for r in csv.DictReader(f)):
+        question = f"What is {{a}} divided by {{b}}, rounded to the nearest whole number (halves round up)?"
+        out.write(json.dumps({{"responses_create_params": {{"input": [{{"role": "user", "type": "message", "content": [
+            {{"type": "input_text", "text": question + {SUFFIX!r}}}]}}]}},
+            "expected_answer": str(ROUNDED), "extraction_mode": "final_answer"}}) + "\\n")
+'''
+
+
+@pytest.mark.parametrize("rounded", ["round(a / b)", "math.floor(a / b + 0.5)"], ids=["round", "half_up"])
+def test_labels_rounded_with_pythons_round_are_one_short_on_halves(tmp_path: Path, rounded: str) -> None:
+    """A generator labelling "rounded (halves round up)" quotients with `round(a / b)`: Python rounds halves to even,
+    so 5/2 is labelled 2 where the model answers 3 (data/schema, the line named). With `math.floor(x + 0.5)`:
+    healthy."""
+    operands = "a,b\n" + "".join(f"{a},{b}\n" for a, b in HALVES)
+    question = "What is {} divided by {}, rounded to the nearest whole number (halves round up)?"
+    rows = [_row(question.format(a, b), str(math.floor(a / b + 0.5))) for a, b in HALVES]
+    run = run_scripts(tmp_path, [_eval("make_rounding.py")], rows=rows,
+                      files={"operands.csv": operands, "make_rounding.py": ROUNDING.replace("ROUNDED", rounded)})
+
+    report = diagnose(run)
+
+    if rounded.startswith("math"):
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("data_schema", "labels_rounded_half_to_even"), [f.title for f in report.causes]
+    assert top.evidence[-1].where == "make_rounding.py:12" and "`math.floor(a / b + 0.5)` instead of" in top.fix

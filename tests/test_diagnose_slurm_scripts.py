@@ -29,6 +29,9 @@
 - A job whose one-minute limit, sized for last month's smaller set, ends a collection four requests at a time against a
   slow server (throughput): the fix names the directive and the concurrency, where the run sets them. At a
   concurrency of 24 the same job finishes.
+- A job whose time limit reaches into a maintenance reservation the admins put on the node: it stays PENDING
+  (ReqNodeNotAvail, Reserved for maintenance) and the CI step gives up (infra, the reservation and the job's `--time`
+  named). With a limit that ends before the reservation starts, the job runs.
 - Shards a job starts in the background each under the same `flock` (meant to keep other evals off the node): they
   wait for each other and run in turn past the one-minute limit (throughput, the locked line named). Without the
   per-shard lock, they run at once within it.
@@ -2329,3 +2332,41 @@ def test_a_job_limit_that_a_slow_collection_outlasts_names_the_directive_and_the
     top = report.causes[0]
     assert top.category == "throughput_resources", [f.title for f in report.causes]
     assert "(the budget: eval.sbatch:3 `#SBATCH --time=1`; the concurrency: eval.sbatch:5 `--concurrency 4`)" in top.fix
+
+
+@pytest.mark.parametrize("time_limit", [30, 10])
+def test_a_job_running_into_a_maintenance_reservation_stays_pending(tmp_path: Path, time_limit: int) -> None:
+    run, checkpoint = _string_match_run(tmp_path, 1)
+    reservation = f"gp-test-maint-{tmp_path.name[-12:]}"
+    with _policy_served(run, checkpoint) as port:
+        (run / "eval.sbatch").write_text(
+            f"#!/bin/bash\n#SBATCH --output={run}/logs/eval_%j.log\n#SBATCH --time={time_limit}\ncd {run}\n"
+            + _collect_line(port, 4))
+        (run / "submit.sh").write_text(
+            "#!/bin/bash\nJOB=$(sbatch --parsable eval.sbatch)\necho \"submitted eval job $JOB\"\n"
+            "for i in $(seq 60); do squeue -h -j $JOB -o %T | grep -q PENDING || break; "
+            "squeue -h -j $JOB -o %R | grep -q Reserved && break; sleep 1; done\n"
+            "while squeue -h -j $JOB -o %T | grep -q RUNNING; do sleep 1; done\n"
+            'squeue -j $JOB -o "%.10i %.12j %.9T %.10l %R"\n')
+        # the admins' window: from 20 minutes on, for 10 (a 30-minute job would run into it; a 10-minute one not)
+        subprocess.run(["scontrol", "create", "reservation", f"ReservationName={reservation}",
+                        "StartTime=now+20minutes", "Duration=10", "Nodes=ALL", "Flags=MAINT", "Users=root"],
+                       check=True, capture_output=True, timeout=30)
+        try:
+            with (run / "logs" / "submit.log").open("w") as log:
+                subprocess.run(["bash", "submit.sh"], cwd=run, stdout=log, stderr=subprocess.STDOUT, timeout=200)
+        finally:
+            subprocess.run(["scontrol", "delete", f"ReservationName={reservation}"], capture_output=True, timeout=30)
+            if job := re.search(r"submitted eval job (\d+)", (run / "logs" / "submit.log").read_text()):
+                subprocess.run(["scancel", job[1]], capture_output=True, timeout=30)  # this test's job only
+
+    report = diagnose(run)
+
+    if time_limit == 10:
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    assert "Reserved for maintenance" in (run / "logs" / "submit.log").read_text()
+    top = report.causes[0]
+    assert (top.category, top.id) == ("infra", "job_never_started"), [f.title for f in report.causes]
+    assert top.title.endswith("held by a maintenance reservation on its node")
+    assert "`scontrol show reservation`" in top.fix and "a shorter `--time=30`" in top.fix

@@ -349,6 +349,7 @@ from gym_pipeline.diagnose.rules.resume_scripts import (
 )
 from gym_pipeline.diagnose.rules.retry_settings import rule_rollout_retries_turned_off
 from gym_pipeline.diagnose.rules.rotated_checkpoints import rule_checkpoint_deleted_after_it_was_chosen
+from gym_pipeline.diagnose.rules.rounded_labels import rule_labels_rounded_half_to_even
 from gym_pipeline.diagnose.rules.routing import failure_route
 from gym_pipeline.diagnose.rules.run_directory import rule_run_directory_in_use
 from gym_pipeline.diagnose.rules.sbatch_arguments import rule_sbatch_option_after_the_script
@@ -812,6 +813,7 @@ RULES: tuple[Rule, ...] = (
     Rule(6, "accepted_answers_joined_into_one_label", rule_accepted_answers_joined_into_one_label),
     Rule(6, "integer_labels_rounded_through_a_double", rule_integer_labels_rounded_through_a_double),
     Rule(6, "numbers_written_otherwise_in_expected_answers", rule_numbers_written_otherwise_in_expected_answers),
+    Rule(6, "labels_rounded_half_to_even", rule_labels_rounded_half_to_even),
     Rule(6, "last_line_cut_by_a_newline_slice", rule_last_line_cut_by_a_newline_slice),
     Rule(6, "labels_one_row_off", rule_labels_one_row_off),
     Rule(6, "labels_of_other_tasks", rule_labels_of_other_tasks),

@@ -33,7 +33,7 @@ from gym_pipeline.diagnose.vocabulary import CONFIG, DATA_SCHEMA, INFRA, THROUGH
 # (`PD` in squeue's default and `%t` formats, where the reason may come before the time the job has run: `0:00`)
 # (a format may add columns after the reason: the time run `0:00`, the memory asked for `12G`)
 _PENDING = re.compile(r"^\s*(?P<job>\d+(?:_\[?[\d,\-%]+\]?)?)\s+(?P<middle>.*?)\b(?:PENDING|PD)\b.*?\(?(?P<reason>[A-Za-z]+)"
-                      r"(?:,[^)\s]*)?\)?(?:\s+[\d:-]+|\s+\d+(?:\.\d+)?[KMGT]i?B?)*\s*$", re.M)
+                      r"(?:,[^)\s]*|, [^)\n]*(?=\)))?\)?(?:\s+[\d:-]+|\s+\d+(?:\.\d+)?[KMGT]i?B?)*\s*$", re.M)
 _OWN_OPTIONS = {"BeginTime": r"--begin\b", "Dependency": r"--dependency\b|-d\s",
                 "DependencyNeverSatisfied": r"--dependency\b|-d\s", "JobHeldUser": r"--hold\b|-H\b"}
 _CLUSTER = {"PartitionDown", "PartitionInactive", "ReqNodeNotAvail", "Reservation", "JobHeldAdmin", "NodeDown"}
@@ -231,6 +231,22 @@ def rule_job_never_started(ev: Evidence) -> list[Finding]:
                  "it to what this job needs" if option else f"See what holds it: `scontrol show job {job}`; remove "
                  "the option (`--begin`, `--dependency`, `--hold`) or release it (`scontrol release`)")
                 + "; then submit again and check it starts (`squeue -j <job>` shows RUNNING).",
+        )]
+    if reason in _CLUSTER and ("Reserved for maintenance" in line.text or reason == "Reservation"):
+        asked = next(lines_matching(ev.user_files, re.compile(r"^\s*#SBATCH\s+(?:--time[= ]|-t\s*)")), None)
+        limit = asked[2].strip().removeprefix("#SBATCH").strip() if asked else "its --time"
+        return [Finding(
+            category=INFRA,
+            title=f"Slurm job {job} never started: PENDING ({reason}), held by a maintenance reservation on its node",
+            evidence=[line, *([EvidenceLine(file=asked[0].name, line=asked[1], text=asked[2].strip())] if asked else [])],
+            cause=f"squeue shows the job pending for `{reason}`, reserved for maintenance: the admins reserved the node "
+                  f"from a time before the job's time limit ({limit}) would end, and Slurm starts no job that would "
+                  "run into a reservation it is not part of. The job never ran a line; whatever waited for it gave up, "
+                  "and nothing was collected.",
+            fix=f"See the maintenance reservation (`scontrol show reservation`: its StartTime and nodes); submit the "
+                f"job with a time limit that ends before it starts (a shorter `{limit}`, if the eval fits), or "
+                "after the reservation ends (`sbatch --begin=<its EndTime>`), or to a partition outside it; then run "
+                "again.",
         )]
     if reason in _CLUSTER:
         partition = next((word for word in middle.split() if word not in names and not re.match(r"^[\d:]+$", word)),
