@@ -243,7 +243,8 @@ def rule_job_never_started(ev: Evidence) -> list[Finding]:
                   f"from a time before the job's time limit ({limit}) would end, and Slurm starts no job that would "
                   "run into a reservation it is not part of. The job never ran a line; whatever waited for it gave up, "
                   "and nothing was collected.",
-            fix=f"See the maintenance reservation (`scontrol show reservation`: its StartTime and nodes); submit the "
+            fix=f"See the maintenance reservation that holds the job ({reason}: `scontrol show reservation`, its StartTime "
+                "and nodes); submit the "
                 f"job with a time limit that ends before it starts (a shorter `{limit}`, if the eval fits), or "
                 "after the reservation ends (`sbatch --begin=<its EndTime>`), or to a partition outside it; then run "
                 "again.",
