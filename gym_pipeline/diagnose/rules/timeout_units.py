@@ -39,10 +39,11 @@ def budget_in_other_units(ev: Evidence, interrupt: LogHit) -> Finding | None:
             setting, value, unit = (file, number, line.strip()), match["duration"], _unit_of("", line)
         else:
             assigned = next(((f, n, text.strip()) for f, n, text, _ in lines_matching(
-                ev.user_files, re.compile(rf"^\s*(?:export\s+)?{name}=[\"']?(?P<value>\d+)[\"']?\s*(?:#|$)"))), None)
+                ev.user_files, re.compile(rf"^\s*(?:export\s+)?{name}=[\"']?(?:\$\{{{name}:?-)?(?P<value>\d+)\}}?[\"']?"
+                                          r"\s*(?:#|$)"))), None)
             if assigned is None:
                 continue
-            setting, value = assigned, re.search(r"=[\"']?(\d+)", assigned[2])[1]
+            setting, value = assigned, re.search(r"=[\"']?(?:\$\{\w+:?-)?(\d+)", assigned[2])[1]
             unit = _unit_of(name, assigned[2])
         if unit is None:
             continue
@@ -57,7 +58,8 @@ def budget_in_other_units(ev: Evidence, interrupt: LogHit) -> Finding | None:
             cause=f"`timeout` reads a number without a unit as seconds; the budget is meant in {unit} ({where}: "
                   f"`{setting[2]}`), so the collection was ended after {value} seconds with rollouts still to do. "
                   "Nothing was slow.",
-            fix=f"Give timeout the unit: `timeout {f'${{{name}}}' if name else value}{letter}` in {file.name}:{number} (or write "
+            fix=f"Give timeout the unit: `timeout {f'${{{name}}}' if name else value}{letter}` in {file.name}:{number}"
+                + (f" (here `timeout {value}{letter}`)" if name else "") + " (or write "
                 f"{name or 'the budget'} in seconds{f' in {setting[0].name}' if name else ''}); then resume the "
                 "collection (--resume) and profile.",
         )
