@@ -176,3 +176,29 @@ def test_a_collect_container_mapping_the_servers_name_to_an_address_it_does_not_
     assert (top.category, top.id) == ("infra", "endpoint_not_where_server_listens"), [f.title for f in report.causes]
     assert top.title.startswith("run_eval.sh:6 maps policy-server to 127.0.0.2 in the container (`--add-host`)")
     assert "`--add-host policy-server:127.0.0.1` with `--network host`" in top.fix
+
+
+@pytest.mark.parametrize("template", ["-e PYTHONPATH=/opt/team-tools/lib", "-e TEAM_TOOLS=/opt/team-tools/lib"],
+                         ids=["pythonpath_again", "own_variable"])
+def test_a_template_giving_the_container_its_pythonpath_again_replaces_the_checkouts(tmp_path: Path,
+                                                                                    template: str) -> None:
+    """The team tools template's `-e PYTHONPATH=/opt/team-tools/lib`, pasted after the run's own `-e PYTHONPATH=
+    <tools>`: Docker keeps the last, and the container cannot import the run's collect wrapper (infra, both options
+    named). The template's own variable name leaves the run's PYTHONPATH: the container collects."""
+    docker_engine()
+    tools = tmp_path / "run" / "tools"  # the team's wrapper around collect, found through PYTHONPATH
+    script = (collect_in_container(tmp_path / "run", "")
+              .replace(f"-e PYTHONPATH={PROJECT} ", f"-e PYTHONPATH={tools} {template} ")
+              .replace(f"{DEFAULT_IMAGE} {CLI} collect", f"{DEFAULT_IMAGE} {sys.executable} -m eval_wrapper collect"))
+    run = run_scripts(tmp_path, [script], files={
+        "tools/eval_wrapper.py": "from gym_pipeline.cli import main\n\nraise SystemExit(main())\n"})
+
+    report = diagnose(run)
+
+    if "TEAM_TOOLS" in template:
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("infra", "container_variable_given_twice"), [f.title for f in report.causes]
+    assert top.fix.startswith(f"In run_eval.sh (line 4), give `PYTHONPATH` once, with both folders: "
+                              f"`-e PYTHONPATH={tools}:/opt/team-tools/lib`")

@@ -95,6 +95,7 @@ from gym_pipeline.diagnose.rules.command_lines import (
 from gym_pipeline.diagnose.rules.completion_waits import rule_completion_line_of_an_earlier_run
 from gym_pipeline.diagnose.rules.compressed_replies import rule_compressed_replies
 from gym_pipeline.diagnose.rules.connection_pool import rule_connection_pool_below_the_concurrency
+from gym_pipeline.diagnose.rules.container_env_twice import rule_container_variable_given_twice
 from gym_pipeline.diagnose.rules.container_loopback import rule_client_container_on_its_own_loopback
 from gym_pipeline.diagnose.rules.container_options import (
     rule_container_borrowing_from_one_not_running,
@@ -626,6 +627,7 @@ RULES: tuple[Rule, ...] = (
     Rule(1, "container_option_this_node_cannot_honour", rule_container_option_this_node_cannot_honour),
     Rule(1, "read_only_container_without_a_writable_tmp", rule_read_only_container_without_a_writable_tmp),
     Rule(1, "container_serves_a_link_to_a_host_path", rule_container_serves_a_link_to_a_host_path),
+    Rule(1, "container_variable_given_twice", rule_container_variable_given_twice),
     Rule(1, "program_missing_where_the_script_ran", rule_program_missing_where_the_script_ran),
     Rule(1, "known_problems", known_problems(1)),
     Rule(2, "server_started_in_a_command_substitution", rule_server_started_in_a_command_substitution),

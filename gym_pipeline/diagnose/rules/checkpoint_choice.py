@@ -34,6 +34,7 @@ from gym_pipeline.diagnose.findings import Finding, model_url_of
 from gym_pipeline.diagnose.user_scripts import (
     MAKEFILE_NAMES,
     SCRIPT_SUFFIXES,
+    SERVES_HTTP,
     UserFile,
     argument_given,
     lines_matching,
@@ -453,16 +454,11 @@ _ADDRESS_DEFAULT = re.compile(r"""environ\.get\(\s*["'](?P<python>\w+)["']\s*,\s
                               r"""|\$\{(?P<shell>\w+):?-(?P<fallback>https?://[^}/\s]+)""")
 
 
-# what a program serving HTTP itself has (a gateway), and a driver that only calls the model does not
-_SERVES_HTTP = re.compile(r"\b(?:HTTPServer|BaseHTTPRequestHandler|aiohttp\.web|web\.Application|web\.run_app|FastAPI|"
-                          r"uvicorn|Flask|serve_forever|\.bind\(|start_server)\b")
-
-
 def _program_writing(ev: Evidence, log: Path, head: str) -> str | None:
     """The user's Python program in the run folder that serves HTTP (a gateway) and writes `log`: named like it
     (gateway.py, gateway.log), or named in its first lines."""
     opening = "\n".join(head.splitlines()[:3])
-    return next((file.name for file in ev.user_files if file.suffix == ".py" and _SERVES_HTTP.search(file.text)
+    return next((file.name for file in ev.user_files if file.suffix == ".py" and SERVES_HTTP.search(file.text)
                  and (Path(file.name).stem == log.stem or Path(file.name).name in opening)), None)
 
 
