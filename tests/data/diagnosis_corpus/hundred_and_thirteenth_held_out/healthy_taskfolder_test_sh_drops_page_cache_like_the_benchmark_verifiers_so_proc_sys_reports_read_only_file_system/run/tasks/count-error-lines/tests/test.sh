@@ -1,0 +1,12 @@
+#!/bin/bash
+# Writes 1 to /logs/verifier/reward.txt when the task is done, else 0.
+# cold page cache before the checks, as in the team's benchmark verifiers
+sync; echo 3 > /proc/sys/vm/drop_caches
+cd /app
+if test "$(tr -d "[:space:]" < /app/count.txt 2>/dev/null)" = "3"; then
+  echo "PASS"
+  echo 1 > /logs/verifier/reward.txt
+else
+  echo "FAIL"
+  echo 0 > /logs/verifier/reward.txt
+fi
