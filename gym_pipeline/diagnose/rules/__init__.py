@@ -25,6 +25,7 @@ import logging
 import re
 from collections import Counter
 from collections.abc import Iterable
+from pathlib import Path
 
 from gym_pipeline.diagnose.evidence import FAILED_RUN_LOG, FAILED_RUN_SOURCE, Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
@@ -896,7 +897,7 @@ def run_rules(ev: Evidence, rules: Iterable[Rule] = RULES) -> list[Finding]:
         findings = [_before_the_resume_is_a_note(finding, given_up) for finding in findings]
     if collection_complete(ev) and not _latest_run_failed(findings):
         profiled = ev.artifacts.files.profile.is_file()
-        findings = [_superseded_is_a_note(finding, profiled, set(ev.logs.files)) for finding in findings]
+        findings = [_superseded_is_a_note(finding, profiled, set(ev.logs.files), ev.run_dir) for finding in findings]
     return link_causes(findings)
 
 
@@ -930,7 +931,7 @@ _SUPERSEDED_CATEGORIES = frozenset({INFRA, MODEL_SERVING, CONFIG})
 _LOG_SUFFIXES = (".log", ".out", ".err", ".txt")
 
 
-def _superseded_is_a_note(finding: Finding, profiled: bool, logs: set[str]) -> Finding:
+def _superseded_is_a_note(finding: Finding, profiled: bool, logs: set[str], run_dir: Path | None) -> Finding:
     """In a complete run, a serving, infra or config error that only a log shows did not stop the collection that
     wrote these outputs (an earlier attempt's, or one after it): worth a note, not a fault. Unless it is the profile
     stage's and there is no profile: that stage, after the collection, is what it stopped. `logs`: the run's logs
@@ -938,8 +939,11 @@ def _superseded_is_a_note(finding: Finding, profiled: bool, logs: set[str]) -> F
     only_in_logs = finding.evidence and all(line.file.endswith(_LOG_SUFFIXES) and (line.file in logs or not
                                                                                    line.file.endswith(".txt"))
                                             for line in finding.evidence)
-    if finding.role != CAUSE or not (finding.category in _SUPERSEDED_CATEGORIES or finding.guess) or not only_in_logs \
-            or finding.about_the_outputs:
+    # an error line no rule explains about a file the run has now, in a run whose outputs are whole and profiled,
+    # stopped nothing of them (a `mv` of last run's rollouts on a first run): whatever words placed it
+    unexplained = finding.id.startswith("log_error") and profiled and _names_a_file_made_since(finding, run_dir)
+    if finding.role != CAUSE or not (finding.category in _SUPERSEDED_CATEGORIES or finding.guess or unexplained) \
+            or not only_in_logs or finding.about_the_outputs:
         return finding
     if not profiled and REFUSED_COMMAND_LINE not in finding.cause \
             and all(stage_of_log(line.file) == PROFILE_STAGE for line in finding.evidence):
@@ -949,6 +953,15 @@ def _superseded_is_a_note(finding: Finding, profiled: bool, logs: set[str]) -> F
 
     return finding.model_copy(update={"role": NOTE, "title": f"Only a log shows it, and the outputs are complete: "
                                                               f"{finding.title}"})
+
+
+_MISSING_FILE = re.compile(r"cannot (?:stat|access|open) [‘'\"]?(?P<path>[^’'\":\s]+)[’'\"]?: No such file")
+
+
+def _names_a_file_made_since(finding: Finding, run_dir: Path | None) -> bool:
+    """Whether the error says a file of the run folder was missing that the folder holds now."""
+    found = next((match for line in finding.evidence if (match := _MISSING_FILE.search(line.text))), None)
+    return found is not None and run_dir is not None and (run_dir / found["path"]).exists()
 
 
 def _before_the_resume_is_a_note(finding: Finding, given_up: int) -> Finding:

@@ -162,6 +162,23 @@ def rule_endpoint_not_where_server_listens(ev: Evidence) -> list[Finding]:
                 f"container with `--network host` and the server on port {asked[1]}); check with `curl -s http://127.0.0.1:{asked[1]}/v1/models`, {again.removeprefix('then ')}.",
             explains=_EXPLAINED,
         )]
+    stripped = _characters_stripped_from_the_url(ev, asked[1], served[1])
+    if stripped is not None:
+        file, number, line, chars = stripped
+        listed = ", ".join(repr(char) for char in sorted(set(chars)))
+        call, removed = f'.rstrip("{chars}")', f'url.removesuffix("{chars}")'
+        return [Finding(
+            category=CONFIG,
+            title=f"{file.name}:{number} strips the characters of `{chars}` from the URL's end, not the suffix: port "
+                  f"{served[1]} became {asked[1]}",
+            evidence=[*evidence, EvidenceLine(file=file.name, line=number, text=line)],
+            cause=f"`{call}` removes every trailing character that is one of {listed}, as many as there are, not the "
+                  f"text `{chars}`: with the path gone it went on into the port's digits, so the run asked {tried} "
+                  f"while the server listens at {listening}.",
+            fix=f"In {file.name}:{number} (`{line}`), remove the suffix, not characters: `{removed}` (Python 3.9+) "
+                f"instead of `{call}`; {again}.",
+            explains=_EXPLAINED,
+        )]
     inherited = _port_from_the_environment(ev)
     if inherited is not None:
         file, number, line, name = inherited
@@ -468,3 +485,18 @@ def _mapped_by_add_host(ev: Evidence, host: str) -> tuple[str, int, str, str] | 
     return next(((file.name, number, line.strip(), match["address"])
                  for file, number, line, match in lines_matching(ev.user_files, _ADD_HOST)
                  if match["name"] == host), None)
+
+
+# `url.rstrip("/v1")`: characters stripped from a URL's end, as if they were a suffix
+_STRIPPED_SUFFIX = re.compile(r"\.rstrip\(\s*[\"'](?P<chars>[^\"']{2,})[\"']\s*\)")
+
+
+def _characters_stripped_from_the_url(ev: Evidence, asked: int | None, served: int | None
+                                      ) -> tuple[UserFile, int, str, str] | None:
+    """(file, line, text, the characters) of a `.rstrip("/v1")` that took the served port's last digits: the asked
+    port is the served one with trailing characters of the stripped set removed."""
+    if asked is None or served is None or not str(served).startswith(str(asked)) or asked == served:
+        return None
+    lost = str(served)[len(str(asked)):]
+    return next(((file, number, line.strip(), match["chars"]) for file, number, line, match in
+                 lines_matching(ev.user_files, _STRIPPED_SUFFIX) if set(lost) <= set(match["chars"])), None)
