@@ -1,6 +1,6 @@
 """A flag the user's Python wrapper declares with argparse `type=bool`, given `--smoke False` by the weekly job: run
 for real by bash against the simulated policy, the wrapper running the built-in engine. bool('False') is True, so the
-weekly eval ran the smoke subset (config). The twin declares a switch (`action="store_true"`) and leaves it off."""
+weekly eval ran the smoke subset (config); the same with `--smoke $SMOKE` and `SMOKE=false`. The twin declares a switch (`action="store_true"`) and leaves it off."""
 
 import sys
 from pathlib import Path
@@ -34,10 +34,13 @@ subprocess.run("CLI profile --inputs rollouts_materialized_inputs.jsonl --rollou
 
 
 @pytest.mark.parametrize(("declared", "given"), [("type=bool, default=False", " --smoke False"),
-                                                 ('action="store_true"', "")], ids=["type_bool", "store_true"])
+                                                 ("type=bool, default=False", " --smoke $SMOKE"),
+                                                 ('action="store_true"', "")],
+                         ids=["type_bool", "type_bool_through_a_variable", "store_true"])
 def test_false_given_to_a_flag_declared_with_type_bool_turns_it_on(tmp_path: Path, declared: str, given: str) -> None:
-    run = run_scripts(tmp_path, [f"# the weekly job: the full eval (smoke off)\n"
-                                 f"{sys.executable} run_eval.py --model-url URL{given}\n"],
+    run = run_scripts(tmp_path, ["# the weekly job: the full eval (smoke off)\n"
+                                 + ("SMOKE=false\n" if "$SMOKE" in given else "\n")
+                                 + f"{sys.executable} run_eval.py --model-url URL{given}\n"],
                       files={"run_eval.py": WRAPPER.replace("DECLARED", declared).replace("CLI", CLI)})
 
     report = diagnose(run)
@@ -50,6 +53,7 @@ def test_false_given_to_a_flag_declared_with_type_bool_turns_it_on(tmp_path: Pat
     top = report.causes[0]
     assert (top.category, top.id) == ("config", "false_given_to_an_option_read_with_bool"), [
         f.title for f in report.causes]
-    assert top.title == ("run_eval.sh:3 passes `--smoke False`, which run_eval.py:6 reads with argparse `type=bool`: "
-                         "bool('False') is True, so --smoke was on")
+    value = "false" if "$SMOKE" in given else "False"
+    assert top.title == (f"run_eval.sh:4 passes `--smoke {value}`, which run_eval.py:6 reads with argparse `type=bool`: "
+                         f"bool('{value}') is True, so --smoke was on")
     assert '`action="store_true"` instead of `type=bool`' in top.fix

@@ -22,10 +22,13 @@ _FALSE_WORDS = r"(?:False|false|FALSE|0|no|No|off|Off)"
 def rule_false_given_to_an_option_read_with_bool(ev: Evidence) -> list[Finding]:
     for declared_in, declared_at, declaration, match in lines_matching(ev.user_files, _DECLARED_AS_BOOL, {".py"}):
         flag = match["flag"]
-        given = re.compile(rf"{re.escape(flag)}(?:=|\s+)[\"']?(?P<value>{_FALSE_WORDS})\b")
-        for file, number, line, value in lines_matching(ev.user_files, given):
+        given = re.compile(rf"{re.escape(flag)}(?:=|\s+)[\"']?(?:(?P<value>{_FALSE_WORDS})\b|\$\{{?(?P<variable>\w+)\}}?)")
+        for file, number, line, found in lines_matching(ev.user_files, given):
             if file is declared_in:
                 continue
+            value = {"value": found["value"] or _false_assigned(file.text, found["variable"])}
+            if value["value"] is None:
+                continue  # a variable that is not set false in the script
             return [Finding(
                 category=CONFIG,
                 title=f"{file.name}:{number} passes `{flag} {value['value']}`, which {declared_in.name}:{declared_at} "
@@ -38,6 +41,14 @@ def rule_false_given_to_an_option_read_with_bool(ev: Evidence) -> list[Finding]:
                 fix=f"Declare {flag} in {declared_in.name}:{declared_at} as a switch, `action=\"store_true\"` instead of "
                     f"`type=bool` (or "
                     f"`argparse.BooleanOptionalAction` for `--no-{flag[2:]}`), and in {file.name}:{number} leave the "
-                    "flag out to keep it off; then run the eval again.",
+                    f"flag out to keep it off (`{flag} {value['value']}` turns it on); then run the eval again.",
             )]
     return []
+
+
+def _false_assigned(text: str, variable: str | None) -> str | None:
+    """The false-looking value a script assigns to `variable` (`SMOKE_ONLY=false`), if it does."""
+    if variable is None:
+        return None
+    assigned = re.search(rf"^\s*(?:export\s+)?{variable}=[\"']?(?P<value>{_FALSE_WORDS})[\"']?\s*(?:#.*)?$", text, re.M)
+    return assigned["value"] if assigned else None
