@@ -57,3 +57,43 @@ def test_false_given_to_a_flag_declared_with_type_bool_turns_it_on(tmp_path: Pat
     assert top.title == (f"run_eval.sh:4 passes `--smoke {value}`, which run_eval.py:6 reads with argparse `type=bool`: "
                          f"bool('{value}') is True, so --smoke was on")
     assert '`action="store_true"` instead of `type=bool`' in top.fix
+
+
+APPENDING = '''"""eval.py --data FILE [--data FILE ...]: the eval of the data files given (the smoke set when none is)."""
+import argparse, subprocess
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--data", action="append", DEFAULT)
+parser.add_argument("--model-url", required=True)
+args = parser.parse_args()
+files = args.data or ["smoke.jsonl"]
+with open("tasks.jsonl", "w") as out:
+    for name in files:
+        out.write(open(name).read())
+print(f"eval: {files}", flush=True)
+subprocess.run("CLI materialize --input tasks.jsonl --num-repeats 2 --agent string_match_simple_agent "
+               "--output rollouts_materialized_inputs.jsonl", shell=True, check=True)
+subprocess.run(f"CLI collect --inputs rollouts_materialized_inputs.jsonl --output rollouts.jsonl "
+               f"--model-url {args.model_url} --env string_match --concurrency 4", shell=True, check=True)
+'''
+
+
+@pytest.mark.parametrize("default", ['default=["smoke.jsonl"]', "default=None"], ids=["list_default", "none"])
+def test_an_appended_option_keeps_its_default_list(tmp_path: Path, default: str) -> None:
+    """`action="append"` with `default=["smoke.jsonl"]`: the weekly job's `--data data.jsonl` is appended to the
+    smoke set, and the smoke tasks join the weekly eval (config, the declaration named). With `default=None` and the
+    smoke set only when nothing is given, the weekly eval is of data.jsonl: healthy."""
+    run = run_scripts(tmp_path, ["head -2 data.jsonl > smoke.jsonl\n"
+                                 f"{sys.executable} eval.py --data data.jsonl --model-url URL\n"],
+                      files={"eval.py": APPENDING.replace("DEFAULT", default).replace("CLI", CLI)})
+
+    report = diagnose(run)
+
+    if default == "default=None":
+        assert "eval: ['data.jsonl']" in (run / "logs" / "run_eval_0.log").read_text()
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    assert "eval: ['smoke.jsonl', 'data.jsonl']" in (run / "logs" / "run_eval_0.log").read_text()
+    top = report.causes[0]
+    assert (top.category, top.id) == ("config", "option_appended_to_its_default"), [f.title for f in report.causes]
+    assert top.title.startswith("run_eval.sh:3 gives `--data data.jsonl`, which eval.py:5 appends to its default")

@@ -63,7 +63,10 @@ from gym_pipeline.diagnose.rules.best_checkpoint_picks import (
     rule_best_checkpoint_by_a_text_sort,
     rule_best_checkpoint_by_the_highest_loss,
 )
-from gym_pipeline.diagnose.rules.boolean_options import rule_false_given_to_an_option_read_with_bool
+from gym_pipeline.diagnose.rules.boolean_options import (
+    rule_false_given_to_an_option_read_with_bool,
+    rule_option_appended_to_its_default,
+)
 from gym_pipeline.diagnose.rules.canned_replies import (
     rule_answers_from_a_second_server,
     rule_one_reply_to_different_prompts,
@@ -701,6 +704,7 @@ RULES: tuple[Rule, ...] = (
     Rule(2, "container_name_held_by_an_earlier_run", rule_container_name_held_by_an_earlier_run),
     Rule(2, "known_problems", known_problems(2)),
     Rule(3, "false_given_to_an_option_read_with_bool", rule_false_given_to_an_option_read_with_bool),
+    Rule(3, "option_appended_to_its_default", rule_option_appended_to_its_default),
     Rule(3, "flag_ignored_by_parse_known_args", rule_flag_ignored_by_parse_known_args),
     Rule(3, "settings_table_read_at_the_wrong_level", rule_settings_table_read_at_the_wrong_level),
     Rule(3, "override_file_still_cuts_the_eval_down", rule_override_file_still_cuts_the_eval_down),

@@ -52,3 +52,33 @@ def _false_assigned(text: str, variable: str | None) -> str | None:
         return None
     assigned = re.search(rf"^\s*(?:export\s+)?{variable}=[\"']?(?P<value>{_FALSE_WORDS})[\"']?\s*(?:#.*)?$", text, re.M)
     return assigned["value"] if assigned else None
+
+
+# `add_argument("--data", action="append", default=["smoke.jsonl"])`: a list the given values are appended to
+_APPENDED_TO_A_DEFAULT = re.compile(r"add_argument\(\s*[\"'](?P<flag>--[\w-]+)[\"'][^\n]*\baction\s*=\s*[\"']append[\"']"
+                                    r"[^\n]*\bdefault\s*=\s*(?P<default>\[[^\]\n]+\])"
+                                    r"|add_argument\(\s*[\"'](?P<flag2>--[\w-]+)[\"'][^\n]*\bdefault\s*=\s*"
+                                    r"(?P<default2>\[[^\]\n]+\])[^\n]*\baction\s*=\s*[\"']append[\"']")
+
+
+def rule_option_appended_to_its_default(ev: Evidence) -> list[Finding]:
+    for declared_in, declared_at, declaration, match in lines_matching(ev.user_files, _APPENDED_TO_A_DEFAULT, {".py"}):
+        flag, default = match["flag"] or match["flag2"], match["default"] or match["default2"]
+        given = re.compile(rf"{re.escape(flag)}(?:=|\s+)(?P<value>[^\s;|&]+)")
+        for file, number, line, value in lines_matching(ev.user_files, given):
+            if file is declared_in:
+                continue
+            return [Finding(
+                category=CONFIG,
+                title=f"{file.name}:{number} gives `{flag} {value['value']}`, which {declared_in.name}:{declared_at} "
+                      f"appends to its default {default} (`action=\"append\"`): the run took both",
+                evidence=[EvidenceLine(file=file.name, line=number, text=line.strip()),
+                          EvidenceLine(file=declared_in.name, line=declared_at, text=declaration.strip())],
+                cause=f"argparse's `action=\"append\"` adds each value given to the option's default list instead of "
+                      f"replacing it: `{flag} {value['value']}` made the list {default[:-1]}, '{value['value']}'], so the "
+                      f"run covered the default's entries as well as {value['value']}, and every command exited 0.",
+                fix=f"In {declared_in.name}:{declared_at}, give `{flag}` no list default (`default=None`, then use "
+                    f"{default} only when nothing was given: `args.{flag[2:].replace('-', '_')} or {default}`), or "
+                    f"drop `default={default}` with `action=\"append\"`; then run the eval again.",
+            )]
+    return []
