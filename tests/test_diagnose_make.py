@@ -21,6 +21,9 @@ yields to the environment. With `:=`, the new server is asked.
 
 `MODEL_URL := <new server>` and then `include eval_defaults.mk`, whose `MODEL_URL = <staging server>` is read later
 and wins. With the include first, the Makefile's own value wins.
+
+A hidden stamp target (`.collect.stamp`) that `clean`'s `rm -f *.stamp` never matches: this week's `make clean && make
+eval` profiles last week's rollouts. Named `collect.stamp`, the clean removes it and the new server is asked.
 """
 
 import os
@@ -338,3 +341,49 @@ def test_a_makefiles_conditional_url_yields_to_a_stale_one_the_ci_env_exports(tm
     assert top.title == ("Makefile:1 sets MODEL_ENDPOINT with `?=`, which yields to the environment: ci.env:2 exports the "
                          "step 100 server's address, and the rollouts are the older checkpoint's")
     assert "`MODEL_ENDPOINT := ...`" in top.fix
+
+
+@pytest.mark.parametrize("stamp", [".collect.stamp", "collect.stamp"], ids=["hidden", "visible"])
+def test_a_clean_glob_that_misses_the_hidden_stamp_keeps_last_weeks_collection(tmp_path: Path, stamp: str) -> None:
+    environment = get_environment("string_match")
+    checkpoints = demo_checkpoints(tmp_path / "checkpoints", 2, ["string_match"])
+    run = tmp_path / "run"
+    (run / "logs").mkdir(parents=True)
+    (run / "data.jsonl").write_text("".join(environment.dataset_path.read_text().splitlines(keepends=True)[:8]))
+    staging, new = free_loopback_port(), free_loopback_port()
+    gp = " ".join(CLI)
+    (run / "Makefile").write_text(
+        "# new checkpoint: make clean && make eval MODEL_URL=...\n"
+        f"rollouts_materialized_inputs.jsonl: data.jsonl\n\t{gp} materialize --input data.jsonl --num-repeats 2 "
+        "--agent string_match_simple_agent --output $@\n\n"
+        f"{stamp}: rollouts_materialized_inputs.jsonl\n\t{gp} collect --inputs rollouts_materialized_inputs.jsonl "
+        "--output rollouts.jsonl --model-url $(MODEL_URL) --env string_match --concurrency 4\n\ttouch $@\n\n"
+        f"eval: {stamp}\n\t{gp} profile --inputs rollouts_materialized_inputs.jsonl --rollouts rollouts.jsonl\n\n"
+        "clean:\n\trm -f *.stamp rollouts_reward_profiling.jsonl\n.PHONY: eval clean\n")
+    servers = []
+    for checkpoint, port, log_name in ((checkpoints[0], staging, "model_server_last_week.log"),
+                                       (checkpoints[1], new, "model_server.log")):
+        with (run / "logs" / log_name).open("w") as log:
+            servers.append(subprocess.Popen([*CLI, "serve-policy", "--checkpoint", str(checkpoint), "--port",
+                                             str(port), "--latency-ms", "20"], stdout=log, stderr=subprocess.STDOUT))
+    try:
+        time.sleep(2.5)
+        for week, port in (("last_week", staging), ("this_week", new)):
+            with (run / "logs" / f"make_{week}.log").open("w") as log:
+                subprocess.run(f"make clean && make eval MODEL_URL=http://127.0.0.1:{port}/v1", shell=True, cwd=run,
+                               stdout=log, stderr=subprocess.STDOUT, timeout=120)
+    finally:
+        for server in servers:
+            server.terminate()
+            server.wait(10)
+
+    report = diagnose(run)
+
+    if not stamp.startswith("."):
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("cache_resume", "clean_glob_misses_a_hidden_stamp"), [
+        f.title for f in report.causes]
+    assert top.title.startswith("Makefile:13 removes `*.stamp`, which the shell does not match against the hidden "
+                                ".collect.stamp (Makefile:5)")

@@ -238,6 +238,7 @@ from gym_pipeline.diagnose.rules.lock_waits import (
 )
 from gym_pipeline.diagnose.rules.loop_outputs import rule_loop_writes_every_item_to_one_output
 from gym_pipeline.diagnose.rules.make_targets import (
+    rule_clean_glob_misses_a_hidden_stamp,
     rule_included_makefile_overrides_an_assignment,
     rule_make_recipe_changes_folder_on_a_line_of_its_own,
     rule_makefile_assignment_overrides_the_environment,
@@ -613,6 +614,7 @@ RULES: tuple[Rule, ...] = (
     Rule(1, "collection_timed_out_waiting_for_a_lock", rule_collection_timed_out_waiting_for_a_lock),
     Rule(1, "image_build_past_its_timeout", rule_image_build_past_its_timeout),
     Rule(1, "partial_target_kept_by_make", rule_partial_target_kept_by_make),
+    Rule(1, "clean_glob_misses_a_hidden_stamp", rule_clean_glob_misses_a_hidden_stamp),
     Rule(1, "task_target_taken_for_a_file", rule_task_target_taken_for_a_file),
     Rule(1, "makefile_assignment_overrides_the_environment", rule_makefile_assignment_overrides_the_environment),
     Rule(1, "included_makefile_overrides_an_assignment", rule_included_makefile_overrides_an_assignment),

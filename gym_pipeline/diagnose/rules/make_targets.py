@@ -16,11 +16,14 @@ first failure (a slow server, a short timeout) was fixed; what is wrong now is t
   read later and wins: the Makefile's value never reached the recipe.
 - `cd $(WEEK)` on a recipe line of its own: make runs each recipe line in a shell of its own, so the next line
   starts in the Makefile's folder again, and the eval reads (or misses) the files there, not the week's.
+- `clean: rm -f *.stamp` with a hidden stamp target (`.collect.stamp`): the shell's `*` skips names starting with a
+  dot, the stamp survives, and make skips the collection of the new checkpoint.
 """
 
 from __future__ import annotations
 
 import re
+from fnmatch import fnmatch
 from pathlib import Path
 
 from gym_pipeline.diagnose.evidence import Evidence
@@ -268,3 +271,50 @@ def rule_make_recipe_changes_folder_on_a_line_of_its_own(ev: Evidence) -> list[F
             )]
     return []
 
+
+
+_TARGET = re.compile(r"^(?P<target>\.[\w.-]+)\s*:(?!=)")
+_MAKE_SPECIAL = re.compile(r"^\.(?:PHONY|DELETE_ON_ERROR|SUFFIXES|DEFAULT|PRECIOUS|INTERMEDIATE|SECONDARY|NOTPARALLEL|"
+                           r"ONESHELL|POSIX|EXPORT_ALL_VARIABLES|SILENT|IGNORE|LOW_RESOLUTION_TIME|SECONDEXPANSION|"
+                           r"DEFAULT_GOAL|NOTINTERMEDIATE|WAIT)$")
+_REMOVED_BY_GLOB = re.compile(r"^\t[@+-]*\s*rm\s+(?:-\w+\s+)*(?P<globs>[^;&|#\n]+)")
+
+
+def rule_clean_glob_misses_a_hidden_stamp(ev: Evidence) -> list[Finding]:
+    """A Makefile whose `clean` removes `*.stamp` while its stamp target is hidden (`.collect.stamp`): the shell's `*`
+    does not match a leading dot, the stamp survives `make clean`, and `make eval` skips the collection for the new
+    checkpoint and profiles the old rollouts."""
+    if ev.run_dir is None or (servers := rollouts_of_an_older_server(ev)) is None:
+        return []
+    (step, used_line), (_, newest_step, newest_line) = servers
+    for file in ev.user_files:
+        if Path(file.name).name not in MAKEFILE_NAMES:
+            continue
+        lines = file.text.splitlines()
+        hidden = [(number, match["target"]) for number, line in enumerate(lines, 1)
+                  if (match := _TARGET.match(line)) and not _MAKE_SPECIAL.match(match["target"])
+                  and (ev.run_dir / Path(file.name).parent / match["target"]).exists()]
+        for number, line in enumerate(lines, 1):
+            removed = _REMOVED_BY_GLOB.match(line)
+            if removed is None:
+                continue
+            missed = next(((at, target, glob) for glob in removed["globs"].split() if glob.startswith("*")
+                           for at, target in hidden if fnmatch(target, glob)), None)
+            if missed is None:
+                continue
+            at, target, glob = missed
+            return [Finding(
+                category=CACHE_RESUME,
+                title=f"{file.name}:{number} removes `{glob}`, which the shell does not match against the hidden "
+                      f"{target} ({file.name}:{at}): the stamp survived the clean, and make skipped the collection",
+                evidence=[EvidenceLine(file=file.name, line=number, text=line.strip()),
+                          EvidenceLine(file=file.name, line=at, text=lines[at - 1].strip()), used_line, newest_line],
+                cause=f"A shell glob's `*` never matches a name that starts with a dot, so `rm -f {glob}` in the clean "
+                      f"recipe left {target}; the next `make` found that stamp newer than its prerequisites and did not "
+                      f"run the collection again: the rollouts profiled are the step {step} server's, not the step "
+                      f"{newest_step} one's. Every command exits 0.",
+                fix=f"In {file.name}:{number}, remove the stamp by name (`rm -f {target}`, not only `rm -f {glob}`), or "
+                    "name it without the dot "
+                    f"(`collect.stamp`), so `make clean` forgets the collection; then `make clean && make eval` again.",
+            )]
+    return []
