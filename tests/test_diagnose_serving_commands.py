@@ -413,3 +413,30 @@ def test_a_url_file_still_written_by_last_weeks_server_sends_the_run_to_it(tmp_p
     assert top.title == ("The rollouts came from the step 100 server (logs/last_week_server.log), not the step 200 "
                          "server run_eval.sh started (logs/model_server.log)")
     assert f"(line 5 `URL=$(cat {url_file})`)" in top.fix and "$SERVER" in top.fix
+
+
+@pytest.mark.parametrize("listed", ["checkpoints/*/", "checkpoints/step_*/"], ids=["every_folder", "step_folders"])
+def test_the_last_folder_of_a_listing_that_is_an_exporters_staging_copy_is_served(tmp_path: Path, listed: str) -> None:
+    """The trainer's exporter leaves `checkpoints/tmp_export/` (a copy of step_0100) beside step_0100 and step_0200;
+    `ls -d checkpoints/*/ | tail -1` ends with it, and the server loads step 100 (model serving, the listing named).
+    Listing `step_*/` only, the newest step is served: healthy."""
+    run = tmp_path / "run"
+    made = demo_checkpoints(run / "checkpoints", 2, ["string_match"])
+    shutil.copytree(made[0], run / "checkpoints" / "tmp_export")
+    run = _served_by_script(tmp_path, "#!/bin/bash\n# serve.sh PORT: the newest checkpoint of this training run\n"
+                                      f"CKPT=$(ls -d {listed} | tail -1)\n"
+                                      'echo "serve.sh: serving $CKPT"\n'
+                                      f'exec {CLI} serve-policy --port $1 --checkpoint "$CKPT" --latency-ms 30\n',
+                            "PORT")
+
+    report = diagnose(run)
+
+    if "step_" in listed:
+        assert "checkpoint step 200" in (run / "logs" / "model_server.log").read_text()
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("model_serving", "newest_checkpoint_by_text_sort"), [
+        f.title for f in report.causes]
+    assert top.title == ("serve.sh:3 takes the last name of its listing, tmp_export, which is no checkpoint of a step: "
+                         "the server loaded step 100, not the newest, step_0200")

@@ -417,6 +417,7 @@ from gym_pipeline.diagnose.rules.submission_refusals import (
 )
 from gym_pipeline.diagnose.rules.substituted_servers import rule_server_started_in_a_command_substitution
 from gym_pipeline.diagnose.rules.suspended_jobs import rule_job_suspended_while_it_ran
+from gym_pipeline.diagnose.rules.swapped_columns import rule_question_and_answer_swapped
 from gym_pipeline.diagnose.rules.task_env_values import rule_task_env_value_with_a_shell_variable
 from gym_pipeline.diagnose.rules.task_settings import (
     rule_task_image_entrypoint_runs_nothing_it_is_given,
@@ -665,6 +666,7 @@ RULES: tuple[Rule, ...] = (
     Rule(2, "model_replies_unusable", rule_model_replies_unusable),
     Rule(2, "replies_emptied_on_the_way", rule_replies_emptied_on_the_way),
     Rule(2, "model_refusals", rule_model_refusals),
+    Rule(2, "question_and_answer_swapped", rule_question_and_answer_swapped),
     Rule(2, "one_reply_to_different_prompts", rule_one_reply_to_different_prompts),
     Rule(2, "answers_from_a_second_server", rule_answers_from_a_second_server),
     Rule(2, "repeats_sampled_alike", rule_repeats_sampled_alike),

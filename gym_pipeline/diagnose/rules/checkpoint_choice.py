@@ -132,10 +132,41 @@ LAST_BY_TEXT = re.compile(r"\bls\s+(?![^|\n]*\s-\w*[tvU])(?:-\w+\s+)*(?P<root>[^
                           r"(?:sort\b(?![^|\n]*\s-\w*[Vnhg])[^|\n]*\|\s*)?tail\s+-(?:n\s*)?1\b")
 
 
+def _last_listed_is_no_checkpoint(ev: Evidence, file: UserFile, number: int, line: str, listed: str
+                                  ) -> Finding | None:
+    """The listing's last name is not a checkpoint's (an exporter's `tmp_export/` staging folder sorts after
+    `step_0200`), and the server loaded an older step than the newest folder there."""
+    root_text = re.split(r"[*?\[]", listed.replace('"', "").replace("'", ""), maxsplit=1)[0].rstrip("/")
+    root = (ev.run_dir / Path(file.name).parent / root_text) if root_text and not Path(root_text).is_absolute() \
+        else Path(root_text or "/")
+    if not root.is_dir() or (served := _served_step(ev)) is None:
+        return None
+    names = sorted(path.name for path in root.iterdir() if path.is_dir())
+    steps = sorted((int(digits[1]), name) for name in names if (digits := re.search(r"step_?0*(\d+)$", name)))
+    if not names or not steps or re.search(r"step_?\d+$", names[-1]) or served[0] >= steps[-1][0]:
+        return None
+    return Finding(
+        category=MODEL_SERVING,
+        title=f"{file.name}:{number} takes the last name of its listing, {names[-1]}, which is no checkpoint of a "
+              f"step: the server loaded step {served[0]}, not the newest, {steps[-1][1]}",
+        evidence=[EvidenceLine(file=file.name, line=number, text=line.strip()), served[1]],
+        cause=f"`{line.strip()}` lists every folder of {root_text}, and `{names[-1]}` (a folder another tool keeps "
+              f"there, such as an exporter's staging copy) sorts after the step folders: the script served it, and it "
+              f"held step {served[0]}'s weights. Nothing fails; the rollouts are step {served[0]}'s, credited to "
+              f"{steps[-1][1]}.",
+        fix=f"In {file.name}:{number}, list only the checkpoints: `ls -d {root_text}/step_*/ | sort -V | tail -1` "
+            f"(which gives {steps[-1][1]}), not every folder (the last of which is {names[-1]}); start the server again, "
+            "check what it serves, then "
+            "collect again on a clean output path and profile.",
+    )
+
+
 def rule_newest_checkpoint_by_text_sort(ev: Evidence) -> list[Finding]:
     if ev.run_dir is None or not ev.run_dir.is_dir():
         return []
     for file, number, line, match in lines_matching(ev.user_files, LAST_BY_TEXT, SCRIPT_SUFFIXES):
+        if (other := _last_listed_is_no_checkpoint(ev, file, number, line, match["root"])) is not None:
+            return [other]
         if (served := _served_step(ev)) is None or not re.search(r"step_?[1-9]\d*\b", served[1].text):
             continue  # zero-padded names sort right as text
         root = Path(match["root"])

@@ -1,5 +1,5 @@
-"""Labels of long numbers written with the general number format (`%g`, `:g`), run for real: it keeps six significant
-digits and writes an exponent past them, so 299792458 becomes 2.99792e+08 and the model's right answers score 0.
+"""Labels a prep or generator writes otherwise than the questions ask, run for real. Numbers written with the general
+format (`%g`, `:g`) keep six significant digits and an exponent past them: 299792458 becomes 2.99792e+08.
 
 - A prep that gives every number one spelling with `"%g" % float(answer)` (3.0 and 3 agree) while converting the
   answer key: the tasks' labels are the key's without their full digits (data/schema, the prep's line named), not tasks
@@ -7,6 +7,7 @@ digits and writes an exponent past them, so 299792458 becomes 2.99792e+08 and th
 - A generator that computes the labels, `f"{a * b:g}"`: the same, named at its line. With `:d`: healthy.
 - Quotients computed as `Fraction`s and written with `str()`: `7/2` where the model answers 3.5.
 - Quotients rounded with `round()`, which rounds halves to even: 2 where the question (halves round up) asks 3.
+- A sheet exported `answer, question` and unpacked by position: the labels are the questions.
 """
 
 import json
@@ -189,3 +190,37 @@ def test_labels_rounded_with_pythons_round_are_one_short_on_halves(tmp_path: Pat
     top = report.causes[0]
     assert (top.category, top.id) == ("data_schema", "labels_rounded_half_to_even"), [f.title for f in report.causes]
     assert top.evidence[-1].where == "make_rounding.py:12" and "`math.floor(a / b + 0.5)` instead of" in top.fix
+
+
+SHEET_PREP = f'''"""prep.py: answer_key.tsv (exported from the labelling sheet) -> tasks.jsonl."""
+import json
+
+with open("answer_key.tsv") as f, open("tasks.jsonl", "w") as out:
+    next(f)  # header
+    for line in f:
+        question, answer = line.rstrip("\\n").split("\\t")
+        out.write(json.dumps({{"responses_create_params": {{"input": [{{"role": "user", "type": "message", "content": [
+            {{"type": "input_text", "text": question + {SUFFIX!r}}}]}}]}}, "expected_answer": answer,
+            "extraction_mode": "final_answer"}}) + "\\n")
+'''
+
+
+@pytest.mark.parametrize("answer_first", [True, False], ids=["answer_first", "question_first"])
+def test_a_sheet_exported_answer_first_read_by_position_swaps_question_and_answer(tmp_path: Path,
+                                                                                  answer_first: bool) -> None:
+    """The labelling sheet re-exported with its columns `answer, question`, and a prep that unpacks each line as
+    `question, answer`: every label is a question and every prompt an answer, and every rollout scores 0 (data/schema:
+    the header and the unpacking named, not the model's puzzled replies). Exported `question, answer`: healthy."""
+    lines = [f"{answer}\t{question}" if answer_first else f"{question}\t{answer}" for question, answer in FACTS]
+    header = "answer\tquestion" if answer_first else "question\tanswer"
+    run = run_scripts(tmp_path, [_eval("prep.py")], rows=[_row(*fact) for fact in FACTS],
+                      files={"answer_key.tsv": "\n".join([header, *lines]) + "\n", "prep.py": SHEET_PREP})
+
+    report = diagnose(run)
+
+    if not answer_first:
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    top = report.causes[0]
+    assert (top.category, top.id) == ("data_schema", "question_and_answer_swapped"), [f.title for f in report.causes]
+    assert [line.where for line in top.evidence[1:]] == ["answer_key.tsv:1", "prep.py:7"]
