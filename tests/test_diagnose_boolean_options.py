@@ -97,3 +97,22 @@ def test_an_appended_option_keeps_its_default_list(tmp_path: Path, default: str)
     top = report.causes[0]
     assert (top.category, top.id) == ("config", "option_appended_to_its_default"), [f.title for f in report.causes]
     assert top.title.startswith("run_eval.sh:3 gives `--data data.jsonl`, which eval.py:5 appends to its default")
+
+
+@pytest.mark.parametrize("declared", ['action="store_true", default=True', 'action="store_true"'],
+                         ids=["default_true", "default_false"])
+def test_a_store_true_switch_defaulting_to_true_is_always_on(tmp_path: Path, declared: str) -> None:
+    """`--smoke` declared `action="store_true", default=True` (left from debugging): the weekly job, which does not give
+    it, still runs the smoke subset (config, the declaration named). Without the default, the full eval: healthy."""
+    run = run_scripts(tmp_path, [f"# the weekly job: the full eval\n{sys.executable} run_eval.py --model-url URL\n"],
+                      files={"run_eval.py": WRAPPER.replace("DECLARED", declared).replace("CLI", CLI)})
+
+    report = diagnose(run)
+
+    if "default=True" not in declared:
+        assert report.category == "healthy", [f.title for f in report.causes]
+        return
+    assert "data=smoke.jsonl" in (run / "logs" / "run_eval_0.log").read_text()
+    top = report.causes[0]
+    assert (top.category, top.id) == ("config", "switch_that_is_always_on"), [f.title for f in report.causes]
+    assert "drop `default=True` from --smoke" in top.fix

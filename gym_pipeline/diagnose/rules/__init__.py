@@ -66,6 +66,7 @@ from gym_pipeline.diagnose.rules.best_checkpoint_picks import (
 from gym_pipeline.diagnose.rules.boolean_options import (
     rule_false_given_to_an_option_read_with_bool,
     rule_option_appended_to_its_default,
+    rule_switch_that_is_always_on,
 )
 from gym_pipeline.diagnose.rules.canned_replies import (
     rule_answers_from_a_second_server,
@@ -709,6 +710,7 @@ RULES: tuple[Rule, ...] = (
     Rule(2, "known_problems", known_problems(2)),
     Rule(3, "false_given_to_an_option_read_with_bool", rule_false_given_to_an_option_read_with_bool),
     Rule(3, "option_appended_to_its_default", rule_option_appended_to_its_default),
+    Rule(3, "switch_that_is_always_on", rule_switch_that_is_always_on),
     Rule(3, "flag_ignored_by_parse_known_args", rule_flag_ignored_by_parse_known_args),
     Rule(3, "settings_table_read_at_the_wrong_level", rule_settings_table_read_at_the_wrong_level),
     Rule(3, "override_file_still_cuts_the_eval_down", rule_override_file_still_cuts_the_eval_down),

@@ -82,3 +82,26 @@ def rule_option_appended_to_its_default(ev: Evidence) -> list[Finding]:
                     f"drop `default={default}` with `action=\"append\"`; then run the eval again.",
             )]
     return []
+
+
+# `add_argument("--smoke", action="store_true", default=True)`: a switch that can never be off
+_ALWAYS_ON = re.compile(r"add_argument\(\s*[\"'](?P<flag>--[\w-]+)[\"'][^\n]*(?:\baction\s*=\s*[\"']store_true[\"'][^\n]*"
+                        r"\bdefault\s*=\s*True\b|\bdefault\s*=\s*True\b[^\n]*\baction\s*=\s*[\"']store_true[\"'])")
+
+
+def rule_switch_that_is_always_on(ev: Evidence) -> list[Finding]:
+    for file, number, line, match in lines_matching(ev.user_files, _ALWAYS_ON, {".py"}):
+        flag = match["flag"]
+        return [Finding(
+            category=CONFIG,
+            title=f"{file.name}:{number} declares {flag} with `action=\"store_true\"` and `default=True`: the switch "
+                  "is on whether it is given or not",
+            evidence=[EvidenceLine(file=file.name, line=number, text=line.strip())],
+            cause=f"`store_true` sets the option to True when it is given and leaves its default otherwise; with "
+                  f"`default=True` (left from debugging) {flag} is True in every run, so every run does what {flag} "
+                  "selects (a smoke subset, a debug mode) and exits 0.",
+            fix=f"In {file.name}:{number}, drop `default=True` from {flag} (a `store_true` switch defaults to False), "
+                f"or declare it with `argparse.BooleanOptionalAction` to have `--no-{flag[2:]}`; then run the eval "
+                "again.",
+        )]
+    return []
