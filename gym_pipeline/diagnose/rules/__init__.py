@@ -440,6 +440,7 @@ from gym_pipeline.diagnose.rules.translated_questions import rule_labels_kept_fr
 from gym_pipeline.diagnose.rules.unchecked_bytecode import rule_verifier_run_from_unchecked_bytecode
 from gym_pipeline.diagnose.rules.uncollected_checkpoints import rule_checkpoint_left_uncollected
 from gym_pipeline.diagnose.rules.unconditional_shifts import rule_shift_outside_the_flag_test
+from gym_pipeline.diagnose.rules.unexported_variables import rule_variable_set_without_export
 from gym_pipeline.diagnose.rules.unfollowed_links import rule_link_not_followed_on_a_nosymfollow_mount
 from gym_pipeline.diagnose.rules.unpack_refusals import rule_data_kept_by_an_unpacking_tool
 from gym_pipeline.diagnose.rules.user_proxies import (
@@ -716,6 +717,7 @@ RULES: tuple[Rule, ...] = (
     Rule(3, "override_file_still_cuts_the_eval_down", rule_override_file_still_cuts_the_eval_down),
     Rule(3, "setting_read_under_another_spelling", rule_setting_read_under_another_spelling),
     Rule(3, "setting_under_another_table", rule_setting_under_another_table),
+    Rule(3, "variable_set_without_export", rule_variable_set_without_export),
     Rule(3, "defaults_merged_over_the_settings", rule_defaults_merged_over_the_settings),
     Rule(3, "settings_file_merged_over_the_command_line", rule_settings_file_merged_over_the_command_line),
     Rule(3, "job_renamed_on_the_command_line", rule_job_renamed_on_the_command_line),
