@@ -380,10 +380,7 @@ from gym_pipeline.diagnose.rules.server_venv_reuse import rule_server_venv_older
 from gym_pipeline.diagnose.rules.servers_per_pass import rule_model_server_started_for_every_pass
 from gym_pipeline.diagnose.rules.session_names import rule_server_session_name_taken
 from gym_pipeline.diagnose.rules.settings_files import rule_keys_given_twice_in_settings, rule_octal_numbers_in_settings
-from gym_pipeline.diagnose.rules.settings_keys import (
-    rule_setting_read_under_another_spelling,
-    rule_setting_under_another_table,
-)
+from gym_pipeline.diagnose.rules.settings_keys import rule_setting_read_under_another_spelling
 from gym_pipeline.diagnose.rules.settings_reading import rule_settings_read_with_text_tools
 from gym_pipeline.diagnose.rules.settings_run_not_sourced import rule_settings_file_run_instead_of_sourced
 from gym_pipeline.diagnose.rules.settings_tables import rule_settings_table_read_at_the_wrong_level
@@ -716,7 +713,6 @@ RULES: tuple[Rule, ...] = (
     Rule(3, "settings_table_read_at_the_wrong_level", rule_settings_table_read_at_the_wrong_level),
     Rule(3, "override_file_still_cuts_the_eval_down", rule_override_file_still_cuts_the_eval_down),
     Rule(3, "setting_read_under_another_spelling", rule_setting_read_under_another_spelling),
-    Rule(3, "setting_under_another_table", rule_setting_under_another_table),
     Rule(3, "variable_set_without_export", rule_variable_set_without_export),
     Rule(3, "defaults_merged_over_the_settings", rule_defaults_merged_over_the_settings),
     Rule(3, "settings_file_merged_over_the_command_line", rule_settings_file_merged_over_the_command_line),

@@ -18,8 +18,8 @@ from gym_pipeline.diagnose.findings import Finding
 from gym_pipeline.diagnose.user_scripts import UserFile
 from gym_pipeline.diagnose.vocabulary import CONFIG
 
-# `cfg = settings["eval"]`: a name bound to one table of the parsed file
-_TABLE_BOUND = re.compile(r"(?P<name>\w+)\s*=\s*\w+\[\s*[\"'](?P<table>[\w-]+)[\"']\s*\]")
+# `cfg = settings["eval"]`, `cfg = tomllib.load(f)["eval"]`: a name bound to one table of the parsed file
+_TABLE_BOUND = re.compile(r"(?P<name>\w+)\s*=\s*(?:\w+|\w+(?:\.\w+)*\([^()\n]*\))\[\s*[\"'](?P<table>[\w-]+)[\"']\s*\]")
 
 
 def _tables(file: UserFile) -> dict[str, dict]:
