@@ -37,7 +37,6 @@ def _row(question: str, answer: str) -> dict:
 
 PREP = f'''"""prep.py: answer_key.tsv (question<TAB>answer) -> tasks.jsonl."""
 import json
-import math
 
 
 def norm(answer):
@@ -59,7 +58,6 @@ with open("answer_key.tsv") as f, open("tasks.jsonl", "w") as out:
 GENERATOR = f'''"""make_tasks.py: operands.csv (a,b) -> tasks.jsonl, one multiplication per row."""
 import csv
 import json
-import math
 
 with open("operands.csv") as f, open("tasks.jsonl", "w") as out:
     for a, b in ((int(r["a"]), int(r["b"])) for r in csv.DictReader(f)):
@@ -121,7 +119,6 @@ QUOTIENTS = [(84, 4), (7, 2), (9, 4), (144, 12), (5, 2), (33, 8)]
 DIVISIONS = f'''"""make_divisions.py: operands.csv (a,b) -> tasks.jsonl, exact quotients (no float noise in the labels)."""
 import csv
 import json
-import math
 from fractions import Fraction
 
 with open("operands.csv") as f, open("tasks.jsonl", "w") as out:
@@ -160,7 +157,6 @@ ROUNDING = f'''"""make_rounding.py: operands.csv (a,b) -> tasks.jsonl, quotients
 import csv
 import json
 import math
-import math
 
 with open("operands.csv") as f, open("tasks.jsonl", "w") as out:
     for a, b in ((int(r["a"]), int(r["b"])) for r in csv.DictReader(f)):
@@ -189,7 +185,7 @@ def test_labels_rounded_with_pythons_round_are_one_short_on_halves(tmp_path: Pat
         return
     top = report.causes[0]
     assert (top.category, top.id) == ("data_schema", "labels_rounded_half_to_even"), [f.title for f in report.causes]
-    assert top.evidence[-1].where == "make_rounding.py:12" and "`math.floor(a / b + 0.5)` instead of" in top.fix
+    assert top.evidence[-1].where == "make_rounding.py:11" and "`math.floor(a / b + 0.5)` instead of" in top.fix
 
 
 SHEET_PREP = f'''"""prep.py: answer_key.tsv (exported from the labelling sheet) -> tasks.jsonl."""
