@@ -31,7 +31,6 @@ import json
 import os
 import shutil
 import signal
-import subprocess
 import sys
 from pathlib import Path
 
@@ -45,6 +44,7 @@ from fifty_first_held_out import keys_of  # noqa: E402
 from fifty_ninth_held_out import gym_own_server, own_eval_script  # noqa: E402
 from fortieth_held_out import complete, truth_checkpoints  # noqa: E402
 from fourteenth_held_out import rewards  # noqa: E402
+from ninetieth_held_out import slurm_run  # noqa: E402
 from recipes import GP, Ctx, RecipeError, case, main, replace_verify, rows_of, text_of  # noqa: E402
 from seventy_ninth_held_out import run_eval  # noqa: E402
 from sixty_fourth_held_out import pipeline_lines  # noqa: E402
@@ -61,20 +61,6 @@ recipes.CASES.clear()
 
 def profiled(ctx: Ctx) -> bool:
     return (ctx.run / "rollouts_reward_profiling.jsonl").exists()
-
-
-def slurm_run(ctx: Ctx, timeout: float = 300, log: str = "logs/submit.log") -> int:
-    """`bash RUN/submit.sh`; then every job still queued from this run folder is cancelled (and no other: the
-    cluster is shared)."""
-    try:
-        return ctx.sh(f"bash {ctx.run}/submit.sh", log, timeout=timeout)
-    finally:
-        listing = subprocess.run(["squeue", "-h", "-o", "%i %Z"], env=ctx.env, capture_output=True, text=True,
-                                 check=False).stdout
-        for line in listing.splitlines():
-            job, _, workdir = line.partition(" ")
-            if workdir.strip().startswith(str(ctx.run)):
-                subprocess.run(["scancel", job.split("_")[0]], env=ctx.env, capture_output=True, check=False)
 
 
 SUBMIT = """#!/bin/bash
@@ -297,7 +283,7 @@ def cache_resume_builtin_node_setup_precompiles_label_fixes_module_as_unchecked_
         qid = f"Q{i}"
         raw.append({"question_id": qid, "task": question_row(q, WRONG_IN_EXPORT.get(qid, a))})
     write_jsonl(run / "raw_tasks.jsonl", raw)
-    truth = dict(zip((f"Q{i}" for i in range(4101, 4110)), (a for _, a in PLUS_PAIRS)))
+    truth = dict(zip((f"Q{i}" for i in range(4101, 4110)), (a for _, a in PLUS_PAIRS), strict=False))
     if any(truth[qid] != fix for qid, fix in {"Q4102": "28", "Q4104": "55", "Q4106": "69", "Q4108": "88"}.items()):
         raise RecipeError(f"label fixes do not match the pairs: {truth}")
     (run / "prep.py").write_text(PREP_FIX_PY)

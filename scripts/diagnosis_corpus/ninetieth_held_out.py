@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import csv
 import io
+import subprocess
 import sys
 from pathlib import Path
 
@@ -35,7 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import recipes  # noqa: E402
 from eighth_held_out import failed, stop_gym  # noqa: E402
 from eighty_eighth_held_out import PLAIN_SUBMIT, PLUS_PAIRS, WAIT_LINES, labelled, with_import  # noqa: E402
-from eighty_sixth_held_out import job_ids, slurm_week, user_file  # noqa: E402
+from eighty_sixth_held_out import slurm_week, user_file  # noqa: E402
 from fiftieth_held_out import log_of  # noqa: E402
 from fifty_first_held_out import keys_of  # noqa: E402
 from fifty_ninth_held_out import gym_own_server  # noqa: E402
@@ -44,7 +45,7 @@ from fourteenth_held_out import rewards  # noqa: E402
 from recipes import BIN, Ctx, case, main, replace_verify, rows_of, text_of  # noqa: E402
 from seventy_ninth_held_out import run_eval  # noqa: E402
 from sixty_fourth_held_out import pipeline_lines  # noqa: E402
-from sixty_third_held_out import gym_script, gym_up, mean_of, scancel_ids  # noqa: E402
+from sixty_third_held_out import gym_script, gym_up, mean_of  # noqa: E402
 from thirtieth_held_out import gym_rows  # noqa: E402
 from twenty_fourth_held_out import gym_eval_line, gym_profile_line  # noqa: E402
 from twenty_second_held_out import question_row  # noqa: E402
@@ -84,12 +85,17 @@ def timed_eval_script(ctx: Ctx, search: Path, overrides: str, name: str, budget_
 
 
 def slurm_run(ctx: Ctx, timeout: float = 300, log: str = "logs/submit.log") -> int:
-    """`bash RUN/submit.sh`, every job it left behind cancelled."""
-    before = set(job_ids(ctx))
+    """`bash RUN/submit.sh`; then every job still queued from this run folder is cancelled (and no other: the
+    cluster is shared, and a job another user submitted meanwhile is not this run's)."""
     try:
         return ctx.sh(f"bash {ctx.run}/submit.sh", log, timeout=timeout)
     finally:
-        scancel_ids(ctx, *(set(job_ids(ctx)) - before))
+        listing = subprocess.run(["squeue", "-h", "-o", "%i %Z"], env=ctx.env, capture_output=True, text=True,
+                                 check=False).stdout
+        for line in listing.splitlines():
+            job, _, workdir = line.partition(" ")
+            if workdir.strip().startswith(str(ctx.run)):
+                subprocess.run(["scancel", job.split("_")[0]], env=ctx.env, capture_output=True, check=False)
 
 
 # =====================================================================================================
