@@ -22,6 +22,7 @@ from gym_pipeline.diagnose.user_scripts import lines_matching
 from gym_pipeline.diagnose.vocabulary import DATA_SCHEMA
 
 _ROWS_READ = 200
+_QUESTION_WORDS = 3
 # `question, answer = line.rstrip("\n").split("\t")`: a line unpacked by position
 _UNPACKED = re.compile(r"^\s*(?P<names>\w+\s*,\s*\w+(?:\s*,\s*\w+)*)\s*=\s*[^\n]*\.split\(")
 
@@ -43,7 +44,8 @@ def rule_question_and_answer_swapped(ev: Evidence) -> list[Finding]:
     path = ev.artifacts.files.materialized
     if ev.run_dir is None or not path.is_file() or len(labels := _labels(path)) < 2:
         return []
-    questions = [label for label in labels if label.rstrip().endswith("?")]
+    # a question: words ending with a question mark (not a label whose letters an encoding replaced by `?`)
+    questions = [label for label in labels if label.rstrip().endswith("?") and len(label.split()) >= _QUESTION_WORDS]
     if len(questions) * 2 <= len(labels):
         return []
     unpacked = next(((file, number, line.strip(), match) for file, number, line, match in
