@@ -553,7 +553,7 @@ _EXCEPTION_PACKAGES = _kinds(
     (r"\bopenai\.(?:\w+Error)|\bvllm\b", MODEL_SERVING, "the model server or its client"),
 )
 # Frames of a traceback: the innermost one in a known layer places the error.
-_FRAME = re.compile(r'File "(?P<path>[^"]+)", line (?P<line>\d+)(?:, in (?P<func>\S+))?')
+TRACEBACK_FRAME = re.compile(r'File "(?P<path>[^"]+)", line (?P<line>\d+)(?:, in (?P<func>\S+))?')
 _FRAME_LAYERS = _kinds(
     # ...and turning a row's responses_create_params into the request (our collector's engines/responses.py)
     (r", in _?(?:preprocess|load|read|parse)_\w*rows?\b|gym_pipeline/engines/responses\.py", DATA_SCHEMA, READING_ROWS),
@@ -731,7 +731,7 @@ def layer_of_frame(frame: str) -> Placement | None:
 def innermost_frame(incident: LogIncident) -> str | None:
     """`path:line (in func)` of the frame where a traceback was raised."""
     for frame in reversed(incident.frames):
-        match = _FRAME.search(frame)
+        match = TRACEBACK_FRAME.search(frame)
         if match:
             return f"{match['path']}:{match['line']}" + (f" in {match['func']}" if match["func"] else "")
     return None

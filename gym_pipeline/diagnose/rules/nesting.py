@@ -19,7 +19,7 @@ from gym_pipeline.diagnose.findings import (
 )
 from gym_pipeline.diagnose.logs import LogHit
 from gym_pipeline.diagnose.nested import unwrap_inner_server_error
-from gym_pipeline.diagnose.origin import missing_module_fix, server_role
+from gym_pipeline.diagnose.origin import TRACEBACK_FRAME, missing_module_fix, server_role
 from gym_pipeline.diagnose.verifier_source import cached_coroutines, verify_lines
 from gym_pipeline.diagnose.vocabulary import MODEL_SERVING, REQUEST_DEBUG_FLAG, VERIFIER_RUNTIME
 
@@ -56,7 +56,6 @@ def nested_finding(ev: Evidence, groups: list[FailureGroup], category: str, who:
 
 
 _EXCEPTION_CLASS = re.compile(r"^\W*(?P<cls>[A-Z]\w*(?:Error|Exception|Operation|Warning)?)\b")
-_FRAME = re.compile(r'File "(?P<path>[^"]+)", line (?P<line>\d+)(?:, in (?P<func>\S+))?')
 
 
 def _raising_line(ev: Evidence, headline: str) -> str:
@@ -72,7 +71,7 @@ def _raising_line(ev: Evidence, headline: str) -> str:
             continue
         raised = headline if "(no exception line)" in raised else raised
         for frame in reversed(incident.frames):
-            if (found := _FRAME.search(frame)) is None:
+            if (found := TRACEBACK_FRAME.search(frame)) is None:
                 continue
             source = next((path for path in ev.verifier_sources if found["path"].endswith("/" + ev.rel(path))), None)
             if source is None:

@@ -10,12 +10,11 @@ more.
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import Finding
-from gym_pipeline.diagnose.rules.settings_tables import flat_settings
+from gym_pipeline.diagnose.rules.settings_tables import flat_settings, line_setting
 from gym_pipeline.diagnose.vocabulary import CONFIG
 
 _SETTINGS_NAME = r"[\w./-]+\.(?:ini|cfg|toml|ya?ml|json)"
@@ -28,14 +27,6 @@ def _kind_of(key: str) -> str | None:
     """What the run records of a settings key: its repeats, its row limit or its concurrency."""
     key = key.lower()
     return next((kind for kind in (_REPEATS, _LIMIT, _CONCURRENCY) if kind in key), None)
-
-
-def _line_setting(path: Path, key: str) -> tuple[int, str]:
-    """(number, text) of the line of `path` that sets `key` (its last part)."""
-    name = re.escape(key.rsplit(".", 1)[-1])
-    lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
-    return next(((number, line.strip()) for number, line in enumerate(lines, 1)
-                 if re.match(rf"\s*[\"']?{name}[\"']?\s*[:=]", line, re.I)), (1, lines[0] if lines else ""))
 
 
 def _recorded(ev: Evidence, kind: str) -> str | None:
@@ -79,8 +70,7 @@ def rule_override_file_still_cuts_the_eval_down(ev: Evidence) -> list[Finding]:
 def _finding(ev: Evidence, driver: str, number: int, line: str, shared_name: str, override_name: str,
              cut: list[tuple[str, str]], shared: dict[str, str]) -> Finding:
     key, value = cut[0]
-    override_line = _line_setting(ev.run_dir / override_name, key)
-    shared_line = _line_setting(ev.run_dir / shared_name, key)
+    override_line, shared_line = (line_setting(ev.run_dir / name, key) or (1, key) for name in (override_name, shared_name))
     others = ", ".join(f"`{k.rsplit('.', 1)[-1]}` {v} (not {shared[k]})" for k, v in cut[1:])
     return Finding(
         category=CONFIG,

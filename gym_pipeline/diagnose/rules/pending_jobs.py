@@ -114,6 +114,7 @@ def _jobs_each_asking_for_memory(ev: Evidence) -> tuple[UserFile, int, str] | No
     return None
 
 
+_TIME_DIRECTIVE = re.compile(r"^\s*#SBATCH\s+(?:--time[= ]|-t\s*)")
 _THROTTLED_ARRAY = re.compile(r"^\s*#SBATCH\s+(?:--array[= ]|-a\s*)(?P<range>[^%\s]+)%(?P<limit>\d+)")
 
 
@@ -233,7 +234,7 @@ def rule_job_never_started(ev: Evidence) -> list[Finding]:
                 + "; then submit again and check it starts (`squeue -j <job>` shows RUNNING).",
         )]
     if reason in _CLUSTER and ("Reserved for maintenance" in line.text or reason == "Reservation"):
-        asked = next(lines_matching(ev.user_files, re.compile(r"^\s*#SBATCH\s+(?:--time[= ]|-t\s*)")), None)
+        asked = next(lines_matching(ev.user_files, _TIME_DIRECTIVE), None)
         limit = asked[2].strip().removeprefix("#SBATCH").strip() if asked else "its --time"
         return [Finding(
             category=INFRA,
@@ -265,7 +266,7 @@ def rule_job_never_started(ev: Evidence) -> list[Finding]:
                 "partition that is up (`sbatch -p <partition>`); then run again.",
         )]
     if reason == "PartitionTimeLimit":
-        asked = next(lines_matching(ev.user_files, re.compile(r"^\s*#SBATCH\s+(?:--time[= ]|-t\s*)")), None)
+        asked = next(lines_matching(ev.user_files, _TIME_DIRECTIVE), None)
         where = [EvidenceLine(file=asked[0].name, line=asked[1], text=asked[2].strip())] if asked else []
         return [Finding(
             category=INFRA,

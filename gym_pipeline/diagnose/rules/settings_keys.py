@@ -15,7 +15,7 @@ from pathlib import Path
 from gym_pipeline.diagnose.evidence import Evidence
 from gym_pipeline.diagnose.evidence_line import EvidenceLine
 from gym_pipeline.diagnose.findings import Finding
-from gym_pipeline.diagnose.rules.settings_tables import flat_settings, settings_opened_before
+from gym_pipeline.diagnose.rules.settings_tables import flat_settings, line_setting, settings_opened_before
 from gym_pipeline.diagnose.user_scripts import lines_matching
 from gym_pipeline.diagnose.vocabulary import CONFIG
 
@@ -51,8 +51,7 @@ def rule_setting_read_under_another_spelling(ev: Evidence) -> list[Finding]:
         if value == fallback:
             continue
         written = meant.rsplit(".", 1)[-1]
-        setting_line = next(((n, text.strip()) for n, text in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
-                             if re.match(rf"\s*[\"']?{re.escape(written)}[\"']?\s*[:=]", text)), (None, written))
+        setting_line = line_setting(path, written) or (None, written)
         where = f"{opened['file']}:{setting_line[0]}" if setting_line[0] else opened["file"]
         return [Finding(
             category=CONFIG,

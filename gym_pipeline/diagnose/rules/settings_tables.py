@@ -65,6 +65,15 @@ def flat_settings(path: Path) -> dict[str, str] | None:
     return flat
 
 
+def line_setting(path: Path, key: str) -> tuple[int, str] | None:
+    """(number, text) of the line of a settings file that sets `key` (its last part: `weekly.repeats` is `repeats`),
+    or None."""
+    name = re.escape(key.rsplit(".", 1)[-1])
+    lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+    return next(((number, line.strip()) for number, line in enumerate(lines, 1)
+                 if re.match(rf"\s*[\"']?{name}[\"']?\s*[:=]", line, re.I)), None)
+
+
 def _nested_path(settings: dict[str, Any], key: str) -> str | None:
     """`tool.eval` when `key` is one or two tables down and not at the top."""
     for outer, value in settings.items():
